@@ -1,0 +1,16 @@
+import type { ReactNode } from 'react';
+import type { ApplyView } from '../../engine/model';
+
+/** Every hand-off to the apply page: a plain link (full page load), rel="nofollow", new tab where the brand says. */
+export function ApplyLink({ apply, href, className, children }: { apply: ApplyView; href?: string; className?: string; children: ReactNode }) {
+  return (
+    <a
+      href={href ?? apply.href}
+      rel={apply.newTab ? 'nofollow noopener' : 'nofollow'}
+      {...(apply.newTab ? { target: '_blank' } : {})}
+      className={className}
+    >
+      {children}
+    </a>
+  );
+}

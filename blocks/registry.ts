@@ -1,0 +1,33 @@
+/**
+ * type → component. Typed against the generated block union: a block declared in a
+ * blocks/<type>/schema.json but missing here fails `tsc`. Interactive blocks load with
+ * next/dynamic, so a page ships their JavaScript only when it uses them.
+ */
+import dynamic from 'next/dynamic';
+import type { ComponentType } from 'react';
+import type { BlockType } from '../schemas/brand.types';
+import type { BlockProps } from './types';
+import ApplyCta from './applyCta/ApplyCta';
+import CityList from './cityList/CityList';
+import Faq from './faq/Faq';
+import Hero from './hero/Hero';
+import LinkGrid from './linkGrid/LinkGrid';
+import LocationFacts from './locationFacts/LocationFacts';
+import RichText from './richText/RichText';
+import StateList from './stateList/StateList';
+import Steps from './steps/Steps';
+
+export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
+
+export const registry: Registry = {
+  applyCta: ApplyCta,
+  cityList: CityList,
+  faq: Faq,
+  hero: Hero,
+  linkGrid: LinkGrid,
+  locationFacts: LocationFacts,
+  quickAmount: dynamic(() => import('./quickAmount/QuickAmount')),
+  richText: RichText,
+  stateList: StateList,
+  steps: Steps,
+};

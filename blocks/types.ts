@@ -1,0 +1,7 @@
+import type { BlockType } from '../schemas/brand.types';
+import type { BrandView, ResolvedBlockOf } from '../engine/model';
+
+export interface BlockProps<K extends BlockType> {
+  block: ResolvedBlockOf<K>;
+  brand: BrandView;
+}

@@ -1,0 +1,25 @@
+/** Amount rules of SPEC §5 and §9. */
+export const AMOUNT_BRACKETS = [500, 1000, 2500, 5000] as const;
+export const ABOVE_TOP_BRACKET = 35000;
+
+/** Bracket picker: ≤500→500, ≤1000→1000, ≤2500→2500, ≤5000→5000, above→35000. */
+export function bracketAmount(amount: number): number {
+  for (const top of AMOUNT_BRACKETS) if (amount <= top) return top;
+  return ABOVE_TOP_BRACKET;
+}
+
+/** Amount dropdown: 100–1000 step 100, then 1500–5000 step 500; optionally 35000 shown as "Above $5000". */
+export function amountOptions(withAbove = false): number[] {
+  const out: number[] = [];
+  for (let a = 100; a <= 1000; a += 100) out.push(a);
+  for (let a = 1500; a <= 5000; a += 500) out.push(a);
+  if (withAbove) out.push(ABOVE_TOP_BRACKET);
+  return out;
+}
+
+export function formatMoney(amount: number, locale = 'en-US', currency = 'USD'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol' }).format(amount);
+}
+
+export const amountLabel = (amount: number, locale?: string, currency?: string): string =>
+  amount > 5000 ? `Above ${formatMoney(5000, locale, currency)}` : formatMoney(amount, locale, currency);

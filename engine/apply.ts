@@ -1,0 +1,22 @@
+/**
+ * The one apply-URL builder every button, link and widget hands off through (SPEC §2 Apply):
+ * existing query parameters kept, v1 = the stored source (default landing-page), and the
+ * amount under the brand's key only when an amount is given.
+ */
+export type AmountParam = 'requested_amount' | 'requestedamount';
+
+export const DEFAULT_SOURCE = 'landing-page';
+/** Local storage key holding the apply source (SPEC §3). */
+export const SOURCE_STORAGE_KEY = 'LoansSource1';
+
+export interface ApplyTarget {
+  path: string;
+  amountParam: AmountParam;
+}
+
+export function applyUrl(target: ApplyTarget, opts: { source?: string | null; amount?: number | null; keep?: string | URLSearchParams } = {}): string {
+  const query = new URLSearchParams(opts.keep ?? '');
+  query.set('v1', opts.source?.trim() || DEFAULT_SOURCE);
+  if (opts.amount !== undefined && opts.amount !== null && Number.isFinite(opts.amount)) query.set(target.amountParam, String(Math.round(opts.amount)));
+  return `${target.path}?${query.toString()}`;
+}

@@ -1,0 +1,163 @@
+/**
+ * The catalog: every brand file and shared layout read from disk, checked (schema, then the
+ * semantic checks) and compiled. A broken brand is kept out — its hosts answer with a
+ * configuration-error page — and never takes the other brands down. Loaded once in
+ * production; in development it reloads when a file under brands/ changes.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Brand, Layout } from '../schemas/brand.types';
+import { buildHostMap, hostsOfBrand, type HostMap } from './hosts';
+import { compileRoute, type CompiledRoute } from './routes';
+import { locate, parseJson, type ParsedJson } from './validate/locate';
+import { checkBrandSchema, checkLayoutSchema } from './validate/schema';
+import { checkBrand, type FileProblem, type LayoutSource } from './validate/semantic';
+
+export interface Source {
+  /** path relative to the project root, e.g. brands/ipaydayloans.json */
+  file: string;
+  text: string;
+}
+
+export interface LoadedBrand {
+  brand: Brand;
+  file: string;
+  routes: CompiledRoute[];
+  layout(name: string): Layout | undefined;
+}
+
+export interface Catalog {
+  brands: ReadonlyMap<string, LoadedBrand>;
+  /** brand id → its problems, for brands kept out */
+  broken: ReadonlyMap<string, string[]>;
+  /** host → brand id, broken brands included (they get an error page, not "host not found") */
+  hostMap: HostMap;
+  /** every problem, formatted "file:line:col /pointer: message" */
+  problems: string[];
+}
+
+export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text: string; json: ParsedJson }>): string {
+  const src = parsed.get(p.file);
+  const pos = p.position ?? (src ? locate(src.text, src.json.tree, p.pointer) : undefined);
+  return `${p.file}${pos ? `:${pos.line}:${pos.column}` : ''} ${p.pointer || '/'}: ${p.message}`;
+}
+
+const layoutName = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
+
+/** Check and compile brand and layout sources (from disk or from a test). */
+export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[]): Catalog {
+  const parsed = new Map<string, { text: string; json: ParsedJson }>();
+  const problems: FileProblem[] = [];
+  const parse = (src: Source) => {
+    const json = parseJson(src.text);
+    parsed.set(src.file, { text: src.text, json });
+    if (json.error) problems.push({ file: src.file, pointer: '', message: json.error.message, position: json.error.position });
+    return json;
+  };
+
+  const shared = new Map<string, LayoutSource>();
+  for (const src of layoutSources) {
+    const json = parse(src);
+    if (json.error) continue;
+    const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    problems.push(...found);
+    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: json.value as Layout });
+  }
+
+  const candidates: { src: Source; brand: Brand }[] = [];
+  const brokenIds = new Map<string, FileProblem[]>();
+  const brokenHosts: { id: string; hosts: string[] }[] = [];
+  for (const src of brandSources) {
+    const json = parse(src);
+    const value = json.value as Partial<Brand> | undefined;
+    const id = typeof value?.id === 'string' ? value.id : layoutName(src.file);
+    const own = json.error ? [problems[problems.length - 1]!] : checkBrandSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    if (!json.error) problems.push(...own);
+    if (own.length) {
+      brokenIds.set(id, own);
+      const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
+      brokenHosts.push({ id, hosts });
+    } else candidates.push({ src, brand: value as Brand });
+  }
+
+  const hostOwners = new Map<string, string>();
+  for (const { src, brand } of candidates) for (const h of hostsOfBrand(brand)) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
+
+  const brands = new Map<string, LoadedBrand>();
+  for (const { src, brand } of candidates) {
+    const found = checkBrand(brand, src.file, shared, hostOwners);
+    problems.push(...found);
+    if (found.length) {
+      brokenIds.set(brand.id, found);
+      brokenHosts.push({ id: brand.id, hosts: brand.hosts });
+      continue;
+    }
+    const own = brand.layouts ?? {};
+    brands.set(brand.id, {
+      brand,
+      file: src.file,
+      routes: brand.routes.map((r, i) => compileRoute(r, i)),
+      layout: (name) => own[name] ?? shared.get(name)?.layout,
+    });
+  }
+
+  const seen = new Set<string>();
+  const formatted: string[] = [];
+  for (const p of problems) {
+    const line = formatProblem(p, parsed);
+    if (!seen.has(line)) seen.add(line), formatted.push(line);
+  }
+  const broken = new Map([...brokenIds].map(([id, list]) => [id, [...new Set(list.map((p) => formatProblem(p, parsed)))]]));
+  return {
+    brands,
+    broken,
+    hostMap: buildHostMap([...[...brands.values()].map((b) => b.brand), ...brokenHosts]),
+    problems: formatted,
+  };
+}
+
+export const projectRoot = () => process.env.LOANSITES_ROOT || process.cwd();
+
+function listJson(dir: string): string[] {
+  try {
+    return readdirSync(join(projectRoot(), dir)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
+  } catch {
+    return [];
+  }
+}
+
+export function readSources(): { brands: Source[]; layouts: Source[] } {
+  const read = (file: string): Source => ({ file, text: readFileSync(join(projectRoot(), file), 'utf8') });
+  return { brands: listJson('brands').map(read), layouts: listJson('brands/layouts').map(read) };
+}
+
+function signature(): string {
+  return [...listJson('brands'), ...listJson('brands/layouts')]
+    .map((f) => {
+      try {
+        const s = statSync(join(projectRoot(), f));
+        return `${f}:${s.mtimeMs}:${s.size}`;
+      } catch {
+        return f;
+      }
+    })
+    .join('|');
+}
+
+let cached: { catalog: Catalog; signature: string; checkedAt: number } | undefined;
+
+/** The catalog for this process; development re-checks the files at most every 500 ms. */
+export function getCatalog(): Catalog {
+  const dev = process.env.NODE_ENV !== 'production';
+  if (cached && (!dev || Date.now() - cached.checkedAt < 500)) return cached.catalog;
+  const sig = dev ? signature() : '';
+  if (cached && sig === cached.signature) {
+    cached.checkedAt = Date.now();
+    return cached.catalog;
+  }
+  const { brands, layouts } = readSources();
+  const catalog = buildCatalog(brands, layouts);
+  for (const line of catalog.problems) console.error(`[brands] ${line}`);
+  cached = { catalog, signature: sig, checkedAt: Date.now() };
+  return catalog;
+}

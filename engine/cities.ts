@@ -1,0 +1,88 @@
+/**
+ * US cities per state, derived from the `zipcodes` package by scripts/derive-data.ts into
+ * data/generated/cities.json (server-side only; read once on first use).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { STATES, stateByCode, type State } from './states';
+
+export interface City {
+  name: string;
+  slug: string;
+  /** lowercase two-letter state code */
+  stateCode: string;
+  /** first ZIP code of the city */
+  zip: string;
+  zipCount: number;
+  lat: number;
+  lon: number;
+}
+
+type Row = [name: string, slug: string, zip: string, zipCount: number, lat: number, lon: number];
+
+interface Index {
+  byState: Map<string, City[]>;
+  bySlugInState: Map<string, Map<string, City>>;
+  /** slug → cities of that slug in any state, largest first */
+  bySlug: Map<string, City[]>;
+}
+
+let index: Index | undefined;
+
+export const CITIES_FILE = () => join(process.cwd(), 'data/generated/cities.json');
+
+function load(): Index {
+  if (index) return index;
+  let raw: { states: Record<string, Row[]> };
+  try {
+    raw = JSON.parse(readFileSync(CITIES_FILE(), 'utf8')) as { states: Record<string, Row[]> };
+  } catch (err) {
+    throw new Error(`City data is missing (${CITIES_FILE()}): run \`npm install\` or \`npx tsx scripts/derive-data.ts\`. ${(err as Error).message}`);
+  }
+  const byState = new Map<string, City[]>();
+  const bySlugInState = new Map<string, Map<string, City>>();
+  const bySlug = new Map<string, City[]>();
+  for (const state of STATES) {
+    const cities = (raw.states[state.code] ?? []).map(
+      ([name, slug, zip, zipCount, lat, lon]): City => ({ name, slug, stateCode: state.code, zip, zipCount, lat, lon }),
+    );
+    byState.set(state.code, cities);
+    bySlugInState.set(state.code, new Map(cities.map((c) => [c.slug, c])));
+    for (const c of cities) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
+  }
+  for (const list of bySlug.values()) list.sort(bySize);
+  index = { byState, bySlugInState, bySlug };
+  return index;
+}
+
+/** Larger first (more ZIP codes), then by name: a stable order for lists. */
+export const bySize = (a: City, b: City): number => b.zipCount - a.zipCount || a.slug.localeCompare(b.slug);
+
+export const citiesOf = (stateCode: string): readonly City[] => load().byState.get(stateCode.toLowerCase()) ?? [];
+
+export const cityInState = (stateCode: string, slug: string): City | undefined =>
+  load().bySlugInState.get(stateCode.toLowerCase())?.get(slug);
+
+/** A city slug without a state: the largest city of that name in any state. */
+export const cityAnywhere = (slug: string): City | undefined => load().bySlug.get(slug)?.[0];
+
+export const stateOfCity = (city: City): State => stateByCode(city.stateCode)!;
+
+/** Great-circle distance in miles. */
+export function milesBetween(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 3958.8 * 2 * Math.asin(Math.sqrt(h));
+}
+
+export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
+  return citiesOf(city.stateCode)
+    .filter((c) => c.slug !== city.slug)
+    .map((c) => ({ city: c, miles: milesBetween(city, c) }))
+    .sort((a, b) => a.miles - b.miles || a.city.slug.localeCompare(b.city.slug))
+    .slice(0, count);
+}
+
+export const largestCities = (stateCode: string, count: number): City[] => [...citiesOf(stateCode)].sort(bySize).slice(0, count);

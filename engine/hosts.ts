@@ -1,0 +1,71 @@
+/**
+ * Host → brand. Hosts are looked up exactly in a map built from the brand files, after
+ * normalising (lower-case; port, trailing dot and surrounding space stripped). Never by
+ * substring or string replace: "ipaydayloans.com.evil.net" is not ipaydayloans.
+ */
+
+export const DEV_PREFIXES = ['dev.', 'test123.'] as const;
+export const LOCAL_SUFFIX = '.localhost';
+
+/**
+ * Normalise a Host header value; returns '' for anything that is not a plausible host.
+ * "IPaydayLoans.com:443." → "ipaydayloans.com"; "[::1]:3000" → "[::1]".
+ */
+export function normaliseHost(raw: string | null | undefined): string {
+  if (!raw) return '';
+  let host = raw.trim().toLowerCase();
+  if (!host || host.length > 300) return '';
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    if (end < 0) return '';
+    const rest = host.slice(end + 1);
+    if (rest && !/^:\d{1,5}$/.test(rest)) return '';
+    return host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  if (colon >= 0) {
+    if (!/^\d{1,5}$/.test(host.slice(colon + 1))) return '';
+    host = host.slice(0, colon);
+  }
+  host = host.replace(/\.+$/, '');
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return '';
+  return host;
+}
+
+/** Every host a brand answers on: its production hosts, their dev./test123. sub-hosts, and {id}.localhost. */
+export function hostsOfBrand(brand: { id: string; hosts: readonly string[] }): string[] {
+  const out: string[] = [];
+  for (const host of brand.hosts) {
+    out.push(host);
+    for (const prefix of DEV_PREFIXES) out.push(prefix + host.replace(/^www\./, ''));
+  }
+  out.push(brand.id + LOCAL_SUFFIX);
+  return [...new Set(out)];
+}
+
+export type HostMap = ReadonlyMap<string, string>;
+
+/** host → brand id; a host claimed by two brands keeps its first owner (validation reports the clash). */
+export function buildHostMap(brands: readonly { id: string; hosts: readonly string[] }[]): HostMap {
+  const map = new Map<string, string>();
+  for (const brand of brands) for (const host of hostsOfBrand(brand)) if (!map.has(host)) map.set(host, brand.id);
+  return map;
+}
+
+export interface HostHeaders {
+  host?: string | null;
+  forwardedHost?: string | null;
+}
+
+/**
+ * The host a request is for. `x-forwarded-host` is only believed when the deployment says a
+ * trusted proxy sets it (trustForwardedHost), because any client can send it.
+ */
+export function requestHost(headers: HostHeaders, trustForwardedHost = false): string {
+  const forwarded = trustForwardedHost ? headers.forwardedHost?.split(',')[0] : undefined;
+  return normaliseHost(forwarded || headers.host);
+}
+
+export function lookupBrandId(map: HostMap, host: string): string | undefined {
+  return host ? map.get(host) : undefined;
+}

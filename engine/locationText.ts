@@ -1,0 +1,54 @@
+/**
+ * Facts about a state or city written from data: service availability (SPEC §1 and §9
+ * lists), coverage (cities and ZIP codes from the city table), largest or nearest places.
+ */
+import { citiesOf, largestCities, nearbyCities, type City } from './cities';
+import { fill } from './templates';
+import { listInWords, STATE_SETS, type State } from './states';
+import type { LocationFactsData } from './model';
+
+const n = (value: number, locale: string) => value.toLocaleString(locale);
+
+export function availabilitySentence(state: State, brandName: string, loanLabel: string): string {
+  if (STATE_SETS.noService.has(state.name)) {
+    return `${brandName} cannot currently connect borrowers in ${state.name} with a lender: a request sent from ${state.name} will not be passed to a lender, so please look at the alternatives below before you apply anywhere.`;
+  }
+  if (STATE_SETS.restricted.has(state.name)) {
+    return `${state.name} restricts short-term consumer lending, so fewer lenders in our network can take requests from ${state.name} residents and some loan types may not be offered; if no lender matches your request, you will not be connected and nothing is charged.`;
+  }
+  return `Lenders in our network accept ${loanLabel} requests from ${state.name} residents, subject to ${state.name} law and each lender's own checks; whether you are offered a loan, and on what terms, is decided by the lender.`;
+}
+
+export function stateFacts(state: State, opts: { brandName: string; loanLabel: string; locale: string }): LocationFactsData {
+  const cities = citiesOf(state.code);
+  const zips = cities.reduce((sum, c) => sum + c.zipCount, 0);
+  const largest = largestCities(state.code, 5).map((c) => c.name);
+  return {
+    paragraphs: [
+      availabilitySentence(state, opts.brandName, opts.loanLabel),
+      `Our ${state.name} pages cover ${n(cities.length, opts.locale)} cities and towns across ${n(zips, opts.locale)} ZIP codes. The places with the most ZIP codes are ${listInWords(largest)}.`,
+    ],
+  };
+}
+
+export function cityFacts(
+  city: City,
+  state: State,
+  opts: { brandName: string; loanLabel: string; locale: string; nearbyHrefTemplate?: string },
+): LocationFactsData {
+  const nearby = nearbyCities(city, 6);
+  const zipText = city.zipCount > 1 ? `ZIP codes ${city.zip} and ${n(city.zipCount - 1, opts.locale)} more` : `ZIP code ${city.zip}`;
+  return {
+    paragraphs: [
+      availabilitySentence(state, opts.brandName, opts.loanLabel),
+      `${city.name}, ${state.code.toUpperCase()} covers ${zipText}. You can send a request from anywhere in ${city.name}: it is online, so there is no store to visit, and lenders who answer will tell you their terms before you agree to anything.`,
+    ],
+    nearby: nearby.map(({ city: c, miles }) => ({
+      label: c.name,
+      href: opts.nearbyHrefTemplate
+        ? fill(opts.nearbyHrefTemplate, { 'city.slug': c.slug, 'city.name': c.name, 'state.shortName': state.code, 'state.slug': state.slug, 'state.code': state.code.toUpperCase(), 'state.name': state.name })
+        : undefined,
+      miles: Math.round(miles),
+    })),
+  };
+}

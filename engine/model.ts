@@ -1,0 +1,74 @@
+/** The page model: plain, serialisable data handed from getStaticProps to React. */
+import type { Block, BlockType } from '../schemas/brand.types';
+
+export interface LinkView {
+  label: string;
+  href: string;
+}
+
+export interface NavItemView {
+  label: string;
+  href?: string;
+  children?: LinkView[];
+}
+
+export interface ApplyView {
+  /** the apply URL with v1=landing-page, for links rendered on the server */
+  href: string;
+  path: string;
+  amountParam: 'requested_amount' | 'requestedamount';
+  label: string;
+  newTab: boolean;
+}
+
+export interface BrandView {
+  id: string;
+  name: string;
+  locale: string;
+  currency: string;
+  layout: 'full' | 'logo-only';
+  theme: string;
+  progressColor: string;
+  logo: string;
+  gtmId: string;
+  apply: ApplyView;
+  nav: NavItemView[];
+  footer: {
+    about?: string;
+    columns: { title: string; links: LinkView[] }[];
+    stateLinks?: { heading: string; links: LinkView[] };
+    disclaimers: string[];
+    copyright: string;
+  };
+}
+
+export interface LocationFactsData {
+  paragraphs: string[];
+  nearby?: { label: string; href?: string; miles: number }[];
+}
+
+export interface BlockData {
+  hero: { applyHref: string };
+  applyCta: { applyHref: string };
+  stateList: { links: LinkView[] };
+  cityList: { links: LinkView[]; total: number };
+  locationFacts: LocationFactsData;
+  quickAmount: { options: { value: number; label: string }[]; defaultAmount: number };
+}
+
+type DataOf<K extends BlockType> = K extends keyof BlockData ? BlockData[K] : null;
+
+/** A block after placeholders are filled and its loader has run. */
+export type ResolvedBlock = { [K in BlockType]: Extract<Block, { type: K }> & { key: string; data: DataOf<K> } }[BlockType];
+export type ResolvedBlockOf<K extends BlockType> = Extract<ResolvedBlock, { type: K }>;
+
+export interface PageModel {
+  brand: BrandView;
+  status: 200 | 404;
+  path: string;
+  title: string;
+  description: string;
+  canonical: string;
+  blocks: ResolvedBlock[];
+  jsonLd: Record<string, unknown>[];
+}

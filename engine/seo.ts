@@ -1,0 +1,52 @@
+/** Structured data (schema.org JSON-LD) built from brand config and the page. */
+import type { Brand } from '../schemas/brand.types';
+import type { LinkView } from './model';
+
+export const OPENING_HOURS = 'Mo-Fr 07:00-21:00';
+
+export const origin = (brand: Brand) => `https://${brand.hosts[0]}`;
+export const canonicalUrl = (brand: Brand, path: string) => origin(brand) + (path === '/' ? '/' : path);
+
+export function organizationJsonLd(brand: Brand): Record<string, unknown> {
+  const o = brand.organization;
+  const base = origin(brand);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Organization',
+    name: brand.name,
+    ...(o.legalName ? { legalName: o.legalName } : {}),
+    url: `${base}/`,
+    logo: base + o.logo,
+    brand: { '@type': 'Brand', name: brand.name },
+    ...(o.publishingPrinciples ? { publishingPrinciples: base + o.publishingPrinciples } : {}),
+    address: { '@type': 'PostalAddress', ...o.address },
+    telephone: o.telephone,
+    email: o.email,
+    openingHours: OPENING_HOURS,
+    sameAs: o.sameAs ?? [],
+    potentialAction: {
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${base}/search?state={search_term_string}` },
+      'query-input': 'required name=search_term_string',
+    },
+  };
+}
+
+export function faqJsonLd(items: readonly { question: string; answer: string }[]): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((i) => ({ '@type': 'Question', name: i.question, acceptedAnswer: { '@type': 'Answer', text: i.answer } })),
+  };
+}
+
+export function breadcrumbJsonLd(brand: Brand, trail: readonly LinkView[]): Record<string, unknown> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((l, i) => ({ '@type': 'ListItem', position: i + 1, name: l.label, item: canonicalUrl(brand, l.href) })),
+  };
+}
+
+/** JSON for a <script type="application/ld+json">: "<" escaped so text can never close the tag. */
+export const jsonLdText = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');

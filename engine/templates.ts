@@ -1,0 +1,43 @@
+/**
+ * Placeholders in brand text: {brand.name}, {state.name}, {city.slug}, … Filling is plain
+ * substitution (React escapes the result); an unknown placeholder is left as written, and
+ * validation reports it before it can reach a page.
+ */
+export type Vars = Readonly<Record<string, string>>;
+
+const PLACEHOLDER = /\{([a-zA-Z]+(?:\.[a-zA-Z]+)?)\}/g;
+
+export const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+
+export const fill = (text: string, vars: Vars): string =>
+  text.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? vars[name]! : whole));
+
+/** Deep-fill every string of a plain JSON value. */
+export function fillDeep<T>(value: T, vars: Vars, skipKeys: ReadonlySet<string> = new Set()): T {
+  if (typeof value === 'string') return fill(value, vars) as T;
+  if (Array.isArray(value)) return value.map((v) => fillDeep(v, vars, skipKeys)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = skipKeys.has(k) ? v : fillDeep(v, vars, skipKeys);
+    return out as T;
+  }
+  return value;
+}
+
+/** The variables each kind of route parameter brings, for validation and for docs. */
+export const VARS_BY_PARAM = {
+  always: ['brand.name', 'brand.host', 'year'],
+  state: ['state.name', 'state.code', 'state.shortName', 'state.slug', 'state.demonym'],
+  city: ['city.name', 'city.slug', 'city.zip'],
+  loanType: ['loanType.singular', 'loanType.plural', 'loanType.slug'],
+  letter: ['letter'],
+  page: ['page'],
+  list: ['list'],
+} as const;
+
+/** Keys whose strings are per-item templates, filled later with each item's own variables. */
+export const ITEM_TEMPLATE_KEYS: ReadonlySet<string> = new Set(['hrefTemplate', 'nearbyHrefTemplate']);
+export const ITEM_VARS = {
+  state: ['state.name', 'state.code', 'state.shortName', 'state.slug'],
+  city: ['city.name', 'city.slug', 'state.name', 'state.code', 'state.shortName', 'state.slug'],
+} as const;

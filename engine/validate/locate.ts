@@ -1,0 +1,81 @@
+/** JSON text ↔ positions: strict parsing with line:column errors, and JSON pointer → line:column. */
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export function positionAt(text: string, offset: number): Position {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return { line, column: offset - last };
+}
+
+export const decodePointer = (pointer: string): string[] =>
+  pointer === '' ? [] : pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+export const encodePointer = (parts: readonly (string | number)[]): string =>
+  parts.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
+export interface ParsedJson {
+  value?: unknown;
+  tree?: Node;
+  error?: { message: string; position: Position };
+}
+
+const PARSE_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'this number is not written correctly',
+  PropertyNameExpected: 'a property name in double quotes is expected here (is there a trailing comma before?)',
+  ValueExpected: 'a value is expected here (is there a trailing comma before?)',
+  ColonExpected: 'a colon ":" is expected here',
+  CommaExpected: 'a comma is expected here',
+  CloseBraceExpected: 'a closing "}" is expected here',
+  CloseBracketExpected: 'a closing "]" is expected here',
+  EndOfFileExpected: 'the file should end here',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'this string is not closed with a double quote',
+  UnexpectedEndOfNumber: 'this number is not finished',
+  InvalidUnicode: 'invalid \\u escape',
+  InvalidEscapeCharacter: 'invalid escape after a backslash',
+  InvalidCharacter: 'this character must be escaped inside a string',
+};
+
+/** Parse strict JSON (no comments, no trailing commas), keeping a tree for positions. */
+export function parseJson(text: string): ParsedJson {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length || !tree) {
+    const first = errors[0];
+    const code = first ? printParseErrorCode(first.error) : 'ValueExpected';
+    return { error: { message: `not valid JSON: ${PARSE_MESSAGES[code] ?? code}`, position: positionAt(text, first?.offset ?? 0) } };
+  }
+  try {
+    return { value: JSON.parse(text), tree };
+  } catch (err) {
+    return { error: { message: `not valid JSON: ${(err as Error).message}`, position: { line: 1, column: 1 } } };
+  }
+}
+
+/** Position of the value at a pointer; for a missing one, the nearest existing parent. */
+export function locate(text: string, tree: Node | undefined, pointer: string): Position | undefined {
+  if (!tree) return undefined;
+  const parts: (string | number)[] = decodePointer(pointer).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  for (let n = parts.length; n >= 0; n--) {
+    const node = findNodeAtLocation(tree, parts.slice(0, n));
+    if (node) {
+      // Point at the property name when the node is an object property's value.
+      const at = node.parent?.type === 'property' && n === parts.length ? node.parent.offset : node.offset;
+      return positionAt(text, at);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,195 @@
+/**
+ * The checks JSON Schema cannot express: routes compile and name a layout that exists,
+ * links go to real pages, placeholders are known where they are used, each page has one
+ * hero first, colours are readable, hosts belong to one brand.
+ */
+import type { Block, Brand, Layout } from '../../schemas/brand.types';
+import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
+import { citiesOf } from '../cities';
+import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
+import { hostsOfBrand } from '../hosts';
+import { STATES } from '../states';
+import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM } from '../templates';
+import { encodePointer } from './locate';
+import type { Problem } from './schema';
+
+export interface FileProblem extends Problem {
+  file: string;
+  /** where known without a pointer (JSON syntax errors) */
+  position?: { line: number; column: number };
+}
+
+export interface LayoutSource {
+  file: string;
+  /** pointer of the layout inside its file ('' for a shared layout file) */
+  pointer: string;
+  layout: Layout;
+}
+
+export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM).flat());
+
+/** The template variables a route brings. */
+export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): Set<string> {
+  const vars = new Set<string>(VARS_BY_PARAM.always);
+  const has = (k: ParamKind) => route.params.includes(k);
+  if (has('state') || has('stateCode') || has('city')) VARS_BY_PARAM.state.forEach((v) => vars.add(v));
+  if (has('city')) VARS_BY_PARAM.city.forEach((v) => vars.add(v));
+  if (has('loanType') || route.loanType) VARS_BY_PARAM.loanType.forEach((v) => vars.add(v));
+  if (has('letter')) vars.add('letter');
+  if (has('page')) vars.add('page');
+  if (has('list')) vars.add('list');
+  return vars;
+}
+
+/** Every string in a value with its pointer, skipping nothing. */
+function* strings(value: unknown, at: (string | number)[]): Generator<{ text: string; path: (string | number)[] }> {
+  if (typeof value === 'string') yield { text: value, path: at };
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* strings(value[i], [...at, i]);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, [...at, k]);
+}
+
+const pathOnly = (href: string) => href.replace(/[?#].*$/, '');
+const routeList = (routes: readonly CompiledRoute[]) => routes.map((r) => r.path).join(', ');
+
+export function checkBrand(
+  brand: Brand,
+  file: string,
+  sharedLayouts: ReadonlyMap<string, LayoutSource>,
+  hostOwners: ReadonlyMap<string, string>,
+): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const add = (f: string, pointer: string, message: string) => problems.push({ file: f, pointer, message });
+
+  const expectedId = file.replace(/^.*\//, '').replace(/\.json$/, '');
+  if (brand.id !== expectedId) add(file, '/id', `"${brand.id}" must equal the file name "${expectedId}" (the id is how the brand is found)`);
+
+  for (const [i, host] of brand.hosts.entries()) {
+    const owner = hostOwners.get(host);
+    if (owner && owner !== file) add(file, `/hosts/${i}`, `host "${host}" is also claimed by ${owner}; a host can belong to one brand only`);
+  }
+  for (const host of hostsOfBrand(brand)) {
+    const owner = hostOwners.get(host);
+    if (owner && owner !== file && !brand.hosts.includes(host)) add(file, '/hosts', `the automatic host "${host}" clashes with ${owner}`);
+  }
+
+  const ratio = contrastRatio(brand.config.theme, '#ffffff');
+  if (ratio < MIN_TEXT_CONTRAST) {
+    add(file, '/config/theme', `white text on ${brand.config.theme} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour`);
+  }
+
+  // Routes compile and name existing layouts.
+  const own = brand.layouts ?? {};
+  const layoutOf = (name: string): LayoutSource | undefined =>
+    own[name] ? { file, pointer: encodePointer(['layouts', name]), layout: own[name]! } : sharedLayouts.get(name);
+  const compiled: CompiledRoute[] = [];
+  const seenPaths = new Map<string, number>();
+  brand.routes.forEach((spec, i) => {
+    const prior = seenPaths.get(spec.path);
+    if (prior !== undefined) add(file, `/routes/${i}/path`, `"${spec.path}" is already route ${prior}; each path pattern appears once`);
+    seenPaths.set(spec.path, i);
+    try {
+      compiled.push(compileRoute(spec, i));
+    } catch (err) {
+      if (err instanceof RoutePatternError) add(file, `/routes/${i}/path`, err.message);
+      else throw err;
+    }
+    if (!layoutOf(spec.layout)) {
+      add(file, `/routes/${i}/layout`, `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`);
+    }
+  });
+
+  const resolves = (href: string) => matchRoute(compiled, pathOnly(href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths }) !== undefined;
+  const checkLink = (f: string, pointer: string, href: string) => {
+    if (href.startsWith('https://')) return;
+    const whose = f === file ? 'this brand' : `brand "${brand.id}"`;
+    if (!resolves(href)) add(f, pointer, `link "${href}" goes to no page of ${whose} (no route matches it; routes: ${routeList(compiled)})`);
+  };
+
+  if (!resolves(brand.apply.path)) add(file, '/apply/path', `the apply page "${brand.apply.path}" has no route; add a route for it`);
+  if (!resolves('/')) add(file, '/routes', 'there is no route for the home page "/"');
+
+  brand.nav.items.forEach((item, i) => {
+    if (item.href) checkLink(file, `/nav/items/${i}/href`, item.href);
+    item.children?.forEach((child, j) => checkLink(file, `/nav/items/${i}/children/${j}/href`, child.href));
+  });
+  brand.footer.columns.forEach((col, i) => col.links.forEach((l, j) => checkLink(file, `/footer/columns/${i}/links/${j}/href`, l.href)));
+
+  const sampleState = STATES.find((s) => s.code === 'tx')!;
+  const stateVars = (s = sampleState) => ({ 'state.name': s.name, 'state.code': s.code.toUpperCase(), 'state.shortName': s.code, 'state.slug': s.slug });
+  const checkItemTemplate = (f: string, pointer: string, template: string, kind: 'state' | 'city') => {
+    const allowed = new Set<string>(ITEM_VARS[kind]);
+    const unknown = placeholdersIn(template).filter((p) => !allowed.has(p));
+    if (unknown.length) {
+      add(f, pointer, `unknown placeholder {${unknown[0]}} in a link template (available: ${[...allowed].map((v) => `{${v}}`).join(', ')})`);
+      return;
+    }
+    const city = citiesOf(sampleState.code)[0];
+    const href = fill(template, { ...stateVars(), ...(kind === 'city' && city ? { 'city.name': city.name, 'city.slug': city.slug } : {}) });
+    const whose = f === file ? 'this brand' : `brand "${brand.id}"`;
+    if (!resolves(href)) add(f, pointer, `link template "${template}" gives "${href}", which no route of ${whose} matches`);
+  };
+  if (brand.footer.stateLinks) checkItemTemplate(file, '/footer/stateLinks/hrefTemplate', brand.footer.stateLinks.hrefTemplate, 'state');
+
+  const footerVars = new Set<string>([...VARS_BY_PARAM.always, 'noServiceStates']);
+  brand.footer.disclaimers.forEach((text, i) => {
+    for (const p of placeholdersIn(text)) if (!footerVars.has(p)) add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
+  });
+
+  // Layouts: each used one is checked against the routes that use it.
+  const usedBy = new Map<string, CompiledRoute[]>();
+  for (const r of compiled) usedBy.set(r.layout, [...(usedBy.get(r.layout) ?? []), r]);
+  for (const [name, routes] of usedBy) {
+    const source = layoutOf(name);
+    if (source) problems.push(...checkLayoutUse(source, routes, checkLink, checkItemTemplate));
+  }
+  return problems;
+}
+
+function checkLayoutUse(
+  source: LayoutSource,
+  routes: readonly CompiledRoute[],
+  checkLink: (f: string, pointer: string, href: string) => void,
+  checkItemTemplate: (f: string, pointer: string, template: string, kind: 'state' | 'city') => void,
+): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const { file, layout } = source;
+  const base = source.pointer;
+  const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
+
+  const heroes = layout.blocks.flatMap((b, i) => (b.type === 'hero' ? [i] : []));
+  if (layout.blocks[0]?.type !== 'hero') add(`${base}/blocks/0/type`, 'the first block must be a "hero": it holds the page\'s one <h1> heading');
+  for (const i of heroes.slice(1)) add(`${base}/blocks/${i}`, `a page has one hero; this is a second one (the first is block ${heroes[0]})`);
+
+  const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
+  const scan = (value: unknown, at: (string | number)[]) => {
+    for (const { text, path } of strings(value, at)) {
+      const key = path[path.length - 1];
+      if (typeof key === 'string' && ITEM_TEMPLATE_KEYS.has(key)) continue;
+      for (const p of placeholdersIn(text)) {
+        const pointer = base + encodePointer(path);
+        if (!ALL_VARS.has(p)) {
+          add(pointer, `unknown placeholder {${p}} (known: ${[...ALL_VARS].map((v) => `{${v}}`).join(', ')})`);
+          continue;
+        }
+        const missing = routeVars.find((rv) => !rv.vars.has(p));
+        if (missing) add(pointer, `placeholder {${p}} has no value on route "${missing.route.path}" (available there: ${[...missing.vars].map((v) => `{${v}}`).join(', ')})`);
+      }
+    }
+  };
+  scan(layout.title, ['title']);
+  scan(layout.description, ['description']);
+
+  layout.blocks.forEach((block: Block, i) => {
+    const at = `${base}/blocks/${i}`;
+    scan(block, ['blocks', i]);
+    if (block.type === 'linkGrid') block.links.forEach((l, j) => checkLink(file, `${at}/links/${j}/href`, l.href));
+    if (block.type === 'stateList') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'state');
+    if (block.type === 'cityList' || block.type === 'locationFacts') {
+      const without = routes.find((r) => !r.params.some((p) => p === 'state' || p === 'stateCode' || p === 'city'));
+      if (without) add(at, `a ${block.type} block needs a route with {state}, {stateCode} or {city}; route "${without.path}" has none`);
+      const template = block.type === 'cityList' ? block.hrefTemplate : block.nearbyHrefTemplate;
+      if (template) checkItemTemplate(file, `${at}/${block.type === 'cityList' ? 'hrefTemplate' : 'nearbyHrefTemplate'}`, template, 'city');
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,51 @@
+/**
+ * The brand catch-all. proxy.ts rewrites {host}{path} to /_brand/{brandId}{path}; this page
+ * resolves the page model at build or on first request and caches it per brand and path (ISR).
+ */
+import type { GetStaticPaths, GetStaticProps } from 'next';
+import Head from 'next/head';
+import { Blocks } from '../../../blocks/Blocks';
+import { Layout } from '../../../blocks/layout/Layout';
+import { getCatalog } from '../../../engine/catalog';
+import type { PageModel } from '../../../engine/model';
+import { NOT_FOUND_PATH, resolvePage } from '../../../engine/resolve';
+import { jsonLdText } from '../../../engine/seo';
+
+export const REVALIDATE_SECONDS = 3600;
+
+export const getStaticPaths: GetStaticPaths = () => {
+  const catalog = getCatalog();
+  const paths = [...catalog.brands.keys()].flatMap((brand) => [
+    { params: { brand, path: [] } },
+    { params: { brand, path: [NOT_FOUND_PATH.slice(1)] } },
+  ]);
+  return { paths, fallback: 'blocking' };
+};
+
+export const getStaticProps: GetStaticProps<{ model: PageModel }> = ({ params }) => {
+  const brand = typeof params?.brand === 'string' ? params.brand : '';
+  const segments = Array.isArray(params?.path) ? params.path : [];
+  const path = '/' + segments.join('/');
+  const model = resolvePage(getCatalog(), brand, path);
+  if (!model) return { notFound: true, revalidate: 60 };
+  return { props: { model }, revalidate: REVALIDATE_SECONDS };
+};
+
+export default function BrandPage({ model }: { model: PageModel }) {
+  return (
+    <>
+      <Head>
+        <title>{model.title}</title>
+        <meta name="description" content={model.description} />
+        {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
+        <meta name="theme-color" content={model.brand.theme} />
+        {model.jsonLd.map((data, i) => (
+          <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />
+        ))}
+      </Head>
+      <Layout brand={model.brand}>
+        <Blocks blocks={model.blocks} brand={model.brand} />
+      </Layout>
+    </>
+  );
+}

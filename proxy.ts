@@ -1,0 +1,49 @@
+/**
+ * Host routing. Every page request: Host → brand (exact lookup after normalising), path →
+ * route (with typed, data-checked parameters), then a rewrite to the brand's internal page
+ * /_brand/{brandId}{path}. Unmatched paths rewrite to the brand's own 404 page with status
+ * 404; unknown hosts get "Server error: host {host} not found" (escaped) with status 404;
+ * the internal prefix asked for directly is a 404.
+ */
+import { NextResponse, type NextRequest } from 'next/server';
+import { getCatalog } from './engine/catalog';
+import { lookupBrandId, requestHost } from './engine/hosts';
+import { matchPath, NOT_FOUND_PATH } from './engine/resolve';
+import { escapeHtml, plainPage } from './engine/errorPages';
+
+export const INTERNAL_PREFIX = '/_brand';
+
+export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (pathname === INTERNAL_PREFIX || pathname.startsWith(INTERNAL_PREFIX + '/')) {
+    return plainPage(404, 'Not found', '<h1>Not found</h1>');
+  }
+  if (pathname.startsWith('/api/')) return NextResponse.next();
+
+  const rawHost = request.headers.get('host') ?? '';
+  const host = requestHost(
+    { host: rawHost, forwardedHost: request.headers.get('x-forwarded-host') },
+    process.env.TRUST_FORWARDED_HOST === '1',
+  );
+  const catalog = getCatalog();
+  const brandId = lookupBrandId(catalog.hostMap, host);
+  if (!brandId) {
+    const shown = (host || rawHost).slice(0, 255);
+    return plainPage(404, 'Host not found', `<h1>Server error: host ${escapeHtml(shown)} not found</h1>`);
+  }
+  const loaded = catalog.brands.get(brandId);
+  if (!loaded) {
+    const details = process.env.NODE_ENV === 'production' ? '' : `<pre>${escapeHtml((catalog.broken.get(brandId) ?? []).join('\n'))}</pre>`;
+    return plainPage(503, 'Site unavailable', `<h1>This site is temporarily unavailable.</h1><p>Its configuration has a problem; the other sites are not affected.</p>${details}`);
+  }
+
+  const url = request.nextUrl.clone();
+  const match = matchPath(loaded, pathname);
+  url.pathname = `${INTERNAL_PREFIX}/${brandId}${match ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
+  return NextResponse.rewrite(url, match ? undefined : { status: 404 });
+}
+
+export const config = {
+  // Everything but build assets and the shared files in public/ (logos, favicon, static).
+  matcher: ['/((?!_next/static|_next/image|favicon\\.ico|logos/|static/).*)'],
+};

@@ -1,0 +1,41 @@
+/**
+ * Derives the city table from the `zipcodes` package (US ZIP codes with their city and state),
+ * reproducibly: same package version in → byte-identical data/generated/cities.json out.
+ * Run at install (postinstall) and before dev; the build reads the result.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { STATES, slugify } from '../engine/states';
+
+const require = createRequire(import.meta.url);
+const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number }> };
+const version = (require('zipcodes/package.json') as { version: string }).version;
+
+type Acc = { name: string; slug: string; zips: string[]; lat: number; lon: number };
+const wanted = new Set(STATES.map((s) => s.code.toUpperCase()));
+const byState = new Map<string, Map<string, Acc>>();
+
+for (const zip of Object.keys(zipcodes.codes).sort()) {
+  const r = zipcodes.codes[zip]!;
+  if (!wanted.has(r.state) || !r.city) continue;
+  const name = r.city.trim().replace(/\s+/g, ' ');
+  const slug = slugify(name);
+  if (!slug) continue;
+  const cities = byState.get(r.state) ?? new Map<string, Acc>();
+  byState.set(r.state, cities);
+  const acc = cities.get(slug);
+  if (acc) acc.zips.push(r.zip);
+  else cities.set(slug, { name, slug, zips: [r.zip], lat: r.latitude, lon: r.longitude });
+}
+
+const out: Record<string, [name: string, slug: string, zip: string, zipCount: number, lat: number, lon: number][]> = {};
+for (const s of STATES) {
+  const cities = [...(byState.get(s.code.toUpperCase())?.values() ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));
+  out[s.code] = cities.map((c) => [c.name, c.slug, c.zips[0]!, c.zips.length, c.lat, c.lon]);
+}
+const file = join(process.cwd(), 'data/generated/cities.json');
+mkdirSync(dirname(file), { recursive: true });
+writeFileSync(file, JSON.stringify({ source: `zipcodes@${version}`, states: out }));
+const total = Object.values(out).reduce((n, list) => n + list.length, 0);
+console.log(`derive-data: ${total} cities in ${Object.keys(out).length} states from zipcodes@${version} → data/generated/cities.json`);

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, type Source } from '../../engine/catalog';
+
+const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
+const FILE = 'brands/acme.json';
+
+/** The fixture with one edit; fails loudly if the edit did not apply. */
+function edit(from: string, to: string, text = base): string {
+  expect(text.includes(from), `fixture contains ${from}`).toBe(true);
+  return text.replace(from, to);
+}
+
+/** line:column of the first occurrence of `needle` (searching from `after`) — found by plain string search. */
+function at(text: string, needle: string, after = ''): string {
+  const start = after ? text.indexOf(after) : 0;
+  const offset = text.indexOf(needle, start);
+  expect(offset, `text contains ${needle}`).toBeGreaterThanOrEqual(0);
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+const problemsOf = (text: string, extra: Source[] = []) => buildCatalog([{ file: FILE, text }, ...extra], []).problems;
+
+describe('the fixture brand is valid', () => {
+  it('has no problems and loads', () => {
+    const catalog = buildCatalog([{ file: FILE, text: base }], []);
+    expect(catalog.problems).toEqual([]);
+    expect([...catalog.brands.keys()]).toEqual(['acme']);
+  });
+});
+
+describe('broken brand documents: file:line:col /pointer: message', () => {
+  it('unknown block type', () => {
+    const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityList, faq, hero, linkGrid, locationFacts, quickAmount, richText, stateList, steps)`,
+    ]);
+  });
+
+  it('unknown property in config', () => {
+    const text = edit('"layout": "full"', '"layout": "full",\n    "colour": "#ffffff"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"colour"')} /config/colour: unknown property "colour" (allowed: theme, progressColor, pageTitle, gtmId, mapKey, siteKey, layout, applyFormType)`,
+    ]);
+  });
+
+  it('missing required property', () => {
+    const text = edit('    "pageTitle": "Acme Loans",\n', '');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"config"')} /config: missing required property "pageTitle"`]);
+  });
+
+  it('value outside an enum', () => {
+    const text = edit('"layout": "full"', '"layout": "wide"');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"layout": "wide"')} /config/layout: "wide" is not allowed here (allowed: full, logo-only)`]);
+  });
+
+  it('pattern with a plain-English hint', () => {
+    const text = edit('"gtmId": "GTM-ACME123"', '"gtmId": "ACME"');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"gtmId"')} /config/gtmId: "ACME" is not valid: expected a Google Tag Manager container id such as GTM-ABC1234`]);
+  });
+
+  it('wrong type', () => {
+    const text = edit('"hosts": ["acmeloans.com", "www.acmeloans.com"]', '"hosts": "acmeloans.com"');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"hosts"')} /hosts: must be an array, not a string`]);
+  });
+
+  it('JSON syntax error (trailing comma)', () => {
+    const text = edit('"siteKey": "6Lc-acme",', '"siteKey": "6Lc-acme",,');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, ',', '"siteKey": "6Lc-acme",').replace(/:(\d+)$/, (_, c) => `:${Number(c) + 1}`)} /: not valid JSON: a property name in double quotes is expected here (is there a trailing comma before?)`]);
+  });
+
+  it('route naming a layout that does not exist', () => {
+    const text = edit('{ "path": "/location/{stateCode}", "layout": "state" }', '{ "path": "/location/{stateCode}", "layout": "statee" }');
+    expect(problemsOf(text)).toContain(`${FILE}:${at(text, '"layout": "statee"')} /routes/3/layout: no layout named "statee" (this brand's: home, state; shared: none)`);
+  });
+
+  it('unknown route parameter', () => {
+    const text = edit('{ "path": "/location/{stateCode}/{city}"', '{ "path": "/location/{stateCode}/{town}"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"path": "/location/{stateCode}/{town}"')} /routes/4/path: unknown parameter {town} (known: {state}, {stateCode}, {city}, {letter}, {page}, {list}, {loanType}, {page?})`,
+    ]);
+  });
+
+  it('internal link to no page', () => {
+    const text = edit('"href": "/payday-loans"', '"href": "/paydy-loans"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"href": "/paydy-loans"')} /nav/items/0/children/0/href: link "/paydy-loans" goes to no page of this brand (no route matches it; routes: /, /payday-loans, /apply, /location/{stateCode}, /location/{stateCode}/{city})`,
+    ]);
+  });
+
+  it('unknown placeholder', () => {
+    const text = edit('"heading": "Loans in {state.name}"', '"heading": "Loans in {stat.name}"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {page}, {list})`,
+    ]);
+  });
+
+  it('placeholder with no value on a route that uses the layout', () => {
+    const text = edit('"title": "Short-term loans from {brand.name}"', '"title": "Short-term loans in {state.name}"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"title": "Short-term loans in')} /layouts/home/title: placeholder {state.name} has no value on route "/" (available there: {brand.name}, {brand.host}, {year})`,
+    ]);
+  });
+
+  it('first block is not a hero', () => {
+    const text = edit('{ "type": "hero", "heading": "Loans in {state.name}" },', '{ "type": "richText", "paragraphs": ["Intro"] },');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"type": "richText", "paragraphs": ["Intro"]')} /layouts/state/blocks/0/type: the first block must be a "hero": it holds the page's one <h1> heading`,
+    ]);
+  });
+
+  it('theme colour too light for white text', () => {
+    const text = edit('"theme": "#0b5394"', '"theme": "#ffcc00"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"theme"')} /config/theme: white text on #ffcc00 has a contrast of 1.5:1; it needs at least 4.5:1 to be readable — use a darker colour`,
+    ]);
+  });
+
+  it('nav entry with neither href nor children', () => {
+    const text = edit('{ "label": "States", "href": "/location/tx" }', '{ "label": "States" }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '{ "label": "States" }')} /nav/items/1: a navigation entry needs an "href", "children" (a drop-down group), or both`,
+    ]);
+  });
+
+  it('cityList on a route without a state', () => {
+    const text = edit('"paragraphs": ["You fill in one form and lenders answer."] }', '"paragraphs": ["You fill in one form and lenders answer."] },\n        { "type": "cityList", "heading": "Cities", "hrefTemplate": "/location/{state.shortName}/{city.slug}" }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '{ "type": "cityList"')} /layouts/home/blocks/2: a cityList block needs a route with {state}, {stateCode} or {city}; route "/" has none`,
+    ]);
+  });
+
+  it('id that does not match the file name', () => {
+    const text = edit('"id": "acme"', '"id": "acme-loans"');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"id"')} /id: "acme-loans" must equal the file name "acme" (the id is how the brand is found)`]);
+  });
+
+  it('host claimed by two brands', () => {
+    const other = edit('"id": "acme"', '"id": "acme2"');
+    const problems = problemsOf(base, [{ file: 'brands/acme2.json', text: other }]);
+    expect(problems).toEqual([
+      `brands/acme2.json:${at(other, '"acmeloans.com"')} /hosts/0: host "acmeloans.com" is also claimed by brands/acme.json; a host can belong to one brand only`,
+      `brands/acme2.json:${at(other, '"www.acmeloans.com"')} /hosts/1: host "www.acmeloans.com" is also claimed by brands/acme.json; a host can belong to one brand only`,
+      `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "dev.acmeloans.com" clashes with brands/acme.json`,
+      `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "test123.acmeloans.com" clashes with brands/acme.json`,
+    ]);
+  });
+});
+
+describe('a broken brand does not take the others down', () => {
+  it('keeps the valid brand and records the broken one with its hosts', () => {
+    const broken = edit('"id": "acme"', '"id": "zeta"').replace('acmeloans.com', 'zetaloans.com').replace('www.acmeloans.com', 'www.zetaloans.com').replace('"layout": "full"', '"layout": "wide"');
+    const catalog = buildCatalog([{ file: FILE, text: base }, { file: 'brands/zeta.json', text: broken }], []);
+    expect([...catalog.brands.keys()]).toEqual(['acme']);
+    expect([...catalog.broken.keys()]).toEqual(['zeta']);
+    expect(catalog.hostMap.get('zeta.localhost')).toBe('zeta');
+    expect(catalog.hostMap.get('acme.localhost')).toBe('acme');
+  });
+
+  it('a brand file that is not even JSON is reported and skipped', () => {
+    const catalog = buildCatalog([{ file: FILE, text: base }, { file: 'brands/bad.json', text: '{ "id": ' }], []);
+    expect([...catalog.brands.keys()]).toEqual(['acme']);
+    expect(catalog.problems).toEqual(['brands/bad.json:1:9 /: not valid JSON: a value is expected here (is there a trailing comma before?)']);
+  });
+});
