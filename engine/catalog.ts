@@ -117,17 +117,19 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
 }
 
 export const projectRoot = () => process.env.LOANSITES_ROOT || process.cwd();
+/** An absolute path under the project root. Brand files are read at run time, not bundled: next.config traces brands/. */
+const fromRoot = (file: string) => join(/* turbopackIgnore: true */ projectRoot(), file);
 
 function listJson(dir: string): string[] {
   try {
-    return readdirSync(join(projectRoot(), dir)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
+    return readdirSync(fromRoot(dir)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
   } catch {
     return [];
   }
 }
 
 export function readSources(): { brands: Source[]; layouts: Source[] } {
-  const read = (file: string): Source => ({ file, text: readFileSync(join(projectRoot(), file), 'utf8') });
+  const read = (file: string): Source => ({ file, text: readFileSync(fromRoot(file), 'utf8') });
   return { brands: listJson('brands').map(read), layouts: listJson('brands/layouts').map(read) };
 }
 
@@ -135,7 +137,7 @@ function signature(): string {
   return [...listJson('brands'), ...listJson('brands/layouts')]
     .map((f) => {
       try {
-        const s = statSync(join(projectRoot(), f));
+        const s = statSync(fromRoot(f));
         return `${f}:${s.mtimeMs}:${s.size}`;
       } catch {
         return f;

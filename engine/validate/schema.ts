@@ -3,8 +3,8 @@
  * a JSON pointer and a plain-English reason with the allowed values.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import brandSchema from '../../schemas/brand.schema.json';
-import layoutSchema from '../../schemas/layout.schema.json';
+import brandSchema from '../../schemas/brand.schema.json' with { type: 'json' };
+import layoutSchema from '../../schemas/layout.schema.json' with { type: 'json' };
 
 export interface Problem {
   pointer: string;

@@ -1,0 +1,33 @@
+import { defineConfig } from '@playwright/test';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * End-to-end tests against the production build (`npm run build` first), in Debian's
+ * Chromium (/usr/bin/chromium; .ci/run installs it). Brands are opened as {id}.localhost,
+ * which Chromium resolves to loopback.
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+    viewport: { width: 1280, height: 900 },
+  },
+  webServer: {
+    command: `npx next start -p ${E2E_PORT}`,
+    url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

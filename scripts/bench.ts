@@ -1,0 +1,133 @@
+/**
+ * npm run bench — measured side by side in one run, on this machine:
+ *  1. requests/s of a cached (ISR) brand page vs a static file from public/, same server,
+ *     same autocannon settings, rounds interleaved; prints both and the ratio page/static.
+ *  2. gzip bytes of the JavaScript Chromium loads for a brand page without interactive
+ *     blocks, for the heaviest brand page, and for Next's own minimal page (a one-line
+ *     pages-router app built from the same next version), and the ratios.
+ * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { chromium } from 'playwright-core';
+
+const root = process.cwd();
+const PORT = 3200;
+const MIN_PORT = 3201;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const BRAND = 'ipaydayloans';
+const CACHED_PAGE = '/payday-loans';
+const PLAIN_PAGE = process.env.BENCH_PLAIN_PAGE ?? '/privacy';
+/** Candidates for the heaviest page: the ones with interactive blocks and the longest lists. */
+const CANDIDATES = ['/', '/apply', '/location/ca', '/location/ca/los-angeles', '/payday-loans'];
+const STATIC_FILE = '/static/ping.txt';
+
+const run = (cmd: string, args: string[], cwd = root) => {
+  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed`);
+};
+
+async function startServer(cwd: string, port: number): Promise<ChildProcess> {
+  const child = spawn('npx', ['next', 'start', '-p', String(port)], { cwd, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' }, detached: true });
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/`, { headers: { host: `${BRAND}.localhost` } });
+      if (r.status > 0) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server on ${port} did not start`);
+}
+
+const stop = (child: ChildProcess) => {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+};
+
+async function rps(path: string): Promise<number> {
+  const result = await autocannon({ url: `http://127.0.0.1:${PORT}${path}`, headers: { host: `${BRAND}.localhost:${PORT}` }, connections: 20, duration: SECONDS, pipelining: 1 });
+  if (result.non2xx || result.errors) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function firstLoadJs(url: string): Promise<{ bytes: number; files: number }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage();
+  const bodies: Promise<number>[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await browser.close();
+  const sizes = await Promise.all(bodies);
+  return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length };
+}
+
+function buildMinimalApp(): string {
+  const dir = join(root, '.bench/minimal');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'pages'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'next-minimal', private: true }));
+  writeFileSync(join(dir, 'pages/index.js'), 'export default function Home() { return <p>Hello</p>; }\n');
+  writeFileSync(join(dir, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
+  run('npx', ['next', 'build'], dir);
+  return dir;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+async function main() {
+  if (!process.argv.includes('--no-build')) run('npm', ['run', 'build']);
+  const minimalDir = buildMinimalApp();
+
+  const server = await startServer(root, PORT);
+  const minimal = await startServer(minimalDir, MIN_PORT);
+  try {
+    for (let i = 0; i < 3; i++) await fetch(`http://127.0.0.1:${PORT}${CACHED_PAGE}`, { headers: { host: `${BRAND}.localhost` } });
+    await rps(CACHED_PAGE); // warm-up round, not counted
+    const page: number[] = [];
+    const file: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      page.push(await rps(CACHED_PAGE));
+      file.push(await rps(STATIC_FILE));
+    }
+    const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [p, f] = [avg(page), avg(file)];
+
+    const plain = await firstLoadJs(`http://${BRAND}.localhost:${PORT}${PLAIN_PAGE}`);
+    const measured: { path: string; bytes: number; files: number }[] = [];
+    for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`http://${BRAND}.localhost:${PORT}${path}`)) });
+    const heavy = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    const min = await firstLoadJs(`http://127.0.0.1:${MIN_PORT}/`);
+
+    console.log('\n== Throughput (autocannon, 20 connections, %ds x %d rounds, same server)', SECONDS, ROUNDS);
+    console.log(`cached brand page ${CACHED_PAGE}: ${p.toFixed(0)} req/s`);
+    console.log(`static file ${STATIC_FILE}:       ${f.toFixed(0)} req/s`);
+    console.log(`ratio page/static: ${(p / f).toFixed(2)} (budget ≥ 0.80)`);
+    console.log('\n== First-load JavaScript (gzip -9 of every script Chromium loads)');
+    console.log(`Next minimal page:                 ${kb(min.bytes)} in ${min.files} files`);
+    console.log(`brand page, no widgets ${PLAIN_PAGE}: ${kb(plain.bytes)} in ${plain.files} files — ${((plain.bytes / min.bytes - 1) * 100).toFixed(1)}% over minimal (budget ≤ 5%)`);
+    for (const m of measured) console.log(`brand page ${m.path}: ${kb(m.bytes)} in ${m.files} files`);
+    console.log(`heaviest page ${heavy.path}: ${kb(heavy.bytes)} — ${((heavy.bytes / min.bytes - 1) * 100).toFixed(1)}% over minimal`);
+  } finally {
+    stop(server);
+    stop(minimal);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+/**
+ * Every brand, through the real server and proxy: a set of its pages (every route without
+ * parameters, plus state and city routes with real values), each checked for title,
+ * canonical, one <h1>, and zero axe violations.
+ */
+import { expect, test } from '@playwright/test';
+import { buildCatalog, readSources } from '../../engine/catalog';
+import { brandUrl, expectNoAxeViolations } from './helpers';
+
+const catalog = buildCatalog(readSources().brands, readSources().layouts);
+const SAMPLE: Record<string, string> = { stateCode: 'tx', state: 'texas', city: 'houston', letter: 'b', page: '2', list: 'guides' };
+
+function samplePaths(routes: { path: string }[], loanTypes: string[]): string[] {
+  return routes.map((r) =>
+    r.path
+      .replace(/\/\{page\?\}$/, '')
+      .replace(/\{loanType\}/g, loanTypes[0]!)
+      .replace(/\{(\w+)\}/g, (_, k: string) => SAMPLE[k] ?? k),
+  );
+}
+
+for (const [id, loaded] of catalog.brands) {
+  const { brand } = loaded;
+  const paths = [...new Set(samplePaths(brand.routes, brand.loanTypes))];
+
+  test.describe(`brand ${id}`, () => {
+    test('has at least 5 pages to visit', () => {
+      expect(paths.length).toBeGreaterThanOrEqual(5);
+    });
+
+    for (const path of paths) {
+      test(`page ${path}`, async ({ page }) => {
+        const response = await page.goto(brandUrl(id, path));
+        expect(response?.status()).toBe(200);
+        await expect(page).toHaveTitle(new RegExp(`.+ \\| ${brand.config.pageTitle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `https://${brand.hosts[0]}${path}`);
+        await expect(page.locator('h1')).toHaveCount(1);
+        await expect(page.locator('h1')).not.toBeEmpty();
+        await expect(page.locator('footer')).toContainText(`© ${new Date().getFullYear()}`);
+        await expectNoAxeViolations(page);
+      });
+    }
+
+    test('APPLY NOW goes to the apply page with v1=landing-page and rel=nofollow', async ({ page }) => {
+      await page.goto(brandUrl(id, '/'));
+      const apply = page.getByRole('link', { name: brand.apply.label ?? 'APPLY NOW', exact: true }).first();
+      await expect(apply).toHaveAttribute('href', `${brand.apply.path}?v1=landing-page`);
+      await expect(apply).toHaveAttribute('rel', /nofollow/);
+    });
+
+    test('an unknown path shows the brand 404 page with its header and footer, status 404', async ({ page }) => {
+      const response = await page.goto(brandUrl(id, '/no-such-page-here'));
+      expect(response?.status()).toBe(404);
+      await expect(page.locator('h1')).toHaveText('We could not find that page');
+      await expect(page.locator('header img')).toHaveAttribute('alt', brand.name);
+      await expect(page.locator('footer')).toContainText(brand.footer.disclaimers[0]!.slice(0, 30));
+      await expectNoAxeViolations(page);
+    });
+
+    test('the internal prefix asked for directly is a 404', async ({ page }) => {
+      const response = await page.goto(brandUrl(id, `/_brand/${id}/`));
+      expect(response?.status()).toBe(404);
+    });
+  });
+}

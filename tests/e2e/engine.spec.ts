@@ -1,0 +1,126 @@
+/** Host routing, route validation, navigation and keyboard behaviour through the real server. */
+import { expect, test } from '@playwright/test';
+import { brandUrl, expectNoAxeViolations, PORT, rawGet } from './helpers';
+
+test('an unknown host shows "Server error: host … not found" with status 404', async ({ page }) => {
+  const response = await page.goto(`http://nobrand.localhost:${PORT}/payday-loans`);
+  expect(response?.status()).toBe(404);
+  await expect(page.locator('h1')).toHaveText('Server error: host nobrand.localhost not found');
+});
+
+test('a hostile Host header is escaped in the error page', async () => {
+  const { status, body } = await rawGet('/', '<script>alert(1)</script>');
+  expect(status).toBe(404);
+  expect(body).toContain('Server error: host &lt;script&gt;alert(1)&lt;/script&gt; not found');
+  expect(body).not.toContain('<script>alert(1)');
+});
+
+test('x-forwarded-host is not trusted: the Host header decides the brand', async () => {
+  const { status, body } = await rawGet('/', 'nobrand.localhost');
+  expect(status).toBe(404);
+  const forwarded = await new Promise<number>((resolve) => {
+    import('node:http').then(({ request }) => {
+      const req = request({ host: '127.0.0.1', port: PORT, path: '/', headers: { host: 'nobrand.localhost', 'x-forwarded-host': 'ipaydayloans.localhost' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.end();
+    });
+  });
+  expect(forwarded).toBe(404);
+  expect(body).toContain('nobrand.localhost');
+});
+
+test('the same brand answers on its dev. and test123. hosts and with a port and trailing dot', async () => {
+  for (const host of ['dev.ipaydayloans.com', 'test123.ipaydayloans.com', 'IPAYDAYLOANS.COM.', `ipaydayloans.com:${PORT}`]) {
+    const { status, body } = await rawGet('/', host);
+    expect(status, host).toBe(200);
+    expect(body).toContain('https://ipaydayloans.com/');
+  }
+});
+
+test.describe('route parameters are validated (brand 404, never 500)', () => {
+  for (const path of ['/location/zz', '/location/tx/not-a-city-xyz', '/location/tx/chicago', '/location/TX', '/payday-loans/extra']) {
+    test(path, async ({ page }) => {
+      const response = await page.goto(brandUrl('ipaydayloans', path));
+      expect(response?.status()).toBe(404);
+      await expect(page.locator('h1')).toHaveText('We could not find that page');
+    });
+  }
+});
+
+test('state and city pages are written from data', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/location/tx'));
+  await expect(page.locator('h1')).toContainText('Texas');
+  await expect(page.getByText(/cities and towns across [\d,]+ ZIP codes/)).toBeVisible();
+  await page.goto(brandUrl('ipaydayloans', '/location/ny'));
+  await expect(page.getByText('cannot currently connect borrowers in New York')).toBeVisible();
+  await page.goto(brandUrl('ipaydayloans', '/location/tx/houston'));
+  await expect(page.locator('h1')).toContainText('Houston');
+  const nearby = page.getByRole('heading', { name: 'Nearby places' });
+  await expect(nearby).toBeVisible();
+  const structured = await page.locator('script[type="application/ld+json"]').allTextContents();
+  const types = structured.map((t) => (JSON.parse(t) as { '@type': string })['@type']);
+  expect(types).toEqual(expect.arrayContaining(['Organization', 'BreadcrumbList']));
+});
+
+test('Organization structured data comes from the brand config', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  const all = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
+  const org = all.find((d) => d['@type'] === 'Organization')!;
+  expect(org).toMatchObject({ name: 'iPaydayLoans', url: 'https://ipaydayloans.com/', openingHours: 'Mo-Fr 07:00-21:00', logo: 'https://ipaydayloans.com/logos/ipaydayloans.svg' });
+  expect(org.potentialAction).toMatchObject({ '@type': 'SearchAction' });
+});
+
+test('a nav link navigates on the client (no full reload) and the new page is the right one', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+  const link = page.locator('header nav[aria-label="Main"] a[href="/about"]').first();
+  await link.click();
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/about'));
+  await expect(page.locator('h1')).not.toHaveText(/Payday Loans Online/);
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', 'https://ipaydayloans.com/about');
+});
+
+test('the keyboard opens a nav drop-down and reaches its links', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  const group = page.locator('header nav[aria-label="Main"] > ul > li').filter({ has: page.locator('ul') }).first();
+  const trigger = group.locator('> button, > a').first();
+  const firstChild = group.locator('ul a').first();
+  await expect(firstChild).toBeHidden();
+  for (let i = 0; i < 12 && !(await trigger.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(trigger).toBeFocused();
+  await expect(firstChild).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(firstChild).toBeFocused();
+  await expect(firstChild).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('hovering a nav group opens its drop-down', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  const group = page.locator('header nav[aria-label="Main"] > ul > li').filter({ has: page.locator('ul') }).first();
+  await expect(group.locator('ul a').first()).toBeHidden();
+  await group.hover();
+  await expect(group.locator('ul a').first()).toBeVisible();
+});
+
+test('the logo-only brand has a header with just the logo and a footer with disclaimers', async ({ page }) => {
+  await page.goto(brandUrl('weloans', '/'));
+  await expect(page.locator('header nav')).toHaveCount(0);
+  await expect(page.locator('header img')).toBeVisible();
+  await expect(page.locator('footer')).toContainText(/not a lender/i);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('the menu opens from the Menu button and lists the nav links', async ({ page }) => {
+    await page.goto(brandUrl('ipaydayloans', '/'));
+    await expect(page.locator('header nav[aria-label="Main"]')).toBeHidden();
+    await page.getByText('Menu', { exact: true }).click();
+    await expect(page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'About', exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
