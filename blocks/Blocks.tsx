@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import type { BrandView, ResolvedBlock } from '../engine/model';
 import type { BlockProps } from './types';
 import { registry } from './registry';
@@ -9,7 +9,12 @@ export function Blocks({ blocks, brand }: { blocks: readonly ResolvedBlock[]; br
     <>
       {blocks.map((block) => {
         const Component = registry[block.type] as ComponentType<BlockProps<typeof block.type>>;
-        return <Component key={block.key} block={block} brand={brand} />;
+        // Each block in its own boundary: a lazy (interactive) block hydrates when its chunk arrives.
+        return (
+          <Suspense key={block.key} fallback={null}>
+            <Component block={block} brand={brand} />
+          </Suspense>
+        );
       })}
     </>
   );

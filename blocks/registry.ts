@@ -1,10 +1,9 @@
 /**
  * type → component. Typed against the generated block union: a block declared in a
- * blocks/<type>/schema.json but missing here fails `tsc`. Interactive blocks load with
- * next/dynamic, so a page ships their JavaScript only when it uses them.
+ * blocks/<type>/schema.json but missing here fails `tsc`. Interactive blocks are React.lazy
+ * (rendered on the server, their chunk fetched by the browser only on pages that use them).
  */
-import dynamic from 'next/dynamic';
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
 import ApplyCta from './applyCta/ApplyCta';
@@ -26,7 +25,7 @@ export const registry: Registry = {
   hero: Hero,
   linkGrid: LinkGrid,
   locationFacts: LocationFacts,
-  quickAmount: dynamic(() => import('./quickAmount/QuickAmount')),
+  quickAmount: lazy(() => import('./quickAmount/QuickAmount')),
   richText: RichText,
   stateList: StateList,
   steps: Steps,

@@ -1,12 +1,8 @@
-import Link from 'next/link';
 import type { BrandView, LinkView } from '../../engine/model';
 
-const SmartLink = ({ link, className }: { link: LinkView; className?: string }) =>
-  link.href.startsWith('/') ? (
-    <Link href={link.href} className={className}>{link.label}</Link>
-  ) : (
-    <a href={link.href} className={className} rel="noopener">{link.label}</a>
-  );
+const SmartLink = ({ link, className }: { link: LinkView; className?: string }) => (
+  <a href={link.href} className={className} {...(link.href.startsWith('/') ? {} : { rel: 'noopener' })}>{link.label}</a>
+);
 
 export function Footer({ brand }: { brand: BrandView }) {
   const { footer } = brand;

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { BrandView } from '../../engine/model';
 import { ApplyLink } from './ApplyLink';
 
@@ -8,19 +7,19 @@ export function Header({ brand }: { brand: BrandView }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3">
-        <Link href="/" className="shrink-0" aria-label={`${brand.name} home`}>
+        <a href="/" className="shrink-0" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto" />
-        </Link>
+        </a>
         {full && brand.nav.length > 0 && (
           <nav aria-label="Main" className="ml-auto hidden md:block">
             <ul className="flex items-center gap-1">
               {brand.nav.map((item) => (
                 <li key={item.label} className="group relative">
                   {item.href ? (
-                    <Link href={item.href} className="block rounded px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100">
+                    <a href={item.href} className="block rounded px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100">
                       {item.label}
-                    </Link>
+                    </a>
                   ) : (
                     <button type="button" aria-haspopup="true" className="block rounded px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100">
                       {item.label}
@@ -30,9 +29,9 @@ export function Header({ brand }: { brand: BrandView }) {
                     <ul className="invisible absolute left-0 top-full z-20 min-w-56 rounded-md border border-slate-200 bg-white py-2 opacity-0 shadow-lg group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100">
                       {item.children.map((c) => (
                         <li key={c.href}>
-                          <Link href={c.href} className="block px-4 py-2 text-sm text-slate-800 hover:bg-slate-100 focus:bg-slate-100">
+                          <a href={c.href} className="block px-4 py-2 text-sm text-slate-800 hover:bg-slate-100 focus:bg-slate-100">
                             {c.label}
-                          </Link>
+                          </a>
                         </li>
                       ))}
                     </ul>
@@ -53,14 +52,14 @@ export function Header({ brand }: { brand: BrandView }) {
                 {brand.nav.map((item) => (
                   <li key={item.label}>
                     {item.href ? (
-                      <Link href={item.href} className="block py-1 font-medium">{item.label}</Link>
+                      <a href={item.href} className="block py-1 font-medium">{item.label}</a>
                     ) : (
                       <span className="block py-1 font-semibold text-slate-600">{item.label}</span>
                     )}
                     {item.children && (
                       <ul className="ml-3 border-l border-slate-200 pl-3">
                         {item.children.map((c) => (
-                          <li key={c.href}><Link href={c.href} className="block py-1 text-sm">{c.label}</Link></li>
+                          <li key={c.href}><a href={c.href} className="block py-1 text-sm">{c.label}</a></li>
                         ))}
                       </ul>
                     )}

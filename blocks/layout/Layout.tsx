@@ -1,9 +1,11 @@
-import type { CSSProperties, ReactNode } from 'react';
+import { useEffect, type CSSProperties, type ReactNode } from 'react';
+import { installClientNavigation } from './clientNavigation';
 import type { BrandView } from '../../engine/model';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
 export function Layout({ brand, children }: { brand: BrandView; children: ReactNode }) {
+  useEffect(installClientNavigation, []);
   const vars = { '--brand-theme': brand.theme, '--brand-progress': brand.progressColor } as CSSProperties;
   return (
     <div style={vars} className="flex min-h-screen flex-col">

@@ -1,17 +1,14 @@
-import Link from 'next/link';
 import type { LinkView } from '../../engine/model';
 
-/** A responsive grid of links; internal ones use client-side navigation. */
+/** A responsive grid of links (internal ones navigate on the client: see clientNavigation.ts). */
 export function LinkList({ links, columns = 'sm:grid-cols-2 lg:grid-cols-3' }: { links: readonly LinkView[]; columns?: string }) {
   return (
     <ul className={`grid grid-cols-1 gap-2 ${columns}`}>
       {links.map((l) => (
         <li key={l.href}>
-          {l.href.startsWith('/') ? (
-            <Link href={l.href} className="block rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{l.label}</Link>
-          ) : (
-            <a href={l.href} rel="noopener" className="block rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{l.label}</a>
-          )}
+          <a href={l.href} {...(l.href.startsWith('/') ? {} : { rel: 'noopener' })} className="block rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">
+            {l.label}
+          </a>
         </li>
       ))}
     </ul>

@@ -124,3 +124,24 @@ test.describe('on a phone', () => {
     await expectNoAxeViolations(page);
   });
 });
+
+test('the quick amount picker (an interactive block) hydrates and hands off through the apply URL builder', async ({ page }) => {
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  await page.evaluate(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
+  await page.reload();
+  const picker = page.getByRole('region').or(page.locator('form')).filter({ hasText: 'How Much Instant Cash Do You Need?' }).first();
+  await picker.getByLabel('Loan amount').selectOption('2000');
+  await picker.getByRole('button').click();
+  // 2000 is rounded up to the 2500 bracket; v1 comes from local storage, read after mount.
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=spring-mailer&requested_amount=2500'));
+});
+
+test('internal links work without JavaScript (plain anchors)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(brandUrl('ipaydayloans', '/'));
+  await page.locator('footer a[href="/location/tx"]').click();
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/location/tx'));
+  await expect(page.locator('h1')).toContainText('Texas');
+  await context.close();
+});
