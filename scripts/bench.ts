@@ -15,8 +15,8 @@ import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 
 const root = process.cwd();
-const PORT = 3200;
-const MIN_PORT = 3201;
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const MIN_PORT = PORT + 1;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const BRAND = 'ipaydayloans';
