@@ -7,19 +7,24 @@ import { lazy, type ComponentType } from 'react';
 import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
 import ApplyCta from './applyCta/ApplyCta';
+import CityIndex from './cityIndex/CityIndex';
 import CityList from './cityList/CityList';
 import Faq from './faq/Faq';
 import Hero from './hero/Hero';
 import LinkGrid from './linkGrid/LinkGrid';
 import LocationFacts from './locationFacts/LocationFacts';
 import RichText from './richText/RichText';
+import SearchForm from './searchForm/SearchForm';
 import StateList from './stateList/StateList';
 import Steps from './steps/Steps';
+import StoreDirectory from './storeDirectory/StoreDirectory';
+import StoreFacts from './storeFacts/StoreFacts';
 
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
   applyCta: ApplyCta,
+  cityIndex: CityIndex,
   cityList: CityList,
   faq: Faq,
   hero: Hero,
@@ -27,6 +32,9 @@ export const registry: Registry = {
   locationFacts: LocationFacts,
   quickAmount: lazy(() => import('./quickAmount/QuickAmount')),
   richText: RichText,
+  searchForm: SearchForm,
   stateList: StateList,
   steps: Steps,
+  storeDirectory: StoreDirectory,
+  storeFacts: StoreFacts,
 };

@@ -85,4 +85,22 @@ export function nearbyCities(city: City, count: number): { city: City; miles: nu
     .slice(0, count);
 }
 
+let byName: City[] | undefined;
+/** Every city of the 50 states and DC, by name then state; memoised. */
+export function allCitiesByName(): readonly City[] {
+  byName ??= [...load().byState.values()].flat().sort((a, b) => a.name.localeCompare(b.name) || a.stateCode.localeCompare(b.stateCode));
+  return byName;
+}
+
+/** Installment-scheme slug "{city}-{state code}", e.g. houston-tx. */
+export const cityStateSlug = (city: City): string => `${city.slug}-${city.stateCode}`;
+
+export function cityFromCityStateSlug(value: string): City | undefined {
+  const m = /^(.+)-([a-z]{2})$/.exec(value);
+  return m ? cityInState(m[2]!, m[1]!) : undefined;
+}
+
+/** Every distinct city slug, each once (resolving to the largest city of that name). */
+export const distinctCitySlugs = (): string[] => [...load().bySlug.keys()].sort();
+
 export const largestCities = (stateCode: string, count: number): City[] => [...citiesOf(stateCode)].sort(bySize).slice(0, count);

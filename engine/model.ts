@@ -54,6 +54,15 @@ export interface BlockData {
   cityList: { links: LinkView[]; total: number };
   locationFacts: LocationFactsData;
   quickAmount: { options: { value: number; label: string }[]; defaultAmount: number };
+  cityIndex: {
+    groups: { letter: string; links: LinkView[] }[];
+    total: number;
+    letters?: (LinkView & { current: boolean })[];
+    pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] };
+  };
+  storeDirectory: { stores: (LinkView & { loanType: string })[]; groups?: (LinkView & { current: boolean })[] };
+  storeFacts: { paragraphs: string[]; nearMe?: LinkView };
+  searchForm: { action: string; states: { value: string; label: string }[]; loanTypes: { value: string; label: string }[] };
 }
 
 type DataOf<K extends BlockType> = K extends keyof BlockData ? BlockData[K] : null;

@@ -5,7 +5,10 @@
 import type { Block, Brand, Layout } from '../schemas/brand.types';
 import { amountLabel, amountOptions } from './amounts';
 import { applyUrl } from './apply';
-import { citiesOf, bySize } from './cities';
+import { citiesOf, bySize, type City } from './cities';
+import { cityPage, cityPageCount, letterGroupLabel, LETTER_GROUPS, letterGroupOf, storeNearMePath, storesInGroup } from './directory';
+import { STORE_BRANDS } from './data/stores';
+import { formatMoney } from './amounts';
 import type { Catalog, LoadedBrand } from './catalog';
 import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
@@ -31,10 +34,24 @@ export function varsFor(brand: Brand, params: RouteParams, year: number): Record
     const lt = LOAN_TYPES[params.loanType];
     Object.assign(vars, { 'loanType.singular': lt.singular, 'loanType.plural': lt.plural, 'loanType.slug': lt.slug });
   }
-  if (params.letter) vars.letter = params.letter.toUpperCase();
+  if (params.letter) Object.assign(vars, { letter: params.letter.toUpperCase(), 'letter.slug': params.letter });
   if (params.page) vars.page = String(params.page);
   if (params.list) vars.list = params.list;
+  if (params.letterGroup) Object.assign(vars, { letterGroup: letterGroupLabel(params.letterGroup), 'letterGroup.slug': params.letterGroup });
+  if (params.amount) Object.assign(vars, { amount: formatMoney(params.amount, brand.locale, brand.currency), 'amount.value': String(params.amount) });
+  if (params.store) {
+    const s = params.store;
+    Object.assign(vars, { 'store.name': s.name, 'store.slug': s.slug, 'store.loanType': s.loanType === 'loans' ? 'personal loans' : s.loanType, 'store.nearMePath': storeNearMePath(s) });
+  }
   return vars;
+}
+
+const cityVars = (c: City): Record<string, string> => ({ ...stateVars(stateByCode(c.stateCode)!), 'city.slug': c.slug, 'city.name': c.name });
+
+/** Page links 1…n around the current one; page 1 is the path without a number (SPEC: no page 1 in paths). */
+function pageLinks(basePath: string, current: number, count: number): (LinkView & { current: boolean })[] {
+  const wanted = new Set([1, count, current - 2, current - 1, current, current + 1, current + 2].filter((n) => n >= 1 && n <= count));
+  return [...wanted].sort((a, b) => a - b).map((n) => ({ label: String(n), href: n === 1 ? basePath : `${basePath}/${n}`, current: n === current }));
 }
 
 const stateVars = (s: State): Record<string, string> => ({ 'state.name': s.name, 'state.code': s.code.toUpperCase(), 'state.shortName': s.code, 'state.slug': s.slug });
@@ -78,7 +95,15 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
   };
 }
 
-function resolveBlock(block: Block, index: number, ctx: { brand: Brand; params: RouteParams; vars: Vars }): ResolvedBlock {
+interface BlockContext {
+  loaded: LoadedBrand;
+  brand: Brand;
+  params: RouteParams;
+  vars: Vars;
+  path: string;
+}
+
+function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedBlock {
   const filled = fillDeep(block, ctx.vars, ITEM_TEMPLATE_KEYS);
   const key = `${index}-${block.type}`;
   const { brand, params } = ctx;
@@ -105,6 +130,80 @@ function resolveBlock(block: Block, index: number, ctx: { brand: Brand; params: 
           : { paragraphs: [] };
       return { ...filled, key, data };
     }
+    case 'cityIndex': {
+      if (filled.scope === 'letter') {
+        const letter = params.letter ?? 'a';
+        const page = params.page ?? 1;
+        const count = cityPageCount(letter);
+        const basePath = params.page ? ctx.path.slice(0, ctx.path.lastIndexOf('/')) : ctx.path;
+        const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: fill(filled.hrefTemplate, cityVars(c)) }));
+        return {
+          ...filled,
+          key,
+          data: {
+            groups: [{ letter: letter.toUpperCase(), links }],
+            total: count,
+            ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: l === letter })) } : {}),
+            ...(count > 1 ? { pages: { current: page, count, links: pageLinks(basePath, page, count) } } : {}),
+          },
+        };
+      }
+      const cities = state ? [...citiesOf(state.code)].sort((a, b) => a.name.localeCompare(b.name)) : [];
+      const groups = new Map<string, LinkView[]>();
+      for (const c of cities) {
+        const letter = c.name.charAt(0).toUpperCase();
+        groups.set(letter, [...(groups.get(letter) ?? []), { label: c.name, href: fill(filled.hrefTemplate, cityVars(c)) }]);
+      }
+      return {
+        ...filled,
+        key,
+        data: {
+          groups: [...groups].map(([letter, links]) => ({ letter, links })),
+          total: cities.length,
+          ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: false })) } : {}),
+        },
+      };
+    }
+    case 'storeDirectory': {
+      const stores = params.letterGroup ? storesInGroup(params.letterGroup) : [...STORE_BRANDS];
+      return {
+        ...filled,
+        key,
+        data: {
+          stores: stores.map((s) => ({ label: s.name, href: fill(filled.hrefTemplate, { 'store.slug': s.slug }), loanType: s.loanType === 'loans' ? 'personal loans' : s.loanType })),
+          ...(filled.groupHrefTemplate
+            ? { groups: LETTER_GROUPS.map((g) => ({ label: letterGroupLabel(g), href: fill(filled.groupHrefTemplate!, { 'letterGroup.slug': g }), current: g === params.letterGroup })) }
+            : {}),
+        },
+      };
+    }
+    case 'storeFacts': {
+      const store = params.store!;
+      const label = store.loanType === 'loans' ? 'personal loans' : store.loanType;
+      const nearMePath = storeNearMePath(store);
+      const nearMe = matchPath(ctx.loaded, nearMePath) ? { label: `Compare ${label} near you`, href: nearMePath } : undefined;
+      return {
+        ...filled,
+        key,
+        data: {
+          paragraphs: [
+            `${store.name} is a loan store brand that borrowers mostly know for ${label}. It is listed in our directory under "${letterGroupLabel(letterGroupOf(store.name))}". ${brand.name} is not affiliated with ${store.name} and cannot tell you whether a particular store is open or what it offers today.`,
+            `Store loans and online loans are priced differently, and rules depend on your state. Before you visit any store, ask for the APR and the total cost in dollars in writing, check that the lender is licensed in your state, and compare at least one other offer.`,
+          ],
+          ...(nearMe ? { nearMe } : {}),
+        },
+      };
+    }
+    case 'searchForm':
+      return {
+        ...filled,
+        key,
+        data: {
+          action: ctx.path,
+          states: STATES.map((s) => ({ value: s.slug, label: s.name })),
+          loanTypes: brand.loanTypes.map((t) => ({ value: t, label: LOAN_TYPES[t].plural.replace(/^./, (c) => c.toUpperCase()) })),
+        },
+      };
     case 'quickAmount':
       return {
         ...filled,
@@ -128,6 +227,26 @@ function notFoundLayout(brand: Brand): Layout {
   };
 }
 
+/**
+ * A search form submits ?state=…&type=… to its own page; the proxy asks here where that goes.
+ * Returns the target path when the page has a searchForm and the state (and loan type) are
+ * real and the target resolves, otherwise undefined (the page itself is shown).
+ */
+export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSearchParams): string | undefined {
+  const stateParam = query.get('state')?.toLowerCase().trim();
+  if (!stateParam) return undefined;
+  const match = matchPath(loaded, path);
+  const layout = match && loaded.layout(match.route.layout);
+  const form = layout?.blocks.find((b) => b.type === 'searchForm');
+  if (!form || form.type !== 'searchForm') return undefined;
+  const state = STATES.find((s) => s.slug === stateParam || s.code === stateParam || s.name.toLowerCase() === stateParam);
+  const typeParam = query.get('type')?.toLowerCase().trim();
+  const loanType = loaded.brand.loanTypes.find((t) => t === typeParam) ?? (typeParam ? undefined : loaded.brand.loanTypes[0]);
+  if (!state || !loanType) return undefined;
+  const target = fill(form.hrefTemplate, { ...stateVars(state), 'loanType.slug': loanType });
+  return matchPath(loaded, target) ? target : undefined;
+}
+
 export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date()): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
@@ -138,7 +257,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const params = match?.params ?? {};
   const vars = varsFor(brand, params, year);
   const page = layout ?? notFoundLayout(brand);
-  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { brand, params, vars }));
+  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path }));
   const pagePath = match ? path : NOT_FOUND_PATH;
 
   const jsonLd: Record<string, unknown>[] = [organizationJsonLd(brand)];
@@ -148,7 +267,8 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   if (match && state) {
     const heading = blocks.find((b) => b.type === 'hero')?.heading ?? page.title;
     const trail: LinkView[] = [{ label: brand.name, href: '/' }];
-    if (params.city) trail.push({ label: state.name, href: path.split('/').slice(0, -1).join('/') || '/' });
+    const parent = path.split('/').slice(0, -1).join('/');
+    if (params.city && parent && matchPath(loaded, parent)) trail.push({ label: state.name, href: parent });
     trail.push({ label: fill(heading, vars), href: path });
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }

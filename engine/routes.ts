@@ -6,20 +6,29 @@
  * brand's 404 is shown.
  */
 import type { LoanType } from '../schemas/brand.types';
-import { cityAnywhere, cityInState, type City } from './cities';
+import type { StoreBrand } from './data/stores';
+import { cityAnywhere, cityFromCityStateSlug, cityInState, type City } from './cities';
+import { cityPageCount, LETTER_GROUPS, storeBySlug } from './directory';
 import { stateByCode, stateBySlug, type State } from './states';
 
-export const PARAM_KINDS = ['state', 'stateCode', 'city', 'letter', 'page', 'list', 'loanType'] as const;
+export const PARAM_KINDS = ['state', 'stateCode', 'city', 'cityState', 'letter', 'page', 'list', 'loanType', 'letterGroup', 'amount', 'store'] as const;
+
+/** SPEC §2: /borrow-money/{amount}-dollar-loan exists for these amounts. */
+export const BORROW_AMOUNTS = [100, 200, 300, 500, 1000, 2000] as const;
 export type ParamKind = (typeof PARAM_KINDS)[number];
 
 const SHAPE: Record<ParamKind, string> = {
   state: '[a-z]+(?:-[a-z]+)*',
   stateCode: '[a-z]{2}',
   city: '[a-z0-9]+(?:-[a-z0-9]+)*',
+  cityState: '[a-z0-9]+(?:-[a-z0-9]+)*-[a-z]{2}',
   letter: '[a-z]',
   page: '[1-9][0-9]{0,3}',
   list: '[a-z0-9-]+',
   loanType: '[a-z]+(?:-[a-z]+)*',
+  letterGroup: '[a-z]+',
+  amount: '[1-9][0-9]{1,5}',
+  store: '[a-z0-9]+(?:-[a-z0-9]+)*',
 };
 
 export interface RouteSpec {
@@ -41,6 +50,9 @@ export interface RouteParams {
   page?: number;
   list?: string;
   loanType?: LoanType;
+  letterGroup?: string;
+  amount?: number;
+  store?: StoreBrand;
 }
 
 export interface RouteMatch {
@@ -92,7 +104,8 @@ export function compileRoute(spec: RouteSpec, index: number): CompiledRoute {
     source += '/' + part;
   });
   source += segments.length ? '$' : '/$';
-  if (params.includes('state') && params.includes('stateCode')) throw new RoutePatternError('use {state} or {stateCode}, not both');
+  const stateKinds = params.filter((p) => p === 'state' || p === 'stateCode' || p === 'cityState');
+  if (stateKinds.length > 1) throw new RoutePatternError(`use one of {state}, {stateCode} and {cityState}, not ${stateKinds.map((k) => `{${k}}`).join(' and ')}`);
   return { ...spec, index, params, regex: new RegExp(source) };
 }
 
@@ -117,12 +130,34 @@ function typedParams(groups: Record<string, string | undefined>, allowedLoanType
     out.city = out.state ? cityInState(out.state.code, groups.city) : cityAnywhere(groups.city);
     if (!out.city) return undefined;
   }
+  if (groups.cityState !== undefined) {
+    out.city = cityFromCityStateSlug(groups.cityState);
+    if (!out.city) return undefined;
+    out.state = stateByCode(out.city.stateCode);
+  }
   if (groups.page !== undefined) {
     const page = Number(groups.page);
     if (!(page >= 2 && page <= 9999)) return undefined;
     out.page = page;
   }
-  if (groups.letter !== undefined) out.letter = groups.letter;
+  if (groups.letter !== undefined) {
+    out.letter = groups.letter;
+    // Letter pages list cities: a page past the last one does not exist.
+    if (out.page !== undefined && out.page > cityPageCount(groups.letter)) return undefined;
+  }
+  if (groups.letterGroup !== undefined) {
+    if (!(LETTER_GROUPS as readonly string[]).includes(groups.letterGroup)) return undefined;
+    out.letterGroup = groups.letterGroup;
+  }
+  if (groups.amount !== undefined) {
+    const amount = Number(groups.amount);
+    if (!(BORROW_AMOUNTS as readonly number[]).includes(amount)) return undefined;
+    out.amount = amount;
+  }
+  if (groups.store !== undefined) {
+    out.store = storeBySlug(groups.store);
+    if (!out.store) return undefined;
+  }
   if (groups.list !== undefined) out.list = groups.list;
   if (groups.loanType !== undefined) {
     if (!(allowedLoanTypes as readonly string[]).includes(groups.loanType)) return undefined;

@@ -55,6 +55,7 @@ export type StateExclusions = ('noService' | 'restricted' | 'titleExcluded')[];
  */
 export type Block =
   | ApplyCtaBlock
+  | CityIndexBlock
   | CityListBlock
   | FaqBlock
   | HeroBlock
@@ -62,8 +63,11 @@ export type Block =
   | LocationFactsBlock
   | QuickAmountBlock
   | RichTextBlock
+  | SearchFormBlock
   | StateListBlock
-  | StepsBlock;
+  | StepsBlock
+  | StoreDirectoryBlock
+  | StoreFactsBlock;
 /**
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "color".
@@ -428,6 +432,34 @@ export interface ApplyCtaBlock {
   label: string;
 }
 /**
+ * An A-to-Z index of cities: either every city of the page's state, or the cities of the whole country starting with the route's {letter}, in pages of 120 with page links.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_cityIndex".
+ */
+export interface CityIndexBlock {
+  /**
+   * Block type: an index of city links.
+   */
+  type: 'cityIndex';
+  /**
+   * Section heading (<h2>); placeholders such as {state.name} or {letter} are filled in.
+   */
+  heading: string;
+  /**
+   * state: all cities of the page's state, grouped by first letter (needs a route with a state). letter: cities nationwide starting with the route's {letter}, paginated with {page?}.
+   */
+  scope: 'state' | 'letter';
+  /**
+   * Link of each city, e.g. /city/{city.slug}-{state.shortName}. Item placeholders: {city.slug}, {city.name}, {state.shortName}, {state.slug}, {state.code}, {state.name}.
+   */
+  hrefTemplate: string;
+  /**
+   * Optional A-Z navigation above the list: link of each letter, e.g. /city/{letter.slug}. Item placeholder: {letter.slug}.
+   */
+  letterHrefTemplate?: string;
+}
+/**
  * Links to the cities of the page's state, largest first. Needs a route with a state.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -611,6 +643,30 @@ export interface RichTextBlock {
   bullets?: string[];
 }
 /**
+ * A search by state (and loan type): a plain form that works without JavaScript. Submitting it asks the page itself with ?state=…&type=…, and the server redirects to the page the link template gives.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_searchForm".
+ */
+export interface SearchFormBlock {
+  /**
+   * Block type: a state and loan type search form.
+   */
+  type: 'searchForm';
+  /**
+   * Section heading (<h2>).
+   */
+  heading: string;
+  /**
+   * Where a search goes, e.g. /{loanType.slug}/location/{state.slug}. Item placeholders: {state.slug}, {state.shortName}, {state.code}, {state.name}, {loanType.slug} (one of the brand's loan types; the first when none is chosen).
+   */
+  hrefTemplate: string;
+  /**
+   * Submit button label; defaults to 'Search'.
+   */
+  buttonLabel?: string;
+}
+/**
  * Links to one page per state (50 states and DC), built from a link template.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -684,7 +740,47 @@ export interface StepsBlock {
     }[]
   ];
 }
+/**
+ * The directory of loan store brands: those filed under the route's {letterGroup} (a, b, c, d, ef, g, h, ijk, l, m, nop, qr, s, tuv, wxyz, other), or all of them when the route has none.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_storeDirectory".
+ */
+export interface StoreDirectoryBlock {
+  /**
+   * Block type: a directory of loan store brands.
+   */
+  type: 'storeDirectory';
+  /**
+   * Section heading (<h2>); {letterGroup} is filled in on letter-group pages.
+   */
+  heading: string;
+  /**
+   * Link of each store brand's page, e.g. /loans-near-me/lending-companies/{store.slug}. Item placeholder: {store.slug}.
+   */
+  hrefTemplate: string;
+  /**
+   * Optional navigation between letter groups: link of each group, e.g. /directory/{letterGroup.slug}. Item placeholder: {letterGroup.slug}.
+   */
+  groupHrefTemplate?: string;
+}
+/**
+ * On a store brand's page (a route with {store}): what kind of loans the brand is known for, where to compare nearby options, and what to check before visiting any store.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_storeFacts".
+ */
+export interface StoreFactsBlock {
+  /**
+   * Block type: facts about the page's store brand.
+   */
+  type: 'storeFacts';
+  /**
+   * Section heading (<h2>); {store.name} is filled in.
+   */
+  heading: string;
+}
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["applyCta","cityList","faq","hero","linkGrid","locationFacts","quickAmount","richText","stateList","steps"] as const;
+export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","faq","hero","linkGrid","locationFacts","quickAmount","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

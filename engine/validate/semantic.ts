@@ -9,7 +9,7 @@ import { citiesOf } from '../cities';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { hostsOfBrand } from '../hosts';
 import { STATES } from '../states';
-import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM } from '../templates';
+import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 
@@ -32,12 +32,11 @@ export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM
 export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): Set<string> {
   const vars = new Set<string>(VARS_BY_PARAM.always);
   const has = (k: ParamKind) => route.params.includes(k);
-  if (has('state') || has('stateCode') || has('city')) VARS_BY_PARAM.state.forEach((v) => vars.add(v));
-  if (has('city')) VARS_BY_PARAM.city.forEach((v) => vars.add(v));
-  if (has('loanType') || route.loanType) VARS_BY_PARAM.loanType.forEach((v) => vars.add(v));
-  if (has('letter')) vars.add('letter');
-  if (has('page')) vars.add('page');
-  if (has('list')) vars.add('list');
+  const add = (list: readonly string[]) => list.forEach((v) => vars.add(v));
+  if (has('state') || has('stateCode') || has('city') || has('cityState')) add(VARS_BY_PARAM.state);
+  if (has('city') || has('cityState')) add(VARS_BY_PARAM.city);
+  if (has('loanType') || route.loanType) add(VARS_BY_PARAM.loanType);
+  for (const k of ['letter', 'page', 'list', 'letterGroup', 'amount', 'store'] as const) if (has(k)) add(VARS_BY_PARAM[k]);
   return vars;
 }
 
@@ -115,16 +114,20 @@ export function checkBrand(
   brand.footer.columns.forEach((col, i) => col.links.forEach((l, j) => checkLink(file, `/footer/columns/${i}/links/${j}/href`, l.href)));
 
   const sampleState = STATES.find((s) => s.code === 'tx')!;
-  const stateVars = (s = sampleState) => ({ 'state.name': s.name, 'state.code': s.code.toUpperCase(), 'state.shortName': s.code, 'state.slug': s.slug });
-  const checkItemTemplate = (f: string, pointer: string, template: string, kind: 'state' | 'city') => {
+  const sampleCity = citiesOf(sampleState.code)[0];
+  const samples: Record<string, string> = {
+    'state.name': sampleState.name, 'state.code': sampleState.code.toUpperCase(), 'state.shortName': sampleState.code, 'state.slug': sampleState.slug,
+    'city.name': sampleCity?.name ?? '', 'city.slug': sampleCity?.slug ?? '',
+    'letter.slug': 'b', 'letterGroup.slug': 'ijk', 'store.slug': 'advance-america', 'loanType.slug': brand.loanTypes[0]!,
+  };
+  const checkItemTemplate = (f: string, pointer: string, template: string, kind: ItemKind) => {
     const allowed = new Set<string>(ITEM_VARS[kind]);
     const unknown = placeholdersIn(template).filter((p) => !allowed.has(p));
     if (unknown.length) {
       add(f, pointer, `unknown placeholder {${unknown[0]}} in a link template (available: ${[...allowed].map((v) => `{${v}}`).join(', ')})`);
       return;
     }
-    const city = citiesOf(sampleState.code)[0];
-    const href = fill(template, { ...stateVars(), ...(kind === 'city' && city ? { 'city.name': city.name, 'city.slug': city.slug } : {}) });
+    const href = fill(template, samples);
     const whose = f === file ? 'this brand' : `brand "${brand.id}"`;
     if (!resolves(href)) add(f, pointer, `link template "${template}" gives "${href}", which no route of ${whose} matches`);
   };
@@ -149,7 +152,7 @@ function checkLayoutUse(
   source: LayoutSource,
   routes: readonly CompiledRoute[],
   checkLink: (f: string, pointer: string, href: string) => void,
-  checkItemTemplate: (f: string, pointer: string, template: string, kind: 'state' | 'city') => void,
+  checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind) => void,
 ): FileProblem[] {
   const problems: FileProblem[] = [];
   const { file, layout } = source;
@@ -184,9 +187,25 @@ function checkLayoutUse(
     scan(block, ['blocks', i]);
     if (block.type === 'linkGrid') block.links.forEach((l, j) => checkLink(file, `${at}/links/${j}/href`, l.href));
     if (block.type === 'stateList') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'state');
+    const needs = (what: string, ok: (r: CompiledRoute) => boolean) => {
+      const without = routes.find((r) => !ok(r));
+      if (without) add(at, `a ${block.type} block needs a route with ${what}; route "${without.path}" has none`);
+    };
+    const hasParam = (r: CompiledRoute, ...kinds: ParamKind[]) => r.params.some((p) => kinds.includes(p));
+    if (block.type === 'cityIndex') {
+      if (block.scope === 'letter') needs('{letter}', (r) => hasParam(r, 'letter'));
+      else needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
+      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'city');
+      if (block.letterHrefTemplate) checkItemTemplate(file, `${at}/letterHrefTemplate`, block.letterHrefTemplate, 'letter');
+    }
+    if (block.type === 'storeDirectory') {
+      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'store');
+      if (block.groupHrefTemplate) checkItemTemplate(file, `${at}/groupHrefTemplate`, block.groupHrefTemplate, 'letterGroup');
+    }
+    if (block.type === 'storeFacts') needs('{store}', (r) => hasParam(r, 'store'));
+    if (block.type === 'searchForm') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search');
     if (block.type === 'cityList' || block.type === 'locationFacts') {
-      const without = routes.find((r) => !r.params.some((p) => p === 'state' || p === 'stateCode' || p === 'city'));
-      if (without) add(at, `a ${block.type} block needs a route with {state}, {stateCode} or {city}; route "${without.path}" has none`);
+      needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
       const template = block.type === 'cityList' ? block.hrefTemplate : block.nearbyHrefTemplate;
       if (template) checkItemTemplate(file, `${at}/${block.type === 'cityList' ? 'hrefTemplate' : 'nearbyHrefTemplate'}`, template, 'city');
     }

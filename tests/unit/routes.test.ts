@@ -70,13 +70,14 @@ describe('matchRoute: invalid parameters give no match (→ the brand 404)', () 
 
 describe('compileRoute rejects bad patterns', () => {
   it.each([
-    ['/x/{foo}', 'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {letter}, {page}, {list}, {loanType}, {page?})'],
+    ['/x/{foo}', 'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {loanType}, {letterGroup}, {amount}, {store}, {page?})'],
     ['/x/{page?}/y', '{page?} can only be the last part of a path'],
     ['/x/{letter?}', 'only {page?} may be optional, as a whole last part of the path (found {letter?})'],
     ['/x/{state}/{state}', 'parameter {state} appears twice'],
     ['/x/{state}{city}', 'two parameters must be separated by text in "{state}{city}"'],
     ['/x/{state', '"{" without "}" in "{state"'],
-    ['/x/{state}/{stateCode}', 'use {state} or {stateCode}, not both'],
+    ['/x/{state}/{stateCode}', 'use one of {state}, {stateCode} and {cityState}, not {state} and {stateCode}'],
+    ['/x/{cityState}/{stateCode}', 'use one of {state}, {stateCode} and {cityState}, not {cityState} and {stateCode}'],
   ])('%s', (path, message) => {
     expect(() => compileRoute({ path, layout: 'x' }, 0)).toThrow(new RoutePatternError(message));
   });
@@ -89,5 +90,57 @@ describe('isDisabled', () => {
     expect(isDisabled('/a', ['/a/*'])).toBe(true);
     expect(isDisabled('/a/x/y', ['/a/*'])).toBe(true);
     expect(isDisabled('/ab', ['/a/*'])).toBe(false);
+  });
+});
+
+describe('matchRoute: the parameter kinds of the other route schemes', () => {
+  const more = [
+    { path: '/city/{letter}/{page?}', layout: 'letter' },
+    { path: '/city/{cityState}', layout: 'city' },
+    { path: '/directory/{letterGroup}', layout: 'directory' },
+    { path: '/borrow-money/{amount}-dollar-loan', layout: 'amount' },
+    { path: '/loans-near-me/lending-companies/{store}', layout: 'store' },
+    { path: '/{loanType}/{state}-cities', layout: 'stateCities' },
+    { path: '/{loanType}/cities-that-start-with-{letter}/{page?}', layout: 'titleLetter' },
+    { path: '/{loanType}/{state}', layout: 'titleState' },
+    { path: '/{loanType}/{city}', layout: 'titleCity' },
+  ].map(compileRoute);
+  const m = (path: string) => {
+    const r = matchRoute(more, path, { loanTypes: ['title-loans', 'title-loans-near-me'] });
+    return r && { layout: r.route.layout, state: r.params.state?.code, city: r.params.city?.slug, letter: r.params.letter, page: r.params.page, group: r.params.letterGroup, amount: r.params.amount, store: r.params.store?.name };
+  };
+
+  it.each([
+    ['/city/houston-tx', { layout: 'city', city: 'houston', state: 'tx' }],
+    ['/city/new-york-ny', { layout: 'city', city: 'new-york', state: 'ny' }],
+    ['/city/s', { layout: 'letter', letter: 's' }],
+    ['/city/s/2', { layout: 'letter', letter: 's', page: 2 }],
+    ['/directory/ijk', { layout: 'directory', group: 'ijk' }],
+    ['/directory/other', { layout: 'directory', group: 'other' }],
+    ['/borrow-money/500-dollar-loan', { layout: 'amount', amount: 500 }],
+    ['/borrow-money/2000-dollar-loan', { layout: 'amount', amount: 2000 }],
+    ['/loans-near-me/lending-companies/titlemax', { layout: 'store', store: 'TitleMax' }],
+    ['/title-loans/texas-cities', { layout: 'stateCities', state: 'tx' }],
+    ['/title-loans-near-me/cities-that-start-with-q', { layout: 'titleLetter', letter: 'q' }],
+    ['/title-loans/new-york', { layout: 'titleState', state: 'ny' }],
+    ['/title-loans/chicago', { layout: 'titleCity', city: 'chicago' }],
+  ])('%s', (path, expected) => {
+    expect(m(path)).toEqual(expect.objectContaining(expected));
+  });
+
+  it.each([
+    ['/city/houston-ca', 'Houston is not a California city in the data'],
+    ['/city/houston', 'no state code'],
+    ['/city/houston-zz', 'unknown state code'],
+    ['/city/x/9999', 'past the last page of cities starting with x'],
+    ['/directory/e', 'e is filed under ef'],
+    ['/directory/xyz', 'not a letter group'],
+    ['/borrow-money/400-dollar-loan', 'not one of the amounts'],
+    ['/borrow-money/0500-dollar-loan', 'leading zero'],
+    ['/loans-near-me/lending-companies/acme-cash', 'not a store brand'],
+    ['/title-loans/atlantis', 'neither state nor city'],
+    ['/title-loans/atlantis-cities', 'unknown state'],
+  ])('%s gives no match (%s)', (path) => {
+    expect(m(path)).toBeUndefined();
   });
 });

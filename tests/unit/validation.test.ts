@@ -35,7 +35,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityList, faq, hero, linkGrid, locationFacts, quickAmount, richText, stateList, steps)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityIndex, cityList, faq, hero, linkGrid, locationFacts, quickAmount, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 
@@ -79,7 +79,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown route parameter', () => {
     const text = edit('{ "path": "/location/{stateCode}/{city}"', '{ "path": "/location/{stateCode}/{town}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"path": "/location/{stateCode}/{town}"')} /routes/4/path: unknown parameter {town} (known: {state}, {stateCode}, {city}, {letter}, {page}, {list}, {loanType}, {page?})`,
+      `${FILE}:${at(text, '"path": "/location/{stateCode}/{town}"')} /routes/4/path: unknown parameter {town} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {loanType}, {letterGroup}, {amount}, {store}, {page?})`,
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown placeholder', () => {
     const text = edit('"heading": "Loans in {state.name}"', '"heading": "Loans in {stat.name}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {page}, {list})`,
+      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {letter.slug}, {page}, {list}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
     ]);
   });
 
@@ -128,7 +128,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('cityList on a route without a state', () => {
     const text = edit('"paragraphs": ["You fill in one form and lenders answer."] }', '"paragraphs": ["You fill in one form and lenders answer."] },\n        { "type": "cityList", "heading": "Cities", "hrefTemplate": "/location/{state.shortName}/{city.slug}" }');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '{ "type": "cityList"')} /layouts/home/blocks/2: a cityList block needs a route with {state}, {stateCode} or {city}; route "/" has none`,
+      `${FILE}:${at(text, '{ "type": "cityList"')} /layouts/home/blocks/2: a cityList block needs a route with {state}, {stateCode}, {city} or {cityState}; route "/" has none`,
     ]);
   });
 

@@ -1,0 +1,14 @@
+import type { BlockProps } from '../types';
+import { Section } from '../layout/Section';
+
+export default function StoreFacts({ block }: BlockProps<'storeFacts'>) {
+  const { paragraphs, nearMe } = block.data;
+  return (
+    <Section heading={block.heading}>
+      <div className="space-y-4 leading-relaxed text-slate-800">
+        {paragraphs.map((p, i) => <p key={i}>{p}</p>)}
+        {nearMe && <p><a href={nearMe.href} className="font-semibold text-blue-800 underline">{nearMe.label}</a></p>}
+      </div>
+    </Section>
+  );
+}

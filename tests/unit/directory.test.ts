@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
+import { STORE_BRANDS } from '../../engine/data/stores';
+import { allCitiesByName, cityFromCityStateSlug, cityStateSlug, citiesOf } from '../../engine/cities';
+import { STATES } from '../../engine/states';
+
+describe('store brands and letter groups', () => {
+  it('files every store brand in exactly one group', () => {
+    const filed = LETTER_GROUPS.flatMap((g) => storesInGroup(g).map((s) => s.slug));
+    expect(filed.sort()).toEqual(STORE_BRANDS.map((s) => s.slug).sort());
+  });
+  it.each([['Ace Cash Express', 'a'], ['Mariner Finance', 'm'], ['PAYOMATIC', 'nop'], ['TitleMax', 'tuv'], ['Red River Credit', 'qr'], ['1st Choice', 'other'], ['Ezy', 'ef'], ['Joe', 'ijk']])('%s → %s', (name, group) => {
+    expect(letterGroupOf(name)).toBe(group);
+  });
+  it('maps store brands to SPEC loan types', () => {
+    const of = (name: string) => STORE_BRANDS.find((s) => s.name === name)?.loanType;
+    expect([of('Mariner Finance'), of('PAYOMATIC'), of('Red River Credit'), of('TitleMax'), of('Advance America')]).toEqual(['loans', 'loans', 'installment loans', 'title loans', 'payday loans']);
+    expect(STORE_BRANDS).toHaveLength(11);
+  });
+});
+
+describe('city slugs', () => {
+  it('no two cities of a state share a slug, and every slug parses back to its city', () => {
+    for (const state of STATES) {
+      const cities = citiesOf(state.code);
+      expect(new Set(cities.map((c) => c.slug)).size, state.name).toBe(cities.length);
+      for (const city of cities) {
+        expect(city.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+        expect(cityFromCityStateSlug(cityStateSlug(city))).toBe(city);
+      }
+    }
+  });
+  it('covers every state with real cities', () => {
+    for (const state of STATES) expect(citiesOf(state.code).length, state.name).toBeGreaterThan(0);
+    expect(allCitiesByName().length).toBeGreaterThan(25000);
+  });
+});
+
+describe('letter pages', () => {
+  it('split the cities of a letter into pages of CITY_PAGE_SIZE with nothing lost', () => {
+    const all = citiesStartingWith('s');
+    const count = cityPageCount('s');
+    expect(count).toBe(Math.ceil(all.length / CITY_PAGE_SIZE));
+    const joined = Array.from({ length: count }, (_, i) => cityPage('s', i + 1)).flat();
+    expect(joined).toEqual(all);
+    expect(cityPage('s', count + 1)).toEqual([]);
+  });
+});
