@@ -7,8 +7,8 @@
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { getCatalog } from './engine/catalog';
-import { lookupBrandId, requestHost } from './engine/hosts';
-import { matchPath, NOT_FOUND_PATH } from './engine/resolve';
+import { isBlogPath, lookupBrandId, requestHost } from './engine/hosts';
+import { matchPath, NOT_FOUND_PATH, searchRedirect } from './engine/resolve';
 import { escapeHtml, plainPage } from './engine/errorPages';
 
 export const INTERNAL_PREFIX = '/_brand';
@@ -26,7 +26,8 @@ export function proxy(request: NextRequest) {
     process.env.TRUST_FORWARDED_HOST === '1',
   );
   const catalog = getCatalog();
-  const brandId = lookupBrandId(catalog.hostMap, host);
+  const blogBrandId = lookupBrandId(catalog.blogHostMap, host);
+  const brandId = blogBrandId ?? lookupBrandId(catalog.hostMap, host);
   if (!brandId) {
     const shown = (host || rawHost).slice(0, 255);
     return plainPage(404, 'Host not found', `<h1>Server error: host ${escapeHtml(shown)} not found</h1>`);
@@ -38,9 +39,34 @@ export function proxy(request: NextRequest) {
   }
 
   const url = request.nextUrl.clone();
-  const match = matchPath(loaded, pathname);
+  if (blogBrandId && pathname === '/') {
+    url.pathname = '/blog';
+    return NextResponse.redirect(url, 308);
+  }
+  const seoFile = seoFileOf(pathname);
+  if (seoFile) {
+    url.pathname = `/api/seo/${brandId}/${seoFile}`;
+    return NextResponse.rewrite(url);
+  }
+  if (request.nextUrl.searchParams.has('state')) {
+    const target = searchRedirect(loaded, pathname, request.nextUrl.searchParams);
+    if (target) {
+      url.pathname = target;
+      url.search = '';
+      return NextResponse.redirect(url, 302);
+    }
+  }
+  // A blog host serves the brand's /blog pages only.
+  const match = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${match ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
   return NextResponse.rewrite(url, match ? undefined : { status: 404 });
+}
+
+/** /robots.txt, /sitemap.xml and /sitemaps/{n}.xml → the file name the SEO API route serves. */
+function seoFileOf(pathname: string): string | undefined {
+  if (pathname === '/robots.txt' || pathname === '/sitemap.xml') return pathname.slice(1);
+  const m = /^\/sitemaps\/(\d{1,4})\.xml$/.exec(pathname);
+  return m ? `sitemap-${m[1]}.xml` : undefined;
 }
 
 export const config = {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
-import { buildHostMap, hostsOfBrand, type HostMap } from './hosts';
+import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
 import { locate, parseJson, type ParsedJson } from './validate/locate';
 import { checkBrandSchema, checkLayoutSchema } from './validate/schema';
@@ -32,6 +32,8 @@ export interface Catalog {
   broken: ReadonlyMap<string, string[]>;
   /** host → brand id, broken brands included (they get an error page, not "host not found") */
   hostMap: HostMap;
+  /** blog host → brand id (a brand's separate blog host serves only its /blog pages) */
+  blogHostMap: HostMap;
   /** every problem, formatted "file:line:col /pointer: message" */
   problems: string[];
 }
@@ -81,7 +83,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
   }
 
   const hostOwners = new Map<string, string>();
-  for (const { src, brand } of candidates) for (const h of hostsOfBrand(brand)) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
+  for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
 
   const brands = new Map<string, LoadedBrand>();
   for (const { src, brand } of candidates) {
@@ -112,6 +114,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     brands,
     broken,
     hostMap: buildHostMap([...[...brands.values()].map((b) => b.brand), ...brokenHosts]),
+    blogHostMap: new Map([...brands.values()].flatMap((b) => blogHostsOf(b.brand).map((h) => [h, b.brand.id] as const))),
     problems: formatted,
   };
 }

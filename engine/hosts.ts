@@ -43,6 +43,15 @@ export function hostsOfBrand(brand: { id: string; hosts: readonly string[] }): s
   return [...new Set(out)];
 }
 
+/** Hosts of a brand's separate blog: the blog host, its dev./test123. sub-hosts, and blog.{id}.localhost. */
+export function blogHostsOf(brand: { id: string; blogHost?: string }): string[] {
+  if (!brand.blogHost) return [];
+  return [brand.blogHost, ...DEV_PREFIXES.map((p) => p + brand.blogHost), `blog.${brand.id}${LOCAL_SUFFIX}`];
+}
+
+/** Paths a blog host serves. */
+export const isBlogPath = (path: string): boolean => path === '/blog' || path.startsWith('/blog/');
+
 export type HostMap = ReadonlyMap<string, string>;
 
 /** host → brand id; a host claimed by two brands keeps its first owner (validation reports the clash). */

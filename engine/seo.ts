@@ -5,7 +5,9 @@ import type { LinkView } from './model';
 export const OPENING_HOURS = 'Mo-Fr 07:00-21:00';
 
 export const origin = (brand: Brand) => `https://${brand.hosts[0]}`;
-export const canonicalUrl = (brand: Brand, path: string) => origin(brand) + (path === '/' ? '/' : path);
+/** The primary production host, or the blog host for blog pages of a brand that has one — never the request's Host. */
+export const canonicalUrl = (brand: Brand, path: string) =>
+  (brand.blogHost && (path === '/blog' || path.startsWith('/blog/')) ? `https://${brand.blogHost}` : origin(brand)) + (path === '/' ? '/' : path);
 
 export function organizationJsonLd(brand: Brand): Record<string, unknown> {
   const o = brand.organization;

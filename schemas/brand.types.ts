@@ -119,6 +119,10 @@ export interface Brand {
    */
   hosts: [string, ...string[]];
   /**
+   * A separate host for the blog: it serves /blog and the pages under it (its / redirects to /blog), and blog pages name it in their canonical URL. dev./test123. sub-hosts and blog.{id}.localhost are added automatically.
+   */
+  blogHost?: string;
+  /**
    * The brand's site configuration.
    */
   config: {

@@ -7,7 +7,7 @@ import type { Block, Brand, Layout } from '../../schemas/brand.types';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
 import { citiesOf } from '../cities';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
-import { hostsOfBrand } from '../hosts';
+import { blogHostsOf, hostsOfBrand } from '../hosts';
 import { STATES } from '../states';
 import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
 import { encodePointer } from './locate';
@@ -66,6 +66,11 @@ export function checkBrand(
     const owner = hostOwners.get(host);
     if (owner && owner !== file) add(file, `/hosts/${i}`, `host "${host}" is also claimed by ${owner}; a host can belong to one brand only`);
   }
+  for (const host of blogHostsOf(brand)) {
+    const owner = hostOwners.get(host);
+    if (owner && owner !== file) add(file, '/blogHost', `host "${host}" is also claimed by ${owner}; a host can belong to one brand only`);
+    if (brand.hosts.includes(host)) add(file, '/blogHost', `"${host}" is already one of the brand's hosts; the blog host must be a separate one`);
+  }
   for (const host of hostsOfBrand(brand)) {
     const owner = hostOwners.get(host);
     if (owner && owner !== file && !brand.hosts.includes(host)) add(file, '/hosts', `the automatic host "${host}" clashes with ${owner}`);
@@ -106,6 +111,7 @@ export function checkBrand(
 
   if (!resolves(brand.apply.path)) add(file, '/apply/path', `the apply page "${brand.apply.path}" has no route; add a route for it`);
   if (!resolves('/')) add(file, '/routes', 'there is no route for the home page "/"');
+  if (brand.blogHost && !resolves('/blog')) add(file, '/blogHost', 'a blog host needs a route for "/blog" (its home page)');
 
   brand.nav.items.forEach((item, i) => {
     if (item.href) checkLink(file, `/nav/items/${i}/href`, item.href);

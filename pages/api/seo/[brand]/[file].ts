@@ -1,0 +1,24 @@
+/**
+ * robots.txt, sitemap.xml (index) and sitemaps/{n}.xml of a brand. proxy.ts rewrites
+ * {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here with the brand of the host.
+ */
+import type { NextApiRequest, NextApiResponse } from 'next';
+import { getCatalog } from '../../../../engine/catalog';
+import { robotsTxt, sitemapIndexXml, sitemapXml } from '../../../../engine/sitemap';
+
+export default function handler(req: NextApiRequest, res: NextApiResponse) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return res.status(405).send('Method not allowed');
+  }
+  const loaded = typeof req.query.brand === 'string' ? getCatalog().brands.get(req.query.brand) : undefined;
+  const file = typeof req.query.file === 'string' ? req.query.file : '';
+  if (!loaded) return res.status(404).send('Not found');
+  res.setHeader('Cache-Control', 'public, max-age=3600');
+  if (file === 'robots.txt') return res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').send(robotsTxt(loaded));
+  if (file === 'sitemap.xml') return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(sitemapIndexXml(loaded));
+  const m = /^sitemap-(\d{1,4})\.xml$/.exec(file);
+  const xml = m ? sitemapXml(loaded, Number(m[1])) : undefined;
+  if (!xml) return res.status(404).send('Not found');
+  return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(xml);
+}

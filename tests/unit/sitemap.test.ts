@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../engine/catalog';
+import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/cities';
+import { cityPageCount } from '../../engine/directory';
+import { matchPath } from '../../engine/resolve';
+import { brandPaths, robotsTxt, SITEMAP_MAX_URLS, sitemapCount, sitemapIndexXml, sitemapXml } from '../../engine/sitemap';
+import { STATES } from '../../engine/states';
+
+const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
+/** The fixture with more schemes: every city by {cityState}, every distinct slug by {city}, letter pages. */
+const big = acme.replace(
+  '{ "path": "/location/{stateCode}/{city}", "layout": "state" }',
+  `{ "path": "/location/{stateCode}/{city}", "layout": "state" },
+    { "path": "/c/{cityState}", "layout": "state" },
+    { "path": "/{loanType}/{city}", "layout": "state" },
+    { "path": "/letters/{letter}/{page?}", "layout": "home" },
+    { "path": "/blog/{list}", "layout": "home" }`,
+);
+const catalog = buildCatalog([{ file: 'brands/acme.json', text: big }], []);
+const loaded = catalog.brands.get('acme')!;
+
+describe('brandPaths', () => {
+  it('the fixture with more schemes is valid', () => {
+    expect(catalog.problems).toEqual([]);
+  });
+  const paths = brandPaths(loaded);
+  it('lists every page once, and every one resolves', () => {
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const p of paths) expect(matchPath(loaded, p), p).toBeDefined();
+  });
+  it('has every state, every city of every state, every city-state slug and every letter page', () => {
+    const set = new Set(paths);
+    for (const s of STATES) expect(set.has(`/location/${s.code}`)).toBe(true);
+    const cityPages = STATES.reduce((n, s) => n + citiesOf(s.code).length, 0);
+    expect(paths.filter((p) => /^\/location\/[a-z]{2}\/.+/.test(p))).toHaveLength(cityPages);
+    expect(paths.filter((p) => p.startsWith('/c/'))).toHaveLength(allCitiesByName().length);
+    // {loanType}/{city}: each distinct city slug once per loan type (2 loan types in the fixture).
+    expect(paths.filter((p) => /^\/(payday-loans|installment-loans)\/[^/]+$/.test(p))).toHaveLength(2 * distinctCitySlugs().length);
+    expect(set.has('/letters/s')).toBe(true);
+    expect(set.has(`/letters/s/${cityPageCount('s')}`)).toBe(true);
+    expect(set.has(`/letters/s/${cityPageCount('s') + 1}`)).toBe(false);
+    expect(set.has('/letters/s/1')).toBe(false);
+  });
+  it('leaves out routes whose values come from content ({list}) and the brand 404', () => {
+    expect(paths.some((p) => p.startsWith('/blog/'))).toBe(false);
+    expect(paths).not.toContain('/_404');
+  });
+
+  it('splits into sitemaps of at most 50,000 URLs listed by the index', () => {
+    const count = sitemapCount(loaded);
+    expect(count).toBe(Math.ceil(paths.length / SITEMAP_MAX_URLS));
+    expect(count).toBeGreaterThan(1);
+    const index = sitemapIndexXml(loaded);
+    for (let i = 0; i < count; i++) expect(index).toContain(`<loc>https://acmeloans.com/sitemaps/${i}.xml</loc>`);
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const locs = sitemapXml(loaded, i)!.match(/<loc>/g)!.length;
+      expect(locs).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
+      total += locs;
+    }
+    expect(total).toBe(paths.length);
+    expect(sitemapXml(loaded, count)).toBeUndefined();
+    expect(sitemapXml(loaded, -1)).toBeUndefined();
+    expect(sitemapXml(loaded, 0)).toContain('<loc>https://acmeloans.com/</loc>');
+  });
+});
+
+describe('robots.txt', () => {
+  it('points at the sitemap index on the primary host and keeps crawlers off the apply page', () => {
+    expect(robotsTxt(loaded)).toBe('User-agent: *\nAllow: /\nDisallow: /apply\nDisallow: /api/\n\nSitemap: https://acmeloans.com/sitemap.xml\n');
+  });
+});
