@@ -1,0 +1,35 @@
+import { Component, type ReactNode } from 'react';
+import Router from 'next/router';
+import { BLOCK_ERROR_TEXT, boundaryState, type BoundaryState } from '../../engine/widgets/layout';
+
+type Props = { block: unknown; children: ReactNode };
+
+/**
+ * Each block's error boundary (SPEC §4, §8): a block that throws while rendering shows
+ * "Oh snap! There was a problem loading this content" in its place and the rest of the page
+ * stays. It resets on the next routeChangeStart, and when the next page puts a new block in
+ * its place (rules: engine/widgets/layout.ts boundaryState).
+ */
+export class BlockBoundary extends Component<Props, BoundaryState<unknown>> {
+  override state: BoundaryState<unknown> = { failed: false, block: this.props.block };
+
+  static getDerivedStateFromError = (): Partial<BoundaryState<unknown>> => ({ failed: true });
+  static getDerivedStateFromProps = (props: Props, state: BoundaryState<unknown>) => boundaryState(state, { type: 'props', block: props.block });
+
+  private reset = () => this.setState((s) => (s.failed ? boundaryState(s, { type: 'routeChangeStart' }) : null));
+
+  override componentDidMount() {
+    Router.events.on('routeChangeStart', this.reset);
+  }
+  override componentWillUnmount() {
+    Router.events.off('routeChangeStart', this.reset);
+  }
+
+  override render() {
+    return this.state.failed ? (
+      <p className="mx-auto my-6 max-w-3xl rounded-md border border-slate-300 bg-slate-50 px-4 py-3 text-slate-800">{BLOCK_ERROR_TEXT}</p>
+    ) : (
+      this.props.children
+    );
+  }
+}
