@@ -14,7 +14,8 @@ import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
 import type { BrandView, LinkView, PageModel, ResolvedBlock } from './model';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
-import { breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd } from './seo';
+import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
+import type { PageContent } from './content/load';
 import { listInWords, NO_SERVICE_STATES, STATE_SETS, STATES, stateByCode, type State } from './states';
 import { fill, fillDeep, ITEM_TEMPLATE_KEYS, type Vars } from './templates';
 
@@ -101,6 +102,7 @@ interface BlockContext {
   params: RouteParams;
   vars: Vars;
   path: string;
+  content?: PageContent;
 }
 
 function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedBlock {
@@ -204,6 +206,15 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
           loanTypes: brand.loanTypes.map((t) => ({ value: t, label: LOAN_TYPES[t].plural.replace(/^./, (c) => c.toUpperCase()) })),
         },
       };
+    case 'contentList': {
+      const list = ctx.content?.lists[index];
+      if (!list) return { ...filled, key, data: { items: [], error: true } };
+      const basePath = params.page ? ctx.path.slice(0, ctx.path.lastIndexOf('/')) : ctx.path;
+      const { pages, ...rest } = list;
+      return { ...filled, key, data: { ...rest, ...(pages ? { pages: { ...pages, links: pageLinks(basePath, pages.current, pages.count) } } : {}) } };
+    }
+    case 'contentBody':
+      return { ...filled, key, data: ctx.content?.body ?? { error: true } };
     case 'quickAmount':
       return {
         ...filled,
@@ -247,7 +258,7 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   return matchPath(loaded, target) ? target : undefined;
 }
 
-export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date()): PageModel | undefined {
+export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
   const { brand } = loaded;
@@ -255,13 +266,14 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
   const layout = match ? loaded.layout(match.route.layout) : undefined;
   const params = match?.params ?? {};
-  const vars = varsFor(brand, params, year);
+  const vars = { ...varsFor(brand, params, year), ...content?.vars };
   const page = layout ?? notFoundLayout(brand);
-  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path }));
+  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path, ...(content ? { content } : {}) }));
   const pagePath = match ? path : NOT_FOUND_PATH;
 
   const jsonLd: Record<string, unknown>[] = [organizationJsonLd(brand)];
-  const faqs = blocks.flatMap((b) => (b.type === 'faq' ? b.items : []));
+  const body = content?.body;
+  const faqs = [...blocks.flatMap((b) => (b.type === 'faq' ? b.items : [])), ...(body?.faq ?? [])];
   if (faqs.length) jsonLd.push(faqJsonLd(faqs));
   const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
   if (match && state) {
@@ -270,6 +282,20 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     const parent = path.split('/').slice(0, -1).join('/');
     if (params.city && parent && matchPath(loaded, parent)) trail.push({ label: state.name, href: parent });
     trail.push({ label: fill(heading, vars), href: path });
+    jsonLd.push(breadcrumbJsonLd(brand, trail));
+  }
+  if (match && body && content?.entry) {
+    const a = content.entry.attributes;
+    if (body.collection === 'article') jsonLd.push(articleJsonLd(brand, { url: a.url, title: a.title, description: a.description, publishedAt: a.publishedAt, updatedAt: a.updatedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+    if (body.collection === 'answer') {
+      const answerText = (a.extras?.body ?? '').replace(/[#*_>`[\]]/g, '').replace(/\((https?:[^)]*)\)/g, '').trim();
+      jsonLd.push(qaPageJsonLd(brand, { question: a.h1, answerText, url: a.url, publishedAt: a.publishedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+    }
+    const trail: LinkView[] = [{ label: brand.name, href: '/' }];
+    const section = body.collection === 'article' ? { label: 'Blog', href: '/blog' } : body.collection === 'answer' ? { label: 'Answers', href: '/answers' } : body.collection === 'hub' ? { label: 'Knowledge hub', href: '/hub' } : { label: 'Authors', href: '/author' };
+    if (matchPath(loaded, section.href)) trail.push(section);
+    if (body.category && matchPath(loaded, body.category.href)) trail.push({ label: body.category.name, href: body.category.href });
+    trail.push({ label: a.h1, href: path });
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
@@ -282,5 +308,9 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks,
     jsonLd,
+    ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };
 }
+
+/** A page with a failed content block is rebuilt soon, so the block recovers when the service does. */
+export const DEGRADED_REVALIDATE_SECONDS = 30;

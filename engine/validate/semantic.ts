@@ -29,7 +29,7 @@ export interface LayoutSource {
 export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM).flat());
 
 /** The template variables a route brings. */
-export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): Set<string> {
+export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType' | 'content'>): Set<string> {
   const vars = new Set<string>(VARS_BY_PARAM.always);
   const has = (k: ParamKind) => route.params.includes(k);
   const add = (list: readonly string[]) => list.forEach((v) => vars.add(v));
@@ -37,6 +37,7 @@ export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): 
   if (has('city') || has('cityState')) add(VARS_BY_PARAM.city);
   if (has('loanType') || route.loanType) add(VARS_BY_PARAM.loanType);
   for (const k of ['letter', 'page', 'list', 'letterGroup', 'amount', 'store'] as const) if (has(k)) add(VARS_BY_PARAM[k]);
+  if ((has('slug') && route.content) || has('list')) add(VARS_BY_PARAM.content);
   return vars;
 }
 
@@ -97,6 +98,7 @@ export function checkBrand(
       if (err instanceof RoutePatternError) add(file, `/routes/${i}/path`, err.message);
       else throw err;
     }
+    if (spec.path.includes('{slug}') && !spec.content) add(file, `/routes/${i}`, 'a route with {slug} needs "content": the collection its slug names (article, answer, hub, author, category or tag)');
     if (!layoutOf(spec.layout)) {
       add(file, `/routes/${i}/layout`, `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`);
     }
@@ -209,6 +211,13 @@ function checkLayoutUse(
       if (block.groupHrefTemplate) checkItemTemplate(file, `${at}/groupHrefTemplate`, block.groupHrefTemplate, 'letterGroup');
     }
     if (block.type === 'storeFacts') needs('{store}', (r) => hasParam(r, 'store'));
+    if (block.type === 'contentBody') needs('{slug} and "content"', (r) => hasParam(r, 'slug') && !!r.content && r.content !== 'category' && r.content !== 'tag');
+    if (block.type === 'contentList') {
+      if (block.filterBy === 'list') needs('{list}', (r) => hasParam(r, 'list'));
+      if (block.filterBy === 'tag') needs('{slug} with "content": "tag"', (r) => hasParam(r, 'slug') && r.content === 'tag');
+      if (block.filterBy === 'author') needs('{slug} with "content": "author"', (r) => hasParam(r, 'slug') && r.content === 'author');
+      if (block.paginate) needs('{page?}', (r) => hasParam(r, 'page'));
+    }
     if (block.type === 'searchForm') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search');
     if (block.type === 'cityList' || block.type === 'locationFacts') {
       needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
