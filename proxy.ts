@@ -17,6 +17,8 @@ export const INTERNAL_PREFIX = '/_brand';
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname === INTERNAL_PREFIX || pathname.startsWith(INTERNAL_PREFIX + '/')) {
+    // Next's own on-demand revalidation requests the internal path (with this header); anyone else gets a 404.
+    if (request.headers.has('x-prerender-revalidate')) return NextResponse.next();
     return plainPage(404, 'Not found', '<h1>Not found</h1>');
   }
   if (pathname.startsWith('/api/')) return NextResponse.next();

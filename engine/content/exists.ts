@@ -11,7 +11,10 @@ import { contentSource, publicationState } from './service';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 5000;
-const cache = new Map<string, { ok: boolean; expires: number }>();
+// On globalThis: proxy.ts and the API routes are separate bundles in one process, and the
+// revalidate route must be able to clear what the proxy cached.
+const store = globalThis as typeof globalThis & { __loansitesContentExists?: Map<string, { ok: boolean; expires: number }> };
+const cache = (store.__loansitesContentExists ??= new Map());
 
 export async function contentPageExists(loaded: LoadedBrand, match: RouteMatch, path: string, draftMode: boolean): Promise<boolean> {
   const layout = loaded.layout(match.route.layout);
