@@ -23,7 +23,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
   },
   webServer: {
-    command: `npx next start -p ${E2E_PORT}`,
+    command: `LOANSITES_ISR_MEMORY=1 npx next start -p ${E2E_PORT}`,
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

@@ -1,7 +1,6 @@
 import type { BlockProps } from '../types';
+import { dateText, FaqList } from '../layout/FaqList';
 import { Oops } from '../layout/Oops';
-
-const dateText = (iso: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** The content item's body. Its HTML comes from engine/content/markdown.ts (escaped + allow-listed). */
 export default function ContentBody({ block }: BlockProps<'contentBody'>) {
@@ -29,14 +28,7 @@ export default function ContentBody({ block }: BlockProps<'contentBody'>) {
       {data.faq.length > 0 && (
         <section className="mt-8">
           <h2 className="mb-3 text-2xl font-bold text-slate-900">Frequently asked questions</h2>
-          <div className="divide-y divide-slate-200 rounded-md border border-slate-200">
-            {data.faq.map((item) => (
-              <details key={item.question} className="p-4">
-                <summary className="cursor-pointer font-semibold text-slate-900">{item.question}</summary>
-                <p className="mt-2 text-slate-800">{item.answer}</p>
-              </details>
-            ))}
-          </div>
+          <FaqList items={data.faq} />
         </section>
       )}
     </article>

@@ -1,8 +1,8 @@
 import type { BlockProps } from '../types';
+import { dateText } from '../layout/FaqList';
 import { Oops } from '../layout/Oops';
+import { PillNav } from '../layout/PillNav';
 import { Section } from '../layout/Section';
-
-const dateText = (iso: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export default function ContentList({ block }: BlockProps<'contentList'>) {
   const { items, pages, error } = block.data;
@@ -24,17 +24,7 @@ export default function ContentList({ block }: BlockProps<'contentList'>) {
           ))}
         </ul>
       )}
-      {pages && (
-        <nav aria-label={`Pages, ${pages.current} of ${pages.count}`} className="mt-4">
-          <ul className="flex flex-wrap gap-1">
-            {pages.links.map((l) => (
-              <li key={l.href}>
-                <a href={l.href} aria-current={l.current ? 'page' : undefined} className={`block min-w-9 rounded border px-2 py-1 text-center ${l.current ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-300 text-blue-800'}`}>{l.label}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      {pages && <PillNav label={`Pages, ${pages.current} of ${pages.count}`} links={pages.links} className="mt-4" />}
     </Section>
   );
 }
