@@ -108,25 +108,27 @@ interface BlockContext {
 function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedBlock {
   const filled = fillDeep(block, ctx.vars, ITEM_TEMPLATE_KEYS);
   const key = `${index}-${block.type}`;
+  /** A link template: each item's own variables first, then the page's (e.g. {loanType.slug}). */
+  const itemFill = (template: string, itemVars: Vars) => fill(fill(template, itemVars), ctx.vars);
   const { brand, params } = ctx;
   const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
   const loanLabel = params.loanType ? LOAN_TYPES[params.loanType].singular : 'loan';
-  const factsOpts = { brandName: brand.name, loanLabel, locale: brand.locale };
+  const factsOpts = { brandName: brand.name, loanLabel, locale: brand.locale, titleOnly: params.loanType === 'title-loans' || params.loanType === 'title-loans-near-me' };
   switch (filled.type) {
     case 'hero':
     case 'applyCta':
       return { ...filled, key, data: { applyHref: applyUrl(brand.apply) } };
     case 'stateList':
-      return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude) } };
+      return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude).map((l) => ({ ...l, href: fill(l.href, ctx.vars) })) } };
     case 'cityList': {
       const all = state ? citiesOf(state.code) : [];
       const top = [...all].sort(bySize).slice(0, filled.limit ?? 60).sort((a, b) => a.name.localeCompare(b.name));
-      const links = top.map((c) => ({ label: c.name, href: fill(filled.hrefTemplate, { ...stateVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
+      const links = top.map((c) => ({ label: c.name, href: itemFill(filled.hrefTemplate, { ...stateVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
       return { ...filled, key, data: { links, total: all.length } };
     }
     case 'locationFacts': {
       const data = params.city
-        ? cityFacts(params.city, state!, { ...factsOpts, ...(filled.nearbyHrefTemplate ? { nearbyHrefTemplate: filled.nearbyHrefTemplate } : {}) })
+        ? cityFacts(params.city, state!, { ...factsOpts, pageVars: ctx.vars, ...(filled.nearbyHrefTemplate ? { nearbyHrefTemplate: filled.nearbyHrefTemplate } : {}) })
         : state
           ? stateFacts(state, factsOpts)
           : { paragraphs: [] };
@@ -138,14 +140,14 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         const page = params.page ?? 1;
         const count = cityPageCount(letter);
         const basePath = params.page ? ctx.path.slice(0, ctx.path.lastIndexOf('/')) : ctx.path;
-        const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: fill(filled.hrefTemplate, cityVars(c)) }));
+        const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: itemFill(filled.hrefTemplate, cityVars(c)) }));
         return {
           ...filled,
           key,
           data: {
             groups: [{ letter: letter.toUpperCase(), links }],
             total: count,
-            ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: l === letter })) } : {}),
+            ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: itemFill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: l === letter })) } : {}),
             ...(count > 1 ? { pages: { current: page, count, links: pageLinks(basePath, page, count) } } : {}),
           },
         };
@@ -154,7 +156,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
       const groups = new Map<string, LinkView[]>();
       for (const c of cities) {
         const letter = c.name.charAt(0).toUpperCase();
-        groups.set(letter, [...(groups.get(letter) ?? []), { label: c.name, href: fill(filled.hrefTemplate, cityVars(c)) }]);
+        groups.set(letter, [...(groups.get(letter) ?? []), { label: c.name, href: itemFill(filled.hrefTemplate, cityVars(c)) }]);
       }
       return {
         ...filled,
@@ -162,7 +164,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         data: {
           groups: [...groups].map(([letter, links]) => ({ letter, links })),
           total: cities.length,
-          ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: false })) } : {}),
+          ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: itemFill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: false })) } : {}),
         },
       };
     }
@@ -172,9 +174,9 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         ...filled,
         key,
         data: {
-          stores: stores.map((s) => ({ label: s.name, href: fill(filled.hrefTemplate, { 'store.slug': s.slug }), loanType: s.loanType === 'loans' ? 'personal loans' : s.loanType })),
+          stores: stores.map((s) => ({ label: s.name, href: itemFill(filled.hrefTemplate, { 'store.slug': s.slug }), loanType: s.loanType === 'loans' ? 'personal loans' : s.loanType })),
           ...(filled.groupHrefTemplate
-            ? { groups: LETTER_GROUPS.map((g) => ({ label: letterGroupLabel(g), href: fill(filled.groupHrefTemplate!, { 'letterGroup.slug': g }), current: g === params.letterGroup })) }
+            ? { groups: LETTER_GROUPS.map((g) => ({ label: letterGroupLabel(g), href: itemFill(filled.groupHrefTemplate!, { 'letterGroup.slug': g }), current: g === params.letterGroup })) }
             : {}),
         },
       };

@@ -128,3 +128,11 @@ describe('faults give clear errors', () => {
     expect(() => listByCategory(strapi, {})).toThrow(new ContentError('categoryName is not defined'));
   });
 });
+
+describe('browser-side content address', () => {
+  it('is this site\'s own endpoint in local mode and the public CMS address when deployed', async () => {
+    const { browserContentUrl } = await import('../../engine/content/service');
+    expect(browserContentUrl({})).toBe('/api/content/graphql');
+    expect(browserContentUrl({ NEXT_PUBLIC_CONTENT_GRAPHQL_URL: 'https://cms.example.com/graphql' })).toBe('https://cms.example.com/graphql');
+  });
+});
