@@ -71,12 +71,16 @@ export async function loadPageContent(
     const articles = await source.list('article', { filters: { category: category.attributes.slug, brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState });
     if (!articles.meta.pagination.total) return 'notFound'; // no empty category pages
   }
+  /** Categories and tags are shown only where this brand has articles under them. */
+  const hasArticles = async (filter: 'category' | 'tag', slug: string) =>
+    (await source.list('article', { filters: { [filter]: slug, brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState })).meta.pagination.total > 0;
   let entry: Entry | undefined;
   const collection = match.route.content;
   if (match.params.slug !== undefined && collection) {
     entry = await one(collection, match.params.slug, shownHere(collection));
     if (!entry) return 'notFound';
     if (category && collection === 'article' && entry.attributes.category !== category.attributes.slug) return 'notFound';
+    if (collection === 'tag' && !(await hasArticles('tag', entry.attributes.slug))) return 'notFound';
   }
   const named = entry ?? category;
   const vars: Record<string, string> = named
@@ -98,8 +102,10 @@ export async function loadPageContent(
       const result = await source.list(block.collection, { filters, pagination: { page, pageSize }, sort, publicationState });
       const { pageCount } = result.meta.pagination;
       if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
+      const topic = block.collection === 'category' || block.collection === 'tag' ? block.collection : undefined;
+      const shown = topic ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e) : result.data;
       lists[i] = {
-        items: result.data.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
+        items: shown.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
         ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),
       };
     } catch (err) {
