@@ -4,7 +4,10 @@ const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Brand files, shared layouts and the derived city table are read at run time.
-  outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './data/generated/*.json'] },
+  outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
+  // LOANSITES_ISR_MEMORY=1 keeps regenerated pages in memory only (neither written to nor read
+  // from .next): the end-to-end tests run two servers on one build with different content back ends.
+  experimental: { isrFlushToDisk: process.env.LOANSITES_ISR_MEMORY !== '1' },
   async headers() {
     return [
       {

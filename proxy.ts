@@ -10,12 +10,15 @@ import { getCatalog } from './engine/catalog';
 import { isBlogPath, lookupBrandId, requestHost } from './engine/hosts';
 import { matchPath, NOT_FOUND_PATH, searchRedirect } from './engine/resolve';
 import { escapeHtml, plainPage } from './engine/errorPages';
+import { contentPageExists } from './engine/content/exists';
 
 export const INTERNAL_PREFIX = '/_brand';
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname === INTERNAL_PREFIX || pathname.startsWith(INTERNAL_PREFIX + '/')) {
+    // Next's own on-demand revalidation requests the internal path (with this header); anyone else gets a 404.
+    if (request.headers.has('x-prerender-revalidate')) return NextResponse.next();
     return plainPage(404, 'Not found', '<h1>Not found</h1>');
   }
   if (pathname.startsWith('/api/')) return NextResponse.next();
@@ -57,9 +60,11 @@ export function proxy(request: NextRequest) {
     }
   }
   // A blog host serves the brand's /blog pages only.
-  const match = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
-  url.pathname = `${INTERNAL_PREFIX}/${brandId}${match ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
-  return NextResponse.rewrite(url, match ? undefined : { status: 404 });
+  const routeMatch = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
+  const draftMode = request.cookies.has('__prerender_bypass');
+  const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
+  url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
+  return NextResponse.rewrite(url, found ? undefined : { status: 404 });
 }
 
 /** /robots.txt, /sitemap.xml and /sitemaps/{n}.xml → the file name the SEO API route serves. */

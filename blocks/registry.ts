@@ -9,6 +9,8 @@ import type { BlockProps } from './types';
 import ApplyCta from './applyCta/ApplyCta';
 import CityIndex from './cityIndex/CityIndex';
 import CityList from './cityList/CityList';
+import ContentBody from './contentBody/ContentBody';
+import ContentList from './contentList/ContentList';
 import Faq from './faq/Faq';
 import Hero from './hero/Hero';
 import LinkGrid from './linkGrid/LinkGrid';
@@ -26,6 +28,8 @@ export const registry: Registry = {
   applyCta: ApplyCta,
   cityIndex: CityIndex,
   cityList: CityList,
+  contentBody: ContentBody,
+  contentList: ContentList,
   faq: Faq,
   getYourCash: lazy(() => import('./getYourCash/GetYourCash')),
   hero: Hero,

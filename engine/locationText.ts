@@ -9,7 +9,10 @@ import type { LocationFactsData } from './model';
 
 const n = (value: number, locale: string) => value.toLocaleString(locale);
 
-export function availabilitySentence(state: State, brandName: string, loanLabel: string): string {
+export function availabilitySentence(state: State, brandName: string, loanLabel: string, titleOnly = false): string {
+  if (titleOnly && STATE_SETS.titleExcluded.has(state.name)) {
+    return `Title loans are not offered through ${brandName}'s lender network in ${state.name}, so a title loan request from ${state.name} will not be connected to a lender; an installment or personal loan, or one of the alternatives below, may be an option instead.`;
+  }
   if (STATE_SETS.noService.has(state.name)) {
     return `${brandName} cannot currently connect borrowers in ${state.name} with a lender: a request sent from ${state.name} will not be passed to a lender, so please look at the alternatives below before you apply anywhere.`;
   }
@@ -19,13 +22,13 @@ export function availabilitySentence(state: State, brandName: string, loanLabel:
   return `Lenders in our network accept ${loanLabel} requests from ${state.name} residents, subject to ${state.name} law and each lender's own checks; whether you are offered a loan, and on what terms, is decided by the lender.`;
 }
 
-export function stateFacts(state: State, opts: { brandName: string; loanLabel: string; locale: string }): LocationFactsData {
+export function stateFacts(state: State, opts: { brandName: string; loanLabel: string; locale: string; titleOnly?: boolean }): LocationFactsData {
   const cities = citiesOf(state.code);
   const zips = cities.reduce((sum, c) => sum + c.zipCount, 0);
   const largest = largestCities(state.code, 5).map((c) => c.name);
   return {
     paragraphs: [
-      availabilitySentence(state, opts.brandName, opts.loanLabel),
+      availabilitySentence(state, opts.brandName, opts.loanLabel, opts.titleOnly),
       `Our ${state.name} pages cover ${n(cities.length, opts.locale)} cities and towns across ${n(zips, opts.locale)} ZIP codes. The places with the most ZIP codes are ${listInWords(largest)}.`,
     ],
   };
@@ -34,19 +37,19 @@ export function stateFacts(state: State, opts: { brandName: string; loanLabel: s
 export function cityFacts(
   city: City,
   state: State,
-  opts: { brandName: string; loanLabel: string; locale: string; nearbyHrefTemplate?: string },
+  opts: { brandName: string; loanLabel: string; locale: string; titleOnly?: boolean; nearbyHrefTemplate?: string; pageVars?: Readonly<Record<string, string>> },
 ): LocationFactsData {
   const nearby = nearbyCities(city, 6);
   const zipText = city.zipCount > 1 ? `ZIP codes ${city.zip} and ${n(city.zipCount - 1, opts.locale)} more` : `ZIP code ${city.zip}`;
   return {
     paragraphs: [
-      availabilitySentence(state, opts.brandName, opts.loanLabel),
+      availabilitySentence(state, opts.brandName, opts.loanLabel, opts.titleOnly),
       `${city.name}, ${state.code.toUpperCase()} covers ${zipText}. You can send a request from anywhere in ${city.name}: it is online, so there is no store to visit, and lenders who answer will tell you their terms before you agree to anything.`,
     ],
     nearby: nearby.map(({ city: c, miles }) => ({
       label: c.name,
       href: opts.nearbyHrefTemplate
-        ? fill(opts.nearbyHrefTemplate, { 'city.slug': c.slug, 'city.name': c.name, 'state.shortName': state.code, 'state.slug': state.slug, 'state.code': state.code.toUpperCase(), 'state.name': state.name })
+        ? fill(fill(opts.nearbyHrefTemplate, { 'city.slug': c.slug, 'city.name': c.name, 'state.shortName': state.code, 'state.slug': state.slug, 'state.code': state.code.toUpperCase(), 'state.name': state.name }), opts.pageVars ?? {})
         : undefined,
       miles: Math.round(miles),
     })),

@@ -1,5 +1,6 @@
 /** The page model: plain, serialisable data handed from getStaticProps to React. */
 import type { Block, BlockType } from '../schemas/brand.types';
+import type { ContentBodyData, ContentListData } from './content/load';
 
 export interface LinkView {
   label: string;
@@ -72,6 +73,8 @@ export interface BlockData {
   storeDirectory: { stores: (LinkView & { loanType: string })[]; groups?: (LinkView & { current: boolean })[] };
   storeFacts: { paragraphs: string[]; nearMe?: LinkView };
   searchForm: { action: string; states: { value: string; label: string }[]; loanTypes: { value: string; label: string }[] };
+  contentList: Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
+  contentBody: (ContentBodyData & { error?: undefined }) | { error: true };
 }
 
 type DataOf<K extends BlockType> = K extends keyof BlockData ? BlockData[K] : null;
@@ -89,4 +92,6 @@ export interface PageModel {
   canonical: string;
   blocks: ResolvedBlock[];
   jsonLd: Record<string, unknown>[];
+  /** seconds until the page is rebuilt (shorter when a content block failed) */
+  revalidate?: number;
 }

@@ -14,7 +14,8 @@ import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
 import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
-import { breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd } from './seo';
+import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
+import type { PageContent } from './content/load';
 import { listInWords, NO_SERVICE_STATES, STATE_SETS, STATES, stateByCode, type State } from './states';
 import { fill, fillDeep, ITEM_TEMPLATE_KEYS, type Vars } from './templates';
 
@@ -111,30 +112,33 @@ interface BlockContext {
   params: RouteParams;
   vars: Vars;
   path: string;
+  content?: PageContent;
 }
 
 function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedBlock {
   const filled = fillDeep(block, ctx.vars, ITEM_TEMPLATE_KEYS);
   const key = `${index}-${block.type}`;
+  /** A link template: each item's own variables first, then the page's (e.g. {loanType.slug}). */
+  const itemFill = (template: string, itemVars: Vars) => fill(fill(template, itemVars), ctx.vars);
   const { brand, params } = ctx;
   const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
   const loanLabel = params.loanType ? LOAN_TYPES[params.loanType].singular : 'loan';
-  const factsOpts = { brandName: brand.name, loanLabel, locale: brand.locale };
+  const factsOpts = { brandName: brand.name, loanLabel, locale: brand.locale, titleOnly: params.loanType === 'title-loans' || params.loanType === 'title-loans-near-me' };
   switch (filled.type) {
     case 'hero':
     case 'applyCta':
       return { ...filled, key, data: { applyHref: applyUrl(brand.apply) } };
     case 'stateList':
-      return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude) } };
+      return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude).map((l) => ({ ...l, href: fill(l.href, ctx.vars) })) } };
     case 'cityList': {
       const all = state ? citiesOf(state.code) : [];
       const top = [...all].sort(bySize).slice(0, filled.limit ?? 60).sort((a, b) => a.name.localeCompare(b.name));
-      const links = top.map((c) => ({ label: c.name, href: fill(filled.hrefTemplate, { ...stateVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
+      const links = top.map((c) => ({ label: c.name, href: itemFill(filled.hrefTemplate, { ...stateVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
       return { ...filled, key, data: { links, total: all.length } };
     }
     case 'locationFacts': {
       const data = params.city
-        ? cityFacts(params.city, state!, { ...factsOpts, ...(filled.nearbyHrefTemplate ? { nearbyHrefTemplate: filled.nearbyHrefTemplate } : {}) })
+        ? cityFacts(params.city, state!, { ...factsOpts, pageVars: ctx.vars, ...(filled.nearbyHrefTemplate ? { nearbyHrefTemplate: filled.nearbyHrefTemplate } : {}) })
         : state
           ? stateFacts(state, factsOpts)
           : { paragraphs: [] };
@@ -146,14 +150,14 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         const page = params.page ?? 1;
         const count = cityPageCount(letter);
         const basePath = params.page ? ctx.path.slice(0, ctx.path.lastIndexOf('/')) : ctx.path;
-        const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: fill(filled.hrefTemplate, cityVars(c)) }));
+        const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: itemFill(filled.hrefTemplate, cityVars(c)) }));
         return {
           ...filled,
           key,
           data: {
             groups: [{ letter: letter.toUpperCase(), links }],
             total: count,
-            ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: l === letter })) } : {}),
+            ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: itemFill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: l === letter })) } : {}),
             ...(count > 1 ? { pages: { current: page, count, links: pageLinks(basePath, page, count) } } : {}),
           },
         };
@@ -162,7 +166,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
       const groups = new Map<string, LinkView[]>();
       for (const c of cities) {
         const letter = c.name.charAt(0).toUpperCase();
-        groups.set(letter, [...(groups.get(letter) ?? []), { label: c.name, href: fill(filled.hrefTemplate, cityVars(c)) }]);
+        groups.set(letter, [...(groups.get(letter) ?? []), { label: c.name, href: itemFill(filled.hrefTemplate, cityVars(c)) }]);
       }
       return {
         ...filled,
@@ -170,7 +174,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         data: {
           groups: [...groups].map(([letter, links]) => ({ letter, links })),
           total: cities.length,
-          ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: fill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: false })) } : {}),
+          ...(filled.letterHrefTemplate ? { letters: 'abcdefghijklmnopqrstuvwxyz'.split('').map((l) => ({ label: l.toUpperCase(), href: itemFill(filled.letterHrefTemplate!, { 'letter.slug': l }), current: false })) } : {}),
         },
       };
     }
@@ -180,9 +184,9 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         ...filled,
         key,
         data: {
-          stores: stores.map((s) => ({ label: s.name, href: fill(filled.hrefTemplate, { 'store.slug': s.slug }), loanType: s.loanType === 'loans' ? 'personal loans' : s.loanType })),
+          stores: stores.map((s) => ({ label: s.name, href: itemFill(filled.hrefTemplate, { 'store.slug': s.slug }), loanType: s.loanType === 'loans' ? 'personal loans' : s.loanType })),
           ...(filled.groupHrefTemplate
-            ? { groups: LETTER_GROUPS.map((g) => ({ label: letterGroupLabel(g), href: fill(filled.groupHrefTemplate!, { 'letterGroup.slug': g }), current: g === params.letterGroup })) }
+            ? { groups: LETTER_GROUPS.map((g) => ({ label: letterGroupLabel(g), href: itemFill(filled.groupHrefTemplate!, { 'letterGroup.slug': g }), current: g === params.letterGroup })) }
             : {}),
         },
       };
@@ -214,6 +218,15 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
           loanTypes: brand.loanTypes.map((t) => ({ value: t, label: LOAN_TYPES[t].plural.replace(/^./, (c) => c.toUpperCase()) })),
         },
       };
+    case 'contentList': {
+      const list = ctx.content?.lists[index];
+      if (!list) return { ...filled, key, data: { items: [], error: true } };
+      const basePath = params.page ? ctx.path.slice(0, ctx.path.lastIndexOf('/')) : ctx.path;
+      const { pages, ...rest } = list;
+      return { ...filled, key, data: { ...rest, ...(pages ? { pages: { ...pages, links: pageLinks(basePath, pages.current, pages.count) } } : {}) } };
+    }
+    case 'contentBody':
+      return { ...filled, key, data: ctx.content?.body ?? { error: true } };
     case 'quickAmount':
       return {
         ...filled,
@@ -257,7 +270,7 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   return matchPath(loaded, target) ? target : undefined;
 }
 
-export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date()): PageModel | undefined {
+export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
   const { brand } = loaded;
@@ -265,13 +278,14 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
   const layout = match ? loaded.layout(match.route.layout) : undefined;
   const params = match?.params ?? {};
-  const vars = varsFor(brand, params, year);
+  const vars = { ...varsFor(brand, params, year), ...content?.vars };
   const page = layout ?? notFoundLayout(brand);
-  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path }));
+  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path, ...(content ? { content } : {}) }));
   const pagePath = match ? path : NOT_FOUND_PATH;
 
   const jsonLd: Record<string, unknown>[] = [organizationJsonLd(brand)];
-  const faqs = blocks.flatMap((b) => (b.type === 'faq' ? b.items : []));
+  const body = content?.body;
+  const faqs = [...blocks.flatMap((b) => (b.type === 'faq' ? b.items : [])), ...(body?.faq ?? [])];
   if (faqs.length) jsonLd.push(faqJsonLd(faqs));
   const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
   if (match && state) {
@@ -280,6 +294,20 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     const parent = path.split('/').slice(0, -1).join('/');
     if (params.city && parent && matchPath(loaded, parent)) trail.push({ label: state.name, href: parent });
     trail.push({ label: fill(heading, vars), href: path });
+    jsonLd.push(breadcrumbJsonLd(brand, trail));
+  }
+  if (match && body && content?.entry) {
+    const a = content.entry.attributes;
+    if (body.collection === 'article') jsonLd.push(articleJsonLd(brand, { url: a.url, title: a.title, description: a.description, publishedAt: a.publishedAt, updatedAt: a.updatedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+    if (body.collection === 'answer') {
+      const answerText = (a.extras?.body ?? '').replace(/[#*_>`[\]]/g, '').replace(/\((https?:[^)]*)\)/g, '').trim();
+      jsonLd.push(qaPageJsonLd(brand, { question: a.h1, answerText, url: a.url, publishedAt: a.publishedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+    }
+    const trail: LinkView[] = [{ label: brand.name, href: '/' }];
+    const section = body.collection === 'article' ? { label: 'Blog', href: '/blog' } : body.collection === 'answer' ? { label: 'Answers', href: '/answers' } : body.collection === 'hub' ? { label: 'Knowledge hub', href: '/hub' } : { label: 'Authors', href: '/author' };
+    if (matchPath(loaded, section.href)) trail.push(section);
+    if (body.category && matchPath(loaded, body.category.href)) trail.push({ label: body.category.name, href: body.category.href });
+    trail.push({ label: a.h1, href: path });
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
@@ -292,5 +320,9 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks,
     jsonLd,
+    ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };
 }
+
+/** A page with a failed content block is rebuilt soon, so the block recovers when the service does. */
+export const DEGRADED_REVALIDATE_SECONDS = 30;

@@ -11,7 +11,7 @@ import { cityAnywhere, cityFromCityStateSlug, cityInState, type City } from './c
 import { cityPageCount, LETTER_GROUPS, storeBySlug } from './directory';
 import { stateByCode, stateBySlug, type State } from './states';
 
-export const PARAM_KINDS = ['state', 'stateCode', 'city', 'cityState', 'letter', 'page', 'list', 'loanType', 'letterGroup', 'amount', 'store'] as const;
+export const PARAM_KINDS = ['state', 'stateCode', 'city', 'cityState', 'letter', 'page', 'list', 'slug', 'loanType', 'letterGroup', 'amount', 'store'] as const;
 
 /** SPEC §2: /borrow-money/{amount}-dollar-loan exists for these amounts. */
 export const BORROW_AMOUNTS = [100, 200, 300, 500, 1000, 2000] as const;
@@ -25,6 +25,8 @@ const SHAPE: Record<ParamKind, string> = {
   letter: '[a-z]',
   page: '[1-9][0-9]{0,3}',
   list: '[a-z0-9-]+',
+  // a content slug has at least one letter, so /answers/2 is a page number and /answers/apr-basics a slug
+  slug: '(?=[a-z0-9-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*',
   loanType: '[a-z]+(?:-[a-z]+)*',
   letterGroup: '[a-z]+',
   amount: '[1-9][0-9]{1,5}',
@@ -35,6 +37,7 @@ export interface RouteSpec {
   path: string;
   layout: string;
   loanType?: LoanType;
+  content?: 'article' | 'answer' | 'hub' | 'author' | 'category' | 'tag';
 }
 
 export interface CompiledRoute extends RouteSpec {
@@ -49,6 +52,7 @@ export interface RouteParams {
   letter?: string;
   page?: number;
   list?: string;
+  slug?: string;
   loanType?: LoanType;
   letterGroup?: string;
   amount?: number;
@@ -159,6 +163,7 @@ function typedParams(groups: Record<string, string | undefined>, allowedLoanType
     if (!out.store) return undefined;
   }
   if (groups.list !== undefined) out.list = groups.list;
+  if (groups.slug !== undefined) out.slug = groups.slug;
   if (groups.loanType !== undefined) {
     if (!(allowedLoanTypes as readonly string[]).includes(groups.loanType)) return undefined;
     out.loanType = groups.loanType as LoanType;

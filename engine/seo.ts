@@ -52,3 +52,38 @@ export function breadcrumbJsonLd(brand: Brand, trail: readonly LinkView[]): Reco
 
 /** JSON for a <script type="application/ld+json">: "<" escaped so text can never close the tag. */
 export const jsonLdText = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/** Article (SPEC §2: url, title, images, datePublished, dateModified, authorName, publisherName, publisherLogo, description). */
+export function articleJsonLd(brand: Brand, a: { url: string; title: string; description: string; publishedAt: string | null; updatedAt: string; authorName?: string }): Record<string, unknown> {
+  const base = origin(brand);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Article',
+    url: canonicalUrl(brand, a.url),
+    headline: a.title,
+    image: [base + brand.organization.logo],
+    datePublished: a.publishedAt ?? a.updatedAt,
+    dateModified: a.updatedAt,
+    author: { '@type': a.authorName ? 'Person' : 'Organization', name: a.authorName ?? brand.name },
+    publisher: { '@type': 'Organization', name: brand.name, logo: { '@type': 'ImageObject', url: base + brand.organization.logo } },
+    description: a.description,
+  };
+}
+
+/** QAPage for an answer page: the question and its accepted answer. */
+export function qaPageJsonLd(brand: Brand, q: { question: string; answerText: string; url: string; publishedAt: string | null; authorName?: string }): Record<string, unknown> {
+  const author = { '@type': q.authorName ? 'Person' : 'Organization', name: q.authorName ?? brand.name };
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'QAPage',
+    mainEntity: {
+      '@type': 'Question',
+      name: q.question,
+      text: q.question,
+      answerCount: 1,
+      ...(q.publishedAt ? { datePublished: q.publishedAt } : {}),
+      author,
+      acceptedAnswer: { '@type': 'Answer', text: q.answerText, url: canonicalUrl(brand, q.url), author },
+    },
+  };
+}

@@ -5,7 +5,7 @@
  */
 export type Vars = Readonly<Record<string, string>>;
 
-const PLACEHOLDER = /\{([a-zA-Z]+(?:\.[a-zA-Z]+)?)\}/g;
+const PLACEHOLDER = /\{([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\}/g;
 
 export const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 
@@ -33,6 +33,8 @@ export const VARS_BY_PARAM = {
   letter: ['letter', 'letter.slug'],
   page: ['page'],
   list: ['list'],
+  /** on routes with {slug} or {list}: the content item (or the category) the page shows */
+  content: ['content.title', 'content.h1', 'content.description'],
   letterGroup: ['letterGroup', 'letterGroup.slug'],
   amount: ['amount', 'amount.value'],
   store: ['store.name', 'store.slug', 'store.loanType', 'store.nearMePath'],

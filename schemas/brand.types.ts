@@ -57,6 +57,8 @@ export type Block =
   | ApplyCtaBlock
   | CityIndexBlock
   | CityListBlock
+  | ContentBodyBlock
+  | ContentListBlock
   | FaqBlock
   | GetYourCashBlock
   | HeroBlock
@@ -351,6 +353,10 @@ export interface Brand {
         | 'title-loans-near-me'
         | 'loans-near-me'
         | 'cash-advance-near-me';
+      /**
+       * The content collection the path's {slug} names (an article, answer, hub entry, author, category or tag); the page is a 404 when no such item is shown on this brand. Needed by routes with {slug}.
+       */
+      content?: 'article' | 'answer' | 'hub' | 'author' | 'category' | 'tag';
     },
     ...{
       /**
@@ -373,6 +379,10 @@ export interface Brand {
         | 'title-loans-near-me'
         | 'loans-near-me'
         | 'cash-advance-near-me';
+      /**
+       * The content collection the path's {slug} names (an article, answer, hub entry, author, category or tag); the page is a 404 when no such item is shown on this brand. Needed by routes with {slug}.
+       */
+      content?: 'article' | 'answer' | 'hub' | 'author' | 'category' | 'tag';
     }[]
   ];
   /**
@@ -420,7 +430,7 @@ export interface Layout {
    */
   title: string;
   /**
-   * The meta description (50-170 characters); placeholders are filled in.
+   * The meta description; aim for 50-170 characters once placeholders are filled in (a template may be just {content.description}).
    */
   description: string;
   /**
@@ -505,6 +515,54 @@ export interface CityListBlock {
    * How many cities to list at most (largest first); default 60.
    */
   limit?: number;
+}
+/**
+ * The content item the route's {slug} names (an article, answer, hub entry or author): its text from Markdown, rendered safely, with author, dates and tags, and its FAQ when it has one (also as FAQPage structured data).
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_contentBody".
+ */
+export interface ContentBodyBlock {
+  /**
+   * Block type: the body of the page's content item.
+   */
+  type: 'contentBody';
+  /**
+   * Show the author, the dates and the tags above the text; default true.
+   */
+  showMeta?: boolean;
+}
+/**
+ * A list from the content service (articles, answers, hub entries, authors, categories or tags) for this brand, newest first, optionally paginated by the route's {page?} (a page past the last one is a 404).
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_contentList".
+ */
+export interface ContentListBlock {
+  /**
+   * Block type: a list of content items.
+   */
+  type: 'contentList';
+  /**
+   * Section heading (<h2>); placeholders such as {content.h1} are filled in.
+   */
+  heading?: string;
+  /**
+   * Which content to list.
+   */
+  collection: 'article' | 'answer' | 'hub' | 'author' | 'category' | 'tag';
+  /**
+   * none (default): everything for this brand; list: the category named by the route's {list}; tag or author: the tag or author named by the route's {slug}.
+   */
+  filterBy?: 'none' | 'list' | 'tag' | 'author';
+  /**
+   * Use the route's {page?}: page 1 at the path without a number, then /2, /3… up to the last page.
+   */
+  paginate?: boolean;
+  /**
+   * Items per page (or in all, without pagination); default 5.
+   */
+  pageSize?: number;
 }
 /**
  * Questions and answers; also published as FAQPage structured data.
@@ -853,5 +911,5 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","faq","getYourCash","hero","linkGrid","locationFacts","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import Router from 'next/router';
-import { BLOCK_ERROR_TEXT, boundaryState, type BoundaryState } from '../../engine/widgets/layout';
+import { boundaryState, type BoundaryState } from '../../engine/widgets/layout';
+import { Oops } from './Oops';
 
 type Props = { block: unknown; children: ReactNode };
 
@@ -26,10 +27,6 @@ export class BlockBoundary extends Component<Props, BoundaryState<unknown>> {
   }
 
   override render() {
-    return this.state.failed ? (
-      <p className="mx-auto my-6 max-w-3xl rounded-md border border-slate-300 bg-slate-50 px-4 py-3 text-slate-800">{BLOCK_ERROR_TEXT}</p>
-    ) : (
-      this.props.children
-    );
+    return this.state.failed ? <Oops /> : this.props.children;
   }
 }

@@ -1,21 +1,12 @@
 import type { BlockProps } from '../types';
+import { PillNav } from '../layout/PillNav';
 import { Section } from '../layout/Section';
 
 export default function StoreDirectory({ block }: BlockProps<'storeDirectory'>) {
   const { stores, groups } = block.data;
   return (
     <Section heading={block.heading}>
-      {groups && (
-        <nav aria-label="Store directory by letter" className="mb-4">
-          <ul className="flex flex-wrap gap-1">
-            {groups.map((g) => (
-              <li key={g.href}>
-                <a href={g.href} aria-current={g.current ? 'page' : undefined} className={`block rounded border px-2 py-1 ${g.current ? 'border-slate-900 bg-slate-900 text-white' : 'border-slate-300 text-blue-800'}`}>{g.label}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      {groups && <PillNav label="Store directory by letter" links={groups} />}
       {stores.length ? (
         <ul className="divide-y divide-slate-200 rounded-md border border-slate-200">
           {stores.map((s) => (

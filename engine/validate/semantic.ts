@@ -31,7 +31,7 @@ export interface LayoutSource {
 export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM).flat());
 
 /** The template variables a route brings. */
-export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): Set<string> {
+export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType' | 'content'>): Set<string> {
   const vars = new Set<string>(VARS_BY_PARAM.always);
   const has = (k: ParamKind) => route.params.includes(k);
   const add = (list: readonly string[]) => list.forEach((v) => vars.add(v));
@@ -39,6 +39,7 @@ export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType'>): 
   if (has('city') || has('cityState')) add(VARS_BY_PARAM.city);
   if (has('loanType') || route.loanType) add(VARS_BY_PARAM.loanType);
   for (const k of ['letter', 'page', 'list', 'letterGroup', 'amount', 'store'] as const) if (has(k)) add(VARS_BY_PARAM[k]);
+  if ((has('slug') && route.content) || has('list')) add(VARS_BY_PARAM.content);
   return vars;
 }
 
@@ -99,6 +100,7 @@ export function checkBrand(
       if (err instanceof RoutePatternError) add(file, `/routes/${i}/path`, err.message);
       else throw err;
     }
+    if (spec.path.includes('{slug}') && !spec.content) add(file, `/routes/${i}`, 'a route with {slug} needs "content": the collection its slug names (article, answer, hub, author, category or tag)');
     if (!layoutOf(spec.layout)) {
       add(file, `/routes/${i}/layout`, `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`);
     }
@@ -128,16 +130,26 @@ export function checkBrand(
     'city.name': sampleCity?.name ?? '', 'city.slug': sampleCity?.slug ?? '',
     'letter.slug': 'b', 'letterGroup.slug': 'ijk', 'store.slug': 'advance-america', 'loanType.slug': brand.loanTypes[0]!,
   };
-  const checkItemTemplate = (f: string, pointer: string, template: string, kind: ItemKind) => {
-    const allowed = new Set<string>(ITEM_VARS[kind]);
+  /**
+   * A link template may use its items' variables and, in a layout, any variable every route
+   * using the layout has (e.g. {loanType.slug}); it must give a real page on each such route.
+   */
+  const checkItemTemplate = (f: string, pointer: string, template: string, kind: ItemKind, routes: readonly CompiledRoute[] = []) => {
+    const pageVars = routes.length ? [...varsOfRoute(routes[0]!)].filter((v) => routes.every((r) => varsOfRoute(r).has(v))) : [...VARS_BY_PARAM.always];
+    const allowed = new Set<string>([...ITEM_VARS[kind], ...pageVars]);
     const unknown = placeholdersIn(template).filter((p) => !allowed.has(p));
     if (unknown.length) {
       add(f, pointer, `unknown placeholder {${unknown[0]}} in a link template (available: ${[...allowed].map((v) => `{${v}}`).join(', ')})`);
       return;
     }
-    const href = fill(template, samples);
     const whose = f === file ? 'this brand' : `brand "${brand.id}"`;
-    if (!resolves(href)) add(f, pointer, `link template "${template}" gives "${href}", which no route of ${whose} matches`);
+    for (const route of routes.length ? routes : [undefined]) {
+      const href = fill(template, { ...samples, ...(route?.loanType ? { 'loanType.slug': route.loanType } : {}) });
+      if (!resolves(href)) {
+        add(f, pointer, `link template "${template}" gives "${href}"${route ? ` on route "${route.path}"` : ''}, which no route of ${whose} matches`);
+        return;
+      }
+    }
   };
   if (brand.footer.stateLinks) checkItemTemplate(file, '/footer/stateLinks/hrefTemplate', brand.footer.stateLinks.hrefTemplate, 'state');
 
@@ -180,7 +192,7 @@ function checkLayoutUse(
   source: LayoutSource,
   routes: readonly CompiledRoute[],
   checkLink: (f: string, pointer: string, href: string) => void,
-  checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind) => void,
+  checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind, routes?: readonly CompiledRoute[]) => void,
 ): FileProblem[] {
   const problems: FileProblem[] = [];
   const { file, layout } = source;
@@ -214,7 +226,7 @@ function checkLayoutUse(
     const at = `${base}/blocks/${i}`;
     scan(block, ['blocks', i]);
     if (block.type === 'linkGrid') block.links.forEach((l, j) => checkLink(file, `${at}/links/${j}/href`, l.href));
-    if (block.type === 'stateList') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'state');
+    if (block.type === 'stateList') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'state', routes);
     const needs = (what: string, ok: (r: CompiledRoute) => boolean) => {
       const without = routes.find((r) => !ok(r));
       if (without) add(at, `a ${block.type} block needs a route with ${what}; route "${without.path}" has none`);
@@ -223,19 +235,26 @@ function checkLayoutUse(
     if (block.type === 'cityIndex') {
       if (block.scope === 'letter') needs('{letter}', (r) => hasParam(r, 'letter'));
       else needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
-      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'city');
-      if (block.letterHrefTemplate) checkItemTemplate(file, `${at}/letterHrefTemplate`, block.letterHrefTemplate, 'letter');
+      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'city', routes);
+      if (block.letterHrefTemplate) checkItemTemplate(file, `${at}/letterHrefTemplate`, block.letterHrefTemplate, 'letter', routes);
     }
     if (block.type === 'storeDirectory') {
-      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'store');
-      if (block.groupHrefTemplate) checkItemTemplate(file, `${at}/groupHrefTemplate`, block.groupHrefTemplate, 'letterGroup');
+      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'store', routes);
+      if (block.groupHrefTemplate) checkItemTemplate(file, `${at}/groupHrefTemplate`, block.groupHrefTemplate, 'letterGroup', routes);
     }
     if (block.type === 'storeFacts') needs('{store}', (r) => hasParam(r, 'store'));
-    if (block.type === 'searchForm') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search');
+    if (block.type === 'contentBody') needs('{slug} and "content"', (r) => hasParam(r, 'slug') && !!r.content && r.content !== 'category' && r.content !== 'tag');
+    if (block.type === 'contentList') {
+      if (block.filterBy === 'list') needs('{list}', (r) => hasParam(r, 'list'));
+      if (block.filterBy === 'tag') needs('{slug} with "content": "tag"', (r) => hasParam(r, 'slug') && r.content === 'tag');
+      if (block.filterBy === 'author') needs('{slug} with "content": "author"', (r) => hasParam(r, 'slug') && r.content === 'author');
+      if (block.paginate) needs('{page?}', (r) => hasParam(r, 'page'));
+    }
+    if (block.type === 'searchForm') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search', routes);
     if (block.type === 'cityList' || block.type === 'locationFacts') {
       needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
       const template = block.type === 'cityList' ? block.hrefTemplate : block.nearbyHrefTemplate;
-      if (template) checkItemTemplate(file, `${at}/${block.type === 'cityList' ? 'hrefTemplate' : 'nearbyHrefTemplate'}`, template, 'city');
+      if (template) checkItemTemplate(file, `${at}/${block.type === 'cityList' ? 'hrefTemplate' : 'nearbyHrefTemplate'}`, template, 'city', routes);
     }
   });
   return problems;

@@ -147,3 +147,38 @@ test('internal links work without JavaScript (plain anchors)', async ({ browser 
   await expect(page.locator('h1')).toContainText('Texas');
   await context.close();
 });
+
+test('the local-mode GraphQL endpoint serves LIVE content in the Strapi shape and checks its input', async () => {
+  const post = (body: unknown) => fetch(`http://127.0.0.1:${PORT}/api/content/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', host: 'ipaydayloans.localhost' }, body: JSON.stringify(body) });
+  const query = 'query($p: PublicationState){ articleLists(filters: {category: {eq: "payday-loans"}}, pagination: {page: 1, pageSize: 2}, publicationState: $p) { data { attributes { url } } meta { pagination { total pageSize } } } }';
+  const ok = await post({ query, variables: { p: 'LIVE' } });
+  expect(ok.status).toBe(200);
+  const body = (await ok.json()) as { data: { articleLists: { data: { attributes: { url: string } }[]; meta: { pagination: { pageSize: number; total: number } } } } };
+  expect(body.data.articleLists.meta.pagination.pageSize).toBe(2);
+  expect(body.data.articleLists.data[0]!.attributes.url).toMatch(/^\/blog\/payday-loans\//);
+  expect((await post({ query, variables: { p: 'PREVIEW' } })).status).toBe(400);
+  expect((await post({ nope: 1 })).status).toBe(400);
+  expect((await fetch(`http://127.0.0.1:${PORT}/api/content/graphql`, { headers: { host: 'ipaydayloans.localhost' } })).status).toBe(405);
+});
+
+test('the payday brand\'s blog answers on its own host: / goes to /blog, other pages are 404, canonical names the blog host', async ({ page }) => {
+  const root = await rawGet('/', 'blog.ipaydayloans.localhost');
+  expect(root.status).toBe(308);
+  const response = await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/blog`);
+  expect(response?.status()).toBe(200);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', 'https://blog.ipaydayloans.com/blog');
+  expect((await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/payday-loans`))?.status()).toBe(404);
+});
+
+test('the search form sends the visitor to the state page (works without JavaScript)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(brandUrl('ipaydayloans', '/search'));
+  await page.getByLabel('State').selectOption('texas');
+  await page.getByRole('button', { name: /search/i }).click();
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/location/tx'));
+  await expect(page.locator('h1')).toContainText('Texas');
+  const unknown = await rawGet('/search?state=atlantis', 'ipaydayloans.localhost');
+  expect(unknown.status).toBe(200);
+  await context.close();
+});

@@ -143,7 +143,7 @@ test.describe('error boundary', () => {
     await expect(page.getByRole('heading', { name: /Payday loans in California: common questions/ })).toBeVisible();
     const order = await page.evaluate((text) => {
       const main = document.querySelector('main')!;
-      return [...main.querySelectorAll('h2, p')].filter((el) => el.tagName === 'H2' || el.textContent === text).map((el) => el.textContent);
+      return [...main.querySelectorAll('h2, p, [role="alert"]')].filter((el) => el.tagName === 'H2' || el.textContent === text).map((el) => el.textContent);
     }, OOPS);
     // In the city list's place: after the block before it, before the block after it.
     const at = order.indexOf(OOPS);

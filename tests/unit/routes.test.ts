@@ -70,7 +70,7 @@ describe('matchRoute: invalid parameters give no match (→ the brand 404)', () 
 
 describe('compileRoute rejects bad patterns', () => {
   it.each([
-    ['/x/{foo}', 'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {loanType}, {letterGroup}, {amount}, {store}, {page?})'],
+    ['/x/{foo}', 'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {slug}, {loanType}, {letterGroup}, {amount}, {store}, {page?})'],
     ['/x/{page?}/y', '{page?} can only be the last part of a path'],
     ['/x/{letter?}', 'only {page?} may be optional, as a whole last part of the path (found {letter?})'],
     ['/x/{state}/{state}', 'parameter {state} appears twice'],

@@ -35,7 +35,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityIndex, cityList, faq, getYourCash, hero, linkGrid, locationFacts, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 
@@ -79,7 +79,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown route parameter', () => {
     const text = edit('{ "path": "/location/{stateCode}/{city}"', '{ "path": "/location/{stateCode}/{town}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"path": "/location/{stateCode}/{town}"')} /routes/4/path: unknown parameter {town} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {loanType}, {letterGroup}, {amount}, {store}, {page?})`,
+      `${FILE}:${at(text, '"path": "/location/{stateCode}/{town}"')} /routes/4/path: unknown parameter {town} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {slug}, {loanType}, {letterGroup}, {amount}, {store}, {page?})`,
     ]);
   });
 
@@ -93,7 +93,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown placeholder', () => {
     const text = edit('"heading": "Loans in {state.name}"', '"heading": "Loans in {stat.name}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {letter.slug}, {page}, {list}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
+      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {letter.slug}, {page}, {list}, {content.title}, {content.h1}, {content.description}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
     ]);
   });
 

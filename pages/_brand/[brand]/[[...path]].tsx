@@ -8,7 +8,8 @@ import { Blocks } from '../../../blocks/Blocks';
 import { Layout } from '../../../blocks/layout/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
-import { NOT_FOUND_PATH, resolvePage } from '../../../engine/resolve';
+import { NOT_FOUND_PATH } from '../../../engine/resolve';
+import { buildPageModel } from '../../../engine/pageModel';
 import { jsonLdText } from '../../../engine/seo';
 
 export const REVALIDATE_SECONDS = 3600;
@@ -22,13 +23,17 @@ export const getStaticPaths: GetStaticPaths = () => {
   return { paths, fallback: 'blocking' };
 };
 
-export const getStaticProps: GetStaticProps<{ model: PageModel }> = ({ params }) => {
+/**
+ * A content service failure for the page's own content throws here: Next keeps serving the
+ * last good version of the page, or shows the error page when there is none.
+ */
+export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ params, draftMode }) => {
   const brand = typeof params?.brand === 'string' ? params.brand : '';
   const segments = Array.isArray(params?.path) ? params.path : [];
   const path = '/' + segments.join('/');
-  const model = resolvePage(getCatalog(), brand, path);
-  if (!model) return { notFound: true, revalidate: 60 };
-  return { props: { model }, revalidate: REVALIDATE_SECONDS };
+  const model = await buildPageModel(getCatalog(), brand, path, { draftMode: draftMode === true });
+  if (model === 'notFound') return { notFound: true, revalidate: 60 };
+  return { props: { model }, revalidate: model.revalidate ?? REVALIDATE_SECONDS };
 };
 
 export default function BrandPage({ model }: { model: PageModel }) {

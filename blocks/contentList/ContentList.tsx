@@ -1,0 +1,30 @@
+import type { BlockProps } from '../types';
+import { dateText } from '../layout/FaqList';
+import { Oops } from '../layout/Oops';
+import { PillNav } from '../layout/PillNav';
+import { Section } from '../layout/Section';
+
+export default function ContentList({ block }: BlockProps<'contentList'>) {
+  const { items, pages, error } = block.data;
+  if (error) return <Oops />;
+  return (
+    <Section heading={block.heading}>
+      {items.length === 0 ? (
+        <p className="text-slate-800">Nothing here yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200">
+          {items.map((item) => (
+            <li key={item.href} className="py-4">
+              <a href={item.href} className="text-lg font-semibold text-blue-800 underline-offset-2 hover:underline">{item.title}</a>
+              {item.date && block.collection !== 'category' && block.collection !== 'tag' && block.collection !== 'author' && (
+                <p className="text-sm text-slate-600"><time dateTime={item.date}>{dateText(item.date)}</time></p>
+              )}
+              <p className="mt-1 text-slate-800">{item.description}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages && <PillNav label={`Pages, ${pages.current} of ${pages.count}`} links={pages.links} className="mt-4" />}
+    </Section>
+  );
+}

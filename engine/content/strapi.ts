@@ -1,0 +1,104 @@
+/**
+ * Strapi v4 GraphQL client (SPEC §7 CMS list): POST, Authorization: Bearer, collection query
+ * named {key}Lists with filters, pagination, sort and publicationState; the response read as
+ * data[{id, attributes}] + meta.pagination. A call that takes too long fails with a
+ * TimeoutError 'Timeout of {n}ms.'; an HTTP error, a body that is not JSON, GraphQL errors or
+ * an unexpected shape each fail with a ContentError that says which.
+ */
+import { ContentError, TimeoutError, type Collection, type ContentSource, type ListFilters, type ListQuery, type ListResult } from './types';
+
+/** SPEC §9: the CMS list client's default time-out. */
+export const CMS_DEFAULT_TIMEOUT_MS = 2000;
+
+export interface StrapiOptions {
+  url: string;
+  token: string;
+  timeoutMs?: number;
+  fetchImpl?: typeof fetch;
+}
+
+const typeName = (collection: Collection) => `${collection.charAt(0).toUpperCase()}${collection.slice(1)}ListFiltersInput`;
+
+/** Our filters in Strapi v4's filter syntax. */
+export function strapiFilters(f: ListFilters = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (f.slug !== undefined) out.slug = { eq: f.slug };
+  if (f.category !== undefined) out.category = { eq: f.category };
+  if (f.tag !== undefined) out.tags = { contains: f.tag };
+  if (f.author !== undefined) out.author = { eq: f.author };
+  if (f.brand) out.or = [{ brands: { contains: f.brand.id } }, { brands: { contains: f.brand.market } }];
+  return out;
+}
+
+export function listQueryText(collection: Collection): string {
+  return `query ${collection}List($filters: ${typeName(collection)}, $pagination: PaginationArg, $sort: [String], $publicationState: PublicationState) {
+  ${collection}Lists(filters: $filters, pagination: $pagination, sort: $sort, publicationState: $publicationState) {
+    data { id attributes { url slug h1 title description category extras brands publishedAt updatedAt } }
+    meta { pagination { total page pageSize pageCount } }
+  }
+}`;
+}
+
+function isListResult(v: unknown): v is ListResult {
+  const r = v as ListResult | undefined;
+  return !!r && Array.isArray(r.data) && typeof r.meta?.pagination?.total === 'number' && r.data.every((e) => typeof e?.id === 'string' && typeof e.attributes?.slug === 'string');
+}
+
+export function createStrapiClient(opts: StrapiOptions): ContentSource {
+  const timeoutMs = opts.timeoutMs ?? CMS_DEFAULT_TIMEOUT_MS;
+  const doFetch = opts.fetchImpl ?? fetch;
+  return {
+    kind: 'strapi',
+    async list(collection: Collection, query: ListQuery): Promise<ListResult> {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      try {
+        let res: Response;
+        let text: string;
+        try {
+          res = await doFetch(opts.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
+            body: JSON.stringify({
+              query: listQueryText(collection),
+              variables: {
+                filters: strapiFilters(query.filters),
+                pagination: query.pagination ?? { page: 1, pageSize: 25 },
+                sort: query.sort ?? ['publishedAt:desc'],
+                publicationState: query.publicationState ?? 'LIVE',
+              },
+            }),
+            signal: controller.signal,
+          });
+          text = await res.text();
+        } catch (err) {
+          if (timedOut) throw new TimeoutError(timeoutMs);
+          throw new ContentError(`Content service could not be reached: ${(err as Error).message}`);
+        }
+        if (!res.ok) throw new ContentError(`Content service answered HTTP ${res.status}`);
+        let body: { data?: Record<string, unknown>; errors?: { message: string }[] };
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          throw new ContentError('Content service sent a response that is not JSON');
+        }
+        if (body.errors?.length) throw new ContentError(`Content service error: ${body.errors.map((e) => e.message).join('; ')}`);
+        const result = body.data?.[`${collection}Lists`];
+        if (!isListResult(result)) throw new ContentError(`Content service sent an unexpected response for ${collection}Lists`);
+        return result;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** SPEC §8: a category query must name its category. */
+export function listByCategory(source: ContentSource, opts: { categoryName?: string; query?: ListQuery }): Promise<ListResult> {
+  if (!opts.categoryName) throw new ContentError('categoryName is not defined');
+  return source.list('article', { ...opts.query, filters: { ...opts.query?.filters, category: opts.categoryName } });
+}

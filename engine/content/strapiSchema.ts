@@ -1,0 +1,65 @@
+/**
+ * A Strapi-v4-shaped GraphQL schema over the embedded store: {key}Lists(filters, pagination,
+ * sort, publicationState) → { data { id attributes } meta { pagination } }. It serves the
+ * local-mode browser endpoint (/api/content/graphql) and the contract tests' real server, so
+ * the Strapi client is tested against exactly the shapes it reads.
+ */
+import { buildSchema, graphql, type ExecutionResult } from 'graphql';
+import { queryIndex, type ContentIndex } from './embedded';
+import { COLLECTIONS, type Collection, type ListFilters, type Market, type PublicationState } from './types';
+
+const cap = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
+
+export const STRAPI_SDL = `
+scalar JSON
+enum PublicationState { LIVE PREVIEW }
+input PaginationArg { page: Int pageSize: Int }
+input StringFilterInput { eq: String contains: String }
+${COLLECTIONS.map((c) => `input ${cap(c)}ListFiltersInput { slug: StringFilterInput category: StringFilterInput tags: StringFilterInput author: StringFilterInput brands: StringFilterInput or: [${cap(c)}ListFiltersInput] }`).join('\n')}
+type EntryAttributes { url: String! slug: String! h1: String! title: String! description: String! category: String extras: JSON brands: [String!]! publishedAt: String updatedAt: String! }
+type Entry { id: ID! attributes: EntryAttributes! }
+type Pagination { total: Int! page: Int! pageSize: Int! pageCount: Int! }
+type ResponseMeta { pagination: Pagination! }
+type EntryListResponse { data: [Entry!]! meta: ResponseMeta! }
+type Query {
+${COLLECTIONS.map((c) => `  ${c}Lists(filters: ${cap(c)}ListFiltersInput, pagination: PaginationArg, sort: [String], publicationState: PublicationState = LIVE): EntryListResponse!`).join('\n')}
+}`;
+
+const schema = buildSchema(STRAPI_SDL);
+
+type StrapiFilter = { slug?: { eq?: string }; category?: { eq?: string }; tags?: { contains?: string }; author?: { eq?: string }; or?: { brands?: { contains?: string } }[] };
+const MARKETS = new Set(['us', 'ca', 'au']);
+
+/** Strapi filter syntax → the store's filters (the subset the engine sends). */
+export function fromStrapiFilters(f: StrapiFilter | undefined): ListFilters {
+  const out: ListFilters = {};
+  if (f?.slug?.eq !== undefined) out.slug = f.slug.eq;
+  if (f?.category?.eq !== undefined) out.category = f.category.eq;
+  if (f?.tags?.contains !== undefined) out.tag = f.tags.contains;
+  if (f?.author?.eq !== undefined) out.author = f.author.eq;
+  const brands = (f?.or ?? []).map((o) => o.brands?.contains).filter((v): v is string => !!v);
+  const market = brands.find((b) => MARKETS.has(b));
+  const id = brands.find((b) => !MARKETS.has(b));
+  if (market && id) out.brand = { id, market: market as Market };
+  return out;
+}
+
+export function rootValue(index: ContentIndex, opts: { allowPreview: boolean }) {
+  const root: Record<string, unknown> = {};
+  for (const c of COLLECTIONS) {
+    root[`${c}Lists`] = (args: { filters?: StrapiFilter; pagination?: { page?: number; pageSize?: number }; sort?: string[]; publicationState?: PublicationState }) => {
+      if (args.publicationState === 'PREVIEW' && !opts.allowPreview) throw new Error('PREVIEW content needs draft mode');
+      return queryIndex(index, c as Collection, {
+        filters: fromStrapiFilters(args.filters),
+        pagination: { page: args.pagination?.page ?? 1, pageSize: args.pagination?.pageSize ?? 25 },
+        sort: args.sort ?? ['publishedAt:desc'],
+        publicationState: args.publicationState ?? 'LIVE',
+      });
+    };
+  }
+  return root;
+}
+
+export function executeStrapiQuery(index: ContentIndex, body: { query: string; variables?: Record<string, unknown> }, opts: { allowPreview: boolean }): Promise<ExecutionResult> {
+  return graphql({ schema, source: body.query, variableValues: body.variables ?? {}, rootValue: rootValue(index, opts) });
+}

@@ -1,0 +1,28 @@
+/**
+ * The page model for getStaticProps: route match, then the content the page needs (from the
+ * content service), then resolvePage. 'notFound' for anything that is not a page.
+ */
+import type { Catalog } from './catalog';
+import { loadPageContent, needsContent } from './content/load';
+import { contentSource, publicationState } from './content/service';
+import type { ContentSource } from './content/types';
+import type { PageModel } from './model';
+import { matchPath, NOT_FOUND_PATH, resolvePage } from './resolve';
+
+export async function buildPageModel(
+  catalog: Catalog,
+  brandId: string,
+  path: string,
+  opts: { draftMode?: boolean; source?: ContentSource; now?: Date } = {},
+): Promise<PageModel | 'notFound'> {
+  const loaded = catalog.brands.get(brandId);
+  if (!loaded) return 'notFound';
+  const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  const layout = match && loaded.layout(match.route.layout);
+  let content;
+  if (match && layout && needsContent(match, layout)) {
+    content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));
+    if (content === 'notFound') return 'notFound';
+  }
+  return resolvePage(catalog, brandId, path, opts.now, content) ?? 'notFound';
+}

@@ -1,0 +1,138 @@
+/**
+ * The Strapi client against a real GraphQL server started here, serving fixture content
+ * through the Strapi-v4-shaped schema; and the embedded store answering the same queries.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
+import { createStrapiClient, listByCategory } from '../../engine/content/strapi';
+import { ContentError, TimeoutError, type ListQuery } from '../../engine/content/types';
+import { startStrapiServer, type RunningServer } from '../support/strapi-server';
+
+const index = loadContent(join(__dirname, '../fixtures/content'));
+const embedded = createEmbeddedSource(index);
+const TOKEN = 'contract-token';
+let server: RunningServer;
+let strapi: ReturnType<typeof createStrapiClient>;
+
+beforeAll(async () => {
+  server = await startStrapiServer({ index, token: TOKEN });
+  strapi = createStrapiClient({ url: server.url, token: TOKEN });
+});
+afterAll(() => server.close());
+
+const us = { id: 'ipaydayloans', market: 'us' as const };
+
+describe('fixture content', () => {
+  it('loads without problems', () => expect(index.problems).toEqual([]));
+});
+
+describe('pagination arithmetic', () => {
+  it.each([
+    [{ page: 1, pageSize: 3 }, 3, { total: 7, page: 1, pageSize: 3, pageCount: 3 }],
+    [{ page: 3, pageSize: 3 }, 1, { total: 7, page: 3, pageSize: 3, pageCount: 3 }],
+    [{ page: 4, pageSize: 3 }, 0, { total: 7, page: 4, pageSize: 3, pageCount: 3 }],
+    [{ page: 1, pageSize: 7 }, 7, { total: 7, page: 1, pageSize: 7, pageCount: 1 }],
+  ])('%j', async (pagination, count, meta) => {
+    const r = await strapi.list('article', { pagination, filters: { brand: us } });
+    expect(r.data).toHaveLength(count);
+    expect(r.meta.pagination).toEqual(meta);
+  });
+});
+
+describe('filters, sort and publication state', () => {
+  const slugs = async (q: ListQuery) => (await strapi.list('article', q)).data.map((e) => e.attributes.slug);
+  it('brand: market group and brand id', async () => {
+    expect(await slugs({ filters: { brand: { id: 'weloans', market: 'ca' } } })).toEqual(['fixture-article-7']);
+    expect(await slugs({ filters: { brand: us } })).toContain('fixture-hostile');
+    expect(await slugs({ filters: { brand: { id: 'usbadcreditloans', market: 'us' } } })).not.toContain('fixture-hostile');
+  });
+  it('category, tag and author', async () => {
+    expect(await slugs({ filters: { category: 'payday-loans' } })).toEqual(['fixture-article-4', 'fixture-article-3', 'fixture-article-2', 'fixture-article-1']);
+    expect(await slugs({ filters: { tag: 'apr' } })).toEqual(['fixture-article-6', 'fixture-article-4', 'fixture-article-2']);
+    expect(await slugs({ filters: { author: 'other-author' } })).toEqual(['fixture-article-7', 'fixture-article-6']);
+    expect(await slugs({ filters: { slug: 'fixture-article-5' } })).toEqual(['fixture-article-5']);
+  });
+  it('sorts newest first by default, and by title when asked', async () => {
+    const newest = await slugs({ filters: { brand: us } });
+    expect(newest[0]).toBe('fixture-article-6');
+    expect(newest.at(-1)).toBe('fixture-hostile');
+    const byTitle = (await strapi.list('article', { sort: ['title:asc'], filters: { brand: us } })).data.map((e) => e.attributes.title);
+    expect(byTitle).toEqual([...byTitle].sort());
+  });
+  it('LIVE hides drafts; PREVIEW shows them', async () => {
+    expect(await slugs({ publicationState: 'LIVE' })).not.toContain('fixture-draft');
+    expect(await slugs({ publicationState: 'PREVIEW' })).toContain('fixture-draft');
+    const draft = (await strapi.list('article', { publicationState: 'PREVIEW', filters: { slug: 'fixture-draft' } })).data[0]!;
+    expect(draft.attributes.publishedAt).toBeNull();
+  });
+  it('serves every collection: answers, hub, authors, categories, tags', async () => {
+    expect((await strapi.list('answer', {})).data.map((e) => e.attributes.url)).toEqual(['/answers/fixture-answer']);
+    expect((await strapi.list('hub', {})).data.map((e) => e.attributes.url)).toEqual(['/hub/fixture-apr']);
+    expect((await strapi.list('author', { sort: ['title:asc'] })).data.map((e) => e.attributes.h1)).toEqual(['Otto Other', 'Tess Author']);
+    expect((await strapi.list('category', { pagination: { page: 1, pageSize: 100 } })).meta.pagination.total).toBe(6);
+    expect((await strapi.list('tag', { filters: { slug: 'apr' } })).data[0]!.attributes.url).toBe('/tag/apr');
+  });
+});
+
+describe('the embedded store and the Strapi client return the same results', () => {
+  const queries: [string, ListQuery][] = [
+    ['article', { filters: { brand: us }, pagination: { page: 2, pageSize: 2 } }],
+    ['article', { filters: { category: 'money-basics' }, publicationState: 'PREVIEW' }],
+    ['answer', { filters: { brand: us } }],
+    ['hub', { filters: { slug: 'fixture-apr' } }],
+    ['author', { sort: ['title:asc'] }],
+    ['tag', { pagination: { page: 1, pageSize: 4 } }],
+  ];
+  it.each(queries)('%s %j', async (collection, query) => {
+    const c = collection as Parameters<typeof strapi.list>[0];
+    expect(await strapi.list(c, query)).toEqual(await embedded.list(c, query));
+  });
+});
+
+describe('faults give clear errors', () => {
+  it('a slow server hits the time-out with TimeoutError "Timeout of {n}ms."', async () => {
+    server.setMode('slow', 800);
+    const fast = createStrapiClient({ url: server.url, token: TOKEN, timeoutMs: 200 });
+    const err = await fast.list('article', {}).catch((e: unknown) => e);
+    server.setMode('ok');
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect((err as Error).name).toBe('TimeoutError');
+    expect((err as Error).message).toBe('Timeout of 200ms.');
+  });
+  it('the default CMS client time-out is 2000 ms', async () => {
+    server.setMode('slow', 2600);
+    const err = await strapi.list('article', {}).catch((e: unknown) => e);
+    server.setMode('ok');
+    expect((err as Error).message).toBe('Timeout of 2000ms.');
+  }, 10_000);
+  it('HTTP 500', async () => {
+    server.setMode('error');
+    await expect(strapi.list('article', {})).rejects.toThrow(new ContentError('Content service answered HTTP 500'));
+    server.setMode('ok');
+  });
+  it('malformed JSON', async () => {
+    server.setMode('garbage');
+    await expect(strapi.list('article', {})).rejects.toThrow(new ContentError('Content service sent a response that is not JSON'));
+    server.setMode('ok');
+  });
+  it('a wrong token', async () => {
+    const wrong = createStrapiClient({ url: server.url, token: 'nope' });
+    await expect(wrong.list('article', {})).rejects.toThrow(new ContentError('Content service answered HTTP 401'));
+  });
+  it('a server that is down', async () => {
+    const down = createStrapiClient({ url: 'http://127.0.0.1:9/graphql', token: TOKEN });
+    await expect(down.list('article', {})).rejects.toThrow(/^Content service could not be reached/);
+  });
+  it('a category query without categoryName', () => {
+    expect(() => listByCategory(strapi, {})).toThrow(new ContentError('categoryName is not defined'));
+  });
+});
+
+describe('browser-side content address', () => {
+  it('is this site\'s own endpoint in local mode and the public CMS address when deployed', async () => {
+    const { browserContentUrl } = await import('../../engine/content/service');
+    expect(browserContentUrl({})).toBe('/api/content/graphql');
+    expect(browserContentUrl({ NEXT_PUBLIC_CONTENT_GRAPHQL_URL: 'https://cms.example.com/graphql' })).toBe('https://cms.example.com/graphql');
+  });
+});

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildCatalog, readSources } from '../../engine/catalog';
+import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
+import { createStrapiClient } from '../../engine/content/strapi';
+import type { ContentSource } from '../../engine/content/types';
+import type { PageModel } from '../../engine/model';
+import { buildPageModel } from '../../engine/pageModel';
+import { startStrapiServer, type RunningServer } from '../support/strapi-server';
+import { withContentRoutes } from '../fixtures/content-routes';
+
+const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
+const acmeCa = acme.replace('"id": "acme"', '"id": "acmeca"').replaceAll('acmeloans.com', 'acmeloans.ca').replace('"country": "US"', '"country": "CA"').replace('"locale": "en-US"', '"locale": "en-CA"').replace('"currency": "USD"', '"currency": "CAD"');
+const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
+const catalog = buildCatalog([{ file: 'brands/acme.json', text: acme }, { file: 'brands/acmeca.json', text: acmeCa }], layouts);
+const index = loadContent(join(__dirname, '../fixtures/content'));
+const embedded = createEmbeddedSource(index);
+const now = new Date('2026-11-21T12:00:00Z');
+const page = async (path: string, opts: { draftMode?: boolean; source?: ContentSource; brand?: string } = {}) =>
+  buildPageModel(catalog, opts.brand ?? 'acme', path, { source: opts.source ?? embedded, now, ...(opts.draftMode ? { draftMode: true } : {}) });
+const ok = async (path: string, opts?: Parameters<typeof page>[1]) => {
+  const m = await page(path, opts);
+  if (m === 'notFound') throw new Error(`${path} is not found`);
+  return m;
+};
+const block = <T extends PageModel['blocks'][number]['type']>(m: PageModel, type: T) => m.blocks.find((b) => b.type === type) as Extract<PageModel['blocks'][number], { type: T }>;
+
+// As in production: LIVE content for visitors, PREVIEW only in draft mode.
+beforeAll(() => vi.stubEnv('NODE_ENV', 'production'));
+afterAll(() => vi.unstubAllEnvs());
+
+describe('the fixture brand with content routes', () => {
+  it('is valid', () => expect(catalog.problems).toEqual([]));
+});
+
+describe('lists and pagination', () => {
+  it('the blog index lists this brand\'s live articles, newest first, 5 a page', async () => {
+    const m = await ok('/blog');
+    const list = block(m, 'contentList');
+    expect(list.data.items.map((i) => i.href)).toEqual([
+      '/blog/money-basics/fixture-article-6', '/blog/money-basics/fixture-article-5', '/blog/payday-loans/fixture-article-4',
+      '/blog/payday-loans/fixture-article-3', '/blog/payday-loans/fixture-article-2',
+    ]);
+    expect(list.data.pages).toEqual({ current: 1, count: 2, links: [{ label: '1', href: '/blog', current: true }, { label: '2', href: '/blog/2', current: false }] });
+    expect(block(await ok('/blog/2'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/payday-loans/fixture-article-1', '/blog/money-basics/fixture-hostile']);
+  });
+  it.each(['/blog/3', '/blog/payday-loans/2', '/blog/no-such-category', '/blog/title-loans', '/answers/2'])('%s is a 404 (past the end, unknown or empty)', async (path) => {
+    expect(await page(path)).toBe('notFound');
+  });
+  it('a category page names the category', async () => {
+    const m = await ok('/blog/payday-loans');
+    expect(block(m, 'hero').heading).toBe('Payday loans');
+    expect(m.title).toBe('Payday loans: guides from Acme Loans | Acme Loans');
+    expect(block(m, 'contentList').data.items).toHaveLength(4);
+  });
+  it('a Canadian brand sees only content assigned to its market', async () => {
+    const m = await ok('/blog', { brand: 'acmeca' });
+    expect(block(m, 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-article-7']);
+    expect(await page('/blog/payday-loans/fixture-article-1', { brand: 'acmeca' })).toBe('notFound');
+  });
+  it('tags, authors and the hub list their items', async () => {
+    expect(block(await ok('/tag/apr'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-article-6', '/blog/payday-loans/fixture-article-4', '/blog/payday-loans/fixture-article-2']);
+    expect(block(await ok('/author/other-author'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-article-6']);
+    expect(block(await ok('/hub'), 'contentList').data.items.map((i) => i.href)).toEqual(['/hub/fixture-apr']);
+    expect(block(await ok('/tag'), 'contentList').data.items.map((i) => i.href)).toEqual(['/tag/apr', '/tag/budgeting', '/tag/fees']);
+  });
+});
+
+describe('items', () => {
+  it('an article renders its body, author, category and tags, with Article, FAQ and breadcrumb structured data', async () => {
+    const m = await ok('/blog/payday-loans/fixture-article-2');
+    const body = block(m, 'contentBody').data;
+    if (body.error) throw new Error('no body');
+    expect(body.html).toContain('<h2>Section 2</h2>');
+    expect(body.author).toEqual({ name: 'Tess Author', href: '/author/test-author' });
+    expect(body.tags.map((t) => t.href)).toEqual(['/tag/apr', '/tag/fees']);
+    expect(body.category).toEqual({ name: 'Payday loans', href: '/blog/payday-loans' });
+    expect(m.canonical).toBe('https://acmeloans.com/blog/payday-loans/fixture-article-2');
+    const types = m.jsonLd.map((d) => d['@type']);
+    expect(types).toEqual(['Organization', 'Article', 'BreadcrumbList']);
+  });
+  it('an article under the wrong category is a 404', async () => {
+    expect(await page('/blog/money-basics/fixture-article-2')).toBe('notFound');
+  });
+  it('drafts are hidden from visitors and shown in draft mode', async () => {
+    expect(await page('/blog/payday-loans/fixture-draft')).toBe('notFound');
+    const m = await ok('/blog/payday-loans/fixture-draft', { draftMode: true });
+    expect(block(m, 'hero').heading).toBe('Draft article');
+  });
+  it('hostile markup in content never reaches the page model', async () => {
+    const m = await ok('/blog/money-basics/fixture-hostile');
+    const html = JSON.stringify(m);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<[^>]*\son(error|click)\s*=/i);
+    expect(html).not.toMatch(/javascript:/i);
+  });
+  it('an answer page carries QAPage structured data', async () => {
+    const m = await ok('/answers/fixture-answer');
+    const qa = m.jsonLd.find((d) => d['@type'] === 'QAPage') as { mainEntity: { name: string; acceptedAnswer: { text: string } } };
+    expect(qa.mainEntity.name).toBe('Does checking my options affect my credit score?');
+    expect(qa.mainEntity.acceptedAnswer.text).toBe('No. Sending a request to compare options does not affect your score.');
+  });
+});
+
+/** schema.org required (or, for Google's rich results, expected) properties, by type. */
+const REQUIRED: Record<string, string[]> = {
+  Organization: ['name', 'url', 'logo'],
+  Article: ['headline', 'url', 'image.0', 'datePublished', 'dateModified', 'author.name', 'publisher.name', 'publisher.logo.url', 'description'],
+  QAPage: ['mainEntity.name', 'mainEntity.answerCount', 'mainEntity.acceptedAnswer.text'],
+  FAQPage: ['mainEntity.0.name', 'mainEntity.0.acceptedAnswer.text'],
+  BreadcrumbList: ['itemListElement.0.position', 'itemListElement.0.name', 'itemListElement.0.item'],
+};
+const at = (o: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
+
+describe('structured data has each type\'s required properties', () => {
+  it.each(['/blog/payday-loans/fixture-article-2', '/answers/fixture-answer', '/hub/fixture-apr', '/blog'])('%s', async (path) => {
+    const m = await ok(path);
+    for (const d of m.jsonLd) {
+      expect(d['@context']).toBe('https://schema.org');
+      for (const prop of REQUIRED[d['@type'] as string] ?? []) expect(at(d, prop), `${String(d['@type'])}.${prop}`).toBeTruthy();
+    }
+  });
+});
+
+describe('faults', () => {
+  const failing = (fail: (c: string) => boolean): ContentSource => ({
+    kind: 'embedded',
+    list: (c, q) => (fail(c) ? Promise.reject(new Error('service down')) : embedded.list(c, q)),
+  });
+  it('a failing secondary list shows the inline fallback and the page still renders, rebuilt soon', async () => {
+    const m = await ok('/blog', { source: failing((c) => c === 'category') });
+    const lists = m.blocks.filter((b) => b.type === 'contentList');
+    expect(lists.map((l) => (l.type === 'contentList' ? !!l.data.error : null))).toEqual([false, true]);
+    expect(m.revalidate).toBe(30);
+  });
+  it('a failing primary list throws (Next keeps the last good page or shows the error page)', async () => {
+    await expect(page('/blog', { source: failing((c) => c === 'article') })).rejects.toThrow('service down');
+  });
+});
+
+describe('the embedded store and the Strapi client give identical page models', () => {
+  let server: RunningServer;
+  let strapi: ContentSource;
+  beforeAll(async () => {
+    server = await startStrapiServer({ index, token: 't' });
+    strapi = createStrapiClient({ url: server.url, token: 't' });
+  });
+  afterAll(() => server.close());
+  it.each(['/blog', '/blog/2', '/blog/payday-loans', '/blog/payday-loans/fixture-article-2', '/answers', '/answers/fixture-answer', '/hub/fixture-apr', '/tag/fees', '/author/test-author', '/blog/nope'])('%s', async (path) => {
+    expect(await page(path, { source: strapi })).toEqual(await page(path, { source: embedded }));
+  });
+});
+
+describe('topics without articles for the brand', () => {
+  it('are left out of category and tag lists, and their pages are 404s', async () => {
+    const ca = await ok('/blog', { brand: 'acmeca' });
+    const topics = ca.blocks.filter((b) => b.type === 'contentList')[1];
+    expect(topics?.type === 'contentList' && topics.data.items.map((i) => i.href)).toEqual(['/blog/money-basics']);
+    expect(await page('/tag/budgeting', { brand: 'acmeca' })).not.toBe('notFound');
+    expect(await page('/tag/vehicle', { brand: 'acmeca' })).toBe('notFound');
+    const tags = block(await ok('/tag', { brand: 'acmeca' }), 'contentList');
+    expect(tags.data.items.map((i) => i.href)).toEqual(['/tag/budgeting']);
+  });
+});
