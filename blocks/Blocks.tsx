@@ -3,18 +3,21 @@ import type { BrandView, ResolvedBlock } from '../engine/model';
 import type { BlockProps } from './types';
 import { registry } from './registry';
 
-/** The walker: each block node rendered by its registered component. */
+/** React.lazy components (the interactive blocks) carry this marker. */
+const isLazy = (component: unknown) => (component as { $$typeof?: symbol }).$$typeof === Symbol.for('react.lazy');
+
+/**
+ * The walker: each block node rendered by its registered component. Only lazy (interactive)
+ * blocks get a Suspense boundary: React 19 streams a larger boundary as a hidden segment that
+ * an inline script reveals, so static blocks inside one would be invisible without JavaScript.
+ */
 export function Blocks({ blocks, brand }: { blocks: readonly ResolvedBlock[]; brand: BrandView }) {
   return (
     <>
       {blocks.map((block) => {
         const Component = registry[block.type] as ComponentType<BlockProps<typeof block.type>>;
-        // Each block in its own boundary: a lazy (interactive) block hydrates when its chunk arrives.
-        return (
-          <Suspense key={block.key} fallback={null}>
-            <Component block={block} brand={brand} />
-          </Suspense>
-        );
+        const element = <Component block={block} brand={brand} />;
+        return isLazy(Component) ? <Suspense key={block.key} fallback={null}>{element}</Suspense> : <Component key={block.key} block={block} brand={brand} />;
       })}
     </>
   );
