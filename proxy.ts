@@ -42,10 +42,7 @@ export async function proxy(request: NextRequest) {
   }
 
   const url = request.nextUrl.clone();
-  if (blogBrandId && pathname === '/') {
-    url.pathname = '/blog';
-    return NextResponse.redirect(url, 308);
-  }
+  if (blogBrandId && pathname === '/') return hostRedirect(request, '/blog', 308);
   const seoFile = seoFileOf(pathname);
   if (seoFile) {
     url.pathname = `/api/seo/${brandId}/${seoFile}`;
@@ -53,11 +50,7 @@ export async function proxy(request: NextRequest) {
   }
   if (request.nextUrl.searchParams.has('state')) {
     const target = searchRedirect(loaded, pathname, request.nextUrl.searchParams);
-    if (target) {
-      url.pathname = target;
-      url.search = '';
-      return NextResponse.redirect(url, 302);
-    }
+    if (target) return hostRedirect(request, target, 302);
   }
   // A blog host serves the brand's /blog pages only.
   const routeMatch = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
@@ -65,6 +58,17 @@ export async function proxy(request: NextRequest) {
   const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
   return NextResponse.rewrite(url, found ? undefined : { status: 404 });
+}
+
+/**
+ * A redirect to a path on the host the visitor used. request.nextUrl carries the server's own
+ * address, so the Location is built from the Host header — which by now has been normalised
+ * and found in the brand host map, so it is one of our hosts, not arbitrary input.
+ */
+function hostRedirect(request: NextRequest, path: string, status: 302 | 308) {
+  const proto = process.env.TRUST_FORWARDED_HOST === '1' ? (request.headers.get('x-forwarded-proto') ?? request.nextUrl.protocol.replace(':', '')) : request.nextUrl.protocol.replace(':', '');
+  const location = new URL(path, `${proto === 'https' ? 'https' : 'http'}://${request.headers.get('host')}`);
+  return NextResponse.redirect(location, status);
 }
 
 /** /robots.txt, /sitemap.xml and /sitemaps/{n}.xml → the file name the SEO API route serves. */

@@ -79,7 +79,7 @@ test('an article page: body, author, Article structured data with its required p
   await expect(page.getByRole('link', { name: 'Tess Author' })).toHaveAttribute('href', '/author/test-author');
   const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
   const article = ld.find((d) => d['@type'] === 'Article')!;
-  expect(article).toMatchObject({ headline: 'Fixture article number 2 about payday loans', url: 'https://ipaydayloans.com/blog/payday-loans/fixture-article-2', datePublished: '2026-02-10', dateModified: '2026-02-20' });
+  expect(article).toMatchObject({ headline: 'Fixture article number 2 about payday loans', url: 'https://blog.ipaydayloans.com/blog/payday-loans/fixture-article-2', datePublished: '2026-02-10', dateModified: '2026-02-20' });
   expect(article.author).toMatchObject({ name: 'Tess Author' });
   expect(article.publisher).toMatchObject({ name: 'iPaydayLoans', logo: { url: 'https://ipaydayloans.com/logos/ipaydayloans.svg' } });
 });
