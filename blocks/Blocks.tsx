@@ -2,6 +2,7 @@ import { Suspense, type ComponentType } from 'react';
 import type { BrandView, ResolvedBlock } from '../engine/model';
 import type { BlockProps } from './types';
 import { registry } from './registry';
+import { BlockBoundary } from './layout/BlockBoundary';
 
 /** React.lazy components (the interactive blocks) carry this marker. */
 const isLazy = (component: unknown) => (component as { $$typeof?: symbol }).$$typeof === Symbol.for('react.lazy');
@@ -17,7 +18,13 @@ export function Blocks({ blocks, brand }: { blocks: readonly ResolvedBlock[]; br
       {blocks.map((block) => {
         const Component = registry[block.type] as ComponentType<BlockProps<typeof block.type>>;
         const element = <Component block={block} brand={brand} />;
-        return isLazy(Component) ? <Suspense key={block.key} fallback={null}>{element}</Suspense> : <Component key={block.key} block={block} brand={brand} />;
+        // Every block in its own error boundary (a block that throws shows the inline error in
+        // its place); only lazy blocks also in a Suspense boundary (see above).
+        return (
+          <BlockBoundary key={block.key} block={block}>
+            {isLazy(Component) ? <Suspense fallback={null}>{element}</Suspense> : element}
+          </BlockBoundary>
+        );
       })}
     </>
   );

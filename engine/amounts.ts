@@ -21,5 +21,8 @@ export function formatMoney(amount: number, locale = 'en-US', currency = 'USD'):
   return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol' }).format(amount);
 }
 
-export const amountLabel = (amount: number, locale?: string, currency?: string): string =>
-  amount > 5000 ? `Above ${formatMoney(5000, locale, currency)}` : formatMoney(amount, locale, currency);
+/** Option labels: "$1,500"; values above 5000 read "Above $5000" (SPEC §9, written without a separator). */
+export const amountLabel = (amount: number, locale = 'en-US', currency = 'USD'): string =>
+  amount > 5000
+    ? `Above ${new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol', useGrouping: false }).format(5000)}`
+    : formatMoney(amount, locale, currency);

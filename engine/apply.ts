@@ -14,6 +14,18 @@ export interface ApplyTarget {
   amountParam: AmountParam;
 }
 
+/** The title-loan form's target (SPEC §2): /apply-title-loans with the amount as requestedamount, whatever the brand. */
+export const TITLE_APPLY: ApplyTarget = { path: '/apply-title-loans', amountParam: 'requestedamount' };
+
+/** The apply source stored by visit tracking, read in the browser after mount; null when absent or unreadable. */
+export function storedSource(storage: Pick<Storage, 'getItem'> | undefined): string | null {
+  try {
+    return storage?.getItem(SOURCE_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function applyUrl(target: ApplyTarget, opts: { source?: string | null; amount?: number | null; keep?: string | URLSearchParams } = {}): string {
   const query = new URLSearchParams(opts.keep ?? '');
   query.set('v1', opts.source?.trim() || DEFAULT_SOURCE);

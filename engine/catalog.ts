@@ -131,13 +131,24 @@ function listJson(dir: string): string[] {
   }
 }
 
-export function readSources(): { brands: Source[]; layouts: Source[] } {
+/**
+ * Test-only brands (e.g. a title brand, whose widgets no production brand uses yet): when
+ * LOANSITES_EXTRA_BRANDS_DIR names a folder under the project root, its *.json brands are
+ * added to brands/. Only the end-to-end server sets it (playwright.config.ts, to
+ * tests/fixtures/brands); `npm start`, `npm run build`, the validator and the tests that read
+ * the real brands never do.
+ */
+export const extraBrandsDir = (): string | undefined => process.env.LOANSITES_EXTRA_BRANDS_DIR?.trim().replace(/\/+$/, '') || undefined;
+
+const brandFiles = (extraDir = extraBrandsDir()): string[] => [...listJson('brands'), ...(extraDir ? listJson(extraDir) : [])];
+
+export function readSources(opts: { extraDir?: string } = {}): { brands: Source[]; layouts: Source[] } {
   const read = (file: string): Source => ({ file, text: readFileSync(fromRoot(file), 'utf8') });
-  return { brands: listJson('brands').map(read), layouts: listJson('brands/layouts').map(read) };
+  return { brands: brandFiles(opts.extraDir ?? extraBrandsDir()).map(read), layouts: listJson('brands/layouts').map(read) };
 }
 
 function signature(): string {
-  return [...listJson('brands'), ...listJson('brands/layouts')]
+  return [...brandFiles(), ...listJson('brands/layouts')]
     .map((f) => {
       try {
         const s = statSync(fromRoot(f));

@@ -22,6 +22,13 @@ export interface ApplyView {
   newTab: boolean;
 }
 
+export interface ExitPopupView {
+  variant: 'generic' | 'general' | 'title' | 'payday';
+  maskClosable: boolean;
+  /** payday variant: the 11 store brands and their pages */
+  stores?: LinkView[];
+}
+
 export interface BrandView {
   id: string;
   name: string;
@@ -33,6 +40,8 @@ export interface BrandView {
   logo: string;
   gtmId: string;
   apply: ApplyView;
+  /** absent on apply pages and for brands without one */
+  exitPopup?: ExitPopupView;
   nav: NavItemView[];
   footer: {
     about?: string;

@@ -4,7 +4,7 @@
  */
 import type { Block, Brand, Layout } from '../schemas/brand.types';
 import { amountLabel, amountOptions } from './amounts';
-import { applyUrl } from './apply';
+import { applyUrl, TITLE_APPLY } from './apply';
 import { citiesOf, bySize, type City } from './cities';
 import { cityPage, cityPageCount, letterGroupLabel, LETTER_GROUPS, letterGroupOf, storeNearMePath, storesInGroup } from './directory';
 import { STORE_BRANDS } from './data/stores';
@@ -12,7 +12,7 @@ import { formatMoney } from './amounts';
 import type { Catalog, LoadedBrand } from './catalog';
 import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
-import type { BrandView, LinkView, PageModel, ResolvedBlock } from './model';
+import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
 import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
 import type { PageContent } from './content/load';
@@ -85,6 +85,7 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
       label: brand.apply.label ?? 'APPLY NOW',
       newTab: brand.apply.newTab ?? false,
     },
+    ...(brand.exitPopup && !opts.onApplyPage ? { exitPopup: exitPopupView(brand.exitPopup) } : {}),
     nav: brand.nav.items.map((i) => ({ label: i.label, ...(i.href ? { href: i.href } : {}), ...(i.children ? { children: i.children } : {}) })),
     footer: {
       ...(brand.footer.about ? { about: fill(brand.footer.about, vars) } : {}),
@@ -93,6 +94,15 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
       disclaimers: brand.footer.disclaimers.map((d) => fill(d, vars)),
       copyright: `© ${opts.year} ${brand.organization.legalName ?? brand.name}. All rights reserved.`,
     },
+  };
+}
+
+function exitPopupView(config: NonNullable<Brand['exitPopup']>): ExitPopupView {
+  const template = config.storeHrefTemplate;
+  return {
+    variant: config.variant,
+    maskClosable: config.maskClosable ?? true,
+    ...(config.variant === 'payday' && template ? { stores: STORE_BRANDS.map((s) => ({ label: s.name, href: fill(template, { 'store.slug': s.slug }) })) } : {}),
   };
 }
 
@@ -302,7 +312,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   }
 
   return {
-    brand: brandView(brand, { year, onApplyPage: path === brand.apply.path }),
+    brand: brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path }),
     status: match && layout ? 200 : 404,
     path: pagePath,
     title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,

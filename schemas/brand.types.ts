@@ -60,10 +60,12 @@ export type Block =
   | ContentBodyBlock
   | ContentListBlock
   | FaqBlock
+  | GetYourCashBlock
   | HeroBlock
   | LinkGridBlock
   | LocationFactsBlock
   | QuickAmountBlock
+  | RangeSliderBlock
   | RichTextBlock
   | SearchFormBlock
   | StateListBlock
@@ -237,6 +239,23 @@ export interface Brand {
      * Open the apply page in a new tab (unity brand).
      */
     newTab?: boolean;
+  };
+  /**
+   * The exit-intent popup: opens once per browser, when the mouse pointer leaves the page, on every page of the brand except its apply page. Leave out for none.
+   */
+  exitPopup?: {
+    /**
+     * generic: 'Leave so soon?' with an amount field (up to $5,000, free, funds in as fast as 24 hours); general: an amount dropdown and GET STARTED NOW! to the apply page; title: 'Borrow from $100 to $10,000' with amount, purpose and Contact Now to /apply-title-loans (the brand needs that route); payday: APPLY NOW plus links to the 11 store brands' pages (needs storeHrefTemplate).
+     */
+    variant: 'generic' | 'general' | 'title' | 'payday';
+    /**
+     * Whether a click on the dark backdrop closes the popup (default true); the close button and Escape always do.
+     */
+    maskClosable?: boolean;
+    /**
+     * payday variant: link of each store brand's page, e.g. /loans-near-me/lending-companies/{store.slug}; every one must be a page of this brand.
+     */
+    storeHrefTemplate?: string;
   };
   /**
    * Loan types allowed in {loanType} route parameters.
@@ -589,6 +608,30 @@ export interface FaqBlock {
   ];
 }
 /**
+ * Interactive: the 'Get Your Cash' widget — a loan amount field (digits only, 50 to 5000, clamped when you leave the field; empty means 1000) and a button to the apply page.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_getYourCash".
+ */
+export interface GetYourCashBlock {
+  /**
+   * Block type: the Get Your Cash widget.
+   */
+  type: 'getYourCash';
+  /**
+   * Heading; defaults to 'Get Your Cash'.
+   */
+  heading?: string;
+  /**
+   * A sentence under the heading (optional).
+   */
+  text?: string;
+  /**
+   * Button label; defaults to 'Get My Quotes Now!'.
+   */
+  buttonLabel?: string;
+}
+/**
  * The page's opening band: its one <h1> heading, a short introduction and an optional apply button. Every page starts with exactly one hero.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -673,6 +716,30 @@ export interface QuickAmountBlock {
    * Submit button label; defaults to 'Get Started'.
    */
   buttonLabel?: string;
+}
+/**
+ * Interactive: a banner with a loan amount slider ($50 to $5,000 in steps of $50, default $2,500), a field to type the amount instead of dragging, and a link to the apply page with the amount.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_rangeSlider".
+ */
+export interface RangeSliderBlock {
+  /**
+   * Block type: the range-slider banner.
+   */
+  type: 'rangeSlider';
+  /**
+   * Heading; defaults to 'How much would you like to borrow?'.
+   */
+  heading?: string;
+  /**
+   * A sentence under the heading (optional).
+   */
+  text?: string;
+  /**
+   * Label of the link to the apply page; defaults to 'Check Your Rate'.
+   */
+  ctaLabel?: 'See Rates' | 'Check Your Rate';
 }
 /**
  * A section of text: an optional <h2> heading, paragraphs and an optional bullet list.
@@ -844,5 +911,5 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","contentBody","contentList","faq","hero","linkGrid","locationFacts","quickAmount","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

@@ -23,7 +23,7 @@ const BRAND = 'ipaydayloans';
 const CACHED_PAGE = '/payday-loans';
 const PLAIN_PAGE = process.env.BENCH_PLAIN_PAGE ?? '/privacy';
 /** Candidates for the heaviest page: the ones with interactive blocks and the longest lists. */
-const CANDIDATES = ['/', '/apply', '/location/ca', '/location/ca/los-angeles', '/payday-loans'];
+const CANDIDATES = ['/', '/apply', '/location/ca', '/location/ca/los-angeles', '/payday-loans', '/cash-advance'];
 const STATIC_FILE = '/static/ping.txt';
 
 const run = (cmd: string, args: string[], cwd = root) => {
@@ -60,7 +60,8 @@ async function rps(path: string, host = `${BRAND}.localhost:${PORT}`, expectStat
   return result.requests.average;
 }
 
-async function firstLoadJs(url: string): Promise<{ bytes: number; files: number }> {
+/** With leave: after loading, the pointer leaves the page and the exit popup's code is counted too. */
+async function firstLoadJs(url: string, opts: { leave?: boolean } = {}): Promise<{ bytes: number; files: number }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -71,6 +72,12 @@ async function firstLoadJs(url: string): Promise<{ bytes: number; files: number 
     if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
   });
   await page.goto(url, { waitUntil: 'networkidle' });
+  if (opts.leave) {
+    await page.mouse.move(300, 300);
+    await page.mouse.move(300, -10);
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle');
+  }
   await browser.close();
   const sizes = await Promise.all(bodies);
   return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length };
@@ -113,6 +120,7 @@ async function main() {
     const plain = await firstLoadJs(`http://${BRAND}.localhost:${PORT}${PLAIN_PAGE}`);
     const measured: { path: string; bytes: number; files: number }[] = [];
     for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`http://${BRAND}.localhost:${PORT}${path}`)) });
+    measured.push({ path: '/ + exit popup opened', ...(await firstLoadJs(`http://${BRAND}.localhost:${PORT}/`, { leave: true })) });
     const heavy = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const min = await firstLoadJs(`http://127.0.0.1:${MIN_PORT}/`);
 

@@ -1,12 +1,16 @@
 import type { BrandView } from '../../engine/model';
 import { ApplyLink } from './ApplyLink';
 
-/** Header: logo, navigation with drop-downs (open on hover and on keyboard focus, no script), APPLY NOW. */
+/**
+ * Header: logo, navigation with drop-downs (open on hover and on keyboard focus, pure CSS),
+ * APPLY NOW, and below md the mobile menu — a <details> disclosure, so it opens without script;
+ * behaviour.ts adds the scroll lock, Escape, and the solid header past 64 px of scroll.
+ */
 export function Header({ brand }: { brand: BrandView }) {
   const full = brand.layout === 'full';
   return (
-    <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center gap-4 px-4 py-3">
+    <header data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
         <a href="/" className="shrink-0" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto" />
@@ -45,28 +49,34 @@ export function Header({ brand }: { brand: BrandView }) {
           {brand.apply.label}
         </ApplyLink>
         {full && brand.nav.length > 0 && (
-          <details className="relative ml-auto md:hidden">
-            <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-2 text-sm font-medium">Menu</summary>
-            <nav aria-label="Mobile" className="absolute right-0 z-20 mt-2 w-72 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
+          <details className="group/menu ml-auto md:hidden">
+            <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
+              <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+                <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />
+                <path d="M5 5l10 10M15 5L5 15" className="hidden group-open/menu:block" />
+              </svg>
+              Menu
+            </summary>
+            <nav aria-label="Mobile" className="fixed inset-x-0 bottom-0 top-16 z-40 overflow-y-auto border-t border-slate-200 bg-white px-4 pb-8 pt-3">
               <ul className="space-y-1">
                 {brand.nav.map((item) => (
                   <li key={item.label}>
                     {item.href ? (
-                      <a href={item.href} className="block py-1 font-medium">{item.label}</a>
+                      <a href={item.href} className="block py-2 text-lg font-medium">{item.label}</a>
                     ) : (
-                      <span className="block py-1 font-semibold text-slate-600">{item.label}</span>
+                      <span className="block py-2 text-lg font-semibold text-slate-700">{item.label}</span>
                     )}
                     {item.children && (
-                      <ul className="ml-3 border-l border-slate-200 pl-3">
+                      <ul className="mb-2 ml-3 border-l border-slate-200 pl-3">
                         {item.children.map((c) => (
-                          <li key={c.href}><a href={c.href} className="block py-1 text-sm">{c.label}</a></li>
+                          <li key={c.href}><a href={c.href} className="block py-1.5">{c.label}</a></li>
                         ))}
                       </ul>
                     )}
                   </li>
                 ))}
               </ul>
-              <ApplyLink apply={brand.apply} className="mt-3 block rounded-md bg-brand px-4 py-2 text-center font-bold text-white">
+              <ApplyLink apply={brand.apply} className="mt-4 block rounded-md bg-brand px-4 py-3 text-center font-bold text-white">
                 {brand.apply.label}
               </ApplyLink>
             </nav>

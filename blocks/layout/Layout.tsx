@@ -1,20 +1,27 @@
-import { useEffect, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { brandVars } from './brandVars';
+import { installLayoutBehaviour } from './behaviour';
 import { installClientNavigation } from './clientNavigation';
+import { ExitIntent } from './ExitIntent';
 import type { BrandView } from '../../engine/model';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
 export function Layout({ brand, children }: { brand: BrandView; children: ReactNode }) {
-  useEffect(installClientNavigation, []);
-  const vars = { '--brand-theme': brand.theme, '--brand-progress': brand.progressColor } as CSSProperties;
+  useEffect(() => {
+    const off = [installClientNavigation(), installLayoutBehaviour()];
+    return () => off.forEach((f) => f());
+  }, []);
   return (
-    <div style={vars} className="flex min-h-screen flex-col">
+    <div style={brandVars(brand)} className="flex min-h-screen flex-col">
+      <div id="route-progress" aria-hidden="true" />
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
       <Header brand={brand} />
       <main id="main" className="flex-1">{children}</main>
       <Footer brand={brand} />
+      <ExitIntent brand={brand} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
-/** SPEC §2/§8 inline fallback where a block's content could not be loaded or rendered. */
-export const OOPS_TEXT = 'Oh snap! There was a problem loading this content';
+import { BLOCK_ERROR_TEXT } from '../../engine/widgets/layout';
+
+/** SPEC §2/§8 inline fallback where a block's content could not be loaded or rendered (also BlockBoundary's). */
+export const OOPS_TEXT = BLOCK_ERROR_TEXT;
 
 export function Oops() {
   return (

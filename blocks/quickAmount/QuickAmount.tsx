@@ -1,27 +1,24 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { bracketAmount } from '../../engine/amounts';
-import { applyUrl, SOURCE_STORAGE_KEY } from '../../engine/apply';
+import { applyUrl, DEFAULT_SOURCE } from '../../engine/apply';
 import type { BlockProps } from '../types';
+import { AmountDropdown } from '../widgets/AmountDropdown';
+import { CREDIT_NOTE } from '../widgets/CashForm';
+import { useApplySource } from '../widgets/useApplySource';
 
 /**
- * Quick amount picker. Works without script as a plain GET form to the apply page; once
- * hydrated it reads the stored source (LoansSource1) and sends the bracketed amount.
+ * Quick amount picker "How Much Instant Cash Do You Need?": the amount dropdown (100–5000 and
+ * "Above $5000") whose choice is rounded up to a bracket (500, 1000, 2500, 5000, above → 35000)
+ * and handed to the apply page. Without script it is a plain GET form with the default amount.
  */
 export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>) {
   const [amount, setAmount] = useState(block.data.defaultAmount);
-  const [source, setSource] = useState<string | null>(null);
-  useEffect(() => {
-    try {
-      setSource(window.localStorage.getItem(SOURCE_STORAGE_KEY));
-    } catch {
-      /* storage blocked: keep the default source */
-    }
-  }, []);
+  const source = useApplySource();
   const href = applyUrl(brand.apply, { source, amount: bracketAmount(amount) });
-  const id = `${block.key}-amount`;
+  const headingId = `${block.key}-heading`;
   return (
-    <section className="mx-auto my-6 max-w-3xl px-4">
+    <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
       <form
         method="get"
         action={brand.apply.path}
@@ -31,26 +28,23 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
         }}
         className="rounded-lg border border-slate-200 p-6 shadow-sm"
       >
-        <h2 className="text-xl font-bold text-slate-900">{block.heading ?? 'How Much Instant Cash Do You Need?'}</h2>
-        <label htmlFor={id} className="mt-4 block font-medium text-slate-800">Loan amount</label>
-        <div className="mt-1 flex flex-col gap-3 sm:flex-row">
-          <select
-            id={id}
+        <h2 id={headingId} className="text-xl font-bold text-slate-900">{block.heading ?? 'How Much Instant Cash Do You Need?'}</h2>
+        <input type="hidden" name="v1" value={source ?? DEFAULT_SOURCE} />
+        <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+          <AmountDropdown
+            id={`${block.key}-amount`}
+            label="Loan amount"
+            options={block.data.options}
+            defaultValue={block.data.defaultAmount}
+            onChange={setAmount}
             name={brand.apply.amountParam}
-            value={amount}
-            onChange={(e) => setAmount(Number(e.target.value))}
-            className="w-full rounded-md border border-slate-400 px-3 py-2 sm:w-60"
-          >
-            {block.data.options.map((o) => (
-              <option key={o.value} value={o.value}>{o.label}</option>
-            ))}
-          </select>
-          <input type="hidden" name="v1" value={source ?? 'landing-page'} />
+            className="w-full sm:w-60"
+          />
           <button type="submit" className="rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90">
             {block.buttonLabel ?? 'Get Started'}
           </button>
         </div>
-        <p className="mt-3 text-sm text-slate-700">This won&apos;t affect your credit score</p>
+        <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
       </form>
     </section>
   );

@@ -8,6 +8,8 @@ import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
 import { citiesOf } from '../cities';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
+import { TITLE_APPLY } from '../apply';
+import { STORE_BRANDS } from '../data/stores';
 import { STATES } from '../states';
 import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
 import { encodePointer } from './locate';
@@ -150,6 +152,26 @@ export function checkBrand(
     }
   };
   if (brand.footer.stateLinks) checkItemTemplate(file, '/footer/stateLinks/hrefTemplate', brand.footer.stateLinks.hrefTemplate, 'state');
+
+  const popup = brand.exitPopup;
+  if (popup) {
+    if (popup.variant === 'title' && !resolves(TITLE_APPLY.path)) {
+      add(file, '/exitPopup/variant', `the title popup's Contact Now goes to "${TITLE_APPLY.path}", which has no route; add a route for it or pick another variant`);
+    }
+    if (popup.variant === 'payday' && !popup.storeHrefTemplate) {
+      add(file, '/exitPopup', 'the payday popup links to the 11 store brands: add "storeHrefTemplate", e.g. "/loans-near-me/lending-companies/{store.slug}"');
+    }
+    if (popup.storeHrefTemplate && popup.variant !== 'payday') add(file, '/exitPopup/storeHrefTemplate', `only the payday variant uses store links; remove this or set "variant": "payday"`);
+    if (popup.variant === 'payday' && popup.storeHrefTemplate) {
+      const template = popup.storeHrefTemplate;
+      const before = problems.length;
+      checkItemTemplate(file, '/exitPopup/storeHrefTemplate', template, 'store');
+      if (problems.length === before) {
+        const missing = STORE_BRANDS.map((st) => fill(template, { 'store.slug': st.slug })).filter((href) => !resolves(href));
+        if (missing.length) add(file, '/exitPopup/storeHrefTemplate', `store links go to no page of this brand: ${missing.join(', ')}`);
+      }
+    }
+  }
 
   const footerVars = new Set<string>([...VARS_BY_PARAM.always, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {

@@ -129,8 +129,10 @@ test('the quick amount picker (an interactive block) hydrates and hands off thro
   await page.goto(brandUrl('ipaydayloans', '/'));
   await page.evaluate(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
   await page.reload();
-  const picker = page.getByRole('region').or(page.locator('form')).filter({ hasText: 'How Much Instant Cash Do You Need?' }).first();
-  await picker.getByLabel('Loan amount').selectOption('2000');
+  await page.waitForLoadState('networkidle');
+  const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
+  await picker.getByRole('combobox', { name: 'Loan amount' }).click();
+  await picker.getByRole('option', { name: '$2,000' }).click();
   await picker.getByRole('button').click();
   // 2000 is rounded up to the 2500 bracket; v1 comes from local storage, read after mount.
   await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=spring-mailer&requested_amount=2500'));

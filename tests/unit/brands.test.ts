@@ -85,6 +85,7 @@ describe('resolvePage', () => {
           ...model.brand.nav.flatMap((n) => [...(n.href ? [n.href] : []), ...(n.children ?? []).map((c) => c.href)]),
           ...model.brand.footer.columns.flatMap((c) => c.links.map((l) => l.href)),
           ...(model.brand.footer.stateLinks?.links.map((l) => l.href) ?? []),
+          ...(model.brand.exitPopup?.stores?.map((l) => l.href) ?? []),
           ...model.blocks.flatMap((b) => (b.type === 'linkGrid' ? b.links.map((l) => l.href) : b.type === 'stateList' ? b.data.links.map((l) => l.href) : [])),
         ].filter((h) => h.startsWith('/'));
         for (const href of new Set(links)) {
@@ -96,4 +97,27 @@ describe('resolvePage', () => {
       }
     }
   }, 60_000);
+});
+
+describe('exit-intent popup in the page model', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  it('the payday brand links all 11 store brands to pages it serves', () => {
+    const popup = resolvePage(catalog, 'ipaydayloans', '/', now)!.brand.exitPopup!;
+    expect(popup.variant).toBe('payday');
+    expect(popup.maskClosable).toBe(true);
+    expect(popup.stores?.map((s) => s.label)).toEqual([
+      'Ace Cash Express', 'Advance America', 'Cash Store', 'Check City', 'Check Into Cash', 'Mariner Finance', 'Money Mart', 'PAYOMATIC',
+      'Red River Credit', 'The Check Cashing Store', 'TitleMax',
+    ]);
+    for (const store of popup.stores!) {
+      const page = resolvePage(catalog, 'ipaydayloans', store.href, now)!;
+      expect(page.status, store.href).toBe(200);
+      expect(page.title, store.href).toContain(store.label);
+    }
+  });
+  it('is not on the apply page (the visitor is already applying)', () => {
+    expect(resolvePage(catalog, 'ipaydayloans', '/apply', now)!.brand.exitPopup).toBeUndefined();
+    expect(resolvePage(catalog, 'weloans', '/apply', now)!.brand.exitPopup).toBeUndefined();
+    expect(resolvePage(catalog, 'weloans', '/payday-loans', now)!.brand.exitPopup).toEqual({ variant: 'generic', maskClosable: true });
+  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type Source } from '../../engine/catalog';
+import { buildCatalog, readSources, type Source } from '../../engine/catalog';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const FILE = 'brands/acme.json';
@@ -35,7 +35,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityIndex, cityList, contentBody, contentList, faq, hero, linkGrid, locationFacts, quickAmount, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: applyCta, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 
@@ -146,6 +146,63 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
       `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "dev.acmeloans.com" clashes with brands/acme.json`,
       `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "test123.acmeloans.com" clashes with brands/acme.json`,
     ]);
+  });
+});
+
+describe('exit-intent popup settings', () => {
+  const withPopup = (popup: string) => edit('"loanTypes": [', `"exitPopup": ${popup},\n  "loanTypes": [`);
+
+  it('accepts a generic or general popup without more settings', () => {
+    expect(problemsOf(withPopup('{ "variant": "generic" }'))).toEqual([]);
+    expect(problemsOf(withPopup('{ "variant": "general", "maskClosable": false }'))).toEqual([]);
+  });
+
+  it('rejects an unknown variant with the allowed ones', () => {
+    const text = withPopup('{ "variant": "loud" }');
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"variant": "loud"')} /exitPopup/variant: "loud" is not allowed here (allowed: generic, general, title, payday)`]);
+  });
+
+  it('a title popup needs the /apply-title-loans route', () => {
+    const text = withPopup('{ "variant": "title" }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"variant": "title"')} /exitPopup/variant: the title popup's Contact Now goes to "/apply-title-loans", which has no route; add a route for it or pick another variant`,
+    ]);
+  });
+
+  it('a payday popup needs store links, and they must be pages of the brand', () => {
+    const missing = withPopup('{ "variant": "payday" }');
+    expect(problemsOf(missing)).toEqual([
+      `${FILE}:${at(missing, '"exitPopup"')} /exitPopup: the payday popup links to the 11 store brands: add "storeHrefTemplate", e.g. "/loans-near-me/lending-companies/{store.slug}"`,
+    ]);
+    const nowhere = withPopup('{ "variant": "payday", "storeHrefTemplate": "/stores/{store.slug}" }');
+    expect(problemsOf(nowhere)).toEqual([
+      `${FILE}:${at(nowhere, '"storeHrefTemplate": "/stores')} /exitPopup/storeHrefTemplate: link template "/stores/{store.slug}" gives "/stores/advance-america", which no route of this brand matches`,
+    ]);
+    const routed = edit('{ "path": "/apply", "layout": "home" },', '{ "path": "/apply", "layout": "home" },\n    { "path": "/stores/{store}", "layout": "home" },', withPopup('{ "variant": "payday", "storeHrefTemplate": "/stores/{store.slug}" }'));
+    expect(problemsOf(routed)).toEqual([]);
+  });
+
+  it('store links on a popup that does not show them are reported', () => {
+    const text = withPopup('{ "variant": "generic", "storeHrefTemplate": "/x/{store.slug}" }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"storeHrefTemplate"')} /exitPopup/storeHrefTemplate: only the payday variant uses store links; remove this or set "variant": "payday"`,
+    ]);
+  });
+});
+
+describe('test-only brands (LOANSITES_EXTRA_BRANDS_DIR)', () => {
+  it('are read only when asked for, and are valid', () => {
+    const plain = readSources({ extraDir: '' });
+    expect(plain.brands.map((b) => b.file).filter((f) => f.startsWith('tests/'))).toEqual([]);
+    const withFixtures = readSources({ extraDir: 'tests/fixtures/brands' });
+    expect(withFixtures.brands.map((b) => b.file)).toEqual(expect.arrayContaining(['tests/fixtures/brands/acmetitle.json', 'tests/fixtures/brands/acmeonline.json']));
+    const catalog = buildCatalog(withFixtures.brands, withFixtures.layouts);
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.brands.get('acmetitle')?.brand.exitPopup).toEqual({ variant: 'title', maskClosable: false });
+  });
+  it('are not read by default (no LOANSITES_EXTRA_BRANDS_DIR in the test environment)', () => {
+    expect(process.env.LOANSITES_EXTRA_BRANDS_DIR).toBeUndefined();
+    expect(readSources().brands.some((b) => b.file.startsWith('tests/'))).toBe(false);
   });
 });
 

@@ -1,0 +1,32 @@
+import { Component, type ReactNode } from 'react';
+import Router from 'next/router';
+import { boundaryState, type BoundaryState } from '../../engine/widgets/layout';
+import { Oops } from './Oops';
+
+type Props = { block: unknown; children: ReactNode };
+
+/**
+ * Each block's error boundary (SPEC §4, §8): a block that throws while rendering shows
+ * "Oh snap! There was a problem loading this content" in its place and the rest of the page
+ * stays. It resets on the next routeChangeStart, and when the next page puts a new block in
+ * its place (rules: engine/widgets/layout.ts boundaryState).
+ */
+export class BlockBoundary extends Component<Props, BoundaryState<unknown>> {
+  override state: BoundaryState<unknown> = { failed: false, block: this.props.block };
+
+  static getDerivedStateFromError = (): Partial<BoundaryState<unknown>> => ({ failed: true });
+  static getDerivedStateFromProps = (props: Props, state: BoundaryState<unknown>) => boundaryState(state, { type: 'props', block: props.block });
+
+  private reset = () => this.setState((s) => (s.failed ? boundaryState(s, { type: 'routeChangeStart' }) : null));
+
+  override componentDidMount() {
+    Router.events.on('routeChangeStart', this.reset);
+  }
+  override componentWillUnmount() {
+    Router.events.off('routeChangeStart', this.reset);
+  }
+
+  override render() {
+    return this.state.failed ? <Oops /> : this.props.children;
+  }
+}

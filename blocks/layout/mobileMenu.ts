@@ -1,0 +1,44 @@
+/**
+ * The mobile menu (a <details> in Header.tsx), loaded on its first opening: page scroll is
+ * locked while it is open; Escape closes it and puts focus back on its button; it closes when
+ * focus moves out of it, when a route change starts, and when a resize (debounced 240 ms)
+ * reaches the desktop layout. Rules in engine/widgets/layout.ts.
+ */
+import Router from 'next/router';
+import { debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/layout';
+import { lockScroll } from './scrollLock';
+
+export function installMobileMenu(menu: HTMLDetailsElement): () => void {
+  let unlock: (() => void) | undefined;
+  const close = (refocus = false) => {
+    if (!menu.open) return;
+    menu.open = false;
+    if (refocus) menu.querySelector('summary')?.focus();
+  };
+  const onToggle = () => {
+    if (menu.open) unlock ??= lockScroll();
+    else {
+      unlock?.();
+      unlock = undefined;
+    }
+  };
+  const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close(true);
+  const onFocusOut = (e: FocusEvent) => e.relatedTarget instanceof Node && !menu.contains(e.relatedTarget) && close();
+  const onResize = debounce(() => isDesktopWidth(window.innerWidth) && close(), RESIZE_DEBOUNCE_MS);
+  const onRoute = () => close();
+
+  onToggle();
+  menu.addEventListener('toggle', onToggle);
+  menu.addEventListener('focusout', onFocusOut);
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('resize', onResize);
+  Router.events.on('routeChangeStart', onRoute);
+  return () => {
+    menu.removeEventListener('toggle', onToggle);
+    menu.removeEventListener('focusout', onFocusOut);
+    document.removeEventListener('keydown', onKey);
+    window.removeEventListener('resize', onResize);
+    Router.events.off('routeChangeStart', onRoute);
+    unlock?.();
+  };
+}

@@ -1,0 +1,93 @@
+'use client';
+import { useState } from 'react';
+import { applyUrl } from '../../engine/apply';
+import { formatMoney } from '../../engine/amounts';
+import { digitsOnly } from '../../engine/widgets/amountInput';
+import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
+import type { BlockProps } from '../types';
+import { CREDIT_NOTE } from '../widgets/CashForm';
+import { useApplySource } from '../widgets/useApplySource';
+
+/**
+ * Range-slider banner (SPEC §5): a native range input 5–500 step 5 (default 250) whose amount
+ * is ten times the value, named by aria-valuetext ("$2,500"); a field to type the amount
+ * instead of dragging; and the See Rates / Check Your Rate link with that amount.
+ */
+export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>) {
+  const [value, setValue] = useState<number>(SLIDER.default);
+  /** what is in the typed field while it is being edited; null shows the slider's amount */
+  const [typed, setTyped] = useState<string | null>(null);
+  const source = useApplySource();
+  const typedValue = (text: string) => sliderValueForAmount(text === '' ? undefined : Number(text), value);
+  const effective = typed === null ? value : typedValue(typed);
+  const money = (v: number) => sliderValueText(v, brand.locale, brand.currency);
+  const commit = () => {
+    if (typed === null) return;
+    setValue(typedValue(typed));
+    setTyped(null);
+  };
+  const ids = { heading: `${block.key}-heading`, slider: `${block.key}-slider`, typed: `${block.key}-typed` };
+  const range = `${formatMoney(sliderAmount(SLIDER.min), brand.locale, brand.currency)} to ${formatMoney(sliderAmount(SLIDER.max), brand.locale, brand.currency)}`;
+  return (
+    <section aria-labelledby={ids.heading} className="bg-slate-900 text-white">
+      <div className="mx-auto max-w-3xl px-4 py-8">
+        <h2 id={ids.heading} className="text-2xl font-bold">{block.heading ?? 'How much would you like to borrow?'}</h2>
+        {block.text && <p className="mt-2 text-slate-100">{block.text}</p>}
+        <div className="mt-5 flex items-end justify-between gap-4">
+          <label htmlFor={ids.slider} className="font-medium">Loan amount</label>
+          <output htmlFor={ids.slider} className="text-3xl font-extrabold">{money(effective)}</output>
+        </div>
+        <input
+          id={ids.slider}
+          type="range"
+          min={SLIDER.min}
+          max={SLIDER.max}
+          step={SLIDER.step}
+          value={effective}
+          aria-valuetext={money(effective)}
+          onChange={(e) => {
+            setTyped(null);
+            setValue(snapSliderValue(Number(e.target.value)));
+          }}
+          className="mt-2 w-full accent-amber-400"
+        />
+        <div aria-hidden="true" className="flex justify-between text-sm text-slate-200">
+          <span>{money(SLIDER.min)}</span>
+          <span>{money(SLIDER.max)}</span>
+        </div>
+        <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
+          <div>
+            <label htmlFor={ids.typed} className="block text-sm font-medium">Or type an amount ({range})</label>
+            <div className="mt-1 flex items-center rounded-md bg-white text-slate-900">
+              <span aria-hidden="true" className="pl-3">$</span>
+              <input
+                id={ids.typed}
+                inputMode="numeric"
+                autoComplete="off"
+                value={typed ?? String(sliderAmount(value))}
+                onChange={(e) => setTyped(digitsOnly(e.target.value).slice(0, 5))}
+                onBlur={commit}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    commit();
+                  }
+                }}
+                className="w-32 rounded-md px-2 py-2"
+              />
+            </div>
+          </div>
+          <a
+            href={applyUrl(brand.apply, { source, amount: sliderAmount(effective) })}
+            rel="nofollow"
+            data-full-load=""
+            className="inline-block rounded-md bg-amber-400 px-6 py-2.5 text-center font-bold text-slate-900 hover:bg-amber-300 sm:ml-auto"
+          >
+            {block.ctaLabel ?? 'Check Your Rate'}
+          </a>
+        </div>
+        <p className="mt-3 text-sm text-slate-100">{CREDIT_NOTE}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+'use client';
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { modalWidthPx, wrapFocus, type ModalWidth } from '../../engine/widgets/modal';
+import { lockScroll } from '../layout/scrollLock';
+
+export interface ModalProps {
+  visible: boolean;
+  onClose: () => void;
+  /** extra classes on the dialog box (e.g. responsive widths) */
+  className?: string;
+  /** px or a SPEC §9 preset: small 428, default 542, payday 676, apply 720; never wider than 90% of the screen */
+  width?: ModalWidth;
+  /** a click on the backdrop closes (default true); the close button and Escape always do */
+  maskClosable?: boolean;
+  /** id of the element that names the dialog (its heading) */
+  labelledBy: string;
+  /** style of the backdrop, e.g. the brand's colour variables (the dialog is rendered at the end of <body>) */
+  style?: CSSProperties;
+  children: ReactNode;
+}
+
+const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+const focusablesIn = (root: HTMLElement): HTMLElement[] =>
+  [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+
+/**
+ * A modal dialog (SPEC §4): role="dialog", aria-modal, named by its heading; focus moves in
+ * (to [data-autofocus] or the dialog), Tab wraps, Escape closes, focus goes back to where it
+ * was; the page behind is inert and does not scroll, and keeps its scroll position.
+ */
+export function Modal({ visible, onClose, className = '', width, maskClosable = true, labelledBy, style, children }: ModalProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const downOnBackdrop = useRef(false);
+
+  useEffect(() => {
+    if (!visible) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const page = document.getElementById('__next');
+    page?.setAttribute('inert', '');
+    const unlock = lockScroll();
+    const dialog = box.current;
+    (dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus();
+    return () => {
+      page?.removeAttribute('inert');
+      unlock();
+      if (opener && opener !== document.body && opener.isConnected) opener.focus();
+    };
+  }, [visible]);
+
+  if (!visible || typeof document === 'undefined') return null;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+    } else if (event.key === 'Tab' && box.current) {
+      const items = focusablesIn(box.current);
+      const next = wrapFocus(items.indexOf(document.activeElement as HTMLElement), items.length, event.shiftKey);
+      event.preventDefault();
+      items[next]?.focus();
+    }
+  };
+  const onBackdrop = (event: MouseEvent<HTMLDivElement>) => {
+    const onIt = event.target === event.currentTarget;
+    if (event.type === 'mousedown') {
+      downOnBackdrop.current = onIt;
+      // Keep focus in the dialog when the backdrop is pressed.
+      if (onIt) event.preventDefault();
+    } else if (onIt && downOnBackdrop.current && maskClosable) onClose();
+  };
+
+  return createPortal(
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4" onMouseDown={onBackdrop} onClick={onBackdrop} data-modal-backdrop="" style={style}>
+      <div
+        ref={box}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={labelledBy}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+        style={{ width: modalWidthPx(width) }}
+        className={`relative max-h-[90vh] max-w-[90%] overflow-y-auto rounded-lg bg-white p-6 text-slate-900 shadow-2xl outline-none sm:p-8 ${className}`}
+      >
+        <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 rounded-full p-2 text-slate-700 hover:bg-slate-100">
+          <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <path d="M5 5l10 10M15 5L5 15" />
+          </svg>
+        </button>
+        {children}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * Layout behaviour in Chromium on the production build: the header turning solid past 64 px,
+ * the mobile menu (keyboard, scroll lock, Escape, resize to desktop), the progress bar in the
+ * brand's colour on route changes, and the per-block error boundary with its reset.
+ */
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { brandUrl, expectNoAxeViolations } from './helpers';
+
+async function open(page: Page, brand: string, path: string) {
+  await page.goto(brandUrl(brand, path));
+  await page.waitForLoadState('networkidle');
+}
+
+const OOPS = 'Oh snap! There was a problem loading this content';
+
+/** route.fetch runs in Node, which does not resolve *.localhost: fetch from loopback with the brand's Host header. */
+const fetchViaLoopback = (route: Route) => {
+  const url = new URL(route.request().url());
+  const host = url.host;
+  url.hostname = '127.0.0.1';
+  return route.fetch({ url: url.toString(), headers: { ...route.request().headers(), host } });
+};
+
+test('the header turns solid (white, shadow) once the page has scrolled past 64 px', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/payday-loans');
+  const header = page.locator('header[data-site-header]');
+  const look = () => header.evaluate((el) => ({ solid: el.hasAttribute('data-solid'), bg: getComputedStyle(el).backgroundColor, shadow: getComputedStyle(el).boxShadow }));
+  expect(await look()).toMatchObject({ solid: false, shadow: 'none' });
+  expect((await look()).bg).not.toBe('rgb(255, 255, 255)');
+  await page.evaluate(() => window.scrollTo(0, 64));
+  await page.waitForTimeout(100);
+  expect((await look()).solid).toBe(false);
+  await page.evaluate(() => window.scrollTo(0, 65));
+  await expect(header).toHaveAttribute('data-solid', '');
+  await expect.poll(async () => (await look()).shadow).not.toBe('none');
+  expect((await look()).bg).toBe('rgb(255, 255, 255)');
+  await expect(header).toBeInViewport();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(header).not.toHaveAttribute('data-solid', '');
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('the menu by keyboard: opens, locks page scroll, Escape closes with focus back on its button', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await page.evaluate(() => window.scrollTo(0, 400));
+    const menuButton = page.locator('header summary');
+    const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(mobileNav).toBeHidden();
+    await page.locator('header a[aria-label$="home"]').focus();
+    await page.keyboard.press('Tab'); // the header's APPLY NOW and desktop nav are not shown on a phone
+    await expect(menuButton).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(mobileNav).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Tab');
+    await expect(mobileNav.getByRole('link').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(mobileNav).toBeHidden();
+    await expect(menuButton).toBeFocused();
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    expect(await page.evaluate(() => window.scrollY)).toBe(400);
+  });
+
+  test('the menu closes when focus leaves it, and when a resize reaches the desktop layout (after 240 ms of quiet)', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    const menu = page.locator('header details');
+    await page.locator('header summary').click();
+    await expect(menu).toHaveAttribute('open', '');
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden');
+    await page.locator('main a').first().focus();
+    await expect(menu).not.toHaveAttribute('open', '');
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+
+    await page.locator('header summary').click();
+    await expect(menu).toHaveAttribute('open', '');
+    await page.setViewportSize({ width: 700, height: 800 });
+    await page.waitForTimeout(400);
+    await expect(menu).toHaveAttribute('open', '');
+    await page.setViewportSize({ width: 1024, height: 800 });
+    const resizedAt = Date.now();
+    await expect(menu).not.toHaveAttribute('open', '');
+    // Not at once: the resize is handled after 240 ms of quiet (exact timing: tests/unit/widgets.test.ts).
+    expect(Date.now() - resizedAt).toBeGreaterThanOrEqual(200);
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+  });
+
+  test('a menu link navigates on the client and the menu closes', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await page.locator('header summary').click();
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'FAQs' }).click();
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/faqs'));
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+  });
+});
+
+test('the progress bar shows in the brand progressColor while a route loads, and finishes', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/');
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/_next/data/**/about.json*', async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  const bar = page.locator('#route-progress');
+  await expect(bar).toHaveCSS('opacity', '0');
+  await page.locator('header nav[aria-label="Main"] a[href="/about"]').first().click();
+  await expect(bar).toHaveAttribute('data-state', 'loading');
+  await expect(bar).toHaveCSS('background-color', 'rgb(245, 158, 11)'); // #f59e0b
+  await expect(bar).toHaveCSS('opacity', '1');
+  release();
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/about'));
+  await expect(bar).toHaveAttribute('data-state', 'done');
+  await expect(bar).toHaveCSS('opacity', '0');
+});
+
+/** Page data whose city list is broken (links: null), as a bad response from the server would be. */
+function breakCityList(model: { blocks: { type: string; data: { links?: unknown } }[] }) {
+  const block = model.blocks.find((b) => b.type === 'cityList')!;
+  block.data.links = null;
+}
+
+test.describe('error boundary', () => {
+  test('a block that throws shows the inline message in its place; the rest of the page stays; it resets on the next navigation', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/location/tx');
+    await page.route('**/_next/data/**/location/ca.json*', async (route) => {
+      // The router fetches the data once (on hover or click) and checks the rewrite with HEAD requests.
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await fetchViaLoopback(route);
+      const json = (await response.json()) as { pageProps: { model: Parameters<typeof breakCityList>[0] } };
+      breakCityList(json.pageProps.model);
+      await route.fulfill({ response, json });
+    });
+    await page.locator('footer a[href="/location/ca"]').click();
+    await expect(page.locator('h1')).toHaveText('Payday Loans in California');
+    await expect(page.getByText(OOPS, { exact: true })).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'Payday loan information for cities in California' })).toHaveCount(0);
+    // The blocks around it still render: the one before and the one after.
+    await expect(page.getByRole('heading', { name: 'Before you borrow in California' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /Payday loans in California: common questions/ })).toBeVisible();
+    const order = await page.evaluate((text) => {
+      const main = document.querySelector('main')!;
+      return [...main.querySelectorAll('h2, p, [role="alert"]')].filter((el) => el.tagName === 'H2' || el.textContent === text).map((el) => el.textContent);
+    }, OOPS);
+    // In the city list's place: after the block before it, before the block after it.
+    const at = order.indexOf(OOPS);
+    expect(order.slice(at - 1, at + 2)).toEqual(['Before you borrow in California', OOPS, 'Payday loans in California: common questions']);
+    await expectNoAxeViolations(page);
+
+    // Next page with the same layout: the boundary at that position resets and the city list is back.
+    await page.locator('footer a[href="/location/ny"]').click();
+    await expect(page.locator('h1')).toHaveText('Payday Loans in New York');
+    await expect(page.getByText(OOPS)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Payday loan information for cities in New York' })).toBeVisible();
+  });
+
+  test('on a first load: the server HTML is replaced by the message when the block throws in the browser', async ({ page }) => {
+    await page.route(brandUrl('ipaydayloans', '/location/ca'), async (route) => {
+      const response = await fetchViaLoopback(route);
+      const html = await response.text();
+      const body = html.replace(/(<script id="__NEXT_DATA__" type="application\/json">)(.*?)(<\/script>)/s, (_m, open: string, data: string, close: string) => {
+        const next = JSON.parse(data) as { props: { pageProps: { model: Parameters<typeof breakCityList>[0] } } };
+        breakCityList(next.props.pageProps.model);
+        return open + JSON.stringify(next) + close;
+      });
+      expect(body).not.toBe(html);
+      await route.fulfill({ response, body });
+    });
+    await page.goto(brandUrl('ipaydayloans', '/location/ca'));
+    await expect(page.getByText(OOPS, { exact: true })).toHaveCount(1);
+    await expect(page.locator('h1')).toHaveText('Payday Loans in California');
+    await expect(page.getByRole('heading', { name: 'Before you borrow in California' })).toBeVisible();
+  });
+});

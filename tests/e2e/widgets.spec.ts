@@ -1,0 +1,424 @@
+/**
+ * The interactive blocks and the exit-intent popups in Chromium, by mouse and by keyboard
+ * only, on the production build: what a borrower sees and where each widget sends them
+ * (URLs compared byte for byte), plus axe with every dialog open. The title and general
+ * brands are test fixtures (tests/fixtures/brands, loaded only by the e2e server).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { brandUrl, expectNoAxeViolations } from './helpers';
+
+/** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
+async function open(page: Page, brand: string, path: string) {
+  await page.goto(brandUrl(brand, path));
+  await page.waitForLoadState('networkidle');
+}
+
+/** A real pointer movement from inside the page to above it (Chromium fires mouseout with no relatedTarget). */
+async function leavePage(page: Page) {
+  await page.mouse.move(640, 300);
+  await page.mouse.move(640, -10);
+}
+
+const flag = (page: Page, brand: string) => page.evaluate((key) => localStorage.getItem(key), `${brand}:exitPopupShown`);
+const focusedInside = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.closest(sel), selector);
+
+test.describe('exit-intent popup', () => {
+  test('opens once when the pointer leaves the page, sets the flag to 1 at that moment, and never returns (reload included)', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    expect(await flag(page, 'ipaydayloans')).toBeNull();
+    await page.mouse.move(640, 300);
+    await page.mouse.move(700, 500);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Before you go' });
+    await expect(dialog).toBeVisible();
+    expect(await flag(page, 'ipaydayloans')).toBe('1');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
+    await leavePage(page);
+    await page.waitForTimeout(400);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    await leavePage(page);
+    await page.waitForTimeout(400);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await flag(page, 'ipaydayloans')).toBe('1');
+  });
+
+  test('is not shown on the apply page, and leaves the flag unset there', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/apply');
+    await leavePage(page);
+    await page.waitForTimeout(400);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    expect(await flag(page, 'ipaydayloans')).toBeNull();
+  });
+
+  test('payday: APPLY NOW and the 11 store brands, each linking to its page; a store link navigates and closes the popup', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/payday-loans');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Before you go' });
+    await expect(dialog).toBeVisible();
+    const apply = dialog.getByRole('link', { name: 'APPLY NOW' });
+    await expect(apply).toHaveAttribute('href', '/apply?v1=landing-page');
+    await expect(apply).toHaveAttribute('rel', 'nofollow');
+    await expect(dialog.getByText("This won't affect your credit score")).toBeVisible();
+    const stores = dialog.getByRole('navigation', { name: 'Loan store brands' }).getByRole('link');
+    await expect(stores).toHaveCount(11);
+    await expect(stores.first()).toHaveAttribute('href', '/loans-near-me/lending-companies/ace-cash-express');
+    await expect(stores.last()).toHaveText('TitleMax');
+    await expectNoAxeViolations(page);
+
+    await dialog.getByRole('link', { name: 'Check Into Cash' }).click();
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/loans-near-me/lending-companies/check-into-cash'));
+    await expect(page.locator('h1')).toContainText('Check Into Cash');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('payday: APPLY NOW carries the stored source (LoansSource1) and lands on the apply page', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await page.evaluate(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    await leavePage(page);
+    const apply = page.getByRole('dialog').getByRole('link', { name: 'APPLY NOW' });
+    await expect(apply).toHaveAttribute('href', '/apply?v1=spring-mailer');
+    await apply.press('Enter');
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=spring-mailer'));
+    expect(page.url()).toBe(brandUrl('ipaydayloans', '/apply?v1=spring-mailer'));
+  });
+
+  test('generic (WeLoans), keyboard only: "Leave so soon?", the amount is clamped on leaving the field, Enter hands off', async ({ page }) => {
+    await open(page, 'weloans', '/payday-loans');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Leave so soon?' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('up to $5,000');
+    await expect(dialog).toContainText('free');
+    await expect(dialog).toContainText('as fast as 24 hours');
+    const amount = dialog.getByLabel(/Loan amount/);
+    await expect(amount).toBeFocused();
+    await expect(amount).toHaveAttribute('placeholder', '1000');
+    await expectNoAxeViolations(page);
+    await page.keyboard.type('3x0');
+    await expect(amount).toHaveValue('30');
+    await page.keyboard.press('Tab');
+    await expect(amount).toHaveValue('50');
+    await expect(dialog.getByRole('button', { name: 'Get My Quotes Now!' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('weloans', '/apply?v1=landing-page&requested_amount=50'));
+  });
+
+  test('generic, by mouse: an amount above 5000 is sent as 5000', async ({ page }) => {
+    await open(page, 'weloans', '/');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Leave so soon?' });
+    await dialog.getByLabel(/Loan amount/).fill('98765');
+    await expect(dialog.getByLabel(/Loan amount/)).toHaveValue('98765');
+    await dialog.getByRole('button', { name: 'Get My Quotes Now!' }).click();
+    await expect(page).toHaveURL(brandUrl('weloans', '/apply?v1=landing-page&requested_amount=5000'));
+  });
+
+  test('general site, keyboard only: the amount dropdown (default $1,000) and GET STARTED NOW!', async ({ page }) => {
+    await open(page, 'acmeonline', '/');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Sorry to see you leaving...' });
+    await expect(dialog).toContainText(/you still have the chance to get up to \$5,000 with easy requirements!/i);
+    const combo = dialog.getByRole('combobox', { name: 'Loan amount' });
+    await expect(combo).toBeFocused();
+    await expect(combo).toHaveText('$1,000');
+    await expect(combo).toHaveAttribute('aria-expanded', 'false');
+    await page.keyboard.press('ArrowDown');
+    await expect(combo).toHaveAttribute('aria-expanded', 'true');
+    const listbox = dialog.getByRole('listbox', { name: 'Loan amount' });
+    await expect(listbox.getByRole('option')).toHaveCount(18);
+    await expect(listbox.getByRole('option', { name: 'Above $5000' })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('ArrowDown');
+    await expect(combo).toHaveAttribute('aria-activedescendant', await listbox.getByRole('option', { name: '$1,500' }).getAttribute('id') ?? '');
+    // Escape closes the list, not the dialog.
+    await page.keyboard.press('Escape');
+    await expect(listbox).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await expect(combo).toHaveText('$1,000');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(combo).toHaveText('$1,500');
+    await expect(listbox).toBeHidden();
+    await page.keyboard.press('Tab');
+    const go = dialog.getByRole('link', { name: 'GET STARTED NOW!' });
+    await expect(go).toBeFocused();
+    await expect(go).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1500');
+    await expect(go).toHaveAttribute('rel', 'nofollow');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('acmeonline', '/apply?v1=landing-page&requested_amount=1500'));
+  });
+
+  test('general site, by mouse: opens on click, closes on blur, an option click chooses', async ({ page }) => {
+    await open(page, 'acmeonline', '/');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Sorry to see you leaving...' });
+    const combo = dialog.getByRole('combobox', { name: 'Loan amount' });
+    const listbox = dialog.getByRole('listbox');
+    await combo.click();
+    await expect(listbox).toBeVisible();
+    await dialog.getByRole('heading').click();
+    await expect(listbox).toBeHidden();
+    await combo.click();
+    await listbox.getByRole('option', { name: '$300', exact: true }).click();
+    await expect(listbox).toBeHidden();
+    await expect(combo).toHaveText('$300');
+    await dialog.getByRole('link', { name: 'GET STARTED NOW!' }).click();
+    await expect(page).toHaveURL(brandUrl('acmeonline', '/apply?v1=landing-page&requested_amount=300'));
+  });
+
+  test('title site, keyboard only: separators while typing, clamp to 5000, rounded up on submit, query kept, requestedamount', async ({ page }) => {
+    await open(page, 'acmetitle', '/title-loans?utm_source=fb&gclid=abc');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Borrow from $100 to $10,000' });
+    await expect(dialog).toBeVisible();
+    const amount = dialog.getByLabel('Loan amount');
+    await expect(amount).toBeFocused();
+    await expect(amount).toHaveValue('2,500');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('12345');
+    await expect(amount).toHaveValue('5,000');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('1234');
+    await expect(amount).toHaveValue('1,234');
+    await page.keyboard.press('Tab');
+    const purpose = dialog.getByLabel('Loan purpose');
+    await expect(purpose).toBeFocused();
+    await expect(purpose.locator('option')).toHaveCount(15);
+    await expect(purpose.locator('option').nth(1)).toHaveText('Debt Consolidation');
+    await expect(purpose.locator('option').last()).toHaveText('Other');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Contact Now' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?utm_source=fb&gclid=abc&v1=landing-page&requestedamount=2500'));
+  });
+
+  test('title site, by mouse: an emptied amount sends the default 2500; a small one is rounded up to 500', async ({ page }) => {
+    await open(page, 'acmetitle', '/title-loans');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Borrow from $100 to $10,000' });
+    await dialog.getByLabel('Loan amount').fill('120');
+    await dialog.getByLabel('Loan purpose').selectOption('Auto Repair');
+    await dialog.getByRole('button', { name: 'Contact Now' }).click();
+    await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?v1=landing-page&requestedamount=500'));
+    // Back on a page with the popup already seen: the flag keeps it closed.
+    await open(page, 'acmetitle', '/title-loans');
+    await leavePage(page);
+    await page.waitForTimeout(400);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});
+
+test.describe('modal behaviour (the exit popup as the modal)', () => {
+  test('role dialog, aria-modal, labelled; focus moves in, Tab and Shift+Tab wrap, Escape closes and focus returns to where it was', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    const opener = page.locator('main a[href="/payday-loans"]').first();
+    await opener.focus();
+    await leavePage(page);
+    const dialog = page.getByRole('dialog', { name: 'Before you go' });
+    await expect(dialog).toHaveAttribute('aria-modal', 'true');
+    await expect(dialog.getByRole('link', { name: 'APPLY NOW' })).toBeFocused();
+    await expect(page.locator('#__next')).toHaveAttribute('inert', '');
+    // close button, APPLY NOW, 11 stores: 13 stops; 13 Tabs from APPLY NOW come back to it, never leaving the dialog.
+    for (let i = 0; i < 13; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusedInside(page, '[role="dialog"]'), `Tab ${i + 1}`).toBe(true);
+    }
+    await expect(dialog.getByRole('link', { name: 'APPLY NOW' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Close' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(dialog.getByRole('link', { name: 'TitleMax' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(opener).toBeFocused();
+    await expect(page.locator('#__next')).not.toHaveAttribute('inert', '');
+  });
+
+  test('page scroll is locked while open and the position is the same after closing', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
+    await leavePage(page);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await page.mouse.move(20, 450);
+    await page.mouse.wheel(0, 800);
+    await page.keyboard.press('PageDown');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(1500);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(1500);
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await page.mouse.wheel(0, 300);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1500);
+  });
+
+  test('maskClosable (default): a click on the backdrop closes', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await leavePage(page);
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.mouse.click(20, 450);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('maskClosable false: a backdrop click leaves it open and focus inside; the close button closes', async ({ page }) => {
+    await open(page, 'acmetitle', '/title-loans');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await page.mouse.click(20, 450);
+    await page.waitForTimeout(200);
+    await expect(dialog).toBeVisible();
+    expect(await focusedInside(page, '[role="dialog"]')).toBe(true);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
+  });
+
+  test('sizes: 870 px on large screens, 500 px on medium ones', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await leavePage(page);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    expect((await dialog.boundingBox())?.width).toBe(870);
+    await page.setViewportSize({ width: 900, height: 900 });
+    await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(500);
+  });
+});
+
+test.describe('amount widgets on pages', () => {
+  test('range slider, keyboard only: arrows, Home/End, the typed alternative, Check Your Rate', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/payday-loans');
+    const banner = page.getByRole('region', { name: 'How much do you need until payday?' });
+    const slider = banner.getByRole('slider', { name: 'Loan amount' });
+    const link = banner.getByRole('link', { name: 'Check Your Rate' });
+    await expect(slider).toHaveAttribute('aria-valuetext', '$2,500');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2500');
+    await expect(link).toHaveAttribute('rel', 'nofollow');
+    await expect(banner).toContainText("This won't affect your credit score");
+    await page.getByRole('link', { name: 'Check my options' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(slider).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(slider).toHaveAttribute('aria-valuetext', '$2,600');
+    await expect(banner.locator('output')).toHaveText('$2,600');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2600');
+    await page.keyboard.press('End');
+    await expect(slider).toHaveAttribute('aria-valuetext', '$5,000');
+    await page.keyboard.press('Home');
+    await expect(slider).toHaveAttribute('aria-valuetext', '$50');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=50');
+    await page.keyboard.press('Tab');
+    const typed = banner.getByLabel(/Or type an amount/);
+    await expect(typed).toBeFocused();
+    await expect(typed).toHaveValue('50');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Enter');
+    await expect(slider).toHaveValue('125');
+    await expect(slider).toHaveAttribute('aria-valuetext', '$1,250');
+    await expect(typed).toHaveValue('1250');
+    await page.keyboard.press('Tab');
+    await expect(link).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=1250'));
+  });
+
+  test('range slider, by mouse: a click on the track moves the amount, and the link follows', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/payday-loans');
+    const slider = page.getByRole('slider', { name: 'Loan amount' });
+    const box = (await slider.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
+    const value = Number(await slider.inputValue());
+    expect(value).toBeGreaterThan(400);
+    const amount = value * 10;
+    await expect(slider).toHaveAttribute('aria-valuetext', `$${amount.toLocaleString('en-US')}`);
+    await page.getByRole('link', { name: 'Check Your Rate' }).click();
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', `/apply?v1=landing-page&requested_amount=${amount}`));
+  });
+
+  test('Get Your Cash, keyboard only: digits only, clamped on blur, empty sends 1000', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/cash-advance');
+    const widget = page.getByRole('region', { name: 'Get Your Cash' });
+    const amount = widget.getByLabel(/Loan amount/);
+    await expect(amount).toHaveAttribute('placeholder', '1000');
+    await expect(widget).toContainText("This won't affect your credit score");
+    await page.getByRole('link', { name: 'Check my options' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(amount).toBeFocused();
+    await page.keyboard.type('$7,5.00');
+    await expect(amount).toHaveValue('7500');
+    await page.keyboard.press('Tab');
+    await expect(amount).toHaveValue('5000');
+    await expect(widget.getByRole('button', { name: 'Get My Quotes Now!' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=1000'));
+  });
+
+  test('Get Your Cash, by mouse: below 50 becomes 50 on blur', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/cash-advance');
+    const widget = page.getByRole('region', { name: 'Get Your Cash' });
+    await widget.getByLabel(/Loan amount/).fill('12');
+    await widget.getByRole('heading').click();
+    await expect(widget.getByLabel(/Loan amount/)).toHaveValue('50');
+    await widget.getByRole('button', { name: 'Get My Quotes Now!' }).click();
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=50'));
+  });
+
+  test('quick amount picker, keyboard only, on a title brand: "Above $5000" is sent as 35000 under requestedamount', async ({ page }) => {
+    await open(page, 'acmetitle', '/');
+    const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
+    const combo = picker.getByRole('combobox', { name: 'Loan amount' });
+    await expect(combo).toHaveText('$1,000');
+    await combo.focus();
+    await page.keyboard.press('End');
+    await expect(picker.getByRole('option')).toHaveCount(19);
+    await expect(picker.getByRole('option').last()).toHaveText('Above $5000');
+    await page.keyboard.press('Enter');
+    await expect(combo).toHaveText('Above $5000');
+    await page.keyboard.press('Tab');
+    await expect(picker.getByRole('button', { name: 'Get Started' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?v1=landing-page&requestedamount=35000'));
+  });
+
+  test('quick amount picker, by mouse: $2,000 is rounded up to the 2500 bracket; axe with the list open', async ({ page }) => {
+    await open(page, 'acmetitle', '/');
+    const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
+    await picker.getByRole('combobox').click();
+    await expect(picker.getByRole('listbox')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await picker.getByRole('option', { name: '$2,000' }).click();
+    await picker.getByRole('button', { name: 'Get Started' }).click();
+    await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?v1=landing-page&requestedamount=2500'));
+  });
+
+  test('title brand: the slider (See Rates) and Get Your Cash use /apply-title-loans and requestedamount, with the stored source', async ({ page }) => {
+    await open(page, 'acmetitle', '/');
+    await page.evaluate(() => localStorage.setItem('LoansSource1', 'tt-campaign'));
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=2500');
+    const cash = page.getByRole('region', { name: 'Get Your Cash' });
+    await cash.getByLabel(/Loan amount/).fill('777');
+    await cash.getByRole('button', { name: 'Get My Quotes Now!' }).click();
+    await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?v1=tt-campaign&requestedamount=777'));
+    await expectNoAxeViolations(page);
+  });
+});
