@@ -29,7 +29,7 @@ describe('brandPaths', () => {
   it('lists every page once, and every one resolves', () => {
     expect(new Set(paths).size).toBe(paths.length);
     for (const p of paths) expect(matchPath(loaded, p), p).toBeDefined();
-  });
+  }, 60_000);
   it('has every state, every city of every state, every city-state slug and every letter page', () => {
     const set = new Set(paths);
     for (const s of STATES) expect(set.has(`/location/${s.code}`)).toBe(true);
@@ -64,11 +64,30 @@ describe('brandPaths', () => {
     expect(sitemapXml(loaded, count)).toBeUndefined();
     expect(sitemapXml(loaded, -1)).toBeUndefined();
     expect(sitemapXml(loaded, 0)).toContain('<loc>https://acmeloans.com/</loc>');
-  });
+  }, 60_000);
 });
 
 describe('robots.txt', () => {
   it('points at the sitemap index on the primary host and keeps crawlers off the apply page', () => {
     expect(robotsTxt(loaded)).toBe('User-agent: *\nAllow: /\nDisallow: /apply\nDisallow: /api/\n\nSitemap: https://acmeloans.com/sitemap.xml\n');
+  });
+});
+
+describe('content pages in the sitemap', () => {
+  it('lists every live content page of the brand and nothing else', async () => {
+    const { withContentRoutes } = await import('../fixtures/content-routes');
+    const { readSources } = await import('../../engine/catalog');
+    const { createEmbeddedSource, loadContent } = await import('../../engine/content/embedded');
+    const { contentPaths } = await import('../../engine/sitemap');
+    const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
+    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts);
+    const source = createEmbeddedSource(loadContent(join(__dirname, '../fixtures/content')));
+    const paths = await contentPaths(c.brands.get('acme')!, source);
+    expect(paths.sort()).toEqual([
+      '/answers', '/author/other-author', '/author/test-author', '/blog', '/blog/2',
+      '/blog/money-basics', '/blog/money-basics/fixture-article-5', '/blog/money-basics/fixture-article-6', '/blog/money-basics/fixture-hostile',
+      '/blog/payday-loans', '/blog/payday-loans/fixture-article-1', '/blog/payday-loans/fixture-article-2', '/blog/payday-loans/fixture-article-3', '/blog/payday-loans/fixture-article-4',
+      '/hub/fixture-apr', '/answers/fixture-answer', '/tag/apr', '/tag/budgeting', '/tag/fees',
+    ].sort());
   });
 });

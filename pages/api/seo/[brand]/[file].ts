@@ -4,9 +4,10 @@
  */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { getCatalog } from '../../../../engine/catalog';
-import { robotsTxt, sitemapIndexXml, sitemapXml } from '../../../../engine/sitemap';
+import { contentSource } from '../../../../engine/content/service';
+import { allPaths, robotsTxt, sitemapIndexXmlOf, sitemapXmlOf } from '../../../../engine/sitemap';
 
-export default function handler(req: NextApiRequest, res: NextApiResponse) {
+export default async function handler(req: NextApiRequest, res: NextApiResponse) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return res.status(405).send('Method not allowed');
@@ -16,9 +17,16 @@ export default function handler(req: NextApiRequest, res: NextApiResponse) {
   if (!loaded) return res.status(404).send('Not found');
   res.setHeader('Cache-Control', 'public, max-age=3600');
   if (file === 'robots.txt') return res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').send(robotsTxt(loaded));
-  if (file === 'sitemap.xml') return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(sitemapIndexXml(loaded));
+  let paths: string[];
+  try {
+    paths = await allPaths(loaded, contentSource());
+  } catch {
+    res.setHeader('Cache-Control', 'no-store');
+    return res.status(503).send('The content service is unavailable; try again shortly');
+  }
+  if (file === 'sitemap.xml') return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(sitemapIndexXmlOf(loaded, paths));
   const m = /^sitemap-(\d{1,4})\.xml$/.exec(file);
-  const xml = m ? sitemapXml(loaded, Number(m[1])) : undefined;
+  const xml = m ? sitemapXmlOf(loaded, paths, Number(m[1])) : undefined;
   if (!xml) return res.status(404).send('Not found');
   return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(xml);
 }
