@@ -1,7 +1,8 @@
 'use client';
 import { useState } from 'react';
 import { bracketAmount } from '../../engine/amounts';
-import { applyUrl, DEFAULT_SOURCE } from '../../engine/apply';
+import { applyUrl } from '../../engine/apply';
+import { ApplyForm } from '../widgets/ApplyForm';
 import type { BlockProps } from '../types';
 import { AmountDropdown } from '../widgets/AmountDropdown';
 import { CREDIT_NOTE } from '../widgets/CashForm';
@@ -19,17 +20,8 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
   const headingId = `${block.key}-heading`;
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
-      <form
-        method="get"
-        action={brand.apply.path}
-        onSubmit={(e) => {
-          e.preventDefault();
-          window.location.assign(href);
-        }}
-        className="rounded-lg border border-slate-200 p-6 shadow-sm"
-      >
+      <ApplyForm apply={brand.apply} href={href} source={source} className="rounded-lg border border-slate-200 p-6 shadow-sm">
         <h2 id={headingId} className="text-xl font-bold text-slate-900">{block.heading ?? 'How Much Instant Cash Do You Need?'}</h2>
-        <input type="hidden" name="v1" value={source ?? DEFAULT_SOURCE} />
         <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
           <AmountDropdown
             id={`${block.key}-amount`}
@@ -45,7 +37,7 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
           </button>
         </div>
         <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
-      </form>
+      </ApplyForm>
     </section>
   );
 }

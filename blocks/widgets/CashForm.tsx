@@ -1,6 +1,7 @@
 'use client';
 import { useState } from 'react';
-import { applyUrl, DEFAULT_SOURCE } from '../../engine/apply';
+import { applyUrl } from '../../engine/apply';
+import { ApplyForm } from './ApplyForm';
 import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/widgets/amountInput';
 import type { BrandView } from '../../engine/model';
 import { useApplySource } from './useApplySource';
@@ -16,15 +17,7 @@ export function CashForm({ brand, id, buttonLabel = 'Get My Quotes Now!', autoFo
   const source = useApplySource();
   const href = applyUrl(brand.apply, { source, amount: cashSubmitAmount(text) });
   return (
-    <form
-      method="get"
-      action={brand.apply.path}
-      onSubmit={(e) => {
-        e.preventDefault();
-        window.location.assign(href);
-      }}
-    >
-      <input type="hidden" name="v1" value={source ?? DEFAULT_SOURCE} />
+    <ApplyForm apply={brand.apply} href={href} source={source}>
       <label htmlFor={id} className="block font-medium text-slate-800">
         Loan amount <span className="font-normal text-slate-700">(${CASH_AMOUNT.min} to ${CASH_AMOUNT.max.toLocaleString(brand.locale)})</span>
       </label>
@@ -49,6 +42,6 @@ export function CashForm({ brand, id, buttonLabel = 'Get My Quotes Now!', autoFo
         </button>
       </div>
       <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
-    </form>
+    </ApplyForm>
   );
 }

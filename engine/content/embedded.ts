@@ -55,7 +55,7 @@ export function loadContent(root: string): ContentIndex {
   const entries = new Map<Collection, Entry[]>();
   const problems: ContentProblem[] = [];
   for (const collection of ['article', 'answer', 'hub', 'author'] as const) {
-    const folder = join(root, FOLDERS[collection]);
+    const folder = join(/* turbopackIgnore: true */ root, FOLDERS[collection]);
     let files: string[] = [];
     try {
       files = readdirSync(folder).filter((f) => f.endsWith('.md')).sort();
@@ -107,7 +107,7 @@ export function loadContent(root: string): ContentIndex {
   for (const [collection, file] of [['category', 'categories.json'], ['tag', 'tags.json']] as const) {
     let items: { slug: string; name: string; description?: string }[] = [];
     try {
-      items = JSON.parse(readFileSync(join(root, file), 'utf8')) as typeof items;
+      items = JSON.parse(readFileSync(join(/* turbopackIgnore: true */ root, file), 'utf8')) as typeof items;
     } catch (err) {
       problems.push({ file: `content/${file}`, message: (err as Error).message });
     }
