@@ -1,0 +1,157 @@
+/**
+ * What every API route does before its own work, in one place: the method, the body (JSON
+ * only, capped, parsed, checked against its schema in schemas/), the brand of the request's
+ * host and the client's address. Each failure is a 4xx with a reason a person can read.
+ *
+ * Routes that use readJsonBody turn Next's body parser off (`config.api.bodyParser = false`),
+ * so the cap is enforced while reading, before anything is buffered past it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { getCatalog, type LoadedBrand } from '../catalog';
+import { lookupBrandId, requestHost } from '../hosts';
+import { toProblems } from '../validate/schema';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly problems: string[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const trustProxyHeaders = (): boolean => process.env.TRUST_FORWARDED_HOST === '1';
+
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** A schema compiled once per process. */
+export function validatorFor<T>(schema: object): ValidateFunction<T> {
+  let fn = compiled.get(schema);
+  if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+  return fn as ValidateFunction<T>;
+}
+
+/** 405 with Allow unless the method is one of `allowed`. */
+export function requireMethod(req: IncomingMessage, allowed: readonly string[]): void {
+  if (!allowed.includes(req.method ?? '')) {
+    throw new ApiError(405, `Use ${allowed.join(' or ')}`, [], { Allow: allowed.join(', ') });
+  }
+}
+
+/** The raw body, refused with 413 as soon as it passes `limit` bytes. */
+export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new ApiError(413, `The body is larger than ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        req.resume();
+        reject(new ApiError(413, `The body is larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) (done = true), resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (err) => {
+      if (!done) (done = true), reject(new ApiError(400, `The body could not be read: ${err.message}`));
+    });
+  });
+}
+
+/**
+ * The JSON body, checked: `application/json` only (415; this also keeps out the form posts a
+ * cross-site page can send without a preflight), at most `limit` bytes (413), valid JSON
+ * (400), valid against `schema` (400 with every problem as "/pointer: reason").
+ */
+export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new ApiError(415, 'Send the body as application/json');
+  const raw = await readRawBody(req, opts.limit);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new ApiError(400, `The body is not valid JSON: ${(err as Error).message}`);
+  }
+  const validate = validatorFor<T>(opts.schema);
+  if (!validate(body)) {
+    throw new ApiError(400, 'The body is not valid', toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`));
+  }
+  return body;
+}
+
+/** The brand whose host the request came to (never from the body); 404 for an unknown host. */
+export function brandOfRequest(req: IncomingMessage): LoadedBrand {
+  const host = requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+  const catalog = getCatalog();
+  const id = lookupBrandId(catalog.hostMap, host) ?? lookupBrandId(catalog.blogHostMap, host);
+  const loaded = id ? catalog.brands.get(id) : undefined;
+  if (!loaded) throw new ApiError(404, `No site answers on host "${host.slice(0, 255)}"`);
+  return loaded;
+}
+
+const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** The client's address: the socket's, or the first X-Forwarded-For entry when a trusted proxy sets it. */
+export function clientIp(req: IncomingMessage): string {
+  const forwarded = trustProxyHeaders() ? headerValue(req.headers['x-forwarded-for'])?.split(',')[0]?.trim() : undefined;
+  return (forwarded || req.socket.remoteAddress || '').replace(/^::ffff:/, '');
+}
+
+/**
+ * An address with its host part dropped, for storage: IPv4 keeps /24 ("203.0.113.0"), IPv6
+ * keeps /48 ("2001:db8:1::"). Enough to spot abuse from a network, not to find a person.
+ */
+export function truncateIp(ip: string): string {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/.exec(ip);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0`;
+  if (ip.includes(':')) {
+    const [head = ''] = ip.split('::');
+    const groups = head.split(':').filter(Boolean).slice(0, 3);
+    return `${groups.join(':')}::`;
+  }
+  return '';
+}
+
+export function userAgent(req: IncomingMessage, max = 512): string {
+  return String(req.headers['user-agent'] ?? '').slice(0, max);
+}
+
+/** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. */
+export async function handleApi(req: IncomingMessage, res: ServerResponse, work: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<void> {
+  let status: number;
+  let body: unknown;
+  let headers: Record<string, string> = {};
+  try {
+    const out = await work();
+    ({ status, body } = out);
+    headers = out.headers ?? {};
+  } catch (err) {
+    if (err instanceof ApiError) {
+      status = err.status;
+      body = { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) };
+      headers = err.headers;
+    } else {
+      console.error('[api]', req.method, req.url, err);
+      status = 500;
+      body = { error: 'Something went wrong on our side; please try again' };
+    }
+  }
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,69 @@
+/**
+ * Rate limits for what writes (session traces, leads, form traces) and what costs (geocoder,
+ * GraphQL). A fixed window per (name, client): `limit` hits per `windowMs`. This one counts in
+ * the process's memory, which is right for one instance; the interface is async so a shared
+ * store (Redis) can count across instances without changing a caller.
+ */
+import { ApiError } from './api';
+
+export interface RateDecision {
+  ok: boolean;
+  /** seconds until the window resets (for Retry-After) */
+  retryAfter: number;
+  remaining: number;
+}
+
+export interface RateLimiter {
+  hit(key: string, now?: number): Promise<RateDecision>;
+}
+
+export interface RateRule {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** Windows kept at most; the oldest are dropped first, so a flood of new clients cannot grow memory without bound. */
+const MAX_KEYS = 50_000;
+
+export function memoryRateLimiter(rule: RateRule): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    async hit(key, now = Date.now()) {
+      let w = windows.get(key);
+      if (!w || now - w.start >= rule.windowMs) {
+        windows.delete(key);
+        if (windows.size >= MAX_KEYS) windows.delete(windows.keys().next().value!);
+        w = { start: now, count: 0 };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      const retryAfter = Math.max(1, Math.ceil((w.start + rule.windowMs - now) / 1000));
+      return { ok: w.count <= rule.limit, retryAfter, remaining: Math.max(0, rule.limit - w.count) };
+    },
+  };
+}
+
+const limiters = new Map<string, RateLimiter>();
+
+/** The process-wide limiter for a rule (one per name). */
+export function rateLimiter(rule: RateRule): RateLimiter {
+  let l = limiters.get(rule.name);
+  if (!l) limiters.set(rule.name, (l = memoryRateLimiter(rule)));
+  return l;
+}
+
+/** 429 with Retry-After when `key` has used its allowance under `rule`. */
+export async function enforceRateLimit(rule: RateRule, key: string): Promise<void> {
+  const d = await rateLimiter(rule).hit(key);
+  if (!d.ok) throw new ApiError(429, `Too many requests; try again in ${d.retryAfter} s`, [], { 'Retry-After': String(d.retryAfter) });
+}
+
+/** Limits in force; tests and operators can raise them through the environment. */
+export const RATE_RULES = {
+  sessionTrace: { name: 'session-trace', limit: Number(process.env.RATE_LIMIT_SESSION_TRACE ?? 60), windowMs: 60_000 },
+  leads: { name: 'leads', limit: Number(process.env.RATE_LIMIT_LEADS ?? 10), windowMs: 60_000 },
+  formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
+  geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
+  graphql: { name: 'graphql', limit: Number(process.env.RATE_LIMIT_GRAPHQL ?? 120), windowMs: 60_000 },
+} as const satisfies Record<string, RateRule>;
