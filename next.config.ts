@@ -8,18 +8,7 @@ const config: NextConfig = {
   // LOANSITES_ISR_MEMORY=1 keeps regenerated pages in memory only (neither written to nor read
   // from .next): the end-to-end tests run two servers on one build with different content back ends.
   experimental: { isrFlushToDisk: process.env.LOANSITES_ISR_MEMORY !== '1' },
-  async headers() {
-    return [
-      {
-        source: '/:path*',
-        headers: [
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-          { key: 'X-Frame-Options', value: 'SAMEORIGIN' },
-        ],
-      },
-    ];
-  },
+  // Security headers are set by server.mjs on every response (the proxy's own pages included).
 };
 
 export default config;

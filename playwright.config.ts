@@ -25,7 +25,7 @@ export default defineConfig({
   webServer: {
     // LOANSITES_EXTRA_BRANDS_DIR: the test-only brands of tests/fixtures/brands (a title brand,
     // a general brand) are added for this server only; see engine/catalog.ts extraBrandsDir.
-    command: `LOANSITES_ISR_MEMORY=1 LOANSITES_EXTRA_BRANDS_DIR=tests/fixtures/brands npx next start -p ${E2E_PORT}`,
+    command: `LOANSITES_ISR_MEMORY=1 LOANSITES_EXTRA_BRANDS_DIR=tests/fixtures/brands PORT=${E2E_PORT} node server.mjs`,
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

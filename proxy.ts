@@ -11,14 +11,16 @@ import { isBlogPath, lookupBrandId, requestHost } from './engine/hosts';
 import { matchPath, NOT_FOUND_PATH, searchRedirect } from './engine/resolve';
 import { escapeHtml, plainPage } from './engine/errorPages';
 import { contentPageExists } from './engine/content/exists';
+import { draftCookieValid, isPreviewModeId } from './engine/http/previewMode';
 
 export const INTERNAL_PREFIX = '/_brand';
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname === INTERNAL_PREFIX || pathname.startsWith(INTERNAL_PREFIX + '/')) {
-    // Next's own on-demand revalidation requests the internal path (with this header); anyone else gets a 404.
-    if (request.headers.has('x-prerender-revalidate')) return NextResponse.next();
+    // Next's own on-demand revalidation requests the internal path with the build's preview-mode
+    // id in this header; anyone else — any other value, any host — gets a 404.
+    if (isPreviewModeId(request.headers.get('x-prerender-revalidate'))) return NextResponse.next();
     return plainPage(404, 'Not found', '<h1>Not found</h1>');
   }
   if (pathname.startsWith('/api/')) return NextResponse.next();
@@ -42,7 +44,7 @@ export async function proxy(request: NextRequest) {
   }
 
   const url = request.nextUrl.clone();
-  if (blogBrandId && pathname === '/') return hostRedirect(request, '/blog', 308);
+  if (blogBrandId && pathname === '/') return relativeRedirect(request, '/blog', 308);
   const seoFile = seoFileOf(pathname);
   if (seoFile) {
     url.pathname = `/api/seo/${brandId}/${seoFile}`;
@@ -50,31 +52,33 @@ export async function proxy(request: NextRequest) {
   }
   if (request.nextUrl.searchParams.has('state')) {
     const target = searchRedirect(loaded, pathname, request.nextUrl.searchParams);
-    if (target) return hostRedirect(request, target, 302);
+    if (target) return relativeRedirect(request, target, 302);
   }
   // A blog host serves the brand's /blog pages only.
   const routeMatch = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
-  const draftMode = request.cookies.has('__prerender_bypass');
+  const draftMode = draftCookieValid(request.cookies.get('__prerender_bypass')?.value);
   const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
   return NextResponse.rewrite(url, found ? undefined : { status: 404 });
 }
 
 /**
- * A redirect to a path on the host the visitor used. request.nextUrl carries the server's own
- * address, so the Location is built from the Host header — which by now has been normalised
- * and found in the brand host map, so it is one of our hosts, not arbitrary input.
+ * A redirect to a path on the host the visitor used, as a relative Location: the browser keeps
+ * the scheme and host it asked with, so behind TLS it stays https, and no URL is ever built
+ * from a request header. (Next's proxy adapter wants an absolute URL; given one on the
+ * request's own origin, it writes the Location relative.)
  */
-function hostRedirect(request: NextRequest, path: string, status: 302 | 308) {
-  const proto = process.env.TRUST_FORWARDED_HOST === '1' ? (request.headers.get('x-forwarded-proto') ?? request.nextUrl.protocol.replace(':', '')) : request.nextUrl.protocol.replace(':', '');
-  const location = new URL(path, `${proto === 'https' ? 'https' : 'http'}://${request.headers.get('host')}`);
-  return NextResponse.redirect(location, status);
+function relativeRedirect(request: NextRequest, path: string, status: 302 | 308) {
+  const response = NextResponse.redirect(new URL(path, request.nextUrl.origin), status);
+  response.headers.set('Cache-Control', 'no-store');
+  return response;
 }
 
 /** /robots.txt, /sitemap.xml and /sitemaps/{n}.xml → the file name the SEO API route serves. */
 function seoFileOf(pathname: string): string | undefined {
   if (pathname === '/robots.txt' || pathname === '/sitemap.xml') return pathname.slice(1);
-  const m = /^\/sitemaps\/(\d{1,4})\.xml$/.exec(pathname);
+  // Canonical numbers only: /sitemaps/0.xml, /sitemaps/12.xml — not 00 or 0001.
+  const m = /^\/sitemaps\/(0|[1-9]\d{0,3})\.xml$/.exec(pathname);
   return m ? `sitemap-${m[1]}.xml` : undefined;
 }
 

@@ -19,18 +19,21 @@ export function normaliseHost(raw: string | null | undefined): string {
     const end = host.indexOf(']');
     if (end < 0) return '';
     const rest = host.slice(end + 1);
-    if (rest && !/^:\d{1,5}$/.test(rest)) return '';
+    if (rest && !validPort(rest.slice(1))) return '';
     return host.slice(0, end + 1);
   }
   const colon = host.indexOf(':');
   if (colon >= 0) {
-    if (!/^\d{1,5}$/.test(host.slice(colon + 1))) return '';
+    if (!validPort(host.slice(colon + 1))) return '';
     host = host.slice(0, colon);
   }
   host = host.replace(/\.+$/, '');
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) return '';
   return host;
 }
+
+/** A TCP port: 1–65535, digits only. "99999" is not a plausible host and would break a URL built from it. */
+const validPort = (text: string): boolean => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
 
 /** Every host a brand answers on: its production hosts, their dev./test123. sub-hosts, and {id}.localhost. */
 export function hostsOfBrand(brand: { id: string; hosts: readonly string[] }): string[] {

@@ -3,7 +3,7 @@
  * lists), coverage (cities and ZIP codes from the city table), largest or nearest places.
  */
 import { citiesOf, largestCities, nearbyCities, type City } from './cities';
-import { fill } from './templates';
+import { fill, possessive } from './templates';
 import { listInWords, STATE_SETS, type State } from './states';
 import type { LocationFactsData } from './model';
 
@@ -11,7 +11,7 @@ const n = (value: number, locale: string) => value.toLocaleString(locale);
 
 export function availabilitySentence(state: State, brandName: string, loanLabel: string, titleOnly = false): string {
   if (titleOnly && STATE_SETS.titleExcluded.has(state.name)) {
-    return `Title loans are not offered through ${brandName}'s lender network in ${state.name}, so a title loan request from ${state.name} will not be connected to a lender; an installment or personal loan, or one of the alternatives below, may be an option instead.`;
+    return `Title loans are not offered through ${possessive(brandName)} lender network in ${state.name}, so a title loan request from ${state.name} will not be connected to a lender; an installment or personal loan, or one of the alternatives below, may be an option instead.`;
   }
   if (STATE_SETS.noService.has(state.name)) {
     return `${brandName} cannot currently connect borrowers in ${state.name} with a lender: a request sent from ${state.name} will not be passed to a lender, so please look at the alternatives below before you apply anywhere.`;

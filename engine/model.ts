@@ -38,6 +38,8 @@ export interface BrandView {
   theme: string;
   progressColor: string;
   logo: string;
+  /** the home page link: "/", or the main site's home on a separate blog host */
+  homeHref: string;
   gtmId: string;
   apply: ApplyView;
   /** absent on apply pages and for brands without one */

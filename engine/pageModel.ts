@@ -18,6 +18,9 @@ export async function buildPageModel(
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return 'notFound';
   const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  // Only a real page (or the brand's own 404 page) is ever rendered and cached: a path that no
+  // route of the brand matches is notFound here too, whoever asks for it.
+  if (!match && path !== NOT_FOUND_PATH) return 'notFound';
   const layout = match && loaded.layout(match.route.layout);
   let content;
   if (match && layout && needsContent(match, layout)) {

@@ -14,7 +14,9 @@ import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
 import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
-import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
+import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, origin, qaPageJsonLd } from './seo';
+import { withMainSiteLinks } from './blogLinks';
+import { isBlogPath } from './hosts';
 import type { PageContent } from './content/load';
 import { listInWords, NO_SERVICE_STATES, STATE_SETS, STATES, stateByCode, type State } from './states';
 import { fill, fillDeep, ITEM_TEMPLATE_KEYS, type Vars } from './templates';
@@ -77,6 +79,7 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
     theme: brand.config.theme,
     progressColor: brand.config.progressColor,
     logo: brand.organization.logo,
+    homeHref: '/',
     gtmId: brand.config.gtmId,
     apply: {
       href: applyUrl(brand.apply),
@@ -266,7 +269,8 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   const typeParam = query.get('type')?.toLowerCase().trim();
   const loanType = loaded.brand.loanTypes.find((t) => t === typeParam) ?? (typeParam ? undefined : loaded.brand.loanTypes[0]);
   if (!state || !loanType) return undefined;
-  const target = fill(form.hrefTemplate, { ...stateVars(state), 'loanType.slug': loanType });
+  const template = form.hrefTemplateByLoanType?.[loanType] ?? form.hrefTemplate;
+  const target = fill(template, { ...stateVars(state), 'loanType.slug': loanType });
   return matchPath(loaded, target) ? target : undefined;
 }
 
@@ -311,14 +315,16 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
+  const view = brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path });
+  const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
-    brand: brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path }),
+    brand: offBlogHost ? { ...withMainSiteLinks(view, offBlogHost), homeHref: `${offBlogHost}/`, apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path } } : view,
     status: match && layout ? 200 : 404,
     path: pagePath,
     title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, match ? path : '/'),
-    blocks,
+    blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };

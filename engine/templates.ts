@@ -6,11 +6,19 @@
 export type Vars = Readonly<Record<string, string>>;
 
 const PLACEHOLDER = /\{([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\}/g;
+/** The same, with a possessive "'s" written after it captured, so "{brand.name}'s" can follow English. */
+const PLACEHOLDER_POSSESSIVE = /\{([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\}('s(?![a-zA-Z]))?/g;
 
 export const placeholdersIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 
+/** A name ending in s takes an apostrophe only ("US Title Loans' network"); any other takes "'s" ("Ohio's rules"). */
+export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+
 export const fill = (text: string, vars: Vars): string =>
-  text.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? vars[name]! : whole));
+  text.replace(PLACEHOLDER_POSSESSIVE, (whole, name: string, apostrophe: string | undefined) => {
+    if (!Object.prototype.hasOwnProperty.call(vars, name)) return whole;
+    return apostrophe ? possessive(vars[name]!) : vars[name]!;
+  });
 
 /** Deep-fill every string of a plain JSON value. */
 export function fillDeep<T>(value: T, vars: Vars, skipKeys: ReadonlySet<string> = new Set()): T {
@@ -41,7 +49,7 @@ export const VARS_BY_PARAM = {
 } as const;
 
 /** Keys whose strings are per-item templates, filled later with each item's own variables. */
-export const ITEM_TEMPLATE_KEYS: ReadonlySet<string> = new Set(['hrefTemplate', 'nearbyHrefTemplate', 'letterHrefTemplate', 'groupHrefTemplate']);
+export const ITEM_TEMPLATE_KEYS: ReadonlySet<string> = new Set(['hrefTemplate', 'hrefTemplateByLoanType', 'nearbyHrefTemplate', 'letterHrefTemplate', 'groupHrefTemplate']);
 export const ITEM_VARS = {
   state: ['state.name', 'state.code', 'state.shortName', 'state.slug'],
   city: ['city.name', 'city.slug', 'state.name', 'state.code', 'state.shortName', 'state.slug'],

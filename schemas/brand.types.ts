@@ -794,6 +794,15 @@ export interface SearchFormBlock {
    * Submit button label; defaults to 'Search'.
    */
   buttonLabel?: string;
+  /**
+   * Where a search goes for a particular loan type when that type's pages follow another pattern than hrefTemplate, e.g. {"title-loans": "/title-loans/location/{state.shortName}"}. Keys are loan types of the brand; the same placeholders as hrefTemplate.
+   */
+  hrefTemplateByLoanType?: {
+    /**
+     * Link template for this loan type.
+     */
+    [k: string]: string;
+  };
 }
 /**
  * Links to one page per state (50 states and DC), built from a link template.

@@ -8,7 +8,7 @@
  * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -32,7 +32,9 @@ const run = (cmd: string, args: string[], cwd = root) => {
 };
 
 async function startServer(cwd: string, port: number): Promise<ChildProcess> {
-  const child = spawn('npx', ['next', 'start', '-p', String(port)], { cwd, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' }, detached: true });
+  // Our app runs behind server.mjs, as in production; the minimal app under plain next start.
+  const [cmd, args] = existsSync(join(cwd, 'server.mjs')) ? ['node', ['server.mjs']] : ['npx', ['next', 'start', '-p', String(port)]];
+  const child = spawn(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production', PORT: String(port) }, detached: true });
   for (let i = 0; i < 100; i++) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/`, { headers: { host: `${BRAND}.localhost` } });

@@ -11,7 +11,7 @@ export function Header({ brand }: { brand: BrandView }) {
   return (
     <header data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
-        <a href="/" className="shrink-0" aria-label={`${brand.name} home`}>
+        <a href={brand.homeHref} className="shrink-0" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto" />
         </a>

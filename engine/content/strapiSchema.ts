@@ -4,7 +4,7 @@
  * local-mode browser endpoint (/api/content/graphql) and the contract tests' real server, so
  * the Strapi client is tested against exactly the shapes it reads.
  */
-import { buildSchema, graphql, type ExecutionResult } from 'graphql';
+import { buildSchema, execute, graphql, type DocumentNode, type ExecutionResult } from 'graphql';
 import { queryIndex, type ContentIndex } from './embedded';
 import { COLLECTIONS, type Collection, type ListFilters, type Market, type PublicationState } from './types';
 
@@ -25,7 +25,8 @@ type Query {
 ${COLLECTIONS.map((c) => `  ${c}Lists(filters: ${cap(c)}ListFiltersInput, pagination: PaginationArg, sort: [String], publicationState: PublicationState = LIVE): EntryListResponse!`).join('\n')}
 }`;
 
-const schema = buildSchema(STRAPI_SDL);
+export const strapiSchema = buildSchema(STRAPI_SDL);
+const schema = strapiSchema;
 
 type StrapiFilter = { slug?: { eq?: string }; category?: { eq?: string }; tags?: { contains?: string }; author?: { eq?: string }; or?: { brands?: { contains?: string } }[] };
 const MARKETS = new Set(['us', 'ca', 'au']);
@@ -62,4 +63,9 @@ export function rootValue(index: ContentIndex, opts: { allowPreview: boolean }) 
 
 export function executeStrapiQuery(index: ContentIndex, body: { query: string; variables?: Record<string, unknown> }, opts: { allowPreview: boolean }): Promise<ExecutionResult> {
   return graphql({ schema, source: body.query, variableValues: body.variables ?? {}, rootValue: rootValue(index, opts) });
+}
+
+/** Runs a document already parsed and checked (see queryLimits.ts). */
+export async function executeCheckedQuery(index: ContentIndex, document: DocumentNode, variables: Record<string, unknown>, opts: { allowPreview: boolean }): Promise<ExecutionResult> {
+  return execute({ schema, document, variableValues: variables, rootValue: rootValue(index, opts) });
 }

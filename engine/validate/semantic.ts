@@ -206,8 +206,8 @@ function checkLayoutUse(
   const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
   const scan = (value: unknown, at: (string | number)[]) => {
     for (const { text, path } of strings(value, at)) {
-      const key = path[path.length - 1];
-      if (typeof key === 'string' && ITEM_TEMPLATE_KEYS.has(key)) continue;
+      // item templates (and maps of them, like hrefTemplateByLoanType) are checked per item
+      if (path.some((key) => typeof key === 'string' && ITEM_TEMPLATE_KEYS.has(key))) continue;
       for (const p of placeholdersIn(text)) {
         const pointer = base + encodePointer(path);
         if (!ALL_VARS.has(p)) {
@@ -250,7 +250,10 @@ function checkLayoutUse(
       if (block.filterBy === 'author') needs('{slug} with "content": "author"', (r) => hasParam(r, 'slug') && r.content === 'author');
       if (block.paginate) needs('{page?}', (r) => hasParam(r, 'page'));
     }
-    if (block.type === 'searchForm') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search', routes);
+    if (block.type === 'searchForm') {
+      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search', routes);
+      for (const [type, template] of Object.entries(block.hrefTemplateByLoanType ?? {})) checkItemTemplate(file, `${at}/hrefTemplateByLoanType/${type}`, template, 'search', routes);
+    }
     if (block.type === 'cityList' || block.type === 'locationFacts') {
       needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
       const template = block.type === 'cityList' ? block.hrefTemplate : block.nearbyHrefTemplate;

@@ -30,9 +30,10 @@ const startCms = async () => {
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   await startCms();
-  next = spawn('npx', ['next', 'start', '-p', String(SITE_PORT)], {
+  next = spawn('node', ['server.mjs'], {
     env: {
       ...process.env,
+      PORT: String(SITE_PORT),
       LOANSITES_ISR_MEMORY: '1',
       CONTENT_GRAPHQL_URL: `http://127.0.0.1:${CMS_PORT}/graphql`,
       CONTENT_GRAPHQL_TOKEN: TOKEN,
@@ -76,7 +77,8 @@ test('the blog lists the CMS content, newest first, and 404s past the last page'
 test('an article page: body, author, Article structured data with its required properties', async ({ page }) => {
   await page.goto(site('/blog/payday-loans/fixture-article-2'));
   await expect(page.locator('h1')).toHaveText('Fixture article 2');
-  await expect(page.getByRole('link', { name: 'Tess Author' })).toHaveAttribute('href', '/author/test-author');
+  // A blog page of a brand with a separate blog host links out of the blog absolutely (issue 8.9).
+  await expect(page.getByRole('link', { name: 'Tess Author' })).toHaveAttribute('href', 'https://ipaydayloans.com/author/test-author');
   const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
   const article = ld.find((d) => d['@type'] === 'Article')!;
   expect(article).toMatchObject({ headline: 'Fixture article number 2 about payday loans', url: 'https://blog.ipaydayloans.com/blog/payday-loans/fixture-article-2', datePublished: '2026-02-10', dateModified: '2026-02-20' });
@@ -137,14 +139,15 @@ test('content service faults: inline fallback for a block, the last good page ke
   await expect(page.locator('h1')).toHaveText('Does checking my options affect my credit score?');
 
   // …a page never rendered, whose own content is missing: the full-page error with Refresh.
-  const broken = await page.goto(site('/blog/payday-loans/fixture-article-3'));
+  const broken = await page.goto(site('/blog/payday-loans/fixture-article-3?source1=spring'));
   expect(broken?.status()).toBe(500);
   await expect(page.getByText('Sorry, something went wrong with this service. Please refresh this page or try again later.')).toBeVisible();
 
-  // The service comes back; Refresh reloads and the page renders.
+  // The service comes back; Refresh reloads the same address, query string kept, and the page renders.
   await startCms();
-  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByRole('link', { name: 'Refresh' }).click();
   await expect(page.locator('h1')).toHaveText('Fixture article 3');
+  expect(new URL(page.url()).search).toBe('?source1=spring');
 });
 
 test('a slow or garbled service behaves like a failed one (time-out, bad JSON)', async ({ page }) => {

@@ -60,8 +60,8 @@ test.describe('on a phone', () => {
     await page.keyboard.press('Escape');
     await expect(mobileNav).toBeHidden();
     await expect(menuButton).toBeFocused();
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
-    expect(await page.evaluate(() => window.scrollY)).toBe(400);
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(400);
   });
 
   test('the menu closes when focus leaves it, and when a resize reaches the desktop layout (after 240 ms of quiet)', async ({ page }) => {
@@ -72,7 +72,7 @@ test.describe('on a phone', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('hidden');
     await page.locator('main a').first().focus();
     await expect(menu).not.toHaveAttribute('open', '');
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
 
     await page.locator('header summary').click();
     await expect(menu).toHaveAttribute('open', '');
@@ -84,7 +84,7 @@ test.describe('on a phone', () => {
     await expect(menu).not.toHaveAttribute('open', '');
     // Not at once: the resize is handled after 240 ms of quiet (exact timing: tests/unit/widgets.test.ts).
     expect(Date.now() - resizedAt).toBeGreaterThanOrEqual(200);
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
   });
 
   test('a menu link navigates on the client and the menu closes', async ({ page }) => {
@@ -93,7 +93,7 @@ test.describe('on a phone', () => {
     await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'FAQs' }).click();
     await expect(page).toHaveURL(brandUrl('ipaydayloans', '/faqs'));
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
   });
 });
 

@@ -32,7 +32,7 @@ test.describe('exit-intent popup', () => {
     await leavePage(page);
     const dialog = page.getByRole('dialog', { name: 'Before you go' });
     await expect(dialog).toBeVisible();
-    expect(await flag(page, 'ipaydayloans')).toBe('1');
+    await expect.poll(() => flag(page, 'ipaydayloans')).toBe('1');
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
 
@@ -45,7 +45,7 @@ test.describe('exit-intent popup', () => {
     await leavePage(page);
     await page.waitForTimeout(400);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    expect(await flag(page, 'ipaydayloans')).toBe('1');
+    await expect.poll(() => flag(page, 'ipaydayloans')).toBe('1');
   });
 
   test('is not shown on the apply page, and leaves the flag unset there', async ({ page }) => {
@@ -260,8 +260,8 @@ test.describe('modal behaviour (the exit popup as the modal)', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toHaveCount(0);
-    expect(await page.evaluate(() => window.scrollY)).toBe(1500);
-    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1500);
+    await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
     await page.mouse.wheel(0, 300);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1500);
   });

@@ -3,28 +3,46 @@
  * different address for browser-side calls in local mode vs deployed): the embedded store
  * through the same Strapi-v4-shaped schema as a real CMS. LIVE content only, unless draft
  * mode is on. When a CMS is configured this endpoint is off (the browser talks to the CMS).
+ *
+ * It is open to the internet, so it answers only what a page needs: application/json bodies
+ * of at most 16 KB (a form post from another site is refused), queries within the limits of
+ * engine/content/queryLimits.ts, no introspection in production, answers of at most 256 KB,
+ * and a per-client rate limit. Every refusal is a 4xx with the reason.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../../schemas/api/graphql.schema.json' with { type: 'json' };
 import { embeddedIndex } from '../../../engine/content/service';
-import { executeStrapiQuery } from '../../../engine/content/strapiSchema';
-import { toProblems } from '../../../engine/validate/schema';
+import { QUERY_LIMITS, QueryRefused, checkQuery } from '../../../engine/content/queryLimits';
+import { executeCheckedQuery, strapiSchema } from '../../../engine/content/strapiSchema';
+import { ApiError, clientIp, handleApi, readJsonBody, requireMethod } from '../../../engine/http/api';
+import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
 
-export const config = { api: { bodyParser: { sizeLimit: '32kb' } } };
+export const config = { api: { bodyParser: false } };
 
-const validate = new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile<{ query: string; variables?: Record<string, unknown> }>(schema);
+interface GraphqlBody {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string | null;
+}
 
-export default async function handler(req: NextApiRequest, res: NextApiResponse) {
-  if (process.env.CONTENT_GRAPHQL_URL) return res.status(404).json({ errors: [{ message: 'A CMS is configured: use its address' }] });
-  if (req.method !== 'POST') {
-    res.setHeader('Allow', 'POST');
-    return res.status(405).json({ errors: [{ message: 'Use POST' }] });
-  }
-  if (!validate(req.body)) {
-    return res.status(400).json({ errors: toProblems(validate.errors).map((p) => ({ message: `${p.pointer || '/'}: ${p.message}` })) });
-  }
-  const result = await executeStrapiQuery(embeddedIndex(), req.body, { allowPreview: req.draftMode === true });
-  res.setHeader('Cache-Control', 'no-store');
-  return res.status(result.errors?.length ? 400 : 200).json(result);
+export default function handler(req: NextApiRequest, res: NextApiResponse) {
+  return handleApi(req, res, async () => {
+    if (process.env.CONTENT_GRAPHQL_URL) throw new ApiError(404, 'A CMS is configured: use its address');
+    requireMethod(req, ['POST']);
+    await enforceRateLimit(RATE_RULES.graphql, clientIp(req));
+    const body = await readJsonBody<GraphqlBody>(req, { limit: 16 * 1024, schema });
+    const variables = body.variables ?? {};
+    let document;
+    try {
+      document = checkQuery(strapiSchema, body.query, variables, { introspection: process.env.NODE_ENV !== 'production' });
+    } catch (err) {
+      if (err instanceof QueryRefused) throw new ApiError(400, err.message);
+      throw err;
+    }
+    // Draft content only in Next's draft mode (Next checks the cookie against the build's preview id).
+    const result = await executeCheckedQuery(embeddedIndex(), document, variables, { allowPreview: (req as NextApiRequest).draftMode === true });
+    const text = JSON.stringify(result);
+    if (Buffer.byteLength(text) > QUERY_LIMITS.MAX_RESPONSE_BYTES) throw new ApiError(400, `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes; ask for fewer entries`);
+    return { status: result.errors?.length ? 400 : 200, body: result };
+  });
 }

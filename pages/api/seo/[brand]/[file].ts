@@ -4,6 +4,8 @@
  */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { getCatalog } from '../../../../engine/catalog';
+import { lookupBrandId, requestHost } from '../../../../engine/hosts';
+import { trustProxyHeaders } from '../../../../engine/http/api';
 import { contentSource } from '../../../../engine/content/service';
 import { allPaths, robotsTxt, sitemapIndexXmlOf, sitemapXmlOf } from '../../../../engine/sitemap';
 
@@ -12,7 +14,12 @@ export default async function handler(req: NextApiRequest, res: NextApiResponse)
     res.setHeader('Allow', 'GET, HEAD');
     return res.status(405).send('Method not allowed');
   }
-  const loaded = typeof req.query.brand === 'string' ? getCatalog().brands.get(req.query.brand) : undefined;
+  // Only the brand of the host the request came to: /api/seo/other-brand/… on this host is a 404,
+  // so no host serves another brand's SEO files.
+  const catalog = getCatalog();
+  const host = requestHost({ host: req.headers.host, forwardedHost: req.headers['x-forwarded-host'] as string | undefined }, trustProxyHeaders());
+  const hostBrand = lookupBrandId(catalog.hostMap, host) ?? lookupBrandId(catalog.blogHostMap, host);
+  const loaded = typeof req.query.brand === 'string' && req.query.brand === hostBrand ? catalog.brands.get(req.query.brand) : undefined;
   const file = typeof req.query.file === 'string' ? req.query.file : '';
   if (!loaded) return res.status(404).send('Not found');
   res.setHeader('Cache-Control', 'public, max-age=3600');
@@ -25,7 +32,7 @@ export default async function handler(req: NextApiRequest, res: NextApiResponse)
     return res.status(503).send('The content service is unavailable; try again shortly');
   }
   if (file === 'sitemap.xml') return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(sitemapIndexXmlOf(loaded, paths));
-  const m = /^sitemap-(\d{1,4})\.xml$/.exec(file);
+  const m = /^sitemap-(0|[1-9]\d{0,3})\.xml$/.exec(file);
   const xml = m ? sitemapXmlOf(loaded, paths, Number(m[1])) : undefined;
   if (!xml) return res.status(404).send('Not found');
   return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(xml);

@@ -1,0 +1,103 @@
+// @ts-check
+/**
+ * The HTTP server in front of Next (`npm start`, `npm run serve`, `npm run dev`, the e2e tests).
+ * `next start` cannot do these, so they live here, before any request reaches Next:
+ * - slow clients: headers must arrive within HEADERS_TIMEOUT_MS (default 10 s) and the whole
+ *   request within REQUEST_TIMEOUT_MS (default 20 s), checked every second; a socket held open
+ *   longer is closed (Node's defaults are 60 s / 300 s, checked every 30 s);
+ * - methods no page has: TRACE, TRACK and CONNECT, and OPTIONS * (a request for the server
+ *   rather than a path), answer 405 with Allow — Next answers them with a 500;
+ * - internal headers: Next's rewrite headers (x-middleware-rewrite, x-nextjs-rewrite,
+ *   x-nextjs-matched-path) name the internal /_brand/… path; they are removed from every
+ *   response except the client router's data requests, which need them to navigate;
+ * - security headers on every response, the proxy's own error pages included: HSTS on the
+ *   brands' production hosts, a Permissions-Policy that denies device features (pages that
+ *   need geolocation allow it themselves), Cross-Origin-Opener-Policy, nosniff, referrer and
+ *   framing policies.
+ * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
+ */
+import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dev = process.argv.includes('--dev');
+// Next reads NODE_ENV as its modules load, so it is set before Next is imported.
+if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? 'development' : 'production' });
+const { default: next } = await import('next');
+const port = Number(process.env.PORT ?? 3000);
+const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
+const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
+
+const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const ALLOW = 'GET, HEAD, POST';
+const INTERNAL_HEADERS = ['x-middleware-rewrite', 'x-nextjs-rewrite', 'x-nextjs-matched-path'];
+
+/** The brands' production hosts (and blog hosts), lower-case, read once from brands/*.json. */
+function productionHosts(root = process.cwd()) {
+  const hosts = new Set();
+  const dir = join(root, 'brands');
+  for (const file of readdirSync(dir)) {
+    if (!file.endsWith('.json')) continue;
+    try {
+      const brand = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      for (const h of Array.isArray(brand.hosts) ? brand.hosts : []) if (typeof h === 'string') hosts.add(h.toLowerCase());
+      if (typeof brand.blogHost === 'string') hosts.add(brand.blogHost.toLowerCase());
+    } catch {
+      // a broken brand file is reported by validation; it gets no HSTS here
+    }
+  }
+  return hosts;
+}
+
+const hstsHosts = productionHosts();
+const hostName = (/** @type {string | undefined} */ host) => (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+
+/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+function secure(req, res) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Permissions-Policy', 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()');
+  if (hstsHosts.has(hostName(req.headers.host))) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  if (req.headers['x-nextjs-data']) return;
+  const writeHead = res.writeHead;
+  // Next sets its rewrite headers just before the head goes out; drop them there.
+  res.writeHead = /** @type {typeof res.writeHead} */ (
+    function (/** @type {any[]} */ ...args) {
+      for (const name of INTERNAL_HEADERS) res.removeHeader(name);
+      const headers = args.find((a, i) => i > 0 && a && typeof a === 'object' && !Array.isArray(a));
+      if (headers) for (const name of Object.keys(headers)) if (INTERNAL_HEADERS.includes(name.toLowerCase())) delete headers[name];
+      return writeHead.apply(res, /** @type {any} */ (args));
+    }
+  );
+}
+
+/** @param {import('node:http').ServerResponse} res @param {number} status @param {string} text @param {Record<string, string>} [headers] */
+function plain(res, status, text, headers = {}) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  res.end(text + '\n');
+}
+
+const app = next({ dev, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
+  secure(req, res);
+  if (REFUSED_METHODS.has(req.method ?? '')) return plain(res, 405, `Method ${req.method} is not allowed`, { Allow: ALLOW });
+  if (!req.url?.startsWith('/')) {
+    if (req.method === 'OPTIONS') return plain(res, 405, 'OPTIONS * is not supported', { Allow: ALLOW });
+    return plain(res, 400, 'The request target must be a path');
+  }
+  handle(req, res).catch((err) => {
+    console.error('[server]', req.method, req.url, err);
+    if (!res.headersSent) plain(res, 500, 'Sorry, something went wrong with this service. Please refresh this page or try again later.');
+    else res.end();
+  });
+});
+server.keepAliveTimeout = 5_000;
+server.listen(port, () => {
+  console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
+});
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.close(() => process.exit(0)));

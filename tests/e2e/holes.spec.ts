@@ -1,0 +1,159 @@
+/**
+ * Issue 8: the holes found by probing the sites as an attacker and as a visitor. Each test
+ * failed on the main branch before its fix. Raw HTTP (node:http / node:net) is used where a
+ * browser cannot send the request (any Host header, TRACE, OPTIONS *, slow clients).
+ */
+import { expect, test } from '@playwright/test';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { brandUrl, PORT } from './helpers';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(path: string, opts: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? 'ipaydayloans.localhost', ...opts.headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Writes raw bytes and resolves with the first response line, or 'closed' when the server closes the socket. */
+function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ firstLine: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(PORT, '127.0.0.1', () => {
+      socket.write(text);
+      if (!opts.keepOpen) socket.end();
+    });
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (data += c));
+    socket.on('close', () => resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }));
+    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }) : reject(err)));
+  });
+}
+
+test.describe('security', () => {
+  test('8.1 the internal prefix is unreachable with a made-up x-prerender-revalidate, from any host', async () => {
+    for (const host of ['evil.com', 'ipaydayloans.localhost', 'usbadcreditloans.localhost']) {
+      for (const value of ['1', 'x'.repeat(32), '']) {
+        const res = await raw('/_brand/usbadcreditloans/payday-loans', { host, headers: { 'x-prerender-revalidate': value } });
+        expect(res.status, `${host} with "${value}"`).toBe(404);
+        expect(res.body).not.toContain('US Bad Credit Loans');
+      }
+    }
+    const madeUp = await raw('/_brand/ipaydayloans/some/made-up/path', { headers: { 'x-prerender-revalidate': '1' } });
+    expect(madeUp.status).toBe(404);
+  });
+
+  test('8.3 a forged draft cookie reveals nothing: a draft slug and a missing one get the same brand 404 page', async () => {
+    const cookie = '__prerender_bypass=forged';
+    const draft = await raw('/blog/money-basics/draft-earned-wage-access-apps-vs-payday-loans', { headers: { cookie } });
+    const missing = await raw('/blog/money-basics/no-such-article-at-all', { headers: { cookie } });
+    expect(draft.status).toBe(404);
+    expect(missing.status).toBe(404);
+    for (const res of [draft, missing]) expect(res.body).toContain('We could not find that page');
+  });
+
+  test('8.4 no internal rewrite headers; HSTS on production hosts; Permissions-Policy and COOP everywhere', async () => {
+    for (const path of ['/payday-loans', '/location/tx', '/no-such-page', '/']) {
+      const res = await raw(path);
+      for (const name of ['x-middleware-rewrite', 'x-nextjs-rewrite', 'x-nextjs-matched-path']) expect(res.headers[name], `${name} on ${path}`).toBeUndefined();
+      expect(res.headers['permissions-policy']).toContain('geolocation=()');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+    const prod = await raw('/payday-loans', { host: 'www.ipaydayloans.com' });
+    expect(prod.status).toBe(200);
+    expect(prod.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const unknown = await raw('/', { host: 'evil.com' });
+    expect(unknown.headers['cross-origin-opener-policy']).toBe('same-origin');
+  });
+
+  test('8.4 client-side navigation still works (data requests keep what the router needs)', async ({ page }) => {
+    await page.goto(brandUrl('ipaydayloans', '/'));
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+    await page.locator('footer a[href="/location/tx"]').click();
+    await expect(page.locator('h1')).toContainText('Texas');
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+  });
+
+  test('8.5 a port out of range is an unknown host (404), never a 500', async () => {
+    for (const [path, host] of [['/search?state=ca', 'ipaydayloans.com:99999'], ['/', 'blog.ipaydayloans.com:99999'], ['/', 'ipaydayloans.com:65536']] as const) {
+      const res = await raw(path, { host });
+      expect(res.status, `${host}${path}`).toBe(404);
+      expect(res.body).toContain('not found');
+    }
+  });
+
+  test('8.6 TRACE on any path and OPTIONS * answer 405 with Allow', async () => {
+    for (const path of ['/', '/payday-loans', '/api/trace/session']) {
+      const res = await raw(path, { method: 'TRACE' });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD, POST');
+    }
+    const star = await rawSocket('OPTIONS * HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nConnection: close\r\n\r\n');
+    expect(star.firstLine).toBe('HTTP/1.1 405 Method Not Allowed');
+  });
+
+  test('8.7 a slow client is cut off: headers within 10 s, the whole request within 20 s', async () => {
+    test.setTimeout(60_000);
+    const [headers, body] = await Promise.all([
+      rawSocket('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { keepOpen: true }),
+      rawSocket('POST /api/revalidate HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":', { keepOpen: true }),
+    ]);
+    expect(headers.closedAfterMs).toBeLessThan(15_000);
+    expect(body.closedAfterMs).toBeLessThan(25_000);
+  });
+});
+
+test.describe('visitors', () => {
+  test('8.9 links on the blog host lead to the main site', async ({ page }) => {
+    const res = await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/blog`);
+    expect(res?.status()).toBe(200);
+    const hrefs = await page.locator('header a[href], footer a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+    expect(hrefs.length).toBeGreaterThan(10);
+    const dead = hrefs.filter((h) => h.startsWith('/') && !h.startsWith('/blog'));
+    expect(dead).toEqual([]);
+    expect(hrefs).toContain('https://ipaydayloans.com/apply?v1=landing-page');
+  });
+
+  test('8.10 search by state keeps the loan type', async () => {
+    const res = await raw('/search?state=ca&type=title-loans');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/title-loans/location/ca');
+    expect((await raw('/title-loans/location/ca')).status).toBe(200);
+  });
+
+  test('8.11 redirects are relative: the browser keeps https behind TLS', async () => {
+    const search = await raw('/search?state=ca', { host: 'www.ipaydayloans.com', headers: { 'x-forwarded-proto': 'https' } });
+    expect(search.status).toBe(302);
+    expect(search.headers.location).toBe('/location/ca');
+    const blog = await raw('/', { host: 'blog.ipaydayloans.com' });
+    expect(blog.status).toBe(308);
+    expect(blog.headers.location).toBe('/blog');
+  });
+
+  test('8.12 SEO files of a brand only on that brand\'s host', async () => {
+    expect((await raw('/api/seo/usbadcreditloans/robots.txt')).status).toBe(404);
+    const own = await raw('/robots.txt', { host: 'usbadcreditloans.localhost' });
+    expect(own.status).toBe(200);
+    expect(own.body).toContain('Sitemap:');
+    expect((await raw('/api/seo/ipaydayloans/robots.txt')).status).toBe(200);
+  });
+
+  test('8.13 only canonical sitemap numbers', async () => {
+    expect((await raw('/sitemaps/0.xml')).status).toBe(200);
+    for (const path of ['/sitemaps/00.xml', '/sitemaps/0001.xml', '/sitemaps/01.xml']) expect((await raw(path)).status, path).toBe(404);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The local-mode GraphQL endpoint is open to the internet: an amplifying query (hundreds of
+ * aliased lists of 100 entries) must be refused with the reason before it runs, and a burst
+ * of them must not grow the server's memory. The route handler runs in a real HTTP server.
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import handler from '../../pages/api/content/graphql';
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  process.env.RATE_LIMIT_GRAPHQL = '100000';
+  server = createServer((req, res) => void handler(req as never, res as never));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function post(body: string, type = 'application/json'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/content/graphql', headers: { 'content-type': type, host: 'ipaydayloans.localhost' } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+const q = (query: string, variables?: object) => JSON.stringify({ query, ...(variables ? { variables } : {}) });
+/** ~10 KB: 180 aliased lists of 100 entries each (the probe's query, in the schema's 10,000-character cap). */
+const amplifying = `{${Array.from({ length: 180 }, (_, i) => `a${i}:articleLists(pagination:{pageSize:100}){data{id}}`).join(' ')}}`;
+
+describe('POST /api/content/graphql limits', () => {
+  it('answers an ordinary query', async () => {
+    const res = await post(q('{ articleLists(pagination: {pageSize: 2}) { data { attributes { url } } meta { pagination { pageSize } } } }'));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).data.articleLists.meta.pagination.pageSize).toBe(2);
+  });
+
+  it.each([
+    ['180 aliased lists of 100', amplifying, 'At most 5 lists per query'],
+    ['six aliases', `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: articleLists { data { id } }`).join(' ')} }`, 'this one asks for 6'],
+    ['a page of 100', '{ articleLists(pagination: {pageSize: 100}) { data { id } } }', 'pageSize 100 is over the limit of 50'],
+    ['five pages of 50', `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: articleLists(pagination: {pageSize: 50}) { data { id } }`).join(' ')} }`, 'could return 250 entries'],
+    ['fragments that multiply', 'query { ...F ...F2 } fragment F on Query { a: articleLists(pagination: {pageSize: 50}) { data { id } } b: answerLists(pagination: {pageSize: 50}) { data { id } } } fragment F2 on Query { c: hubLists(pagination: {pageSize: 50}) { data { id } } }', 'could return 150 entries'],
+    ['a mutation', 'mutation { x }', ''],
+    ['not GraphQL', 'hello', 'The query could not be read'],
+  ])('%s → 400 with the reason', async (_label, query, reason) => {
+    const res = await post(q(query));
+    expect(res.status).toBe(400);
+    if (reason) expect(res.text).toContain(reason);
+  });
+
+  it('a page size from variables counts too', async () => {
+    const res = await post(q('query($p: PaginationArg) { articleLists(pagination: $p) { data { id } } }', { p: { pageSize: 90 } }));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('pageSize 90');
+  });
+
+  it('refuses form posts and text/plain (no cross-site simple requests) with 415', async () => {
+    expect((await post('query=%7BarticleLists%7Bdata%7Bid%7D%7D%7D', 'application/x-www-form-urlencoded')).status).toBe(415);
+    expect((await post(q('{ articleLists { data { id } } }'), 'text/plain')).status).toBe(415);
+  });
+
+  it('refuses a body over 16 KB with 413', async () => {
+    expect((await post(q(amplifying + ' '.repeat(17_000)))).status).toBe(413);
+  });
+
+  it('turns introspection off in production', async () => {
+    const before = process.env.NODE_ENV;
+    try {
+      Object.assign(process.env, { NODE_ENV: 'production' });
+      const res = await post(q('{ __schema { types { name } } }'));
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('introspection');
+    } finally {
+      Object.assign(process.env, { NODE_ENV: before });
+    }
+  });
+
+  it('16 amplifying queries at once leave memory flat', async () => {
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const answers = await Promise.all(Array.from({ length: 16 }, () => post(q(amplifying))));
+    expect(answers.every((a) => a.status === 400)).toBe(true);
+    const grown = process.memoryUsage().rss - before;
+    // Answered, the burst would be 16 × ~37 MB; refused, it costs the parse of 16 small documents.
+    expect(grown).toBeLessThan(64 * 1024 * 1024);
+  });
+});
