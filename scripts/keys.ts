@@ -1,0 +1,24 @@
+/**
+ * npm run keys [-- --force] — makes the RSA 3072 key pair for the encrypted form trace:
+ * data/keys/form-trace.key (private, mode 600) and data/keys/form-trace.pub. Refuses to
+ * replace an existing key unless --force (traces sealed with the old key become unreadable).
+ */
+import { relative } from 'node:path';
+import { FORM_TRACE_RSA_BITS, PRIVATE_KEY_ENV, PUBLIC_KEY_ENV, defaultKeyDir, generateFormTraceKeyPair, writeFormTraceKeyPair } from '../engine/formTrace/keys';
+
+const force = process.argv.includes('--force');
+const { written, privateKeyPath, publicKeyPath } = writeFormTraceKeyPair(defaultKeyDir(), generateFormTraceKeyPair(), { force });
+const [priv, pub] = [privateKeyPath, publicKeyPath].map((p) => relative(process.cwd(), p));
+
+if (!written) {
+  console.error(`keys: ${priv} already exists; nothing written. Traces sealed with it can only be read with it.`);
+  console.error('keys: to replace it anyway: npm run keys -- --force');
+  process.exit(1);
+}
+console.log(`keys: wrote ${priv} (private, mode 600) and ${pub} (public), RSA ${FORM_TRACE_RSA_BITS}.`);
+console.log('keys: development servers read these files. In production, keep the private key in your secret store and set:');
+console.log(`  ${PRIVATE_KEY_ENV}  on the servers that receive POST /api/trace (they derive the public key from it)`);
+console.log(`  ${PUBLIC_KEY_ENV}   where pages are rendered, if those servers do not hold the private key`);
+console.log('keys: the values are the PEM files\' text; as one line with \\n escapes (.env files, compose):');
+console.log(`  ${PRIVATE_KEY_ENV}="$(awk '{printf "%s\\\\n", $0}' ${priv})"`);
+console.log(`  ${PUBLIC_KEY_ENV}="$(awk '{printf "%s\\\\n", $0}' ${pub})"`);
