@@ -7,8 +7,8 @@
  * 2. Files `data/keys/form-trace.key` (PKCS#8 PEM) and `data/keys/form-trace.pub` (SPKI PEM),
  *    written by `npm run keys`; used only when neither variable is set.
  * 3. Development only: with nothing configured, a dev pair is generated into data/keys/ on
- *    first use and a log line says so. In production (`NODE_ENV=production` without
- *    `LOANSITES_DEV_KEYS=1`) a missing key throws a message saying what to set — when trace
+ *    first use and a log line says so. In a deployment (`LOANSITES_DEPLOYMENT=production`)
+ *    a missing key throws a message saying what to set — when trace
  *    capture asks for a key, never at import time.
  *
  * New pairs are RSA 3072 (NIST SP 800-57: good beyond 2030); RSA 2048 to 4096 is accepted.
@@ -98,7 +98,8 @@ function pairOf(privatePem: string | undefined, publicPem: string | undefined, l
 
 const readIfExists = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 
-const devKeysAllowed = (env: Record<string, string | undefined>): boolean => env.NODE_ENV !== 'production' || env.LOANSITES_DEV_KEYS === '1';
+/** Anywhere but a deployment (LOANSITES_DEPLOYMENT=production): `npm start` on a laptop is production mode, and must still need nothing. */
+const devKeysAllowed = (env: Record<string, string | undefined>): boolean => env.LOANSITES_DEPLOYMENT !== 'production';
 
 /**
  * Writes a pair as dir/form-trace.key (mode 600) and dir/form-trace.pub. Without `force` it
@@ -154,7 +155,7 @@ export function loadFormTraceKeys({ env = process.env, dir = defaultKeyDir(), lo
   if (!devKeysAllowed(env)) {
     throw new Error(
       `Form trace capture needs an RSA key pair and none is configured: set ${PRIVATE_KEY_ENV} (servers that receive POST /api/trace) and ${PUBLIC_KEY_ENV} (PEM; \\n escapes allowed), ` +
-        `or put the files ${shown(privatePath)} / ${shown(publicPath)} in place. Make a pair with npm run keys. (LOANSITES_DEV_KEYS=1 allows a throwaway dev pair in production mode.)`,
+        `or put the files ${shown(privatePath)} / ${shown(publicPath)} in place. Make a pair with npm run keys.`,
     );
   }
   const { written } = writeFormTraceKeyPair(dir, generateFormTraceKeyPair());

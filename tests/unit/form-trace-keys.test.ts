@@ -33,7 +33,7 @@ describe('loadFormTraceKeys', () => {
   });
 
   it('a public key alone is enough to encrypt, and there is no private key', () => {
-    const keys = loadFormTraceKeys({ env: { FORM_TRACE_PUBLIC_KEY: a.publicKey, NODE_ENV: 'production' }, dir: freshDir() });
+    const keys = loadFormTraceKeys({ env: { FORM_TRACE_PUBLIC_KEY: a.publicKey, LOANSITES_DEPLOYMENT: 'production' }, dir: freshDir() });
     expect(keys).toEqual({ publicKey: a.publicKey, from: 'FORM_TRACE_PUBLIC_KEY' });
   });
 
@@ -50,7 +50,7 @@ describe('loadFormTraceKeys', () => {
     const dir = freshDir();
     expect(writeFormTraceKeyPair(dir, a).written).toBe(true);
     expect(statSync(join(dir, 'form-trace.key')).mode & 0o777).toBe(0o600);
-    expect(loadFormTraceKeys({ env: { NODE_ENV: 'production' }, dir })).toMatchObject({ publicKey: a.publicKey, from: expect.stringMatching(/form-trace\.key$/) });
+    expect(loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toMatchObject({ publicKey: a.publicKey, from: expect.stringMatching(/form-trace\.key$/) });
   });
 
   it('never replaces an existing key without force', () => {
@@ -62,9 +62,9 @@ describe('loadFormTraceKeys', () => {
     expect(readFileSync(join(dir, 'form-trace.pub'), 'utf8')).toBe(b.publicKey);
   });
 
-  it('in production with nothing configured, fails saying what to set', () => {
+  it('in a deployment with nothing configured, fails saying what to set', () => {
     const dir = freshDir();
-    expect(() => loadFormTraceKeys({ env: { NODE_ENV: 'production' }, dir })).toThrow(/needs an RSA key pair and none is configured: set FORM_TRACE_PRIVATE_KEY .* npm run keys/);
+    expect(() => loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toThrow(/needs an RSA key pair and none is configured: set FORM_TRACE_PRIVATE_KEY .* npm run keys/);
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -80,8 +80,8 @@ describe('loadFormTraceKeys', () => {
     expect(decryptFormTrace(await encryptFormTrace(trace, first.publicKey), first.privateKey!)).toEqual(trace);
   });
 
-  it('LOANSITES_DEV_KEYS=1 allows the dev pair in production mode', () => {
-    expect(loadFormTraceKeys({ env: { NODE_ENV: 'production', LOANSITES_DEV_KEYS: '1' }, dir: freshDir(), log: () => {} }).privateKey).toBeDefined();
+  it('a production build outside a deployment (npm start on a laptop) gets the dev pair', () => {
+    expect(loadFormTraceKeys({ env: { NODE_ENV: 'production' }, dir: freshDir(), log: () => {} }).privateKey).toBeDefined();
   });
 
   it('refuses mismatched key files', () => {
