@@ -267,3 +267,15 @@ describe('which geocoder the pages call', () => {
     expect(geocoderEndpoint('pk.key', { GEOCODER: 'mapbox', MAPBOX_GEOCODING_URL: 'http://127.0.0.1:9/geocoding/v5/' })).toEqual({ base: 'http://127.0.0.1:9/geocoding/v5', accessToken: 'pk.key' });
   });
 });
+
+describe('pages that ask for the position (Permissions-Policy: geolocation=(self))', () => {
+  it('are the search pages with "Use my location", not the others', async () => {
+    const { geolocationRoutes, pageUsesGeolocation } = await import('../../engine/geocode/permissions');
+    const catalog = getCatalog();
+    expect(geolocationRoutes(catalog.brands.get('usbadcreditloans')!)).toEqual(['/{loanType}/location/search']);
+    expect(geolocationRoutes(catalog.brands.get('ustitleloans')!)).toEqual(['/{loanType}/search']);
+    expect(geolocationRoutes(catalog.brands.get('ipaydayloans')!)).toEqual(['/search']);
+    expect(geolocationRoutes(catalog.brands.get('honestloans')!)).toEqual([]);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
+  });
+});
