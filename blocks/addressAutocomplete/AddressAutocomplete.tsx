@@ -33,6 +33,9 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   const [active, setActive] = useState(-1);
   const [fields, setFields] = useState({ postcode: '', city: '', state: '' });
   const input = useRef<HTMLInputElement>(null);
+  // Usable once its script runs: until then the field is disabled rather than silently ignoring typing.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const timers = useRef<{ debounce: ReturnType<typeof createSearchDebouncer>; hide: ReturnType<typeof createDelayedHide> } | null>(null);
   timers.current ??= {
     debounce: createSearchDebouncer((t) => {
@@ -103,6 +106,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
             name="address"
             type="text"
             role="combobox"
+            disabled={!ready}
             aria-autocomplete="list"
             aria-expanded={expanded}
             aria-controls={listId}

@@ -17,6 +17,9 @@ export default function LocationSearch({ block, brand }: BlockProps<'locationSea
   const [Panel, setPanel] = useState<ComponentType<SearchPanelProps> | null>(null);
   const [open, setOpen] = useState(false);
   const geolocation = block.geolocation ?? true;
+  // Usable once its script runs: until then the buttons are disabled, not dead (same size, no jump).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const openPanel = useCallback(() => {
     void import('./SearchPanel').then((m) => {
@@ -43,6 +46,7 @@ export default function LocationSearch({ block, brand }: BlockProps<'locationSea
         <button
           type="button"
           aria-haspopup="dialog"
+          disabled={!ready}
           onClick={openPanel}
           className="flex min-h-11 flex-1 items-center gap-2 rounded-md border border-slate-500 bg-white px-3 py-2 text-left text-slate-700 hover:border-slate-700"
         >
@@ -52,7 +56,7 @@ export default function LocationSearch({ block, brand }: BlockProps<'locationSea
           </svg>
           {block.buttonLabel ?? 'Enter a street, city, state, or ZIP code'}
         </button>
-        {geolocation && <GeolocationButton geocoder={block.data.geocoder} loanType={block.data.loanType} />}
+        {geolocation && <GeolocationButton geocoder={block.data.geocoder} loanType={block.data.loanType} disabled={!ready} />}
       </div>
       {Panel && (
         <Panel visible={open} onClose={close} geocoder={block.data.geocoder} loanType={block.data.loanType} geolocation={geolocation} style={brandVars(brand)} />

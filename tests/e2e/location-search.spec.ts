@@ -7,6 +7,7 @@ const require = createRequire(import.meta.url);
 /** Open the panel from the search page's button, by keyboard. */
 async function openPanel(page: Page) {
   const opener = page.getByRole('button', { name: 'Enter a street, city, state, or ZIP code' });
+  await expect(opener).toBeEnabled();
   await opener.focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Search locations' });
@@ -103,7 +104,9 @@ test.describe('Use my location, permission denied', () => {
     page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
     await page.goto(brandUrl('ustitleloans', '/title-loans/search'));
     const before = await page.locator('main').innerText();
-    await page.getByRole('button', { name: 'Use my location' }).click();
+    const button = page.getByRole('button', { name: 'Use my location' });
+    await expect(button).toBeEnabled();
+    await button.click();
     await expect.poll(() => warnings.some((w) => w.includes('[geolocation]'))).toBe(true);
     await expect(page).toHaveURL(brandUrl('ustitleloans', '/title-loans/search'));
     expect(await page.locator('main').innerText()).toBe(before);
@@ -114,6 +117,7 @@ test.describe('Use my location, permission denied', () => {
 test('address autocomplete: suggestions by keyboard fill the field, ZIP code, city and state; clear empties', async ({ page }) => {
   await page.goto(brandUrl('usinstallmentloans', '/installment-loans/search'));
   const field = page.getByRole('combobox', { name: 'Street address or ZIP code' });
+  await expect(field).toBeEnabled();
   await field.focus();
   await page.keyboard.type('78701');
   const list = page.getByRole('listbox', { name: 'Address suggestions' });
