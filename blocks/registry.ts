@@ -25,6 +25,7 @@ import StoreFacts from './storeFacts/StoreFacts';
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
+  addressAutocomplete: lazy(() => import('./addressAutocomplete/AddressAutocomplete')),
   applyCta: ApplyCta,
   cityIndex: CityIndex,
   cityList: CityList,
@@ -35,6 +36,7 @@ export const registry: Registry = {
   hero: Hero,
   linkGrid: LinkGrid,
   locationFacts: LocationFacts,
+  locationSearch: lazy(() => import('./locationSearch/LocationSearch')),
   quickAmount: lazy(() => import('./quickAmount/QuickAmount')),
   rangeSlider: lazy(() => import('./rangeSlider/RangeSlider')),
   richText: RichText,

@@ -1,6 +1,7 @@
 /** The page model: plain, serialisable data handed from getStaticProps to React. */
 import type { Block, BlockType } from '../schemas/brand.types';
 import type { ContentBodyData, ContentListData } from './content/load';
+import type { GeocoderEndpoint } from './geocode/client';
 
 export interface LinkView {
   label: string;
@@ -45,6 +46,8 @@ export interface BrandView {
   /** absent on apply pages and for brands without one */
   exitPopup?: ExitPopupView;
   nav: NavItemView[];
+  /** the header search button (brand nav.search): the page with the location search */
+  search?: LinkView;
   footer: {
     about?: string;
     columns: { title: string; links: LinkView[] }[];
@@ -77,6 +80,9 @@ export interface BlockData {
   searchForm: { action: string; states: { value: string; label: string }[]; loanTypes: { value: string; label: string }[] };
   contentList: Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
   contentBody: (ContentBodyData & { error?: undefined }) | { error: true };
+  /** loanType: the page's (or the brand's first), for the page a chosen place opens */
+  locationSearch: { loanType: string; geocoder: GeocoderEndpoint };
+  addressAutocomplete: { geocoder: GeocoderEndpoint };
 }
 
 type DataOf<K extends BlockType> = K extends keyof BlockData ? BlockData[K] : null;

@@ -10,6 +10,7 @@ import { cityPage, cityPageCount, letterGroupLabel, LETTER_GROUPS, letterGroupOf
 import { STORE_BRANDS } from './data/stores';
 import { formatMoney } from './amounts';
 import type { Catalog, LoadedBrand } from './catalog';
+import { geocoderEndpoint } from './geocode/endpoint';
 import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
 import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
@@ -90,6 +91,7 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
     },
     ...(brand.exitPopup && !opts.onApplyPage ? { exitPopup: exitPopupView(brand.exitPopup) } : {}),
     nav: brand.nav.items.map((i) => ({ label: i.label, ...(i.href ? { href: i.href } : {}), ...(i.children ? { children: i.children } : {}) })),
+    ...(brand.nav.search ? { search: { label: brand.nav.search.label ?? 'Search locations', href: brand.nav.search.href } } : {}),
     footer: {
       ...(brand.footer.about ? { about: fill(brand.footer.about, vars) } : {}),
       columns: brand.footer.columns,
@@ -236,6 +238,10 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         key,
         data: { options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })), defaultAmount: 1000 },
       };
+    case 'locationSearch':
+      return { ...filled, key, data: { loanType: params.loanType ?? brand.loanTypes[0]!, geocoder: geocoderEndpoint(brand.config.mapKey) } };
+    case 'addressAutocomplete':
+      return { ...filled, key, data: { geocoder: geocoderEndpoint(brand.config.mapKey) } };
     default:
       return { ...filled, key, data: null } as ResolvedBlock;
   }

@@ -54,6 +54,7 @@ export type StateExclusions = ('noService' | 'restricted' | 'titleExcluded')[];
  * via the `definition` "block".
  */
 export type Block =
+  | AddressAutocompleteBlock
   | ApplyCtaBlock
   | CityIndexBlock
   | CityListBlock
@@ -64,6 +65,7 @@ export type Block =
   | HeroBlock
   | LinkGridBlock
   | LocationFactsBlock
+  | LocationSearchBlock
   | QuickAmountBlock
   | RangeSliderBlock
   | RichTextBlock
@@ -271,6 +273,19 @@ export interface Brand {
      * Top-level navigation entries.
      */
     items: NavItem[];
+    /**
+     * A search button in the header (a magnifier icon) that opens the location search panel: it goes to a page of this brand with a locationSearch block and opens the panel there. Leave out for none.
+     */
+    search?: {
+      /**
+       * The page with the location search, e.g. /payday-loans/location/search.
+       */
+      href: string;
+      /**
+       * Accessible name of the button; defaults to 'Search locations'.
+       */
+      label?: string;
+    };
   };
   /**
    * The footer: link columns, an optional list of state links and the disclaimers.
@@ -439,6 +454,26 @@ export interface Layout {
    * @minItems 1
    */
   blocks: [Block, ...Block[]];
+}
+/**
+ * Interactive: an address or ZIP code field with suggestions (shown on focus and while typing, debounced 500 ms; hidden 500 ms after the field loses focus). Choosing one fills the field with 'postcode, city, state' and the ZIP code, city and state fields. Works with the keyboard and screen readers (combobox pattern). Suggestions come from the embedded geocoder, or Mapbox with the brand's mapKey when GEOCODER=mapbox.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_addressAutocomplete".
+ */
+export interface AddressAutocompleteBlock {
+  /**
+   * Block type: the address autocomplete field.
+   */
+  type: 'addressAutocomplete';
+  /**
+   * Section heading (<h2>); defaults to 'Your address'.
+   */
+  heading?: string;
+  /**
+   * Label of the search field; defaults to 'Street address or ZIP code'.
+   */
+  label?: string;
 }
 /**
  * A call to action that hands the visitor to the brand's apply page.
@@ -698,6 +733,34 @@ export interface LocationFactsBlock {
   nearbyHrefTemplate?: string;
 }
 /**
+ * Interactive: search by place. A button opens the full-screen location search panel (street, city, state or ZIP code, with place-name results); choosing a result opens the brand's page for that place — its city page where the brand has city pages, else its state page. 'Use my location' finds the visitor's state and opens its page. Uses the embedded geocoder, or Mapbox with the brand's mapKey when GEOCODER=mapbox.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_locationSearch".
+ */
+export interface LocationSearchBlock {
+  /**
+   * Block type: the location search (panel, results, 'Use my location').
+   */
+  type: 'locationSearch';
+  /**
+   * Section heading (<h2>); defaults to 'Search by city or ZIP code'.
+   */
+  heading?: string;
+  /**
+   * A sentence under the heading (optional).
+   */
+  text?: string;
+  /**
+   * Label of the button that opens the search panel; defaults to 'Enter a street, city, state, or ZIP code'.
+   */
+  buttonLabel?: string;
+  /**
+   * Show 'Use my location' (default true). Pages with it need the header Permissions-Policy: geolocation=(self).
+   */
+  geolocation?: boolean;
+}
+/**
  * Interactive: the quick amount picker ('How Much Instant Cash Do You Need?'). The chosen amount is rounded up to a bracket (500, 1000, 2500, 5000; above 5000 is sent as 35000) and handed to the apply page.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -920,5 +983,5 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["applyCta","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { STATES, slugify } from '../engine/states';
+import { deriveGeocoder } from './derive-geocoder';
 
 const require = createRequire(import.meta.url);
 const zipcodes = require('zipcodes') as { codes: Record<string, { zip: string; city: string; state: string; latitude: number; longitude: number }> };
@@ -39,3 +40,6 @@ mkdirSync(dirname(file), { recursive: true });
 writeFileSync(file, JSON.stringify({ source: `zipcodes@${version}`, states: out }));
 const total = Object.values(out).reduce((n, list) => n + list.length, 0);
 console.log(`derive-data: ${total} cities in ${Object.keys(out).length} states from zipcodes@${version} → data/generated/cities.json`);
+
+// The embedded geocoder's data (places, ZIP codes, state boundaries): scripts/derive-geocoder.ts.
+console.log(deriveGeocoder());

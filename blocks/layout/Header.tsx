@@ -45,11 +45,20 @@ export function Header({ brand }: { brand: BrandView }) {
             </ul>
           </nav>
         )}
-        <ApplyLink apply={brand.apply} className={`${full ? 'hidden md:inline-block' : 'ml-auto inline-block'} rounded-md bg-brand px-4 py-2 text-sm font-bold text-white hover:opacity-90`}>
+        {brand.search && (
+          // Opens the location search panel on the brand's search page (blocks/locationSearch: #location-search).
+          <a href={`${brand.search.href}#location-search`} aria-label={brand.search.label} className="ml-auto inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md text-slate-800 hover:bg-slate-100 md:ml-0">
+            <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <circle cx="9" cy="9" r="6" />
+              <path d="M14 14l4 4" />
+            </svg>
+          </a>
+        )}
+        <ApplyLink apply={brand.apply} className={`${full ? 'hidden md:inline-block' : `${brand.search ? '' : 'ml-auto '}inline-block`} rounded-md bg-brand px-4 py-2 text-sm font-bold text-white hover:opacity-90`}>
           {brand.apply.label}
         </ApplyLink>
         {full && brand.nav.length > 0 && (
-          <details className="group/menu ml-auto md:hidden">
+          <details className={`group/menu ${brand.search ? '' : 'ml-auto '}md:hidden`}>
             <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
               <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                 <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />

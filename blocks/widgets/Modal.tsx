@@ -17,6 +17,8 @@ export interface ModalProps {
   labelledBy: string;
   /** style of the backdrop, e.g. the brand's colour variables (the dialog is rendered at the end of <body>) */
   style?: CSSProperties;
+  /** a full-screen overlay (the location search panel) with no close icon: the content has its own Cancel */
+  fullScreen?: boolean;
   children: ReactNode;
 }
 
@@ -30,7 +32,7 @@ const focusablesIn = (root: HTMLElement): HTMLElement[] =>
  * (to [data-autofocus] or the dialog), Tab wraps, Escape closes, focus goes back to where it
  * was; the page behind is inert and does not scroll, and keeps its scroll position.
  */
-export function Modal({ visible, onClose, className = '', width, maskClosable = true, labelledBy, style, children }: ModalProps) {
+export function Modal({ visible, onClose, className = '', width, maskClosable = true, labelledBy, style, fullScreen = false, children }: ModalProps) {
   const box = useRef<HTMLDivElement>(null);
   const downOnBackdrop = useRef(false);
 
@@ -72,7 +74,7 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
   };
 
   return createPortal(
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-4" onMouseDown={onBackdrop} onClick={onBackdrop} data-modal-backdrop="" style={style}>
+    <div className={`fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 ${fullScreen ? '' : 'p-4'}`} onMouseDown={onBackdrop} onClick={onBackdrop} data-modal-backdrop="" style={style}>
       <div
         ref={box}
         role="dialog"
@@ -80,14 +82,14 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
         aria-labelledby={labelledBy}
         tabIndex={-1}
         onKeyDown={onKeyDown}
-        style={{ width: modalWidthPx(width) }}
-        className={`relative max-h-[90vh] max-w-[90%] overflow-y-auto rounded-lg bg-white p-6 text-slate-900 shadow-2xl outline-none sm:p-8 ${className}`}
+        style={fullScreen ? undefined : { width: modalWidthPx(width) }}
+        className={`relative overflow-y-auto bg-white text-slate-900 outline-none ${fullScreen ? 'h-full w-full' : 'max-h-[90vh] max-w-[90%] rounded-lg p-6 shadow-2xl sm:p-8'} ${className}`}
       >
-        <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 rounded-full p-2 text-slate-700 hover:bg-slate-100">
+        {!fullScreen && <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 rounded-full p-2 text-slate-700 hover:bg-slate-100">
           <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
             <path d="M5 5l10 10M15 5L5 15" />
           </svg>
-        </button>
+        </button>}
         {children}
       </div>
     </div>,

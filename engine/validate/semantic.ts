@@ -122,6 +122,13 @@ export function checkBrand(
     item.children?.forEach((child, j) => checkLink(file, `/nav/items/${i}/children/${j}/href`, child.href));
   });
   brand.footer.columns.forEach((col, i) => col.links.forEach((l, j) => checkLink(file, `/footer/columns/${i}/links/${j}/href`, l.href)));
+  if (brand.nav.search) {
+    checkLink(file, '/nav/search/href', brand.nav.search.href);
+    const route = matchRoute(compiled, pathOnly(brand.nav.search.href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths })?.route;
+    if (route && !layoutOf(route.layout)?.layout.blocks.some((b) => b.type === 'locationSearch')) {
+      add(file, '/nav/search/href', `the header search goes to "${brand.nav.search.href}", whose layout "${route.layout}" has no locationSearch block to open`);
+    }
+  }
 
   const sampleState = STATES.find((s) => s.code === 'tx')!;
   const sampleCity = citiesOf(sampleState.code)[0];
