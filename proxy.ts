@@ -12,6 +12,9 @@ import { matchPath, NOT_FOUND_PATH, searchRedirect } from './engine/resolve';
 import { escapeHtml, plainPage } from './engine/errorPages';
 import { contentPageExists } from './engine/content/exists';
 import { draftCookieValid, isPreviewModeId } from './engine/http/previewMode';
+import { pageUsesGeolocation } from './engine/geocode/permissions';
+
+const GEOLOCATION_ALLOWED = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
 
 export const INTERNAL_PREFIX = '/_brand';
 
@@ -59,7 +62,10 @@ export async function proxy(request: NextRequest) {
   const draftMode = draftCookieValid(request.cookies.get('__prerender_bypass')?.value);
   const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
-  return NextResponse.rewrite(url, found ? undefined : { status: 404 });
+  if (!found) return NextResponse.rewrite(url, { status: 404 });
+  // server.mjs denies geolocation on every response; a page with "Use my location" allows its own origin.
+  const layout = loaded.layout(routeMatch.route.layout);
+  return NextResponse.rewrite(url, layout && pageUsesGeolocation(layout) ? { headers: { 'Permissions-Policy': GEOLOCATION_ALLOWED } } : undefined);
 }
 
 /**

@@ -76,6 +76,11 @@ test.describe('security', () => {
     const prod = await raw('/payday-loans', { host: 'www.ipaydayloans.com' });
     expect(prod.status).toBe(200);
     expect(prod.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    // geolocation only where "Use my location" is on the page
+    const search = await raw('/search');
+    expect(search.status).toBe(200);
+    expect(search.headers['permissions-policy']).toContain('geolocation=(self)');
+    expect((await raw('/title-loans/location/search', { host: 'usbadcreditloans.localhost' })).headers['permissions-policy']).toContain('geolocation=(self)');
     const unknown = await raw('/', { host: 'evil.com' });
     expect(unknown.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
