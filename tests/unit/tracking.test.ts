@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import schema from '../../schemas/api/trace-session.schema.json' with { type: 'json' };
-import { SOURCE_STORAGE_KEY } from '../../engine/apply';
+import { SOURCE_STORAGE_KEY, withApplySource } from '../../engine/apply';
 import {
   clickIdOf,
   gaClientIdFromCookie,
@@ -223,4 +223,16 @@ describe('the schema and the browser agree', () => {
     const body = { source1: 's', source2: '/', clickId: 'ggabc', uuid: 'cc' + '0'.repeat(32), ggClientId: '', ...change };
     expect(validatorFor(schema)(body)).toBe(false);
   });
+});
+
+describe('apply links rendered on the server get the stored source after mount', () => {
+  it.each([
+    ['/apply?v1=landing-page', 'spring', '/apply?v1=spring'],
+    ['/apply-title-loans?v1=landing-page&requestedamount=2500', 'tt-campaign', '/apply-title-loans?v1=tt-campaign&requestedamount=2500'],
+    ['/apply?x=1&v1=landing-page#top', 'a&b=c', '/apply?x=1&v1=a%26b%3Dc#top'],
+    ['/apply?v1=landing-page', null, '/apply?v1=landing-page'],
+    ['/apply?v1=landing-page', '  ', '/apply?v1=landing-page'],
+    ['/loan-application', 'spring', '/loan-application'],
+    ['https://partner.example/form?id=7', 'spring', 'https://partner.example/form?id=7'],
+  ])('%s + %j → %s', (href, source, out) => expect(withApplySource(href, source)).toBe(out));
 });
