@@ -1,6 +1,9 @@
 /**
  * Visit tracking rules (SPEC §3 "Stored acquisition parameters", §4 "Visit tracking"), as small
- * pure functions; the browser part (storage, the wait, the POST) is blocks/layout/visitTracking.ts.
+ * pure functions; the browser part (storage, the wait, the POST) is blocks/layout/visitTracking.ts
+ * (every page, at mount) and blocks/layout/sessionTrace.ts (loaded after idle, only when due).
+ * What a page load stores lives in ./visitSource (re-exported here), so that every page's
+ * script carries only that part; the session-trace rules below ship in the lazy chunk.
  *
  * - On every page load the URL offers: id = source1 or utm_campaign; path = source2 or
  *   utm_source, else the page path; gclid and ttclid when present.
@@ -16,81 +19,11 @@
  *   then store the uuid — one post per browser.
  */
 
-import { SOURCE_STORAGE_KEY } from './apply';
-
-/** Storage keys: base64 of each name (tests/unit/tracking.test.ts checks them against btoa). */
-export const STORAGE_KEYS = {
-  id: 'aWQ=',
-  path: 'cGF0aA==',
-  gclid: 'Z2NsaWQ=',
-  ttclid: 'dHRjbGlk',
-  uuid: 'dXVpZA==',
-} as const;
-
-/** Longest value kept for each field; equal to the maxLength in schemas/api/trace-session.schema.json (a test checks). */
-export const TRACE_LIMITS = { source1: 200, source2: 500, clickId: 512, ggClientId: 100 } as const;
-/** Longest gclid/ttclid kept, so that the prefixed click id fits. */
-const CLICK_ID_MAX = TRACE_LIMITS.clickId - 2;
+export * from './visitSource';
+import { TRACE_LIMITS } from './visitSource';
 
 /** Analytics client id wait (SPEC §9): every 200 ms, up to 10 tries. */
 export const CLIENT_ID_RETRY = { intervalMs: 200, tries: 10 } as const;
-
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
-/** What one page load's URL offers to store. */
-export interface VisitOffer {
-  id?: string;
-  path: string;
-  gclid?: string;
-  ttclid?: string;
-}
-
-const param = (query: URLSearchParams, name: string, max: number): string | undefined => query.get(name)?.trim().slice(0, max) || undefined;
-
-/** SPEC §4: source1 or utm_campaign → id; source2 or utm_source, else the page path → path; gclid, ttclid. */
-export function visitOffer(search: string, pathname: string): VisitOffer {
-  const q = new URLSearchParams(search);
-  const offer: VisitOffer = {
-    path: param(q, 'source2', TRACE_LIMITS.source2) ?? param(q, 'utm_source', TRACE_LIMITS.source2) ?? (pathname.slice(0, TRACE_LIMITS.source2) || '/'),
-  };
-  const id = param(q, 'source1', TRACE_LIMITS.source1) ?? param(q, 'utm_campaign', TRACE_LIMITS.source1);
-  const gclid = param(q, 'gclid', CLICK_ID_MAX);
-  const ttclid = param(q, 'ttclid', CLICK_ID_MAX);
-  if (id) offer.id = id;
-  if (gclid) offer.gclid = gclid;
-  if (ttclid) offer.ttclid = ttclid;
-  return offer;
-}
-
-/** The writes one page load makes: id and path only when none is stored (first touch wins); click ids whenever given. */
-export function visitWrites(offer: VisitOffer, stored: { id?: string | null; path?: string | null }): Record<string, string> {
-  const writes: Record<string, string> = {};
-  if (offer.id && !stored.id) writes[STORAGE_KEYS.id] = offer.id;
-  if (!stored.path) writes[STORAGE_KEYS.path] = offer.path;
-  if (offer.gclid) writes[STORAGE_KEYS.gclid] = offer.gclid;
-  if (offer.ttclid) writes[STORAGE_KEYS.ttclid] = offer.ttclid;
-  return writes;
-}
-
-/**
- * One page load (SPEC §4): stores what the URL brings into `storage`, first touch winning for id
- * and path, and writes LoansSource1 with this visit's id when the URL gives one. Storage that
- * throws (private mode, quota) stores nothing and breaks nothing.
- */
-export function rememberVisit(storage: KeyValueStorage | undefined, search: string, pathname: string): void {
-  if (!storage) return;
-  try {
-    const offer = visitOffer(search, pathname);
-    const writes = visitWrites(offer, { id: storage.getItem(STORAGE_KEYS.id), path: storage.getItem(STORAGE_KEYS.path) });
-    for (const [key, value] of Object.entries(writes)) storage.setItem(key, value);
-    if (offer.id) storage.setItem(SOURCE_STORAGE_KEY, offer.id);
-  } catch {
-    /* storage unavailable: nothing kept */
-  }
-}
 
 /** SPEC §3: gclid gives "gg", ttclid gives "tt", else empty. */
 export function clickIdOf(ids: { gclid?: string | null; ttclid?: string | null }): string {

@@ -6,7 +6,7 @@
  *   click id, no stored uuid), loads ./sessionTrace lazily and posts it. Most visitors never
  *   fetch that chunk.
  */
-import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/tracking';
+import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/visitSource';
 
 export function localStore(): KeyValueStorage | undefined {
   try {
