@@ -36,13 +36,9 @@ export function applyUrl(target: ApplyTarget, opts: { source?: string | null; am
 /**
  * A server-rendered apply link with the stored source put in after mount: v1 replaced when the
  * link has one (links without v1, e.g. an external application page, are left as they are).
+ * Kept tiny: it is in every page's script.
  */
 export function withApplySource(href: string, source: string | null | undefined): string {
-  const q = href.indexOf('?');
-  if (!source?.trim() || q < 0) return href;
-  const hash = href.indexOf('#', q);
-  const query = new URLSearchParams(href.slice(q + 1, hash < 0 ? undefined : hash));
-  if (!query.has('v1')) return href;
-  query.set('v1', source.trim());
-  return `${href.slice(0, q)}?${query.toString()}${hash < 0 ? '' : href.slice(hash)}`;
+  const v1 = source?.trim();
+  return v1 ? href.replace(/([?&])v1=[^&#]*/, (_, sep: string) => sep + new URLSearchParams({ v1 }).toString()) : href;
 }
