@@ -81,24 +81,39 @@ export function openStore(options: StoreOptions = {}): Store {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-/** Brings the store's schema to the newest migration; throws with the failing migration's name. */
+/**
+ * Brings the store's schema to the newest migration; throws with the failing migration's name.
+ * On PostgreSQL Kysely holds an advisory lock while migrating; SQLite has no such lock, so when
+ * two processes start on one file (a server and `npm run db:migrate`) the loser's CREATE fails —
+ * it tries again a few times, by then finding the migrations applied by the other.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema (Kysely's own convention)
-export async function migrateStore(db: Kysely<any>): Promise<MigrationResultSet> {
+export async function migrateStore(db: Kysely<any>, attempts = 4): Promise<MigrationResultSet> {
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
-  const result = await migrator.migrateToLatest();
-  if (result.error) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    if (!result.error) return result;
+    if (attempt < attempts) {
+      await new Promise((r) => setTimeout(r, 150 * attempt));
+      continue;
+    }
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     const cause = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`Database migration ${failed ?? ''} failed: ${cause}`, { cause: result.error });
   }
-  return result;
 }
 
-let shared: Promise<Store> | undefined;
+/**
+ * The process-wide store lives on globalThis: Next bundles this module more than once (the
+ * instrumentation hook and each API route get their own copy), and two copies must not open
+ * two connections or migrate side by side.
+ */
+const SHARED = Symbol.for('loansites.store');
+const holder = globalThis as typeof globalThis & { [SHARED]?: Promise<Store> };
 
 /** The process-wide store: opened once, migrated once. A failed open or migration is retried on the next call. */
 export function getStore(): Promise<Store> {
-  shared ??= (async () => {
+  holder[SHARED] ??= (async () => {
     const db = openStore();
     try {
       await migrateStore(db);
@@ -108,15 +123,15 @@ export function getStore(): Promise<Store> {
       throw err;
     }
   })().catch((err) => {
-    shared = undefined;
+    holder[SHARED] = undefined;
     throw err;
   });
-  return shared;
+  return holder[SHARED];
 }
 
 /** Closes the process-wide store (scripts, tests). */
 export async function closeStore(): Promise<void> {
-  const open = shared;
-  shared = undefined;
+  const open = holder[SHARED];
+  holder[SHARED] = undefined;
   if (open) await (await open.catch(() => undefined))?.destroy();
 }

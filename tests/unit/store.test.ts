@@ -90,6 +90,20 @@ describe.each([
   });
 });
 
+describe('two starts on one fresh SQLite file (a server and npm run db:migrate)', () => {
+  it('both migrate without an error; the migration is recorded once', async () => {
+    const file = join(tmp, 'race.sqlite');
+    const [a, b] = [openStore({ url: '', file }), openStore({ url: '', file })];
+    try {
+      const results = await Promise.allSettled([migrateStore(a), migrateStore(b)]);
+      expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok']);
+      expect(await a.selectFrom('schema_migrations' as never).selectAll().execute()).toHaveLength(MIGRATIONS.length);
+    } finally {
+      await Promise.all([a.destroy(), b.destroy()]);
+    }
+  });
+});
+
 describe('the embedded default', () => {
   it('creates its SQLite file (and folder) on first open, in WAL mode', async () => {
     const file = join(tmp, 'fresh', 'nested', 'loansites.sqlite');
