@@ -1,7 +1,8 @@
 /**
- * Runs once when the server starts (Next's instrumentation hook): opens the store and runs its
- * migrations, so `npm start` on a fresh machine creates data/loansites.sqlite and a bad
- * DATABASE_URL shows in the log at start rather than on the first visitor's request.
+ * Runs once when the server starts (Next's instrumentation hook; `next start` calls it as the
+ * server sets up for its first request): opens the store and runs its migrations, so
+ * `npm start` on a fresh machine creates data/loansites.sqlite, and a bad DATABASE_URL shows
+ * in the server log even when no visitor has posted a trace yet.
  * Not during `next build` (its workers have no use for a database).
  */
 export async function register(): Promise<void> {
