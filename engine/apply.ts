@@ -32,3 +32,13 @@ export function applyUrl(target: ApplyTarget, opts: { source?: string | null; am
   if (opts.amount !== undefined && opts.amount !== null && Number.isFinite(opts.amount)) query.set(target.amountParam, String(Math.round(opts.amount)));
   return `${target.path}?${query.toString()}`;
 }
+
+/**
+ * A server-rendered apply link with the stored source put in after mount: v1 replaced when the
+ * link has one (links without v1, e.g. an external application page, are left as they are).
+ * Kept tiny: it is in every page's script.
+ */
+export function withApplySource(href: string, source: string | null | undefined): string {
+  const v1 = source?.trim();
+  return v1 ? href.replace(/([?&])v1=[^&#]*/, (_, sep: string) => sep + new URLSearchParams({ v1 }).toString()) : href;
+}

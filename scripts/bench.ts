@@ -5,7 +5,10 @@
  *  2. gzip bytes of the JavaScript Chromium loads for a brand page without interactive
  *     blocks, for the heaviest brand page, and for Next's own minimal page (a one-line
  *     pages-router app built from the same next version), and the ratios.
- * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum.
+ *  3. what visit tracking costs: the same page landed on with a source and a click id (the
+ *     session-trace chunk loads after idle and posts once) against the page without.
+ * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum; the
+ * session-trace code only after idle, from a lazy chunk.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,8 +36,10 @@ const run = (cmd: string, args: string[], cwd = root) => {
 
 async function startServer(cwd: string, port: number): Promise<ChildProcess> {
   // Our app runs behind server.mjs, as in production; the minimal app under plain next start.
+  // The bench's session traces go to a store of its own, not data/loansites.sqlite.
   const [cmd, args] = existsSync(join(cwd, 'server.mjs')) ? ['node', ['server.mjs']] : ['npx', ['next', 'start', '-p', String(port)]];
-  const child = spawn(cmd, args, { cwd, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production', PORT: String(port) }, detached: true });
+  const env = { ...process.env, NODE_ENV: 'production' as const, PORT: String(port), LOANSITES_DB_FILE: join(root, '.bench/bench.sqlite'), DATABASE_URL: '', RATE_LIMIT_SESSION_TRACE: '100000' };
+  const child = spawn(cmd, args, { cwd, stdio: 'ignore', env, detached: true });
   for (let i = 0; i < 100; i++) {
     try {
       const r = await fetch(`http://127.0.0.1:${port}/`, { headers: { host: `${BRAND}.localhost` } });
@@ -63,7 +68,7 @@ async function rps(path: string, host = `${BRAND}.localhost:${PORT}`, expectStat
 }
 
 /** With leave: after loading, the pointer leaves the page and the exit popup's code is counted too. */
-async function firstLoadJs(url: string, opts: { leave?: boolean } = {}): Promise<{ bytes: number; files: number }> {
+async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolean } = {}): Promise<{ bytes: number; files: number }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -73,7 +78,9 @@ async function firstLoadJs(url: string, opts: { leave?: boolean } = {}): Promise
   page.on('response', (res) => {
     if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
   });
+  const traced = opts.traced ? page.waitForResponse((r) => r.url().endsWith('/api/trace/session') && r.request().method() === 'POST') : undefined;
   await page.goto(url, { waitUntil: 'networkidle' });
+  if (traced && (await traced).status() !== 201) throw new Error(`${url}: the session trace was not stored`);
   if (opts.leave) {
     await page.mouse.move(300, 300);
     await page.mouse.move(300, -10);
@@ -123,6 +130,7 @@ async function main() {
     const measured: { path: string; bytes: number; files: number }[] = [];
     for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`http://${BRAND}.localhost:${PORT}${path}`)) });
     measured.push({ path: '/ + exit popup opened', ...(await firstLoadJs(`http://${BRAND}.localhost:${PORT}/`, { leave: true })) });
+    const tracked = await firstLoadJs(`http://${BRAND}.localhost:${PORT}${PLAIN_PAGE}?source1=bench&gclid=bench-${Date.now()}`, { traced: true });
     const heavy = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const min = await firstLoadJs(`http://127.0.0.1:${MIN_PORT}/`);
 
@@ -136,6 +144,9 @@ async function main() {
     console.log(`brand page, no widgets ${PLAIN_PAGE}: ${kb(plain.bytes)} in ${plain.files} files — ${((plain.bytes / min.bytes - 1) * 100).toFixed(1)}% over minimal (budget ≤ 5%)`);
     for (const m of measured) console.log(`brand page ${m.path}: ${kb(m.bytes)} in ${m.files} files`);
     console.log(`heaviest page ${heavy.path}: ${kb(heavy.bytes)} — ${((heavy.bytes / min.bytes - 1) * 100).toFixed(1)}% over minimal`);
+    console.log('\n== Visit tracking');
+    console.log(`${PLAIN_PAGE}?source1=…&gclid=… (session trace posted): ${kb(tracked.bytes)} in ${tracked.files} files — +${kb(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due`);
+    console.log(`every page: the visit-source code (stores source, path, click ids, LoansSource1) is part of ${PLAIN_PAGE}'s ${kb(plain.bytes)} above`);
   } finally {
     stop(server);
     stop(minimal);

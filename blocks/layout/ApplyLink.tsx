@@ -1,11 +1,17 @@
 import type { ReactNode } from 'react';
+import { withApplySource } from '../../engine/apply';
 import type { ApplyView } from '../../engine/model';
+import { useApplySource } from '../widgets/useApplySource';
 
-/** Every hand-off to the apply page: a full page load (the application form loads its own scripts), rel="nofollow", new tab where the brand says. */
+/**
+ * Every hand-off to the apply page: a full page load (the application form loads its own scripts), rel="nofollow", new tab where the brand says.
+ * v1 is the stored source (LoansSource1) once mounted, landing-page in the first HTML (SPEC §4).
+ */
 export function ApplyLink({ apply, href, className, children }: { apply: ApplyView; href?: string; className?: string; children: ReactNode }) {
+  const source = useApplySource();
   return (
     <a
-      href={href ?? apply.href}
+      href={withApplySource(href ?? apply.href, source)}
       rel={apply.newTab ? 'nofollow noopener' : 'nofollow'}
       data-full-load=""
       {...(apply.newTab ? { target: '_blank' } : {})}

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { brandVars } from './brandVars';
 import { installLayoutBehaviour } from './behaviour';
 import { installClientNavigation } from './clientNavigation';
@@ -6,10 +6,13 @@ import { ExitIntent } from './ExitIntent';
 import type { BrandView } from '../../engine/model';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { rememberThisVisit, traceSessionWhenIdle } from './visitTracking';
 
 export function Layout({ brand, children }: { brand: BrandView; children: ReactNode }) {
+  // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
+  useLayoutEffect(rememberThisVisit, []);
   useEffect(() => {
-    const off = [installClientNavigation(), installLayoutBehaviour()];
+    const off = [installClientNavigation(), installLayoutBehaviour(), traceSessionWhenIdle()];
     return () => off.forEach((f) => f());
   }, []);
   return (

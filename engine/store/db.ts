@@ -1,0 +1,137 @@
+/**
+ * The store: one query layer (Kysely) over two real databases.
+ * - Default: SQLite through better-sqlite3, a file at data/loansites.sqlite (LOANSITES_DB_FILE
+ *   overrides it), WAL mode; created on first use, so a fresh machine needs nothing.
+ * - DATABASE_URL=postgres://… : PostgreSQL through pg (a pool).
+ * The same migrations (./migrations, one file each, in one ordered list) run on both, on start
+ * (getStore, instrumentation.ts) and by `npm run db:migrate`.
+ *
+ * Timestamps are ISO 8601 UTC strings of fixed width ("2025-01-31T12:00:00.000Z", Date#toISOString)
+ * in text columns: both dialects store and return them byte for byte, and they sort and compare
+ * as text in time order.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations';
+
+/** A stored session trace (SPEC §7), one row per session uuid. */
+export interface SessionTracesTable {
+  uuid: string;
+  brand: string;
+  source1: string;
+  source2: string;
+  click_id: string;
+  ga_client_id: string;
+  user_agent: string;
+  /** the client's address with the host part dropped (engine/http/api.ts truncateIp) */
+  ip: string;
+  /** ISO 8601 UTC, server time */
+  created_at: string;
+}
+
+/** Every table, as Kysely sees them. A migration that adds a table adds its interface here. */
+export interface Database {
+  session_traces: SessionTracesTable;
+}
+
+export type Store = Kysely<Database>;
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface StoreOptions {
+  /** postgres://… ; default DATABASE_URL. Anything else (or nothing) means SQLite. */
+  url?: string;
+  /** The SQLite file; default LOANSITES_DB_FILE, else data/loansites.sqlite under the working directory. */
+  file?: string;
+}
+
+export const DEFAULT_SQLITE_FILE = 'data/loansites.sqlite';
+
+const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//i.test(url);
+
+export function storeKindOf(options: StoreOptions = {}): StoreKind {
+  return isPostgresUrl(options.url ?? process.env.DATABASE_URL) ? 'postgres' : 'sqlite';
+}
+
+/** Where the SQLite file is (for messages), or the PostgreSQL URL without its password. */
+export function storeLocation(options: StoreOptions = {}): string {
+  const url = options.url ?? process.env.DATABASE_URL;
+  if (isPostgresUrl(url)) return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  return options.file ?? process.env.LOANSITES_DB_FILE ?? join(process.cwd(), DEFAULT_SQLITE_FILE);
+}
+
+/** Opens a store (no migrations: see migrateStore / getStore). Close it with `destroy()`. */
+export function openStore(options: StoreOptions = {}): Store {
+  const url = options.url ?? process.env.DATABASE_URL;
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+    // An idle client's error (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', (err) => console.error('[store] idle PostgreSQL client:', err.message));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const file = storeLocation(options);
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000'); // another process (npm run traces, a migration) may hold the write lock briefly
+  sqlite.pragma('synchronous = NORMAL'); // with WAL: durable across a process crash, fast
+  sqlite.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * Brings the store's schema to the newest migration; throws with the failing migration's name.
+ * On PostgreSQL Kysely holds an advisory lock while migrating; SQLite has no such lock, so when
+ * two processes start on one file (a server and `npm run db:migrate`) the loser's CREATE fails —
+ * it tries again a few times, by then finding the migrations applied by the other.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema (Kysely's own convention)
+export async function migrateStore(db: Kysely<any>, attempts = 4): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' });
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    if (!result.error) return result;
+    if (attempt < attempts) {
+      await new Promise((r) => setTimeout(r, 150 * attempt));
+      continue;
+    }
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const cause = result.error instanceof Error ? result.error.message : String(result.error);
+    throw new Error(`Database migration ${failed ?? ''} failed: ${cause}`, { cause: result.error });
+  }
+}
+
+/**
+ * The process-wide store lives on globalThis: Next bundles this module more than once (the
+ * instrumentation hook and each API route get their own copy), and two copies must not open
+ * two connections or migrate side by side.
+ */
+const SHARED = Symbol.for('loansites.store');
+const holder = globalThis as typeof globalThis & { [SHARED]?: Promise<Store> };
+
+/** The process-wide store: opened once, migrated once. A failed open or migration is retried on the next call. */
+export function getStore(): Promise<Store> {
+  holder[SHARED] ??= (async () => {
+    const db = openStore();
+    try {
+      await migrateStore(db);
+      return db;
+    } catch (err) {
+      await db.destroy().catch(() => {});
+      throw err;
+    }
+  })().catch((err) => {
+    holder[SHARED] = undefined;
+    throw err;
+  });
+  return holder[SHARED];
+}
+
+/** Closes the process-wide store (scripts, tests). */
+export async function closeStore(): Promise<void> {
+  const open = holder[SHARED];
+  holder[SHARED] = undefined;
+  if (open) await (await open.catch(() => undefined))?.destroy();
+}

@@ -1,0 +1,15 @@
+/**
+ * Every migration, in order: one file each (NNN_what.ts exporting up and down), registered
+ * once here. Kysely's Migrator runs them by name order, on SQLite and PostgreSQL alike; a
+ * migration, once merged, is never edited — a change is a new file.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m001 from './001_session_traces';
+
+export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
+  ['001_session_traces', m001],
+];
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => Object.fromEntries(MIGRATIONS),
+};

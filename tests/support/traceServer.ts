@@ -1,0 +1,69 @@
+/**
+ * The real POST /api/trace/session handler on a plain Node server, over a fresh SQLite file (or
+ * DATABASE_URL given): the route's own code, without a Next build. Env is set before the route
+ * loads (the store and the limits read it once).
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TraceServer {
+  port: number;
+  dbFile: string;
+  close(): Promise<void>;
+}
+
+export async function startTraceServer(env: Record<string, string> = {}): Promise<TraceServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'loansites-trace-'));
+  const dbFile = join(dir, 'traces.sqlite');
+  Object.assign(process.env, { LOANSITES_DB_FILE: dbFile, DATABASE_URL: '', TRUST_FORWARDED_HOST: '1', ...env });
+  const { default: handler } = await import('../../pages/api/trace/session');
+  const { closeStore } = await import('../../engine/store/db');
+  const server: Server = createServer((req, res) => void handler(req, res));
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as AddressInfo).port,
+    dbFile,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await closeStore();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  json: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export function post(port: number, body: string, opts: { host?: string; ip?: string; type?: string; method?: string; ua?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'POST',
+        path: '/api/trace/session',
+        headers: {
+          host: opts.host ?? 'ipaydayloans.localhost',
+          'content-type': opts.type ?? 'application/json',
+          'x-forwarded-for': opts.ip ?? '198.51.100.7',
+          'user-agent': opts.ua ?? 'test-agent/1.0',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text || '{}'), headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
