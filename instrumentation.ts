@@ -1,16 +1,26 @@
 /**
  * Runs once when the server starts (Next's instrumentation hook; `next start` calls it as the
- * server sets up for its first request): opens the store and runs its migrations, so
+ * server sets up for its first request): checks the lead key, opens the store and runs its
+ * migrations, then starts the lead outbox worker, so
  * `npm start` on a fresh machine creates data/loansites.sqlite, and a bad DATABASE_URL shows
  * in the server log even when no visitor has posted a trace yet.
  * Not during `next build` (its workers have no use for a database).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  // A deployment without the key that seals leads at rest does not start (engine/leads/sealing.ts).
+  const { requireLeadKey } = await import('./engine/leads/sealing');
+  requireLeadKey();
+  // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
+  const { configuredDestinations } = await import('./engine/leads/destinations');
+  configuredDestinations();
   const { getStore, storeKindOf } = await import('./engine/store/db');
   try {
     await getStore();
     console.log(`[store] ${storeKindOf()} store ready`);
+    // The lead outbox worker runs inside the server unless LEADS_WORKER=off (then: npm run worker).
+    const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/leads/runtime');
+    if (leadWorkerEnabled()) ensureLeadWorker();
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

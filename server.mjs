@@ -28,6 +28,13 @@ const port = Number(process.env.PORT ?? 3000);
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 
+// A deployment refuses to start without the key that seals leads at rest (engine/leads/sealing.ts
+// says the same when the store opens; this says it before the first request).
+if (process.env.LOANSITES_DEPLOYMENT === 'production' && !process.env.LEADS_ENCRYPTION_KEY) {
+  console.error('LEADS_ENCRYPTION_KEY is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set it to 32 random bytes (openssl rand -hex 32).');
+  process.exit(1);
+}
+
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const ALLOW = 'GET, HEAD, POST';
 const INTERNAL_HEADERS = ['x-middleware-rewrite', 'x-nextjs-rewrite', 'x-nextjs-matched-path'];

@@ -5,14 +5,7 @@
  */
 import { getStore, closeStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listSessionTraces, type SessionTrace } from '../engine/store/sessionTraces';
-import { parseSince, traceTable } from './tracesFormat';
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (i < 0) return undefined;
-  const arg = args[i]!;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
-}
+import { option, parseSince, traceTable } from './cliFormat';
 
 async function main(args: string[]) {
   if (args.includes('--help') || args.includes('-h')) {

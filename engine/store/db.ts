@@ -16,6 +16,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
+import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -35,6 +36,9 @@ export interface SessionTracesTable {
 /** Every table, as Kysely sees them. A migration that adds a table adds its interface here. */
 export interface Database {
   session_traces: SessionTracesTable;
+  leads: LeadsTable;
+  lead_deliveries: LeadDeliveriesTable;
+  form_traces: FormTracesTable;
 }
 
 export type Store = Kysely<Database>;

@@ -1,7 +1,7 @@
 /**
- * The real POST /api/trace/session handler on a plain Node server, over a fresh SQLite file (or
- * DATABASE_URL given): the route's own code, without a Next build. Env is set before the route
- * loads (the store and the limits read it once).
+ * A real API route handler (POST /api/trace/session by default; /api/leads, /api/trace) on a
+ * plain Node server, over a fresh SQLite file (or DATABASE_URL given): the route's own code,
+ * without a Next build. Env is set before the route loads (the store and the limits read it once).
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,11 +15,18 @@ export interface TraceServer {
   close(): Promise<void>;
 }
 
-export async function startTraceServer(env: Record<string, string> = {}): Promise<TraceServer> {
+type Handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>;
+const ROUTES: Record<string, () => Promise<{ default: Handler }>> = {
+  '/api/trace/session': () => import('../../pages/api/trace/session'),
+  '/api/leads': () => import('../../pages/api/leads'),
+  '/api/trace': () => import('../../pages/api/trace/index'),
+};
+
+export async function startTraceServer(env: Record<string, string> = {}, route: keyof typeof ROUTES = '/api/trace/session'): Promise<TraceServer> {
   const dir = mkdtempSync(join(tmpdir(), 'loansites-trace-'));
   const dbFile = join(dir, 'traces.sqlite');
   Object.assign(process.env, { LOANSITES_DB_FILE: dbFile, DATABASE_URL: '', TRUST_FORWARDED_HOST: '1', ...env });
-  const { default: handler } = await import('../../pages/api/trace/session');
+  const { default: handler } = await ROUTES[route]!();
   const { closeStore } = await import('../../engine/store/db');
   const server: Server = createServer((req, res) => void handler(req, res));
   server.keepAliveTimeout = 30_000;
@@ -42,19 +49,20 @@ export interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export function post(port: number, body: string, opts: { host?: string; ip?: string; type?: string; method?: string; ua?: string } = {}): Promise<Answer> {
+export function post(port: number, body: string, opts: { host?: string; ip?: string; type?: string; method?: string; ua?: string; path?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port,
         method: opts.method ?? 'POST',
-        path: '/api/trace/session',
+        path: opts.path ?? '/api/trace/session',
         headers: {
           host: opts.host ?? 'ipaydayloans.localhost',
           'content-type': opts.type ?? 'application/json',
           'x-forwarded-for': opts.ip ?? '198.51.100.7',
           'user-agent': opts.ua ?? 'test-agent/1.0',
+          ...opts.headers,
         },
       },
       (res) => {

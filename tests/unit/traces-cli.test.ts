@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../engine/store/db';
 import { recordSessionTrace, type SessionTrace } from '../../engine/store/sessionTraces';
-import { parseSince, traceTable } from '../../scripts/tracesFormat';
+import { parseSince, traceTable } from '../../scripts/cliFormat';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'loansites-cli-'));

@@ -5,9 +5,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_session_traces';
+import * as m002 from './002_leads';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
+  ['002_leads', m002],
 ];
 
 export const migrationProvider: MigrationProvider = {

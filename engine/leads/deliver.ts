@@ -1,0 +1,145 @@
+/**
+ * The outbox worker: delivers stored leads to their brand's buyers. Each due outbox row is
+ * claimed by one worker (engine/store/leads.ts), POSTed as signed JSON, marked delivered on a
+ * 2xx, and otherwise retried with back-off (5 s, 10 s, 20 s … at most an hour apart) until it
+ * succeeds or MAX_ATTEMPTS have failed; a given-up row stays in the store for an operator.
+ *
+ * Delivery is at least once: a worker that dies between the buyer's 2xx and marking the row
+ * sends it again after its lease runs out. Every POST carries the lead id as Idempotency-Key
+ * and X-Loansites-Lead, so a buyer can drop the repeat; after a recorded 2xx nothing is resent.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Store, StoreKind } from '../store/db';
+import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, type LeadsTable } from '../store/leads';
+import { destinationsOf, type LeadDestination } from './destinations';
+import { openText } from './sealing';
+
+export const MAX_ATTEMPTS = 25;
+export const LEASE_MS = 60_000;
+const BATCH = 20;
+
+/** Delay before attempt n+1 after n failed attempts: 5 s doubling, capped at an hour. */
+export const backoffMs = (failedAttempts: number): number => Math.min(5_000 * 2 ** Math.max(0, failedAttempts - 1), 3_600_000);
+
+/** What a buyer receives for one lead. */
+export function leadPayload(lead: LeadsTable): Record<string, unknown> {
+  const sensitive = JSON.parse(openText(lead.sealed)) as { dateOfBirth: string; monthlyIncome: number };
+  return {
+    id: lead.id,
+    brand: lead.brand,
+    createdAt: lead.created_at,
+    loanKind: lead.loan_kind,
+    amount: lead.amount,
+    zip: lead.zip,
+    state: lead.state.toUpperCase(),
+    city: lead.city,
+    ...(lead.purpose ? { purpose: lead.purpose } : {}),
+    ...(lead.vehicle ? { vehicle: JSON.parse(lead.vehicle) } : {}),
+    firstName: lead.first_name,
+    lastName: lead.last_name,
+    email: lead.email,
+    phone: lead.phone,
+    incomeSource: lead.income_source,
+    monthlyIncome: sensitive.monthlyIncome,
+    payFrequency: lead.pay_frequency,
+    dateOfBirth: sensitive.dateOfBirth,
+    consent: { version: lead.consent_version, text: lead.consent_text, sha256: lead.consent_hash, at: lead.created_at, ip: lead.ip, userAgent: lead.user_agent },
+    tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
+    privacyOptOut: lead.privacy_opt_out === 1,
+  };
+}
+
+export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fetch): Promise<{ ok: boolean; error?: string }> {
+  const body = JSON.stringify(leadPayload(lead));
+  try {
+    const res = await fetcher(dest.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': lead.id, 'X-Loansites-Lead': lead.id, 'X-Loansites-Signature': signature(dest.secret, body) },
+      body,
+      signal: AbortSignal.timeout(dest.timeoutMs ?? 10_000),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.status >= 200 && res.status < 300 ? { ok: true } : { ok: false, error: `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    return { ok: false, error: e.name === 'TimeoutError' ? `no answer within ${dest.timeoutMs ?? 10_000} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}` };
+  }
+}
+
+export interface DeliveryRound {
+  claimed: number;
+  delivered: number;
+  failed: number;
+}
+
+/** One round: claim what is due, deliver it, record each outcome. */
+export async function deliverDue(db: Store, kind: StoreKind, opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number } = { worker: workerName() }): Promise<DeliveryRound> {
+  const now = opts.now ?? (() => new Date());
+  const claimed = await claimDueDeliveries(db, kind, { worker: opts.worker, now: now(), leaseMs: LEASE_MS, limit: opts.limit ?? 20 });
+  const round: DeliveryRound = { claimed: claimed.length, delivered: 0, failed: 0 };
+  await Promise.all(
+    claimed.map(async (row) => {
+      const lead = await leadById(db, row.lead_id);
+      const dest = lead && destinationsOf(lead.brand).find((d) => d.name === row.destination);
+      const outcome = !lead ? { ok: false, error: 'lead missing' } : !dest ? { ok: false, error: `destination "${row.destination}" is no longer configured for ${lead.brand}` } : await post(dest, lead, opts.fetcher ?? fetch);
+      if (outcome.ok && (await markDelivered(db, row.id, opts.worker, now()))) round.delivered += 1;
+      else if (!outcome.ok) {
+        round.failed += 1;
+        const attempts = row.attempts + 1;
+        await markAttemptFailed(db, row.id, opts.worker, { error: outcome.error ?? 'failed', nextAttemptAt: new Date(now().getTime() + backoffMs(attempts)), giveUp: attempts >= MAX_ATTEMPTS });
+        console.warn(`[leads] delivery of ${row.lead_id} to ${row.destination} failed (attempt ${attempts}): ${outcome.error}`);
+      }
+    }),
+  );
+  return round;
+}
+
+export const workerName = (): string => `${process.pid}-${randomBytes(4).toString('hex')}`;
+
+export interface LeadWorker {
+  /** Run a round soon (a lead was just stored). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** Delivers due leads every `intervalMs` and whenever woken, one round at a time. */
+export function startLeadWorker(getDb: () => Promise<{ db: Store; kind: StoreKind }>, opts: { intervalMs?: number; fetcher?: typeof fetch } = {}): LeadWorker {
+  const name = workerName();
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const round = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        const { db, kind } = await getDb();
+        // a full batch means more may be due: go on until a batch comes back short
+        let r: DeliveryRound;
+        do r = await deliverDue(db, kind, { worker: name, limit: BATCH, ...(opts.fetcher ? { fetcher: opts.fetcher } : {}) });
+        while (r.claimed === BATCH && !stopped);
+      } catch (err) {
+        console.error('[leads] worker round failed:', (err as Error).message);
+      }
+    })().finally(() => {
+      running = undefined;
+      if (again) (again = false), round();
+    });
+  };
+  const timer = setInterval(round, opts.intervalMs ?? 2_000);
+  timer.unref();
+  round();
+  return {
+    wake: round,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The lead buyers per brand, from LEAD_DESTINATIONS (JSON, schemas/lead-destinations.schema.json):
+ *   {"ipaydayloans": [{"name": "buyer-a", "url": "https://buyer.example/leads", "secret": "…"}], "*": […]}
+ * Secrets stay in the environment, never in brand files. A malformed value is a startup error
+ * that says what is wrong; no value means leads are stored only.
+ */
+import schema from '../../schemas/lead-destinations.schema.json' with { type: 'json' };
+import { validatorFor } from '../http/api';
+import { toProblems } from '../validate/schema';
+
+export interface LeadDestination {
+  name: string;
+  url: string;
+  secret: string;
+  timeoutMs?: number;
+}
+
+export type DestinationMap = Record<string, LeadDestination[]>;
+
+export function parseDestinations(text: string | undefined): DestinationMap {
+  if (!text?.trim()) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`LEAD_DESTINATIONS is not valid JSON: ${(err as Error).message}`);
+  }
+  const validate = validatorFor<DestinationMap>(schema);
+  if (!validate(value)) throw new Error(`LEAD_DESTINATIONS is not valid: ${toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ')}`);
+  return value;
+}
+
+let cached: { text: string | undefined; map: DestinationMap } | undefined;
+
+/** The configured destinations (re-read when the variable changes, as tests do). */
+export function configuredDestinations(env: Record<string, string | undefined> = process.env): DestinationMap {
+  const text = env.LEAD_DESTINATIONS;
+  if (!cached || cached.text !== text) cached = { text, map: parseDestinations(text) };
+  return cached.map;
+}
+
+/** A brand's destinations: its own, then the "*" ones (a name listed twice counts once). */
+export function destinationsOf(brandId: string, map: DestinationMap = configuredDestinations()): LeadDestination[] {
+  const out = new Map<string, LeadDestination>();
+  for (const d of [...(map[brandId] ?? []), ...(map['*'] ?? [])]) if (!out.has(d.name)) out.set(d.name, d);
+  return [...out.values()];
+}

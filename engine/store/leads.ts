@@ -1,0 +1,185 @@
+/**
+ * Leads, their delivery outbox and form traces in the store.
+ *
+ * - insertLead stores a lead and one outbox row per destination in one transaction, once per
+ *   (brand, idempotency key): a double click or a retry finds the first lead and stores nothing.
+ * - claimDueDeliveries hands due outbox rows to one worker for a lease (PostgreSQL: FOR UPDATE
+ *   SKIP LOCKED, so several instances never claim the same row; SQLite: one writer at a time
+ *   makes the single UPDATE … RETURNING atomic). A row whose lease ran out (a worker died) is
+ *   due again.
+ * - markDelivered / markAttemptFailed finish a claim, and only the claim's own worker can.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Store, StoreKind } from './db';
+
+export interface LeadsTable {
+  id: string;
+  brand: string;
+  idempotency_key: string;
+  created_at: string;
+  loan_kind: string;
+  amount: number;
+  zip: string;
+  state: string;
+  city: string;
+  purpose: string;
+  /** JSON of {year, make, model, mileage} on title leads, '' otherwise */
+  vehicle: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  income_source: string;
+  pay_frequency: string;
+  /** sealed JSON of the sensitive fields (date of birth, monthly income) */
+  sealed: string;
+  consent_version: string;
+  consent_text: string;
+  consent_hash: string;
+  source: string;
+  source2: string;
+  click_id: string;
+  session_uuid: string;
+  privacy_opt_out: number;
+  ip: string;
+  user_agent: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface LeadDeliveriesTable {
+  id: string;
+  lead_id: string;
+  destination: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export interface FormTracesTable {
+  id: string;
+  brand: string;
+  client_id: string;
+  type: string;
+  /** the decrypted trace, JSON */
+  trace: string;
+  ip: string;
+  created_at: string;
+}
+
+export const newId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${randomBytes(8).toString('hex')}`;
+
+/** Stores a lead with an outbox row per destination, once per (brand, idempotencyKey). */
+export async function insertLead(db: Store, lead: Omit<LeadsTable, 'id'>, destinations: readonly string[]): Promise<{ id: string; created: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const id = newId('ld');
+    const inserted = await trx
+      .insertInto('leads')
+      .values({ ...lead, id })
+      .onConflict((oc) => oc.columns(['brand', 'idempotency_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      const existing = await trx.selectFrom('leads').select('id').where('brand', '=', lead.brand).where('idempotency_key', '=', lead.idempotency_key).executeTakeFirstOrThrow();
+      return { id: existing.id, created: false };
+    }
+    if (destinations.length) {
+      await trx
+        .insertInto('lead_deliveries')
+        .values(destinations.map((destination) => ({ id: newId('dl'), lead_id: id, destination, status: 'pending' as const, attempts: 0, next_attempt_at: lead.created_at, created_at: lead.created_at })))
+        .execute();
+    }
+    return { id, created: true };
+  });
+}
+
+export type ClaimedDelivery = LeadDeliveriesTable;
+
+/** Claims up to `limit` due outbox rows for `worker` until now + leaseMs. */
+export async function claimDueDeliveries(db: Store, kind: StoreKind, opts: { worker: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+  const now = opts.now.toISOString();
+  const until = new Date(opts.now.getTime() + opts.leaseMs).toISOString();
+  let due = db
+    .selectFrom('lead_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(opts.limit);
+  if (kind === 'postgres') due = due.forUpdate().skipLocked();
+  return db
+    .updateTable('lead_deliveries')
+    .set({ claimed_by: opts.worker, claimed_until: until })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** The lead of an outbox row. */
+export async function leadById(db: Store, id: string): Promise<LeadsTable | undefined> {
+  return db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks a claimed row delivered (after the destination's 2xx); false when the claim was lost meanwhile. */
+export async function markDelivered(db: Store, id: string, worker: string, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('lead_deliveries')
+    .set((eb) => ({ status: 'delivered', delivered_at: now.toISOString(), attempts: eb('attempts', '+', 1), claimed_by: null, claimed_until: null, last_error: null }))
+    .where('id', '=', id)
+    .where('claimed_by', '=', worker)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Records a failed attempt: due again at `nextAttemptAt`, or given up ('failed') when `giveUp`. */
+export async function markAttemptFailed(db: Store, id: string, worker: string, opts: { error: string; nextAttemptAt: Date; giveUp: boolean }): Promise<void> {
+  await db
+    .updateTable('lead_deliveries')
+    .set((eb) => ({
+      status: opts.giveUp ? 'failed' : 'pending',
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: opts.nextAttemptAt.toISOString(),
+      last_error: opts.error.slice(0, 500),
+      claimed_by: null,
+      claimed_until: null,
+    }))
+    .where('id', '=', id)
+    .where('claimed_by', '=', worker)
+    .execute();
+}
+
+export interface LeadListing {
+  lead: LeadsTable;
+  deliveries: Pick<LeadDeliveriesTable, 'destination' | 'status' | 'attempts' | 'last_error' | 'delivered_at'>[];
+}
+
+/** Leads stored at or after `since`, oldest first, each with its deliveries. */
+export async function listLeads(db: Store, opts: { since: Date; brand?: string; limit?: number }): Promise<LeadListing[]> {
+  let q = db.selectFrom('leads').selectAll().where('created_at', '>=', opts.since.toISOString());
+  if (opts.brand) q = q.where('brand', '=', opts.brand);
+  const leads = await q.orderBy('created_at').orderBy('id').limit(opts.limit ?? 10_000).execute();
+  if (!leads.length) return [];
+  const deliveries = await db
+    .selectFrom('lead_deliveries')
+    .select(['lead_id', 'destination', 'status', 'attempts', 'last_error', 'delivered_at'])
+    .where('lead_id', 'in', leads.map((l) => l.id))
+    .orderBy('destination')
+    .execute();
+  return leads.map((lead) => ({ lead, deliveries: deliveries.filter((d) => d.lead_id === lead.id).map(({ lead_id: _, ...d }) => d) }));
+}
+
+export async function recordFormTrace(db: Store, row: Omit<FormTracesTable, 'id'>): Promise<string> {
+  const id = newId('ft');
+  await db.insertInto('form_traces').values({ ...row, id }).execute();
+  return id;
+}
+
+export async function listFormTraces(db: Store, opts: { since: Date; limit?: number }): Promise<FormTracesTable[]> {
+  return db.selectFrom('form_traces').selectAll().where('created_at', '>=', opts.since.toISOString()).orderBy('created_at').limit(opts.limit ?? 1000).execute();
+}

@@ -1,0 +1,39 @@
+/**
+ * POST /api/trace — the encrypted form trace (SPEC §4, §7): {key, data}, sealed in the browser
+ * for this server's RSA key (engine/formTrace). Opened with the private key, checked against
+ * its schema and stored. SPEC §8: trace errors are logged only — the browser never waits on
+ * this — but the answer still says what was wrong (400) for whoever debugs it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import envelopeSchema from '../../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
+import { decryptFormTrace } from '../../../engine/formTrace/decryptServer';
+import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/formTrace/format';
+import { formTracePrivateKey } from '../../../engine/formTrace/keys';
+import { ApiError, brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp } from '../../../engine/http/api';
+import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
+import { getStore } from '../../../engine/store/db';
+import { recordFormTrace } from '../../../engine/store/leads';
+
+export const config = { api: { bodyParser: false } };
+
+export default function handler(req: IncomingMessage, res: ServerResponse) {
+  return handleApi(req, res, async () => {
+    requireMethod(req, ['POST']);
+    const loaded = brandOfRequest(req);
+    const ip = clientIp(req);
+    await enforceRateLimit(RATE_RULES.formTrace, ip);
+    const envelope = await readJsonBody<unknown>(req, { limit: FORM_TRACE_MAX_ENVELOPE_BYTES, schema: envelopeSchema });
+    let trace;
+    try {
+      trace = decryptFormTrace(envelope, formTracePrivateKey());
+    } catch (err) {
+      if (err instanceof FormTraceError) {
+        console.warn(`[trace] refused a form trace for ${loaded.brand.id}: ${err.code}: ${err.message}`);
+        throw new ApiError(400, `The form trace could not be opened (${err.code})`, err.problems ?? []);
+      }
+      throw err;
+    }
+    const id = await recordFormTrace(await getStore(), { brand: loaded.brand.id, client_id: trace.clientId, type: trace.type, trace: JSON.stringify(trace), ip: truncateIp(ip), created_at: new Date().toISOString() });
+    return { status: 201, body: { id } };
+  });
+}

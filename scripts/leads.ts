@@ -1,0 +1,77 @@
+/**
+ * npm run leads -- --since 1d [--brand ipaydayloans] [--limit 500] [--json | --csv]
+ * The leads stored since then, oldest first, with each destination's delivery status — what
+ * an operator needs to see that requests arrive and reach the buyers, without SQL. Sensitive
+ * fields (date of birth, income) stay sealed: they are for the buyers, not for this listing.
+ */
+import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { listLeads, type LeadListing } from '../engine/store/leads';
+import { csv, option, parseSince, textTable, type Column } from './cliFormat';
+
+const delivery = (l: LeadListing): string =>
+  l.deliveries.length ? l.deliveries.map((d) => `${d.destination}: ${d.status}${d.status === 'delivered' ? '' : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`}`).join('; ') : 'stored only';
+
+const COLUMNS: Column<LeadListing>[] = [
+  ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
+  ['brand', (l) => l.lead.brand, 18],
+  ['lead', (l) => l.lead.id, 30],
+  ['amount', (l) => `$${l.lead.amount.toLocaleString('en-US')}`, 8],
+  ['place', (l) => `${l.lead.city}, ${l.lead.state.toUpperCase()} ${l.lead.zip}`, 28],
+  ['name', (l) => `${l.lead.first_name} ${l.lead.last_name}`, 24],
+  ['source', (l) => [l.lead.source, l.lead.click_id].filter(Boolean).join(' / '), 28],
+  ['delivery', delivery, 60],
+];
+
+const CSV_COLUMNS: [string, (l: LeadListing) => string][] = [
+  ['created_at', (l) => l.lead.created_at],
+  ['brand', (l) => l.lead.brand],
+  ['id', (l) => l.lead.id],
+  ['loan_kind', (l) => l.lead.loan_kind],
+  ['amount', (l) => String(l.lead.amount)],
+  ['zip', (l) => l.lead.zip],
+  ['city', (l) => l.lead.city],
+  ['state', (l) => l.lead.state.toUpperCase()],
+  ['first_name', (l) => l.lead.first_name],
+  ['last_name', (l) => l.lead.last_name],
+  ['email', (l) => l.lead.email],
+  ['phone', (l) => l.lead.phone],
+  ['source', (l) => l.lead.source],
+  ['source2', (l) => l.lead.source2],
+  ['click_id', (l) => l.lead.click_id],
+  ['session_uuid', (l) => l.lead.session_uuid],
+  ['consent_version', (l) => l.lead.consent_version],
+  ['consent_sha256', (l) => l.lead.consent_hash],
+  ['privacy_opt_out', (l) => String(l.lead.privacy_opt_out)],
+  ['delivery', delivery],
+];
+
+async function main(args: string[]) {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log('npm run leads -- --since 1d [--brand ID] [--limit N] [--json | --csv]   (--since: 30m, 1h, 2d, default 1d)');
+    return;
+  }
+  const sinceText = option(args, '--since') ?? '1d';
+  const since = parseSince(sinceText);
+  if (!since) throw new Error(`--since ${sinceText}: give a number and a unit, e.g. 30m, 1h or 2d`);
+  const limit = Number(option(args, '--limit') ?? 10_000);
+  if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
+  const brand = option(args, '--brand');
+  const leads = await listLeads(await getStore(), { since, limit, ...(brand ? { brand } : {}) });
+  if (args.includes('--json')) {
+    console.log(JSON.stringify(leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries }) => ({ ...rest, deliveries })), null, 2));
+    return;
+  }
+  if (args.includes('--csv')) {
+    process.stdout.write(csv(leads, CSV_COLUMNS));
+    return;
+  }
+  console.log(`Leads since ${since.toISOString()} (${sinceText}) in the ${storeKindOf()} store at ${storeLocation()}: ${leads.length}`);
+  if (leads.length) console.log(textTable(leads, COLUMNS));
+}
+
+main(process.argv.slice(2))
+  .catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  })
+  .finally(() => closeStore());

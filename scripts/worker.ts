@@ -1,0 +1,20 @@
+/**
+ * npm run worker — the lead outbox worker as its own process (run the servers with
+ * LEADS_WORKER=off then). Delivers due leads every LEADS_WORKER_INTERVAL_MS (default 2000)
+ * until SIGTERM/SIGINT, then finishes the round it is in. Safe beside other workers: a row is
+ * claimed by one worker at a time.
+ */
+import { requireLeadKey } from '../engine/leads/sealing';
+import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { startLeadWorker } from '../engine/leads/deliver';
+import { configuredDestinations } from '../engine/leads/destinations';
+
+requireLeadKey();
+const brands = Object.keys(configuredDestinations());
+const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), { intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000) });
+console.log(`lead worker: ${storeKindOf()} store at ${storeLocation()}; destinations for ${brands.length ? brands.join(', ') : 'no brand (leads are stored only)'}`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    void worker.stop().then(() => closeStore()).then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * POST /api/leads as a borrower's browser and an attacker meet it: the real route on a Node
+ * server over a fresh SQLite file. A valid request is stored once with the consent snapshot;
+ * every malformed one is a 4xx with the reason and stores nothing.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/consent';
+import { openStore, type Store } from '../../engine/store/db';
+import { post, startTraceServer, type TraceServer } from '../support/traceServer';
+
+let server: TraceServer;
+let db: Store;
+beforeAll(async () => {
+  server = await startTraceServer({ LEADS_ENCRYPTION_KEY: 'b'.repeat(64), RATE_LIMIT_LEADS: '50', LEADS_WORKER: 'off', LEAD_DESTINATIONS: '' }, '/api/leads');
+  db = openStore({ url: '', file: server.dbFile });
+}, 60_000);
+afterAll(async () => {
+  await db?.destroy();
+  await server?.close();
+});
+
+let ipN = 0;
+const send = (body: unknown, opts: Parameters<typeof post>[2] = {}) =>
+  post(server.port, typeof body === 'string' ? body : JSON.stringify(body), { path: '/api/leads', ip: `198.51.100.${(ipN++ % 200) + 1}`, ...opts });
+
+let keyN = 0;
+const valid = (extra: Record<string, unknown> = {}) => ({
+  idempotencyKey: `k${Date.now()}-${++keyN}-abcdefghijkl`,
+  amount: 2500,
+  zip: '78701',
+  firstName: 'Ana',
+  lastName: 'García',
+  email: 'ana@example.org',
+  phone: '5125550123',
+  incomeSource: 'employment',
+  monthlyIncome: 3200,
+  payFrequency: 'biweekly',
+  dateOfBirth: '1990-04-02',
+  consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
+  tracking: { source: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: 'cc' + 'a'.repeat(32) },
+  ...extra,
+});
+const leadCount = async () => Number((await db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const eighteenYearsAgoPlusOneDay = (() => {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() - 18);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+})();
+
+describe('POST /api/leads refuses bad input with a reason and stores nothing', () => {
+  const v = valid();
+  const without = (key: string) => Object.fromEntries(Object.entries(valid()).filter(([k]) => k !== key));
+  const cases: [string, unknown, number, string, Parameters<typeof post>[2]?][] = [
+    ['not JSON', '{"amount":', 400, 'not valid JSON'],
+    ['an array', '[]', 400, 'not valid'],
+    ['an empty object', {}, 400, 'idempotencyKey'],
+    ['no idempotency key', without('idempotencyKey'), 400, 'idempotencyKey'],
+    ['a short idempotency key', valid({ idempotencyKey: 'abc' }), 400, '/idempotencyKey'],
+    ['amount 99', valid({ amount: 99 }), 400, '/amount'],
+    ['amount 35001', valid({ amount: 35001 }), 400, '/amount'],
+    ['amount as text', valid({ amount: '1000' }), 400, '/amount'],
+    ['amount with cents', valid({ amount: 1000.5 }), 400, '/amount'],
+    ['a four-digit ZIP', valid({ zip: '7870' }), 400, '/zip'],
+    ['letters for a ZIP', valid({ zip: 'ABCDE' }), 400, '/zip'],
+    ['an empty first name', valid({ firstName: '' }), 400, '/firstName'],
+    ['a blank last name', valid({ lastName: '   ' }), 400, '/lastName'],
+    ['a 51-character name', valid({ firstName: 'x'.repeat(51) }), 400, '/firstName'],
+    ['an email without @', valid({ email: 'ana.example.org' }), 400, '/email'],
+    ['an email without a domain', valid({ email: 'ana@example' }), 400, '/email'],
+    ['a nine-digit phone', valid({ phone: '512555012' }), 400, '/phone'],
+    ['a phone with punctuation', valid({ phone: '(512) 555-0123' }), 400, '/phone'],
+    ['a phone with area code 1xx', valid({ phone: '1125550123' }), 400, '/phone'],
+    ['an unknown income source', valid({ incomeSource: 'lottery' }), 400, '/incomeSource'],
+    ['negative income', valid({ monthlyIncome: -1 }), 400, '/monthlyIncome'],
+    ['a daily pay frequency', valid({ payFrequency: 'daily' }), 400, '/payFrequency'],
+    ['a slashed date of birth', valid({ dateOfBirth: '1990/04/02' }), 400, '/dateOfBirth'],
+    ['30 February', valid({ dateOfBirth: '1990-02-30' }), 400, 'is not a date'],
+    ['a borrower of 17', valid({ dateOfBirth: eighteenYearsAgoPlusOneDay }), 422, '18 or older'],
+    ['consent not given', valid({ consent: { accepted: false, version: CURRENT_CONSENT_VERSION } }), 400, '/consent/accepted'],
+    ['no consent', without('consent'), 400, 'consent'],
+    ['a consent version never shown', valid({ consent: { accepted: true, version: 'tcpa-1999' } }), 400, 'Unknown consent version'],
+    ['no tracking', without('tracking'), 400, 'tracking'],
+    ['a made-up click id', valid({ tracking: { source: 'x', clickId: 'xx123' } }), 400, '/tracking/clickId'],
+    ['a malformed uuid', valid({ tracking: { source: 'x', uuid: 'abc' } }), 400, '/tracking/uuid'],
+    ['an extra field', valid({ ssn: '123-45-6789' }), 400, 'ssn'],
+    ['an unknown purpose', valid({ purpose: 'Gambling' }), 400, '/purpose'],
+    ['a vehicle from 1900', valid({ vehicle: { year: 1900, make: 'Ford', model: 'T' } }), 400, '/vehicle/year'],
+    ['a New York ZIP (no service)', valid({ zip: '10001' }), 422, 'New York'],
+    ['a ZIP that does not exist', valid({ zip: '00000' }), 422, 'could not find ZIP code 00000'],
+    ['a form post', 'amount=1000', 415, 'application/json', { type: 'application/x-www-form-urlencoded' }],
+    ['over 16 KB', valid({ firstName: 'x'.repeat(20_000) }), 413, 'larger than'],
+    ['GET', '', 405, 'Use POST', { method: 'GET' }],
+    ['an unknown host', v, 404, 'No site answers', { host: 'evil.example' }],
+    ['a title request without a vehicle', valid({ zip: '78701', purpose: 'Auto Repair' }), 400, '/vehicle', { host: 'ustitleloans.localhost' }],
+    ['a Michigan ZIP on a title brand', valid({ zip: '48201', purpose: 'Medical', vehicle: { year: 2015, make: 'Ford', model: 'Focus' } }), 422, 'Michigan', { host: 'ustitleloans.localhost' }],
+  ];
+
+  it.each(cases)('%s → %i', async (_label, body, status, reason, opts) => {
+    const res = await send(body, opts);
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(res.json)).toContain(reason);
+  });
+
+  it('none of them stored a lead', async () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    expect(await leadCount()).toBe(0);
+  });
+});
+
+describe('POST /api/leads stores a request once', () => {
+  it('201 with an id; the same key again (a double click, a retry) is 200 with the same id', async () => {
+    const body = valid();
+    const [a, b] = await Promise.all([send(body), send(body)]);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(a.json.id).toBe(b.json.id);
+    const again = await send(body);
+    expect(again).toMatchObject({ status: 200, json: { id: a.json.id, status: 'received' } });
+    const rows = await db.selectFrom('leads').selectAll().where('idempotency_key', '=', body.idempotencyKey).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('keeps the consent snapshot, the visit, a truncated IP and the user agent; seals date of birth and income', async () => {
+    const body = valid();
+    const res = await send(body, { ip: '203.0.113.77', ua: 'Mozilla/5.0 test' });
+    expect(res.status).toBe(201);
+    const row = await db.selectFrom('leads').selectAll().where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    const text = consentText(CURRENT_CONSENT_VERSION, 'iPaydayLoans');
+    expect(row).toMatchObject({
+      brand: 'ipaydayloans',
+      state: 'tx',
+      city: 'Austin',
+      amount: 2500,
+      consent_version: CURRENT_CONSENT_VERSION,
+      consent_text: text,
+      consent_hash: createHash('sha256').update(text).digest('hex'),
+      source: 'spring',
+      click_id: 'ggabc',
+      session_uuid: 'cc' + 'a'.repeat(32),
+      ip: '203.0.113.0',
+      user_agent: 'Mozilla/5.0 test',
+      privacy_opt_out: 0,
+    });
+    expect(row.consent_text).toContain('not a condition');
+    expect(row.sealed).not.toContain('1990');
+    expect(row.sealed).not.toContain('3200');
+  });
+
+  it('a browser with Global Privacy Control is recorded as opted out', async () => {
+    const res = await send(valid(), { headers: { 'sec-gpc': '1' } });
+    const row = await db.selectFrom('leads').select('privacy_opt_out').where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(row.privacy_opt_out).toBe(1);
+  });
+
+  it('a title brand stores the purpose and the vehicle', async () => {
+    const res = await send(valid({ purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 88000 } }), { host: 'ustitleloans.localhost' });
+    expect(res.status).toBe(201);
+    const row = await db.selectFrom('leads').selectAll().where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ brand: 'ustitleloans', loan_kind: 'title', purpose: 'Auto Repair' });
+    expect(JSON.parse(row.vehicle)).toEqual({ year: 2016, make: 'Toyota', model: 'Camry', mileage: 88000 });
+  });
+
+  it('the honeypot filled: 202, nothing stored', async () => {
+    const before = await leadCount();
+    const res = await send(valid({ website: 'http://spam.example' }));
+    expect(res.status).toBe(202);
+    expect(await leadCount()).toBe(before);
+  });
+
+  it('rate-limited per client: the 51st request in a minute is 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) statuses.push((await send({}, { ip: '192.0.2.99' })).status);
+    expect(statuses.slice(0, 50).every((s) => s === 400)).toBe(true);
+    const last = await send({}, { ip: '192.0.2.99' });
+    expect(last.status).toBe(429);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
