@@ -3,6 +3,7 @@
  * server over a fresh SQLite file. A valid request is stored once with the consent snapshot;
  * every malformed one is a 4xx with the reason and stores nothing.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/consent';
@@ -175,5 +176,30 @@ describe('POST /api/leads stores a request once', () => {
     const last = await send({}, { ip: '192.0.2.99' });
     expect(last.status).toBe(429);
     expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('npm run leads (operators)', () => {
+  const run = (args: string[]) => spawnSync('npx', ['tsx', 'scripts/leads.ts', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOANSITES_DB_FILE: server.dbFile, DATABASE_URL: '' } });
+
+  it('lists the stored leads with their delivery status, as a table, CSV or JSON', async () => {
+    const stored = await db.selectFrom('leads').select(['id']).execute();
+    expect(stored.length).toBeGreaterThan(0);
+    const table = run(['--since', '1h']);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toContain(`Leads since`);
+    expect(table.stdout).toContain(stored[0]!.id);
+    expect(table.stdout).toContain('Austin, TX 78701');
+    expect(table.stdout).toContain('stored only');
+    const csvOut = run(['--since', '1h', '--csv']);
+    const lines = csvOut.stdout.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^created_at,brand,id,/);
+    expect(lines).toHaveLength(stored.length + 1);
+    const json = JSON.parse(run(['--since', '1h', '--json']).stdout) as { id: string; sealed?: string }[];
+    expect(json.map((l) => l.id).sort()).toEqual(stored.map((l) => l.id).sort());
+    expect(json[0]!.sealed).toBeUndefined();
+    const bad = run(['--since', 'yesterday']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--since yesterday: give a number and a unit');
   });
 });
