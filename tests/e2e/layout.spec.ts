@@ -49,7 +49,10 @@ test.describe('on a phone', () => {
     const mobileNav = page.getByRole('navigation', { name: 'Mobile' });
     await expect(mobileNav).toBeHidden();
     await page.locator('header a[aria-label$="home"]').focus();
-    await page.keyboard.press('Tab'); // the header's APPLY NOW and desktop nav are not shown on a phone
+    // the header's APPLY NOW and desktop nav are not shown on a phone: logo → search → menu
+    await page.keyboard.press('Tab');
+    await expect(page.locator('header a[href$="#location-search"]')).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(menuButton).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(mobileNav).toBeVisible();
