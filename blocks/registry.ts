@@ -26,6 +26,8 @@ export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
   applyCta: ApplyCta,
+  // The application form: its chunk (with immer) is fetched only on apply pages.
+  applyForm: lazy(() => import('./applyForm/ApplyForm')),
   cityIndex: CityIndex,
   cityList: CityList,
   contentBody: ContentBody,
