@@ -47,9 +47,9 @@ export function RequestStep({ values, errors, idOf, change, blur, title, represe
             <legend className="text-lg font-semibold text-slate-900">Your vehicle</legend>
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField {...field('vehicleYear')} label="Model year" hint="For example 2016" inputMode="numeric" maxLength={4} />
-              <TextField {...field('vehicleMileage')} label="Approximate mileage" hint="For example 85,000" inputMode="numeric" maxLength={9} />
               <TextField {...field('vehicleMake')} label="Make" hint="For example Toyota" maxLength={40} />
               <TextField {...field('vehicleModel')} label="Model" hint="For example Camry" maxLength={40} />
+              <TextField {...field('vehicleMileage')} label="Approximate mileage" hint="For example 85,000" inputMode="numeric" maxLength={9} />
             </div>
           </fieldset>
         </>
