@@ -3,52 +3,14 @@
  * (ustitleloans): amount pre-fill (issue 8.8), every step by keyboard only, axe on every step,
  * the state gate, Back, reload, 320 px, announced errors, no JavaScript, and the POST.
  *
- * Two intercepts stand in for servers that are not on this branch yet (the lead switches them
- * to the real ones after merging):
- * - the embedded geocoder (Mapbox Geocoding v5 shape) is served from GEOCODER_FIXTURE below;
- * - POST /api/leads is answered by the test, which checks the body against
- *   schemas/api/lead.schema.json with AJV (2020-12).
+ * Two intercepts (apply-form.fixtures.ts) stand in for servers that are not on this branch yet;
+ * the lead switches them to the real ones after merging: the embedded geocoder (page.route with
+ * a Mapbox Geocoding v5 fixture) and POST /api/leads (answered by the test, the body checked
+ * against schemas/api/lead.schema.json with AJV 2020-12).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { serveGeocoder, serveLeads, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
-
-const validateLead = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(process.cwd(), 'schemas/api/lead.schema.json'), 'utf8')) as object);
-
-/** ZIP → v5 FeatureCollection, as GET /api/geocoding/v5/mapbox.places/{zip}.json?types=postcode&country=us&limit=1 answers. */
-const GEOCODER_FIXTURE: Record<string, [city: string, code: string, state: string]> = {
-  '78701': ['Austin', 'US-TX', 'Texas'],
-  '10001': ['New York', 'US-NY', 'New York'],
-  '48201': ['Detroit', 'US-MI', 'Michigan'],
-};
-
-async function serveGeocoder(page: Page) {
-  await page.route('**/api/geocoding/v5/mapbox.places/*', async (route) => {
-    const url = new URL(route.request().url());
-    expect(url.searchParams.get('types')).toBe('postcode');
-    expect(url.searchParams.get('country')).toBe('us');
-    const zip = /\/(\d{5})\.json$/.exec(url.pathname)?.[1] ?? '';
-    const hit = GEOCODER_FIXTURE[zip];
-    const features = hit
-      ? [{ id: `postcode.${zip}`, type: 'Feature', place_type: ['postcode'], text: zip, place_name: `${hit[0]}, ${hit[2]} ${zip}, United States`, context: [{ id: `place.${zip}`, text: hit[0] }, { id: `region.${hit[1]}`, short_code: hit[1], text: hit[2] }, { id: 'country.us', short_code: 'us', text: 'United States' }] }]
-      : [];
-    await route.fulfill({ json: { type: 'FeatureCollection', query: [zip], features } });
-  });
-}
-
-/** Answers POST /api/leads: records each body, replies with the given statuses in turn (the last one repeats). */
-async function serveLeads(page: Page, statuses: number[] = [201]) {
-  const bodies: Record<string, unknown>[] = [];
-  await page.route('**/api/leads', async (route) => {
-    const body = route.request().postDataJSON() as Record<string, unknown>;
-    bodies.push(body);
-    const status = statuses[Math.min(bodies.length - 1, statuses.length - 1)]!;
-    await route.fulfill(status < 300 ? { status, json: { id: 'lead-0001', status: 'received' } } : { status, json: { error: 'Service unavailable' } });
-  });
-  return bodies;
-}
 
 const step = (page: Page) => page.locator('h3[tabindex="-1"]');
 const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
@@ -249,6 +211,15 @@ test('a Michigan ZIP is fine on a general brand (only title brands exclude it)',
   await open(page, 'ipaydayloans', '/apply');
   await page.getByLabel('ZIP code').fill('48201');
   await expect(page.getByText('Detroit, Michigan')).toBeVisible();
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+});
+
+test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the server decides the state)', async ({ page }) => {
+  await page.route('**/api/geocoding/v5/mapbox.places/*', (route) => route.fulfill({ status: 503, body: 'down' }));
+  await page.goto(brandUrl('ipaydayloans', '/apply'));
+  await expect(continueButton(page)).toBeEnabled();
+  await page.getByLabel('ZIP code').fill('78701');
   await continueButton(page).click();
   await expect(step(page)).toContainText('Your contact details');
 });
