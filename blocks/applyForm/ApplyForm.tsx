@@ -70,7 +70,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const idempotencyKey = useRef<string | null>(null);
   const sending = useRef(false);
   const pendingFocus = useRef<FieldKey | null>(null);
-  const firstScreen = useRef(true);
+  const shownScreen = useRef<Screen>(screen);
 
   // After mount: the amount from the query (or a reload's stored amount and ZIP).
   useEffect(() => {
@@ -106,10 +106,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
 
   // Focus: the step's heading on every step change; the first wrong field after a refused Continue.
   useEffect(() => {
-    if (firstScreen.current) {
-      firstScreen.current = false;
-      return;
-    }
+    if (shownScreen.current === screen) return;
+    shownScreen.current = screen;
     headingRef.current?.focus();
   }, [screen]);
   useEffect(() => {
