@@ -1,11 +1,13 @@
 /**
  * type → component. Typed against the generated block union: a block declared in a
  * blocks/<type>/schema.json but missing here fails `tsc`. Interactive blocks are React.lazy
- * (rendered on the server, their chunk fetched by the browser only on pages that use them).
+ * (rendered on the server, their chunk fetched by the browser only on pages that use them),
+ * through lazyBlock so that the server's HTML has them in place (see lazyBlock.ts).
  */
-import { lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
+import { lazyBlock } from './lazyBlock';
 import ApplyCta from './applyCta/ApplyCta';
 import CityIndex from './cityIndex/CityIndex';
 import CityList from './cityList/CityList';
@@ -25,20 +27,22 @@ import StoreFacts from './storeFacts/StoreFacts';
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
-  addressAutocomplete: lazy(() => import('./addressAutocomplete/AddressAutocomplete')),
+  addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete')),
   applyCta: ApplyCta,
+  // The application form: its chunk (with immer) is fetched only on apply pages; in the HTML in place (first step usable at once).
+  applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
   cityIndex: CityIndex,
   cityList: CityList,
   contentBody: ContentBody,
   contentList: ContentList,
   faq: Faq,
-  getYourCash: lazy(() => import('./getYourCash/GetYourCash')),
+  getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash')),
   hero: Hero,
   linkGrid: LinkGrid,
   locationFacts: LocationFacts,
-  locationSearch: lazy(() => import('./locationSearch/LocationSearch')),
-  quickAmount: lazy(() => import('./quickAmount/QuickAmount')),
-  rangeSlider: lazy(() => import('./rangeSlider/RangeSlider')),
+  locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch')),
+  quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount')),
+  rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider')),
   richText: RichText,
   searchForm: SearchForm,
   stateList: StateList,

@@ -62,6 +62,20 @@ export interface LocationFactsData {
   nearby?: { label: string; href?: string; miles: number }[];
 }
 
+/** The application form's server-resolved data (blocks/applyForm). */
+export interface ApplyFormData {
+  /** the query key the amount arrives under (requested_amount or requestedamount) */
+  amountParam: 'requested_amount' | 'requestedamount';
+  /** shown until the query or session storage says otherwise */
+  defaultAmount: number;
+  /** the consent shown next to the submit button: its version and exact text for this brand */
+  consent: { version: string; text: string };
+  /** states this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
+  unavailableStates: { code: string; name: string; reason: string }[];
+  /** the guide offered on the thank-you step */
+  guide: LinkView;
+}
+
 export interface BlockData {
   hero: { applyHref: string };
   applyCta: { applyHref: string };
@@ -69,6 +83,7 @@ export interface BlockData {
   cityList: { links: LinkView[]; total: number };
   locationFacts: LocationFactsData;
   quickAmount: { options: { value: number; label: string }[]; defaultAmount: number };
+  applyForm: ApplyFormData;
   cityIndex: {
     groups: { letter: string; links: LinkView[] }[];
     total: number;

@@ -13,7 +13,10 @@ import type { Catalog, LoadedBrand } from './catalog';
 import { geocoderEndpoint } from './geocode/endpoint';
 import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
-import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
+import type { ApplyFormData, BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
+import { consentText, CURRENT_CONSENT_VERSION } from './consent';
+import { FORM_AMOUNT } from './leads/formRules';
+import { stateUnavailableReason, unavailableStateCodes } from './leads/rules';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
 import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, origin, qaPageJsonLd } from './seo';
 import { withMainSiteLinks } from './blogLinks';
@@ -242,9 +245,28 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
       return { ...filled, key, data: { loanType: params.loanType ?? brand.loanTypes[0]!, geocoder: geocoderEndpoint(brand.config.mapKey) } };
     case 'addressAutocomplete':
       return { ...filled, key, data: { geocoder: geocoderEndpoint(brand.config.mapKey) } };
+    case 'applyForm':
+      return { ...filled, key, data: applyFormData(filled, ctx) };
     default:
       return { ...filled, key, data: null } as ResolvedBlock;
   }
+}
+
+/** The application form's data: consent text for the brand, the states it cannot serve, and the thank-you step's guide. */
+function applyFormData(block: Extract<Block, { type: 'applyForm' }>, ctx: BlockContext): ApplyFormData {
+  const { brand } = ctx;
+  const kind = block.loanKind;
+  const unavailable = new Set(unavailableStateCodes(kind));
+  const guide =
+    block.guideLinks?.find((l) => matchPath(ctx.loaded, l.href)) ??
+    brand.nav.items.flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? []))).find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
+  return {
+    amountParam: brand.apply.amountParam,
+    defaultAmount: FORM_AMOUNT.default,
+    consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
+    unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! })),
+    guide: { label: guide.label, href: guide.href },
+  };
 }
 
 function notFoundLayout(brand: Brand): Layout {

@@ -56,6 +56,7 @@ export type StateExclusions = ('noService' | 'restricted' | 'titleExcluded')[];
 export type Block =
   | AddressAutocompleteBlock
   | ApplyCtaBlock
+  | ApplyFormBlock
   | CityIndexBlock
   | CityListBlock
   | ContentBodyBlock
@@ -498,6 +499,116 @@ export interface ApplyCtaBlock {
    * Button label, e.g. 'Check your options'.
    */
   label: string;
+}
+/**
+ * Interactive: the application form of the apply page (issue 10). Embedded: three short steps (amount and ZIP code, plus purpose and vehicle on title brands; contact details; income, date of birth and consent), a state gate before contact details, and a thank-you step; it posts to POST /api/leads. Script: a labelled container for a third-party form loader.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_applyForm".
+ */
+export interface ApplyFormBlock {
+  /**
+   * Block type: the application form.
+   */
+  type: 'applyForm';
+  /**
+   * Heading of the form (<h2>), e.g. 'Request your loan'.
+   */
+  heading: string;
+  /**
+   * "title" asks for the loan's purpose and the vehicle and also gates the title brands' excluded states (SPEC §9); "general" asks for neither. Match the brand's apply page: /apply-title-loans is title.
+   */
+  loanKind: 'general' | 'title';
+  /**
+   * Shown next to the amount: the APR range and one worked example with its total cost, as lenders must show. Placeholders such as {brand.name} are filled.
+   */
+  representativeExample: string;
+  /**
+   * "embedded" (default): our own form, posting to /api/leads. "script": a third-party loader draws the form (needs "script").
+   */
+  provider?: 'embedded' | 'script';
+  script?: ApplyFormScript;
+  /**
+   * Script provider: send an encrypted trace of the form's lead request and response (SPEC §4, POST /api/trace).
+   */
+  traceCapture?: boolean;
+  /**
+   * Guides offered on the thank-you step, best first: the first one that is a page of the brand is shown (a shared layout lists a few, since brands have different pages). Without a match, the brand's first menu link.
+   *
+   * @minItems 1
+   * @maxItems 8
+   */
+  guideLinks?:
+    | [ApplyFormGuideLink]
+    | [ApplyFormGuideLink, ApplyFormGuideLink]
+    | [ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink]
+    | [ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink]
+    | [ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink, ApplyFormGuideLink]
+    | [
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink
+      ]
+    | [
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink
+      ]
+    | [
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink,
+        ApplyFormGuideLink
+      ];
+}
+/**
+ * The third-party form loader (SPEC §4, §7), when provider is "script".
+ */
+export interface ApplyFormScript {
+  /**
+   * HTTPS address of the provider's loader script.
+   */
+  src: string;
+  /**
+   * id of the element the loader draws its form into.
+   */
+  containerId: string;
+  /**
+   * Campaign name the provider expects: 'theme' for titles, 'theme2' for installment.
+   */
+  campaign: string;
+  /**
+   * The provider's lead type id (title loans: 18).
+   */
+  leadType?: number;
+  /**
+   * The provider's form type, e.g. 'loansaccount'.
+   */
+  formType?: string;
+}
+/**
+ * A guide on the brand's own site.
+ */
+export interface ApplyFormGuideLink {
+  /**
+   * Link text.
+   */
+  label: string;
+  /**
+   * Path of the guide on the brand's own site.
+   */
+  href: string;
 }
 /**
  * An A-to-Z index of cities: either every city of the page's state, or the cities of the whole country starting with the route's {letter}, in pages of 120 with page links.
@@ -983,5 +1094,5 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["addressAutocomplete","applyCta","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

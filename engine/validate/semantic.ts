@@ -185,6 +185,19 @@ export function checkBrand(
     for (const p of placeholdersIn(text)) if (!footerVars.has(p)) add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
   });
 
+  // The application form asks for what the server needs from this brand: purpose and vehicle
+  // when its apply page is /apply-title-loans (engine/leads/record.ts loanKindOf), a US ZIP code.
+  const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
+  for (const name of new Set(compiled.map((r) => r.layout))) {
+    const source = layoutOf(name);
+    source?.layout.blocks.forEach((block, i) => {
+      if (block.type !== 'applyForm' || block.provider === 'script') return;
+      const at = `${source.pointer}/blocks/${i}`;
+      if (block.loanKind !== formKind) problems.push({ file: source.file, pointer: `${at}/loanKind`, message: `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"` });
+      if (brand.country !== 'US') problems.push({ file: source.file, pointer: at, message: `the application form asks for a US ZIP code; brand "${brand.id}" is in ${brand.country}` });
+    });
+  }
+
   // Layouts: each used one is checked against the routes that use it.
   const usedBy = new Map<string, CompiledRoute[]>();
   for (const r of compiled) usedBy.set(r.layout, [...(usedBy.get(r.layout) ?? []), r]);

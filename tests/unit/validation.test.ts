@@ -35,7 +35,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, applyForm, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 
@@ -187,6 +187,25 @@ describe('exit-intent popup settings', () => {
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '"storeHrefTemplate"')} /exitPopup/storeHrefTemplate: only the payday variant uses store links; remove this or set "variant": "payday"`,
     ]);
+  });
+});
+
+describe('the application form', () => {
+  const withForm = (form: string, apply = '"apply": { "path": "/apply", "amountParam": "requested_amount" }') =>
+    edit('{ "type": "richText", "heading": "How it works"', `${form},\n        { "type": "richText", "heading": "How it works"`, edit('"apply": { "path": "/apply", "amountParam": "requested_amount" }', apply));
+  const form = (kind: string) => `{ "type": "applyForm", "heading": "Request your loan", "loanKind": "${kind}", "representativeExample": "Representative example: a $1,000 loan over 12 months at 35.99% APR costs $1,205.52." }`;
+
+  it('asks for what the server needs from the brand: a title form only where the apply page is /apply-title-loans', () => {
+    expect(problemsOf(withForm(form('general')))).toEqual([]);
+    const text = withForm(form('title'));
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"loanKind": "title"')} /layouts/home/blocks/1/loanKind: brand "acme" takes general loan requests (its apply page is /apply), but this form asks for "title"; use a layout whose form has "loanKind": "general"`,
+    ]);
+  });
+
+  it('the script provider needs its loader', () => {
+    const text = withForm(form('general').replace('"loanKind"', '"provider": "script", "loanKind"'));
+    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '{ "type": "applyForm"')} /layouts/home/blocks/1: missing required property "script"`]);
   });
 });
 

@@ -1,0 +1,222 @@
+'use client';
+import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
+import {
+  amountFromQuery, amountText, fieldError, FORM_STEPS, isZip, leadRequestBody, stepErrors, stepFields,
+  type ApplyFormValues, type FieldKey, type FormStep,
+} from '../../engine/leads/formRules';
+import type { BlockProps } from '../types';
+import { ErrorSummary } from './Fields';
+import { formReducer, initialFormState, type Screen } from './formState';
+import { ContactStep, IncomeStep, StateGate, ThankYou } from './LaterSteps';
+import { initialRequest, readStored, SESSION_KEY, writeStored } from './persist';
+import { Progress } from './Progress';
+import { RequestStep } from './RequestStep';
+import { newIdempotencyKey, sendLead } from './send';
+import { readApplySource, readVisitTracking } from './tracking';
+import { lookupZip, type ZipPlace } from './zip';
+
+const FIELD_LABELS: Record<FieldKey, string> = {
+  amount: 'Loan amount', zip: 'ZIP code', purpose: 'Loan purpose', vehicleYear: 'Model year', vehicleMake: 'Make', vehicleModel: 'Model',
+  vehicleMileage: 'Approximate mileage', firstName: 'First name', lastName: 'Last name', email: 'Email address', phone: 'Mobile phone number',
+  incomeSource: 'Main source of income', monthlyIncome: 'Monthly income after tax', payFrequency: 'How often you are paid', dateOfBirth: 'Date of birth', consent: 'Consent',
+};
+
+/** Browser storage, or undefined where it is blocked (reading the property itself can throw). */
+function storage(name: 'localStorage' | 'sessionStorage'): Storage | undefined {
+  try {
+    return window[name];
+  } catch {
+    return undefined;
+  }
+}
+
+const isStep = (screen: Screen): screen is FormStep => (FORM_STEPS as readonly string[]).includes(screen);
+
+/**
+ * The application form block (issue 10). Embedded: step 1 amount + ZIP (+ purpose and vehicle
+ * on title brands) → state gate → step 2 contact → step 3 income, date of birth, consent and
+ * submit → thank-you; POSTs schemas/api/lead.schema.json to /api/leads. The server renders
+ * step 1 at its final size; Continue is enabled once the script runs (a note says so without
+ * JavaScript). Script provider: a labelled container for a third-party loader.
+ */
+export default function ApplyFormBlock(props: BlockProps<'applyForm'>) {
+  return props.block.provider === 'script' ? <ScriptProvider {...props} /> : <EmbeddedForm {...props} />;
+}
+
+function ScriptProvider({ block }: BlockProps<'applyForm'>) {
+  const headingId = `${block.key}-heading`;
+  return (
+    <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
+      <h2 id={headingId} className="text-2xl font-bold text-slate-900">{block.heading}</h2>
+      <p className="mt-3 text-sm text-slate-800">{block.representativeExample}</p>
+      {/* TODO(issue 10, lead): the loader script (block.script.src, campaign, leadType, formType) and trace capture draw into this container. */}
+      <div id={block.script?.containerId ?? `${block.key}-provider`} role="region" aria-label={`${block.heading}: application form`} className="mt-4 min-h-96" />
+    </section>
+  );
+}
+
+function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
+  const { data, loanKind: kind } = block;
+  const base = `form-${block.key}`;
+  const idOf = (f: FieldKey) => `${base}-${f}`;
+  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale)));
+  const { screen, values } = state;
+  const [hydrated, setHydrated] = useState(false);
+  const [checkingZip, setCheckingZip] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const lookups = useRef(new Map<string, Promise<ZipPlace | null>>());
+  const queryAmount = useRef<number | null>(null);
+  const idempotencyKey = useRef<string | null>(null);
+  const sending = useRef(false);
+  const pendingFocus = useRef<FieldKey | null>(null);
+  const shownScreen = useRef<Screen>(screen);
+
+  // After mount: the amount from the query (or a reload's stored amount and ZIP).
+  useEffect(() => {
+    queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
+    dispatch({ type: 'restore', ...initialRequest(queryAmount.current, readStored(storage('sessionStorage')), amountText(data.defaultAmount, brand.locale)) });
+    setHydrated(true);
+  }, [data.amountParam, data.defaultAmount, brand.locale]);
+
+  // Amount and ZIP (not personal data) survive a reload; forgotten once the request is sent.
+  useEffect(() => {
+    if (!hydrated) return;
+    if (screen === 'sent') storage('sessionStorage')?.removeItem(SESSION_KEY);
+    else writeStored(storage('sessionStorage'), { amount: values.amount, zip: values.zip, queryAmount: queryAmount.current });
+  }, [hydrated, screen, values.amount, values.zip]);
+
+  const lookup = (zip: string): Promise<ZipPlace | null> => {
+    let found = lookups.current.get(zip);
+    if (!found) lookups.current.set(zip, (found = lookupZip(zip)));
+    return found;
+  };
+
+  // City and state appear as soon as a full ZIP is typed.
+  useEffect(() => {
+    const zip = values.zip.trim();
+    if (!hydrated || !isZip(zip)) return;
+    let current = true;
+    void lookup(zip).then((place) => current && dispatch({ type: 'place', zip, place }));
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated, values.zip]);
+
+  // Focus: the step's heading on every step change; the first wrong field after a refused Continue.
+  useEffect(() => {
+    if (shownScreen.current === screen) return;
+    shownScreen.current = screen;
+    headingRef.current?.focus();
+  }, [screen]);
+  useEffect(() => {
+    if (!pendingFocus.current) return;
+    document.getElementById(idOf(pendingFocus.current))?.focus();
+    pendingFocus.current = null;
+  });
+
+  const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
+  const blur = (field: FieldKey) => {
+    if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
+    dispatch({ type: 'blur', field, today: new Date() });
+    const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
+    const message = typed ? fieldError(field, values, new Date()) : undefined;
+    if (message) setAnnouncement(`${FIELD_LABELS[field]}: ${message}`);
+  };
+
+  const send = async () => {
+    if (sending.current) return; // a double click sends once
+    sending.current = true;
+    idempotencyKey.current ??= newIdempotencyKey();
+    dispatch({ type: 'sending' });
+    const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
+    const body = leadRequestBody(values, { kind, idempotencyKey: idempotencyKey.current, consentVersion: data.consent.version, tracking });
+    const outcome = await sendLead(body);
+    sending.current = false;
+    dispatch({ type: 'sent', outcome });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!hydrated || checkingZip || state.sending || !isStep(screen)) return;
+    const today = new Date();
+    const errors = stepErrors(screen, kind, values, today);
+    const firstWrong = stepFields(screen, kind).find((f) => errors[f]);
+    if (firstWrong || screen === 'contact') {
+      pendingFocus.current = firstWrong ?? null;
+      dispatch({ type: 'next', today, unavailable: data.unavailableStates });
+      return;
+    }
+    if (screen === 'income') return send();
+    const zip = values.zip.trim();
+    if (state.place?.zip !== zip) {
+      setCheckingZip(true);
+      dispatch({ type: 'place', zip, place: await lookup(zip) });
+      setCheckingZip(false);
+    }
+    dispatch({ type: 'next', today, unavailable: data.unavailableStates });
+  };
+
+  const stepNumber = isStep(screen) ? FORM_STEPS.indexOf(screen) + 1 : 0;
+  const titles: Record<Screen, string> = {
+    request: kind === 'title' ? 'Your loan and your vehicle' : 'Your loan',
+    contact: 'Your contact details',
+    income: 'Your income and date of birth',
+    unavailable: `We can't take a request from ${state.gate?.stateName ?? 'your state'}`,
+    sent: 'Thank you — your request is on its way',
+  };
+  const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
+  const stepProps = { values, errors: state.errors, idOf, change, blur };
+  const primary = 'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-70';
+  const secondary = 'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
+
+  return (
+    <section aria-labelledby={`${base}-title`} className="mx-auto my-6 max-w-3xl px-4">
+      <div className="rounded-lg border border-slate-300 p-4 shadow-sm sm:p-6">
+        <h2 id={`${base}-title`} className="mb-4 text-2xl font-bold text-slate-900">{block.heading}</h2>
+        {isStep(screen) && <Progress steps={FORM_STEPS} current={screen} />}
+        <h3 ref={headingRef} tabIndex={-1} id={`${base}-step`} className="mb-4 text-xl font-bold text-slate-900">
+          {stepNumber > 0 && <span className="block text-sm font-semibold text-slate-700">Step {stepNumber} of {FORM_STEPS.length}</span>}
+          {titles[screen]}
+        </h3>
+        {screen === 'unavailable' && (
+          <>
+            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} />
+            <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>Change ZIP code</button>
+          </>
+        )}
+        {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} />}
+        {isStep(screen) && (
+          <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
+            {state.showSummary && <ErrorSummary errors={state.errors} labels={FIELD_LABELS} idOf={idOf} />}
+            {screen === 'request' && <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.representativeExample} place={place} />}
+            {screen === 'contact' && <ContactStep {...stepProps} />}
+            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} />}
+            {state.notice && (
+              <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
+                <p className="font-semibold">{state.notice.message}</p>
+                {state.notice.kind === 'retry' && (
+                  <button type="button" className={`${primary} mt-3`} disabled={state.sending} onClick={() => void send()}>Try again</button>
+                )}
+                {state.notice.kind === 'refused' && <p className="mt-2">If something you entered is wrong, go back and change it.</p>}
+              </div>
+            )}
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending}>
+                {screen !== 'income' ? (checkingZip ? 'Checking your ZIP code…' : 'Continue') : state.sending ? 'Sending your request…' : 'Submit my request'}
+              </button>
+              {screen !== 'request' && (
+                <button type="button" className={secondary} disabled={state.sending} onClick={() => dispatch({ type: 'back' })}>Back</button>
+              )}
+            </div>
+            <noscript>
+              <p className="mt-3 font-semibold text-slate-900">This form needs JavaScript to send your request. Please turn on JavaScript in your browser and reload this page.</p>
+            </noscript>
+          </form>
+        )}
+        <p aria-live="polite" className="sr-only">{announcement}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import { LOAN_PURPOSES } from '../../engine/data/purposes';
+import type { ApplyFormValues, FieldErrors, FieldKey } from '../../engine/leads/formRules';
+import { SelectField, TextField } from './Fields';
+import type { ZipPlace } from './zip';
+
+export interface StepProps {
+  values: ApplyFormValues;
+  errors: FieldErrors;
+  idOf: (field: FieldKey) => string;
+  change: (field: keyof ApplyFormValues, value: string | boolean) => void;
+  blur: (field: FieldKey) => void;
+}
+
+const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
+
+/**
+ * Step 1: the amount (with the representative example next to it) and the ZIP code, whose city
+ * and state appear under it once the geocoder knows them; on title brands also the purpose and
+ * the vehicle's basics.
+ */
+export function RequestStep({ values, errors, idOf, change, blur, title, representativeExample, place }: StepProps & { title: boolean; representativeExample: string; place: ZipPlace | null | undefined }) {
+  const field = (f: FieldKey & keyof ApplyFormValues) => ({
+    id: idOf(f),
+    value: values[f] as string,
+    error: errors[f],
+    onChange: (v: string) => change(f, v),
+    onBlur: () => blur(f),
+  });
+  const exampleId = `${idOf('amount')}-example`;
+  return (
+    <div className="space-y-5">
+      <div>
+        <TextField {...field('amount')} label="Loan amount" hint="From $100 to $35,000, in whole dollars" inputMode="numeric" prefix="$" maxLength={7} className="max-w-xs" />
+        <p id={exampleId} className="mt-3 rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">{representativeExample}</p>
+      </div>
+      <div>
+        <TextField {...field('zip')} label="ZIP code" hint="Where you live; 5 digits" inputMode="numeric" autoComplete="postal-code" maxLength={5} className="max-w-[12rem]" />
+        {/* Reserved height: the city appearing does not move the form. Announced politely. */}
+        <p aria-live="polite" className="mt-1 min-h-6 text-slate-800">
+          {place && values.zip.trim().length === 5 ? `${place.city}, ${place.stateName}` : ''}
+        </p>
+      </div>
+      {title && (
+        <>
+          <SelectField {...field('purpose')} label="What is the loan for?" placeholder="Choose a purpose" options={PURPOSE_OPTIONS} className="max-w-sm" />
+          <fieldset className="space-y-4">
+            <legend className="text-lg font-semibold text-slate-900">Your vehicle</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField {...field('vehicleYear')} label="Model year" hint="For example 2016" inputMode="numeric" maxLength={4} />
+              <TextField {...field('vehicleMake')} label="Make" hint="For example Toyota" maxLength={40} />
+              <TextField {...field('vehicleModel')} label="Model" hint="For example Camry" maxLength={40} />
+              <TextField {...field('vehicleMileage')} label="Approximate mileage" hint="For example 85,000" inputMode="numeric" maxLength={9} />
+            </div>
+          </fieldset>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { lazy, type ComponentType } from 'react';
+
+const INLINE = Symbol.for('loansites.lazyBlock.inline');
+
+/**
+ * React.lazy for an interactive block, with its module loaded ahead on the server (a plain
+ * React.lazy suspends the first time a server process renders it). In the browser nothing is
+ * loaded ahead: the block's chunk is fetched only on pages that render it.
+ *
+ * `inline`: the walker (Blocks.tsx) puts no Suspense boundary around the block. React streams a
+ * boundary that comes after ~12.8 kB of page as a hidden segment revealed by an inline script:
+ * invisible without JavaScript, and it pops in after the blocks below it. Without a boundary the
+ * block is in the HTML in place; in the browser, hydration waits for its chunk (the server's
+ * HTML stays on screen meanwhile). For blocks that must be usable, or at least visible, first.
+ */
+export function lazyBlock<P>(load: () => Promise<{ default: ComponentType<P> }>, opts: { inline?: boolean } = {}) {
+  let loaded: { default: ComponentType<P> } | undefined;
+  const start = () => load().then((m) => (loaded = m));
+  if (typeof window === 'undefined') start().catch(() => undefined);
+  // A thenable that calls back at once: React.lazy then resolves without suspending.
+  const ready = (m: { default: ComponentType<P> }) => ({ then: (resolve: (v: { default: ComponentType<P> }) => void) => resolve(m) }) as unknown as Promise<{ default: ComponentType<P> }>;
+  const component = lazy(() => (loaded ? ready(loaded) : start()));
+  if (opts.inline) Object.defineProperty(component, INLINE, { value: true });
+  return component;
+}
+
+/** A lazy block the walker renders without a Suspense boundary (see lazyBlock). */
+export const rendersInline = (component: unknown): boolean => (component as Record<symbol, unknown>)[INLINE] === true;

@@ -1,0 +1,323 @@
+/**
+ * The application form (issue 10) on a general brand (ipaydayloans) and a title brand
+ * (ustitleloans): amount pre-fill (issue 8.8), every step by keyboard only, axe on every step,
+ * the state gate, Back, reload, 320 px, announced errors, no JavaScript, and the POST.
+ *
+ * Two intercepts (apply-form.fixtures.ts) stand in for servers that are not on this branch yet;
+ * the lead switches them to the real ones after merging: the embedded geocoder (page.route with
+ * a Mapbox Geocoding v5 fixture) and POST /api/leads (answered by the test, the body checked
+ * against schemas/api/lead.schema.json with AJV 2020-12).
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { serveGeocoder, serveLeads, validateLead } from './apply-form.fixtures';
+import { brandUrl, expectNoAxeViolations } from './helpers';
+
+const step = (page: Page) => page.locator('h3[tabindex="-1"]');
+const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
+/** The form's own alerts (Next's route announcer is an alert too). */
+const formAlert = (page: Page) => page.locator('form[aria-labelledby]').getByRole('alert');
+
+async function open(page: Page, brand: string, path: string) {
+  await serveGeocoder(page);
+  await page.goto(brandUrl(brand, path));
+  await expect(continueButton(page)).toBeEnabled(); // hydrated
+}
+
+/** Keyboard only: Tab until the field has focus. */
+async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 120; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('Tab never reached the field');
+}
+
+const general = { brand: 'ipaydayloans', path: '/apply', param: 'requested_amount' };
+const title = { brand: 'ustitleloans', path: '/apply-title-loans', param: 'requestedamount' };
+
+for (const b of [general, title]) {
+  test(`${b.brand}: ${b.path}?${b.param}=2500 shows $2,500, and the page offers no hand-off back to itself (issue 8.8)`, async ({ page }) => {
+    await open(page, b.brand, `${b.path}?v1=landing-page&${b.param}=2500`);
+    await expect(page.getByLabel('Loan amount')).toHaveValue('2,500');
+    await expect(page.locator(`main form[action="${b.path}"], form[action="${b.path}"]`)).toHaveCount(0);
+    await expect(page.getByText(/^Representative example: a \$[\d,]+ (title )?loan repaid in 12 monthly installments/)).toBeVisible();
+    // In the HTML at its final size: hydrating moves nothing (cumulative layout shift).
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) total += e.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(total)));
+        }),
+    );
+    expect(shift).toBeLessThan(0.01);
+  });
+}
+
+test('ipaydayloans: every step by keyboard only, axe on each, and one POST with a schema-valid body', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const bodies = await serveLeads(page);
+  await open(page, 'ipaydayloans', '/apply?requested_amount=2500');
+  await expect(page.getByRole('list', { name: 'Progress' }).locator('[aria-current="step"]')).toContainText('Your loan');
+  await expect(step(page)).toContainText('Step 1 of 3');
+  await expectNoAxeViolations(page);
+
+  await tabTo(page, page.getByLabel('ZIP code'));
+  await page.keyboard.type('78701');
+  await expect(page.getByText('Austin, Texas')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(step(page)).toContainText('Step 2 of 3');
+  await expect(step(page)).toBeFocused();
+  await expect(page.getByRole('list', { name: 'Progress' }).locator('[aria-current="step"]')).toContainText('Contact details');
+  await expectNoAxeViolations(page);
+
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('First name')).toBeFocused();
+  await page.keyboard.type('Ana');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('García');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('ana@example.com');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('(512) 555-0123');
+  await page.keyboard.press('Enter');
+  await expect(step(page)).toContainText('Step 3 of 3');
+  await expect(step(page)).toBeFocused();
+  await expectNoAxeViolations(page);
+
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Main source of income')).toBeFocused();
+  await page.keyboard.type('Employment');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('2800');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('radio', { name: 'Weekly' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('radio', { name: 'Every two weeks' })).toBeChecked();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Month', { exact: true })).toBeFocused();
+  await page.keyboard.type('3');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('27');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('1990');
+  await page.keyboard.press('Tab');
+  const consent = page.getByRole('checkbox', { name: /express written consent for iPaydayLoans/ });
+  await expect(consent).toBeFocused();
+  await expect(consent).not.toBeChecked();
+  await expect(page.getByText(/My consent is not a condition of obtaining any loan/)).toBeVisible();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Submit my request' })).toBeFocused();
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Enter');
+
+  await expect(step(page)).toHaveText('Thank you — your request is on its way');
+  await expect(step(page)).toBeFocused();
+  await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('link', { name: 'How it works' })).toHaveAttribute('href', '/how-it-works');
+  await expectNoAxeViolations(page);
+
+  expect(bodies).toHaveLength(1);
+  const body = bodies[0]!;
+  expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
+  expect(body).toMatchObject({
+    amount: 2500, zip: '78701', firstName: 'Ana', lastName: 'García', email: 'ana@example.com', phone: '5125550123',
+    incomeSource: 'employment', monthlyIncome: 2800, payFrequency: 'biweekly', dateOfBirth: '1990-03-27',
+    consent: { accepted: true, version: 'tcpa-2026-11' }, tracking: { source: 'spring-mailer' },
+  });
+  expect(body).not.toHaveProperty('vehicle');
+  expect(body).not.toHaveProperty('website');
+  expect(errors, 'no hydration or script errors').toEqual([]);
+});
+
+test('ustitleloans: purpose and vehicle by keyboard, a double click sends one request, then thank-you', async ({ page }) => {
+  const bodies = await serveLeads(page);
+  await open(page, 'ustitleloans', '/apply-title-loans?v1=tt-campaign&requestedamount=2500');
+  await expect(page.getByLabel('Loan amount')).toHaveValue('2,500');
+  await tabTo(page, page.getByLabel('ZIP code'));
+  await page.keyboard.type('78701');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('What is the loan for?')).toBeFocused();
+  await page.keyboard.type('Auto R');
+  await expect(page.getByLabel('What is the loan for?')).toHaveValue('Auto Repair');
+  for (const [label, text] of [['Model year', '2016'], ['Make', 'Toyota'], ['Model', 'Camry'], ['Approximate mileage', '85000']] as const) {
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel(label, { exact: true })).toBeFocused();
+    await page.keyboard.type(text);
+  }
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Enter');
+  await expect(step(page)).toContainText('Step 2 of 3');
+
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Last name').fill('García');
+  await page.getByLabel('Email address').fill('ana@example.com');
+  await page.getByLabel('Mobile phone number').fill('512-555-0123');
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Step 3 of 3');
+  await page.getByLabel('Main source of income').selectOption('benefits');
+  await page.getByLabel('Monthly income after tax').fill('1,900');
+  await page.getByRole('radio', { name: 'Monthly' }).check();
+  await page.getByLabel('Month', { exact: true }).fill('11');
+  await page.getByLabel('Day', { exact: true }).fill('2');
+  await page.getByLabel('Year', { exact: true }).fill('1975');
+  await page.getByRole('checkbox', { name: /US Title Loans/ }).check();
+  await page.getByRole('button', { name: 'Submit my request' }).dblclick();
+
+  await expect(step(page)).toHaveText('Thank you — your request is on its way');
+  await expect(page.getByRole('link', { name: 'Title loans explained' })).toHaveAttribute('href', '/title-loans');
+  await expect.poll(() => bodies.length).toBe(1);
+  const body = bodies[0]!;
+  expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
+  expect(body).toMatchObject({ amount: 2500, purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 }, phone: '5125550123', dateOfBirth: '1975-11-02', tracking: { source: 'tt-campaign' } });
+});
+
+for (const [brand, path, zip, stateName] of [
+  ['ipaydayloans', '/apply', '10001', 'New York'],
+  ['ustitleloans', '/apply-title-loans', '10001', 'New York'],
+  ['ustitleloans', '/apply-title-loans', '48201', 'Michigan'],
+] as const) {
+  test(`${brand}: a ${stateName} ZIP (${zip}) is gated before contact details`, async ({ page }) => {
+    const bodies = await serveLeads(page);
+    await open(page, brand, path);
+    await page.getByLabel('ZIP code').fill(zip);
+    if (path === '/apply-title-loans') {
+      await page.getByLabel('What is the loan for?').selectOption('Medical');
+      await page.getByLabel('Model year').fill('2012');
+      await page.getByLabel('Make', { exact: true }).fill('Ford');
+      await page.getByLabel('Model', { exact: true }).fill('Focus');
+      await page.getByLabel('Approximate mileage').fill('120000');
+    }
+    await continueButton(page).click();
+    await expect(step(page)).toHaveText(`We can't take a request from ${stateName}`);
+    await expect(step(page)).toBeFocused();
+    await expect(page.getByText(/so we can't take a (title loan )?request from there/)).toBeVisible();
+    await expect(page.getByText('Nothing you typed has been sent or passed to a lender.')).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Change ZIP code' }).click();
+    await expect(page.getByLabel('ZIP code')).toHaveValue(zip);
+    expect(bodies).toHaveLength(0);
+  });
+}
+
+test('a Michigan ZIP is fine on a general brand (only title brands exclude it)', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/apply');
+  await page.getByLabel('ZIP code').fill('48201');
+  await expect(page.getByText('Detroit, Michigan')).toBeVisible();
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+});
+
+test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the server decides the state)', async ({ page }) => {
+  await page.route('**/api/geocoding/v5/mapbox.places/*', (route) => route.fulfill({ status: 503, body: 'down' }));
+  await page.goto(brandUrl('ipaydayloans', '/apply'));
+  await expect(continueButton(page)).toBeEnabled();
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+});
+
+test('Back keeps what was typed; a reload keeps amount and ZIP (and nothing personal)', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/apply?requested_amount=2500');
+  await page.getByLabel('Loan amount').fill('3000');
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Email address').fill('ana@example.com');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(step(page)).toContainText('Step 1 of 3');
+  await expect(page.getByLabel('Loan amount')).toHaveValue('3,000');
+  await expect(page.getByLabel('ZIP code')).toHaveValue('78701');
+  await continueButton(page).click();
+  await expect(page.getByLabel('First name')).toHaveValue('Ana');
+  await expect(page.getByLabel('Email address')).toHaveValue('ana@example.com');
+
+  await page.reload();
+  await expect(continueButton(page)).toBeEnabled();
+  await expect(page.getByLabel('Loan amount')).toHaveValue('3,000');
+  await expect(page.getByLabel('ZIP code')).toHaveValue('78701');
+  expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('Ana');
+});
+
+test('errors: said in words, linked to their fields and announced', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/apply');
+  await page.getByLabel('Loan amount').fill('');
+  await continueButton(page).click();
+  const summary = formAlert(page);
+  await expect(summary).toContainText('2 answers need a correction');
+  await expect(summary).toContainText('ZIP code: Enter a 5-digit ZIP code');
+  const amount = page.getByLabel('Loan amount');
+  await expect(amount).toBeFocused();
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(amount).toHaveAccessibleDescription(/Error: Enter the amount you need/);
+  await expectNoAxeViolations(page);
+  // typed and left: announced in the polite live region; fixed: the error goes
+  await page.getByLabel('ZIP code').fill('123');
+  await page.getByLabel('ZIP code').press('Tab');
+  await expect(page.locator('p[aria-live="polite"].sr-only')).toHaveText('ZIP code: Enter a 5-digit ZIP code, for example 78701');
+  await page.getByLabel('ZIP code').fill('78701');
+  await expect(page.getByLabel('ZIP code')).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('a failed send keeps the answers; Try again reuses the same idempotency key', async ({ page }) => {
+  const bodies = await serveLeads(page, [503, 201]);
+  await open(page, 'ipaydayloans', '/apply');
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Last name').fill('García');
+  await page.getByLabel('Email address').fill('ana@example.com');
+  await page.getByLabel('Mobile phone number').fill('5125550123');
+  await continueButton(page).click();
+  await page.getByLabel('Main source of income').selectOption('employment');
+  await page.getByLabel('Monthly income after tax').fill('2800');
+  await page.getByRole('radio', { name: 'Weekly' }).check();
+  await page.getByLabel('Month', { exact: true }).fill('3');
+  await page.getByLabel('Day', { exact: true }).fill('27');
+  await page.getByLabel('Year', { exact: true }).fill('1990');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Submit my request' }).click();
+  await expect(formAlert(page)).toContainText("We couldn't send your request. Your answers are kept — please try again.");
+  await expect(page.getByLabel('Monthly income after tax')).toHaveValue('2800');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(step(page)).toHaveText('Thank you — your request is on its way');
+  expect(bodies).toHaveLength(2);
+  expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
+});
+
+test('at 320 px: no sideways scrolling, tap targets of at least 44 px, the whole first step usable', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await open(page, 'ustitleloans', '/apply-title-loans');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  const form = page.locator('form[aria-labelledby]');
+  for (const target of await form.locator('input:not([tabindex="-1"]), select, button').all()) {
+    const box = (await target.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(320);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+  }
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await expect(formAlert(page)).toContainText('Loan purpose: Choose what the loan is for');
+  await expectNoAxeViolations(page);
+});
+
+test('without JavaScript: the first step is in the HTML, with a note instead of a button that does nothing', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(brandUrl('ipaydayloans', '/apply?requested_amount=2500'));
+  await expect(page.getByLabel('Loan amount')).toBeVisible();
+  await expect(page.getByLabel('ZIP code')).toBeVisible();
+  // The note is a <noscript>. Playwright turns scripts off without telling the HTML parser, so
+  // Chromium keeps <noscript> as raw text here; a browser with JavaScript off shows it.
+  expect(await page.locator('form noscript').textContent()).toContain('This form needs JavaScript to send your request.');
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await context.close();
+});
