@@ -5,6 +5,9 @@ import { join } from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The e2e server's SQLite store (one per port); the tests read stored rows back from it. */
 export const E2E_DB_FILE = process.env.E2E_DB_FILE ?? join(tmpdir(), `loansites-e2e-${E2E_PORT}.sqlite`);
+/** The lead buyer the e2e server delivers ipaydayloans' and ustitleloans' leads to; a test starts it (tests/support/buyer.ts). */
+export const E2E_BUYER_PORT = E2E_PORT + 1000;
+export const E2E_BUYER_SECRET = 'e2e-buyer-shared-secret';
 
 /**
  * End-to-end tests against the production build (`npm run build` first), in Debian's
@@ -30,7 +33,20 @@ export default defineConfig({
     // LOANSITES_EXTRA_BRANDS_DIR: the test-only brands of tests/fixtures/brands (a title brand,
     // a general brand) are added for this server only; see engine/catalog.ts extraBrandsDir.
     // LOANSITES_DB_FILE: the store in a temp file, not data/loansites.sqlite.
-    command: `LOANSITES_ISR_MEMORY=1 LOANSITES_EXTRA_BRANDS_DIR=tests/fixtures/brands LOANSITES_DB_FILE=${E2E_DB_FILE} DATABASE_URL= PORT=${E2E_PORT} node server.mjs`,
+    // LEAD_DESTINATIONS: two brands deliver to the test buyer; the worker polls every 500 ms.
+    // Every test browser posts from 127.0.0.1, so the per-client write limits are raised.
+    command: `node server.mjs`,
+    env: {
+      PORT: String(E2E_PORT),
+      LOANSITES_ISR_MEMORY: '1',
+      LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/brands',
+      LOANSITES_DB_FILE: E2E_DB_FILE,
+      DATABASE_URL: '',
+      LEAD_DESTINATIONS: JSON.stringify(Object.fromEntries(['ipaydayloans', 'ustitleloans'].map((id) => [id, [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000 }]]))),
+      LEADS_WORKER_INTERVAL_MS: '500',
+      RATE_LIMIT_LEADS: '1000',
+      RATE_LIMIT_FORM_TRACE: '1000',
+    },
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

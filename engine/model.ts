@@ -74,6 +74,8 @@ export interface ApplyFormData {
   unavailableStates: { code: string; name: string; reason: string }[];
   /** the guide offered on the thank-you step */
   guide: LinkView;
+  /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
+  traceKey?: string;
 }
 
 export interface BlockData {

@@ -529,7 +529,7 @@ export interface ApplyFormBlock {
   provider?: 'embedded' | 'script';
   script?: ApplyFormScript;
   /**
-   * Script provider: send an encrypted trace of the form's lead request and response (SPEC §4, POST /api/trace).
+   * Send an encrypted trace of the form's lead request and response once the form reports ready (SPEC §4, §7: POST /api/trace). Embedded: the POST to /api/leads; script: requests to script.leadUrl.
    */
   traceCapture?: boolean;
   /**
@@ -596,6 +596,10 @@ export interface ApplyFormScript {
    * The provider's form type, e.g. 'loansaccount'.
    */
   formType?: string;
+  /**
+   * The provider's lead-posting (proxy) URL: with traceCapture on, requests to addresses starting with it, and their responses, are traced.
+   */
+  leadUrl?: string;
 }
 /**
  * A guide on the brand's own site.

@@ -1,4 +1,5 @@
 import type { LeadRequestBody } from '../../engine/leads/formRules';
+import { traceRequest, traceResponse, type Exchange } from './formTrace';
 
 /** What became of one POST /api/leads, in the words the form shows. */
 export type SendOutcome =
@@ -33,13 +34,27 @@ export function outcomeOf(status: number, body: unknown, retryAfter: string | nu
   return { kind: 'retry', message: RETRY_MESSAGE };
 }
 
-/** POST the lead; never throws (a network failure is a 'retry' outcome). */
-export async function sendLead(body: LeadRequestBody): Promise<SendOutcome> {
+export const LEADS_URL = '/api/leads';
+
+/**
+ * POST the lead; never throws (a network failure is a 'retry' outcome). `onExchange`, when the
+ * form traces its lead posts, receives the request and the response as they went.
+ */
+export async function sendLead(body: LeadRequestBody, onExchange?: (exchange: Exchange) => void): Promise<SendOutcome> {
+  const bodyText = JSON.stringify(body);
   try {
-    const res = await fetch('/api/leads', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-    const json: unknown = await res.json().catch(() => null);
+    const res = await fetch(LEADS_URL, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: bodyText });
+    const text = await res.text().catch(() => '');
+    onExchange?.({ request: traceRequest(LEADS_URL, bodyText), response: traceResponse(res.status, text) });
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON: the status decides
+    }
     return outcomeOf(res.status, json, res.headers.get('retry-after'));
   } catch {
+    onExchange?.({ request: traceRequest(LEADS_URL, bodyText), response: traceResponse(0, null) });
     return { kind: 'retry', message: RETRY_MESSAGE };
   }
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_SOURCE, storedSource } from '../../engine/apply';
+import { clickIdOf, STORAGE_KEYS } from '../../engine/tracking';
 
 export interface VisitTracking {
   /** the stored page source (path) */
@@ -10,13 +11,18 @@ export interface VisitTracking {
 }
 
 /**
- * What visit tracking stored for this visitor (SPEC §3, §4: encoded storage keys).
- * TODO(issue 9): read engine/tracking.ts's stored values here once visit tracking lands; until
- * then every field is empty (the lead schema accepts empty strings and the form leaves them out).
- * This is the one place the form reads them.
+ * What visit tracking stored for this visitor (SPEC §3, §4: encoded storage keys, written by
+ * blocks/layout/visitTracking.ts). The one place the form reads them; storage that cannot be
+ * read (private mode, blocked) gives empty fields, which the form leaves out.
  */
-export function readVisitTracking(): VisitTracking {
-  return { source2: '', clickId: '', uuid: '' };
+export function readVisitTracking(storage?: Pick<Storage, 'getItem'>): VisitTracking {
+  try {
+    const from = storage ?? (typeof window === 'undefined' ? undefined : window.localStorage);
+    const get = (key: string) => from?.getItem(key) ?? '';
+    return { source2: get(STORAGE_KEYS.path), clickId: clickIdOf({ gclid: get(STORAGE_KEYS.gclid), ttclid: get(STORAGE_KEYS.ttclid) }), uuid: get(STORAGE_KEYS.uuid) };
+  } catch {
+    return { source2: '', clickId: '', uuid: '' };
+  }
 }
 
 /** v1: the query's v1, else the stored apply source (LoansSource1), else landing-page. Read in the browser only. */

@@ -10,10 +10,11 @@ export function Header({ brand }: { brand: BrandView }) {
   const full = brand.layout === 'full';
   return (
     <header data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4">
-        <a href={brand.homeHref} className="shrink-0" aria-label={`${brand.name} home`}>
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-4">
+        {/* On a 320 px phone the logo gives way (it shrinks, keeping its proportions) so search and menu fit. */}
+        <a href={brand.homeHref} className="min-w-0 shrink" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
-          <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto" />
+          <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto max-w-full object-contain object-left" />
         </a>
         {full && brand.nav.length > 0 && (
           <nav aria-label="Main" className="ml-auto hidden md:block">
@@ -58,8 +59,8 @@ export function Header({ brand }: { brand: BrandView }) {
           {brand.apply.label}
         </ApplyLink>
         {full && brand.nav.length > 0 && (
-          <details className={`group/menu ${brand.search ? '' : 'ml-auto '}md:hidden`}>
-            <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
+          <details className={`group/menu shrink-0 ${brand.search ? '' : 'ml-auto '}md:hidden`}>
+            <summary className="flex min-h-11 shrink-0 cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium [&::-webkit-details-marker]:hidden">
               <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                 <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />
                 <path d="M5 5l10 10M15 5L5 15" className="hidden group-open/menu:block" />

@@ -1,16 +1,32 @@
 /**
  * The application form (issue 10) on a general brand (ipaydayloans) and a title brand
  * (ustitleloans): amount pre-fill (issue 8.8), every step by keyboard only, axe on every step,
- * the state gate, Back, reload, 320 px, announced errors, no JavaScript, and the POST.
- *
- * Two intercepts (apply-form.fixtures.ts) stand in for servers that are not on this branch yet;
- * the lead switches them to the real ones after merging: the embedded geocoder (page.route with
- * a Mapbox Geocoding v5 fixture) and POST /api/leads (answered by the test, the body checked
- * against schemas/api/lead.schema.json with AJV 2020-12).
+ * the state gate, Back, reload, 320 px, announced errors, no JavaScript — against the real
+ * server: the embedded geocoder, POST /api/leads into the e2e store (read back here), the
+ * outbox delivering to a test buyer, and the encrypted form trace. Only the failure cases
+ * (a geocoder or a lead post that fails) are answered in the browser by the test.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { serveGeocoder, serveLeads, validateLead } from './apply-form.fixtures';
+import { E2E_BUYER_PORT, E2E_BUYER_SECRET, E2E_DB_FILE } from '../../playwright.config';
+import { consentText } from '../../engine/consent';
+import { openStore, type Store } from '../../engine/store/db';
+import { startBuyer } from '../support/buyer';
+import { serveLeads, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
+
+let db: Store;
+test.beforeAll(() => {
+  db = openStore({ url: '', file: E2E_DB_FILE });
+});
+test.afterAll(() => db?.destroy());
+const leadsByEmail = (email: string) => db.selectFrom('leads').selectAll().where('email', '=', email).execute();
+const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
+/** Every POST /api/leads the page makes (the real server answers). */
+function leadPosts(page: Page) {
+  const bodies: Record<string, unknown>[] = [];
+  page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/leads' && bodies.push(r.postDataJSON() as Record<string, unknown>));
+  return bodies;
+}
 
 const step = (page: Page) => page.locator('h3[tabindex="-1"]');
 const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
@@ -18,7 +34,6 @@ const continueButton = (page: Page) => page.getByRole('button', { name: 'Continu
 const formAlert = (page: Page) => page.locator('form[aria-labelledby]').getByRole('alert');
 
 async function open(page: Page, brand: string, path: string) {
-  await serveGeocoder(page);
   await page.goto(brandUrl(brand, path));
   await expect(continueButton(page)).toBeEnabled(); // hydrated
 }
@@ -56,12 +71,16 @@ for (const b of [general, title]) {
   });
 }
 
-test('ipaydayloans: every step by keyboard only, axe on each, and one POST with a schema-valid body', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
+test('ipaydayloans: every step by keyboard only, axe on each; one lead stored with the consent snapshot and the visit; its form trace decrypts to the post', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  const bodies = await serveLeads(page);
+  const bodies = leadPosts(page);
+  const email = uniqueEmail('ana');
+  // The visit: an ad click with a source and a gclid; visit tracking stores them and the session uuid.
+  await page.goto(brandUrl('ipaydayloans', '/?source1=spring&gclid=abc'));
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('dXVpZA==')), { timeout: 15_000 }).toMatch(/^cc[0-9a-f]{32}$/);
+  const uuid = await page.evaluate(() => localStorage.getItem('dXVpZA=='));
   await open(page, 'ipaydayloans', '/apply?requested_amount=2500');
   await expect(page.getByRole('list', { name: 'Progress' }).locator('[aria-current="step"]')).toContainText('Your loan');
   await expect(step(page)).toContainText('Step 1 of 3');
@@ -82,7 +101,7 @@ test('ipaydayloans: every step by keyboard only, axe on each, and one POST with 
   await page.keyboard.press('Tab');
   await page.keyboard.type('García');
   await page.keyboard.press('Tab');
-  await page.keyboard.type('ana@example.com');
+  await page.keyboard.type(email);
   await page.keyboard.press('Tab');
   await page.keyboard.type('(512) 555-0123');
   await page.keyboard.press('Enter');
@@ -127,17 +146,33 @@ test('ipaydayloans: every step by keyboard only, axe on each, and one POST with 
   const body = bodies[0]!;
   expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
   expect(body).toMatchObject({
-    amount: 2500, zip: '78701', firstName: 'Ana', lastName: 'García', email: 'ana@example.com', phone: '5125550123',
+    amount: 2500, zip: '78701', firstName: 'Ana', lastName: 'García', email, phone: '5125550123',
     incomeSource: 'employment', monthlyIncome: 2800, payFrequency: 'biweekly', dateOfBirth: '1990-03-27',
-    consent: { accepted: true, version: 'tcpa-2026-11' }, tracking: { source: 'spring-mailer' },
+    consent: { accepted: true, version: 'tcpa-2026-11' }, tracking: { source: 'spring', clickId: 'ggabc', uuid },
   });
   expect(body).not.toHaveProperty('vehicle');
   expect(body).not.toHaveProperty('website');
+
+  // Stored once, with the consent text shown and the visit it came from; date of birth and income sealed.
+  const [row, ...more] = await leadsByEmail(email);
+  expect(more).toHaveLength(0);
+  expect(row).toMatchObject({ brand: 'ipaydayloans', amount: 2500, state: 'tx', city: 'Austin', source: 'spring', click_id: 'ggabc', session_uuid: uuid, consent_version: 'tcpa-2026-11' });
+  expect(row!.consent_text).toBe(consentText('tcpa-2026-11', 'iPaydayLoans'));
+  expect(row!.consent_text).toContain('My consent is not a condition of obtaining any loan');
+  expect(row!.sealed).not.toContain('1990');
+
+  // The form trace: sealed in the browser, opened and stored by the server — the same request and its answer.
+  await expect.poll(async () => (await db.selectFrom('form_traces').select('trace').where('brand', '=', 'ipaydayloans').execute()).filter((t) => t.trace.includes(email)).length, { timeout: 15_000 }).toBe(1);
+  const traceRow = (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'ipaydayloans').execute()).find((t) => t.trace.includes(email))!;
+  const trace = JSON.parse(traceRow.trace) as { type: string; request: { url: string; body: unknown }; response: { status: number; body: { id: string } } };
+  expect(trace).toMatchObject({ type: 'general', request: { url: expect.stringMatching(/\/api\/leads$/), body }, response: { status: 201, body: { id: row!.id, status: 'received' } } });
   expect(errors, 'no hydration or script errors').toEqual([]);
 });
 
-test('ustitleloans: purpose and vehicle by keyboard, a double click sends one request, then thank-you', async ({ page }) => {
-  const bodies = await serveLeads(page);
+test('ustitleloans: purpose and vehicle by keyboard, a double click stores one lead; the buyer, down at first, gets it once when it comes back', async ({ page }) => {
+  test.setTimeout(90_000);
+  const bodies = leadPosts(page);
+  const email = uniqueEmail('title');
   await open(page, 'ustitleloans', '/apply-title-loans?v1=tt-campaign&requestedamount=2500');
   await expect(page.getByLabel('Loan amount')).toHaveValue('2,500');
   await tabTo(page, page.getByLabel('ZIP code'));
@@ -157,7 +192,7 @@ test('ustitleloans: purpose and vehicle by keyboard, a double click sends one re
 
   await page.getByLabel('First name').fill('Ana');
   await page.getByLabel('Last name').fill('García');
-  await page.getByLabel('Email address').fill('ana@example.com');
+  await page.getByLabel('Email address').fill(email);
   await page.getByLabel('Mobile phone number').fill('512-555-0123');
   await continueButton(page).click();
   await expect(step(page)).toContainText('Step 3 of 3');
@@ -172,10 +207,27 @@ test('ustitleloans: purpose and vehicle by keyboard, a double click sends one re
 
   await expect(step(page)).toHaveText('Thank you — your request is on its way');
   await expect(page.getByRole('link', { name: 'Title loans explained' })).toHaveAttribute('href', '/title-loans');
-  await expect.poll(() => bodies.length).toBe(1);
+  expect(bodies.length).toBeLessThanOrEqual(2); // a second click may post; the idempotency key makes it the same lead
   const body = bodies[0]!;
   expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
   expect(body).toMatchObject({ amount: 2500, purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 }, phone: '5125550123', dateOfBirth: '1975-11-02', tracking: { source: 'tt-campaign' } });
+  const rows = await leadsByEmail(email);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ brand: 'ustitleloans', loan_kind: 'title', purpose: 'Auto Repair', state: 'tx' });
+  const id = rows[0]!.id;
+
+  // The buyer was down when the lead was stored: the outbox keeps it and retries.
+  const delivery = () => db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', id).executeTakeFirstOrThrow();
+  await expect.poll(async () => (await delivery()).attempts, { timeout: 15_000 }).toBeGreaterThan(0);
+  expect((await delivery()).status).toBe('pending');
+  const buyer = await startBuyer(E2E_BUYER_SECRET, E2E_BUYER_PORT);
+  try {
+    await expect.poll(async () => (await delivery()).status, { timeout: 30_000 }).toBe('delivered');
+    expect(buyer.received.filter((r) => r.id === id)).toHaveLength(1);
+    expect(buyer.received.find((r) => r.id === id)!.body).toMatchObject({ brand: 'ustitleloans', purpose: 'Auto Repair', dateOfBirth: '1975-11-02', monthlyIncome: 1900, consent: { version: 'tcpa-2026-11' } });
+  } finally {
+    await buyer.close();
+  }
 });
 
 for (const [brand, path, zip, stateName] of [
@@ -184,7 +236,7 @@ for (const [brand, path, zip, stateName] of [
   ['ustitleloans', '/apply-title-loans', '48201', 'Michigan'],
 ] as const) {
   test(`${brand}: a ${stateName} ZIP (${zip}) is gated before contact details`, async ({ page }) => {
-    const bodies = await serveLeads(page);
+    const bodies = leadPosts(page);
     await open(page, brand, path);
     await page.getByLabel('ZIP code').fill(zip);
     if (path === '/apply-title-loans') {
@@ -320,4 +372,46 @@ test('without JavaScript: the first step is in the HTML, with a note instead of 
   expect(await page.locator('form noscript').textContent()).toContain('This form needs JavaScript to send your request.');
   await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
   await context.close();
+});
+
+/** A form provider's loader, as the test serves it: draws a form into the container, reports ready, posts leads to its proxy URL. */
+const PARTNER_LOADER = `(function () {
+  var s = document.currentScript, d = s.dataset, c = document.getElementById(d.container);
+  c.innerHTML = '<form><label>Name <input name="n"></label> <button type="submit">Send to partner</button><p role="status"></p></form>';
+  var f = c.querySelector('form');
+  f.addEventListener('submit', function (e) {
+    e.preventDefault();
+    fetch('https://forms.partner.test/leads?campaign=' + d.campaign + '&leadType=' + d.leadType, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ name: f.n.value, amount: Number(d.amount) }) })
+      .then(function (r) { return r.json(); })
+      .then(function (j) { f.querySelector('p').textContent = 'Partner received ' + j.leadId; });
+  });
+  window.dispatchEvent(new CustomEvent('loansites:form-ready'));
+})();`;
+
+test('script provider: the loader comes after the page, with campaign, lead type, amount and v1; once ready, its lead post is traced (encrypted, opened by the server)', async ({ page }) => {
+  const loaderRequests: string[] = [];
+  await page.route('https://forms.partner.test/loader.js', (route) => {
+    loaderRequests.push(route.request().url());
+    return route.fulfill({ contentType: 'text/javascript', body: PARTNER_LOADER });
+  });
+  await page.route('https://forms.partner.test/leads*', (route) => route.fulfill({ headers: { 'access-control-allow-origin': '*' }, json: { accepted: true, leadId: 'p-123' } }));
+  await page.goto(brandUrl('acmetitle', '/apply-title-loans/partner?requestedamount=2500&v1=partner-campaign'));
+  const container = page.locator('#partner-form');
+  await expect(container.getByRole('button', { name: 'Send to partner' })).toBeVisible();
+  await expect(page.getByText('Loading the application form…')).toHaveCount(0);
+  expect(loaderRequests).toHaveLength(1);
+  const dataset = await page.evaluate(() => ({ ...(document.querySelector('script[src="https://forms.partner.test/loader.js"]') as HTMLScriptElement).dataset }));
+  expect(dataset).toMatchObject({ container: 'partner-form', campaign: 'theme', leadType: '18', amount: '2500', v1: 'partner-campaign' });
+
+  const marker = `partner-${Date.now()}`;
+  await container.getByLabel('Name').fill(marker);
+  await container.getByRole('button', { name: 'Send to partner' }).click();
+  await expect(container.getByText('Partner received p-123')).toBeVisible();
+  const traced = async () => (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'acmetitle').execute()).filter((t) => t.trace.includes(marker));
+  await expect.poll(async () => (await traced()).length, { timeout: 15_000 }).toBe(1);
+  expect(JSON.parse((await traced())[0]!.trace)).toMatchObject({
+    type: 'title',
+    request: { url: 'https://forms.partner.test/leads?campaign=theme&leadType=18', search: { campaign: 'theme', leadType: '18' }, body: { name: marker, amount: 2500 } },
+    response: { status: 200, body: { accepted: true, leadId: 'p-123' } },
+  });
 });
