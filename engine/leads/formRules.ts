@@ -5,6 +5,7 @@
  * rules of engine/leads/rules.ts (age). Pure functions; table-tested in
  * tests/unit/apply-form-rules.test.ts. No React, no browser.
  */
+import type { LeadRequest } from '../../schemas/api.types';
 import { LOAN_PURPOSES } from '../data/purposes';
 import { ageOn, MIN_AGE, type LoanKind } from './rules';
 
@@ -210,25 +211,8 @@ export function fieldOfProblem(problem: string): FieldKey | undefined {
   return known.find((k) => k === top);
 }
 
-/** The body of POST /api/leads (schemas/api/lead.schema.json), from values that passed every step. */
-export interface LeadRequestBody {
-  idempotencyKey: string;
-  amount: number;
-  zip: string;
-  purpose?: string;
-  vehicle?: { year: number; make: string; model: string; mileage?: number };
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  incomeSource: string;
-  monthlyIncome: number;
-  payFrequency: string;
-  dateOfBirth: string;
-  consent: { accepted: true; version: string };
-  tracking: { source: string; source2?: string; clickId?: string; uuid?: string };
-  website?: string;
-}
+/** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
+export type LeadRequestBody = LeadRequest;
 
 export interface LeadContextFields {
   kind: LoanKind;
@@ -246,7 +230,7 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     zip: values.zip.trim(),
     ...(ctx.kind === 'title'
       ? {
-          purpose: values.purpose,
+          purpose: values.purpose as LeadRequest['purpose'],
           vehicle: {
             year: num(values.vehicleYear),
             make: values.vehicleMake.trim(),
@@ -259,9 +243,10 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     lastName: values.lastName.trim(),
     email: values.email.trim(),
     phone: normalisePhone(values.phone) ?? '',
-    incomeSource: values.incomeSource,
+    // checked by stepErrors before a body is built (one of INCOME_SOURCES / PAY_FREQUENCIES)
+    incomeSource: values.incomeSource as LeadRequest['incomeSource'],
     monthlyIncome: num(values.monthlyIncome),
-    payFrequency: values.payFrequency,
+    payFrequency: values.payFrequency as LeadRequest['payFrequency'],
     dateOfBirth: dateOfBirthOf(values) ?? '',
     consent: { accepted: true, version: ctx.consentVersion },
     tracking: { source: ctx.tracking.source.slice(0, 100) || 'landing-page', ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid }) },

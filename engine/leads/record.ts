@@ -12,6 +12,7 @@
  * the same lead (200), never a second one.
  */
 import { createHash } from 'node:crypto';
+import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../apply';
 import { consentText, isConsentVersion } from '../consent';
@@ -23,24 +24,8 @@ import { destinationsOf } from './destinations';
 import { ageOn, MIN_AGE, stateUnavailableReason, type LoanKind } from './rules';
 import { sealText } from './sealing';
 
-export interface LeadBody {
-  idempotencyKey: string;
-  amount: number;
-  zip: string;
-  purpose?: string;
-  vehicle?: { year: number; make: string; model: string; mileage?: number };
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  incomeSource: string;
-  monthlyIncome: number;
-  payFrequency: string;
-  dateOfBirth: string;
-  consent: { accepted: true; version: string };
-  tracking: { source: string; source2?: string; clickId?: string; uuid?: string };
-  website?: string;
-}
+/** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
+export type LeadBody = LeadRequest;
 
 export interface ZipPlace {
   city: string;
