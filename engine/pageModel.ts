@@ -6,6 +6,7 @@ import type { Catalog } from './catalog';
 import { loadPageContent, needsContent } from './content/load';
 import { contentSource, publicationState } from './content/service';
 import type { ContentSource } from './content/types';
+import { formTracePublicKey } from './formTrace/keys';
 import type { PageModel } from './model';
 import { matchPath, NOT_FOUND_PATH, resolvePage } from './resolve';
 
@@ -27,5 +28,23 @@ export async function buildPageModel(
     content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));
     if (content === 'notFound') return 'notFound';
   }
-  return resolvePage(catalog, brandId, path, opts.now, content) ?? 'notFound';
+  const model = resolvePage(catalog, brandId, path, opts.now, content);
+  return model ? withTraceKey(model) : 'notFound';
+}
+
+/**
+ * An application form with trace capture gets the server's public key here, on the server that
+ * renders the page (resolve stays free of key files). Without a key — a deployment that set
+ * none — capture is off for that page, and the log says so.
+ */
+function withTraceKey(model: PageModel): PageModel {
+  if (!model.blocks.some((b) => b.type === 'applyForm' && b.traceCapture)) return model;
+  let traceKey: string;
+  try {
+    traceKey = formTracePublicKey();
+  } catch (err) {
+    console.warn(`[form-trace] capture is off on ${model.brand.id}${model.path}: ${(err as Error).message}`);
+    return model;
+  }
+  return { ...model, blocks: model.blocks.map((b) => (b.type === 'applyForm' && b.traceCapture ? { ...b, data: { ...b.data, traceKey } } : b)) };
 }

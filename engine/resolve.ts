@@ -15,7 +15,6 @@ import { LOAN_TYPES } from './loanTypes';
 import { cityFacts, stateFacts } from './locationText';
 import type { ApplyFormData, BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
 import { consentText, CURRENT_CONSENT_VERSION } from './consent';
-import { formTracePublicKey } from './formTrace/keys';
 import { FORM_AMOUNT } from './leads/formRules';
 import { stateUnavailableReason, unavailableStateCodes } from './leads/rules';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
@@ -267,18 +266,7 @@ function applyFormData(block: Extract<Block, { type: 'applyForm' }>, ctx: BlockC
     consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
     unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! })),
     guide: { label: guide.label, href: guide.href },
-    ...(block.traceCapture ? traceKeyOrNothing(brand.id) : {}),
   };
-}
-
-/** The form trace's public key; without one (a deployment that configured none) capture is off, said once in the log. */
-function traceKeyOrNothing(brandId: string): { traceKey?: string } {
-  try {
-    return { traceKey: formTracePublicKey() };
-  } catch (err) {
-    console.warn(`[form-trace] capture is off on ${brandId}'s apply page: ${(err as Error).message}`);
-    return {};
-  }
 }
 
 function notFoundLayout(brand: Brand): Layout {

@@ -132,7 +132,8 @@ export function writeFormTraceKeyPair(dir: string, pair: KeyPairPem, { force = f
     renameSync(tempPublic, publicKeyPath);
     return { written: true, privateKeyPath, publicKeyPath };
   } finally {
-    for (const path of [tempPrivate, tempPublic]) if (existsSync(path)) unlinkSync(path);
+    // (temp files beside the keys: nothing for the bundler's file tracing to include)
+    for (const path of [tempPrivate, tempPublic]) if (existsSync(/*turbopackIgnore: true*/ path)) unlinkSync(/*turbopackIgnore: true*/ path);
   }
 }
 
