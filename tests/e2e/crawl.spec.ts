@@ -18,7 +18,8 @@ const catalog = buildCatalog(sources.brands, sources.layouts);
 
 function get(host: string, path: string): Promise<{ status: number; body: string; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path, headers: { host: `${host}:${PORT}` } }, (res) => {
+    // agent: false — a fresh connection per request: reusing an idle keep-alive socket races the server closing it (ECONNRESET)
+    const req = request({ host: '127.0.0.1', port: PORT, path, agent: false, headers: { host: `${host}:${PORT}` } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));

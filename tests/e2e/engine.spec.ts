@@ -20,7 +20,7 @@ test('x-forwarded-host is not trusted: the Host header decides the brand', async
   expect(status).toBe(404);
   const forwarded = await new Promise<number>((resolve) => {
     import('node:http').then(({ request }) => {
-      const req = request({ host: '127.0.0.1', port: PORT, path: '/', headers: { host: 'nobrand.localhost', 'x-forwarded-host': 'ipaydayloans.localhost' } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: PORT, path: '/', agent: false, headers: { host: 'nobrand.localhost', 'x-forwarded-host': 'ipaydayloans.localhost' } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });

@@ -16,7 +16,7 @@ export async function expectNoAxeViolations(page: Page) {
 /** A raw HTTP GET with any Host header (browsers will not send a malformed one). */
 export function rawGet(path: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, headers: { host } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, agent: false, headers: { host } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));

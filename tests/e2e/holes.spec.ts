@@ -16,7 +16,7 @@ interface Raw {
 
 function raw(path: string, opts: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? 'ipaydayloans.localhost', ...opts.headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, agent: false, method: opts.method ?? 'GET', headers: { host: opts.host ?? 'ipaydayloans.localhost', ...opts.headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
