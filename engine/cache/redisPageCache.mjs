@@ -154,12 +154,15 @@ function withLifetime(entry) {
   return { ...entry, value: rest, cacheControl };
 }
 
-/** @param {{ serverDistDir?: string }} ctx */
-function createPageCache(ctx) {
-  const redisUrl = process.env.REDIS_URL;
+/**
+ * One process's page cache. Exported for the tests, which make two (two "instances") in one process.
+ * @param {{ serverDistDir?: string, redisUrl?: string, localCopy?: string, keyPrefix?: string }} ctx
+ */
+export function createPageCache(ctx) {
+  const redisUrl = ctx.redisUrl ?? process.env.REDIS_URL;
   const database = redisDatabase(redisUrl);
-  const keyPrefix = `loansites:${buildId(ctx.serverDistDir)}:`;
-  const mode = process.env.PAGE_CACHE_LOCAL_COPY === 'keyspace' ? 'keyspace' : 'off';
+  const keyPrefix = ctx.keyPrefix ?? `loansites:${buildId(ctx.serverDistDir)}:`;
+  const mode = (ctx.localCopy ?? process.env.PAGE_CACHE_LOCAL_COPY) === 'keyspace' ? 'keyspace' : 'off';
   const handler = new RedisStringsHandler({
     redisUrl,
     database,
@@ -194,6 +197,10 @@ function createPageCache(ctx) {
     /** @param {any[]} args */
     revalidateTag(...args) {
       return handler.revalidateTag(args[0], ...args.slice(1));
+    },
+    /** whether hits are being served from this process's copy (keyspace mode, subscription up) */
+    get localCopyActive() {
+      return Boolean(local?.listening);
     },
   };
 }

@@ -151,6 +151,19 @@ test('POST /api/revalidate through A: B (and nginx) serve the new version, B wit
   await expect.poll(async () => h1(await get(nginx.url, ARTICLE)), { timeout: 10_000 }).toBe('Fixture article 2, revised');
 });
 
+test('an article published later: once revalidated through A, B stops answering 404 (its proxy forgets too)', async () => {
+  const fresh = '/blog/payday-loans/fixture-article-late';
+  expect((await get(b.url, fresh)).status).toBe(404); // B's proxy now remembers "no such article"
+  const articles = content.entries.get('article')!;
+  const late = structuredClone(articles.find((e) => e.attributes.slug === 'fixture-article-2')!);
+  Object.assign(late, { id: 'late-1' });
+  Object.assign(late.attributes, { slug: 'fixture-article-late', url: fresh, h1: 'A late article' });
+  articles.push(late);
+  const res = await post(a.url, '/api/revalidate', { brand: 'ipaydayloans', paths: [fresh] }, { 'x-revalidate-secret': REVALIDATE_SECRET });
+  expect(res.status, res.body).toBe(200);
+  await expect.poll(async () => h1(await get(b.url, fresh))).toBe('A late article');
+});
+
 test('the rate limit counts requests across both instances (in Redis)', async () => {
   const trace = (base: string, n: number, ip: string) =>
     post(base, '/api/trace/session', { source1: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: `cc${n.toString(16).padStart(32, '0')}`, ggClientId: '11.22' }, { 'x-forwarded-for': ip });
