@@ -9,13 +9,13 @@
  * - keys are `loansites:{BUILD_ID}:{path}`: instances of one build share pages; a new build
  *   never serves HTML that names the old build's chunks (old keys age out of Redis's LRU);
  * - no instance serves a stale private copy. PAGE_CACHE_LOCAL_COPY chooses how:
- *   `off` (the default) — every cache hit reads Redis (concurrent reads of one key share one
- *   GET); `keyspace` — a bounded in-process copy (PAGE_CACHE_LOCAL_MB, default 64) dropped when
+ *   `off` (the default) — every cache hit is one Redis GET; `keyspace` — a bounded in-process copy (PAGE_CACHE_LOCAL_MB, default 64) dropped when
  *   Redis announces that a key was written, deleted, expired or evicted (keyspace
  *   notifications `E$gxe`, set in deploy/redis.conf). While the subscription is down the copy
  *   is bypassed and emptied, so a missed announcement cannot leave an old page behind.
  *   The handler's own 10 s in-memory copy is switched off (inMemoryCachingTime: 0): nothing
- *   would tell it that another instance revalidated the page.
+ *   would tell it that another instance revalidated the page. So is its read deduplication:
+ *   it publishes a message to every instance after each read.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -169,7 +169,8 @@ export function createPageCache(ctx) {
     keyPrefix,
     // No private copy with a fixed lifetime: see the file's comment.
     inMemoryCachingTime: 0,
-    redisGetDeduplication: true,
+    // Off: with it, every read also publishes a "forget" to every instance (its dedup map is synced).
+    redisGetDeduplication: false,
   });
   const client = /** @type {any} */ (handler).client;
   const local =

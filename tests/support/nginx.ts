@@ -27,7 +27,7 @@ export function renderNginxConf(vars: Vars, text = readFileSync(SHIPPED_NGINX_CO
 }
 
 /** Writes a runnable configuration under `dir`: main file + the rendered shipped file. Returns the main file's path. */
-export function writeNginxFiles(dir: string, vars: Omit<Vars, 'NGINX_CACHE_DIR'>): string {
+export function writeNginxFiles(dir: string, vars: Omit<Vars, 'NGINX_CACHE_DIR'>, extraHttp = ''): string {
   const site = renderNginxConf({ ...vars, NGINX_CACHE_DIR: join(dir, 'cache') });
   writeFileSync(join(dir, 'loansites.conf'), site);
   const main = join(dir, 'nginx.conf');
@@ -47,6 +47,7 @@ export function writeNginxFiles(dir: string, vars: Omit<Vars, 'NGINX_CACHE_DIR'>
       `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
       `  scgi_temp_path ${join(dir, 'scgi')};`,
       `  include ${join(dir, 'loansites.conf')};`,
+      extraHttp,
       '}',
       '',
     ].join('\n'),
@@ -70,11 +71,12 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-export async function startNginx(opts: { port: number; upstreams: [number, number] }): Promise<RunningNginx> {
+/** extraHttp: more http-level configuration beside the shipped file (the benchmark's static-file server). */
+export async function startNginx(opts: { port: number; upstreams: [number, number]; extraHttp?: string }): Promise<RunningNginx> {
   if (!existsSync(NGINX)) throw new Error(`nginx is not installed (${NGINX}). Install it with: bash scripts/ensure-services.sh (apt-get install nginx).`);
   const dir = mkdtempSync(join(tmpdir(), 'loansites-nginx-'));
   chmodSync(dir, 0o755);
-  const main = writeNginxFiles(dir, { NGINX_PORT: `127.0.0.1:${opts.port}`, APP_UPSTREAM_1: `127.0.0.1:${opts.upstreams[0]}`, APP_UPSTREAM_2: `127.0.0.1:${opts.upstreams[1]}` });
+  const main = writeNginxFiles(dir, { NGINX_PORT: `127.0.0.1:${opts.port}`, APP_UPSTREAM_1: `127.0.0.1:${opts.upstreams[0]}`, APP_UPSTREAM_2: `127.0.0.1:${opts.upstreams[1]}` }, opts.extraHttp);
   nginxTest(dir, main);
   const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', main, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
