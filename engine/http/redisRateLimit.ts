@@ -74,5 +74,6 @@ export async function closeRateLimitRedis(): Promise<void> {
   const g = globalThis as Holder;
   const held = g[HOLDER];
   g[HOLDER] = undefined;
-  if (held?.client.isOpen) await held.client.quit().catch(() => undefined);
+  // disconnect, not quit: quit waits for a server that may be gone.
+  if (held?.client.isOpen) await held.client.disconnect().catch(() => undefined);
 }
