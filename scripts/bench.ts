@@ -7,6 +7,9 @@
  *     pages-router app built from the same next version), and the ratios.
  *  3. what visit tracking costs: the same page landed on with a source and a click id (the
  *     session-trace chunk loads after idle and posts once) against the page without.
+ *  4. several instances (scripts/bench-deploy.ts, also alone as npm run bench:deploy): what a
+ *     cache hit costs with the Redis page cache, with and without a local copy; a cached page
+ *     through nginx vs a static file through nginx; pages/s of two instances vs one, cold.
  * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum; the
  * session-trace code only after idle, from a lazy chunk.
  */
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
+import { benchDeploy } from './bench-deploy';
 
 const root = process.cwd();
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
@@ -151,9 +155,12 @@ async function main() {
     stop(server);
     stop(minimal);
   }
+  // 4. Several instances: cache-hit cost with Redis, nginx's microcache vs a static file, cold renders 2 vs 1.
+  if (!process.argv.includes('--no-deploy')) await benchDeploy();
 }
 
-main().catch((err) => {
+// process.exit: the Redis clients of the several-instances part keep the event loop alive.
+main().then(() => process.exit(0), (err) => {
   console.error(err);
   process.exit(1);
 });

@@ -1,10 +1,11 @@
 /**
  * Rate limits for what writes (session traces, leads, form traces) and what costs (geocoder,
- * GraphQL). A fixed window per (name, client): `limit` hits per `windowMs`. This one counts in
- * the process's memory, which is right for one instance; the interface is async so a shared
- * store (Redis) can count across instances without changing a caller.
+ * GraphQL). A fixed window per (name, client): `limit` hits per `windowMs`. Counted in the
+ * process's memory (one instance), or in Redis when REDIS_URL is set, so several instances
+ * share one allowance per client (engine/http/redisRateLimit.ts).
  */
 import { ApiError } from './api';
+import { redisRateLimiter } from './redisRateLimit';
 
 export interface RateDecision {
   ok: boolean;
@@ -46,10 +47,14 @@ export function memoryRateLimiter(rule: RateRule): RateLimiter {
 
 const limiters = new Map<string, RateLimiter>();
 
-/** The process-wide limiter for a rule (one per name). */
+/** The process-wide limiter for a rule (one per name): in Redis when REDIS_URL is set, else in memory. */
 export function rateLimiter(rule: RateRule): RateLimiter {
   let l = limiters.get(rule.name);
-  if (!l) limiters.set(rule.name, (l = memoryRateLimiter(rule)));
+  if (!l) {
+    const url = process.env.REDIS_URL;
+    l = url ? redisRateLimiter(rule, { url, fallback: memoryRateLimiter(rule) }) : memoryRateLimiter(rule);
+    limiters.set(rule.name, l);
+  }
   return l;
 }
 

@@ -1,0 +1,229 @@
+// @ts-check
+/**
+ * Next's `cacheHandler` when REDIS_URL is set (next.config.ts): the ISR page cache shared by
+ * every instance, in Redis. A thin wrapper around @trieb.work/nextjs-turbo-redis-cache (the
+ * engine that stores, expires and deduplicates), so the engine can be replaced by changing
+ * this file only. Plain JavaScript: Next imports it at run time, unbundled.
+ *
+ * What this file decides:
+ * - keys are `loansites:{BUILD_ID}:{path}`: instances of one build share pages; a new build
+ *   never serves HTML that names the old build's chunks (old keys age out of Redis's LRU);
+ * - no instance serves a stale private copy. PAGE_CACHE_LOCAL_COPY chooses how:
+ *   `off` (the default) — every cache hit is one Redis GET; `keyspace` — a bounded in-process copy (PAGE_CACHE_LOCAL_MB, default 64) dropped when
+ *   Redis announces that a key was written, deleted, expired or evicted (keyspace
+ *   notifications `E$gxe`, set in deploy/redis.conf). While the subscription is down the copy
+ *   is bypassed and emptied, so a missed announcement cannot leave an old page behind.
+ *   The handler's own 10 s in-memory copy is switched off (inMemoryCachingTime: 0): nothing
+ *   would tell it that another instance revalidated the page. So is its read deduplication:
+ *   it publishes a message to every instance after each read.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RedisStringsHandler } from '@trieb.work/nextjs-turbo-redis-cache';
+
+const HOLDER = Symbol.for('loansites.pageCache');
+
+/** The Redis database of a redis:// URL (its path), 0 when none. */
+export function redisDatabase(url = process.env.REDIS_URL ?? '') {
+  try {
+    const n = Number(new URL(url).pathname.replace(/^\//, '') || 0);
+    return Number.isInteger(n) && n >= 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** @param {string | undefined} serverDistDir */
+function buildId(serverDistDir) {
+  try {
+    return readFileSync(join(serverDistDir ?? join(process.cwd(), '.next/server'), '..', 'BUILD_ID'), 'utf8').trim();
+  } catch {
+    return 'dev';
+  }
+}
+
+/**
+ * A bounded copy of recently read entries, kept only while this process hears every change
+ * Redis makes to the keys (keyevent notifications on a second connection).
+ * @param {{ client: any, database: number, keyPrefix: string, maxBytes: number }} opts
+ */
+function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
+  /** @type {Map<string, { entry: any, bytes: number }>} */
+  const entries = new Map();
+  let bytes = 0;
+  let listening = false;
+  // Bumped by every invalidation: a read that overlapped one is not kept (its answer may predate it).
+  let generation = 0;
+  const remove = (/** @type {string} */ key) => {
+    const e = entries.get(key);
+    if (e) {
+      entries.delete(key);
+      bytes -= e.bytes;
+    }
+  };
+  const drop = (/** @type {string} */ key) => {
+    remove(key);
+    generation++;
+  };
+  const clear = () => {
+    entries.clear();
+    bytes = 0;
+    generation++;
+  };
+  let subscribed = false;
+  const subscriber = client.duplicate();
+  subscriber.on('error', (/** @type {Error} */ err) => {
+    if (listening) console.error('[page-cache] keyspace subscription lost; local copy off until it is back:', err.message);
+    listening = false;
+    clear();
+  });
+  subscriber.on('end', () => ((listening = false), clear()));
+  subscriber.on('reconnecting', () => ((listening = false), clear()));
+  // node-redis re-subscribes after a reconnect; anything said meanwhile was missed, so start empty.
+  subscriber.on('ready', () => {
+    if (subscribed) (clear(), (listening = true));
+  });
+  const channels = ['set', 'del', 'expired', 'evicted', 'rename_from'].map((e) => `__keyevent@${database}__:${e}`);
+  (async () => {
+    await subscriber.connect();
+    const config = (await subscriber.configGet('notify-keyspace-events'))?.['notify-keyspace-events'] ?? '';
+    const has = (/** @type {string} */ c) => config.includes(c) || (c !== 'E' && c !== 'K' && config.includes('A'));
+    if (!(has('E') && has('$') && has('g') && has('x') && has('e'))) {
+      console.error(`[page-cache] Redis notify-keyspace-events is "${config}"; the local copy needs E$gxe (deploy/redis.conf). Serving every hit from Redis.`);
+      await subscriber.quit();
+      return;
+    }
+    await subscriber.subscribe(channels, (/** @type {string} */ key) => {
+      if (key.startsWith(keyPrefix)) drop(key.slice(keyPrefix.length));
+    });
+    subscribed = true;
+    clear();
+    listening = true;
+  })().catch((/** @type {Error} */ err) => console.error('[page-cache] keyspace subscription failed; serving every hit from Redis:', err.message));
+
+  return {
+    get listening() {
+      return listening;
+    },
+    get generation() {
+      return generation;
+    },
+    /** @param {string} key */
+    get(key) {
+      if (!listening) return undefined;
+      const e = entries.get(key);
+      if (!e) return undefined;
+      entries.delete(key); // most recently used last
+      entries.set(key, e);
+      return e.entry;
+    },
+    /** @param {string} key @param {any} entry @param {number} since the generation when the read began */
+    put(key, entry, since) {
+      if (!listening || since !== generation) return;
+      const value = entry?.value;
+      const size = 256 + (typeof value?.html === 'string' ? value.html.length : 0) + (value?.pageData ? JSON.stringify(value.pageData).length : 0);
+      if (size > maxBytes / 4) return;
+      remove(key);
+      entries.set(key, { entry, bytes: size });
+      bytes += size;
+      while (bytes > maxBytes) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        const e = /** @type {{ bytes: number }} */ (entries.get(oldest));
+        entries.delete(oldest);
+        bytes -= e.bytes;
+      }
+    },
+    drop,
+  };
+}
+
+/**
+ * The entry's lifetime ({revalidate, expire}, from getStaticProps) travels with it. Next 16.4
+ * reads `cacheControl` from what get() returns; without it an instance that did not render the
+ * page itself takes it for stale at once (no Cache-Control header, a second render in the
+ * background). The handler stores only {lastModified, tags, value}, so it rides in the value.
+ */
+const LIFETIME = '__loansitesCacheControl';
+
+/** @param {any} entry */
+function withLifetime(entry) {
+  const value = entry?.value;
+  if (!value || typeof value !== 'object' || !(LIFETIME in value)) return entry;
+  const { [LIFETIME]: cacheControl, ...rest } = value;
+  return { ...entry, value: rest, cacheControl };
+}
+
+/**
+ * One process's page cache. Exported for the tests, which make two (two "instances") in one process.
+ * @param {{ serverDistDir?: string, redisUrl?: string, localCopy?: string, keyPrefix?: string }} ctx
+ */
+export function createPageCache(ctx) {
+  const redisUrl = ctx.redisUrl ?? process.env.REDIS_URL;
+  const database = redisDatabase(redisUrl);
+  const keyPrefix = ctx.keyPrefix ?? `loansites:${buildId(ctx.serverDistDir)}:`;
+  const mode = (ctx.localCopy ?? process.env.PAGE_CACHE_LOCAL_COPY) === 'keyspace' ? 'keyspace' : 'off';
+  const handler = new RedisStringsHandler({
+    redisUrl,
+    database,
+    keyPrefix,
+    // No private copy with a fixed lifetime: see the file's comment.
+    inMemoryCachingTime: 0,
+    // Off: with it, every read also publishes a "forget" to every instance (its dedup map is synced).
+    redisGetDeduplication: false,
+  });
+  const client = /** @type {any} */ (handler).client;
+  const local =
+    mode === 'keyspace' ? keyspaceCopy({ client, database, keyPrefix, maxBytes: Number(process.env.PAGE_CACHE_LOCAL_MB ?? 64) * 1024 * 1024 }) : undefined;
+  /** Reads from Redis, giving back the entry's lifetime where set() stored it. @param {string} key @param {any} getCtx */
+  const read = async (key, getCtx) => withLifetime(await handler.get(key, getCtx));
+  console.log(`[page-cache] Redis page cache (database ${database}, prefix ${keyPrefix}, local copy ${mode})`);
+  return {
+    /** @param {string} key @param {any} getCtx */
+    async get(key, getCtx) {
+      if (!local || getCtx?.kind !== 'PAGES') return read(key, getCtx);
+      const hit = local.get(key);
+      if (hit) return hit;
+      const since = local.generation;
+      const entry = await read(key, getCtx);
+      if (entry) local.put(key, entry, since);
+      return entry;
+    },
+    /** @param {string} key @param {any} data @param {any} setCtx */
+    async set(key, data, setCtx) {
+      local?.drop(key);
+      const lifetime = setCtx?.cacheControl;
+      return handler.set(key, data && typeof data === 'object' && lifetime ? { ...data, [LIFETIME]: lifetime } : data, setCtx);
+    },
+    /** @param {any[]} args */
+    revalidateTag(...args) {
+      return handler.revalidateTag(args[0], ...args.slice(1));
+    },
+    /** whether hits are being served from this process's copy (keyspace mode, subscription up) */
+    get localCopyActive() {
+      return Boolean(local?.listening);
+    },
+  };
+}
+
+/** The class Next instantiates (once per request); the Redis connections are one per process. */
+export default class LoansitesPageCache {
+  /** @param {{ serverDistDir?: string }} ctx */
+  constructor(ctx = {}) {
+    const g = /** @type {Record<symbol, ReturnType<typeof createPageCache>>} */ (/** @type {unknown} */ (globalThis));
+    this.cache = g[HOLDER] ??= createPageCache(ctx);
+  }
+  /** @param {string} key @param {any} ctx */
+  get(key, ctx) {
+    return this.cache.get(key, ctx);
+  }
+  /** @param {string} key @param {any} data @param {any} ctx */
+  set(key, data, ctx) {
+    return this.cache.set(key, data, ctx);
+  }
+  /** @param {any[]} args */
+  revalidateTag(...args) {
+    return this.cache.revalidateTag(...args);
+  }
+  resetRequestCache() {}
+}

@@ -1,0 +1,79 @@
+/**
+ * Rate limits counted in Redis, so that every instance behind the load balancer counts against
+ * one allowance per client. The same fixed window as the memory limiter: one Lua script
+ * increments the (rule, client, window) counter and sets its expiry on the first hit, atomic in
+ * Redis, one round trip. Keys: `loansites:rate:{rule}:{client}`.
+ *
+ * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms) the
+ * request is counted by this process's own limiter instead: limits keep holding per instance
+ * and no visitor's lead is refused because a cache server is away.
+ */
+import { createClient } from 'redis';
+import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
+
+type Client = ReturnType<typeof createClient>;
+
+const SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {n, ttl}`;
+
+// One connection per process: API routes are separate bundles, so it is kept on globalThis.
+const HOLDER = Symbol.for('loansites.rateLimitRedis');
+type Holder = { [HOLDER]?: { url: string; client: Client; ready: Promise<unknown> } };
+
+function connection(url: string): { client: Client; ready: Promise<unknown> } {
+  const g = globalThis as Holder;
+  const held = g[HOLDER];
+  if (held && held.url === url) return held;
+  // No offline queue: while disconnected a command fails at once and the fallback counts.
+  const client: Client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) } });
+  let warned = false;
+  client.on('error', (err: Error) => {
+    if (!warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
+    warned = true;
+  });
+  client.on('ready', () => (warned = false));
+  const ready = client.connect().catch(() => undefined);
+  g[HOLDER] = { url, client, ready };
+  return g[HOLDER];
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: RateLimiter; timeoutMs?: number }): RateLimiter {
+  const timeoutMs = opts.timeoutMs ?? Number(process.env.REDIS_RATE_TIMEOUT_MS ?? 250);
+  return {
+    async hit(key, now = Date.now()) {
+      const { client, ready } = connection(opts.url);
+      // The first request of a process waits (briefly) for the connection; later ones never do.
+      if (!client.isReady) await within(ready, timeoutMs).catch(() => undefined);
+      if (!client.isReady) return opts.fallback.hit(key, now);
+      try {
+        const reply = (await within(client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs)] }), timeoutMs)) as unknown[];
+        const count = Number(reply[0]);
+        const ttl = Number(reply[1]);
+        const decision: RateDecision = { ok: count <= rule.limit, retryAfter: Math.max(1, Math.ceil(ttl / 1000)), remaining: Math.max(0, rule.limit - count) };
+        return decision;
+      } catch (err) {
+        console.error(`[rate-limit] ${rule.name}: Redis failed (${(err as Error).message}); counted in this process`);
+        return opts.fallback.hit(key, now);
+      }
+    },
+  };
+}
+
+/** Closes this process's connection (tests, CLI scripts). */
+export async function closeRateLimitRedis(): Promise<void> {
+  const g = globalThis as Holder;
+  const held = g[HOLDER];
+  g[HOLDER] = undefined;
+  // disconnect, not quit: quit waits for a server that may be gone.
+  if (held?.client.isOpen) await held.client.disconnect().catch(() => undefined);
+}

@@ -1,0 +1,60 @@
+/**
+ * Production instances for the multi-instance tests: `node server.mjs` on the production
+ * build (npm run build first), as deploy/compose.yaml runs them, each in its own process group.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface Instance {
+  port: number;
+  url: string;
+  /** what the instance printed (stdout + stderr), for failure messages */
+  log(): string;
+  /** SIGKILL: the instance dies at once, mid-request */
+  kill(): void;
+  stop(): Promise<void>;
+}
+
+export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+  const child: ChildProcess = spawn('node', ['server.mjs'], {
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error(`instance on ${port} exited:\n${output}`);
+    try {
+      if ((await fetch(`${url}/static/ping.txt`, { signal: AbortSignal.timeout(2000) })).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 300) throw new Error(`instance on ${port} did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    port,
+    url,
+    log: () => output,
+    kill: () => signal('SIGKILL'),
+    async stop() {
+      if (exited) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      signal('SIGTERM');
+      const timer = setTimeout(() => signal('SIGKILL'), 5000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The shared parts that live in Redis, against a real redis-server started with the shipped
+ * deploy/redis.conf: the page cache handler as two instances see it, and the rate limiter.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+// @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
+import { createPageCache } from '../../engine/cache/redisPageCache.mjs';
+import { memoryRateLimiter } from '../../engine/http/rateLimit';
+import { closeRateLimitRedis, redisRateLimiter } from '../../engine/http/redisRateLimit';
+import { startRedis, type RunningRedis } from '../support/redis';
+
+let redis: RunningRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+afterAll(async () => {
+  await closeRateLimitRedis();
+  await redis?.stop();
+});
+
+describe('deploy/redis.conf', () => {
+  it('bounds memory with an LRU policy and announces writes, deletes, expiries and evictions', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const config = await client.configGet('*');
+    await client.quit();
+    expect(Number(config.maxmemory)).toBeGreaterThan(0);
+    expect(config['maxmemory-policy']).toBe('allkeys-lru');
+    for (const c of 'E$gxe') expect(config['notify-keyspace-events']).toContain(c);
+  });
+});
+
+type PageCache = {
+  get(key: string, ctx: unknown): Promise<{ value: { html: string }; cacheControl?: unknown } | null>;
+  set(key: string, data: unknown, ctx: unknown): Promise<void>;
+  localCopyActive: boolean;
+};
+const page = (html: string) => ({ kind: 'PAGES', html, pageData: { html }, headers: undefined, status: 200 });
+const lifetime = { revalidate: 3600, expire: 31536000 };
+
+describe('the page cache as two instances share it', () => {
+  const prefix = `test-${Date.now()}:`;
+  let a: PageCache;
+  let b: PageCache;
+  beforeAll(() => {
+    a = createPageCache({ redisUrl: redis.url, keyPrefix: prefix, localCopy: 'off' });
+    b = createPageCache({ redisUrl: redis.url, keyPrefix: prefix, localCopy: 'keyspace' });
+  });
+
+  it('a page stored by one instance is read by the other, with its lifetime', async () => {
+    await a.set('/_brand/x/one', page('<h1>one</h1>'), { cacheControl: lifetime, isRoutePPREnabled: false, isFallback: false });
+    const got = await b.get('/_brand/x/one', { kind: 'PAGES', isFallback: false });
+    expect(got?.value.html).toBe('<h1>one</h1>');
+    expect(got?.cacheControl).toEqual(lifetime);
+    expect(got?.value).not.toHaveProperty('__loansitesCacheControl');
+  });
+
+  it('the local copy is dropped as soon as another instance writes the page', async () => {
+    await expect.poll(() => b.localCopyActive).toBe(true);
+    await a.set('/_brand/x/two', page('v1'), { cacheControl: lifetime });
+    expect((await b.get('/_brand/x/two', { kind: 'PAGES' }))?.value.html).toBe('v1');
+    expect((await b.get('/_brand/x/two', { kind: 'PAGES' }))?.value.html).toBe('v1'); // from the copy
+    await a.set('/_brand/x/two', page('v2'), { cacheControl: lifetime });
+    await expect.poll(async () => (await b.get('/_brand/x/two', { kind: 'PAGES' }))?.value.html).toBe('v2');
+    // …and when Redis deletes it (revalidation by tag, eviction): gone from the copy too.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    await client.del(`${prefix}/_brand/x/two`);
+    await client.quit();
+    await expect.poll(async () => (await b.get('/_brand/x/two', { kind: 'PAGES' }))?.value.html ?? null).toBe(null);
+  });
+});
+
+describe('rate limits counted in Redis', () => {
+  const rule = { name: `t${Date.now()}`, limit: 3, windowMs: 1500 };
+
+  it('two instances count one allowance per client, and the window resets', async () => {
+    const one = redisRateLimiter(rule, { url: redis.url, fallback: memoryRateLimiter(rule) });
+    const two = redisRateLimiter(rule, { url: redis.url, fallback: memoryRateLimiter(rule) });
+    const seen = [await one.hit('1.2.3.4'), await two.hit('1.2.3.4'), await one.hit('1.2.3.4'), await two.hit('1.2.3.4')];
+    expect(seen.map((d) => d.ok)).toEqual([true, true, true, false]);
+    expect(seen.map((d) => d.remaining)).toEqual([2, 1, 0, 0]);
+    expect(seen[3]!.retryAfter).toBeGreaterThanOrEqual(1);
+    expect((await two.hit('5.6.7.8')).ok).toBe(true); // another client, its own allowance
+    await expect.poll(async () => (await one.hit('1.2.3.4')).ok, { timeout: 5000, interval: 300 }).toBe(true);
+  });
+
+  it('with Redis gone, requests are counted by the process instead of failing', async () => {
+    const other = await startRedis();
+    const r = { ...rule, name: `${rule.name}-down` };
+    await closeRateLimitRedis();
+    const limiter = redisRateLimiter(r, { url: other.url, fallback: memoryRateLimiter(r), timeoutMs: 300 });
+    expect((await limiter.hit('9.9.9.9')).ok).toBe(true);
+    await other.stop();
+    const started = Date.now();
+    const decisions = [await limiter.hit('9.9.9.9'), await limiter.hit('9.9.9.9'), await limiter.hit('9.9.9.9'), await limiter.hit('9.9.9.9')];
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(decisions.map((d) => d.ok)).toEqual([true, true, true, false]);
+    await closeRateLimitRedis();
+  });
+});
