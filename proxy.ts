@@ -13,6 +13,8 @@ import { escapeHtml, plainPage } from './engine/errorPages';
 import { contentPageExists } from './engine/content/exists';
 import { draftCookieValid, isPreviewModeId } from './engine/http/previewMode';
 import { pageUsesGeolocation } from './engine/geocode/permissions';
+import { PAGE_POLICY_HEADER } from './engine/csp.mjs';
+import { pagePolicy } from './engine/pagePolicy';
 
 const GEOLOCATION_ALLOWED = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
 
@@ -62,10 +64,14 @@ export async function proxy(request: NextRequest) {
   const draftMode = draftCookieValid(request.cookies.get('__prerender_bypass')?.value);
   const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;
-  if (!found) return NextResponse.rewrite(url, { status: 404 });
+  const layout = found ? loaded.layout(routeMatch.route.layout) : undefined;
+  const headers: Record<string, string> = {};
+  // What the page uses from third parties; server.mjs turns it into the page's Content-Security-Policy.
+  headers[PAGE_POLICY_HEADER] = JSON.stringify(pagePolicy(loaded.brand, layout));
+  if (!found) return NextResponse.rewrite(url, { status: 404, headers });
   // server.mjs denies geolocation on every response; a page with "Use my location" allows its own origin.
-  const layout = loaded.layout(routeMatch.route.layout);
-  return NextResponse.rewrite(url, layout && pageUsesGeolocation(layout) ? { headers: { 'Permissions-Policy': GEOLOCATION_ALLOWED } } : undefined);
+  if (layout && pageUsesGeolocation(layout)) headers['Permissions-Policy'] = GEOLOCATION_ALLOWED;
+  return NextResponse.rewrite(url, { headers });
 }
 
 /**

@@ -13,12 +13,15 @@
  * - security headers on every response, the proxy's own error pages included: HSTS on the
  *   brands' production hosts, a Permissions-Policy that denies device features (pages that
  *   need geolocation allow it themselves), Cross-Origin-Opener-Policy, nosniff, referrer and
- *   framing policies.
+ *   framing policies, and the base Content-Security-Policy (engine/csp.mjs: our own origin and
+ *   the inline error reporter's hash; brand pages get theirs from proxy.ts; CSP_MODE=report-only
+ *   sends it as Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -57,6 +60,21 @@ function productionHosts(root = process.cwd()) {
 }
 
 const hstsHosts = productionHosts();
+
+/** Hashes of the build's inline scripts (engine/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
+function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
+  const hashes = new Set();
+  if (!existsSync(dir)) return hashes;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    for (const script of inlineScripts(readFileSync(join(entry.parentPath, entry.name), 'utf8'))) hashes.add(sha256Source(script));
+  }
+  return hashes;
+}
+if (!dev) process.env[BUILD_HASHES_ENV] = [...buildScriptHashes()].join(' ');
+
+const cspHeader = dev ? undefined : cspHeaderName(process.env.CSP_MODE);
+const basePolicy = contentSecurityPolicy();
 const hostName = (/** @type {string | undefined} */ host) => (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 
 /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
@@ -66,18 +84,33 @@ function secure(req, res) {
   res.setHeader('X-Frame-Options', 'SAMEORIGIN');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()');
+  if (cspHeader) res.setHeader(cspHeader, basePolicy);
   if (hstsHosts.has(hostName(req.headers.host))) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  if (req.headers['x-nextjs-data']) return;
+  const dataRequest = Boolean(req.headers['x-nextjs-data']);
   const writeHead = res.writeHead;
-  // Next sets its rewrite headers just before the head goes out; drop them there.
+  // Next sets its rewrite headers just before the head goes out; drop them there. The proxy says
+  // what a brand page uses (PAGE_POLICY_HEADER); its Content-Security-Policy is built here.
   res.writeHead = /** @type {typeof res.writeHead} */ (
     function (/** @type {any[]} */ ...args) {
-      for (const name of INTERNAL_HEADERS) res.removeHeader(name);
       const headers = args.find((a, i) => i > 0 && a && typeof a === 'object' && !Array.isArray(a));
-      if (headers) for (const name of Object.keys(headers)) if (INTERNAL_HEADERS.includes(name.toLowerCase())) delete headers[name];
+      const hidden = dataRequest ? [PAGE_POLICY_HEADER] : [...INTERNAL_HEADERS, PAGE_POLICY_HEADER];
+      let declared = res.getHeader(PAGE_POLICY_HEADER);
+      if (headers) for (const name of Object.keys(headers)) if (name.toLowerCase() === PAGE_POLICY_HEADER) declared = headers[name];
+      for (const name of hidden) res.removeHeader(name);
+      if (headers) for (const name of Object.keys(headers)) if (hidden.includes(name.toLowerCase())) delete headers[name];
+      if (cspHeader && typeof declared === 'string') res.setHeader(cspHeader, pagePolicyHeaderToCsp(declared));
       return writeHead.apply(res, /** @type {any} */ (args));
     }
   );
+}
+
+/** The proxy's declaration of what a page uses → its policy (the base policy when it cannot be read). */
+function pagePolicyHeaderToCsp(/** @type {string} */ declared) {
+  try {
+    return contentSecurityPolicy(JSON.parse(declared));
+  } catch {
+    return basePolicy;
+  }
 }
 
 /** @param {import('node:http').ServerResponse} res @param {number} status @param {string} text @param {Record<string, string>} [headers] */

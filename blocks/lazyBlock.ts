@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 
 const INLINE = Symbol.for('loansites.lazyBlock.inline');
+const PRELOAD = Symbol.for('loansites.lazyBlock.preload');
 
 /**
  * React.lazy for an interactive block, with its module loaded ahead on the server (a plain
@@ -21,8 +22,12 @@ export function lazyBlock<P>(load: () => Promise<{ default: ComponentType<P> }>,
   const ready = (m: { default: ComponentType<P> }) => ({ then: (resolve: (v: { default: ComponentType<P> }) => void) => resolve(m) }) as unknown as Promise<{ default: ComponentType<P> }>;
   const component = lazy(() => (loaded ? ready(loaded) : start()));
   if (opts.inline) Object.defineProperty(component, INLINE, { value: true });
+  Object.defineProperty(component, PRELOAD, { value: () => (loaded ? Promise.resolve() : start().then(() => undefined)) });
   return component;
 }
+
+/** Loads a lazy block's module now (the server awaits this before rendering a page); undefined for other components. */
+export const preloadLazy = (component: unknown): Promise<void> | undefined => (component as Record<symbol, (() => Promise<void>) | undefined>)[PRELOAD]?.();
 
 /** A lazy block the walker renders without a Suspense boundary (see lazyBlock). */
 export const rendersInline = (component: unknown): boolean => (component as Record<symbol, unknown>)[INLINE] === true;

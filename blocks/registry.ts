@@ -7,7 +7,7 @@
 import type { ComponentType } from 'react';
 import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
-import { lazyBlock } from './lazyBlock';
+import { lazyBlock, preloadLazy } from './lazyBlock';
 import ApplyCta from './applyCta/ApplyCta';
 import CityIndex from './cityIndex/CityIndex';
 import CityList from './cityList/CityList';
@@ -41,6 +41,7 @@ export const registry: Registry = {
   linkGrid: LinkGrid,
   locationFacts: LocationFacts,
   locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch')),
+  privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice')),
   quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount')),
   rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider')),
   richText: RichText,
@@ -50,3 +51,13 @@ export const registry: Registry = {
   storeDirectory: StoreDirectory,
   storeFacts: StoreFacts,
 };
+
+/**
+ * Loads the modules of the page's lazy blocks before the server renders it (getStaticProps), so
+ * no block suspends in the server render: a suspended block would be streamed as a hidden
+ * segment revealed by an inline script, which the Content-Security-Policy (hashes, no nonces)
+ * must know in advance.
+ */
+export async function preloadBlocks(types: Iterable<BlockType>): Promise<void> {
+  await Promise.all([...new Set(types)].map((t) => preloadLazy(registry[t])));
+}

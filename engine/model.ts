@@ -41,7 +41,12 @@ export interface BrandView {
   logo: string;
   /** the home page link: "/", or the main site's home on a separate blog host */
   homeHref: string;
-  gtmId: string;
+  /** the tag manager container, when the brand has one */
+  gtmId?: string;
+  /** the short-video ad platform's pixel (general brands) */
+  tiktokPixelId?: string;
+  /** US brands: "Do Not Sell or Share My Personal Information", to the brand's privacy-choice page */
+  privacyChoice?: LinkView;
   apply: ApplyView;
   /** absent on apply pages and for brands without one */
   exitPopup?: ExitPopupView;

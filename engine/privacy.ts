@@ -4,6 +4,8 @@
  * page (first-party cookie). Recorded with any lead; an opted-out visitor's click ids are not
  * passed to third parties.
  */
+import type { Brand, Layout } from '../schemas/brand.types';
+
 export const OPT_OUT_COOKIE = 'privacy_opt_out';
 
 export function privacyOptedOut(headers: { 'sec-gpc'?: string | string[]; cookie?: string }): boolean {
@@ -11,3 +13,43 @@ export function privacyOptedOut(headers: { 'sec-gpc'?: string | string[]; cookie
   if (gpc?.trim() === '1') return true;
   return new RegExp(`(?:^|;\\s*)${OPT_OUT_COOKIE}=1(?:;|$)`).test(headers.cookie ?? '');
 }
+
+/** The footer link's words (the CCPA/CPRA wording). */
+export const DO_NOT_SELL_LABEL = 'Do Not Sell or Share My Personal Information';
+
+/** The cookie that remembers the choice: first-party, readable by the page, 400 days (browsers' cap). */
+export const OPT_OUT_MAX_AGE_SECONDS = 400 * 24 * 3600;
+export const optOutCookie = (secure: boolean): string => `${OPT_OUT_COOKIE}=1; Path=/; Max-Age=${OPT_OUT_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const optInCookie = (secure: boolean): string => `${OPT_OUT_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+export type PrivacyState = 'opted-in' | 'opted-out' | 'gpc';
+
+/** The same rule in the browser: navigator.globalPrivacyControl first, then the cookie. */
+export function browserPrivacyState(gpc: unknown, cookie: string): PrivacyState {
+  if (gpc === true) return 'gpc';
+  return privacyOptedOut({ cookie }) ? 'opted-out' : 'opted-in';
+}
+
+/** Query parameters that identify an ad click; an opted-out visitor's are not given to third parties. */
+export const CLICK_ID_PARAMS = ['gclid', 'gbraid', 'wbraid', 'dclid', 'ttclid', 'fbclid', 'msclkid'] as const;
+
+/** The page path (with its query) as third parties see it: without click ids when opted out. */
+export function pagePathFor(url: string, optedOut: boolean): string {
+  if (!optedOut) return url;
+  const [pathAndQuery = '', hash] = url.split('#', 2);
+  const q = pathAndQuery.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(pathAndQuery.slice(q + 1));
+  for (const p of CLICK_ID_PARAMS) params.delete(p);
+  const query = params.toString();
+  return pathAndQuery.slice(0, q) + (query ? `?${query}` : '') + (hash !== undefined ? `#${hash}` : '');
+}
+
+/**
+ * The brand's privacy-choice page (US brands, "Do Not Sell or Share My Personal Information"):
+ * the first route without parameters whose layout has a privacyChoice block.
+ */
+export function privacyChoicePath(brand: Pick<Brand, 'routes'>, layoutOf: (name: string) => Pick<Layout, 'blocks'> | undefined): string | undefined {
+  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout)?.blocks.some((b) => b.type === 'privacyChoice'))?.path;
+}
+

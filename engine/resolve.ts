@@ -24,6 +24,7 @@ import { isBlogPath } from './hosts';
 import type { PageContent } from './content/load';
 import { listInWords, NO_SERVICE_STATES, STATE_SETS, STATES, stateByCode, type State } from './states';
 import { fill, fillDeep, ITEM_TEMPLATE_KEYS, type Vars } from './templates';
+import { DO_NOT_SELL_LABEL, privacyChoicePath } from './privacy';
 
 /** The internal path the proxy rewrites unmatched paths to; it renders the brand's 404 page. */
 export const NOT_FOUND_PATH = '/_404';
@@ -71,7 +72,7 @@ function statesExcluding(exclude: readonly ('noService' | 'restricted' | 'titleE
 const stateLinks = (template: string, exclude?: Parameters<typeof statesExcluding>[0]): LinkView[] =>
   statesExcluding(exclude).map((s) => ({ label: s.name, href: fill(template, stateVars(s)) }));
 
-export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean }): BrandView {
+export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
   const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(opts.year), noServiceStates: listInWords(NO_SERVICE_STATES) };
   const sl = brand.footer.stateLinks;
   return {
@@ -84,7 +85,9 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
     progressColor: brand.config.progressColor,
     logo: brand.organization.logo,
     homeHref: '/',
-    gtmId: brand.config.gtmId,
+    ...(brand.config.gtmId ? { gtmId: brand.config.gtmId } : {}),
+    ...(brand.config.tiktokPixelId ? { tiktokPixelId: brand.config.tiktokPixelId } : {}),
+    ...(brand.country === 'US' && opts.privacyChoicePath ? { privacyChoice: { label: DO_NOT_SELL_LABEL, href: opts.privacyChoicePath } } : {}),
     apply: {
       href: applyUrl(brand.apply),
       path: brand.apply.path,
@@ -343,7 +346,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
-  const view = brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path });
+  const view = brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path, privacyChoicePath: privacyChoicePath(brand, (name) => loaded.layout(name)) });
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
     brand: offBlogHost ? { ...withMainSiteLinks(view, offBlogHost), homeHref: `${offBlogHost}/`, apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path } } : view,

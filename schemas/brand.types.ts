@@ -67,6 +67,7 @@ export type Block =
   | LinkGridBlock
   | LocationFactsBlock
   | LocationSearchBlock
+  | PrivacyChoiceBlock
   | QuickAmountBlock
   | RangeSliderBlock
   | RichTextBlock
@@ -146,9 +147,13 @@ export interface Brand {
      */
     pageTitle: string;
     /**
-     * Tag manager container id.
+     * Tag manager container id. The container loads after the page is interactive and gets a pageview event on every page; leave out for no tag manager.
      */
-    gtmId: string;
+    gtmId?: string;
+    /**
+     * The short-video ad platform's (TikTok) pixel id, for general brands only (product general): the pixel loads after the page is interactive, counts a page view on each page, and never for a visitor who opted out of sale and sharing.
+     */
+    tiktokPixelId?: string;
     /**
      * Maps access token (public) used by location search.
      */
@@ -876,6 +881,22 @@ export interface LocationSearchBlock {
   geolocation?: boolean;
 }
 /**
+ * The "Do Not Sell or Share My Personal Information" control: the visitor's current choice and a button to opt out (or back in), remembered in a first-party cookie; a browser sending Global Privacy Control is opted out without asking. A US brand needs one page with this block; its footer then links to it.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_privacyChoice".
+ */
+export interface PrivacyChoiceBlock {
+  /**
+   * Block type: the privacy choice (opt out of sale and sharing).
+   */
+  type: 'privacyChoice';
+  /**
+   * Heading above the control (<h2>); defaults to 'Your choice'.
+   */
+  heading?: string;
+}
+/**
  * Interactive: the quick amount picker ('How Much Instant Cash Do You Need?'). The chosen amount is rounded up to a bracket (500, 1000, 2500, 5000; above 5000 is sent as 35000) and handed to the apply page.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -1098,5 +1119,5 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];

@@ -35,6 +35,13 @@ export function Footer({ brand }: { brand: BrandView }) {
             </ul>
           </nav>
         )}
+        {brand.privacyChoice && (
+          <p className="mt-8">
+            <a href={brand.privacyChoice.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
+              {brand.privacyChoice.label}
+            </a>
+          </p>
+        )}
         <div className="mt-10 space-y-3 border-t border-slate-200 pt-6 text-xs leading-relaxed text-slate-700">
           {footer.disclaimers.map((d, i) => (
             <p key={i}>{d}</p>

@@ -7,13 +7,16 @@ import type { BrandView } from '../../engine/model';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { rememberThisVisit, traceSessionWhenIdle } from './visitTracking';
+import { installThirdParties } from './thirdParties';
 
 export function Layout({ brand, children }: { brand: BrandView; children: ReactNode }) {
   // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
   useLayoutEffect(rememberThisVisit, []);
   useEffect(() => {
-    const off = [installClientNavigation(), installLayoutBehaviour(), traceSessionWhenIdle()];
+    const off = [installClientNavigation(), installLayoutBehaviour(), traceSessionWhenIdle(), installThirdParties({ gtmId: brand.gtmId, pixelId: brand.tiktokPixelId })];
     return () => off.forEach((f) => f());
+    // The brand of a page never changes under a mounted layout (one host, one brand).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <div style={brandVars(brand)} className="flex min-h-screen flex-col">

@@ -11,6 +11,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../catalog';
 import { lookupBrandId, requestHost } from '../hosts';
 import { toProblems } from '../validate/schema';
+import { reportServerError } from '../errors/report';
 
 export class ApiError extends Error {
   constructor(
@@ -129,7 +130,16 @@ export function userAgent(req: IncomingMessage, max = 512): string {
   return String(req.headers['user-agent'] ?? '').slice(0, max);
 }
 
-/** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. */
+/** { brand } of the request's host, when it is a brand's (for error reports). */
+function brandTag(req: IncomingMessage): { brand?: string } {
+  try {
+    return { brand: brandOfRequest(req).brand.id };
+  } catch {
+    return {};
+  }
+}
+
+/** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. Anything else is a 500, and reported (engine/errors/report.ts). */
 export async function handleApi(req: IncomingMessage, res: ServerResponse, work: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<void> {
   let status: number;
   let body: unknown;
@@ -145,6 +155,7 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, work:
       headers = err.headers;
     } else {
       console.error('[api]', req.method, req.url, err);
+      reportServerError(err, { kind: 'api', url: req.url ?? '', method: req.method ?? '', ...brandTag(req) });
       status = 500;
       body = { error: 'Something went wrong on our side; please try again' };
     }

@@ -14,6 +14,7 @@ import { STATES } from '../states';
 import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
+import { privacyChoicePath } from '../privacy';
 
 export interface FileProblem extends Problem {
   file: string;
@@ -105,6 +106,14 @@ export function checkBrand(
       add(file, `/routes/${i}/layout`, `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`);
     }
   });
+
+  // Third parties and the privacy choice (engine/privacy.ts, blocks/layout/thirdParties.ts).
+  if (brand.config.tiktokPixelId && brand.product !== 'general') {
+    add(file, '/config/tiktokPixelId', `the pixel is for general brands only (this brand's product is "${brand.product}"); remove tiktokPixelId`);
+  }
+  if (brand.country === 'US' && !privacyChoicePath(brand, (name) => layoutOf(name)?.layout)) {
+    add(file, '/routes', 'a US brand needs its "Do Not Sell or Share My Personal Information" page: add { "path": "/do-not-sell-or-share", "layout": "do-not-sell" } (any path without parameters whose layout has a privacyChoice block); the footer links to it');
+  }
 
   const resolves = (href: string) => matchRoute(compiled, pathOnly(href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths }) !== undefined;
   const checkLink = (f: string, pointer: string, href: string) => {

@@ -35,14 +35,14 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, applyForm, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, applyForm, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, privacyChoice, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 
   it('unknown property in config', () => {
     const text = edit('"layout": "full"', '"layout": "full",\n    "colour": "#ffffff"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"colour"')} /config/colour: unknown property "colour" (allowed: theme, progressColor, pageTitle, gtmId, mapKey, siteKey, layout, applyFormType)`,
+      `${FILE}:${at(text, '"colour"')} /config/colour: unknown property "colour" (allowed: theme, progressColor, pageTitle, gtmId, tiktokPixelId, mapKey, siteKey, layout, applyFormType)`,
     ]);
   });
 
@@ -71,9 +71,19 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     expect(problemsOf(text)).toEqual([`${FILE}:${at(text, ',', '"siteKey": "6Lc-acme",').replace(/:(\d+)$/, (_, c) => `:${Number(c) + 1}`)} /: not valid JSON: a property name in double quotes is expected here (is there a trailing comma before?)`]);
   });
 
+  it('the pixel on a brand that is not general', () => {
+    const text = edit('"gtmId": "GTM-ACME123"', '"gtmId": "GTM-ACME123", "tiktokPixelId": "C4ABCDEFGHIJKLMN0123"');
+    expect(problemsOf(text).join('\n')).toContain('/config/tiktokPixelId: the pixel is for general brands only');
+  });
+
+  it('a US brand without its Do Not Sell or Share page', () => {
+    const text = edit('{ "path": "/do-not-sell-or-share", "layout": "privacy-choice" }', '{ "path": "/do-not-sell-or-share", "layout": "home" }');
+    expect(problemsOf(text).join('\n')).toContain('/routes: a US brand needs its "Do Not Sell or Share My Personal Information" page');
+  });
+
   it('route naming a layout that does not exist', () => {
     const text = edit('{ "path": "/location/{stateCode}", "layout": "state" }', '{ "path": "/location/{stateCode}", "layout": "statee" }');
-    expect(problemsOf(text)).toContain(`${FILE}:${at(text, '"layout": "statee"')} /routes/3/layout: no layout named "statee" (this brand's: home, state; shared: none)`);
+    expect(problemsOf(text)).toContain(`${FILE}:${at(text, '"layout": "statee"')} /routes/3/layout: no layout named "statee" (this brand's: privacy-choice, home, state; shared: none)`);
   });
 
   it('unknown route parameter', () => {
@@ -86,7 +96,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('internal link to no page', () => {
     const text = edit('"href": "/payday-loans"', '"href": "/paydy-loans"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"href": "/paydy-loans"')} /nav/items/0/children/0/href: link "/paydy-loans" goes to no page of this brand (no route matches it; routes: /, /payday-loans, /apply, /location/{stateCode}, /location/{stateCode}/{city})`,
+      `${FILE}:${at(text, '"href": "/paydy-loans"')} /nav/items/0/children/0/href: link "/paydy-loans" goes to no page of this brand (no route matches it; routes: /, /payday-loans, /apply, /location/{stateCode}, /location/{stateCode}/{city}, /do-not-sell-or-share)`,
     ]);
   });
 

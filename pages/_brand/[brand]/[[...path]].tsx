@@ -5,12 +5,14 @@
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import Head from 'next/head';
 import { Blocks } from '../../../blocks/Blocks';
+import { preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/layout/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
 import { NOT_FOUND_PATH } from '../../../engine/resolve';
 import { buildPageModel } from '../../../engine/pageModel';
 import { jsonLdText } from '../../../engine/seo';
+import { reportServerError } from '../../../engine/errors/report';
 
 export const REVALIDATE_SECONDS = 3600;
 
@@ -25,14 +27,23 @@ export const getStaticPaths: GetStaticPaths = () => {
 
 /**
  * A content service failure for the page's own content throws here: Next keeps serving the
- * last good version of the page, or shows the error page when there is none.
+ * last good version of the page, or shows the error page when there is none. Either way it is
+ * reported (engine/errors/report.ts).
  */
 export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ params, draftMode }) => {
   const brand = typeof params?.brand === 'string' ? params.brand : '';
   const segments = Array.isArray(params?.path) ? params.path : [];
   const path = '/' + segments.join('/');
-  const model = await buildPageModel(getCatalog(), brand, path, { draftMode: draftMode === true });
+  let model: Awaited<ReturnType<typeof buildPageModel>>;
+  try {
+    model = await buildPageModel(getCatalog(), brand, path, { draftMode: draftMode === true });
+  } catch (err) {
+    reportServerError(err, { kind: 'getStaticProps', brand, url: path });
+    throw err;
+  }
   if (model === 'notFound') return { notFound: true, revalidate: 60 };
+  // Interactive blocks render on the server without suspending (no inline reveal script: CSP).
+  await preloadBlocks(model.blocks.map((b) => b.type));
   return { props: { model }, revalidate: model.revalidate ?? REVALIDATE_SECONDS };
 };
 

@@ -1,0 +1,103 @@
+/**
+ * The tag manager and the pixel (SPEC §2, §7), in every page's script — so kept to a few hundred
+ * bytes; the pixel's own code is a lazy chunk.
+ * - dataLayer gets a `pageview` event with the page path at once and on every client-side route
+ *   change; the container script (gtm.js?id=…) is requested only after the load event, once the
+ *   browser is idle: it never competes with the page's own first paint and scripts.
+ * - the pixel (general brands) loads at the same moment, from ./pixel, and counts a page view
+ *   on each route change.
+ * - opted out (Global Privacy Control, or the Do Not Sell choice — engine/privacy.ts): no pixel
+ *   and no pixel page views; the tag manager starts with Google's consent mode denying ads
+ *   storage and personalisation, with ads data redaction on and URL passthrough off, and the
+ *   page paths it is given carry no click ids.
+ * No gtmId and no pixel id → nothing is added at all.
+ */
+import Router from 'next/router';
+import { browserPrivacyState, pagePathFor } from '../../engine/privacy';
+
+declare global {
+  interface Window {
+    dataLayer?: unknown[];
+    __reportError?: (error: unknown, kind: string) => void;
+  }
+}
+
+export const GTM_SCRIPT = 'https://www.googletagmanager.com/gtm.js';
+
+export const optedOutHere = (): boolean =>
+  browserPrivacyState((navigator as { globalPrivacyControl?: unknown }).globalPrivacyControl, document.cookie) !== 'opted-in';
+
+/** gtag()-style commands (consent mode) are Arguments objects in the dataLayer, not arrays. */
+export function gtag(..._args: unknown[]): void {
+  // eslint-disable-next-line prefer-rest-params
+  (window.dataLayer = window.dataLayer || []).push(arguments);
+}
+
+/** Google's consent mode for an opted-out visitor (also sent as an update when they opt out). */
+export const denyAds = (command: 'default' | 'update') => gtag('consent', command, { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
+
+/** After the load event, when the browser is idle (at most 3 s later); returns a cancel function. */
+export function afterInteractive(run: () => void): () => void {
+  let cancel = () => {};
+  const idle = () => {
+    if (typeof window.requestIdleCallback === 'function') {
+      const h = window.requestIdleCallback(run, { timeout: 3000 });
+      cancel = () => window.cancelIdleCallback(h);
+    } else {
+      const h = window.setTimeout(run, 1);
+      cancel = () => window.clearTimeout(h);
+    }
+  };
+  if (document.readyState === 'complete') idle();
+  else {
+    window.addEventListener('load', idle, { once: true });
+    cancel = () => window.removeEventListener('load', idle);
+  }
+  return () => cancel();
+}
+
+export function installThirdParties(tags: { gtmId?: string | undefined; pixelId?: string | undefined }): () => void {
+  const { gtmId, pixelId } = tags;
+  if (!gtmId && !pixelId) return () => {};
+  let pixelView: (() => void) | undefined;
+  let pendingPixelViews = 0;
+  let cancelled = false;
+  if (gtmId) {
+    window.dataLayer = window.dataLayer || [];
+    if (optedOutHere()) {
+      denyAds('default');
+      gtag('set', 'ads_data_redaction', true);
+      gtag('set', 'url_passthrough', false);
+    }
+    window.dataLayer!.push({ 'gtm.start': Date.now(), event: 'gtm.js', gtmId });
+  }
+  const view = (url: string) => {
+    const out = optedOutHere();
+    if (gtmId) window.dataLayer!.push({ event: 'pageview', page: pagePathFor(url, out) });
+    if (pixelId && !out) pixelView ? pixelView() : pendingPixelViews++;
+  };
+  view(location.pathname + location.search);
+  Router.events.on('routeChangeComplete', view);
+  const stopWaiting = afterInteractive(() => {
+    if (gtmId) {
+      const script = document.createElement('script');
+      script.async = true;
+      script.src = `${GTM_SCRIPT}?id=${encodeURIComponent(gtmId)}`;
+      document.head.appendChild(script);
+    }
+    if (pixelId && !optedOutHere()) {
+      import('./pixel')
+        .then((m) => {
+          if (cancelled) return;
+          pixelView = m.startPixel(pixelId);
+          for (; pendingPixelViews > 0; pendingPixelViews--) pixelView();
+        })
+        .catch((err) => console.warn('[pixel]', err));
+    }
+  });
+  return () => {
+    cancelled = true;
+    stopWaiting();
+    Router.events.off('routeChangeComplete', view);
+  };
+}

@@ -1,0 +1,129 @@
+// @ts-check
+/**
+ * The Content-Security-Policy, built in one place: server.mjs sends it with every response — the
+ * base policy, or for a brand page the base policy plus what that page uses, which proxy.ts
+ * declares (PAGE_POLICY_HEADER, engine/pagePolicy.ts). Pure; table tests: tests/unit/csp.test.ts.
+ *
+ * Inline scripts are allowed by hash, never by nonce: pages are cached (ISR), and a
+ * per-request nonce would make every page dynamic. The inline scripts are the error reporter
+ * (engine/errors/reporterScript.mjs) and React's reveal scripts for outlined Suspense boundaries
+ * (engine/reactInlineScripts.mjs); Next's __NEXT_DATA__ and the JSON-LD are data
+ * (type="application/json" / "application/ld+json"), which CSP does not block.
+ *
+ * A tag-manager container can only run what the policy allows: tags that load scripts from
+ * Google's hosts work; Custom HTML tags (inline scripts) and Custom JavaScript variables (eval)
+ * are refused — add their sha256 here, or move them into a hosted script.
+ */
+import { createHash } from 'node:crypto';
+import { REPORTER_SCRIPT } from './errors/reporterScript.mjs';
+import { reactBoundaryScripts } from './reactInlineScripts.mjs';
+
+/** @param {string} text */
+export const sha256Source = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Hashes of every inline script the pages carry: the error reporter, React's Suspense reveal scripts. */
+export const INLINE_SCRIPT_HASHES = [REPORTER_SCRIPT, ...reactBoundaryScripts()].map(sha256Source);
+
+/** Google Tag Manager and the GA4 tags it loads (Google's own CSP guide for GA4/GTM). */
+export const TAG_MANAGER = {
+  script: ['https://www.googletagmanager.com'],
+  connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+  img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+};
+
+/** The short-video ad platform's (TikTok) pixel: its script, its event posts and beacons. */
+export const PIXEL = {
+  script: ['https://analytics.tiktok.com'],
+  connect: ['https://analytics.tiktok.com'],
+  img: ['https://analytics.tiktok.com'],
+};
+
+/**
+ * @typedef {object} PagePolicy
+ * @property {boolean} [tagManager] the brand has a tag-manager container
+ * @property {boolean} [pixel] the brand has the pixel (general brands)
+ * @property {string[]} [connect] origins the page calls (the geocoder with GEOCODER=mapbox)
+ * @property {string[]} [scripts] origins the page loads scripts from (a third-party form loader)
+ * @property {string[]} [frames] origins the page frames (a third-party form)
+ */
+
+/**
+ * The build's own inline scripts (Turbopack writes a chunk-loading bootstrap into each page
+ * entry's HTML; its text depends on the build): server.mjs hashes the executable inline scripts
+ * of the prerendered pages in .next/server/pages at start (inlineScripts) and passes them here
+ * through this environment variable, which the proxy, in the same process, reads too.
+ */
+export const BUILD_HASHES_ENV = 'LOANSITES_CSP_BUILD_HASHES';
+const buildHashes = () => (process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean);
+
+/** The executable inline scripts of an HTML page: no src, and not a data type (JSON, JSON-LD). */
+export function inlineScripts(/** @type {string} */ html) {
+  /** @type {string[]} */
+  const out = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attrs = m[1] ?? '';
+    if (/\bsrc\s*=/i.test(attrs)) continue;
+    const type = /\btype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.trim().toLowerCase();
+    if (type && !['text/javascript', 'application/javascript', 'module'].includes(type)) continue;
+    out.push(m[2] ?? '');
+  }
+  return out;
+}
+
+/**
+ * How proxy.ts tells server.mjs what a brand page uses: this response header, holding the
+ * PagePolicy as JSON; server.mjs turns it into the Content-Security-Policy (with the build's
+ * hashes, which only it knows) and removes it before the head goes out.
+ */
+export const PAGE_POLICY_HEADER = 'x-loansites-page-policy';
+
+/** @param {string[]} list */
+const unique = (list) => [...new Set(list)];
+
+/** The policy for a page that uses exactly what `page` says (nothing third-party by default). */
+export function contentSecurityPolicy(/** @type {PagePolicy} */ page = {}, /** @type {string[]} */ extraHashes = buildHashes()) {
+  const tm = page.tagManager ? TAG_MANAGER : undefined;
+  const px = page.pixel ? PIXEL : undefined;
+  const script = unique(["'self'", ...INLINE_SCRIPT_HASHES, ...extraHashes, ...(tm?.script ?? []), ...(px?.script ?? []), ...(page.scripts ?? [])]);
+  const connect = unique(["'self'", ...(tm?.connect ?? []), ...(px?.connect ?? []), ...(page.connect ?? [])]);
+  const img = unique(["'self'", 'data:', ...(tm?.img ?? []), ...(px?.img ?? [])]);
+  const frames = page.frames?.length ? unique(page.frames) : ["'none'"];
+  return [
+    "default-src 'self'",
+    `script-src ${script.join(' ')}`,
+    // React writes style attributes (brand colours); Tailwind's CSS is a file.
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${img.join(' ')}`,
+    "font-src 'self'",
+    `connect-src ${connect.join(' ')}`,
+    `frame-src ${frames.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/** An origin ("https://api.mapbox.com") of a URL, or undefined when it is not an http(s) URL. */
+export function originOf(/** @type {string | undefined} */ url) {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The header to send, by CSP_MODE: "enforce" (default) → Content-Security-Policy,
+ * "report-only" → Content-Security-Policy-Report-Only (to list violations before enforcing),
+ * "off" → none.
+ * @param {string | undefined} mode
+ * @returns {'Content-Security-Policy' | 'Content-Security-Policy-Report-Only' | undefined}
+ */
+export function cspHeaderName(mode) {
+  const m = (mode ?? '').trim().toLowerCase();
+  if (m === 'off') return undefined;
+  return m === 'report-only' ? 'Content-Security-Policy-Report-Only' : 'Content-Security-Policy';
+}

@@ -1,0 +1,32 @@
+/**
+ * What a brand page uses from third parties → its Content-Security-Policy (engine/csp.mjs):
+ * the tag manager when the brand has a container, the pixel when it has one, the geocoder's
+ * origin when the page has a block that calls it and the geocoder is not the embedded one, and a
+ * third-party application form's loader (its script origin, and the origin it posts leads to).
+ * proxy.ts declares it with each page (PAGE_POLICY_HEADER); server.mjs builds the header.
+ */
+import type { Brand, Layout } from '../schemas/brand.types';
+import { contentSecurityPolicy, originOf, type PagePolicy } from './csp.mjs';
+import { geocoderEndpoint } from './geocode/endpoint';
+
+const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
+
+export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): PagePolicy {
+  const connect: string[] = [];
+  if (layout?.blocks.some((b) => GEOCODER_BLOCKS.has(b.type))) {
+    const origin = originOf(geocoderEndpoint(brand.config.mapKey, env).base);
+    if (origin) connect.push(origin);
+  }
+  const scripts: string[] = [];
+  for (const b of layout?.blocks ?? []) {
+    if (b.type !== 'applyForm' || b.provider !== 'script' || !b.script) continue;
+    const loader = originOf(b.script.src);
+    if (loader) scripts.push(loader), connect.push(loader);
+    const leads = b.script.leadUrl ? originOf(b.script.leadUrl) : undefined;
+    if (leads) connect.push(leads);
+  }
+  return { tagManager: !!brand.config.gtmId, pixel: !!brand.config.tiktokPixelId, ...(connect.length ? { connect: [...new Set(connect)] } : {}), ...(scripts.length ? { scripts } : {}) };
+}
+
+export const pageCsp = (brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): string =>
+  contentSecurityPolicy(pagePolicy(brand, layout, env));

@@ -1,0 +1,70 @@
+/**
+ * A tiny Sentry-compatible envelope receiver for the tests: POST /api/{project}/envelope/ with
+ * an X-Sentry-Auth header (or ?sentry_key=), the body parsed as an envelope (header line, then
+ * item header + payload pairs, payloads read by length when given). Each event is kept with the
+ * project and key it came with.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedEvent {
+  project: string;
+  key: string | undefined;
+  header: Record<string, unknown>;
+  event: Record<string, any>;
+}
+
+export interface EnvelopeReceiver {
+  port: number;
+  dsn: (key?: string, project?: string) => string;
+  events: ReceivedEvent[];
+  close(): Promise<void>;
+}
+
+export function parseEnvelope(body: Buffer): { header: Record<string, unknown>; items: { header: Record<string, unknown>; payload: string }[] } {
+  let at = body.indexOf(10);
+  const header = JSON.parse(body.subarray(0, at < 0 ? body.length : at).toString('utf8')) as Record<string, unknown>;
+  const items: { header: Record<string, unknown>; payload: string }[] = [];
+  while (at >= 0 && at < body.length - 1) {
+    const start = at + 1;
+    const end = body.indexOf(10, start);
+    const itemHeader = JSON.parse(body.subarray(start, end < 0 ? body.length : end).toString('utf8')) as Record<string, unknown>;
+    const from = end + 1;
+    const to = typeof itemHeader.length === 'number' ? from + itemHeader.length : (body.indexOf(10, from) < 0 ? body.length : body.indexOf(10, from));
+    items.push({ header: itemHeader, payload: body.subarray(from, to).toString('utf8') });
+    at = to < body.length ? to : -1;
+  }
+  return { header, items };
+}
+
+export function startEnvelopeReceiver(port = 0): Promise<EnvelopeReceiver> {
+  const events: ReceivedEvent[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      const m = /^\/api\/(\d+)\/envelope\/$/.exec(url.pathname);
+      if (req.method !== 'POST' || !m) return void res.writeHead(404).end();
+      const key = /sentry_key=([^,\s]+)/.exec(String(req.headers['x-sentry-auth'] ?? ''))?.[1] ?? url.searchParams.get('sentry_key') ?? undefined;
+      try {
+        const { header, items } = parseEnvelope(Buffer.concat(chunks));
+        for (const item of items) if (item.header.type === 'event') events.push({ project: m[1]!, key, header, event: JSON.parse(item.payload) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: header.event_id }));
+      } catch (err) {
+        res.writeHead(400).end(String(err));
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () => {
+      const actual = (server.address() as AddressInfo).port;
+      resolve({
+        port: actual,
+        events,
+        dsn: (key = 'publickey', project = '42') => `http://${key}@127.0.0.1:${actual}/${project}`,
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      });
+    }),
+  );
+}
