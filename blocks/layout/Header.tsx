@@ -10,9 +10,12 @@ import { mobileMenuGroups } from '../../engine/widgets/menu';
  */
 export function Header({ brand }: { brand: BrandView }) {
   const full = brand.layout === 'full';
+  const hasMenu = full && brand.nav.length > 0;
   return (
     <header data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-4">
+      {/* On a phone the menu button sits in a slot reserved at the right (absolute, with the row's
+          padding keeping room for it): while the HTML is still arriving, nothing before it moves when it appears. */}
+      <div className={`relative mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-4 ${hasMenu ? 'max-md:pr-[6.5rem]' : ''}`}>
         {/* On a 320 px phone the logo gives way (it shrinks, keeping its proportions) so search and menu fit. */}
         <a href={brand.homeHref} className="flex min-h-11 min-w-11 shrink items-center" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
@@ -60,11 +63,11 @@ export function Header({ brand }: { brand: BrandView }) {
         <ApplyLink apply={brand.apply} className={`${full ? 'hidden md:inline-flex' : `${brand.search ? '' : 'ml-auto '}inline-flex`} min-h-11 shrink-0 items-center rounded-md bg-brand px-4 py-2 text-sm font-bold text-white hover:opacity-90`}>
           {brand.apply.label}
         </ApplyLink>
-        {full && brand.nav.length > 0 && (
+        {hasMenu && (
           // A fixed box: while the HTML is still arriving Chromium may paint the <details> before its
           // <summary> (with a default "Details" label); a box of the final size keeps the header from jumping.
-          <details data-mobile-menu="" className={`group/menu h-11 w-[5.5rem] shrink-0 ${brand.search ? '' : 'ml-auto '}md:hidden`}>
-            <summary className="flex h-11 w-full cursor-pointer list-none items-center justify-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium [&::-webkit-details-marker]:hidden">
+          <details data-mobile-menu="" className="group/menu absolute right-4 top-2.5 h-11 w-[5.5rem] md:hidden">
+            <summary className="flex h-11 w-full cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium [&::-webkit-details-marker]:hidden">
               <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                 <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />
                 <path d="M5 5l10 10M15 5L5 15" className="hidden group-open/menu:block" />
