@@ -161,8 +161,8 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
       // Where the brand cannot serve the state: say so first, no apply button, point to the alternatives.
       const blocked = unavailableHere(brand, params);
       if (!blocked) return { ...filled, key, data: { applyHref: applyUrl(brand.apply) } };
-      const { ctaLabel: _cta, ...rest } = filled;
-      return { ...rest, text: `${blocked.reason} Other ways to find money in ${blocked.state.name} are below.`, key, data: { applyHref: applyUrl(brand.apply), unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } };
+      const { ctaLabel: _cta, text: _text, ...rest } = filled;
+      return { ...rest, key, data: { applyHref: applyUrl(brand.apply), unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } };
     }
     case 'applyCta': {
       const blocked = unavailableHere(brand, params);
