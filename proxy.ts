@@ -61,6 +61,11 @@ export async function proxy(request: NextRequest) {
   }
   // A blog host serves the brand's /blog pages only.
   const routeMatch = blogBrandId && !isBlogPath(pathname) ? undefined : matchPath(loaded, pathname);
+  // /location/TX → 308 /location/tx: paths are lower-case; a path that matches once lower-cased is that page.
+  if (!routeMatch && pathname !== pathname.toLowerCase()) {
+    const lower = pathname.toLowerCase();
+    if (!(blogBrandId && !isBlogPath(lower)) && matchPath(loaded, lower)) return relativeRedirect(request, lower + request.nextUrl.search, 308);
+  }
   const draftMode = draftCookieValid(request.cookies.get('__prerender_bypass')?.value);
   const found = routeMatch !== undefined && (await contentPageExists(loaded, routeMatch, pathname, draftMode));
   url.pathname = `${INTERNAL_PREFIX}/${brandId}${found ? (pathname === '/' ? '' : pathname) : NOT_FOUND_PATH}`;

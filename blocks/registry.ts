@@ -27,23 +27,25 @@ import StoreFacts from './storeFacts/StoreFacts';
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
-  addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete')),
+  addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete'), { inline: true }),
   applyCta: ApplyCta,
-  // The application form: its chunk (with immer) is fetched only on apply pages; in the HTML in place (first step usable at once).
+  // Interactive blocks are in the first HTML in place and at their final size (no Suspense
+  // boundary: no streamed hidden segment, no jump when it is revealed, visible without script);
+  // their chunk is still fetched only on pages that use them. The application form's brings immer.
   applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
   cityIndex: CityIndex,
   cityList: CityList,
   contentBody: ContentBody,
   contentList: ContentList,
   faq: Faq,
-  getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash')),
+  getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash'), { inline: true }),
   hero: Hero,
   linkGrid: LinkGrid,
   locationFacts: LocationFacts,
-  locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch')),
-  privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice')),
-  quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount')),
-  rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider')),
+  locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch'), { inline: true }),
+  privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice'), { inline: true }),
+  quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount'), { inline: true }),
+  rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider'), { inline: true }),
   richText: RichText,
   searchForm: SearchForm,
   stateList: StateList,

@@ -55,3 +55,14 @@ export function cityFacts(
     })),
   };
 }
+
+/**
+ * Where a borrower can turn in a state the brand cannot serve: public, non-commercial places
+ * (no lender is recommended). Shown in place of the apply button on those state pages.
+ */
+export const NO_SERVICE_ALTERNATIVES: readonly { label: string; href: string }[] = [
+  { label: 'Find a federal credit union near you (small "payday alternative loans")', href: 'https://mapping.ncua.gov/' },
+  { label: 'Call or search 211 for local help with bills, rent and food', href: 'https://www.211.org/' },
+  { label: 'Find a nonprofit credit counselor (NFCC)', href: 'https://www.nfcc.org/' },
+  { label: 'Consumer Financial Protection Bureau: options when you need money', href: 'https://www.consumerfinance.gov/consumer-tools/payday-loans/' },
+];

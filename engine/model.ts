@@ -2,6 +2,7 @@
 import type { Block, BlockType } from '../schemas/brand.types';
 import type { ContentBodyData, ContentListData } from './content/load';
 import type { GeocoderEndpoint } from './geocode/client';
+import type { LendingView } from './lending';
 
 export interface LinkView {
   label: string;
@@ -51,6 +52,8 @@ export interface BrandView {
   /** absent on apply pages and for brands without one */
   exitPopup?: ExitPopupView;
   nav: NavItemView[];
+  /** cost and trust next to the apply buttons (brand lending, or the product's default; engine/lending.ts) */
+  lending: LendingView;
   /** the header search button (brand nav.search): the page with the location search */
   search?: LinkView;
   footer: {
@@ -79,13 +82,16 @@ export interface ApplyFormData {
   unavailableStates: { code: string; name: string; reason: string }[];
   /** the guide offered on the thank-you step */
   guide: LinkView;
+  /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
+  representativeExample: string;
   /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
   traceKey?: string;
 }
 
 export interface BlockData {
-  hero: { applyHref: string };
-  applyCta: { applyHref: string };
+  /** unavailable: the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
+  hero: { applyHref: string; unavailable?: { reason: string; alternativesHref: string } };
+  applyCta: { applyHref: string; unavailable?: { stateName: string; alternatives: LinkView[] } };
   stateList: { links: LinkView[] };
   cityList: { links: LinkView[]; total: number };
   locationFacts: LocationFactsData;
@@ -121,6 +127,8 @@ export interface PageModel {
   description: string;
   canonical: string;
   blocks: ResolvedBlock[];
+  /** the page offers no apply button (a state the brand cannot serve, or an apply page): no sticky apply bar either */
+  noApply?: boolean;
   jsonLd: Record<string, unknown>[];
   /** seconds until the page is rebuilt (shorter when a content block failed) */
   revalidate?: number;

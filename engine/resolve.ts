@@ -12,7 +12,9 @@ import { formatMoney } from './amounts';
 import type { Catalog, LoadedBrand } from './catalog';
 import { geocoderEndpoint } from './geocode/endpoint';
 import { LOAN_TYPES } from './loanTypes';
-import { cityFacts, stateFacts } from './locationText';
+import { cityFacts, NO_SERVICE_ALTERNATIVES, stateFacts } from './locationText';
+import { lendingView } from './lending';
+import { capitalizeFirst } from './names';
 import type { ApplyFormData, BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock } from './model';
 import { consentText, CURRENT_CONSENT_VERSION } from './consent';
 import { FORM_AMOUNT } from './leads/formRules';
@@ -96,6 +98,7 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
       newTab: brand.apply.newTab ?? false,
     },
     ...(brand.exitPopup && !opts.onApplyPage ? { exitPopup: exitPopupView(brand.exitPopup) } : {}),
+    lending: lendingView(brand, vars),
     nav: brand.nav.items.map((i) => ({ label: i.label, ...(i.href ? { href: i.href } : {}), ...(i.children ? { children: i.children } : {}) })),
     ...(brand.nav.search ? { search: { label: brand.nav.search.label ?? 'Search locations', href: brand.nav.search.href } } : {}),
     footer: {
@@ -126,8 +129,28 @@ interface BlockContext {
   content?: PageContent;
 }
 
+/**
+ * The state this page is about when the brand takes no request from it (SPEC §1's no-service
+ * states; on title pages also SPEC §9's exclusions), with the reason the apply form also gives.
+ */
+export function unavailableHere(brand: Brand, params: RouteParams): { state: State; reason: string } | undefined {
+  const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
+  if (!state) return undefined;
+  const title = brand.product === 'title' || params.loanType === 'title-loans' || params.loanType === 'title-loans-near-me';
+  const reason = stateUnavailableReason(state, title ? 'title' : 'general', brand.name);
+  return reason ? { state, reason } : undefined;
+}
+
+/** A loan type as a choice in a list: "Title loans", "Title loans near me" (two types never read the same). */
+export const loanTypeOptionLabel = (t: keyof typeof LOAN_TYPES): string => capitalizeFirst(LOAN_TYPES[t].nearMe ? `${LOAN_TYPES[t].plural} near me` : LOAN_TYPES[t].plural);
+
+/** Blocks whose only purpose is to send the visitor to the apply page (left out where the brand cannot serve the state). */
+const APPLY_WIDGETS: ReadonlySet<Block['type']> = new Set(['quickAmount', 'getYourCash', 'rangeSlider']);
+
 function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedBlock {
   const filled = fillDeep(block, ctx.vars, ITEM_TEMPLATE_KEYS);
+  // A heading that starts with a lower-case value ("title loans in Houston: …") starts with a capital.
+  if ('heading' in filled && typeof filled.heading === 'string') filled.heading = capitalizeFirst(filled.heading);
   const key = `${index}-${block.type}`;
   /** A link template: each item's own variables first, then the page's (e.g. {loanType.slug}). */
   const itemFill = (template: string, itemVars: Vars) => fill(fill(template, itemVars), ctx.vars);
@@ -136,9 +159,22 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
   const loanLabel = params.loanType ? LOAN_TYPES[params.loanType].singular : 'loan';
   const factsOpts = { brandName: brand.name, loanLabel, locale: brand.locale, titleOnly: params.loanType === 'title-loans' || params.loanType === 'title-loans-near-me' };
   switch (filled.type) {
-    case 'hero':
-    case 'applyCta':
-      return { ...filled, key, data: { applyHref: applyUrl(brand.apply) } };
+    case 'hero': {
+      // Where the brand cannot serve the state: say so first, no apply button, point to the alternatives.
+      const blocked = unavailableHere(brand, params);
+      if (!blocked) return { ...filled, key, data: { applyHref: applyUrl(brand.apply) } };
+      const { ctaLabel: _cta, text: _text, ...rest } = filled;
+      return { ...rest, key, data: { applyHref: applyUrl(brand.apply), unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } };
+    }
+    case 'applyCta': {
+      const blocked = unavailableHere(brand, params);
+      return {
+        ...filled,
+        ...(blocked ? { heading: `Alternatives in ${blocked.state.name}`, text: `Because we cannot take a request from ${blocked.state.name}, here are other places that may help.` } : {}),
+        key,
+        data: { applyHref: applyUrl(brand.apply), ...(blocked ? { unavailable: { stateName: blocked.state.name, alternatives: [...NO_SERVICE_ALTERNATIVES] } } : {}) },
+      };
+    }
     case 'stateList':
       return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude).map((l) => ({ ...l, href: fill(l.href, ctx.vars) })) } };
     case 'cityList': {
@@ -226,7 +262,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
         data: {
           action: ctx.path,
           states: STATES.map((s) => ({ value: s.slug, label: s.name })),
-          loanTypes: brand.loanTypes.map((t) => ({ value: t, label: LOAN_TYPES[t].plural.replace(/^./, (c) => c.toUpperCase()) })),
+          loanTypes: brand.loanTypes.map((t) => ({ value: t, label: loanTypeOptionLabel(t) })),
         },
       };
     case 'contentList': {
@@ -269,6 +305,7 @@ function applyFormData(block: Extract<Block, { type: 'applyForm' }>, ctx: BlockC
     consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
     unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! })),
     guide: { label: guide.label, href: guide.href },
+    representativeExample: block.representativeExample ?? lendingView(brand, ctx.vars).representativeExample,
   };
 }
 
@@ -315,7 +352,11 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const params = match?.params ?? {};
   const vars = { ...varsFor(brand, params, year), ...content?.vars };
   const page = layout ?? notFoundLayout(brand);
-  const blocks = page.blocks.map((b, i) => resolveBlock(b, i, { loaded, brand, params, vars, path, ...(content ? { content } : {}) }));
+  const blocked = match ? unavailableHere(brand, params) : undefined;
+  const blocks = page.blocks
+    .map((b, i) => (blocked && APPLY_WIDGETS.has(b.type) ? undefined : resolveBlock(b, i, { loaded, brand, params, vars, path, ...(content ? { content } : {}) })))
+    .filter((b): b is ResolvedBlock => b !== undefined);
+  const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;
   const pagePath = match ? path : NOT_FOUND_PATH;
 
   const jsonLd: Record<string, unknown>[] = [organizationJsonLd(brand)];
@@ -346,7 +387,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
-  const view = brandView(brand, { year, onApplyPage: path === brand.apply.path || path === TITLE_APPLY.path, privacyChoicePath: privacyChoicePath(brand, (name) => loaded.layout(name)) });
+  const view = brandView(brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(brand, (name) => loaded.layout(name)) });
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
     brand: offBlogHost ? { ...withMainSiteLinks(view, offBlogHost), homeHref: `${offBlogHost}/`, apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path } } : view,
@@ -356,6 +397,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
+    ...(blocked || onApplyPage || blocks.some((b) => b.type === 'applyForm') ? { noApply: true } : {}),
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };

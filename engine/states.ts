@@ -1,8 +1,12 @@
 import { STATE_ROWS, type StateRow } from './data/states';
+import { displayPlaceName } from './names';
 
 /** A state as the routes and pages use it: the 50 states plus the District of Columbia. */
 export interface State {
+  /** as pages show it: "District of Columbia" (engine/names.ts) */
   name: string;
+  /** as SPEC §3's records write it: "District Of Columbia" */
+  recordName: string;
   /** two-letter lowercase code, e.g. "tx" */
   code: string;
   /** lowercase hyphenated name, e.g. "district-of-columbia" */
@@ -21,7 +25,8 @@ export const slugify = (text: string): string =>
     .replace(/^-+|-+$/g, '');
 
 const toState = (row: StateRow): State => ({
-  name: row.name,
+  name: displayPlaceName(row.name),
+  recordName: row.name,
   code: row.usps.toLowerCase(),
   slug: slugify(row.name),
   demonym: row.demonym,
@@ -34,7 +39,7 @@ export const STATES: readonly State[] = STATE_ROWS.filter((r) => r.kind !== 'ter
 export const FIFTY_STATES: readonly State[] = STATE_ROWS.filter((r) => r.kind === 'state').map(toState);
 
 /** The allName/shortName records of SPEC §3 (51 entries). */
-export const STATE_NAME_RECORDS = STATES.map((s) => ({ allName: s.name, shortName: s.code }));
+export const STATE_NAME_RECORDS = STATES.map((s) => ({ allName: s.recordName, shortName: s.code }));
 
 const bySlug = new Map(STATES.map((s) => [s.slug, s]));
 const byCode = new Map(STATES.map((s) => [s.code, s]));
@@ -74,10 +79,11 @@ export const TITLE_EXCLUDED_STATES = [
   'Vermont', 'Washington', 'West Virginia',
 ] as const;
 
+/** The lists above by display name (State.name): "District Of Columbia" is looked up as "District of Columbia". */
 export const STATE_SETS = {
-  noService: new Set<string>(NO_SERVICE_STATES),
-  restricted: new Set<string>(RESTRICTED_STATES),
-  titleExcluded: new Set<string>(TITLE_EXCLUDED_STATES),
+  noService: new Set<string>(NO_SERVICE_STATES.map(displayPlaceName)),
+  restricted: new Set<string>(RESTRICTED_STATES.map(displayPlaceName)),
+  titleExcluded: new Set<string>(TITLE_EXCLUDED_STATES.map(displayPlaceName)),
 } as const;
 export type StateSetName = keyof typeof STATE_SETS;
 

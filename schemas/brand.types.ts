@@ -248,6 +248,7 @@ export interface Brand {
      */
     newTab?: boolean;
   };
+  lending?: Lending;
   /**
    * The exit-intent popup: opens once per browser, when the mouse pointer leaves the page, on every page of the brand except its apply page. Leave out for none.
    */
@@ -420,6 +421,19 @@ export interface Brand {
   };
 }
 /**
+ * Cost and trust text shown next to every apply button (under the hero's button) and on the application form. Optional: without it the engine uses defaults by the brand's product (title brands a title-loan example, the others an installment-loan one; engine/lending.ts).
+ */
+export interface Lending {
+  /**
+   * The APR range and one worked example with its total cost, starting "Representative example:". Placeholders such as {brand.name} are filled.
+   */
+  representativeExample?: string;
+  /**
+   * One line: not a lender, free to the visitor, how the operator is paid. Placeholders such as {brand.name} are filled.
+   */
+  howWePaid?: string;
+}
+/**
  * A link.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -525,9 +539,9 @@ export interface ApplyFormBlock {
    */
   loanKind: 'general' | 'title';
   /**
-   * Shown next to the amount: the APR range and one worked example with its total cost, as lenders must show. Placeholders such as {brand.name} are filled.
+   * Leave out: the brand's lending.representativeExample (or the engine's default for the brand's product) is shown. Set only to override it on this one form: the APR range and one worked example with its total cost. Placeholders such as {brand.name} are filled.
    */
-  representativeExample: string;
+  representativeExample?: string;
   /**
    * "embedded" (default): our own form, posting to /api/leads. "script": a third-party loader draws the form (needs "script").
    */

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { STATES, slugify } from '../engine/states';
+import { displayPlaceName } from '../engine/names';
 import { deriveGeocoder } from './derive-geocoder';
 
 const require = createRequire(import.meta.url);
@@ -20,7 +21,8 @@ const byState = new Map<string, Map<string, Acc>>();
 for (const zip of Object.keys(zipcodes.codes).sort()) {
   const r = zipcodes.codes[zip]!;
   if (!wanted.has(r.state) || !r.city) continue;
-  const name = r.city.trim().replace(/\s+/g, ' ');
+  // Display spelling ("Mcallen" → "McAllen"): engine/names.ts; the slug is the same either way.
+  const name = displayPlaceName(r.city.trim().replace(/\s+/g, ' '));
   const slug = slugify(name);
   if (!slug) continue;
   const cities = byState.get(r.state) ?? new Map<string, Acc>();

@@ -92,7 +92,7 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
       <h2 id={headingId} className="text-2xl font-bold text-slate-900">{block.heading}</h2>
-      <p className="mt-3 text-sm text-slate-800">{block.representativeExample}</p>
+      <p className="mt-3 text-sm text-slate-800">{block.data.representativeExample}</p>
       {/* The loader owns the container's children; React keeps out of it. */}
       {!ready && <p className="mt-4 text-slate-700">Loading the application form…</p>}
       <div id={containerId} role="region" aria-label={`${block.heading}: application form`} aria-busy={!ready} className="mt-4 min-h-96" />
@@ -239,7 +239,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
             {state.showSummary && <ErrorSummary errors={state.errors} labels={FIELD_LABELS} idOf={idOf} />}
-            {screen === 'request' && <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.representativeExample} place={place} />}
+            {screen === 'request' && <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.data.representativeExample} place={place} />}
             {screen === 'contact' && <ContactStep {...stepProps} />}
             {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} />}
             {state.notice && (

@@ -1,16 +1,38 @@
 import type { BlockProps } from '../types';
 import { ApplyLink } from '../layout/ApplyLink';
+import { CostNote } from '../layout/CostNote';
 
+/**
+ * The page's opening band. With a button: cost and trust right under it (CostNote); the sticky
+ * phone button (layout/StickyApply) appears once this button has scrolled away. On a state the
+ * brand cannot serve (engine/resolve.ts unavailableHere) there is no button: the text says so
+ * first and links to the alternatives further down.
+ */
 export default function Hero({ block, brand }: BlockProps<'hero'>) {
+  const unavailable = block.data.unavailable;
   return (
     <div className="bg-slate-100">
-      <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <div className="mx-auto max-w-3xl px-4 py-8 sm:py-14">
         <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">{block.heading}</h1>
-        {block.text && <p className="mt-4 text-lg text-slate-700">{block.text}</p>}
-        {block.ctaLabel && (
-          <ApplyLink apply={brand.apply} href={block.data.applyHref} className="mt-6 inline-block rounded-md bg-brand px-6 py-3 font-bold text-white hover:opacity-90">
-            {block.ctaLabel}
-          </ApplyLink>
+        {unavailable ? (
+          <div data-state-unavailable="" className="mt-4 rounded-md border-l-4 border-amber-600 bg-white p-4 text-lg text-slate-800">
+            <p className="font-semibold">{unavailable.reason}</p>
+            <a href={unavailable.alternativesHref} className="mt-1 inline-flex min-h-11 items-center font-medium text-blue-800 underline">
+              See other options
+            </a>
+          </div>
+        ) : (
+          block.text && <p className="mt-4 text-lg text-slate-700">{block.text}</p>
+        )}
+        {block.ctaLabel && !unavailable && (
+          <>
+            <div data-hero-cta="" className="mt-6">
+              <ApplyLink apply={brand.apply} href={block.data.applyHref} className="inline-flex min-h-12 items-center rounded-md bg-brand px-6 py-3 font-bold text-white hover:opacity-90">
+                {block.ctaLabel}
+              </ApplyLink>
+            </div>
+            <CostNote lending={brand.lending} className="mt-4" />
+          </>
         )}
       </div>
     </div>

@@ -6,10 +6,11 @@ import { ExitIntent } from './ExitIntent';
 import type { BrandView } from '../../engine/model';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { StickyApply } from './StickyApply';
 import { rememberThisVisit, traceSessionWhenIdle } from './visitTracking';
 import { installThirdParties } from './thirdParties';
 
-export function Layout({ brand, children }: { brand: BrandView; children: ReactNode }) {
+export function Layout({ brand, stickyApply = false, children }: { brand: BrandView; stickyApply?: boolean; children: ReactNode }) {
   // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
   useLayoutEffect(rememberThisVisit, []);
   useEffect(() => {
@@ -27,6 +28,7 @@ export function Layout({ brand, children }: { brand: BrandView; children: ReactN
       <Header brand={brand} />
       <main id="main" className="flex-1">{children}</main>
       <Footer brand={brand} />
+      {stickyApply && <StickyApply brand={brand} />}
       <ExitIntent brand={brand} />
     </div>
   );

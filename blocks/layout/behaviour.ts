@@ -15,9 +15,19 @@ export function installLayoutBehaviour(): () => void {
   let menuOff: (() => void) | undefined;
 
   const onScroll = () => header?.toggleAttribute('data-solid', isHeaderSolid(window.scrollY));
+  // Until mobileMenu.ts has arrived, Escape already closes the menu (a quick visitor must not find it stuck open).
+  const onEarlyKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menu?.open) return;
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
+  };
   const onFirstToggle = () => {
     menu?.removeEventListener('toggle', onFirstToggle);
-    void import('./mobileMenu').then((m) => (menuOff = m.installMobileMenu(menu!)));
+    document.addEventListener('keydown', onEarlyKey);
+    void import('./mobileMenu').then((m) => {
+      document.removeEventListener('keydown', onEarlyKey);
+      menuOff = m.installMobileMenu(menu!);
+    });
   };
   const routeEvents = (['routeChangeStart', 'routeChangeComplete', 'routeChangeError'] as RouteEvent[]).map(
     (name) => [name, () => bar?.setAttribute('data-state', progressState(name))] as const,
@@ -30,6 +40,7 @@ export function installLayoutBehaviour(): () => void {
   return () => {
     window.removeEventListener('scroll', onScroll);
     menu?.removeEventListener('toggle', onFirstToggle);
+    document.removeEventListener('keydown', onEarlyKey);
     for (const [name, fn] of routeEvents) Router.events.off(name, fn);
     menuOff?.();
   };

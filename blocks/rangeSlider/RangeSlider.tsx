@@ -49,7 +49,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
             setTyped(null);
             setValue(snapSliderValue(Number(e.target.value)));
           }}
-          className="mt-2 w-full accent-amber-400"
+          className="mt-2 h-11 w-full accent-amber-400"
         />
         <div aria-hidden="true" className="flex justify-between text-sm text-slate-200">
           <span>{money(SLIDER.min)}</span>
@@ -73,7 +73,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
                     commit();
                   }
                 }}
-                className="w-32 rounded-md px-2 py-2"
+                className="min-h-11 w-32 rounded-md px-2 py-2"
               />
             </div>
           </div>
@@ -81,7 +81,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
             href={applyUrl(brand.apply, { source, amount: sliderAmount(effective) })}
             rel="nofollow"
             data-full-load=""
-            className="inline-block rounded-md bg-amber-400 px-6 py-2.5 text-center font-bold text-slate-900 hover:bg-amber-300 sm:ml-auto"
+            className="inline-flex min-h-11 items-center justify-center rounded-md bg-amber-400 px-6 py-2.5 text-center font-bold text-slate-900 hover:bg-amber-300 sm:ml-auto"
           >
             {block.ctaLabel ?? 'Check Your Rate'}
           </a>

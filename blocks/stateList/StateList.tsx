@@ -1,11 +1,22 @@
 import type { BlockProps } from '../types';
-import { LinkList } from '../layout/LinkList';
 import { Section } from '../layout/Section';
 
+/**
+ * Every state one tap away, compactly: a multi-column grid (three columns on a 390 px phone,
+ * two at 320 px) of 44 px tall links, rather than a one-column list of 51.
+ */
 export default function StateList({ block }: BlockProps<'stateList'>) {
   return (
     <Section heading={block.heading} wide>
-      <LinkList links={block.data.links} columns="xs:grid-cols-2 md:grid-cols-3 lg:grid-cols-4" />
+      <ul className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-1.5 text-sm sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6">
+        {block.data.links.map((l) => (
+          <li key={l.href}>
+            <a href={l.href} className="flex h-full min-h-11 items-center rounded border border-slate-200 px-2 py-1 leading-tight text-blue-800 hover:bg-slate-50">
+              {l.label}
+            </a>
+          </li>
+        ))}
+      </ul>
     </Section>
   );
 }

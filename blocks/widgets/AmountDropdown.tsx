@@ -69,7 +69,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         onClick={() => dispatch({ type: 'click' })}
         onKeyDown={onKeyDown}
         onBlur={() => dispatch({ type: 'blur' })}
-        className="flex w-full cursor-pointer items-center justify-between rounded-md border border-slate-500 bg-white px-3 py-2 text-left text-slate-900"
+        className="flex min-h-11 w-full cursor-pointer items-center justify-between rounded-md border border-slate-500 bg-white px-3 py-2 text-left text-slate-900"
       >
         <span>{selected.label}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16" fill="currentColor" className={state.open ? 'rotate-180' : ''}>
@@ -93,7 +93,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
             aria-selected={i === state.active}
             onClick={() => dispatch({ type: 'pick', index: i })}
             onMouseMove={() => i !== state.active && dispatch({ type: 'hover', index: i })}
-            className={`cursor-pointer px-3 py-1.5 ${i === state.active ? 'bg-brand text-white' : 'text-slate-900'} ${i === state.selected ? 'font-bold' : ''}`}
+            className={`flex min-h-11 cursor-pointer items-center px-3 py-1.5 ${i === state.active ? 'bg-brand text-white' : 'text-slate-900'} ${i === state.selected ? 'font-bold' : ''}`}
           >
             {o.label}
           </li>

@@ -34,10 +34,10 @@ export function CashForm({ brand, id, buttonLabel = 'Get My Quotes Now!', autoFo
             onChange={(e) => setText(typeCashAmount(e.target.value))}
             onBlur={() => setText(blurCashAmount(text))}
             {...(autoFocus ? { 'data-autofocus': '' } : {})}
-            className="w-full rounded-md px-2 py-2 placeholder:text-slate-600"
+            className="min-h-11 w-full rounded-md px-2 py-2 placeholder:text-slate-600"
           />
         </div>
-        <button type="submit" className="rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90">
+        <button type="submit" className="min-h-11 rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90">
           {buttonLabel}
         </button>
       </div>

@@ -70,7 +70,7 @@ export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
               <ul className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
                 {popup.stores.map((s) => (
                   <li key={s.href}>
-                    <a href={s.href} className="block rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{s.label}</a>
+                    <a href={s.href} className="flex min-h-11 items-center rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{s.label}</a>
                   </li>
                 ))}
               </ul>
@@ -124,13 +124,13 @@ function TitleForm({ brand, id }: { brand: BrandView; id: string }) {
             value={text}
             onChange={(e) => setText(typeTitleAmount(e.target.value, brand.locale))}
             data-autofocus=""
-            className="w-full rounded-md px-2 py-2"
+            className="min-h-11 w-full rounded-md px-2 py-2"
           />
         </div>
       </div>
       <div>
         <label htmlFor={`${id}-purpose`} className="block font-medium text-slate-800">Loan purpose</label>
-        <select id={`${id}-purpose`} value={purpose} onChange={(e) => setPurpose(e.target.value)} className="mt-1 w-full rounded-md border border-slate-500 bg-white px-3 py-2">
+        <select id={`${id}-purpose`} value={purpose} onChange={(e) => setPurpose(e.target.value)} className="mt-1 min-h-11 w-full rounded-md border border-slate-500 bg-white px-3 py-2">
           <option value="">Choose a purpose</option>
           {LOAN_PURPOSES.map((p) => (
             <option key={p} value={p}>{p}</option>

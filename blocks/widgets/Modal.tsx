@@ -85,7 +85,7 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
         style={fullScreen ? undefined : { width: modalWidthPx(width) }}
         className={`relative overflow-y-auto bg-white text-slate-900 outline-none ${fullScreen ? 'h-full w-full' : 'max-h-[90vh] max-w-[90%] rounded-lg p-6 shadow-2xl sm:p-8'} ${className}`}
       >
-        {!fullScreen && <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 rounded-full p-2 text-slate-700 hover:bg-slate-100">
+        {!fullScreen && <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100">
           <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
             <path d="M5 5l10 10M15 5L5 15" />
           </svg>

@@ -40,13 +40,21 @@ test('the same brand answers on its dev. and test123. hosts and with a port and 
 });
 
 test.describe('route parameters are validated (brand 404, never 500)', () => {
-  for (const path of ['/location/zz', '/location/tx/not-a-city-xyz', '/location/tx/chicago', '/location/TX', '/payday-loans/extra']) {
+  for (const path of ['/location/zz', '/location/tx/not-a-city-xyz', '/location/tx/chicago', '/location/ZZ', '/payday-loans/extra']) {
     test(path, async ({ page }) => {
       const response = await page.goto(brandUrl('ipaydayloans', path));
       expect(response?.status()).toBe(404);
       await expect(page.locator('h1')).toHaveText('We could not find that page');
     });
   }
+});
+
+test('an upper-case path that exists in lower case is redirected there (issue 16.7), one that does not is a 404', async ({ page }) => {
+  const response = await page.goto(brandUrl('ipaydayloans', '/location/TX'));
+  expect(response?.status()).toBe(200);
+  expect(response?.request().redirectedFrom()?.url()).toBe(brandUrl('ipaydayloans', '/location/TX'));
+  await expect(page).toHaveURL(brandUrl('ipaydayloans', '/location/tx'));
+  await expect(page.locator('h1')).toContainText('Texas');
 });
 
 test('state and city pages are written from data', async ({ page }) => {
@@ -120,7 +128,10 @@ test.describe('on a phone', () => {
     await page.goto(brandUrl('ipaydayloans', '/'));
     await expect(page.locator('header nav[aria-label="Main"]')).toBeHidden();
     await page.getByText('Menu', { exact: true }).click();
-    await expect(page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'About', exact: true })).toBeVisible();
+    // Groups are plain labels with their links (issue 16.3): "About" labels the group, its page is "About Us".
+    const mobile = page.getByRole('navigation', { name: 'Mobile' });
+    await expect(mobile.getByText('About', { exact: true })).toBeVisible();
+    await expect(mobile.getByRole('link', { name: 'About Us', exact: true })).toHaveAttribute('href', '/about');
     await expectNoAxeViolations(page);
   });
 });

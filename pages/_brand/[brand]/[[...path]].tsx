@@ -59,7 +59,7 @@ export default function BrandPage({ model }: { model: PageModel }) {
           <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />
         ))}
       </Head>
-      <Layout brand={model.brand}>
+      <Layout brand={model.brand} stickyApply={!model.noApply}>
         <Blocks blocks={model.blocks} brand={model.brand} />
       </Layout>
     </>
