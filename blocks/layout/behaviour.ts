@@ -15,17 +15,27 @@ export function installLayoutBehaviour(): () => void {
   let menuOff: (() => void) | undefined;
 
   const onScroll = () => header?.toggleAttribute('data-solid', isHeaderSolid(window.scrollY));
-  // Until mobileMenu.ts has arrived, Escape already closes the menu (a quick visitor must not find it stuck open).
+  // Until mobileMenu.ts has arrived, Escape and a tap outside the panel already close the menu
+  // (a quick visitor, or a slow phone, must not find it stuck open).
   const onEarlyKey = (e: KeyboardEvent) => {
     if (e.key !== 'Escape' || !menu?.open) return;
     menu.open = false;
     menu.querySelector('summary')?.focus();
   };
+  const onEarlyTap = (e: MouseEvent) => {
+    if (!menu?.open || !(e.target instanceof Node) || menu.querySelector('nav')?.contains(e.target) || menu.querySelector('summary')?.contains(e.target)) return;
+    e.preventDefault();
+    menu.open = false;
+  };
+  const early = (on: boolean) => {
+    if (on) document.addEventListener('keydown', onEarlyKey), document.addEventListener('click', onEarlyTap, true);
+    else document.removeEventListener('keydown', onEarlyKey), document.removeEventListener('click', onEarlyTap, true);
+  };
   const onFirstToggle = () => {
     menu?.removeEventListener('toggle', onFirstToggle);
-    document.addEventListener('keydown', onEarlyKey);
+    early(true);
     void import('./mobileMenu').then((m) => {
-      document.removeEventListener('keydown', onEarlyKey);
+      early(false);
       menuOff = m.installMobileMenu(menu!);
     });
   };
@@ -40,7 +50,7 @@ export function installLayoutBehaviour(): () => void {
   return () => {
     window.removeEventListener('scroll', onScroll);
     menu?.removeEventListener('toggle', onFirstToggle);
-    document.removeEventListener('keydown', onEarlyKey);
+    early(false);
     for (const [name, fn] of routeEvents) Router.events.off(name, fn);
     menuOff?.();
   };
