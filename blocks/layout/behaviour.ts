@@ -46,6 +46,8 @@ export function installLayoutBehaviour(): () => void {
   onScroll();
   window.addEventListener('scroll', onScroll, { passive: true });
   menu?.addEventListener('toggle', onFirstToggle);
+  // The <details> opens without script: a visitor may have opened it before the page hydrated.
+  if (menu?.open) onFirstToggle();
   for (const [name, fn] of routeEvents) Router.events.on(name, fn);
   return () => {
     window.removeEventListener('scroll', onScroll);

@@ -83,7 +83,12 @@ export async function deliverDue(db: Store, kind: StoreKind, opts: { worker: str
     claimed.map(async (row) => {
       const lead = await leadById(db, row.lead_id);
       const dest = lead && destinationsOf(lead.brand).find((d) => d.name === row.destination);
-      const outcome = !lead ? { ok: false, error: 'lead missing' } : !dest ? { ok: false, error: `destination "${row.destination}" is no longer configured for ${lead.brand}` } : await post(dest, lead, opts.fetcher ?? fetch);
+      // One row that cannot be sent (its sealed fields do not open with this key…) fails alone, never the round.
+      const outcome = !lead
+        ? { ok: false, error: 'lead missing' }
+        : !dest
+          ? { ok: false, error: `destination "${row.destination}" is no longer configured for ${lead.brand}` }
+          : await post(dest, lead, opts.fetcher ?? fetch).catch((err: Error) => ({ ok: false, error: `not sent: ${err.message}` }));
       if (outcome.ok && (await markDelivered(db, row.id, opts.worker, now()))) round.delivered += 1;
       else if (!outcome.ok) {
         round.failed += 1;

@@ -166,3 +166,24 @@ describe.each([
     expect(leadPayload((await db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow())).id).toBe(id);
   });
 });
+
+describe('a lead sealed with another key', () => {
+  it('fails alone: the other leads of the round are delivered', async () => {
+    const db = openStore({ url: '', file: join(tmp, 'other-key.sqlite') });
+    await migrateStore(db);
+    try {
+      const before = buyer.received.length;
+      buyer.mode = 'ok';
+      const foreign = await insertLead(db, lead({ sealed: sealText('{"dateOfBirth":"1990-01-01","monthlyIncome":1}', Buffer.alloc(32, 7)) }), ['buyer-a']);
+      const fine = await insertLead(db, lead(), ['buyer-a']);
+      const round = await deliverDue(db, 'sqlite', { worker: 'w-key', now: () => new Date('2026-11-23T10:00:01.000Z') });
+      expect(round).toMatchObject({ claimed: 2, delivered: 1, failed: 1 });
+      expect(buyer.received.slice(before).map((r) => r.id)).toEqual([fine.id]);
+      const bad = await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', foreign.id).executeTakeFirstOrThrow();
+      expect(bad).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(bad.last_error).toMatch(/^not sent: /);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
