@@ -14,6 +14,9 @@ export function Layout({ brand, stickyApply = false, children }: { brand: BrandV
   // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
   useLayoutEffect(rememberThisVisit, []);
   useEffect(() => {
+    // Marks the page as hydrated (client links, menus and widgets now answer): tests wait for it,
+    // Next sets no such marker in production builds.
+    document.documentElement.dataset.hydrated = '';
     const off = [installClientNavigation(), installLayoutBehaviour(), traceSessionWhenIdle(), installThirdParties({ gtmId: brand.gtmId, pixelId: brand.tiktokPixelId })];
     return () => off.forEach((f) => f());
     // The brand of a page never changes under a mounted layout (one host, one brand).

@@ -1,6 +1,6 @@
 /** Host routing, route validation, navigation and keyboard behaviour through the real server. */
 import { expect, test } from '@playwright/test';
-import { brandUrl, expectNoAxeViolations, PORT, rawGet } from './helpers';
+import { brandUrl, expectNoAxeViolations, gotoHydrated, PORT, rawGet } from './helpers';
 
 test('an unknown host shows "Server error: host … not found" with status 404', async ({ page }) => {
   const response = await page.goto(`http://nobrand.localhost:${PORT}/payday-loans`);
@@ -81,7 +81,7 @@ test('Organization structured data comes from the brand config', async ({ page }
 });
 
 test('a nav link navigates on the client (no full reload) and the new page is the right one', async ({ page }) => {
-  await page.goto(brandUrl('ipaydayloans', '/'));
+  await gotoHydrated(page, brandUrl('ipaydayloans', '/'));
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
   const link = page.locator('header nav[aria-label="Main"] a[href="/about"]').first();
   await link.click();

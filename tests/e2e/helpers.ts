@@ -6,6 +6,12 @@ import { E2E_PORT } from '../../playwright.config';
 export const PORT = E2E_PORT;
 export const brandUrl = (id: string, path = '/') => `http://${id}.localhost:${PORT}${path}`;
 
+/** Open a page and wait until React has hydrated it (the layout's effect marks <html data-hydrated>). */
+export async function gotoHydrated(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+}
+
 /** axe with the WCAG 2.0 A/AA and 2.1 AA rules; the report is printed when it fails. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
