@@ -26,8 +26,19 @@ export const storeNearMePath = (store: StoreBrand): string => `/${NEAR_ME_PREFIX
 /** Cities per page on letter index pages. */
 export const CITY_PAGE_SIZE = 120;
 
+/** The city index by first letter, built once: sitemaps and letter pages ask for it per path. */
+let byLetter: Map<string, City[]> | undefined;
 export function citiesStartingWith(letter: string): readonly City[] {
-  return allCitiesByName().filter((c) => c.name.charAt(0).toLowerCase() === letter);
+  if (!byLetter) {
+    byLetter = new Map();
+    for (const c of allCitiesByName()) {
+      const first = c.name.charAt(0).toLowerCase();
+      const list = byLetter.get(first);
+      if (list) list.push(c);
+      else byLetter.set(first, [c]);
+    }
+  }
+  return byLetter.get(letter) ?? [];
 }
 
 export const cityPageCount = (letter: string): number => Math.max(1, Math.ceil(citiesStartingWith(letter).length / CITY_PAGE_SIZE));
