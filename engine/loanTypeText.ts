@@ -3,7 +3,8 @@
  * several loan types (e.g. every /{loanType}/location/{state} page) writes its text once:
  *
  *   "{loanType.name} in {state.name}"              → "Payday Loans Near Me in Texas"
- *   "Looking for {loanType.article} {loanType.singular}?"  → "Looking for an installment loan?"
+ *   "Looking for {loanType.withArticle}?"          → "Looking for an installment loan?"
+ *   "{loanType.article}"                            → "an" (installment loan), "a" (payday loan)
  *   "{loanType.pluralCapitalized} by city"         → "Title loans by city"
  *
  * and a block that only some loan types show lists them: "loanTypes": ["title-loans"].
@@ -29,6 +30,7 @@ export function loanTypeVars(type: LoanType): Record<string, string> {
     'loanType.title': titleCase(t.plural),
     'loanType.name': titleCase(t.nearMe ? `${t.plural} near me` : t.plural),
     'loanType.article': indefiniteArticle(t.singular),
+    'loanType.withArticle': `${indefiniteArticle(t.singular)} ${t.singular}`,
   };
 }
 
