@@ -28,7 +28,7 @@ export function loanTypeVars(type: LoanType): Record<string, string> {
     'loanType.singularCapitalized': capitalizeFirst(t.singular),
     'loanType.pluralCapitalized': capitalizeFirst(t.plural),
     'loanType.title': titleCase(t.plural),
-    'loanType.name': titleCase(t.nearMe ? `${t.plural} near me` : t.plural),
+    'loanType.name': titleCase(t.slug.replace(/-/g, ' ')),
     'loanType.article': indefiniteArticle(t.singular),
     'loanType.withArticle': `${indefiniteArticle(t.singular)} ${t.singular}`,
   };
