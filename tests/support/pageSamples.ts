@@ -2,7 +2,7 @@
  * A sample path of every route of every brand, and what a visitor reads there: the page
  * rendered on the server (the same components the brand catch-all renders) reduced to its
  * visible text. Used by the server-render tests and by the text-equality snapshot that
- * guards refactors of the brand files (tests/unit/blocks/page-text.test.ts).
+ * guards refactors of the brand files (tests/unit/blocks/render-pages.test.ts).
  */
 import { renderToString } from 'react-dom/server';
 import { createElement } from 'react';

@@ -1,11 +1,12 @@
 /**
- * Text equality: the sample pages of every brand (tests/support/pageSamples.ts) read exactly
+ * Server render of a sample path of every route of every brand (tests/support/pageSamples.ts):
+ * no throw, status 200, exactly one <h1>, a title. And text equality: those pages read exactly
  * as recorded in tests/unit/blocks/page-text/<brand>.json — same URLs, same title and
  * description, same visible text. It guards refactors of brand files and layouts (folding
  * copies into shared layouts must not change a word). When a text change is deliberate,
  * record it again and review the diff:
  *
- *   UPDATE_PAGE_TEXT=1 npx vitest run tests/unit/blocks/page-text.test.ts
+ *   UPDATE_PAGE_TEXT=1 npx vitest run tests/unit/blocks/render-pages.test.ts
  *
  * The header and footer text is stored once per distinct text (`chrome`), each page pointing
  * at its own by a short hash.
@@ -42,6 +43,9 @@ async function currentText(brandId: string): Promise<BrandText> {
   for (const path of await samplePaths(catalog.brands.get(brandId)!, source)) {
     const page = await renderPage(catalog, brandId, path, source);
     if (page === 'notFound') throw new Error(`${brandId}${path}: a sample path is not a page`);
+    // Server render: it did not throw; the page has its one <h1> and a title.
+    expect([page.status, page.h1Count], `${brandId}${path}: status and number of <h1>`).toEqual([200, 1]);
+    expect(page.title, `${brandId}${path}: title`).toMatch(/\S.* \| \S/);
     const chrome = shortHash(page.chrome);
     out.chrome[chrome] = page.chrome;
     out.pages[path] = { title: page.title, description: page.description, chrome, main: page.main };
@@ -57,7 +61,7 @@ describe('the visible text of every sample page', () => {
   });
 
   for (const brandId of [...catalog.brands.keys()].sort()) {
-    it(`${brandId}: same URLs, same text`, async () => {
+    it(`${brandId}: every sample page renders (one h1, a title) with the recorded URLs and text`, async () => {
       const now = await currentText(brandId);
       const file = join(DIR, `${brandId}.json`);
       if (updating) {
