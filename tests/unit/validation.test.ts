@@ -134,6 +134,20 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     ]);
   });
 
+  it('a block for some loan types on a page that has none', () => {
+    const text = edit('{ "type": "locationFacts", "heading": "Availability" }', '{ "type": "locationFacts", "heading": "Availability", "loanTypes": ["payday-loans"] }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"loanTypes": ["payday-loans"]')} /layouts/state/blocks/1/loanTypes: this block shows only for some loan types, but route "/location/{stateCode}" has no loan type ({loanType} in its path or "loanType"), so it would never show`,
+    ]);
+  });
+
+  it('a second hero on the pages of one loan type', () => {
+    const text = edit('{ "type": "richText", "heading": "How it works"', '{ "type": "hero", "heading": "Payday loans", "loanTypes": ["payday-loans"] },\n        { "type": "richText", "heading": "How it works"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '{ "type": "hero", "heading": "Payday loans"')} /layouts/home/blocks/1: a page has one hero (on payday-loans pages); this is a second one (the first is block 0)`,
+    ]);
+  });
+
   it('theme colour too light for white text', () => {
     const text = edit('"theme": "#0b5394"', '"theme": "#ffcc00"');
     expect(problemsOf(text)).toEqual([
