@@ -12,6 +12,7 @@ import { formatMoney } from './amounts';
 import type { Catalog, LoadedBrand } from './catalog';
 import { geocoderEndpoint } from './geocode/endpoint';
 import { LOAN_TYPES } from './loanTypes';
+import { loanTypeVars, showsForLoanType } from './loanTypeText';
 import { cityFacts, NO_SERVICE_ALTERNATIVES, stateFacts } from './locationText';
 import { lendingView } from './lending';
 import { capitalizeFirst } from './names';
@@ -40,10 +41,7 @@ export function varsFor(brand: Brand, params: RouteParams, year: number): Record
   const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
   if (state) Object.assign(vars, stateVars(state), { 'state.demonym': state.demonym });
   if (params.city) Object.assign(vars, { 'city.name': params.city.name, 'city.slug': params.city.slug, 'city.zip': params.city.zip });
-  if (params.loanType) {
-    const lt = LOAN_TYPES[params.loanType];
-    Object.assign(vars, { 'loanType.singular': lt.singular, 'loanType.plural': lt.plural, 'loanType.slug': lt.slug });
-  }
+  if (params.loanType) Object.assign(vars, loanTypeVars(params.loanType));
   if (params.letter) Object.assign(vars, { letter: params.letter.toUpperCase(), 'letter.slug': params.letter });
   if (params.page) vars.page = String(params.page);
   if (params.list) vars.list = params.list;
@@ -354,6 +352,7 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const page = layout ?? notFoundLayout(brand);
   const blocked = match ? unavailableHere(brand, params) : undefined;
   const blocks = page.blocks
+    .filter((b) => showsForLoanType(b, params.loanType))
     .map((b, i) => (blocked && APPLY_WIDGETS.has(b.type) ? undefined : resolveBlock(b, i, { loaded, brand, params, vars, path, ...(content ? { content } : {}) })))
     .filter((b): b is ResolvedBlock => b !== undefined);
   const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;

@@ -3,6 +3,8 @@
  * substitution (React escapes the result); an unknown placeholder is left as written, and
  * validation reports it before it can reach a page.
  */
+import { LOAN_TYPE_VARS } from './loanTypeText';
+
 export type Vars = Readonly<Record<string, string>>;
 
 const PLACEHOLDER = /\{([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\}/g;
@@ -37,7 +39,8 @@ export const VARS_BY_PARAM = {
   always: ['brand.name', 'brand.host', 'year'],
   state: ['state.name', 'state.code', 'state.shortName', 'state.slug', 'state.demonym'],
   city: ['city.name', 'city.slug', 'city.zip'],
-  loanType: ['loanType.singular', 'loanType.plural', 'loanType.slug'],
+  /** engine/loanTypeText.ts: singular, plural, slug, their capitalised and title forms, article */
+  loanType: LOAN_TYPE_VARS,
   letter: ['letter', 'letter.slug'],
   page: ['page'],
   list: ['list'],

@@ -77,6 +77,15 @@ export type Block =
   | StoreDirectoryBlock
   | StoreFactsBlock;
 /**
+ * Show this block only on pages of these loan types (the route's {loanType} or its "loanType"), e.g. a paragraph about car titles on title-loan pages only. Without it the block shows on every page of the layout.
+ *
+ * @minItems 1
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "blockLoanTypes".
+ */
+export type BlockLoanTypes = [LoanType, ...LoanType[]];
+/**
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "color".
  */
@@ -461,6 +470,10 @@ export interface Layout {
    */
   $schema?: string;
   /**
+   * In a brand's own "layouts" only: true when this layout deliberately replaces the shared layout of the same name in brands/layouts/ for this brand. Without it a brand layout named like a shared one is an error (an accidental copy).
+   */
+  overrides?: boolean;
+  /**
    * The page's <title> before the site title suffix; placeholders such as {state.name} are filled in.
    */
   title: string;
@@ -469,7 +482,7 @@ export interface Layout {
    */
   description: string;
   /**
-   * The page's blocks, in order; the first must be a hero.
+   * The page's blocks, in order; the first must be a hero (one per page: heroes for different loan types may stand side by side, each with its own "loanTypes").
    *
    * @minItems 1
    */
@@ -494,6 +507,7 @@ export interface AddressAutocompleteBlock {
    * Label of the search field; defaults to 'Street address or ZIP code'.
    */
   label?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A call to action that hands the visitor to the brand's apply page.
@@ -518,6 +532,7 @@ export interface ApplyCtaBlock {
    * Button label, e.g. 'Check your options'.
    */
   label: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Interactive: the application form of the apply page (issue 10). Embedded: three short steps (amount and ZIP code, plus purpose and vehicle on title brands; contact details; income, date of birth and consent), a state gate before contact details, and a thank-you step; it posts to POST /api/leads. Script: a labelled container for a third-party form loader.
@@ -590,6 +605,7 @@ export interface ApplyFormBlock {
         ApplyFormGuideLink,
         ApplyFormGuideLink
       ];
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * The third-party form loader (SPEC §4, §7), when provider is "script".
@@ -660,6 +676,7 @@ export interface CityIndexBlock {
    * Optional A-Z navigation above the list: link of each letter, e.g. /city/{letter.slug}. Item placeholder: {letter.slug}.
    */
   letterHrefTemplate?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Links to the cities of the page's state, largest first. Needs a route with a state.
@@ -684,6 +701,7 @@ export interface CityListBlock {
    * How many cities to list at most (largest first); default 60.
    */
   limit?: number;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * The content item the route's {slug} names (an article, answer, hub entry or author): its text from Markdown, rendered safely, with author, dates and tags, and its FAQ when it has one (also as FAQPage structured data).
@@ -700,6 +718,7 @@ export interface ContentBodyBlock {
    * Show the author, the dates and the tags above the text; default true.
    */
   showMeta?: boolean;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A list from the content service (articles, answers, hub entries, authors, categories or tags) for this brand, newest first, optionally paginated by the route's {page?} (a page past the last one is a 404).
@@ -732,6 +751,7 @@ export interface ContentListBlock {
    * Items per page (or in all, without pagination); default 5.
    */
   pageSize?: number;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Questions and answers; also published as FAQPage structured data.
@@ -775,6 +795,7 @@ export interface FaqBlock {
       answer: string;
     }[]
   ];
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Interactive: the 'Get Your Cash' widget — a loan amount field (digits only, 50 to 5000, clamped when you leave the field; empty means 1000) and a button to the apply page.
@@ -799,6 +820,7 @@ export interface GetYourCashBlock {
    * Button label; defaults to 'Get My Quotes Now!'.
    */
   buttonLabel?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * The page's opening band: its one <h1> heading, a short introduction and an optional apply button. Every page starts with exactly one hero.
@@ -823,6 +845,7 @@ export interface HeroBlock {
    * Label of the apply button; leave out for no button.
    */
   ctaLabel?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A grid of links to other pages of the brand (or to other sites).
@@ -845,6 +868,7 @@ export interface LinkGridBlock {
    * @minItems 1
    */
   links: [Link, ...Link[]];
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Facts written from data for the page's state or city: whether the service reaches it, how many cities and ZIP codes it covers, the largest or nearest places. Needs a route with a state or a city.
@@ -865,6 +889,7 @@ export interface LocationFactsBlock {
    * On city pages, link of each nearby city, e.g. /location/{state.shortName}/{city.slug}; leave out to list them without links.
    */
   nearbyHrefTemplate?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Interactive: search by place. A button opens the full-screen location search panel (street, city, state or ZIP code, with place-name results); choosing a result opens the brand's page for that place — its city page where the brand has city pages, else its state page. 'Use my location' finds the visitor's state and opens its page. Uses the embedded geocoder, or Mapbox with the brand's mapKey when GEOCODER=mapbox.
@@ -893,6 +918,7 @@ export interface LocationSearchBlock {
    * Show 'Use my location' (default true). Pages with it need the header Permissions-Policy: geolocation=(self).
    */
   geolocation?: boolean;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * The "Do Not Sell or Share My Personal Information" control: the visitor's current choice and a button to opt out (or back in), remembered in a first-party cookie; a browser sending Global Privacy Control is opted out without asking. A US brand needs one page with this block; its footer then links to it.
@@ -909,6 +935,7 @@ export interface PrivacyChoiceBlock {
    * Heading above the control (<h2>); defaults to 'Your choice'.
    */
   heading?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Interactive: the quick amount picker ('How Much Instant Cash Do You Need?'). The chosen amount is rounded up to a bracket (500, 1000, 2500, 5000; above 5000 is sent as 35000) and handed to the apply page.
@@ -929,6 +956,7 @@ export interface QuickAmountBlock {
    * Submit button label; defaults to 'Get Started'.
    */
   buttonLabel?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Interactive: a banner with a loan amount slider ($50 to $5,000 in steps of $50, default $2,500), a field to type the amount instead of dragging, and a link to the apply page with the amount.
@@ -953,6 +981,7 @@ export interface RangeSliderBlock {
    * Label of the link to the apply page; defaults to 'Check Your Rate'.
    */
   ctaLabel?: 'See Rates' | 'Check Your Rate';
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A section of text: an optional <h2> heading, paragraphs and an optional bullet list.
@@ -983,6 +1012,7 @@ export interface RichTextBlock {
    * Items: One bullet point.
    */
   bullets?: string[];
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A search by state (and loan type): a plain form that works without JavaScript. Submitting it asks the page itself with ?state=…&type=…, and the server redirects to the page the link template gives.
@@ -1016,6 +1046,7 @@ export interface SearchFormBlock {
      */
     [k: string]: string;
   };
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * Links to one page per state (50 states and DC), built from a link template.
@@ -1037,6 +1068,7 @@ export interface StateListBlock {
    */
   hrefTemplate: string;
   exclude?: StateExclusions;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * A numbered list of steps, such as how applying works.
@@ -1090,6 +1122,7 @@ export interface StepsBlock {
       text: string;
     }[]
   ];
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * The directory of loan store brands: those filed under the route's {letterGroup} (a, b, c, d, ef, g, h, ijk, l, m, nop, qr, s, tuv, wxyz, other), or all of them when the route has none.
@@ -1114,6 +1147,7 @@ export interface StoreDirectoryBlock {
    * Optional navigation between letter groups: link of each group, e.g. /directory/{letterGroup.slug}. Item placeholder: {letterGroup.slug}.
    */
   groupHrefTemplate?: string;
+  loanTypes?: BlockLoanTypes;
 }
 /**
  * On a store brand's page (a route with {store}): what kind of loans the brand is known for, where to compare nearby options, and what to check before visiting any store.
@@ -1130,6 +1164,7 @@ export interface StoreFactsBlock {
    * Section heading (<h2>); {store.name} is filled in.
    */
   heading: string;
+  loanTypes?: BlockLoanTypes;
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */

@@ -18,12 +18,18 @@ export function blockTypes(): string[] {
     .sort();
 }
 
+/** Every block may name the loan types it shows for (schemas/brand.base.json $defs.blockLoanTypes). */
+function withLoanTypeFilter(block: Schema): Schema {
+  const properties = block.properties as Schema;
+  return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' } } };
+}
+
 /** The brand schema as editors and AJV see it: blocks dispatched on `type` with if/then, so errors point inside the block. */
 export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Schema {
   const base = readJson('schemas/brand.base.json');
   const defs = { ...(base.$defs as Schema) };
   const types = blockTypes();
-  for (const type of types) defs[`block_${type}`] = readJson(`blocks/${type}/schema.json`);
+  for (const type of types) defs[`block_${type}`] = withLoanTypeFilter(readJson(`blocks/${type}/schema.json`));
   defs.block =
     mode === 'types'
       ? { description: 'A block of a page.', anyOf: types.map((t) => ({ $ref: `#/$defs/block_${t}` })) }

@@ -15,6 +15,7 @@ import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, typ
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacy';
+import { checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
 
 export interface FileProblem extends Problem {
   file: string;
@@ -79,6 +80,8 @@ export function checkBrand(
     const owner = hostOwners.get(host);
     if (owner && owner !== file && !brand.hosts.includes(host)) add(file, '/hosts', `the automatic host "${host}" clashes with ${owner}`);
   }
+
+  problems.push(...checkShadowedLayouts(brand, file, sharedLayouts));
 
   const ratio = contrastRatio(brand.config.theme, '#ffffff');
   if (ratio < MIN_TEXT_CONTRAST) {
@@ -212,7 +215,7 @@ export function checkBrand(
   for (const r of compiled) usedBy.set(r.layout, [...(usedBy.get(r.layout) ?? []), r]);
   for (const [name, routes] of usedBy) {
     const source = layoutOf(name);
-    if (source) problems.push(...checkLayoutUse(source, routes, checkLink, checkItemTemplate));
+    if (source) problems.push(...checkLayoutUse(source, routes, brand, checkLink, checkItemTemplate), ...checkLoanTypeFilters(source, routes, brand));
   }
   return problems;
 }
@@ -220,6 +223,7 @@ export function checkBrand(
 function checkLayoutUse(
   source: LayoutSource,
   routes: readonly CompiledRoute[],
+  brand: Brand,
   checkLink: (f: string, pointer: string, href: string) => void,
   checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind, routes?: readonly CompiledRoute[]) => void,
 ): FileProblem[] {
@@ -228,9 +232,7 @@ function checkLayoutUse(
   const base = source.pointer;
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
 
-  const heroes = layout.blocks.flatMap((b, i) => (b.type === 'hero' ? [i] : []));
-  if (layout.blocks[0]?.type !== 'hero') add(`${base}/blocks/0/type`, 'the first block must be a "hero": it holds the page\'s one <h1> heading');
-  for (const i of heroes.slice(1)) add(`${base}/blocks/${i}`, `a page has one hero; this is a second one (the first is block ${heroes[0]})`);
+  for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand))) add(`${base}/blocks/${i}${message.startsWith('the first') ? '/type' : ''}`, message);
 
   const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
   const scan = (value: unknown, at: (string | number)[]) => {

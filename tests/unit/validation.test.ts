@@ -103,7 +103,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown placeholder', () => {
     const text = edit('"heading": "Loans in {state.name}"', '"heading": "Loans in {stat.name}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {letter}, {letter.slug}, {page}, {list}, {content.title}, {content.h1}, {content.description}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
+      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {loanType.singularCapitalized}, {loanType.pluralCapitalized}, {loanType.title}, {loanType.name}, {loanType.article}, {loanType.withArticle}, {letter}, {letter.slug}, {page}, {list}, {content.title}, {content.h1}, {content.description}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
     ]);
   });
 
@@ -118,6 +118,33 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     const text = edit('{ "type": "hero", "heading": "Loans in {state.name}" },', '{ "type": "richText", "paragraphs": ["Intro"] },');
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '"type": "richText", "paragraphs": ["Intro"]')} /layouts/state/blocks/0/type: the first block must be a "hero": it holds the page's one <h1> heading`,
+    ]);
+  });
+
+  it('a brand layout with the name of a shared one, unless it says it overrides it', () => {
+    const shared: Source = { file: 'brands/layouts/privacy-choice.json', text: JSON.stringify({ title: 'Privacy choice', description: 'The shared privacy choice page of every brand.', blocks: [{ type: 'hero', heading: 'Your privacy choice' }] }) };
+    const catalog = buildCatalog([{ file: FILE, text: base }], [shared]);
+    expect(catalog.problems).toEqual([
+      `${FILE}:${at(base, '"privacy-choice": {')} /layouts/privacy-choice: layout "privacy-choice" has the name of the shared layout brands/layouts/privacy-choice.json, which it hides for this brand; rename it, delete it and use the shared one, or add "overrides": true if replacing it is intended`,
+    ]);
+    const overriding = edit('"privacy-choice": {', '"privacy-choice": {\n      "overrides": true,');
+    expect(buildCatalog([{ file: FILE, text: overriding }], [shared]).problems).toEqual([]);
+    expect(problemsOf(overriding)).toEqual([
+      `${FILE}:${at(overriding, '"overrides"')} /layouts/privacy-choice/overrides: there is no shared layout "privacy-choice" in brands/layouts/ to override; remove "overrides"`,
+    ]);
+  });
+
+  it('a block for some loan types on a page that has none', () => {
+    const text = edit('{ "type": "locationFacts", "heading": "Availability" }', '{ "type": "locationFacts", "heading": "Availability", "loanTypes": ["payday-loans"] }');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"loanTypes": ["payday-loans"]')} /layouts/state/blocks/1/loanTypes: this block shows only for some loan types, but route "/location/{stateCode}" has no loan type ({loanType} in its path or "loanType"), so it would never show`,
+    ]);
+  });
+
+  it('a second hero on the pages of one loan type', () => {
+    const text = edit('{ "type": "richText", "heading": "How it works"', '{ "type": "hero", "heading": "Payday loans", "loanTypes": ["payday-loans"] },\n        { "type": "richText", "heading": "How it works"');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '{ "type": "hero", "heading": "Payday loans"')} /layouts/home/blocks/1: a page has one hero (on payday-loans pages); this is a second one (the first is block 0)`,
     ]);
   });
 

@@ -1,0 +1,74 @@
+/**
+ * Checks on how layouts are reused: a brand's own layout may not silently shadow a shared one
+ * of the same name, and a block's "loanTypes" filter must name loan types the layout's routes
+ * actually have (otherwise the block never shows, which is always a mistake).
+ */
+import type { Brand } from '../../schemas/brand.types';
+import type { CompiledRoute } from '../routes';
+import { encodePointer } from './locate';
+import type { FileProblem, LayoutSource } from './semantic';
+
+export function checkShadowedLayouts(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>): FileProblem[] {
+  const problems: FileProblem[] = [];
+  for (const [name, layout] of Object.entries(brand.layouts ?? {})) {
+    const other = shared.get(name);
+    if (other && !layout.overrides) {
+      problems.push({
+        file,
+        pointer: encodePointer(['layouts', name]),
+        message: `layout "${name}" has the name of the shared layout ${other.file}, which it hides for this brand; rename it, delete it and use the shared one, or add "overrides": true if replacing it is intended`,
+      });
+    }
+    if (!other && layout.overrides) {
+      problems.push({ file, pointer: encodePointer(['layouts', name, 'overrides']), message: `there is no shared layout "${name}" in brands/layouts/ to override; remove "overrides"` });
+    }
+  }
+  return problems;
+}
+
+/** The loan types a route's pages can have: its fixed one, or every one its {loanType} takes. */
+export const loanTypesOfRoute = (route: CompiledRoute, brand: Brand): readonly string[] =>
+  route.params.includes('loanType') ? brand.loanTypes : route.loanType ? [route.loanType] : [];
+
+export function checkLoanTypeFilters(source: LayoutSource, routes: readonly CompiledRoute[], brand: Brand): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const reachable = new Set(routes.flatMap((r) => loanTypesOfRoute(r, brand)));
+  source.layout.blocks.forEach((block, i) => {
+    if (!block.loanTypes) return;
+    const at = `${source.pointer}/blocks/${i}/loanTypes`;
+    if (!reachable.size) {
+      const route = routes[0]!;
+      problems.push({ file: source.file, pointer: at, message: `this block shows only for some loan types, but route "${route.path}" has no loan type ({loanType} in its path or "loanType"), so it would never show` });
+      return;
+    }
+    const never = block.loanTypes.filter((t) => !reachable.has(t));
+    if (never.length === block.loanTypes.length) {
+      problems.push({ file: source.file, pointer: at, message: `no route of brand "${brand.id}" using this layout has loan type ${never.map((t) => `"${t}"`).join(' or ')}, so this block never shows (its routes have: ${[...reachable].join(', ')})` });
+    }
+  });
+  return problems;
+}
+
+/** The loan types the pages of these routes can have; undefined for a page without one. */
+export const pageLoanTypes = (routes: readonly CompiledRoute[], brand: Brand): (string | undefined)[] => [
+  ...new Set(routes.flatMap((r): (string | undefined)[] => {
+    const types = loanTypesOfRoute(r, brand);
+    return types.length ? [...types] : [undefined];
+  })),
+];
+
+/**
+ * The heroes a page of each loan type gets: the first block shown must be a hero, and only
+ * one hero may show. Returns the problems as [block index, message] pairs.
+ */
+export function heroProblems(blocks: readonly { type: string; loanTypes?: readonly string[] }[], pageTypes: readonly (string | undefined)[]): [number, string][] {
+  const found = new Map<number, string>();
+  for (const pageType of pageTypes.length ? pageTypes : [undefined]) {
+    const shown = blocks.flatMap((b, i) => (!b.loanTypes || (pageType && b.loanTypes.includes(pageType)) ? [{ b, i }] : []));
+    const label = pageType ? ` (on ${pageType} pages)` : '';
+    if (shown[0] && shown[0].b.type !== 'hero') found.set(shown[0].i, `the first block must be a "hero"${label}: it holds the page's one <h1> heading`);
+    const heroes = shown.filter((s) => s.b.type === 'hero');
+    for (const extra of heroes.slice(1)) found.set(extra.i, `a page has one hero${label}; this is a second one (the first is block ${heroes[0]!.i})`);
+  }
+  return [...found];
+}
