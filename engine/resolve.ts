@@ -20,6 +20,7 @@ import { consentText, CURRENT_CONSENT_VERSION } from './consent';
 import { FORM_AMOUNT } from './leads/formRules';
 import { stateUnavailableReason, unavailableStateCodes } from './leads/rules';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
+import { cityItemVars as cityVars, pageVars, stateItemVars as stateVars } from './routeParams';
 import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, origin, qaPageJsonLd } from './seo';
 import { withMainSiteLinks } from './blogLinks';
 import { isBlogPath } from './hosts';
@@ -35,28 +36,9 @@ export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undef
   return matchRoute(loaded.routes, path, { loanTypes: loaded.brand.loanTypes, disabledPaths: loaded.brand.disabledPaths });
 }
 
-export function varsFor(brand: Brand, params: RouteParams, year: number): Record<string, string> {
-  const vars: Record<string, string> = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(year) };
-  const state = params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
-  if (state) Object.assign(vars, stateVars(state), { 'state.demonym': state.demonym });
-  if (params.city) Object.assign(vars, { 'city.name': params.city.name, 'city.slug': params.city.slug, 'city.zip': params.city.zip });
-  if (params.loanType) {
-    const lt = LOAN_TYPES[params.loanType];
-    Object.assign(vars, { 'loanType.singular': lt.singular, 'loanType.plural': lt.plural, 'loanType.slug': lt.slug });
-  }
-  if (params.letter) Object.assign(vars, { letter: params.letter.toUpperCase(), 'letter.slug': params.letter });
-  if (params.page) vars.page = String(params.page);
-  if (params.list) vars.list = params.list;
-  if (params.letterGroup) Object.assign(vars, { letterGroup: letterGroupLabel(params.letterGroup), 'letterGroup.slug': params.letterGroup });
-  if (params.amount) Object.assign(vars, { amount: formatMoney(params.amount, brand.locale, brand.currency), 'amount.value': String(params.amount) });
-  if (params.store) {
-    const s = params.store;
-    Object.assign(vars, { 'store.name': s.name, 'store.slug': s.slug, 'store.loanType': s.loanType === 'loans' ? 'personal loans' : s.loanType, 'store.nearMePath': storeNearMePath(s) });
-  }
-  return vars;
-}
+/** The page's template variables (engine/routeParams.ts). */
+export const varsFor = (brand: Brand, params: RouteParams, year: number): Record<string, string> => pageVars(brand, params, year);
 
-const cityVars = (c: City): Record<string, string> => ({ ...stateVars(stateByCode(c.stateCode)!), 'city.slug': c.slug, 'city.name': c.name });
 
 /** Page links 1…n around the current one; page 1 is the path without a number (SPEC: no page 1 in paths). */
 function pageLinks(basePath: string, current: number, count: number): (LinkView & { current: boolean })[] {
@@ -64,7 +46,6 @@ function pageLinks(basePath: string, current: number, count: number): (LinkView 
   return [...wanted].sort((a, b) => a - b).map((n) => ({ label: String(n), href: n === 1 ? basePath : `${basePath}/${n}`, current: n === current }));
 }
 
-const stateVars = (s: State): Record<string, string> => ({ 'state.name': s.name, 'state.code': s.code.toUpperCase(), 'state.shortName': s.code, 'state.slug': s.slug });
 
 function statesExcluding(exclude: readonly ('noService' | 'restricted' | 'titleExcluded')[] | undefined): readonly State[] {
   if (!exclude?.length) return STATES;

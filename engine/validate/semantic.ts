@@ -5,13 +5,12 @@
  */
 import type { Block, Brand, Layout } from '../../schemas/brand.types';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
-import { citiesOf } from '../cities';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
+import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
 import { TITLE_APPLY } from '../apply';
 import { STORE_BRANDS } from '../data/stores';
-import { STATES } from '../states';
-import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
+import { fill, ITEM_TEMPLATE_KEYS, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacy';
@@ -27,21 +26,6 @@ export interface LayoutSource {
   /** pointer of the layout inside its file ('' for a shared layout file) */
   pointer: string;
   layout: Layout;
-}
-
-export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM).flat());
-
-/** The template variables a route brings. */
-export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType' | 'content'>): Set<string> {
-  const vars = new Set<string>(VARS_BY_PARAM.always);
-  const has = (k: ParamKind) => route.params.includes(k);
-  const add = (list: readonly string[]) => list.forEach((v) => vars.add(v));
-  if (has('state') || has('stateCode') || has('city') || has('cityState')) add(VARS_BY_PARAM.state);
-  if (has('city') || has('cityState')) add(VARS_BY_PARAM.city);
-  if (has('loanType') || route.loanType) add(VARS_BY_PARAM.loanType);
-  for (const k of ['letter', 'page', 'list', 'letterGroup', 'amount', 'store'] as const) if (has(k)) add(VARS_BY_PARAM[k]);
-  if ((has('slug') && route.content) || has('list')) add(VARS_BY_PARAM.content);
-  return vars;
 }
 
 /** Every string in a value with its pointer, skipping nothing. */
@@ -139,20 +123,14 @@ export function checkBrand(
     }
   }
 
-  const sampleState = STATES.find((s) => s.code === 'tx')!;
-  const sampleCity = citiesOf(sampleState.code)[0];
-  const samples: Record<string, string> = {
-    'state.name': sampleState.name, 'state.code': sampleState.code.toUpperCase(), 'state.shortName': sampleState.code, 'state.slug': sampleState.slug,
-    'city.name': sampleCity?.name ?? '', 'city.slug': sampleCity?.slug ?? '',
-    'letter.slug': 'b', 'letterGroup.slug': 'ijk', 'store.slug': 'advance-america', 'loanType.slug': brand.loanTypes[0]!,
-  };
+  const samples = sampleItemVars(brand);
   /**
    * A link template may use its items' variables and, in a layout, any variable every route
    * using the layout has (e.g. {loanType.slug}); it must give a real page on each such route.
    */
   const checkItemTemplate = (f: string, pointer: string, template: string, kind: ItemKind, routes: readonly CompiledRoute[] = []) => {
-    const pageVars = routes.length ? [...varsOfRoute(routes[0]!)].filter((v) => routes.every((r) => varsOfRoute(r).has(v))) : [...VARS_BY_PARAM.always];
-    const allowed = new Set<string>([...ITEM_VARS[kind], ...pageVars]);
+    const pageVars = routes.length ? [...varsOfRoute(routes[0]!)].filter((v) => routes.every((r) => varsOfRoute(r).has(v))) : [...ALWAYS_VARS];
+    const allowed = new Set<string>([...itemVarsOf(kind), ...pageVars]);
     const unknown = placeholdersIn(template).filter((p) => !allowed.has(p));
     if (unknown.length) {
       add(f, pointer, `unknown placeholder {${unknown[0]}} in a link template (available: ${[...allowed].map((v) => `{${v}}`).join(', ')})`);
@@ -189,7 +167,7 @@ export function checkBrand(
     }
   }
 
-  const footerVars = new Set<string>([...VARS_BY_PARAM.always, 'noServiceStates']);
+  const footerVars = new Set<string>([...ALWAYS_VARS, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {
     for (const p of placeholdersIn(text)) if (!footerVars.has(p)) add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
   });
