@@ -9,7 +9,8 @@ import { matchPath } from './resolve';
 import type { CompiledRoute } from './routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from './routeParams';
 import { canonicalUrl } from './seo';
-import type { Collection, ContentSource, Entry, ListFilters, Market } from './content/types';
+import { specOf } from './blockSpecs';
+import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from './content/types';
 import type { State } from './states';
 
 export const SITEMAP_MAX_URLS = 50_000;
@@ -110,8 +111,8 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
   for (const route of loaded.routes) {
     const layout = loaded.layout(route.layout);
-    const list = layout?.blocks.find((b) => b.type === 'contentList' && b.paginate);
-    const pageSize = list?.type === 'contentList' ? (list.pageSize ?? 5) : 5;
+    const list = layout?.blocks.map((b) => specOf(b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
+    const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
     const withPages = (path: string, total: number) => {
       out.push(path);
@@ -121,7 +122,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
       for (const e of items[route.content] ?? []) out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
     } else if (route.params.includes('list')) {
       for (const [category, n] of perCategory) withPages(base({ list: category }), n);
-    } else if (route.params.includes('page') && list?.type === 'contentList' && route.params.length === 1) {
+    } else if (route.params.includes('page') && list && route.params.length === 1) {
       withPages(base({}), list.collection === 'article' ? articles.length : (items[list.collection]?.length ?? 0));
     }
   }

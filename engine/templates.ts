@@ -31,6 +31,3 @@ export function fillDeep<T>(value: T, vars: Vars, skipKeys: ReadonlySet<string> 
   }
   return value;
 }
-
-/** Keys whose strings are per-item templates, filled later with each item's own variables. */
-export const ITEM_TEMPLATE_KEYS: ReadonlySet<string> = new Set(['hrefTemplate', 'hrefTemplateByLoanType', 'nearbyHrefTemplate', 'letterHrefTemplate', 'groupHrefTemplate']);

@@ -1135,3 +1135,6 @@ export interface StoreFactsBlock {
 /** Every block type declared by a blocks/<type>/schema.json. */
 export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];
+
+/** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */
+export const BLOCK_TEMPLATE_FIELDS = {"cityIndex":{"hrefTemplate":"city","letterHrefTemplate":"letter"},"cityList":{"hrefTemplate":"city"},"locationFacts":{"nearbyHrefTemplate":"city"},"searchForm":{"hrefTemplate":"search","hrefTemplateByLoanType":"search"},"stateList":{"hrefTemplate":"state"},"storeDirectory":{"hrefTemplate":"store","groupHrefTemplate":"letterGroup"}} as const;

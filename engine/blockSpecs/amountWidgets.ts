@@ -1,0 +1,10 @@
+/** The amount widgets (SPEC §2): they send the visitor to the apply page with an amount. */
+import { amountLabel, amountOptions } from '../amounts';
+import type { BlockSpec } from './types';
+
+export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: number; label: string }[]; defaultAmount: number }> = {
+  applyWidget: true,
+  data: (_block, { brand }) => ({ options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })), defaultAmount: 1000 }),
+};
+export const getYourCashSpec: BlockSpec<'getYourCash'> = { applyWidget: true };
+export const rangeSliderSpec: BlockSpec<'rangeSlider'> = { applyWidget: true };
