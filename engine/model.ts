@@ -1,5 +1,5 @@
 /** The page model: plain, serialisable data handed from getStaticProps to React. */
-import type { Block, BlockType } from '../schemas/brand.types';
+import type { AmountParam, Block, BlockType, ExitPopupVariant, HeaderLayout } from '../schemas/brand.types';
 import type { BlockData } from './blockSpecs';
 import type { LendingView } from './lending';
 
@@ -18,13 +18,13 @@ export interface ApplyView {
   /** the apply URL with v1=landing-page, for links rendered on the server */
   href: string;
   path: string;
-  amountParam: 'requested_amount' | 'requestedamount';
+  amountParam: AmountParam;
   label: string;
   newTab: boolean;
 }
 
 export interface ExitPopupView {
-  variant: 'generic' | 'general' | 'title' | 'payday';
+  variant: ExitPopupVariant;
   maskClosable: boolean;
   /** payday variant: the 11 store brands and their pages */
   stores?: LinkView[];
@@ -35,7 +35,7 @@ export interface BrandView {
   name: string;
   locale: string;
   currency: string;
-  layout: 'full' | 'logo-only';
+  layout: HeaderLayout;
   theme: string;
   progressColor: string;
   logo: string;

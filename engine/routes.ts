@@ -5,19 +5,15 @@
  * page 1) makes that route not match, so the next one is tried and, at the end, the
  * brand's 404 is shown.
  */
-import type { LoanType } from '../schemas/brand.types';
+import type { LoanType, Route } from '../schemas/brand.types';
 import { isParamKind, OPTIONAL_PARAM, PARAM_KINDS, parseParams, ROUTE_PARAMS, type ParamKind, type RouteParams } from './routeParams';
 
 export { BORROW_AMOUNTS, PARAM_KINDS, type ParamKind, type RouteParams } from './routeParams';
 
-export interface RouteSpec {
-  path: string;
-  layout: string;
-  loanType?: LoanType;
-  content?: 'article' | 'answer' | 'hub' | 'author' | 'category' | 'tag';
-}
+/** A route as a brand file writes it (schemas/brand.base.json "route"). */
+export type RouteSpec = Route;
 
-export interface CompiledRoute extends RouteSpec {
+export interface CompiledRoute extends Route {
   index: number;
   params: ParamKind[];
   regex: RegExp;

@@ -1,3 +1,4 @@
+import type { AmountParam } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../apply';
 import { consentText, CURRENT_CONSENT_VERSION } from '../consent';
 import { FORM_AMOUNT } from '../leads/formRules';
@@ -10,7 +11,7 @@ import type { BlockSpec } from './types';
 /** The application form's server-resolved data (blocks/applyForm). */
 export interface ApplyFormData {
   /** the query key the amount arrives under (requested_amount or requestedamount) */
-  amountParam: 'requested_amount' | 'requestedamount';
+  amountParam: AmountParam;
   /** shown until the query or session storage says otherwise */
   defaultAmount: number;
   /** the consent shown next to the submit button: its version and exact text for this brand */
