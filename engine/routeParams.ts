@@ -214,7 +214,7 @@ export const ROUTE_PARAMS = {
     sitemap: () => [...'abcdefghijklmnopqrstuvwxyz'].filter((l) => citiesStartingWith(l).length).map((value) => ({ value })),
   },
   page: {
-    doc: 'a page number from 2 to 9999, only as {page?}: the whole last part of the path, optional (page 1 is the path without it)',
+    doc: 'a page number, 2-9999; optional, and only as the whole last part of a path (page 1 is the path without it)',
     example: '2',
     shape: '[1-9][0-9]{0,3}',
     parse: (raw, out) => {

@@ -462,7 +462,7 @@ export interface FooterStateLinks {
  */
 export interface Route {
   /**
-   * Path pattern. Parameters in braces: {state} (state slug), {stateCode} (two-letter code), {city} (city slug), {letter} (a-z), {page?} (2-9999, optional), {list} (a-z, 0-9, hyphen) and {loanType} (one of loanTypes).
+   * Path pattern. Parameters in braces, each checked against real data (a value that names nothing real gives the 404 page): {state} (a state by its slug, e.g. texas); {stateCode} (a state by its two-letter code, e.g. tx); {city} (a city by its slug (of the path's state, if it has one), e.g. houston); {cityState} (a city and its state code, e.g. houston-tx); {letter} (the first letter of city names, a-z, e.g. b); {page?} (a page number, 2-9999; optional, and only as the whole last part of a path (page 1 is the path without it), e.g. 2); {list} (a content category slug (a-z, 0-9, hyphen), e.g. payday-basics); {slug} (a content item slug, with at least one letter; the route says which collection ("content"), e.g. apr-basics); {loanType} (one of the brand's loanTypes, e.g. payday-loans); {letterGroup} (a store directory letter group (a, b, c, d, ef, g, h, ijk, l, m, nop, qr, s, tuv, wxyz, other), e.g. ijk); {amount} (a loan amount in dollars (100, 200, 300, 500, 1000, 2000), e.g. 500); {store} (a store brand by its slug (the 11 of the store directory), e.g. advance-america).
    */
   path: string;
   /**
