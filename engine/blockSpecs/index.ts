@@ -1,54 +1,14 @@
 /**
- * Every block type's spec, in one map typed over the block union: a block declared by a
- * blocks/<type>/schema.json without an entry here fails `tsc`. Adding a block that needs
- * server data = its folder (component, schema) + its spec file + its line here.
+ * Every block type's spec (engine/blockSpecs/<type>.ts), in one map typed over the block
+ * union (specMap.ts, written by `npm run gen:types` from the files here; a block type without
+ * a spec file gets `{}`). Adding a block that needs server data = its folder under blocks/
+ * plus its spec file here.
  */
 import type { BlockType } from '../../schemas/brand.types';
-import { getYourCashSpec, quickAmountSpec, rangeSliderSpec } from './amountWidgets';
-import { applyCtaSpec } from './applyCta';
-import { applyFormSpec } from './applyForm';
-import { cityIndexSpec } from './cityIndex';
-import { cityListSpec } from './cityList';
-import { contentBodySpec } from './contentBody';
-import { contentListSpec } from './contentList';
-import { addressAutocompleteSpec, locationSearchSpec } from './geocoded';
-import { heroSpec } from './hero';
-import { linkGridSpec } from './linkGrid';
-import { locationFactsSpec } from './locationFacts';
-import { searchFormSpec } from './searchForm';
-import { stateListSpec } from './stateList';
-import { storeDirectorySpec } from './storeDirectory';
-import { storeFactsSpec } from './storeFacts';
-import type { BlockSpec, DataOfSpec } from './types';
+import { BLOCK_SPECS } from './specMap';
+import type { AnySpec, DataOfSpec } from './types';
 
-/** A spec whatever its data and loaded content (the loader's result goes only to its own resolver). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnySpec<K extends BlockType> = BlockSpec<K, unknown, any>;
-
-export const BLOCK_SPECS = {
-  addressAutocomplete: addressAutocompleteSpec,
-  applyCta: applyCtaSpec,
-  applyForm: applyFormSpec,
-  cityIndex: cityIndexSpec,
-  cityList: cityListSpec,
-  contentBody: contentBodySpec,
-  contentList: contentListSpec,
-  faq: {},
-  getYourCash: getYourCashSpec,
-  hero: heroSpec,
-  linkGrid: linkGridSpec,
-  locationFacts: locationFactsSpec,
-  locationSearch: locationSearchSpec,
-  privacyChoice: {},
-  quickAmount: quickAmountSpec,
-  rangeSlider: rangeSliderSpec,
-  richText: {},
-  searchForm: searchFormSpec,
-  stateList: stateListSpec,
-  steps: {},
-  storeDirectory: storeDirectorySpec,
-  storeFacts: storeFactsSpec,
-} satisfies { [K in BlockType]: AnySpec<K> };
+export { BLOCK_SPECS };
 
 /** Each block type's server data (null for a block without one). */
 export type BlockData = { [K in BlockType]: DataOfSpec<(typeof BLOCK_SPECS)[K]> };

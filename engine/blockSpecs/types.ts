@@ -85,6 +85,10 @@ export interface BlockSpec<K extends BlockType, D = null, L = undefined> {
   content?: ContentNeeds<K, L>;
 }
 
+/** A spec whatever its data and loaded content (the loader's result goes only to its own resolver). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpec<K extends BlockType> = BlockSpec<K, unknown, any>;
+
 /** The data a spec's resolver gives (null for a block without one). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type DataOfSpec<S> = S extends { data?: undefined } ? null : S extends BlockSpec<any, infer D, any> ? D : null;

@@ -1,4 +1,4 @@
-/** The amount widgets (SPEC §2): they send the visitor to the apply page with an amount. */
+/** The quick amount picker (SPEC §2): it sends the visitor to the apply page with an amount. */
 import { amountLabel, amountOptions } from '../amounts';
 import type { BlockSpec } from './types';
 
@@ -6,5 +6,3 @@ export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: numbe
   applyWidget: true,
   data: (_block, { brand }) => ({ options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })), defaultAmount: 1000 }),
 };
-export const getYourCashSpec: BlockSpec<'getYourCash'> = { applyWidget: true };
-export const rangeSliderSpec: BlockSpec<'rangeSlider'> = { applyWidget: true };
