@@ -4,6 +4,7 @@ import type { AnySpec } from './types';
 import { addressAutocompleteSpec } from './addressAutocomplete';
 import { applyCtaSpec } from './applyCta';
 import { applyFormSpec } from './applyForm';
+import { cityCountSpec } from './cityCount';
 import { cityIndexSpec } from './cityIndex';
 import { cityListSpec } from './cityList';
 import { contentBodySpec } from './contentBody';
@@ -25,6 +26,7 @@ export const BLOCK_SPECS = {
   addressAutocomplete: addressAutocompleteSpec,
   applyCta: applyCtaSpec,
   applyForm: applyFormSpec,
+  cityCount: cityCountSpec,
   cityIndex: cityIndexSpec,
   cityList: cityListSpec,
   contentBody: contentBodySpec,
