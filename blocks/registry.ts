@@ -9,7 +9,6 @@ import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
 import { lazyBlock, preloadLazy } from './lazyBlock';
 import ApplyCta from './applyCta/ApplyCta';
-import CityCount from './cityCount/CityCount';
 import CityIndex from './cityIndex/CityIndex';
 import CityList from './cityList/CityList';
 import ContentBody from './contentBody/ContentBody';
@@ -34,7 +33,6 @@ export const registry: Registry = {
   // boundary: no streamed hidden segment, no jump when it is revealed, visible without script);
   // their chunk is still fetched only on pages that use them. The application form's brings immer.
   applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
-  cityCount: CityCount,
   cityIndex: CityIndex,
   cityList: CityList,
   contentBody: ContentBody,

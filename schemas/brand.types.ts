@@ -60,7 +60,6 @@ export type Block =
   | AddressAutocompleteBlock
   | ApplyCtaBlock
   | ApplyFormBlock
-  | CityCountBlock
   | CityIndexBlock
   | CityListBlock
   | ContentBodyBlock
@@ -669,22 +668,6 @@ export interface ApplyFormGuideLink {
   href: string;
 }
 /**
- * SAMPLE (added and reverted to measure what a data-backed block touches): how many places of the page's state we cover.
- *
- * This interface was referenced by `Brand`'s JSON-Schema
- * via the `definition` "block_cityCount".
- */
-export interface CityCountBlock {
-  /**
-   * Block type: the number of cities of the page's state.
-   */
-  type: 'cityCount';
-  /**
-   * Section heading (<h2>).
-   */
-  heading: string;
-}
-/**
  * An A-to-Z index of cities: either every city of the page's state, or the cities of the whole country starting with the route's {letter}, in pages of 120 with page links.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -1184,7 +1167,7 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityCount","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];
 
 /** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */

@@ -4,7 +4,6 @@ import type { AnySpec } from './types';
 import { addressAutocompleteSpec } from './addressAutocomplete';
 import { applyCtaSpec } from './applyCta';
 import { applyFormSpec } from './applyForm';
-import { cityCountSpec } from './cityCount';
 import { cityIndexSpec } from './cityIndex';
 import { cityListSpec } from './cityList';
 import { contentBodySpec } from './contentBody';
@@ -26,7 +25,6 @@ export const BLOCK_SPECS = {
   addressAutocomplete: addressAutocompleteSpec,
   applyCta: applyCtaSpec,
   applyForm: applyFormSpec,
-  cityCount: cityCountSpec,
   cityIndex: cityIndexSpec,
   cityList: cityListSpec,
   contentBody: contentBodySpec,
