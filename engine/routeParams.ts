@@ -30,7 +30,6 @@ export interface RouteParams {
   letterGroup?: string;
   amount?: number;
   store?: StoreBrand;
-  zip?: string;
 }
 
 /** SPEC §2: /borrow-money/{amount}-dollar-loan exists for these amounts. */
@@ -116,7 +115,6 @@ export const TEMPLATE_VARS = {
     sample: () => ({ 'store.slug': 'advance-america' }),
     fill: (p) => p.store && { 'store.name': p.store.name, 'store.slug': p.store.slug, 'store.loanType': storeLoanType(p.store), 'store.nearMePath': storeNearMePath(p.store) },
   },
-  zip: { names: ['zip'], fill: (p) => (p.zip !== undefined ? { zip: p.zip } : undefined) },
 } satisfies Record<string, VarFamily>;
 export type VarFamilyName = keyof typeof TEMPLATE_VARS;
 const FAMILIES = Object.entries(TEMPLATE_VARS) as [VarFamilyName, VarFamily][];
@@ -276,14 +274,6 @@ export const ROUTE_PARAMS = {
     parse: (raw, out) => !!(out.store = storeBySlug(raw)),
     gives: ['store'],
     sitemap: () => STORE_BRANDS.map((s) => ({ value: s.slug })),
-  },
-  zip: {
-    doc: 'a ZIP code of a city we list',
-    example: '77001',
-    shape: '[0-9]{5}',
-    parse: (raw, out) => allCitiesByName().some((c) => c.zip === raw) && !!(out.zip = raw),
-    gives: ['zip'],
-    sitemap: () => allCitiesByName().map((c) => ({ value: c.zip })),
   },
 } satisfies Record<string, RouteParamKind>;
 
