@@ -3,7 +3,9 @@
  * existing query parameters kept, v1 = the stored source (default landing-page), and the
  * amount under the brand's key only when an amount is given.
  */
-export type AmountParam = 'requested_amount' | 'requestedamount';
+import type { AmountParam } from '../schemas/brand.types';
+
+export type { AmountParam };
 
 export const DEFAULT_SOURCE = 'landing-page';
 /** Local storage key holding the apply source (SPEC §3). */

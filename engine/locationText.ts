@@ -5,7 +5,7 @@
 import { citiesOf, largestCities, nearbyCities, type City } from './cities';
 import { fill, possessive } from './templates';
 import { listInWords, STATE_SETS, type State } from './states';
-import type { LocationFactsData } from './model';
+import type { LocationFactsData } from './blockSpecs/locationFacts';
 
 const n = (value: number, locale: string) => value.toLocaleString(locale);
 

@@ -1,7 +1,6 @@
 /** The page model: plain, serialisable data handed from getStaticProps to React. */
-import type { Block, BlockType } from '../schemas/brand.types';
-import type { ContentBodyData, ContentListData } from './content/load';
-import type { GeocoderEndpoint } from './geocode/client';
+import type { AmountParam, Block, BlockType, ExitPopupVariant, HeaderLayout } from '../schemas/brand.types';
+import type { BlockData } from './blockSpecs';
 import type { LendingView } from './lending';
 
 export interface LinkView {
@@ -19,13 +18,13 @@ export interface ApplyView {
   /** the apply URL with v1=landing-page, for links rendered on the server */
   href: string;
   path: string;
-  amountParam: 'requested_amount' | 'requestedamount';
+  amountParam: AmountParam;
   label: string;
   newTab: boolean;
 }
 
 export interface ExitPopupView {
-  variant: 'generic' | 'general' | 'title' | 'payday';
+  variant: ExitPopupVariant;
   maskClosable: boolean;
   /** payday variant: the 11 store brands and their pages */
   stores?: LinkView[];
@@ -36,7 +35,7 @@ export interface BrandView {
   name: string;
   locale: string;
   currency: string;
-  layout: 'full' | 'logo-only';
+  layout: HeaderLayout;
   theme: string;
   progressColor: string;
   logo: string;
@@ -65,59 +64,14 @@ export interface BrandView {
   };
 }
 
-export interface LocationFactsData {
-  paragraphs: string[];
-  nearby?: { label: string; href?: string; miles: number }[];
-}
+export type { LocationFactsData } from './blockSpecs/locationFacts';
+export type { ApplyFormData } from './blockSpecs/applyForm';
+export type { BlockData } from './blockSpecs';
 
-/** The application form's server-resolved data (blocks/applyForm). */
-export interface ApplyFormData {
-  /** the query key the amount arrives under (requested_amount or requestedamount) */
-  amountParam: 'requested_amount' | 'requestedamount';
-  /** shown until the query or session storage says otherwise */
-  defaultAmount: number;
-  /** the consent shown next to the submit button: its version and exact text for this brand */
-  consent: { version: string; text: string };
-  /** states this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
-  unavailableStates: { code: string; name: string; reason: string }[];
-  /** the guide offered on the thank-you step */
-  guide: LinkView;
-  /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
-  representativeExample: string;
-  /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
-  traceKey?: string;
-}
 
-export interface BlockData {
-  /** unavailable: the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
-  hero: { applyHref: string; unavailable?: { reason: string; alternativesHref: string } };
-  applyCta: { applyHref: string; unavailable?: { stateName: string; alternatives: LinkView[] } };
-  stateList: { links: LinkView[] };
-  cityList: { links: LinkView[]; total: number };
-  locationFacts: LocationFactsData;
-  quickAmount: { options: { value: number; label: string }[]; defaultAmount: number };
-  applyForm: ApplyFormData;
-  cityIndex: {
-    groups: { letter: string; links: LinkView[] }[];
-    total: number;
-    letters?: (LinkView & { current: boolean })[];
-    pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] };
-  };
-  storeDirectory: { stores: (LinkView & { loanType: string })[]; groups?: (LinkView & { current: boolean })[] };
-  storeFacts: { paragraphs: string[]; nearMe?: LinkView };
-  searchForm: { action: string; states: { value: string; label: string }[]; loanTypes: { value: string; label: string }[] };
-  contentList: Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
-  contentBody: (ContentBodyData & { error?: undefined }) | { error: true };
-  /** loanType: the page's (or the brand's first), for the page a chosen place opens */
-  locationSearch: { loanType: string; geocoder: GeocoderEndpoint };
-  addressAutocomplete: { geocoder: GeocoderEndpoint };
-}
-
-type DataOf<K extends BlockType> = K extends keyof BlockData ? BlockData[K] : null;
-
-/** A block after placeholders are filled and its loader has run. */
-export type ResolvedBlock = { [K in BlockType]: Extract<Block, { type: K }> & { key: string; data: DataOf<K> } }[BlockType];
-export type ResolvedBlockOf<K extends BlockType> = Extract<ResolvedBlock, { type: K }>;
+/** A block after placeholders are filled and its spec's resolver has run (engine/blockSpecs). */
+export type ResolvedBlockOf<K extends BlockType> = Extract<Block, { type: K }> & { key: string; data: BlockData[K] };
+export type ResolvedBlock = { [K in BlockType]: ResolvedBlockOf<K> }[BlockType];
 
 export interface PageModel {
   brand: BrandView;

@@ -4,65 +4,35 @@
  * brands), deduplicated and checked to resolve; split into sitemaps of at most 50,000 URLs
  * under a sitemap index.
  */
-import { allCitiesByName, citiesOf, cityStateSlug, distinctCitySlugs } from './cities';
 import type { LoadedBrand } from './catalog';
-import { STORE_BRANDS } from './data/stores';
-import { cityPageCount, citiesStartingWith, LETTER_GROUPS } from './directory';
 import { matchPath } from './resolve';
-import { BORROW_AMOUNTS, type CompiledRoute, type ParamKind } from './routes';
+import type { CompiledRoute } from './routes';
+import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from './routeParams';
 import { canonicalUrl } from './seo';
-import type { Collection, ContentSource, Entry, ListFilters, Market } from './content/types';
-import { STATES, type State } from './states';
+import { specOf } from './blockSpecs';
+import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from './content/types';
+import type { State } from './states';
 
 export const SITEMAP_MAX_URLS = 50_000;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz'.split('');
 
 type Assignment = Partial<Record<ParamKind, string>>;
 
+/** Every assignment of a route's parameters the table can enumerate (none for content-decided ones). */
 function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignment> {
-  const kinds = route.params.filter((k) => k !== 'page');
-  if (kinds.includes('list')) return; // list values come from the content store (blog lists)
+  const kinds = route.params.filter((k) => k !== OPTIONAL_PARAM);
+  const enumerators = kinds.map((k) => ROUTE_PARAMS[k] as RouteParamKind);
+  if (enumerators.some((def) => def.sitemap === 'content')) return; // the content store decides (contentPaths)
+  const optional = route.params.includes(OPTIONAL_PARAM) ? (ROUTE_PARAMS[OPTIONAL_PARAM] as RouteParamKind) : undefined;
+  const brand = loaded.brand;
   function* step(i: number, acc: Assignment, state?: State): Generator<Assignment> {
     if (i === kinds.length) {
       yield acc;
-      if (route.params.includes('page') && acc.letter) {
-        for (let p = 2; p <= cityPageCount(acc.letter); p++) yield { ...acc, page: String(p) };
-      }
+      if (optional && optional.sitemap !== 'content') for (const v of optional.sitemap({ brand, assigned: acc, ...(state ? { state } : {}) })) yield { ...acc, [OPTIONAL_PARAM]: v.value };
       return;
     }
-    const kind = kinds[i]!;
-    const next = (value: string, s = state) => step(i + 1, { ...acc, [kind]: value }, s);
-    switch (kind) {
-      case 'state':
-        for (const s of STATES) yield* next(s.slug, s);
-        break;
-      case 'stateCode':
-        for (const s of STATES) yield* next(s.code, s);
-        break;
-      case 'city':
-        for (const slug of state ? citiesOf(state.code).map((c) => c.slug) : distinctCitySlugs()) yield* next(slug);
-        break;
-      case 'cityState':
-        for (const c of allCitiesByName()) yield* next(cityStateSlug(c));
-        break;
-      case 'letter':
-        for (const l of LETTERS) if (citiesStartingWith(l).length) yield* next(l);
-        break;
-      case 'loanType':
-        for (const t of loaded.brand.loanTypes) yield* next(t);
-        break;
-      case 'letterGroup':
-        for (const g of LETTER_GROUPS) yield* next(g);
-        break;
-      case 'amount':
-        for (const a of BORROW_AMOUNTS) yield* next(String(a));
-        break;
-      case 'store':
-        for (const s of STORE_BRANDS) yield* next(s.slug);
-        break;
-      default:
-        break;
-    }
+    const values = enumerators[i]!.sitemap;
+    if (values === 'content') return;
+    for (const v of values({ brand, assigned: acc, ...(state ? { state } : {}) })) yield* step(i + 1, { ...acc, [kinds[i]!]: v.value }, v.state ?? state);
   }
   yield* step(0, {});
 }
@@ -141,8 +111,8 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
   for (const route of loaded.routes) {
     const layout = loaded.layout(route.layout);
-    const list = layout?.blocks.find((b) => b.type === 'contentList' && b.paginate);
-    const pageSize = list?.type === 'contentList' ? (list.pageSize ?? 5) : 5;
+    const list = layout?.blocks.map((b) => specOf(b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
+    const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
     const withPages = (path: string, total: number) => {
       out.push(path);
@@ -152,7 +122,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
       for (const e of items[route.content] ?? []) out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
     } else if (route.params.includes('list')) {
       for (const [category, n] of perCategory) withPages(base({ list: category }), n);
-    } else if (route.params.includes('page') && list?.type === 'contentList' && route.params.length === 1) {
+    } else if (route.params.includes('page') && list && route.params.length === 1) {
       withPages(base({}), list.collection === 'article' ? articles.length : (items[list.collection]?.length ?? 0));
     }
   }

@@ -3,7 +3,6 @@
  * substitution (React escapes the result); an unknown placeholder is left as written, and
  * validation reports it before it can reach a page.
  */
-import { LOAN_TYPE_VARS } from './loanTypeText';
 
 export type Vars = Readonly<Record<string, string>>;
 
@@ -33,32 +32,3 @@ export function fillDeep<T>(value: T, vars: Vars, skipKeys: ReadonlySet<string> 
   }
   return value;
 }
-
-/** The variables each kind of route parameter brings, for validation and for docs. */
-export const VARS_BY_PARAM = {
-  always: ['brand.name', 'brand.host', 'year'],
-  state: ['state.name', 'state.code', 'state.shortName', 'state.slug', 'state.demonym'],
-  city: ['city.name', 'city.slug', 'city.zip'],
-  /** engine/loanTypeText.ts: singular, plural, slug, their capitalised and title forms, article */
-  loanType: LOAN_TYPE_VARS,
-  letter: ['letter', 'letter.slug'],
-  page: ['page'],
-  list: ['list'],
-  /** on routes with {slug} or {list}: the content item (or the category) the page shows */
-  content: ['content.title', 'content.h1', 'content.description'],
-  letterGroup: ['letterGroup', 'letterGroup.slug'],
-  amount: ['amount', 'amount.value'],
-  store: ['store.name', 'store.slug', 'store.loanType', 'store.nearMePath'],
-} as const;
-
-/** Keys whose strings are per-item templates, filled later with each item's own variables. */
-export const ITEM_TEMPLATE_KEYS: ReadonlySet<string> = new Set(['hrefTemplate', 'hrefTemplateByLoanType', 'nearbyHrefTemplate', 'letterHrefTemplate', 'groupHrefTemplate']);
-export const ITEM_VARS = {
-  state: ['state.name', 'state.code', 'state.shortName', 'state.slug'],
-  city: ['city.name', 'city.slug', 'state.name', 'state.code', 'state.shortName', 'state.slug'],
-  letter: ['letter.slug'],
-  letterGroup: ['letterGroup.slug'],
-  store: ['store.slug'],
-  search: ['state.name', 'state.code', 'state.shortName', 'state.slug', 'loanType.slug'],
-} as const;
-export type ItemKind = keyof typeof ITEM_VARS;

@@ -5,7 +5,7 @@ import { CostNote } from '../layout/CostNote';
 /**
  * The page's opening band. With a button: cost and trust right under it (CostNote); the sticky
  * phone button (layout/StickyApply) appears once this button has scrolled away. On a state the
- * brand cannot serve (engine/resolve.ts unavailableHere) there is no button: the text says so
+ * brand cannot serve (engine/availability.ts unavailableHere) there is no button: the text says so
  * first and links to the alternatives further down.
  */
 export default function Hero({ block, brand }: BlockProps<'hero'>) {

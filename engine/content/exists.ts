@@ -6,7 +6,7 @@
  */
 import type { LoadedBrand } from '../catalog';
 import type { RouteMatch } from '../routes';
-import { loadPageContent, needsContent } from './load';
+import { contentDecidesPage, loadPageContent } from './load';
 import { contentSource, publicationState } from './service';
 
 const TTL_MS = 60_000;
@@ -18,9 +18,7 @@ const cache = (store.__loansitesContentExists ??= new Map());
 
 export async function contentPageExists(loaded: LoadedBrand, match: RouteMatch, path: string, draftMode: boolean): Promise<boolean> {
   const layout = loaded.layout(match.route.layout);
-  if (!layout || !needsContent(match, layout)) return true;
-  const paginated = layout.blocks.some((b) => b.type === 'contentList' && b.paginate);
-  if (match.params.slug === undefined && match.params.list === undefined && !paginated) return true;
+  if (!layout || !contentDecidesPage(match, layout)) return true;
   const key = `${draftMode ? 'P' : 'L'}:${loaded.brand.id}:${path}`;
   const hit = cache.get(key);
   if (hit && hit.expires > Date.now()) return hit.ok;

@@ -1,15 +1,15 @@
 /**
  * The content a page needs, fetched before it renders (getStaticProps):
  * - the item its {slug} names and the category its {list} names — missing → the page is a 404;
- * - each contentList block's items — a paginated list past its last page → 404;
+ * - what each block that needs content loads (its spec's content.load, engine/blockSpecs) — a
+ *   block may make the page a 404 (a paginated list past its last page);
  * - a failure of the page's own content throws (Next keeps serving the last good version, or
- *   shows the error page); a failure of a secondary list only marks that block, which then
- *   shows "Oh snap! There was a problem loading this content" while the page still renders.
+ *   shows the error page); a block that fails on its own only marks itself and the page.
  */
 import type { Brand, Layout } from '../../schemas/brand.types';
+import { specOf } from '../blockSpecs';
 import type { RouteMatch } from '../routes';
-import { markdownToSafeHtml } from './markdown';
-import { DEFAULT_PAGE_SIZE, type ContentSource, type Entry, type ListFilters, type Market, type PublicationState } from './types';
+import type { ContentSource, Entry, ListFilters, Market, PublicationState } from './types';
 
 export interface ListItemView {
   title: string;
@@ -41,14 +41,18 @@ export interface PageContent {
   vars: Record<string, string>;
   entry?: Entry;
   category?: Entry;
-  body?: ContentBodyData;
-  lists: Record<number, ContentListData>;
+  /** what each block that needs content loaded, by its place in the layout */
+  blocks: Record<number, unknown>;
   /** true when a secondary block failed: revalidate soon */
   degraded: boolean;
 }
 
 export const needsContent = (match: RouteMatch, layout: Layout): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => b.type === 'contentList' || b.type === 'contentBody');
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content);
+
+/** Does the content decide whether this page exists (an item, a category, a paginated list)? */
+export const contentDecidesPage = (match: RouteMatch, layout: Layout): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content?.decidesPage?.(b));
 
 const marketOf = (brand: Brand): Market => brand.country.toLowerCase() as Market;
 
@@ -87,54 +91,20 @@ export async function loadPageContent(
     ? { 'content.title': named.attributes.title, 'content.h1': named.attributes.h1, 'content.description': named.attributes.description }
     : {};
 
-  const lists: Record<number, ContentListData> = {};
+  const blocks: Record<number, unknown> = {};
   let degraded = false;
-  for (const [i, block] of layout.blocks.entries()) {
-    if (block.type !== 'contentList') continue;
-    const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
-    const page = block.paginate ? (match.params.page ?? 1) : 1;
-    const filters: ListFilters = { ...shownHere(block.collection) };
-    if (block.filterBy === 'list') filters.category = match.params.list!;
-    if (block.filterBy === 'tag') filters.tag = match.params.slug!;
-    if (block.filterBy === 'author') filters.author = match.params.slug!;
-    try {
-      const sort = block.collection === 'category' || block.collection === 'tag' || block.collection === 'author' ? ['title:asc'] : ['publishedAt:desc'];
-      const result = await source.list(block.collection, { filters, pagination: { page, pageSize }, sort, publicationState });
-      const { pageCount } = result.meta.pagination;
-      if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
-      const topic = block.collection === 'category' || block.collection === 'tag' ? block.collection : undefined;
-      const shown = topic ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e) : result.data;
-      lists[i] = {
-        items: shown.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
-        ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),
-      };
-    } catch (err) {
-      if (block.paginate) throw err; // the page's own list: no page without it
-      console.error(`[content] ${brand.id} block ${i} (${block.collection}): ${(err as Error).message}`);
-      lists[i] = { items: [], error: true };
-      degraded = true;
-    }
+  const ctx = {
+    source, brand, match, publicationState, shownHere, one, hasArticles,
+    ...(entry ? { entry } : {}),
+    ...(category ? { category } : {}),
+    degrade: () => void (degraded = true),
+  };
+  for (const [index, block] of layout.blocks.entries()) {
+    const needs = specOf(block.type).content;
+    if (!needs) continue;
+    const loaded = await needs.load(block, { ...ctx, index });
+    if (loaded === 'notFound') return 'notFound';
+    if (loaded !== undefined) blocks[index] = loaded;
   }
-
-  let body: ContentBodyData | undefined;
-  if (entry && layout.blocks.some((b) => b.type === 'contentBody')) {
-    const a = entry.attributes;
-    const authorSlug = a.extras?.author;
-    const author = authorSlug ? await one('author', authorSlug) : undefined;
-    const tags = await Promise.all((a.extras?.tags ?? []).map((t) => one('tag', t)));
-    const cat = a.category && collection === 'article' ? (category ?? (await one('category', a.category))) : undefined;
-    body = {
-      collection: collection!,
-      html: markdownToSafeHtml(a.extras?.body ?? ''),
-      h1: a.h1,
-      url: a.url,
-      publishedAt: a.publishedAt,
-      updatedAt: a.updatedAt,
-      ...(author ? { author: { name: author.attributes.h1, href: author.attributes.url } } : {}),
-      tags: tags.filter((t): t is Entry => !!t).map((t) => ({ name: t.attributes.h1, href: t.attributes.url })),
-      ...(cat ? { category: { name: cat.attributes.h1, href: cat.attributes.url } } : {}),
-      faq: a.extras?.faq ?? [],
-    };
-  }
-  return { vars, ...(entry ? { entry } : {}), ...(category ? { category } : {}), ...(body ? { body } : {}), lists, degraded };
+  return { vars, ...(entry ? { entry } : {}), ...(category ? { category } : {}), blocks, degraded };
 }

@@ -17,6 +17,7 @@ function validators() {
   if (compiled) return compiled;
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
   compiled = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema) };
   return compiled;
 }

@@ -4,14 +4,15 @@
  * hero first, colours are readable, hosts belong to one brand.
  */
 import type { Block, Brand, Layout } from '../../schemas/brand.types';
+import { specOf } from '../blockSpecs';
+import { TEMPLATE_FIELDS, templateFieldsOf } from '../blockSpecs/templateFields';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
-import { citiesOf } from '../cities';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
+import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
 import { TITLE_APPLY } from '../apply';
 import { STORE_BRANDS } from '../data/stores';
-import { STATES } from '../states';
-import { fill, ITEM_TEMPLATE_KEYS, ITEM_VARS, placeholdersIn, VARS_BY_PARAM, type ItemKind } from '../templates';
+import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacy';
@@ -28,21 +29,6 @@ export interface LayoutSource {
   /** pointer of the layout inside its file ('' for a shared layout file) */
   pointer: string;
   layout: Layout;
-}
-
-export const ALL_VARS: ReadonlySet<string> = new Set(Object.values(VARS_BY_PARAM).flat());
-
-/** The template variables a route brings. */
-export function varsOfRoute(route: Pick<CompiledRoute, 'params' | 'loanType' | 'content'>): Set<string> {
-  const vars = new Set<string>(VARS_BY_PARAM.always);
-  const has = (k: ParamKind) => route.params.includes(k);
-  const add = (list: readonly string[]) => list.forEach((v) => vars.add(v));
-  if (has('state') || has('stateCode') || has('city') || has('cityState')) add(VARS_BY_PARAM.state);
-  if (has('city') || has('cityState')) add(VARS_BY_PARAM.city);
-  if (has('loanType') || route.loanType) add(VARS_BY_PARAM.loanType);
-  for (const k of ['letter', 'page', 'list', 'letterGroup', 'amount', 'store'] as const) if (has(k)) add(VARS_BY_PARAM[k]);
-  if ((has('slug') && route.content) || has('list')) add(VARS_BY_PARAM.content);
-  return vars;
 }
 
 /** Every string in a value with its pointer, skipping nothing. */
@@ -142,20 +128,14 @@ export function checkBrand(
     }
   }
 
-  const sampleState = STATES.find((s) => s.code === 'tx')!;
-  const sampleCity = citiesOf(sampleState.code)[0];
-  const samples: Record<string, string> = {
-    'state.name': sampleState.name, 'state.code': sampleState.code.toUpperCase(), 'state.shortName': sampleState.code, 'state.slug': sampleState.slug,
-    'city.name': sampleCity?.name ?? '', 'city.slug': sampleCity?.slug ?? '',
-    'letter.slug': 'b', 'letterGroup.slug': 'ijk', 'store.slug': 'advance-america', 'loanType.slug': brand.loanTypes[0]!,
-  };
+  const samples = sampleItemVars(brand);
   /**
    * A link template may use its items' variables and, in a layout, any variable every route
    * using the layout has (e.g. {loanType.slug}); it must give a real page on each such route.
    */
   const checkItemTemplate = (f: string, pointer: string, template: string, kind: ItemKind, routes: readonly CompiledRoute[] = []) => {
-    const pageVars = routes.length ? [...varsOfRoute(routes[0]!)].filter((v) => routes.every((r) => varsOfRoute(r).has(v))) : [...VARS_BY_PARAM.always];
-    const allowed = new Set<string>([...ITEM_VARS[kind], ...pageVars]);
+    const pageVars = routes.length ? [...varsOfRoute(routes[0]!)].filter((v) => routes.every((r) => varsOfRoute(r).has(v))) : [...ALWAYS_VARS];
+    const allowed = new Set<string>([...itemVarsOf(kind), ...pageVars]);
     const unknown = placeholdersIn(template).filter((p) => !allowed.has(p));
     if (unknown.length) {
       add(f, pointer, `unknown placeholder {${unknown[0]}} in a link template (available: ${[...allowed].map((v) => `{${v}}`).join(', ')})`);
@@ -192,38 +172,25 @@ export function checkBrand(
     }
   }
 
-  const footerVars = new Set<string>([...VARS_BY_PARAM.always, 'noServiceStates']);
+  const footerVars = new Set<string>([...ALWAYS_VARS, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {
     for (const p of placeholdersIn(text)) if (!footerVars.has(p)) add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
   });
-
-  // The application form asks for what the server needs from this brand: purpose and vehicle
-  // when its apply page is /apply-title-loans (engine/leads/record.ts loanKindOf), a US ZIP code.
-  const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
-  for (const name of new Set(compiled.map((r) => r.layout))) {
-    const source = layoutOf(name);
-    source?.layout.blocks.forEach((block, i) => {
-      if (block.type !== 'applyForm' || block.provider === 'script') return;
-      const at = `${source.pointer}/blocks/${i}`;
-      if (block.loanKind !== formKind) problems.push({ file: source.file, pointer: `${at}/loanKind`, message: `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"` });
-      if (brand.country !== 'US') problems.push({ file: source.file, pointer: at, message: `the application form asks for a US ZIP code; brand "${brand.id}" is in ${brand.country}` });
-    });
-  }
 
   // Layouts: each used one is checked against the routes that use it.
   const usedBy = new Map<string, CompiledRoute[]>();
   for (const r of compiled) usedBy.set(r.layout, [...(usedBy.get(r.layout) ?? []), r]);
   for (const [name, routes] of usedBy) {
     const source = layoutOf(name);
-    if (source) problems.push(...checkLayoutUse(source, routes, brand, checkLink, checkItemTemplate), ...checkLoanTypeFilters(source, routes, brand));
+    if (source) problems.push(...checkLayoutUse(brand, source, routes, checkLink, checkItemTemplate), ...checkLoanTypeFilters(source, routes, brand));
   }
   return problems;
 }
 
 function checkLayoutUse(
+  brand: Brand,
   source: LayoutSource,
   routes: readonly CompiledRoute[],
-  brand: Brand,
   checkLink: (f: string, pointer: string, href: string) => void,
   checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind, routes?: readonly CompiledRoute[]) => void,
 ): FileProblem[] {
@@ -235,10 +202,10 @@ function checkLayoutUse(
   for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand))) add(`${base}/blocks/${i}${message.startsWith('the first') ? '/type' : ''}`, message);
 
   const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
-  const scan = (value: unknown, at: (string | number)[]) => {
+  const scan = (value: unknown, at: (string | number)[], templateFields: ReadonlySet<string> = new Set()) => {
     for (const { text, path } of strings(value, at)) {
-      // item templates (and maps of them, like hrefTemplateByLoanType) are checked per item
-      if (path.some((key) => typeof key === 'string' && ITEM_TEMPLATE_KEYS.has(key))) continue;
+      // link templates (and maps of them, like hrefTemplateByLoanType) are checked per item
+      if (path.some((key) => typeof key === 'string' && templateFields.has(key))) continue;
       for (const p of placeholdersIn(text)) {
         const pointer = base + encodePointer(path);
         if (!ALL_VARS.has(p)) {
@@ -255,40 +222,24 @@ function checkLayoutUse(
 
   layout.blocks.forEach((block: Block, i) => {
     const at = `${base}/blocks/${i}`;
-    scan(block, ['blocks', i]);
-    if (block.type === 'linkGrid') block.links.forEach((l, j) => checkLink(file, `${at}/links/${j}/href`, l.href));
-    if (block.type === 'stateList') checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'state', routes);
-    const needs = (what: string, ok: (r: CompiledRoute) => boolean) => {
-      const without = routes.find((r) => !ok(r));
-      if (without) add(at, `a ${block.type} block needs a route with ${what}; route "${without.path}" has none`);
-    };
+    scan(block, ['blocks', i], templateFieldsOf(block.type));
     const hasParam = (r: CompiledRoute, ...kinds: ParamKind[]) => r.params.some((p) => kinds.includes(p));
-    if (block.type === 'cityIndex') {
-      if (block.scope === 'letter') needs('{letter}', (r) => hasParam(r, 'letter'));
-      else needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
-      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'city', routes);
-      if (block.letterHrefTemplate) checkItemTemplate(file, `${at}/letterHrefTemplate`, block.letterHrefTemplate, 'letter', routes);
-    }
-    if (block.type === 'storeDirectory') {
-      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'store', routes);
-      if (block.groupHrefTemplate) checkItemTemplate(file, `${at}/groupHrefTemplate`, block.groupHrefTemplate, 'letterGroup', routes);
-    }
-    if (block.type === 'storeFacts') needs('{store}', (r) => hasParam(r, 'store'));
-    if (block.type === 'contentBody') needs('{slug} and "content"', (r) => hasParam(r, 'slug') && !!r.content && r.content !== 'category' && r.content !== 'tag');
-    if (block.type === 'contentList') {
-      if (block.filterBy === 'list') needs('{list}', (r) => hasParam(r, 'list'));
-      if (block.filterBy === 'tag') needs('{slug} with "content": "tag"', (r) => hasParam(r, 'slug') && r.content === 'tag');
-      if (block.filterBy === 'author') needs('{slug} with "content": "author"', (r) => hasParam(r, 'slug') && r.content === 'author');
-      if (block.paginate) needs('{page?}', (r) => hasParam(r, 'page'));
-    }
-    if (block.type === 'searchForm') {
-      checkItemTemplate(file, `${at}/hrefTemplate`, block.hrefTemplate, 'search', routes);
-      for (const [type, template] of Object.entries(block.hrefTemplateByLoanType ?? {})) checkItemTemplate(file, `${at}/hrefTemplateByLoanType/${type}`, template, 'search', routes);
-    }
-    if (block.type === 'cityList' || block.type === 'locationFacts') {
-      needs('{state}, {stateCode}, {city} or {cityState}', (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState'));
-      const template = block.type === 'cityList' ? block.hrefTemplate : block.nearbyHrefTemplate;
-      if (template) checkItemTemplate(file, `${at}/${block.type === 'cityList' ? 'hrefTemplate' : 'nearbyHrefTemplate'}`, template, 'city', routes);
+    specOf(block.type).check?.(block, {
+      brand,
+      at,
+      routes,
+      add,
+      hasParam,
+      checkLink: (pointer, href) => checkLink(file, pointer, href),
+      needs: (what, ok) => {
+        const without = routes.find((r) => !ok(r));
+        if (without) add(at, `a ${block.type} block needs a route with ${what}; route "${without.path}" has none`);
+      },
+    });
+    for (const [field, kind] of Object.entries(TEMPLATE_FIELDS[block.type] ?? {})) {
+      const value: unknown = Object.entries(block).find(([k]) => k === field)?.[1];
+      if (typeof value === 'string') checkItemTemplate(file, `${at}/${field}`, value, kind, routes);
+      else if (value && typeof value === 'object') for (const [key, t] of Object.entries(value)) checkItemTemplate(file, `${at}/${field}/${key}`, t as string, kind, routes);
     }
   });
   return problems;

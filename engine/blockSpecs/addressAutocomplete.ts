@@ -1,0 +1,8 @@
+import type { GeocoderEndpoint } from '../geocode/client';
+import { geocoderEndpoint } from '../geocode/endpoint';
+import type { BlockSpec } from './types';
+
+/** The browser asks the geocoder for the brand's map key. */
+export const addressAutocompleteSpec: BlockSpec<'addressAutocomplete', { geocoder: GeocoderEndpoint }> = {
+  data: (_block, { brand }) => ({ geocoder: geocoderEndpoint(brand.config.mapKey) }),
+};

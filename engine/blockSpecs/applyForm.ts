@@ -1,0 +1,54 @@
+import type { AmountParam } from '../../schemas/brand.types';
+import { TITLE_APPLY } from '../apply';
+import { consentText, CURRENT_CONSENT_VERSION } from '../consent';
+import { FORM_AMOUNT } from '../leads/formRules';
+import { stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
+import { lendingView } from '../lending';
+import type { LinkView } from '../model';
+import { STATES } from '../states';
+import type { BlockSpec } from './types';
+
+/** The application form's server-resolved data (blocks/applyForm). */
+export interface ApplyFormData {
+  /** the query key the amount arrives under (requested_amount or requestedamount) */
+  amountParam: AmountParam;
+  /** shown until the query or session storage says otherwise */
+  defaultAmount: number;
+  /** the consent shown next to the submit button: its version and exact text for this brand */
+  consent: { version: string; text: string };
+  /** states this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
+  unavailableStates: { code: string; name: string; reason: string }[];
+  /** the guide offered on the thank-you step */
+  guide: LinkView;
+  /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
+  representativeExample: string;
+  /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
+  traceKey?: string;
+}
+
+export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
+  /** Consent text for the brand, the states it cannot serve, and the thank-you step's guide. */
+  data: (block, { brand, vars, isPage }) => {
+    const kind = block.loanKind;
+    const unavailable = new Set(unavailableStateCodes(kind));
+    const guide =
+      block.guideLinks?.find((l) => isPage(l.href)) ??
+      brand.nav.items.flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? []))).find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
+    return {
+      amountParam: brand.apply.amountParam,
+      defaultAmount: FORM_AMOUNT.default,
+      consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
+      unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! })),
+      guide: { label: guide.label, href: guide.href },
+      representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
+    };
+  },
+  // The form asks for what the server needs from this brand: purpose and vehicle when its apply
+  // page is /apply-title-loans (engine/leads/record.ts loanKindOf), a US ZIP code.
+  check: (block, { brand, at, add }) => {
+    if (block.provider === 'script') return;
+    const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
+    if (block.loanKind !== formKind) add(`${at}/loanKind`, `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"`);
+    if (brand.country !== 'US') add(at, `the application form asks for a US ZIP code; brand "${brand.id}" is in ${brand.country}`);
+  },
+};

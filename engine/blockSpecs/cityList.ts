@@ -1,0 +1,16 @@
+import { bySize, citiesOf } from '../cities';
+import type { LinkView } from '../model';
+import { stateItemVars } from '../routeParams';
+import type { BlockSpec } from './types';
+
+const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';
+
+export const cityListSpec: BlockSpec<'cityList', { links: LinkView[]; total: number }> = {
+  data: (block, { state, itemFill }) => {
+    const all = state ? citiesOf(state.code) : [];
+    const top = [...all].sort(bySize).slice(0, block.limit ?? 60).sort((a, b) => a.name.localeCompare(b.name));
+    const links = top.map((c) => ({ label: c.name, href: itemFill(block.hrefTemplate, { ...stateItemVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
+    return { links, total: all.length };
+  },
+  check: (_block, { needs, hasParam }) => needs(STATE_PARAMS, (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState')),
+};

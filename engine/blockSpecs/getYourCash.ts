@@ -1,0 +1,4 @@
+import type { BlockSpec } from './types';
+
+/** An amount widget: it only sends the visitor to the apply page. */
+export const getYourCashSpec: BlockSpec<'getYourCash'> = { applyWidget: true };

@@ -1,0 +1,22 @@
+import { applyUrl } from '../apply';
+import { unavailableHere } from '../availability';
+import type { BlockSpec } from './types';
+
+export interface HeroData {
+  applyHref: string;
+  /** the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
+  unavailable?: { reason: string; alternativesHref: string };
+}
+
+export const heroSpec: BlockSpec<'hero', HeroData> = {
+  // Where the brand cannot serve the state: say so first, no apply button, point to the alternatives.
+  props: (block, { brand, params }) => {
+    if (!unavailableHere(brand, params)) return block;
+    const { ctaLabel: _cta, text: _text, ...rest } = block;
+    return rest;
+  },
+  data: (_block, { brand, params }) => {
+    const blocked = unavailableHere(brand, params);
+    return { applyHref: applyUrl(brand.apply), ...(blocked ? { unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } : {}) };
+  },
+};

@@ -1,0 +1,8 @@
+import type { GeocoderEndpoint } from '../geocode/client';
+import { geocoderEndpoint } from '../geocode/endpoint';
+import type { BlockSpec } from './types';
+
+/** loanType: the page's (or the brand's first), for the page a chosen place opens; the geocoder for the brand's map key */
+export const locationSearchSpec: BlockSpec<'locationSearch', { loanType: string; geocoder: GeocoderEndpoint }> = {
+  data: (_block, { brand, params }) => ({ loanType: params.loanType ?? brand.loanTypes[0]!, geocoder: geocoderEndpoint(brand.config.mapKey) }),
+};

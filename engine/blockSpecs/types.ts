@@ -1,0 +1,94 @@
+/**
+ * What a block type declares about itself to the engine (Puck's component config, kept pure):
+ * the server data its component needs, the checks JSON Schema cannot express, whether it
+ * needs the content service and what it adds to sitemaps. Its link-template fields are marked
+ * in its schema ("x-template") and checked from there (TEMPLATE_FIELDS).
+ */
+import type { Block, BlockType, Brand } from '../../schemas/brand.types';
+import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
+import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
+import type { ParamKind } from '../routeParams';
+import type { State } from '../states';
+import type { Vars } from '../templates';
+
+export type BlockOf<K extends BlockType> = Extract<Block, { type: K }>;
+
+/** What a block's resolver may read: the page, its parameters and the content loaded for it. */
+export interface ResolveContext {
+  brand: Brand;
+  params: RouteParams;
+  /** the page's template variables */
+  vars: Vars;
+  /** the state the page is about (its own or its city's) */
+  state: State | undefined;
+  path: string;
+  /** does this path of the brand give a page */
+  isPage: (path: string) => boolean;
+  /** a link template: each item's own variables first, then the page's (e.g. {loanType.slug}) */
+  itemFill: (template: string, itemVars: Vars) => string;
+}
+
+/** Where a block's checks report, and what they can ask about the routes that use its layout. */
+export interface CheckContext {
+  brand: Brand;
+  /** pointer of the block */
+  at: string;
+  /** the routes whose pages use the layout */
+  routes: readonly CompiledRoute[];
+  add: (pointer: string, message: string) => void;
+  /** reports when a route using the layout lacks what the block needs */
+  needs: (what: string, ok: (route: CompiledRoute) => boolean) => void;
+  hasParam: (route: CompiledRoute, ...kinds: ParamKind[]) => boolean;
+  checkLink: (pointer: string, href: string) => void;
+}
+
+/** What a block's content loader gets (content/load.ts). */
+export interface LoadContext {
+  source: ContentSource;
+  brand: Brand;
+  match: RouteMatch;
+  publicationState: PublicationState;
+  /** the item the path's {slug} names, when it has one */
+  entry?: Entry;
+  /** the category the path's {list} names, when it has one */
+  category?: Entry;
+  /** filters that keep a list to what this brand shows */
+  shownHere: (collection: string) => ListFilters;
+  one: (collection: Parameters<ContentSource['list']>[0], slug: string, filters?: ListFilters) => Promise<Entry | undefined>;
+  /** does this brand have articles under the category or tag */
+  hasArticles: (filter: 'category' | 'tag', slug: string) => Promise<boolean>;
+  /** the block's place in its layout */
+  index: number;
+  /** a secondary block failed: the page is rebuilt soon */
+  degrade: () => void;
+}
+
+export interface ContentNeeds<K extends BlockType, L> {
+  /** the block's content; 'notFound' makes the page a 404; a throw fails the page */
+  load: (block: BlockOf<K>, ctx: LoadContext) => Promise<L | 'notFound' | undefined>;
+  /** true when the content decides whether the page exists at all (a paginated list) */
+  decidesPage?: (block: BlockOf<K>) => boolean;
+  /** the list whose further pages (…/2, …/3) a sitemap lists */
+  sitemapList?: (block: BlockOf<K>) => { collection: string; pageSize: number } | undefined;
+}
+
+export interface BlockSpec<K extends BlockType, D = null, L = undefined> {
+  /** the server data the component gets as block.data */
+  data?: (block: BlockOf<K>, ctx: ResolveContext, loaded: L | undefined) => D;
+  /** the block's props as shown on this page, where the page changes them */
+  props?: (block: BlockOf<K>, ctx: ResolveContext) => BlockOf<K>;
+  /** checks of the block against the routes that use its layout */
+  check?: (block: BlockOf<K>, ctx: CheckContext) => void;
+  /** the block only sends the visitor to the apply page: left out where the brand cannot serve the state */
+  applyWidget?: true;
+  /** the block needs the content service */
+  content?: ContentNeeds<K, L>;
+}
+
+/** A spec whatever its data and loaded content (the loader's result goes only to its own resolver). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySpec<K extends BlockType> = BlockSpec<K, unknown, any>;
+
+/** The data a spec's resolver gives (null for a block without one). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DataOfSpec<S> = S extends { data?: undefined } ? null : S extends BlockSpec<any, infer D, any> ? D : null;
