@@ -7,12 +7,13 @@ import { mobileMenuGroups } from '../../engine/widgets/menu';
  * APPLY NOW, and below md the mobile menu — a <details> disclosure, so it opens without script;
  * APPLY NOW first in it, then every group the same way (engine/widgets/menu.ts). behaviour.ts
  * adds the solid header past 64 px of scroll; mobileMenu.ts the scroll lock, Escape and a tap outside.
+ * The <header> element itself is Layout's (kept from the server's HTML on a first load: Kept.tsx).
  */
 export function Header({ brand }: { brand: BrandView }) {
   const full = brand.layout === 'full';
   const hasMenu = full && brand.nav.length > 0;
   return (
-    <header data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
+    <>
       {/* On a phone the menu button sits in a slot reserved at the right (absolute, with the row's
           padding keeping room for it): while the HTML is still arriving, nothing before it moves when it appears. */}
       <div className={`relative mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-4 ${hasMenu ? 'max-md:pr-[6.5rem]' : ''}`}>
@@ -23,26 +24,15 @@ export function Header({ brand }: { brand: BrandView }) {
         </a>
         {full && brand.nav.length > 0 && (
           <nav aria-label="Main" className="ml-auto hidden md:block">
-            <ul className="flex items-center gap-1">
+            {/* Styled once in styles/globals.css (.nav-bar): drop-downs open on hover and on keyboard focus. */}
+            <ul className="nav-bar">
               {brand.nav.map((item) => (
-                <li key={item.label} className="group relative">
-                  {item.href ? (
-                    <a href={item.href} className="block rounded px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100">
-                      {item.label}
-                    </a>
-                  ) : (
-                    <button type="button" aria-haspopup="true" className="block rounded px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100">
-                      {item.label}
-                    </button>
-                  )}
+                <li key={item.label}>
+                  {item.href ? <a href={item.href}>{item.label}</a> : <button type="button" aria-haspopup="true">{item.label}</button>}
                   {item.children && (
-                    <ul className="invisible absolute left-0 top-full z-20 min-w-56 rounded-md border border-slate-200 bg-white py-2 opacity-0 shadow-lg group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100">
+                    <ul>
                       {item.children.map((c) => (
-                        <li key={c.href}>
-                          <a href={c.href} className="block px-4 py-2 text-sm text-slate-800 hover:bg-slate-100 focus:bg-slate-100">
-                            {c.label}
-                          </a>
-                        </li>
+                        <li key={c.href}><a href={c.href}>{c.label}</a></li>
                       ))}
                     </ul>
                   )}
@@ -80,21 +70,21 @@ export function Header({ brand }: { brand: BrandView }) {
               <ApplyLink apply={brand.apply} className="flex min-h-12 items-center justify-center rounded-md bg-brand px-4 py-3 text-center font-bold text-white">
                 {brand.apply.label}
               </ApplyLink>
-              <ul className="mt-2">
+              <ul className="menu-groups mt-2">
                 {mobileMenuGroups(brand.nav).map((group) =>
                   group.label ? (
-                    <li key={group.label} className="mt-3">
+                    <li key={group.label}>
                       {/* Every group the same way: a plain label, then its links (the label's own page is one of them). */}
-                      <p className="text-xs font-bold uppercase tracking-wide text-slate-700">{group.label}</p>
-                      <ul className="grid grid-cols-2 gap-x-3">
+                      <p>{group.label}</p>
+                      <ul>
                         {group.links.map((c) => (
-                          <li key={c.href}><a href={c.href} className="flex min-h-11 items-center py-1 leading-tight">{c.label}</a></li>
+                          <li key={c.href}><a href={c.href}>{c.label}</a></li>
                         ))}
                       </ul>
                     </li>
                   ) : (
                     group.links.map((c) => (
-                      <li key={c.href}><a href={c.href} className="flex min-h-11 items-center py-1 font-medium">{c.label}</a></li>
+                      <li key={c.href}><a href={c.href}>{c.label}</a></li>
                     ))
                   ),
                 )}
@@ -103,6 +93,6 @@ export function Header({ brand }: { brand: BrandView }) {
           </details>
         )}
       </div>
-    </header>
+    </>
   );
 }

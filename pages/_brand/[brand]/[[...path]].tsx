@@ -9,6 +9,7 @@ import { preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/layout/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
+import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
 import { NOT_FOUND_PATH } from '../../../engine/resolve';
 import { buildPageModel } from '../../../engine/pageModel';
 import { jsonLdText } from '../../../engine/seo';
@@ -47,7 +48,11 @@ export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ par
   return { props: { model }, revalidate: model.revalidate ?? REVALIDATE_SECONDS };
 };
 
-export default function BrandPage({ model }: { model: PageModel }) {
+/**
+ * model: on a first load the hydration model (pages/_document.tsx: static parts kept from the
+ * server's HTML, JSON-LD in the document's head); after a client-side navigation the full one.
+ */
+export default function BrandPage({ model }: { model: ClientModel }) {
   return (
     <>
       <Head>
@@ -55,11 +60,12 @@ export default function BrandPage({ model }: { model: PageModel }) {
         <meta name="description" content={model.description} />
         {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
         <meta name="theme-color" content={model.brand.theme} />
-        {model.jsonLd.map((data, i) => (
+        {/* The server's HTML gets the first page's JSON-LD from pages/_document.tsx; this is for client-side navigations. */}
+        {typeof window !== 'undefined' && model.jsonLd.map((data, i) => (
           <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />
         ))}
       </Head>
-      <Layout brand={model.brand} stickyApply={!model.noApply}>
+      <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply}>
         <Blocks blocks={model.blocks} brand={model.brand} />
       </Layout>
     </>
