@@ -6,7 +6,8 @@
  *   only their type and key.
  * - The brand: the fields the live parts read (layout behaviour, third parties, sticky apply,
  *   exit popup, interactive blocks) — not the nav, footer lists, lending texts, search link.
- * - No JSON-LD: the document puts it in the head once (crawlers load pages, they do not navigate).
+ * - No head: title, description, canonical and JSON-LD are written by the document (crawlers load
+ *   pages, they do not navigate); after a navigation blocks/layout/pageHead.ts writes the next ones.
  */
 import type { BlockType } from '../schemas/brand.types';
 import type { BrandView, PageModel, ResolvedBlock } from '../engine/model';
@@ -21,10 +22,13 @@ export interface KeptBlock {
 }
 
 /** The brand fields only the server's HTML needs. */
-type ChromeOnly = 'nav' | 'footer' | 'lending' | 'search' | 'privacyChoice';
+type ChromeOnly = 'nav' | 'footer' | 'lending' | 'search' | 'privacyChoice' | 'name' | 'logo' | 'layout';
 export type LiveBrand = Omit<BrandView, ChromeOnly> & Partial<Pick<BrandView, ChromeOnly>>;
 
-export interface HydrationModel extends Omit<PageModel, 'brand' | 'blocks' | 'jsonLd'> {
+/** Head tags are the document's (first load) or pageHead.ts's (navigations, from the full model). */
+type HeadOnly = 'title' | 'description' | 'canonical';
+
+export interface HydrationModel extends Omit<PageModel, 'brand' | 'blocks' | 'jsonLd' | HeadOnly> {
   /** the first load's data: static parts are kept from the server's HTML */
   kept: true;
   brand: LiveBrand;
@@ -38,8 +42,8 @@ export const isKeptBlock = (block: ResolvedBlock | KeptBlock): block is KeptBloc
 export const isHydrationModel = (model: ClientModel): model is HydrationModel => 'kept' in model && model.kept === true;
 
 export function hydrationModel(model: PageModel): HydrationModel {
-  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, ...brand } = model.brand;
+  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, ...brand } = model.brand;
   const blocks = model.blocks.map((b): ResolvedBlock | KeptBlock => (keptOnFirstLoad(registry[b.type]) ? { type: b.type, key: b.key, kept: true } : b));
-  const { jsonLd: _jsonLd, ...rest } = model;
+  const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, ...rest } = model;
   return { ...rest, kept: true, brand, blocks, jsonLd: [] };
 }

@@ -14,8 +14,27 @@ type PageProps = { model?: PageModel };
  * A brand page's HTML carries only the data the browser needs to hydrate it (blocks/hydrationModel.ts):
  * the document renders after the page, and the __NEXT_DATA__ that NextScript writes is replaced
  * here by a new object (the page data Next stores for client-side navigations is not touched).
- * The page's JSON-LD goes in the head from here, once.
+ * The page's head tags (title, description, canonical, JSON-LD) are written here from the full model.
  */
+/**
+ * A brand page's head tags, from the full model (blocks/layout/pageHead.ts rewrites them after a
+ * client-side navigation; next/head is not shipped to the browser).
+ */
+function PageHead({ model }: { model: PageModel }) {
+  return (
+    <>
+      {/* eslint-disable-next-line @next/next/no-title-in-document-head -- one document per page model, see above */}
+      <title>{model.title}</title>
+      <meta name="description" content={model.description} />
+      {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
+      <meta name="theme-color" content={model.brand.theme} />
+      {model.jsonLd.map((ld, i) => (
+        <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(ld) }} />
+      ))}
+    </>
+  );
+}
+
 export default function Document(props: DocumentProps) {
   const data = props.__NEXT_DATA__;
   const pageProps = (data.props as { pageProps?: PageProps } | undefined)?.pageProps;
@@ -26,7 +45,7 @@ export default function Document(props: DocumentProps) {
       <Head>
         <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />
         <link rel="icon" href="/favicon.ico" />
-        {model?.jsonLd.map((ld, i) => <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(ld) }} />)}
+        {model && <PageHead model={model} />}
       </Head>
       <body>
         <Main />

@@ -26,7 +26,7 @@ export function Footer({ brand }: { brand: BrandView }) {
         </div>
         {footer.columns.map((col) => (
           <nav key={col.title} aria-label={col.title}>
-            <h2 className="font-semibold text-slate-900">{col.title}</h2>
+            <h2 className="foot-h">{col.title}</h2>
             <ul className="foot-links foot-col">
               {col.links.map((l) => (
                 <li key={l.href}><SmartLink link={l} /></li>
@@ -37,8 +37,8 @@ export function Footer({ brand }: { brand: BrandView }) {
       </div>
       {footer.stateLinks && (
         <nav aria-label={footer.stateLinks.heading} className="mt-10">
-          <h2 className="font-semibold text-slate-900">{footer.stateLinks.heading}</h2>
-          <ul className="foot-links mt-1 grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-x-4 md:grid-cols-5 lg:grid-cols-6">
+          <h2 className="foot-h">{footer.stateLinks.heading}</h2>
+          <ul className="foot-links foot-states">
             {footer.stateLinks.links.map((l) => (
               <li key={l.href}><SmartLink link={l} /></li>
             ))}
@@ -52,7 +52,7 @@ export function Footer({ brand }: { brand: BrandView }) {
           </a>
         </p>
       )}
-      <div className="mt-10 space-y-3 border-t border-slate-200 pt-6 text-xs leading-relaxed text-slate-700">
+      <div className="foot-fine">
         {footer.disclaimers.map((d, i) => (
           <p key={i}>{d}</p>
         ))}

@@ -16,7 +16,7 @@ export function Header({ brand }: { brand: BrandView }) {
     <>
       {/* On a phone the menu button sits in a slot reserved at the right (absolute, with the row's
           padding keeping room for it): while the HTML is still arriving, nothing before it moves when it appears. */}
-      <div className={`relative mx-auto flex h-16 max-w-6xl items-center gap-2 px-4 sm:gap-4 ${hasMenu ? 'max-md:pr-[6.5rem]' : ''}`}>
+      <div className={hasMenu ? 'hdr-row max-md:pr-[6.5rem]' : 'hdr-row'}>
         {/* On a 320 px phone the logo gives way (it shrinks, keeping its proportions) so search and menu fit. */}
         <a href={brand.homeHref} className="flex min-h-11 min-w-11 shrink items-center" aria-label={`${brand.name} home`}>
           {/* eslint-disable-next-line @next/next/no-img-element */}
@@ -43,7 +43,7 @@ export function Header({ brand }: { brand: BrandView }) {
         )}
         {brand.search && (
           // Opens the location search panel on the brand's search page (blocks/locationSearch: #location-search).
-          <a href={`${brand.search.href}#location-search`} aria-label={brand.search.label} className="ml-auto inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md text-slate-800 hover:bg-slate-100 md:ml-0">
+          <a href={`${brand.search.href}#location-search`} aria-label={brand.search.label} className="hdr-search">
             <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
               <circle cx="9" cy="9" r="6" />
               <path d="M14 14l4 4" />
@@ -57,7 +57,7 @@ export function Header({ brand }: { brand: BrandView }) {
           // A fixed box: while the HTML is still arriving Chromium may paint the <details> before its
           // <summary> (with a default "Details" label); a box of the final size keeps the header from jumping.
           <details data-mobile-menu="" className="group/menu absolute right-4 top-2.5 h-11 w-[5.5rem] md:hidden">
-            <summary className="flex h-11 w-full cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-medium [&::-webkit-details-marker]:hidden">
+            <summary className="menu-btn">
               <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                 <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />
                 <path d="M5 5l10 10M15 5L5 15" className="hidden group-open/menu:block" />
@@ -65,9 +65,9 @@ export function Header({ brand }: { brand: BrandView }) {
               Menu
             </summary>
             {/* A tap on the dimmed page behind the panel closes the menu (mobileMenu.ts); the panel always leaves a 48 px strip of it. */}
-            <div data-menu-backdrop="" aria-hidden="true" className="fixed inset-x-0 bottom-0 top-16 z-30 bg-slate-900/40" />
-            <nav aria-label="Mobile" className="fixed inset-x-0 top-16 z-40 max-h-[calc(100dvh-7rem)] overflow-y-auto border-t border-slate-200 bg-white px-4 pb-6 pt-3 shadow-lg">
-              <ApplyLink apply={brand.apply} className="flex min-h-12 items-center justify-center rounded-md bg-brand px-4 py-3 text-center font-bold text-white">
+            <div data-menu-backdrop="" aria-hidden="true" className="menu-backdrop" />
+            <nav aria-label="Mobile" className="menu-panel">
+              <ApplyLink apply={brand.apply} className="menu-apply">
                 {brand.apply.label}
               </ApplyLink>
               <ul className="menu-groups mt-2">

@@ -32,10 +32,10 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
   return (
     <div style={brandVars(brand)} className="flex min-h-screen flex-col">
       <div id="route-progress" aria-hidden="true" />
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Kept as="header" kept={headerKept} data-site-header="" className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 transition-shadow duration-200 data-solid:bg-white data-solid:shadow-md">
+      <Kept as="header" kept={headerKept} data-site-header="" className="site-header">
         {!headerKept && <LazyHeader brand={full} />}
       </Kept>
       <main id="main" className="flex-1">{children}</main>

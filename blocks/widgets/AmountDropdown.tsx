@@ -85,7 +85,8 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         onMouseDown={(e) => e.preventDefault()}
         className="absolute z-30 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
       >
-        {options.map((o, i) => (
+        {/* Options only while open: nineteen of them were ~2.8 KB of every page's HTML, useless before the script runs. */}
+        {state.open && options.map((o, i) => (
           <li
             key={o.value}
             id={optionId(i)}
