@@ -60,5 +60,6 @@ export const LazyHeader = staticBlock('Header');
 export const LazyFooter = staticBlock('Footer');
 const preloadChrome = () => Promise.all([preloadLazy(LazyHeader), preloadLazy(LazyFooter)]);
 
-/** In the browser: the static blocks' chunk ahead of a client-side navigation (a link's hover or focus). */
-export const preloadStaticBlocks = () => import('./staticBlocks').then(() => undefined);
+/** In the browser: the chunk a client-side navigation needs (staticBlocks.ts), ahead of time or when it happens. */
+export const loadStaticBlocks = () => import('./staticBlocks');
+export const preloadStaticBlocks = () => loadStaticBlocks().then(() => undefined);

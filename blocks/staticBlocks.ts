@@ -1,7 +1,8 @@
 /**
- * The components of the static blocks and of the site chrome, one module: in the browser it is
- * one chunk, fetched only when a client-side navigation renders them (the first load keeps the
- * server's HTML of these parts: layout/Kept.tsx), ahead of time on a link's hover or focus.
+ * What only a client-side navigation needs, one module: the components of the static blocks and
+ * of the site chrome (the first load keeps the server's HTML of these parts: layout/Kept.tsx)
+ * and the head writer. In the browser it is one chunk, fetched for the first navigation, ahead of
+ * time on a link's hover or focus.
  */
 export { default as ApplyCta } from './applyCta/ApplyCta';
 export { default as CityIndex } from './cityIndex/CityIndex';
@@ -20,3 +21,4 @@ export { default as StoreDirectory } from './storeDirectory/StoreDirectory';
 export { default as StoreFacts } from './storeFacts/StoreFacts';
 export { Footer } from './layout/Footer';
 export { Header } from './layout/Header';
+export { writePageHead } from './layout/pageHead';

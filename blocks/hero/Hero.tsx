@@ -27,7 +27,7 @@ export default function Hero({ block, brand }: BlockProps<'hero'>) {
         {block.ctaLabel && !unavailable && (
           <>
             <div data-hero-cta="" className="mt-6">
-              <ApplyLink apply={brand.apply} href={block.data.applyHref} className="inline-flex min-h-12 items-center rounded-md bg-brand px-6 py-3 font-bold text-white hover:opacity-90">
+              <ApplyLink apply={brand.apply} href={block.data.applyHref} className="btn-apply">
                 {block.ctaLabel}
               </ApplyLink>
             </div>

@@ -27,7 +27,7 @@ export function Footer({ brand }: { brand: BrandView }) {
         {footer.columns.map((col) => (
           <nav key={col.title} aria-label={col.title}>
             <h2 className="foot-h">{col.title}</h2>
-            <ul className="foot-links foot-col">
+            <ul className="foot-col">
               {col.links.map((l) => (
                 <li key={l.href}><SmartLink link={l} /></li>
               ))}
@@ -38,7 +38,7 @@ export function Footer({ brand }: { brand: BrandView }) {
       {footer.stateLinks && (
         <nav aria-label={footer.stateLinks.heading} className="mt-10">
           <h2 className="foot-h">{footer.stateLinks.heading}</h2>
-          <ul className="foot-links foot-states">
+          <ul className="foot-states">
             {footer.stateLinks.links.map((l) => (
               <li key={l.href}><SmartLink link={l} /></li>
             ))}

@@ -50,7 +50,7 @@ export function Header({ brand }: { brand: BrandView }) {
             </svg>
           </a>
         )}
-        <ApplyLink apply={brand.apply} className={`${full ? 'hidden md:inline-flex' : `${brand.search ? '' : 'ml-auto '}inline-flex`} min-h-11 shrink-0 items-center rounded-md bg-brand px-4 py-2 text-sm font-bold text-white hover:opacity-90`}>
+        <ApplyLink apply={brand.apply} className={`hdr-apply ${full ? 'hidden md:inline-flex' : `${brand.search ? '' : 'ml-auto '}inline-flex`}`}>
           {brand.apply.label}
         </ApplyLink>
         {hasMenu && (

@@ -5,14 +5,13 @@
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
-import { preloadBlocks } from '../../../blocks/registry';
+import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/layout/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
 import { NOT_FOUND_PATH } from '../../../engine/resolve';
 import { buildPageModel } from '../../../engine/pageModel';
-import { writePageHead } from '../../../blocks/layout/pageHead';
 import { reportServerError } from '../../../engine/errors/report';
 
 export const REVALIDATE_SECONDS = 3600;
@@ -55,7 +54,7 @@ export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ par
  */
 export default function BrandPage({ model }: { model: ClientModel }) {
   useEffect(() => {
-    if (!isHydrationModel(model)) writePageHead(model);
+    if (!isHydrationModel(model)) void loadStaticBlocks().then((m) => m.writePageHead(model));
   }, [model]);
   return (
     <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply}>
