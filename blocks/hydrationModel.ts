@@ -10,7 +10,9 @@
  *   pages, they do not navigate); after a navigation blocks/layout/pageHead.ts writes the next ones.
  */
 import type { BlockType } from '../schemas/brand.types';
-import type { BrandView, PageModel, ResolvedBlock } from '../engine/model';
+import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engine/model';
+import { STORE_BRANDS } from '../engine/data/stores';
+import { STORE_SLUG as SLUG, storeLinks } from './widgets/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
 import { registry } from './registry';
 
@@ -23,7 +25,24 @@ export interface KeptBlock {
 
 /** The brand fields only the server's HTML needs. */
 type ChromeOnly = 'nav' | 'footer' | 'lending' | 'search' | 'privacyChoice' | 'name' | 'logo' | 'layout';
-export type LiveBrand = Omit<BrandView, ChromeOnly> & Partial<Pick<BrandView, ChromeOnly>>;
+
+/**
+ * The exit popup as a first load sends it: the payday variant's 11 store links (~1 KB) as the one
+ * pattern they follow (`storeHref`, with {store.slug}); the popup's own chunk rebuilds them.
+ */
+export type LiveExitPopup = ExitPopupView & { storeHref?: string };
+export type LiveBrand = Omit<BrandView, ChromeOnly | 'exitPopup'> & Partial<Pick<BrandView, ChromeOnly>> & { exitPopup?: LiveExitPopup };
+
+
+/** The pattern of the popup's store links when they are exactly the store brands on one pattern; else the links stay. */
+function compactPopup(popup: ExitPopupView): LiveExitPopup {
+  const first = popup.stores?.[0];
+  if (!first) return popup;
+  const storeHref = first.href.replace(STORE_BRANDS[0]!.slug, SLUG);
+  if (!storeHref.includes(SLUG) || JSON.stringify(storeLinks(storeHref)) !== JSON.stringify(popup.stores)) return popup;
+  const { stores: _stores, ...rest } = popup;
+  return { ...rest, storeHref };
+}
 
 /** Head tags are the document's (first load) or pageHead.ts's (navigations, from the full model). */
 type HeadOnly = 'title' | 'description' | 'canonical';
@@ -42,7 +61,8 @@ export const isKeptBlock = (block: ResolvedBlock | KeptBlock): block is KeptBloc
 export const isHydrationModel = (model: ClientModel): model is HydrationModel => 'kept' in model && model.kept === true;
 
 export function hydrationModel(model: PageModel): HydrationModel {
-  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, ...brand } = model.brand;
+  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, exitPopup, ...rest0 } = model.brand;
+  const brand: LiveBrand = exitPopup ? { ...rest0, exitPopup: compactPopup(exitPopup) } : rest0;
   const blocks = model.blocks.map((b): ResolvedBlock | KeptBlock => (keptOnFirstLoad(registry[b.type]) ? { type: b.type, key: b.key, kept: true } : b));
   const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, ...rest } = model;
   return { ...rest, kept: true, brand, blocks, jsonLd: [] };

@@ -7,7 +7,7 @@ export default function ApplyCta({ block, brand }: BlockProps<'applyCta'>) {
   const unavailable = block.data.unavailable;
   if (unavailable) {
     return (
-      <section id="alternatives" className="mx-auto my-6 max-w-3xl rounded-lg bg-slate-100 px-6 py-8">
+      <section id="alternatives" className="cta-band">
         <h2 className="text-2xl font-bold text-slate-900">{block.heading}</h2>
         {block.text && <p className="mt-2 text-slate-800">{block.text}</p>}
         <ul className="mt-3">
@@ -21,7 +21,7 @@ export default function ApplyCta({ block, brand }: BlockProps<'applyCta'>) {
     );
   }
   return (
-    <section className="mx-auto my-6 max-w-3xl rounded-lg bg-slate-100 px-6 py-8 text-center">
+    <section className="cta-band text-center">
       <h2 className="text-2xl font-bold text-slate-900">{block.heading}</h2>
       {block.text && <p className="mx-auto mt-2 max-w-xl text-slate-800">{block.text}</p>}
       <ApplyLink apply={brand.apply} href={block.data.applyHref} className="btn-apply mt-5">

@@ -56,7 +56,7 @@ export function Header({ brand }: { brand: BrandView }) {
         {hasMenu && (
           // A fixed box: while the HTML is still arriving Chromium may paint the <details> before its
           // <summary> (with a default "Details" label); a box of the final size keeps the header from jumping.
-          <details data-mobile-menu="" className="group/menu absolute right-4 top-2.5 h-11 w-[5.5rem] md:hidden">
+          <details data-mobile-menu="" className="menu group/menu">
             <summary className="menu-btn">
               <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                 <path d="M3 5h14M3 10h14M3 15h14" className="group-open/menu:hidden" />

@@ -39,7 +39,7 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
         {!headerKept && <LazyHeader brand={full} />}
       </Kept>
       <main id="main" className="flex-1">{children}</main>
-      <Kept as="footer" kept={kept} className="mt-12 border-t border-slate-200 bg-slate-50 text-sm text-slate-700">
+      <Kept as="footer" kept={kept} className="site-footer">
         {!kept && <LazyFooter brand={full} />}
       </Kept>
       {stickyApply && <StickyApply brand={full} />}

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { resolvePage } from '../../engine/resolve';
 import { hydrationModel, isKeptBlock } from '../../blocks/hydrationModel';
+import { storeLinks } from '../../blocks/widgets/storeLinks';
 import { registry } from '../../blocks/registry';
 import { keptOnFirstLoad } from '../../blocks/lazyBlock';
 
@@ -35,6 +36,12 @@ describe('hydrationModel', () => {
         if (INTERACTIVE.includes(b.type)) expect(b).toEqual(full.blocks[i]);
         else expect(isKeptBlock(b) && Object.keys(b).sort()).toEqual(['kept', 'key', 'type']);
       }
+      // The payday popup's store links travel as their pattern, and come back the same.
+      const popup = slim.brand.exitPopup;
+      if (full.brand.exitPopup?.stores) {
+        expect(popup).not.toHaveProperty('stores');
+        expect(storeLinks(popup!.storeHref!)).toEqual(full.brand.exitPopup.stores);
+      } else expect(popup).toEqual(full.brand.exitPopup);
       // The full model is left as it was: it is also the data of client-side navigations.
       expect(full.brand.footer).toBeDefined();
       // (The application form's own data — consent text, the states it cannot serve — is most of an apply page's.)
