@@ -33,7 +33,6 @@ type ChromeOnly = 'nav' | 'footer' | 'lending' | 'search' | 'privacyChoice' | 'n
 export type LiveExitPopup = ExitPopupView & { storeHref?: string };
 export type LiveBrand = Omit<BrandView, ChromeOnly | 'exitPopup'> & Partial<Pick<BrandView, ChromeOnly>> & { exitPopup?: LiveExitPopup };
 
-
 /** The pattern of the popup's store links when they are exactly the store brands on one pattern; else the links stay. */
 function compactPopup(popup: ExitPopupView): LiveExitPopup {
   const first = popup.stores?.[0];
@@ -61,8 +60,8 @@ export const isKeptBlock = (block: ResolvedBlock | KeptBlock): block is KeptBloc
 export const isHydrationModel = (model: ClientModel): model is HydrationModel => 'kept' in model && model.kept === true;
 
 export function hydrationModel(model: PageModel): HydrationModel {
-  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, exitPopup, ...rest0 } = model.brand;
-  const brand: LiveBrand = exitPopup ? { ...rest0, exitPopup: compactPopup(exitPopup) } : rest0;
+  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, exitPopup, ...live } = model.brand;
+  const brand: LiveBrand = exitPopup ? { ...live, exitPopup: compactPopup(exitPopup) } : live;
   const blocks = model.blocks.map((b): ResolvedBlock | KeptBlock => (keptOnFirstLoad(registry[b.type]) ? { type: b.type, key: b.key, kept: true } : b));
   const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, ...rest } = model;
   return { ...rest, kept: true, brand, blocks, jsonLd: [] };

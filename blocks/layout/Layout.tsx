@@ -35,11 +35,11 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Kept as="header" kept={headerKept} data-site-header="" className="site-header">
+      <Kept as="header" name="header" kept={headerKept} data-site-header="" className="site-header">
         {!headerKept && <LazyHeader brand={full} />}
       </Kept>
       <main id="main" className="flex-1">{children}</main>
-      <Kept as="footer" kept={kept} className="site-footer">
+      <Kept as="footer" name="footer" kept={kept} className="site-footer">
         {!kept && <LazyFooter brand={full} />}
       </Kept>
       {stickyApply && <StickyApply brand={full} />}

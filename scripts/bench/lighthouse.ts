@@ -48,6 +48,8 @@ export interface LighthouseRow {
   tbtMs: number;
   cls: number;
   runs: number;
+  /** Lighthouse's measure of this machine's speed at the time (a quiet desktop ≈ 1500–2500; TBT scales with it) */
+  benchmarkIndex?: number;
   error?: string;
 }
 
@@ -110,6 +112,7 @@ async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry =
       lcpMs: audit('largest-contentful-paint'),
       tbtMs: audit('total-blocking-time'),
       cls: audit('cumulative-layout-shift'),
+      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     };
   } catch (err) {
     // A trace that failed to record (NO_NAVSTART, seen now and then on a loaded machine) is run again once.
@@ -193,7 +196,7 @@ const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : '—');
 export function formatLighthouseRow(r: LighthouseRow): string {
   if (r.error && !r.runs) return `${r.label.padEnd(62)} FAILED: ${r.error}`;
   const verdict = r.score >= LIGHTHOUSE_BUDGET ? 'ok' : `BELOW ${LIGHTHOUSE_BUDGET}`;
-  return `${r.label.padEnd(62)} ${String(r.score).padStart(3)}  LCP ${ms(r.lcpMs).padStart(8)}  TBT ${ms(r.tbtMs).padStart(7)}  CLS ${r.cls.toFixed(3)}  (${r.runs} run${r.runs === 1 ? '' : 's'}) ${verdict}`;
+  return `${r.label.padEnd(62)} ${String(r.score).padStart(3)}  LCP ${ms(r.lcpMs).padStart(8)}  TBT ${ms(r.tbtMs).padStart(7)}  CLS ${r.cls.toFixed(3)}  (${r.runs} run${r.runs === 1 ? '' : 's'}, machine ${r.benchmarkIndex ?? '?'}) ${verdict}`;
 }
 
 /** The bench's section: prints every page, the lowest score against the budget, and the tag-manager pair. */
