@@ -8,50 +8,41 @@ import type { ComponentType } from 'react';
 import type { BlockType } from '../schemas/brand.types';
 import type { BlockProps } from './types';
 import { lazyBlock, preloadLazy } from './lazyBlock';
-import ApplyCta from './applyCta/ApplyCta';
-import CityIndex from './cityIndex/CityIndex';
-import CityList from './cityList/CityList';
-import ContentBody from './contentBody/ContentBody';
-import ContentList from './contentList/ContentList';
-import Faq from './faq/Faq';
-import Hero from './hero/Hero';
-import LinkGrid from './linkGrid/LinkGrid';
-import LocationFacts from './locationFacts/LocationFacts';
-import RichText from './richText/RichText';
-import SearchForm from './searchForm/SearchForm';
-import StateList from './stateList/StateList';
-import Steps from './steps/Steps';
-import StoreDirectory from './storeDirectory/StoreDirectory';
-import StoreFacts from './storeFacts/StoreFacts';
+
+/** A static block: rendered on the server, kept as HTML by the browser on the first load (lazyBlock `kept`). */
+type Statics = typeof import('./staticBlocks');
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+const staticBlock = <N extends keyof Statics>(name: N) =>
+  lazyBlock<PropsOf<Statics[N]>>(() => import('./staticBlocks').then((m) => ({ default: m[name] as ComponentType<PropsOf<Statics[N]>> })), { kept: true });
 
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
   addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete'), { inline: true }),
-  applyCta: ApplyCta,
+  applyCta: staticBlock('ApplyCta'),
   // Interactive blocks are in the first HTML in place and at their final size (no Suspense
   // boundary: no streamed hidden segment, no jump when it is revealed, visible without script);
   // their chunk is still fetched only on pages that use them. The application form's brings immer.
   applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
-  cityIndex: CityIndex,
-  cityList: CityList,
-  contentBody: ContentBody,
-  contentList: ContentList,
-  faq: Faq,
+  cityIndex: staticBlock('CityIndex'),
+  cityList: staticBlock('CityList'),
+  contentBody: staticBlock('ContentBody'),
+  contentList: staticBlock('ContentList'),
+  faq: staticBlock('Faq'),
   getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash'), { inline: true }),
-  hero: Hero,
-  linkGrid: LinkGrid,
-  locationFacts: LocationFacts,
+  hero: staticBlock('Hero'),
+  linkGrid: staticBlock('LinkGrid'),
+  locationFacts: staticBlock('LocationFacts'),
   locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch'), { inline: true }),
   privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice'), { inline: true }),
   quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount'), { inline: true }),
   rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider'), { inline: true }),
-  richText: RichText,
-  searchForm: SearchForm,
-  stateList: StateList,
-  steps: Steps,
-  storeDirectory: StoreDirectory,
-  storeFacts: StoreFacts,
+  richText: staticBlock('RichText'),
+  searchForm: staticBlock('SearchForm'),
+  stateList: staticBlock('StateList'),
+  steps: staticBlock('Steps'),
+  storeDirectory: staticBlock('StoreDirectory'),
+  storeFacts: staticBlock('StoreFacts'),
 };
 
 /**
@@ -61,5 +52,14 @@ export const registry: Registry = {
  * must know in advance.
  */
 export async function preloadBlocks(types: Iterable<BlockType>): Promise<void> {
-  await Promise.all([...new Set(types)].map((t) => preloadLazy(registry[t])));
+  await Promise.all([...[...new Set(types)].map((t) => preloadLazy(registry[t])), preloadChrome()]);
 }
+
+/** The site chrome's header and footer: lazy like the static blocks (kept on the first load). */
+export const LazyHeader = staticBlock('Header');
+export const LazyFooter = staticBlock('Footer');
+const preloadChrome = () => Promise.all([preloadLazy(LazyHeader), preloadLazy(LazyFooter)]);
+
+/** In the browser: the chunk a client-side navigation needs (staticBlocks.ts), ahead of time or when it happens. */
+export const loadStaticBlocks = () => import('./staticBlocks');
+export const preloadStaticBlocks = () => loadStaticBlocks().then(() => undefined);

@@ -1,18 +1,51 @@
 import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
+import type { PageModel } from '../engine/model';
+import { jsonLdText } from '../engine/seo';
+import { hydrationModel } from '../blocks/hydrationModel';
+
+type PageProps = { model?: PageModel };
 
 /**
  * The error reporter is the first script of every page (engine/errors/reporterScript.mjs): its
  * text is constant — the CSP allows it by hash — and the release and brand ride on data
  * attributes.
+ *
+ * A brand page's HTML carries only the data the browser needs to hydrate it (blocks/hydrationModel.ts):
+ * the document renders after the page, and the __NEXT_DATA__ that NextScript writes is replaced
+ * here by a new object (the page data Next stores for client-side navigations is not touched).
+ * The page's head tags (title, description, canonical, JSON-LD) are written here from the full model.
  */
+/**
+ * A brand page's head tags, from the full model (blocks/layout/pageHead.ts rewrites them after a
+ * client-side navigation; next/head is not shipped to the browser).
+ */
+function PageHead({ model }: { model: PageModel }) {
+  return (
+    <>
+      {/* eslint-disable-next-line @next/next/no-title-in-document-head -- one document per page model, see above */}
+      <title>{model.title}</title>
+      <meta name="description" content={model.description} />
+      {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
+      <meta name="theme-color" content={model.brand.theme} />
+      {model.jsonLd.map((ld, i) => (
+        <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(ld) }} />
+      ))}
+    </>
+  );
+}
+
 export default function Document(props: DocumentProps) {
-  const model = (props.__NEXT_DATA__.props as { pageProps?: { model?: { brand?: { id?: string } } } } | undefined)?.pageProps?.model;
+  const data = props.__NEXT_DATA__;
+  const pageProps = (data.props as { pageProps?: PageProps } | undefined)?.pageProps;
+  const model = pageProps?.model;
+  if (model && Array.isArray(model.blocks)) data.props = { ...data.props, pageProps: { ...pageProps, model: hydrationModel(model) } };
   return (
     <Html lang="en">
       <Head>
         <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />
         <link rel="icon" href="/favicon.ico" />
+        {model && <PageHead model={model} />}
       </Head>
       <body>
         <Main />

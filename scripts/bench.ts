@@ -10,7 +10,10 @@
  *  4. several instances (scripts/bench-deploy.ts, also alone as npm run bench:deploy): what a
  *     cache hit costs with the Redis page cache, with and without a local copy; a cached page
  *     through nginx vs a static file through nginx; pages/s of two instances vs one, cold.
- * Budgets: ratio ≥ 0.8; first-load JS without widgets within 5% of Next's minimum; the
+ *  5. HTML bytes per page and the page data in it (scripts/bench/pageWeight.ts), and Lighthouse 12
+ *     mobile performance of every page template of 3 brands plus the payday home with and without
+ *     its tag manager (scripts/bench/lighthouse.ts; --no-lighthouse skips it).
+ * Budgets: ratio ≥ 0.8; HTML ≤ 30 KB (payday home, /payday-loans); Lighthouse ≥ 95; first-load JS without widgets within 5% of Next's minimum; the
  * session-trace code only after idle, from a lazy chunk.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -20,6 +23,8 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { benchDeploy } from './bench-deploy';
+import { benchLighthouse } from './bench/lighthouse';
+import { benchPageWeight } from './bench/pageWeight';
 import { fakeThirdParties, THIRD_PARTY_HOSTS } from '../tests/e2e/thirdParties';
 
 const root = process.cwd();
@@ -169,6 +174,9 @@ async function main() {
     console.log('\n== Visit tracking');
     console.log(`${PLAIN_PAGE}?source1=…&gclid=… (session trace posted): ${kb(tracked.bytes)} in ${tracked.files} files — +${kb(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due`);
     console.log(`every page: the visit-source code (stores source, path, click ids, LoansSource1) is part of ${PLAIN_PAGE}'s ${kb(plain.bytes)} above`);
+    // Page weight and Lighthouse (scripts/bench/): HTML bytes, then mobile performance of every template of 3 brands.
+    await benchPageWeight(PORT);
+    if (!process.argv.includes('--no-lighthouse')) await benchLighthouse((brand) => `http://${brand}.localhost:${PORT}`, `http://${BRAND}.localhost:${PORT}/`);
   } finally {
     stop(server);
     stop(minimal);

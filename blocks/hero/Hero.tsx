@@ -13,7 +13,7 @@ export default function Hero({ block, brand }: BlockProps<'hero'>) {
   return (
     <div className="bg-slate-100">
       <div className="mx-auto max-w-3xl px-4 py-8 sm:py-14">
-        <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">{block.heading}</h1>
+        <h1 className="hero-h">{block.heading}</h1>
         {unavailable ? (
           <div data-state-unavailable="" className="mt-4 rounded-md border-l-4 border-amber-600 bg-white p-4 text-lg text-slate-800">
             <p className="font-semibold">{unavailable.reason}</p>
@@ -27,7 +27,7 @@ export default function Hero({ block, brand }: BlockProps<'hero'>) {
         {block.ctaLabel && !unavailable && (
           <>
             <div data-hero-cta="" className="mt-6">
-              <ApplyLink apply={brand.apply} href={block.data.applyHref} className="inline-flex min-h-12 items-center rounded-md bg-brand px-6 py-3 font-bold text-white hover:opacity-90">
+              <ApplyLink apply={brand.apply} href={block.data.applyHref} className="btn-apply">
                 {block.ctaLabel}
               </ApplyLink>
             </div>

@@ -13,7 +13,7 @@ export function CostNote({ lending, example = true, className = '' }: { lending:
       {example && <p className="mt-2">{lending.representativeExample}</p>}
       <p className="mt-1">
         Questions?{' '}
-        <a href={`tel:${tel}`} className="inline-flex min-h-11 items-center font-medium text-blue-800 underline">
+        <a href={`tel:${tel}`} className="tel-link">
           {lending.contact.telephone}
         </a>{' '}
         · {lending.contact.address}

@@ -1,16 +1,13 @@
-/** Questions as <details>: open and close by keyboard and mouse without any script; the whole row (the <summary>) is the target. */
+/** Questions as <details>: open and close by keyboard and mouse without any script; the whole row (the <summary>) is the target. Styled in globals.css (.faq-list, the chevron included: no SVG repeated per question). */
 export function FaqList({ items }: { items: readonly { question: string; answer: string }[] }) {
   return (
-    <div className="divide-y divide-slate-200 rounded-md border border-slate-200">
+    <div className="faq-list divide-y divide-slate-200 rounded-md border border-slate-200">
       {items.map((item) => (
-        <details key={item.question} className="group/faq">
-          <summary className="flex min-h-12 cursor-pointer list-none items-center justify-between gap-3 px-4 py-3 font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
-            <span>{item.question}</span>
-            <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16" fill="currentColor" className="shrink-0 transition-transform group-open/faq:rotate-180">
-              <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4z" />
-            </svg>
+        <details key={item.question}>
+          <summary>
+            {item.question}
           </summary>
-          <p className="px-4 pb-4 leading-relaxed text-slate-800">{item.answer}</p>
+          <p>{item.answer}</p>
         </details>
       ))}
     </div>

@@ -42,8 +42,8 @@ export function StickyApply({ brand }: { brand: BrandView }) {
     };
   }, []);
   return (
-    <div ref={bar} data-sticky-apply="" hidden className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white/95 px-4 py-2 shadow-[0_-2px_8px_rgba(0,0,0,0.08)] md:hidden!">
-      <ApplyLink apply={brand.apply} className="flex min-h-12 w-full items-center justify-center rounded-md bg-brand px-4 font-bold text-white">
+    <div ref={bar} data-sticky-apply="" hidden className="sticky-apply">
+      <ApplyLink apply={brand.apply} className="sticky-apply-btn">
         {brand.apply.label}
       </ApplyLink>
     </div>

@@ -4,10 +4,12 @@
  * all brand pages share one page chunk). One delegated listener per page:
  * - click on a same-origin link, left button, no modifier keys, no target/download,
  *   not marked data-full-load → router.push (the proxy rewrites the data request per host);
- * - pointer or keyboard focus on such a link → router.prefetch, once per href.
+ * - pointer or keyboard focus on such a link → router.prefetch, once per href, and the static
+ *   blocks' chunk (blocks/staticBlocks.ts: the first load keeps their HTML without their code).
  * Anything else is left to the browser.
  */
 import Router from 'next/router';
+import { preloadStaticBlocks } from '../registry';
 
 export function internalHref(anchor: HTMLAnchorElement, location: Location): string | undefined {
   if (anchor.target && anchor.target !== '_self') return undefined;
@@ -37,6 +39,7 @@ export function installClientNavigation(): () => void {
     const anchor = anchorOf(event.target);
     const href = anchor && internalHref(anchor, window.location);
     if (!href || prefetched.has(href)) return;
+    if (!prefetched.size) preloadStaticBlocks().catch(() => undefined);
     prefetched.add(href);
     Router.prefetch(href).catch(() => prefetched.delete(href));
   };

@@ -32,7 +32,7 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
             name={brand.apply.amountParam}
             className="w-full sm:w-60"
           />
-          <button type="submit" className="min-h-11 rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90">
+          <button type="submit" className="btn-go">
             {block.buttonLabel ?? 'Get Started'}
           </button>
         </div>

@@ -8,12 +8,10 @@ import { Section } from '../layout/Section';
 export default function StateList({ block }: BlockProps<'stateList'>) {
   return (
     <Section heading={block.heading} wide>
-      <ul className="grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-1.5 text-sm sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6">
+      <ul className="state-tiles grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-1.5 text-sm sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6">
         {block.data.links.map((l) => (
           <li key={l.href}>
-            <a href={l.href} className="flex h-full min-h-11 items-center rounded border border-slate-200 px-2 py-1 leading-tight text-blue-800 hover:bg-slate-50">
-              {l.label}
-            </a>
+            <a href={l.href}>{l.label}</a>
           </li>
         ))}
       </ul>

@@ -55,7 +55,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
   const selected = options[state.selected]!;
   return (
     <div className={`relative ${className}`}>
-      <span id={labelId} className="mb-1 block font-medium text-slate-800">{label}</span>
+      <span id={labelId} className="field-label">{label}</span>
       <div
         id={id}
         role="combobox"
@@ -69,7 +69,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         onClick={() => dispatch({ type: 'click' })}
         onKeyDown={onKeyDown}
         onBlur={() => dispatch({ type: 'blur' })}
-        className="flex min-h-11 w-full cursor-pointer items-center justify-between rounded-md border border-slate-500 bg-white px-3 py-2 text-left text-slate-900"
+        className="amount-combo"
       >
         <span>{selected.label}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16" fill="currentColor" className={state.open ? 'rotate-180' : ''}>
@@ -83,9 +83,10 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         tabIndex={-1}
         hidden={!state.open}
         onMouseDown={(e) => e.preventDefault()}
-        className="absolute z-30 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
+        className="amount-list"
       >
-        {options.map((o, i) => (
+        {/* Options only while open: nineteen of them were ~2.8 KB of every page's HTML, useless before the script runs. */}
+        {state.open && options.map((o, i) => (
           <li
             key={o.value}
             id={optionId(i)}

@@ -4,7 +4,9 @@ import { useEffect, useId, useState } from 'react';
 import { amountLabel, amountOptions, formatMoney } from '../../engine/amounts';
 import { applyUrl, TITLE_APPLY } from '../../engine/apply';
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
-import type { BrandView, ExitPopupView } from '../../engine/model';
+import type { BrandView } from '../../engine/model';
+import type { LiveExitPopup } from '../hydrationModel';
+import { storeLinks } from './storeLinks';
 import { TITLE_AMOUNT, titleSubmitAmount, typeTitleAmount } from '../../engine/widgets/amountInput';
 import { EXIT_POPUP_WIDTHS } from '../../engine/widgets/modal';
 import { AmountDropdown } from './AmountDropdown';
@@ -15,7 +17,8 @@ import { useApplySource } from './useApplySource';
 
 interface Props {
   brand: BrandView;
-  popup: ExitPopupView;
+  /** on a first load the store links may come as their pattern (hydrationModel.ts) */
+  popup: LiveExitPopup;
   visible: boolean;
   onClose: () => void;
 }
@@ -24,6 +27,7 @@ const button = 'inline-block rounded-md bg-brand px-6 py-3 text-center font-bold
 
 /** The exit-intent popup, in the brand's variant (SPEC §2): 870 px wide on large screens, 500 px on medium ones. */
 export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
+  const stores = popup.stores ?? (popup.storeHref ? storeLinks(popup.storeHref) : undefined);
   const headingId = useId();
   // A store link navigates on the client: the popup closes as the route changes.
   useEffect(() => {
@@ -64,11 +68,11 @@ export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
           {heading('Before you go')}
           <p className="mt-3 text-lg text-slate-800">Request up to {upTo} online in a few minutes, or look up a loan store brand near you.</p>
           <PaydayApply brand={brand} />
-          {popup.stores && (
+          {stores && (
             <nav aria-label="Loan store brands" className="mt-6 border-t border-slate-200 pt-4">
               <h3 className="font-bold text-slate-900">Loan store brands</h3>
               <ul className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
-                {popup.stores.map((s) => (
+                {stores.map((s) => (
                   <li key={s.href}>
                     <a href={s.href} className="flex min-h-11 items-center rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{s.label}</a>
                   </li>

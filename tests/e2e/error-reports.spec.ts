@@ -71,14 +71,17 @@ const fetchViaLoopback = (route: Route) => {
   return route.fetch({ url: url.toString(), headers: { ...route.request().headers(), host } });
 };
 
-/** The city list's data broken in the page's __NEXT_DATA__: the block throws as the browser renders it. */
-async function breakCityList(page: Page, url: string) {
+/**
+ * The amount picker's data broken in the page's __NEXT_DATA__: the block throws as the browser
+ * hydrates it (an interactive block: static ones keep the server's HTML on a first load).
+ */
+async function breakQuickAmount(page: Page, url: string) {
   await page.route(url, async (route) => {
     const response = await fetchViaLoopback(route);
     const html = await response.text();
     const body = html.replace(/(<script id="__NEXT_DATA__" type="application\/json">)(.*?)(<\/script>)/s, (_m, open: string, data: string, close: string) => {
-      const next = JSON.parse(data) as { props: { pageProps: { model: { blocks: { type: string; data: { links?: unknown } }[] } } } };
-      next.props.pageProps.model.blocks.find((b) => b.type === 'cityList')!.data.links = null;
+      const next = JSON.parse(data) as { props: { pageProps: { model: { blocks: { type: string; data: { options?: unknown } }[] } } } };
+      next.props.pageProps.model.blocks.find((b) => b.type === 'quickAmount')!.data.options = null;
       return open + JSON.stringify(next) + close;
     });
     await route.fulfill({ response, body });
@@ -86,8 +89,8 @@ async function breakCityList(page: Page, url: string) {
 }
 
 test('a block that throws in the browser: "Oh snap!" in its place and one envelope with the message, brand tag and release', async ({ page }) => {
-  const url = site('ipaydayloans', '/location/ca');
-  await breakCityList(page, url);
+  const url = site('ipaydayloans', '/');
+  await breakQuickAmount(page, url);
   await page.goto(url);
   await expect(page.getByText(OOPS, { exact: true })).toHaveCount(1);
   await expect.poll(() => receiver.events.length).toBe(1);

@@ -160,21 +160,58 @@ test.describe('error boundary', () => {
     await expect(page.getByRole('heading', { name: 'Payday loan information for cities in New York' })).toBeVisible();
   });
 
-  test('on a first load: the server HTML is replaced by the message when the block throws in the browser', async ({ page }) => {
-    await page.route(brandUrl('ipaydayloans', '/location/ca'), async (route) => {
+  test('on a first load: an interactive block that throws in the browser is replaced by the message; the kept static parts stay', async ({ page }) => {
+    // Static blocks keep the server's HTML on a first load (blocks/layout/Kept.tsx): only an interactive one runs there.
+    await page.route(brandUrl('ipaydayloans', '/'), async (route) => {
       const response = await fetchViaLoopback(route);
       const html = await response.text();
       const body = html.replace(/(<script id="__NEXT_DATA__" type="application\/json">)(.*?)(<\/script>)/s, (_m, open: string, data: string, close: string) => {
-        const next = JSON.parse(data) as { props: { pageProps: { model: Parameters<typeof breakCityList>[0] } } };
-        breakCityList(next.props.pageProps.model);
+        const next = JSON.parse(data) as { props: { pageProps: { model: { blocks: { type: string; data?: { options?: unknown } }[] } } } };
+        next.props.pageProps.model.blocks.find((b) => b.type === 'quickAmount')!.data!.options = null;
         return open + JSON.stringify(next) + close;
       });
       expect(body).not.toBe(html);
       await route.fulfill({ response, body });
     });
-    await page.goto(brandUrl('ipaydayloans', '/location/ca'));
+    await page.goto(brandUrl('ipaydayloans', '/'));
     await expect(page.getByText(OOPS, { exact: true })).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'How Much Instant Cash Do You Need?' })).toHaveCount(0);
+    await expect(page.locator('h1')).toHaveText(/Payday Loans Online/);
+    await expect(page.getByRole('heading', { name: 'How it works' })).toBeVisible();
+    await expect(page.locator('footer a[href="/location/ca"]')).toBeVisible();
+  });
+});
+
+test.describe('a first load sends only what the browser hydrates (blocks/hydrationModel.ts)', () => {
+  test('no nav, footer, JSON-LD or static block data in the page data; the static parts stay as the server sent them, then render from the data of a client-side navigation', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await open(page, 'ipaydayloans', '/location/tx');
+    const data = await page.evaluate(() => document.getElementById('__NEXT_DATA__')!.textContent!);
+    const model = (JSON.parse(data) as { props: { pageProps: { model: { kept: boolean; brand: Record<string, unknown>; jsonLd: unknown[]; blocks: { type: string; kept?: boolean; data?: unknown }[] } } } }).props.pageProps.model;
+    expect(model.kept).toBe(true);
+    expect(Object.keys(model.brand)).not.toEqual(expect.arrayContaining(['nav']));
+    expect(model.brand.footer).toBeUndefined();
+    expect(model.jsonLd).toEqual([]);
+    expect(model.blocks.filter((b) => !b.kept).map((b) => b.type)).toEqual([]); // a state page: no interactive block
+    expect(data.length).toBeLessThan(3000);
+    // The server's HTML is all there, JSON-LD in the head included, and stays.
+    await expect(page.getByRole('heading', { name: 'Payday loan information for cities in Texas' })).toBeVisible();
+    await expect(page.locator('footer a[href="/location/ca"]')).toBeVisible();
+    expect((await page.locator('script[type="application/ld+json"]').allTextContents()).length).toBeGreaterThan(0);
+    const staticChunk = scripts.length;
+
+    // A client-side navigation brings the complete data: the next page's static blocks and footer render from it.
+    await page.locator('footer a[href="/location/ca"]').hover();
+    await page.locator('footer a[href="/location/ca"]').click();
     await expect(page.locator('h1')).toHaveText('Payday Loans in California');
-    await expect(page.getByRole('heading', { name: 'Before you borrow in California' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Payday loan information for cities in California' })).toBeVisible();
+    await expect(page.locator('footer a[href="/location/tx"]')).toBeVisible();
+    await expect(page.locator('header a[href="/payday-loans"]').first()).toBeAttached();
+    expect(scripts.length).toBeGreaterThan(staticChunk); // the static blocks' code, fetched for the navigation only
+    const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as { '@type': string; itemListElement?: { name?: string }[] });
+    expect(JSON.stringify(ld)).toContain('California');
+    expect(JSON.stringify(ld)).not.toContain('Texas');
+    await expectNoAxeViolations(page);
   });
 });

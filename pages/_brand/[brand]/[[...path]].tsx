@@ -3,15 +3,15 @@
  * resolves the page model at build or on first request and caches it per brand and path (ISR).
  */
 import type { GetStaticPaths, GetStaticProps } from 'next';
-import Head from 'next/head';
+import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
-import { preloadBlocks } from '../../../blocks/registry';
+import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/layout/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
+import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
 import { NOT_FOUND_PATH } from '../../../engine/resolve';
 import { buildPageModel } from '../../../engine/pageModel';
-import { jsonLdText } from '../../../engine/seo';
 import { reportServerError } from '../../../engine/errors/report';
 
 export const REVALIDATE_SECONDS = 3600;
@@ -47,21 +47,18 @@ export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ par
   return { props: { model }, revalidate: model.revalidate ?? REVALIDATE_SECONDS };
 };
 
-export default function BrandPage({ model }: { model: PageModel }) {
+/**
+ * model: on a first load the hydration model (pages/_document.tsx: static parts kept from the
+ * server's HTML; the head's tags, JSON-LD included, written by the document from the full model);
+ * after a client-side navigation the full one, and the head is rewritten from it.
+ */
+export default function BrandPage({ model }: { model: ClientModel }) {
+  useEffect(() => {
+    if (!isHydrationModel(model)) void loadStaticBlocks().then((m) => m.writePageHead(model));
+  }, [model]);
   return (
-    <>
-      <Head>
-        <title>{model.title}</title>
-        <meta name="description" content={model.description} />
-        {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
-        <meta name="theme-color" content={model.brand.theme} />
-        {model.jsonLd.map((data, i) => (
-          <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(data) }} />
-        ))}
-      </Head>
-      <Layout brand={model.brand} stickyApply={!model.noApply}>
-        <Blocks blocks={model.blocks} brand={model.brand} />
-      </Layout>
-    </>
+    <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply}>
+      <Blocks blocks={model.blocks} brand={model.brand} />
+    </Layout>
   );
 }
