@@ -201,5 +201,6 @@ describe('npm run leads (operators)', () => {
     const bad = run(['--since', 'yesterday']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--since yesterday: give a number and a unit');
-  });
+    // Four real CLI processes (npx tsx each): seconds apiece, more on a loaded machine.
+  }, 180_000);
 });
