@@ -64,6 +64,10 @@ test.afterAll(async () => {
 test.beforeEach(async ({ context }) => {
   receiver.events.splice(0);
   await fakeThirdParties(context); // the tag manager and pixel of these brands, never reached
+  // The receiver listens on loopback. A page the test rewrites (route.fulfill) has no address of
+  // its own, so Chromium's Local Network Access would ask the visitor before it may post there;
+  // the test answers yes. (A real DSN's host is public: no such question.)
+  await context.grantPermissions(['local-network-access']);
 });
 
 /** route.fetch runs in Node, which does not resolve *.localhost: fetch from loopback with the brand's Host header. */
