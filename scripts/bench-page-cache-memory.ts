@@ -58,8 +58,9 @@ export async function benchPageCacheMemory(PAGES = 20_000): Promise<string[]> {
 
   // Baseline: the same keys holding the same serialized entries as plain strings.
   const entry = async (i: number) => jsonCacheValueSerializer.serialize({ lastModified: Date.now(), tags: [`_N_T_${path(i)}`], value: page(i) });
-  let before = await used();
-  for (let i = 0; i < PAGES; i += 500) await Promise.all(Array.from({ length: 500 }, async (_, k) => client.set(`base:${path(i + k)}`, await entry(i + k), { EX: 31536000 })));
+  const before = await used();
+  for (let i = 0; i < PAGES; i += 500)
+    await Promise.all(Array.from({ length: 500 }, async (_, k) => client.set(`base:${path(i + k)}`, await entry(i + k), { EX: 31536000 })));
   const plainPerPage = ((await used()) - before) / PAGES;
   await client.flushAll();
   lines.push(`plain string per page (key + entry, the floor): ${plainPerPage.toFixed(0)} B`);
@@ -90,7 +91,9 @@ export async function benchPageCacheMemory(PAGES = 20_000): Promise<string[]> {
       await Promise.all(Array.from({ length: 250 }, (_, k) => a.set(path(i + k), page(i + k), ctx()).catch(() => refused++)));
     await settle();
     const evictions = (await evicted()) - ev0;
-    const perEviction = diff(e0, await calls()).filter(([k]) => k !== 'set' && k !== 'publish' && k !== 'hset').map(([k, v]) => `${k} ${(v / evictions).toFixed(2)}`);
+    const perEviction = diff(e0, await calls())
+      .filter(([k]) => k !== 'set' && k !== 'publish' && k !== 'hset')
+      .map(([k, v]) => `${k} ${(v / evictions).toFixed(2)}`);
     await client.configSet('maxmemory', '2gb');
     const redisPerPage = (mem1 - mem0) / PAGES - plainPerPage;
     const heapPerPage = (heap1 - heap0) / PAGES / 2;
@@ -98,7 +101,9 @@ export async function benchPageCacheMemory(PAGES = 20_000): Promise<string[]> {
     lines.push(`\n${name}`);
     lines.push(`  Redis beyond the pages: ${redisPerPage.toFixed(0)} B/page · heap per instance: ${heapPerPage.toFixed(0)} B/page`);
     lines.push(`  Redis commands per set(): ${perSet.join(', ')}`);
-    lines.push(`  Redis commands per evicted page (${evictions} evictions, 3 instances listening): ${perEviction.join(', ') || 'none'}; sets refused (OOM): ${refused}`);
+    lines.push(
+      `  Redis commands per evicted page (${evictions} evictions, 3 instances listening): ${perEviction.join(', ') || 'none'}; sets refused (OOM): ${refused}`,
+    );
     lines.push(`  a new instance's start with ${PAGES} pages in Redis: ${startCalls.map(([k, v]) => `${k} ×${v}`).join(', ') || 'no scans'}`);
     const resident = Math.floor((512 * 1024 * 1024) / AVG_PAGE_BYTES);
     lines.push(

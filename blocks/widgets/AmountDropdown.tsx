@@ -86,6 +86,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         className="absolute z-30 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
       >
         {options.map((o, i) => (
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the listbox's (aria-activedescendant); a click is the pointer's way to pick
           <li
             key={o.value}
             id={optionId(i)}

@@ -72,22 +72,25 @@ function whenConnected(client) {
   return new Promise((resolve) => client.once('ready', resolve));
 }
 
+/** The library's private fields of a handler (typed as private in its .d.ts). @param {RedisStringsHandler} handler @returns {Record<string, any>} */
+const libraryFields = (handler) => /** @type {any} */ (handler);
+
 export class PathOnlyRedisHandler extends RedisStringsHandler {
   /** @param {ConstructorParameters<typeof RedisStringsHandler>[0]} options */
   constructor(options) {
     // No hourly re-read (0 disables the library's interval), no read deduplication, no copy with a fixed lifetime.
     super({ ...options, avgResyncIntervalMs: 0, redisGetDeduplication: false, inMemoryCachingTime: 0 });
-    const self = /** @type {any} */ (this);
-    for (const map of [self.sharedTagsMap, self.revalidatedTagsMap, self.inMemoryDeduplicationCache]) retire(map);
-    const ready = whenConnected(self.client);
-    self.sharedTagsMap = emptyTagMap(ready);
-    self.revalidatedTagsMap = emptyTagMap(ready);
+    const fields = libraryFields(this);
+    for (const map of [fields.sharedTagsMap, fields.revalidatedTagsMap, fields.inMemoryDeduplicationCache]) retire(map);
+    const ready = whenConnected(fields.client);
+    fields.sharedTagsMap = emptyTagMap(ready);
+    fields.revalidatedTagsMap = emptyTagMap(ready);
     this.prefix = options.keyPrefix ?? '';
   }
 
   /** The Redis client (for the optional keyspace copy's subscriber). @returns {any} */
   get redisClient() {
-    return /** @type {any} */ (this).client;
+    return libraryFields(this).client;
   }
 
   /**

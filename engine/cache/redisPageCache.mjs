@@ -85,7 +85,9 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
   subscriber.on('reconnecting', () => ((listening = false), clear()));
   // node-redis re-subscribes after a reconnect; anything said meanwhile was missed, so start empty.
   subscriber.on('ready', () => {
-    if (subscribed) (clear(), (listening = true));
+    if (!subscribed) return;
+    clear();
+    listening = true;
   });
   const channels = ['set', 'del', 'expired', 'evicted', 'rename_from'].map((e) => `__keyevent@${database}__:${e}`);
   (async () => {

@@ -9,11 +9,23 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** What the tests read of an event (Sentry's event payload, loosely). */
+export interface ReceivedSentryEvent {
+  event_id: string;
+  platform: string;
+  release?: string;
+  environment?: string;
+  tags: Record<string, string>;
+  exception: { values: [{ type: string; value: string }, ...{ type: string; value: string }[]] };
+  request?: { url?: string; method?: string };
+  [key: string]: unknown;
+}
+
 export interface ReceivedEvent {
   project: string;
   key: string | undefined;
   header: Record<string, unknown>;
-  event: Record<string, any>;
+  event: ReceivedSentryEvent;
   origin: string | undefined;
   contentType: string | undefined;
 }

@@ -27,7 +27,13 @@ type PageCache = {
 const MAXMEMORY = 12 * 1024 * 1024;
 const PAGES = 30_000; // × ~2 KiB ≈ 60 MB of pages: five times what fits
 const LOCAL_COPY_MB = 1;
-const page = (i: number, v = 1) => ({ kind: 'PAGES', html: `<h1>page ${i} v${v}</h1>` + 'x'.repeat(2000), pageData: { i, v }, headers: undefined, status: 200 });
+const page = (i: number, v = 1) => ({
+  kind: 'PAGES',
+  html: `<h1>page ${i} v${v}</h1>` + 'x'.repeat(2000),
+  pageData: { i, v },
+  headers: undefined,
+  status: 200,
+});
 const setCtx = { cacheControl: { revalidate: 3600, expire: 31536000 }, isRoutePPREnabled: false, isFallback: false };
 const getCtx = { kind: 'PAGES', isFallback: false };
 const key = (i: number) => `/_brand/x/location/st/city-${i}`;
@@ -81,7 +87,9 @@ describe('a page cache five times larger than Redis’s maxmemory', () => {
     }
     peaks.push(await usedMemory());
     heapAfter = heapUsed();
-    console.info(`[bounds] ${PAGES} pages: Redis used_memory peak ${Math.max(...peaks)} B (maxmemory ${MAXMEMORY}); heap growth ${heapAfter - heapBefore} B; local copy ${b.localCopyBytes} B`);
+    console.info(
+      `[bounds] ${PAGES} pages: Redis used_memory peak ${Math.max(...peaks)} B (maxmemory ${MAXMEMORY}); heap growth ${heapAfter - heapBefore} B; local copy ${b.localCopyBytes} B`,
+    );
   }, 120_000);
 
   it('Redis stays within maxmemory while evicting', async () => {
