@@ -107,7 +107,9 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
   const formatted: string[] = [];
   for (const p of problems) {
     const line = formatProblem(p, parsed);
-    if (!seen.has(line)) seen.add(line), formatted.push(line);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    formatted.push(line);
   }
   const broken = new Map([...brokenIds].map(([id, list]) => [id, [...new Set(list.map((p) => formatProblem(p, parsed)))]]));
   return {

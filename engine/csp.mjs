@@ -2,7 +2,9 @@
 /**
  * The Content-Security-Policy, built in one place: server.mjs sends it with every response — the
  * base policy, or for a brand page the base policy plus what that page uses, which proxy.ts
- * declares (PAGE_POLICY_HEADER, engine/pagePolicy.ts). Pure; table tests: tests/unit/csp.test.ts.
+ * declares (PAGE_POLICY_HEADER, engine/pagePolicy.ts). Every policy allows connections to the
+ * error-report DSN's origin when SENTRY_DSN is set (the browser posts reports there). Pure but
+ * for the defaults read from the environment; table tests: tests/unit/csp.test.ts.
  *
  * Inline scripts are allowed by hash, never by nonce: pages are cached (ISR), and a
  * per-request nonce would make every page dynamic. The inline scripts are the error reporter
@@ -15,6 +17,7 @@
  * are refused — add their sha256 here, or move them into a hosted script.
  */
 import { createHash } from 'node:crypto';
+import { parseDsn } from './errors/dsn.mjs';
 import { REPORTER_SCRIPT } from './errors/reporterScript.mjs';
 import { reactBoundaryScripts } from './reactInlineScripts.mjs';
 
@@ -77,15 +80,26 @@ export function inlineScripts(/** @type {string} */ html) {
  */
 export const PAGE_POLICY_HEADER = 'x-loansites-page-policy';
 
+/**
+ * The origin the browser's error reporter posts to: SENTRY_DSN's host, exactly (the same
+ * variable pages/api/error-reporting.ts answers from), or none without a DSN.
+ */
+export const errorReportOrigin = (/** @type {string | undefined} */ dsn = process.env.SENTRY_DSN) => parseDsn(dsn)?.origin;
+
 /** @param {string[]} list */
 const unique = (list) => [...new Set(list)];
 
 /** The policy for a page that uses exactly what `page` says (nothing third-party by default). */
-export function contentSecurityPolicy(/** @type {PagePolicy} */ page = {}, /** @type {string[]} */ extraHashes = buildHashes()) {
+export function contentSecurityPolicy(
+  /** @type {PagePolicy} */ page = {},
+  /** @type {string[]} */ extraHashes = buildHashes(),
+  /** @type {string | undefined} */ errorOrigin = errorReportOrigin(),
+) {
   const tm = page.tagManager ? TAG_MANAGER : undefined;
   const px = page.pixel ? PIXEL : undefined;
   const script = unique(["'self'", ...INLINE_SCRIPT_HASHES, ...extraHashes, ...(tm?.script ?? []), ...(px?.script ?? []), ...(page.scripts ?? [])]);
-  const connect = unique(["'self'", ...(tm?.connect ?? []), ...(px?.connect ?? []), ...(page.connect ?? [])]);
+  const errors = errorOrigin ? [errorOrigin] : [];
+  const connect = unique(["'self'", ...errors, ...(tm?.connect ?? []), ...(px?.connect ?? []), ...(page.connect ?? [])]);
   const img = unique(["'self'", 'data:', ...(tm?.img ?? []), ...(px?.img ?? [])]);
   const frames = page.frames?.length ? unique(page.frames) : ["'none'"];
   return [

@@ -21,7 +21,10 @@ export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'b
   for (const b of layout?.blocks ?? []) {
     if (b.type !== 'applyForm' || b.provider !== 'script' || !b.script) continue;
     const loader = originOf(b.script.src);
-    if (loader) scripts.push(loader), connect.push(loader);
+    if (loader) {
+      scripts.push(loader);
+      connect.push(loader);
+    }
     const leads = b.script.leadUrl ? originOf(b.script.leadUrl) : undefined;
     if (leads) connect.push(leads);
   }

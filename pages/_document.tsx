@@ -23,7 +23,6 @@ type PageProps = { model?: PageModel };
 function PageHead({ model }: { model: PageModel }) {
   return (
     <>
-      {/* eslint-disable-next-line @next/next/no-title-in-document-head -- one document per page model, see above */}
       <title>{model.title}</title>
       <meta name="description" content={model.description} />
       {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}

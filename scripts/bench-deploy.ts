@@ -9,7 +9,8 @@
  *  2. a cached page through nginx (its microcache) vs a static file nginx serves from disk, and
  *     the same static file proxied to the app;
  *  3. cold renders (pages never rendered, fresh Redis): pages/s of two instances vs one, both
- *     through nginx.
+ *     through nginx;
+ *  4. what the page cache keeps per page besides the page (scripts/bench-page-cache-memory.ts).
  * Ports 3470–3499.
  */
 import autocannon from 'autocannon';
@@ -20,6 +21,7 @@ import { startInstance, type Instance } from '../tests/support/instances';
 import { startNginx } from '../tests/support/nginx';
 import { freePort } from '../tests/support/ports';
 import { startRedis, type RunningRedis } from '../tests/support/redis';
+import { benchPageCacheMemory } from './bench-page-cache-memory';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const COLD_PAGES = Number(process.env.BENCH_COLD_PAGES ?? 300);
@@ -144,6 +146,7 @@ export async function benchDeploy(): Promise<void> {
     await stopAll();
     await redis?.stop();
   }
+  lines.push('', ...(await benchPageCacheMemory(10_000)));
   lines.push(`\n(load average during the run: ${load0.map((n) => n.toFixed(1)).join(' ')} at the start, ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end, on a machine with these cores shared)`);
   console.log(lines.join('\n'));
 }

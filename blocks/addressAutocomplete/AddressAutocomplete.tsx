@@ -155,6 +155,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
             className="absolute left-0 right-0 top-full z-20 mt-1 max-h-80 overflow-y-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
           >
             {options.map((s, i) => (
+              // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the combobox input's (aria-activedescendant); a click is the pointer's way to choose
               <li
                 key={s.id}
                 id={optionId(i)}

@@ -149,7 +149,6 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [hydrated, values.zip]);
 
   // Focus: the step's heading on every step change; the first wrong field after a refused Continue.

@@ -127,6 +127,7 @@ export function RadioGroup({ id, legend, name, value, options, onChange, error }
       <div className="mt-1 grid gap-1 sm:grid-cols-2">
         {options.map((o, i) => (
           <label key={o.value} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3">
+            {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props -- ARIA 1.2 makes aria-invalid global: screen readers say "invalid" on the radio itself */}
             <input
               type="radio"
               {...(i === 0 ? { id } : {})}

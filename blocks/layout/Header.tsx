@@ -19,7 +19,6 @@ export function Header({ brand }: { brand: BrandView }) {
       <div className={hasMenu ? 'hdr-row max-md:pr-[6.5rem]' : 'hdr-row'}>
         {/* On a 320 px phone the logo gives way (it shrinks, keeping its proportions) so search and menu fit. */}
         <a href={brand.homeHref} className="flex min-h-11 min-w-11 shrink items-center" aria-label={`${brand.name} home`}>
-          {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto max-w-full object-contain object-left" />
         </a>
         {full && brand.nav.length > 0 && (

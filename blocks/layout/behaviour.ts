@@ -28,8 +28,13 @@ export function installLayoutBehaviour(): () => void {
     menu.open = false;
   };
   const early = (on: boolean) => {
-    if (on) document.addEventListener('keydown', onEarlyKey), document.addEventListener('click', onEarlyTap, true);
-    else document.removeEventListener('keydown', onEarlyKey), document.removeEventListener('click', onEarlyTap, true);
+    if (on) {
+      document.addEventListener('keydown', onEarlyKey);
+      document.addEventListener('click', onEarlyTap, true);
+    } else {
+      document.removeEventListener('keydown', onEarlyKey);
+      document.removeEventListener('click', onEarlyTap, true);
+    }
   };
   const onFirstToggle = () => {
     menu?.removeEventListener('toggle', onFirstToggle);

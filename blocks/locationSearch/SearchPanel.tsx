@@ -140,6 +140,7 @@ export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation,
         </div>
         {geolocation && <GeolocationButton geocoder={geocoder} loanType={loanType} onFound={onClose} className="self-start" />}
         <div className="min-h-6">{text && isLoading && <Spinner label="Searching…" />}</div>
+        {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- arrow keys from the result buttons inside, handled once for the list */}
         <ul id={listId} ref={list} aria-label="Places found" onKeyDown={onListKey} className="divide-y divide-slate-200">
           {results.map((r) => (
             <li key={r.id}>

@@ -87,6 +87,7 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
       >
         {/* Options only while open: nineteen of them were ~2.8 KB of every page's HTML, useless before the script runs. */}
         {state.open && options.map((o, i) => (
+           // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the listbox's (aria-activedescendant); a click is the pointer's way to pick
           <li
             key={o.value}
             id={optionId(i)}

@@ -74,7 +74,9 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
   };
 
   return createPortal(
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a press on the backdrop is the pointer's Escape (handled on the dialog)
     <div className={`fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 ${fullScreen ? '' : 'p-4'}`} onMouseDown={onBackdrop} onClick={onBackdrop} data-modal-backdrop="" style={style}>
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the dialog's own keys: Escape closes, Tab stays inside */}
       <div
         ref={box}
         role="dialog"

@@ -16,10 +16,14 @@
  *   The handler's own 10 s in-memory copy is switched off (inMemoryCachingTime: 0): nothing
  *   would tell it that another instance revalidated the page. So is its read deduplication:
  *   it publishes a message to every instance after each read.
+ * - bounded: the library's map of every cached page (its tag map, per process and as one
+ *   Redis hash) is not kept — see pathOnlyRedisHandler.mjs. Redis holds one key per page,
+ *   bounded by maxmemory + allkeys-lru; a process holds no per-page state beyond the
+ *   optional local copy, bounded by PAGE_CACHE_LOCAL_MB.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RedisStringsHandler } from '@trieb.work/nextjs-turbo-redis-cache';
+import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');
 
@@ -81,7 +85,9 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
   subscriber.on('reconnecting', () => ((listening = false), clear()));
   // node-redis re-subscribes after a reconnect; anything said meanwhile was missed, so start empty.
   subscriber.on('ready', () => {
-    if (subscribed) (clear(), (listening = true));
+    if (!subscribed) return;
+    clear();
+    listening = true;
   });
   const channels = ['set', 'del', 'expired', 'evicted', 'rename_from'].map((e) => `__keyevent@${database}__:${e}`);
   (async () => {
@@ -107,6 +113,9 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
     },
     get generation() {
       return generation;
+    },
+    get bytes() {
+      return bytes;
     },
     /** @param {string} key */
     get(key) {
@@ -163,16 +172,9 @@ export function createPageCache(ctx) {
   const database = redisDatabase(redisUrl);
   const keyPrefix = ctx.keyPrefix ?? `loansites:${buildId(ctx.serverDistDir)}:`;
   const mode = (ctx.localCopy ?? process.env.PAGE_CACHE_LOCAL_COPY) === 'keyspace' ? 'keyspace' : 'off';
-  const handler = new RedisStringsHandler({
-    redisUrl,
-    database,
-    keyPrefix,
-    // No private copy with a fixed lifetime: see the file's comment.
-    inMemoryCachingTime: 0,
-    // Off: with it, every read also publishes a "forget" to every instance (its dedup map is synced).
-    redisGetDeduplication: false,
-  });
-  const client = /** @type {any} */ (handler).client;
+  // No private copy with a fixed lifetime, no read deduplication, no tag map: see pathOnlyRedisHandler.mjs.
+  const handler = new PathOnlyRedisHandler({ redisUrl, database, keyPrefix });
+  const client = handler.redisClient;
   const local =
     mode === 'keyspace' ? keyspaceCopy({ client, database, keyPrefix, maxBytes: Number(process.env.PAGE_CACHE_LOCAL_MB ?? 64) * 1024 * 1024 }) : undefined;
   /** Reads from Redis, giving back the entry's lifetime where set() stored it. @param {string} key @param {any} getCtx */
@@ -193,11 +195,18 @@ export function createPageCache(ctx) {
     async set(key, data, setCtx) {
       local?.drop(key);
       const lifetime = setCtx?.cacheControl;
-      return handler.set(key, data && typeof data === 'object' && lifetime ? { ...data, [LIFETIME]: lifetime } : data, setCtx);
+      // A copy of the context: the library adds the implicit tag to ctx.tags in place.
+      return handler.set(key, data && typeof data === 'object' && lifetime ? { ...data, [LIFETIME]: lifetime } : data, { ...setCtx });
     },
     /** @param {any[]} args */
     revalidateTag(...args) {
-      return handler.revalidateTag(args[0], ...args.slice(1));
+      return handler.revalidateTag(args[0]);
+    },
+    /** the handler, for tests that check what it keeps */
+    handler,
+    /** bytes held by the local copy (0 without one) */
+    get localCopyBytes() {
+      return local?.bytes ?? 0;
     },
     /** whether hits are being served from this process's copy (keyspace mode, subscription up) */
     get localCopyActive() {

@@ -4,31 +4,9 @@
  * Pure functions; GlitchTip accepts the same. Table tests: tests/unit/error-reports.test.ts.
  */
 
-export interface Dsn {
-  /** https://host[:port][/path]/api/{project}/envelope/ */
-  envelopeUrl: string;
-  publicKey: string;
-  projectId: string;
-  /** the DSN as written, for the envelope header */
-  dsn: string;
-}
+import type { Dsn } from './dsn.mjs';
 
-/** "https://KEY@host[:port][/path]/PROJECT" → its parts; undefined for anything else. */
-export function parseDsn(text: string | undefined): Dsn | undefined {
-  if (!text?.trim()) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    return undefined;
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !url.username) return undefined;
-  const parts = url.pathname.split('/').filter(Boolean);
-  const projectId = parts.pop();
-  if (!projectId || !/^\d+$/.test(projectId)) return undefined;
-  const prefix = parts.length ? `/${parts.join('/')}` : '';
-  return { envelopeUrl: `${url.protocol}//${url.host}${prefix}/api/${projectId}/envelope/`, publicKey: decodeURIComponent(url.username), projectId, dsn: text.trim() };
-}
+export { parseDsn, type Dsn } from './dsn.mjs';
 
 export const authHeader = (dsn: Dsn, client = 'loansites/1.0') => `Sentry sentry_version=7, sentry_client=${client}, sentry_key=${dsn.publicKey}`;
 
@@ -80,40 +58,6 @@ export function serverEvent(err: unknown, ctx: { release: string; environment: s
 export function envelopeOf(event: SentryEvent, dsn?: Dsn, now = new Date()): string {
   const header = { event_id: event.event_id, sent_at: now.toISOString(), ...(dsn ? { dsn: dsn.dsn } : {}) };
   return `${JSON.stringify(header)}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify(event)}\n`;
-}
-
-export class EnvelopeError extends Error {}
-
-/**
- * Envelope text → its single event (what the browser reporter sends). Items are read by their
- * length when given, else up to the newline; exactly one item of type "event" is accepted.
- */
-export function eventOfEnvelope(text: string): SentryEvent {
-  const lines = text.split('\n');
-  if (lines.length < 3) throw new EnvelopeError('An envelope has a header line, an item header line and a payload');
-  let header: unknown;
-  let itemHeader: unknown;
-  try {
-    header = JSON.parse(lines[0]!);
-    itemHeader = JSON.parse(lines[1]!);
-  } catch {
-    throw new EnvelopeError('The envelope headers are not JSON');
-  }
-  if (!header || typeof header !== 'object') throw new EnvelopeError('The envelope header is not an object');
-  const item = itemHeader as { type?: unknown; length?: unknown };
-  if (item?.type !== 'event') throw new EnvelopeError('Only an event item is accepted');
-  const rest = lines.slice(2).join('\n');
-  const payload = typeof item.length === 'number' ? Buffer.from(rest, 'utf8').subarray(0, item.length).toString('utf8') : lines[2]!;
-  let event: unknown;
-  try {
-    event = JSON.parse(payload);
-  } catch {
-    throw new EnvelopeError('The event is not JSON');
-  }
-  if (!event || typeof event !== 'object' || Array.isArray(event)) throw new EnvelopeError('The event is not an object');
-  const e = event as Partial<SentryEvent>;
-  if (typeof e.event_id !== 'string' || !/^[0-9a-f]{32}$/.test(e.event_id)) throw new EnvelopeError('The event has no valid event_id');
-  return e as SentryEvent;
 }
 
 /** What makes two reports "the same" for deduplication: type, message and the top of the stack. */

@@ -1,7 +1,7 @@
 /**
- * Error reports from the server: a failed getStaticProps, an API 5xx, and the browser's
- * envelopes relayed by /api/envelope — all sent to SENTRY_DSN (Sentry or GlitchTip) as
- * envelopes. No DSN → nothing is sent. Release = the git commit the build was made from
+ * Error reports from the server: a failed getStaticProps, an API 5xx — sent to SENTRY_DSN
+ * (Sentry or GlitchTip) as envelopes. (The browser posts its own straight to the DSN:
+ * engine/errors/reporterScript.mjs.) No DSN → nothing is sent. Release = the git commit the build was made from
  * (next.config.ts puts it in LOANSITES_RELEASE); brand as a tag.
  *
  * Per server process: the same report (fingerprint) at most once a minute, and at most

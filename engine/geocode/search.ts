@@ -155,7 +155,10 @@ export function nearestPostcode(lon: number, lat: number, idx: GeocoderIndex = g
       for (const pc of idx.grid.get(`${cx + dx},${cy + dy}`) ?? []) {
         if (opts.state && pc.place.state !== opts.state) continue;
         const d = milesBetween(lon, lat, pc.lon, pc.lat);
-        if (d < bestMiles) (bestMiles = d), (best = pc);
+        if (d < bestMiles) {
+          bestMiles = d;
+          best = pc;
+        }
       }
     }
   }

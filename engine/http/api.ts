@@ -63,10 +63,14 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!done) (done = true), resolve(Buffer.concat(chunks));
+      if (done) return;
+      done = true;
+      resolve(Buffer.concat(chunks));
     });
     req.on('error', (err) => {
-      if (!done) (done = true), reject(new ApiError(400, `The body could not be read: ${err.message}`));
+      if (done) return;
+      done = true;
+      reject(new ApiError(400, `The body could not be read: ${err.message}`));
     });
   });
 }

@@ -70,6 +70,5 @@ export const RATE_RULES = {
   leads: { name: 'leads', limit: Number(process.env.RATE_LIMIT_LEADS ?? 10), windowMs: 60_000 },
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
-  errorReports: { name: 'error-reports', limit: Number(process.env.RATE_LIMIT_ERROR_REPORTS ?? 30), windowMs: 60_000 },
   graphql: { name: 'graphql', limit: Number(process.env.RATE_LIMIT_GRAPHQL ?? 120), windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

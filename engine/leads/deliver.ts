@@ -133,7 +133,9 @@ export function startLeadWorker(getDb: () => Promise<{ db: Store; kind: StoreKin
       }
     })().finally(() => {
       running = undefined;
-      if (again) (again = false), round();
+      if (!again) return;
+      again = false;
+      round();
     });
   };
   const timer = setInterval(round, opts.intervalMs ?? 2_000);

@@ -89,7 +89,9 @@ export function toProblems(errors: readonly ErrorObject[] | null | undefined): P
     if (err.keyword === 'required' && anyOfAt.has(err.instancePath) && err.schemaPath.includes('/anyOf/')) continue;
     if (err.keyword === 'pattern' && err.propertyName !== undefined) {
       const p = { pointer: `${err.instancePath}/${err.propertyName}`, message: `name "${err.propertyName}" is not valid: use lowercase letters, digits and hyphens, starting with a letter` };
-      if (!seen.has(p.pointer + p.message)) out.push(p), seen.add(p.pointer + p.message);
+      if (seen.has(p.pointer + p.message)) continue;
+      out.push(p);
+      seen.add(p.pointer + p.message);
       continue;
     }
     const p = describe(err);

@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { brandUrl, PORT } from './helpers';
+import { PORT } from './helpers';
 
 interface Raw {
   status: number;

@@ -2,22 +2,40 @@
  * A tiny Sentry-compatible envelope receiver for the tests: POST /api/{project}/envelope/ with
  * an X-Sentry-Auth header (or ?sentry_key=), the body parsed as an envelope (header line, then
  * item header + payload pairs, payloads read by length when given). Each event is kept with the
- * project and key it came with.
+ * project and key it came with, and with how it was sent (Origin, Content-Type: a browser's post
+ * carries its page's origin, the server's none). Like Sentry's ingest it allows any origin
+ * (Access-Control-Allow-Origin) and answers CORS preflights, which it counts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** What the tests read of an event (Sentry's event payload, loosely). */
+export interface ReceivedSentryEvent {
+  event_id: string;
+  platform: string;
+  release?: string;
+  environment?: string;
+  tags: Record<string, string>;
+  exception: { values: [{ type: string; value: string }, ...{ type: string; value: string }[]] };
+  request?: { url?: string; method?: string };
+  [key: string]: unknown;
+}
 
 export interface ReceivedEvent {
   project: string;
   key: string | undefined;
   header: Record<string, unknown>;
-  event: Record<string, any>;
+  event: ReceivedSentryEvent;
+  origin: string | undefined;
+  contentType: string | undefined;
 }
 
 export interface EnvelopeReceiver {
   port: number;
   dsn: (key?: string, project?: string) => string;
   events: ReceivedEvent[];
+  /** OPTIONS requests seen (a browser's post that needed a preflight) */
+  preflights: number;
   close(): Promise<void>;
 }
 
@@ -39,20 +57,27 @@ export function parseEnvelope(body: Buffer): { header: Record<string, unknown>; 
 
 export function startEnvelopeReceiver(port = 0): Promise<EnvelopeReceiver> {
   const events: ReceivedEvent[] = [];
+  let preflights = 0;
   const server: Server = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-sentry-error, retry-after' };
+    if (req.method === 'OPTIONS') {
+      preflights++;
+      return void res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, x-sentry-auth' }).end();
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://receiver');
       const m = /^\/api\/(\d+)\/envelope\/$/.exec(url.pathname);
-      if (req.method !== 'POST' || !m) return void res.writeHead(404).end();
+      if (req.method !== 'POST' || !m) return void res.writeHead(404, cors).end();
       const key = /sentry_key=([^,\s]+)/.exec(String(req.headers['x-sentry-auth'] ?? ''))?.[1] ?? url.searchParams.get('sentry_key') ?? undefined;
       try {
         const { header, items } = parseEnvelope(Buffer.concat(chunks));
-        for (const item of items) if (item.header.type === 'event') events.push({ project: m[1]!, key, header, event: JSON.parse(item.payload) });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: header.event_id }));
+        const how = { origin: req.headers.origin, contentType: req.headers['content-type'] };
+        for (const item of items) if (item.header.type === 'event') events.push({ project: m[1]!, key, header, event: JSON.parse(item.payload), ...how });
+        res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ id: header.event_id }));
       } catch (err) {
-        res.writeHead(400).end(String(err));
+        res.writeHead(400, cors).end(String(err));
       }
     });
   });
@@ -62,6 +87,9 @@ export function startEnvelopeReceiver(port = 0): Promise<EnvelopeReceiver> {
       resolve({
         port: actual,
         events,
+        get preflights() {
+          return preflights;
+        },
         dsn: (key = 'publickey', project = '42') => `http://${key}@127.0.0.1:${actual}/${project}`,
         close: () => new Promise<void>((r) => server.close(() => r())),
       });

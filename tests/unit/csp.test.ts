@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, cspHeaderName, INLINE_SCRIPT_HASHES, inlineScripts, originOf, sha256Source } from '../../engine/csp.mjs';
+import { contentSecurityPolicy, cspHeaderName, errorReportOrigin, INLINE_SCRIPT_HASHES, inlineScripts, originOf, sha256Source } from '../../engine/csp.mjs';
 import { REPORTER_SCRIPT } from '../../engine/errors/reporterScript.mjs';
 import { pageCsp, pagePolicy } from '../../engine/pagePolicy';
 import { MAX_OUTLINED_BOUNDARIES } from '../../engine/reactInlineScripts.mjs';
@@ -115,5 +115,25 @@ describe("the build's inline scripts", () => {
     const extra = sha256Source('(globalThis.TURBOPACK||[]).push(1)');
     expect(contentSecurityPolicy({}, [extra])).toContain(extra);
     expect(contentSecurityPolicy({}, [])).not.toContain(extra);
+  });
+});
+
+describe('the error-report DSN in connect-src', () => {
+  it('is exactly the DSN host’s origin (scheme, host and port; no key, no path), on the base and every page policy', () => {
+    expect(errorReportOrigin('https://abc@o1.ingest.sentry.io/4505')).toBe('https://o1.ingest.sentry.io');
+    expect(errorReportOrigin('http://k@127.0.0.1:9000/sub/3')).toBe('http://127.0.0.1:9000');
+    const origin = errorReportOrigin('https://abc@o1.ingest.sentry.io/4505');
+    for (const page of [{}, { tagManager: true, pixel: true }, { connect: ['https://api.mapbox.com'] }]) {
+      const connect = directives(contentSecurityPolicy(page, [], origin))['connect-src']!;
+      expect(connect.slice(0, 2)).toEqual(["'self'", 'https://o1.ingest.sentry.io']);
+      expect(connect.join(' ')).not.toMatch(/abc|4505/);
+    }
+  });
+
+  it('adds nothing without a DSN, or with something that is not one', () => {
+    for (const dsn of [undefined, '', 'not a dsn', 'https://o1.ingest.sentry.io/4505']) {
+      expect(errorReportOrigin(dsn)).toBeUndefined();
+      expect(directives(contentSecurityPolicy({}, [], errorReportOrigin(dsn)))['connect-src']).toEqual(["'self'"]);
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NGINX_PLACEHOLDERS, nginxTest, renderNginxConf, SHIPPED_NGINX_CONF, writeNginxFiles } from '../support/nginx';
@@ -110,8 +110,23 @@ describe('deploy/Dockerfile', () => {
       .filter((l) => l.startsWith('COPY --from=build'))
       .flatMap((l) => l.split(/\s+/).slice(2, -1).filter((a) => !a.startsWith('--')))
       .map((p) => p.replace(/^\/app\//, ''));
-    expect(copied.sort()).toEqual(['.next', 'brands', 'content', 'data/generated', 'engine/cache', 'next.config.ts', 'node_modules', 'package.json', 'public', 'server.mjs', 'tsconfig.json']);
+    expect(copied.sort()).toEqual([
+      '.next', 'brands', 'content', 'data/generated', 'engine/cache', 'engine/csp.mjs', 'engine/errors/dsn.mjs', 'engine/errors/reporterScript.mjs',
+      'engine/reactInlineScripts.mjs', 'next.config.ts', 'node_modules', 'package.json', 'public', 'server.mjs', 'tsconfig.json',
+    ]);
     for (const p of copied) if (!built.has(p)) expect(existsSync(join(root, p)), p).toBe(true);
+    // Every module loaded unbundled at run time — server.mjs and the cache handler, and what they
+    // import relatively, transitively — is inside what is copied (the image would not start otherwise).
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const m of text(file).matchAll(/^import\s[^'"]*['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(join(dirname(file), m[1]!));
+    };
+    visit('server.mjs');
+    visit('engine/cache/redisPageCache.mjs');
+    expect(reached.size).toBeGreaterThan(5);
+    for (const file of reached) expect(copied.some((c) => file === c || file.startsWith(`${c}/`)), `${file} is not copied into the image`).toBe(true);
     // next.config.ts names the cache handler inside what is copied.
     expect(text('next.config.ts')).toContain("'engine/cache/redisPageCache.mjs'");
     expect(existsSync(join(root, 'engine/cache/redisPageCache.mjs'))).toBe(true);

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, eventOfEnvelope, EnvelopeError, fingerprint, parseDsn, serverEvent, stackFrames, type SentryEvent } from '../../engine/errors/envelope';
+import { runInNewContext } from 'node:vm';
+import { browserEnvelopeUrl } from '../../engine/errors/dsn.mjs';
+import { envelopeOf, fingerprint, parseDsn, serverEvent, stackFrames, type SentryEvent } from '../../engine/errors/envelope';
 import { admit, newGate } from '../../engine/errors/report';
-import { MAX_REPORTS_PER_PAGE_VIEW, REPORTER_SCRIPT } from '../../engine/errors/reporterScript.mjs';
+import { MAX_REPORTS_PER_PAGE_VIEW, REPORTER_SCRIPT, REPORTING_CONFIG_PATH } from '../../engine/errors/reporterScript.mjs';
 
 describe('parseDsn', () => {
   it.each([
-    ['https://abc123@o1.ingest.sentry.io/4505', { envelopeUrl: 'https://o1.ingest.sentry.io/api/4505/envelope/', publicKey: 'abc123', projectId: '4505' }],
-    ['https://key@glitchtip.example.com/7', { envelopeUrl: 'https://glitchtip.example.com/api/7/envelope/', publicKey: 'key', projectId: '7' }],
-    ['http://key@127.0.0.1:9000/sub/path/3', { envelopeUrl: 'http://127.0.0.1:9000/sub/path/api/3/envelope/', publicKey: 'key', projectId: '3' }],
+    ['https://abc123@o1.ingest.sentry.io/4505', { envelopeUrl: 'https://o1.ingest.sentry.io/api/4505/envelope/', publicKey: 'abc123', projectId: '4505', origin: 'https://o1.ingest.sentry.io' }],
+    ['https://key@glitchtip.example.com/7', { envelopeUrl: 'https://glitchtip.example.com/api/7/envelope/', publicKey: 'key', projectId: '7', origin: 'https://glitchtip.example.com' }],
+    ['http://key@127.0.0.1:9000/sub/path/3', { envelopeUrl: 'http://127.0.0.1:9000/sub/path/api/3/envelope/', publicKey: 'key', projectId: '3', origin: 'http://127.0.0.1:9000' }],
   ])('%s', (dsn, expected) => expect(parseDsn(dsn)).toEqual({ ...expected, dsn }));
+
+  it('the browser posts to the envelope endpoint with the key in the query, as the Sentry SDK does', () => {
+    expect(browserEnvelopeUrl(parseDsn('https://abc123@o1.ingest.sentry.io/4505')!)).toBe(
+      'https://o1.ingest.sentry.io/api/4505/envelope/?sentry_key=abc123&sentry_version=7&sentry_client=loansites-browser%2F1.0',
+    );
+  });
 
   it.each([undefined, '', '   ', 'not a url', 'https://o1.ingest.sentry.io/4505', 'https://key@host/', 'https://key@host/abc', 'ftp://key@host/1'])('%s is no DSN', (dsn) =>
     expect(parseDsn(dsn)).toBeUndefined(),
@@ -25,30 +33,14 @@ describe('envelopes', () => {
     expect(event.exception!.values[0]!.stacktrace!.frames.length).toBeGreaterThan(0);
   });
 
-  it('round-trips through the envelope text (header with the DSN, item header, payload)', () => {
+  it('becomes envelope text: header with the DSN, item header, payload', () => {
     const dsn = parseDsn('https://k@h.example/1')!;
     const text = envelopeOf(event, dsn, new Date('2025-01-01T00:00:01Z'));
     const [header, item, payload] = text.split('\n');
     expect(JSON.parse(header!)).toEqual({ event_id: event.event_id, sent_at: '2025-01-01T00:00:01.000Z', dsn: 'https://k@h.example/1' });
     expect(JSON.parse(item!)).toEqual({ type: 'event' });
     expect(JSON.parse(payload!)).toEqual(event);
-    expect(eventOfEnvelope(text)).toEqual(event);
   });
-
-  it('reads an item by its length when the header gives one', () => {
-    const payload = JSON.stringify({ event_id: 'a'.repeat(32), message: 'line\nbreak?' });
-    const text = `{}\n${JSON.stringify({ type: 'event', length: Buffer.byteLength(payload) })}\n${payload}\n`;
-    expect(eventOfEnvelope(text)).toEqual({ event_id: 'a'.repeat(32), message: 'line\nbreak?' });
-  });
-
-  it.each([
-    ['one line', '{}'],
-    ['headers not JSON', 'x\ny\nz'],
-    ['not an event item', '{}\n{"type":"attachment"}\n{}'],
-    ['payload not JSON', '{}\n{"type":"event"}\n{oops'],
-    ['payload not an object', '{}\n{"type":"event"}\n[1]'],
-    ['no event id', '{}\n{"type":"event"}\n{"message":"x"}'],
-  ])('refuses %s', (_name, text) => expect(() => eventOfEnvelope(text)).toThrow(EnvelopeError));
 
   it('stack lines become frames, oldest first', () => {
     expect(stackFrames('Error: x\n    at inner (/app/a.js:10:5)\n    at /app/b.js:20:7')).toEqual([
@@ -85,5 +77,64 @@ describe('the inline reporter', () => {
     expect(() => new Function(REPORTER_SCRIPT)).not.toThrow();
     expect(REPORTER_SCRIPT).toContain(`n>=${MAX_REPORTS_PER_PAGE_VIEW}`);
     expect(REPORTER_SCRIPT).not.toMatch(/<\/script/i);
+  });
+
+  /** The reporter in a sandbox: a window, a location, and a fetch that records what it is asked. */
+  function sandbox(config: { status: number; body?: unknown }) {
+    const requests: { url: string; init?: { method?: string; keepalive?: boolean; headers?: unknown; body?: string } }[] = [];
+    const listeners: Record<string, ((e: unknown) => void)[]> = {};
+    const fetch = (url: string, init?: (typeof requests)[number]['init']) => {
+      requests.push({ url, ...(init ? { init } : {}) });
+      const status = url === REPORTING_CONFIG_PATH ? config.status : 200;
+      return Promise.resolve({ ok: status < 300, status, json: () => Promise.resolve(config.body) });
+    };
+    const window = { addEventListener: (type: string, fn: (e: unknown) => void) => (listeners[type] ??= []).push(fn) } as Record<string, unknown>;
+    const location = { pathname: '/a', href: 'https://brand.example/a' };
+    const document = { currentScript: { dataset: { release: 'r1', brand: 'ipaydayloans' } } };
+    runInNewContext(REPORTER_SCRIPT, { window, document, location, navigator: { userAgent: 'test' }, fetch, Date, Math, JSON, String, Promise });
+    const report = window.__reportError as (e: unknown, kind: string) => void;
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    return { requests, report, settle, location };
+  }
+
+  it('asks this site where to post once per page load, then posts each report straight there: keepalive, a string body (text/plain, no preflight), release, brand, environment', async () => {
+    const url = 'https://o1.ingest.sentry.io/api/1/envelope/?sentry_key=k&sentry_version=7';
+    const { requests, report, settle } = sandbox({ status: 200, body: { url, environment: 'production' } });
+    report(new Error('first'), 'boundary');
+    report(new Error('second'), 'error');
+    await settle();
+    expect(requests.map((r) => r.url)).toEqual([REPORTING_CONFIG_PATH, url, url]);
+    const post = requests[1]!.init!;
+    expect(post).toMatchObject({ method: 'POST', keepalive: true });
+    expect(post.headers).toBeUndefined(); // a string body: fetch sends text/plain;charset=UTF-8
+    const [header, item, payload] = post.body!.split('\n');
+    const event = JSON.parse(payload!);
+    expect(JSON.parse(header!).event_id).toBe(event.event_id);
+    expect(JSON.parse(item!)).toEqual({ type: 'event' });
+    expect(event).toMatchObject({ release: 'r1', environment: 'production', tags: { brand: 'ipaydayloans', kind: 'boundary' }, exception: { values: [{ type: 'Error', value: 'first' }] } });
+  });
+
+  it('deduplicates, caps each page view at 5, and counts again on a new path', async () => {
+    const { requests, report, settle, location } = sandbox({ status: 200, body: { url: 'https://dsn.example/api/1/envelope/' } });
+    const same = new Error('same');
+    report(same, 'error');
+    report(same, 'error');
+    for (let i = 0; i < 10; i++) report(new Error(`e${i}`), 'error');
+    await settle();
+    expect(requests.filter((r) => r.init?.method === 'POST')).toHaveLength(MAX_REPORTS_PER_PAGE_VIEW);
+    location.pathname = '/b';
+    report(new Error('next page'), 'error');
+    await settle();
+    expect(requests.filter((r) => r.init?.method === 'POST')).toHaveLength(MAX_REPORTS_PER_PAGE_VIEW + 1);
+    expect(requests.filter((r) => r.url === REPORTING_CONFIG_PATH)).toHaveLength(1);
+  });
+
+  it('without a DSN (404) it sends nothing, and asks only once', async () => {
+    const { requests, report, settle, location } = sandbox({ status: 404, body: { error: 'off' } });
+    report(new Error('x'), 'error');
+    location.pathname = '/c';
+    report(new Error('y'), 'error');
+    await settle();
+    expect(requests.map((r) => r.url)).toEqual([REPORTING_CONFIG_PATH]);
   });
 });
