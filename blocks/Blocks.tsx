@@ -2,8 +2,8 @@ import { Suspense, type ComponentType } from 'react';
 import type { BrandView } from '../engine/model';
 import type { BlockProps } from './types';
 import { registry } from './registry';
-import { BlockBoundary } from './layout/BlockBoundary';
-import { Kept } from './layout/Kept';
+import { BlockBoundary } from './chrome/BlockBoundary';
+import { Kept } from './chrome/Kept';
 import { keptOnFirstLoad, rendersInline } from './lazyBlock';
 import { isKeptBlock, type ClientModel } from './hydrationModel';
 

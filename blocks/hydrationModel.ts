@@ -7,12 +7,12 @@
  * - The brand: the fields the live parts read (layout behaviour, third parties, sticky apply,
  *   exit popup, interactive blocks) — not the nav, footer lists, lending texts, search link.
  * - No head: title, description, canonical and JSON-LD are written by the document (crawlers load
- *   pages, they do not navigate); after a navigation blocks/layout/pageHead.ts writes the next ones.
+ *   pages, they do not navigate); after a navigation blocks/chrome/pageHead.ts writes the next ones.
  */
 import type { BlockType } from '../schemas/brand.types';
 import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engine/model';
 import { STORE_BRANDS } from '../engine/data/stores';
-import { STORE_SLUG as SLUG, storeLinks } from './widgets/storeLinks';
+import { STORE_SLUG as SLUG, storeLinks } from './parts/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
 import { registry } from './registry';
 

@@ -1,7 +1,7 @@
 /**
  * Visit tracking rules (SPEC §3 "Stored acquisition parameters", §4 "Visit tracking"), as small
- * pure functions; the browser part (storage, the wait, the POST) is blocks/layout/visitTracking.ts
- * (every page, at mount) and blocks/layout/sessionTrace.ts (loaded after idle, only when due).
+ * pure functions; the browser part (storage, the wait, the POST) is blocks/chrome/visitTracking.ts
+ * (every page, at mount) and blocks/chrome/sessionTrace.ts (loaded after idle, only when due).
  * What a page load stores lives in ./visitSource (re-exported here), so that every page's
  * script carries only that part; the session-trace rules below ship in the lazy chunk.
  *

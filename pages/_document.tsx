@@ -17,7 +17,7 @@ type PageProps = { model?: PageModel };
  * The page's head tags (title, description, canonical, JSON-LD) are written here from the full model.
  */
 /**
- * A brand page's head tags, from the full model (blocks/layout/pageHead.ts rewrites them after a
+ * A brand page's head tags, from the full model (blocks/chrome/pageHead.ts rewrites them after a
  * client-side navigation; next/head is not shipped to the browser).
  */
 function PageHead({ model }: { model: PageModel }) {

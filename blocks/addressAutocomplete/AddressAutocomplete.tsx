@@ -5,8 +5,8 @@ import { addressSearchUrl, fetchV5 } from '../../engine/geocode/client';
 import { addressSuggestions, type AddressSuggestion } from '../../engine/geocode/v5';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
 import type { BlockProps } from '../types';
-import { Section } from '../layout/Section';
-import { Spinner } from '../widgets/Spinner';
+import { Section } from '../chrome/Section';
+import { Spinner } from '../parts/Spinner';
 
 /** Failures are logged only and give no suggestions (SPEC §7, §8). */
 async function fetchSuggestions(url: string): Promise<AddressSuggestion[]> {

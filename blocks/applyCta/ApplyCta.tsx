@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { ApplyLink } from '../layout/ApplyLink';
-import { CostNote } from '../layout/CostNote';
+import { ApplyLink } from '../chrome/ApplyLink';
+import { CostNote } from '../chrome/CostNote';
 
 /** The closing call to action; on a state the brand cannot serve, the alternatives instead (no apply button). */
 export default function ApplyCta({ block, brand }: BlockProps<'applyCta'>) {

@@ -12,7 +12,7 @@ export interface VisitTracking {
 
 /**
  * What visit tracking stored for this visitor (SPEC §3, §4: encoded storage keys, written by
- * blocks/layout/visitTracking.ts). The one place the form reads them; storage that cannot be
+ * blocks/chrome/visitTracking.ts). The one place the form reads them; storage that cannot be
  * read (private mode, blocked) gives empty fields, which the form leaves out.
  */
 export function readVisitTracking(storage?: Pick<Storage, 'getItem'>): VisitTracking {

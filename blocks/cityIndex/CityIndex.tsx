@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { PillNav } from '../layout/PillNav';
-import { Section } from '../layout/Section';
+import { PillNav } from '../chrome/PillNav';
+import { Section } from '../chrome/Section';
 
 export default function CityIndex({ block }: BlockProps<'cityIndex'>) {
   const { groups, letters, pages } = block.data;

@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { LinkList } from '../layout/LinkList';
-import { Section } from '../layout/Section';
+import { LinkList } from '../chrome/LinkList';
+import { Section } from '../chrome/Section';
 
 export default function CityList({ block }: BlockProps<'cityList'>) {
   const { links, total } = block.data;

@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { dateText, FaqList } from '../layout/FaqList';
-import { Oops } from '../layout/Oops';
+import { dateText, FaqList } from '../chrome/FaqList';
+import { Oops } from '../chrome/Oops';
 
 /** The content item's body. Its HTML comes from engine/content/markdown.ts (escaped + allow-listed). */
 export default function ContentBody({ block }: BlockProps<'contentBody'>) {

@@ -1,8 +1,8 @@
 import type { BlockProps } from '../types';
-import { dateText } from '../layout/FaqList';
-import { Oops } from '../layout/Oops';
-import { PillNav } from '../layout/PillNav';
-import { Section } from '../layout/Section';
+import { dateText } from '../chrome/FaqList';
+import { Oops } from '../chrome/Oops';
+import { PillNav } from '../chrome/PillNav';
+import { Section } from '../chrome/Section';
 
 export default function ContentList({ block }: BlockProps<'contentList'>) {
   const { items, pages, error } = block.data;

@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { FaqList } from '../layout/FaqList';
-import { Section } from '../layout/Section';
+import { FaqList } from '../chrome/FaqList';
+import { Section } from '../chrome/Section';
 
 export default function Faq({ block }: BlockProps<'faq'>) {
   return (

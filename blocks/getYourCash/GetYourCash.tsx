@@ -1,6 +1,6 @@
 'use client';
 import type { BlockProps } from '../types';
-import { CashForm } from '../widgets/CashForm';
+import { CashForm } from '../parts/CashForm';
 
 /** The Get Your Cash widget: an amount field and "Get My Quotes Now!" (rules in engine/widgets/amountInput.ts). */
 export default function GetYourCash({ block, brand }: BlockProps<'getYourCash'>) {

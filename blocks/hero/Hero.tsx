@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { ApplyLink } from '../layout/ApplyLink';
-import { CostNote } from '../layout/CostNote';
+import { ApplyLink } from '../chrome/ApplyLink';
+import { CostNote } from '../chrome/CostNote';
 
 /**
  * The page's opening band. With a button: cost and trust right under it (CostNote); the sticky

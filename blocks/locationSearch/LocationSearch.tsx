@@ -1,8 +1,8 @@
 'use client';
 import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { BlockProps } from '../types';
-import { brandVars } from '../layout/brandVars';
-import { Section } from '../layout/Section';
+import { brandVars } from '../chrome/brandVars';
+import { Section } from '../chrome/Section';
 import { GeolocationButton } from './GeolocationButton';
 import type { SearchPanelProps } from './SearchPanel';
 

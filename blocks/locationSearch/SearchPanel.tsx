@@ -4,8 +4,8 @@ import useSWR from 'swr';
 import { fetchV5, placeSearchUrl, type GeocoderEndpoint } from '../../engine/geocode/client';
 import { searchResults, type SearchResult } from '../../engine/geocode/v5';
 import { createSearchDebouncer, SEARCH_FOCUS_DELAY_MS } from '../../engine/widgets/locationSearch';
-import { Modal } from '../widgets/Modal';
-import { Spinner } from '../widgets/Spinner';
+import { Modal } from '../parts/Modal';
+import { Spinner } from '../parts/Spinner';
 import { GeolocationButton } from './GeolocationButton';
 import { goTo, placePagePath } from './goToPlace';
 

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { BlockProps } from '../types';
 import { browserPrivacyState, optInCookie, optOutCookie, type PrivacyState } from '../../engine/privacy';
-import { denyAds } from '../layout/thirdParties';
+import { denyAds } from '../chrome/thirdParties';
 
 const STATUS: Record<PrivacyState, string> = {
   'opted-in': 'You have not opted out. We may share information about your visit with advertising partners.',

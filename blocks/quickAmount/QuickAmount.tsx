@@ -2,11 +2,11 @@
 import { useState } from 'react';
 import { bracketAmount } from '../../engine/amounts';
 import { applyUrl } from '../../engine/apply';
-import { ApplyForm } from '../widgets/ApplyForm';
+import { ApplyForm } from '../parts/ApplyForm';
 import type { BlockProps } from '../types';
-import { AmountDropdown } from '../widgets/AmountDropdown';
-import { CREDIT_NOTE } from '../widgets/CashForm';
-import { useApplySource } from '../widgets/useApplySource';
+import { AmountDropdown } from '../parts/AmountDropdown';
+import { CREDIT_NOTE } from '../parts/CashForm';
+import { useApplySource } from '../parts/useApplySource';
 
 /**
  * Quick amount picker "How Much Instant Cash Do You Need?": the amount dropdown (100–5000 and

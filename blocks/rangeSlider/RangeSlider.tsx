@@ -5,8 +5,8 @@ import { formatMoney } from '../../engine/amounts';
 import { digitsOnly } from '../../engine/widgets/amountInput';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
 import type { BlockProps } from '../types';
-import { CREDIT_NOTE } from '../widgets/CashForm';
-import { useApplySource } from '../widgets/useApplySource';
+import { CREDIT_NOTE } from '../parts/CashForm';
+import { useApplySource } from '../parts/useApplySource';
 
 /**
  * Range-slider banner (SPEC §5): a native range input 5–500 step 5 (default 250) whose amount

@@ -1,5 +1,5 @@
 import type { BlockProps } from '../types';
-import { Section } from '../layout/Section';
+import { Section } from '../chrome/Section';
 
 export default function RichText({ block }: BlockProps<'richText'>) {
   return (

@@ -1,5 +1,5 @@
 import type { BlockProps } from '../types';
-import { Section } from '../layout/Section';
+import { Section } from '../chrome/Section';
 
 /** A plain GET form to the page itself; the server redirects ?state=…&type=… to the matching page. */
 export default function SearchForm({ block }: BlockProps<'searchForm'>) {

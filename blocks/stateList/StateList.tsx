@@ -1,5 +1,5 @@
 import type { BlockProps } from '../types';
-import { Section } from '../layout/Section';
+import { Section } from '../chrome/Section';
 
 /**
  * Every state one tap away, compactly: a multi-column grid (three columns on a 390 px phone,

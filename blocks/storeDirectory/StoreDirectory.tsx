@@ -1,6 +1,6 @@
 import type { BlockProps } from '../types';
-import { PillNav } from '../layout/PillNav';
-import { Section } from '../layout/Section';
+import { PillNav } from '../chrome/PillNav';
+import { Section } from '../chrome/Section';
 
 export default function StoreDirectory({ block }: BlockProps<'storeDirectory'>) {
   const { stores, groups } = block.data;

@@ -96,7 +96,7 @@ export function checkBrand(
     }
   });
 
-  // Third parties and the privacy choice (engine/privacy.ts, blocks/layout/thirdParties.ts).
+  // Third parties and the privacy choice (engine/privacy.ts, blocks/chrome/thirdParties.ts).
   if (brand.config.tiktokPixelId && brand.product !== 'general') {
     add(file, '/config/tiktokPixelId', `the pixel is for general brands only (this brand's product is "${brand.product}"); remove tiktokPixelId`);
   }

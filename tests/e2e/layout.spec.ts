@@ -174,7 +174,7 @@ test.describe('error boundary', () => {
   });
 
   test('on a first load: an interactive block that throws in the browser is replaced by the message; the kept static parts stay', async ({ page }) => {
-    // Static blocks keep the server's HTML on a first load (blocks/layout/Kept.tsx): only an interactive one runs there.
+    // Static blocks keep the server's HTML on a first load (blocks/chrome/Kept.tsx): only an interactive one runs there.
     await page.route(brandUrl('ipaydayloans', '/'), async (route) => {
       const response = await fetchViaLoopback(route);
       const html = await response.text();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { resolvePage } from '../../engine/resolve';
 import { hydrationModel, isKeptBlock } from '../../blocks/hydrationModel';
-import { storeLinks } from '../../blocks/widgets/storeLinks';
+import { storeLinks } from '../../blocks/parts/storeLinks';
 import { registry } from '../../blocks/registry';
 import { keptOnFirstLoad } from '../../blocks/lazyBlock';
 

@@ -6,7 +6,7 @@ import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
 import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
-import { Layout } from '../../../blocks/layout/Layout';
+import { Layout } from '../../../blocks/chrome/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';

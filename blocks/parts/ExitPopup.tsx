@@ -12,7 +12,7 @@ import { EXIT_POPUP_WIDTHS } from '../../engine/widgets/modal';
 import { AmountDropdown } from './AmountDropdown';
 import { CashForm, CREDIT_NOTE } from './CashForm';
 import { Modal } from './Modal';
-import { brandVars } from '../layout/brandVars';
+import { brandVars } from '../chrome/brandVars';
 import { useApplySource } from './useApplySource';
 
 interface Props {

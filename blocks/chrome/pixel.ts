@@ -1,6 +1,6 @@
 /**
  * The short-video ad platform's (TikTok) pixel: its published loader, as a module fetched only
- * by general brands' pages after they are interactive (blocks/layout/thirdParties.ts). `ttq` is
+ * by general brands' pages after they are interactive (blocks/chrome/thirdParties.ts). `ttq` is
  * a queue until events.js arrives and takes it over; each call of the returned function counts
  * a page view.
  */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { withApplySource } from '../../engine/apply';
 import type { ApplyView } from '../../engine/model';
-import { useApplySource } from '../widgets/useApplySource';
+import { useApplySource } from '../parts/useApplySource';
 
 /**
  * Every hand-off to the apply page: a full page load (the application form loads its own scripts), rel="nofollow", new tab where the brand says.

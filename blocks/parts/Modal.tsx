@@ -2,7 +2,7 @@
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { modalWidthPx, wrapFocus, type ModalWidth } from '../../engine/widgets/modal';
-import { lockScroll } from '../layout/scrollLock';
+import { lockScroll } from '../chrome/scrollLock';
 
 export interface ModalProps {
   visible: boolean;

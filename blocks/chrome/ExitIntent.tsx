@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import type { BrandView } from '../../engine/model';
 import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/widgets/exitIntent';
 
-const ExitPopup = lazy(() => import('../widgets/ExitPopup'));
+const ExitPopup = lazy(() => import('../parts/ExitPopup'));
 
 const storage = (): FlagStorage | undefined => {
   try {
