@@ -11,9 +11,12 @@ import { geocoderEndpoint } from './geocode/endpoint';
 
 const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
 
+/** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
+export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => GEOCODER_BLOCKS.has(b.type));
+
 export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): PagePolicy {
   const connect: string[] = [];
-  if (layout?.blocks.some((b) => GEOCODER_BLOCKS.has(b.type))) {
+  if (layout && usesGeocoder(layout)) {
     const origin = originOf(geocoderEndpoint(brand.config.mapKey, env).base);
     if (origin) connect.push(origin);
   }
