@@ -66,30 +66,39 @@ export const hasValueRegex = (value: string): RegExp => new RegExp(`^${value}$`)
 
 /**
  * Paths a brand rule rewrites: everything but Next's own (/_next…), the internal prefix and any
- * other path starting with "_" (no brand route does), the API, and the shared public files.
- * The path is one parameter; "/" gives an empty one.
+ * other path starting with "_" (no brand route does), the API, the shared public files and the
+ * SEO files (their own rules, below). The path is one parameter; "/" gives an empty one.
  */
-export const BRAND_PAGE_SOURCE = '/:path((?!_|api(?:/|$)|static/|logos/|favicon\\.ico$).*)';
+export const BRAND_PAGE_SOURCE = '/:path((?!_|api(?:/|$)|static/|logos/|favicon\\.ico$|robots\\.txt$|sitemap\\.xml$|sitemaps/).*)';
+
+/** Sitemap paths that are not a page: a non-canonical number is the brand's 404 page. */
+const SITEMAP_PAGES_SOURCE = '/:path(sitemaps/.*)';
 
 /** Canonical sitemap numbers only: 0, 1 … 9999 (not 00 or 0001). */
 const SITEMAP_SOURCE = '/sitemaps/:n(0|[1-9]\\d{0,3}).xml';
 
 const hostCondition = (loaded: LoadedBrand): HostCondition[] => [{ type: 'header', key: 'host', value: hostHeaderPattern(hostsOfBrand(loaded.brand)) }];
 
-/** beforeFiles rewrites: per brand its SEO files, then every other path to its internal page. */
+/**
+ * beforeFiles rewrites. Next tries them in order until one matches, so the page rules come first
+ * (one per brand: a page request passes at most one path test and one host test per brand), then
+ * per brand its SEO files and any other sitemap path (to the brand's 404 page).
+ */
 export function brandRewrites(catalog: Catalog): RewriteRule[] {
-  const rules: RewriteRule[] = [];
+  const pages: RewriteRule[] = [];
+  const seo: RewriteRule[] = [];
   for (const loaded of catalog.brands.values()) {
     const id = loaded.brand.id;
     const has = hostCondition(loaded);
-    rules.push(
+    pages.push({ source: BRAND_PAGE_SOURCE, has, destination: `/_brand/${id}/:path` });
+    seo.push(
       { source: '/robots.txt', has, destination: `/api/seo/${id}/robots.txt` },
       { source: '/sitemap.xml', has, destination: `/api/seo/${id}/sitemap.xml` },
       { source: SITEMAP_SOURCE, has, destination: `/api/seo/${id}/sitemap-:n.xml` },
-      { source: BRAND_PAGE_SOURCE, has, destination: `/_brand/${id}/:path` },
+      { source: SITEMAP_PAGES_SOURCE, has, destination: `/_brand/${id}/:path` },
     );
   }
-  return rules;
+  return [...pages, ...seo];
 }
 
 export const GEOLOCATION_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
@@ -117,11 +126,20 @@ export function routeSource(regex: RegExp): string {
  * page that calls it says `geocoder: true` and server.mjs adds the origin.
  */
 export function brandHeaders(catalog: Catalog): HeaderRule[] {
-  const rules: HeaderRule[] = [];
+  // Every rule is tested on every request: brands with the same policy share one rule.
+  const hostsByPolicy = new Map<string, string[]>();
+  for (const loaded of catalog.brands.values()) {
+    const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
+    hostsByPolicy.set(base, [...(hostsByPolicy.get(base) ?? []), ...hostsOfBrand(loaded.brand)]);
+  }
+  const rules: HeaderRule[] = [...hostsByPolicy].map(([policy, hosts]) => ({
+    source: BRAND_PAGE_SOURCE,
+    has: [{ type: 'header', key: 'host', value: hostHeaderPattern(hosts) }],
+    headers: [{ key: PAGE_POLICY_HEADER, value: policy }],
+  }));
   for (const loaded of catalog.brands.values()) {
     const has = hostCondition(loaded);
     const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
-    rules.push({ source: BRAND_PAGE_SOURCE, has, headers: [{ key: PAGE_POLICY_HEADER, value: base }] });
     for (const route of [...loaded.routes].reverse()) {
       const layout = loaded.layout(route.layout);
       if (!layout) continue;

@@ -5,7 +5,7 @@
 import type { Block, Brand, Layout } from '../schemas/brand.types';
 import { amountLabel, amountOptions } from './amounts';
 import { applyUrl, TITLE_APPLY } from './apply';
-import { citiesOf, bySize, type City } from './cities';
+import { citiesByName, citiesOf, largestCitiesByName, type City } from './cities';
 import { cityPage, cityPageCount, letterGroupLabel, LETTER_GROUPS, letterGroupOf, storeNearMePath, storesInGroup } from './directory';
 import { STORE_BRANDS } from './data/stores';
 import { formatMoney } from './amounts';
@@ -179,7 +179,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
       return { ...filled, key, data: { links: stateLinks(filled.hrefTemplate, filled.exclude).map((l) => ({ ...l, href: fill(l.href, ctx.vars) })) } };
     case 'cityList': {
       const all = state ? citiesOf(state.code) : [];
-      const top = [...all].sort(bySize).slice(0, filled.limit ?? 60).sort((a, b) => a.name.localeCompare(b.name));
+      const top = state ? largestCitiesByName(state.code, filled.limit ?? 60) : [];
       const links = top.map((c) => ({ label: c.name, href: itemFill(filled.hrefTemplate, { ...stateVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
       return { ...filled, key, data: { links, total: all.length } };
     }
@@ -209,7 +209,7 @@ function resolveBlock(block: Block, index: number, ctx: BlockContext): ResolvedB
           },
         };
       }
-      const cities = state ? [...citiesOf(state.code)].sort((a, b) => a.name.localeCompare(b.name)) : [];
+      const cities = state ? citiesByName(state.code) : [];
       const groups = new Map<string, LinkView[]>();
       for (const c of cities) {
         const letter = c.name.charAt(0).toUpperCase();
@@ -342,12 +342,13 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   return matchPath(loaded, target) ? target : undefined;
 }
 
-export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent): PageModel | undefined {
+/** knownMatch: the route match the caller already made for this path (getStaticProps), not made again. */
+export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent, knownMatch?: RouteMatch): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
   const { brand } = loaded;
   const year = now.getFullYear();
-  const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  const match = path === NOT_FOUND_PATH ? undefined : (knownMatch ?? matchPath(loaded, path));
   const layout = match ? loaded.layout(match.route.layout) : undefined;
   const params = match?.params ?? {};
   const vars = { ...varsFor(brand, params, year), ...content?.vars };

@@ -17,7 +17,7 @@ import { hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);
 const rewrites = brandRewrites(catalog);
-const pageRules = rewrites.filter((r) => r.destination.startsWith('/_brand/'));
+const pageRules = rewrites.filter((r) => r.source === BRAND_PAGE_SOURCE);
 
 /** The brand Next would route a Host header to: the first page rule whose host pattern matches. */
 const routed = (host: string) => pageRules.find((r) => hasValueRegex(r.has[0]!.value).test(host))?.destination.split('/')[2];
@@ -76,6 +76,10 @@ describe('host patterns', () => {
 });
 
 describe('the rules generated from the brand files', () => {
+  it('put the page rules first', () => {
+    expect(rewrites.slice(0, catalog.brands.size).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE)).toBe(true);
+  });
+
   it('route every host of every brand to that brand, in any case, with a port and a trailing dot', () => {
     expect(pageRules.length).toBe(catalog.brands.size);
     for (const loaded of catalog.brands.values()) {
@@ -109,7 +113,7 @@ describe('the rules generated from the brand files', () => {
     // path-to-regexp turns /:path(re) into ^\/(re)…; the parameter's own regex is what decides.
     const inner = new RegExp(`^/${BRAND_PAGE_SOURCE.slice('/:path('.length, -1)}$`);
     for (const path of ['/', '/payday-loans', '/location/tx/houston', '/apply', '/robots', '/apiary', '/statistics', '/logos']) expect(inner.test(path), path).toBe(true);
-    for (const path of ['/_next/static/x.js', '/_brand/ipaydayloans/payday-loans', '/_brand', '/_404', '/api/leads', '/api', '/static/ping.txt', '/logos/a.svg', '/favicon.ico']) expect(inner.test(path), path).toBe(false);
+    for (const path of ['/_next/static/x.js', '/_brand/ipaydayloans/payday-loans', '/_brand', '/_404', '/api/leads', '/api', '/static/ping.txt', '/logos/a.svg', '/favicon.ico', '/robots.txt', '/sitemap.xml', '/sitemaps/0.xml']) expect(inner.test(path), path).toBe(false);
   });
 
   it('server.mjs reads the same rules back from the routes manifest', () => {
@@ -126,8 +130,11 @@ describe('per-page headers', () => {
   const rules = brandHeaders(catalog);
   it('every brand page path declares its brand\'s policy; pages with "Use my location" allow geolocation', () => {
     const base = rules.filter((r) => r.source === BRAND_PAGE_SOURCE);
-    expect(base).toHaveLength(catalog.brands.size);
+    expect(base.length).toBeLessThan(catalog.brands.size);
     for (const r of base) expect(r.headers.map((h) => h.key)).toEqual([PAGE_POLICY_HEADER]);
+    for (const loaded of catalog.brands.values()) {
+      for (const host of hostsOfBrand(loaded.brand)) expect(base.filter((r) => hasValueRegex(r.has[0]!.value).test(host)), host).toHaveLength(1);
+    }
     const geo = rules.filter((r) => r.headers.some((h) => h.key === 'Permissions-Policy' && h.value.startsWith('geolocation=(self)')));
     expect(geo.length).toBeGreaterThan(0);
     const ipaydaySearch = geo.find((r) => hasValueRegex(r.has[0]!.value).test('ipaydayloans.localhost') && new RegExp(`^${r.source.replace(/^\/:route\(/, '/(?:').replace(/\)$/, ')')}$`).test('/search'));
