@@ -23,7 +23,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, originOf, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
-import { hostRouter, internalPathRefused, needsProxy, plainPath, PROXY_HEADER, readHostRules, readPreviewModeId } from './engine/http/requestGate.mjs';
+import { BRAND_HEADER, hostRouter, internalPathRefused, needsProxy, plainPath, PROXY_HEADER, readHostRules, readPreviewModeId } from './engine/http/requestGate.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -162,7 +162,9 @@ function route(req, res) {
     return false;
   }
   delete req.headers[PROXY_HEADER];
+  delete req.headers[BRAND_HEADER];
   if (needsProxy({ dev, routedBrand, url })) req.headers[PROXY_HEADER] = '1';
+  else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
   return true;
 }
 

@@ -54,6 +54,7 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
   /** @type {Map<string, { entry: any, bytes: number }>} */
   const entries = new Map();
   const lifetimes = nextLifetimes();
+  const asBytes = process.env.PAGE_CACHE_BUFFERS !== '0';
   const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0 };
   const remove = (/** @type {string} */ key) => {
     const e = entries.get(key);
@@ -82,7 +83,8 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
       }
       const bytes = entryBytes(data) + key.length;
       if (bytes > maxBytes) return;
-      entries.set(key, { entry: { value: data, lastModified: Date.now(), ...(cacheControl ? { cacheControl } : {}) }, bytes });
+      const value = asBytes && typeof data.html === 'string' ? { ...data, html: Buffer.from(data.html) } : data;
+      entries.set(key, { entry: { value, lastModified: Date.now(), ...(cacheControl ? { cacheControl } : {}) }, bytes });
       stats.bytes += bytes;
       stats.stored++;
       stats.largest = Math.max(stats.largest, bytes);

@@ -1,5 +1,6 @@
 /** Types of engine/http/requestGate.mjs (plain JavaScript so that server.mjs can import it). */
 export declare const PROXY_HEADER: string;
+export declare const BRAND_HEADER: string;
 export interface HostRule {
   id: string;
   host: RegExp;

@@ -19,6 +19,9 @@ import { timingSafeEqual } from 'node:crypto';
 /** The request header that makes proxy.ts run (its matcher); server.mjs sets it, never a client. */
 export const PROXY_HEADER = 'x-loansites-proxy';
 
+/** The brand a routed host's pages are rewritten to (engine/hostRoutes.ts BRAND_HEADER); server.mjs sets it, never a client. */
+export const BRAND_HEADER = 'x-loansites-brand';
+
 /**
  * @typedef {{ id: string, host: RegExp }} HostRule
  * @param {string} distDir the build's .next directory

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { hostsOfBrand, normaliseHost } from '../../engine/hosts';
-import { brandHeaders, brandRewrites, BRAND_PAGE_SOURCE, hasValueRegex, hostHeaderPattern, routeSource } from '../../engine/hostRoutes';
+import { BRAND_HEADER, brandHeaders, brandRewrites, BRAND_PAGE_SOURCE, hasValueRegex, hostHeaderPattern, routeSource } from '../../engine/hostRoutes';
 import { PAGE_POLICY_HEADER } from '../../engine/csp.mjs';
-import { hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
+import { BRAND_HEADER as GATE_BRAND_HEADER, hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);
 const rewrites = brandRewrites(catalog);
-const pageRules = rewrites.filter((r) => r.source === BRAND_PAGE_SOURCE);
+const pageRules = rewrites.filter((r) => r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host');
 
 /** The brand Next would route a Host header to: the first page rule whose host pattern matches. */
 const routed = (host: string) => pageRules.find((r) => hasValueRegex(r.has[0]!.value).test(host))?.destination.split('/')[2];
@@ -76,8 +76,10 @@ describe('host patterns', () => {
 });
 
 describe('the rules generated from the brand files', () => {
-  it('put the page rules first', () => {
-    expect(rewrites.slice(0, catalog.brands.size).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE)).toBe(true);
+  it('put the page rules first: the brand server.mjs names, then one rule per brand', () => {
+    expect(rewrites[0]).toEqual({ source: BRAND_PAGE_SOURCE, has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }], destination: '/_brand/:brand/:path' });
+    expect(rewrites.slice(1, catalog.brands.size + 1).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host')).toBe(true);
+    expect(BRAND_HEADER).toBe(GATE_BRAND_HEADER);
   });
 
   it('route every host of every brand to that brand, in any case, with a port and a trailing dot', () => {
