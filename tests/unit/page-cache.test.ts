@@ -42,12 +42,14 @@ describe('bounded page cache', () => {
     expect(store.stats.entries).toBe(0);
   });
 
-  it('returns what it stored with the time and the lifetime', () => {
+  it('returns what it stored, the HTML as bytes (cheaper to send), with the time and the lifetime', () => {
     const store = createStore(1024 * 1024);
     const value = page(1);
     store.set('/x', value, { revalidate: 3600, expire: 31536000 });
     const entry = store.get('/x');
-    expect(entry.value).toBe(value);
+    expect(Buffer.isBuffer(entry.value.html)).toBe(true);
+    expect(entry.value.html.toString('utf8')).toBe(value.html);
+    expect(entry.value.pageData).toBe(value.pageData);
     expect(entry.cacheControl).toEqual({ revalidate: 3600, expire: 31536000 });
     expect(Math.abs(entry.lastModified - Date.now())).toBeLessThan(1000);
   });
