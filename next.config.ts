@@ -1,16 +1,37 @@
 import { execFileSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { join } from 'node:path';
+import { buildCatalog, readSources } from './engine/catalog';
+import { brandHeaders, brandRewrites } from './engine/hostRoutes';
 
 /**
- * REDIS_URL set (several instances, deploy/): the ISR page cache lives in Redis, shared by
- * every instance (engine/cache/redisPageCache.mjs), and Next keeps no in-memory copy of its own
+ * The ISR page cache. REDIS_URL set (several instances, deploy/): in Redis, shared by every
+ * instance (engine/cache/redisPageCache.mjs), and Next keeps no in-memory copy of its own
  * (cacheMaxMemorySize: 0) — a private copy would go on serving a page another instance has
- * revalidated. Read when the server starts, so one build serves both ways.
+ * revalidated. Otherwise one instance's cache in memory, bounded by size, notFound never stored
+ * (engine/cache/boundedPageCache.mjs; nothing written to .next). Read when the server starts,
+ * so one build serves both ways.
  */
-const sharedPageCache: Partial<NextConfig> = process.env.REDIS_URL
-  ? { cacheHandler: join(process.cwd(), 'engine/cache/redisPageCache.mjs'), cacheMaxMemorySize: 0 }
-  : {};
+const pageCache: Partial<NextConfig> = {
+  cacheHandler: join(process.cwd(), process.env.REDIS_URL ? 'engine/cache/redisPageCache.mjs' : 'engine/cache/boundedPageCache.mjs'),
+  cacheMaxMemorySize: 0,
+};
+
+/**
+ * The brands as the build sees them (checked: a broken brand gets no rules and answers through
+ * proxy.ts). Host routing and per-page headers are generated from them (engine/hostRoutes.ts);
+ * a production server routes the brands it was built with.
+ */
+const buildCatalogOnce = (() => {
+  let catalog: ReturnType<typeof buildCatalog> | undefined;
+  return () => {
+    if (!catalog) {
+      const { brands, layouts } = readSources({ extraDir: '' });
+      catalog = buildCatalog(brands, layouts);
+    }
+    return catalog;
+  };
+})();
 
 /**
  * The release error reports carry: the git commit the build is made from. LOANSITES_RELEASE
@@ -28,14 +49,19 @@ function gitCommit(): string {
 const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Next would hash every page's HTML on every response for an ETag (measured: ~6% of a cache
+  // hit's CPU). Pages carry Cache-Control for the CDN; conditional requests are not worth it.
+  generateEtags: false,
   // Inlined at build into server and browser code (engine/errors/report.ts, pages/_document.tsx).
   env: { LOANSITES_RELEASE: gitCommit() },
   // Brand files, shared layouts and the derived city table are read at run time.
   outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
-  // LOANSITES_ISR_MEMORY=1 keeps regenerated pages in memory only (neither written to nor read
-  // from .next): the end-to-end tests run two servers on one build with different content back ends.
-  experimental: { isrFlushToDisk: process.env.LOANSITES_ISR_MEMORY !== '1' },
-  ...sharedPageCache,
+  ...pageCache,
+  // Known hosts are routed here, before any file or page, without invoking proxy.ts.
+  rewrites: async () => ({ beforeFiles: brandRewrites(buildCatalogOnce()), afterFiles: [], fallback: [] }),
+  // What each page uses from third parties (its Content-Security-Policy, built by server.mjs) and
+  // geolocation where a page offers "Use my location".
+  headers: async () => brandHeaders(buildCatalogOnce()),
   // Security headers are set by server.mjs on every response (the proxy's own pages included);
   // the Content-Security-Policy by engine/csp.mjs, per page by proxy.ts.
 };

@@ -1,9 +1,12 @@
 /**
- * Host routing. Every page request: Host → brand (exact lookup after normalising), path →
- * route (with typed, data-checked parameters), then a rewrite to the brand's internal page
- * /_brand/{brandId}{path}. Unmatched paths rewrite to the brand's own 404 page with status
- * 404; unknown hosts get "Server error: host {host} not found" (escaped) with status 404;
- * the internal prefix asked for directly is a 404.
+ * Host routing for what the build's rewrites cannot do. Known hosts are routed by next.config.ts
+ * rewrites (engine/hostRoutes.ts) without this proxy; server.mjs sends a request here (the
+ * x-loansites-proxy header of the matcher below) only in development (brand files re-read on
+ * save, new hosts included), for hosts no rewrite routes (unknown hosts: "Server error: host
+ * {host} not found", escaped, 404; blog hosts; brands the build left out: 503), for a path with
+ * capitals (/location/TX → 308 /location/tx) and for a search (?state=… → 302). Here: Host →
+ * brand (exact lookup after normalising), path → route, then a rewrite to the brand's internal
+ * page /_brand/{brandId}{path}, or to its own 404 page with status 404.
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { getCatalog } from './engine/catalog';
@@ -100,6 +103,7 @@ function seoFileOf(pathname: string): string | undefined {
 }
 
 export const config = {
-  // Everything but build assets and the shared files in public/ (logos, favicon, static).
-  matcher: ['/((?!_next/static|_next/image|favicon\\.ico|logos/|static/).*)'],
+  // Only requests server.mjs flags (engine/http/requestGate.mjs PROXY_HEADER), never build assets
+  // or the shared files in public/ (logos, favicon, static).
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon\\.ico|logos/|static/).*)', has: [{ type: 'header', key: 'x-loansites-proxy' }] }],
 };

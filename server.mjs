@@ -21,7 +21,9 @@
 import { createServer } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
+import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, originOf, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
+import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
+import { BRAND_HEADER, hostRouter, internalPathRefused, needsProxy, plainPath, PROXY_HEADER, readHostRules, readPreviewModeId } from './engine/http/requestGate.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -104,13 +106,28 @@ function secure(req, res) {
   );
 }
 
-/** The proxy's declaration of what a page uses → its policy (the base policy when it cannot be read). */
+/** The geocoder's origin when it is not our own (GEOCODER=mapbox; engine/geocode/endpoint.ts). */
+const geocoderOrigin = process.env.GEOCODER === 'mapbox' ? originOf(process.env.MAPBOX_GEOCODING_URL?.trim() || 'https://api.mapbox.com/geocoding/v5') : undefined;
+
+/** @type {Map<string, string>} */
+const policies = new Map();
+
+/**
+ * A page's declaration of what it uses (next.config headers() or proxy.ts) → its policy (the
+ * base policy when it cannot be read). The few distinct declarations are built once each.
+ */
 function pagePolicyHeaderToCsp(/** @type {string} */ declared) {
+  let csp = policies.get(declared);
+  if (csp) return csp;
   try {
-    return contentSecurityPolicy(JSON.parse(declared));
+    const { geocoder, ...page } = JSON.parse(declared);
+    if (geocoder && geocoderOrigin) page.connect = [...(page.connect ?? []), geocoderOrigin];
+    csp = contentSecurityPolicy(page);
   } catch {
-    return basePolicy;
+    csp = basePolicy;
   }
+  if (policies.size < 256) policies.set(declared, csp);
+  return csp;
 }
 
 /** @param {import('node:http').ServerResponse} res @param {number} status @param {string} text @param {Record<string, string>} [headers] */
@@ -118,6 +135,41 @@ function plain(res, status, text, headers = {}) {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
   res.end(text + '\n');
 }
+
+const distDir = join(process.cwd(), '.next');
+// In development every request goes through proxy.ts (brand files are re-read on save); the
+// build's host rules are only read in production.
+const routedBrandOf = hostRouter(dev ? [] : readHostRules(distDir));
+const previewModeId = dev ? null : readPreviewModeId(distDir);
+
+/**
+ * Host routing for Next: the forwarded host when the deployment trusts it; the internal prefix
+ * refused; the proxy flag (PROXY_HEADER) set for what only proxy.ts can do. Returns false when
+ * the request was answered here.
+ * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+ */
+function route(req, res) {
+  if (process.env.TRUST_FORWARDED_HOST === '1') {
+    const forwarded = String(req.headers['x-forwarded-host'] ?? '').split(',')[0]?.trim();
+    if (forwarded) req.headers.host = forwarded;
+  }
+  const url = req.url ?? '/';
+  const routedBrand = routedBrandOf(req.headers.host);
+  const revalidate = req.headers['x-prerender-revalidate'];
+  if (internalPathRefused({ path: plainPath(url), routedBrand, revalidateHeader: typeof revalidate === 'string' ? revalidate : undefined, previewModeId })) {
+    res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><main><h1>Not found</h1></main></body></html>');
+    return false;
+  }
+  delete req.headers[PROXY_HEADER];
+  delete req.headers[BRAND_HEADER];
+  if (needsProxy({ dev, routedBrand, url })) req.headers[PROXY_HEADER] = '1';
+  else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
+  return true;
+}
+
+// The single-instance page cache's counters on loopback, for the tests and the bench only.
+const pageCacheStatsOn = process.env.PAGE_CACHE_STATS === '1';
 
 const app = next({ dev, port });
 const handle = app.getRequestHandler();
@@ -130,6 +182,10 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
     if (req.method === 'OPTIONS') return plain(res, 405, 'OPTIONS * is not supported', { Allow: ALLOW });
     return plain(res, 400, 'The request target must be a path');
   }
+  if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
+    return plain(res, 200, JSON.stringify(pageCacheStats() ?? null), { 'Content-Type': 'application/json' });
+  }
+  if (!route(req, res)) return;
   handle(req, res).catch((err) => {
     console.error('[server]', req.method, req.url, err);
     if (!res.headersSent) plain(res, 500, 'Sorry, something went wrong with this service. Please refresh this page or try again later.');

@@ -77,13 +77,36 @@ export function milesBetween(a: { lat: number; lon: number }, b: { lat: number; 
   return 3958.8 * 2 * Math.asin(Math.sqrt(h));
 }
 
+/** The `count` cities of the state nearest to `city` (not itself), nearest first; one pass, no sort of the state. */
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
-  return citiesOf(city.stateCode)
-    .filter((c) => c.slug !== city.slug)
-    .map((c) => ({ city: c, miles: milesBetween(city, c) }))
-    .sort((a, b) => a.miles - b.miles || a.city.slug.localeCompare(b.city.slug))
-    .slice(0, count);
+  const best: { city: City; miles: number }[] = [];
+  const before = (miles: number, c: City, other: { city: City; miles: number }) => miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
+  for (const c of citiesOf(city.stateCode)) {
+    if (c.slug === city.slug) continue;
+    const miles = milesBetween(city, c);
+    if (best.length === count && !before(miles, c, best[count - 1]!)) continue;
+    let i = Math.min(best.length, count - 1);
+    while (i > 0 && before(miles, c, best[i - 1]!)) i--;
+    best.splice(i, 0, { city: c, miles });
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
+
+const sortedLists = new Map<string, readonly City[]>();
+/** A state's cities in an order, sorted once per process (city pages ask on every render). */
+function sortedOnce(key: string, make: () => City[]): readonly City[] {
+  let list = sortedLists.get(key);
+  if (!list) sortedLists.set(key, (list = make()));
+  return list;
+}
+
+/** The state's cities by name. */
+export const citiesByName = (stateCode: string): readonly City[] => sortedOnce(`name:${stateCode}`, () => [...citiesOf(stateCode)].sort((a, b) => a.name.localeCompare(b.name)));
+
+/** The state's `count` largest cities, by name. */
+export const largestCitiesByName = (stateCode: string, count: number): readonly City[] =>
+  sortedOnce(`largest:${count}:${stateCode}`, () => largestCities(stateCode, count).sort((a, b) => a.name.localeCompare(b.name)));
 
 let byName: City[] | undefined;
 /** Every city of the 50 states and DC, by name then state; memoised. */
@@ -103,4 +126,4 @@ export function cityFromCityStateSlug(value: string): City | undefined {
 /** Every distinct city slug, each once (resolving to the largest city of that name). */
 export const distinctCitySlugs = (): string[] => [...load().bySlug.keys()].sort();
 
-export const largestCities = (stateCode: string, count: number): City[] => [...citiesOf(stateCode)].sort(bySize).slice(0, count);
+export const largestCities = (stateCode: string, count: number): City[] => sortedOnce(`size:${stateCode}`, () => [...citiesOf(stateCode)].sort(bySize)).slice(0, count);

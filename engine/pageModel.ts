@@ -28,7 +28,7 @@ export async function buildPageModel(
     content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));
     if (content === 'notFound') return 'notFound';
   }
-  const model = resolvePage(catalog, brandId, path, opts.now, content);
+  const model = resolvePage(catalog, brandId, path, opts.now, content, match);
   return model ? withTraceKey(model) : 'notFound';
 }
 

@@ -3,7 +3,8 @@
  * the tag manager when the brand has a container, the pixel when it has one, the geocoder's
  * origin when the page has a block that calls it and the geocoder is not the embedded one, and a
  * third-party application form's loader (its script origin, and the origin it posts leads to).
- * proxy.ts declares it with each page (PAGE_POLICY_HEADER); server.mjs builds the header.
+ * Declared with each page (PAGE_POLICY_HEADER) by next.config.ts headers() (engine/hostRoutes.ts)
+ * or by proxy.ts; server.mjs builds the header.
  */
 import type { Brand, Layout } from '../schemas/brand.types';
 import { contentSecurityPolicy, originOf, type PagePolicy } from './csp.mjs';
@@ -11,9 +12,12 @@ import { geocoderEndpoint } from './geocode/endpoint';
 
 const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
 
+/** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
+export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => GEOCODER_BLOCKS.has(b.type));
+
 export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): PagePolicy {
   const connect: string[] = [];
-  if (layout?.blocks.some((b) => GEOCODER_BLOCKS.has(b.type))) {
+  if (layout && usesGeocoder(layout)) {
     const origin = originOf(geocoderEndpoint(brand.config.mapKey, env).base);
     if (origin) connect.push(origin);
   }

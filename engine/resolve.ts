@@ -130,12 +130,13 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   return matchPath(loaded, target) ? target : undefined;
 }
 
-export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent): PageModel | undefined {
+/** knownMatch: the route match the caller already made for this path (getStaticProps), not made again. */
+export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent, knownMatch?: RouteMatch): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
   const { brand } = loaded;
   const year = now.getFullYear();
-  const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  const match = path === NOT_FOUND_PATH ? undefined : (knownMatch ?? matchPath(loaded, path));
   const layout = match ? loaded.layout(match.route.layout) : undefined;
   const params = match?.params ?? {};
   const vars = { ...varsFor(brand, params, year), ...content?.vars };

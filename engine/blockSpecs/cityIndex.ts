@@ -1,4 +1,4 @@
-import { citiesOf } from '../cities';
+import { citiesByName } from '../cities';
 import { cityPage, cityPageCount } from '../directory';
 import type { LinkView } from '../model';
 import { cityItemVars } from '../routeParams';
@@ -32,7 +32,7 @@ export const cityIndexSpec: BlockSpec<'cityIndex', CityIndexData> = {
         ...(count > 1 ? { pages: { current: page, count, links: pageLinks(withoutPageNumber(path, params.page), page, count) } } : {}),
       };
     }
-    const cities = state ? [...citiesOf(state.code)].sort((a, b) => a.name.localeCompare(b.name)) : [];
+    const cities = state ? citiesByName(state.code) : [];
     const groups = new Map<string, LinkView[]>();
     for (const c of cities) {
       const letter = c.name.charAt(0).toUpperCase();

@@ -1,4 +1,4 @@
-import { bySize, citiesOf } from '../cities';
+import { citiesOf, largestCitiesByName } from '../cities';
 import type { LinkView } from '../model';
 import { stateItemVars } from '../routeParams';
 import type { BlockSpec } from './types';
@@ -8,7 +8,7 @@ const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';
 export const cityListSpec: BlockSpec<'cityList', { links: LinkView[]; total: number }> = {
   data: (block, { state, itemFill }) => {
     const all = state ? citiesOf(state.code) : [];
-    const top = [...all].sort(bySize).slice(0, block.limit ?? 60).sort((a, b) => a.name.localeCompare(b.name));
+    const top = state ? largestCitiesByName(state.code, block.limit ?? 60) : [];
     const links = top.map((c) => ({ label: c.name, href: itemFill(block.hrefTemplate, { ...stateItemVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
     return { links, total: all.length };
   },

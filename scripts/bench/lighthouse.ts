@@ -190,28 +190,3 @@ export async function lighthouseTagManager(url: string, runs = FIXED_RUNS ?? 3):
     };
   });
 }
-
-const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : '—');
-
-export function formatLighthouseRow(r: LighthouseRow): string {
-  if (r.error && !r.runs) return `${r.label.padEnd(62)} FAILED: ${r.error}`;
-  const verdict = r.score >= LIGHTHOUSE_BUDGET ? 'ok' : `BELOW ${LIGHTHOUSE_BUDGET}`;
-  return `${r.label.padEnd(62)} ${String(r.score).padStart(3)}  LCP ${ms(r.lcpMs).padStart(8)}  TBT ${ms(r.tbtMs).padStart(7)}  CLS ${r.cls.toFixed(3)}  (${r.runs} run${r.runs === 1 ? '' : 's'}, machine ${r.benchmarkIndex ?? '?'}) ${verdict}`;
-}
-
-/** The bench's section: prints every page, the lowest score against the budget, and the tag-manager pair. */
-export async function benchLighthouse(origin: (brand: string) => string, homeUrl: string): Promise<void> {
-  const started = Date.now();
-  const rows = await lighthousePages(origin);
-  const gtm = await lighthouseTagManager(homeUrl);
-  console.log(`\n== Lighthouse ${'12.8.2'} mobile performance (default mobile settings, simulated slow 4G + 4× CPU; one run per page, the median of three when within 3 points of the budget; budget ≥ ${LIGHTHOUSE_BUDGET})`);
-  console.log('   third-party hosts intercepted in Chromium and answered at once (empty script / 204): our loading strategy, not the vendors\' bytes');
-  for (const r of rows) console.log(formatLighthouseRow(r));
-  const lowest = rows.reduce((a, b) => (b.score < a.score ? b : a));
-  console.log(`lowest: ${lowest.score} (${lowest.label}) — ${lowest.score >= LIGHTHOUSE_BUDGET ? 'within' : 'OUTSIDE'} budget ≥ ${LIGHTHOUSE_BUDGET}`);
-  console.log(`\n== Lighthouse: the tag manager's cost on ${homeUrl} (median of ${gtm.with.runs} alternating runs each; the tag manager's hosts intercepted as above, the "without" page is the same HTML with gtmId removed from its page data in the browser)`);
-  console.log(formatLighthouseRow(gtm.with));
-  console.log(formatLighthouseRow(gtm.without));
-  console.log(`difference: score ${gtm.with.score - gtm.without.score}, TBT ${ms(gtm.with.tbtMs - gtm.without.tbtMs)}, LCP ${ms(gtm.with.lcpMs - gtm.without.lcpMs)}`);
-  console.log(`(Lighthouse rows took ${((Date.now() - started) / 1000).toFixed(0)} s)`);
-}

@@ -35,15 +35,3 @@ export async function pageWeights(port: number): Promise<PageWeight[]> {
   }
   return rows;
 }
-
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-
-export async function benchPageWeight(port: number): Promise<void> {
-  const rows = await pageWeights(port);
-  console.log(`\n== HTML per page (bytes as served; budget ≤ ${kb(HTML_BUDGET_BYTES)} for the payday home and /payday-loans)`);
-  for (const r of rows) {
-    const budgeted = r.page === 'ipaydayloans/' || r.page === 'ipaydayloans/payday-loans';
-    const verdict = budgeted ? (r.htmlBytes <= HTML_BUDGET_BYTES ? ' ok' : ' OVER BUDGET') : '';
-    console.log(`${r.page.padEnd(30)} HTML ${kb(r.htmlBytes).padStart(8)} (gzip ${kb(r.gzipBytes)}), of which page data (__NEXT_DATA__) ${kb(r.dataBytes)}${verdict}`);
-  }
-}

@@ -1,0 +1,134 @@
+// @ts-check
+/**
+ * Next's `cacheHandler` for a single instance (no REDIS_URL; next.config.ts): the ISR page cache
+ * held in memory only, bounded by size, least recently used out first. Next's default handler
+ * writes every page it renders to .next/server (html + json + meta, never removed) and keeps
+ * notFound results per path; a crawler walking every city of every brand, or anyone requesting
+ * made-up city slugs, would fill the disk. Here:
+ * - nothing is written to disk; the total is capped at PAGE_CACHE_MB (default 128) of HTML +
+ *   page data, the least recently used pages dropped first;
+ * - a notFound result is never stored (the brand's 404 page is rendered from a model kept once
+ *   per brand, engine/notFoundPage.ts), and Next's own per-path lifetime entry for it, or for a
+ *   dropped page, is removed too (Next keeps those in an unbounded map);
+ * - a restart starts empty: pages are rendered again on first request (behind the deployment's
+ *   HTTP cache, deploy/, most never reach the server).
+ * PAGE_CACHE_STATS=1 lets server.mjs answer GET /__page-cache on loopback with the counters
+ * (tests and npm run bench read them).
+ * Plain JavaScript: Next loads it at run time, unbundled.
+ */
+import { createRequire } from 'node:module';
+
+const STATS = Symbol.for('loansites.boundedPageCache');
+const MB = 1024 * 1024;
+
+/** Next's per-path lifetimes (revalidate/expire) map, when this Next version has it where we look. */
+function nextLifetimes() {
+  try {
+    const require = createRequire(import.meta.url);
+    const mod = require('next/dist/server/lib/incremental-cache/shared-cache-controls.external.js');
+    const map = mod?.SharedCacheControls?.cacheControls;
+    return map instanceof Map ? map : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Bytes an entry holds: its HTML, and its page data counted as the size of the copy the HTML
+ * carries (__NEXT_DATA__), which saves serialising it again; a redirect's props.
+ */
+export function entryBytes(/** @type {any} */ value) {
+  if (!value) return 0;
+  if (typeof value.html === 'string') {
+    const html = value.html;
+    const start = html.indexOf('<script id="__NEXT_DATA__"');
+    const end = start < 0 ? -1 : html.indexOf('</script>', start);
+    const data = end < 0 ? (value.pageData === undefined ? 0 : JSON.stringify(value.pageData).length) : end - start;
+    return Buffer.byteLength(html) + data;
+  }
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/** The store itself, shared by every handler instance of the process. */
+export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) * MB) {
+  /** @type {Map<string, { entry: any, bytes: number }>} */
+  const entries = new Map();
+  const lifetimes = nextLifetimes();
+  const asBytes = process.env.PAGE_CACHE_BUFFERS !== '0';
+  const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0 };
+  const remove = (/** @type {string} */ key) => {
+    const e = entries.get(key);
+    if (!e) return;
+    entries.delete(key);
+    stats.bytes -= e.bytes;
+    stats.entries = entries.size;
+  };
+  return {
+    stats,
+    /** @param {string} key */
+    get(key) {
+      const e = entries.get(key);
+      if (!e) return null;
+      entries.delete(key); // most recently used last
+      entries.set(key, e);
+      return e.entry;
+    },
+    /** @param {string} key @param {any} data @param {any} cacheControl */
+    set(key, data, cacheControl) {
+      remove(key);
+      if (!data) {
+        stats.notFoundSkipped++;
+        lifetimes?.delete(key);
+        return;
+      }
+      const bytes = entryBytes(data) + key.length;
+      if (bytes > maxBytes) return;
+      const value = asBytes && typeof data.html === 'string' ? { ...data, html: Buffer.from(data.html) } : data;
+      entries.set(key, { entry: { value, lastModified: Date.now(), ...(cacheControl ? { cacheControl } : {}) }, bytes });
+      stats.bytes += bytes;
+      stats.stored++;
+      stats.largest = Math.max(stats.largest, bytes);
+      while (stats.bytes > maxBytes) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        remove(oldest);
+        lifetimes?.delete(oldest);
+        stats.evicted++;
+      }
+      stats.entries = entries.size;
+    },
+    /** @param {string} key */
+    delete(key) {
+      remove(key);
+    },
+  };
+}
+
+/** @returns {ReturnType<typeof createStore>} */
+function store() {
+  const holder = /** @type {any} */ (globalThis);
+  return (holder[STATS] ??= createStore());
+}
+
+/** The counters of this process's page cache (undefined before Next created the handler). */
+export const pageCacheStats = () => /** @type {any} */ (globalThis)[STATS]?.stats;
+
+export default class BoundedPageCache {
+  constructor() {
+    store();
+  }
+
+  /** @param {string} key */
+  async get(key) {
+    return store().get(key);
+  }
+
+  /** @param {string} key @param {any} data @param {any} ctx */
+  async set(key, data, ctx) {
+    store().set(key, data, ctx?.cacheControl);
+  }
+
+  async revalidateTag() {}
+
+  resetRequestCache() {}
+}

@@ -1,0 +1,173 @@
+/**
+ * Host routing without the proxy: next.config.ts turns the catalog into `beforeFiles` rewrites
+ * (one rule per brand: {host}{path} → /_brand/{id}{path}, plus its robots.txt and sitemaps) and
+ * `headers()` rules (what each page uses from third parties, for its Content-Security-Policy,
+ * and geolocation where "Use my location" is on the page). Next evaluates them as plain regexes,
+ * much cheaper than invoking proxy.ts, so a cached page costs about what a static file costs.
+ *
+ * Hosts are matched against the raw Host header (type "header", not "host": Next's "host" drops
+ * any port, even 99999, which is not a plausible host — issue 8.5). The pattern is the brand's
+ * exact host list, escaped and anchored, each letter as [xX] (JavaScript regexes here take no
+ * flags), an optional run of trailing dots and an optional port 1–65535: the same hosts
+ * normaliseHost + the host map accept, nothing else ("ipaydayloans.com.evil.net" is not it).
+ *
+ * Blog hosts and brands kept out of the catalog (broken) get no rule: they go through proxy.ts,
+ * as every host does in development (server.mjs decides; engine/http/requestGate.mjs).
+ */
+import type { Catalog, LoadedBrand } from './catalog';
+import { hostsOfBrand } from './hosts';
+import { PAGE_POLICY_HEADER } from './csp.mjs';
+import { pageUsesGeolocation } from './geocode/permissions';
+import { pagePolicy, usesGeocoder } from './pagePolicy';
+
+export interface HostCondition {
+  type: 'header';
+  /** "host", or BRAND_HEADER for the fast rule */
+  key: string;
+  value: string;
+}
+
+/**
+ * The request header server.mjs sets (after removing any a client sent) to the brand its host
+ * routes to, by the per-brand host rules below (read back from the build's routes manifest).
+ * The first rewrite routes on it: Next's page handler recompiles each rewrite's path pattern on
+ * every request until one matches (measured: ~10% of a cache hit with 12 brands before it), so
+ * one rule that matches first costs one compile. A request without the header (a client-side
+ * navigation resolving rewrites in the browser, `next start` without server.mjs) goes on to the
+ * per-brand rules, which give the same answer.
+ */
+export const BRAND_HEADER = 'x-loansites-brand';
+
+export interface RewriteRule {
+  source: string;
+  destination: string;
+  has: HostCondition[];
+}
+
+export interface HeaderRule {
+  source: string;
+  has: HostCondition[];
+  headers: { key: string; value: string }[];
+}
+
+/** A port 1–65535 (leading zeros allowed, at most 5 digits, as normaliseHost takes it). */
+const PORT = '(?::(?=\\d{1,5}$)0*(?:6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}))?';
+
+/** One literal host as a case-insensitive regex: letters as [xX], everything else escaped. */
+export function caselessLiteral(host: string): string {
+  let out = '';
+  for (const ch of host) {
+    const lower = ch.toLowerCase();
+    const upper = ch.toUpperCase();
+    if (lower !== upper) out += `[${lower}${upper}]`;
+    else out += /[.*+?^${}()|[\]\\/-]/.test(ch) ? `\\${ch}` : ch;
+  }
+  return out;
+}
+
+/**
+ * The Host header value pattern of a list of hosts: anchored (Next wraps it in ^…$ again, which
+ * changes nothing), so a longer or a prefixed host never matches.
+ */
+export function hostHeaderPattern(hosts: readonly string[]): string {
+  return `^(?:${[...new Set(hosts.map((h) => h.toLowerCase()))].map(caselessLiteral).join('|')})\\.*${PORT}$`;
+}
+
+/** The regex Next builds from a `has` value (prepare-destination.js matchHas). */
+export const hasValueRegex = (value: string): RegExp => new RegExp(`^${value}$`);
+
+/**
+ * Paths a brand rule rewrites: everything but Next's own (/_next…), the internal prefix and any
+ * other path starting with "_" (no brand route does), the API, the shared public files and the
+ * SEO files (their own rules, below). The path is one parameter; "/" gives an empty one.
+ */
+export const BRAND_PAGE_SOURCE = '/:path((?!_|api(?:/|$)|static/|logos/|favicon\\.ico$|robots\\.txt$|sitemap\\.xml$|sitemaps/).*)';
+
+/** Sitemap paths that are not a page: a non-canonical number is the brand's 404 page. */
+const SITEMAP_PAGES_SOURCE = '/:path(sitemaps/.*)';
+
+/** Canonical sitemap numbers only: 0, 1 … 9999 (not 00 or 0001). */
+const SITEMAP_SOURCE = '/sitemaps/:n(0|[1-9]\\d{0,3}).xml';
+
+const hostCondition = (loaded: LoadedBrand): HostCondition[] => [{ type: 'header', key: 'host', value: hostHeaderPattern(hostsOfBrand(loaded.brand)) }];
+
+/**
+ * beforeFiles rewrites. Next tries them in order until one matches, so the page rules come first
+ * (one per brand: a page request passes at most one path test and one host test per brand), then
+ * per brand its SEO files and any other sitemap path (to the brand's 404 page).
+ */
+export function brandRewrites(catalog: Catalog): RewriteRule[] {
+  const pages: RewriteRule[] = [];
+  const seo: RewriteRule[] = [];
+  for (const loaded of catalog.brands.values()) {
+    const id = loaded.brand.id;
+    const has = hostCondition(loaded);
+    pages.push({ source: BRAND_PAGE_SOURCE, has, destination: `/_brand/${id}/:path` });
+    seo.push(
+      { source: '/robots.txt', has, destination: `/api/seo/${id}/robots.txt` },
+      { source: '/sitemap.xml', has, destination: `/api/seo/${id}/sitemap.xml` },
+      { source: SITEMAP_SOURCE, has, destination: `/api/seo/${id}/sitemap-:n.xml` },
+      { source: SITEMAP_PAGES_SOURCE, has, destination: `/_brand/${id}/:path` },
+    );
+  }
+  const fast: RewriteRule = { source: BRAND_PAGE_SOURCE, has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }], destination: '/_brand/:brand/:path' };
+  return [fast, ...pages, ...seo];
+}
+
+export const GEOLOCATION_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+export const GEOLOCATION_ALLOWED = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+
+/**
+ * A route's regex (engine/routes.ts compileRoute) as a headers() source: its body as one custom
+ * parameter, named groups made non-capturing (path-to-regexp allows no capturing groups).
+ */
+export function routeSource(regex: RegExp): string {
+  const body = regex.source.replace(/^\^\\\//, '').replace(/\$$/, '');
+  if (body === '') return '/';
+  return `/:route(${body.replace(/\(\?<[a-zA-Z]+>/g, '(?:')})`;
+}
+
+/**
+ * headers() rules. Per brand: every page path gets the brand's policy (tag manager, pixel);
+ * routes whose pages use more (a geocoder block, a third-party form, "Use my location") get a
+ * rule of their own. When several rules match, Next applies them in order and the last one wins,
+ * so route rules come last-route-first: the first route a path can match wins, as in matchRoute.
+ * Route rules go by the path's shape only (not whether the state or city is real), so at worst a
+ * 404 page of that shape gets the same policy as the page would have.
+ *
+ * The geocoder's origin depends on the environment the server runs with (GEOCODER=mapbox), so a
+ * page that calls it says `geocoder: true` and server.mjs adds the origin.
+ */
+export function brandHeaders(catalog: Catalog): HeaderRule[] {
+  // Every rule is tested on every request: brands with the same policy share one rule.
+  const hostsByPolicy = new Map<string, string[]>();
+  for (const loaded of catalog.brands.values()) {
+    const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
+    hostsByPolicy.set(base, [...(hostsByPolicy.get(base) ?? []), ...hostsOfBrand(loaded.brand)]);
+  }
+  const rules: HeaderRule[] = [...hostsByPolicy].map(([policy, hosts]) => ({
+    source: BRAND_PAGE_SOURCE,
+    has: [{ type: 'header', key: 'host', value: hostHeaderPattern(hosts) }],
+    headers: [{ key: PAGE_POLICY_HEADER, value: policy }],
+  }));
+  for (const loaded of catalog.brands.values()) {
+    const has = hostCondition(loaded);
+    const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
+    for (const route of [...loaded.routes].reverse()) {
+      const layout = loaded.layout(route.layout);
+      if (!layout) continue;
+      const policy = JSON.stringify({ ...pagePolicy(loaded.brand, layout, {}), ...(usesGeocoder(layout) ? { geocoder: true } : {}) });
+      const geolocation = pageUsesGeolocation(layout);
+      if (policy === base && !geolocation) continue;
+      rules.push({
+        source: routeSource(route.regex),
+        has,
+        headers: [
+          { key: PAGE_POLICY_HEADER, value: policy },
+          { key: 'Permissions-Policy', value: geolocation ? GEOLOCATION_ALLOWED : GEOLOCATION_DENIED },
+        ],
+      });
+    }
+  }
+  return rules;
+}

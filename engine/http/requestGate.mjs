@@ -1,0 +1,126 @@
+// @ts-check
+/**
+ * What server.mjs decides about a request before Next sees it (plain JavaScript: server.mjs
+ * imports it; table tests in tests/unit/request-gate.test.ts):
+ * - which brand the build's host rewrites route it to (the rules next.config.ts generated,
+ *   read back from .next/routes-manifest.json, so server and build always agree);
+ * - whether proxy.ts must see it: in development always (brand files, new hosts included, are
+ *   re-read on save), and in production only for what a rewrite cannot do — a host no rewrite
+ *   routes (unknown hosts, blog hosts, brands left out of the build), a path with capitals
+ *   (/location/TX → 308 /location/tx) and a search (?state=…). A cached page never does;
+ * - the internal prefix: /_brand/… asked for directly is a 404 for everyone but Next's own
+ *   revalidation (x-prerender-revalidate equal to the build's preview-mode id); the client
+ *   router's data requests for it (/_next/data/{build}/_brand/{id}/…) only on that brand's host.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+
+/** The request header that makes proxy.ts run (its matcher); server.mjs sets it, never a client. */
+export const PROXY_HEADER = 'x-loansites-proxy';
+
+/** The brand a routed host's pages are rewritten to (engine/hostRoutes.ts BRAND_HEADER); server.mjs sets it, never a client. */
+export const BRAND_HEADER = 'x-loansites-brand';
+
+/**
+ * @typedef {{ id: string, host: RegExp }} HostRule
+ * @param {string} distDir the build's .next directory
+ * @returns {HostRule[]} the brand page rewrites: host pattern → brand id
+ */
+export function readHostRules(distDir) {
+  try {
+    const manifest = JSON.parse(readFileSync(join(distDir, 'routes-manifest.json'), 'utf8'));
+    const before = Array.isArray(manifest.rewrites) ? manifest.rewrites : (manifest.rewrites?.beforeFiles ?? []);
+    /** @type {HostRule[]} */
+    const rules = [];
+    for (const rule of before) {
+      const id = /^\/_brand\/([a-z0-9-]+)\//.exec(rule.destination ?? '')?.[1];
+      const has = Array.isArray(rule.has) ? rule.has.find((/** @type {any} */ h) => h.type === 'header' && h.key === 'host') : undefined;
+      // Same construction as Next's matchHas.
+      if (id && has && !rules.some((r) => r.id === id)) rules.push({ id, host: new RegExp(`^${has.value}$`) });
+    }
+    return rules;
+  } catch {
+    return [];
+  }
+}
+
+/** Host header → the brand the rewrites route it to, memoised per distinct header value (bounded). */
+export function hostRouter(/** @type {HostRule[]} */ rules, max = 2048) {
+  /** @type {Map<string, string | undefined>} */
+  const seen = new Map();
+  return (/** @type {string | undefined} */ host) => {
+    if (!host) return undefined;
+    if (seen.has(host)) return seen.get(host);
+    const id = rules.find((r) => r.host.test(host))?.id;
+    if (seen.size >= max) seen.clear();
+    seen.set(host, id);
+    return id;
+  };
+}
+
+/** The path of a request target, percent-decoded where it can be, runs of slashes collapsed. */
+export function plainPath(/** @type {string} */ url) {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url : url.slice(0, q);
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      /* left as sent */
+    }
+  }
+  return path.replace(/\/{2,}/g, '/');
+}
+
+const DATA_INTERNAL = /^\/_next\/data\/[^/]+\/_brand(?:\/([^/]*))?/i;
+
+/**
+ * Whether a request for the internal prefix must be refused (404).
+ * @param {{ path: string, routedBrand: string | undefined, revalidateHeader: string | undefined, previewModeId: string | null }} r
+ */
+export function internalPathRefused({ path, routedBrand, revalidateHeader, previewModeId }) {
+  const lower = path.toLowerCase();
+  const direct = lower === '/_brand' || lower.startsWith('/_brand/');
+  const data = DATA_INTERNAL.exec(path);
+  if (!direct && !data) return false;
+  if (isPreviewModeId(revalidateHeader, previewModeId)) return false;
+  if (data) {
+    const id = data[1]?.replace(/\.json$/, '');
+    return !(routedBrand && id === routedBrand);
+  }
+  return true;
+}
+
+/** @param {string | undefined} presented @param {string | null} id */
+export function isPreviewModeId(presented, id) {
+  if (!id || !presented) return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(id);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The build's preview-mode id (.next/prerender-manifest.json), or null without a build. */
+export function readPreviewModeId(/** @type {string} */ distDir) {
+  try {
+    const id = JSON.parse(readFileSync(join(distDir, 'prerender-manifest.json'), 'utf8')).preview?.previewModeId;
+    return typeof id === 'string' && id.length >= 16 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+const NEVER_PROXIED = /^\/(?:api\/|_next\/static\/|_next\/image|static\/|logos\/|favicon\.ico$)/;
+
+/**
+ * Whether proxy.ts must see the request.
+ * @param {{ dev: boolean, routedBrand: string | undefined, url: string }} r
+ */
+export function needsProxy({ dev, routedBrand, url }) {
+  if (NEVER_PROXIED.test(url)) return false;
+  if (dev || !routedBrand) return true;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (/[A-Z]/.test(path)) return !path.startsWith('/_next/');
+  return q >= 0 && new URLSearchParams(url.slice(q + 1)).has('state');
+}

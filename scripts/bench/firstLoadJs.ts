@@ -1,0 +1,103 @@
+/**
+ * First-load JavaScript (gzip -9 of every script Chromium loads) of brand pages against Next's
+ * own minimal page (a one-line pages-router app built with the same next version, served on
+ * BENCH_PORT + 1); the heaviest page (exit popup opened); what the third parties and visit
+ * tracking add.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { fakeThirdParties, THIRD_PARTY_HOSTS } from '../../tests/e2e/thirdParties';
+import { startServer, stopServer, type BenchContext, type Row } from './context';
+
+const PLAIN_PAGE = process.env.BENCH_PLAIN_PAGE ?? '/privacy';
+/** Candidates for the heaviest page: the ones with interactive blocks and the longest lists. */
+const CANDIDATES = ['/', '/apply', '/location/ca', '/location/ca/los-angeles', '/payday-loans', '/cash-advance'];
+const GENERAL = 'cocoloan';
+
+const KiB = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+/** With leave: after loading, the pointer leaves the page and the exit popup's code is counted too. */
+async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolean; thirdParties?: boolean } = {}): Promise<{ bytes: number; files: number }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const context = await browser.newContext();
+  // The tag manager and the pixel answered by the tests' local look-alikes (never the real hosts);
+  // only our own scripts are counted: the vendors' own bytes are theirs, whatever they weigh.
+  const vendor = opts.thirdParties ? await fakeThirdParties(context as never) : undefined;
+  const page = await context.newPage();
+  const bodies: Promise<number>[] = [];
+  page.on('response', (res) => {
+    if (THIRD_PARTY_HOSTS.test(res.url())) return;
+    if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
+  });
+  const traced = opts.traced ? page.waitForResponse((r) => r.url().endsWith('/api/trace/session') && r.request().method() === 'POST') : undefined;
+  await page.goto(url, { waitUntil: 'networkidle' });
+  if (vendor) {
+    // Wait until what loads after the page is interactive has loaded: the container, and the pixel on general brands.
+    for (let i = 0; i < 50 && !vendor.requests.some((r) => r.url().includes('/gtm.js')); i++) await page.waitForTimeout(100);
+    await page.waitForLoadState('networkidle');
+  }
+  if (traced && (await traced).status() !== 201) throw new Error(`${url}: the session trace was not stored`);
+  if (opts.leave) {
+    await page.mouse.move(300, 300);
+    await page.mouse.move(300, -10);
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle');
+  }
+  await browser.close();
+  const sizes = await Promise.all(bodies);
+  return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length };
+}
+
+function buildMinimalApp(root: string): string {
+  const dir = join(root, '.bench/minimal');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'pages'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'next-minimal', private: true }));
+  writeFileSync(join(dir, 'pages/index.js'), 'export default function Home() { return <p>Hello</p>; }\n');
+  writeFileSync(join(dir, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
+  const r = spawnSync('npx', ['next', 'build'], { cwd: dir, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) throw new Error('the minimal app did not build');
+  return dir;
+}
+
+export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
+  const minPort = ctx.port + 1;
+  const minimal = await startServer(buildMinimalApp(ctx.root), minPort);
+  try {
+    const base = `http://${ctx.brand}.localhost:${ctx.port}`;
+    const plain = await firstLoadJs(`${base}${PLAIN_PAGE}`);
+    const measured: { path: string; bytes: number; files: number }[] = [];
+    for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`${base}${path}`)) });
+    measured.push({ path: '/ + exit popup opened', ...(await firstLoadJs(`${base}/`, { leave: true })) });
+    const tracked = await firstLoadJs(`${base}${PLAIN_PAGE}?source1=bench&gclid=bench-${Date.now()}`, { traced: true });
+    const heavy = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    // A general brand (tag manager + pixel) with every third party on, against the same page with them intercepted away.
+    const generalPlain = await firstLoadJs(`http://${GENERAL}.localhost:${ctx.port}${PLAIN_PAGE}`);
+    const generalAll = await firstLoadJs(`http://${GENERAL}.localhost:${ctx.port}${PLAIN_PAGE}`, { thirdParties: true });
+    const min = await firstLoadJs(`http://127.0.0.1:${minPort}/`);
+    const over = plain.bytes / min.bytes;
+    return [
+      {
+        figure: `first-load JS, page without widgets (${PLAIN_PAGE})`,
+        measured: `${KiB(plain.bytes)} in ${plain.files} files (${over.toFixed(3)}× Next minimal ${KiB(min.bytes)})`,
+        budget: '≤ 1.05×',
+        ok: over <= 1.05,
+      },
+      { figure: `heaviest page (${heavy.path})`, measured: `${KiB(heavy.bytes)} (${(heavy.bytes / min.bytes).toFixed(3)}×)`, note: measured.map((m) => `${m.path} ${KiB(m.bytes)}`).join(', ') },
+      {
+        figure: 'third parties',
+        measured: `${GENERAL}${PLAIN_PAGE}: ${KiB(generalPlain.bytes)} of our JS vendors unreachable, ${KiB(generalAll.bytes)} with the tag manager and pixel answering`,
+        note: 'the vendors\' own scripts are not counted; the inline error reporter is in every page\'s HTML (~0.6 KiB gzip)',
+      },
+      { figure: 'visit tracking (session trace posted)', measured: `+${KiB(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due` },
+    ];
+  } finally {
+    stopServer(minimal);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Cached brand page vs a static file of the same bytes (public/static/, served by the same
+ * server), A/B alternating, median of the rounds. There is no proxy on this path any more
+ * (known hosts are routed by rewrites), so the "direct /_brand/…" figure of issue 13 is this one.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { get, median, rps, type BenchContext, type Row } from './context';
+
+export const CACHED_PAGE = '/payday-loans';
+export const SAME_BYTES_FILE = '/static/bench-page.html';
+
+export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
+  for (let i = 0; i < 3; i++) await get(ctx.port, ctx.host, CACHED_PAGE);
+  const page = await get(ctx.port, ctx.host, CACHED_PAGE);
+  if (page.status !== 200) throw new Error(`${CACHED_PAGE}: ${page.status}`);
+  const file = join(ctx.root, 'public', SAME_BYTES_FILE);
+  writeFileSync(file, page.body);
+  try {
+    await ctx.restart(); // Next lists public/ when it starts
+    for (let i = 0; i < 3; i++) await get(ctx.port, ctx.host, CACHED_PAGE);
+    await rps(ctx, CACHED_PAGE); // warm-up round, not counted
+    const pageRps: number[] = [];
+    const fileRps: number[] = [];
+    for (let r = 0; r < ctx.rounds; r++) {
+      pageRps.push(await rps(ctx, CACHED_PAGE));
+      fileRps.push(await rps(ctx, SAME_BYTES_FILE));
+    }
+    const [p, f] = [median(pageRps), median(fileRps)];
+    ctx.shared.set('staticRps', f);
+    const ratio = p / f;
+    return [
+      {
+        figure: 'cached brand page rps ÷ static file rps',
+        measured: `${ratio.toFixed(2)} (${p.toFixed(0)} vs ${f.toFixed(0)})`,
+        budget: '≥ 0.5 (goal ≥ 0.8)',
+        ok: ratio >= 0.5,
+        note: `${CACHED_PAGE} vs ${SAME_BYTES_FILE} (the same ${page.body.length} bytes), 20 connections, ${ctx.seconds} s each, ${ctx.rounds} rounds alternating, medians: page ${pageRps.map((x) => x.toFixed(0)).join('/')}, file ${fileRps.map((x) => x.toFixed(0)).join('/')}`,
+      },
+      {
+        figure: 'the same with the proxy taken out (direct)',
+        measured: `${ratio.toFixed(2)} — the row above: no proxy runs for a cached page`,
+      },
+    ];
+  } finally {
+    rmSync(file, { force: true });
+  }
+}

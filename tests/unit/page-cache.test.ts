@@ -1,0 +1,56 @@
+/** The single-instance page cache (engine/cache/boundedPageCache.mjs): LRU by bytes, notFound never stored. */
+import { describe, expect, it } from 'vitest';
+import { createStore, entryBytes } from '../../engine/cache/boundedPageCache.mjs';
+
+const page = (kb: number) => ({ kind: 'PAGES', html: `<html><script id="__NEXT_DATA__" type="application/json">${'d'.repeat(kb * 512)}</script>${'x'.repeat(kb * 512)}</html>`, pageData: { d: 'd'.repeat(kb * 512) } });
+
+describe('bounded page cache', () => {
+  it('counts the HTML and its page data', () => {
+    const p = page(10);
+    expect(entryBytes(p)).toBeGreaterThan(p.html.length);
+    expect(entryBytes(p)).toBeLessThan(p.html.length * 2);
+    expect(entryBytes(null)).toBe(0);
+  });
+
+  it('keeps the total under its bound, dropping the least recently used first', () => {
+    const store = createStore(100 * 1024);
+    for (let i = 0; i < 10; i++) store.set(`/p${i}`, page(10), { revalidate: 60 });
+    expect(store.stats.bytes).toBeLessThanOrEqual(100 * 1024);
+    expect(store.get('/p0')).toBeNull();
+    expect(store.get('/p9')?.value.kind).toBe('PAGES');
+    expect(store.stats.evicted).toBeGreaterThan(0);
+    // reading /p5 makes it recent: the next page pushes out /p6 … not /p5
+    const kept = [5, 6, 7, 8, 9].filter((i) => store.get(`/p${i}`));
+    store.get('/p5');
+    store.set('/new', page(10), undefined);
+    expect(store.get('/p5')).not.toBeNull();
+    expect(kept.length).toBeGreaterThan(1);
+  });
+
+  it('never stores a notFound (null) result, and forgets the page it replaces', () => {
+    const store = createStore(1024 * 1024);
+    store.set('/a', page(1), undefined);
+    store.set('/a', null, undefined);
+    store.set('/b', null, undefined);
+    expect(store.get('/a')).toBeNull();
+    expect(store.stats).toMatchObject({ entries: 0, bytes: 0, notFoundSkipped: 2 });
+  });
+
+  it('does not keep a page larger than the whole bound', () => {
+    const store = createStore(4 * 1024);
+    store.set('/huge', page(10), undefined);
+    expect(store.stats.entries).toBe(0);
+  });
+
+  it('returns what it stored, the HTML as bytes (cheaper to send), with the time and the lifetime', () => {
+    const store = createStore(1024 * 1024);
+    const value = page(1);
+    store.set('/x', value, { revalidate: 3600, expire: 31536000 });
+    const entry = store.get('/x');
+    expect(Buffer.isBuffer(entry.value.html)).toBe(true);
+    expect(entry.value.html.toString('utf8')).toBe(value.html);
+    expect(entry.value.pageData).toBe(value.pageData);
+    expect(entry.cacheControl).toEqual({ revalidate: 3600, expire: 31536000 });
+    expect(Math.abs(entry.lastModified - Date.now())).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,58 @@
+/** What server.mjs decides before Next sees a request (engine/http/requestGate.mjs). */
+import { describe, expect, it } from 'vitest';
+import { internalPathRefused, needsProxy, plainPath } from '../../engine/http/requestGate.mjs';
+
+const ID = 'p'.repeat(32);
+
+describe('the internal prefix', () => {
+  it.each([
+    ['/_brand/ipaydayloans/payday-loans', 'ipaydayloans', undefined, true],
+    ['/_brand', 'ipaydayloans', undefined, true],
+    ['/_BRAND/ipaydayloans', 'ipaydayloans', undefined, true],
+    [plainPath('/%5Fbrand/ipaydayloans/payday-loans'), 'ipaydayloans', undefined, true],
+    [plainPath('//_brand//ipaydayloans'), undefined, undefined, true],
+    ['/_brand/ipaydayloans/payday-loans', undefined, '1', true],
+    ['/_brand/ipaydayloans/payday-loans', undefined, 'x'.repeat(32), true],
+    ['/_brand/ipaydayloans/payday-loans', undefined, ID, false],
+    // the client router's data requests: only for the brand of the host
+    ['/_next/data/build-1/_brand/ipaydayloans/payday-loans.json', 'ipaydayloans', undefined, false],
+    ['/_next/data/build-1/_brand/ipaydayloans.json', 'ipaydayloans', undefined, false],
+    ['/_next/data/build-1/_brand/usbadcreditloans/payday-loans.json', 'ipaydayloans', undefined, true],
+    ['/_next/data/build-1/_brand/ipaydayloans/payday-loans.json', undefined, undefined, true],
+    ['/_next/data/build-1/payday-loans.json', 'ipaydayloans', undefined, false],
+    ['/_brandx', undefined, undefined, false],
+    ['/payday-loans', undefined, undefined, false],
+  ] as const)('%s on %s (revalidate header %s) refused: %s', (path, routedBrand, revalidateHeader, refused) => {
+    expect(internalPathRefused({ path, routedBrand, revalidateHeader, previewModeId: ID })).toBe(refused);
+  });
+
+  it('without a build (no preview-mode id) nothing passes', () => {
+    expect(internalPathRefused({ path: '/_brand/a/b', routedBrand: 'a', revalidateHeader: '', previewModeId: null })).toBe(true);
+  });
+});
+
+describe('what goes through proxy.ts', () => {
+  it.each([
+    // a cached page of a routed host never does
+    [false, 'ipaydayloans', '/payday-loans', false],
+    [false, 'ipaydayloans', '/', false],
+    [false, 'ipaydayloans', '/location/tx/houston?source1=x', false],
+    [false, 'ipaydayloans', '/_next/data/AbCdEf/location/tx.json', false],
+    // what only the proxy can do
+    [false, 'ipaydayloans', '/location/TX', true],
+    [false, 'ipaydayloans', '/search?state=ca', true],
+    [false, 'ipaydayloans', '/search?type=x&state=', true],
+    [false, undefined, '/', true],
+    [false, undefined, '/blog/x', true],
+    // development: every page request
+    [true, 'ipaydayloans', '/payday-loans', true],
+    // never: the API, Next's assets, public files
+    [true, undefined, '/api/leads', false],
+    [false, undefined, '/_next/static/chunks/a.js', false],
+    [false, undefined, '/static/ping.txt', false],
+    [false, undefined, '/logos/a.svg', false],
+    [false, undefined, '/favicon.ico', false],
+  ] as const)('dev %s, routed to %s, %s → %s', (dev, routedBrand, url, expected) => {
+    expect(needsProxy({ dev, routedBrand, url })).toBe(expected);
+  });
+});
