@@ -40,7 +40,11 @@ const buildCatalogOnce = (() => {
 function gitCommit(): string {
   if (process.env.LOANSITES_RELEASE?.trim()) return process.env.LOANSITES_RELEASE.trim();
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || 'unknown';
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || 'unknown'
+    );
   } catch {
     return 'unknown';
   }

@@ -25,7 +25,15 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     },
     viewport: { width: 1280, height: 900 },
   },
@@ -42,7 +50,14 @@ export default defineConfig({
       LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/brands',
       LOANSITES_DB_FILE: E2E_DB_FILE,
       DATABASE_URL: '',
-      LEAD_DESTINATIONS: JSON.stringify(Object.fromEntries(['ipaydayloans', 'ustitleloans'].map((id) => [id, [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000 }]]))),
+      LEAD_DESTINATIONS: JSON.stringify(
+        Object.fromEntries(
+          ['ipaydayloans', 'ustitleloans'].map((id) => [
+            id,
+            [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000 }],
+          ]),
+        ),
+      ),
       LEADS_WORKER_INTERVAL_MS: '500',
       RATE_LIMIT_LEADS: '1000',
       RATE_LIMIT_FORM_TRACE: '1000',

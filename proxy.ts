@@ -34,10 +34,7 @@ export async function proxy(request: NextRequest) {
   if (pathname.startsWith('/api/')) return NextResponse.next();
 
   const rawHost = request.headers.get('host') ?? '';
-  const host = requestHost(
-    { host: rawHost, forwardedHost: request.headers.get('x-forwarded-host') },
-    process.env.TRUST_FORWARDED_HOST === '1',
-  );
+  const host = requestHost({ host: rawHost, forwardedHost: request.headers.get('x-forwarded-host') }, process.env.TRUST_FORWARDED_HOST === '1');
   const catalog = getCatalog();
   const blogBrandId = lookupBrandId(catalog.blogHostMap, host);
   const brandId = blogBrandId ?? lookupBrandId(catalog.hostMap, host);
@@ -48,7 +45,11 @@ export async function proxy(request: NextRequest) {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) {
     const details = process.env.NODE_ENV === 'production' ? '' : `<pre>${escapeHtml((catalog.broken.get(brandId) ?? []).join('\n'))}</pre>`;
-    return plainPage(503, 'Site unavailable', `<h1>This site is temporarily unavailable.</h1><p>Its configuration has a problem; the other sites are not affected.</p>${details}`);
+    return plainPage(
+      503,
+      'Site unavailable',
+      `<h1>This site is temporarily unavailable.</h1><p>Its configuration has a problem; the other sites are not affected.</p>${details}`,
+    );
   }
 
   const url = request.nextUrl.clone();

@@ -23,7 +23,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, originOf, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
-import { BRAND_HEADER, hostRouter, internalPathRefused, needsProxy, plainPath, PROXY_HEADER, readHostRules, readPreviewModeId } from './engine/http/requestGate.mjs';
+import {
+  BRAND_HEADER,
+  hostRouter,
+  internalPathRefused,
+  needsProxy,
+  plainPath,
+  PROXY_HEADER,
+  readHostRules,
+  readPreviewModeId,
+} from './engine/http/requestGate.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -36,7 +45,9 @@ const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 // A deployment refuses to start without the key that seals leads at rest (engine/leads/sealing.ts
 // says the same when the store opens; this says it before the first request).
 if (process.env.LOANSITES_DEPLOYMENT === 'production' && !process.env.LEADS_ENCRYPTION_KEY) {
-  console.error('LEADS_ENCRYPTION_KEY is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set it to 32 random bytes (openssl rand -hex 32).');
+  console.error(
+    'LEADS_ENCRYPTION_KEY is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set it to 32 random bytes (openssl rand -hex 32).',
+  );
   process.exit(1);
 }
 
@@ -107,7 +118,8 @@ function secure(req, res) {
 }
 
 /** The geocoder's origin when it is not our own (GEOCODER=mapbox; engine/geocode/endpoint.ts). */
-const geocoderOrigin = process.env.GEOCODER === 'mapbox' ? originOf(process.env.MAPBOX_GEOCODING_URL?.trim() || 'https://api.mapbox.com/geocoding/v5') : undefined;
+const geocoderOrigin =
+  process.env.GEOCODER === 'mapbox' ? originOf(process.env.MAPBOX_GEOCODING_URL?.trim() || 'https://api.mapbox.com/geocoding/v5') : undefined;
 
 /** @type {Map<string, string>} */
 const policies = new Map();
@@ -150,7 +162,9 @@ const previewModeId = dev ? null : readPreviewModeId(distDir);
  */
 function route(req, res) {
   if (process.env.TRUST_FORWARDED_HOST === '1') {
-    const forwarded = String(req.headers['x-forwarded-host'] ?? '').split(',')[0]?.trim();
+    const forwarded = String(req.headers['x-forwarded-host'] ?? '')
+      .split(',')[0]
+      ?.trim();
     if (forwarded) req.headers.host = forwarded;
   }
   const url = req.url ?? '/';
@@ -158,7 +172,9 @@ function route(req, res) {
   const revalidate = req.headers['x-prerender-revalidate'];
   if (internalPathRefused({ path: plainPath(url), routedBrand, revalidateHeader: typeof revalidate === 'string' ? revalidate : undefined, previewModeId })) {
     res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><main><h1>Not found</h1></main></body></html>');
+    res.end(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found</title></head><body><main><h1>Not found</h1></main></body></html>',
+    );
     return false;
   }
   delete req.headers[PROXY_HEADER];

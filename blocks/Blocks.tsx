@@ -25,7 +25,9 @@ export function Blocks({ blocks, brand }: { blocks: ClientModel['blocks']; brand
         if (keptOnFirstLoad(Component)) {
           return (
             <BlockBoundary key={block.key} block={block}>
-              <Kept name={block.key} kept={isKeptBlock(block)}>{isKeptBlock(block) ? null : <Component block={block} brand={brand as BrandView} />}</Kept>
+              <Kept name={block.key} kept={isKeptBlock(block)}>
+                {isKeptBlock(block) ? null : <Component block={block} brand={brand as BrandView} />}
+              </Kept>
             </BlockBoundary>
           );
         }

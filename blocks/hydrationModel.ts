@@ -60,7 +60,18 @@ export const isKeptBlock = (block: ResolvedBlock | KeptBlock): block is KeptBloc
 export const isHydrationModel = (model: ClientModel): model is HydrationModel => 'kept' in model && model.kept === true;
 
 export function hydrationModel(model: PageModel): HydrationModel {
-  const { nav: _nav, footer: _footer, lending: _lending, search: _search, privacyChoice: _privacy, name: _name, logo: _logo, layout: _layout, exitPopup, ...live } = model.brand;
+  const {
+    nav: _nav,
+    footer: _footer,
+    lending: _lending,
+    search: _search,
+    privacyChoice: _privacy,
+    name: _name,
+    logo: _logo,
+    layout: _layout,
+    exitPopup,
+    ...live
+  } = model.brand;
   const brand: LiveBrand = exitPopup ? { ...live, exitPopup: compactPopup(exitPopup) } : live;
   const blocks = model.blocks.map((b): ResolvedBlock | KeptBlock => (keptOnFirstLoad(registry[b.type]) ? { type: b.type, key: b.key, kept: true } : b));
   const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, ...rest } = model;

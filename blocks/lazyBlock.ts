@@ -24,7 +24,8 @@ export function lazyBlock<P>(load: () => Promise<{ default: ComponentType<P> }>,
   const start = () => load().then((m) => (loaded = m));
   if (typeof window === 'undefined') start().catch(() => undefined);
   // A thenable that calls back at once: React.lazy then resolves without suspending.
-  const ready = (m: { default: ComponentType<P> }) => ({ then: (resolve: (v: { default: ComponentType<P> }) => void) => resolve(m) }) as unknown as Promise<{ default: ComponentType<P> }>;
+  const ready = (m: { default: ComponentType<P> }) =>
+    ({ then: (resolve: (v: { default: ComponentType<P> }) => void) => resolve(m) }) as unknown as Promise<{ default: ComponentType<P> }>;
   const component = lazy(() => (loaded ? ready(loaded) : start()));
   if (opts.inline || opts.kept) Object.defineProperty(component, INLINE, { value: true });
   if (opts.kept) Object.defineProperty(component, KEPT, { value: true });

@@ -127,7 +127,10 @@ const fromRoot = (file: string) => join(/* turbopackIgnore: true */ projectRoot(
 
 function listJson(dir: string): string[] {
   try {
-    return readdirSync(fromRoot(dir)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
+    return readdirSync(fromRoot(dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => `${dir}/${f}`);
   } catch {
     return [];
   }

@@ -43,9 +43,15 @@ function load(): Index {
   const bySlugInState = new Map<string, Map<string, City>>();
   const bySlug = new Map<string, City[]>();
   for (const state of STATES) {
-    const cities = (raw.states[state.code] ?? []).map(
-      ([name, slug, zip, zipCount, lat, lon]): City => ({ name, slug, stateCode: state.code, zip, zipCount, lat, lon }),
-    );
+    const cities = (raw.states[state.code] ?? []).map(([name, slug, zip, zipCount, lat, lon]): City => ({
+      name,
+      slug,
+      stateCode: state.code,
+      zip,
+      zipCount,
+      lat,
+      lon,
+    }));
     byState.set(state.code, cities);
     bySlugInState.set(state.code, new Map(cities.map((c) => [c.slug, c])));
     for (const c of cities) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
@@ -60,8 +66,7 @@ export const bySize = (a: City, b: City): number => b.zipCount - a.zipCount || a
 
 export const citiesOf = (stateCode: string): readonly City[] => load().byState.get(stateCode.toLowerCase()) ?? [];
 
-export const cityInState = (stateCode: string, slug: string): City | undefined =>
-  load().bySlugInState.get(stateCode.toLowerCase())?.get(slug);
+export const cityInState = (stateCode: string, slug: string): City | undefined => load().bySlugInState.get(stateCode.toLowerCase())?.get(slug);
 
 /** A city slug without a state: the largest city of that name in any state. */
 export const cityAnywhere = (slug: string): City | undefined => load().bySlug.get(slug)?.[0];
@@ -80,7 +85,8 @@ export function milesBetween(a: { lat: number; lon: number }, b: { lat: number; 
 /** The `count` cities of the state nearest to `city` (not itself), nearest first; one pass, no sort of the state. */
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
   const best: { city: City; miles: number }[] = [];
-  const before = (miles: number, c: City, other: { city: City; miles: number }) => miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
+  const before = (miles: number, c: City, other: { city: City; miles: number }) =>
+    miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
   for (const c of citiesOf(city.stateCode)) {
     if (c.slug === city.slug) continue;
     const miles = milesBetween(city, c);
@@ -102,7 +108,8 @@ function sortedOnce(key: string, make: () => City[]): readonly City[] {
 }
 
 /** The state's cities by name. */
-export const citiesByName = (stateCode: string): readonly City[] => sortedOnce(`name:${stateCode}`, () => [...citiesOf(stateCode)].sort((a, b) => a.name.localeCompare(b.name)));
+export const citiesByName = (stateCode: string): readonly City[] =>
+  sortedOnce(`name:${stateCode}`, () => [...citiesOf(stateCode)].sort((a, b) => a.name.localeCompare(b.name)));
 
 /** The state's `count` largest cities, by name. */
 export const largestCitiesByName = (stateCode: string, count: number): readonly City[] =>
@@ -126,4 +133,5 @@ export function cityFromCityStateSlug(value: string): City | undefined {
 /** Every distinct city slug, each once (resolving to the largest city of that name). */
 export const distinctCitySlugs = (): string[] => [...load().bySlug.keys()].sort();
 
-export const largestCities = (stateCode: string, count: number): City[] => sortedOnce(`size:${stateCode}`, () => [...citiesOf(stateCode)].sort(bySize)).slice(0, count);
+export const largestCities = (stateCode: string, count: number): City[] =>
+  sortedOnce(`size:${stateCode}`, () => [...citiesOf(stateCode)].sort(bySize)).slice(0, count);

@@ -110,7 +110,11 @@ export function brandRewrites(catalog: Catalog): RewriteRule[] {
       { source: SITEMAP_PAGES_SOURCE, has, destination: `/_brand/${id}/:path` },
     );
   }
-  const fast: RewriteRule = { source: BRAND_PAGE_SOURCE, has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }], destination: '/_brand/:brand/:path' };
+  const fast: RewriteRule = {
+    source: BRAND_PAGE_SOURCE,
+    has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }],
+    destination: '/_brand/:brand/:path',
+  };
   return [fast, ...pages, ...seo];
 }
 

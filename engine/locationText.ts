@@ -49,7 +49,17 @@ export function cityFacts(
     nearby: nearby.map(({ city: c, miles }) => ({
       label: c.name,
       href: opts.nearbyHrefTemplate
-        ? fill(fill(opts.nearbyHrefTemplate, { 'city.slug': c.slug, 'city.name': c.name, 'state.shortName': state.code, 'state.slug': state.slug, 'state.code': state.code.toUpperCase(), 'state.name': state.name }), opts.pageVars ?? {})
+        ? fill(
+            fill(opts.nearbyHrefTemplate, {
+              'city.slug': c.slug,
+              'city.name': c.name,
+              'state.shortName': state.code,
+              'state.slug': state.slug,
+              'state.code': state.code.toUpperCase(),
+              'state.name': state.name,
+            }),
+            opts.pageVars ?? {},
+          )
         : undefined,
       miles: Math.round(miles),
     })),

@@ -68,7 +68,6 @@ export type { LocationFactsData } from './blockSpecs/locationFacts';
 export type { ApplyFormData } from './blockSpecs/applyForm';
 export type { BlockData } from './blockSpecs';
 
-
 /** A block after placeholders are filled and its spec's resolver has run (engine/blockSpecs). */
 export type ResolvedBlockOf<K extends BlockType> = Extract<Block, { type: K }> & { key: string; data: BlockData[K] };
 export type ResolvedBlock = { [K in BlockType]: ResolvedBlockOf<K> }[BlockType];

@@ -15,7 +15,11 @@ const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
 /** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
 export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => GEOCODER_BLOCKS.has(b.type));
 
-export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): PagePolicy {
+export function pagePolicy(
+  brand: Pick<Brand, 'config'>,
+  layout: Pick<Layout, 'blocks'> | undefined,
+  env: Record<string, string | undefined> = process.env,
+): PagePolicy {
   const connect: string[] = [];
   if (layout && usesGeocoder(layout)) {
     const origin = originOf(geocoderEndpoint(brand.config.mapKey, env).base);
@@ -32,8 +36,16 @@ export function pagePolicy(brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'b
     const leads = b.script.leadUrl ? originOf(b.script.leadUrl) : undefined;
     if (leads) connect.push(leads);
   }
-  return { tagManager: !!brand.config.gtmId, pixel: !!brand.config.tiktokPixelId, ...(connect.length ? { connect: [...new Set(connect)] } : {}), ...(scripts.length ? { scripts } : {}) };
+  return {
+    tagManager: !!brand.config.gtmId,
+    pixel: !!brand.config.tiktokPixelId,
+    ...(connect.length ? { connect: [...new Set(connect)] } : {}),
+    ...(scripts.length ? { scripts } : {}),
+  };
 }
 
-export const pageCsp = (brand: Pick<Brand, 'config'>, layout: Pick<Layout, 'blocks'> | undefined, env: Record<string, string | undefined> = process.env): string =>
-  contentSecurityPolicy(pagePolicy(brand, layout, env));
+export const pageCsp = (
+  brand: Pick<Brand, 'config'>,
+  layout: Pick<Layout, 'blocks'> | undefined,
+  env: Record<string, string | undefined> = process.env,
+): string => contentSecurityPolicy(pagePolicy(brand, layout, env));

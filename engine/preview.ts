@@ -5,8 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const previewSignature = (secret: string, brand: string, path: string): string =>
-  createHmac('sha256', secret).update(`${brand} ${path}`).digest('hex');
+export const previewSignature = (secret: string, brand: string, path: string): string => createHmac('sha256', secret).update(`${brand} ${path}`).digest('hex');
 
 export function verifyPreviewSignature(secret: string | undefined, brand: string, path: string, sig: string): boolean {
   if (!secret || !/^[0-9a-f]{64}$/.test(sig)) return false;

@@ -19,7 +19,8 @@ export const DO_NOT_SELL_LABEL = 'Do Not Sell or Share My Personal Information';
 
 /** The cookie that remembers the choice: first-party, readable by the page, 400 days (browsers' cap). */
 export const OPT_OUT_MAX_AGE_SECONDS = 400 * 24 * 3600;
-export const optOutCookie = (secure: boolean): string => `${OPT_OUT_COOKIE}=1; Path=/; Max-Age=${OPT_OUT_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const optOutCookie = (secure: boolean): string =>
+  `${OPT_OUT_COOKIE}=1; Path=/; Max-Age=${OPT_OUT_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
 export const optInCookie = (secure: boolean): string => `${OPT_OUT_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure ? '; Secure' : ''}`;
 
 export type PrivacyState = 'opted-in' | 'opted-out' | 'gpc';
@@ -52,4 +53,3 @@ export function pagePathFor(url: string, optedOut: boolean): string {
 export function privacyChoicePath(brand: Pick<Brand, 'routes'>, layoutOf: (name: string) => Pick<Layout, 'blocks'> | undefined): string | undefined {
   return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout)?.blocks.some((b) => b.type === 'privacyChoice'))?.path;
 }
-

@@ -35,7 +35,6 @@ export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undef
 /** The page's template variables (engine/routeParams.ts). */
 export const varsFor = (brand: Brand, params: RouteParams, year: number): Record<string, string> => pageVars(brand, params, year);
 
-
 export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
   const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(opts.year), noServiceStates: listInWords(NO_SERVICE_STATES) };
   const sl = brand.footer.stateLinks;
@@ -78,7 +77,9 @@ function exitPopupView(config: NonNullable<Brand['exitPopup']>): ExitPopupView {
   return {
     variant: config.variant,
     maskClosable: config.maskClosable ?? true,
-    ...(config.variant === 'payday' && template ? { stores: STORE_BRANDS.map((s) => ({ label: s.name, href: fill(template, { 'store.slug': s.slug }) })) } : {}),
+    ...(config.variant === 'payday' && template
+      ? { stores: STORE_BRANDS.map((s) => ({ label: s.name, href: fill(template, { 'store.slug': s.slug }) })) }
+      : {}),
   };
 }
 
@@ -131,7 +132,14 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
 }
 
 /** knownMatch: the route match the caller already made for this path (getStaticProps), not made again. */
-export function resolvePage(catalog: Catalog, brandId: string, path: string, now = new Date(), content?: PageContent, knownMatch?: RouteMatch): PageModel | undefined {
+export function resolvePage(
+  catalog: Catalog,
+  brandId: string,
+  path: string,
+  now = new Date(),
+  content?: PageContent,
+  knownMatch?: RouteMatch,
+): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
   const { brand } = loaded;
@@ -174,13 +182,35 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   }
   if (match && body && content?.entry) {
     const a = content.entry.attributes;
-    if (body.collection === 'article') jsonLd.push(articleJsonLd(brand, { url: a.url, title: a.title, description: a.description, publishedAt: a.publishedAt, updatedAt: a.updatedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+    if (body.collection === 'article')
+      jsonLd.push(
+        articleJsonLd(brand, {
+          url: a.url,
+          title: a.title,
+          description: a.description,
+          publishedAt: a.publishedAt,
+          updatedAt: a.updatedAt,
+          ...(body.author ? { authorName: body.author.name } : {}),
+        }),
+      );
     if (body.collection === 'answer') {
-      const answerText = (a.extras?.body ?? '').replace(/[#*_>`[\]]/g, '').replace(/\((https?:[^)]*)\)/g, '').trim();
-      jsonLd.push(qaPageJsonLd(brand, { question: a.h1, answerText, url: a.url, publishedAt: a.publishedAt, ...(body.author ? { authorName: body.author.name } : {}) }));
+      const answerText = (a.extras?.body ?? '')
+        .replace(/[#*_>`[\]]/g, '')
+        .replace(/\((https?:[^)]*)\)/g, '')
+        .trim();
+      jsonLd.push(
+        qaPageJsonLd(brand, { question: a.h1, answerText, url: a.url, publishedAt: a.publishedAt, ...(body.author ? { authorName: body.author.name } : {}) }),
+      );
     }
     const trail: LinkView[] = [{ label: brand.name, href: '/' }];
-    const section = body.collection === 'article' ? { label: 'Blog', href: '/blog' } : body.collection === 'answer' ? { label: 'Answers', href: '/answers' } : body.collection === 'hub' ? { label: 'Knowledge hub', href: '/hub' } : { label: 'Authors', href: '/author' };
+    const section =
+      body.collection === 'article'
+        ? { label: 'Blog', href: '/blog' }
+        : body.collection === 'answer'
+          ? { label: 'Answers', href: '/answers' }
+          : body.collection === 'hub'
+            ? { label: 'Knowledge hub', href: '/hub' }
+            : { label: 'Authors', href: '/author' };
     if (matchPath(loaded, section.href)) trail.push(section);
     if (body.category && matchPath(loaded, body.category.href)) trail.push({ label: body.category.name, href: body.category.href });
     trail.push({ label: a.h1, href: path });
@@ -190,7 +220,13 @@ export function resolvePage(catalog: Catalog, brandId: string, path: string, now
   const view = brandView(brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(brand, (name) => loaded.layout(name)) });
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
-    brand: offBlogHost ? { ...withMainSiteLinks(view, offBlogHost), homeHref: `${offBlogHost}/`, apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path } } : view,
+    brand: offBlogHost
+      ? {
+          ...withMainSiteLinks(view, offBlogHost),
+          homeHref: `${offBlogHost}/`,
+          apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path },
+        }
+      : view,
     status: match && layout ? 200 : 404,
     path: pagePath,
     title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,

@@ -41,7 +41,12 @@ type Vars = Record<string, string>;
 export const stateOf = (params: RouteParams): State | undefined => params.state ?? (params.city ? stateByCode(params.city.stateCode) : undefined);
 
 /** A state's variables as one item of a list (a state link). */
-export const stateItemVars = (s: State): Vars => ({ 'state.name': s.name, 'state.code': s.code.toUpperCase(), 'state.shortName': s.code, 'state.slug': s.slug });
+export const stateItemVars = (s: State): Vars => ({
+  'state.name': s.name,
+  'state.code': s.code.toUpperCase(),
+  'state.shortName': s.code,
+  'state.slug': s.slug,
+});
 /** A city's variables as one item of a list (a city link), with its state's. */
 export const cityItemVars = (c: City): Vars => ({ ...stateItemVars(stateByCode(c.stateCode)!), 'city.slug': c.slug, 'city.name': c.name });
 const storeLoanType = (s: StoreBrand) => (s.loanType === 'loans' ? 'personal loans' : s.loanType);
@@ -101,17 +106,24 @@ export const TEMPLATE_VARS = {
     names: ['letterGroup', 'letterGroup.slug'],
     itemNames: ['letterGroup.slug'],
     sample: () => ({ 'letterGroup.slug': 'ijk' }),
-    fill: (p) => p.letterGroup === undefined ? undefined : { letterGroup: letterGroupLabel(p.letterGroup), 'letterGroup.slug': p.letterGroup },
+    fill: (p) => (p.letterGroup === undefined ? undefined : { letterGroup: letterGroupLabel(p.letterGroup), 'letterGroup.slug': p.letterGroup }),
   },
   amount: {
     names: ['amount', 'amount.value'],
-    fill: (p, brand) => p.amount === undefined ? undefined : { amount: formatMoney(p.amount, brand.locale, brand.currency), 'amount.value': String(p.amount) },
+    fill: (p, brand) =>
+      p.amount === undefined ? undefined : { amount: formatMoney(p.amount, brand.locale, brand.currency), 'amount.value': String(p.amount) },
   },
   store: {
     names: ['store.name', 'store.slug', 'store.loanType', 'store.nearMePath'],
     itemNames: ['store.slug'],
     sample: () => ({ 'store.slug': 'advance-america' }),
-    fill: (p) => p.store && { 'store.name': p.store.name, 'store.slug': p.store.slug, 'store.loanType': storeLoanType(p.store), 'store.nearMePath': storeNearMePath(p.store) },
+    fill: (p) =>
+      p.store && {
+        'store.name': p.store.name,
+        'store.slug': p.store.slug,
+        'store.loanType': storeLoanType(p.store),
+        'store.nearMePath': storeNearMePath(p.store),
+      },
   },
 } satisfies Record<string, VarFamily>;
 export type VarFamilyName = keyof typeof TEMPLATE_VARS;

@@ -69,7 +69,8 @@ export function compileRoute(spec: RouteSpec, index: number): CompiledRoute {
   });
   source += segments.length ? '$' : '/$';
   const stateKinds = params.filter((p) => p === 'state' || p === 'stateCode' || p === 'cityState');
-  if (stateKinds.length > 1) throw new RoutePatternError(`use one of {state}, {stateCode} and {cityState}, not ${stateKinds.map((k) => `{${k}}`).join(' and ')}`);
+  if (stateKinds.length > 1)
+    throw new RoutePatternError(`use one of {state}, {stateCode} and {cityState}, not ${stateKinds.map((k) => `{${k}}`).join(' and ')}`);
   return { ...spec, index, params, regex: new RegExp(source) };
 }
 

@@ -54,7 +54,10 @@ export function breadcrumbJsonLd(brand: Brand, trail: readonly LinkView[]): Reco
 export const jsonLdText = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Article (SPEC §2: url, title, images, datePublished, dateModified, authorName, publisherName, publisherLogo, description). */
-export function articleJsonLd(brand: Brand, a: { url: string; title: string; description: string; publishedAt: string | null; updatedAt: string; authorName?: string }): Record<string, unknown> {
+export function articleJsonLd(
+  brand: Brand,
+  a: { url: string; title: string; description: string; publishedAt: string | null; updatedAt: string; authorName?: string },
+): Record<string, unknown> {
   const base = origin(brand);
   return {
     '@context': 'https://schema.org',
@@ -71,7 +74,10 @@ export function articleJsonLd(brand: Brand, a: { url: string; title: string; des
 }
 
 /** QAPage for an answer page: the question and its accepted answer. */
-export function qaPageJsonLd(brand: Brand, q: { question: string; answerText: string; url: string; publishedAt: string | null; authorName?: string }): Record<string, unknown> {
+export function qaPageJsonLd(
+  brand: Brand,
+  q: { question: string; answerText: string; url: string; publishedAt: string | null; authorName?: string },
+): Record<string, unknown> {
   const author = { '@type': q.authorName ? 'Person' : 'Organization', name: q.authorName ?? brand.name };
   return {
     '@context': 'https://schema.org',

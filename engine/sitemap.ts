@@ -27,7 +27,8 @@ function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignmen
   function* step(i: number, acc: Assignment, state?: State): Generator<Assignment> {
     if (i === kinds.length) {
       yield acc;
-      if (optional && optional.sitemap !== 'content') for (const v of optional.sitemap({ brand, assigned: acc, ...(state ? { state } : {}) })) yield { ...acc, [OPTIONAL_PARAM]: v.value };
+      if (optional && optional.sitemap !== 'content')
+        for (const v of optional.sitemap({ brand, assigned: acc, ...(state ? { state } : {}) })) yield { ...acc, [OPTIONAL_PARAM]: v.value };
       return;
     }
     const values = enumerators[i]!.sitemap;
@@ -119,7 +120,8 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
       if (route.params.includes('page') && list) for (let p = 2; p <= pagesOf(total, pageSize); p++) out.push(`${path}/${p}`);
     };
     if (route.params.includes('slug') && route.content) {
-      for (const e of items[route.content] ?? []) out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
+      for (const e of items[route.content] ?? [])
+        out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
     } else if (route.params.includes('list')) {
       for (const [category, n] of perCategory) withPages(base({ list: category }), n);
     } else if (route.params.includes('page') && list && route.params.length === 1) {

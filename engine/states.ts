@@ -68,15 +68,43 @@ export const NO_SERVICE_STATES = ['Arkansas', 'New York', 'Vermont', 'West Virgi
 
 /** SPEC §9: the separate restricted-states list. */
 export const RESTRICTED_STATES = [
-  'Vermont', 'New Jersey', 'Arizona', 'Connecticut', 'Georgia', 'Arkansas', 'Maryland', 'New York',
-  'Massachusetts', 'North Carolina', 'District Of Columbia', 'Pennsylvania', 'West Virginia',
+  'Vermont',
+  'New Jersey',
+  'Arizona',
+  'Connecticut',
+  'Georgia',
+  'Arkansas',
+  'Maryland',
+  'New York',
+  'Massachusetts',
+  'North Carolina',
+  'District Of Columbia',
+  'Pennsylvania',
+  'West Virginia',
 ] as const;
 
 /** SPEC §9: states the title site leaves out of its state links. */
 export const TITLE_EXCLUDED_STATES = [
-  'Alaska', 'Colorado', 'Connecticut', 'Hawaii', 'Iowa', 'Indiana', 'Kentucky', 'Massachusetts', 'Maryland',
-  'Maine', 'Michigan', 'North Carolina', 'North Dakota', 'New Jersey', 'New York', 'Ohio', 'Pennsylvania',
-  'Vermont', 'Washington', 'West Virginia',
+  'Alaska',
+  'Colorado',
+  'Connecticut',
+  'Hawaii',
+  'Iowa',
+  'Indiana',
+  'Kentucky',
+  'Massachusetts',
+  'Maryland',
+  'Maine',
+  'Michigan',
+  'North Carolina',
+  'North Dakota',
+  'New Jersey',
+  'New York',
+  'Ohio',
+  'Pennsylvania',
+  'Vermont',
+  'Washington',
+  'West Virginia',
 ] as const;
 
 /** The lists above by display name (State.name): "District Of Columbia" is looked up as "District of Columbia". */

@@ -82,7 +82,13 @@ export interface SessionTraceBody {
 }
 
 /** What is stored now → the trace to post, or undefined when none is due (no click id, or a uuid is stored). */
-export function sessionTraceDue(stored: { id?: string | null; path?: string | null; gclid?: string | null; ttclid?: string | null; uuid?: string | null }): Omit<SessionTraceBody, 'uuid' | 'ggClientId'> | undefined {
+export function sessionTraceDue(stored: {
+  id?: string | null;
+  path?: string | null;
+  gclid?: string | null;
+  ttclid?: string | null;
+  uuid?: string | null;
+}): Omit<SessionTraceBody, 'uuid' | 'ggClientId'> | undefined {
   const clickId = clickIdOf(stored);
   if (!clickId || stored.uuid) return undefined;
   return {

@@ -25,7 +25,11 @@ export default function ErrorPage({ model, unavailable, statusCode }: Props) {
       </Layout>
     );
   }
-  const text = unavailable ? 'This site is temporarily unavailable.' : statusCode === 404 ? 'Page not found' : 'Sorry, something went wrong with this service. Please refresh this page or try again later.';
+  const text = unavailable
+    ? 'This site is temporarily unavailable.'
+    : statusCode === 404
+      ? 'Page not found'
+      : 'Sorry, something went wrong with this service. Please refresh this page or try again later.';
   return (
     <main className="mx-auto max-w-xl px-4 py-20 text-center">
       <Head>

@@ -98,7 +98,9 @@ export async function benchDeploy(): Promise<void> {
     lines.push(...(await handlerCost(redis.url)));
     lines.push(`\n== A cache hit on one instance (autocannon, 20 connections, ${SECONDS}s, ${PAGE})`);
     for (const [name, { page, file }] of Object.entries(hit))
-      lines.push(`${name.padEnd(34)} page ${page.rps.toFixed(0).padStart(6)} req/s (p50 ${page.p50} ms) · static file ${file.rps.toFixed(0)} req/s · page/static ${(page.rps / file.rps).toFixed(2)}`);
+      lines.push(
+        `${name.padEnd(34)} page ${page.rps.toFixed(0).padStart(6)} req/s (p50 ${page.p50} ms) · static file ${file.rps.toFixed(0)} req/s · page/static ${(page.rps / file.rps).toFixed(2)}`,
+      );
 
     // 2. Through nginx: microcached page vs a static file.
     const [pa, pb, pn, ps] = [await freePort(3480), await freePort(3482), await freePort(3485), await freePort(3487)];
@@ -123,7 +125,9 @@ export async function benchDeploy(): Promise<void> {
       lines.push(`the same bytes as a static file from nginx's disk: ${sameBytes.rps.toFixed(0)} req/s (p50 ${sameBytes.p50} ms)`);
       lines.push(`a tiny static file from nginx's disk (${STATIC}): ${tiny.rps.toFixed(0)} req/s`);
       lines.push(`${STATIC} proxied to the app (not microcached: no s-maxage): ${proxied.rps.toFixed(0)} req/s`);
-      lines.push(`ratio cached page / static file of the same size: ${(viaNginx.rps / sameBytes.rps).toFixed(2)} · / tiny static file: ${(viaNginx.rps / tiny.rps).toFixed(2)}`);
+      lines.push(
+        `ratio cached page / static file of the same size: ${(viaNginx.rps / sameBytes.rps).toFixed(2)} · / tiny static file: ${(viaNginx.rps / tiny.rps).toFixed(2)}`,
+      );
       rmSync(staticDir, { recursive: true, force: true });
 
       // 3. Cold renders: one instance (both upstreams point at it), then two. Each instance has
@@ -147,16 +151,32 @@ export async function benchDeploy(): Promise<void> {
     await redis?.stop();
   }
   lines.push('', ...(await benchPageCacheMemory(10_000)));
-  lines.push(`\n(load average during the run: ${load0.map((n) => n.toFixed(1)).join(' ')} at the start, ${loadavg().map((n) => n.toFixed(1)).join(' ')} at the end, on a machine with these cores shared)`);
+  lines.push(
+    `\n(load average during the run: ${load0.map((n) => n.toFixed(1)).join(' ')} at the start, ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} at the end, on a machine with these cores shared)`,
+  );
   console.log(lines.join('\n'));
 }
 
 /** Median microseconds per get() of a 56 KB page entry: Redis GET + parse, vs the keyspace copy. */
 async function handlerCost(redisUrl: string): Promise<string[]> {
   // @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
-  const { createPageCache } = (await import('../engine/cache/redisPageCache.mjs')) as { createPageCache: (o: object) => { get(k: string, c: object): Promise<unknown>; set(k: string, d: unknown, c: object): Promise<void>; localCopyActive: boolean } };
+  const { createPageCache } = (await import('../engine/cache/redisPageCache.mjs')) as {
+    createPageCache: (o: object) => {
+      get(k: string, c: object): Promise<unknown>;
+      set(k: string, d: unknown, c: object): Promise<void>;
+      localCopyActive: boolean;
+    };
+  };
   const html = '<p>' + 'x'.repeat(56 * 1024) + '</p>';
-  const entry = { kind: 'PAGES', html, pageData: { pageProps: { model: { blocks: Array.from({ length: 200 }, (_, i) => ({ type: 'text', i })) } } }, headers: undefined, status: 200 };
+  const entry = {
+    kind: 'PAGES',
+    html,
+    pageData: { pageProps: { model: { blocks: Array.from({ length: 200 }, (_, i) => ({ type: 'text', i })) } } },
+    headers: undefined,
+    status: 200,
+  };
   const out = ['\n== One cache hit in the handler (in-process, 2000 reads of a 56 KiB page, median)'];
   for (const mode of ['off', 'keyspace']) {
     const cache = createPageCache({ redisUrl, keyPrefix: `bench-${mode}:`, localCopy: mode });
@@ -191,8 +211,11 @@ async function autocannonBody(url: string): Promise<{ text(): Promise<string> }>
 }
 
 if (process.argv[1]?.endsWith('bench-deploy.ts')) {
-  benchDeploy().then(() => process.exit(0), (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  benchDeploy().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

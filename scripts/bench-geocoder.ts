@@ -12,12 +12,36 @@ const started = performance.now();
 const index = geocoderIndex();
 console.log(`bench-geocoder: index loaded in ${(performance.now() - started).toFixed(0)} ms (${index.source})`);
 
-const words = ['a', 'ho', 'hous', 'houston', 'houston tx', 'new y', 'new york', 'san', 'san antonio, tx', 'spring', 'st louis', 'texas', 'cal', 'w', '7', '78', '787', '78701', '20001', '100 Main St, Austin, TX 78701', 'Main St, Springfield IL', 'portland, me', 'zzzz'];
+const words = [
+  'a',
+  'ho',
+  'hous',
+  'houston',
+  'houston tx',
+  'new y',
+  'new york',
+  'san',
+  'san antonio, tx',
+  'spring',
+  'st louis',
+  'texas',
+  'cal',
+  'w',
+  '7',
+  '78',
+  '787',
+  '78701',
+  '20001',
+  '100 Main St, Austin, TX 78701',
+  'Main St, Springfield IL',
+  'portland, me',
+  'zzzz',
+];
 const params = ['', 'country=us&limit=8&proximity=ip&types=postcode,address,place&language=en&autocomplete=true', 'proximity=-87.6,41.9&limit=8'];
 
 // A fixed pseudo-random sequence, so runs are comparable.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 function measure(label: string, n: number, work: (i: number) => void) {
   for (let i = 0; i < 200; i++) work(i); // warm-up

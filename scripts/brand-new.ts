@@ -37,11 +37,18 @@ class AnswerError extends Error {}
 
 /** Each answer's own check, in words an operator understands; undefined when fine. */
 const CHECKS: Record<Flag, (v: string) => string | undefined> = {
-  id: (v) => (/^[a-z0-9][a-z0-9-]{1,40}$/.test(v) ? undefined : 'use 2-41 lowercase letters, digits or hyphens, starting with a letter or digit, e.g. acmeloans'),
+  id: (v) =>
+    /^[a-z0-9][a-z0-9-]{1,40}$/.test(v) ? undefined : 'use 2-41 lowercase letters, digits or hyphens, starting with a letter or digit, e.g. acmeloans',
   name: (v) => (v.length >= 2 && v.length <= 60 ? undefined : 'use 2 to 60 characters'),
-  country: (v) => (v === 'US' ? undefined : 'only US brands can be made from the shared layouts (their legal pages and application form are for the US); copy brands/weloans.json (CA) or brands/fastloansau.json (AU) instead'),
+  country: (v) =>
+    v === 'US'
+      ? undefined
+      : 'only US brands can be made from the shared layouts (their legal pages and application form are for the US); copy brands/weloans.json (CA) or brands/fastloansau.json (AU) instead',
   'loan-focus': (v) => ((PRODUCTS as readonly string[]).includes(v) ? undefined : `use one of ${PRODUCTS.join(', ')}`),
-  hosts: (v) => (v.split(',').every((h) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(h.trim())) ? undefined : 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)'),
+  hosts: (v) =>
+    v.split(',').every((h) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(h.trim()))
+      ? undefined
+      : 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)',
   'primary-color': (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #0b5394'),
   'progress-color': (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #38bdf8'),
   phone: (v) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : 'write a phone number such as +1-800-555-0100'),
@@ -97,10 +104,17 @@ async function collect(given: Partial<Record<Flag, string>>, interactive: boolea
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), yes: { type: 'boolean' }, dir: { type: 'string' }, 'public-dir': { type: 'string' } },
+    options: {
+      ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])),
+      yes: { type: 'boolean' },
+      dir: { type: 'string' },
+      'public-dir': { type: 'string' },
+    },
   });
   const flagValues = values as Record<string, string | boolean | undefined>;
-  const given = Object.fromEntries(Object.keys(FLAGS).flatMap((f) => (typeof flagValues[f] === 'string' ? [[f, flagValues[f]]] : []))) as Partial<Record<Flag, string>>;
+  const given = Object.fromEntries(Object.keys(FLAGS).flatMap((f) => (typeof flagValues[f] === 'string' ? [[f, flagValues[f]]] : []))) as Partial<
+    Record<Flag, string>
+  >;
   const dir = (values.dir as string | undefined)?.replace(/\/+$/, '') ?? 'brands';
   const root = projectRoot();
   const answers = await collect(given, !values.yes && process.stdin.isTTY === true);
@@ -108,7 +122,8 @@ async function main(): Promise<void> {
   const sources = readSources(dir === 'brands' ? {} : { extraDir: dir });
   const file = `${dir}/${answers.id}.json`;
   const taken = sources.brands.find((s) => s.file.replace(/^.*\//, '') === `${answers.id}.json`);
-  if (taken || existsSync(join(root, file))) throw new AnswerError(`a brand with the id "${answers.id}" already exists (${taken?.file ?? file}); choose another id`);
+  if (taken || existsSync(join(root, file)))
+    throw new AnswerError(`a brand with the id "${answers.id}" already exists (${taken?.file ?? file}); choose another id`);
 
   const brand = scaffoldBrand(answers);
   const text = brandFileText(brand, relative(join(root, dir), join(root, 'schemas/brand.schema.json')));

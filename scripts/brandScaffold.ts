@@ -68,7 +68,10 @@ const DISCLAIMERS = [
 
 /** "1 Main St, Suite 2, Austin, TX 78701" → its parts; undefined when it does not read that way. */
 export function parseUsAddress(text: string): Brand['organization']['address'] | undefined {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const last = parts.pop()?.match(/^([A-Za-z]{2})\s+(\d{5}(?:-\d{4})?)$/);
   const city = parts.pop();
   if (!last || !city || !parts.length) return undefined;
@@ -80,7 +83,8 @@ const link = (p: { label: string; path: string }) => ({ label: p.label, href: p.
 /** The brand document (without "$schema", which the writer puts first). */
 export function scaffoldBrand(a: Answers): Omit<Brand, '$schema'> {
   const address = parseUsAddress(a.address);
-  if (!address) throw new Error(`the address "${a.address}" should read like "1400 Lavaca St, Suite 310, Austin, TX 78701" (street, city, state code and ZIP code)`);
+  if (!address)
+    throw new Error(`the address "${a.address}" should read like "1400 Lavaca St, Suite 310, Austin, TX 78701" (street, city, state code and ZIP code)`);
   const title = a.product === 'title';
   const loanPages = LOAN_PAGES[a.product];
   const apply = title ? { path: '/apply-title-loans' as const, layout: 'title-apply' } : { path: '/apply' as const, layout: 'apply' };
@@ -99,10 +103,7 @@ export function scaffoldBrand(a: Answers): Omit<Brand, '$schema'> {
     apply: { path: apply.path, amountParam: title ? 'requestedamount' : 'requested_amount' },
     loanTypes: loanTypes.length ? loanTypes : ['personal-loans'],
     nav: {
-      items: [
-        { label: 'Loans', children: loanPages.map(link) },
-        ...COMPANY_PAGES.slice(0, 3).map((p) => ({ label: p.label, href: p.path })),
-      ],
+      items: [{ label: 'Loans', children: loanPages.map(link) }, ...COMPANY_PAGES.slice(0, 3).map((p) => ({ label: p.label, href: p.path }))],
     },
     footer: {
       about: `${a.name} explains short-term loans plainly and passes borrowers' requests to lenders in its network, free of charge. We are not a lender.`,
@@ -125,7 +126,8 @@ export function scaffoldBrand(a: Answers): Omit<Brand, '$schema'> {
 }
 
 /** The file's text: "$schema" first (relative to the file), so an editor autocompletes from the brand schema. */
-export const brandFileText = (brand: Omit<Brand, '$schema'>, schemaPath = '../schemas/brand.schema.json'): string => JSON.stringify({ $schema: schemaPath, ...brand }, null, 2) + '\n';
+export const brandFileText = (brand: Omit<Brand, '$schema'>, schemaPath = '../schemas/brand.schema.json'): string =>
+  JSON.stringify({ $schema: schemaPath, ...brand }, null, 2) + '\n';
 
 /** A plain logo: the brand name on the theme colour (replace it with the real one). */
 export const placeholderLogo = (name: string, color: string): string =>

@@ -37,7 +37,11 @@ const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)
 export function textTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
   const cells = rows.map((r) => columns.map(([, value, max]) => cut(value(r).replace(/\s+/g, ' '), max)));
   const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 

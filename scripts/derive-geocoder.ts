@@ -65,7 +65,10 @@ export function deriveGeocoder(outDir = join(process.cwd(), 'data/generated')): 
   }
   const placeRows = [...places.values()]
     .sort((a, b) => a.state.localeCompare(b.state) || a.slug.localeCompare(b.slug))
-    .map((p) => [p.name, p.state, p.slug, p.zips.length, Math.round((p.lat / p.zips.length) * 1e4) / 1e4, Math.round((p.lon / p.zips.length) * 1e4) / 1e4] as const);
+    .map(
+      (p) =>
+        [p.name, p.state, p.slug, p.zips.length, Math.round((p.lat / p.zips.length) * 1e4) / 1e4, Math.round((p.lon / p.zips.length) * 1e4) / 1e4] as const,
+    );
   const placeIndex = new Map(placeRows.map((p, i) => [`${p[1]}/${p[2]}`, i]));
 
   const out = {

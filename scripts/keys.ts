@@ -19,6 +19,6 @@ console.log(`keys: wrote ${priv} (private, mode 600) and ${pub} (public), RSA ${
 console.log('keys: development servers read these files. In production, keep the private key in your secret store and set:');
 console.log(`  ${PRIVATE_KEY_ENV}  on the servers that receive POST /api/trace (they derive the public key from it)`);
 console.log(`  ${PUBLIC_KEY_ENV}   where pages are rendered, if those servers do not hold the private key`);
-console.log('keys: the values are the PEM files\' text; as one line with \\n escapes (.env files, compose):');
+console.log("keys: the values are the PEM files' text; as one line with \\n escapes (.env files, compose):");
 console.log(`  ${PRIVATE_KEY_ENV}="$(awk '{printf "%s\\\\n", $0}' ${priv})"`);
 console.log(`  ${PUBLIC_KEY_ENV}="$(awk '{printf "%s\\\\n", $0}' ${pub})"`);

@@ -9,7 +9,11 @@ import { listLeads, type LeadListing } from '../engine/store/leads';
 import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
-  l.deliveries.length ? l.deliveries.map((d) => `${d.destination}: ${d.status}${d.status === 'delivered' ? '' : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`}`).join('; ') : 'stored only';
+  l.deliveries.length
+    ? l.deliveries
+        .map((d) => `${d.destination}: ${d.status}${d.status === 'delivered' ? '' : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`}`)
+        .join('; ')
+    : 'stored only';
 
 const COLUMNS: Column<LeadListing>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
@@ -58,7 +62,13 @@ async function main(args: string[]) {
   const brand = option(args, '--brand');
   const leads = await listLeads(await getStore(), { since, limit, ...(brand ? { brand } : {}) });
   if (args.includes('--json')) {
-    console.log(JSON.stringify(leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries }) => ({ ...rest, deliveries })), null, 2));
+    console.log(
+      JSON.stringify(
+        leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries }) => ({ ...rest, deliveries })),
+        null,
+        2,
+      ),
+    );
     return;
   }
   if (args.includes('--csv')) {

@@ -23,9 +23,13 @@ const README_END = '<!-- /route-params -->';
 export function readmeTable(indent: string): string {
   const rows = PARAM_KINDS.map((k) => {
     const def = ROUTE_PARAMS[k] as RouteParamKind;
-    return `| \`${written(k)}\` | ${def.doc} | \`${def.example}\` | ${placeholdersOf(k).map((p) => `\`${p}\``).join(', ')} |`;
+    return `| \`${written(k)}\` | ${def.doc} | \`${def.example}\` | ${placeholdersOf(k)
+      .map((p) => `\`${p}\``)
+      .join(', ')} |`;
   });
-  return [README_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, README_END].map((l) => indent + l).join('\n');
+  return [README_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, README_END]
+    .map((l) => indent + l)
+    .join('\n');
 }
 
 const pathDescription = () =>
@@ -46,6 +50,9 @@ export function routeParamDocs(): Record<string, string> {
   const schema = readFileSync(join(root, schemaFile), 'utf8');
   const pathLine = /^( *"path": \{ "type": "string", "pattern": "\^\/\(\(.*"patternHint": )("(?:[^"\\]|\\.)*")(, "description": )("(?:[^"\\]|\\.)*")( \},?)$/m;
   if (!pathLine.test(schema)) throw new Error(`${schemaFile}: the route's "path" property (one line, pattern, patternHint, description) was not found`);
-  const newSchema = schema.replace(pathLine, (_, a: string, _hint: string, b: string, _desc: string, c: string) => a + JSON.stringify(pathHint()) + b + JSON.stringify(pathDescription()) + c);
+  const newSchema = schema.replace(
+    pathLine,
+    (_, a: string, _hint: string, b: string, _desc: string, c: string) => a + JSON.stringify(pathHint()) + b + JSON.stringify(pathDescription()) + c,
+  );
   return { 'README.md': newReadme, [schemaFile]: newSchema };
 }

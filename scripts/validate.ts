@@ -11,6 +11,8 @@ const { brands, layouts } = readSources();
 const catalog = buildCatalog(brands, layouts);
 for (const line of catalog.problems) console.error(line);
 const ok = catalog.brands.size;
-console.log(`validate: ${ok} brand${ok === 1 ? '' : 's'} valid, ${catalog.broken.size} broken, ${layouts.length} shared layouts, ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}`);
+console.log(
+  `validate: ${ok} brand${ok === 1 ? '' : 's'} valid, ${catalog.broken.size} broken, ${layouts.length} shared layouts, ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}`,
+);
 if (catalog.broken.size) console.log(`validate: left out: ${[...catalog.broken.keys()].join(', ')}`);
 if (catalog.problems.length && !allowBroken) process.exit(1);

@@ -11,10 +11,17 @@ import { configuredDestinations } from '../engine/leads/destinations';
 
 requireLeadKey();
 const brands = Object.keys(configuredDestinations());
-const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), { intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000) });
-console.log(`lead worker: ${storeKindOf()} store at ${storeLocation()}; destinations for ${brands.length ? brands.join(', ') : 'no brand (leads are stored only)'}`);
+const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
+  intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
+});
+console.log(
+  `lead worker: ${storeKindOf()} store at ${storeLocation()}; destinations for ${brands.length ? brands.join(', ') : 'no brand (leads are stored only)'}`,
+);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    void worker.stop().then(() => closeStore()).then(() => process.exit(0));
+    void worker
+      .stop()
+      .then(() => closeStore())
+      .then(() => process.exit(0));
   });
 }

@@ -83,7 +83,9 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   const optionId = (i: number) => `${id}-option-${i}`;
   const field = (name: 'postcode' | 'city' | 'state', label: string, autoComplete: string, width: string) => (
     <div className={width}>
-      <label htmlFor={`${id}-${name}`} className="block font-medium text-slate-800">{label}</label>
+      <label htmlFor={`${id}-${name}`} className="block font-medium text-slate-800">
+        {label}
+      </label>
       <input
         id={`${id}-${name}`}
         name={name}
@@ -98,7 +100,9 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   return (
     <Section heading={block.heading ?? 'Your address'}>
       <div className="rounded-lg border border-slate-200 p-4">
-        <label htmlFor={inputId} className="block font-medium text-slate-800">{block.label ?? 'Street address or ZIP code'}</label>
+        <label htmlFor={inputId} className="block font-medium text-slate-800">
+          {block.label ?? 'Street address or ZIP code'}
+        </label>
         <div className="relative mt-1">
           <input
             ref={input}

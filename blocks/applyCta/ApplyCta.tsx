@@ -13,7 +13,9 @@ export default function ApplyCta({ block, brand }: BlockProps<'applyCta'>) {
         <ul className="mt-3">
           {unavailable.alternatives.map((l) => (
             <li key={l.href}>
-              <a href={l.href} rel="noopener" className="flex min-h-11 items-center py-1 text-blue-800 underline">{l.label}</a>
+              <a href={l.href} rel="noopener" className="flex min-h-11 items-center py-1 text-blue-800 underline">
+                {l.label}
+              </a>
             </li>
           ))}
         </ul>

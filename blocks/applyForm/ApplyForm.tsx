@@ -1,8 +1,17 @@
 'use client';
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import {
-  amountFromQuery, amountText, fieldError, FORM_STEPS, isZip, leadRequestBody, stepErrors, stepFields,
-  type ApplyFormValues, type FieldKey, type FormStep,
+  amountFromQuery,
+  amountText,
+  fieldError,
+  FORM_STEPS,
+  isZip,
+  leadRequestBody,
+  stepErrors,
+  stepFields,
+  type ApplyFormValues,
+  type FieldKey,
+  type FormStep,
 } from '../../engine/leads/formRules';
 import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
@@ -17,9 +26,22 @@ import { readApplySource, readVisitTracking } from './tracking';
 import { lookupZip, type ZipPlace } from './zip';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
-  amount: 'Loan amount', zip: 'ZIP code', purpose: 'Loan purpose', vehicleYear: 'Model year', vehicleMake: 'Make', vehicleModel: 'Model',
-  vehicleMileage: 'Approximate mileage', firstName: 'First name', lastName: 'Last name', email: 'Email address', phone: 'Mobile phone number',
-  incomeSource: 'Main source of income', monthlyIncome: 'Monthly income after tax', payFrequency: 'How often you are paid', dateOfBirth: 'Date of birth', consent: 'Consent',
+  amount: 'Loan amount',
+  zip: 'ZIP code',
+  purpose: 'Loan purpose',
+  vehicleYear: 'Model year',
+  vehicleMake: 'Make',
+  vehicleModel: 'Model',
+  vehicleMileage: 'Approximate mileage',
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'Email address',
+  phone: 'Mobile phone number',
+  incomeSource: 'Main source of income',
+  monthlyIncome: 'Monthly income after tax',
+  payFrequency: 'How often you are paid',
+  dateOfBirth: 'Date of birth',
+  consent: 'Consent',
 };
 
 /** Browser storage, or undefined where it is blocked (reading the property itself can throw). */
@@ -71,7 +93,8 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
     const onReady = () => {
       setReady(true);
       const traceKey = block.data.traceKey;
-      if (traceKey && script.leadUrl && !uninstall) uninstall = traceFetchesTo(script.leadUrl, (exchange) => void sendFormTrace(script.formType ?? block.loanKind, exchange, traceKey));
+      if (traceKey && script.leadUrl && !uninstall)
+        uninstall = traceFetchesTo(script.leadUrl, (exchange) => void sendFormTrace(script.formType ?? block.loanKind, exchange, traceKey));
     };
     window.addEventListener('loansites:form-ready', onReady);
     (window as unknown as { loansitesForm?: typeof settings }).loansitesForm = settings;
@@ -91,7 +114,9 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
   }, [block, brand.apply.amountParam, containerId]);
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
-      <h2 id={headingId} className="text-2xl font-bold text-slate-900">{block.heading}</h2>
+      <h2 id={headingId} className="text-2xl font-bold text-slate-900">
+        {block.heading}
+      </h2>
       <p className="mt-3 text-sm text-slate-800">{block.data.representativeExample}</p>
       {/* The loader owns the container's children; React keeps out of it. */}
       {!ready && <p className="mt-4 text-slate-700">Loading the application form…</p>}
@@ -216,36 +241,50 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   };
   const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
   const stepProps = { values, errors: state.errors, idOf, change, blur };
-  const primary = 'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-70';
-  const secondary = 'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
+  const primary =
+    'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-70';
+  const secondary =
+    'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
 
   return (
     <section aria-labelledby={`${base}-title`} className="mx-auto my-6 max-w-3xl px-4">
       <div className="rounded-lg border border-slate-300 p-4 shadow-sm sm:p-6">
-        <h2 id={`${base}-title`} className="mb-4 text-2xl font-bold text-slate-900">{block.heading}</h2>
+        <h2 id={`${base}-title`} className="mb-4 text-2xl font-bold text-slate-900">
+          {block.heading}
+        </h2>
         {isStep(screen) && <Progress steps={FORM_STEPS} current={screen} />}
         <h3 ref={headingRef} tabIndex={-1} id={`${base}-step`} className="mb-4 text-xl font-bold text-slate-900">
-          {stepNumber > 0 && <span className="block text-sm font-semibold text-slate-700">Step {stepNumber} of {FORM_STEPS.length}</span>}
+          {stepNumber > 0 && (
+            <span className="block text-sm font-semibold text-slate-700">
+              Step {stepNumber} of {FORM_STEPS.length}
+            </span>
+          )}
           {titles[screen]}
         </h3>
         {screen === 'unavailable' && (
           <>
             <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} />
-            <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>Change ZIP code</button>
+            <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
+              Change ZIP code
+            </button>
           </>
         )}
         {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} />}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
             {state.showSummary && <ErrorSummary errors={state.errors} labels={FIELD_LABELS} idOf={idOf} />}
-            {screen === 'request' && <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.data.representativeExample} place={place} />}
+            {screen === 'request' && (
+              <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.data.representativeExample} place={place} />
+            )}
             {screen === 'contact' && <ContactStep {...stepProps} />}
             {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} />}
             {state.notice && (
               <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
                 <p className="font-semibold">{state.notice.message}</p>
                 {state.notice.kind === 'retry' && (
-                  <button type="button" className={`${primary} mt-3`} disabled={state.sending} onClick={() => void send()}>Try again</button>
+                  <button type="button" className={`${primary} mt-3`} disabled={state.sending} onClick={() => void send()}>
+                    Try again
+                  </button>
                 )}
                 {state.notice.kind === 'refused' && <p className="mt-2">If something you entered is wrong, go back and change it.</p>}
               </div>
@@ -255,15 +294,21 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
                 {screen !== 'income' ? (checkingZip ? 'Checking your ZIP code…' : 'Continue') : state.sending ? 'Sending your request…' : 'Submit my request'}
               </button>
               {screen !== 'request' && (
-                <button type="button" className={secondary} disabled={state.sending} onClick={() => dispatch({ type: 'back' })}>Back</button>
+                <button type="button" className={secondary} disabled={state.sending} onClick={() => dispatch({ type: 'back' })}>
+                  Back
+                </button>
               )}
             </div>
             <noscript>
-              <p className="mt-3 font-semibold text-slate-900">This form needs JavaScript to send your request. Please turn on JavaScript in your browser and reload this page.</p>
+              <p className="mt-3 font-semibold text-slate-900">
+                This form needs JavaScript to send your request. Please turn on JavaScript in your browser and reload this page.
+              </p>
             </noscript>
           </form>
         )}
-        <p aria-live="polite" className="sr-only">{announcement}</p>
+        <p aria-live="polite" className="sr-only">
+          {announcement}
+        </p>
       </div>
     </section>
   );

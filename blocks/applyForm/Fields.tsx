@@ -15,13 +15,22 @@ export function FieldError({ id, message }: { id: string; message: string | unde
   if (!message) return null;
   return (
     <p id={errorId(id)} className="mt-1 flex items-start gap-1 font-semibold text-red-800">
-      <span aria-hidden="true" className="mt-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-red-800 text-xs text-white">!</span>
-      <span><span className="sr-only">Error: </span>{message}</span>
+      <span aria-hidden="true" className="mt-0.5 inline-flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-red-800 text-xs text-white">
+        !
+      </span>
+      <span>
+        <span className="sr-only">Error: </span>
+        {message}
+      </span>
     </p>
   );
 }
 
-const Hint = ({ id, children }: { id: string; children: ReactNode }) => <p id={hintId(id)} className="mt-1 text-sm text-slate-700">{children}</p>;
+const Hint = ({ id, children }: { id: string; children: ReactNode }) => (
+  <p id={hintId(id)} className="mt-1 text-sm text-slate-700">
+    {children}
+  </p>
+);
 
 interface TextFieldProps {
   id: string;
@@ -40,7 +49,21 @@ interface TextFieldProps {
   className?: string;
 }
 
-export function TextField({ id, label, value, onChange, onBlur, error, hint, inputMode = 'text', type = 'text', autoComplete = 'off', maxLength, prefix, className = '' }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  hint,
+  inputMode = 'text',
+  type = 'text',
+  autoComplete = 'off',
+  maxLength,
+  prefix,
+  className = '',
+}: TextFieldProps) {
   const input = (
     <input
       id={id}
@@ -59,11 +82,15 @@ export function TextField({ id, label, value, onChange, onBlur, error, hint, inp
   );
   return (
     <div className={className}>
-      <label htmlFor={id} className="block font-medium text-slate-900">{label}</label>
+      <label htmlFor={id} className="block font-medium text-slate-900">
+        {label}
+      </label>
       {hint && <Hint id={id}>{hint}</Hint>}
       {prefix ? (
         <div className="relative">
-          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-700">{prefix}</span>
+          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-700">
+            {prefix}
+          </span>
           {input}
         </div>
       ) : (
@@ -89,7 +116,9 @@ interface SelectFieldProps {
 export function SelectField({ id, label, value, options, placeholder, onChange, onBlur, error, className = '' }: SelectFieldProps) {
   return (
     <div className={className}>
-      <label htmlFor={id} className="block font-medium text-slate-900">{label}</label>
+      <label htmlFor={id} className="block font-medium text-slate-900">
+        {label}
+      </label>
       <select
         id={id}
         value={value}
@@ -101,7 +130,9 @@ export function SelectField({ id, label, value, options, placeholder, onChange, 
       >
         <option value="">{placeholder}</option>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
       <FieldError id={id} message={error} />
@@ -161,7 +192,9 @@ interface DateOfBirthProps {
 export function DateOfBirthField({ id, month, day, year, onChange, onBlur, error }: DateOfBirthProps) {
   const part = (key: 'dobMonth' | 'dobDay' | 'dobYear', label: string, value: string, size: string, autoComplete: string, maxLength: number, first = false) => (
     <div className={size}>
-      <label htmlFor={first ? id : `${id}-${key}`} className="block text-slate-900">{label}</label>
+      <label htmlFor={first ? id : `${id}-${key}`} className="block text-slate-900">
+        {label}
+      </label>
       <input
         id={first ? id : `${id}-${key}`}
         inputMode="numeric"
@@ -199,7 +232,14 @@ export function ErrorSummary({ errors, labels, idOf }: { errors: FieldErrors; la
       <ul className="mt-2 list-disc space-y-1 pl-5">
         {entries.map(([field, message]) => (
           <li key={field}>
-            <a href={`#${idOf(field)}`} className="text-red-900 underline" onClick={(e) => { e.preventDefault(); document.getElementById(idOf(field))?.focus(); }}>
+            <a
+              href={`#${idOf(field)}`}
+              className="text-red-900 underline"
+              onClick={(e) => {
+                e.preventDefault();
+                document.getElementById(idOf(field))?.focus();
+              }}
+            >
               {labels[field]}: {message}
             </a>
           </li>

@@ -5,13 +5,28 @@ import type { StepProps } from './RequestStep';
 
 /** Step 2: first and last name, email and mobile phone. */
 export function ContactStep({ values, errors, idOf, change, blur }: StepProps) {
-  const field = (f: FieldKey & keyof ApplyFormValues) => ({ id: idOf(f), value: values[f] as string, error: errors[f], onChange: (v: string) => change(f, v), onBlur: () => blur(f) });
+  const field = (f: FieldKey & keyof ApplyFormValues) => ({
+    id: idOf(f),
+    value: values[f] as string,
+    error: errors[f],
+    onChange: (v: string) => change(f, v),
+    onBlur: () => blur(f),
+  });
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <TextField {...field('firstName')} label="First name" autoComplete="given-name" maxLength={50} />
       <TextField {...field('lastName')} label="Last name" autoComplete="family-name" maxLength={50} />
       <TextField {...field('email')} label="Email address" type="email" inputMode="email" autoComplete="email" maxLength={120} className="sm:col-span-2" />
-      <TextField {...field('phone')} label="Mobile phone number" hint="10 digits, for example (512) 555-0123" type="tel" inputMode="tel" autoComplete="tel-national" maxLength={20} className="sm:col-span-2 sm:max-w-xs" />
+      <TextField
+        {...field('phone')}
+        label="Mobile phone number"
+        hint="10 digits, for example (512) 555-0123"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel-national"
+        maxLength={20}
+        className="sm:col-span-2 sm:max-w-xs"
+      />
     </div>
   );
 }
@@ -45,8 +60,24 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText }: 
         onBlur={() => blur('monthlyIncome')}
         className="max-w-xs"
       />
-      <RadioGroup id={idOf('payFrequency')} legend="How often are you paid?" name="payFrequency" value={values.payFrequency} options={PAY_FREQUENCIES} error={errors.payFrequency} onChange={(v) => change('payFrequency', v)} />
-      <DateOfBirthField id={idOf('dateOfBirth')} month={values.dobMonth} day={values.dobDay} year={values.dobYear} error={errors.dateOfBirth} onChange={(part, v) => change(part, v)} onBlur={() => blur('dateOfBirth')} />
+      <RadioGroup
+        id={idOf('payFrequency')}
+        legend="How often are you paid?"
+        name="payFrequency"
+        value={values.payFrequency}
+        options={PAY_FREQUENCIES}
+        error={errors.payFrequency}
+        onChange={(v) => change('payFrequency', v)}
+      />
+      <DateOfBirthField
+        id={idOf('dateOfBirth')}
+        month={values.dobMonth}
+        day={values.dobDay}
+        year={values.dobYear}
+        error={errors.dateOfBirth}
+        onChange={(part, v) => change(part, v)}
+        onBlur={() => blur('dateOfBirth')}
+      />
       <div>
         <div className="flex items-start gap-3">
           {/* The box sits in a 44 px target; the label (the exact consent text) is clickable too. */}
@@ -61,14 +92,23 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText }: 
               className="h-6 w-6 accent-brand"
             />
           </span>
-          <label htmlFor={consentId} className="pt-2 text-sm text-slate-800">{consentText}</label>
+          <label htmlFor={consentId} className="pt-2 text-sm text-slate-800">
+            {consentText}
+          </label>
         </div>
         <FieldError id={consentId} message={errors.consent} />
       </div>
       {/* Honeypot: hidden from people and from assistive technology; a bot that fills it gets a 202 and no lead. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
         <label htmlFor={idOf('consent') + '-website'}>Leave this field empty</label>
-        <input id={idOf('consent') + '-website'} name="website" tabIndex={-1} autoComplete="off" value={values.website} onChange={(e) => change('website', e.target.value)} />
+        <input
+          id={idOf('consent') + '-website'}
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={values.website}
+          onChange={(e) => change('website', e.target.value)}
+        />
       </div>
     </div>
   );
@@ -81,7 +121,9 @@ export function StateGate({ reason, homeHref }: { reason: string; homeHref: stri
       <p>{reason}</p>
       <p>Nothing you typed has been sent or passed to a lender. If you entered the wrong ZIP code, go back and change it.</p>
       <p>
-        <a href={homeHref} className="inline-flex min-h-11 items-center text-blue-800 underline">Back to the home page</a>
+        <a href={homeHref} className="inline-flex min-h-11 items-center text-blue-800 underline">
+          Back to the home page
+        </a>
       </p>
     </div>
   );
@@ -91,7 +133,11 @@ export function StateGate({ reason, homeHref }: { reason: string; homeHref: stri
 export function ThankYou({ receiptId, homeHref, guide }: { receiptId: string | undefined; homeHref: string; guide: LinkView }) {
   return (
     <div className="space-y-3 text-slate-800">
-      {receiptId && <p>Your reference: <strong className="break-all">{receiptId}</strong></p>}
+      {receiptId && (
+        <p>
+          Your reference: <strong className="break-all">{receiptId}</strong>
+        </p>
+      )}
       <ul className="list-disc space-y-1 pl-5">
         <li>We look for a lender in our network that serves your state. This often takes only a few minutes.</li>
         <li>If a lender can help, it may contact you by phone, text or email, or take you to its website.</li>
@@ -99,8 +145,16 @@ export function ThankYou({ receiptId, homeHref, guide }: { receiptId: string | u
         <li>You are not obliged to accept an offer, and our service is free.</li>
       </ul>
       <ul className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-        <li><a href={homeHref} className="inline-flex min-h-11 items-center text-blue-800 underline">Go to the home page</a></li>
-        <li><a href={guide.href} className="inline-flex min-h-11 items-center text-blue-800 underline">{guide.label}</a></li>
+        <li>
+          <a href={homeHref} className="inline-flex min-h-11 items-center text-blue-800 underline">
+            Go to the home page
+          </a>
+        </li>
+        <li>
+          <a href={guide.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
+            {guide.label}
+          </a>
+        </li>
       </ul>
     </div>
   );

@@ -10,7 +10,11 @@ export function Progress({ steps, current }: { steps: readonly FormStep[]; curre
       {steps.map((step, i) => {
         const state = i < index ? 'done' : i === index ? 'current' : 'todo';
         return (
-          <li key={step} {...(state === 'current' ? { 'aria-current': 'step' as const } : {})} className="flex flex-col items-center gap-1 text-center sm:flex-row sm:text-left">
+          <li
+            key={step}
+            {...(state === 'current' ? { 'aria-current': 'step' as const } : {})}
+            className="flex flex-col items-center gap-1 text-center sm:flex-row sm:text-left"
+          >
             <span
               aria-hidden="true"
               className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full border-2 font-bold ${state === 'todo' ? 'border-slate-400 bg-white text-slate-700' : 'border-brand bg-brand text-white'}`}

@@ -18,7 +18,16 @@ const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
  * and state appear under it once the geocoder knows them; on title brands also the purpose and
  * the vehicle's basics.
  */
-export function RequestStep({ values, errors, idOf, change, blur, title, representativeExample, place }: StepProps & { title: boolean; representativeExample: string; place: ZipPlace | null | undefined }) {
+export function RequestStep({
+  values,
+  errors,
+  idOf,
+  change,
+  blur,
+  title,
+  representativeExample,
+  place,
+}: StepProps & { title: boolean; representativeExample: string; place: ZipPlace | null | undefined }) {
   const field = (f: FieldKey & keyof ApplyFormValues) => ({
     id: idOf(f),
     value: values[f] as string,
@@ -30,11 +39,29 @@ export function RequestStep({ values, errors, idOf, change, blur, title, represe
   return (
     <div className="space-y-5">
       <div>
-        <TextField {...field('amount')} label="Loan amount" hint="From $100 to $35,000, in whole dollars" inputMode="numeric" prefix="$" maxLength={7} className="max-w-xs" />
-        <p id={exampleId} className="mt-3 rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">{representativeExample}</p>
+        <TextField
+          {...field('amount')}
+          label="Loan amount"
+          hint="From $100 to $35,000, in whole dollars"
+          inputMode="numeric"
+          prefix="$"
+          maxLength={7}
+          className="max-w-xs"
+        />
+        <p id={exampleId} className="mt-3 rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">
+          {representativeExample}
+        </p>
       </div>
       <div>
-        <TextField {...field('zip')} label="ZIP code" hint="Where you live; 5 digits" inputMode="numeric" autoComplete="postal-code" maxLength={5} className="max-w-[12rem]" />
+        <TextField
+          {...field('zip')}
+          label="ZIP code"
+          hint="Where you live; 5 digits"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          maxLength={5}
+          className="max-w-[12rem]"
+        />
         {/* Reserved height: the city appearing does not move the form. Announced politely. */}
         <p aria-live="polite" className="mt-1 min-h-6 text-slate-800">
           {place && values.zip.trim().length === 5 ? `${place.city}, ${place.stateName}` : ''}

@@ -6,8 +6,17 @@
  */
 import { produce } from 'immer';
 import {
-  EMPTY_VALUES, fieldError, fieldOfProblem, FORM_STEPS, stepErrors, stepFields, stepOfField,
-  type ApplyFormValues, type FieldErrors, type FieldKey, type FormStep,
+  EMPTY_VALUES,
+  fieldError,
+  fieldOfProblem,
+  FORM_STEPS,
+  stepErrors,
+  stepFields,
+  stepOfField,
+  type ApplyFormValues,
+  type FieldErrors,
+  type FieldKey,
+  type FormStep,
 } from '../../engine/leads/formRules';
 import type { LoanKind } from '../../engine/leads/rules';
 import type { SendOutcome } from './send';
@@ -131,7 +140,11 @@ export const formReducer = produce((draft: FormState, action: FormAction) => {
         const step = FORM_STEPS.find((s) => fields.some((f) => stepOfField(f, draft.kind) === s));
         if (step) {
           if (step !== draft.screen) moveTo(draft, step);
-          draft.errors = Object.fromEntries(stepFields(step, draft.kind).filter((f) => errors[f]).map((f) => [f, errors[f]]));
+          draft.errors = Object.fromEntries(
+            stepFields(step, draft.kind)
+              .filter((f) => errors[f])
+              .map((f) => [f, errors[f]]),
+          );
           draft.showSummary = true;
         }
       }

@@ -53,7 +53,10 @@ export function traceFetchesTo(urlPrefix: string, onExchange: (exchange: Exchang
   const wrapped: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     if (!request.url.startsWith(urlPrefix)) return original(input, init);
-    const bodyText = await request.clone().text().catch(() => null);
+    const bodyText = await request
+      .clone()
+      .text()
+      .catch(() => null);
     try {
       const response = await original(request);
       void response

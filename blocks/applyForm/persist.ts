@@ -35,6 +35,7 @@ export function writeStored(storage: Pick<Storage, 'setItem'> | undefined, value
 
 /** What the first step starts with after mount: the stored values on a reload, the query's amount when it is new. */
 export function initialRequest(queryAmount: number | null, stored: Stored | undefined, fallbackAmount: string): { amount: string; zip: string } {
-  const amount = stored && stored.queryAmount === queryAmount ? stored.amount : queryAmount !== null ? amountText(queryAmount) : (stored?.amount ?? fallbackAmount);
+  const amount =
+    stored && stored.queryAmount === queryAmount ? stored.amount : queryAmount !== null ? amountText(queryAmount) : (stored?.amount ?? fallbackAmount);
   return { amount, zip: stored?.zip ?? '' };
 }

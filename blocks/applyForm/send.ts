@@ -30,7 +30,8 @@ export function outcomeOf(status: number, body: unknown, retryAfter: string | nu
     return { kind: 'invalid', message: error ?? 'Some answers need a correction.', problems };
   }
   if (status === 422) return { kind: 'refused', message: error ?? "We can't take this request." };
-  if (status === 429) return { kind: 'retry', message: `Too many requests came from your connection. ${waitText(retryAfter)}, then try again — your answers are kept.` };
+  if (status === 429)
+    return { kind: 'retry', message: `Too many requests came from your connection. ${waitText(retryAfter)}, then try again — your answers are kept.` };
   return { kind: 'retry', message: RETRY_MESSAGE };
 }
 

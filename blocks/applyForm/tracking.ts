@@ -19,7 +19,11 @@ export function readVisitTracking(storage?: Pick<Storage, 'getItem'>): VisitTrac
   try {
     const from = storage ?? (typeof window === 'undefined' ? undefined : window.localStorage);
     const get = (key: string) => from?.getItem(key) ?? '';
-    return { source2: get(STORAGE_KEYS.path), clickId: clickIdOf({ gclid: get(STORAGE_KEYS.gclid), ttclid: get(STORAGE_KEYS.ttclid) }), uuid: get(STORAGE_KEYS.uuid) };
+    return {
+      source2: get(STORAGE_KEYS.path),
+      clickId: clickIdOf({ gclid: get(STORAGE_KEYS.gclid), ttclid: get(STORAGE_KEYS.ttclid) }),
+      uuid: get(STORAGE_KEYS.uuid),
+    };
   } catch {
     return { source2: '', clickId: '', uuid: '' };
   }

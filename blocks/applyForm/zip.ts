@@ -31,7 +31,10 @@ export function placeOfFeatureCollection(json: unknown, zip: string): ZipPlace |
 export async function lookupZip(zip: string, signal?: AbortSignal): Promise<ZipPlace | null> {
   if (!/^\d{5}$/.test(zip)) return null;
   try {
-    const res = await fetch(`/api/geocoding/v5/mapbox.places/${zip}.json?types=postcode&country=us&limit=1`, { signal: signal ?? null, headers: { accept: 'application/json' } });
+    const res = await fetch(`/api/geocoding/v5/mapbox.places/${zip}.json?types=postcode&country=us&limit=1`, {
+      signal: signal ?? null,
+      headers: { accept: 'application/json' },
+    });
     if (!res.ok) return null;
     return placeOfFeatureCollection(await res.json(), zip);
   } catch {

@@ -4,9 +4,7 @@ export function FaqList({ items }: { items: readonly { question: string; answer:
     <div className="faq-list divide-y divide-slate-200 rounded-md border border-slate-200">
       {items.map((item) => (
         <details key={item.question}>
-          <summary>
-            {item.question}
-          </summary>
+          <summary>{item.question}</summary>
           <p>{item.answer}</p>
         </details>
       ))}

@@ -1,7 +1,9 @@
 import type { BrandView, LinkView } from '../../engine/model';
 
 const SmartLink = ({ link }: { link: LinkView }) => (
-  <a href={link.href} {...(link.href.startsWith('/') ? {} : { rel: 'noopener' })}>{link.label}</a>
+  <a href={link.href} {...(link.href.startsWith('/') ? {} : { rel: 'noopener' })}>
+    {link.label}
+  </a>
 );
 
 /**
@@ -29,7 +31,9 @@ export function Footer({ brand }: { brand: BrandView }) {
             <h2 className="foot-h">{col.title}</h2>
             <ul className="foot-col">
               {col.links.map((l) => (
-                <li key={l.href}><SmartLink link={l} /></li>
+                <li key={l.href}>
+                  <SmartLink link={l} />
+                </li>
               ))}
             </ul>
           </nav>
@@ -40,7 +44,9 @@ export function Footer({ brand }: { brand: BrandView }) {
           <h2 className="foot-h">{footer.stateLinks.heading}</h2>
           <ul className="foot-states">
             {footer.stateLinks.links.map((l) => (
-              <li key={l.href}><SmartLink link={l} /></li>
+              <li key={l.href}>
+                <SmartLink link={l} />
+              </li>
             ))}
           </ul>
         </nav>

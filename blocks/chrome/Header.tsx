@@ -27,11 +27,19 @@ export function Header({ brand }: { brand: BrandView }) {
             <ul className="nav-bar">
               {brand.nav.map((item) => (
                 <li key={item.label}>
-                  {item.href ? <a href={item.href}>{item.label}</a> : <button type="button" aria-haspopup="true">{item.label}</button>}
+                  {item.href ? (
+                    <a href={item.href}>{item.label}</a>
+                  ) : (
+                    <button type="button" aria-haspopup="true">
+                      {item.label}
+                    </button>
+                  )}
                   {item.children && (
                     <ul>
                       {item.children.map((c) => (
-                        <li key={c.href}><a href={c.href}>{c.label}</a></li>
+                        <li key={c.href}>
+                          <a href={c.href}>{c.label}</a>
+                        </li>
                       ))}
                     </ul>
                   )}
@@ -77,13 +85,17 @@ export function Header({ brand }: { brand: BrandView }) {
                       <p>{group.label}</p>
                       <ul>
                         {group.links.map((c) => (
-                          <li key={c.href}><a href={c.href}>{c.label}</a></li>
+                          <li key={c.href}>
+                            <a href={c.href}>{c.label}</a>
+                          </li>
                         ))}
                       </ul>
                     </li>
                   ) : (
                     group.links.map((c) => (
-                      <li key={c.href}><a href={c.href}>{c.label}</a></li>
+                      <li key={c.href}>
+                        <a href={c.href}>{c.label}</a>
+                      </li>
                     ))
                   ),
                 )}

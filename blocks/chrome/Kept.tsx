@@ -24,7 +24,13 @@ function keptHtml(name: string): { __html: string } {
  * the part renders normally; the key makes React replace the kept element, not append to it.
  * `name`: unique in the page (data-kept), for that snapshot.
  */
-export function Kept({ as = 'div', name, kept, children, ...attrs }: { as?: 'div' | 'header' | 'footer'; name: string; kept: boolean; children?: ReactNode } & HTMLAttributes<HTMLElement>) {
+export function Kept({
+  as = 'div',
+  name,
+  kept,
+  children,
+  ...attrs
+}: { as?: 'div' | 'header' | 'footer'; name: string; kept: boolean; children?: ReactNode } & HTMLAttributes<HTMLElement>) {
   return kept
     ? createElement(as, { ...attrs, 'data-kept': name, key: 'kept', suppressHydrationWarning: true, dangerouslySetInnerHTML: keptHtml(name) })
     : createElement(as, { ...attrs, 'data-kept': name, key: 'live' }, children);

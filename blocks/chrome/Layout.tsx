@@ -26,7 +26,13 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
     // Marks the page as hydrated (client links, menus and widgets now answer): tests wait for it,
     // Next sets no such marker in production builds.
     document.documentElement.dataset.hydrated = '';
-    const off = [installClientNavigation(), installLayoutBehaviour(), traceSessionWhenIdle(), installThirdParties({ gtmId: brand.gtmId, pixelId: brand.tiktokPixelId }), keptLinksFollowTheVisit()];
+    const off = [
+      installClientNavigation(),
+      installLayoutBehaviour(),
+      traceSessionWhenIdle(),
+      installThirdParties({ gtmId: brand.gtmId, pixelId: brand.tiktokPixelId }),
+      keptLinksFollowTheVisit(),
+    ];
     return () => off.forEach((f) => f());
     // The brand of a page never changes under a mounted layout (one host, one brand).
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -41,7 +47,9 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
       <Kept as="header" name="header" kept={headerKept} data-site-header="" className="site-header">
         {!headerKept && <LazyHeader brand={full} />}
       </Kept>
-      <main id="main" className="flex-1">{children}</main>
+      <main id="main" className="flex-1">
+        {children}
+      </main>
       <Kept as="footer" name="footer" kept={kept} className="site-footer">
         {!kept && <LazyFooter brand={full} />}
       </Kept>

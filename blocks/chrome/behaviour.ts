@@ -23,7 +23,8 @@ export function installLayoutBehaviour(): () => void {
     menu.querySelector('summary')?.focus();
   };
   const onEarlyTap = (e: MouseEvent) => {
-    if (!menu?.open || !(e.target instanceof Node) || menu.querySelector('nav')?.contains(e.target) || menu.querySelector('summary')?.contains(e.target)) return;
+    if (!menu?.open || !(e.target instanceof Node) || menu.querySelector('nav')?.contains(e.target) || menu.querySelector('summary')?.contains(e.target))
+      return;
     e.preventDefault();
     menu.open = false;
   };

@@ -22,8 +22,7 @@ export function internalHref(anchor: HTMLAnchorElement, location: Location): str
   return url.pathname + url.search + url.hash;
 }
 
-const anchorOf = (target: EventTarget | null): HTMLAnchorElement | null =>
-  target instanceof Element ? target.closest('a[href]') : null;
+const anchorOf = (target: EventTarget | null): HTMLAnchorElement | null => (target instanceof Element ? target.closest('a[href]') : null);
 
 export function installClientNavigation(): () => void {
   const prefetched = new Set<string>();

@@ -6,9 +6,27 @@
  */
 export const PIXEL_SCRIPT = 'https://analytics.tiktok.com/i18n/pixel/events.js';
 
-const METHODS = ['page', 'track', 'identify', 'instances', 'debug', 'on', 'off', 'once', 'ready', 'alias', 'group', 'enableCookie', 'disableCookie', 'holdConsent', 'revokeConsent', 'grantConsent'];
+const METHODS = [
+  'page',
+  'track',
+  'identify',
+  'instances',
+  'debug',
+  'on',
+  'off',
+  'once',
+  'ready',
+  'alias',
+  'group',
+  'enableCookie',
+  'disableCookie',
+  'holdConsent',
+  'revokeConsent',
+  'grantConsent',
+];
 
-type Queue = unknown[] & Record<string, unknown> & { _i?: Record<string, unknown[] & Record<string, unknown>>; _t?: Record<string, number>; _o?: Record<string, unknown> };
+type Queue = unknown[] &
+  Record<string, unknown> & { _i?: Record<string, unknown[] & Record<string, unknown>>; _t?: Record<string, number>; _o?: Record<string, unknown> };
 
 export function startPixel(pixelId: string): () => void {
   const w = window as unknown as Record<string, unknown>;

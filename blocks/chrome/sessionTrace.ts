@@ -40,7 +40,13 @@ export function traceSession(store: KeyValueStorage): Promise<void> {
 
 async function post(store: KeyValueStorage): Promise<void> {
   const read = (key: string) => store.getItem(key);
-  const due = sessionTraceDue({ id: read(STORAGE_KEYS.id), path: read(STORAGE_KEYS.path), gclid: read(STORAGE_KEYS.gclid), ttclid: read(STORAGE_KEYS.ttclid), uuid: read(STORAGE_KEYS.uuid) });
+  const due = sessionTraceDue({
+    id: read(STORAGE_KEYS.id),
+    path: read(STORAGE_KEYS.path),
+    gclid: read(STORAGE_KEYS.gclid),
+    ttclid: read(STORAGE_KEYS.ttclid),
+    uuid: read(STORAGE_KEYS.uuid),
+  });
   if (!due) return;
   const uuid = sessionUuid(crypto.getRandomValues(new Uint8Array(16)));
   const ggClientId = await waitForClientId(analyticsClientId);

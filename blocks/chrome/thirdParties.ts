@@ -34,7 +34,8 @@ export function gtag(..._args: unknown[]): void {
 }
 
 /** Google's consent mode for an opted-out visitor (also sent as an update when they opt out). */
-export const denyAds = (command: 'default' | 'update') => gtag('consent', command, { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
+export const denyAds = (command: 'default' | 'update') =>
+  gtag('consent', command, { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' });
 
 /** After the load event, when the browser is idle (at most 3 s later); returns a cancel function. */
 export function afterInteractive(run: () => void): () => void {

@@ -33,9 +33,7 @@ export function traceSessionWhenIdle(): () => void {
     } catch {
       return;
     }
-    import('./sessionTrace')
-      .then((m) => m.traceSession(store))
-      .catch((err) => console.warn('[session trace]', err));
+    import('./sessionTrace').then((m) => m.traceSession(store)).catch((err) => console.warn('[session trace]', err));
   };
   if (typeof window.requestIdleCallback === 'function') {
     const handle = window.requestIdleCallback(run, { timeout: 3000 });

@@ -11,17 +11,41 @@ export default function ContentBody({ block }: BlockProps<'contentBody'>) {
     <article className="mx-auto max-w-3xl px-4 py-6">
       {meta && (
         <p className="mb-4 text-sm text-slate-700">
-          {data.author && <>By <a href={data.author.href} className="inline-flex min-h-11 items-center text-blue-800 underline">{data.author.name}</a> · </>}
-          {data.publishedAt && <>Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt)}</time> · </>}
+          {data.author && (
+            <>
+              By{' '}
+              <a href={data.author.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
+                {data.author.name}
+              </a>{' '}
+              ·{' '}
+            </>
+          )}
+          {data.publishedAt && (
+            <>
+              Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt)}</time> ·{' '}
+            </>
+          )}
           Updated <time dateTime={data.updatedAt}>{dateText(data.updatedAt)}</time>
-          {data.category && <> · <a href={data.category.href} className="inline-flex min-h-11 items-center text-blue-800 underline">{data.category.name}</a></>}
+          {data.category && (
+            <>
+              {' '}
+              ·{' '}
+              <a href={data.category.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
+                {data.category.name}
+              </a>
+            </>
+          )}
         </p>
       )}
       <div className="prose-content space-y-4 leading-relaxed text-slate-800" dangerouslySetInnerHTML={{ __html: data.html }} />
       {meta && data.tags.length > 0 && (
         <ul aria-label="Topics" className="mt-6 flex flex-wrap gap-2">
           {data.tags.map((t) => (
-            <li key={t.href}><a href={t.href} className="inline-flex min-h-11 items-center rounded-full border border-slate-300 px-3 py-1 text-sm text-blue-800">{t.name}</a></li>
+            <li key={t.href}>
+              <a href={t.href} className="inline-flex min-h-11 items-center rounded-full border border-slate-300 px-3 py-1 text-sm text-blue-800">
+                {t.name}
+              </a>
+            </li>
           ))}
         </ul>
       )}

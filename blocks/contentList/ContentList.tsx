@@ -15,9 +15,13 @@ export default function ContentList({ block }: BlockProps<'contentList'>) {
         <ul className="divide-y divide-slate-200">
           {items.map((item) => (
             <li key={item.href} className="py-4">
-              <a href={item.href} className="inline-flex min-h-11 items-center text-lg font-semibold text-blue-800 underline-offset-2 hover:underline">{item.title}</a>
+              <a href={item.href} className="inline-flex min-h-11 items-center text-lg font-semibold text-blue-800 underline-offset-2 hover:underline">
+                {item.title}
+              </a>
               {item.date && block.collection !== 'category' && block.collection !== 'tag' && block.collection !== 'author' && (
-                <p className="text-sm text-slate-600"><time dateTime={item.date}>{dateText(item.date)}</time></p>
+                <p className="text-sm text-slate-600">
+                  <time dateTime={item.date}>{dateText(item.date)}</time>
+                </p>
               )}
               <p className="mt-1 text-slate-800">{item.description}</p>
             </li>

@@ -8,7 +8,9 @@ export default function GetYourCash({ block, brand }: BlockProps<'getYourCash'>)
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
       <div className="rounded-lg border border-slate-200 p-6 shadow-sm">
-        <h2 id={headingId} className="text-xl font-bold text-slate-900">{block.heading ?? 'Get Your Cash'}</h2>
+        <h2 id={headingId} className="text-xl font-bold text-slate-900">
+          {block.heading ?? 'Get Your Cash'}
+        </h2>
         {block.text && <p className="mt-2 text-slate-800">{block.text}</p>}
         <div className="mt-4">
           <CashForm brand={brand} id={`${block.key}-amount`} {...(block.buttonLabel ? { buttonLabel: block.buttonLabel } : {})} />

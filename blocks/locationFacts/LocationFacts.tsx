@@ -16,7 +16,13 @@ export default function LocationFacts({ block }: BlockProps<'locationFacts'>) {
           <ul className="mt-2 grid grid-cols-1 gap-1 xs:grid-cols-2">
             {nearby.map((c) => (
               <li key={c.label}>
-                {c.href ? <a href={c.href} className="inline-flex min-h-11 items-center text-blue-800 underline">{c.label}</a> : c.label}{' '}
+                {c.href ? (
+                  <a href={c.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
+                    {c.label}
+                  </a>
+                ) : (
+                  c.label
+                )}{' '}
                 <span className="text-slate-600">({c.miles} mi)</span>
               </li>
             ))}

@@ -8,7 +8,19 @@ import { goTo, placePagePath } from './goToPlace';
  * the brand's state page. Permission denied, no position or a failed lookup are logged only:
  * nothing is shown and nothing happens.
  */
-export function GeolocationButton({ geocoder, loanType, onFound, disabled = false, className = '' }: { geocoder: GeocoderEndpoint; loanType: string; onFound?: () => void; disabled?: boolean; className?: string }) {
+export function GeolocationButton({
+  geocoder,
+  loanType,
+  onFound,
+  disabled = false,
+  className = '',
+}: {
+  geocoder: GeocoderEndpoint;
+  loanType: string;
+  onFound?: () => void;
+  disabled?: boolean;
+  className?: string;
+}) {
   const [busy, setBusy] = useState(false);
   const locate = () => {
     if (busy) return;
@@ -38,7 +50,13 @@ export function GeolocationButton({ geocoder, loanType, onFound, disabled = fals
     );
   };
   return (
-    <button type="button" onClick={locate} disabled={disabled} aria-busy={busy} className={`inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium text-brand hover:bg-slate-100 ${className}`}>
+    <button
+      type="button"
+      onClick={locate}
+      disabled={disabled}
+      aria-busy={busy}
+      className={`inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium text-brand hover:bg-slate-100 ${className}`}
+    >
       <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
         <circle cx="12" cy="12" r="4" />
         <path d="M12 2v3M12 19v3M2 12h3M19 12h3" strokeLinecap="round" />

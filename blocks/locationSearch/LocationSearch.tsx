@@ -59,7 +59,14 @@ export default function LocationSearch({ block, brand }: BlockProps<'locationSea
         {geolocation && <GeolocationButton geocoder={block.data.geocoder} loanType={block.data.loanType} disabled={!ready} />}
       </div>
       {Panel && (
-        <Panel visible={open} onClose={close} geocoder={block.data.geocoder} loanType={block.data.loanType} geolocation={geolocation} style={brandVars(brand)} />
+        <Panel
+          visible={open}
+          onClose={close}
+          geocoder={block.data.geocoder}
+          loanType={block.data.loanType}
+          geolocation={geolocation}
+          style={brandVars(brand)}
+        />
       )}
     </Section>
   );

@@ -99,10 +99,14 @@ export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation,
   return (
     <Modal visible={visible} onClose={onClose} labelledBy={titleId} fullScreen style={style}>
       <div className="mx-auto flex max-w-3xl flex-col gap-2 p-4">
-        <h2 id={titleId} className="text-lg font-bold">Search locations</h2>
+        <h2 id={titleId} className="text-lg font-bold">
+          Search locations
+        </h2>
         <div className="flex items-center gap-2">
           <div className="relative flex-1">
-            <label htmlFor={inputId} className="sr-only">Street, city, state or ZIP code</label>
+            <label htmlFor={inputId} className="sr-only">
+              Street, city, state or ZIP code
+            </label>
             <input
               ref={input}
               id={inputId}
@@ -144,7 +148,11 @@ export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation,
         <ul id={listId} ref={list} aria-label="Places found" onKeyDown={onListKey} className="divide-y divide-slate-200">
           {results.map((r) => (
             <li key={r.id}>
-              <button type="button" onClick={() => void choose(r)} className="flex min-h-11 w-full items-center px-2 py-2 text-left text-slate-900 hover:bg-slate-100 focus:bg-slate-100">
+              <button
+                type="button"
+                onClick={() => void choose(r)}
+                className="flex min-h-11 w-full items-center px-2 py-2 text-left text-slate-900 hover:bg-slate-100 focus:bg-slate-100"
+              >
                 {r.place_name}
               </button>
             </li>

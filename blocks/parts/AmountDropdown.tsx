@@ -25,7 +25,14 @@ interface Props {
  * closes on blur, full keyboard support; the rules are engine/widgets/listbox.ts.
  */
 export function AmountDropdown({ id, label, options, defaultValue, onChange, name, autoFocus, className = '' }: Props) {
-  const [state, setState] = useState(() => initialListbox(Math.max(0, options.findIndex((o) => o.value === defaultValue))));
+  const [state, setState] = useState(() =>
+    initialListbox(
+      Math.max(
+        0,
+        options.findIndex((o) => o.value === defaultValue),
+      ),
+    ),
+  );
   const labels = options.map((o) => o.label);
   const labelId = `${id}-label`;
   const listId = `${id}-list`;
@@ -55,7 +62,9 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
   const selected = options[state.selected]!;
   return (
     <div className={`relative ${className}`}>
-      <span id={labelId} className="field-label">{label}</span>
+      <span id={labelId} className="field-label">
+        {label}
+      </span>
       <div
         id={id}
         role="combobox"
@@ -86,20 +95,21 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
         className="amount-list"
       >
         {/* Options only while open: nineteen of them were ~2.8 KB of every page's HTML, useless before the script runs. */}
-        {state.open && options.map((o, i) => (
-           // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the listbox's (aria-activedescendant); a click is the pointer's way to pick
-          <li
-            key={o.value}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === state.active}
-            onClick={() => dispatch({ type: 'pick', index: i })}
-            onMouseMove={() => i !== state.active && dispatch({ type: 'hover', index: i })}
-            className={`flex min-h-11 cursor-pointer items-center px-3 py-1.5 ${i === state.active ? 'bg-brand text-white' : 'text-slate-900'} ${i === state.selected ? 'font-bold' : ''}`}
-          >
-            {o.label}
-          </li>
-        ))}
+        {state.open &&
+          options.map((o, i) => (
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keys are the listbox's (aria-activedescendant); a click is the pointer's way to pick
+            <li
+              key={o.value}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === state.active}
+              onClick={() => dispatch({ type: 'pick', index: i })}
+              onMouseMove={() => i !== state.active && dispatch({ type: 'hover', index: i })}
+              className={`flex min-h-11 cursor-pointer items-center px-3 py-1.5 ${i === state.active ? 'bg-brand text-white' : 'text-slate-900'} ${i === state.selected ? 'font-bold' : ''}`}
+            >
+              {o.label}
+            </li>
+          ))}
       </ul>
       {name && <input type="hidden" name={name} value={selected.value} />}
     </div>

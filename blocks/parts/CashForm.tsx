@@ -12,18 +12,33 @@ export const CREDIT_NOTE = "This won't affect your credit score";
  * The Get Your Cash form (SPEC §5): digits only, 50–5000 clamped on blur, placeholder 1000,
  * empty → 1000, "Get My Quotes Now!". Without script it is a plain GET form to the apply page.
  */
-export function CashForm({ brand, id, buttonLabel = 'Get My Quotes Now!', autoFocus = false }: { brand: BrandView; id: string; buttonLabel?: string; autoFocus?: boolean }) {
+export function CashForm({
+  brand,
+  id,
+  buttonLabel = 'Get My Quotes Now!',
+  autoFocus = false,
+}: {
+  brand: BrandView;
+  id: string;
+  buttonLabel?: string;
+  autoFocus?: boolean;
+}) {
   const [text, setText] = useState('');
   const source = useApplySource();
   const href = applyUrl(brand.apply, { source, amount: cashSubmitAmount(text) });
   return (
     <ApplyForm apply={brand.apply} href={href} source={source}>
       <label htmlFor={id} className="block font-medium text-slate-800">
-        Loan amount <span className="font-normal text-slate-700">(${CASH_AMOUNT.min} to ${CASH_AMOUNT.max.toLocaleString(brand.locale)})</span>
+        Loan amount{' '}
+        <span className="font-normal text-slate-700">
+          (${CASH_AMOUNT.min} to ${CASH_AMOUNT.max.toLocaleString(brand.locale)})
+        </span>
       </label>
       <div className="mt-1 flex flex-col gap-3 sm:flex-row">
         <div className="flex w-full items-center rounded-md border border-slate-500 bg-white sm:w-60">
-          <span aria-hidden="true" className="pl-3 text-slate-700">$</span>
+          <span aria-hidden="true" className="pl-3 text-slate-700">
+            $
+          </span>
           <input
             id={id}
             name={brand.apply.amountParam}

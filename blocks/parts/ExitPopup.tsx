@@ -36,9 +36,21 @@ export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
     return () => Router.events.off('routeChangeStart', onClose);
   }, [visible, onClose]);
   const upTo = formatMoney(5000, brand.locale, brand.currency);
-  const heading = (text: string) => <h2 id={headingId} className="pr-8 text-2xl font-extrabold text-slate-900 sm:text-3xl">{text}</h2>;
+  const heading = (text: string) => (
+    <h2 id={headingId} className="pr-8 text-2xl font-extrabold text-slate-900 sm:text-3xl">
+      {text}
+    </h2>
+  );
   return (
-    <Modal visible={visible} onClose={onClose} maskClosable={popup.maskClosable} width={EXIT_POPUP_WIDTHS.lg} className="max-lg:w-[500px]!" labelledBy={headingId} style={brandVars(brand)}>
+    <Modal
+      visible={visible}
+      onClose={onClose}
+      maskClosable={popup.maskClosable}
+      width={EXIT_POPUP_WIDTHS.lg}
+      className="max-lg:w-[500px]!"
+      labelledBy={headingId}
+      style={brandVars(brand)}
+    >
       {popup.variant === 'generic' && (
         <>
           {heading('Leave so soon?')}
@@ -74,7 +86,9 @@ export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
               <ul className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
                 {stores.map((s) => (
                   <li key={s.href}>
-                    <a href={s.href} className="flex min-h-11 items-center rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">{s.label}</a>
+                    <a href={s.href} className="flex min-h-11 items-center rounded border border-slate-200 px-3 py-2 text-blue-800 hover:bg-slate-50">
+                      {s.label}
+                    </a>
                   </li>
                 ))}
               </ul>
@@ -95,7 +109,9 @@ function GeneralForm({ brand, id }: { brand: BrandView; id: string }) {
     <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-end">
       <AmountDropdown id={id} label="Loan amount" options={options} defaultValue={1000} onChange={setAmount} autoFocus className="w-full sm:w-60" />
       <div>
-        <a href={applyUrl(brand.apply, { source, amount })} rel="nofollow" data-full-load="" className={button}>GET STARTED NOW!</a>
+        <a href={applyUrl(brand.apply, { source, amount })} rel="nofollow" data-full-load="" className={button}>
+          GET STARTED NOW!
+        </a>
       </div>
       <p className="text-sm text-slate-700 sm:ml-2">{CREDIT_NOTE}</p>
     </div>
@@ -118,9 +134,13 @@ function TitleForm({ brand, id }: { brand: BrandView; id: string }) {
       }}
     >
       <div>
-        <label htmlFor={`${id}-amount`} className="block font-medium text-slate-800">Loan amount</label>
+        <label htmlFor={`${id}-amount`} className="block font-medium text-slate-800">
+          Loan amount
+        </label>
         <div className="mt-1 flex items-center rounded-md border border-slate-500 bg-white">
-          <span aria-hidden="true" className="pl-3 text-slate-700">$</span>
+          <span aria-hidden="true" className="pl-3 text-slate-700">
+            $
+          </span>
           <input
             id={`${id}-amount`}
             inputMode="numeric"
@@ -133,16 +153,27 @@ function TitleForm({ brand, id }: { brand: BrandView; id: string }) {
         </div>
       </div>
       <div>
-        <label htmlFor={`${id}-purpose`} className="block font-medium text-slate-800">Loan purpose</label>
-        <select id={`${id}-purpose`} value={purpose} onChange={(e) => setPurpose(e.target.value)} className="mt-1 min-h-11 w-full rounded-md border border-slate-500 bg-white px-3 py-2">
+        <label htmlFor={`${id}-purpose`} className="block font-medium text-slate-800">
+          Loan purpose
+        </label>
+        <select
+          id={`${id}-purpose`}
+          value={purpose}
+          onChange={(e) => setPurpose(e.target.value)}
+          className="mt-1 min-h-11 w-full rounded-md border border-slate-500 bg-white px-3 py-2"
+        >
           <option value="">Choose a purpose</option>
           {LOAN_PURPOSES.map((p) => (
-            <option key={p} value={p}>{p}</option>
+            <option key={p} value={p}>
+              {p}
+            </option>
           ))}
         </select>
       </div>
       <div className="sm:col-span-2">
-        <button type="submit" className={button}>Contact Now</button>
+        <button type="submit" className={button}>
+          Contact Now
+        </button>
         <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
       </div>
     </form>
@@ -154,7 +185,9 @@ function PaydayApply({ brand }: { brand: BrandView }) {
   const source = useApplySource();
   return (
     <div className="mt-5">
-      <a href={applyUrl(brand.apply, { source })} rel="nofollow" data-full-load="" data-autofocus="" className={button}>{brand.apply.label}</a>
+      <a href={applyUrl(brand.apply, { source })} rel="nofollow" data-full-load="" data-autofocus="" className={button}>
+        {brand.apply.label}
+      </a>
       <p className="mt-2 text-sm text-slate-700">{CREDIT_NOTE}</p>
     </div>
   );

@@ -22,10 +22,10 @@ export interface ModalProps {
   children: ReactNode;
 }
 
-const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
-const focusablesIn = (root: HTMLElement): HTMLElement[] =>
-  [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+const focusablesIn = (root: HTMLElement): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 
 /**
  * A modal dialog (SPEC §4): role="dialog", aria-modal, named by its heading; focus moves in
@@ -75,7 +75,13 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
 
   return createPortal(
     // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions -- a press on the backdrop is the pointer's Escape (handled on the dialog)
-    <div className={`fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 ${fullScreen ? '' : 'p-4'}`} onMouseDown={onBackdrop} onClick={onBackdrop} data-modal-backdrop="" style={style}>
+    <div
+      className={`fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 ${fullScreen ? '' : 'p-4'}`}
+      onMouseDown={onBackdrop}
+      onClick={onBackdrop}
+      data-modal-backdrop=""
+      style={style}
+    >
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the dialog's own keys: Escape closes, Tab stays inside */}
       <div
         ref={box}
@@ -87,11 +93,18 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
         style={fullScreen ? undefined : { width: modalWidthPx(width) }}
         className={`relative overflow-y-auto bg-white text-slate-900 outline-none ${fullScreen ? 'h-full w-full' : 'max-h-[90vh] max-w-[90%] rounded-lg p-6 shadow-2xl sm:p-8'} ${className}`}
       >
-        {!fullScreen && <button type="button" aria-label="Close" onClick={onClose} className="absolute right-2 top-2 flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100">
-          <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-            <path d="M5 5l10 10M15 5L5 15" />
-          </svg>
-        </button>}
+        {!fullScreen && (
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onClose}
+            className="absolute right-2 top-2 flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <path d="M5 5l10 10M15 5L5 15" />
+            </svg>
+          </button>
+        )}
         {children}
       </div>
     </div>,

@@ -32,11 +32,14 @@ export default function PrivacyChoice({ block }: BlockProps<'privacyChoice'>) {
     setState(readState());
   };
   const headingId = `${block.key}-heading`;
-  const button = 'inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-5 py-2 font-semibold focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 disabled:cursor-not-allowed disabled:opacity-60';
+  const button =
+    'inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-5 py-2 font-semibold focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 disabled:cursor-not-allowed disabled:opacity-60';
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
       <div className="rounded-lg border border-slate-200 p-6 shadow-sm">
-        <h2 id={headingId} className="text-xl font-bold text-slate-900">{block.heading ?? 'Your choice'}</h2>
+        <h2 id={headingId} className="text-xl font-bold text-slate-900">
+          {block.heading ?? 'Your choice'}
+        </h2>
         <p role="status" className="mt-3 min-h-12 text-slate-800" data-privacy-state={state ?? 'unknown'}>
           {state ? STATUS[state] : 'Checking the choice saved in this browser…'}
         </p>

@@ -21,7 +21,9 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
   return (
     <section aria-labelledby={headingId} className="mx-auto my-6 max-w-3xl px-4">
       <ApplyForm apply={brand.apply} href={href} source={source} className="rounded-lg border border-slate-200 p-6 shadow-sm">
-        <h2 id={headingId} className="text-xl font-bold text-slate-900">{block.heading ?? 'How Much Instant Cash Do You Need?'}</h2>
+        <h2 id={headingId} className="text-xl font-bold text-slate-900">
+          {block.heading ?? 'How Much Instant Cash Do You Need?'}
+        </h2>
         <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
           <AmountDropdown
             id={`${block.key}-amount`}

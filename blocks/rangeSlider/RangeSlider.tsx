@@ -31,11 +31,17 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
   return (
     <section aria-labelledby={ids.heading} className="bg-slate-900 text-white">
       <div className="mx-auto max-w-3xl px-4 py-8">
-        <h2 id={ids.heading} className="text-2xl font-bold">{block.heading ?? 'How much would you like to borrow?'}</h2>
+        <h2 id={ids.heading} className="text-2xl font-bold">
+          {block.heading ?? 'How much would you like to borrow?'}
+        </h2>
         {block.text && <p className="mt-2 text-slate-100">{block.text}</p>}
         <div className="mt-5 flex items-end justify-between gap-4">
-          <label htmlFor={ids.slider} className="font-medium">Loan amount</label>
-          <output htmlFor={ids.slider} className="text-3xl font-extrabold">{money(effective)}</output>
+          <label htmlFor={ids.slider} className="font-medium">
+            Loan amount
+          </label>
+          <output htmlFor={ids.slider} className="text-3xl font-extrabold">
+            {money(effective)}
+          </output>
         </div>
         <input
           id={ids.slider}
@@ -57,9 +63,13 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
         </div>
         <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
           <div>
-            <label htmlFor={ids.typed} className="block text-sm font-medium">Or type an amount ({range})</label>
+            <label htmlFor={ids.typed} className="block text-sm font-medium">
+              Or type an amount ({range})
+            </label>
             <div className="mt-1 flex items-center rounded-md bg-white text-slate-900">
-              <span aria-hidden="true" className="pl-3">$</span>
+              <span aria-hidden="true" className="pl-3">
+                $
+              </span>
               <input
                 id={ids.typed}
                 inputMode="numeric"

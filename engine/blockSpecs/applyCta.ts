@@ -18,6 +18,9 @@ export const applyCtaSpec: BlockSpec<'applyCta', ApplyCtaData> = {
   },
   data: (_block, { brand, params }) => {
     const blocked = unavailableHere(brand, params);
-    return { applyHref: applyUrl(brand.apply), ...(blocked ? { unavailable: { stateName: blocked.state.name, alternatives: [...NO_SERVICE_ALTERNATIVES] } } : {}) };
+    return {
+      applyHref: applyUrl(brand.apply),
+      ...(blocked ? { unavailable: { stateName: blocked.state.name, alternatives: [...NO_SERVICE_ALTERNATIVES] } } : {}),
+    };
   },
 };

@@ -31,14 +31,19 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
   data: (block, { brand, vars, isPage }) => {
     const kind = block.loanKind;
     const unavailable = new Set(unavailableStateCodes(kind));
-    const guide =
-      block.guideLinks?.find((l) => isPage(l.href)) ??
-      brand.nav.items.flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? []))).find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
+    const guide = block.guideLinks?.find((l) => isPage(l.href)) ??
+      brand.nav.items
+        .flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? [])))
+        .find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
     return {
       amountParam: brand.apply.amountParam,
       defaultAmount: FORM_AMOUNT.default,
       consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
-      unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! })),
+      unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({
+        code: s.code,
+        name: s.name,
+        reason: stateUnavailableReason(s, kind, brand.name)!,
+      })),
       guide: { label: guide.label, href: guide.href },
       representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
     };
@@ -48,7 +53,11 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
   check: (block, { brand, at, add }) => {
     if (block.provider === 'script') return;
     const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
-    if (block.loanKind !== formKind) add(`${at}/loanKind`, `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"`);
+    if (block.loanKind !== formKind)
+      add(
+        `${at}/loanKind`,
+        `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"`,
+      );
     if (brand.country !== 'US') add(at, `the application form asks for a US ZIP code; brand "${brand.id}" is in ${brand.country}`);
   },
 };

@@ -19,12 +19,17 @@ const LETTERS = [...'abcdefghijklmnopqrstuvwxyz'];
 export const cityIndexSpec: BlockSpec<'cityIndex', CityIndexData> = {
   data: (block, { params, state, path, itemFill }) => {
     const letterLinks = (current?: string) =>
-      block.letterHrefTemplate ? { letters: LETTERS.map((l) => ({ label: l.toUpperCase(), href: itemFill(block.letterHrefTemplate!, { 'letter.slug': l }), current: l === current })) } : {};
+      block.letterHrefTemplate
+        ? { letters: LETTERS.map((l) => ({ label: l.toUpperCase(), href: itemFill(block.letterHrefTemplate!, { 'letter.slug': l }), current: l === current })) }
+        : {};
     if (block.scope === 'letter') {
       const letter = params.letter ?? 'a';
       const page = params.page ?? 1;
       const count = cityPageCount(letter);
-      const links = cityPage(letter, page).map((c) => ({ label: `${c.name}, ${c.stateCode.toUpperCase()}`, href: itemFill(block.hrefTemplate, cityItemVars(c)) }));
+      const links = cityPage(letter, page).map((c) => ({
+        label: `${c.name}, ${c.stateCode.toUpperCase()}`,
+        href: itemFill(block.hrefTemplate, cityItemVars(c)),
+      }));
       return {
         groups: [{ letter: letter.toUpperCase(), links }],
         total: count,

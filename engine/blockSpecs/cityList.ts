@@ -9,7 +9,10 @@ export const cityListSpec: BlockSpec<'cityList', { links: LinkView[]; total: num
   data: (block, { state, itemFill }) => {
     const all = state ? citiesOf(state.code) : [];
     const top = state ? largestCitiesByName(state.code, block.limit ?? 60) : [];
-    const links = top.map((c) => ({ label: c.name, href: itemFill(block.hrefTemplate, { ...stateItemVars(state!), 'city.slug': c.slug, 'city.name': c.name }) }));
+    const links = top.map((c) => ({
+      label: c.name,
+      href: itemFill(block.hrefTemplate, { ...stateItemVars(state!), 'city.slug': c.slug, 'city.name': c.name }),
+    }));
     return { links, total: all.length };
   },
   check: (_block, { needs, hasParam }) => needs(STATE_PARAMS, (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState')),

@@ -31,5 +31,6 @@ export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentB
     },
   },
   data: (_block, _ctx, body) => body ?? { error: true },
-  check: (_block, { needs, hasParam }) => needs('{slug} and "content"', (r) => hasParam(r, 'slug') && !!r.content && r.content !== 'category' && r.content !== 'tag'),
+  check: (_block, { needs, hasParam }) =>
+    needs('{slug} and "content"', (r) => hasParam(r, 'slug') && !!r.content && r.content !== 'category' && r.content !== 'tag'),
 };

@@ -30,7 +30,9 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         const { pageCount } = result.meta.pagination;
         if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
         const topic = block.collection === 'category' || block.collection === 'tag' ? block.collection : undefined;
-        const shown = topic ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e) : result.data;
+        const shown = topic
+          ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e)
+          : result.data;
         return {
           items: shown.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
           ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),

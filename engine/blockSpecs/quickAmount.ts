@@ -4,5 +4,8 @@ import type { BlockSpec } from './types';
 
 export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: number; label: string }[]; defaultAmount: number }> = {
   applyWidget: true,
-  data: (_block, { brand }) => ({ options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })), defaultAmount: 1000 }),
+  data: (_block, { brand }) => ({
+    options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })),
+    defaultAmount: 1000,
+  }),
 };

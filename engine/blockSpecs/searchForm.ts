@@ -6,7 +6,8 @@ import type { BlockSpec } from './types';
 type Option = { value: string; label: string };
 
 /** A loan type as a choice in a list: "Title loans", "Title loans near me" (two types never read the same). */
-export const loanTypeOptionLabel = (t: keyof typeof LOAN_TYPES): string => capitalizeFirst(LOAN_TYPES[t].nearMe ? `${LOAN_TYPES[t].plural} near me` : LOAN_TYPES[t].plural);
+export const loanTypeOptionLabel = (t: keyof typeof LOAN_TYPES): string =>
+  capitalizeFirst(LOAN_TYPES[t].nearMe ? `${LOAN_TYPES[t].plural} near me` : LOAN_TYPES[t].plural);
 
 export const searchFormSpec: BlockSpec<'searchForm', { action: string; states: Option[]; loanTypes: Option[] }> = {
   data: (_block, { brand, path }) => ({

@@ -20,7 +20,9 @@ export interface SentryEvent {
   server_name?: string;
   tags?: Record<string, string>;
   request?: { url?: string; method?: string; headers?: Record<string, string> };
-  exception?: { values: { type: string; value: string; stacktrace?: { frames: { filename?: string; function?: string; lineno?: number; colno?: number }[] } }[] };
+  exception?: {
+    values: { type: string; value: string; stacktrace?: { frames: { filename?: string; function?: string; lineno?: number; colno?: number }[] } }[];
+  };
   extra?: Record<string, unknown>;
   [key: string]: unknown;
 }
@@ -38,7 +40,10 @@ export function stackFrames(stack: string | undefined): { filename?: string; fun
 }
 
 /** An error thrown on the server → an event. */
-export function serverEvent(err: unknown, ctx: { release: string; environment: string; tags: Record<string, string>; url?: string; method?: string; now?: Date }): SentryEvent {
+export function serverEvent(
+  err: unknown,
+  ctx: { release: string; environment: string; tags: Record<string, string>; url?: string; method?: string; now?: Date },
+): SentryEvent {
   const error = err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
   const frames = stackFrames(error.stack);
   return {
@@ -63,6 +68,10 @@ export function envelopeOf(event: SentryEvent, dsn?: Dsn, now = new Date()): str
 /** What makes two reports "the same" for deduplication: type, message and the top of the stack. */
 export function fingerprint(event: SentryEvent): string {
   const ex = event.exception?.values?.[0];
-  const top = ex?.stacktrace?.frames?.slice(-3).map((f) => `${f.filename}:${f.lineno}`).join('|') ?? String((event.extra as { stack?: unknown } | undefined)?.stack ?? '').slice(0, 300);
+  const top =
+    ex?.stacktrace?.frames
+      ?.slice(-3)
+      .map((f) => `${f.filename}:${f.lineno}`)
+      .join('|') ?? String((event.extra as { stack?: unknown } | undefined)?.stack ?? '').slice(0, 300);
   return `${event.tags?.brand ?? ''}|${ex?.type ?? ''}|${ex?.value ?? event.message ?? ''}|${top}`;
 }

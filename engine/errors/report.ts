@@ -72,5 +72,13 @@ export async function sendEvent(event: SentryEvent): Promise<boolean> {
 export function reportServerError(err: unknown, ctx: { kind: string; brand?: string; url?: string; method?: string }): void {
   if (!configuredDsn()) return;
   const tags: Record<string, string> = { kind: ctx.kind, ...(ctx.brand ? { brand: ctx.brand } : {}) };
-  void sendEvent(serverEvent(err, { release: release(), environment: environment(), tags, ...(ctx.url ? { url: ctx.url } : {}), ...(ctx.method ? { method: ctx.method } : {}) }));
+  void sendEvent(
+    serverEvent(err, {
+      release: release(),
+      environment: environment(),
+      tags,
+      ...(ctx.url ? { url: ctx.url } : {}),
+      ...(ctx.method ? { method: ctx.method } : {}),
+    }),
+  );
 }

@@ -53,7 +53,10 @@ export function unwrapAesKey(wrapped: Buffer, privateKey: KeyObject): Buffer {
   try {
     aesKey = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrapped);
   } catch {
-    throw new FormTraceError('key-unwrap', "The trace key could not be decrypted with this server's private key: it was altered, or sealed with another public key");
+    throw new FormTraceError(
+      'key-unwrap',
+      "The trace key could not be decrypted with this server's private key: it was altered, or sealed with another public key",
+    );
   }
   if (aesKey.length !== FORM_TRACE_AES_KEY_BYTES) {
     throw new FormTraceError('aes-key-size', `The trace key decrypted to ${aesKey.length} bytes; an AES-256 key is ${FORM_TRACE_AES_KEY_BYTES}`);

@@ -6,7 +6,18 @@
  * bytes. forge (~32 KB gzip) sits behind a dynamic import, so only pages without WebCrypto
  * ever download it; the WebCrypto path costs about 2 KB gzip.
  */
-import { FORM_TRACE_AES_KEY_BYTES, FORM_TRACE_IV_BYTES, FormTraceError, bytesToBase64, encodeFormTrace, fitFormTrace, joinData, publicKeyDer, type FormTrace, type FormTraceEnvelope } from './format';
+import {
+  FORM_TRACE_AES_KEY_BYTES,
+  FORM_TRACE_IV_BYTES,
+  FormTraceError,
+  bytesToBase64,
+  encodeFormTrace,
+  fitFormTrace,
+  joinData,
+  publicKeyDer,
+  type FormTrace,
+  type FormTraceEnvelope,
+} from './format';
 
 /** The two steps of sealing, as either engine does them. */
 export interface SealInput {

@@ -174,7 +174,10 @@ export function joinData(iv: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Arr
 /** `data`'s bytes split into iv, ciphertext and tag; refuses data too short to hold iv and tag. */
 export function splitData(data: Uint8Array): { iv: Uint8Array; ciphertext: Uint8Array; tag: Uint8Array } {
   if (data.length < FORM_TRACE_IV_BYTES + FORM_TRACE_TAG_BYTES) {
-    throw new FormTraceError('data-size', `The trace data is ${data.length} bytes; it must hold at least a ${FORM_TRACE_IV_BYTES}-byte iv and a ${FORM_TRACE_TAG_BYTES}-byte tag`);
+    throw new FormTraceError(
+      'data-size',
+      `The trace data is ${data.length} bytes; it must hold at least a ${FORM_TRACE_IV_BYTES}-byte iv and a ${FORM_TRACE_TAG_BYTES}-byte tag`,
+    );
   }
   return {
     iv: data.subarray(0, FORM_TRACE_IV_BYTES),

@@ -49,7 +49,11 @@ export interface KeyPairPem {
 }
 
 export function generateFormTraceKeyPair(bits = FORM_TRACE_RSA_BITS): KeyPairPem {
-  return generateKeyPairSync('rsa', { modulusLength: bits, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return generateKeyPairSync('rsa', {
+    modulusLength: bits,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 }
 
 const unescapePem = (text: string): string => text.replace(/\\n/g, '\n').trim() + '\n';
@@ -57,7 +61,9 @@ const unescapePem = (text: string): string => text.replace(/\\n/g, '\n').trim() 
 function checkRsaSize(key: KeyObject, label: string): void {
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (key.asymmetricKeyType !== 'rsa' || bits < FORM_TRACE_MIN_RSA_BITS || bits > FORM_TRACE_MAX_RSA_BITS) {
-    throw new Error(`${label} must be an RSA key of ${FORM_TRACE_MIN_RSA_BITS} to ${FORM_TRACE_MAX_RSA_BITS} bits (it is ${key.asymmetricKeyType ?? 'unknown'}${bits ? ` ${bits}` : ''}); make one with npm run keys`);
+    throw new Error(
+      `${label} must be an RSA key of ${FORM_TRACE_MIN_RSA_BITS} to ${FORM_TRACE_MAX_RSA_BITS} bits (it is ${key.asymmetricKeyType ?? 'unknown'}${bits ? ` ${bits}` : ''}); make one with npm run keys`,
+    );
   }
 }
 
@@ -91,7 +97,9 @@ function pairOf(privatePem: string | undefined, publicPem: string | undefined, l
   const derived = privateKey === undefined ? undefined : checkedPublicKey(privateKey, labels.private);
   const publicKey = publicPem === undefined ? derived! : checkedPublicKey(publicPem, labels.public);
   if (derived !== undefined && derived !== publicKey) {
-    throw new Error(`${labels.public} does not belong to ${labels.private}: traces sealed with it could never be read. Set both from the same npm run keys run`);
+    throw new Error(
+      `${labels.public} does not belong to ${labels.private}: traces sealed with it could never be read. Set both from the same npm run keys run`,
+    );
   }
   return privateKey === undefined ? { publicKey } : { publicKey, privateKey };
 }
@@ -106,7 +114,11 @@ const devKeysAllowed = (env: Record<string, string | undefined>): boolean => env
  * never replaces a key: the private key is linked into place, which fails if one exists
  * (also when two dev servers race), and then `written` is false.
  */
-export function writeFormTraceKeyPair(dir: string, pair: KeyPairPem, { force = false } = {}): { written: boolean; privateKeyPath: string; publicKeyPath: string } {
+export function writeFormTraceKeyPair(
+  dir: string,
+  pair: KeyPairPem,
+  { force = false } = {},
+): { written: boolean; privateKeyPath: string; publicKeyPath: string } {
   const privateKeyPath = join(dir, PRIVATE_KEY_FILE);
   const publicKeyPath = join(dir, PUBLIC_KEY_FILE);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -151,7 +163,10 @@ export function loadFormTraceKeys({ env = process.env, dir = defaultKeyDir(), lo
   const filePrivate = readIfExists(privatePath);
   const filePublic = readIfExists(publicPath);
   if (filePrivate !== undefined || filePublic !== undefined) {
-    return { ...pairOf(filePrivate, filePublic, { private: shown(privatePath), public: shown(publicPath) }), from: shown(filePrivate !== undefined ? privatePath : publicPath) };
+    return {
+      ...pairOf(filePrivate, filePublic, { private: shown(privatePath), public: shown(publicPath) }),
+      from: shown(filePrivate !== undefined ? privatePath : publicPath),
+    };
   }
   if (!devKeysAllowed(env)) {
     throw new Error(
@@ -161,7 +176,10 @@ export function loadFormTraceKeys({ env = process.env, dir = defaultKeyDir(), lo
   }
   const { written } = writeFormTraceKeyPair(dir, generateFormTraceKeyPair());
   const pair = pairOf(readFileSync(privatePath, 'utf8'), undefined, { private: shown(privatePath), public: shown(publicPath) });
-  if (written) log(`[form-trace] No form trace key configured: generated a development RSA ${FORM_TRACE_RSA_BITS} key pair in ${shown(dir)}/ (not for production; see npm run keys).`);
+  if (written)
+    log(
+      `[form-trace] No form trace key configured: generated a development RSA ${FORM_TRACE_RSA_BITS} key pair in ${shown(dir)}/ (not for production; see npm run keys).`,
+    );
   return { ...pair, from: `generated dev key ${shown(privatePath)}` };
 }
 
@@ -176,6 +194,7 @@ export function formTracePublicKey(): string {
 /** The private key PEM POST /api/trace decrypts with (loaded once per process). */
 export function formTracePrivateKey(): string {
   const keys = processKeys();
-  if (!keys.privateKey) throw new Error(`Only a public form trace key is configured (${keys.from}); set ${PRIVATE_KEY_ENV} on servers that receive POST /api/trace`);
+  if (!keys.privateKey)
+    throw new Error(`Only a public form trace key is configured (${keys.from}); set ${PRIVATE_KEY_ENV} on servers that receive POST /api/trace`);
   return keys.privateKey;
 }

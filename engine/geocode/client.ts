@@ -17,7 +17,10 @@ export const GEOCODE_LIMIT = 8;
 export const GEOCODE_COUNTRY = 'us';
 
 export class GeocodeError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -33,7 +36,14 @@ export const placeSearchUrl = (ep: GeocoderEndpoint, text: string) => placesUrl(
 
 /** Address autocomplete: country us, limit 8, proximity from the visitor's IP, postcode/address/place, English, autocomplete. */
 export const addressSearchUrl = (ep: GeocoderEndpoint, text: string) =>
-  placesUrl(ep, text, { country: GEOCODE_COUNTRY, limit: String(GEOCODE_LIMIT), proximity: 'ip', types: 'postcode,address,place', language: 'en', autocomplete: 'true' });
+  placesUrl(ep, text, {
+    country: GEOCODE_COUNTRY,
+    limit: String(GEOCODE_LIMIT),
+    proximity: 'ip',
+    types: 'postcode,address,place',
+    language: 'en',
+    autocomplete: 'true',
+  });
 
 /** Reverse geocoding to a region. */
 export const reverseRegionUrl = (ep: GeocoderEndpoint, longitude: number, latitude: number) =>

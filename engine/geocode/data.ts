@@ -94,7 +94,16 @@ export function geocoderIndex(): GeocoderIndex {
   } catch (err) {
     throw new Error(`Geocoder data is missing (${GEOCODER_FILE()}): run \`npm install\` or \`npx tsx scripts/derive-data.ts\`. ${(err as Error).message}`);
   }
-  const places: Place[] = raw.places.map(([name, state, slug, zipCount, lat, lon], i) => ({ index: i, name, state, slug, zipCount, lat, lon, key: searchKey(name) }));
+  const places: Place[] = raw.places.map(([name, state, slug, zipCount, lat, lon], i) => ({
+    index: i,
+    name,
+    state,
+    slug,
+    zipCount,
+    lat,
+    lon,
+    key: searchKey(name),
+  }));
   const postcodes: Postcode[] = raw.postcodes.map(([zip, p, lat, lon]) => ({ zip, place: places[p]!, lat, lon }));
   const grid = new Map<string, Postcode[]>();
   for (const pc of postcodes) {

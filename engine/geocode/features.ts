@@ -7,7 +7,16 @@ export const COUNTRY = { id: 'country.840', short_code: 'us', text: 'United Stat
 const regionItem = (r: Region): V5ContextItem => ({ id: `region.${r.fips}`, short_code: `US-${r.code.toUpperCase()}`, text: r.name });
 const placeItem = (p: Place): V5ContextItem => ({ id: `place.${p.index}`, text: p.name });
 
-function base(id: string, type: string, text: string, placeName: string, center: [number, number], relevance: number, context: V5ContextItem[], properties: V5Feature['properties'] = {}): V5Feature {
+function base(
+  id: string,
+  type: string,
+  text: string,
+  placeName: string,
+  center: [number, number],
+  relevance: number,
+  context: V5ContextItem[],
+  properties: V5Feature['properties'] = {},
+): V5Feature {
   return {
     id,
     type: 'Feature',
@@ -29,7 +38,11 @@ export const placeFeature = (p: Place, region: Region, relevance = 1): V5Feature
   base(`place.${p.index}`, 'place', p.name, `${p.name}, ${region.name}, ${COUNTRY.text}`, [p.lon, p.lat], relevance, [regionItem(region), { ...COUNTRY }]);
 
 export const postcodeFeature = (pc: Postcode, region: Region, relevance = 1): V5Feature =>
-  base(`postcode.${pc.zip}`, 'postcode', pc.zip, `${pc.place.name}, ${region.name} ${pc.zip}, ${COUNTRY.text}`, [pc.lon, pc.lat], relevance, [placeItem(pc.place), regionItem(region), { ...COUNTRY }]);
+  base(`postcode.${pc.zip}`, 'postcode', pc.zip, `${pc.place.name}, ${region.name} ${pc.zip}, ${COUNTRY.text}`, [pc.lon, pc.lat], relevance, [
+    placeItem(pc.place),
+    regionItem(region),
+    { ...COUNTRY },
+  ]);
 
 /** `language=en`: Mapbox adds text_en / place_name_en / language_en; names here are English only. */
 export function withLanguage(feature: V5Feature, language: string): V5Feature {

@@ -10,7 +10,9 @@ export const pageUsesGeolocation = (layout: Pick<Layout, 'blocks'>): boolean =>
 
 /** The brand's route patterns (e.g. "/{loanType}/location/search") whose pages use geolocation. */
 export const geolocationRoutes = (loaded: LoadedBrand): string[] =>
-  loaded.routes.filter((r) => {
-    const layout = loaded.layout(r.layout);
-    return layout !== undefined && pageUsesGeolocation(layout);
-  }).map((r) => r.path);
+  loaded.routes
+    .filter((r) => {
+      const layout = loaded.layout(r.layout);
+      return layout !== undefined && pageUsesGeolocation(layout);
+    })
+    .map((r) => r.path);

@@ -34,7 +34,12 @@ function fillRoute(route: CompiledRoute, state: State, city: City | undefined, l
   const hasCity = route.params.includes('city') || route.params.includes('cityState');
   const hasState = route.params.includes('state') || route.params.includes('stateCode');
   if (city ? !hasCity : hasCity || !hasState) return undefined;
-  const values: Record<string, string> = { state: state.slug, stateCode: state.code, loanType, ...(city ? { city: city.slug, cityState: cityStateSlug(city) } : {}) };
+  const values: Record<string, string> = {
+    state: state.slug,
+    stateCode: state.code,
+    loanType,
+    ...(city ? { city: city.slug, cityState: cityStateSlug(city) } : {}),
+  };
   return route.path.replace(/\{([a-zA-Z]+)\}/g, (_, name: string) => values[name] ?? '');
 }
 

@@ -38,7 +38,11 @@ export interface ReverseRequest extends Common {
   lat: number;
 }
 
-const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 const NUMBER = /^-?\d{1,3}(?:\.\d+)?$/;
 
 /** `segment` is the raw (percent-encoded) path part after mapbox.places/. */
@@ -63,19 +67,25 @@ export function parseGeocodeRequest(segment: string, params: URLSearchParams): F
   if (types !== null) {
     const values = list(types.toLowerCase());
     const unknown = values.filter((t) => !(PLACE_TYPES as readonly string[]).includes(t));
-    if (unknown.length || !values.length) throw new ApiError(400, `types must be a comma-separated list of ${PLACE_TYPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ').slice(0, 100)})` : ''}`);
+    if (unknown.length || !values.length)
+      throw new ApiError(
+        400,
+        `types must be a comma-separated list of ${PLACE_TYPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ').slice(0, 100)})` : ''}`,
+      );
     common.types = new Set(values as PlaceType[]);
   }
   const country = params.get('country');
   if (country !== null) {
     const values = list(country.toLowerCase());
-    if (!values.length || values.some((c) => !/^[a-z]{2}$/.test(c))) throw new ApiError(400, 'country must be a comma-separated list of two-letter country codes, e.g. us');
+    if (!values.length || values.some((c) => !/^[a-z]{2}$/.test(c)))
+      throw new ApiError(400, 'country must be a comma-separated list of two-letter country codes, e.g. us');
     common.country = values;
   }
   const language = params.get('language');
   if (language !== null) {
     const values = list(language.toLowerCase());
-    if (!values.length || values.some((l) => !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/.test(l))) throw new ApiError(400, 'language must be a comma-separated list of language tags, e.g. en');
+    if (!values.length || values.some((l) => !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/.test(l)))
+      throw new ApiError(400, 'language must be a comma-separated list of language tags, e.g. en');
     common.language = values.map((l) => l.split('-')[0]!);
   }
 
@@ -83,7 +93,8 @@ export function parseGeocodeRequest(segment: string, params: URLSearchParams): F
   if (point) {
     const lon = Number(point[1]);
     const lat = Number(point[2]);
-    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) throw new ApiError(400, 'A reverse lookup needs {longitude},{latitude} with longitude in -180…180 and latitude in -90…90');
+    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90))
+      throw new ApiError(400, 'A reverse lookup needs {longitude},{latitude} with longitude in -180…180 and latitude in -90…90');
     return { kind: 'reverse', lon, lat, ...common };
   }
 

@@ -65,7 +65,12 @@ function placesMatching(idx: GeocoderIndex, text: string, autocomplete: boolean)
 
 export function forwardGeocode(req: ForwardRequest, idx: GeocoderIndex = geocoderIndex()): V5Response {
   const query = normaliseText(req.text);
-  const response = (features: V5Feature[]): V5Response => ({ type: 'FeatureCollection', query: query.split(' ').filter(Boolean), features, attribution: ATTRIBUTION });
+  const response = (features: V5Feature[]): V5Response => ({
+    type: 'FeatureCollection',
+    query: query.split(' ').filter(Boolean),
+    features,
+    attribution: ATTRIBUTION,
+  });
   if (!usAllowed(req.country)) return response([]);
   const candidates: Candidate[] = [];
   let order = 0;
@@ -85,13 +90,22 @@ export function forwardGeocode(req: ForwardRequest, idx: GeocoderIndex = geocode
       const from = lowerBound(idx.postcodes, query, (p) => p.zip);
       for (let i = from; i < idx.postcodes.length && idx.postcodes[i]!.zip.startsWith(query) && i < from + req.limit; i++) {
         const pc = idx.postcodes[i]!;
-        add({ feature: (rel) => postcodeFeature(pc, region(pc.place.state), rel), relevance: Math.max(0.5, query.length / 5), tier: 1, typeRank: 1, weight: 0 });
+        add({
+          feature: (rel) => postcodeFeature(pc, region(pc.place.state), rel),
+          relevance: Math.max(0.5, query.length / 5),
+          tier: 1,
+          typeRank: 1,
+          weight: 0,
+        });
       }
     }
   }
 
   // Words without the ZIP; a state named at the end narrows the places.
-  const rawParts = req.text.split(',').map((p) => (zipMatch ? p.replace(zipMatch[1]!, ' ') : p)).filter((p) => normaliseText(p));
+  const rawParts = req.text
+    .split(',')
+    .map((p) => (zipMatch ? p.replace(zipMatch[1]!, ' ') : p))
+    .filter((p) => normaliseText(p));
   const parts = rawParts.map((p, i) => searchKey(p, req.autocomplete && i === rawParts.length - 1));
   const words = parts.join(' ').split(' ').filter(Boolean);
   const suffix = words.length ? stateSuffix(idx, words, parts.length > 1, req.autocomplete) : undefined;
@@ -106,7 +120,13 @@ export function forwardGeocode(req: ForwardRequest, idx: GeocoderIndex = geocode
       for (const r of idx.regions) {
         const exact = r.key === whole || r.code === whole;
         if (exact || (req.autocomplete && whole.length >= 2 && r.key.startsWith(whole))) {
-          add({ feature: (rel) => regionFeature(r, rel), relevance: exact ? 1 : Math.max(0.5, whole.length / r.key.length), tier: exact ? 2 : 1, typeRank: 3, weight: 1 });
+          add({
+            feature: (rel) => regionFeature(r, rel),
+            relevance: exact ? 1 : Math.max(0.5, whole.length / r.key.length),
+            tier: exact ? 2 : 1,
+            typeRank: 3,
+            weight: 1,
+          });
         }
       }
     }
@@ -144,7 +164,12 @@ export function forwardGeocode(req: ForwardRequest, idx: GeocoderIndex = geocode
 }
 
 /** The ZIP centroid nearest to a point within `maxMiles` (optionally in one state). */
-export function nearestPostcode(lon: number, lat: number, idx: GeocoderIndex = geocoderIndex(), opts: { maxMiles?: number; state?: string } = {}): Postcode | undefined {
+export function nearestPostcode(
+  lon: number,
+  lat: number,
+  idx: GeocoderIndex = geocoderIndex(),
+  opts: { maxMiles?: number; state?: string } = {},
+): Postcode | undefined {
   const maxMiles = opts.maxMiles ?? NEAREST_ZIP_MILES;
   let best: Postcode | undefined;
   let bestMiles = Infinity;

@@ -88,8 +88,7 @@ export function placeOf(feature: V5Feature): { city?: string; state?: string } {
 }
 
 /** Panel results: one per feature, by place_name. */
-export const searchResults = (res: V5Response): SearchResult[] =>
-  res.features.map((f) => ({ id: f.id, place_name: f.place_name, ...placeOf(f) }));
+export const searchResults = (res: V5Response): SearchResult[] => res.features.map((f) => ({ id: f.id, place_name: f.place_name, ...placeOf(f) }));
 
 /** Autocomplete suggestions: postcode, place and region read; the region as a state abbreviation. */
 export function addressSuggestions(res: V5Response): AddressSuggestion[] {

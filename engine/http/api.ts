@@ -81,7 +81,10 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
  * (400), valid against `schema` (400 with every problem as "/pointer: reason").
  */
 export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json') throw new ApiError(415, 'Send the body as application/json');
   const raw = await readRawBody(req, opts.limit);
   let body: unknown;
@@ -92,7 +95,11 @@ export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: numbe
   }
   const validate = validatorFor<T>(opts.schema);
   if (!validate(body)) {
-    throw new ApiError(400, 'The body is not valid', toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`));
+    throw new ApiError(
+      400,
+      'The body is not valid',
+      toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`),
+    );
   }
   return body;
 }
@@ -144,7 +151,11 @@ function brandTag(req: IncomingMessage): { brand?: string } {
 }
 
 /** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. Anything else is a 500, and reported (engine/errors/report.ts). */
-export async function handleApi(req: IncomingMessage, res: ServerResponse, work: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>): Promise<void> {
+export async function handleApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  work: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
+): Promise<void> {
   let status: number;
   let body: unknown;
   let headers: Record<string, string> = {};

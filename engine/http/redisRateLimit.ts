@@ -29,7 +29,11 @@ function connection(url: string): { client: Client; ready: Promise<unknown> } {
   const held = g[HOLDER];
   if (held && held.url === url) return held;
   // No offline queue: while disconnected a command fails at once and the fallback counts.
-  const client: Client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) } });
+  const client: Client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) },
+  });
   let warned = false;
   client.on('error', (err: Error) => {
     if (!warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
@@ -56,7 +60,10 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
       if (!client.isReady) await within(ready, timeoutMs).catch(() => undefined);
       if (!client.isReady) return opts.fallback.hit(key, now);
       try {
-        const reply = (await within(client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs)] }), timeoutMs)) as unknown[];
+        const reply = (await within(
+          client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs)] }),
+          timeoutMs,
+        )) as unknown[];
         const count = Number(reply[0]);
         const ttl = Number(reply[1]);
         const decision: RateDecision = { ok: count <= rule.limit, retryAfter: Math.max(1, Math.ceil(ttl / 1000)), remaining: Math.max(0, rule.limit - count) };

@@ -8,7 +8,12 @@ export interface HostRule {
 export declare function readHostRules(distDir: string): HostRule[];
 export declare function hostRouter(rules: HostRule[], max?: number): (host: string | undefined) => string | undefined;
 export declare function plainPath(url: string): string;
-export declare function internalPathRefused(r: { path: string; routedBrand: string | undefined; revalidateHeader: string | undefined; previewModeId: string | null }): boolean;
+export declare function internalPathRefused(r: {
+  path: string;
+  routedBrand: string | undefined;
+  revalidateHeader: string | undefined;
+  previewModeId: string | null;
+}): boolean;
 export declare function isPreviewModeId(presented: string | undefined, id: string | null): boolean;
 export declare function readPreviewModeId(distDir: string): string | null;
 export declare function needsProxy(r: { dev: boolean; routedBrand: string | undefined; url: string }): boolean;

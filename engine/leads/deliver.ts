@@ -43,7 +43,14 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     monthlyIncome: sensitive.monthlyIncome,
     payFrequency: lead.pay_frequency,
     dateOfBirth: sensitive.dateOfBirth,
-    consent: { version: lead.consent_version, text: lead.consent_text, sha256: lead.consent_hash, at: lead.created_at, ip: lead.ip, userAgent: lead.user_agent },
+    consent: {
+      version: lead.consent_version,
+      text: lead.consent_text,
+      sha256: lead.consent_hash,
+      at: lead.created_at,
+      ip: lead.ip,
+      userAgent: lead.user_agent,
+    },
     tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
     privacyOptOut: lead.privacy_opt_out === 1,
   };
@@ -56,7 +63,12 @@ async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fet
   try {
     const res = await fetcher(dest.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': lead.id, 'X-Loansites-Lead': lead.id, 'X-Loansites-Signature': signature(dest.secret, body) },
+      headers: {
+        'Content-Type': 'application/json',
+        'Idempotency-Key': lead.id,
+        'X-Loansites-Lead': lead.id,
+        'X-Loansites-Signature': signature(dest.secret, body),
+      },
       body,
       signal: AbortSignal.timeout(dest.timeoutMs ?? 10_000),
     });
@@ -64,7 +76,10 @@ async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fet
     return res.status >= 200 && res.status < 300 ? { ok: true } : { ok: false, error: `HTTP ${res.status}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    return { ok: false, error: e.name === 'TimeoutError' ? `no answer within ${dest.timeoutMs ?? 10_000} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}` };
+    return {
+      ok: false,
+      error: e.name === 'TimeoutError' ? `no answer within ${dest.timeoutMs ?? 10_000} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`,
+    };
   }
 }
 
@@ -75,7 +90,11 @@ export interface DeliveryRound {
 }
 
 /** One round: claim what is due, deliver it, record each outcome. */
-export async function deliverDue(db: Store, kind: StoreKind, opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number } = { worker: workerName() }): Promise<DeliveryRound> {
+export async function deliverDue(
+  db: Store,
+  kind: StoreKind,
+  opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number } = { worker: workerName() },
+): Promise<DeliveryRound> {
   const now = opts.now ?? (() => new Date());
   const claimed = await claimDueDeliveries(db, kind, { worker: opts.worker, now: now(), leaseMs: LEASE_MS, limit: opts.limit ?? 20 });
   const round: DeliveryRound = { claimed: claimed.length, delivered: 0, failed: 0 };
@@ -93,7 +112,11 @@ export async function deliverDue(db: Store, kind: StoreKind, opts: { worker: str
       else if (!outcome.ok) {
         round.failed += 1;
         const attempts = row.attempts + 1;
-        await markAttemptFailed(db, row.id, opts.worker, { error: outcome.error ?? 'failed', nextAttemptAt: new Date(now().getTime() + backoffMs(attempts)), giveUp: attempts >= MAX_ATTEMPTS });
+        await markAttemptFailed(db, row.id, opts.worker, {
+          error: outcome.error ?? 'failed',
+          nextAttemptAt: new Date(now().getTime() + backoffMs(attempts)),
+          giveUp: attempts >= MAX_ATTEMPTS,
+        });
         console.warn(`[leads] delivery of ${row.lead_id} to ${row.destination} failed (attempt ${attempts}): ${outcome.error}`);
       }
     }),

@@ -26,7 +26,12 @@ export function parseDestinations(text: string | undefined): DestinationMap {
     throw new Error(`LEAD_DESTINATIONS is not valid JSON: ${(err as Error).message}`);
   }
   const validate = validatorFor<DestinationMap>(schema);
-  if (!validate(value)) throw new Error(`LEAD_DESTINATIONS is not valid: ${toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ')}`);
+  if (!validate(value))
+    throw new Error(
+      `LEAD_DESTINATIONS is not valid: ${toProblems(validate.errors)
+        .map((p) => `${p.pointer || '/'}: ${p.message}`)
+        .join('; ')}`,
+    );
   return value;
 }
 

@@ -54,9 +54,25 @@ export interface ApplyFormValues {
 }
 
 export const EMPTY_VALUES: ApplyFormValues = {
-  amount: '', zip: '', purpose: '', vehicleYear: '', vehicleMake: '', vehicleModel: '', vehicleMileage: '',
-  firstName: '', lastName: '', email: '', phone: '', incomeSource: '', monthlyIncome: '', payFrequency: '',
-  dobMonth: '', dobDay: '', dobYear: '', consent: false, website: '',
+  amount: '',
+  zip: '',
+  purpose: '',
+  vehicleYear: '',
+  vehicleMake: '',
+  vehicleModel: '',
+  vehicleMileage: '',
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  incomeSource: '',
+  monthlyIncome: '',
+  payFrequency: '',
+  dobMonth: '',
+  dobDay: '',
+  dobYear: '',
+  consent: false,
+  website: '',
 };
 
 /** A field that can carry an error: the date of birth's three inputs share one. */
@@ -67,14 +83,18 @@ export type FieldErrors = Partial<Record<FieldKey, string>>;
 export type FormStep = 'request' | 'contact' | 'income';
 export const FORM_STEPS: readonly FormStep[] = ['request', 'contact', 'income'];
 export function stepFields(step: FormStep, kind: LoanKind): FieldKey[] {
-  if (step === 'request') return kind === 'title' ? ['amount', 'zip', 'purpose', 'vehicleYear', 'vehicleMake', 'vehicleModel', 'vehicleMileage'] : ['amount', 'zip'];
+  if (step === 'request')
+    return kind === 'title' ? ['amount', 'zip', 'purpose', 'vehicleYear', 'vehicleMake', 'vehicleModel', 'vehicleMileage'] : ['amount', 'zip'];
   if (step === 'contact') return ['firstName', 'lastName', 'email', 'phone'];
   return ['incomeSource', 'monthlyIncome', 'payFrequency', 'dateOfBirth', 'consent'];
 }
 
 /** Digits of a typed number ("$2,500" → "2500"); undefined when there is any other character than digits, commas, spaces and a leading $. */
 function wholeNumber(text: string): number | undefined {
-  const t = text.trim().replace(/^\$\s*/, '').replace(/[,\s]/g, '');
+  const t = text
+    .trim()
+    .replace(/^\$\s*/, '')
+    .replace(/[,\s]/g, '');
   return /^\d{1,9}$/.test(t) ? Number(t) : undefined;
 }
 
@@ -206,8 +226,30 @@ export function fieldOfProblem(problem: string): FieldKey | undefined {
   const pointer = /^\/([A-Za-z]+)(?:\/([A-Za-z]+))?/.exec(problem);
   if (!pointer) return undefined;
   const [, top, sub] = pointer;
-  if (top === 'vehicle') return sub === 'year' ? 'vehicleYear' : sub === 'make' ? 'vehicleMake' : sub === 'model' ? 'vehicleModel' : sub === 'mileage' ? 'vehicleMileage' : 'vehicleMake';
-  const known: FieldKey[] = ['amount', 'zip', 'purpose', 'firstName', 'lastName', 'email', 'phone', 'incomeSource', 'monthlyIncome', 'payFrequency', 'dateOfBirth', 'consent'];
+  if (top === 'vehicle')
+    return sub === 'year'
+      ? 'vehicleYear'
+      : sub === 'make'
+        ? 'vehicleMake'
+        : sub === 'model'
+          ? 'vehicleModel'
+          : sub === 'mileage'
+            ? 'vehicleMileage'
+            : 'vehicleMake';
+  const known: FieldKey[] = [
+    'amount',
+    'zip',
+    'purpose',
+    'firstName',
+    'lastName',
+    'email',
+    'phone',
+    'incomeSource',
+    'monthlyIncome',
+    'payFrequency',
+    'dateOfBirth',
+    'consent',
+  ];
   return known.find((k) => k === top);
 }
 
@@ -249,7 +291,10 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     payFrequency: values.payFrequency as LeadRequest['payFrequency'],
     dateOfBirth: dateOfBirthOf(values) ?? '',
     consent: { accepted: true, version: ctx.consentVersion },
-    tracking: { source: ctx.tracking.source.slice(0, 100) || 'landing-page', ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid }) },
+    tracking: {
+      source: ctx.tracking.source.slice(0, 100) || 'landing-page',
+      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid }),
+    },
     ...(values.website ? { website: values.website.slice(0, 200) } : {}),
   };
 }

@@ -58,7 +58,10 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   const unavailable = stateUnavailableReason(state, kind, brand.name);
   if (unavailable) throw new ApiError(422, unavailable);
   if (kind === 'title' && (!body.purpose || !body.vehicle)) {
-    throw new ApiError(400, 'The body is not valid', [...(body.purpose ? [] : ['/purpose: a title loan request needs its purpose']), ...(body.vehicle ? [] : ['/vehicle: a title loan request needs the vehicle'])]);
+    throw new ApiError(400, 'The body is not valid', [
+      ...(body.purpose ? [] : ['/purpose: a title loan request needs its purpose']),
+      ...(body.vehicle ? [] : ['/vehicle: a title loan request needs the vehicle']),
+    ]);
   }
   const text = consentText(body.consent.version, brand.name);
   const { id, created } = await insertLead(

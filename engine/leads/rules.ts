@@ -24,8 +24,10 @@ export type LoanKind = 'title' | 'general';
 
 /** Why a request from this state cannot be passed to a lender, or undefined when it can. */
 export function stateUnavailableReason(state: Pick<State, 'name'>, kind: LoanKind, brandName: string): string | undefined {
-  if ((NO_SERVICE_STATES as readonly string[]).includes(state.name)) return `${brandName} cannot connect borrowers in ${state.name} with a lender, so we can't take a request from there.`;
-  if (kind === 'title' && (TITLE_EXCLUDED_STATES as readonly string[]).includes(state.name)) return `Title loans through ${brandName} are not available in ${state.name}, so we can't take a title loan request from there.`;
+  if ((NO_SERVICE_STATES as readonly string[]).includes(state.name))
+    return `${brandName} cannot connect borrowers in ${state.name} with a lender, so we can't take a request from there.`;
+  if (kind === 'title' && (TITLE_EXCLUDED_STATES as readonly string[]).includes(state.name))
+    return `Title loans through ${brandName} are not available in ${state.name}, so we can't take a title loan request from there.`;
   return undefined;
 }
 

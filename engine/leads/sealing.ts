@@ -33,7 +33,9 @@ export function leadKey(env: Record<string, string | undefined> = process.env, d
   let key: Buffer;
   if (env[LEADS_KEY_ENV]) key = parseKey(env[LEADS_KEY_ENV]!);
   else if (isDeployment(env)) {
-    throw new MissingLeadKey(`${LEADS_KEY_ENV} is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set ${LEADS_KEY_ENV} to 32 random bytes (openssl rand -hex 32) and keep it with the database backups.`);
+    throw new MissingLeadKey(
+      `${LEADS_KEY_ENV} is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set ${LEADS_KEY_ENV} to 32 random bytes (openssl rand -hex 32) and keep it with the database backups.`,
+    );
   } else {
     const file = join(dir, 'leads.key');
     if (!existsSync(file)) {

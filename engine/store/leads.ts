@@ -84,13 +84,28 @@ export async function insertLead(db: Store, lead: Omit<LeadsTable, 'id'>, destin
       .onConflict((oc) => oc.columns(['brand', 'idempotency_key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
-      const existing = await trx.selectFrom('leads').select('id').where('brand', '=', lead.brand).where('idempotency_key', '=', lead.idempotency_key).executeTakeFirstOrThrow();
+      const existing = await trx
+        .selectFrom('leads')
+        .select('id')
+        .where('brand', '=', lead.brand)
+        .where('idempotency_key', '=', lead.idempotency_key)
+        .executeTakeFirstOrThrow();
       return { id: existing.id, created: false };
     }
     if (destinations.length) {
       await trx
         .insertInto('lead_deliveries')
-        .values(destinations.map((destination) => ({ id: newId('dl'), lead_id: id, destination, status: 'pending' as const, attempts: 0, next_attempt_at: lead.created_at, created_at: lead.created_at })))
+        .values(
+          destinations.map((destination) => ({
+            id: newId('dl'),
+            lead_id: id,
+            destination,
+            status: 'pending' as const,
+            attempts: 0,
+            next_attempt_at: lead.created_at,
+            created_at: lead.created_at,
+          })),
+        )
         .execute();
     }
     return { id, created: true };
@@ -100,7 +115,11 @@ export async function insertLead(db: Store, lead: Omit<LeadsTable, 'id'>, destin
 export type ClaimedDelivery = LeadDeliveriesTable;
 
 /** Claims up to `limit` due outbox rows for `worker` until now + leaseMs. */
-export async function claimDueDeliveries(db: Store, kind: StoreKind, opts: { worker: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Store,
+  kind: StoreKind,
+  opts: { worker: string; now: Date; leaseMs: number; limit: number },
+): Promise<ClaimedDelivery[]> {
   const now = opts.now.toISOString();
   const until = new Date(opts.now.getTime() + opts.leaseMs).toISOString();
   let due = db
@@ -112,12 +131,7 @@ export async function claimDueDeliveries(db: Store, kind: StoreKind, opts: { wor
     .orderBy('next_attempt_at')
     .limit(opts.limit);
   if (kind === 'postgres') due = due.forUpdate().skipLocked();
-  return db
-    .updateTable('lead_deliveries')
-    .set({ claimed_by: opts.worker, claimed_until: until })
-    .where('id', 'in', due)
-    .returningAll()
-    .execute();
+  return db.updateTable('lead_deliveries').set({ claimed_by: opts.worker, claimed_until: until }).where('id', 'in', due).returningAll().execute();
 }
 
 /** The lead of an outbox row. */
@@ -129,7 +143,14 @@ export async function leadById(db: Store, id: string): Promise<LeadsTable | unde
 export async function markDelivered(db: Store, id: string, worker: string, now: Date): Promise<boolean> {
   const r = await db
     .updateTable('lead_deliveries')
-    .set((eb) => ({ status: 'delivered', delivered_at: now.toISOString(), attempts: eb('attempts', '+', 1), claimed_by: null, claimed_until: null, last_error: null }))
+    .set((eb) => ({
+      status: 'delivered',
+      delivered_at: now.toISOString(),
+      attempts: eb('attempts', '+', 1),
+      claimed_by: null,
+      claimed_until: null,
+      last_error: null,
+    }))
     .where('id', '=', id)
     .where('claimed_by', '=', worker)
     .where('status', '=', 'pending')
@@ -163,12 +184,20 @@ export interface LeadListing {
 export async function listLeads(db: Store, opts: { since: Date; brand?: string; limit?: number }): Promise<LeadListing[]> {
   let q = db.selectFrom('leads').selectAll().where('created_at', '>=', opts.since.toISOString());
   if (opts.brand) q = q.where('brand', '=', opts.brand);
-  const leads = await q.orderBy('created_at').orderBy('id').limit(opts.limit ?? 10_000).execute();
+  const leads = await q
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(opts.limit ?? 10_000)
+    .execute();
   if (!leads.length) return [];
   const deliveries = await db
     .selectFrom('lead_deliveries')
     .select(['lead_id', 'destination', 'status', 'attempts', 'last_error', 'delivered_at'])
-    .where('lead_id', 'in', leads.map((l) => l.id))
+    .where(
+      'lead_id',
+      'in',
+      leads.map((l) => l.id),
+    )
     .orderBy('destination')
     .execute();
   return leads.map((lead) => ({ lead, deliveries: deliveries.filter((d) => d.lead_id === lead.id).map(({ lead_id: _, ...d }) => d) }));
@@ -176,10 +205,19 @@ export async function listLeads(db: Store, opts: { since: Date; brand?: string; 
 
 export async function recordFormTrace(db: Store, row: Omit<FormTracesTable, 'id'>): Promise<string> {
   const id = newId('ft');
-  await db.insertInto('form_traces').values({ ...row, id }).execute();
+  await db
+    .insertInto('form_traces')
+    .values({ ...row, id })
+    .execute();
   return id;
 }
 
 export async function listFormTraces(db: Store, opts: { since: Date; limit?: number }): Promise<FormTracesTable[]> {
-  return db.selectFrom('form_traces').selectAll().where('created_at', '>=', opts.since.toISOString()).orderBy('created_at').limit(opts.limit ?? 1000).execute();
+  return db
+    .selectFrom('form_traces')
+    .selectAll()
+    .where('created_at', '>=', opts.since.toISOString())
+    .orderBy('created_at')
+    .limit(opts.limit ?? 1000)
+    .execute();
 }

@@ -41,7 +41,11 @@ export async function recordSessionTrace(db: Store, row: SessionTrace): Promise<
 export async function listSessionTraces(db: Store, opts: { since: Date; limit?: number; brand?: string }): Promise<SessionTrace[]> {
   let query = db.selectFrom('session_traces').selectAll().where('created_at', '>=', opts.since.toISOString());
   if (opts.brand) query = query.where('brand', '=', opts.brand);
-  const rows = await query.orderBy('created_at').orderBy('uuid').limit(opts.limit ?? 10_000).execute();
+  const rows = await query
+    .orderBy('created_at')
+    .orderBy('uuid')
+    .limit(opts.limit ?? 10_000)
+    .execute();
   return rows.map((r) => ({
     uuid: r.uuid,
     brand: r.brand,
@@ -57,6 +61,9 @@ export async function listSessionTraces(db: Store, opts: { since: Date; limit?: 
 
 /** How many traces are stored (the load test's and operators' check). */
 export async function countSessionTraces(db: Store): Promise<number> {
-  const { n } = await db.selectFrom('session_traces').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('session_traces')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }

@@ -20,7 +20,11 @@ export function checkShadowedLayouts(brand: Brand, file: string, shared: Readonl
       });
     }
     if (!other && layout.overrides) {
-      problems.push({ file, pointer: encodePointer(['layouts', name, 'overrides']), message: `there is no shared layout "${name}" in brands/layouts/ to override; remove "overrides"` });
+      problems.push({
+        file,
+        pointer: encodePointer(['layouts', name, 'overrides']),
+        message: `there is no shared layout "${name}" in brands/layouts/ to override; remove "overrides"`,
+      });
     }
   }
   return problems;
@@ -38,12 +42,20 @@ export function checkLoanTypeFilters(source: LayoutSource, routes: readonly Comp
     const at = `${source.pointer}/blocks/${i}/loanTypes`;
     if (!reachable.size) {
       const route = routes[0]!;
-      problems.push({ file: source.file, pointer: at, message: `this block shows only for some loan types, but route "${route.path}" has no loan type ({loanType} in its path or "loanType"), so it would never show` });
+      problems.push({
+        file: source.file,
+        pointer: at,
+        message: `this block shows only for some loan types, but route "${route.path}" has no loan type ({loanType} in its path or "loanType"), so it would never show`,
+      });
       return;
     }
     const never = block.loanTypes.filter((t) => !reachable.has(t));
     if (never.length === block.loanTypes.length) {
-      problems.push({ file: source.file, pointer: at, message: `no route of brand "${brand.id}" using this layout has loan type ${never.map((t) => `"${t}"`).join(' or ')}, so this block never shows (its routes have: ${[...reachable].join(', ')})` });
+      problems.push({
+        file: source.file,
+        pointer: at,
+        message: `no route of brand "${brand.id}" using this layout has loan type ${never.map((t) => `"${t}"`).join(' or ')}, so this block never shows (its routes have: ${[...reachable].join(', ')})`,
+      });
     }
   });
   return problems;
@@ -51,17 +63,22 @@ export function checkLoanTypeFilters(source: LayoutSource, routes: readonly Comp
 
 /** The loan types the pages of these routes can have; undefined for a page without one. */
 export const pageLoanTypes = (routes: readonly CompiledRoute[], brand: Brand): (string | undefined)[] => [
-  ...new Set(routes.flatMap((r): (string | undefined)[] => {
-    const types = loanTypesOfRoute(r, brand);
-    return types.length ? [...types] : [undefined];
-  })),
+  ...new Set(
+    routes.flatMap((r): (string | undefined)[] => {
+      const types = loanTypesOfRoute(r, brand);
+      return types.length ? [...types] : [undefined];
+    }),
+  ),
 ];
 
 /**
  * The heroes a page of each loan type gets: the first block shown must be a hero, and only
  * one hero may show. Returns the problems as [block index, message] pairs.
  */
-export function heroProblems(blocks: readonly { type: string; loanTypes?: readonly string[] }[], pageTypes: readonly (string | undefined)[]): [number, string][] {
+export function heroProblems(
+  blocks: readonly { type: string; loanTypes?: readonly string[] }[],
+  pageTypes: readonly (string | undefined)[],
+): [number, string][] {
   const found = new Map<number, string>();
   for (const pageType of pageTypes.length ? pageTypes : [undefined]) {
     const shown = blocks.flatMap((b, i) => (!b.loanTypes || (pageType && b.loanTypes.includes(pageType)) ? [{ b, i }] : []));

@@ -52,7 +52,10 @@ function describe(err: ErrorObject): Problem | undefined {
       return { pointer: at, message: `must be ${article(String(params.type))}, not ${article(kindOf(err.data))}` };
     case 'pattern': {
       const hint = parent.patternHint as string | undefined;
-      return { pointer: at, message: hint ? `${show(err.data)} is not valid: expected ${hint}` : `${show(err.data)} does not have the expected form (${String(params.pattern)})` };
+      return {
+        pointer: at,
+        message: hint ? `${show(err.data)} is not valid: expected ${hint}` : `${show(err.data)} does not have the expected form (${String(params.pattern)})`,
+      };
     }
     case 'minLength':
       return { pointer: at, message: `is too short: at least ${String(params.limit)} characters (it has ${String((err.data as string).length)})` };
@@ -68,7 +71,8 @@ function describe(err: ErrorObject): Problem | undefined {
     case 'maximum':
       return { pointer: at, message: `must be ${err.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}` };
     case 'anyOf':
-      if (parent.properties && 'children' in (parent.properties as object)) return { pointer: at, message: 'a navigation entry needs an "href", "children" (a drop-down group), or both' };
+      if (parent.properties && 'children' in (parent.properties as object))
+        return { pointer: at, message: 'a navigation entry needs an "href", "children" (a drop-down group), or both' };
       return { pointer: at, message: 'does not match any of the allowed forms' };
     case 'propertyNames':
       return undefined; // reported by the inner pattern error on the name
@@ -88,7 +92,10 @@ export function toProblems(errors: readonly ErrorObject[] | null | undefined): P
   for (const err of errors) {
     if (err.keyword === 'required' && anyOfAt.has(err.instancePath) && err.schemaPath.includes('/anyOf/')) continue;
     if (err.keyword === 'pattern' && err.propertyName !== undefined) {
-      const p = { pointer: `${err.instancePath}/${err.propertyName}`, message: `name "${err.propertyName}" is not valid: use lowercase letters, digits and hyphens, starting with a letter` };
+      const p = {
+        pointer: `${err.instancePath}/${err.propertyName}`,
+        message: `name "${err.propertyName}" is not valid: use lowercase letters, digits and hyphens, starting with a letter`,
+      };
       if (seen.has(p.pointer + p.message)) continue;
       out.push(p);
       seen.add(p.pointer + p.message);

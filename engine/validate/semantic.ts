@@ -71,7 +71,11 @@ export function checkBrand(
 
   const ratio = contrastRatio(brand.config.theme, '#ffffff');
   if (ratio < MIN_TEXT_CONTRAST) {
-    add(file, '/config/theme', `white text on ${brand.config.theme} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour`);
+    add(
+      file,
+      '/config/theme',
+      `white text on ${brand.config.theme} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour`,
+    );
   }
 
   // Routes compile and name existing layouts.
@@ -90,9 +94,14 @@ export function checkBrand(
       if (err instanceof RoutePatternError) add(file, `/routes/${i}/path`, err.message);
       else throw err;
     }
-    if (spec.path.includes('{slug}') && !spec.content) add(file, `/routes/${i}`, 'a route with {slug} needs "content": the collection its slug names (article, answer, hub, author, category or tag)');
+    if (spec.path.includes('{slug}') && !spec.content)
+      add(file, `/routes/${i}`, 'a route with {slug} needs "content": the collection its slug names (article, answer, hub, author, category or tag)');
     if (!layoutOf(spec.layout)) {
-      add(file, `/routes/${i}/layout`, `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`);
+      add(
+        file,
+        `/routes/${i}/layout`,
+        `no layout named "${spec.layout}" (this brand's: ${Object.keys(own).join(', ') || 'none'}; shared: ${[...sharedLayouts.keys()].join(', ') || 'none'})`,
+      );
     }
   });
 
@@ -101,7 +110,11 @@ export function checkBrand(
     add(file, '/config/tiktokPixelId', `the pixel is for general brands only (this brand's product is "${brand.product}"); remove tiktokPixelId`);
   }
   if (brand.country === 'US' && !privacyChoicePath(brand, (name) => layoutOf(name)?.layout)) {
-    add(file, '/routes', 'a US brand needs its "Do Not Sell or Share My Personal Information" page: add { "path": "/do-not-sell-or-share", "layout": "do-not-sell" } (any path without parameters whose layout has a privacyChoice block); the footer links to it');
+    add(
+      file,
+      '/routes',
+      'a US brand needs its "Do Not Sell or Share My Personal Information" page: add { "path": "/do-not-sell-or-share", "layout": "do-not-sell" } (any path without parameters whose layout has a privacyChoice block); the footer links to it',
+    );
   }
 
   const resolves = (href: string) => matchRoute(compiled, pathOnly(href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths }) !== undefined;
@@ -155,12 +168,17 @@ export function checkBrand(
   const popup = brand.exitPopup;
   if (popup) {
     if (popup.variant === 'title' && !resolves(TITLE_APPLY.path)) {
-      add(file, '/exitPopup/variant', `the title popup's Contact Now goes to "${TITLE_APPLY.path}", which has no route; add a route for it or pick another variant`);
+      add(
+        file,
+        '/exitPopup/variant',
+        `the title popup's Contact Now goes to "${TITLE_APPLY.path}", which has no route; add a route for it or pick another variant`,
+      );
     }
     if (popup.variant === 'payday' && !popup.storeHrefTemplate) {
       add(file, '/exitPopup', 'the payday popup links to the 11 store brands: add "storeHrefTemplate", e.g. "/loans-near-me/lending-companies/{store.slug}"');
     }
-    if (popup.storeHrefTemplate && popup.variant !== 'payday') add(file, '/exitPopup/storeHrefTemplate', `only the payday variant uses store links; remove this or set "variant": "payday"`);
+    if (popup.storeHrefTemplate && popup.variant !== 'payday')
+      add(file, '/exitPopup/storeHrefTemplate', `only the payday variant uses store links; remove this or set "variant": "payday"`);
     if (popup.variant === 'payday' && popup.storeHrefTemplate) {
       const template = popup.storeHrefTemplate;
       const before = problems.length;
@@ -174,7 +192,9 @@ export function checkBrand(
 
   const footerVars = new Set<string>([...ALWAYS_VARS, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {
-    for (const p of placeholdersIn(text)) if (!footerVars.has(p)) add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
+    for (const p of placeholdersIn(text))
+      if (!footerVars.has(p))
+        add(file, `/footer/disclaimers/${i}`, `unknown placeholder {${p}} (available: ${[...footerVars].map((v) => `{${v}}`).join(', ')})`);
   });
 
   // Layouts: each used one is checked against the routes that use it.
@@ -199,7 +219,8 @@ function checkLayoutUse(
   const base = source.pointer;
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
 
-  for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand))) add(`${base}/blocks/${i}${message.startsWith('the first') ? '/type' : ''}`, message);
+  for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand)))
+    add(`${base}/blocks/${i}${message.startsWith('the first') ? '/type' : ''}`, message);
 
   const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
   const scan = (value: unknown, at: (string | number)[], templateFields: ReadonlySet<string> = new Set()) => {
@@ -213,7 +234,11 @@ function checkLayoutUse(
           continue;
         }
         const missing = routeVars.find((rv) => !rv.vars.has(p));
-        if (missing) add(pointer, `placeholder {${p}} has no value on route "${missing.route.path}" (available there: ${[...missing.vars].map((v) => `{${v}}`).join(', ')})`);
+        if (missing)
+          add(
+            pointer,
+            `placeholder {${p}} has no value on route "${missing.route.path}" (available there: ${[...missing.vars].map((v) => `{${v}}`).join(', ')})`,
+          );
       }
     }
   };
@@ -239,7 +264,8 @@ function checkLayoutUse(
     for (const [field, kind] of Object.entries(TEMPLATE_FIELDS[block.type] ?? {})) {
       const value: unknown = Object.entries(block).find(([k]) => k === field)?.[1];
       if (typeof value === 'string') checkItemTemplate(file, `${at}/${field}`, value, kind, routes);
-      else if (value && typeof value === 'object') for (const [key, t] of Object.entries(value)) checkItemTemplate(file, `${at}/${field}/${key}`, t as string, kind, routes);
+      else if (value && typeof value === 'object')
+        for (const [key, t] of Object.entries(value)) checkItemTemplate(file, `${at}/${field}/${key}`, t as string, kind, routes);
     }
   });
   return problems;

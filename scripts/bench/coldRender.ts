@@ -29,7 +29,8 @@ function spread<T>(items: T[], count: number): T[] {
 
 function diskBytes(dir: string): number {
   let total = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
   return total;
 }
 
@@ -59,7 +60,10 @@ export async function coldRenderRows(ctx: BenchContext): Promise<Row[]> {
   const sorted = [...latencies].sort((a, b) => a - b);
   const ratio = staticRps ? perSecond / staticRps : NaN;
   const statsRes = await get(ctx.port, '127.0.0.1', '/__page-cache');
-  const stats = statsRes.status === 200 ? (JSON.parse(statsRes.body) as { maxBytes: number; bytes: number; entries: number; evicted: number; notFoundSkipped: number; largest: number } | null) : null;
+  const stats =
+    statsRes.status === 200
+      ? (JSON.parse(statsRes.body) as { maxBytes: number; bytes: number; entries: number; evicted: number; notFoundSkipped: number; largest: number } | null)
+      : null;
   const perPage = stats && stats.entries ? stats.bytes / stats.entries : NaN;
   return [
     {
@@ -82,7 +86,9 @@ export async function coldRenderRows(ctx: BenchContext): Promise<Row[]> {
     },
     {
       figure: 'page cache total bound',
-      measured: stats ? `${(stats.maxBytes / 1024 / 1024).toFixed(0)} MB (PAGE_CACHE_MB); now ${(stats.bytes / 1024 / 1024).toFixed(1)} MB in ${stats.entries} pages, ${stats.evicted} dropped, ${stats.notFoundSkipped} notFound not stored` : '—',
+      measured: stats
+        ? `${(stats.maxBytes / 1024 / 1024).toFixed(0)} MB (PAGE_CACHE_MB); now ${(stats.bytes / 1024 / 1024).toFixed(1)} MB in ${stats.entries} pages, ${stats.evicted} dropped, ${stats.notFoundSkipped} notFound not stored`
+        : '—',
       budget: 'bounded',
       ok: !!stats && stats.bytes <= stats.maxBytes,
     },

@@ -44,7 +44,15 @@ export async function startServer(cwd: string, port: number, env: Record<string,
     cwd,
     stdio: 'ignore',
     detached: true,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOANSITES_DB_FILE: join(cwd, '.bench/bench.sqlite'), DATABASE_URL: '', RATE_LIMIT_SESSION_TRACE: '100000', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      LOANSITES_DB_FILE: join(cwd, '.bench/bench.sqlite'),
+      DATABASE_URL: '',
+      RATE_LIMIT_SESSION_TRACE: '100000',
+      ...env,
+    },
   });
   for (let i = 0; i < 150; i++) {
     if ((await get(port, 'ipaydayloans.localhost', '/static/ping.txt').catch(() => undefined))?.status) return child;
@@ -64,7 +72,11 @@ export const stopServer = (child: ChildProcess) => {
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /** One GET with a Host header (fetch cannot set one): status, body and headers. */
-export function get(port: number, host: string, path: string): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+export function get(
+  port: number,
+  host: string,
+  path: string,
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, agent, headers: { host } }, (res) => {
       const chunks: Buffer[] = [];

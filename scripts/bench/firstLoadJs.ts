@@ -33,7 +33,13 @@ async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolea
   const bodies: Promise<number>[] = [];
   page.on('response', (res) => {
     if (THIRD_PARTY_HOSTS.test(res.url())) return;
-    if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
+    if (res.request().resourceType() === 'script' || res.url().endsWith('.js'))
+      bodies.push(
+        res
+          .body()
+          .then((b) => gzipSync(b, { level: 9 }).length)
+          .catch(() => 0),
+      );
   });
   const traced = opts.traced ? page.waitForResponse((r) => r.url().endsWith('/api/trace/session') && r.request().method() === 'POST') : undefined;
   await page.goto(url, { waitUntil: 'networkidle' });
@@ -89,13 +95,20 @@ export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
         budget: '≤ 1.05×',
         ok: over <= 1.05,
       },
-      { figure: `heaviest page (${heavy.path})`, measured: `${KiB(heavy.bytes)} (${(heavy.bytes / min.bytes).toFixed(3)}×)`, note: measured.map((m) => `${m.path} ${KiB(m.bytes)}`).join(', ') },
+      {
+        figure: `heaviest page (${heavy.path})`,
+        measured: `${KiB(heavy.bytes)} (${(heavy.bytes / min.bytes).toFixed(3)}×)`,
+        note: measured.map((m) => `${m.path} ${KiB(m.bytes)}`).join(', '),
+      },
       {
         figure: 'third parties',
         measured: `${GENERAL}${PLAIN_PAGE}: ${KiB(generalPlain.bytes)} of our JS vendors unreachable, ${KiB(generalAll.bytes)} with the tag manager and pixel answering`,
-        note: 'the vendors\' own scripts are not counted; the inline error reporter is in every page\'s HTML (~0.6 KiB gzip)',
+        note: "the vendors' own scripts are not counted; the inline error reporter is in every page's HTML (~0.6 KiB gzip)",
       },
-      { figure: 'visit tracking (session trace posted)', measured: `+${KiB(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due` },
+      {
+        figure: 'visit tracking (session trace posted)',
+        measured: `+${KiB(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due`,
+      },
     ];
   } finally {
     stopServer(minimal);

@@ -18,7 +18,15 @@ import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const FIXED_RUNS = process.env.LIGHTHOUSE_RUNS ? Math.max(1, Number(process.env.LIGHTHOUSE_RUNS)) : undefined;
 export const LIGHTHOUSE_BUDGET = 95;
 
@@ -26,15 +34,36 @@ export const LIGHTHOUSE_BUDGET = 95;
 export const LIGHTHOUSE_PAGES: { brand: string; pages: [template: string, path: string][] }[] = [
   {
     brand: 'ipaydayloans',
-    pages: [['home', '/'], ['loan type', '/payday-loans'], ['state', '/location/ca'], ['city', '/location/ca/los-angeles'], ['article', '/blog/money-basics/debt-collector-rights-fdcpa'], ['apply', '/apply']],
+    pages: [
+      ['home', '/'],
+      ['loan type', '/payday-loans'],
+      ['state', '/location/ca'],
+      ['city', '/location/ca/los-angeles'],
+      ['article', '/blog/money-basics/debt-collector-rights-fdcpa'],
+      ['apply', '/apply'],
+    ],
   },
   {
     brand: 'usbadcreditloans',
-    pages: [['home', '/'], ['loan type', '/payday-loans'], ['state', '/payday-loans/location/california'], ['city', '/payday-loans/location/los-angeles'], ['article', '/blog/money-basics/start-emergency-fund-tight-budget'], ['apply', '/apply']],
+    pages: [
+      ['home', '/'],
+      ['loan type', '/payday-loans'],
+      ['state', '/payday-loans/location/california'],
+      ['city', '/payday-loans/location/los-angeles'],
+      ['article', '/blog/money-basics/start-emergency-fund-tight-budget'],
+      ['apply', '/apply'],
+    ],
   },
   {
     brand: 'ustitleloans',
-    pages: [['home', '/'], ['loan type', '/title-loans'], ['state', '/title-loans/california'], ['city', '/title-loans/los-angeles'], ['article', '/blog/personal-loans/prequalification-soft-pull-vs-hard-inquiry'], ['apply', '/apply-title-loans']],
+    pages: [
+      ['home', '/'],
+      ['loan type', '/title-loans'],
+      ['state', '/title-loans/california'],
+      ['city', '/title-loans/los-angeles'],
+      ['article', '/blog/personal-loans/prequalification-soft-pull-vs-hard-inquiry'],
+      ['apply', '/apply-title-loans'],
+    ],
   },
 ];
 
@@ -79,7 +108,8 @@ function getViaLoopback(url: string): Promise<{ status: number; headers: Record<
       res.on('end', () => {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) {
-          if (v !== undefined && !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          if (v !== undefined && !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))
+            headers[k] = Array.isArray(v) ? v.join(', ') : v;
         }
         resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
       });
@@ -101,7 +131,12 @@ async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry =
       await page.setRequestInterception(true);
       page.on('request', (r) => void intercept(r, url, rewrite).catch(() => r.abort().catch(() => undefined)));
     }
-    const result = await lighthouse(url, { output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(rewrite ? {} : { blockedUrlPatterns: BLOCKED }) }, undefined, page);
+    const result = await lighthouse(
+      url,
+      { output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(rewrite ? {} : { blockedUrlPatterns: BLOCKED }) },
+      undefined,
+      page,
+    );
     const lhr = result?.lhr;
     if (!lhr) throw new Error('no Lighthouse result');
     if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -148,7 +183,7 @@ async function measure(browser: Browser, label: string, url: string): Promise<Li
   const done: Omit<LighthouseRow, 'label' | 'runs'>[] = [];
   let error: string | undefined;
   const doubtful = (score: number) => Math.abs(score - LIGHTHOUSE_BUDGET) <= 3;
-  const wanted = () => (FIXED_RUNS ?? (done.length && doubtful(done[0]!.score) ? 3 : 1));
+  const wanted = () => FIXED_RUNS ?? (done.length && doubtful(done[0]!.score) ? 3 : 1);
   for (let i = 0; i < wanted() && i < 4; i++) {
     try {
       done.push(await runOnce(browser, url));

@@ -7,7 +7,14 @@ import { get } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
 export const HTML_BUDGET_BYTES = 30 * 1024;
-export const HTML_PAGES: [brand: string, path: string][] = [['ipaydayloans', '/'], ['ipaydayloans', '/payday-loans'], ['ipaydayloans', '/location/ca'], ['ipaydayloans', '/privacy'], ['usbadcreditloans', '/'], ['ustitleloans', '/']];
+export const HTML_PAGES: [brand: string, path: string][] = [
+  ['ipaydayloans', '/'],
+  ['ipaydayloans', '/payday-loans'],
+  ['ipaydayloans', '/location/ca'],
+  ['ipaydayloans', '/privacy'],
+  ['usbadcreditloans', '/'],
+  ['ustitleloans', '/'],
+];
 
 function html(port: number, host: string, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -31,7 +38,12 @@ export async function pageWeights(port: number): Promise<PageWeight[]> {
   for (const [brand, path] of HTML_PAGES) {
     const body = await html(port, `${brand}.localhost:${port}`, path);
     const data = /<script id="__NEXT_DATA__"[^>]*>(.*?)<\/script>/s.exec(body)?.[1] ?? '';
-    rows.push({ page: `${brand}${path}`, htmlBytes: Buffer.byteLength(body), gzipBytes: gzipSync(body, { level: 9 }).length, dataBytes: Buffer.byteLength(data) });
+    rows.push({
+      page: `${brand}${path}`,
+      htmlBytes: Buffer.byteLength(body),
+      gzipBytes: gzipSync(body, { level: 9 }).length,
+      dataBytes: Buffer.byteLength(data),
+    });
   }
   return rows;
 }

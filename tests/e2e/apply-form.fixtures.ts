@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { Page } from '@playwright/test';
 
-export const validateLead = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(process.cwd(), 'schemas/api/lead.schema.json'), 'utf8')) as object);
+export const validateLead = new Ajv2020({ allErrors: true, strict: false }).compile(
+  JSON.parse(readFileSync(join(process.cwd(), 'schemas/api/lead.schema.json'), 'utf8')) as object,
+);
 
 /** Answers POST /api/leads: records each body, replies with the given statuses in turn (the last one repeats). */
 export async function serveLeads(page: Page, statuses: number[] = [201]) {

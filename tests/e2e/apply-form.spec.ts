@@ -72,7 +72,9 @@ for (const b of [general, title]) {
   });
 }
 
-test('ipaydayloans: every step by keyboard only, axe on each; one lead stored with the consent snapshot and the visit; its form trace decrypts to the post', async ({ page }) => {
+test('ipaydayloans: every step by keyboard only, axe on each; one lead stored with the consent snapshot and the visit; its form trace decrypts to the post', async ({
+  page,
+}) => {
   // ipaydayloans has a tag-manager container: answered in the browser, as third parties are offline here
   await fakeThirdParties(page.context());
   const errors: string[] = [];
@@ -149,9 +151,18 @@ test('ipaydayloans: every step by keyboard only, axe on each; one lead stored wi
   const body = bodies[0]!;
   expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
   expect(body).toMatchObject({
-    amount: 2500, zip: '78701', firstName: 'Ana', lastName: 'García', email, phone: '5125550123',
-    incomeSource: 'employment', monthlyIncome: 2800, payFrequency: 'biweekly', dateOfBirth: '1990-03-27',
-    consent: { accepted: true, version: 'tcpa-2026-11' }, tracking: { source: 'spring', clickId: 'ggabc', uuid },
+    amount: 2500,
+    zip: '78701',
+    firstName: 'Ana',
+    lastName: 'García',
+    email,
+    phone: '5125550123',
+    incomeSource: 'employment',
+    monthlyIncome: 2800,
+    payFrequency: 'biweekly',
+    dateOfBirth: '1990-03-27',
+    consent: { accepted: true, version: 'tcpa-2026-11' },
+    tracking: { source: 'spring', clickId: 'ggabc', uuid },
   });
   expect(body).not.toHaveProperty('vehicle');
   expect(body).not.toHaveProperty('website');
@@ -159,20 +170,41 @@ test('ipaydayloans: every step by keyboard only, axe on each; one lead stored wi
   // Stored once, with the consent text shown and the visit it came from; date of birth and income sealed.
   const [row, ...more] = await leadsByEmail(email);
   expect(more).toHaveLength(0);
-  expect(row).toMatchObject({ brand: 'ipaydayloans', amount: 2500, state: 'tx', city: 'Austin', source: 'spring', click_id: 'ggabc', session_uuid: uuid, consent_version: 'tcpa-2026-11' });
+  expect(row).toMatchObject({
+    brand: 'ipaydayloans',
+    amount: 2500,
+    state: 'tx',
+    city: 'Austin',
+    source: 'spring',
+    click_id: 'ggabc',
+    session_uuid: uuid,
+    consent_version: 'tcpa-2026-11',
+  });
   expect(row!.consent_text).toBe(consentText('tcpa-2026-11', 'iPaydayLoans'));
   expect(row!.consent_text).toContain('My consent is not a condition of obtaining any loan');
   expect(row!.sealed).not.toContain('1990');
 
   // The form trace: sealed in the browser, opened and stored by the server — the same request and its answer.
-  await expect.poll(async () => (await db.selectFrom('form_traces').select('trace').where('brand', '=', 'ipaydayloans').execute()).filter((t) => t.trace.includes(email)).length, { timeout: 15_000 }).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        (await db.selectFrom('form_traces').select('trace').where('brand', '=', 'ipaydayloans').execute()).filter((t) => t.trace.includes(email)).length,
+      { timeout: 15_000 },
+    )
+    .toBe(1);
   const traceRow = (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'ipaydayloans').execute()).find((t) => t.trace.includes(email))!;
   const trace = JSON.parse(traceRow.trace) as { type: string; request: { url: string; body: unknown }; response: { status: number; body: { id: string } } };
-  expect(trace).toMatchObject({ type: 'general', request: { url: expect.stringMatching(/\/api\/leads$/), body }, response: { status: 201, body: { id: row!.id, status: 'received' } } });
+  expect(trace).toMatchObject({
+    type: 'general',
+    request: { url: expect.stringMatching(/\/api\/leads$/), body },
+    response: { status: 201, body: { id: row!.id, status: 'received' } },
+  });
   expect(errors, 'no hydration or script errors').toEqual([]);
 });
 
-test('ustitleloans: purpose and vehicle by keyboard, a double click stores one lead; the buyer, down at first, gets it once when it comes back', async ({ page }) => {
+test('ustitleloans: purpose and vehicle by keyboard, a double click stores one lead; the buyer, down at first, gets it once when it comes back', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const bodies = leadPosts(page);
   const email = uniqueEmail('title');
@@ -184,7 +216,12 @@ test('ustitleloans: purpose and vehicle by keyboard, a double click stores one l
   await expect(page.getByLabel('What is the loan for?')).toBeFocused();
   await page.keyboard.type('Auto R');
   await expect(page.getByLabel('What is the loan for?')).toHaveValue('Auto Repair');
-  for (const [label, text] of [['Model year', '2016'], ['Make', 'Toyota'], ['Model', 'Camry'], ['Approximate mileage', '85000']] as const) {
+  for (const [label, text] of [
+    ['Model year', '2016'],
+    ['Make', 'Toyota'],
+    ['Model', 'Camry'],
+    ['Approximate mileage', '85000'],
+  ] as const) {
     await page.keyboard.press('Tab');
     await expect(page.getByLabel(label, { exact: true })).toBeFocused();
     await page.keyboard.type(text);
@@ -213,7 +250,14 @@ test('ustitleloans: purpose and vehicle by keyboard, a double click stores one l
   expect(bodies.length).toBeLessThanOrEqual(2); // a second click may post; the idempotency key makes it the same lead
   const body = bodies[0]!;
   expect(validateLead(body), JSON.stringify(validateLead.errors)).toBe(true);
-  expect(body).toMatchObject({ amount: 2500, purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 }, phone: '5125550123', dateOfBirth: '1975-11-02', tracking: { source: 'tt-campaign' } });
+  expect(body).toMatchObject({
+    amount: 2500,
+    purpose: 'Auto Repair',
+    vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 },
+    phone: '5125550123',
+    dateOfBirth: '1975-11-02',
+    tracking: { source: 'tt-campaign' },
+  });
   const rows = await leadsByEmail(email);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ brand: 'ustitleloans', loan_kind: 'title', purpose: 'Auto Repair', state: 'tx' });
@@ -227,7 +271,13 @@ test('ustitleloans: purpose and vehicle by keyboard, a double click stores one l
   try {
     await expect.poll(async () => (await delivery()).status, { timeout: 30_000 }).toBe('delivered');
     expect(buyer.received.filter((r) => r.id === id)).toHaveLength(1);
-    expect(buyer.received.find((r) => r.id === id)!.body).toMatchObject({ brand: 'ustitleloans', purpose: 'Auto Repair', dateOfBirth: '1975-11-02', monthlyIncome: 1900, consent: { version: 'tcpa-2026-11' } });
+    expect(buyer.received.find((r) => r.id === id)!.body).toMatchObject({
+      brand: 'ustitleloans',
+      purpose: 'Auto Repair',
+      dateOfBirth: '1975-11-02',
+      monthlyIncome: 1900,
+      consent: { version: 'tcpa-2026-11' },
+    });
   } finally {
     await buyer.close();
   }
@@ -391,30 +441,41 @@ const PARTNER_LOADER = `(function () {
   window.dispatchEvent(new CustomEvent('loansites:form-ready'));
 })();`;
 
-test('script provider: the loader comes after the page, with campaign, lead type, amount and v1; once ready, its lead post is traced (encrypted, opened by the server)', async ({ page }) => {
+test('script provider: the loader comes after the page, with campaign, lead type, amount and v1; once ready, its lead post is traced (encrypted, opened by the server)', async ({
+  page,
+}) => {
   const loaderRequests: string[] = [];
   await page.route('https://forms.partner.test/loader.js', (route) => {
     loaderRequests.push(route.request().url());
     return route.fulfill({ contentType: 'text/javascript', body: PARTNER_LOADER });
   });
-  await page.route('https://forms.partner.test/leads*', (route) => route.fulfill({ headers: { 'access-control-allow-origin': '*' }, json: { accepted: true, leadId: 'p-123' } }));
+  await page.route('https://forms.partner.test/leads*', (route) =>
+    route.fulfill({ headers: { 'access-control-allow-origin': '*' }, json: { accepted: true, leadId: 'p-123' } }),
+  );
   await page.goto(brandUrl('acmetitle', '/apply-title-loans/partner?requestedamount=2500&v1=partner-campaign'));
   const container = page.locator('#partner-form');
   await expect(container.getByRole('button', { name: 'Send to partner' })).toBeVisible();
   await expect(page.getByText('Loading the application form…')).toHaveCount(0);
   expect(loaderRequests).toHaveLength(1);
-  const dataset = await page.evaluate(() => ({ ...(document.querySelector('script[src="https://forms.partner.test/loader.js"]') as HTMLScriptElement).dataset }));
+  const dataset = await page.evaluate(() => ({
+    ...(document.querySelector('script[src="https://forms.partner.test/loader.js"]') as HTMLScriptElement).dataset,
+  }));
   expect(dataset).toMatchObject({ container: 'partner-form', campaign: 'theme', leadType: '18', amount: '2500', v1: 'partner-campaign' });
 
   const marker = `partner-${Date.now()}`;
   await container.getByLabel('Name').fill(marker);
   await container.getByRole('button', { name: 'Send to partner' }).click();
   await expect(container.getByText('Partner received p-123')).toBeVisible();
-  const traced = async () => (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'acmetitle').execute()).filter((t) => t.trace.includes(marker));
+  const traced = async () =>
+    (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'acmetitle').execute()).filter((t) => t.trace.includes(marker));
   await expect.poll(async () => (await traced()).length, { timeout: 15_000 }).toBe(1);
   expect(JSON.parse((await traced())[0]!.trace)).toMatchObject({
     type: 'title',
-    request: { url: 'https://forms.partner.test/leads?campaign=theme&leadType=18', search: { campaign: 'theme', leadType: '18' }, body: { name: marker, amount: 2500 } },
+    request: {
+      url: 'https://forms.partner.test/leads?campaign=theme&leadType=18',
+      search: { campaign: 'theme', leadType: '18' },
+      body: { name: marker, amount: 2500 },
+    },
     response: { status: 200, body: { accepted: true, leadId: 'p-123' } },
   });
 });

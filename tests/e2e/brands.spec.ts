@@ -11,8 +11,16 @@ import { brandUrl, expectNoAxeViolations } from './helpers';
 
 const catalog = buildCatalog(readSources().brands, readSources().layouts);
 const SAMPLE: Record<string, string> = {
-  stateCode: 'tx', state: 'texas', city: 'houston', cityState: 'houston-tx', letter: 'b', page: '2', list: 'guides',
-  letterGroup: 'a', amount: '500', store: 'advance-america',
+  stateCode: 'tx',
+  state: 'texas',
+  city: 'houston',
+  cityState: 'houston-tx',
+  letter: 'b',
+  page: '2',
+  list: 'guides',
+  letterGroup: 'a',
+  amount: '500',
+  store: 'advance-america',
 };
 
 /**
@@ -27,7 +35,13 @@ function samplePaths(loaded: LoadedBrand): string[] {
     const layout = loaded.layout(r.layout);
     const shape = layout ? [...new Set(layout.blocks.map((b) => b.type))].sort().join(',') : r.layout;
     if (byShape.has(shape)) continue;
-    byShape.set(shape, r.path.replace(/\/\{page\?\}$/, '').replace(/\{loanType\}/g, r.loanType ?? loaded.brand.loanTypes[0]!).replace(/\{(\w+)\}/g, (_, k: string) => SAMPLE[k] ?? k));
+    byShape.set(
+      shape,
+      r.path
+        .replace(/\/\{page\?\}$/, '')
+        .replace(/\{loanType\}/g, r.loanType ?? loaded.brand.loanTypes[0]!)
+        .replace(/\{(\w+)\}/g, (_, k: string) => SAMPLE[k] ?? k),
+    );
   }
   return [...byShape.values()];
 }

@@ -61,7 +61,11 @@ test.afterAll(async () => {
 });
 
 const revalidate = (body: unknown, secret = REVALIDATE_SECRET) =>
-  fetch(`http://127.0.0.1:${SITE_PORT}/api/revalidate`, { method: 'POST', headers: { 'content-type': 'application/json', host: 'ipaydayloans.localhost', 'x-revalidate-secret': secret }, body: JSON.stringify(body) });
+  fetch(`http://127.0.0.1:${SITE_PORT}/api/revalidate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', host: 'ipaydayloans.localhost', 'x-revalidate-secret': secret },
+    body: JSON.stringify(body),
+  });
 
 test('the blog lists the CMS content, newest first, and 404s past the last page', async ({ page }) => {
   await page.goto(site('/blog'));
@@ -81,7 +85,12 @@ test('an article page: body, author, Article structured data with its required p
   await expect(page.getByRole('link', { name: 'Tess Author' })).toHaveAttribute('href', 'https://ipaydayloans.com/author/test-author');
   const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
   const article = ld.find((d) => d['@type'] === 'Article')!;
-  expect(article).toMatchObject({ headline: 'Fixture article number 2 about payday loans', url: 'https://blog.ipaydayloans.com/blog/payday-loans/fixture-article-2', datePublished: '2026-02-10', dateModified: '2026-02-20' });
+  expect(article).toMatchObject({
+    headline: 'Fixture article number 2 about payday loans',
+    url: 'https://blog.ipaydayloans.com/blog/payday-loans/fixture-article-2',
+    datePublished: '2026-02-10',
+    dateModified: '2026-02-20',
+  });
   expect(article.author).toMatchObject({ name: 'Tess Author' });
   expect(article.publisher).toMatchObject({ name: 'iPaydayLoans', logo: { url: 'https://ipaydayloans.com/logos/ipaydayloans.svg' } });
 });
@@ -106,7 +115,11 @@ test('drafts: 404 for visitors; a signed preview link shows them; a bad signatur
 
 test('revalidate: wrong or missing secret → 401; garbage body → 400 with a reason; right secret → 200', async () => {
   expect((await revalidate({ brand: 'ipaydayloans', paths: ['/blog'] }, 'wrong')).status).toBe(401);
-  const noSecret = await fetch(`http://127.0.0.1:${SITE_PORT}/api/revalidate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"brand":"ipaydayloans","paths":["/blog"]}' });
+  const noSecret = await fetch(`http://127.0.0.1:${SITE_PORT}/api/revalidate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"brand":"ipaydayloans","paths":["/blog"]}',
+  });
   expect(noSecret.status).toBe(401);
   const garbage = await revalidate({ brand: 'ipaydayloans', paths: 'all', extra: 1 });
   expect(garbage.status).toBe(400);

@@ -31,7 +31,11 @@ function get(host: string, path: string): Promise<{ status: number; body: string
   });
 }
 
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 
 /** Same-host page links of an HTML page: paths only, query and fragment dropped. */
 export function pageLinks(html: string): string[] {

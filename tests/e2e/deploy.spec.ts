@@ -62,7 +62,11 @@ function send(base: string, path: string, opts: { method?: string; headers?: Rec
 }
 const get = (base: string, path: string, headers: Record<string, string> = {}) => send(base, path, { headers });
 const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  send(base, path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+  send(base, path, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 const h1 = (res: Answer) => /<h1[^>]*>([^<]*)<\/h1>/.exec(res.body)?.[1];
 
 test.beforeAll(async () => {
@@ -167,7 +171,12 @@ test('an article published later: once revalidated through A, B stops answering 
 
 test('the rate limit counts requests across both instances (in Redis)', async () => {
   const trace = (base: string, n: number, ip: string) =>
-    post(base, '/api/trace/session', { source1: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: `cc${n.toString(16).padStart(32, '0')}`, ggClientId: '11.22' }, { 'x-forwarded-for': ip });
+    post(
+      base,
+      '/api/trace/session',
+      { source1: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: `cc${n.toString(16).padStart(32, '0')}`, ggClientId: '11.22' },
+      { 'x-forwarded-for': ip },
+    );
   const statuses: number[] = [];
   for (let i = 0; i < TRACE_LIMIT + 4; i++) statuses.push((await trace(i % 2 ? b.url : a.url, 1000 + i, '203.0.113.9')).status);
   expect(statuses, `instance A said:\n${a.log()}`).toEqual([...Array(TRACE_LIMIT).fill(201), ...Array(4).fill(429)]);
@@ -206,7 +215,9 @@ test('20 leads posted alternately to A and B: 20 rows, each delivered exactly on
   expect(await rows()).toBe('20');
   // Done when every outbox row is delivered: no worker can claim one again after that.
   await expect
-    .poll(async () => (await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM lead_deliveries GROUP BY status')).rows, { timeout: 30_000 })
+    .poll(async () => (await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM lead_deliveries GROUP BY status')).rows, {
+      timeout: 30_000,
+    })
     .toEqual([{ status: 'delivered', n: '20' }]);
   expect(buyer.received).toHaveLength(20);
   expect(new Set(buyer.received.map((r) => r.id)).size).toBe(20);
@@ -220,15 +231,18 @@ test('instance B killed mid-load: nginx loses no request', async () => {
   let finish!: (r: autocannon.Result) => void;
   let fail!: (e: unknown) => void;
   const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
-  const run = autocannon({
-    url: nginx.url,
-    connections: 8,
-    amount: 1200,
-    timeout: 10,
-    // A new query string each time: nginx's microcache misses, every request reaches an instance
-    // (the instance answers from the shared page cache: getStaticProps pages ignore the query).
-    requests: [{ method: 'GET', headers: { host: HOST }, setupRequest: (req) => ({ ...req, path: `${CITY}?r=${Math.random().toString(36).slice(2)}` }) }],
-  }, (err, result) => (err ? fail(err) : finish(result)));
+  const run = autocannon(
+    {
+      url: nginx.url,
+      connections: 8,
+      amount: 1200,
+      timeout: 10,
+      // A new query string each time: nginx's microcache misses, every request reaches an instance
+      // (the instance answers from the shared page cache: getStaticProps pages ignore the query).
+      requests: [{ method: 'GET', headers: { host: HOST }, setupRequest: (req) => ({ ...req, path: `${CITY}?r=${Math.random().toString(36).slice(2)}` }) }],
+    },
+    (err, result) => (err ? fail(err) : finish(result)),
+  );
   run.on('response', () => {
     responses += 1;
     if (!killed && responses >= 300) {

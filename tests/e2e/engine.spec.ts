@@ -20,10 +20,13 @@ test('x-forwarded-host is not trusted: the Host header decides the brand', async
   expect(status).toBe(404);
   const forwarded = await new Promise<number>((resolve) => {
     import('node:http').then(({ request }) => {
-      const req = request({ host: '127.0.0.1', port: PORT, path: '/', agent: false, headers: { host: 'nobrand.localhost', 'x-forwarded-host': 'ipaydayloans.localhost' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: PORT, path: '/', agent: false, headers: { host: 'nobrand.localhost', 'x-forwarded-host': 'ipaydayloans.localhost' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.end();
     });
   });
@@ -76,7 +79,12 @@ test('Organization structured data comes from the brand config', async ({ page }
   await page.goto(brandUrl('ipaydayloans', '/'));
   const all = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
   const org = all.find((d) => d['@type'] === 'Organization')!;
-  expect(org).toMatchObject({ name: 'iPaydayLoans', url: 'https://ipaydayloans.com/', openingHours: 'Mo-Fr 07:00-21:00', logo: 'https://ipaydayloans.com/logos/ipaydayloans.svg' });
+  expect(org).toMatchObject({
+    name: 'iPaydayLoans',
+    url: 'https://ipaydayloans.com/',
+    openingHours: 'Mo-Fr 07:00-21:00',
+    logo: 'https://ipaydayloans.com/logos/ipaydayloans.svg',
+  });
   expect(org.potentialAction).toMatchObject({ '@type': 'SearchAction' });
 });
 
@@ -93,7 +101,10 @@ test('a nav link navigates on the client (no full reload) and the new page is th
 
 test('the keyboard opens a nav drop-down and reaches its links', async ({ page }) => {
   await page.goto(brandUrl('ipaydayloans', '/'));
-  const group = page.locator('header nav[aria-label="Main"] > ul > li').filter({ has: page.locator('ul') }).first();
+  const group = page
+    .locator('header nav[aria-label="Main"] > ul > li')
+    .filter({ has: page.locator('ul') })
+    .first();
   const trigger = group.locator('> button, > a').first();
   const firstChild = group.locator('ul a').first();
   await expect(firstChild).toBeHidden();
@@ -108,7 +119,10 @@ test('the keyboard opens a nav drop-down and reaches its links', async ({ page }
 
 test('hovering a nav group opens its drop-down', async ({ page }) => {
   await page.goto(brandUrl('ipaydayloans', '/'));
-  const group = page.locator('header nav[aria-label="Main"] > ul > li').filter({ has: page.locator('ul') }).first();
+  const group = page
+    .locator('header nav[aria-label="Main"] > ul > li')
+    .filter({ has: page.locator('ul') })
+    .first();
   await expect(group.locator('ul a').first()).toBeHidden();
   await group.hover();
   await expect(group.locator('ul a').first()).toBeVisible();
@@ -160,11 +174,19 @@ test('internal links work without JavaScript (plain anchors)', async ({ browser 
 });
 
 test('the local-mode GraphQL endpoint serves LIVE content in the Strapi shape and checks its input', async () => {
-  const post = (body: unknown) => fetch(`http://127.0.0.1:${PORT}/api/content/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', host: 'ipaydayloans.localhost' }, body: JSON.stringify(body) });
-  const query = 'query($p: PublicationState){ articleLists(filters: {category: {eq: "payday-loans"}}, pagination: {page: 1, pageSize: 2}, publicationState: $p) { data { attributes { url } } meta { pagination { total pageSize } } } }';
+  const post = (body: unknown) =>
+    fetch(`http://127.0.0.1:${PORT}/api/content/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', host: 'ipaydayloans.localhost' },
+      body: JSON.stringify(body),
+    });
+  const query =
+    'query($p: PublicationState){ articleLists(filters: {category: {eq: "payday-loans"}}, pagination: {page: 1, pageSize: 2}, publicationState: $p) { data { attributes { url } } meta { pagination { total pageSize } } } }';
   const ok = await post({ query, variables: { p: 'LIVE' } });
   expect(ok.status).toBe(200);
-  const body = (await ok.json()) as { data: { articleLists: { data: { attributes: { url: string } }[]; meta: { pagination: { pageSize: number; total: number } } } } };
+  const body = (await ok.json()) as {
+    data: { articleLists: { data: { attributes: { url: string } }[]; meta: { pagination: { pageSize: number; total: number } } } };
+  };
   expect(body.data.articleLists.meta.pagination.pageSize).toBe(2);
   expect(body.data.articleLists.data[0]!.attributes.url).toMatch(/^\/blog\/payday-loans\//);
   expect((await post({ query, variables: { p: 'PREVIEW' } })).status).toBe(400);
@@ -172,7 +194,7 @@ test('the local-mode GraphQL endpoint serves LIVE content in the Strapi shape an
   expect((await fetch(`http://127.0.0.1:${PORT}/api/content/graphql`, { headers: { host: 'ipaydayloans.localhost' } })).status).toBe(405);
 });
 
-test('the payday brand\'s blog answers on its own host: / goes to /blog, other pages are 404, canonical names the blog host', async ({ page }) => {
+test("the payday brand's blog answers on its own host: / goes to /blog, other pages are 404, canonical names the blog host", async ({ page }) => {
   await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/`);
   await expect(page).toHaveURL(`http://blog.ipaydayloans.localhost:${PORT}/blog`);
   const response = await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/blog`);

@@ -110,7 +110,11 @@ test('a block that throws in the browser: "Oh snap!" in its place and one envelo
   expect(connectSrc!.filter((s) => s.includes('127.0.0.1'))).toEqual([`http://127.0.0.1:${receiver.port}`]);
   expect(await cspViolations(page)).toEqual([]);
   // A later error as a marker: once it has arrived, anything sent before it has too.
-  await page.evaluate(() => setTimeout(() => { throw new Error('marker'); }));
+  await page.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('marker');
+    }),
+  );
   await expect.poll(() => receiver.events.map((e) => e.event.exception.values[0].value)).toContain('marker');
   expect(receiver.events.filter((e) => e.event.tags.kind === 'boundary')).toHaveLength(1);
   const { project, key, header, event } = receiver.events[0]!;
@@ -130,7 +134,10 @@ test('browser errors: window error and unhandled rejection, the same error once,
   await page.evaluate(() => setTimeout(() => void Promise.reject(new Error('a promise nobody caught'))));
   await expect.poll(() => receiver.events.length).toBe(1);
   await page.evaluate(() => {
-    const fail = (m: string) => setTimeout(() => { throw new Error(m); });
+    const fail = (m: string) =>
+      setTimeout(() => {
+        throw new Error(m);
+      });
     fail('same thing broke');
     fail('same thing broke');
     for (let i = 1; i <= 6; i++) fail(`distinct failure ${i}`);
@@ -139,12 +146,19 @@ test('browser errors: window error and unhandled rejection, the same error once,
 
   // A new page view counts again; once its error has arrived, everything the first sent has too.
   await page.goto(site('cocoloan', '/terms'));
-  await page.evaluate(() => setTimeout(() => { throw new Error('on the next page'); }));
+  await page.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('on the next page');
+    }),
+  );
   await expect.poll(() => receiver.events.map((e) => e.event.exception.values[0].value)).toContain('on the next page');
   expect(receiver.events).toHaveLength(6);
   const messages = receiver.events.slice(0, 5).map((e) => e.event.exception.values[0].value);
   expect(messages.filter((m) => m === 'same thing broke')).toHaveLength(1);
-  expect(receiver.events.find((e) => e.event.exception.values[0].value === 'a promise nobody caught')?.event.tags).toMatchObject({ brand: 'cocoloan', kind: 'unhandledrejection' });
+  expect(receiver.events.find((e) => e.event.exception.values[0].value === 'a promise nobody caught')?.event.tags).toMatchObject({
+    brand: 'cocoloan',
+    kind: 'unhandledrejection',
+  });
   expect(receiver.events.every((e) => e.event.tags.brand === 'cocoloan')).toBe(true);
 });
 
@@ -155,8 +169,12 @@ test('a page without errors asks nothing; the first report of a page load asks w
   await page.waitForLoadState('load');
   expect(asked).toEqual([]);
   await page.evaluate(() => {
-    setTimeout(() => { throw new Error('one'); });
-    setTimeout(() => { throw new Error('two'); });
+    setTimeout(() => {
+      throw new Error('one');
+    });
+    setTimeout(() => {
+      throw new Error('two');
+    });
   });
   await expect.poll(() => receiver.events.length).toBe(2);
   expect(asked).toHaveLength(1);
@@ -171,7 +189,11 @@ test('without a DSN (the main test server) the browser is told so and sends noth
   const response = await page.goto(brandUrl('cocoloan', '/privacy'));
   expect(/connect-src ([^;]*)/.exec(response!.headers()['content-security-policy'] ?? '')?.[1]).not.toMatch(/127\.0\.0\.1|sentry/);
   const told = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/error-reporting');
-  await page.evaluate(() => setTimeout(() => { throw new Error('nobody listens'); }));
+  await page.evaluate(() =>
+    setTimeout(() => {
+      throw new Error('nobody listens');
+    }),
+  );
   expect((await told).status()).toBe(404);
   await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
   expect(posts).toEqual([]);
@@ -183,7 +205,13 @@ test('a page whose content fails on the server (getStaticProps): the error page,
   expect(res?.status()).toBe(500);
   await expect.poll(() => receiver.events.filter((e) => e.event.tags.kind === 'getStaticProps').length, { timeout: 15_000 }).toBe(1);
   const { event } = receiver.events.find((e) => e.event.tags.kind === 'getStaticProps')!;
-  expect(event).toMatchObject({ platform: 'node', level: 'error', environment: 'e2e', tags: { brand: 'ipaydayloans', kind: 'getStaticProps' }, request: { url: '/blog/payday-loans/fixture-article-3' } });
+  expect(event).toMatchObject({
+    platform: 'node',
+    level: 'error',
+    environment: 'e2e',
+    tags: { brand: 'ipaydayloans', kind: 'getStaticProps' },
+    request: { url: '/blog/payday-loans/fixture-article-3' },
+  });
   expect(receiver.events.find((e) => e.event.tags.kind === 'getStaticProps')?.origin).toBeUndefined(); // sent by the server
   expect(event.release).toMatch(/^[0-9a-f]{40}$/);
   expect(event.exception.values[0].value).toBeTruthy();

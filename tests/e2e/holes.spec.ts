@@ -16,12 +16,22 @@ interface Raw {
 
 function raw(path: string, opts: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, agent: false, method: opts.method ?? 'GET', headers: { host: opts.host ?? 'ipaydayloans.localhost', ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path,
+        agent: false,
+        method: opts.method ?? 'GET',
+        headers: { host: opts.host ?? 'ipaydayloans.localhost', ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -39,7 +49,9 @@ function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ f
     socket.setEncoding('utf8');
     socket.on('data', (c: string) => (data += c));
     socket.on('close', () => resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }));
-    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }) : reject(err)));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNRESET' ? resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }) : reject(err),
+    );
   });
 }
 
@@ -86,7 +98,11 @@ test.describe('security', () => {
   });
 
   test('8.5 a port out of range is an unknown host (404), never a 500', async () => {
-    for (const [path, host] of [['/search?state=ca', 'ipaydayloans.com:99999'], ['/', 'blog.ipaydayloans.com:99999'], ['/', 'ipaydayloans.com:65536']] as const) {
+    for (const [path, host] of [
+      ['/search?state=ca', 'ipaydayloans.com:99999'],
+      ['/', 'blog.ipaydayloans.com:99999'],
+      ['/', 'ipaydayloans.com:65536'],
+    ] as const) {
       const res = await raw(path, { host });
       expect(res.status, `${host}${path}`).toBe(404);
       expect(res.body).toContain('not found');
@@ -107,7 +123,9 @@ test.describe('security', () => {
     test.setTimeout(60_000);
     const [headers, body] = await Promise.all([
       rawSocket('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { keepOpen: true }),
-      rawSocket('POST /api/revalidate HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":', { keepOpen: true }),
+      rawSocket('POST /api/revalidate HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":', {
+        keepOpen: true,
+      }),
     ]);
     expect(headers.closedAfterMs).toBeLessThan(15_000);
     expect(body.closedAfterMs).toBeLessThan(25_000);
@@ -141,7 +159,7 @@ test.describe('visitors', () => {
     expect(blog.headers.location).toBe('/blog');
   });
 
-  test('8.12 SEO files of a brand only on that brand\'s host', async () => {
+  test("8.12 SEO files of a brand only on that brand's host", async () => {
     expect((await raw('/api/seo/usbadcreditloans/robots.txt')).status).toBe(404);
     const own = await raw('/robots.txt', { host: 'usbadcreditloans.localhost' });
     expect(own.status).toBe(200);

@@ -24,7 +24,8 @@ const fetchViaLoopback = (route: Route) => {
 test('the header turns solid (white, shadow) once the page has scrolled past 64 px', async ({ page }) => {
   await open(page, 'ipaydayloans', '/payday-loans');
   const header = page.locator('header[data-site-header]');
-  const look = () => header.evaluate((el) => ({ solid: el.hasAttribute('data-solid'), bg: getComputedStyle(el).backgroundColor, shadow: getComputedStyle(el).boxShadow }));
+  const look = () =>
+    header.evaluate((el) => ({ solid: el.hasAttribute('data-solid'), bg: getComputedStyle(el).backgroundColor, shadow: getComputedStyle(el).boxShadow }));
   expect(await look()).toMatchObject({ solid: false, shadow: 'none' });
   expect((await look()).bg).not.toBe('rgb(255, 255, 255)');
   await page.evaluate(() => window.scrollTo(0, 64));
@@ -196,12 +197,22 @@ test.describe('error boundary', () => {
 });
 
 test.describe('a first load sends only what the browser hydrates (blocks/hydrationModel.ts)', () => {
-  test('no nav, footer, JSON-LD or static block data in the page data; the static parts stay as the server sent them, then render from the data of a client-side navigation', async ({ page }) => {
+  test('no nav, footer, JSON-LD or static block data in the page data; the static parts stay as the server sent them, then render from the data of a client-side navigation', async ({
+    page,
+  }) => {
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await open(page, 'ipaydayloans', '/location/tx');
     const data = await page.evaluate(() => document.getElementById('__NEXT_DATA__')!.textContent!);
-    const model = (JSON.parse(data) as { props: { pageProps: { model: { kept: boolean; brand: Record<string, unknown>; jsonLd: unknown[]; blocks: { type: string; kept?: boolean; data?: unknown }[] } } } }).props.pageProps.model;
+    const model = (
+      JSON.parse(data) as {
+        props: {
+          pageProps: {
+            model: { kept: boolean; brand: Record<string, unknown>; jsonLd: unknown[]; blocks: { type: string; kept?: boolean; data?: unknown }[] };
+          };
+        };
+      }
+    ).props.pageProps.model;
     expect(model.kept).toBe(true);
     expect(Object.keys(model.brand)).not.toEqual(expect.arrayContaining(['nav']));
     expect(model.brand.footer).toBeUndefined();
@@ -222,7 +233,9 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     await expect(page.locator('footer a[href="/location/tx"]')).toBeVisible();
     await expect(page.locator('header a[href="/payday-loans"]').first()).toBeAttached();
     expect(scripts.length).toBeGreaterThan(staticChunk); // the static blocks' code, fetched for the navigation only
-    const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as { '@type': string; itemListElement?: { name?: string }[] });
+    const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map(
+      (t) => JSON.parse(t) as { '@type': string; itemListElement?: { name?: string }[] },
+    );
     expect(JSON.stringify(ld)).toContain('California');
     expect(JSON.stringify(ld)).not.toContain('Texas');
     await expectNoAxeViolations(page);

@@ -169,17 +169,34 @@ test('an unmodified Mapbox client (@mapbox/mapbox-sdk) works against the embedde
   test.info().annotations.push({ type: 'note', description: 'dns.lookup patched for *.localhost' });
   try {
     const mbxGeocoding = require('@mapbox/mapbox-sdk/services/geocoding') as (opts: { accessToken: string; origin: string }) => {
-      forwardGeocode(q: Record<string, unknown>): { send(): Promise<{ statusCode: number; body: { features: { place_name: string; properties: { short_code?: string } }[] } }> };
-      reverseGeocode(q: Record<string, unknown>): { send(): Promise<{ statusCode: number; body: { features: { place_name: string; properties: { short_code?: string } }[] } }> };
+      forwardGeocode(q: Record<string, unknown>): {
+        send(): Promise<{ statusCode: number; body: { features: { place_name: string; properties: { short_code?: string } }[] } }>;
+      };
+      reverseGeocode(q: Record<string, unknown>): {
+        send(): Promise<{ statusCode: number; body: { features: { place_name: string; properties: { short_code?: string } }[] } }>;
+      };
     };
     // Mapbox clients check that the token looks like one (three dot-separated parts).
     const client = mbxGeocoding({ accessToken: 'pk.eyJ1IjoibG9hbnNpdGVzIn0.c2lnbmF0dXJl', origin: brandUrl('ustitleloans', '/api') });
-    const fwd = await client.forwardGeocode({ query: 'Austin', countries: ['us'], limit: 8, types: ['place', 'postcode'], proximity: [-97.7, 30.3], language: ['en'], autocomplete: true }).send();
+    const fwd = await client
+      .forwardGeocode({
+        query: 'Austin',
+        countries: ['us'],
+        limit: 8,
+        types: ['place', 'postcode'],
+        proximity: [-97.7, 30.3],
+        language: ['en'],
+        autocomplete: true,
+      })
+      .send();
     expect(fwd.statusCode).toBe(200);
     expect(fwd.body.features[0]!.place_name).toBe('Austin, Texas, United States');
     const rev = await client.reverseGeocode({ query: [-97.74, 30.27], types: ['region'], countries: ['us'] }).send();
     expect(rev.body.features[0]!.properties.short_code).toBe('US-TX');
-    const bad = await client.forwardGeocode({ query: ' ' }).send().catch((e: { statusCode: number }) => e);
+    const bad = await client
+      .forwardGeocode({ query: ' ' })
+      .send()
+      .catch((e: { statusCode: number }) => e);
     expect((bad as { statusCode: number }).statusCode).toBe(400);
   } finally {
     dns.lookup = lookup;

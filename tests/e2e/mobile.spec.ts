@@ -11,18 +11,41 @@ import { smallTapTargets } from './tapTargets';
 
 const TEMPLATES: Record<string, string[]> = {
   ipaydayloans: [
-    '/', '/payday-loans', '/cash-advance', '/location/tx', '/location/tx/houston', '/location/ny', '/search', '/payday-loans-by-state',
-    '/borrow-money/500-dollar-loan', '/directory/a', '/faqs', '/blog', '/apply', '/no-such-page',
+    '/',
+    '/payday-loans',
+    '/cash-advance',
+    '/location/tx',
+    '/location/tx/houston',
+    '/location/ny',
+    '/search',
+    '/payday-loans-by-state',
+    '/borrow-money/500-dollar-loan',
+    '/directory/a',
+    '/faqs',
+    '/blog',
+    '/apply',
+    '/no-such-page',
   ],
   ustitleloans: [
-    '/', '/title-loans', '/title-loans/texas', '/title-loans/houston', '/title-loans/texas-cities', '/title-loans/cities-that-start-with-a',
-    '/title-loans/search', '/title-loans/new-york', '/apply-title-loans', '/blog',
+    '/',
+    '/title-loans',
+    '/title-loans/texas',
+    '/title-loans/houston',
+    '/title-loans/texas-cities',
+    '/title-loans/cities-that-start-with-a',
+    '/title-loans/search',
+    '/title-loans/new-york',
+    '/apply-title-loans',
+    '/blog',
   ],
   usinstallmentloans: ['/', '/installment-loans', '/state/texas', '/city/houston-tx', '/city/a', '/installment-loans/search', '/store', '/apply', '/faqs'],
 };
 const PAGES = Object.entries(TEMPLATES).flatMap(([brand, paths]) => paths.map((path) => ({ brand, path })));
 
-for (const viewport of [{ width: 390, height: 844 }, { width: 320, height: 640 }]) {
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 320, height: 640 },
+]) {
   test.describe(`tap targets at ${viewport.width} px`, () => {
     test.use({ viewport });
     for (const { brand, path } of PAGES) {
@@ -116,11 +139,13 @@ test.describe('the sticky apply button on phones', () => {
     expect(await smallTapTargets(page)).toEqual([]);
     // at the very end of the page the last line of the footer is above the button
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(async () => {
-      const bar = await sticky(page).boundingBox();
-      const last = await page.locator('footer p').last().boundingBox();
-      return bar && last ? last.y + last.height <= bar.y : false;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const bar = await sticky(page).boundingBox();
+        const last = await page.locator('footer p').last().boundingBox();
+        return bar && last ? last.y + last.height <= bar.y : false;
+      })
+      .toBe(true);
     await page.evaluate(() => window.scrollTo(0, 0));
     await expect(sticky(page)).toBeHidden();
   });
@@ -142,7 +167,11 @@ test.describe('the sticky apply button on phones', () => {
   });
 
   test('not on apply pages, not on a state the brand cannot serve, not on a desktop', async ({ page }) => {
-    for (const [brand, path] of [['ipaydayloans', '/apply'], ['ustitleloans', '/apply-title-loans'], ['ipaydayloans', '/location/ny']] as const) {
+    for (const [brand, path] of [
+      ['ipaydayloans', '/apply'],
+      ['ustitleloans', '/apply-title-loans'],
+      ['ipaydayloans', '/location/ny'],
+    ] as const) {
       await page.goto(brandUrl(brand, path));
       await page.locator('footer').scrollIntoViewIfNeeded();
       await expect(page.locator('footer')).toBeInViewport();
@@ -211,7 +240,10 @@ test.describe('cost and trust next to the first button', () => {
 
 test.describe('a state where the brand has no service', () => {
   test.use({ viewport: { width: 390, height: 844 } });
-  for (const [brand, path, state] of [['ipaydayloans', '/location/ny', 'New York'], ['ustitleloans', '/title-loans/new-york', 'New York']] as const) {
+  for (const [brand, path, state] of [
+    ['ipaydayloans', '/location/ny', 'New York'],
+    ['ustitleloans', '/title-loans/new-york', 'New York'],
+  ] as const) {
     test(`${brand} ${path}: says so first, no apply button, points to alternatives`, async ({ page }) => {
       await page.goto(brandUrl(brand, path));
       const notice = page.locator('[data-state-unavailable]');

@@ -41,7 +41,13 @@ function get(path: string, host = HOST): Promise<{ status: number; body: string 
   });
 }
 
-const decode = (s: string) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (s: string) =>
+  s
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 const h1 = (html: string) => decode(/<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '');
 
 /** A fixed pseudo-random sequence (the same paths every run). */
@@ -51,7 +57,9 @@ function* numbers(seed: number) {
 }
 
 function cityPages(count: number): { path: string; h1: string }[] {
-  const all = STATES.flatMap((s) => citiesOf(s.code).map((c) => ({ path: `/location/${s.code}/${c.slug}`, h1: `Payday Loans in ${c.name}, ${s.code.toUpperCase()}` })));
+  const all = STATES.flatMap((s) =>
+    citiesOf(s.code).map((c) => ({ path: `/location/${s.code}/${c.slug}`, h1: `Payday Loans in ${c.name}, ${s.code.toUpperCase()}` })),
+  );
   const step = Math.floor(all.length / count);
   return Array.from({ length: count }, (_, i) => all[i * step]!);
 }

@@ -15,7 +15,8 @@ export interface SmallTarget {
  */
 export function smallTapTargets(page: Page, min = 44): Promise<SmallTarget[]> {
   return page.evaluate((min) => {
-    const selector = 'a[href], button, summary, input:not([type=hidden]), select, textarea, [role=option], [role=button], [role=slider], [tabindex]:not([tabindex="-1"])';
+    const selector =
+      'a[href], button, summary, input:not([type=hidden]), select, textarea, [role=option], [role=button], [role=slider], [tabindex]:not([tabindex="-1"])';
     const visible = (el: Element) => {
       if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
       const r = el.getBoundingClientRect();

@@ -29,7 +29,10 @@ async function settle(page: Page, requests: { url(): string }[]) {
   await page.waitForLoadState('networkidle');
 }
 
-test('tag manager: the container is requested after the load event, dataLayer starts with its id and gets a pageview per page, two client-side navigations included', async ({ page, context }) => {
+test('tag manager: the container is requested after the load event, dataLayer starts with its id and gets a pageview per page, two client-side navigations included', async ({
+  page,
+  context,
+}) => {
   const { requests } = await fakeThirdParties(context);
   await page.goto(brandUrl('acmeonline', '/?source1=spring'));
   await expect.poll(() => requests.filter(isGtmScript).length).toBe(1);
@@ -58,7 +61,10 @@ test('tag manager: the container is requested after the load event, dataLayer st
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('pixel: on a general brand it loads after the page is interactive and counts a page view per page, client-side navigations included', async ({ page, context }) => {
+test('pixel: on a general brand it loads after the page is interactive and counts a page view per page, client-side navigations included', async ({
+  page,
+  context,
+}) => {
   const { requests } = await fakeThirdParties(context);
   await page.goto(brandUrl('acmeonline', '/'));
   await expect.poll(() => requests.filter(isPixelScript).map((r) => new URL(r.url()).searchParams.get('sdkid'))).toEqual(['C9ACMEONLINETEST0001']);
@@ -70,7 +76,11 @@ test('pixel: on a general brand it loads after the page is interactive and count
   expect(await cspViolations(page)).toEqual([]);
 });
 
-for (const [brand, kind] of [['acmetitle', 'title'], ['ipaydayloans', 'payday'], ['usinstallmentloans', 'installment']] as const) {
+for (const [brand, kind] of [
+  ['acmetitle', 'title'],
+  ['ipaydayloans', 'payday'],
+  ['usinstallmentloans', 'installment'],
+] as const) {
   test(`pixel: none on a ${kind} brand (${brand}), which has the tag manager`, async ({ page, context }) => {
     const { requests } = await fakeThirdParties(context);
     await page.goto(brandUrl(brand, '/'));
@@ -90,7 +100,10 @@ test('no third party for a brand page without them: the proxy-less API and stati
 test.describe('a browser sending Global Privacy Control', () => {
   test.use({ extraHTTPHeaders: { 'Sec-GPC': '1' } });
 
-  test('is opted out without asking: no pixel, Google consent mode denies ads, no click id in the page path; the Do Not Sell page says so', async ({ page, context }) => {
+  test('is opted out without asking: no pixel, Google consent mode denies ads, no click id in the page path; the Do Not Sell page says so', async ({
+    page,
+    context,
+  }) => {
     await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
     await traced(context);
     const { requests } = await fakeThirdParties(context);
@@ -101,7 +114,12 @@ test.describe('a browser sending Global Privacy Control', () => {
     expect(events).toContainEqual(['consent', 'default', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
     expect(events).toContainEqual(['set', 'ads_data_redaction', true]);
     expect(await pageviews(page)).toEqual(['/?source1=spring']);
-    expect(requests.filter((r) => r.url().includes('google-analytics')).map((r) => r.url()).join(' ')).not.toContain('abc123');
+    expect(
+      requests
+        .filter((r) => r.url().includes('google-analytics'))
+        .map((r) => r.url())
+        .join(' '),
+    ).not.toContain('abc123');
 
     await page.getByRole('link', { name: DNS_LINK }).click();
     await expect(page.getByRole('status')).toContainText('Your browser sends Global Privacy Control, so you are opted out');
@@ -112,13 +130,22 @@ test.describe('a browser sending Global Privacy Control', () => {
 
 test.describe('the Do Not Sell or Share page', () => {
   test('every US brand links to it from its footer; Canadian and Australian brands do not', async ({ page }) => {
-    for (const [brand, linked] of [['ipaydayloans', true], ['ustitleloans', true], ['honestloans', true], ['weloans', false], ['fastloansau', false]] as const) {
+    for (const [brand, linked] of [
+      ['ipaydayloans', true],
+      ['ustitleloans', true],
+      ['honestloans', true],
+      ['weloans', false],
+      ['fastloansau', false],
+    ] as const) {
       await page.goto(brandUrl(brand, '/'));
       await expect(page.locator('footer').getByRole('link', { name: DNS_LINK }), brand).toHaveCount(linked ? 1 : 0);
     }
   });
 
-  test('the visitor opts out by keyboard; the choice is a first-party cookie; from then on no pixel, and the next page honours it', async ({ page, context }) => {
+  test('the visitor opts out by keyboard; the choice is a first-party cookie; from then on no pixel, and the next page honours it', async ({
+    page,
+    context,
+  }) => {
     const { requests } = await fakeThirdParties(context);
     await traced(context);
     await page.goto(brandUrl('acmeonline', '/'));
@@ -141,7 +168,9 @@ test.describe('the Do Not Sell or Share page', () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'privacy_opt_out');
     expect(cookie).toMatchObject({ value: '1', path: '/', sameSite: 'Lax', httpOnly: false });
     expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 300 * 24 * 3600);
-    await expect(page.getByRole('button', { name: 'Opt back in' })).toBeFocused({ timeout: 1000 }).catch(() => undefined);
+    await expect(page.getByRole('button', { name: 'Opt back in' }))
+      .toBeFocused({ timeout: 1000 })
+      .catch(() => undefined);
     await expectNoAxeViolations(page);
     // The tag manager is told at once.
     expect(await dataLayerEvents(page)).toContainEqual(['consent', 'update', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
@@ -222,7 +251,8 @@ for (const id of catalog.brands.keys()) {
       const policy = res!.headers()['content-security-policy'];
       if (!policy) problems.push(`${path}: no enforced Content-Security-Policy`);
       await page.waitForLoadState('networkidle');
-      if (!(await page.evaluate(() => typeof (window as unknown as { __reportError?: unknown }).__reportError === 'function'))) problems.push(`${path}: the inline error reporter did not run`);
+      if (!(await page.evaluate(() => typeof (window as unknown as { __reportError?: unknown }).__reportError === 'function')))
+        problems.push(`${path}: the inline error reporter did not run`);
       for (const v of await cspViolations(page)) problems.push(`${path}: ${v}`);
     }
     expect(requests.some(isGtmScript), 'the tag manager ran').toBe(true);

@@ -28,7 +28,8 @@ const PIXEL_STUB = `(function(){
   queued.forEach(function (c) { if (c[0] === 'page') send('Pageview'); else if (c[0] === 'track') send(c[1]); });
 })();`;
 
-export const THIRD_PARTY_HOSTS = /^https:\/\/(www\.googletagmanager\.com|[a-z0-9-]+\.google-analytics\.com|[a-z0-9-]+\.analytics\.google\.com|analytics\.tiktok\.com)\//;
+export const THIRD_PARTY_HOSTS =
+  /^https:\/\/(www\.googletagmanager\.com|[a-z0-9-]+\.google-analytics\.com|[a-z0-9-]+\.analytics\.google\.com|analytics\.tiktok\.com)\//;
 
 export const isGtmScript = (r: Request) => r.url().startsWith('https://www.googletagmanager.com/gtm.js');
 export const isPixelScript = (r: Request) => r.url().startsWith('https://analytics.tiktok.com/i18n/pixel/events.js');
@@ -53,7 +54,9 @@ export async function fakeThirdParties(context: BrowserContext): Promise<{ reque
   await context.addInitScript(() => {
     const w = window as unknown as { __cspViolations: string[] };
     w.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'} ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__cspViolations.push(`${e.effectiveDirective} ${e.blockedURI || '(inline)'} ${e.sourceFile}:${e.lineNumber} ${e.sample}`),
+    );
   });
   return { requests };
 }
@@ -61,7 +64,13 @@ export async function fakeThirdParties(context: BrowserContext): Promise<{ reque
 export const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
 export const dataLayerEvents = (page: Page) =>
-  page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).map((e) => (Object.prototype.toString.call(e) === '[object Arguments]' ? Array.from(e as ArrayLike<unknown>) : e)));
+  page.evaluate(() =>
+    ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).map((e) =>
+      Object.prototype.toString.call(e) === '[object Arguments]' ? Array.from(e as ArrayLike<unknown>) : e,
+    ),
+  );
 
 export const pageviews = async (page: Page) =>
-  (await dataLayerEvents(page)).filter((e): e is { event: string; page: string } => !!e && typeof e === 'object' && (e as { event?: unknown }).event === 'pageview').map((e) => e.page);
+  (await dataLayerEvents(page))
+    .filter((e): e is { event: string; page: string } => !!e && typeof e === 'object' && (e as { event?: unknown }).event === 'pageview')
+    .map((e) => e.page);

@@ -33,7 +33,12 @@ async function traceCodeLoads(page: Page): Promise<{ take(): Promise<string[]> }
   let loads: Promise<string | undefined>[] = [];
   page.on('response', (res) => {
     if (res.request().resourceType() !== 'script' || !res.url().includes('/_next/static/chunks/')) return; // not the build manifest, which lists every route
-    loads.push(res.text().then((t) => (t.includes('/api/trace/session') ? res.url() : undefined), () => undefined));
+    loads.push(
+      res.text().then(
+        (t) => (t.includes('/api/trace/session') ? res.url() : undefined),
+        () => undefined,
+      ),
+    );
   });
   return {
     async take() {
@@ -65,7 +70,9 @@ async function storedRows(uuid: string): Promise<SessionTrace[]> {
   }
 }
 
-test('landing with source1, source2 and gclid: exactly one POST with those fields, stored once with the host’s brand; a reload posts nothing', async ({ page }) => {
+test('landing with source1, source2 and gclid: exactly one POST with those fields, stored once with the host’s brand; a reload posts nothing', async ({
+  page,
+}) => {
   const gclid = `e2e-${randomUUID()}`;
   const posts = tracePosts(page);
   const traceCode = await traceCodeLoads(page);
@@ -84,7 +91,16 @@ test('landing with source1, source2 and gclid: exactly one POST with those field
 
   const rows = await storedRows(sent.uuid!);
   expect(rows).toEqual([
-    expect.objectContaining({ uuid: sent.uuid, brand: 'ipaydayloans', source1: 'spring', source2: 'google', clickId: `gg${gclid}`, gaClientId: '', ip: expect.stringMatching(/^(127\.0\.0\.0|::)$/), userAgent: await page.evaluate(() => navigator.userAgent) }),
+    expect.objectContaining({
+      uuid: sent.uuid,
+      brand: 'ipaydayloans',
+      source1: 'spring',
+      source2: 'google',
+      clickId: `gg${gclid}`,
+      gaClientId: '',
+      ip: expect.stringMatching(/^(127\.0\.0\.0|::)$/),
+      userAgent: await page.evaluate(() => navigator.userAgent),
+    }),
   ]);
   expect(Date.now() - Date.parse(rows[0]!.createdAt)).toBeLessThan(120_000);
 

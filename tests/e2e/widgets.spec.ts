@@ -137,7 +137,7 @@ test.describe('exit-intent popup', () => {
     await expect(listbox.getByRole('option', { name: 'Above $5000' })).toHaveCount(0);
     await expectNoAxeViolations(page);
     await page.keyboard.press('ArrowDown');
-    await expect(combo).toHaveAttribute('aria-activedescendant', await listbox.getByRole('option', { name: '$1,500' }).getAttribute('id') ?? '');
+    await expect(combo).toHaveAttribute('aria-activedescendant', (await listbox.getByRole('option', { name: '$1,500' }).getAttribute('id')) ?? '');
     // Escape closes the list, not the dialog.
     await page.keyboard.press('Escape');
     await expect(listbox).toBeHidden();

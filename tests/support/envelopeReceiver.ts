@@ -48,7 +48,7 @@ export function parseEnvelope(body: Buffer): { header: Record<string, unknown>; 
     const end = body.indexOf(10, start);
     const itemHeader = JSON.parse(body.subarray(start, end < 0 ? body.length : end).toString('utf8')) as Record<string, unknown>;
     const from = end + 1;
-    const to = typeof itemHeader.length === 'number' ? from + itemHeader.length : (body.indexOf(10, from) < 0 ? body.length : body.indexOf(10, from));
+    const to = typeof itemHeader.length === 'number' ? from + itemHeader.length : body.indexOf(10, from) < 0 ? body.length : body.indexOf(10, from);
     items.push({ header: itemHeader, payload: body.subarray(from, to).toString('utf8') });
     at = to < body.length ? to : -1;
   }

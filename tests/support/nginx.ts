@@ -76,7 +76,11 @@ export async function startNginx(opts: { port: number; upstreams: [number, numbe
   if (!existsSync(NGINX)) throw new Error(`nginx is not installed (${NGINX}). Install it with: bash scripts/ensure-services.sh (apt-get install nginx).`);
   const dir = mkdtempSync(join(tmpdir(), 'loansites-nginx-'));
   chmodSync(dir, 0o755);
-  const main = writeNginxFiles(dir, { NGINX_PORT: `127.0.0.1:${opts.port}`, APP_UPSTREAM_1: `127.0.0.1:${opts.upstreams[0]}`, APP_UPSTREAM_2: `127.0.0.1:${opts.upstreams[1]}` }, opts.extraHttp);
+  const main = writeNginxFiles(
+    dir,
+    { NGINX_PORT: `127.0.0.1:${opts.port}`, APP_UPSTREAM_1: `127.0.0.1:${opts.upstreams[0]}`, APP_UPSTREAM_2: `127.0.0.1:${opts.upstreams[1]}` },
+    opts.extraHttp,
+  );
   nginxTest(dir, main);
   const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', main, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -69,7 +69,18 @@ export async function startPostgres(): Promise<RunningPostgres> {
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
     try {
-      run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`, 'start']);
+      run('pg_ctl', [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`,
+        'start',
+      ]);
       break;
     } catch (err) {
       if (attempt >= 2) throw err; // a port taken between the probe and the start: try another

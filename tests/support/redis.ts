@@ -34,10 +34,23 @@ function ping(port: number): Promise<boolean> {
 }
 
 export async function startRedis(opts: { port?: number; maxmemory?: string } = {}): Promise<RunningRedis> {
-  if (!existsSync(REDIS_SERVER)) throw new Error(`redis-server is not installed (${REDIS_SERVER}). Install it with: bash scripts/ensure-services.sh (apt-get install redis-server).`);
+  if (!existsSync(REDIS_SERVER))
+    throw new Error(`redis-server is not installed (${REDIS_SERVER}). Install it with: bash scripts/ensure-services.sh (apt-get install redis-server).`);
   const dir = mkdtempSync(join(tmpdir(), 'loansites-redis-'));
   const port = opts.port ?? (await freePort());
-  const args = [join(process.cwd(), 'deploy/redis.conf'), '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'no', '--logfile', join(dir, 'redis.log')];
+  const args = [
+    join(process.cwd(), 'deploy/redis.conf'),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--logfile',
+    join(dir, 'redis.log'),
+  ];
   if (opts.maxmemory) args.push('--maxmemory', opts.maxmemory);
   const child: ChildProcess = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
   let exited = false;

@@ -68,7 +68,11 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
           mode = m;
           delayMs = d;
         },
-        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
         get requests() {
           return state.requests;
         },
@@ -83,5 +87,7 @@ if (process.argv[1]?.endsWith('strapi-server.ts')) {
     return i > 0 ? process.argv[i + 1]! : fallback;
   };
   const index = loadContent(join(process.cwd(), arg('content', 'content')));
-  void startStrapiServer({ index, token: arg('token', 'test-token'), port: Number(arg('port', '4010')) }).then((s) => console.log(`strapi-shaped GraphQL server on ${s.url}`));
+  void startStrapiServer({ index, token: arg('token', 'test-token'), port: Number(arg('port', '4010')) }).then((s) =>
+    console.log(`strapi-shaped GraphQL server on ${s.url}`),
+  );
 }

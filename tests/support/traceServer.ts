@@ -49,7 +49,11 @@ export interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export function post(port: number, body: string, opts: { host?: string; ip?: string; type?: string; method?: string; ua?: string; path?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function post(
+  port: number,
+  body: string,
+  opts: { host?: string; ip?: string; type?: string; method?: string; ua?: string; path?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {

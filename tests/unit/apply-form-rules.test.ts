@@ -4,8 +4,20 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
-  amountFromQuery, amountText, dateOfBirthOf, EMPTY_VALUES, fieldError, fieldOfProblem, isEmail, isZip, leadRequestBody,
-  normalisePhone, stepErrors, stepOfField, type ApplyFormValues, type FieldKey,
+  amountFromQuery,
+  amountText,
+  dateOfBirthOf,
+  EMPTY_VALUES,
+  fieldError,
+  fieldOfProblem,
+  isEmail,
+  isZip,
+  leadRequestBody,
+  normalisePhone,
+  stepErrors,
+  stepOfField,
+  type ApplyFormValues,
+  type FieldKey,
 } from '../../engine/leads/formRules';
 import { formReducer, initialFormState, type FormAction, type FormState } from '../../blocks/applyForm/formState';
 import { initialRequest, readStored } from '../../blocks/applyForm/persist';
@@ -16,57 +28,125 @@ import { placeOfFeatureCollection } from '../../blocks/applyForm/zip';
 const today = new Date('2026-11-23T12:00:00Z');
 const filled: ApplyFormValues = {
   ...EMPTY_VALUES,
-  amount: '2,500', zip: '78701', purpose: 'Auto Repair', vehicleYear: '2016', vehicleMake: 'Toyota', vehicleModel: 'Camry', vehicleMileage: '85,000',
-  firstName: ' Ana ', lastName: 'García', email: 'ana@example.com', phone: '(512) 555-0123',
-  incomeSource: 'employment', monthlyIncome: '2,800', payFrequency: 'biweekly', dobMonth: '3', dobDay: '27', dobYear: '1990', consent: true,
+  amount: '2,500',
+  zip: '78701',
+  purpose: 'Auto Repair',
+  vehicleYear: '2016',
+  vehicleMake: 'Toyota',
+  vehicleModel: 'Camry',
+  vehicleMileage: '85,000',
+  firstName: ' Ana ',
+  lastName: 'García',
+  email: 'ana@example.com',
+  phone: '(512) 555-0123',
+  incomeSource: 'employment',
+  monthlyIncome: '2,800',
+  payFrequency: 'biweekly',
+  dobMonth: '3',
+  dobDay: '27',
+  dobYear: '1990',
+  consent: true,
 };
 
 describe('field rules', () => {
   it.each([
-    ['(512) 555-0123', '5125550123'], ['512-555-0123', '5125550123'], ['512.555.0123', '5125550123'], ['+1 512 555 0123', '5125550123'],
-    ['15125550123', '5125550123'], ['5125550123', '5125550123'], ['012 555 0123', undefined], ['512 055 0123', undefined], ['555-0123', undefined],
-    ['512555012a', undefined], ['', undefined], ['25125550123', undefined],
+    ['(512) 555-0123', '5125550123'],
+    ['512-555-0123', '5125550123'],
+    ['512.555.0123', '5125550123'],
+    ['+1 512 555 0123', '5125550123'],
+    ['15125550123', '5125550123'],
+    ['5125550123', '5125550123'],
+    ['012 555 0123', undefined],
+    ['512 055 0123', undefined],
+    ['555-0123', undefined],
+    ['512555012a', undefined],
+    ['', undefined],
+    ['25125550123', undefined],
   ])('normalisePhone(%j) → %j', (input, out) => expect(normalisePhone(input)).toBe(out));
 
   it.each([
-    ['ana@example.com', true], [' ana@example.com ', true], ['a@b.co', true], ['a@b.c', false], ['ana@example', false], ['ana example@x.com', false], ['', false],
+    ['ana@example.com', true],
+    [' ana@example.com ', true],
+    ['a@b.co', true],
+    ['a@b.c', false],
+    ['ana@example', false],
+    ['ana example@x.com', false],
+    ['', false],
     [`${'a'.repeat(115)}@x.com`, false],
   ])('isEmail(%j) → %j', (input, out) => expect(isEmail(input)).toBe(out));
 
-  it.each([['78701', true], [' 78701 ', true], ['7870', false], ['787011', false], ['7870a', false], ['', false]])('isZip(%j) → %j', (input, out) => expect(isZip(input)).toBe(out));
+  it.each([
+    ['78701', true],
+    [' 78701 ', true],
+    ['7870', false],
+    ['787011', false],
+    ['7870a', false],
+    ['', false],
+  ])('isZip(%j) → %j', (input, out) => expect(isZip(input)).toBe(out));
 
   it.each([
-    ['?requested_amount=2500', 'requested_amount', 2500], ['?v1=landing-page&requested_amount=2500', 'requested_amount', 2500], ['?requestedamount=777', 'requestedamount', 777],
-    ['?requested_amount=50', 'requested_amount', 100], ['?requested_amount=99999', 'requested_amount', 35000], ['?requested_amount=1,500', 'requested_amount', 1500],
-    ['?requested_amount=abc', 'requested_amount', null], ['?requested_amount=', 'requested_amount', null], ['', 'requested_amount', null],
-    ['?requestedamount=2500', 'requested_amount', null], ['?requested_amount=999.6', 'requested_amount', 1000],
+    ['?requested_amount=2500', 'requested_amount', 2500],
+    ['?v1=landing-page&requested_amount=2500', 'requested_amount', 2500],
+    ['?requestedamount=777', 'requestedamount', 777],
+    ['?requested_amount=50', 'requested_amount', 100],
+    ['?requested_amount=99999', 'requested_amount', 35000],
+    ['?requested_amount=1,500', 'requested_amount', 1500],
+    ['?requested_amount=abc', 'requested_amount', null],
+    ['?requested_amount=', 'requested_amount', null],
+    ['', 'requested_amount', null],
+    ['?requestedamount=2500', 'requested_amount', null],
+    ['?requested_amount=999.6', 'requested_amount', 1000],
   ])('amountFromQuery(%j, %j) → %j', (search, param, out) => expect(amountFromQuery(search, param)).toBe(out));
 
-  it.each([[2500, '2,500'], [35000, '35,000'], [100, '100'], ['2500', '2,500'], ['$2,500', '2,500'], ['25x', '25x']])('amountText(%j) → %j', (input, out) => expect(amountText(input)).toBe(out));
+  it.each([
+    [2500, '2,500'],
+    [35000, '35,000'],
+    [100, '100'],
+    ['2500', '2,500'],
+    ['$2,500', '2,500'],
+    ['25x', '25x'],
+  ])('amountText(%j) → %j', (input, out) => expect(amountText(input)).toBe(out));
 
   it.each([
-    [{ dobMonth: '3', dobDay: '7', dobYear: '1990' }, '1990-03-07'], [{ dobMonth: '12', dobDay: '31', dobYear: '2000' }, '2000-12-31'],
-    [{ dobMonth: '', dobDay: '7', dobYear: '1990' }, undefined], [{ dobMonth: '3', dobDay: '7', dobYear: '90' }, undefined],
+    [{ dobMonth: '3', dobDay: '7', dobYear: '1990' }, '1990-03-07'],
+    [{ dobMonth: '12', dobDay: '31', dobYear: '2000' }, '2000-12-31'],
+    [{ dobMonth: '', dobDay: '7', dobYear: '1990' }, undefined],
+    [{ dobMonth: '3', dobDay: '7', dobYear: '90' }, undefined],
   ])('dateOfBirthOf(%j) → %j', (parts, out) => expect(dateOfBirthOf(parts)).toBe(out));
 
   const cases: [FieldKey, Partial<ApplyFormValues>, string | undefined][] = [
-    ['amount', { amount: '2,500' }, undefined], ['amount', { amount: '$1500' }, undefined], ['amount', { amount: '' }, 'Enter the amount you need'],
-    ['amount', { amount: '99' }, 'Enter an amount from $100 to $35,000'], ['amount', { amount: '35,001' }, 'Enter an amount from $100 to $35,000'],
+    ['amount', { amount: '2,500' }, undefined],
+    ['amount', { amount: '$1500' }, undefined],
+    ['amount', { amount: '' }, 'Enter the amount you need'],
+    ['amount', { amount: '99' }, 'Enter an amount from $100 to $35,000'],
+    ['amount', { amount: '35,001' }, 'Enter an amount from $100 to $35,000'],
     ['amount', { amount: '12.50' }, 'Enter the amount in whole dollars, for example 1,500'],
-    ['zip', { zip: '1234' }, 'Enter a 5-digit ZIP code, for example 78701'], ['zip', { zip: '10001' }, undefined],
-    ['purpose', { purpose: '' }, 'Choose what the loan is for'], ['purpose', { purpose: 'Vacation' }, undefined], ['purpose', { purpose: 'Holiday' }, 'Choose what the loan is for'],
-    ['vehicleYear', { vehicleYear: '1979' }, "Enter the vehicle's model year, from 1980 to 2027"], ['vehicleYear', { vehicleYear: '2027' }, undefined],
+    ['zip', { zip: '1234' }, 'Enter a 5-digit ZIP code, for example 78701'],
+    ['zip', { zip: '10001' }, undefined],
+    ['purpose', { purpose: '' }, 'Choose what the loan is for'],
+    ['purpose', { purpose: 'Vacation' }, undefined],
+    ['purpose', { purpose: 'Holiday' }, 'Choose what the loan is for'],
+    ['vehicleYear', { vehicleYear: '1979' }, "Enter the vehicle's model year, from 1980 to 2027"],
+    ['vehicleYear', { vehicleYear: '2027' }, undefined],
     ['vehicleYear', { vehicleYear: '2028' }, "Enter the vehicle's model year, from 1980 to 2027"],
-    ['vehicleMake', { vehicleMake: '  ' }, "Enter the vehicle's make"], ['vehicleModel', { vehicleModel: 'x'.repeat(41) }, 'The model can be at most 40 characters'],
-    ['vehicleMileage', { vehicleMileage: '' }, 'Enter the approximate mileage'], ['vehicleMileage', { vehicleMileage: '1,000,001' }, 'Enter the mileage as a whole number, for example 85,000'],
-    ['firstName', { firstName: ' ' }, 'Enter your first name'], ['lastName', { lastName: 'x'.repeat(51) }, 'Your last name can be at most 50 characters'],
-    ['email', { email: '' }, 'Enter your email address'], ['email', { email: 'ana@' }, 'Enter an email address like name@example.com'],
-    ['phone', { phone: '' }, 'Enter your mobile phone number'], ['phone', { phone: '123' }, 'Enter a 10-digit US phone number, for example (512) 555-0123'],
-    ['incomeSource', { incomeSource: 'lottery' }, 'Choose your main source of income'], ['incomeSource', { incomeSource: 'benefits' }, undefined],
-    ['monthlyIncome', { monthlyIncome: '' }, 'Enter your monthly income after tax'], ['monthlyIncome', { monthlyIncome: '0' }, undefined],
+    ['vehicleMake', { vehicleMake: '  ' }, "Enter the vehicle's make"],
+    ['vehicleModel', { vehicleModel: 'x'.repeat(41) }, 'The model can be at most 40 characters'],
+    ['vehicleMileage', { vehicleMileage: '' }, 'Enter the approximate mileage'],
+    ['vehicleMileage', { vehicleMileage: '1,000,001' }, 'Enter the mileage as a whole number, for example 85,000'],
+    ['firstName', { firstName: ' ' }, 'Enter your first name'],
+    ['lastName', { lastName: 'x'.repeat(51) }, 'Your last name can be at most 50 characters'],
+    ['email', { email: '' }, 'Enter your email address'],
+    ['email', { email: 'ana@' }, 'Enter an email address like name@example.com'],
+    ['phone', { phone: '' }, 'Enter your mobile phone number'],
+    ['phone', { phone: '123' }, 'Enter a 10-digit US phone number, for example (512) 555-0123'],
+    ['incomeSource', { incomeSource: 'lottery' }, 'Choose your main source of income'],
+    ['incomeSource', { incomeSource: 'benefits' }, undefined],
+    ['monthlyIncome', { monthlyIncome: '' }, 'Enter your monthly income after tax'],
+    ['monthlyIncome', { monthlyIncome: '0' }, undefined],
     ['monthlyIncome', { monthlyIncome: '2800.50' }, 'Enter your monthly income in whole dollars, for example 2,800'],
     ['monthlyIncome', { monthlyIncome: '100,001' }, 'Enter a monthly income of $100,000 or less'],
-    ['payFrequency', { payFrequency: '' }, 'Choose how often you are paid'], ['payFrequency', { payFrequency: 'semimonthly' }, undefined],
+    ['payFrequency', { payFrequency: '' }, 'Choose how often you are paid'],
+    ['payFrequency', { payFrequency: 'semimonthly' }, undefined],
     ['dateOfBirth', { dobMonth: '', dobDay: '', dobYear: '' }, 'Enter your date of birth'],
     ['dateOfBirth', { dobMonth: '2', dobDay: '30', dobYear: '1990' }, 'Enter a real date of birth: month 1 to 12, day, and a 4-digit year'],
     ['dateOfBirth', { dobMonth: '13', dobDay: '1', dobYear: '1990' }, 'Enter a real date of birth: month 1 to 12, day, and a 4-digit year'],
@@ -75,21 +155,41 @@ describe('field rules', () => {
     ['dateOfBirth', { dobMonth: '11', dobDay: '24', dobYear: '2008' }, 'You must be 18 or older to request a loan'],
     ['dateOfBirth', { dobMonth: '1', dobDay: '1', dobYear: '2030' }, 'Enter a real date of birth: month 1 to 12, day, and a 4-digit year'],
     ['dateOfBirth', { dobMonth: '1', dobDay: '1', dobYear: '1890' }, 'Check the year of your date of birth'],
-    ['consent', { consent: false }, 'Check the box to give your consent before you send your request'], ['consent', { consent: true }, undefined],
+    ['consent', { consent: false }, 'Check the box to give your consent before you send your request'],
+    ['consent', { consent: true }, undefined],
   ];
   it.each(cases)('%s with %j → %j', (field, change, message) => expect(fieldError(field, { ...filled, ...change }, today)).toBe(message));
 
   it('each step lists its required fields; title brands also ask for the purpose and the vehicle', () => {
     expect(Object.keys(stepErrors('request', 'general', EMPTY_VALUES, today))).toEqual(['amount', 'zip']);
-    expect(Object.keys(stepErrors('request', 'title', EMPTY_VALUES, today))).toEqual(['amount', 'zip', 'purpose', 'vehicleYear', 'vehicleMake', 'vehicleModel', 'vehicleMileage']);
+    expect(Object.keys(stepErrors('request', 'title', EMPTY_VALUES, today))).toEqual([
+      'amount',
+      'zip',
+      'purpose',
+      'vehicleYear',
+      'vehicleMake',
+      'vehicleModel',
+      'vehicleMileage',
+    ]);
     expect(Object.keys(stepErrors('contact', 'general', EMPTY_VALUES, today))).toEqual(['firstName', 'lastName', 'email', 'phone']);
-    expect(Object.keys(stepErrors('income', 'title', EMPTY_VALUES, today))).toEqual(['incomeSource', 'monthlyIncome', 'payFrequency', 'dateOfBirth', 'consent']);
+    expect(Object.keys(stepErrors('income', 'title', EMPTY_VALUES, today))).toEqual([
+      'incomeSource',
+      'monthlyIncome',
+      'payFrequency',
+      'dateOfBirth',
+      'consent',
+    ]);
     for (const step of ['request', 'contact', 'income'] as const) expect(stepErrors(step, 'title', filled, today)).toEqual({});
   });
 
   it.each([
-    ['/phone: must match pattern', 'phone'], ['/vehicle/year: must be >= 1980', 'vehicleYear'], ['/vehicle: must have required property make', 'vehicleMake'],
-    ['/dateOfBirth: must match pattern', 'dateOfBirth'], ['/consent/version: unknown', 'consent'], ['/tracking/clickId: bad', undefined], ['body: not JSON', undefined],
+    ['/phone: must match pattern', 'phone'],
+    ['/vehicle/year: must be >= 1980', 'vehicleYear'],
+    ['/vehicle: must have required property make', 'vehicleMake'],
+    ['/dateOfBirth: must match pattern', 'dateOfBirth'],
+    ['/consent/version: unknown', 'consent'],
+    ['/tracking/clickId: bad', undefined],
+    ['body: not JSON', undefined],
   ])('fieldOfProblem(%j) → %j', (problem, field) => expect(fieldOfProblem(problem)).toBe(field));
 
   it('stepOfField', () => {
@@ -102,21 +202,42 @@ describe('field rules', () => {
 describe('the request body matches schemas/api/lead.schema.json', () => {
   const schema = JSON.parse(readFileSync(join(process.cwd(), 'schemas/api/lead.schema.json'), 'utf8')) as object;
   const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-  const ctx = { idempotencyKey: '0f8b2c4e-6a1d-4b8e-9c3f-2a7d5e1b9c04', consentVersion: 'tcpa-2026-11', tracking: { source: 'landing-page', source2: '', clickId: '', uuid: '' } };
+  const ctx = {
+    idempotencyKey: '0f8b2c4e-6a1d-4b8e-9c3f-2a7d5e1b9c04',
+    consentVersion: 'tcpa-2026-11',
+    tracking: { source: 'landing-page', source2: '', clickId: '', uuid: '' },
+  };
 
   it('general: no purpose or vehicle; phone digits; dates and numbers typed as the schema says', () => {
     const body = leadRequestBody(filled, { ...ctx, kind: 'general' });
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-    expect(body).toMatchObject({ amount: 2500, zip: '78701', firstName: 'Ana', phone: '5125550123', monthlyIncome: 2800, dateOfBirth: '1990-03-27', consent: { accepted: true, version: 'tcpa-2026-11' }, tracking: { source: 'landing-page' } });
+    expect(body).toMatchObject({
+      amount: 2500,
+      zip: '78701',
+      firstName: 'Ana',
+      phone: '5125550123',
+      monthlyIncome: 2800,
+      dateOfBirth: '1990-03-27',
+      consent: { accepted: true, version: 'tcpa-2026-11' },
+      tracking: { source: 'landing-page' },
+    });
     expect(body).not.toHaveProperty('purpose');
     expect(body).not.toHaveProperty('vehicle');
     expect(body).not.toHaveProperty('website');
   });
 
   it('title: purpose and vehicle; the honeypot goes along when a bot filled it', () => {
-    const body = leadRequestBody({ ...filled, website: 'spam.example' }, { ...ctx, kind: 'title', tracking: { source: 'mailer', clickId: 'ggabc', uuid: `cc${'a'.repeat(32)}` } });
+    const body = leadRequestBody(
+      { ...filled, website: 'spam.example' },
+      { ...ctx, kind: 'title', tracking: { source: 'mailer', clickId: 'ggabc', uuid: `cc${'a'.repeat(32)}` } },
+    );
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
-    expect(body).toMatchObject({ purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 }, website: 'spam.example', tracking: { source: 'mailer', clickId: 'ggabc' } });
+    expect(body).toMatchObject({
+      purpose: 'Auto Repair',
+      vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 85000 },
+      website: 'spam.example',
+      tracking: { source: 'mailer', clickId: 'ggabc' },
+    });
   });
 });
 
@@ -193,7 +314,12 @@ describe('browser helpers', () => {
     [400, { error: 'Invalid body', problems: ['/zip: bad'] }, null, { kind: 'invalid', message: 'Invalid body', problems: ['/zip: bad'] }],
     [422, { error: 'Not in New York' }, null, { kind: 'refused', message: 'Not in New York' }],
     [429, {}, '30', { kind: 'retry', message: 'Too many requests came from your connection. Please wait 30 seconds, then try again — your answers are kept.' }],
-    [429, {}, '600', { kind: 'retry', message: 'Too many requests came from your connection. Please wait 10 minutes, then try again — your answers are kept.' }],
+    [
+      429,
+      {},
+      '600',
+      { kind: 'retry', message: 'Too many requests came from your connection. Please wait 10 minutes, then try again — your answers are kept.' },
+    ],
     [413, null, null, { kind: 'retry', message: "We couldn't send your request. Your answers are kept — please try again." }],
     [503, null, null, { kind: 'retry', message: "We couldn't send your request. Your answers are kept — please try again." }],
   ])('outcomeOf(%j, %j, %j)', (status, body, retryAfter, out) => expect(outcomeOf(status, body, retryAfter)).toEqual(out));
@@ -201,7 +327,9 @@ describe('browser helpers', () => {
   it('idempotency keys: randomUUID, or getRandomValues without it; both match the schema', () => {
     const pattern = /^[A-Za-z0-9-]{16,64}$/;
     expect(newIdempotencyKey()).toMatch(pattern);
-    const noUuid = { getRandomValues: <T extends ArrayBufferView | null>(a: T) => globalThis.crypto.getRandomValues(a as unknown as Uint8Array) as unknown as T };
+    const noUuid = {
+      getRandomValues: <T extends ArrayBufferView | null>(a: T) => globalThis.crypto.getRandomValues(a as unknown as Uint8Array) as unknown as T,
+    };
     const key = newIdempotencyKey(noUuid as Crypto);
     expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(newIdempotencyKey(noUuid as Crypto)).not.toBe(key);
@@ -215,7 +343,13 @@ describe('browser helpers', () => {
     expect(initialRequest(2500, undefined, '1,000')).toEqual({ amount: '2,500', zip: '' });
     expect(initialRequest(null, undefined, '1,000')).toEqual({ amount: '1,000', zip: '' });
     expect(readStored({ getItem: () => 'not json' })).toBeUndefined();
-    expect(readStored({ getItem: () => { throw new Error('blocked'); } })).toBeUndefined();
+    expect(
+      readStored({
+        getItem: () => {
+          throw new Error('blocked');
+        },
+      }),
+    ).toBeUndefined();
   });
 
   it('v1: the query, else LoansSource1, else landing-page', () => {
@@ -227,7 +361,18 @@ describe('browser helpers', () => {
   });
 
   it('geocoder v5 answer → city and state', () => {
-    const fc = { type: 'FeatureCollection', features: [{ text: '78701', context: [{ id: 'place.1', text: 'Austin' }, { id: 'region.2', short_code: 'US-TX', text: 'Texas' }] }] };
+    const fc = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          text: '78701',
+          context: [
+            { id: 'place.1', text: 'Austin' },
+            { id: 'region.2', short_code: 'US-TX', text: 'Texas' },
+          ],
+        },
+      ],
+    };
     expect(placeOfFeatureCollection(fc, '78701')).toEqual({ city: 'Austin', stateCode: 'tx', stateName: 'Texas' });
     expect(placeOfFeatureCollection(fc, '78702')).toBeNull();
     expect(placeOfFeatureCollection({ features: [] }, '78701')).toBeNull();

@@ -26,7 +26,16 @@ describe('applyUrl', () => {
 
 describe('bracketAmount', () => {
   it.each([
-    [1, 500], [500, 500], [501, 1000], [1000, 1000], [1001, 2500], [2500, 2500], [2501, 5000], [5000, 5000], [5001, 35000], [35000, 35000],
+    [1, 500],
+    [500, 500],
+    [501, 1000],
+    [1000, 1000],
+    [1001, 2500],
+    [2500, 2500],
+    [2501, 5000],
+    [5000, 5000],
+    [5001, 35000],
+    [35000, 35000],
   ])('%d → %d', (amount, bracket) => {
     expect(bracketAmount(amount)).toBe(bracket);
   });
@@ -60,7 +69,15 @@ describe('storedSource (LoansSource1, read after mount)', () => {
     ['a stored source', { getItem: (k) => (k === 'LoansSource1' ? 'spring-mailer' : null) }, 'spring-mailer'],
     ['nothing stored', { getItem: () => null }, null],
     ['no storage (server, or blocked)', undefined, null],
-    ['storage that throws', { getItem: () => { throw new Error('SecurityError'); } }, null],
+    [
+      'storage that throws',
+      {
+        getItem: () => {
+          throw new Error('SecurityError');
+        },
+      },
+      null,
+    ],
   ])('%s → %j', (_name, storage, source) => {
     expect(storedSource(storage)).toBe(source);
     expect(applyUrl({ path: '/apply', amountParam: 'requested_amount' }, { source: storedSource(storage) })).toBe(`/apply?v1=${source ?? 'landing-page'}`);

@@ -19,12 +19,31 @@ const dir = relative(root, join(work, 'brands'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const brandNew = (...args: string[]) => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/brand-new.ts', '--yes', '--dir', dir, '--public-dir', relative(root, join(work, 'public')), ...args], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/brand-new.ts', '--yes', '--dir', dir, '--public-dir', relative(root, join(work, 'public')), ...args],
+    { cwd: root, encoding: 'utf8' },
+  );
   return { status: run.status, out: run.stdout, err: run.stderr };
 };
 const answers = (id: string, more: string[] = []) => [
-  '--id', id, '--name', 'Acme Loans', '--loan-focus', 'general', '--hosts', `${id}.com,www.${id}.com`, '--primary-color', '#0b5394',
-  '--phone', '+1-800-555-0100', '--email', `help@${id}.com`, '--address', '1 Main St, Suite 2, Austin, TX 78701', ...more,
+  '--id',
+  id,
+  '--name',
+  'Acme Loans',
+  '--loan-focus',
+  'general',
+  '--hosts',
+  `${id}.com,www.${id}.com`,
+  '--primary-color',
+  '#0b5394',
+  '--phone',
+  '+1-800-555-0100',
+  '--email',
+  `help@${id}.com`,
+  '--address',
+  '1 Main St, Suite 2, Austin, TX 78701',
+  ...more,
 ];
 
 describe('npm run brand:new', () => {

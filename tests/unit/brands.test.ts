@@ -106,8 +106,17 @@ describe('exit-intent popup in the page model', () => {
     expect(popup.variant).toBe('payday');
     expect(popup.maskClosable).toBe(true);
     expect(popup.stores?.map((s) => s.label)).toEqual([
-      'Ace Cash Express', 'Advance America', 'Cash Store', 'Check City', 'Check Into Cash', 'Mariner Finance', 'Money Mart', 'PAYOMATIC',
-      'Red River Credit', 'The Check Cashing Store', 'TitleMax',
+      'Ace Cash Express',
+      'Advance America',
+      'Cash Store',
+      'Check City',
+      'Check Into Cash',
+      'Mariner Finance',
+      'Money Mart',
+      'PAYOMATIC',
+      'Red River Credit',
+      'The Check Cashing Store',
+      'TitleMax',
     ]);
     for (const store of popup.stores!) {
       const page = resolvePage(catalog, 'ipaydayloans', store.href, now)!;

@@ -48,7 +48,12 @@ describe('filters, sort and publication state', () => {
     expect(await slugs({ filters: { brand: { id: 'usbadcreditloans', market: 'us' } } })).not.toContain('fixture-hostile');
   });
   it('category, tag and author', async () => {
-    expect(await slugs({ filters: { category: 'payday-loans' } })).toEqual(['fixture-article-4', 'fixture-article-3', 'fixture-article-2', 'fixture-article-1']);
+    expect(await slugs({ filters: { category: 'payday-loans' } })).toEqual([
+      'fixture-article-4',
+      'fixture-article-3',
+      'fixture-article-2',
+      'fixture-article-1',
+    ]);
     expect(await slugs({ filters: { tag: 'apr' } })).toEqual(['fixture-article-6', 'fixture-article-4', 'fixture-article-2']);
     expect(await slugs({ filters: { author: 'other-author' } })).toEqual(['fixture-article-7', 'fixture-article-6']);
     expect(await slugs({ filters: { slug: 'fixture-article-5' } })).toEqual(['fixture-article-5']);
@@ -130,7 +135,7 @@ describe('faults give clear errors', () => {
 });
 
 describe('browser-side content address', () => {
-  it('is this site\'s own endpoint in local mode and the public CMS address when deployed', async () => {
+  it("is this site's own endpoint in local mode and the public CMS address when deployed", async () => {
     const { browserContentUrl } = await import('../../engine/content/service');
     expect(browserContentUrl({})).toBe('/api/content/graphql');
     expect(browserContentUrl({ NEXT_PUBLIC_CONTENT_GRAPHQL_URL: 'https://cms.example.com/graphql' })).toBe('https://cms.example.com/graphql');

@@ -6,7 +6,8 @@ import { markdownToSafeHtml } from '../../engine/content/markdown';
 
 const index = loadContent(join(process.cwd(), 'content'));
 const live = (collection: 'article' | 'answer' | 'hub', market: 'us' | 'ca' | 'au') =>
-  queryIndex(index, collection, { filters: { brand: { id: '-', market } }, publicationState: 'LIVE', pagination: { page: 1, pageSize: 100 } }).meta.pagination.total;
+  queryIndex(index, collection, { filters: { brand: { id: '-', market } }, publicationState: 'LIVE', pagination: { page: 1, pageSize: 100 } }).meta.pagination
+    .total;
 
 describe('content/', () => {
   it('every file is valid and every category, tag and author it names exists', () => {

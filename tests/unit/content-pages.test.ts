@@ -11,9 +11,20 @@ import { startStrapiServer, type RunningServer } from '../support/strapi-server'
 import { withContentRoutes } from '../fixtures/content-routes';
 
 const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
-const acmeCa = acme.replace('"id": "acme"', '"id": "acmeca"').replaceAll('acmeloans.com', 'acmeloans.ca').replace('"country": "US"', '"country": "CA"').replace('"locale": "en-US"', '"locale": "en-CA"').replace('"currency": "USD"', '"currency": "CAD"');
+const acmeCa = acme
+  .replace('"id": "acme"', '"id": "acmeca"')
+  .replaceAll('acmeloans.com', 'acmeloans.ca')
+  .replace('"country": "US"', '"country": "CA"')
+  .replace('"locale": "en-US"', '"locale": "en-CA"')
+  .replace('"currency": "USD"', '"currency": "CAD"');
 const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
-const catalog = buildCatalog([{ file: 'brands/acme.json', text: acme }, { file: 'brands/acmeca.json', text: acmeCa }], layouts);
+const catalog = buildCatalog(
+  [
+    { file: 'brands/acme.json', text: acme },
+    { file: 'brands/acmeca.json', text: acmeCa },
+  ],
+  layouts,
+);
 const index = loadContent(join(__dirname, '../fixtures/content'));
 const embedded = createEmbeddedSource(index);
 const now = new Date('2026-11-21T12:00:00Z');
@@ -24,7 +35,8 @@ const ok = async (path: string, opts?: Parameters<typeof page>[1]) => {
   if (m === 'notFound') throw new Error(`${path} is not found`);
   return m;
 };
-const block = <T extends PageModel['blocks'][number]['type']>(m: PageModel, type: T) => m.blocks.find((b) => b.type === type) as Extract<PageModel['blocks'][number], { type: T }>;
+const block = <T extends PageModel['blocks'][number]['type']>(m: PageModel, type: T) =>
+  m.blocks.find((b) => b.type === type) as Extract<PageModel['blocks'][number], { type: T }>;
 
 // As in production: LIVE content for visitors, PREVIEW only in draft mode.
 beforeAll(() => vi.stubEnv('NODE_ENV', 'production'));
@@ -35,19 +47,35 @@ describe('the fixture brand with content routes', () => {
 });
 
 describe('lists and pagination', () => {
-  it('the blog index lists this brand\'s live articles, newest first, 5 a page', async () => {
+  it("the blog index lists this brand's live articles, newest first, 5 a page", async () => {
     const m = await ok('/blog');
     const list = block(m, 'contentList');
     expect(list.data.items.map((i) => i.href)).toEqual([
-      '/blog/money-basics/fixture-article-6', '/blog/money-basics/fixture-article-5', '/blog/payday-loans/fixture-article-4',
-      '/blog/payday-loans/fixture-article-3', '/blog/payday-loans/fixture-article-2',
+      '/blog/money-basics/fixture-article-6',
+      '/blog/money-basics/fixture-article-5',
+      '/blog/payday-loans/fixture-article-4',
+      '/blog/payday-loans/fixture-article-3',
+      '/blog/payday-loans/fixture-article-2',
     ]);
-    expect(list.data.pages).toEqual({ current: 1, count: 2, links: [{ label: '1', href: '/blog', current: true }, { label: '2', href: '/blog/2', current: false }] });
-    expect(block(await ok('/blog/2'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/payday-loans/fixture-article-1', '/blog/money-basics/fixture-hostile']);
+    expect(list.data.pages).toEqual({
+      current: 1,
+      count: 2,
+      links: [
+        { label: '1', href: '/blog', current: true },
+        { label: '2', href: '/blog/2', current: false },
+      ],
+    });
+    expect(block(await ok('/blog/2'), 'contentList').data.items.map((i) => i.href)).toEqual([
+      '/blog/payday-loans/fixture-article-1',
+      '/blog/money-basics/fixture-hostile',
+    ]);
   });
-  it.each(['/blog/3', '/blog/payday-loans/2', '/blog/no-such-category', '/blog/title-loans', '/answers/2'])('%s is a 404 (past the end, unknown or empty)', async (path) => {
-    expect(await page(path)).toBe('notFound');
-  });
+  it.each(['/blog/3', '/blog/payday-loans/2', '/blog/no-such-category', '/blog/title-loans', '/answers/2'])(
+    '%s is a 404 (past the end, unknown or empty)',
+    async (path) => {
+      expect(await page(path)).toBe('notFound');
+    },
+  );
   it('a category page names the category', async () => {
     const m = await ok('/blog/payday-loans');
     expect(block(m, 'hero').heading).toBe('Payday loans');
@@ -60,7 +88,11 @@ describe('lists and pagination', () => {
     expect(await page('/blog/payday-loans/fixture-article-1', { brand: 'acmeca' })).toBe('notFound');
   });
   it('tags, authors and the hub list their items', async () => {
-    expect(block(await ok('/tag/apr'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-article-6', '/blog/payday-loans/fixture-article-4', '/blog/payday-loans/fixture-article-2']);
+    expect(block(await ok('/tag/apr'), 'contentList').data.items.map((i) => i.href)).toEqual([
+      '/blog/money-basics/fixture-article-6',
+      '/blog/payday-loans/fixture-article-4',
+      '/blog/payday-loans/fixture-article-2',
+    ]);
     expect(block(await ok('/author/other-author'), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-article-6']);
     expect(block(await ok('/hub'), 'contentList').data.items.map((i) => i.href)).toEqual(['/hub/fixture-apr']);
     expect(block(await ok('/tag'), 'contentList').data.items.map((i) => i.href)).toEqual(['/tag/apr', '/tag/budgeting', '/tag/fees']);
@@ -113,7 +145,7 @@ const REQUIRED: Record<string, string[]> = {
 };
 const at = (o: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
 
-describe('structured data has each type\'s required properties', () => {
+describe("structured data has each type's required properties", () => {
   it.each(['/blog/payday-loans/fixture-article-2', '/answers/fixture-answer', '/hub/fixture-apr', '/blog'])('%s', async (path) => {
     const m = await ok(path);
     for (const d of m.jsonLd) {
@@ -147,7 +179,18 @@ describe('the embedded store and the Strapi client give identical page models', 
     strapi = createStrapiClient({ url: server.url, token: 't' });
   });
   afterAll(() => server.close());
-  it.each(['/blog', '/blog/2', '/blog/payday-loans', '/blog/payday-loans/fixture-article-2', '/answers', '/answers/fixture-answer', '/hub/fixture-apr', '/tag/fees', '/author/test-author', '/blog/nope'])('%s', async (path) => {
+  it.each([
+    '/blog',
+    '/blog/2',
+    '/blog/payday-loans',
+    '/blog/payday-loans/fixture-article-2',
+    '/answers',
+    '/answers/fixture-answer',
+    '/hub/fixture-apr',
+    '/tag/fees',
+    '/author/test-author',
+    '/blog/nope',
+  ])('%s', async (path) => {
     expect(await page(path, { source: strapi })).toEqual(await page(path, { source: embedded }));
   });
 });

@@ -24,10 +24,26 @@ describe('contentSecurityPolicy', () => {
   });
 
   it.each([
-    ['tag manager', { tagManager: true }, { 'script-src': ['https://www.googletagmanager.com'], 'connect-src': ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'], 'img-src': ['https://*.google-analytics.com', 'https://*.googletagmanager.com'] }],
-    ['pixel', { pixel: true }, { 'script-src': ['https://analytics.tiktok.com'], 'connect-src': ['https://analytics.tiktok.com'], 'img-src': ['https://analytics.tiktok.com'] }],
+    [
+      'tag manager',
+      { tagManager: true },
+      {
+        'script-src': ['https://www.googletagmanager.com'],
+        'connect-src': ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+        'img-src': ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+      },
+    ],
+    [
+      'pixel',
+      { pixel: true },
+      { 'script-src': ['https://analytics.tiktok.com'], 'connect-src': ['https://analytics.tiktok.com'], 'img-src': ['https://analytics.tiktok.com'] },
+    ],
     ['geocoder', { connect: ['https://api.mapbox.com'] }, { 'script-src': [], 'connect-src': ['https://api.mapbox.com'], 'img-src': [] }],
-    ['form loader', { scripts: ['https://forms.example'], frames: ['https://forms.example'] }, { 'script-src': ['https://forms.example'], 'connect-src': [], 'img-src': [], 'frame-src': ['https://forms.example'] }],
+    [
+      'form loader',
+      { scripts: ['https://forms.example'], frames: ['https://forms.example'] },
+      { 'script-src': ['https://forms.example'], 'connect-src': [], 'img-src': [], 'frame-src': ['https://forms.example'] },
+    ],
   ])('adds exactly what the %s needs', (_name, page, added) => {
     const base = directives(contentSecurityPolicy());
     const d = directives(contentSecurityPolicy(page));
@@ -71,16 +87,42 @@ describe('pagePolicy: what a brand page uses', () => {
     ['a pixel', { tiktokPixelId: 'C4ABCDEFGHIJKLMN0123' }, plain, {}, { tagManager: false, pixel: true }],
     ['the embedded geocoder (same origin)', {}, search, {}, { tagManager: false, pixel: false }],
     ['Mapbox, on a page with location search', {}, search, { GEOCODER: 'mapbox' }, { tagManager: false, pixel: false, connect: ['https://api.mapbox.com'] }],
-    ['Mapbox at another address', {}, search, { GEOCODER: 'mapbox', MAPBOX_GEOCODING_URL: 'http://127.0.0.1:4011/geocoding/v5' }, { tagManager: false, pixel: false, connect: ['http://127.0.0.1:4011'] }],
+    [
+      'Mapbox at another address',
+      {},
+      search,
+      { GEOCODER: 'mapbox', MAPBOX_GEOCODING_URL: 'http://127.0.0.1:4011/geocoding/v5' },
+      { tagManager: false, pixel: false, connect: ['http://127.0.0.1:4011'] },
+    ],
     ['Mapbox, on a page without a geocoder block', {}, plain, { GEOCODER: 'mapbox' }, { tagManager: false, pixel: false }],
     [
       'a third-party application form: its loader and the address it posts leads to',
       {},
-      { blocks: [{ type: 'hero', heading: 'H' }, { type: 'applyForm', provider: 'script', script: { src: 'https://forms.partner.test/loader.js', containerId: 'f', campaign: 'theme', leadUrl: 'https://leads.partner.test/post' } }] } as never,
+      {
+        blocks: [
+          { type: 'hero', heading: 'H' },
+          {
+            type: 'applyForm',
+            provider: 'script',
+            script: { src: 'https://forms.partner.test/loader.js', containerId: 'f', campaign: 'theme', leadUrl: 'https://leads.partner.test/post' },
+          },
+        ],
+      } as never,
       {},
       { tagManager: false, pixel: false, scripts: ['https://forms.partner.test'], connect: ['https://forms.partner.test', 'https://leads.partner.test'] },
     ],
-    ['the embedded application form: nothing from outside', {}, { blocks: [{ type: 'hero', heading: 'H' }, { type: 'applyForm', loanKind: 'general' }] } as never, {}, { tagManager: false, pixel: false }],
+    [
+      'the embedded application form: nothing from outside',
+      {},
+      {
+        blocks: [
+          { type: 'hero', heading: 'H' },
+          { type: 'applyForm', loanKind: 'general' },
+        ],
+      } as never,
+      {},
+      { tagManager: false, pixel: false },
+    ],
   ])('%s', (_name, extra, layout, env, expected) => {
     expect(pagePolicy({ config: { ...config, ...extra } }, layout, env)).toEqual(expected);
   });
@@ -107,7 +149,8 @@ describe("React's inline scripts for outlined Suspense boundaries", () => {
 
 describe("the build's inline scripts", () => {
   it('are the executable inline scripts of a page: not src scripts, not JSON or JSON-LD data', () => {
-    const html = '<script data-release="x">one()</script><script src="/a.js" defer=""></script><script id="__NEXT_DATA__" type="application/json">{}</script><script type="application/ld+json">{}</script><script>(globalThis.TURBOPACK||[]).push(1)</script><script type="module">m()</script>';
+    const html =
+      '<script data-release="x">one()</script><script src="/a.js" defer=""></script><script id="__NEXT_DATA__" type="application/json">{}</script><script type="application/ld+json">{}</script><script>(globalThis.TURBOPACK||[]).push(1)</script><script type="module">m()</script>';
     expect(inlineScripts(html)).toEqual(['one()', '(globalThis.TURBOPACK||[]).push(1)', 'm()']);
   });
 

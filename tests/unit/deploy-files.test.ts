@@ -13,7 +13,16 @@ import { NGINX_PLACEHOLDERS, nginxTest, renderNginxConf, SHIPPED_NGINX_CONF, wri
 
 const root = process.cwd();
 const text = (p: string) => readFileSync(join(root, p), 'utf8');
-type Service = { image?: string; build?: { context: string; dockerfile: string }; environment?: Record<string, string>; healthcheck?: { test: string[] }; volumes?: string[]; depends_on?: Record<string, { condition: string }>; ports?: string[]; command?: string[] };
+type Service = {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  command?: string[];
+};
 const compose = parse(text('deploy/compose.yaml')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
 
 describe('deploy/nginx.conf', () => {
@@ -31,7 +40,10 @@ describe('deploy/nginx.conf', () => {
   });
 
   it('says what the issue asks of it', () => {
-    const conf = renderNginxConf({ NGINX_PORT: '8080', APP_UPSTREAM_1: 'app1:3000', APP_UPSTREAM_2: 'app2:3000', NGINX_CACHE_DIR: '/c' }, readFileSync(SHIPPED_NGINX_CONF, 'utf8'));
+    const conf = renderNginxConf(
+      { NGINX_PORT: '8080', APP_UPSTREAM_1: 'app1:3000', APP_UPSTREAM_2: 'app2:3000', NGINX_CACHE_DIR: '/c' },
+      readFileSync(SHIPPED_NGINX_CONF, 'utf8'),
+    );
     const directives = conf.replace(/#.*$/gm, '');
     for (const d of [
       /gzip on;/,
@@ -61,7 +73,8 @@ describe('deploy/compose.yaml', () => {
     expect(Object.keys(s).sort()).toEqual(['app1', 'app2', 'nginx', 'postgres', 'redis']);
     for (const [name, svc] of Object.entries(s)) expect(svc.healthcheck?.test, name).toBeTruthy();
     expect(s.nginx!.depends_on).toEqual({ app1: { condition: 'service_healthy' }, app2: { condition: 'service_healthy' } });
-    for (const app of ['app1', 'app2']) expect(s[app]!.depends_on).toEqual({ redis: { condition: 'service_healthy' }, postgres: { condition: 'service_healthy' } });
+    for (const app of ['app1', 'app2'])
+      expect(s[app]!.depends_on).toEqual({ redis: { condition: 'service_healthy' }, postgres: { condition: 'service_healthy' } });
     expect(s.nginx!.ports).toEqual(['8080:8080']);
     expect(s.app1!.ports ?? s.redis!.ports ?? s.postgres!.ports).toBeUndefined(); // only nginx is reachable
   });
@@ -85,13 +98,17 @@ describe('deploy/compose.yaml', () => {
     expect(s.redis!.command).toEqual(['redis-server', '/usr/local/etc/redis/redis.conf']);
     expect(s.postgres!.volumes).toContain('postgres-data:/var/lib/postgresql/data');
     expect(Object.keys(compose.volumes).sort()).toEqual(['nginx-cache', 'postgres-data']);
-    for (const v of [...s.nginx!.volumes!, ...s.redis!.volumes!]) if (v.startsWith('./')) expect(existsSync(join(root, 'deploy', v.slice(2).split(':')[0]!)), v).toBe(true);
+    for (const v of [...s.nginx!.volumes!, ...s.redis!.volumes!])
+      if (v.startsWith('./')) expect(existsSync(join(root, 'deploy', v.slice(2).split(':')[0]!)), v).toBe(true);
   });
 });
 
 describe('deploy/Dockerfile', () => {
   const docker = text('deploy/Dockerfile');
-  const lines = docker.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim());
+  const lines = docker
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim());
 
   it('two stages: npm ci from the lock and build, then a runtime as a non-root user', () => {
     expect(lines.filter((l) => l.startsWith('FROM ')).map((l) => l.split(/\s+/).slice(-1)[0])).toEqual(['build', 'runtime']);
@@ -108,11 +125,29 @@ describe('deploy/Dockerfile', () => {
     const built = new Set(['.next', 'node_modules', 'data/generated']);
     const copied = lines
       .filter((l) => l.startsWith('COPY --from=build'))
-      .flatMap((l) => l.split(/\s+/).slice(2, -1).filter((a) => !a.startsWith('--')))
+      .flatMap((l) =>
+        l
+          .split(/\s+/)
+          .slice(2, -1)
+          .filter((a) => !a.startsWith('--')),
+      )
       .map((p) => p.replace(/^\/app\//, ''));
     expect(copied.sort()).toEqual([
-      '.next', 'brands', 'content', 'data/generated', 'engine/cache', 'engine/csp.mjs', 'engine/errors/dsn.mjs', 'engine/errors/reporterScript.mjs',
-      'engine/reactInlineScripts.mjs', 'next.config.ts', 'node_modules', 'package.json', 'public', 'server.mjs', 'tsconfig.json',
+      '.next',
+      'brands',
+      'content',
+      'data/generated',
+      'engine/cache',
+      'engine/csp.mjs',
+      'engine/errors/dsn.mjs',
+      'engine/errors/reporterScript.mjs',
+      'engine/reactInlineScripts.mjs',
+      'next.config.ts',
+      'node_modules',
+      'package.json',
+      'public',
+      'server.mjs',
+      'tsconfig.json',
     ]);
     for (const p of copied) if (!built.has(p)) expect(existsSync(join(root, p)), p).toBe(true);
     // Every module loaded unbundled at run time — server.mjs and the cache handler, and what they
@@ -126,7 +161,11 @@ describe('deploy/Dockerfile', () => {
     visit('server.mjs');
     visit('engine/cache/redisPageCache.mjs');
     expect(reached.size).toBeGreaterThan(5);
-    for (const file of reached) expect(copied.some((c) => file === c || file.startsWith(`${c}/`)), `${file} is not copied into the image`).toBe(true);
+    for (const file of reached)
+      expect(
+        copied.some((c) => file === c || file.startsWith(`${c}/`)),
+        `${file} is not copied into the image`,
+      ).toBe(true);
     // next.config.ts names the cache handler inside what is copied.
     expect(text('next.config.ts')).toContain("'engine/cache/redisPageCache.mjs'");
     expect(existsSync(join(root, 'engine/cache/redisPageCache.mjs'))).toBe(true);

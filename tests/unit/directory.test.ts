@@ -9,12 +9,27 @@ describe('store brands and letter groups', () => {
     const filed = LETTER_GROUPS.flatMap((g) => storesInGroup(g).map((s) => s.slug));
     expect(filed.sort()).toEqual(STORE_BRANDS.map((s) => s.slug).sort());
   });
-  it.each([['Ace Cash Express', 'a'], ['Mariner Finance', 'm'], ['PAYOMATIC', 'nop'], ['TitleMax', 'tuv'], ['Red River Credit', 'qr'], ['1st Choice', 'other'], ['Ezy', 'ef'], ['Joe', 'ijk']])('%s → %s', (name, group) => {
+  it.each([
+    ['Ace Cash Express', 'a'],
+    ['Mariner Finance', 'm'],
+    ['PAYOMATIC', 'nop'],
+    ['TitleMax', 'tuv'],
+    ['Red River Credit', 'qr'],
+    ['1st Choice', 'other'],
+    ['Ezy', 'ef'],
+    ['Joe', 'ijk'],
+  ])('%s → %s', (name, group) => {
     expect(letterGroupOf(name)).toBe(group);
   });
   it('maps store brands to SPEC loan types', () => {
     const of = (name: string) => STORE_BRANDS.find((s) => s.name === name)?.loanType;
-    expect([of('Mariner Finance'), of('PAYOMATIC'), of('Red River Credit'), of('TitleMax'), of('Advance America')]).toEqual(['loans', 'loans', 'installment loans', 'title loans', 'payday loans']);
+    expect([of('Mariner Finance'), of('PAYOMATIC'), of('Red River Credit'), of('TitleMax'), of('Advance America')]).toEqual([
+      'loans',
+      'loans',
+      'installment loans',
+      'title loans',
+      'payday loans',
+    ]);
     expect(STORE_BRANDS).toHaveLength(11);
   });
 });

@@ -12,10 +12,13 @@ let port: number;
 beforeAll(async () => {
   receiver = await startEnvelopeReceiver();
   process.env.SENTRY_DSN = receiver.dsn('k123', '7');
-  site = createServer((req, res) => void handleApi(req, res, async () => {
-    if (req.url === '/api/ok') return { status: 200, body: { ok: true } };
-    throw new Error(`database went away on ${req.url}`);
-  }));
+  site = createServer(
+    (req, res) =>
+      void handleApi(req, res, async () => {
+        if (req.url === '/api/ok') return { status: 200, body: { ok: true } };
+        throw new Error(`database went away on ${req.url}`);
+      }),
+  );
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
   port = (site.address() as AddressInfo).port;
 });

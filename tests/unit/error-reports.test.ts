@@ -7,9 +7,18 @@ import { MAX_REPORTS_PER_PAGE_VIEW, REPORTER_SCRIPT, REPORTING_CONFIG_PATH } fro
 
 describe('parseDsn', () => {
   it.each([
-    ['https://abc123@o1.ingest.sentry.io/4505', { envelopeUrl: 'https://o1.ingest.sentry.io/api/4505/envelope/', publicKey: 'abc123', projectId: '4505', origin: 'https://o1.ingest.sentry.io' }],
-    ['https://key@glitchtip.example.com/7', { envelopeUrl: 'https://glitchtip.example.com/api/7/envelope/', publicKey: 'key', projectId: '7', origin: 'https://glitchtip.example.com' }],
-    ['http://key@127.0.0.1:9000/sub/path/3', { envelopeUrl: 'http://127.0.0.1:9000/sub/path/api/3/envelope/', publicKey: 'key', projectId: '3', origin: 'http://127.0.0.1:9000' }],
+    [
+      'https://abc123@o1.ingest.sentry.io/4505',
+      { envelopeUrl: 'https://o1.ingest.sentry.io/api/4505/envelope/', publicKey: 'abc123', projectId: '4505', origin: 'https://o1.ingest.sentry.io' },
+    ],
+    [
+      'https://key@glitchtip.example.com/7',
+      { envelopeUrl: 'https://glitchtip.example.com/api/7/envelope/', publicKey: 'key', projectId: '7', origin: 'https://glitchtip.example.com' },
+    ],
+    [
+      'http://key@127.0.0.1:9000/sub/path/3',
+      { envelopeUrl: 'http://127.0.0.1:9000/sub/path/api/3/envelope/', publicKey: 'key', projectId: '3', origin: 'http://127.0.0.1:9000' },
+    ],
   ])('%s', (dsn, expected) => expect(parseDsn(dsn)).toEqual({ ...expected, dsn }));
 
   it('the browser posts to the envelope endpoint with the key in the query, as the Sentry SDK does', () => {
@@ -18,16 +27,32 @@ describe('parseDsn', () => {
     );
   });
 
-  it.each([undefined, '', '   ', 'not a url', 'https://o1.ingest.sentry.io/4505', 'https://key@host/', 'https://key@host/abc', 'ftp://key@host/1'])('%s is no DSN', (dsn) =>
-    expect(parseDsn(dsn)).toBeUndefined(),
+  it.each([undefined, '', '   ', 'not a url', 'https://o1.ingest.sentry.io/4505', 'https://key@host/', 'https://key@host/abc', 'ftp://key@host/1'])(
+    '%s is no DSN',
+    (dsn) => expect(parseDsn(dsn)).toBeUndefined(),
   );
 });
 
 describe('envelopes', () => {
-  const event: SentryEvent = serverEvent(new Error('boom'), { release: 'abc', environment: 'test', tags: { brand: 'ipaydayloans', kind: 'api' }, url: '/api/x', method: 'POST', now: new Date('2025-01-01T00:00:00Z') });
+  const event: SentryEvent = serverEvent(new Error('boom'), {
+    release: 'abc',
+    environment: 'test',
+    tags: { brand: 'ipaydayloans', kind: 'api' },
+    url: '/api/x',
+    method: 'POST',
+    now: new Date('2025-01-01T00:00:00Z'),
+  });
 
   it('an error becomes an event with the message, release, brand tag and a stack', () => {
-    expect(event).toMatchObject({ platform: 'node', level: 'error', release: 'abc', environment: 'test', tags: { brand: 'ipaydayloans', kind: 'api' }, timestamp: 1735689600, request: { url: '/api/x', method: 'POST' } });
+    expect(event).toMatchObject({
+      platform: 'node',
+      level: 'error',
+      release: 'abc',
+      environment: 'test',
+      tags: { brand: 'ipaydayloans', kind: 'api' },
+      timestamp: 1735689600,
+      request: { url: '/api/x', method: 'POST' },
+    });
     expect(event.event_id).toMatch(/^[0-9a-f]{32}$/);
     expect(event.exception!.values[0]).toMatchObject({ type: 'Error', value: 'boom' });
     expect(event.exception!.values[0]!.stacktrace!.frames.length).toBeGreaterThan(0);
@@ -111,7 +136,12 @@ describe('the inline reporter', () => {
     const event = JSON.parse(payload!);
     expect(JSON.parse(header!).event_id).toBe(event.event_id);
     expect(JSON.parse(item!)).toEqual({ type: 'event' });
-    expect(event).toMatchObject({ release: 'r1', environment: 'production', tags: { brand: 'ipaydayloans', kind: 'boundary' }, exception: { values: [{ type: 'Error', value: 'first' }] } });
+    expect(event).toMatchObject({
+      release: 'r1',
+      environment: 'production',
+      tags: { brand: 'ipaydayloans', kind: 'boundary' },
+      exception: { values: [{ type: 'Error', value: 'first' }] },
+    });
   });
 
   it('deduplicates, caps each page view at 5, and counts again on a new path', async () => {

@@ -21,7 +21,11 @@ const INSECURE_HOST = 'test123.example';
 const trace: FormTrace = {
   clientId: 'GA1.1.1234567890.1712345678',
   type: 'title',
-  request: { url: 'https://leads.example/post?lead_type=18&v1=landing-page', search: { lead_type: '18', v1: 'landing-page' }, body: { name: 'Zoë Ångström', amount: 2500 } },
+  request: {
+    url: 'https://leads.example/post?lead_type=18&v1=landing-page',
+    search: { lead_type: '18', v1: 'landing-page' },
+    body: { name: 'Zoë Ångström', amount: 2500 },
+  },
   response: { status: 200, body: '<ok/>' },
 };
 
@@ -45,7 +49,11 @@ const fetched: { host: string; file: string }[] = [];
 const posted: { host: string; body: unknown }[] = [];
 
 beforeAll(async () => {
-  keys = generateKeyPairSync('rsa', { modulusLength: 3072, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  keys = generateKeyPairSync('rsa', {
+    modulusLength: 3072,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const out = await build({
     entryPoints: [join(process.cwd(), 'engine/formTrace/encryptBrowser.ts')],
     bundle: true,
@@ -87,7 +95,15 @@ beforeAll(async () => {
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`,
+    ],
   });
 }, 60_000);
 
@@ -101,7 +117,11 @@ async function sealInPage(host: string) {
   try {
     const tab = await context.newPage();
     await tab.goto(`http://${host}:${port}/`);
-    const result = (await tab.evaluate(`sealAndPost(${JSON.stringify(trace)}, ${JSON.stringify(keys.publicKey)})`)) as { status: number; secure: boolean; subtle: string };
+    const result = (await tab.evaluate(`sealAndPost(${JSON.stringify(trace)}, ${JSON.stringify(keys.publicKey)})`)) as {
+      status: number;
+      secure: boolean;
+      subtle: string;
+    };
     return { result, envelope: posted.find((p) => p.host === host)?.body, scripts: fetched.filter((f) => f.host === host).map((f) => f.file) };
   } finally {
     await context.close();

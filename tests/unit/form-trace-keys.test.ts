@@ -9,8 +9,16 @@ import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../..
 
 const pair = (bits: number, type: 'rsa' | 'ec' = 'rsa'): KeyPairPem =>
   type === 'ec'
-    ? generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } })
-    : generateKeyPairSync('rsa', { modulusLength: bits, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    ? generateKeyPairSync('ec', {
+        namedCurve: 'P-256',
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      })
+    : generateKeyPairSync('rsa', {
+        modulusLength: bits,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      });
 
 let root: string;
 let a: KeyPairPem;
@@ -38,11 +46,15 @@ describe('loadFormTraceKeys', () => {
   });
 
   it('refuses a public key that does not belong to the private key', () => {
-    expect(() => loadFormTraceKeys({ env: { FORM_TRACE_PRIVATE_KEY: a.privateKey, FORM_TRACE_PUBLIC_KEY: b.publicKey }, dir: freshDir() })).toThrow(/FORM_TRACE_PUBLIC_KEY does not belong to FORM_TRACE_PRIVATE_KEY/);
+    expect(() => loadFormTraceKeys({ env: { FORM_TRACE_PRIVATE_KEY: a.privateKey, FORM_TRACE_PUBLIC_KEY: b.publicKey }, dir: freshDir() })).toThrow(
+      /FORM_TRACE_PUBLIC_KEY does not belong to FORM_TRACE_PRIVATE_KEY/,
+    );
   });
 
   it('refuses a key that is not RSA 2048–4096, or not a key, naming the variable', () => {
-    expect(() => loadFormTraceKeys({ env: { FORM_TRACE_PRIVATE_KEY: pair(0, 'ec').privateKey } })).toThrow(/FORM_TRACE_PRIVATE_KEY must be an RSA key of 2048 to 4096 bits \(it is ec\)/);
+    expect(() => loadFormTraceKeys({ env: { FORM_TRACE_PRIVATE_KEY: pair(0, 'ec').privateKey } })).toThrow(
+      /FORM_TRACE_PRIVATE_KEY must be an RSA key of 2048 to 4096 bits \(it is ec\)/,
+    );
     expect(() => loadFormTraceKeys({ env: { FORM_TRACE_PUBLIC_KEY: 'hello' } })).toThrow(/FORM_TRACE_PUBLIC_KEY is not a PEM public key/);
   });
 
@@ -50,7 +62,10 @@ describe('loadFormTraceKeys', () => {
     const dir = freshDir();
     expect(writeFormTraceKeyPair(dir, a).written).toBe(true);
     expect(statSync(join(dir, 'form-trace.key')).mode & 0o777).toBe(0o600);
-    expect(loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toMatchObject({ publicKey: a.publicKey, from: expect.stringMatching(/form-trace\.key$/) });
+    expect(loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toMatchObject({
+      publicKey: a.publicKey,
+      from: expect.stringMatching(/form-trace\.key$/),
+    });
   });
 
   it('never replaces an existing key without force', () => {
@@ -64,7 +79,9 @@ describe('loadFormTraceKeys', () => {
 
   it('in a deployment with nothing configured, fails saying what to set', () => {
     const dir = freshDir();
-    expect(() => loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toThrow(/needs an RSA key pair and none is configured: set FORM_TRACE_PRIVATE_KEY .* npm run keys/);
+    expect(() => loadFormTraceKeys({ env: { LOANSITES_DEPLOYMENT: 'production' }, dir })).toThrow(
+      /needs an RSA key pair and none is configured: set FORM_TRACE_PRIVATE_KEY .* npm run keys/,
+    );
     expect(existsSync(dir)).toBe(false);
   });
 

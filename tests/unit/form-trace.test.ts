@@ -33,7 +33,8 @@ const trace: FormTrace = {
   response: { status: 201, body: { accepted: true, redirect: 'https://lender.example/offer/42' } },
 };
 
-const pair = (bits: number) => generateKeyPairSync('rsa', { modulusLength: bits, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const pair = (bits: number) =>
+  generateKeyPairSync('rsa', { modulusLength: bits, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
 let keys: { publicKey: string; privateKey: string };
 let otherKeys: { publicKey: string; privateKey: string };
 
@@ -164,7 +165,12 @@ describe('decryptFormTrace refuses, with a code per failure', () => {
   });
 
   it('a well-sealed plaintext that is not JSON → json', async () => {
-    const input = { spki: publicKeyDer(keys.publicKey), aesKey: counterBytes()(32), iv: counterBytes()(12), plaintext: new TextEncoder().encode('{"clientId":') };
+    const input = {
+      spki: publicKeyDer(keys.publicKey),
+      aesKey: counterBytes()(32),
+      iv: counterBytes()(12),
+      plaintext: new TextEncoder().encode('{"clientId":'),
+    };
     const sealed = await sealWithWebCrypto(subtle, input);
     const envelope = { key: bytesToBase64(sealed.wrappedKey), data: bytesToBase64(new Uint8Array([...input.iv, ...sealed.ciphertextAndTag])) };
     expect(codeOf(() => decryptFormTrace(envelope, keys.privateKey))).toBe('json');

@@ -66,7 +66,11 @@ describe.each(['embedded', 'mapbox'])('the %s geocoder gives the UI what it need
   });
 
   it('a failed lookup rejects (reverse, place search) or gives no suggestions, logged (autocomplete)', async () => {
-    const broken = { ...ep(), accessToken: name === 'mapbox' ? 'pk.wrong' : ep().accessToken, base: name === 'mapbox' ? ep().base : ep().base.replace('/api/', '/nope/') };
+    const broken = {
+      ...ep(),
+      accessToken: name === 'mapbox' ? 'pk.wrong' : ep().accessToken,
+      base: name === 'mapbox' ? ep().base : ep().base.replace('/api/', '/nope/'),
+    };
     await expect(locateRegion(broken, -97.74, 30.27)).rejects.toMatchObject({ status: expect.any(Number) });
     await expect(searchPlaces(broken, 'austin')).rejects.toThrow(/Geocoding answered 4\d\d/);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -81,7 +85,13 @@ describe('what the client sends (SPEC §7)', () => {
     seen.length = 0;
     await suggestAddresses(providers.mapbox!, '78701');
     expect(Object.fromEntries(seen[0]!.searchParams)).toEqual({
-      country: 'us', limit: '8', proximity: 'ip', types: 'postcode,address,place', language: 'en', autocomplete: 'true', access_token: 'pk.brand-token',
+      country: 'us',
+      limit: '8',
+      proximity: 'ip',
+      types: 'postcode,address,place',
+      language: 'en',
+      autocomplete: 'true',
+      access_token: 'pk.brand-token',
     });
   });
 

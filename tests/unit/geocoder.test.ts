@@ -9,9 +9,11 @@ import { geocoderEndpoint } from '../../engine/geocode/endpoint';
 import { getCatalog } from '../../engine/catalog';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
 
-const forward = (text: string, params = '') => forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);
+const forward = (text: string, params = '') =>
+  forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);
 const names = (text: string, params = '') => forward(text, params).features.map((f) => f.place_name);
-const regionAt = (lon: number, lat: number) => reverseGeocode({ kind: 'reverse', lon, lat, limit: 5, types: new Set(['region']) }).features[0]?.properties.short_code;
+const regionAt = (lon: number, lat: number) =>
+  reverseGeocode({ kind: 'reverse', lon, lat, limit: 5, types: new Set(['region']) }).features[0]?.properties.short_code;
 
 describe('embedded geocoder: forward search', () => {
   it('finds Houston, Texas first from "hous" (largest city), in the v5 shape', () => {
@@ -23,7 +25,10 @@ describe('embedded geocoder: forward search', () => {
       place_type: ['place'],
       text: 'Houston',
       place_name: 'Houston, Texas, United States',
-      context: [{ short_code: 'US-TX', text: 'Texas' }, { short_code: 'us', text: 'United States' }],
+      context: [
+        { short_code: 'US-TX', text: 'Texas' },
+        { short_code: 'us', text: 'United States' },
+      ],
     });
     expect(first!.id).toMatch(/^place\.\d+$/);
     // [lon, lat] of Houston
@@ -46,7 +51,13 @@ describe('embedded geocoder: forward search', () => {
 
   it('finds the region for "texas" first, with its short code', () => {
     const [first] = forward('texas').features;
-    expect(first).toMatchObject({ id: 'region.48', place_type: ['region'], text: 'Texas', place_name: 'Texas, United States', properties: { short_code: 'US-TX' } });
+    expect(first).toMatchObject({
+      id: 'region.48',
+      place_type: ['region'],
+      text: 'Texas',
+      place_name: 'Texas, United States',
+      properties: { short_code: 'US-TX' },
+    });
   });
 
   it('offers New York, the state and the city, for "new y"', () => {
@@ -264,7 +275,10 @@ describe('which geocoder the pages call', () => {
   it('is the embedded one unless GEOCODER=mapbox, then Mapbox (or MAPBOX_GEOCODING_URL) with the brand mapKey', () => {
     expect(geocoderEndpoint('pk.key', {})).toEqual({ base: '/api/geocoding/v5', accessToken: 'pk.key' });
     expect(geocoderEndpoint('pk.key', { GEOCODER: 'mapbox' })).toEqual({ base: 'https://api.mapbox.com/geocoding/v5', accessToken: 'pk.key' });
-    expect(geocoderEndpoint('pk.key', { GEOCODER: 'mapbox', MAPBOX_GEOCODING_URL: 'http://127.0.0.1:9/geocoding/v5/' })).toEqual({ base: 'http://127.0.0.1:9/geocoding/v5', accessToken: 'pk.key' });
+    expect(geocoderEndpoint('pk.key', { GEOCODER: 'mapbox', MAPBOX_GEOCODING_URL: 'http://127.0.0.1:9/geocoding/v5/' })).toEqual({
+      base: 'http://127.0.0.1:9/geocoding/v5',
+      accessToken: 'pk.key',
+    });
   });
 });
 

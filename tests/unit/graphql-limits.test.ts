@@ -20,11 +20,14 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 function post(body: string, type = 'application/json'): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/content/graphql', headers: { 'content-type': type, host: 'ipaydayloans.localhost' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/api/content/graphql', headers: { 'content-type': type, host: 'ipaydayloans.localhost' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -44,8 +47,16 @@ describe('POST /api/content/graphql limits', () => {
     ['180 aliased lists of 100', amplifying, 'At most 5 lists per query'],
     ['six aliases', `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: articleLists { data { id } }`).join(' ')} }`, 'this one asks for 6'],
     ['a page of 100', '{ articleLists(pagination: {pageSize: 100}) { data { id } } }', 'pageSize 100 is over the limit of 50'],
-    ['five pages of 50', `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: articleLists(pagination: {pageSize: 50}) { data { id } }`).join(' ')} }`, 'could return 250 entries'],
-    ['fragments that multiply', 'query { ...F ...F2 } fragment F on Query { a: articleLists(pagination: {pageSize: 50}) { data { id } } b: answerLists(pagination: {pageSize: 50}) { data { id } } } fragment F2 on Query { c: hubLists(pagination: {pageSize: 50}) { data { id } } }', 'could return 150 entries'],
+    [
+      'five pages of 50',
+      `{ ${Array.from({ length: 5 }, (_, i) => `a${i}: articleLists(pagination: {pageSize: 50}) { data { id } }`).join(' ')} }`,
+      'could return 250 entries',
+    ],
+    [
+      'fragments that multiply',
+      'query { ...F ...F2 } fragment F on Query { a: articleLists(pagination: {pageSize: 50}) { data { id } } b: answerLists(pagination: {pageSize: 50}) { data { id } } } fragment F2 on Query { c: hubLists(pagination: {pageSize: 50}) { data { id } } }',
+      'could return 150 entries',
+    ],
     ['a mutation', 'mutation { x }', ''],
     ['not GraphQL', 'hello', 'The query could not be read'],
   ])('%s → 400 with the reason', async (_label, query, reason) => {

@@ -21,7 +21,9 @@ describe('possessives of names ending in s (8.14)', () => {
   ])('%s → %s', (name, out) => expect(possessive(name)).toBe(out));
 
   it("a template's {x}'s follows the same rule", () => {
-    expect(fill("{brand.name}'s network and {state.name}'s rules", { 'brand.name': 'US Title Loans', 'state.name': 'Texas' })).toBe("US Title Loans' network and Texas' rules");
+    expect(fill("{brand.name}'s network and {state.name}'s rules", { 'brand.name': 'US Title Loans', 'state.name': 'Texas' })).toBe(
+      "US Title Loans' network and Texas' rules",
+    );
     expect(fill("{state.name}'s rules", { 'state.name': 'Ohio' })).toBe("Ohio's rules");
     expect(fill("{state.name}'s", {})).toBe("{state.name}'s");
   });
@@ -78,7 +80,9 @@ describe('links on a separate blog host lead to the main site (8.9)', () => {
   ])('%s → %s', (href, out) => expect(mainSiteHref(href, 'https://ipaydayloans.com')).toBe(out));
 
   it('rewrites links inside article HTML', () => {
-    expect(mainSiteHtml('<a href="/payday-loans">x</a> <a href="/blog/a">y</a>', 'https://ipaydayloans.com')).toBe('<a href="https://ipaydayloans.com/payday-loans">x</a> <a href="/blog/a">y</a>');
+    expect(mainSiteHtml('<a href="/payday-loans">x</a> <a href="/blog/a">y</a>', 'https://ipaydayloans.com')).toBe(
+      '<a href="https://ipaydayloans.com/payday-loans">x</a> <a href="/blog/a">y</a>',
+    );
   });
 
   it('the payday blog page: header, footer and apply links are absolute to the main host', () => {
@@ -111,7 +115,12 @@ describe('only a real page is ever rendered for the cache (8.1)', () => {
 describe('install (8.16)', () => {
   it('npm ci accepts package-lock.json (every optional platform package is in the lock)', () => {
     const r = spawnSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.stderr.split('\n').filter((l) => l.includes('npm error')).slice(0, 5)).toEqual([]);
+    expect(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.includes('npm error'))
+        .slice(0, 5),
+    ).toEqual([]);
     expect(r.status).toBe(0);
   });
 });

@@ -77,8 +77,14 @@ describe('host patterns', () => {
 
 describe('the rules generated from the brand files', () => {
   it('put the page rules first: the brand server.mjs names, then one rule per brand', () => {
-    expect(rewrites[0]).toEqual({ source: BRAND_PAGE_SOURCE, has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }], destination: '/_brand/:brand/:path' });
-    expect(rewrites.slice(1, catalog.brands.size + 1).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host')).toBe(true);
+    expect(rewrites[0]).toEqual({
+      source: BRAND_PAGE_SOURCE,
+      has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }],
+      destination: '/_brand/:brand/:path',
+    });
+    expect(
+      rewrites.slice(1, catalog.brands.size + 1).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host'),
+    ).toBe(true);
     expect(BRAND_HEADER).toBe(GATE_BRAND_HEADER);
   });
 
@@ -97,7 +103,14 @@ describe('the rules generated from the brand files', () => {
   it('route no other host: look-alikes, blog hosts, the dev./test123. of www., unknown hosts', () => {
     for (const loaded of catalog.brands.values()) {
       const [main] = loaded.brand.hosts;
-      for (const host of [`${main}.evil.net`, `evil${main}`, `x.${main}`, `dev.www.${main}`, `${loaded.brand.id}.localhost.evil.net`, `www.${loaded.brand.id}.localhost`]) {
+      for (const host of [
+        `${main}.evil.net`,
+        `evil${main}`,
+        `x.${main}`,
+        `dev.www.${main}`,
+        `${loaded.brand.id}.localhost.evil.net`,
+        `www.${loaded.brand.id}.localhost`,
+      ]) {
         expect(routed(host), host).toBeUndefined();
       }
       if (loaded.brand.blogHost) expect(routed(loaded.brand.blogHost)).toBeUndefined();
@@ -105,17 +118,32 @@ describe('the rules generated from the brand files', () => {
     for (const host of ['evil.com', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'nobrand.localhost']) expect(routed(host), host).toBeUndefined();
   });
 
-  it('send SEO files to the SEO route of the host\'s brand, canonical sitemap numbers only', () => {
+  it("send SEO files to the SEO route of the host's brand, canonical sitemap numbers only", () => {
     const sitemaps = rewrites.find((r) => r.destination === '/api/seo/ipaydayloans/sitemap-:n.xml')!;
     expect(sitemaps.source).toBe('/sitemaps/:n(0|[1-9]\\d{0,3}).xml');
     expect(rewrites.filter((r) => r.source === '/robots.txt')).toHaveLength(catalog.brands.size);
   });
 
-  it('leave Next\'s files, the internal prefix, the API and public files alone', () => {
+  it("leave Next's files, the internal prefix, the API and public files alone", () => {
     // path-to-regexp turns /:path(re) into ^\/(re)…; the parameter's own regex is what decides.
     const inner = new RegExp(`^/${BRAND_PAGE_SOURCE.slice('/:path('.length, -1)}$`);
-    for (const path of ['/', '/payday-loans', '/location/tx/houston', '/apply', '/robots', '/apiary', '/statistics', '/logos']) expect(inner.test(path), path).toBe(true);
-    for (const path of ['/_next/static/x.js', '/_brand/ipaydayloans/payday-loans', '/_brand', '/_404', '/api/leads', '/api', '/static/ping.txt', '/logos/a.svg', '/favicon.ico', '/robots.txt', '/sitemap.xml', '/sitemaps/0.xml']) expect(inner.test(path), path).toBe(false);
+    for (const path of ['/', '/payday-loans', '/location/tx/houston', '/apply', '/robots', '/apiary', '/statistics', '/logos'])
+      expect(inner.test(path), path).toBe(true);
+    for (const path of [
+      '/_next/static/x.js',
+      '/_brand/ipaydayloans/payday-loans',
+      '/_brand',
+      '/_404',
+      '/api/leads',
+      '/api',
+      '/static/ping.txt',
+      '/logos/a.svg',
+      '/favicon.ico',
+      '/robots.txt',
+      '/sitemap.xml',
+      '/sitemaps/0.xml',
+    ])
+      expect(inner.test(path), path).toBe(false);
   });
 
   it('server.mjs reads the same rules back from the routes manifest', () => {
@@ -135,11 +163,19 @@ describe('per-page headers', () => {
     expect(base.length).toBeLessThan(catalog.brands.size);
     for (const r of base) expect(r.headers.map((h) => h.key)).toEqual([PAGE_POLICY_HEADER]);
     for (const loaded of catalog.brands.values()) {
-      for (const host of hostsOfBrand(loaded.brand)) expect(base.filter((r) => hasValueRegex(r.has[0]!.value).test(host)), host).toHaveLength(1);
+      for (const host of hostsOfBrand(loaded.brand))
+        expect(
+          base.filter((r) => hasValueRegex(r.has[0]!.value).test(host)),
+          host,
+        ).toHaveLength(1);
     }
     const geo = rules.filter((r) => r.headers.some((h) => h.key === 'Permissions-Policy' && h.value.startsWith('geolocation=(self)')));
     expect(geo.length).toBeGreaterThan(0);
-    const ipaydaySearch = geo.find((r) => hasValueRegex(r.has[0]!.value).test('ipaydayloans.localhost') && new RegExp(`^${r.source.replace(/^\/:route\(/, '/(?:').replace(/\)$/, ')')}$`).test('/search'));
+    const ipaydaySearch = geo.find(
+      (r) =>
+        hasValueRegex(r.has[0]!.value).test('ipaydayloans.localhost') &&
+        new RegExp(`^${r.source.replace(/^\/:route\(/, '/(?:').replace(/\)$/, ')')}$`).test('/search'),
+    );
     expect(ipaydaySearch, 'ipaydayloans /search').toBeDefined();
   });
 

@@ -59,12 +59,19 @@ describe('host map and lookup', () => {
 
   it('adds dev. and test123. sub-hosts of each production host (www. dropped) and {id}.localhost', () => {
     expect(hostsOfBrand({ id: 'weloans', hosts: ['weloans.ca', 'www.weloans.ca'] })).toEqual([
-      'weloans.ca', 'dev.weloans.ca', 'test123.weloans.ca', 'www.weloans.ca', 'weloans.localhost',
+      'weloans.ca',
+      'dev.weloans.ca',
+      'test123.weloans.ca',
+      'www.weloans.ca',
+      'weloans.localhost',
     ]);
   });
 
   it('keeps the first owner when two brands claim a host', () => {
-    const clash = buildHostMap([{ id: 'a', hosts: ['same.com'] }, { id: 'b', hosts: ['same.com'] }]);
+    const clash = buildHostMap([
+      { id: 'a', hosts: ['same.com'] },
+      { id: 'b', hosts: ['same.com'] },
+    ]);
     expect(clash.get('same.com')).toBe('a');
   });
 });

@@ -18,12 +18,20 @@ const INTERACTIVE = ['addressAutocomplete', 'applyForm', 'getYourCash', 'locatio
 
 describe('hydrationModel', () => {
   it('marks exactly the blocks without interactive code as kept', () => {
-    const kept = Object.entries(registry).filter(([, c]) => keptOnFirstLoad(c)).map(([t]) => t);
+    const kept = Object.entries(registry)
+      .filter(([, c]) => keptOnFirstLoad(c))
+      .map(([t]) => t);
     expect(kept.filter((t) => INTERACTIVE.includes(t))).toEqual([]);
     expect(kept.length + INTERACTIVE.length).toBe(Object.keys(registry).length);
   });
 
-  for (const [brand, path] of [['ipaydayloans', '/'], ['ipaydayloans', '/payday-loans'], ['ipaydayloans', '/location/ca'], ['usbadcreditloans', '/'], ['ustitleloans', '/apply-title-loans']] as const) {
+  for (const [brand, path] of [
+    ['ipaydayloans', '/'],
+    ['ipaydayloans', '/payday-loans'],
+    ['ipaydayloans', '/location/ca'],
+    ['usbadcreditloans', '/'],
+    ['ustitleloans', '/apply-title-loans'],
+  ] as const) {
     it(`${brand}${path}: the brand's live fields and the interactive blocks' data only`, () => {
       const full = resolvePage(catalog, brand, path, now)!;
       const slim = hydrationModel(full);

@@ -36,15 +36,45 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
   const { id } = await insertLead(
     db,
     {
-      brand: 'weloans', idempotency_key: 'worker-test-key-000001', created_at: now, loan_kind: 'general', amount: 800, zip: '78701', state: 'tx', city: 'Austin',
-      purpose: '', vehicle: '', first_name: 'Bo', last_name: 'Lee', email: 'bo@example.org', phone: '5125550199', income_source: 'employment', pay_frequency: 'weekly',
+      brand: 'weloans',
+      idempotency_key: 'worker-test-key-000001',
+      created_at: now,
+      loan_kind: 'general',
+      amount: 800,
+      zip: '78701',
+      state: 'tx',
+      city: 'Austin',
+      purpose: '',
+      vehicle: '',
+      first_name: 'Bo',
+      last_name: 'Lee',
+      email: 'bo@example.org',
+      phone: '5125550199',
+      income_source: 'employment',
+      pay_frequency: 'weekly',
       sealed: sealText(JSON.stringify({ dateOfBirth: '1985-01-01', monthlyIncome: 2000 }), Buffer.from(KEY, 'hex')),
-      consent_version: 'tcpa-2026-11', consent_text: 't', consent_hash: 'h', source: 'landing-page', source2: '', click_id: '', session_uuid: '', privacy_opt_out: 0, ip: '', user_agent: '',
+      consent_version: 'tcpa-2026-11',
+      consent_text: 't',
+      consent_hash: 'h',
+      source: 'landing-page',
+      source2: '',
+      click_id: '',
+      session_uuid: '',
+      privacy_opt_out: 0,
+      ip: '',
+      user_agent: '',
     },
     ['buyer'],
   );
   const worker = spawn('npx', ['tsx', 'scripts/worker.ts'], {
-    env: { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '', LEADS_ENCRYPTION_KEY: KEY, LEADS_WORKER_INTERVAL_MS: '200', LEAD_DESTINATIONS: JSON.stringify({ weloans: [{ name: 'buyer', url: buyer.url, secret: SECRET }] }) },
+    env: {
+      ...process.env,
+      LOANSITES_DB_FILE: file,
+      DATABASE_URL: '',
+      LEADS_ENCRYPTION_KEY: KEY,
+      LEADS_WORKER_INTERVAL_MS: '200',
+      LEAD_DESTINATIONS: JSON.stringify({ weloans: [{ name: 'buyer', url: buyer.url, secret: SECRET }] }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -53,7 +83,9 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
   try {
     await expect.poll(() => buyer.received.map((r) => r.id), { timeout: 30_000 }).toEqual([id]);
     expect(buyer.received[0]!.body).toMatchObject({ brand: 'weloans', dateOfBirth: '1985-01-01', monthlyIncome: 2000 });
-    await expect.poll(async () => (await db.selectFrom('lead_deliveries').select('status').where('lead_id', '=', id).executeTakeFirstOrThrow()).status).toBe('delivered');
+    await expect
+      .poll(async () => (await db.selectFrom('lead_deliveries').select('status').where('lead_id', '=', id).executeTakeFirstOrThrow()).status)
+      .toBe('delivered');
     expect(out).toContain('lead worker: sqlite store');
   } finally {
     worker.kill('SIGTERM');

@@ -42,7 +42,15 @@ const valid = (extra: Record<string, unknown> = {}) => ({
   tracking: { source: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: 'cc' + 'a'.repeat(32) },
   ...extra,
 });
-const leadCount = async () => Number((await db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const leadCount = async () =>
+  Number(
+    (
+      await db
+        .selectFrom('leads')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const eighteenYearsAgoPlusOneDay = (() => {
   const d = new Date();
   d.setUTCFullYear(d.getUTCFullYear() - 18);
@@ -95,7 +103,13 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ['GET', '', 405, 'Use POST', { method: 'GET' }],
     ['an unknown host', v, 404, 'No site answers', { host: 'evil.example' }],
     ['a title request without a vehicle', valid({ zip: '78701', purpose: 'Auto Repair' }), 400, '/vehicle', { host: 'ustitleloans.localhost' }],
-    ['a Michigan ZIP on a title brand', valid({ zip: '48201', purpose: 'Medical', vehicle: { year: 2015, make: 'Ford', model: 'Focus' } }), 422, 'Michigan', { host: 'ustitleloans.localhost' }],
+    [
+      'a Michigan ZIP on a title brand',
+      valid({ zip: '48201', purpose: 'Medical', vehicle: { year: 2015, make: 'Ford', model: 'Focus' } }),
+      422,
+      'Michigan',
+      { host: 'ustitleloans.localhost' },
+    ],
   ];
 
   it.each(cases)('%s → %i', async (_label, body, status, reason, opts) => {
@@ -155,7 +169,9 @@ describe('POST /api/leads stores a request once', () => {
   });
 
   it('a title brand stores the purpose and the vehicle', async () => {
-    const res = await send(valid({ purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 88000 } }), { host: 'ustitleloans.localhost' });
+    const res = await send(valid({ purpose: 'Auto Repair', vehicle: { year: 2016, make: 'Toyota', model: 'Camry', mileage: 88000 } }), {
+      host: 'ustitleloans.localhost',
+    });
     expect(res.status).toBe(201);
     const row = await db.selectFrom('leads').selectAll().where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ brand: 'ustitleloans', loan_kind: 'title', purpose: 'Auto Repair' });
@@ -180,7 +196,12 @@ describe('POST /api/leads stores a request once', () => {
 });
 
 describe('npm run leads (operators)', () => {
-  const run = (args: string[]) => spawnSync('npx', ['tsx', 'scripts/leads.ts', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, LOANSITES_DB_FILE: server.dbFile, DATABASE_URL: '' } });
+  const run = (args: string[]) =>
+    spawnSync('npx', ['tsx', 'scripts/leads.ts', ...args], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, LOANSITES_DB_FILE: server.dbFile, DATABASE_URL: '' },
+    });
 
   it('lists the stored leads with their delivery status, as a table, CSV or JSON', async () => {
     const stored = await db.selectFrom('leads').select(['id']).execute();

@@ -148,7 +148,10 @@ describe.each([
       }
     };
     await Promise.all([drain('w-a'), drain('w-b'), drain('w-c')]);
-    const got = buyer.received.slice(before).map((r) => r.id).sort();
+    const got = buyer.received
+      .slice(before)
+      .map((r) => r.id)
+      .sort();
     expect(got).toEqual([...ids].sort());
   });
 
@@ -163,7 +166,7 @@ describe.each([
     const row = await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, last_error: 'HTTP 503' });
     expect(await deliverDue(db, storeKind(), { worker: 'w1', now: () => new Date(t + 10 * 3_600_000) })).toMatchObject({ claimed: 0 });
-    expect(leadPayload((await db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow())).id).toBe(id);
+    expect(leadPayload(await db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).id).toBe(id);
   });
 });
 

@@ -12,7 +12,9 @@ describe('loan-type template variables', () => {
     ['loans-near-me', 'Loans Near Me', 'Loans', 'a loan', 'Loans'],
   ] as const)('%s', (type, name, title, withArticle, pluralCapitalized) => {
     const vars = loanTypeVars(type);
-    expect(fill('{loanType.name}|{loanType.title}|{loanType.withArticle}|{loanType.pluralCapitalized}', vars)).toBe([name, title, withArticle, pluralCapitalized].join('|'));
+    expect(fill('{loanType.name}|{loanType.title}|{loanType.withArticle}|{loanType.pluralCapitalized}', vars)).toBe(
+      [name, title, withArticle, pluralCapitalized].join('|'),
+    );
     expect(vars['loanType.slug']).toBe(type);
   });
   it('picks the article by the first letter', () => {
@@ -29,13 +31,13 @@ describe('a block with loanTypes', () => {
     expect(showsForLoanType({}, undefined)).toBe(true);
   });
   it('heroes for different loan types may stand side by side; each page still gets one, first', () => {
-    const blocks = [
-      { type: 'hero', loanTypes: ['payday-loans'] },
-      { type: 'hero', loanTypes: ['title-loans'] },
-      { type: 'richText' },
-    ];
+    const blocks = [{ type: 'hero', loanTypes: ['payday-loans'] }, { type: 'hero', loanTypes: ['title-loans'] }, { type: 'richText' }];
     expect(heroProblems(blocks, ['payday-loans', 'title-loans'])).toEqual([]);
-    expect(heroProblems(blocks, ['installment-loans'])).toEqual([[2, 'the first block must be a "hero" (on installment-loans pages): it holds the page\'s one <h1> heading']]);
-    expect(heroProblems([{ type: 'hero' }, ...blocks], ['payday-loans'])).toEqual([[1, 'a page has one hero (on payday-loans pages); this is a second one (the first is block 0)']]);
+    expect(heroProblems(blocks, ['installment-loans'])).toEqual([
+      [2, 'the first block must be a "hero" (on installment-loans pages): it holds the page\'s one <h1> heading'],
+    ]);
+    expect(heroProblems([{ type: 'hero' }, ...blocks], ['payday-loans'])).toEqual([
+      [1, 'a page has one hero (on payday-loans pages); this is a second one (the first is block 0)'],
+    ]);
   });
 });

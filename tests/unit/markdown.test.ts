@@ -6,7 +6,9 @@ import { markdownToSafeHtml } from '../../engine/content/markdown';
 
 describe('markdownToSafeHtml', () => {
   it('renders ordinary Markdown', () => {
-    expect(markdownToSafeHtml('## Costs\n\nA **fee** of $15 per $100.\n\n- one\n- two')).toBe('<h2>Costs</h2>\n<p>A <strong>fee</strong> of $15 per $100.</p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n');
+    expect(markdownToSafeHtml('## Costs\n\nA **fee** of $15 per $100.\n\n- one\n- two')).toBe(
+      '<h2>Costs</h2>\n<p>A <strong>fee</strong> of $15 per $100.</p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n',
+    );
   });
   it('turns an h1 into an h2 (the page already has its one h1)', () => {
     expect(markdownToSafeHtml('# Title')).toBe('<h2>Title</h2>\n');

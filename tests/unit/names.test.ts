@@ -94,8 +94,19 @@ describe('the phone menu groups (engine/widgets/menu.ts)', () => {
     expect(groups).toEqual([
       { label: 'Loan Types', links: [{ label: 'Payday', href: '/payday-loans' }] },
       { label: 'Near Me', links: [{ label: 'Loans Near Me', href: '/loans-near-me' }] },
-      { label: 'Learn', links: [{ label: 'Learn: overview', href: '/hub' }, { label: 'FAQs', href: '/faqs' }] },
-      { links: [{ label: 'Blog', href: '/blog' }, { label: 'Contact', href: '/contact' }] },
+      {
+        label: 'Learn',
+        links: [
+          { label: 'Learn: overview', href: '/hub' },
+          { label: 'FAQs', href: '/faqs' },
+        ],
+      },
+      {
+        links: [
+          { label: 'Blog', href: '/blog' },
+          { label: 'Contact', href: '/contact' },
+        ],
+      },
     ]);
   });
 });

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { createStore, entryBytes } from '../../engine/cache/boundedPageCache.mjs';
 
-const page = (kb: number) => ({ kind: 'PAGES', html: `<html><script id="__NEXT_DATA__" type="application/json">${'d'.repeat(kb * 512)}</script>${'x'.repeat(kb * 512)}</html>`, pageData: { d: 'd'.repeat(kb * 512) } });
+const page = (kb: number) => ({
+  kind: 'PAGES',
+  html: `<html><script id="__NEXT_DATA__" type="application/json">${'d'.repeat(kb * 512)}</script>${'x'.repeat(kb * 512)}</html>`,
+  pageData: { d: 'd'.repeat(kb * 512) },
+});
 
 describe('bounded page cache', () => {
   it('counts the HTML and its page data', () => {

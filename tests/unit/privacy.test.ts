@@ -30,9 +30,23 @@ describe('the privacy choice', () => {
   ])('page path for third parties: %s (opted out %s) → %s', (url, out, path) => expect(pagePathFor(url, out)).toBe(path));
 
   it('the privacy-choice page is the first route without parameters whose layout has the block', () => {
-    const layouts: Record<string, { blocks: { type: string }[] }> = { dns: { blocks: [{ type: 'hero' }, { type: 'privacyChoice' }] }, plain: { blocks: [{ type: 'hero' }] } };
+    const layouts: Record<string, { blocks: { type: string }[] }> = {
+      dns: { blocks: [{ type: 'hero' }, { type: 'privacyChoice' }] },
+      plain: { blocks: [{ type: 'hero' }] },
+    };
     const of = (name: string) => layouts[name] as never;
-    expect(privacyChoicePath({ routes: [{ path: '/', layout: 'plain' }, { path: '/{state}', layout: 'dns' }, { path: '/do-not-sell-or-share', layout: 'dns' }] }, of)).toBe('/do-not-sell-or-share');
+    expect(
+      privacyChoicePath(
+        {
+          routes: [
+            { path: '/', layout: 'plain' },
+            { path: '/{state}', layout: 'dns' },
+            { path: '/do-not-sell-or-share', layout: 'dns' },
+          ],
+        },
+        of,
+      ),
+    ).toBe('/do-not-sell-or-share');
     expect(privacyChoicePath({ routes: [{ path: '/', layout: 'plain' }] }, of)).toBeUndefined();
   });
 });

@@ -16,7 +16,17 @@ const routes = specs.map(compileRoute);
 const opts = { loanTypes: ['payday-loans', 'title-loans'] as const, disabledPaths: ['/title-loans/location/search', '/blog/old/*'] };
 const match = (path: string) => {
   const m = matchRoute(routes, path, { loanTypes: [...opts.loanTypes], disabledPaths: opts.disabledPaths });
-  return m && { layout: m.route.layout, state: m.params.state?.slug, city: m.params.city?.slug, page: m.params.page, letter: m.params.letter, list: m.params.list, loanType: m.params.loanType };
+  return (
+    m && {
+      layout: m.route.layout,
+      state: m.params.state?.slug,
+      city: m.params.city?.slug,
+      page: m.params.page,
+      letter: m.params.letter,
+      list: m.params.list,
+      loanType: m.params.loanType,
+    }
+  );
 };
 
 describe('matchRoute: valid parameters', () => {
@@ -70,7 +80,10 @@ describe('matchRoute: invalid parameters give no match (→ the brand 404)', () 
 
 describe('compileRoute rejects bad patterns', () => {
   it.each([
-    ['/x/{foo}', 'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {slug}, {loanType}, {letterGroup}, {amount}, {store}, {page?})'],
+    [
+      '/x/{foo}',
+      'unknown parameter {foo} (known: {state}, {stateCode}, {city}, {cityState}, {letter}, {page}, {list}, {slug}, {loanType}, {letterGroup}, {amount}, {store}, {page?})',
+    ],
     ['/x/{page?}/y', '{page?} can only be the last part of a path'],
     ['/x/{letter?}', 'only {page?} may be optional, as a whole last part of the path (found {letter?})'],
     ['/x/{state}/{state}', 'parameter {state} appears twice'],
@@ -107,7 +120,18 @@ describe('matchRoute: the parameter kinds of the other route schemes', () => {
   ].map(compileRoute);
   const m = (path: string) => {
     const r = matchRoute(more, path, { loanTypes: ['title-loans', 'title-loans-near-me'] });
-    return r && { layout: r.route.layout, state: r.params.state?.code, city: r.params.city?.slug, letter: r.params.letter, page: r.params.page, group: r.params.letterGroup, amount: r.params.amount, store: r.params.store?.name };
+    return (
+      r && {
+        layout: r.route.layout,
+        state: r.params.state?.code,
+        city: r.params.city?.slug,
+        letter: r.params.letter,
+        page: r.params.page,
+        group: r.params.letterGroup,
+        amount: r.params.amount,
+        store: r.params.store?.name,
+      }
+    );
   };
 
   it.each([

@@ -7,10 +7,15 @@ import { resolvePage, searchRedirect } from '../../engine/resolve';
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const withSearchAndBlog = acme
   .replace('"hosts": ["acmeloans.com", "www.acmeloans.com"],', '"hosts": ["acmeloans.com", "www.acmeloans.com"],\n  "blogHost": "blog.acmeloans.com",')
-  .replace('{ "path": "/apply", "layout": "home" },', `{ "path": "/apply", "layout": "home" },
+  .replace(
+    '{ "path": "/apply", "layout": "home" },',
+    `{ "path": "/apply", "layout": "home" },
     { "path": "/search", "layout": "search" },
-    { "path": "/blog", "layout": "home" },`)
-  .replace('"layouts": {', `"layouts": {
+    { "path": "/blog", "layout": "home" },`,
+  )
+  .replace(
+    '"layouts": {',
+    `"layouts": {
     "search": {
       "title": "Search by state",
       "description": "Find what short-term loans look like in your state: choose it and we take you to its page.",
@@ -18,7 +23,8 @@ const withSearchAndBlog = acme
         { "type": "hero", "heading": "Search by state" },
         { "type": "searchForm", "heading": "Choose your state", "hrefTemplate": "/location/{state.shortName}" }
       ]
-    },`);
+    },`,
+  );
 const catalog = buildCatalog([{ file: 'brands/acme.json', text: withSearchAndBlog }], []);
 const loaded = catalog.brands.get('acme')!;
 const q = (s: string) => new URLSearchParams(s);
@@ -56,7 +62,8 @@ describe('search redirect', () => {
 
 describe('blog host', () => {
   it('maps the blog host, its dev./test123. hosts and blog.{id}.localhost to the brand', () => {
-    for (const h of ['blog.acmeloans.com', 'dev.blog.acmeloans.com', 'test123.blog.acmeloans.com', 'blog.acme.localhost']) expect(catalog.blogHostMap.get(h), h).toBe('acme');
+    for (const h of ['blog.acmeloans.com', 'dev.blog.acmeloans.com', 'test123.blog.acmeloans.com', 'blog.acme.localhost'])
+      expect(catalog.blogHostMap.get(h), h).toBe('acme');
     expect(catalog.blogHostMap.get('acmeloans.com')).toBeUndefined();
   });
   it('gives blog pages the blog host as canonical and other pages the primary host', () => {

@@ -83,11 +83,28 @@ describe('content pages in the sitemap', () => {
     const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts);
     const source = createEmbeddedSource(loadContent(join(__dirname, '../fixtures/content')));
     const paths = await contentPaths(c.brands.get('acme')!, source);
-    expect(paths.sort()).toEqual([
-      '/answers', '/author/other-author', '/author/test-author', '/blog', '/blog/2',
-      '/blog/money-basics', '/blog/money-basics/fixture-article-5', '/blog/money-basics/fixture-article-6', '/blog/money-basics/fixture-hostile',
-      '/blog/payday-loans', '/blog/payday-loans/fixture-article-1', '/blog/payday-loans/fixture-article-2', '/blog/payday-loans/fixture-article-3', '/blog/payday-loans/fixture-article-4',
-      '/hub/fixture-apr', '/answers/fixture-answer', '/tag/apr', '/tag/budgeting', '/tag/fees',
-    ].sort());
+    expect(paths.sort()).toEqual(
+      [
+        '/answers',
+        '/author/other-author',
+        '/author/test-author',
+        '/blog',
+        '/blog/2',
+        '/blog/money-basics',
+        '/blog/money-basics/fixture-article-5',
+        '/blog/money-basics/fixture-article-6',
+        '/blog/money-basics/fixture-hostile',
+        '/blog/payday-loans',
+        '/blog/payday-loans/fixture-article-1',
+        '/blog/payday-loans/fixture-article-2',
+        '/blog/payday-loans/fixture-article-3',
+        '/blog/payday-loans/fixture-article-4',
+        '/hub/fixture-apr',
+        '/answers/fixture-answer',
+        '/tag/apr',
+        '/tag/budgeting',
+        '/tag/fees',
+      ].sort(),
+    );
   });
 });

@@ -5,7 +5,11 @@ import { STATE_ROWS } from '../../engine/data/states';
 describe('state tables', () => {
   it('has 50 states, DC and 6 territories in the full table', () => {
     expect(STATE_ROWS).toHaveLength(57);
-    expect(STATE_ROWS.filter((r) => r.kind === 'territory').map((r) => r.usps).sort()).toEqual(['AS', 'GU', 'MP', 'PR', 'UM', 'VI']);
+    expect(
+      STATE_ROWS.filter((r) => r.kind === 'territory')
+        .map((r) => r.usps)
+        .sort(),
+    ).toEqual(['AS', 'GU', 'MP', 'PR', 'UM', 'VI']);
   });
   it('has 51 allName/shortName records including District Of Columbia', () => {
     expect(STATE_NAME_RECORDS).toHaveLength(51);

@@ -97,7 +97,12 @@ describe('two starts on one fresh SQLite file (a server and npm run db:migrate)'
     try {
       const results = await Promise.allSettled([migrateStore(a), migrateStore(b)]);
       expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok']);
-      expect(await a.selectFrom('schema_migrations' as never).selectAll().execute()).toHaveLength(MIGRATIONS.length);
+      expect(
+        await a
+          .selectFrom('schema_migrations' as never)
+          .selectAll()
+          .execute(),
+      ).toHaveLength(MIGRATIONS.length);
     } finally {
       await Promise.all([a.destroy(), b.destroy()]);
     }

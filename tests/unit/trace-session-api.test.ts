@@ -20,7 +20,14 @@ afterAll(async () => {
 });
 
 let n = 0;
-const body = (extra: Record<string, unknown> = {}) => ({ source1: 'spring', source2: '/payday-loans', clickId: 'ggabc', uuid: `cc${(++n).toString(16).padStart(32, '0')}`, ggClientId: '11.22', ...extra });
+const body = (extra: Record<string, unknown> = {}) => ({
+  source1: 'spring',
+  source2: '/payday-loans',
+  clickId: 'ggabc',
+  uuid: `cc${(++n).toString(16).padStart(32, '0')}`,
+  ggClientId: '11.22',
+  ...extra,
+});
 const rowOf = async (uuid: string) => (await listSessionTraces(db, { since: new Date(0) })).filter((r) => r.uuid === uuid);
 
 describe('storing a trace', () => {
@@ -32,7 +39,15 @@ describe('storing a trace', () => {
     expect(res.json).toEqual({ uuid: sent.uuid, stored: 'now' });
     const [row, ...rest] = await rowOf(sent.uuid);
     expect(rest).toEqual([]);
-    expect(row).toMatchObject({ brand: 'ustitleloans', source1: 'spring', source2: '/payday-loans', clickId: 'ggabc', gaClientId: '11.22', userAgent: 'Mozilla/5.0 test', ip: '203.0.113.0' });
+    expect(row).toMatchObject({
+      brand: 'ustitleloans',
+      source1: 'spring',
+      source2: '/payday-loans',
+      clickId: 'ggabc',
+      gaClientId: '11.22',
+      userAgent: 'Mozilla/5.0 test',
+      ip: '203.0.113.0',
+    });
     expect(row!.createdAt >= before && row!.createdAt <= new Date().toISOString()).toBe(true);
   });
 

@@ -48,7 +48,12 @@ async function blast(label: string) {
           sent.push(uuid);
           return {
             ...req,
-            headers: { host: 'ipaydayloans.localhost', 'content-type': 'application/json', 'x-forwarded-for': `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}`, 'user-agent': 'autocannon' },
+            headers: {
+              host: 'ipaydayloans.localhost',
+              'content-type': 'application/json',
+              'x-forwarded-for': `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}`,
+              'user-agent': 'autocannon',
+            },
             body: JSON.stringify({ source1: `load-${k}`, source2: '/', clickId: `gg${k}`, uuid, ggClientId: '' }),
           };
         },
@@ -58,7 +63,9 @@ async function blast(label: string) {
   // autocannon ends on its next 1 s sampling tick; the rate counts up to the last answer.
   const seconds = (last - t0) / 1000;
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, (s as { count: number }).count]));
-  console.log(`[load] ${label}: ${result.requests.total} posts at ${CONNECTIONS} connections in ${seconds.toFixed(2)} s → ${(result.requests.total / seconds).toFixed(0)} posts/s (statuses ${JSON.stringify(statuses)}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  console.log(
+    `[load] ${label}: ${result.requests.total} posts at ${CONNECTIONS} connections in ${seconds.toFixed(2)} s → ${(result.requests.total / seconds).toFixed(0)} posts/s (statuses ${JSON.stringify(statuses)}, errors ${result.errors}, timeouts ${result.timeouts})`,
+  );
   return { result, sent, statuses };
 }
 

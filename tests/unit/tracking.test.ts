@@ -73,9 +73,17 @@ describe('what one landing URL stores (empty storage)', () => {
 
 describe('first touch wins', () => {
   it.each([
-    ['a second campaign keeps the first id and path; LoansSource1 follows this visit', ['?source1=spring&source2=google', '?source1=summer&source2=bing'], { id: 'spring', path: 'google', [SOURCE_STORAGE_KEY]: 'summer' }],
+    [
+      'a second campaign keeps the first id and path; LoansSource1 follows this visit',
+      ['?source1=spring&source2=google', '?source1=summer&source2=bing'],
+      { id: 'spring', path: 'google', [SOURCE_STORAGE_KEY]: 'summer' },
+    ],
     ['a later visit without source keeps everything', ['?utm_campaign=fall&utm_source=fb', ''], { id: 'fall', path: 'fb', [SOURCE_STORAGE_KEY]: 'fall' }],
-    ['first visit without source: path is the first page; a later source1 still fills id', ['', '?source1=late'], { id: 'late', path: '/p0', [SOURCE_STORAGE_KEY]: 'late' }],
+    [
+      'first visit without source: path is the first page; a later source1 still fills id',
+      ['', '?source1=late'],
+      { id: 'late', path: '/p0', [SOURCE_STORAGE_KEY]: 'late' },
+    ],
     ['click ids are saved whenever present (the newest kept)', ['?gclid=one', '?gclid=two&ttclid=t'], { path: '/p0', gclid: 'two', ttclid: 't' }],
   ])('%s', (_label, searches, expected) => {
     const store = new MapStorage();

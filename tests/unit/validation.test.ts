@@ -58,7 +58,9 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
 
   it('pattern with a plain-English hint', () => {
     const text = edit('"gtmId": "GTM-ACME123"', '"gtmId": "ACME"');
-    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"gtmId"')} /config/gtmId: "ACME" is not valid: expected a Google Tag Manager container id such as GTM-ABC1234`]);
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"gtmId"')} /config/gtmId: "ACME" is not valid: expected a Google Tag Manager container id such as GTM-ABC1234`,
+    ]);
   });
 
   it('wrong type', () => {
@@ -68,7 +70,9 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
 
   it('JSON syntax error (trailing comma)', () => {
     const text = edit('"siteKey": "6Lc-acme",', '"siteKey": "6Lc-acme",,');
-    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, ',', '"siteKey": "6Lc-acme",').replace(/:(\d+)$/, (_, c) => `:${Number(c) + 1}`)} /: not valid JSON: a property name in double quotes is expected here (is there a trailing comma before?)`]);
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, ',', '"siteKey": "6Lc-acme",').replace(/:(\d+)$/, (_, c) => `:${Number(c) + 1}`)} /: not valid JSON: a property name in double quotes is expected here (is there a trailing comma before?)`,
+    ]);
   });
 
   it('the pixel on a brand that is not general', () => {
@@ -83,7 +87,9 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
 
   it('route naming a layout that does not exist', () => {
     const text = edit('{ "path": "/location/{stateCode}", "layout": "state" }', '{ "path": "/location/{stateCode}", "layout": "statee" }');
-    expect(problemsOf(text)).toContain(`${FILE}:${at(text, '"layout": "statee"')} /routes/3/layout: no layout named "statee" (this brand's: privacy-choice, home, state; shared: none)`);
+    expect(problemsOf(text)).toContain(
+      `${FILE}:${at(text, '"layout": "statee"')} /routes/3/layout: no layout named "statee" (this brand's: privacy-choice, home, state; shared: none)`,
+    );
   });
 
   it('unknown route parameter', () => {
@@ -122,7 +128,14 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   });
 
   it('a brand layout with the name of a shared one, unless it says it overrides it', () => {
-    const shared: Source = { file: 'brands/layouts/privacy-choice.json', text: JSON.stringify({ title: 'Privacy choice', description: 'The shared privacy choice page of every brand.', blocks: [{ type: 'hero', heading: 'Your privacy choice' }] }) };
+    const shared: Source = {
+      file: 'brands/layouts/privacy-choice.json',
+      text: JSON.stringify({
+        title: 'Privacy choice',
+        description: 'The shared privacy choice page of every brand.',
+        blocks: [{ type: 'hero', heading: 'Your privacy choice' }],
+      }),
+    };
     const catalog = buildCatalog([{ file: FILE, text: base }], [shared]);
     expect(catalog.problems).toEqual([
       `${FILE}:${at(base, '"privacy-choice": {')} /layouts/privacy-choice: layout "privacy-choice" has the name of the shared layout brands/layouts/privacy-choice.json, which it hides for this brand; rename it, delete it and use the shared one, or add "overrides": true if replacing it is intended`,
@@ -135,14 +148,20 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   });
 
   it('a block for some loan types on a page that has none', () => {
-    const text = edit('{ "type": "locationFacts", "heading": "Availability" }', '{ "type": "locationFacts", "heading": "Availability", "loanTypes": ["payday-loans"] }');
+    const text = edit(
+      '{ "type": "locationFacts", "heading": "Availability" }',
+      '{ "type": "locationFacts", "heading": "Availability", "loanTypes": ["payday-loans"] }',
+    );
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '"loanTypes": ["payday-loans"]')} /layouts/state/blocks/1/loanTypes: this block shows only for some loan types, but route "/location/{stateCode}" has no loan type ({loanType} in its path or "loanType"), so it would never show`,
     ]);
   });
 
   it('a second hero on the pages of one loan type', () => {
-    const text = edit('{ "type": "richText", "heading": "How it works"', '{ "type": "hero", "heading": "Payday loans", "loanTypes": ["payday-loans"] },\n        { "type": "richText", "heading": "How it works"');
+    const text = edit(
+      '{ "type": "richText", "heading": "How it works"',
+      '{ "type": "hero", "heading": "Payday loans", "loanTypes": ["payday-loans"] },\n        { "type": "richText", "heading": "How it works"',
+    );
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '{ "type": "hero", "heading": "Payday loans"')} /layouts/home/blocks/1: a page has one hero (on payday-loans pages); this is a second one (the first is block 0)`,
     ]);
@@ -163,7 +182,10 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   });
 
   it('cityList on a route without a state', () => {
-    const text = edit('"paragraphs": ["You fill in one form and lenders answer."] }', '"paragraphs": ["You fill in one form and lenders answer."] },\n        { "type": "cityList", "heading": "Cities", "hrefTemplate": "/location/{state.shortName}/{city.slug}" }');
+    const text = edit(
+      '"paragraphs": ["You fill in one form and lenders answer."] }',
+      '"paragraphs": ["You fill in one form and lenders answer."] },\n        { "type": "cityList", "heading": "Cities", "hrefTemplate": "/location/{state.shortName}/{city.slug}" }',
+    );
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '{ "type": "cityList"')} /layouts/home/blocks/2: a cityList block needs a route with {state}, {stateCode}, {city} or {cityState}; route "/" has none`,
     ]);
@@ -196,7 +218,9 @@ describe('exit-intent popup settings', () => {
 
   it('rejects an unknown variant with the allowed ones', () => {
     const text = withPopup('{ "variant": "loud" }');
-    expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"variant": "loud"')} /exitPopup/variant: "loud" is not allowed here (allowed: generic, general, title, payday)`]);
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"variant": "loud"')} /exitPopup/variant: "loud" is not allowed here (allowed: generic, general, title, payday)`,
+    ]);
   });
 
   it('a title popup needs the /apply-title-loans route', () => {
@@ -215,7 +239,11 @@ describe('exit-intent popup settings', () => {
     expect(problemsOf(nowhere)).toEqual([
       `${FILE}:${at(nowhere, '"storeHrefTemplate": "/stores')} /exitPopup/storeHrefTemplate: link template "/stores/{store.slug}" gives "/stores/advance-america", which no route of this brand matches`,
     ]);
-    const routed = edit('{ "path": "/apply", "layout": "home" },', '{ "path": "/apply", "layout": "home" },\n    { "path": "/stores/{store}", "layout": "home" },', withPopup('{ "variant": "payday", "storeHrefTemplate": "/stores/{store.slug}" }'));
+    const routed = edit(
+      '{ "path": "/apply", "layout": "home" },',
+      '{ "path": "/apply", "layout": "home" },\n    { "path": "/stores/{store}", "layout": "home" },',
+      withPopup('{ "variant": "payday", "storeHrefTemplate": "/stores/{store.slug}" }'),
+    );
     expect(problemsOf(routed)).toEqual([]);
   });
 
@@ -229,8 +257,13 @@ describe('exit-intent popup settings', () => {
 
 describe('the application form', () => {
   const withForm = (form: string, apply = '"apply": { "path": "/apply", "amountParam": "requested_amount" }') =>
-    edit('{ "type": "richText", "heading": "How it works"', `${form},\n        { "type": "richText", "heading": "How it works"`, edit('"apply": { "path": "/apply", "amountParam": "requested_amount" }', apply));
-  const form = (kind: string) => `{ "type": "applyForm", "heading": "Request your loan", "loanKind": "${kind}", "representativeExample": "Representative example: a $1,000 loan over 12 months at 35.99% APR costs $1,205.52." }`;
+    edit(
+      '{ "type": "richText", "heading": "How it works"',
+      `${form},\n        { "type": "richText", "heading": "How it works"`,
+      edit('"apply": { "path": "/apply", "amountParam": "requested_amount" }', apply),
+    );
+  const form = (kind: string) =>
+    `{ "type": "applyForm", "heading": "Request your loan", "loanKind": "${kind}", "representativeExample": "Representative example: a $1,000 loan over 12 months at 35.99% APR costs $1,205.52." }`;
 
   it('asks for what the server needs from the brand: a title form only where the apply page is /apply-title-loans', () => {
     expect(problemsOf(withForm(form('general')))).toEqual([]);
@@ -251,7 +284,9 @@ describe('test-only brands (LOANSITES_EXTRA_BRANDS_DIR)', () => {
     const plain = readSources({ extraDir: '' });
     expect(plain.brands.map((b) => b.file).filter((f) => f.startsWith('tests/'))).toEqual([]);
     const withFixtures = readSources({ extraDir: 'tests/fixtures/brands' });
-    expect(withFixtures.brands.map((b) => b.file)).toEqual(expect.arrayContaining(['tests/fixtures/brands/acmetitle.json', 'tests/fixtures/brands/acmeonline.json']));
+    expect(withFixtures.brands.map((b) => b.file)).toEqual(
+      expect.arrayContaining(['tests/fixtures/brands/acmetitle.json', 'tests/fixtures/brands/acmeonline.json']),
+    );
     const catalog = buildCatalog(withFixtures.brands, withFixtures.layouts);
     expect(catalog.problems).toEqual([]);
     expect(catalog.brands.get('acmetitle')?.brand.exitPopup).toEqual({ variant: 'title', maskClosable: false });
@@ -264,8 +299,17 @@ describe('test-only brands (LOANSITES_EXTRA_BRANDS_DIR)', () => {
 
 describe('a broken brand does not take the others down', () => {
   it('keeps the valid brand and records the broken one with its hosts', () => {
-    const broken = edit('"id": "acme"', '"id": "zeta"').replace('acmeloans.com', 'zetaloans.com').replace('www.acmeloans.com', 'www.zetaloans.com').replace('"layout": "full"', '"layout": "wide"');
-    const catalog = buildCatalog([{ file: FILE, text: base }, { file: 'brands/zeta.json', text: broken }], []);
+    const broken = edit('"id": "acme"', '"id": "zeta"')
+      .replace('acmeloans.com', 'zetaloans.com')
+      .replace('www.acmeloans.com', 'www.zetaloans.com')
+      .replace('"layout": "full"', '"layout": "wide"');
+    const catalog = buildCatalog(
+      [
+        { file: FILE, text: base },
+        { file: 'brands/zeta.json', text: broken },
+      ],
+      [],
+    );
     expect([...catalog.brands.keys()]).toEqual(['acme']);
     expect([...catalog.broken.keys()]).toEqual(['zeta']);
     expect(catalog.hostMap.get('zeta.localhost')).toBe('zeta');
@@ -273,7 +317,13 @@ describe('a broken brand does not take the others down', () => {
   });
 
   it('a brand file that is not even JSON is reported and skipped', () => {
-    const catalog = buildCatalog([{ file: FILE, text: base }, { file: 'brands/bad.json', text: '{ "id": ' }], []);
+    const catalog = buildCatalog(
+      [
+        { file: FILE, text: base },
+        { file: 'brands/bad.json', text: '{ "id": ' },
+      ],
+      [],
+    );
     expect([...catalog.brands.keys()]).toEqual(['acme']);
     expect(catalog.problems).toEqual(['brands/bad.json:1:9 /: not valid JSON: a value is expected here (is there a trailing comma before?)']);
   });

@@ -2,10 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { blurCashAmount, cashSubmitAmount, digitsOnly, titleSubmitAmount, typeCashAmount, typeTitleAmount, withSeparators } from '../../engine/widgets/amountInput';
+import {
+  blurCashAmount,
+  cashSubmitAmount,
+  digitsOnly,
+  titleSubmitAmount,
+  typeCashAmount,
+  typeTitleAmount,
+  withSeparators,
+} from '../../engine/widgets/amountInput';
 import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/widgets/exitIntent';
 import {
-  BLOCK_ERROR_TEXT, boundaryState, BREAKPOINTS, debounce, isDesktopWidth, isHeaderSolid, progressState, RESIZE_DEBOUNCE_MS,
+  BLOCK_ERROR_TEXT,
+  boundaryState,
+  BREAKPOINTS,
+  debounce,
+  isDesktopWidth,
+  isHeaderSolid,
+  progressState,
+  RESIZE_DEBOUNCE_MS,
 } from '../../engine/widgets/layout';
 import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
 import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
@@ -15,42 +30,88 @@ import { LOAN_PURPOSES } from '../../engine/data/purposes';
 
 describe('typed amounts', () => {
   it.each([
-    ['', ''], ['abc', ''], ['12a3', '123'], ['$1,500', '1500'], ['007', '7'], ['0', '0'], [' 2 500 ', '2500'],
+    ['', ''],
+    ['abc', ''],
+    ['12a3', '123'],
+    ['$1,500', '1500'],
+    ['007', '7'],
+    ['0', '0'],
+    [' 2 500 ', '2500'],
   ])('digitsOnly(%j) → %j', (input, out) => expect(digitsOnly(input)).toBe(out));
 
   it.each([
-    ['1234', '1,234'], ['', ''], ['999', '999'],
+    ['1234', '1,234'],
+    ['', ''],
+    ['999', '999'],
   ])('withSeparators(%j) → %j', (input, out) => expect(withSeparators(input)).toBe(out));
 
   describe('title popup amount: separators while typing, above 5000 → 5000', () => {
     it.each([
-      ['2', '2'], ['25', '25'], ['250', '250'], ['2500', '2,500'], ['2,5001', '5,000'], ['4,999', '4,999'], ['5001', '5,000'],
-      ['99999999', '5,000'], ['1a0b0', '100'], ['', ''], ['$', ''], ['0', '0'],
+      ['2', '2'],
+      ['25', '25'],
+      ['250', '250'],
+      ['2500', '2,500'],
+      ['2,5001', '5,000'],
+      ['4,999', '4,999'],
+      ['5001', '5,000'],
+      ['99999999', '5,000'],
+      ['1a0b0', '100'],
+      ['', ''],
+      ['$', ''],
+      ['0', '0'],
     ])('typing %j shows %j', (typed, shown) => expect(typeTitleAmount(typed)).toBe(shown));
   });
 
   describe('title popup amount on submit: rounded up to 500, 1000, 2500 or 5000; default 2500', () => {
     it.each([
-      ['1', 500], ['500', 500], ['501', 1000], ['1,000', 1000], ['1,001', 2500], ['2,500', 2500], ['2,501', 5000], ['5,000', 5000],
-      ['9,999', 5000], ['', 2500], ['0', 2500], ['2,500', 2500],
+      ['1', 500],
+      ['500', 500],
+      ['501', 1000],
+      ['1,000', 1000],
+      ['1,001', 2500],
+      ['2,500', 2500],
+      ['2,501', 5000],
+      ['5,000', 5000],
+      ['9,999', 5000],
+      ['', 2500],
+      ['0', 2500],
+      ['2,500', 2500],
     ])('%j → %d', (shown, sent) => expect(titleSubmitAmount(shown)).toBe(sent));
   });
 
   describe('Get Your Cash: digits only while typing', () => {
     it.each([
-      ['12', '12'], ['1.5', '15'], ['-300', '300'], ['1e3', '13'], ['123456', '12345'], ['', ''],
+      ['12', '12'],
+      ['1.5', '15'],
+      ['-300', '300'],
+      ['1e3', '13'],
+      ['123456', '12345'],
+      ['', ''],
     ])('typing %j shows %j', (typed, shown) => expect(typeCashAmount(typed)).toBe(shown));
   });
 
   describe('Get Your Cash: clamped to 50–5000 on blur, empty stays empty', () => {
     it.each([
-      ['', ''], ['1', '50'], ['49', '50'], ['50', '50'], ['51', '51'], ['4999', '4999'], ['5000', '5000'], ['5001', '5000'], ['99999', '5000'], ['0', '50'],
+      ['', ''],
+      ['1', '50'],
+      ['49', '50'],
+      ['50', '50'],
+      ['51', '51'],
+      ['4999', '4999'],
+      ['5000', '5000'],
+      ['5001', '5000'],
+      ['99999', '5000'],
+      ['0', '50'],
     ])('%j → %j', (typed, shown) => expect(blurCashAmount(typed)).toBe(shown));
   });
 
   describe('Get Your Cash: the amount sent (empty → 1000, clamped also without a blur)', () => {
     it.each([
-      ['', 1000], ['10', 50], ['777', 777], ['7000', 5000], ['1000', 1000],
+      ['', 1000],
+      ['10', 50],
+      ['777', 777],
+      ['7000', 5000],
+      ['1000', 1000],
     ])('%j → %d', (typed, sent) => expect(cashSubmitAmount(typed)).toBe(sent));
   });
 });
@@ -61,13 +122,29 @@ describe('range slider: 5–500 step 5, default 250, amount ×10', () => {
     expect(sliderAmount(SLIDER.default)).toBe(2500);
   });
   it.each([
-    [5, 50], [250, 2500], [500, 5000], [7, 50], [8, 100], [0, 50], [1000, 5000], [Number.NaN, 2500],
+    [5, 50],
+    [250, 2500],
+    [500, 5000],
+    [7, 50],
+    [8, 100],
+    [0, 50],
+    [1000, 5000],
+    [Number.NaN, 2500],
   ])('value %d sends %d', (value, amount) => expect(sliderAmount(value)).toBe(amount));
   it.each([
-    [252, 250], [253, 255], [-10, 5], [501, 500], [Number.POSITIVE_INFINITY, 250],
+    [252, 250],
+    [253, 255],
+    [-10, 5],
+    [501, 500],
+    [Number.POSITIVE_INFINITY, 250],
   ])('snap %d → %d', (value, snapped) => expect(snapSliderValue(value)).toBe(snapped));
   it.each([
-    [1230, 250, 125], [1224, 250, 120], [10, 250, 5], [9000, 250, 500], [undefined, 300, 300], [2500, 5, 250],
+    [1230, 250, 125],
+    [1224, 250, 120],
+    [10, 250, 5],
+    [9000, 250, 500],
+    [undefined, 300, 300],
+    [2500, 5, 250],
   ])('typed $%s (slider at %d) → value %d', (amount, current, value) => expect(sliderValueForAmount(amount, current)).toBe(value));
   it('names the value as money for aria-valuetext', () => {
     expect(sliderValueText(250)).toBe('$2,500');
@@ -168,8 +245,24 @@ describe('exit-intent popup: once per browser per brand', () => {
 
   it.each<[string, FlagStorage | undefined]>([
     ['no storage', undefined],
-    ['storage that throws on read', { getItem: () => { throw new Error('denied'); }, setItem: () => undefined }],
-    ['storage that throws on write', { getItem: () => null, setItem: () => { throw new Error('quota'); } }],
+    [
+      'storage that throws on read',
+      {
+        getItem: () => {
+          throw new Error('denied');
+        },
+        setItem: () => undefined,
+      },
+    ],
+    [
+      'storage that throws on write',
+      {
+        getItem: () => null,
+        setItem: () => {
+          throw new Error('quota');
+        },
+      },
+    ],
     ['storage that does not keep what is written', { getItem: () => null, setItem: () => undefined }],
   ])('does not open with %s (it could not stay closed afterwards)', (_name, storage) => {
     expect(claimExitPopup(storage, 'k')).toBe(false);
@@ -188,16 +281,33 @@ describe('exit-intent popup: once per browser per brand', () => {
 
 describe('modal', () => {
   it.each([
-    [undefined, 542], ['default', 542], ['small', 428], ['payday', 676], ['apply', 720], [600, 600],
+    [undefined, 542],
+    ['default', 542],
+    ['small', 428],
+    ['payday', 676],
+    ['apply', 720],
+    [600, 600],
   ] as const)('width %s → %d px', (w, px) => expect(modalWidthPx(w)).toBe(px));
   it('exit popup widths are 500 px (md) and 870 px (lg)', () => expect(EXIT_POPUP_WIDTHS).toEqual({ md: 500, lg: 870 }));
   it.each([
-    [0, 3, false, 1], [2, 3, false, 0], [0, 3, true, 2], [1, 3, true, 0], [-1, 3, false, 0], [-1, 3, true, 2], [0, 1, false, 0], [0, 0, false, -1],
+    [0, 3, false, 1],
+    [2, 3, false, 0],
+    [0, 3, true, 2],
+    [1, 3, true, 0],
+    [-1, 3, false, 0],
+    [-1, 3, true, 2],
+    [0, 1, false, 0],
+    [0, 0, false, -1],
   ])('Tab from %d of %d (shift %s) → %d', (current, count, backwards, next) => expect(wrapFocus(current, count, backwards)).toBe(next));
 });
 
 describe('layout behaviour', () => {
-  it.each([[0, false], [64, false], [65, true], [2000, true]])('scrollY %d → solid header %s', (y, solid) => expect(isHeaderSolid(y)).toBe(solid));
+  it.each([
+    [0, false],
+    [64, false],
+    [65, true],
+    [2000, true],
+  ])('scrollY %d → solid header %s', (y, solid) => expect(isHeaderSolid(y)).toBe(solid));
 
   it('breakpoints are SPEC §9 and the Tailwind theme uses the same px', () => {
     expect(BREAKPOINTS).toEqual({ xs: 480, sm: 640, md: 768, lg: 1024, xl: 1280, '2xl': 1536 });
@@ -224,8 +334,11 @@ describe('layout behaviour', () => {
     }
   });
 
-  it.each([['routeChangeStart', 'loading'], ['routeChangeComplete', 'done'], ['routeChangeError', 'done']] as const)('progress bar on %s: %s', (event, state) =>
-    expect(progressState(event)).toBe(state));
+  it.each([
+    ['routeChangeStart', 'loading'],
+    ['routeChangeComplete', 'done'],
+    ['routeChangeError', 'done'],
+  ] as const)('progress bar on %s: %s', (event, state) => expect(progressState(event)).toBe(state));
 
   describe('error boundary', () => {
     const a = { id: 'a' };

@@ -20,10 +20,7 @@ export const REVALIDATE_SECONDS = 3600;
 
 export const getStaticPaths: GetStaticPaths = () => {
   const catalog = getCatalog();
-  const paths = [...catalog.brands.keys()].flatMap((brand) => [
-    { params: { brand, path: [] } },
-    { params: { brand, path: [NOT_FOUND_PATH.slice(1)] } },
-  ]);
+  const paths = [...catalog.brands.keys()].flatMap((brand) => [{ params: { brand, path: [] } }, { params: { brand, path: [NOT_FOUND_PATH.slice(1)] } }]);
   return { paths, fallback: 'blocking' };
 };
 

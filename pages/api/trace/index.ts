@@ -33,7 +33,14 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       }
       throw err;
     }
-    const id = await recordFormTrace(await getStore(), { brand: loaded.brand.id, client_id: trace.clientId, type: trace.type, trace: JSON.stringify(trace), ip: truncateIp(ip), created_at: new Date().toISOString() });
+    const id = await recordFormTrace(await getStore(), {
+      brand: loaded.brand.id,
+      client_id: trace.clientId,
+      type: trace.type,
+      trace: JSON.stringify(trace),
+      ip: truncateIp(ip),
+      created_at: new Date().toISOString(),
+    });
     return { status: 201, body: { id } };
   });
 }

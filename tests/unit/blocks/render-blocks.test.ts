@@ -20,10 +20,18 @@ import { renderPage, samplePaths } from '../../support/pageSamples';
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);
 const content = createEmbeddedSource(embeddedIndex());
-const examplesOf = (type: string): Block[] => (JSON.parse(readFileSync(join(process.cwd(), `blocks/${type}/schema.json`), 'utf8')) as { examples?: Block[] }).examples ?? [];
+const examplesOf = (type: string): Block[] =>
+  (JSON.parse(readFileSync(join(process.cwd(), `blocks/${type}/schema.json`), 'utf8')) as { examples?: Block[] }).examples ?? [];
 
 /** What makes two blocks of one type need the same page: the same scope, filter, collection, form kind. */
-const kindOf = (b: Block) => JSON.stringify([b.type, 'scope' in b ? b.scope : '', 'filterBy' in b ? b.filterBy : '', 'collection' in b ? b.collection : '', 'loanKind' in b ? b.loanKind : '']);
+const kindOf = (b: Block) =>
+  JSON.stringify([
+    b.type,
+    'scope' in b ? b.scope : '',
+    'filterBy' in b ? b.filterBy : '',
+    'collection' in b ? b.collection : '',
+    'loanKind' in b ? b.loanKind : '',
+  ]);
 
 interface Host {
   brand: Brand;

@@ -56,7 +56,11 @@ async function currentText(brandId: string): Promise<BrandText> {
 describe('the visible text of every sample page', () => {
   it('is recorded for every brand, and only for brands that exist', () => {
     if (updating) return;
-    const files = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+    const files = existsSync(DIR)
+      ? readdirSync(DIR)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+      : [];
     expect(files, 'one recorded file per brand (UPDATE_PAGE_TEXT=1 records them)').toEqual([...catalog.brands.keys()].map((id) => `${id}.json`).sort());
   });
 
@@ -73,7 +77,10 @@ describe('the visible text of every sample page', () => {
       expect(Object.keys(now.pages), 'the sample URLs changed').toEqual(Object.keys(before.pages));
       for (const [path, page] of Object.entries(now.pages)) {
         const was = before.pages[path]!;
-        expect({ title: page.title, description: page.description }, `${brandId}${path}: title or description`).toEqual({ title: was.title, description: was.description });
+        expect({ title: page.title, description: page.description }, `${brandId}${path}: title or description`).toEqual({
+          title: was.title,
+          description: was.description,
+        });
         expect(page.main, `${brandId}${path}: the main text`).toBe(was.main);
         expect(now.chrome[page.chrome], `${brandId}${path}: header or footer text`).toBe(before.chrome[was.chrome]);
       }
