@@ -18,7 +18,7 @@
  *   sends it as Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, originOf, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
@@ -209,7 +209,29 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   });
 });
 server.keepAliveTimeout = 5_000;
+/**
+ * A brand's 404 page is rendered by pages/_error.tsx on request (never prerendered), and its
+ * Turbopack bootstrap script names _error's own chunks: its hash is learnt from one 404 rendered
+ * at start, by a request to this server, and added to the build's hashes.
+ */
+function learnErrorPageHashes() {
+  const brand = readdirSync(join(process.cwd(), 'brands')).find((f) => f.endsWith('.json'))?.replace(/\.json$/, '');
+  if (!brand) return;
+  const req = httpRequest({ host: '127.0.0.1', port, path: '/__loansites-start-check-no-such-page', headers: { host: `${brand}.localhost` } }, (res) => {
+    let html = '';
+    res.setEncoding('utf8');
+    res.on('data', (c) => (html += c));
+    res.on('end', () => {
+      const known = new Set((process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean));
+      for (const script of inlineScripts(html)) known.add(sha256Source(script));
+      process.env[BUILD_HASHES_ENV] = [...known].join(' ');
+    });
+  });
+  req.on('error', (err) => console.error('[server] could not render a 404 page at start:', err.message));
+  req.end();
+}
 server.listen(port, () => {
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
+  if (!dev) learnErrorPageHashes();
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.close(() => process.exit(0)));
