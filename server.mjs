@@ -215,7 +215,9 @@ server.keepAliveTimeout = 5_000;
  * at start, by a request to this server, and added to the build's hashes.
  */
 function learnErrorPageHashes() {
-  const brand = readdirSync(join(process.cwd(), 'brands')).find((f) => f.endsWith('.json'))?.replace(/\.json$/, '');
+  const brand = readdirSync(join(process.cwd(), 'brands'))
+    .find((f) => f.endsWith('.json'))
+    ?.replace(/\.json$/, '');
   if (!brand) return;
   const req = httpRequest({ host: '127.0.0.1', port, path: '/__loansites-start-check-no-such-page', headers: { host: `${brand}.localhost` } }, (res) => {
     let html = '';
