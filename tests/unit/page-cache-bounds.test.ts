@@ -123,9 +123,14 @@ describe('a page cache five times larger than Redis’s maxmemory', () => {
   });
 
   it('recent pages are served by either instance; evicted ones are misses, not errors', async () => {
-    for (const i of [PAGES - 1, PAGES - 50, PAGES - 200]) {
-      expect((await a.get(key(i), getCtx))?.value.html).toContain(`page ${i} v1`);
-      expect((await b.get(key(i), getCtx))?.value.html).toContain(`page ${i} v1`);
+    // Redis's LRU is approximate: its clock ticks once a second, and the thousands of
+    // pages written within one tick are equally "recent", so ~10% of the last 300 are evicted at
+    // random (seen: 28–29 of 300). The recent ones mostly stay; each one served is the right page.
+    const recent = Array.from({ length: 300 }, (_, k) => PAGES - 1 - k);
+    for (const instance of [a, b]) {
+      const served = await Promise.all(recent.map((i) => instance.get(key(i), getCtx)));
+      served.forEach((e, k) => e && expect(e.value.html).toContain(`page ${recent[k]} v1`));
+      expect(served.filter(Boolean).length).toBeGreaterThan(225);
     }
     const oldest = await Promise.all(Array.from({ length: 200 }, (_, i) => b.get(key(i + 1), getCtx)));
     expect(oldest.filter((e) => e === null).length).toBeGreaterThan(150);
