@@ -19,8 +19,8 @@ const pageCache: Partial<NextConfig> = {
 
 /**
  * The brands as the build sees them (checked: a broken brand gets no rules and answers through
- * proxy.ts). Host routing and per-page headers are generated from them (engine/hostRoutes.ts);
- * a production server routes the brands it was built with.
+ * proxy.ts). Per-page headers are generated from them (engine/hostRoutes.ts); with the host
+ * table written after the build, a production server routes the brands it was built with.
  */
 const buildCatalogOnce = (() => {
   let catalog: ReturnType<typeof buildCatalog> | undefined;
@@ -61,8 +61,9 @@ const config: NextConfig = {
   // Brand files, shared layouts and the derived city table are read at run time.
   outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
   ...pageCache,
-  // Known hosts are routed here, before any file or page, without invoking proxy.ts.
-  rewrites: async () => ({ beforeFiles: brandRewrites(buildCatalogOnce()), afterFiles: [], fallback: [] }),
+  // Known hosts are routed here, before any file or page, without invoking proxy.ts: on the brand
+  // server.mjs names from the build's host table (scripts/write-host-table.ts; engine/hostRoutes.ts).
+  rewrites: async () => ({ beforeFiles: brandRewrites(), afterFiles: [], fallback: [] }),
   // What each page uses from third parties (its Content-Security-Policy, built by server.mjs) and
   // geolocation where a page offers "Use my location".
   headers: async () => brandHeaders(buildCatalogOnce()),

@@ -25,6 +25,8 @@ import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, 
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import {
   BRAND_HEADER,
+  clientDataUrl,
+  HOST_TABLE_FILE,
   hostRouter,
   internalPathRefused,
   needsProxy,
@@ -151,7 +153,10 @@ function plain(res, status, text, headers = {}) {
 const distDir = join(process.cwd(), '.next');
 // In development every request goes through proxy.ts (brand files are re-read on save); the
 // build's host rules are only read in production.
-const routedBrandOf = hostRouter(dev ? [] : readHostRules(distDir));
+const hostRules = dev ? [] : readHostRules(distDir);
+if (!dev && hostRules.length === 0)
+  console.warn(`[server] no host table (.next/${HOST_TABLE_FILE}; npm run build writes it): every page request goes through proxy.ts`);
+const routedBrandOf = hostRouter(hostRules);
 const previewModeId = dev ? null : readPreviewModeId(distDir);
 
 /**
@@ -179,6 +184,7 @@ function route(req, res) {
   }
   delete req.headers[PROXY_HEADER];
   delete req.headers[BRAND_HEADER];
+  req.url = clientDataUrl(url, routedBrand);
   if (needsProxy({ dev, routedBrand, url })) req.headers[PROXY_HEADER] = '1';
   else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
   return true;

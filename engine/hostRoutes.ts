@@ -1,47 +1,60 @@
 /**
- * Host routing without the proxy: next.config.ts turns the catalog into `beforeFiles` rewrites
- * (one rule per brand: {host}{path} → /_brand/{id}{path}, plus its robots.txt and sitemaps) and
- * `headers()` rules (what each page uses from third parties, for its Content-Security-Policy,
- * and geolocation where "Use my location" is on the page). Next evaluates them as plain regexes,
- * much cheaper than invoking proxy.ts, so a cached page costs about what a static file costs.
+ * Host routing without the proxy. server.mjs finds the brand of a request's Host header in the
+ * build's host table (hostTable below, written to .next by scripts/write-host-table.ts after
+ * `next build`) and sets BRAND_HEADER; next.config.ts's `beforeFiles` rewrites route on that
+ * header alone ({path} → /_brand/{id}{path}, plus the brand's robots.txt and sitemaps), and
+ * `headers()` rules give each page what it uses from third parties (for its
+ * Content-Security-Policy) and geolocation where "Use my location" is on the page. Next
+ * evaluates them as plain regexes, much cheaper than invoking proxy.ts, so a cached page costs
+ * about what a static file costs.
  *
- * Hosts are matched against the raw Host header (type "header", not "host": Next's "host" drops
- * any port, even 99999, which is not a plausible host — issue 8.5). The pattern is the brand's
- * exact host list, escaped and anchored, each letter as [xX] (JavaScript regexes here take no
- * flags), an optional run of trailing dots and an optional port 1–65535: the same hosts
- * normaliseHost + the host map accept, nothing else ("ipaydayloans.com.evil.net" is not it).
+ * The rewrites name no host. Next sends every rewrite to the browser in `_buildManifest.js`,
+ * which every page loads: per-brand host rules there would tell each site's visitors every
+ * sister site's domains and cost every page ~1.7 KiB of JavaScript (gzip). The browser needs one
+ * rule only — any page path is the brand page — and it cannot know the brand id, so its rule
+ * names the placeholder CLIENT_BRAND; server.mjs turns the client router's data requests for it
+ * (/_next/data/{build}/_brand/_/{path}.json) into requests for the host's own brand.
  *
- * Blog hosts and brands kept out of the catalog (broken) get no rule: they go through proxy.ts,
- * as every host does in development (server.mjs decides; engine/http/requestGate.mjs).
+ * Hosts are matched against the raw Host header (Next's "host" condition would drop any port,
+ * even 99999, which is not a plausible host — issue 8.5). The pattern is the brand's exact host
+ * list, escaped and anchored, each letter as [xX], an optional run of trailing dots and an
+ * optional port 1–65535: the same hosts normaliseHost + the host map accept, nothing else
+ * ("ipaydayloans.com.evil.net" is not it).
+ *
+ * Blog hosts and brands kept out of the catalog (broken) are not in the table: they go through
+ * proxy.ts, as every host does in development (server.mjs decides; engine/http/requestGate.mjs).
  */
 import type { Catalog, LoadedBrand } from './catalog';
 import { hostsOfBrand } from './hosts';
 import { PAGE_POLICY_HEADER } from './csp.mjs';
+// The brand segment of the browser's rewrite: the browser cannot know the brand id (see above).
+import { CLIENT_BRAND } from './http/requestGate.mjs';
 import { pageUsesGeolocation } from './geocode/permissions';
 import { pagePolicy, usesGeocoder } from './pagePolicy';
 
 export interface HostCondition {
   type: 'header';
-  /** "host", or BRAND_HEADER for the fast rule */
+  /** "host", or BRAND_HEADER */
   key: string;
   value: string;
 }
 
 /**
- * The request header server.mjs sets (after removing any a client sent) to the brand its host
- * routes to, by the per-brand host rules below (read back from the build's routes manifest).
- * The first rewrite routes on it: Next's page handler recompiles each rewrite's path pattern on
- * every request until one matches (measured: ~10% of a cache hit with 12 brands before it), so
- * one rule that matches first costs one compile. A request without the header (a client-side
- * navigation resolving rewrites in the browser, `next start` without server.mjs) goes on to the
- * per-brand rules, which give the same answer.
+ * The request header server.mjs sets (after removing any a client sent) to the brand the host
+ * table gives for the request's Host header. Every brand rewrite routes on it.
  */
 export const BRAND_HEADER = 'x-loansites-brand';
 
 export interface RewriteRule {
   source: string;
   destination: string;
-  has: HostCondition[];
+  has?: HostCondition[];
+}
+
+/** One row of the host table server.mjs routes by: a Host header pattern (as Next's matchHas builds it: ^value$) and its brand. */
+export interface HostTableRow {
+  id: string;
+  host: string;
 }
 
 export interface HeaderRule {
@@ -91,31 +104,31 @@ const SITEMAP_SOURCE = '/sitemaps/:n(0|[1-9]\\d{0,3}).xml';
 
 const hostCondition = (loaded: LoadedBrand): HostCondition[] => [{ type: 'header', key: 'host', value: hostHeaderPattern(hostsOfBrand(loaded.brand)) }];
 
+/** The host table: each brand of the build with its Host header pattern. */
+export function hostTable(catalog: Catalog): HostTableRow[] {
+  return [...catalog.brands.values()].map((loaded) => ({ id: loaded.brand.id, host: hostHeaderPattern(hostsOfBrand(loaded.brand)) }));
+}
+
+/** The named brand of BRAND_HEADER, as a destination parameter. */
+const BRAND_NAMED: HostCondition[] = [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }];
+
 /**
- * beforeFiles rewrites. Next tries them in order until one matches, so the page rules come first
- * (one per brand: a page request passes at most one path test and one host test per brand), then
- * per brand its SEO files and any other sitemap path (to the brand's 404 page).
+ * beforeFiles rewrites — the same for every catalog: pages, then the SEO files and any other
+ * sitemap path (to the brand's 404 page), each for the brand server.mjs named; last the
+ * browser's rule. Server-side that last rule is never reached by a page request: server.mjs
+ * names a brand or sends the request through proxy.ts, which answers or rewrites to the internal
+ * prefix, which no source here matches (`next start` without server.mjs routes no host: every
+ * page is a 404).
  */
-export function brandRewrites(catalog: Catalog): RewriteRule[] {
-  const pages: RewriteRule[] = [];
-  const seo: RewriteRule[] = [];
-  for (const loaded of catalog.brands.values()) {
-    const id = loaded.brand.id;
-    const has = hostCondition(loaded);
-    pages.push({ source: BRAND_PAGE_SOURCE, has, destination: `/_brand/${id}/:path` });
-    seo.push(
-      { source: '/robots.txt', has, destination: `/api/seo/${id}/robots.txt` },
-      { source: '/sitemap.xml', has, destination: `/api/seo/${id}/sitemap.xml` },
-      { source: SITEMAP_SOURCE, has, destination: `/api/seo/${id}/sitemap-:n.xml` },
-      { source: SITEMAP_PAGES_SOURCE, has, destination: `/_brand/${id}/:path` },
-    );
-  }
-  const fast: RewriteRule = {
-    source: BRAND_PAGE_SOURCE,
-    has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }],
-    destination: '/_brand/:brand/:path',
-  };
-  return [fast, ...pages, ...seo];
+export function brandRewrites(): RewriteRule[] {
+  return [
+    { source: BRAND_PAGE_SOURCE, has: BRAND_NAMED, destination: '/_brand/:brand/:path' },
+    { source: '/robots.txt', has: BRAND_NAMED, destination: '/api/seo/:brand/robots.txt' },
+    { source: '/sitemap.xml', has: BRAND_NAMED, destination: '/api/seo/:brand/sitemap.xml' },
+    { source: SITEMAP_SOURCE, has: BRAND_NAMED, destination: '/api/seo/:brand/sitemap-:n.xml' },
+    { source: SITEMAP_PAGES_SOURCE, has: BRAND_NAMED, destination: '/_brand/:brand/:path' },
+    { source: BRAND_PAGE_SOURCE, destination: `/_brand/${CLIENT_BRAND}/:path` },
+  ];
 }
 
 export const GEOLOCATION_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';

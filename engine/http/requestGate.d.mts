@@ -1,6 +1,8 @@
 /** Types of engine/http/requestGate.mjs (plain JavaScript so that server.mjs can import it). */
 export declare const PROXY_HEADER: string;
 export declare const BRAND_HEADER: string;
+export declare const HOST_TABLE_FILE: string;
+export declare const CLIENT_BRAND: string;
 export interface HostRule {
   id: string;
   host: RegExp;
@@ -14,6 +16,7 @@ export declare function internalPathRefused(r: {
   revalidateHeader: string | undefined;
   previewModeId: string | null;
 }): boolean;
+export declare function clientDataUrl(url: string, routedBrand: string | undefined): string;
 export declare function isPreviewModeId(presented: string | undefined, id: string | null): boolean;
 export declare function readPreviewModeId(distDir: string): string | null;
 export declare function needsProxy(r: { dev: boolean; routedBrand: string | undefined; url: string }): boolean;

@@ -2,15 +2,16 @@
 /**
  * What server.mjs decides about a request before Next sees it (plain JavaScript: server.mjs
  * imports it; table tests in tests/unit/request-gate.test.ts):
- * - which brand the build's host rewrites route it to (the rules next.config.ts generated,
- *   read back from .next/routes-manifest.json, so server and build always agree);
+ * - which brand its Host header routes to (the build's host table, .next/loansites-host-table.json,
+ *   written from the catalog the build used, so server and build agree);
  * - whether proxy.ts must see it: in development always (brand files, new hosts included, are
  *   re-read on save), and in production only for what a rewrite cannot do — a host no rewrite
  *   routes (unknown hosts, blog hosts, brands left out of the build), a path with capitals
  *   (/location/TX → 308 /location/tx) and a search (?state=…). A cached page never does;
  * - the internal prefix: /_brand/… asked for directly is a 404 for everyone but Next's own
  *   revalidation (x-prerender-revalidate equal to the build's preview-mode id); the client
- *   router's data requests for it (/_next/data/{build}/_brand/{id}/…) only on that brand's host.
+ *   router's data requests for it (/_next/data/{build}/_brand/_/…, the placeholder the browser's
+ *   rewrite names) only on a routed host, and they are given that host's brand.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,22 +23,23 @@ export const PROXY_HEADER = 'x-loansites-proxy';
 /** The brand a routed host's pages are rewritten to (engine/hostRoutes.ts BRAND_HEADER); server.mjs sets it, never a client. */
 export const BRAND_HEADER = 'x-loansites-brand';
 
+/** The build's host table in .next (scripts/write-host-table.ts writes it after `next build`). */
+export const HOST_TABLE_FILE = 'loansites-host-table.json';
+
 /**
  * @typedef {{ id: string, host: RegExp }} HostRule
  * @param {string} distDir the build's .next directory
- * @returns {HostRule[]} the brand page rewrites: host pattern → brand id
+ * @returns {HostRule[]} host pattern → brand id; none without a table (every page then goes through proxy.ts)
  */
 export function readHostRules(distDir) {
   try {
-    const manifest = JSON.parse(readFileSync(join(distDir, 'routes-manifest.json'), 'utf8'));
-    const before = Array.isArray(manifest.rewrites) ? manifest.rewrites : (manifest.rewrites?.beforeFiles ?? []);
+    const table = JSON.parse(readFileSync(join(distDir, HOST_TABLE_FILE), 'utf8'));
     /** @type {HostRule[]} */
     const rules = [];
-    for (const rule of before) {
-      const id = /^\/_brand\/([a-z0-9-]+)\//.exec(rule.destination ?? '')?.[1];
-      const has = Array.isArray(rule.has) ? rule.has.find((/** @type {any} */ h) => h.type === 'header' && h.key === 'host') : undefined;
+    for (const row of Array.isArray(table?.brands) ? table.brands : []) {
       // Same construction as Next's matchHas.
-      if (id && has && !rules.some((r) => r.id === id)) rules.push({ id, host: new RegExp(`^${has.value}$`) });
+      if (typeof row?.id === 'string' && /^[a-z0-9][a-z0-9-]*$/.test(row.id) && typeof row.host === 'string')
+        rules.push({ id: row.id, host: new RegExp(`^${row.host}$`) });
     }
     return rules;
   } catch {
@@ -75,8 +77,12 @@ export function plainPath(/** @type {string} */ url) {
 
 const DATA_INTERNAL = /^\/_next\/data\/[^/]+\/_brand(?:\/([^/]*))?/i;
 
+/** The brand segment the browser's rewrite names (engine/hostRoutes.ts CLIENT_BRAND). */
+export const CLIENT_BRAND = '_';
+
 /**
- * Whether a request for the internal prefix must be refused (404).
+ * Whether a request for the internal prefix must be refused (404). The client router's data
+ * requests name the placeholder brand (or, as before, the host's own): allowed on a routed host.
  * @param {{ path: string, routedBrand: string | undefined, revalidateHeader: string | undefined, previewModeId: string | null }} r
  */
 export function internalPathRefused({ path, routedBrand, revalidateHeader, previewModeId }) {
@@ -87,9 +93,21 @@ export function internalPathRefused({ path, routedBrand, revalidateHeader, previ
   if (isPreviewModeId(revalidateHeader, previewModeId)) return false;
   if (data) {
     const id = data[1]?.replace(/\.json$/, '');
-    return !(routedBrand && id === routedBrand);
+    return !(routedBrand && (id === routedBrand || id === CLIENT_BRAND));
   }
   return true;
+}
+
+const CLIENT_DATA = /^(\/_next\/data\/[^/?]+\/_brand\/)_(?=[/.])/;
+
+/**
+ * A client router data request for the placeholder brand, as a request for the routed brand:
+ * /_next/data/{build}/_brand/_/payday-loans.json → /_next/data/{build}/_brand/ipaydayloans/payday-loans.json.
+ * Anything else unchanged. (Refusal is internalPathRefused's: call it first.)
+ * @param {string} url the request target @param {string | undefined} routedBrand
+ */
+export function clientDataUrl(url, routedBrand) {
+  return routedBrand ? url.replace(CLIENT_DATA, `$1${routedBrand}`) : url;
 }
 
 /** @param {string | undefined} presented @param {string | null} id */

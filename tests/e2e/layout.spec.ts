@@ -3,6 +3,8 @@
  * the mobile menu (keyboard, scroll lock, Escape, resize to desktop), the progress bar in the
  * brand's colour on route changes, and the per-block error boundary with its reset.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
@@ -203,9 +205,9 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await open(page, 'ipaydayloans', '/location/tx');
-    const data = await page.evaluate(() => document.getElementById('__NEXT_DATA__')!.textContent!);
+    const nextData = await page.evaluate(() => document.getElementById('__NEXT_DATA__')!.textContent!);
     const model = (
-      JSON.parse(data) as {
+      JSON.parse(nextData) as {
         props: {
           pageProps: {
             model: { kept: boolean; brand: Record<string, unknown>; jsonLd: unknown[]; blocks: { type: string; kept?: boolean; data?: unknown }[] };
@@ -218,7 +220,7 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     expect(model.brand.footer).toBeUndefined();
     expect(model.jsonLd).toEqual([]);
     expect(model.blocks.filter((b) => !b.kept).map((b) => b.type)).toEqual([]); // a state page: no interactive block
-    expect(data.length).toBeLessThan(3000);
+    expect(nextData.length).toBeLessThan(3000);
     // The server's HTML is all there, JSON-LD in the head included, and stays.
     await expect(page.getByRole('heading', { name: 'Payday loan information for cities in Texas' })).toBeVisible();
     await expect(page.locator('footer a[href="/location/ca"]')).toBeVisible();
@@ -226,9 +228,14 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     const staticChunk = scripts.length;
 
     // A client-side navigation brings the complete data: the next page's static blocks and footer render from it.
+    // The browser's one rewrite names the placeholder brand; the server answers for the host's brand.
+    const data = page.waitForResponse((r) => /\/_next\/data\/[^/]+\/_brand\/_\/location\/ca\.json/.test(r.url()));
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.locator('footer a[href="/location/ca"]').hover();
     await page.locator('footer a[href="/location/ca"]').click();
     await expect(page.locator('h1')).toHaveText('Payday Loans in California');
+    expect((await data).status()).toBe(200);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true); // not a full load
     await expect(page.getByRole('heading', { name: 'Payday loan information for cities in California' })).toBeVisible();
     await expect(page.locator('footer a[href="/location/tx"]')).toBeVisible();
     await expect(page.locator('header a[href="/payday-loans"]').first()).toBeAttached();
@@ -240,4 +247,26 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     expect(JSON.stringify(ld)).not.toContain('Texas');
     await expectNoAxeViolations(page);
   });
+});
+
+test('no script a page loads names another brand: the browser gets no host table', async ({ page }) => {
+  const others = readdirSync('brands')
+    .filter((f) => f.endsWith('.json') && f !== 'weloans.json')
+    .map((f) => JSON.parse(readFileSync(join('brands', f), 'utf8')) as { id: string; hosts: string[] });
+  expect(others.length).toBeGreaterThan(5);
+  const scripts: Promise<{ url: string; text: string }>[] = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(r.text().then((text) => ({ url: r.url(), text })));
+  });
+  await open(page, 'weloans', '/');
+  const loaded = await Promise.all(scripts);
+  expect(loaded.some((s) => s.url.includes('_buildManifest.js'))).toBe(true);
+  const html = await page.content();
+  for (const { url, text } of [...loaded, { url: 'the page', text: html }]) {
+    const lower = text.toLowerCase();
+    for (const brand of others) {
+      for (const host of brand.hosts) expect(lower.includes(host) || lower.includes(host.replace(/\./g, '\\.')), `${url} names ${host}`).toBe(false);
+      expect(lower.includes(`/_brand/${brand.id}`), `${url} names ${brand.id}`).toBe(false);
+    }
+  }
 });

@@ -1,8 +1,9 @@
 /**
- * Host routing by rewrites (engine/hostRoutes.ts): the Host header patterns next.config.ts gives
- * Next, tested the way Next applies them (^value$ against the raw Host header), for every brand:
- * its hosts in any case, with a port, with trailing dots — and nothing else (issue 8: exact
- * lookup, no substring matching).
+ * Host routing (engine/hostRoutes.ts): the build's host table server.mjs routes by, tested the way
+ * it applies it (^value$ against the raw Host header), for every brand: its hosts in any case,
+ * with a port, with trailing dots — and nothing else (issue 8: exact lookup, no substring
+ * matching); and the rewrites next.config.ts gives Next (and Next gives every browser), which
+ * name no host.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,17 +11,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { hostsOfBrand, normaliseHost } from '../../engine/hosts';
-import { BRAND_HEADER, brandHeaders, brandRewrites, BRAND_PAGE_SOURCE, hasValueRegex, hostHeaderPattern, routeSource } from '../../engine/hostRoutes';
+import {
+  BRAND_HEADER,
+  brandHeaders,
+  brandRewrites,
+  BRAND_PAGE_SOURCE,
+  hasValueRegex,
+  hostHeaderPattern,
+  hostTable,
+  routeSource,
+} from '../../engine/hostRoutes';
 import { PAGE_POLICY_HEADER } from '../../engine/csp.mjs';
-import { BRAND_HEADER as GATE_BRAND_HEADER, hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
+import { BRAND_HEADER as GATE_BRAND_HEADER, HOST_TABLE_FILE, hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);
-const rewrites = brandRewrites(catalog);
-const pageRules = rewrites.filter((r) => r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host');
+const rewrites = brandRewrites();
+const table = hostTable(catalog);
 
-/** The brand Next would route a Host header to: the first page rule whose host pattern matches. */
-const routed = (host: string) => pageRules.find((r) => hasValueRegex(r.has[0]!.value).test(host))?.destination.split('/')[2];
+/** The brand a Host header is routed to: the first row whose host pattern matches. */
+const routed = (host: string) => table.find((r) => hasValueRegex(r.host).test(host))?.id;
 
 describe('host patterns', () => {
   const ipayday = hostHeaderPattern(['ipaydayloans.com', 'www.ipaydayloans.com', 'dev.ipaydayloans.com', 'test123.ipaydayloans.com', 'ipaydayloans.localhost']);
@@ -76,20 +86,28 @@ describe('host patterns', () => {
 });
 
 describe('the rules generated from the brand files', () => {
-  it('put the page rules first: the brand server.mjs names, then one rule per brand', () => {
+  it('route pages on the brand server.mjs names; the last rule, for the browser, names the placeholder brand', () => {
     expect(rewrites[0]).toEqual({
       source: BRAND_PAGE_SOURCE,
       has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }],
       destination: '/_brand/:brand/:path',
     });
-    expect(
-      rewrites.slice(1, catalog.brands.size + 1).every((r) => r.destination.endsWith('/:path') && r.source === BRAND_PAGE_SOURCE && r.has[0]!.key === 'host'),
-    ).toBe(true);
+    expect(rewrites.slice(0, -1).every((r) => r.has?.[0]?.key === BRAND_HEADER)).toBe(true);
+    expect(rewrites.at(-1)).toEqual({ source: BRAND_PAGE_SOURCE, destination: '/_brand/_/:path' });
     expect(BRAND_HEADER).toBe(GATE_BRAND_HEADER);
   });
 
+  it('name no host and no brand: every page gets them in _buildManifest.js', () => {
+    const sent = JSON.stringify(rewrites);
+    for (const loaded of catalog.brands.values()) {
+      expect(sent).not.toContain(loaded.brand.id);
+      for (const host of hostsOfBrand(loaded.brand)) expect(sent).not.toContain(host.replace(/^(?:www|dev|test123)\./, '').split('.')[0]);
+    }
+    expect(sent.length).toBeLessThan(1500);
+  });
+
   it('route every host of every brand to that brand, in any case, with a port and a trailing dot', () => {
-    expect(pageRules.length).toBe(catalog.brands.size);
+    expect(table.map((r) => r.id).sort()).toEqual([...catalog.brands.keys()].sort());
     for (const loaded of catalog.brands.values()) {
       for (const host of hostsOfBrand(loaded.brand)) {
         for (const variant of [host, host.toUpperCase(), `${host}:3000`, `${host}.`, `${host}.:443`]) {
@@ -119,9 +137,9 @@ describe('the rules generated from the brand files', () => {
   });
 
   it("send SEO files to the SEO route of the host's brand, canonical sitemap numbers only", () => {
-    const sitemaps = rewrites.find((r) => r.destination === '/api/seo/ipaydayloans/sitemap-:n.xml')!;
+    const sitemaps = rewrites.find((r) => r.destination === '/api/seo/:brand/sitemap-:n.xml')!;
     expect(sitemaps.source).toBe('/sitemaps/:n(0|[1-9]\\d{0,3}).xml');
-    expect(rewrites.filter((r) => r.source === '/robots.txt')).toHaveLength(catalog.brands.size);
+    expect(rewrites.filter((r) => r.source === '/robots.txt').map((r) => r.destination)).toEqual(['/api/seo/:brand/robots.txt']);
   });
 
   it("leave Next's files, the internal prefix, the API and public files alone", () => {
@@ -146,13 +164,23 @@ describe('the rules generated from the brand files', () => {
       expect(inner.test(path), path).toBe(false);
   });
 
-  it('server.mjs reads the same rules back from the routes manifest', () => {
-    // The manifest keeps each rewrite's has conditions as given.
-    const rules = readHostRulesFrom({ version: 3, rewrites: { beforeFiles: rewrites, afterFiles: [], fallback: [] } });
-    const route = hostRouter(rules);
+  it('server.mjs reads the same table back from the build (and routes nothing from a missing or broken one)', () => {
+    const route = hostRouter(readHostTableFrom(JSON.stringify({ brands: table })));
     expect(route('IPAYDAYLOANS.COM:3000')).toBe('ipaydayloans');
     expect(route('ipaydayloans.com.evil.net')).toBeUndefined();
     expect(route('usbadcreditloans.localhost')).toBe('usbadcreditloans');
+    expect(readHostTableFrom(undefined)).toEqual([]);
+    expect(readHostTableFrom('{"brands": [')).toEqual([]);
+    expect(
+      readHostTableFrom(
+        JSON.stringify({
+          brands: [
+            { id: '../x', host: '.*' },
+            { id: 'a', host: 1 },
+          ],
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -185,8 +213,8 @@ describe('per-page headers', () => {
   });
 });
 
-function readHostRulesFrom(manifest: unknown) {
-  const dir = mkdtempSync(join(tmpdir(), 'routes-manifest-'));
-  writeFileSync(join(dir, 'routes-manifest.json'), JSON.stringify(manifest));
+function readHostTableFrom(text: string | undefined) {
+  const dir = mkdtempSync(join(tmpdir(), 'host-table-'));
+  if (text !== undefined) writeFileSync(join(dir, HOST_TABLE_FILE), text);
   return readHostRules(dir);
 }

@@ -1,6 +1,6 @@
 /** What server.mjs decides before Next sees a request (engine/http/requestGate.mjs). */
 import { describe, expect, it } from 'vitest';
-import { internalPathRefused, needsProxy, plainPath } from '../../engine/http/requestGate.mjs';
+import { clientDataUrl, internalPathRefused, needsProxy, plainPath } from '../../engine/http/requestGate.mjs';
 
 const ID = 'p'.repeat(32);
 
@@ -19,6 +19,11 @@ describe('the internal prefix', () => {
     ['/_next/data/build-1/_brand/ipaydayloans.json', 'ipaydayloans', undefined, false],
     ['/_next/data/build-1/_brand/usbadcreditloans/payday-loans.json', 'ipaydayloans', undefined, true],
     ['/_next/data/build-1/_brand/ipaydayloans/payday-loans.json', undefined, undefined, true],
+    // the browser's rewrite names the placeholder brand "_": the host's brand, on a routed host only
+    ['/_next/data/build-1/_brand/_/payday-loans.json', 'ipaydayloans', undefined, false],
+    ['/_next/data/build-1/_brand/_.json', 'ipaydayloans', undefined, false],
+    ['/_next/data/build-1/_brand/_/payday-loans.json', undefined, undefined, true],
+    ['/_brand/_/payday-loans', 'ipaydayloans', undefined, true],
     ['/_next/data/build-1/payday-loans.json', 'ipaydayloans', undefined, false],
     ['/_brandx', undefined, undefined, false],
     ['/payday-loans', undefined, undefined, false],
@@ -28,6 +33,22 @@ describe('the internal prefix', () => {
 
   it('without a build (no preview-mode id) nothing passes', () => {
     expect(internalPathRefused({ path: '/_brand/a/b', routedBrand: 'a', revalidateHeader: '', previewModeId: null })).toBe(true);
+  });
+});
+
+describe("the client router's data requests", () => {
+  it.each([
+    ['/_next/data/b1/_brand/_/payday-loans.json', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json'],
+    ['/_next/data/b1/_brand/_.json?x=1', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans.json?x=1'],
+    ['/_next/data/b1/_brand/_/location/tx.json?brand=_&path=location', 'weloans', '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location'],
+    // unchanged: no routed brand, another brand segment, not a data request
+    ['/_next/data/b1/_brand/_/payday-loans.json', undefined, '/_next/data/b1/_brand/_/payday-loans.json'],
+    ['/_next/data/b1/_brand/__/payday-loans.json', 'ipaydayloans', '/_next/data/b1/_brand/__/payday-loans.json'],
+    ['/_next/data/b1/_brand/ipaydayloans/x.json', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans/x.json'],
+    ['/_brand/_/payday-loans', 'ipaydayloans', '/_brand/_/payday-loans'],
+    ['/_/x', 'ipaydayloans', '/_/x'],
+  ] as const)('%s on %s → %s', (url, routedBrand, expected) => {
+    expect(clientDataUrl(url, routedBrand)).toBe(expected);
   });
 });
 
