@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The e2e server's SQLite store (one per port); the tests read stored rows back from it. */
@@ -24,16 +25,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS, '--disable-quic'],
     },
     viewport: { width: 1280, height: 900 },
   },
@@ -46,7 +39,6 @@ export default defineConfig({
     command: `node server.mjs`,
     env: {
       PORT: String(E2E_PORT),
-      LOANSITES_ISR_MEMORY: '1',
       LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/brands',
       LOANSITES_DB_FILE: E2E_DB_FILE,
       DATABASE_URL: '',

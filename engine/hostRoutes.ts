@@ -24,7 +24,7 @@
  * Blog hosts and brands kept out of the catalog (broken) are not in the table: they go through
  * proxy.ts, as every host does in development (server.mjs decides; engine/http/requestGate.mjs).
  */
-import type { Catalog, LoadedBrand } from './catalog';
+import type { Catalog } from './catalog';
 import { hostsOfBrand } from './hosts';
 import { PAGE_POLICY_HEADER } from './csp.mjs';
 // The brand segment of the browser's rewrite: the browser cannot know the brand id (see above).
@@ -102,7 +102,8 @@ const SITEMAP_PAGES_SOURCE = '/:path(sitemaps/.*)';
 /** Canonical sitemap numbers only: 0, 1 … 9999 (not 00 or 0001). */
 const SITEMAP_SOURCE = '/sitemaps/:n(0|[1-9]\\d{0,3}).xml';
 
-const hostCondition = (loaded: LoadedBrand): HostCondition[] => [{ type: 'header', key: 'host', value: hostHeaderPattern(hostsOfBrand(loaded.brand)) }];
+/** The brands server.mjs names (ids are [a-z0-9-], nothing to escape). */
+const brandCondition = (ids: readonly string[]): HostCondition[] => [{ type: 'header', key: BRAND_HEADER, value: `(?:${ids.join('|')})` }];
 
 /** The host table: each brand of the build with its Host header pattern. */
 export function hostTable(catalog: Catalog): HostTableRow[] {
@@ -156,19 +157,21 @@ export function routeSource(regex: RegExp): string {
  * page that calls it says `geocoder: true` and server.mjs adds the origin.
  */
 export function brandHeaders(catalog: Catalog): HeaderRule[] {
-  // Every rule is tested on every request: brands with the same policy share one rule.
-  const hostsByPolicy = new Map<string, string[]>();
+  // Every rule is tested on every request: brands with the same policy share one rule. They go by
+  // the brand server.mjs names (a short pattern Next compiles per request, not a host list);
+  // requests proxy.ts routes get their headers from it.
+  const brandsByPolicy = new Map<string, string[]>();
   for (const loaded of catalog.brands.values()) {
     const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
-    hostsByPolicy.set(base, [...(hostsByPolicy.get(base) ?? []), ...hostsOfBrand(loaded.brand)]);
+    brandsByPolicy.set(base, [...(brandsByPolicy.get(base) ?? []), loaded.brand.id]);
   }
-  const rules: HeaderRule[] = [...hostsByPolicy].map(([policy, hosts]) => ({
+  const rules: HeaderRule[] = [...brandsByPolicy].map(([policy, ids]) => ({
     source: BRAND_PAGE_SOURCE,
-    has: [{ type: 'header', key: 'host', value: hostHeaderPattern(hosts) }],
+    has: brandCondition(ids),
     headers: [{ key: PAGE_POLICY_HEADER, value: policy }],
   }));
   for (const loaded of catalog.brands.values()) {
-    const has = hostCondition(loaded);
+    const has = brandCondition([loaded.brand.id]);
     const base = JSON.stringify(pagePolicy(loaded.brand, undefined, {}));
     for (const route of [...loaded.routes].reverse()) {
       const layout = loaded.layout(route.layout);

@@ -23,6 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
 import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');
@@ -148,6 +149,35 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
 }
 
 /**
+ * Whether the page cache's Redis connection is up, logged once per change (the client's own
+ * errors repeat on every reconnection attempt). The first call waits up to 1 s for the first
+ * connection (the cache is made on the first request); after that the answer is immediate.
+ * During `next build` the library never connects: nothing is stored then, as before.
+ * @param {any} client node-redis client
+ * @returns {() => Promise<boolean>}
+ */
+function redisReachability(client) {
+  if (shouldDeferRedisConnection()) return async () => false;
+  /** @type {Promise<void> | undefined} */
+  let firstConnection = new Promise((resolve) => {
+    client.once('ready', () => resolve());
+    setTimeout(resolve, 1000).unref();
+  });
+  let reported = true;
+  return async () => {
+    if (firstConnection && !client.isReady) await firstConnection;
+    firstConnection = undefined;
+    const up = Boolean(client.isReady);
+    if (up !== reported) {
+      reported = up;
+      if (up) console.log('[page-cache] Redis is reachable again: pages are shared and cached');
+      else console.error('[page-cache] Redis is unreachable: pages are rendered on every request and not stored until it is back');
+    }
+    return up;
+  };
+}
+
+/**
  * The entry's lifetime ({revalidate, expire}, from getStaticProps) travels with it. Next 16.4
  * reads `cacheControl` from what get() returns; without it an instance that did not render the
  * page itself takes it for stale at once (no Cache-Control header, a second render in the
@@ -179,10 +209,14 @@ export function createPageCache(ctx) {
     mode === 'keyspace' ? keyspaceCopy({ client, database, keyPrefix, maxBytes: Number(process.env.PAGE_CACHE_LOCAL_MB ?? 64) * 1024 * 1024 }) : undefined;
   /** Reads from Redis, giving back the entry's lifetime where set() stored it. @param {string} key @param {any} getCtx */
   const read = async (key, getCtx) => withLifetime(await handler.get(key, getCtx));
+  const reachable = redisReachability(client);
   console.log(`[page-cache] Redis page cache (database ${database}, prefix ${keyPrefix}, local copy ${mode})`);
   return {
     /** @param {string} key @param {any} getCtx */
     async get(key, getCtx) {
+      // Redis unreachable (down at start, or lost): a miss at once, so Next renders the page,
+      // instead of the library's wait of up to 30 s for a connection on every request.
+      if (!(await reachable())) return null;
       if (!local || getCtx?.kind !== 'PAGES') return read(key, getCtx);
       const hit = local.get(key);
       if (hit) return hit;
@@ -194,12 +228,14 @@ export function createPageCache(ctx) {
     /** @param {string} key @param {any} data @param {any} setCtx */
     async set(key, data, setCtx) {
       local?.drop(key);
+      if (!(await reachable())) return; // not stored: the next request renders it again
       const lifetime = setCtx?.cacheControl;
       // A copy of the context: the library adds the implicit tag to ctx.tags in place.
       return handler.set(key, data && typeof data === 'object' && lifetime ? { ...data, [LIFETIME]: lifetime } : data, { ...setCtx });
     },
     /** @param {any[]} args */
-    revalidateTag(...args) {
+    async revalidateTag(...args) {
+      if (!(await reachable())) throw new Error('the shared page cache (Redis) is unreachable: nothing was revalidated');
       return handler.revalidateTag(args[0]);
     },
     /** the handler, for tests that check what it keeps */

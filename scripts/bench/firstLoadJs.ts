@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 import { fakeThirdParties, THIRD_PARTY_HOSTS } from '../../tests/e2e/thirdParties';
 import { startServer, stopServer, type BenchContext, type Row } from './context';
 
@@ -22,8 +23,8 @@ const KiB = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 /** With leave: after loading, the pointer leaves the page and the exit popup's code is counted too. */
 async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolean; thirdParties?: boolean } = {}): Promise<{ bytes: number; files: number }> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   const context = await browser.newContext();
   // The tag manager and the pixel answered by the tests' local look-alikes (never the real hosts);

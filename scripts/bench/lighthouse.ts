@@ -16,17 +16,10 @@ import { mkdirSync } from 'node:fs';
 import { get } from 'node:http';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 
-export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
+export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const FIXED_RUNS = process.env.LIGHTHOUSE_RUNS ? Math.max(1, Number(process.env.LIGHTHOUSE_RUNS)) : undefined;
 export const LIGHTHOUSE_BUDGET = 95;
 

@@ -34,7 +34,6 @@ test.beforeAll(async () => {
     env: {
       ...process.env,
       PORT: String(SITE_PORT),
-      LOANSITES_ISR_MEMORY: '1',
       CONTENT_GRAPHQL_URL: `http://127.0.0.1:${CMS_PORT}/graphql`,
       CONTENT_GRAPHQL_TOKEN: TOKEN,
       CONTENT_TIMEOUT_MS: '1500',

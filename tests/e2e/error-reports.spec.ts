@@ -33,7 +33,6 @@ test.beforeAll(async () => {
     env: {
       ...process.env,
       PORT: String(SITE_PORT),
-      LOANSITES_ISR_MEMORY: '1',
       LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-errors-${SITE_PORT}.sqlite`),
       DATABASE_URL: '',
       SENTRY_DSN: receiver.dsn('e2epublickey', '42'),

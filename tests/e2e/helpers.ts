@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Agent } from 'node:http';
 import { E2E_PORT } from '../../playwright.config';
 
 export const PORT = E2E_PORT;
@@ -25,10 +25,13 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
 
-/** A raw HTTP GET with any Host header (browsers will not send a malformed one). */
-export function rawGet(path: string, host: string): Promise<{ status: number; body: string }> {
+/**
+ * A raw HTTP GET with any Host header (browsers will not send a malformed one), to the suite's
+ * server unless another port is given; a new connection each time unless an agent is.
+ */
+export function rawGet(path: string, host: string, opts: { port?: number; agent?: Agent } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, path, agent: false, headers: { host } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: opts.port ?? PORT, path, agent: opts.agent ?? false, headers: { host } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));

@@ -7,13 +7,13 @@
  */
 import { expect, test } from '@playwright/test';
 import { readdirSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { citiesOf } from '../../engine/cities';
 import { STATES } from '../../engine/states';
 import { startInstance, type Instance } from '../support/instances';
-import { PORT } from './helpers';
+import { PORT, rawGet } from './helpers';
 
 const SITE_PORT = PORT + 70;
 const BOUND_MB = 16;
@@ -28,18 +28,7 @@ interface Stats {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-function get(path: string, host = HOST): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: SITE_PORT, path, agent, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (path: string, host = HOST) => rawGet(path, host, { port: SITE_PORT, agent });
 
 const decode = (s: string) =>
   s

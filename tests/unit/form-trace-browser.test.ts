@@ -14,6 +14,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import type { FormTrace } from '../../engine/formTrace/format';
 
 const INSECURE_HOST = 'test123.example';
@@ -94,16 +95,8 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`,
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`],
   });
 }, 60_000);
 
