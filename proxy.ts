@@ -1,7 +1,7 @@
 /**
  * Host routing for what the build's rewrites cannot do. Known hosts are routed by next.config.ts
- * rewrites (engine/hostRoutes.ts) without this proxy; server.mjs sends a request here (the
- * x-loansites-proxy header of the matcher below) only in development (brand files re-read on
+ * rewrites (engine/hostRoutes.ts) without this proxy; server.mjs hands a request here (under
+ * PROXY_PREFIX, with the x-loansites-proxy header of the matcher below) only in development (brand files re-read on
  * save, new hosts included), for hosts no rewrite routes (unknown hosts: "Server error: host
  * {host} not found", escaped, 404; blog hosts; brands the build left out: 503), for a path with
  * capitals (/location/TX → 308 /location/tx) and for a search (?state=… → 302). Here: Host →
@@ -15,6 +15,7 @@ import { matchPath, NOT_FOUND_PATH, searchRedirect } from './engine/resolve';
 import { escapeHtml, plainPage } from './engine/errorPages';
 import { contentPageExists } from './engine/content/exists';
 import { draftCookieValid, isPreviewModeId } from './engine/http/previewMode';
+import { PROXY_PREFIX } from './engine/http/requestGate.mjs';
 import { pageUsesGeolocation } from './engine/geocode/permissions';
 import { PAGE_POLICY_HEADER } from './engine/csp.mjs';
 import { pagePolicy } from './engine/pagePolicy';
@@ -24,14 +25,17 @@ const GEOLOCATION_ALLOWED = 'geolocation=(self), camera=(), microphone=(), payme
 export const INTERNAL_PREFIX = '/_brand';
 
 export async function proxy(request: NextRequest) {
-  const { pathname } = request.nextUrl;
+  // server.mjs hands requests over under PROXY_PREFIX (see engine/http/requestGate.mjs); the page path follows it.
+  const handed = request.nextUrl.pathname;
+  const pathname = handed.startsWith(PROXY_PREFIX) ? handed.slice(PROXY_PREFIX.length) || '/' : handed;
   if (pathname === INTERNAL_PREFIX || pathname.startsWith(INTERNAL_PREFIX + '/')) {
     // Next's own on-demand revalidation requests the internal path with the build's preview-mode
-    // id in this header; anyone else — any other value, any host — gets a 404.
-    if (isPreviewModeId(request.headers.get('x-prerender-revalidate'))) return NextResponse.next();
+    // id in this header (server.mjs lets it through without coming here); anyone else — any other
+    // value, any host — gets a 404.
+    if (isPreviewModeId(request.headers.get('x-prerender-revalidate'))) return rewriteTo(request, pathname);
     return plainPage(404, 'Not found', '<h1>Not found</h1>');
   }
-  if (pathname.startsWith('/api/')) return NextResponse.next();
+  if (pathname.startsWith('/api/')) return rewriteTo(request, pathname);
 
   const rawHost = request.headers.get('host') ?? '';
   const host = requestHost({ host: rawHost, forwardedHost: request.headers.get('x-forwarded-host') }, process.env.TRUST_FORWARDED_HOST === '1');
@@ -95,6 +99,13 @@ function relativeRedirect(request: NextRequest, path: string, status: 302 | 308)
   return response;
 }
 
+/** The request as it was before server.mjs handed it over (never reached in practice: server.mjs does not hand these over). */
+function rewriteTo(request: NextRequest, pathname: string) {
+  const url = request.nextUrl.clone();
+  url.pathname = pathname;
+  return NextResponse.rewrite(url);
+}
+
 /** /robots.txt, /sitemap.xml and /sitemaps/{n}.xml → the file name the SEO API route serves. */
 function seoFileOf(pathname: string): string | undefined {
   if (pathname === '/robots.txt' || pathname === '/sitemap.xml') return pathname.slice(1);
@@ -104,7 +115,7 @@ function seoFileOf(pathname: string): string | undefined {
 }
 
 export const config = {
-  // Only requests server.mjs flags (engine/http/requestGate.mjs PROXY_HEADER), never build assets
-  // or the shared files in public/ (logos, favicon, static).
-  matcher: [{ source: '/((?!_next/static|_next/image|favicon\\.ico|logos/|static/).*)', has: [{ type: 'header', key: 'x-loansites-proxy' }] }],
+  // Only what server.mjs hands over: under PROXY_PREFIX (a path no page has — the browser tests
+  // this matcher against every page path, ignoring the header) and with its header.
+  matcher: [{ source: '/__loansites-proxy/:path*', has: [{ type: 'header', key: 'x-loansites-proxy' }] }],
 };

@@ -32,6 +32,7 @@ import {
   needsProxy,
   plainPath,
   PROXY_HEADER,
+  proxiedUrl,
   readHostRules,
   readPreviewModeId,
 } from './engine/http/requestGate.mjs';
@@ -185,8 +186,10 @@ function route(req, res) {
   delete req.headers[PROXY_HEADER];
   delete req.headers[BRAND_HEADER];
   req.url = clientDataUrl(url, routedBrand);
-  if (needsProxy({ dev, routedBrand, url })) req.headers[PROXY_HEADER] = '1';
-  else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
+  if (needsProxy({ dev, routedBrand, url })) {
+    req.headers[PROXY_HEADER] = '1';
+    req.url = proxiedUrl(url);
+  } else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
   return true;
 }
 

@@ -20,3 +20,5 @@ export declare function clientDataUrl(url: string, routedBrand: string | undefin
 export declare function isPreviewModeId(presented: string | undefined, id: string | null): boolean;
 export declare function readPreviewModeId(distDir: string): string | null;
 export declare function needsProxy(r: { dev: boolean; routedBrand: string | undefined; url: string }): boolean;
+export declare const PROXY_PREFIX: string;
+export declare function proxiedUrl(url: string): string;

@@ -4,10 +4,11 @@
  * imports it; table tests in tests/unit/request-gate.test.ts):
  * - which brand its Host header routes to (the build's host table, .next/loansites-host-table.json,
  *   written from the catalog the build used, so server and build agree);
- * - whether proxy.ts must see it: in development always (brand files, new hosts included, are
- *   re-read on save), and in production only for what a rewrite cannot do — a host no rewrite
- *   routes (unknown hosts, blog hosts, brands left out of the build), a path with capitals
- *   (/location/TX → 308 /location/tx) and a search (?state=…). A cached page never does;
+ * - whether proxy.ts must see it (then under PROXY_PREFIX): in development every page (brand
+ *   files, new hosts included, are re-read on save), and in production only for what a rewrite
+ *   cannot do — a host no rewrite routes (unknown hosts, blog hosts, brands left out of the
+ *   build), a path with capitals (/location/TX → 308 /location/tx) and a search (?state=…). A
+ *   cached page never does;
  * - the internal prefix: /_brand/… asked for directly is a 404 for everyone but Next's own
  *   revalidation (x-prerender-revalidate equal to the build's preview-mode id); the client
  *   router's data requests for it (/_next/data/{build}/_brand/_/…, the placeholder the browser's
@@ -128,17 +129,36 @@ export function readPreviewModeId(/** @type {string} */ distDir) {
   }
 }
 
-const NEVER_PROXIED = /^\/(?:api\/|_next\/static\/|_next\/image|static\/|logos\/|favicon\.ico$)/;
+const NEVER_PROXIED = /^\/(?:api\/|_next\/|_brand(?:\/|$)|static\/|logos\/|favicon\.ico$)/;
 
 /**
- * Whether proxy.ts must see the request.
+ * Whether proxy.ts must see the request. Never Next's own requests (/_next/…: assets, HMR, and
+ * the client router's data requests, which a routed host's rewrites answer and anything else
+ * answers 404 — the browser then loads the page in full), the internal prefix (only Next's own
+ * revalidation gets past server.mjs to it) or the API. A path ending in "/" is left to Next's
+ * redirect to the path without it first.
  * @param {{ dev: boolean, routedBrand: string | undefined, url: string }} r
  */
 export function needsProxy({ dev, routedBrand, url }) {
   if (NEVER_PROXIED.test(url)) return false;
-  if (dev || !routedBrand) return true;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  if (/[A-Z]/.test(path)) return !path.startsWith('/_next/');
+  if (path.length > 1 && path.endsWith('/')) return false;
+  if (dev || !routedBrand) return true;
+  if (/[A-Z]/.test(path)) return true;
   return q >= 0 && new URLSearchParams(url.slice(q + 1)).has('state');
+}
+
+/**
+ * The path prefix under which server.mjs hands a request to proxy.ts (its matcher). The proxy's
+ * matcher is also sent to the browser (_clientMiddlewareManifest.js), which tests it against
+ * every page path it navigates to, ignoring its header condition: a matcher that matched pages
+ * made the browser take every page for a proxied one and fetch its data again, in full, right
+ * after every first load. No page path starts with this prefix; proxy.ts removes it.
+ */
+export const PROXY_PREFIX = '/__loansites-proxy';
+
+/** A request target as handed to proxy.ts: / → /__loansites-proxy, /a?b → /__loansites-proxy/a?b. @param {string} url */
+export function proxiedUrl(url) {
+  return url === '/' || url.startsWith('/?') ? PROXY_PREFIX + url.slice(1) : PROXY_PREFIX + url;
 }

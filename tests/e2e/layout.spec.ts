@@ -203,7 +203,9 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     page,
   }) => {
     const scripts: string[] = [];
+    const dataRequests: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    page.on('request', (r) => r.url().includes('/_next/data/') && dataRequests.push(r.url()));
     await open(page, 'ipaydayloans', '/location/tx');
     const nextData = await page.evaluate(() => document.getElementById('__NEXT_DATA__')!.textContent!);
     const model = (
@@ -226,6 +228,8 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     await expect(page.locator('footer a[href="/location/ca"]')).toBeVisible();
     expect((await page.locator('script[type="application/ld+json"]').allTextContents()).length).toBeGreaterThan(0);
     const staticChunk = scripts.length;
+    // The first load asks for no page data: the browser does not take the page for one the proxy routes.
+    expect(dataRequests).toEqual([]);
 
     // A client-side navigation brings the complete data: the next page's static blocks and footer render from it.
     // The browser's one rewrite names the placeholder brand; the server answers for the host's brand.

@@ -1,6 +1,6 @@
 /** What server.mjs decides before Next sees a request (engine/http/requestGate.mjs). */
 import { describe, expect, it } from 'vitest';
-import { clientDataUrl, internalPathRefused, needsProxy, plainPath } from '../../engine/http/requestGate.mjs';
+import { clientDataUrl, internalPathRefused, needsProxy, plainPath, proxiedUrl, PROXY_PREFIX } from '../../engine/http/requestGate.mjs';
 
 const ID = 'p'.repeat(32);
 
@@ -67,13 +67,37 @@ describe('what goes through proxy.ts', () => {
     [false, undefined, '/blog/x', true],
     // development: every page request
     [true, 'ipaydayloans', '/payday-loans', true],
-    // never: the API, Next's assets, public files
+    // never: the API, Next's own requests (assets, HMR, the client router's data), the internal prefix, public files
     [true, undefined, '/api/leads', false],
+    [false, undefined, '/_next/data/AbCdEf/location/tx.json', false],
+    [true, undefined, '/_next/data/development/location/tx.json', false],
+    [true, undefined, '/_next/webpack-hmr', false],
+    [false, undefined, '/_brand/ipaydayloans/payday-loans', false],
+    // a trailing slash: Next's redirect to the path without it comes first
+    [false, undefined, '/payday-loans/', false],
+    [true, 'ipaydayloans', '/location/TX/', false],
+    [true, undefined, '/', true],
     [false, undefined, '/_next/static/chunks/a.js', false],
     [false, undefined, '/static/ping.txt', false],
     [false, undefined, '/logos/a.svg', false],
     [false, undefined, '/favicon.ico', false],
   ] as const)('dev %s, routed to %s, %s → %s', (dev, routedBrand, url, expected) => {
     expect(needsProxy({ dev, routedBrand, url })).toBe(expected);
+  });
+});
+
+describe('the hand-over to proxy.ts', () => {
+  it.each([
+    ['/', `${PROXY_PREFIX}`],
+    ['/?state=ca', `${PROXY_PREFIX}?state=ca`],
+    ['/location/TX', `${PROXY_PREFIX}/location/TX`],
+    ['/search?state=ca&x=1', `${PROXY_PREFIX}/search?state=ca&x=1`],
+  ])('%s → %s', (url, expected) => {
+    expect(proxiedUrl(url)).toBe(expected);
+  });
+
+  it('the prefix is a path no page, asset or API route has', () => {
+    expect(PROXY_PREFIX).toMatch(/^\/__[a-z-]+$/);
+    expect(needsProxy({ dev: false, routedBrand: 'ipaydayloans', url: '/payday-loans' })).toBe(false);
   });
 });
