@@ -25,7 +25,7 @@ import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, 
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import {
   BRAND_HEADER,
-  clientDataUrl,
+  clientDataRequest,
   HOST_TABLE_FILE,
   hostRouter,
   internalPathRefused,
@@ -185,8 +185,12 @@ function route(req, res) {
   }
   delete req.headers[PROXY_HEADER];
   delete req.headers[BRAND_HEADER];
-  req.url = clientDataUrl(url, routedBrand);
-  if (needsProxy({ dev, routedBrand, url })) {
+  const data = clientDataRequest(url, routedBrand);
+  if (data) {
+    req.url = data.url;
+    if (data.proxy) req.headers[PROXY_HEADER] = '1';
+    else req.headers[BRAND_HEADER] = routedBrand;
+  } else if (needsProxy({ dev, routedBrand, url })) {
     req.headers[PROXY_HEADER] = '1';
     req.url = proxiedUrl(url);
   } else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;

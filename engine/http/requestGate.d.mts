@@ -16,7 +16,7 @@ export declare function internalPathRefused(r: {
   revalidateHeader: string | undefined;
   previewModeId: string | null;
 }): boolean;
-export declare function clientDataUrl(url: string, routedBrand: string | undefined): string;
+export declare function clientDataRequest(url: string, routedBrand: string | undefined): { url: string; proxy: boolean } | undefined;
 export declare function isPreviewModeId(presented: string | undefined, id: string | null): boolean;
 export declare function readPreviewModeId(distDir: string): string | null;
 export declare function needsProxy(r: { dev: boolean; routedBrand: string | undefined; url: string }): boolean;

@@ -83,7 +83,8 @@ export const CLIENT_BRAND = '_';
 
 /**
  * Whether a request for the internal prefix must be refused (404). The client router's data
- * requests name the placeholder brand (or, as before, the host's own): allowed on a routed host.
+ * requests name the placeholder brand (clientDataRequest below gives them the host's brand, or
+ * hands them to proxy.ts), or, on a routed host, that host's own brand.
  * @param {{ path: string, routedBrand: string | undefined, revalidateHeader: string | undefined, previewModeId: string | null }} r
  */
 export function internalPathRefused({ path, routedBrand, revalidateHeader, previewModeId }) {
@@ -94,21 +95,27 @@ export function internalPathRefused({ path, routedBrand, revalidateHeader, previ
   if (isPreviewModeId(revalidateHeader, previewModeId)) return false;
   if (data) {
     const id = data[1]?.replace(/\.json$/, '');
-    return !(routedBrand && (id === routedBrand || id === CLIENT_BRAND));
+    return !(id === CLIENT_BRAND || (routedBrand && id === routedBrand));
   }
   return true;
 }
 
-const CLIENT_DATA = /^(\/_next\/data\/[^/?]+\/_brand\/)_(?=[/.])/;
+const CLIENT_DATA = /^(\/_next\/data\/[^/?]+\/)_brand\/_(?=[/.])(.*)$/;
 
 /**
- * A client router data request for the placeholder brand, as a request for the routed brand:
- * /_next/data/{build}/_brand/_/payday-loans.json → /_next/data/{build}/_brand/ipaydayloans/payday-loans.json.
- * Anything else unchanged. (Refusal is internalPathRefused's: call it first.)
+ * A client router data request for the placeholder brand (/_next/data/{build}/_brand/_/{path}.json,
+ * from the browser's one rewrite): on a routed host, the same request for the host's brand; on
+ * any other host (one proxy.ts routes: development, blog hosts, brands added after the build),
+ * the page path's data request handed to proxy.ts — /_next/data/{build}/__loansites-proxy/{path}.json.
+ * Anything else: undefined. (Refusal is internalPathRefused's: call it first.)
  * @param {string} url the request target @param {string | undefined} routedBrand
+ * @returns {{ url: string, proxy: boolean } | undefined}
  */
-export function clientDataUrl(url, routedBrand) {
-  return routedBrand ? url.replace(CLIENT_DATA, `$1${routedBrand}`) : url;
+export function clientDataRequest(url, routedBrand) {
+  const m = CLIENT_DATA.exec(url);
+  if (!m) return undefined;
+  if (routedBrand) return { url: `${m[1]}_brand/${routedBrand}${m[2]}`, proxy: false };
+  return { url: `${m[1]}${PROXY_PREFIX.slice(1)}${m[2]}`, proxy: true };
 }
 
 /** @param {string | undefined} presented @param {string | null} id */

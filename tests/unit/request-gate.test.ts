@@ -1,6 +1,6 @@
 /** What server.mjs decides before Next sees a request (engine/http/requestGate.mjs). */
 import { describe, expect, it } from 'vitest';
-import { clientDataUrl, internalPathRefused, needsProxy, plainPath, proxiedUrl, PROXY_PREFIX } from '../../engine/http/requestGate.mjs';
+import { clientDataRequest, internalPathRefused, needsProxy, plainPath, proxiedUrl, PROXY_PREFIX } from '../../engine/http/requestGate.mjs';
 
 const ID = 'p'.repeat(32);
 
@@ -19,10 +19,10 @@ describe('the internal prefix', () => {
     ['/_next/data/build-1/_brand/ipaydayloans.json', 'ipaydayloans', undefined, false],
     ['/_next/data/build-1/_brand/usbadcreditloans/payday-loans.json', 'ipaydayloans', undefined, true],
     ['/_next/data/build-1/_brand/ipaydayloans/payday-loans.json', undefined, undefined, true],
-    // the browser's rewrite names the placeholder brand "_": the host's brand, on a routed host only
+    // the browser's rewrite names the placeholder brand "_": the host's brand, or proxy.ts decides
     ['/_next/data/build-1/_brand/_/payday-loans.json', 'ipaydayloans', undefined, false],
     ['/_next/data/build-1/_brand/_.json', 'ipaydayloans', undefined, false],
-    ['/_next/data/build-1/_brand/_/payday-loans.json', undefined, undefined, true],
+    ['/_next/data/build-1/_brand/_/payday-loans.json', undefined, undefined, false],
     ['/_brand/_/payday-loans', 'ipaydayloans', undefined, true],
     ['/_next/data/build-1/payday-loans.json', 'ipaydayloans', undefined, false],
     ['/_brandx', undefined, undefined, false],
@@ -38,17 +38,24 @@ describe('the internal prefix', () => {
 
 describe("the client router's data requests", () => {
   it.each([
-    ['/_next/data/b1/_brand/_/payday-loans.json', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json'],
-    ['/_next/data/b1/_brand/_.json?x=1', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans.json?x=1'],
-    ['/_next/data/b1/_brand/_/location/tx.json?brand=_&path=location', 'weloans', '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location'],
-    // unchanged: no routed brand, another brand segment, not a data request
-    ['/_next/data/b1/_brand/_/payday-loans.json', undefined, '/_next/data/b1/_brand/_/payday-loans.json'],
-    ['/_next/data/b1/_brand/__/payday-loans.json', 'ipaydayloans', '/_next/data/b1/_brand/__/payday-loans.json'],
-    ['/_next/data/b1/_brand/ipaydayloans/x.json', 'ipaydayloans', '/_next/data/b1/_brand/ipaydayloans/x.json'],
-    ['/_brand/_/payday-loans', 'ipaydayloans', '/_brand/_/payday-loans'],
-    ['/_/x', 'ipaydayloans', '/_/x'],
-  ] as const)('%s on %s → %s', (url, routedBrand, expected) => {
-    expect(clientDataUrl(url, routedBrand)).toBe(expected);
+    ['/_next/data/b1/_brand/_/payday-loans.json', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans/payday-loans.json', proxy: false }],
+    ['/_next/data/b1/_brand/_.json?x=1', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans.json?x=1', proxy: false }],
+    [
+      '/_next/data/b1/_brand/_/location/tx.json?brand=_&path=location',
+      'weloans',
+      { url: '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location', proxy: false },
+    ],
+    // a host proxy.ts routes (development, blog hosts, brands added after the build): handed over
+    ['/_next/data/b1/_brand/_/payday-loans.json', undefined, { url: '/_next/data/b1/__loansites-proxy/payday-loans.json', proxy: true }],
+    ['/_next/data/b1/_brand/_.json', undefined, { url: '/_next/data/b1/__loansites-proxy.json', proxy: true }],
+    // not one: another brand segment, not a data request
+    ['/_next/data/b1/_brand/__/payday-loans.json', 'ipaydayloans', undefined],
+    ['/_next/data/b1/_brand/ipaydayloans/x.json', 'ipaydayloans', undefined],
+    ['/_next/data/b1/location/tx.json', 'ipaydayloans', undefined],
+    ['/_brand/_/payday-loans', 'ipaydayloans', undefined],
+    ['/_/x', undefined, undefined],
+  ] as const)('%s on %s → %j', (url, routedBrand, expected) => {
+    expect(clientDataRequest(url, routedBrand)).toEqual(expected);
   });
 });
 
