@@ -1,17 +1,11 @@
-import { INCOME_SOURCES, PAY_FREQUENCIES, type ApplyFormValues, type FieldKey } from '../../engine/leads/formRules';
+import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/leads/formRules';
 import type { LinkView } from '../../engine/model';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
-import type { StepProps } from './RequestStep';
+import { textFieldProps, type StepProps } from './RequestStep';
 
 /** Step 2: first and last name, email and mobile phone. */
 export function ContactStep({ values, errors, idOf, change, blur }: StepProps) {
-  const field = (f: FieldKey & keyof ApplyFormValues) => ({
-    id: idOf(f),
-    value: values[f] as string,
-    error: errors[f],
-    onChange: (v: string) => change(f, v),
-    onBlur: () => blur(f),
-  });
+  const field = textFieldProps({ values, errors, idOf, change, blur });
   return (
     <div className="grid gap-5 sm:grid-cols-2">
       <TextField {...field('firstName')} label="First name" autoComplete="given-name" maxLength={50} />

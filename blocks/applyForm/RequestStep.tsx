@@ -11,6 +11,17 @@ export interface StepProps {
   blur: (field: FieldKey) => void;
 }
 
+/** The props a step's text field takes for one form field: its id, value, error and handlers. */
+export function textFieldProps({ values, errors, idOf, change, blur }: StepProps) {
+  return (f: FieldKey & keyof ApplyFormValues) => ({
+    id: idOf(f),
+    value: values[f] as string,
+    error: errors[f],
+    onChange: (v: string) => change(f, v),
+    onBlur: () => blur(f),
+  });
+}
+
 const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
 
 /**
@@ -28,13 +39,7 @@ export function RequestStep({
   representativeExample,
   place,
 }: StepProps & { title: boolean; representativeExample: string; place: ZipPlace | null | undefined }) {
-  const field = (f: FieldKey & keyof ApplyFormValues) => ({
-    id: idOf(f),
-    value: values[f] as string,
-    error: errors[f],
-    onChange: (v: string) => change(f, v),
-    onBlur: () => blur(f),
-  });
+  const field = textFieldProps({ values, errors, idOf, change, blur });
   const exampleId = `${idOf('amount')}-example`;
   return (
     <div className="space-y-5">
