@@ -23,6 +23,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, originOf, PAGE_POLICY_HEADER, sha256Source } from './engine/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
+import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import {
   BRAND_HEADER,
   clientDataRequest,
@@ -120,6 +121,9 @@ function secure(req, res) {
   );
 }
 
+/** Cache hits answered here once Next has answered them once (engine/cache/cachedPageReplay.mjs). */
+const replay = createCachedPageReplay({ enabled: !dev && process.env.PAGE_CACHE_REPLAY !== '0' });
+
 /** The geocoder's origin when it is not our own (GEOCODER=mapbox; engine/geocode/endpoint.ts). */
 const geocoderOrigin =
   process.env.GEOCODER === 'mapbox' ? originOf(process.env.MAPBOX_GEOCODING_URL?.trim() || 'https://api.mapbox.com/geocoding/v5') : undefined;
@@ -215,11 +219,14 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
     return plain(res, 200, JSON.stringify(pageCacheStats() ?? null), { 'Content-Type': 'application/json' });
   }
   if (!route(req, res)) return;
-  handle(req, res).catch((err) => {
-    console.error('[server]', req.method, req.url, err);
-    if (!res.headersSent) plain(res, 500, 'Sorry, something went wrong with this service. Please refresh this page or try again later.');
-    else res.end();
-  });
+  const brand = req.headers[BRAND_HEADER];
+  replay.handle(req, res, typeof brand === 'string' ? brand : undefined, () =>
+    handle(req, res).catch((err) => {
+      console.error('[server]', req.method, req.url, err);
+      if (!res.headersSent) plain(res, 500, 'Sorry, something went wrong with this service. Please refresh this page or try again later.');
+      else res.end();
+    }),
+  );
 });
 server.keepAliveTimeout = 5_000;
 /**

@@ -8,14 +8,19 @@ export interface PageCacheStats {
   evicted: number;
   notFoundSkipped: number;
   largest: number;
+  /** cache hits answered by server.mjs (engine/cache/cachedPageReplay.mjs) */
+  replayed: number;
 }
 export declare function entryBytes(value: unknown): number;
-export declare function createStore(maxBytes?: number): {
+export type PageCacheStore = {
   stats: PageCacheStats;
+  keyOf(internalPath: string): string | undefined;
   get(key: string): any;
   set(key: string, data: unknown, cacheControl: unknown): void;
   delete(key: string): void;
 };
+export declare function createStore(maxBytes?: number): PageCacheStore;
+export declare const pageCacheStore: () => PageCacheStore | undefined;
 export declare const pageCacheStats: () => PageCacheStats | undefined;
 export default class BoundedPageCache {
   get(key: string): Promise<any>;

@@ -55,7 +55,9 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
   const entries = new Map();
   const lifetimes = nextLifetimes();
   const asBytes = process.env.PAGE_CACHE_BUFFERS !== '0';
-  const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0 };
+  const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0, replayed: 0 };
+  /** What Next puts before a page's path in its cache keys (learnt from the first brand page stored). */
+  let keyPrefix = /** @type {string | undefined} */ (undefined);
   const remove = (/** @type {string} */ key) => {
     const e = entries.get(key);
     if (!e) return;
@@ -65,6 +67,10 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
   };
   return {
     stats,
+    /** The cache key of a brand page's internal path (/_brand/{brand}/…), once Next has stored one. */
+    keyOf(/** @type {string} */ internalPath) {
+      return keyPrefix === undefined ? undefined : keyPrefix + internalPath;
+    },
     /** @param {string} key */
     get(key) {
       const e = entries.get(key);
@@ -81,6 +87,7 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
         lifetimes?.delete(key);
         return;
       }
+      if (keyPrefix === undefined && key.includes('/_brand/')) keyPrefix = key.slice(0, key.indexOf('/_brand/'));
       const bytes = entryBytes(data) + key.length;
       if (bytes > maxBytes) return;
       const value = asBytes && typeof data.html === 'string' ? { ...data, html: Buffer.from(data.html) } : data;
@@ -109,6 +116,9 @@ function store() {
   const holder = /** @type {any} */ (globalThis);
   return (holder[STATS] ??= createStore());
 }
+
+/** This process's page cache store (undefined before Next created the handler, and with REDIS_URL). */
+export const pageCacheStore = () => /** @type {ReturnType<typeof createStore> | undefined} */ (/** @type {any} */ (globalThis)[STATS]);
 
 /** The counters of this process's page cache (undefined before Next created the handler). */
 export const pageCacheStats = () => /** @type {any} */ (globalThis)[STATS]?.stats;

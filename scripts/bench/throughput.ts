@@ -2,10 +2,13 @@
  * Cached brand page vs a static file of the same bytes (public/static/, served by the same
  * server), A/B alternating, median of the rounds. There is no proxy on this path any more
  * (known hosts are routed by rewrites), so the "direct /_brand/…" figure of issue 13 is this one.
+ * A fresh hit is answered by server.mjs from the page cache (engine/cache/cachedPageReplay.mjs);
+ * the same page through Next alone (a second server, PAGE_CACHE_REPLAY=0) is measured in the same
+ * rounds, for comparison.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, median, rps, type BenchContext, type Row } from './context';
+import { get, median, rps, startServer, stopServer, type BenchContext, type Row } from './context';
 
 export const CACHED_PAGE = '/payday-loans';
 export const SAME_BYTES_FILE = '/static/bench-page.html';
@@ -16,17 +19,24 @@ export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
   if (page.status !== 200) throw new Error(`${CACHED_PAGE}: ${page.status}`);
   const file = join(ctx.root, 'public', SAME_BYTES_FILE);
   writeFileSync(file, page.body);
+  const nextOnly = { ...ctx, port: ctx.port + 7 };
+  let nextOnlyServer: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     await ctx.restart(); // Next lists public/ when it starts
-    for (let i = 0; i < 3; i++) await get(ctx.port, ctx.host, CACHED_PAGE);
-    await rps(ctx, CACHED_PAGE); // warm-up round, not counted
+    nextOnlyServer = await startServer(ctx.root, nextOnly.port, { PAGE_CACHE_REPLAY: '0' });
+    for (const c of [ctx, nextOnly]) {
+      for (let i = 0; i < 3; i++) await get(c.port, c.host, CACHED_PAGE);
+      await rps(c, CACHED_PAGE); // warm-up round, not counted
+    }
     const pageRps: number[] = [];
     const fileRps: number[] = [];
+    const nextRps: number[] = [];
     for (let r = 0; r < ctx.rounds; r++) {
       pageRps.push(await rps(ctx, CACHED_PAGE));
       fileRps.push(await rps(ctx, SAME_BYTES_FILE));
+      nextRps.push(await rps(nextOnly, CACHED_PAGE));
     }
-    const [p, f] = [median(pageRps), median(fileRps)];
+    const [p, f, n] = [median(pageRps), median(fileRps), median(nextRps)];
     ctx.shared.set('staticRps', f);
     const ratio = p / f;
     return [
@@ -41,8 +51,14 @@ export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
         figure: 'the same with the proxy taken out (direct)',
         measured: `${ratio.toFixed(2)} — the row above: no proxy runs for a cached page`,
       },
+      {
+        figure: 'the same page through Next alone (PAGE_CACHE_REPLAY=0)',
+        measured: `${(n / f).toFixed(2)} (${n.toFixed(0)} vs ${f.toFixed(0)})`,
+        note: `a second server of the same build without server.mjs answering hits; rounds ${nextRps.map((x) => x.toFixed(0)).join('/')}`,
+      },
     ];
   } finally {
+    if (nextOnlyServer) stopServer(nextOnlyServer);
     rmSync(file, { force: true });
   }
 }

@@ -1,0 +1,17 @@
+/** Types of engine/cache/cachedPageReplay.mjs (plain JavaScript: server.mjs imports it unbundled). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PageCacheStore } from './boundedPageCache.mjs';
+
+export interface Candidate {
+  key: string;
+  host: string;
+  head: boolean;
+}
+export type Headers = Record<string, string | string[] | number>;
+export declare function acceptsGzip(header: string | undefined): boolean;
+export declare function createCachedPageReplay(options?: { enabled?: boolean; now?: () => number; store?: () => PageCacheStore | undefined }): {
+  handle(req: IncomingMessage, res: ServerResponse, routedBrand: string | undefined, next: () => unknown): unknown;
+  candidate(req: IncomingMessage, routedBrand: string | undefined): Candidate | undefined;
+  serve(req: IncomingMessage, res: ServerResponse, c: Candidate): boolean;
+  record(c: Candidate, status: number, headers: Headers): void;
+};

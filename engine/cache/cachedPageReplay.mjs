@@ -1,0 +1,155 @@
+// @ts-check
+/**
+ * A fresh cache hit answered by server.mjs from the single instance's page cache, without Next's
+ * per-request routing (measured: Next's router and render pipeline are ~43% of a cache hit's CPU,
+ * our code ~6%). Not a second cache: the page is the entry Next stored in
+ * engine/cache/boundedPageCache.mjs, and the status and headers are the ones Next sent for that
+ * same entry on that host, recorded from a real response. So:
+ * - the first request of a page on a host always goes through Next (a miss renders it; the next
+ *   hit through Next records its headers); only then are hits replayed;
+ * - when Next stores a new version (revalidation, on-demand or after its lifetime) the entry is a
+ *   new object, and its headers must be recorded again from Next;
+ * - a stale entry (older than its revalidate time) always goes to Next, which serves it stale and
+ *   renders the new one in the background, as before;
+ * - draft mode, Next's own revalidation requests, data requests, anything but GET/HEAD, paths that
+ *   are not plain lower-case page paths, and hosts the build does not route all go to Next;
+ * - gzip as Next does it (Accept-Encoding: gzip), compressed once per stored version.
+ * The recorded headers and the compressed copy hang off the entry (WeakMap), so they go when the
+ * bounded cache drops it (they are not counted in PAGE_CACHE_MB: ~1 KB + ~25% of the HTML).
+ * With REDIS_URL there is no local store, and nothing is replayed (nginx's microcache is in front).
+ * PAGE_CACHE_REPLAY=0 turns it off.
+ */
+import { gzipSync } from 'node:zlib';
+import { pageCacheStore } from './boundedPageCache.mjs';
+
+/** Headers that belong to one response's framing, never replayed as recorded. */
+const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive']);
+/** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
+const PAGE_PATH = /^\/(?:[a-z0-9-]+(?:\/[a-z0-9-]+)*)?$/;
+const DRAFT_COOKIE = /(?:^|;\s*)(?:__prerender_bypass|__next_preview_data)=/;
+/** Whether Accept-Encoding lets the answer be gzip (gzip or *, not with q=0), as Next's compression decides. */
+export function acceptsGzip(/** @type {string | undefined} */ header) {
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (!q || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+/** Hosts one stored page may be recorded for (a brand's production, www., dev., localhost…). */
+const HOSTS_PER_ENTRY = 8;
+
+/**
+ * @typedef {{ key: string, host: string, head: boolean }} Candidate
+ * @typedef {Record<string, string | string[] | number>} Headers
+ */
+
+/**
+ * @param {{ enabled?: boolean, now?: () => number, store?: () => ReturnType<typeof pageCacheStore> }} [options]
+ *   store: the page cache (this process's by default; a test passes its own)
+ */
+export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY !== '0', now = Date.now, store = pageCacheStore } = {}) {
+  /** @type {WeakMap<object, Map<string, Headers>>} */
+  const recorded = new WeakMap();
+  /** @type {WeakMap<object, Buffer>} */
+  const gzipped = new WeakMap();
+
+  /** The entry of a key, if Next would serve it as a fresh hit. */
+  const fresh = (/** @type {string} */ key) => {
+    const entry = store()?.get(key);
+    const revalidate = entry?.cacheControl?.revalidate;
+    if (!entry || entry.value?.kind !== 'PAGES' || typeof revalidate !== 'number') return undefined;
+    return entry.lastModified + revalidate * 1000 > now() ? entry : undefined;
+  };
+
+  const api = {
+    /**
+     * Answers the request from the cache when it can; otherwise hands it to Next (`next`) and, if
+     * it could be answered from the cache later, records the head Next writes for it.
+     * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+     * @param {string | undefined} routedBrand the brand server.mjs routed the host to
+     * @param {() => unknown} next
+     */
+    handle(req, res, routedBrand, next) {
+      const c = api.candidate(req, routedBrand);
+      if (!c) return next();
+      if (api.serve(req, res, c)) return;
+      const writeHead = res.writeHead;
+      // Recorded after the head is final: server.mjs's own writeHead (security headers, the page's
+      // policy, internal headers removed) runs inside this one.
+      res.writeHead = /** @type {typeof res.writeHead} */ (
+        function (/** @type {any[]} */ ...args) {
+          const out = writeHead.apply(res, /** @type {any} */ (args));
+          api.record(c, res.statusCode, Object.fromEntries(res.getRawHeaderNames().map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
+          return out;
+        }
+      );
+      return next();
+    },
+
+    /**
+     * Whether a request may be answered from the cache once its headers are known: a plain page
+     * GET/HEAD on a host the build routes (its brand named by server.mjs).
+     * @param {import('node:http').IncomingMessage} req @param {string | undefined} routedBrand
+     * @returns {Candidate | undefined}
+     */
+    candidate(req, routedBrand) {
+      if (!enabled || !routedBrand || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+      const h = req.headers;
+      if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range) return undefined;
+      if (h.cookie && DRAFT_COOKIE.test(h.cookie)) return undefined;
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      if (!PAGE_PATH.test(path)) return undefined;
+      const key = store()?.keyOf(`/_brand/${routedBrand}${path === '/' ? '' : path}`);
+      if (!key) return undefined;
+      return { key, host: String(h.host ?? '').toLowerCase(), head: req.method === 'HEAD' };
+    },
+
+    /**
+     * Answers a candidate from the cache when its entry is fresh and Next's headers for it on this
+     * host are known. Returns false when Next must answer.
+     * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {Candidate} c
+     */
+    serve(req, res, c) {
+      const entry = fresh(c.key);
+      const headers = entry && recorded.get(entry)?.get(c.host);
+      if (!entry || !headers) return false;
+      const html = entry.value.html;
+      let body = typeof html === 'string' ? Buffer.from(html) : /** @type {Buffer} */ (html);
+      const gzip = acceptsGzip(req.headers['accept-encoding']);
+      if (gzip) {
+        let z = gzipped.get(entry);
+        if (!z) gzipped.set(entry, (z = gzipSync(body)));
+        body = z;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': body.length, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+      res.end(c.head ? undefined : body);
+      const stats = store()?.stats;
+      if (stats) stats.replayed++;
+      return true;
+    },
+
+    /**
+     * Called as Next writes a candidate's head: a 200 that Next answered from its cache (a fresh
+     * HIT) records its headers for the entry Next served.
+     * @param {Candidate} c @param {number} status @param {Headers} headers the head as it goes out
+     */
+    record(c, status, headers) {
+      if (status !== 200 || String(headers['x-nextjs-cache'] ?? '').toUpperCase() !== 'HIT') return;
+      const entry = fresh(c.key);
+      if (!entry) return;
+      let hosts = recorded.get(entry);
+      if (!hosts) recorded.set(entry, (hosts = new Map()));
+      if (hosts.size >= HOSTS_PER_ENTRY && !hosts.has(c.host)) return;
+      /** @type {Map<string, [string, string | string[] | number]>} the last of each name, case aside, in its own case */
+      const kept = new Map();
+      for (const [name, value] of Object.entries(headers))
+        if (value !== undefined && !FRAMING.has(name.toLowerCase())) kept.set(name.toLowerCase(), [name, value]);
+      hosts.set(c.host, Object.fromEntries(kept.values()));
+    },
+  };
+  return api;
+}

@@ -1,0 +1,100 @@
+/**
+ * Issue 13: fresh cache hits are answered by server.mjs from the page cache
+ * (engine/cache/cachedPageReplay.mjs). Two instances of the same build, one with it and one
+ * without (PAGE_CACHE_REPLAY=0), get the same requests; after the first answers, every page of
+ * several brands and templates comes back the same from both — status, bytes (plain and gzip),
+ * every header but the framing ones — and the first instance did answer them itself.
+ */
+import { expect, test } from '@playwright/test';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { startInstance, type Instance } from '../support/instances';
+import { PORT } from './helpers';
+
+const ON_PORT = PORT + 72;
+const OFF_PORT = PORT + 73;
+const PAGES: [host: string, path: string][] = [
+  ['ipaydayloans.localhost', '/'],
+  ['ipaydayloans.localhost', '/payday-loans'],
+  ['ipaydayloans.localhost', '/location/ca/los-angeles'],
+  ['ipaydayloans.localhost', '/apply'],
+  ['usbadcreditloans.localhost', '/payday-loans/location/california'],
+  ['ustitleloans.localhost', '/title-loans'],
+  ['cocoloan.localhost', '/'],
+];
+/** Framing and the moment: the only headers allowed to differ. */
+const FRAMING = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+let on: Instance;
+let off: Instance;
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const env = (port: number) => ({ PAGE_CACHE_STATS: '1', LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-${port}.sqlite`), DATABASE_URL: '', REDIS_URL: '' });
+  [on, off] = await Promise.all([startInstance(ON_PORT, env(ON_PORT)), startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0' })]);
+});
+test.afterAll(async () => {
+  await Promise.all([on?.stop(), off?.stop()]);
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+function get(port: number, host: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, agent: false, headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const kept: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) if (!FRAMING.has(name)) kept[name] = String(value);
+        resolve({ status: res.statusCode ?? 0, headers: kept, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+const replayed = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()).replayed as number;
+
+test('every page answered from the cache is the one Next answers: same status, bytes and headers, gzip and HEAD included', async () => {
+  test.setTimeout(180_000);
+  for (const [host, path] of PAGES) {
+    // the first answer renders the page, the second is Next's cache hit (recorded)
+    for (const port of [ON_PORT, OFF_PORT]) for (let i = 0; i < 2; i++) expect((await get(port, host, path)).status, `${host}${path}`).toBe(200);
+  }
+  const before = await replayed(ON_PORT);
+  for (const [host, path] of PAGES) {
+    const variants: [headers: Record<string, string>, method: string, query: string][] = [
+      [{}, 'GET', ''],
+      [{ 'accept-encoding': 'gzip, deflate, br' }, 'GET', ''],
+      [{}, 'HEAD', ''],
+      [{}, 'GET', '?gclid=abc'],
+    ];
+    for (const [headers, method, query] of variants) {
+      const url = path + query;
+      const [a, b] = [await get(ON_PORT, host, url, headers, method), await get(OFF_PORT, host, url, headers, method)];
+      const what = `${method} ${host}${url} ${JSON.stringify(headers)}`;
+      expect(a.status, what).toBe(b.status);
+      expect(a.headers, what).toEqual(b.headers);
+      const plain = (x: Answer) => (x.headers['content-encoding'] === 'gzip' ? gunzipSync(x.body) : x.body).toString();
+      expect(plain(a), what).toBe(plain(b));
+    }
+  }
+  // 7 pages × 4 requests, every one of them answered from the cache on the first instance
+  expect((await replayed(ON_PORT)) - before).toBe(PAGES.length * 4);
+  expect(await replayed(OFF_PORT)).toBe(0);
+});
+
+test('what is not a fresh page hit still reaches Next: a brand 404, a made-up host, a data request', async () => {
+  const before = await replayed(ON_PORT);
+  for (let i = 0; i < 2; i++) {
+    expect((await get(ON_PORT, 'ipaydayloans.localhost', '/no-such-page')).status).toBe(404);
+    expect((await get(ON_PORT, 'nobody.example', '/payday-loans')).status).toBe(404);
+  }
+  expect(await replayed(ON_PORT)).toBe(before);
+});
