@@ -26,6 +26,8 @@ import { pageCacheStore } from './boundedPageCache.mjs';
 const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive']);
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
 const PAGE_PATH = /^\/(?:[a-z0-9-]+(?:\/[a-z0-9-]+)*)?$/;
+/** Query parameters Next reads itself (its data and RSC requests): such a URL is Next's to answer. */
+const NEXT_QUERY = /[?&](?:__next|_rsc)/i;
 const DRAFT_COOKIE = /(?:^|;\s*)(?:__prerender_bypass|__next_preview_data)=/;
 /** Whether Accept-Encoding lets the answer be gzip (gzip or *, not with q=0), as Next's compression decides. */
 export function acceptsGzip(/** @type {string | undefined} */ header) {
@@ -97,12 +99,12 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
     candidate(req, routedBrand) {
       if (!enabled || !routedBrand || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
       const h = req.headers;
-      if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range) return undefined;
+      if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range || h.rsc) return undefined;
       if (h.cookie && DRAFT_COOKIE.test(h.cookie)) return undefined;
       const url = req.url ?? '/';
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
-      if (!PAGE_PATH.test(path)) return undefined;
+      if (!PAGE_PATH.test(path) || (q >= 0 && NEXT_QUERY.test(url.slice(q)))) return undefined;
       const key = store()?.keyOf(`/_brand/${routedBrand}${path === '/' ? '' : path}`);
       if (!key) return undefined;
       return { key, host: String(h.host ?? '').toLowerCase(), head: req.method === 'HEAD' };

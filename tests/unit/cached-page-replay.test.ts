@@ -151,6 +151,8 @@ describe('always Next', () => {
     ['draft mode', '/always', { cookie: 'a=1; __prerender_bypass=xyz' }, 'GET'],
     ["Next's own revalidation", '/always', { 'x-prerender-revalidate': 'id' }, 'GET'],
     ['a data request', '/always', { 'x-nextjs-data': '1' }, 'GET'],
+    ['a query parameter Next reads itself', '/always?__nextDataReq=1', {}, 'GET'],
+    ['an RSC request', '/always?_rsc=abc', {}, 'GET'],
     ['a POST', '/always', {}, 'POST'],
     ['a host no brand is routed to', '/always', { host: 'other.localhost' }, 'GET'],
     ['a trailing slash', '/always/', {}, 'GET'],
