@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { join } from 'node:path';
 import { buildCatalog, readSources } from './engine/catalog';
-import { brandHeaders, brandRewrites } from './engine/hostRoutes';
+import { brandHeaders } from './engine/hostRoutes';
 
 /**
  * The ISR page cache. REDIS_URL set (several instances, deploy/): in Redis, shared by every
@@ -20,7 +20,9 @@ const pageCache: Partial<NextConfig> = {
 /**
  * The brands as the build sees them (checked: a broken brand gets no rules and answers through
  * proxy.ts). Per-page headers are generated from them (engine/hostRoutes.ts); with the host
- * table written after the build, a production server routes the brands it was built with.
+ * table written after the build, a production server routes the brands it was built with
+ * (server.mjs hands Next each routed host's internal path itself: no rewrites here, see
+ * engine/hostRoutes.ts for why).
  */
 const buildCatalogOnce = (() => {
   let catalog: ReturnType<typeof buildCatalog> | undefined;
@@ -61,9 +63,6 @@ const config: NextConfig = {
   // Brand files, shared layouts and the derived city table are read at run time.
   outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
   ...pageCache,
-  // Known hosts are routed here, before any file or page, without invoking proxy.ts: on the brand
-  // server.mjs names from the build's host table (scripts/write-host-table.ts; engine/hostRoutes.ts).
-  rewrites: async () => ({ beforeFiles: brandRewrites(), afterFiles: [], fallback: [] }),
   // What each page uses from third parties (its Content-Security-Policy, built by server.mjs) and
   // geolocation where a page offers "Use my location".
   headers: async () => brandHeaders(buildCatalogOnce()),

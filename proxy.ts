@@ -1,7 +1,7 @@
 /**
- * Host routing for what the build's rewrites cannot do. Known hosts are routed by next.config.ts
- * rewrites (engine/hostRoutes.ts) without this proxy; server.mjs hands a request here (under
- * PROXY_PREFIX, with the x-loansites-proxy header of the matcher below) only in development (brand files re-read on
+ * Host routing for what the build's host table cannot do. Known hosts are routed by server.mjs
+ * (engine/http/requestGate.mjs brandRequestUrl) without this proxy; server.mjs hands a request here (under
+ * PROXY_PREFIX, the matcher below; a client's own request for it is refused there) only in development (brand files re-read on
  * save, new hosts included), for hosts no rewrite routes (unknown hosts: "Server error: host
  * {host} not found", escaped, 404; blog hosts; brands the build left out: 503), for a path with
  * capitals (/location/TX → 308 /location/tx) and for a search (?state=… → 302). Here: Host →
@@ -116,6 +116,7 @@ function seoFileOf(pathname: string): string | undefined {
 
 export const config = {
   // Only what server.mjs hands over: under PROXY_PREFIX (a path no page has — the browser tests
-  // this matcher against every page path, ignoring the header) and with its header.
-  matcher: [{ source: '/__loansites-proxy/:path*', has: [{ type: 'header', key: 'x-loansites-proxy' }] }],
+  // this matcher against every page path; server.mjs refuses a client's request for it, so no
+  // header condition is needed, and none is sent to every browser).
+  matcher: '/__loansites-proxy/:path*',
 };

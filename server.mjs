@@ -26,13 +26,13 @@ import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import {
   BRAND_HEADER,
+  brandRequestUrl,
   clientDataRequest,
   HOST_TABLE_FILE,
   hostRouter,
   internalPathRefused,
   needsProxy,
   plainPath,
-  PROXY_HEADER,
   proxiedUrl,
   readHostRules,
   readPreviewModeId,
@@ -166,9 +166,12 @@ const previewModeId = dev ? null : readPreviewModeId(distDir);
 
 /**
  * Host routing for Next: the forwarded host when the deployment trusts it; the internal prefix
- * refused; the proxy flag (PROXY_HEADER) set for what only proxy.ts can do. Returns false when
- * the request was answered here.
+ * and the hand-over prefix refused; what only proxy.ts can do handed over under PROXY_PREFIX; otherwise, on a host
+ * the build routes, the brand named (BRAND_HEADER: next.config.ts's per-page headers go by it).
+ * Returns the URL Next is to serve on a routed host (brandRequestUrl: the brand's internal page,
+ * or its SEO route), undefined to serve the request as it is, or false when it was answered here.
  * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+ * @returns {string | undefined | false}
  */
 function route(req, res) {
   if (process.env.TRUST_FORWARDED_HOST === '1') {
@@ -187,18 +190,20 @@ function route(req, res) {
     );
     return false;
   }
-  delete req.headers[PROXY_HEADER];
   delete req.headers[BRAND_HEADER];
   const data = clientDataRequest(url, routedBrand);
   if (data) {
     req.url = data.url;
-    if (data.proxy) req.headers[PROXY_HEADER] = '1';
-    else req.headers[BRAND_HEADER] = routedBrand;
-  } else if (needsProxy({ dev, routedBrand, url })) {
-    req.headers[PROXY_HEADER] = '1';
+    if (!data.proxy) req.headers[BRAND_HEADER] = routedBrand;
+    return undefined;
+  }
+  if (needsProxy({ dev, routedBrand, url })) {
     req.url = proxiedUrl(url);
-  } else if (routedBrand) req.headers[BRAND_HEADER] = routedBrand;
-  return true;
+    return undefined;
+  }
+  if (!routedBrand) return undefined;
+  req.headers[BRAND_HEADER] = routedBrand;
+  return brandRequestUrl(url, routedBrand);
 }
 
 // The single-instance page cache's counters on loopback, for the tests and the bench only.
@@ -218,15 +223,18 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
     return plain(res, 200, JSON.stringify(pageCacheStats() ?? null), { 'Content-Type': 'application/json' });
   }
-  if (!route(req, res)) return;
+  const routed = route(req, res);
+  if (routed === false) return;
   const brand = req.headers[BRAND_HEADER];
-  replay.handle(req, res, typeof brand === 'string' ? brand : undefined, () =>
-    handle(req, res).catch((err) => {
+  // The replay looks at the page path the visitor asked for; Next is given the internal one.
+  replay.handle(req, res, typeof brand === 'string' ? brand : undefined, () => {
+    if (routed) req.url = routed;
+    return handle(req, res).catch((err) => {
       console.error('[server]', req.method, req.url, err);
       if (!res.headersSent) plain(res, 500, 'Sorry, something went wrong with this service. Please refresh this page or try again later.');
       else res.end();
-    }),
-  );
+    });
+  });
 });
 server.keepAliveTimeout = 5_000;
 /**

@@ -56,8 +56,10 @@ export interface HydrationModel extends Omit<PageModel, 'brand' | 'blocks' | 'js
 
 export type ClientModel = PageModel | HydrationModel;
 
-export const isKeptBlock = (block: ResolvedBlock | KeptBlock): block is KeptBlock => 'kept' in block && block.kept === true;
-export const isHydrationModel = (model: ClientModel): model is HydrationModel => 'kept' in model && model.kept === true;
+/** Marked kept (one test for both: every page's script carries it). */
+const markedKept = (x: object): boolean => 'kept' in x && x.kept === true;
+export const isKeptBlock = markedKept as (block: ResolvedBlock | KeptBlock) => block is KeptBlock;
+export const isHydrationModel = markedKept as (model: ClientModel) => model is HydrationModel;
 
 export function hydrationModel(model: PageModel): HydrationModel {
   const {

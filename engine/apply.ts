@@ -1,23 +1,11 @@
 /**
- * The one apply-URL builder every button, link and widget hands off through (SPEC §2 Apply):
- * existing query parameters kept, v1 = the stored source (default landing-page), and the
- * amount under the brand's key only when an amount is given.
+ * The apply source (SPEC §2 Apply, §3): v1 = the stored source, default landing-page. What every
+ * page's script needs; the URL builder of the widgets that hand off with an amount is
+ * engine/applyUrl.ts (only their chunks load it).
  */
-import type { AmountParam } from '../schemas/brand.types';
-
-export type { AmountParam };
-
 export const DEFAULT_SOURCE = 'landing-page';
 /** Local storage key holding the apply source (SPEC §3). */
 export const SOURCE_STORAGE_KEY = 'LoansSource1';
-
-export interface ApplyTarget {
-  path: string;
-  amountParam: AmountParam;
-}
-
-/** The title-loan form's target (SPEC §2): /apply-title-loans with the amount as requestedamount, whatever the brand. */
-export const TITLE_APPLY: ApplyTarget = { path: '/apply-title-loans', amountParam: 'requestedamount' };
 
 /** The apply source stored by visit tracking, read in the browser after mount; null when absent or unreadable. */
 export function storedSource(storage: Pick<Storage, 'getItem'> | undefined): string | null {
@@ -26,13 +14,6 @@ export function storedSource(storage: Pick<Storage, 'getItem'> | undefined): str
   } catch {
     return null;
   }
-}
-
-export function applyUrl(target: ApplyTarget, opts: { source?: string | null; amount?: number | null; keep?: string | URLSearchParams } = {}): string {
-  const query = new URLSearchParams(opts.keep ?? '');
-  query.set('v1', opts.source?.trim() || DEFAULT_SOURCE);
-  if (opts.amount !== undefined && opts.amount !== null && Number.isFinite(opts.amount)) query.set(target.amountParam, String(Math.round(opts.amount)));
-  return `${target.path}?${query.toString()}`;
 }
 
 /**

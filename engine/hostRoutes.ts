@@ -1,19 +1,20 @@
 /**
  * Host routing without the proxy. server.mjs finds the brand of a request's Host header in the
  * build's host table (hostTable below, written to .next by scripts/write-host-table.ts after
- * `next build`) and sets BRAND_HEADER; next.config.ts's `beforeFiles` rewrites route on that
- * header alone ({path} → /_brand/{id}{path}, plus the brand's robots.txt and sitemaps), and
- * `headers()` rules give each page what it uses from third parties (for its
- * Content-Security-Policy) and geolocation where "Use my location" is on the page. Next
- * evaluates them as plain regexes, much cheaper than invoking proxy.ts, so a cached page costs
- * about what a static file costs.
+ * `next build`), sets BRAND_HEADER and hands Next the brand's internal path itself
+ * (engine/http/requestGate.mjs brandRequestUrl: {path} → /_brand/{id}{path}, plus the brand's
+ * robots.txt and sitemaps). Next's `headers()` rules (brandHeaders below) then give each page,
+ * by that internal path, what it uses from third parties (for its Content-Security-Policy) and
+ * geolocation where "Use my location" is on the page. A cached page costs about what a static
+ * file costs: no proxy.ts, no rewrite.
  *
- * The rewrites name no host. Next sends every rewrite to the browser in `_buildManifest.js`,
- * which every page loads: per-brand host rules there would tell each site's visitors every
- * sister site's domains and cost every page ~1.7 KiB of JavaScript (gzip). The browser needs one
- * rule only — any page path is the brand page — and it cannot know the brand id, so its rule
- * names the placeholder CLIENT_BRAND; server.mjs turns the client router's data requests for it
- * (/_next/data/{build}/_brand/_/{path}.json) into requests for the host's own brand.
+ * There are no next.config.ts rewrites. Next sends every rewrite to the browser in
+ * `_buildManifest.js`, which every page loads, and with any rewrite the client router ships its
+ * rewrite resolver (measured: 3.0 KiB gzip of every page's JavaScript). The browser resolves a
+ * page path to the brand page itself (blocks/chrome/clientNavigation.ts), naming the placeholder
+ * brand CLIENT_BRAND (it cannot know the brand id of a host proxy.ts routes); server.mjs turns
+ * its data requests (/_next/data/{build}/_brand/_/{path}.json) into requests for the host's own
+ * brand.
  *
  * Hosts are matched against the raw Host header (Next's "host" condition would drop any port,
  * even 99999, which is not a plausible host — issue 8.5). The pattern is the brand's exact host
@@ -27,8 +28,6 @@
 import type { Catalog } from './catalog';
 import { hostsOfBrand } from './hosts';
 import { PAGE_POLICY_HEADER } from './csp.mjs';
-// The brand segment of the browser's rewrite: the browser cannot know the brand id (see above).
-import { CLIENT_BRAND } from './http/requestGate.mjs';
 import { pageUsesGeolocation } from './geocode/permissions';
 import { pagePolicy, usesGeocoder } from './pagePolicy';
 
@@ -41,15 +40,9 @@ export interface HostCondition {
 
 /**
  * The request header server.mjs sets (after removing any a client sent) to the brand the host
- * table gives for the request's Host header. Every brand rewrite routes on it.
+ * table gives for the request's Host header. The per-page header rules go by it.
  */
 export const BRAND_HEADER = 'x-loansites-brand';
-
-export interface RewriteRule {
-  source: string;
-  destination: string;
-  has?: HostCondition[];
-}
 
 /** One row of the host table server.mjs routes by: a Host header pattern (as Next's matchHas builds it: ^value$) and its brand. */
 export interface HostTableRow {
@@ -90,17 +83,10 @@ export function hostHeaderPattern(hosts: readonly string[]): string {
 export const hasValueRegex = (value: string): RegExp => new RegExp(`^${value}$`);
 
 /**
- * Paths a brand rule rewrites: everything but Next's own (/_next…), the internal prefix and any
- * other path starting with "_" (no brand route does), the API, the shared public files and the
- * SEO files (their own rules, below). The path is one parameter; "/" gives an empty one.
+ * A brand page as Next is given it (engine/http/requestGate.mjs brandRequestUrl): the internal
+ * path, /_brand/{id} for the home page. The SEO files (/api/seo/…) are not pages.
  */
-export const BRAND_PAGE_SOURCE = '/:path((?!_|api(?:/|$)|static/|logos/|favicon\\.ico$|robots\\.txt$|sitemap\\.xml$|sitemaps/).*)';
-
-/** Sitemap paths that are not a page: a non-canonical number is the brand's 404 page. */
-const SITEMAP_PAGES_SOURCE = '/:path(sitemaps/.*)';
-
-/** Canonical sitemap numbers only: 0, 1 … 9999 (not 00 or 0001). */
-const SITEMAP_SOURCE = '/sitemaps/:n(0|[1-9]\\d{0,3}).xml';
+export const BRAND_PAGE_SOURCE = '/_brand/:brand/:path*';
 
 /** The brands server.mjs names (ids are [a-z0-9-], nothing to escape). */
 const brandCondition = (ids: readonly string[]): HostCondition[] => [{ type: 'header', key: BRAND_HEADER, value: `(?:${ids.join('|')})` }];
@@ -110,39 +96,18 @@ export function hostTable(catalog: Catalog): HostTableRow[] {
   return [...catalog.brands.values()].map((loaded) => ({ id: loaded.brand.id, host: hostHeaderPattern(hostsOfBrand(loaded.brand)) }));
 }
 
-/** The named brand of BRAND_HEADER, as a destination parameter. */
-const BRAND_NAMED: HostCondition[] = [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }];
-
-/**
- * beforeFiles rewrites — the same for every catalog: pages, then the SEO files and any other
- * sitemap path (to the brand's 404 page), each for the brand server.mjs named; last the
- * browser's rule. Server-side that last rule is never reached by a page request: server.mjs
- * names a brand or sends the request through proxy.ts, which answers or rewrites to the internal
- * prefix, which no source here matches (`next start` without server.mjs routes no host: every
- * page is a 404).
- */
-export function brandRewrites(): RewriteRule[] {
-  return [
-    { source: BRAND_PAGE_SOURCE, has: BRAND_NAMED, destination: '/_brand/:brand/:path' },
-    { source: '/robots.txt', has: BRAND_NAMED, destination: '/api/seo/:brand/robots.txt' },
-    { source: '/sitemap.xml', has: BRAND_NAMED, destination: '/api/seo/:brand/sitemap.xml' },
-    { source: SITEMAP_SOURCE, has: BRAND_NAMED, destination: '/api/seo/:brand/sitemap-:n.xml' },
-    { source: SITEMAP_PAGES_SOURCE, has: BRAND_NAMED, destination: '/_brand/:brand/:path' },
-    { source: BRAND_PAGE_SOURCE, destination: `/_brand/${CLIENT_BRAND}/:path` },
-  ];
-}
-
 export const GEOLOCATION_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
 export const GEOLOCATION_ALLOWED = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
 
 /**
- * A route's regex (engine/routes.ts compileRoute) as a headers() source: its body as one custom
- * parameter, named groups made non-capturing (path-to-regexp allows no capturing groups).
+ * A route's regex (engine/routes.ts compileRoute) as a headers() source for the brand's internal
+ * path: its body as one custom parameter, named groups made non-capturing (path-to-regexp allows
+ * no capturing groups).
  */
 export function routeSource(regex: RegExp): string {
   const body = regex.source.replace(/^\^\\\//, '').replace(/\$$/, '');
-  if (body === '') return '/';
-  return `/:route(${body.replace(/\(\?<[a-zA-Z]+>/g, '(?:')})`;
+  if (body === '') return '/_brand/:brand';
+  return `/_brand/:brand/:route(${body.replace(/\(\?<[a-zA-Z]+>/g, '(?:')})`;
 }
 
 /**

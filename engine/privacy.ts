@@ -17,12 +17,6 @@ export function privacyOptedOut(headers: { 'sec-gpc'?: string | string[]; cookie
 /** The footer link's words (the CCPA/CPRA wording). */
 export const DO_NOT_SELL_LABEL = 'Do Not Sell or Share My Personal Information';
 
-/** The cookie that remembers the choice: first-party, readable by the page, 400 days (browsers' cap). */
-export const OPT_OUT_MAX_AGE_SECONDS = 400 * 24 * 3600;
-export const optOutCookie = (secure: boolean): string =>
-  `${OPT_OUT_COOKIE}=1; Path=/; Max-Age=${OPT_OUT_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
-export const optInCookie = (secure: boolean): string => `${OPT_OUT_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure ? '; Secure' : ''}`;
-
 export type PrivacyState = 'opted-in' | 'opted-out' | 'gpc';
 
 /** The same rule in the browser: navigator.globalPrivacyControl first, then the cookie. */

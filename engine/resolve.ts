@@ -3,7 +3,7 @@
  * same function serves getStaticProps, the proxy's 404 decision and the tests.
  */
 import type { BlockType, Brand, Layout } from '../schemas/brand.types';
-import { applyUrl, TITLE_APPLY } from './apply';
+import { applyUrl, TITLE_APPLY } from './applyUrl';
 import { unavailableHere } from './availability';
 import { specOf, type BlockData } from './blockSpecs';
 import { stateLinks } from './blockSpecs/links';

@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import Router from 'next/router';
 import { boundaryState, type BoundaryState } from '../../engine/widgets/layout';
 import { Oops } from './Oops';
 
@@ -26,10 +25,10 @@ export class BlockBoundary extends Component<Props, BoundaryState<unknown>> {
   }
 
   override componentDidMount() {
-    Router.events.on('routeChangeStart', this.reset);
+    window.next.router.events.on('routeChangeStart', this.reset);
   }
   override componentWillUnmount() {
-    Router.events.off('routeChangeStart', this.reset);
+    window.next.router.events.off('routeChangeStart', this.reset);
   }
 
   override render() {

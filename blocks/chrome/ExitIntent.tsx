@@ -1,16 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { BrandView } from '../../engine/model';
-import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/widgets/exitIntent';
+import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument } from '../../engine/widgets/exitIntent';
+import { localStore } from './visitTracking';
 
 const ExitPopup = lazy(() => import('../parts/ExitPopup'));
-
-const storage = (): FlagStorage | undefined => {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * The exit-intent trigger (SPEC §4). Only a mouseout listener lives in every page's script, and
@@ -21,7 +14,7 @@ export function ExitIntent({ brand }: { brand: BrandView }) {
   const popup = brand.exitPopup;
   const enabled = !!popup;
   useEffect(() => {
-    const store = storage();
+    const store = localStore();
     const key = exitFlagKey(brand.id);
     if (!enabled || exitPopupSeen(store, key)) return;
     const onOut = (event: MouseEvent) => {

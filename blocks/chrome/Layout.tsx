@@ -26,12 +26,12 @@ export function Layout({ brand, kept, stickyApply = false, children }: { brand: 
     // Marks the page as hydrated (client links, menus and widgets now answer): tests wait for it,
     // Next sets no such marker in production builds.
     document.documentElement.dataset.hydrated = '';
+    keptLinksFollowTheVisit();
     const off = [
       installClientNavigation(),
       installLayoutBehaviour(),
       traceSessionWhenIdle(),
       installThirdParties({ gtmId: brand.gtmId, pixelId: brand.tiktokPixelId }),
-      keptLinksFollowTheVisit(),
     ];
     return () => off.forEach((f) => f());
     // The brand of a page never changes under a mounted layout (one host, one brand).

@@ -3,14 +3,14 @@
  * already ships (next/link would add ~2.5 KiB gzip to every page for the same result here:
  * all brand pages share one page chunk). One delegated listener per page:
  * - click on a same-origin link, left button, no modifier keys, no target/download,
- *   not marked data-full-load → router.push (the proxy rewrites the data request per host);
- * - pointer or keyboard focus on such a link → router.prefetch, once per href, and the static
- *   blocks' chunk (blocks/staticBlocks.ts: the first load keeps their HTML without their code).
- * Anything else is left to the browser.
+ *   not marked data-full-load → pushPage (./navigate);
+ * - pointer (a touch too: it starts with pointerover) or keyboard focus on such a link →
+ *   prefetchPage, once per href.
+ * Anything else is left to the browser. The router calls (./navigate) load on the first such
+ * intent, not with the page: a visitor who follows no link never fetches them. A click that
+ * comes before they have arrived waits for them (a few hundred bytes); should they fail to load,
+ * the browser follows the link.
  */
-import Router from 'next/router';
-import { preloadStaticBlocks } from '../registry';
-
 export function internalHref(anchor: HTMLAnchorElement, location: Location): string | undefined {
   if (anchor.target && anchor.target !== '_self') return undefined;
   if (anchor.hasAttribute('download') || anchor.dataset.fullLoad !== undefined) return undefined;
@@ -26,21 +26,27 @@ const anchorOf = (target: EventTarget | null): HTMLAnchorElement | null => (targ
 
 export function installClientNavigation(): () => void {
   const prefetched = new Set<string>();
+  let navigate: Promise<typeof import('./navigate')> | undefined;
+  const load = () => (navigate ??= import('./navigate'));
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = anchorOf(event.target);
     const href = anchor && internalHref(anchor, window.location);
     if (!href) return;
     event.preventDefault();
-    void Router.push(href);
+    load().then(
+      (m) => m.pushPage(href),
+      () => window.location.assign(href),
+    );
   };
   const onIntent = (event: Event) => {
     const anchor = anchorOf(event.target);
     const href = anchor && internalHref(anchor, window.location);
     if (!href || prefetched.has(href)) return;
-    if (!prefetched.size) preloadStaticBlocks().catch(() => undefined);
     prefetched.add(href);
-    Router.prefetch(href).catch(() => prefetched.delete(href));
+    load()
+      .then((m) => m.prefetchPage(href))
+      .catch(() => prefetched.delete(href));
   };
   document.addEventListener('click', onClick);
   document.addEventListener('pointerover', onIntent, { passive: true });

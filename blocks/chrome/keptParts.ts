@@ -6,12 +6,11 @@
 import { storedSource, withApplySource } from '../../engine/apply';
 import { localStore } from './visitTracking';
 
-export function keptLinksFollowTheVisit(): () => void {
+export function keptLinksFollowTheVisit(): void {
   const source = storedSource(localStore());
   if (source) {
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-full-load][href*="v1="]')) {
       a.setAttribute('href', withApplySource(a.getAttribute('href')!, source));
     }
   }
-  return () => {};
 }

@@ -4,8 +4,7 @@
  * tap outside its panel (the dimmed page), when focus moves out of it, when a route change
  * starts, and when a resize (debounced 240 ms) reaches the desktop layout. Rules in engine/widgets/layout.ts.
  */
-import Router from 'next/router';
-import { debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/layout';
+import { debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/viewport';
 import { lockScroll } from './scrollLock';
 
 export function installMobileMenu(menu: HTMLDetailsElement): () => void {
@@ -41,14 +40,14 @@ export function installMobileMenu(menu: HTMLDetailsElement): () => void {
   document.addEventListener('keydown', onKey);
   document.addEventListener('click', onPointer, true);
   window.addEventListener('resize', onResize);
-  Router.events.on('routeChangeStart', onRoute);
+  window.next.router.events.on('routeChangeStart', onRoute);
   return () => {
     menu.removeEventListener('toggle', onToggle);
     menu.removeEventListener('focusout', onFocusOut);
     document.removeEventListener('keydown', onKey);
     document.removeEventListener('click', onPointer, true);
     window.removeEventListener('resize', onResize);
-    Router.events.off('routeChangeStart', onRoute);
+    window.next.router.events.off('routeChangeStart', onRoute);
     unlock?.();
   };
 }

@@ -12,8 +12,8 @@
  *   page paths it is given carry no click ids.
  * No gtmId and no pixel id → nothing is added at all.
  */
-import Router from 'next/router';
 import { browserPrivacyState, pagePathFor } from '../../engine/privacy';
+import { whenIdle } from './visitTracking';
 
 declare global {
   interface Window {
@@ -30,7 +30,7 @@ export const optedOutHere = (): boolean =>
 /** gtag()-style commands (consent mode) are Arguments objects in the dataLayer, not arrays. */
 export function gtag(..._args: unknown[]): void {
   // eslint-disable-next-line prefer-rest-params
-  (window.dataLayer = window.dataLayer || []).push(arguments);
+  (window.dataLayer ||= []).push(arguments);
 }
 
 /** Google's consent mode for an opted-out visitor (also sent as an update when they opt out). */
@@ -40,15 +40,7 @@ export const denyAds = (command: 'default' | 'update') =>
 /** After the load event, when the browser is idle (at most 3 s later); returns a cancel function. */
 export function afterInteractive(run: () => void): () => void {
   let cancel = () => {};
-  const idle = () => {
-    if (typeof window.requestIdleCallback === 'function') {
-      const h = window.requestIdleCallback(run, { timeout: 3000 });
-      cancel = () => window.cancelIdleCallback(h);
-    } else {
-      const h = window.setTimeout(run, 1);
-      cancel = () => window.clearTimeout(h);
-    }
-  };
+  const idle = () => (cancel = whenIdle(run));
   if (document.readyState === 'complete') idle();
   else {
     window.addEventListener('load', idle, { once: true });
@@ -64,13 +56,12 @@ export function installThirdParties(tags: { gtmId?: string | undefined; pixelId?
   let pendingPixelViews = 0;
   let cancelled = false;
   if (gtmId) {
-    window.dataLayer = window.dataLayer || [];
     if (optedOutHere()) {
       denyAds('default');
       gtag('set', 'ads_data_redaction', true);
       gtag('set', 'url_passthrough', false);
     }
-    window.dataLayer!.push({ 'gtm.start': Date.now(), event: 'gtm.js', gtmId });
+    (window.dataLayer ||= []).push({ 'gtm.start': Date.now(), event: 'gtm.js', gtmId });
   }
   const view = (url: string) => {
     const out = optedOutHere();
@@ -78,7 +69,7 @@ export function installThirdParties(tags: { gtmId?: string | undefined; pixelId?
     if (pixelId && !out) pixelView ? pixelView() : pendingPixelViews++;
   };
   view(location.pathname + location.search);
-  Router.events.on('routeChangeComplete', view);
+  window.next.router.events.on('routeChangeComplete', view);
   const stopWaiting = afterInteractive(() => {
     if (gtmId) {
       const script = document.createElement('script');
@@ -99,6 +90,6 @@ export function installThirdParties(tags: { gtmId?: string | undefined; pixelId?
   return () => {
     cancelled = true;
     stopWaiting();
-    Router.events.off('routeChangeComplete', view);
+    window.next.router.events.off('routeChangeComplete', view);
   };
 }

@@ -20,6 +20,16 @@ export function rememberThisVisit(): void {
   rememberVisit(localStore(), window.location.search, window.location.pathname);
 }
 
+/** Runs `run` once the browser is idle (at most 3 s later; a task later where requestIdleCallback is missing). Returns a cancel function. */
+export function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(run, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = window.setTimeout(run, 1);
+  return () => window.clearTimeout(handle);
+}
+
 const traceMayBeDue = (store: KeyValueStorage): boolean =>
   !store.getItem(STORAGE_KEYS.uuid) && !!(store.getItem(STORAGE_KEYS.gclid) || store.getItem(STORAGE_KEYS.ttclid));
 
@@ -35,10 +45,6 @@ export function traceSessionWhenIdle(): () => void {
     }
     import('./sessionTrace').then((m) => m.traceSession(store)).catch((err) => console.warn('[session trace]', err));
   };
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 3000 });
-    return () => ((cancelled = true), window.cancelIdleCallback(handle));
-  }
-  const handle = window.setTimeout(run, 1);
-  return () => ((cancelled = true), window.clearTimeout(handle));
+  const cancel = whenIdle(run);
+  return () => ((cancelled = true), cancel());
 }

@@ -2,7 +2,7 @@
  * From a chosen place to the brand's page for it: the server picks the page from the brand's
  * routes (GET /api/place-page, engine/geocode/placePage.ts), then the router goes there.
  */
-import Router from 'next/router';
+import { pushPage } from '../chrome/navigate';
 
 export async function placePagePath(place: { state: string; city?: string }, loanType: string): Promise<string> {
   const query = new URLSearchParams({ state: place.state, loanType, ...(place.city ? { city: place.city } : {}) });
@@ -11,4 +11,4 @@ export async function placePagePath(place: { state: string; city?: string }, loa
   return ((await res.json()) as { path: string }).path;
 }
 
-export const goTo = (path: string) => Router.push(path);
+export const goTo = (path: string) => pushPage(path);

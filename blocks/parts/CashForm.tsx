@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { applyUrl } from '../../engine/apply';
+import { applyUrl } from '../../engine/applyUrl';
 import { ApplyForm } from './ApplyForm';
 import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/widgets/amountInput';
 import type { BrandView } from '../../engine/model';

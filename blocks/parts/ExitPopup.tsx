@@ -1,8 +1,7 @@
 'use client';
-import Router from 'next/router';
 import { useEffect, useId, useState } from 'react';
 import { amountLabel, amountOptions, formatMoney } from '../../engine/amounts';
-import { applyUrl, TITLE_APPLY } from '../../engine/apply';
+import { applyUrl, TITLE_APPLY } from '../../engine/applyUrl';
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
 import type { BrandView } from '../../engine/model';
 import type { LiveExitPopup } from '../hydrationModel';
@@ -32,8 +31,8 @@ export default function ExitPopup({ brand, popup, visible, onClose }: Props) {
   // A store link navigates on the client: the popup closes as the route changes.
   useEffect(() => {
     if (!visible) return;
-    Router.events.on('routeChangeStart', onClose);
-    return () => Router.events.off('routeChangeStart', onClose);
+    window.next.router.events.on('routeChangeStart', onClose);
+    return () => window.next.router.events.off('routeChangeStart', onClose);
   }, [visible, onClose]);
   const upTo = formatMoney(5000, brand.locale, brand.currency);
   const heading = (text: string) => (

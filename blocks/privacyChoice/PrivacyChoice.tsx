@@ -1,7 +1,8 @@
 'use client';
 import { useEffect, useState } from 'react';
 import type { BlockProps } from '../types';
-import { browserPrivacyState, optInCookie, optOutCookie, type PrivacyState } from '../../engine/privacy';
+import { browserPrivacyState, type PrivacyState } from '../../engine/privacy';
+import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
 import { denyAds } from '../chrome/thirdParties';
 
 const STATUS: Record<PrivacyState, string> = {

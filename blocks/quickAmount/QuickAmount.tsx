@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
 import { bracketAmount } from '../../engine/amounts';
-import { applyUrl } from '../../engine/apply';
+import { applyUrl } from '../../engine/applyUrl';
 import { ApplyForm } from '../parts/ApplyForm';
 import type { BlockProps } from '../types';
 import { AmountDropdown } from '../parts/AmountDropdown';

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { applyUrl } from '../../engine/apply';
+import { applyUrl } from '../../engine/applyUrl';
 import { formatMoney } from '../../engine/amounts';
 import { digitsOnly } from '../../engine/widgets/amountInput';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';

@@ -1,4 +1,4 @@
-import { applyUrl } from '../apply';
+import { applyUrl } from '../applyUrl';
 import { unavailableHere } from '../availability';
 import { NO_SERVICE_ALTERNATIVES } from '../locationText';
 import type { LinkView } from '../model';

@@ -1,5 +1,5 @@
 import type { AmountParam } from '../../schemas/brand.types';
-import { TITLE_APPLY } from '../apply';
+import { TITLE_APPLY } from '../applyUrl';
 import { consentText, CURRENT_CONSENT_VERSION } from '../consent';
 import { FORM_AMOUNT } from '../leads/formRules';
 import { stateUnavailableReason, unavailableStateCodes } from '../leads/rules';

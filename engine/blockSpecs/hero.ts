@@ -1,4 +1,4 @@
-import { applyUrl } from '../apply';
+import { applyUrl } from '../applyUrl';
 import { unavailableHere } from '../availability';
 import type { BlockSpec } from './types';
 

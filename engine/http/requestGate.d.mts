@@ -1,5 +1,4 @@
 /** Types of engine/http/requestGate.mjs (plain JavaScript so that server.mjs can import it). */
-export declare const PROXY_HEADER: string;
 export declare const BRAND_HEADER: string;
 export declare const HOST_TABLE_FILE: string;
 export declare const CLIENT_BRAND: string;
@@ -16,6 +15,7 @@ export declare function internalPathRefused(r: {
   revalidateHeader: string | undefined;
   previewModeId: string | null;
 }): boolean;
+export declare function brandRequestUrl(url: string, brand: string): string | undefined;
 export declare function clientDataRequest(url: string, routedBrand: string | undefined): { url: string; proxy: boolean } | undefined;
 export declare function isPreviewModeId(presented: string | undefined, id: string | null): boolean;
 export declare function readPreviewModeId(distDir: string): string | null;

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
-import { TITLE_APPLY } from '../apply';
+import { TITLE_APPLY } from '../applyUrl';
 import { consentText, isConsentVersion } from '../consent';
 import { ApiError } from '../http/api';
 import { stateByCode } from '../states';

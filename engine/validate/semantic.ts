@@ -10,7 +10,7 @@ import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
-import { TITLE_APPLY } from '../apply';
+import { TITLE_APPLY } from '../applyUrl';
 import { STORE_BRANDS } from '../data/stores';
 import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';

@@ -66,6 +66,12 @@ test.describe('security', () => {
     }
     const madeUp = await raw('/_brand/ipaydayloans/some/made-up/path', { headers: { 'x-prerender-revalidate': '1' } });
     expect(madeUp.status).toBe(404);
+    // nor is the prefix under which server.mjs hands requests to proxy.ts, whatever header comes with it
+    for (const path of ['/__loansites-proxy/payday-loans', '/__loansites-proxy', '/%5F_loansites-proxy/payday-loans']) {
+      const handed = await raw(path, { headers: { 'x-loansites-proxy': '1' } });
+      expect(handed.status, path).toBe(404);
+      expect(handed.body, path).not.toContain('Payday');
+    }
   });
 
   test('8.3 a forged draft cookie reveals nothing: a draft slug and a missing one get the same brand 404 page', async () => {

@@ -232,13 +232,16 @@ test.describe('a first load sends only what the browser hydrates (blocks/hydrati
     expect(dataRequests).toEqual([]);
 
     // A client-side navigation brings the complete data: the next page's static blocks and footer render from it.
-    // The browser's one rewrite names the placeholder brand; the server answers for the host's brand.
+    // The browser names the placeholder brand (clientNavigation.ts); the server answers for the host's brand.
     const data = page.waitForResponse((r) => /\/_next\/data\/[^/]+\/_brand\/_\/location\/ca\.json/.test(r.url()));
+    // Then the router's background HEAD by page path, which lets Next revalidate a stale page: answered too.
+    const revalidationSignal = page.waitForResponse((r) => r.request().method() === 'HEAD' && /\/_next\/data\/[^/]+\/location\/ca\.json/.test(r.url()));
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.locator('footer a[href="/location/ca"]').hover();
     await page.locator('footer a[href="/location/ca"]').click();
     await expect(page.locator('h1')).toHaveText('Payday Loans in California');
     expect((await data).status()).toBe(200);
+    expect((await revalidationSignal).status()).toBe(200);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true); // not a full load
     await expect(page.getByRole('heading', { name: 'Payday loan information for cities in California' })).toBeVisible();
     await expect(page.locator('footer a[href="/location/tx"]')).toBeVisible();
@@ -264,7 +267,10 @@ test('no script a page loads names another brand: the browser gets no host table
   });
   await open(page, 'weloans', '/');
   const loaded = await Promise.all(scripts);
-  expect(loaded.some((s) => s.url.includes('_buildManifest.js'))).toBe(true);
+  const manifest = loaded.find((s) => s.url.includes('_buildManifest.js'));
+  expect(manifest).toBeDefined();
+  // No rewrites either: with any, Next ships its rewrite resolver to every page (server.mjs routes hosts).
+  expect(manifest!.text.replace(/\s/g, '')).toContain('"__rewrites":{"afterFiles":[],"beforeFiles":[],"fallback":[]}');
   const html = await page.content();
   for (const { url, text } of [...loaded, { url: 'the page', text: html }]) {
     const lower = text.toLowerCase();

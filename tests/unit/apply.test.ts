@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { amountLabel, amountOptions, bracketAmount, formatMoney } from '../../engine/amounts';
-import { applyUrl, storedSource, TITLE_APPLY } from '../../engine/apply';
+import { storedSource } from '../../engine/apply';
+import { applyUrl, TITLE_APPLY } from '../../engine/applyUrl';
 
 const general = { path: '/apply', amountParam: 'requested_amount' } as const;
 const title = { path: '/apply-title-loans', amountParam: 'requestedamount' } as const;

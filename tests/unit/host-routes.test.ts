@@ -2,8 +2,8 @@
  * Host routing (engine/hostRoutes.ts): the build's host table server.mjs routes by, tested the way
  * it applies it (^value$ against the raw Host header), for every brand: its hosts in any case,
  * with a port, with trailing dots — and nothing else (issue 8: exact lookup, no substring
- * matching); and the rewrites next.config.ts gives Next (and Next gives every browser), which
- * name no host.
+ * matching); and the per-page header rules next.config.ts gives Next, matched the way Next
+ * matches them, against the internal path server.mjs hands it.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,22 +11,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { hostsOfBrand, normaliseHost } from '../../engine/hosts';
-import {
-  BRAND_HEADER,
-  brandHeaders,
-  brandRewrites,
-  BRAND_PAGE_SOURCE,
-  hasValueRegex,
-  hostHeaderPattern,
-  hostTable,
-  routeSource,
-} from '../../engine/hostRoutes';
+import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
+import { BRAND_HEADER, brandHeaders, BRAND_PAGE_SOURCE, hasValueRegex, hostHeaderPattern, hostTable, routeSource } from '../../engine/hostRoutes';
 import { PAGE_POLICY_HEADER } from '../../engine/csp.mjs';
-import { BRAND_HEADER as GATE_BRAND_HEADER, HOST_TABLE_FILE, hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
+import { BRAND_HEADER as GATE_BRAND_HEADER, brandRequestUrl, HOST_TABLE_FILE, hostRouter, readHostRules } from '../../engine/http/requestGate.mjs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);
-const rewrites = brandRewrites();
 const table = hostTable(catalog);
 
 /** The brand a Host header is routed to: the first row whose host pattern matches. */
@@ -86,24 +77,8 @@ describe('host patterns', () => {
 });
 
 describe('the rules generated from the brand files', () => {
-  it('route pages on the brand server.mjs names; the last rule, for the browser, names the placeholder brand', () => {
-    expect(rewrites[0]).toEqual({
-      source: BRAND_PAGE_SOURCE,
-      has: [{ type: 'header', key: BRAND_HEADER, value: '(?<brand>[a-z0-9][a-z0-9-]*)' }],
-      destination: '/_brand/:brand/:path',
-    });
-    expect(rewrites.slice(0, -1).every((r) => r.has?.[0]?.key === BRAND_HEADER)).toBe(true);
-    expect(rewrites.at(-1)).toEqual({ source: BRAND_PAGE_SOURCE, destination: '/_brand/_/:path' });
+  it('server.mjs and the header rules name the brand with the same header', () => {
     expect(BRAND_HEADER).toBe(GATE_BRAND_HEADER);
-  });
-
-  it('name no host and no brand: every page gets them in _buildManifest.js', () => {
-    const sent = JSON.stringify(rewrites);
-    for (const loaded of catalog.brands.values()) {
-      expect(sent).not.toContain(loaded.brand.id);
-      for (const host of hostsOfBrand(loaded.brand)) expect(sent).not.toContain(host.replace(/^(?:www|dev|test123)\./, '').split('.')[0]);
-    }
-    expect(sent.length).toBeLessThan(1500);
   });
 
   it('route every host of every brand to that brand, in any case, with a port and a trailing dot', () => {
@@ -136,34 +111,6 @@ describe('the rules generated from the brand files', () => {
     for (const host of ['evil.com', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'nobrand.localhost']) expect(routed(host), host).toBeUndefined();
   });
 
-  it("send SEO files to the SEO route of the host's brand, canonical sitemap numbers only", () => {
-    const sitemaps = rewrites.find((r) => r.destination === '/api/seo/:brand/sitemap-:n.xml')!;
-    expect(sitemaps.source).toBe('/sitemaps/:n(0|[1-9]\\d{0,3}).xml');
-    expect(rewrites.filter((r) => r.source === '/robots.txt').map((r) => r.destination)).toEqual(['/api/seo/:brand/robots.txt']);
-  });
-
-  it("leave Next's files, the internal prefix, the API and public files alone", () => {
-    // path-to-regexp turns /:path(re) into ^\/(re)…; the parameter's own regex is what decides.
-    const inner = new RegExp(`^/${BRAND_PAGE_SOURCE.slice('/:path('.length, -1)}$`);
-    for (const path of ['/', '/payday-loans', '/location/tx/houston', '/apply', '/robots', '/apiary', '/statistics', '/logos'])
-      expect(inner.test(path), path).toBe(true);
-    for (const path of [
-      '/_next/static/x.js',
-      '/_brand/ipaydayloans/payday-loans',
-      '/_brand',
-      '/_404',
-      '/api/leads',
-      '/api',
-      '/static/ping.txt',
-      '/logos/a.svg',
-      '/favicon.ico',
-      '/robots.txt',
-      '/sitemap.xml',
-      '/sitemaps/0.xml',
-    ])
-      expect(inner.test(path), path).toBe(false);
-  });
-
   it('server.mjs reads the same table back from the build (and routes nothing from a missing or broken one)', () => {
     const route = hostRouter(readHostTableFrom(JSON.stringify({ brands: table })));
     expect(route('IPAYDAYLOANS.COM:3000')).toBe('ipaydayloans');
@@ -186,6 +133,17 @@ describe('the rules generated from the brand files', () => {
 
 describe('per-page headers', () => {
   const rules = brandHeaders(catalog);
+  /** As Next matches a headers() source (router-utils/filesystem.js): strict, case-insensitive. */
+  const matches = (source: string, path: string) => getPathMatch(source, { strict: true, removeUnnamedParams: true, sensitive: false })(path) !== false;
+  /** The rules Next applies to a brand page of a routed host, in order (the last one wins). */
+  const applied = (id: string, pagePath: string) =>
+    rules.filter((r) => hasValueRegex(r.has[0]!.value).test(id) && matches(r.source, brandRequestUrl(pagePath, id)!.split('?')[0]!));
+  const declared = (id: string, pagePath: string, key: string) =>
+    applied(id, pagePath)
+      .flatMap((r) => r.headers)
+      .filter((h) => h.key === key)
+      .at(-1)?.value;
+
   it('every brand page path declares its brand\'s policy; pages with "Use my location" allow geolocation', () => {
     const base = rules.filter((r) => r.source === BRAND_PAGE_SOURCE);
     expect(base.length).toBeLessThan(catalog.brands.size);
@@ -197,18 +155,26 @@ describe('per-page headers', () => {
         id,
       ).toHaveLength(1);
     expect(base.some((r) => hasValueRegex(r.has[0]!.value).test('ipaydayloansx'))).toBe(false);
-    const geo = rules.filter((r) => r.headers.some((h) => h.key === 'Permissions-Policy' && h.value.startsWith('geolocation=(self)')));
-    expect(geo.length).toBeGreaterThan(0);
-    const ipaydaySearch = geo.find(
-      (r) =>
-        hasValueRegex(r.has[0]!.value).test('ipaydayloans') && new RegExp(`^${r.source.replace(/^\/:route\(/, '/(?:').replace(/\)$/, ')')}$`).test('/search'),
-    );
-    expect(ipaydaySearch, 'ipaydayloans /search').toBeDefined();
+    for (const id of catalog.brands.keys())
+      for (const path of ['/', '/payday-loans', '/location/tx/houston', '/privacy'])
+        expect(declared(id, path, PAGE_POLICY_HEADER), `${id} ${path}`).toBeDefined();
+    expect(declared('ipaydayloans', '/search', 'Permissions-Policy')).toMatch(/^geolocation=\(self\)/);
+    expect(declared('ipaydayloans', '/privacy', 'Permissions-Policy')).toBeUndefined();
+    // SEO files are not pages
+    expect(applied('ipaydayloans', '/robots.txt')).toEqual([]);
+    expect(applied('ipaydayloans', '/sitemaps/0.xml')).toEqual([]);
   });
 
-  it('a route pattern becomes a path-to-regexp source without capturing groups', () => {
-    expect(routeSource(/^\/(?<loanType>[a-z]+(?:-[a-z]+)*)\/location\/search$/)).toBe('/:route((?:[a-z]+(?:-[a-z]+)*)\\/location\\/search)');
-    expect(routeSource(/^\/$/)).toBe('/');
+  it('a route pattern becomes a path-to-regexp source for the internal path, without capturing groups', () => {
+    expect(routeSource(/^\/(?<loanType>[a-z]+(?:-[a-z]+)*)\/location\/search$/)).toBe('/_brand/:brand/:route((?:[a-z]+(?:-[a-z]+)*)\\/location\\/search)');
+    expect(routeSource(/^\/$/)).toBe('/_brand/:brand');
+    expect(matches(routeSource(/^\/$/), '/_brand/ipaydayloans')).toBe(true);
+    expect(matches(routeSource(/^\/$/), '/_brand/ipaydayloans/x')).toBe(false);
+    expect(matches(routeSource(/^\/(?<loanType>[a-z]+)\/location\/search$/), '/_brand/a/payday/location/search')).toBe(true);
+    expect(matches(routeSource(/^\/(?<loanType>[a-z]+)\/location\/search$/), '/payday/location/search')).toBe(false);
+    expect(matches(BRAND_PAGE_SOURCE, '/_brand/ipaydayloans')).toBe(true);
+    expect(matches(BRAND_PAGE_SOURCE, '/_brand/ipaydayloans/location/tx/houston')).toBe(true);
+    expect(matches(BRAND_PAGE_SOURCE, '/api/seo/ipaydayloans/robots.txt')).toBe(false);
   });
 });
 

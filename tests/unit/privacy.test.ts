@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { browserPrivacyState, optInCookie, optOutCookie, pagePathFor, privacyChoicePath, privacyOptedOut } from '../../engine/privacy';
+import { browserPrivacyState, pagePathFor, privacyChoicePath, privacyOptedOut } from '../../engine/privacy';
+import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
 
 describe('the privacy choice', () => {
   it.each([

@@ -1,6 +1,6 @@
 /** What server.mjs decides before Next sees a request (engine/http/requestGate.mjs). */
 import { describe, expect, it } from 'vitest';
-import { clientDataRequest, internalPathRefused, needsProxy, plainPath, proxiedUrl, PROXY_PREFIX } from '../../engine/http/requestGate.mjs';
+import { brandRequestUrl, clientDataRequest, internalPathRefused, needsProxy, plainPath, proxiedUrl, PROXY_PREFIX } from '../../engine/http/requestGate.mjs';
 
 const ID = 'p'.repeat(32);
 
@@ -25,6 +25,17 @@ describe('the internal prefix', () => {
     ['/_next/data/build-1/_brand/_/payday-loans.json', undefined, undefined, false],
     ['/_brand/_/payday-loans', 'ipaydayloans', undefined, true],
     ['/_next/data/build-1/payday-loans.json', 'ipaydayloans', undefined, false],
+    // the hand-over prefix is server.mjs's alone: refused for every client, with any header
+    ['/__loansites-proxy/payday-loans', 'ipaydayloans', undefined, true],
+    ['/__loansites-proxy', undefined, undefined, true],
+    ['/__loansites-proxy?state=ca', 'ipaydayloans', undefined, true],
+    ['/__LOANSITES-PROXY/x', 'ipaydayloans', undefined, true],
+    [plainPath('/%5F_loansites-proxy/x'), 'ipaydayloans', undefined, true],
+    [plainPath('//__loansites-proxy//x'), undefined, undefined, true],
+    ['/__loansites-proxy/payday-loans', undefined, ID, true],
+    ['/_next/data/build-1/__loansites-proxy/payday-loans.json', 'ipaydayloans', undefined, true],
+    ['/_next/data/build-1/__loansites-proxy.json', undefined, undefined, true],
+    ['/__loansites-proxyx', undefined, undefined, false],
     ['/_brandx', undefined, undefined, false],
     ['/payday-loans', undefined, undefined, false],
   ] as const)('%s on %s (revalidate header %s) refused: %s', (path, routedBrand, revalidateHeader, refused) => {
@@ -48,14 +59,66 @@ describe("the client router's data requests", () => {
     // a host proxy.ts routes (development, blog hosts, brands added after the build): handed over
     ['/_next/data/b1/_brand/_/payday-loans.json', undefined, { url: '/_next/data/b1/__loansites-proxy/payday-loans.json', proxy: true }],
     ['/_next/data/b1/_brand/_.json', undefined, { url: '/_next/data/b1/__loansites-proxy.json', proxy: true }],
-    // not one: another brand segment, not a data request
+    // by page path (the router's background HEAD after a navigation; getAssetPathFromRoute: / → index.json, /index… → index/index…)
+    [
+      '/_next/data/b1/payday-loans.json?brand=_&path=payday-loans',
+      'ipaydayloans',
+      { url: '/_next/data/b1/_brand/ipaydayloans/payday-loans.json?brand=_&path=payday-loans', proxy: false },
+    ],
+    ['/_next/data/b1/location/tx.json', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans/location/tx.json', proxy: false }],
+    ['/_next/data/b1/index.json', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans.json', proxy: false }],
+    ['/_next/data/b1/index/index.json', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans/index.json', proxy: false }],
+    ['/_next/data/b1/indexes.json', 'ipaydayloans', { url: '/_next/data/b1/_brand/ipaydayloans/indexes.json', proxy: false }],
+    ['/_next/data/b1/payday-loans.json', undefined, { url: '/_next/data/b1/__loansites-proxy/payday-loans.json', proxy: true }],
+    ['/_next/data/b1/index.json', undefined, { url: '/_next/data/b1/__loansites-proxy.json', proxy: true }],
+    // not one: another brand segment, the internal prefix (refused before this), already handed over, runs of slashes, not a data request
     ['/_next/data/b1/_brand/__/payday-loans.json', 'ipaydayloans', undefined],
     ['/_next/data/b1/_brand/ipaydayloans/x.json', 'ipaydayloans', undefined],
-    ['/_next/data/b1/location/tx.json', 'ipaydayloans', undefined],
+    ['/_next/data/b1/__loansites-proxy/x.json', undefined, undefined],
+    ['/_next/data/b1/a//b.json', 'ipaydayloans', undefined],
+    ['/_next/data/b1/payday-loans', 'ipaydayloans', undefined],
+    ['/_next/static/chunks/a.js', 'ipaydayloans', undefined],
     ['/_brand/_/payday-loans', 'ipaydayloans', undefined],
     ['/_/x', undefined, undefined],
   ] as const)('%s on %s → %j', (url, routedBrand, expected) => {
     expect(clientDataRequest(url, routedBrand)).toEqual(expected);
+  });
+});
+
+describe("what Next is given for a routed host's request", () => {
+  it.each([
+    ['/', '/_brand/ipaydayloans'],
+    ['/?gclid=x', '/_brand/ipaydayloans?gclid=x'],
+    ['/payday-loans', '/_brand/ipaydayloans/payday-loans'],
+    ['/location/tx/houston?source1=a&b=2', '/_brand/ipaydayloans/location/tx/houston?source1=a&b=2'],
+    ['/apiary', '/_brand/ipaydayloans/apiary'],
+    ['/statistics', '/_brand/ipaydayloans/statistics'],
+    ['/logos', '/_brand/ipaydayloans/logos'],
+    ['/robots', '/_brand/ipaydayloans/robots'],
+    // the SEO files: canonical sitemap numbers only; any other sitemap path is the brand's 404 page
+    ['/robots.txt', '/api/seo/ipaydayloans/robots.txt'],
+    ['/sitemap.xml', '/api/seo/ipaydayloans/sitemap.xml'],
+    ['/sitemaps/0.xml', '/api/seo/ipaydayloans/sitemap-0.xml'],
+    ['/sitemaps/12.xml?x=1', '/api/seo/ipaydayloans/sitemap-12.xml?x=1'],
+    ['/sitemaps/00.xml', '/_brand/ipaydayloans/sitemaps/00.xml'],
+    ['/sitemaps/12345.xml', '/_brand/ipaydayloans/sitemaps/12345.xml'],
+    ['/sitemaps/x', '/_brand/ipaydayloans/sitemaps/x'],
+    // as it is: Next's own, the internal prefix, the API, public files, and what Next redirects first
+    ['/_next/static/x.js', undefined],
+    ['/_brand/ipaydayloans/payday-loans', undefined],
+    ['/_brand', undefined],
+    ['/_404', undefined],
+    ['/api/leads', undefined],
+    ['/api', undefined],
+    ['/static/ping.txt', undefined],
+    ['/logos/a.svg', undefined],
+    ['/favicon.ico', undefined],
+    ['/payday-loans/', undefined],
+    ['//payday-loans', undefined],
+    ['/a//b', undefined],
+    ['/a\\b', undefined],
+  ] as const)('%s → %s', (url, expected) => {
+    expect(brandRequestUrl(url, 'ipaydayloans')).toBe(expected);
   });
 });
 

@@ -12,16 +12,9 @@ import {
   withSeparators,
 } from '../../engine/widgets/amountInput';
 import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/widgets/exitIntent';
-import {
-  BLOCK_ERROR_TEXT,
-  boundaryState,
-  BREAKPOINTS,
-  debounce,
-  isDesktopWidth,
-  isHeaderSolid,
-  progressState,
-  RESIZE_DEBOUNCE_MS,
-} from '../../engine/widgets/layout';
+import { BLOCK_ERROR_TEXT, boundaryState, isHeaderSolid } from '../../engine/widgets/layout';
+import { progressState } from '../../engine/widgets/routeProgress';
+import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/viewport';
 import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
 import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';

@@ -16,7 +16,8 @@ import { NOT_FOUND_PATH } from '../../../engine/resolve';
 import { buildPageModel } from '../../../engine/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
 
-export const REVALIDATE_SECONDS = 3600;
+/** A page's lifetime in the cache (not exported: a page module's exports are sent to the browser). */
+const REVALIDATE_SECONDS = 3600;
 
 export const getStaticPaths: GetStaticPaths = () => {
   const catalog = getCatalog();
