@@ -70,8 +70,17 @@ describe('sealing at rest', () => {
   });
   it('a changed byte is refused', () => {
     const sealed = sealText('secret');
-    const broken = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
-    expect(() => openText(broken)).toThrow();
+    const [version, iv, body] = sealed.split('.');
+    // One byte of the ciphertext flipped (the old test swapped a character for the one it compared
+    // with the wrong neighbour: 1 run in 64 it changed nothing and failed).
+    for (const at of [0, 5, -1]) {
+      const bytes = Buffer.from(body!, 'base64url');
+      const i = at < 0 ? bytes.length + at : at;
+      bytes[i] = bytes[i]! ^ 0x01;
+      const broken = `${version}.${iv}.${bytes.toString('base64url')}`;
+      expect(broken).not.toBe(sealed);
+      expect(() => openText(broken)).toThrow();
+    }
   });
   it('back-off doubles from 5 s and stops at an hour', () => {
     expect([1, 2, 3, 4, 20].map(backoffMs)).toEqual([5_000, 10_000, 20_000, 40_000, 3_600_000]);
