@@ -20,8 +20,16 @@ const GENERAL = 'cocoloan';
 
 const KiB = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
-/** With leave: after loading, the pointer leaves the page and the exit popup's code is counted too. */
-async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolean; thirdParties?: boolean } = {}): Promise<{ bytes: number; files: number }> {
+/**
+ * With leave: after loading, the pointer leaves the page and the exit popup's code is counted too.
+ * With interact: after loading, the visitor scrolls and points at a link, and what that fetches
+ * (the router calls, the sticky apply watcher, the link's page code and the static blocks' chunk)
+ * is counted too.
+ */
+async function firstLoadJs(
+  url: string,
+  opts: { leave?: boolean; traced?: boolean; thirdParties?: boolean; interact?: boolean } = {},
+): Promise<{ bytes: number; files: number }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS],
@@ -50,6 +58,11 @@ async function firstLoadJs(url: string, opts: { leave?: boolean; traced?: boolea
     await page.waitForLoadState('networkidle');
   }
   if (traced && (await traced).status() !== 201) throw new Error(`${url}: the session trace was not stored`);
+  if (opts.interact) {
+    await page.mouse.wheel(0, 600);
+    await page.locator('footer a[href^="/"]:not([data-full-load])').first().hover();
+    await page.waitForLoadState('networkidle');
+  }
   if (opts.leave) {
     await page.mouse.move(300, 300);
     await page.mouse.move(300, -10);
@@ -82,6 +95,7 @@ export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
     const measured: { path: string; bytes: number; files: number }[] = [];
     for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`${base}${path}`)) });
     measured.push({ path: '/ + exit popup opened', ...(await firstLoadJs(`${base}/`, { leave: true })) });
+    const interacted = await firstLoadJs(`${base}${PLAIN_PAGE}`, { interact: true });
     const tracked = await firstLoadJs(`${base}${PLAIN_PAGE}?source1=bench&gclid=bench-${Date.now()}`, { traced: true });
     const heavy = measured.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     // A general brand (tag manager + pixel) with every third party on, against the same page with them intercepted away.
@@ -100,6 +114,11 @@ export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
         figure: `heaviest page (${heavy.path})`,
         measured: `${KiB(heavy.bytes)} (${(heavy.bytes / min.bytes).toFixed(3)}×)`,
         note: measured.map((m) => `${m.path} ${KiB(m.bytes)}`).join(', '),
+      },
+      {
+        figure: 'first scroll and link hover',
+        measured: `+${KiB(interacted.bytes - plain.bytes)} in ${interacted.files - plain.files} chunk(s) (${PLAIN_PAGE})`,
+        note: 'fetched on interaction, not with the page: the router calls and the link prefetch on the first pointer over (or focus on) a link, the sticky apply watcher on the first scroll',
       },
       {
         figure: 'third parties',
