@@ -37,11 +37,14 @@ import {
   readHostRules,
   readPreviewModeId,
 } from './engine/http/requestGate.mjs';
+import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
 if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? 'development' : 'production' });
 const { default: next } = await import('next');
+// Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
+choosePagesRenderer();
 const port = Number(process.env.PORT ?? 3000);
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
@@ -221,7 +224,9 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
     return plain(res, 400, 'The request target must be a path');
   }
   if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
-    return plain(res, 200, JSON.stringify(pageCacheStats() ?? null), { 'Content-Type': 'application/json' });
+    const stats = pageCacheStats();
+    // with the React server build pages were rendered with (engine/http/reactRenderer.mjs)
+    return plain(res, 200, JSON.stringify(stats ? { ...stats, reactServerBuild: renderedWith() } : null), { 'Content-Type': 'application/json' });
   }
   const routed = route(req, res);
   if (routed === false) return;

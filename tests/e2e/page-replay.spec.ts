@@ -1,9 +1,11 @@
 /**
  * Issue 13: fresh cache hits are answered by server.mjs from the page cache
- * (engine/cache/cachedPageReplay.mjs). Two instances of the same build, one with it and one
- * without (PAGE_CACHE_REPLAY=0), get the same requests; after the first answers, every page of
- * several brands and templates comes back the same from both — status, bytes (plain and gzip),
- * every header but the framing ones — and the first instance did answer them itself.
+ * (engine/cache/cachedPageReplay.mjs), and pages render with React's Node build
+ * (engine/http/reactRenderer.mjs). Two instances of the same build, one as we run it and one
+ * as Next alone would (PAGE_CACHE_REPLAY=0, REACT_SERVER_BUILD=edge), get the same requests:
+ * the first render of every page of several brands and templates is the same HTML from both,
+ * and after it every answer — status, bytes (plain and gzip), every header but the framing
+ * ones — and the first instance did answer them itself.
  */
 import { expect, test } from '@playwright/test';
 import { request } from 'node:http';
@@ -33,7 +35,10 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const env = (port: number) => ({ PAGE_CACHE_STATS: '1', LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-${port}.sqlite`), DATABASE_URL: '', REDIS_URL: '' });
-  [on, off] = await Promise.all([startInstance(ON_PORT, env(ON_PORT)), startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0' })]);
+  [on, off] = await Promise.all([
+    startInstance(ON_PORT, env(ON_PORT)),
+    startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0', REACT_SERVER_BUILD: 'edge' }),
+  ]);
 });
 test.afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
@@ -59,14 +64,19 @@ function get(port: number, host: string, path: string, headers: Record<string, s
     req.end();
   });
 }
-const replayed = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()).replayed as number;
+const stats = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()) as { replayed: number; reactServerBuild: string };
+const replayed = async (port: number) => (await stats(port)).replayed;
 
 test('every page answered from the cache is the one Next answers: same status, bytes and headers, gzip and HEAD included', async () => {
   test.setTimeout(180_000);
   for (const [host, path] of PAGES) {
-    // the first answer renders the page, the second is Next's cache hit (recorded)
-    for (const port of [ON_PORT, OFF_PORT]) for (let i = 0; i < 2; i++) expect((await get(port, host, path)).status, `${host}${path}`).toBe(200);
+    // the first answer renders the page (the same HTML from either React build), the second is Next's cache hit (recorded)
+    const [a, b] = [await get(ON_PORT, host, path), await get(OFF_PORT, host, path)];
+    expect([a.status, b.status], `${host}${path}`).toEqual([200, 200]);
+    expect(a.body.toString(), `first render of ${host}${path}`).toBe(b.body.toString());
+    for (const port of [ON_PORT, OFF_PORT]) expect((await get(port, host, path)).status, `${host}${path}`).toBe(200);
   }
+  expect([(await stats(ON_PORT)).reactServerBuild, (await stats(OFF_PORT)).reactServerBuild]).toEqual(['node', 'edge']);
   const before = await replayed(ON_PORT);
   for (const [host, path] of PAGES) {
     const variants: [headers: Record<string, string>, method: string, query: string][] = [
@@ -97,4 +107,8 @@ test('what is not a fresh page hit still reaches Next: a brand 404, a made-up ho
     expect((await get(ON_PORT, 'nobody.example', '/payday-loans')).status).toBe(404);
   }
   expect(await replayed(ON_PORT)).toBe(before);
+  // the brand's own 404 page renders the same with either React build
+  const [a, b] = [await get(ON_PORT, 'ipaydayloans.localhost', '/no-such-page'), await get(OFF_PORT, 'ipaydayloans.localhost', '/no-such-page')];
+  expect(a.body.toString()).toContain('We could not find that page');
+  expect(a.body.toString()).toBe(b.body.toString());
 });
