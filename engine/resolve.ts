@@ -72,6 +72,32 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
   };
 }
 
+/**
+ * The brand view of a page: one object per brand (as the catalog loaded it), year and kind of
+ * page, frozen, handed to every page that has it. The server renders a header and footer once
+ * per view (blocks/chrome/renderedOnce.tsx), and the view is built once instead of per page.
+ */
+const brandViews = new WeakMap<LoadedBrand, Map<string, BrandView>>();
+function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: boolean): BrandView {
+  let views = brandViews.get(loaded);
+  if (!views) brandViews.set(loaded, (views = new Map()));
+  const key = `${year} ${onApplyPage}`;
+  let view = views.get(key);
+  if (!view) {
+    view = deepFreeze(brandView(loaded.brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)) }));
+    views.set(key, view);
+  }
+  return view;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 function exitPopupView(config: NonNullable<Brand['exitPopup']>): ExitPopupView {
   const template = config.storeHrefTemplate;
   return {
@@ -217,7 +243,7 @@ export function resolvePage(
     jsonLd.push(breadcrumbJsonLd(brand, trail));
   }
 
-  const view = brandView(brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(brand, (name) => loaded.layout(name)) });
+  const view = sharedBrandView(loaded, year, onApplyPage);
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
     brand: offBlogHost

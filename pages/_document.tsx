@@ -1,4 +1,7 @@
-import { Head, Html, Main, NextScript, type DocumentProps } from 'next/document';
+import type { AppType } from 'next/app';
+import { Head, Html, Main, NextScript, type DocumentContext, type DocumentProps } from 'next/document';
+import { RenderedOnceContext } from '../blocks/chrome/renderedOnce';
+import { createRenderOnce } from '../blocks/chrome/renderOnceOnServer';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
 import type { PageModel } from '../engine/model';
 import { jsonLdText } from '../engine/seo';
@@ -34,6 +37,18 @@ function PageHead({ model }: { model: PageModel }) {
   );
 }
 
+/** Header and footer, once per brand view (blocks/chrome/renderedOnce.tsx). */
+const renderOnce = createRenderOnce();
+
+function withRenderOnce(App: AppType): AppType {
+  const WithRenderOnce: AppType = (props) => (
+    <RenderedOnceContext.Provider value={renderOnce}>
+      <App {...props} />
+    </RenderedOnceContext.Provider>
+  );
+  return WithRenderOnce;
+}
+
 export default function Document(props: DocumentProps) {
   const data = props.__NEXT_DATA__;
   const pageProps = (data.props as { pageProps?: PageProps } | undefined)?.pageProps;
@@ -53,3 +68,15 @@ export default function Document(props: DocumentProps) {
     </Html>
   );
 }
+
+/** Next's own rendering of the page, inside the render-once provider (the server's only). */
+Document.getInitialProps = (ctx: DocumentContext) =>
+  ctx.defaultGetInitialProps({
+    ...ctx,
+    renderPage: (options) =>
+      ctx.renderPage(
+        typeof options === 'function'
+          ? { enhanceApp: withRenderOnce, enhanceComponent: options }
+          : { ...options, enhanceApp: (App) => withRenderOnce(options?.enhanceApp ? options.enhanceApp(App) : App) },
+      ),
+  });

@@ -1,4 +1,5 @@
 import type { BrandView, LinkView } from '../../engine/model';
+import { RenderedOnce } from './renderedOnce';
 
 const SmartLink = ({ link }: { link: LinkView }) => (
   <a href={link.href} {...(link.href.startsWith('/') ? {} : { rel: 'noopener' })}>
@@ -9,12 +10,17 @@ const SmartLink = ({ link }: { link: LinkView }) => (
 /**
  * The footer's content; the <footer> element itself is Layout's (kept from the server's HTML on a
  * first load: Kept.tsx). Every link is in a .foot-links list (styles/globals.css): a 44 px tall
- * target (at least 44 px wide), the text as it reads.
+ * target (at least 44 px wide), the text as it reads. It depends on the brand view alone: the
+ * server renders it once per view (renderedOnce.tsx).
  */
 export function Footer({ brand }: { brand: BrandView }) {
+  return <RenderedOnce sameFor={brand} part="footer" className="mx-auto max-w-6xl px-4 py-8" render={() => <FooterContent brand={brand} />} />;
+}
+
+function FooterContent({ brand }: { brand: BrandView }) {
   const { footer } = brand;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
+    <>
       <div className="grid gap-6 sm:grid-cols-2 sm:gap-8 lg:grid-cols-4">
         <div>
           <p className="text-base font-bold text-slate-900">{brand.name}</p>
@@ -64,6 +70,6 @@ export function Footer({ brand }: { brand: BrandView }) {
         ))}
         <p>{footer.copyright}</p>
       </div>
-    </div>
+    </>
   );
 }
