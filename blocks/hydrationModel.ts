@@ -34,7 +34,15 @@ export type LiveExitPopup = ExitPopupView & { storeHref?: string };
 export type LiveBrand = Omit<BrandView, ChromeOnly | 'exitPopup'> & Partial<Pick<BrandView, ChromeOnly>> & { exitPopup?: LiveExitPopup };
 
 /** The pattern of the popup's store links when they are exactly the store brands on one pattern; else the links stay. */
+const compacted = new WeakMap<ExitPopupView, LiveExitPopup>();
 function compactPopup(popup: ExitPopupView): LiveExitPopup {
+  // a brand's pages share one view (engine/resolve.ts), so its popup is compacted once
+  let live = compacted.get(popup);
+  if (!live) compacted.set(popup, (live = compactPopupOnce(popup)));
+  return live;
+}
+
+function compactPopupOnce(popup: ExitPopupView): LiveExitPopup {
   const first = popup.stores?.[0];
   if (!first) return popup;
   const storeHref = first.href.replace(STORE_BRANDS[0]!.slug, SLUG);

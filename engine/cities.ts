@@ -73,30 +73,50 @@ export const cityAnywhere = (slug: string): City | undefined => load().bySlug.ge
 
 export const stateOfCity = (city: City): State => stateByCode(city.stateCode)!;
 
+const EARTH_RADIUS_MILES = 3958.8;
+const RAD = Math.PI / 180;
+
+/** The haversine term from the latitudes' cosines: 0 for the same place, growing with the distance. */
+const haversine = (a: { lat: number; lon: number }, b: { lat: number; lon: number }, cosA: number, cosB: number): number =>
+  Math.sin(((b.lat - a.lat) * RAD) / 2) ** 2 + cosA * cosB * Math.sin(((b.lon - a.lon) * RAD) / 2) ** 2;
+
+const milesOf = (h: number): number => EARTH_RADIUS_MILES * 2 * Math.asin(Math.sqrt(h));
+
 /** Great-circle distance in miles. */
-export function milesBetween(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 3958.8 * 2 * Math.asin(Math.sqrt(h));
+export const milesBetween = (a: { lat: number; lon: number }, b: { lat: number; lon: number }): number =>
+  milesOf(haversine(a, b, Math.cos(a.lat * RAD), Math.cos(b.lat * RAD)));
+
+/** The latitude cosines of a state's cities (in citiesOf order), worked out once per state: every city page of the state reads them all. */
+const cosLatByState = new Map<string, Float64Array>();
+function latitudeCosines(stateCode: string, cities: readonly City[]): Float64Array {
+  let cos = cosLatByState.get(stateCode);
+  if (!cos || cos.length !== cities.length) cosLatByState.set(stateCode, (cos = Float64Array.from(cities, (c) => Math.cos(c.lat * RAD))));
+  return cos;
 }
 
 /** The `count` cities of the state nearest to `city` (not itself), nearest first; one pass, no sort of the state. */
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
-  const best: { city: City; miles: number }[] = [];
+  const best: { city: City; h: number; miles: number }[] = [];
   const before = (miles: number, c: City, other: { city: City; miles: number }) =>
     miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
-  for (const c of citiesOf(city.stateCode)) {
+  const cities = citiesOf(city.stateCode);
+  const cos = latitudeCosines(city.stateCode, cities);
+  const cosHere = Math.cos(city.lat * RAD);
+  for (let k = 0; k < cities.length; k++) {
+    const c = cities[k]!;
     if (c.slug === city.slug) continue;
-    const miles = milesBetween(city, c);
+    const h = haversine(city, c, cosHere, cos[k]!);
+    // The distance grows with h: a city whose h is clearly past the farthest kept one is farther
+    // (the margin leaves any two that could round to the same miles to the comparison below).
+    if (best.length === count && h > best[count - 1]!.h * (1 + 1e-9)) continue;
+    const miles = milesOf(h);
     if (best.length === count && !before(miles, c, best[count - 1]!)) continue;
     let i = Math.min(best.length, count - 1);
     while (i > 0 && before(miles, c, best[i - 1]!)) i--;
-    best.splice(i, 0, { city: c, miles });
+    best.splice(i, 0, { city: c, h, miles });
     if (best.length > count) best.pop();
   }
-  return best;
+  return best.map(({ city: c, miles }) => ({ city: c, miles }));
 }
 
 const sortedLists = new Map<string, readonly City[]>();

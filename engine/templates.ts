@@ -16,10 +16,13 @@ export const placeholdersIn = (text: string): string[] => [...text.matchAll(PLAC
 export const possessive = (name: string): string => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
 
 export const fill = (text: string, vars: Vars): string =>
-  text.replace(PLACEHOLDER_POSSESSIVE, (whole, name: string, apostrophe: string | undefined) => {
-    if (!Object.prototype.hasOwnProperty.call(vars, name)) return whole;
-    return apostrophe ? possessive(vars[name]!) : vars[name]!;
-  });
+  // most strings of a layout have no placeholder: they are returned as they are, unscanned
+  !text.includes('{')
+    ? text
+    : text.replace(PLACEHOLDER_POSSESSIVE, (whole, name: string, apostrophe: string | undefined) => {
+        if (!Object.prototype.hasOwnProperty.call(vars, name)) return whole;
+        return apostrophe ? possessive(vars[name]!) : vars[name]!;
+      });
 
 /** Deep-fill every string of a plain JSON value. */
 export function fillDeep<T>(value: T, vars: Vars, skipKeys: ReadonlySet<string> = new Set()): T {
