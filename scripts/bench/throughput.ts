@@ -13,16 +13,26 @@ import { get, median, rps, startServer, stopServer, type BenchContext, type Row 
 export const CACHED_PAGE = '/payday-loans';
 export const SAME_BYTES_FILE = '/static/bench-page.html';
 
-export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
+/**
+ * Writes the cached page's bytes to public/static/ as the static file to compare with, and
+ * restarts the bench server (Next lists public/ when it starts). Returns the file and its size;
+ * the caller removes the file when done.
+ */
+export async function writeSameBytesFile(ctx: BenchContext): Promise<{ file: string; bytes: number }> {
   for (let i = 0; i < 3; i++) await get(ctx.port, ctx.host, CACHED_PAGE);
   const page = await get(ctx.port, ctx.host, CACHED_PAGE);
   if (page.status !== 200) throw new Error(`${CACHED_PAGE}: ${page.status}`);
   const file = join(ctx.root, 'public', SAME_BYTES_FILE);
   writeFileSync(file, page.body);
+  await ctx.restart();
+  return { file, bytes: page.body.length };
+}
+
+export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
+  const { file, bytes } = await writeSameBytesFile(ctx);
   const nextOnly = { ...ctx, port: ctx.port + 7 };
   let nextOnlyServer: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    await ctx.restart(); // Next lists public/ when it starts
     nextOnlyServer = await startServer(ctx.root, nextOnly.port, { PAGE_CACHE_REPLAY: '0' });
     for (const c of [ctx, nextOnly]) {
       for (let i = 0; i < 3; i++) await get(c.port, c.host, CACHED_PAGE);
@@ -37,7 +47,6 @@ export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
       nextRps.push(await rps(nextOnly, CACHED_PAGE));
     }
     const [p, f, n] = [median(pageRps), median(fileRps), median(nextRps)];
-    ctx.shared.set('staticRps', f);
     const ratio = p / f;
     return [
       {
@@ -45,7 +54,7 @@ export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
         measured: `${ratio.toFixed(2)} (${p.toFixed(0)} vs ${f.toFixed(0)})`,
         budget: '≥ 0.5 (goal ≥ 0.8)',
         ok: ratio >= 0.5,
-        note: `${CACHED_PAGE} vs ${SAME_BYTES_FILE} (the same ${page.body.length} bytes), 20 connections, ${ctx.seconds} s each, ${ctx.rounds} rounds alternating, medians: page ${pageRps.map((x) => x.toFixed(0)).join('/')}, file ${fileRps.map((x) => x.toFixed(0)).join('/')}`,
+        note: `${CACHED_PAGE} vs ${SAME_BYTES_FILE} (the same ${bytes} bytes), 20 connections, ${ctx.seconds} s each, ${ctx.rounds} rounds alternating, medians: page ${pageRps.map((x) => x.toFixed(0)).join('/')}, file ${fileRps.map((x) => x.toFixed(0)).join('/')}`,
       },
       {
         figure: 'the same with the proxy taken out (direct)',
