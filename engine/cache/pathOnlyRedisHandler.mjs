@@ -16,39 +16,34 @@
  *
  * We only use the pages router: a page is revalidated by `res.revalidate(path)`, which renders
  * it again and set()s it over the old entry — no tags involved. So here the three maps are
- * retired once the library has set them up (their subscriber connections closed, no resync)
- * and replaced by stand-ins that hold nothing. revalidateTag() still works for the only tags
+ * made without connecting (no subscriber connection each, no resync) and replaced by
+ * stand-ins that hold nothing: the handler holds one Redis connection. revalidateTag() still works for the only tags
  * a pages-router entry has, the implicit `_N_T_{key}`: the key is in the tag, no map needed.
  * What stays in Redis is one string key per page with a TTL — each evicted on its own.
  *
  * Private fields of the library are touched here (and only here): `client`, `sharedTagsMap`,
- * `revalidatedTagsMap`, `inMemoryDeduplicationCache`, and on the retired maps `filterKeys`,
- * `cleanupKeysNotInRedis`, `subscriberClient`, `waitUntilReady`. tests/unit/page-cache-bounds.test.ts
- * fails if an upgrade changes them (a tag hash appears, per-page memory grows).
+ * `revalidatedTagsMap`, `inMemoryDeduplicationCache`, `redisConnectionDeferred`, and on the
+ * retired maps `filterKeys`, `cleanupKeysNotInRedis`, `map`. tests/unit/page-cache-bounds.test.ts
+ * fails if an upgrade changes them (a tag hash appears, per-page memory grows), and
+ * tests/unit/page-cache-redis-lost.test.ts if the handler opens more than its one connection.
  */
 import { RedisStringsHandler, shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
+
+/** next/constants' PHASE_PRODUCTION_BUILD, the phase in which the library defers connecting. */
+const PHASE_PRODUCTION_BUILD = 'phase-production-build';
 
 /** Next's implicit tag of a cache key (NEXT_CACHE_IMPLICIT_TAG_ID). */
 export const IMPLICIT_TAG = '_N_T_';
 
 /**
- * A map the library set up that we do not use: it keeps nothing from now on, runs no full
- * re-read, and its subscriber connection is closed once its setup has finished.
+ * A map the library set up that we do not use: it keeps nothing from now on. It never
+ * connected (see the constructor), so there is no subscriber to close and no re-read to stop.
  * @param {any} map a SyncedMap
  */
 function retire(map) {
-  map.filterKeys = () => false; // initial sync and eviction events: nothing enters or leaves
-  map.cleanupKeysNotInRedis = async () => {}; // no SCAN of every key at start
+  map.filterKeys = () => false;
+  map.cleanupKeysNotInRedis = async () => {};
   map.map?.clear?.();
-  map
-    .waitUntilReady()
-    .then(async () => {
-      const subscriber = map.subscriberClient;
-      subscriber.removeAllListeners('error');
-      subscriber.on('error', () => {});
-      if (subscriber.isOpen) await subscriber.quit();
-    })
-    .catch(() => {});
 }
 
 /**
@@ -78,9 +73,27 @@ const libraryFields = (handler) => /** @type {any} */ (handler);
 export class PathOnlyRedisHandler extends RedisStringsHandler {
   /** @param {ConstructorParameters<typeof RedisStringsHandler>[0]} options */
   constructor(options) {
+    const building = shouldDeferRedisConnection();
     // No hourly re-read (0 disables the library's interval), no read deduplication, no copy with a fixed lifetime.
-    super({ ...options, avgResyncIntervalMs: 0, redisGetDeduplication: false, inMemoryCachingTime: 0 });
+    const settings = { ...options, avgResyncIntervalMs: 0, redisGetDeduplication: false, inMemoryCachingTime: 0 };
+    // Made as if during `next build`, when the library connects nothing: its three tag maps
+    // then finish their setup at once, without a subscriber connection each. Otherwise a map
+    // whose setup fails (Redis lost while it subscribes) rejects a promise nobody holds — an
+    // unhandled rejection from inside the library. Synchronous: no other code runs while
+    // NEXT_PHASE is borrowed.
+    const phase = process.env.NEXT_PHASE;
+    process.env.NEXT_PHASE = PHASE_PRODUCTION_BUILD;
+    try {
+      super(settings);
+    } finally {
+      if (phase === undefined) delete process.env.NEXT_PHASE;
+      else process.env.NEXT_PHASE = phase;
+    }
     const fields = libraryFields(this);
+    // The page client connects here instead, as the library would have: node-redis keeps
+    // retrying until Redis answers, reporting each failure as an 'error' event (logged by the library).
+    fields.redisConnectionDeferred = building;
+    if (!building) fields.client.connect().catch((/** @type {Error} */ err) => console.error('[page-cache] Redis connection failed:', err.message));
     for (const map of [fields.sharedTagsMap, fields.revalidatedTagsMap, fields.inMemoryDeduplicationCache]) retire(map);
     const ready = whenConnected(fields.client);
     fields.sharedTagsMap = emptyTagMap(ready);
