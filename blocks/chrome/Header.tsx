@@ -48,11 +48,7 @@ function HeaderRow({ brand }: { brand: BrandView }) {
                 )}
                 {item.children && (
                   <ul>
-                    {item.children.map((c) => (
-                      <li key={c.href}>
-                        <a href={c.href}>{c.label}</a>
-                      </li>
-                    ))}
+                    <LinkItems links={item.children} />
                   </ul>
                 )}
               </li>
@@ -90,25 +86,17 @@ function HeaderRow({ brand }: { brand: BrandView }) {
               {brand.apply.label}
             </ApplyLink>
             <ul className="menu-groups mt-2">
-              {mobileMenuGroups(brand.nav).map((group) =>
+              {mobileMenuGroups(brand.nav).map((group, i) =>
                 group.label ? (
                   <li key={group.label}>
                     {/* Every group the same way: a plain label, then its links (the label's own page is one of them). */}
                     <p>{group.label}</p>
                     <ul>
-                      {group.links.map((c) => (
-                        <li key={c.href}>
-                          <a href={c.href}>{c.label}</a>
-                        </li>
-                      ))}
+                      <LinkItems links={group.links} />
                     </ul>
                   </li>
                 ) : (
-                  group.links.map((c) => (
-                    <li key={c.href}>
-                      <a href={c.href}>{c.label}</a>
-                    </li>
-                  ))
+                  <LinkItems key={`links-${i}`} links={group.links} />
                 ),
               )}
             </ul>
@@ -117,4 +105,13 @@ function HeaderRow({ brand }: { brand: BrandView }) {
       )}
     </>
   );
+}
+
+/** One list item per link (drop-downs and the mobile menu's groups). */
+function LinkItems({ links }: { links: readonly { href: string; label: string }[] }) {
+  return links.map((c) => (
+    <li key={c.href}>
+      <a href={c.href}>{c.label}</a>
+    </li>
+  ));
 }
