@@ -74,7 +74,15 @@ async function firstLoadJs(
   return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length };
 }
 
-function buildMinimalApp(root: string): string {
+let minimalBuilt: string | undefined;
+
+/**
+ * Next's own minimal pages-router app (one page, `<p>Hello</p>`) built with the same next version in
+ * .bench/minimal: the first-load JS reference, and the Lighthouse reference (lighthouseRows.ts). Built
+ * once per bench run.
+ */
+export function buildMinimalApp(root: string): string {
+  if (minimalBuilt) return minimalBuilt;
   const dir = join(root, '.bench/minimal');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'pages'), { recursive: true });
@@ -83,7 +91,7 @@ function buildMinimalApp(root: string): string {
   writeFileSync(join(dir, 'next.config.mjs'), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
   const r = spawnSync('npx', ['next', 'build'], { cwd: dir, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (r.status !== 0) throw new Error('the minimal app did not build');
-  return dir;
+  return (minimalBuilt = dir);
 }
 
 export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {

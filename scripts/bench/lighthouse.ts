@@ -5,6 +5,9 @@
  * a slow-4G network, simulated — performance category only, in Debian's Chromium (CHROME_PATH). One run
  * per page, the median by score of three when that run is within 3 points of the budget (three runs of
  * every page took 11 minutes on this shared 2-core machine; LIGHTHOUSE_RUNS=n fixes the count).
+ * Next's own minimal app is measured the same way before each brand's pages: on a shared machine
+ * TBT moves with the load of the moment, and that row shows what the moment allowed a page with
+ * nothing of ours in it.
  * Third-party hosts (tag manager, analytics, pixel) are unreachable offline: Lighthouse blocks their
  * requests, which then fail at once — what is measured is our own loading strategy, not the vendors'.
  *
@@ -72,6 +75,8 @@ export interface LighthouseRow {
   runs: number;
   /** Lighthouse's measure of this machine's speed at the time (a quiet desktop ≈ 1500–2500; TBT scales with it) */
   benchmarkIndex?: number;
+  /** the benchmarkIndex of each run behind the row */
+  speeds?: number[];
   error?: string;
 }
 
@@ -185,17 +190,39 @@ async function measure(browser: Browser, label: string, url: string): Promise<Li
     }
   }
   if (!done.length) return { label, url, score: 0, lcpMs: NaN, tbtMs: NaN, cls: NaN, runs: 0, error };
-  return { label, runs: done.length, ...median(done), ...(error ? { error } : {}) };
+  const speeds = done.map((r) => r.benchmarkIndex ?? NaN);
+  return { label, runs: done.length, ...median(done), speeds, ...(error ? { error } : {}) };
 }
 
-/** Every page of LIGHTHOUSE_PAGES on the server at `origin(brand)`. */
-export async function lighthousePages(origin: (brand: string) => string): Promise<LighthouseRow[]> {
+/**
+ * Every page of LIGHTHOUSE_PAGES on the server at `origin(brand)`, and, with `reference`, that page
+ * (Next's minimal app) measured once before each brand's pages: what this machine allows at the time,
+ * in the same browser, between the pages it is compared with. `speeds`: Lighthouse's benchmarkIndex of
+ * every run, the machine's speed as it varied over them.
+ */
+export async function lighthousePages(
+  origin: (brand: string) => string,
+  reference?: string,
+): Promise<{ rows: LighthouseRow[]; reference?: LighthouseRow; speeds: number[] }> {
   return withBrowser(async (browser) => {
     const rows: LighthouseRow[] = [];
+    const references: Omit<LighthouseRow, 'label' | 'runs'>[] = [];
+    const speeds: number[] = [];
     for (const { brand, pages } of LIGHTHOUSE_PAGES) {
-      for (const [template, path] of pages) rows.push(await measure(browser, `${brand} ${template} ${path}`, origin(brand) + path));
+      if (reference) references.push(await runOnce(browser, reference).catch(() => undefined as never));
+      for (const [template, path] of pages) {
+        const row = await measure(browser, `${brand} ${template} ${path}`, origin(brand) + path);
+        rows.push(row);
+        speeds.push(...(row.speeds ?? []));
+      }
     }
-    return rows;
+    const measuredRefs = references.filter(Boolean);
+    speeds.push(...measuredRefs.map((r) => r.benchmarkIndex ?? NaN));
+    return {
+      rows,
+      speeds: speeds.filter((n) => Number.isFinite(n)),
+      ...(measuredRefs.length ? { reference: { label: 'Next minimal', runs: measuredRefs.length, ...median(measuredRefs) } } : {}),
+    };
   });
 }
 

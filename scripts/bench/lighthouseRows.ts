@@ -3,7 +3,8 @@
  * template of 3 brands against ≥ 95, and the payday home with its tag manager vs without (issue 11).
  * Skipped with --no-lighthouse (it takes minutes).
  */
-import type { BenchContext, Row } from './context';
+import { startServer, stopServer, type BenchContext, type Row } from './context';
+import { buildMinimalApp } from './firstLoadJs';
 import { LIGHTHOUSE_BUDGET, lighthousePages, lighthouseTagManager, type LighthouseRow } from './lighthouse';
 
 const measured = (r: LighthouseRow) =>
@@ -14,7 +15,10 @@ const measured = (r: LighthouseRow) =>
 export async function lighthouseRows(ctx: BenchContext): Promise<Row[]> {
   if (process.argv.includes('--no-lighthouse')) return [];
   const origin = (brand: string) => `http://${brand}.localhost:${ctx.port}`;
-  const pages = await lighthousePages(origin);
+  // Next's one-page app on the next port, measured between the brands: on a busy shared machine TBT
+  // (and so the score) moves with the load; the reference shows what the same moment allows.
+  const minimal = await startServer(buildMinimalApp(ctx.root), ctx.port + 1);
+  const { rows: pages, reference, speeds } = await lighthousePages(origin, `http://localhost:${ctx.port + 1}/`).finally(() => stopServer(minimal));
   const gtm = await lighthouseTagManager(`${origin(ctx.brand)}/`);
   const note =
     "lighthouse@12.8.2, mobile preset (simulated slow 4G, 4× CPU), Chromium /usr/bin/chromium; third-party hosts intercepted and answered at once (our loading strategy, not the vendors' bytes)";
@@ -26,6 +30,15 @@ export async function lighthouseRows(ctx: BenchContext): Promise<Row[]> {
       ok: r.score >= LIGHTHOUSE_BUDGET,
       ...(i === 0 ? { note } : {}),
     })),
+    ...(reference
+      ? [
+          {
+            figure: "Lighthouse Next's minimal page (reference)",
+            measured: measured(reference),
+            note: `Next's one-page app (<p>Hello</p>, the same next version) measured before each brand's pages, in the same browser; machine speed over the pages' runs (Lighthouse benchmarkIndex) ${Math.min(...speeds)}–${Math.max(...speeds)}`,
+          },
+        ]
+      : []),
     { figure: 'Lighthouse payday home WITH tag manager', measured: measured(gtm.with) },
     {
       figure: 'Lighthouse payday home WITHOUT tag manager',
