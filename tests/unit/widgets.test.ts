@@ -18,7 +18,7 @@ import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../..
 import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
 import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
-import { amountLabel, amountOptions } from '../../engine/amounts';
+import { amountLabel, amountOptions, formatMoney } from '../../engine/amounts';
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
 
 describe('typed amounts', () => {
@@ -154,6 +154,19 @@ describe('amount dropdown options', () => {
     expect(labels.at(-2)).toBe('$5,000');
     expect(labels.at(-1)).toBe('Above $5000');
     expect(amountOptions()).not.toContain(35000);
+  });
+
+  it('formats each locale and currency with its own rules, whatever was formatted before (formats are reused)', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(formatMoney(1500, 'de-DE', 'EUR')).toBe('1.500\u00a0€');
+      expect(formatMoney(1500)).toBe('$1,500');
+      expect(amountLabel(35000, 'de-DE', 'EUR')).toBe('Above 5000\u00a0€');
+      expect(amountLabel(35000)).toBe('Above $5000');
+      expect(formatMoney(2500, 'en-AU', 'AUD')).toBe('$2,500');
+      expect(withSeparators('12345', 'de-DE')).toBe('12.345');
+      expect(withSeparators('12345')).toBe('12,345');
+      expect(() => formatMoney(100, 'en-US', 'NOT-A-CURRENCY')).toThrow(RangeError);
+    }
   });
 });
 
