@@ -18,24 +18,44 @@ export function amountOptions(withAbove = false): number[] {
 }
 
 /**
- * One Intl.NumberFormat per locale and options, made on first use: constructing one costs ~100 µs
- * (formatting with it ~0.5 µs), and a page with the quick picker and the exit popup formats ~40
- * amounts while it hydrates (issue 13). An unknown locale or currency still throws, as before.
+ * Whole amounts written without Intl for the brand schema's locales (en-US, en-CA, en-AU: "35,000",
+ * "$35,000" — narrow symbol "$" for USD, CAD and AUD alike). The first Intl.NumberFormat a page makes
+ * loads ICU's number data: 90–115 ms of main thread in Chromium at a phone's 4× CPU slowdown, measured
+ * (.bench-style, `new Intl.NumberFormat(...)` timed in a fresh page), paid while the page hydrates
+ * (issue 13). Anything else — another locale or currency, a negative or huge number — goes to Intl,
+ * one formatter per locale and options; tests/unit/widgets.test.ts checks both give the same text.
  */
+const WRITTEN_HERE = new Set(['en-US', 'en-CA', 'en-AU']);
+const NARROW_SYMBOL: Readonly<Record<string, string>> = { USD: '$', CAD: '$', AUD: '$' };
 const formats = new Map<string, Intl.NumberFormat>();
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const key = `${locale}\u0000${JSON.stringify(options)}`;
   let format = formats.get(key);
   if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, options)));
   return format;
 }
 
-export function formatMoney(amount: number, locale = 'en-US', currency = 'USD'): string {
-  return numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol' }).format(amount);
+/** Rounded half away from zero (Intl's default), digits grouped by three with "," unless `grouping` is false. */
+function writeWhole(amount: number, grouping: boolean): string {
+  const digits = String(Math.round(amount));
+  return grouping ? digits.replace(/\B(?=(\d{3})+$)/g, ',') : digits;
 }
+const writtenHere = (amount: number, locale: string) => WRITTEN_HERE.has(locale) && amount >= 0 && amount < 1e15;
+
+/** 2500 → "2,500" in the brand's locale, no fraction digits. */
+export function formatNumber(amount: number, locale = 'en-US', grouping = true): string {
+  return writtenHere(amount, locale) ? writeWhole(amount, grouping) : numberFormat(locale, { maximumFractionDigits: 0, useGrouping: grouping }).format(amount);
+}
+
+function money(amount: number, locale: string, currency: string, grouping: boolean): string {
+  const symbol = NARROW_SYMBOL[currency];
+  return symbol !== undefined && writtenHere(amount, locale)
+    ? symbol + writeWhole(amount, grouping)
+    : numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol', useGrouping: grouping }).format(amount);
+}
+
+export const formatMoney = (amount: number, locale = 'en-US', currency = 'USD'): string => money(amount, locale, currency, true);
 
 /** Option labels: "$1,500"; values above 5000 read "Above $5000" (SPEC §9, written without a separator). */
 export const amountLabel = (amount: number, locale = 'en-US', currency = 'USD'): string =>
-  amount > 5000
-    ? `Above ${numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol', useGrouping: false }).format(5000)}`
-    : formatMoney(amount, locale, currency);
+  amount > 5000 ? `Above ${money(5000, locale, currency, false)}` : formatMoney(amount, locale, currency);

@@ -1,6 +1,7 @@
 'use client';
 import { useState } from 'react';
 import { applyUrl } from '../../engine/applyUrl';
+import { formatNumber } from '../../engine/amounts';
 import { ApplyForm } from './ApplyForm';
 import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/widgets/amountInput';
 import type { BrandView } from '../../engine/model';
@@ -31,7 +32,7 @@ export function CashForm({
       <label htmlFor={id} className="block font-medium text-slate-800">
         Loan amount{' '}
         <span className="font-normal text-slate-700">
-          (${CASH_AMOUNT.min} to ${CASH_AMOUNT.max.toLocaleString(brand.locale)})
+          (${CASH_AMOUNT.min} to ${formatNumber(CASH_AMOUNT.max, brand.locale)})
         </span>
       </label>
       <div className="mt-1 flex flex-col gap-3 sm:flex-row">

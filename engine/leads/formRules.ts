@@ -6,7 +6,7 @@
  * tests/unit/apply-form-rules.test.ts. No React, no browser.
  */
 import type { LeadRequest } from '../../schemas/api.types';
-import { numberFormat } from '../amounts';
+import { formatNumber } from '../amounts';
 import { LOAN_PURPOSES } from '../data/purposes';
 import { ageOn, MIN_AGE, type LoanKind } from './rules';
 
@@ -104,7 +104,7 @@ export const clampAmount = (n: number): number => Math.min(FORM_AMOUNT.max, Math
 /** "2500" → "2,500"; anything that is not a number is kept as typed. */
 export function amountText(n: number | string, locale = 'en-US'): string {
   const v = typeof n === 'number' ? n : wholeNumber(n);
-  return v === undefined ? String(n) : numberFormat(locale, { maximumFractionDigits: 0 }).format(v);
+  return v === undefined ? String(n) : formatNumber(v, locale);
 }
 
 /** The amount in the apply URL (?requested_amount= or ?requestedamount=), clamped to 100–35000; null when absent or not a number. */

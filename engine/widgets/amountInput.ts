@@ -2,7 +2,7 @@
  * Typed amount fields (SPEC §5, §9): the title popup's amount and the Get Your Cash widget.
  * Each function takes what is in the field and returns what the field or the apply URL gets.
  */
-import { bracketAmount, numberFormat } from '../amounts';
+import { bracketAmount, formatNumber } from '../amounts';
 
 /** Keep digits only, without leading zeros ("0" stays "0"). */
 export function digitsOnly(text: string): string {
@@ -12,7 +12,7 @@ export function digitsOnly(text: string): string {
 
 /** "12345" → "12,345" (the brand's locale decides the separator). */
 export function withSeparators(digits: string, locale = 'en-US'): string {
-  return digits === '' ? '' : numberFormat(locale, { maximumFractionDigits: 0 }).format(Number(digits));
+  return digits === '' ? '' : formatNumber(Number(digits), locale);
 }
 
 const numberIn = (text: string): number | undefined => {

@@ -18,7 +18,7 @@ import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../..
 import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
 import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
-import { amountLabel, amountOptions, formatMoney } from '../../engine/amounts';
+import { amountLabel, amountOptions, formatMoney, formatNumber } from '../../engine/amounts';
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
 
 describe('typed amounts', () => {
@@ -167,6 +167,24 @@ describe('amount dropdown options', () => {
       expect(withSeparators('12345')).toBe('12,345');
       expect(() => formatMoney(100, 'en-US', 'NOT-A-CURRENCY')).toThrow(RangeError);
     }
+  });
+
+  it("writes the brands' amounts exactly as Intl does, without making an Intl formatter (en-US, en-CA, en-AU)", () => {
+    const amounts = [0, 1, 7, 99, 100, 999, 1000, 1500, 2.5, 999.5, 9999.49, 12345, 35000, 100000, 1234567, 987654321012, 999999999999999];
+    for (const locale of ['en-US', 'en-CA', 'en-AU'])
+      for (const amount of amounts) {
+        expect(formatNumber(amount, locale)).toBe(new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(amount));
+        expect(formatNumber(amount, locale, false)).toBe(new Intl.NumberFormat(locale, { maximumFractionDigits: 0, useGrouping: false }).format(amount));
+        for (const currency of ['USD', 'CAD', 'AUD'])
+          expect(formatMoney(amount, locale, currency)).toBe(
+            new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol' }).format(amount),
+          );
+      }
+    // Outside what the brand schema allows, Intl answers.
+    expect(formatMoney(-1500)).toBe('-$1,500');
+    expect(formatNumber(1e21)).toBe('1,000,000,000,000,000,000,000');
+    expect(formatNumber(12345, 'en-IN')).toBe('12,345');
+    expect(formatNumber(1234567, 'en-IN')).toBe('12,34,567');
   });
 });
 
