@@ -8,10 +8,12 @@ import type { Brand, Layout } from '../schemas/brand.types';
 
 export const OPT_OUT_COOKIE = 'privacy_opt_out';
 
+/** The opt-out cookie in a Cookie header (or document.cookie). */
+const OPTED_OUT_COOKIE = new RegExp(`(?:^|;\\s*)${OPT_OUT_COOKIE}=1(?:;|$)`);
+
 export function privacyOptedOut(headers: { 'sec-gpc'?: string | string[]; cookie?: string }): boolean {
   const gpc = Array.isArray(headers['sec-gpc']) ? headers['sec-gpc'][0] : headers['sec-gpc'];
-  if (gpc?.trim() === '1') return true;
-  return new RegExp(`(?:^|;\\s*)${OPT_OUT_COOKIE}=1(?:;|$)`).test(headers.cookie ?? '');
+  return gpc?.trim() === '1' || OPTED_OUT_COOKIE.test(headers.cookie ?? '');
 }
 
 /** The footer link's words (the CCPA/CPRA wording). */
@@ -22,7 +24,7 @@ export type PrivacyState = 'opted-in' | 'opted-out' | 'gpc';
 /** The same rule in the browser: navigator.globalPrivacyControl first, then the cookie. */
 export function browserPrivacyState(gpc: unknown, cookie: string): PrivacyState {
   if (gpc === true) return 'gpc';
-  return privacyOptedOut({ cookie }) ? 'opted-out' : 'opted-in';
+  return OPTED_OUT_COOKIE.test(cookie) ? 'opted-out' : 'opted-in';
 }
 
 /** Query parameters that identify an ad click; an opted-out visitor's are not given to third parties. */
