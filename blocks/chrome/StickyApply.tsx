@@ -5,7 +5,7 @@ import type { BrandView } from '../../engine/model';
  * The phone's sticky apply button (below md; not on apply pages nor where the brand cannot serve
  * the state): hidden in the first HTML (no layout shift, nothing without script), shown once the
  * hero's button (or, without one, the page's opening band) has scrolled above the screen
- * (./stickyApplyWatch, fetched on the page's first scroll — or at once when the page opens
+ * (./stickyApplyWatch, in ./afterFirstInput's chunk, fetched on the page's first scroll — or at once when the page opens
  * already scrolled, as on a return visit). Its link is rendered like ApplyLink's but without the
  * hook: the visit's stored source (v1) is written into it at mount by keptParts.ts, as for every
  * kept apply link, and again by the watcher before it ever shows.
@@ -19,7 +19,7 @@ export function StickyApply({ brand }: { brand: BrandView }) {
     let gone = false;
     const start = () => {
       window.removeEventListener('scroll', start);
-      import('./stickyApplyWatch')
+      import('./afterFirstInput')
         .then((m) => {
           if (!gone) off = m.watchStickyApply(el);
         })

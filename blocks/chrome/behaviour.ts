@@ -1,7 +1,7 @@
 /**
  * Layout behaviour every page needs, in plain DOM code (React state would cost more bytes in
  * every page's script): the header turns solid past 64 px of scroll. The mobile menu's behaviour
- * (mobileMenu.ts) is fetched on its first opening — the menu itself is a <details>, so it opens
+ * (mobileMenu.ts, in afterFirstInput.ts's chunk) is fetched on its first opening — the menu itself is a <details>, so it opens
  * at once and without script. (The route progress bar comes with client-side navigation:
  * navigate.ts.) Rules in engine/widgets/layout.ts.
  */
@@ -38,7 +38,7 @@ export function installLayoutBehaviour(): () => void {
   const onFirstToggle = () => {
     menu?.removeEventListener('toggle', onFirstToggle);
     early(true);
-    void import('./mobileMenu').then((m) => {
+    void import('./afterFirstInput').then((m) => {
       early(false);
       menuOff = m.installMobileMenu(menu!);
     });

@@ -6,7 +6,7 @@
  *   not marked data-full-load → pushPage (./navigate);
  * - pointer (a touch too: it starts with pointerover) or keyboard focus on such a link →
  *   prefetchPage, once per href.
- * Anything else is left to the browser. The router calls (./navigate) load on the first such
+ * Anything else is left to the browser. The router calls (./navigate, in ./afterFirstInput's chunk) load on the first such
  * intent, not with the page: a visitor who follows no link never fetches them. A click that
  * comes before they have arrived waits for them (a few hundred bytes); should they fail to load,
  * the browser follows the link.
@@ -26,8 +26,8 @@ const anchorOf = (target: EventTarget | null): HTMLAnchorElement | null => (targ
 
 export function installClientNavigation(): () => void {
   const prefetched = new Set<string>();
-  let navigate: Promise<typeof import('./navigate')> | undefined;
-  const load = () => (navigate ??= import('./navigate'));
+  let navigate: Promise<typeof import('./afterFirstInput')> | undefined;
+  const load = () => (navigate ??= import('./afterFirstInput'));
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = anchorOf(event.target);
