@@ -103,6 +103,51 @@ test.describe('no layout shift while a page loads (6× CPU slowdown, 390 px)', (
   }
 });
 
+/**
+ * The footer and the static blocks below the first two are laid out only when they come near the
+ * screen (content-visibility: auto, styles/globals.css), at an estimated size until then. Scrolling
+ * a page through to its end must move nothing the visitor is reading, and the footer must then be
+ * on screen (a wrong estimate would shift the page or leave a gap).
+ */
+test.describe('scrolling to the end of a page shifts nothing (off-screen parts rendered late)', () => {
+  const SCROLLED: { brand: string; path: string }[] = [
+    { brand: 'ipaydayloans', path: '/' },
+    { brand: 'ipaydayloans', path: '/location/tx/houston' },
+    { brand: 'ustitleloans', path: '/title-loans/texas' },
+    { brand: 'usinstallmentloans', path: '/faqs' },
+  ];
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1350, height: 940 },
+  ])
+    for (const { brand, path } of SCROLLED)
+      test(`${brand} ${path} at ${viewport.width} px`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.addInitScript(() => {
+          const w = window as unknown as { __shifts: number };
+          w.__shifts = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+              if (!e.hadRecentInput) w.__shifts += e.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(brandUrl(brand, path), { waitUntil: 'networkidle' });
+        // A screen at a time, as a thumb would, until the end of the page is on screen.
+        await expect
+          .poll(
+            () =>
+              page.evaluate(() => {
+                window.scrollBy(0, window.innerHeight * 0.8);
+                return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+              }),
+            { intervals: [50], timeout: 30_000 },
+          )
+          .toBe(true);
+        await expect(page.locator('footer.site-footer')).toBeInViewport();
+        expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts)).toBeLessThan(0.01);
+      });
+});
+
 test.describe('without JavaScript the amount widgets are in the page', () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
   const cases: { brand: string; path: string; shows: (page: Page) => ReturnType<Page['getByRole']> }[] = [
