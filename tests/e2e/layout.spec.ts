@@ -280,3 +280,15 @@ test('no script a page loads names another brand: the browser gets no host table
     }
   }
 });
+
+test('every code chunk a page loads asks V8 to compile it while it downloads (scripts/compile-hints.ts)', async ({ page }) => {
+  const chunks: Promise<{ url: string; text: string }>[] = [];
+  page.on('response', (r) => {
+    if (r.request().resourceType() === 'script' && r.url().includes('/_next/static/chunks/')) chunks.push(r.text().then((text) => ({ url: r.url(), text })));
+  });
+  await open(page, 'ipaydayloans', '/payday-loans');
+  const loaded = await Promise.all(chunks);
+  expect(loaded.length).toBeGreaterThan(3);
+  // Without it, V8 compiles each function on the main thread when the page first calls it.
+  for (const { url, text } of loaded) expect(text.startsWith('//# allFunctionsCalledOnLoad\n'), url).toBe(true);
+});
