@@ -20,13 +20,16 @@ export function amountOptions(withAbove = false): number[] {
 /**
  * Whole amounts written without Intl for the brand schema's locales (en-US, en-CA, en-AU: "35,000",
  * "$35,000" — narrow symbol "$" for USD, CAD and AUD alike). The first Intl.NumberFormat a page makes
- * loads ICU's number data: 90–115 ms of main thread in Chromium at a phone's 4× CPU slowdown, measured
- * (.bench-style, `new Intl.NumberFormat(...)` timed in a fresh page), paid while the page hydrates
- * (issue 13). Anything else — another locale or currency, a negative or huge number — goes to Intl,
+ * loads ICU's number data: 90–115 ms of main thread in Chromium at a phone's 4× CPU slowdown (timed
+ * in a fresh page), paid while the page hydrates (issue 13). Anything else — another locale or currency, a negative or huge number — goes to Intl,
  * one formatter per locale and options; tests/unit/widgets.test.ts checks both give the same text.
  */
 const WRITTEN_HERE = new Set(['en-US', 'en-CA', 'en-AU']);
-const NARROW_SYMBOL: Readonly<Record<string, string>> = { USD: '$', CAD: '$', AUD: '$' };
+const NARROW_SYMBOL = new Map([
+  ['USD', '$'],
+  ['CAD', '$'],
+  ['AUD', '$'],
+]);
 const formats = new Map<string, Intl.NumberFormat>();
 function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const key = `${locale}\u0000${JSON.stringify(options)}`;
@@ -48,7 +51,7 @@ export function formatNumber(amount: number, locale = 'en-US', grouping = true):
 }
 
 function money(amount: number, locale: string, currency: string, grouping: boolean): string {
-  const symbol = NARROW_SYMBOL[currency];
+  const symbol = NARROW_SYMBOL.get(currency);
   return symbol !== undefined && writtenHere(amount, locale)
     ? symbol + writeWhole(amount, grouping)
     : numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, currencyDisplay: 'narrowSymbol', useGrouping: grouping }).format(amount);

@@ -185,6 +185,7 @@ describe('amount dropdown options', () => {
     expect(formatNumber(1e21)).toBe('1,000,000,000,000,000,000,000');
     expect(formatNumber(12345, 'en-IN')).toBe('12,345');
     expect(formatNumber(1234567, 'en-IN')).toBe('12,34,567');
+    expect(() => formatMoney(100, 'en-US', 'constructor')).toThrow(RangeError);
   });
 });
 
