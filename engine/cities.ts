@@ -86,12 +86,26 @@ const milesOf = (h: number): number => EARTH_RADIUS_MILES * 2 * Math.asin(Math.s
 export const milesBetween = (a: { lat: number; lon: number }, b: { lat: number; lon: number }): number =>
   milesOf(haversine(a, b, Math.cos(a.lat * RAD), Math.cos(b.lat * RAD)));
 
-/** The latitude cosines of a state's cities (in citiesOf order), worked out once per state: every city page of the state reads them all. */
-const cosLatByState = new Map<string, Float64Array>();
-function latitudeCosines(stateCode: string, cities: readonly City[]): Float64Array {
-  let cos = cosLatByState.get(stateCode);
-  if (!cos || cos.length !== cities.length) cosLatByState.set(stateCode, (cos = Float64Array.from(cities, (c) => Math.cos(c.lat * RAD))));
-  return cos;
+/**
+ * The state's cities (in citiesOf order) as points on the unit sphere, x y z per city, worked out
+ * once per state: every city page of the state reads them all. The squared chord between two
+ * such points is 4 × the haversine term, so the nearest cities come without a sine per city.
+ */
+const pointsByState = new Map<string, Float64Array>();
+function unitPoints(stateCode: string, cities: readonly City[]): Float64Array {
+  let xyz = pointsByState.get(stateCode);
+  if (!xyz || xyz.length !== cities.length * 3) {
+    xyz = new Float64Array(cities.length * 3);
+    cities.forEach((c, k) => xyz!.set(unitPoint(c), k * 3));
+    pointsByState.set(stateCode, xyz);
+  }
+  return xyz;
+}
+
+function unitPoint(c: { lat: number; lon: number }): [number, number, number] {
+  const lat = c.lat * RAD;
+  const lon = c.lon * RAD;
+  return [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
 }
 
 /** The `count` cities of the state nearest to `city` (not itself), nearest first; one pass, no sort of the state. */
@@ -100,20 +114,24 @@ export function nearbyCities(city: City, count: number): { city: City; miles: nu
   const before = (miles: number, c: City, other: { city: City; miles: number }) =>
     miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
   const cities = citiesOf(city.stateCode);
-  const cos = latitudeCosines(city.stateCode, cities);
-  const cosHere = Math.cos(city.lat * RAD);
-  for (let k = 0; k < cities.length; k++) {
+  const xyz = unitPoints(city.stateCode, cities);
+  const [x, y, z] = unitPoint(city);
+  for (let k = 0, i = 0; k < cities.length; k++, i += 3) {
     const c = cities[k]!;
     if (c.slug === city.slug) continue;
-    const h = haversine(city, c, cosHere, cos[k]!);
+    const dx = xyz[i]! - x;
+    const dy = xyz[i + 1]! - y;
+    const dz = xyz[i + 2]! - z;
+    const h = (dx * dx + dy * dy + dz * dz) / 4;
     // The distance grows with h: a city whose h is clearly past the farthest kept one is farther
     // (the margin leaves any two that could round to the same miles to the comparison below).
     if (best.length === count && h > best[count - 1]!.h * (1 + 1e-9)) continue;
-    const miles = milesOf(h);
+    // the miles themselves from the haversine formula, as before (the chord only ranks)
+    const miles = milesBetween(city, c);
     if (best.length === count && !before(miles, c, best[count - 1]!)) continue;
-    let i = Math.min(best.length, count - 1);
-    while (i > 0 && before(miles, c, best[i - 1]!)) i--;
-    best.splice(i, 0, { city: c, h, miles });
+    let j = Math.min(best.length, count - 1);
+    while (j > 0 && before(miles, c, best[j - 1]!)) j--;
+    best.splice(j, 0, { city: c, h, miles });
     if (best.length > count) best.pop();
   }
   return best.map(({ city: c, miles }) => ({ city: c, miles }));
