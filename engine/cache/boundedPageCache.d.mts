@@ -11,7 +11,7 @@ export interface PageCacheStats {
   /** cache hits answered by server.mjs (engine/cache/cachedPageReplay.mjs) */
   replayed: number;
 }
-export declare function entryBytes(value: unknown): number;
+export declare function entryBytes(value: unknown, htmlBytes?: number): number;
 export type PageCacheStore = {
   stats: PageCacheStats;
   keyOf(internalPath: string): string | undefined;

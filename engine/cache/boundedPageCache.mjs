@@ -37,14 +37,14 @@ function nextLifetimes() {
  * Bytes an entry holds: its HTML, and its page data counted as the size of the copy the HTML
  * carries (__NEXT_DATA__), which saves serialising it again; a redirect's props.
  */
-export function entryBytes(/** @type {any} */ value) {
+export function entryBytes(/** @type {any} */ value, /** @type {number | undefined} */ htmlBytes = undefined) {
   if (!value) return 0;
   if (typeof value.html === 'string') {
     const html = value.html;
     const start = html.indexOf('<script id="__NEXT_DATA__"');
     const end = start < 0 ? -1 : html.indexOf('</script>', start);
     const data = end < 0 ? (value.pageData === undefined ? 0 : JSON.stringify(value.pageData).length) : end - start;
-    return Buffer.byteLength(html) + data;
+    return (htmlBytes ?? Buffer.byteLength(html)) + data;
   }
   return Buffer.byteLength(JSON.stringify(value));
 }
@@ -88,9 +88,11 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
         return;
       }
       if (keyPrefix === undefined && key.includes('/_brand/')) keyPrefix = key.slice(0, key.indexOf('/_brand/'));
-      const bytes = entryBytes(data) + key.length;
+      // the HTML's bytes once: they are what is kept, and their length is its size
+      const html = asBytes && typeof data.html === 'string' ? Buffer.from(data.html) : undefined;
+      const bytes = entryBytes(data, html?.length) + key.length;
       if (bytes > maxBytes) return;
-      const value = asBytes && typeof data.html === 'string' ? { ...data, html: Buffer.from(data.html) } : data;
+      const value = html ? { ...data, html } : data;
       entries.set(key, { entry: { value, lastModified: Date.now(), ...(cacheControl ? { cacheControl } : {}) }, bytes });
       stats.bytes += bytes;
       stats.stored++;
