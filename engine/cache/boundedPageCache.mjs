@@ -34,18 +34,24 @@ function nextLifetimes() {
 }
 
 /**
- * Bytes an entry holds: its HTML, and its page data counted as the size of the copy the HTML
- * carries (__NEXT_DATA__), which saves serialising it again; a redirect's props.
+ * The bytes of a page's data as JSON, without the brand view when it is the one all pages of the
+ * brand share (frozen, held by engine/resolve.ts whatever the cache holds); a page with a brand
+ * object of its own (the blog host's links) counts it. Measured against the heap over 3,000 city
+ * pages: 8.8 KB of heap per page for this data; counting the HTML's __NEXT_DATA__ copy instead,
+ * as before, said ~1.5 KB.
  */
+function pageDataBytes(/** @type {any} */ pageData) {
+  if (pageData === undefined) return 0;
+  const model = pageData?.pageProps?.model;
+  if (!model || typeof model !== 'object' || !Object.isFrozen(model.brand)) return JSON.stringify(pageData).length;
+  const { brand: _shared, ...own } = model;
+  return JSON.stringify({ ...pageData, pageProps: { ...pageData.pageProps, model: own } }).length;
+}
+
+/** Bytes an entry holds: its HTML (`htmlBytes` when the caller has them) and its page data; a redirect's props. */
 export function entryBytes(/** @type {any} */ value, /** @type {number | undefined} */ htmlBytes = undefined) {
   if (!value) return 0;
-  if (typeof value.html === 'string') {
-    const html = value.html;
-    const start = html.indexOf('<script id="__NEXT_DATA__"');
-    const end = start < 0 ? -1 : html.indexOf('</script>', start);
-    const data = end < 0 ? (value.pageData === undefined ? 0 : JSON.stringify(value.pageData).length) : end - start;
-    return (htmlBytes ?? Buffer.byteLength(html)) + data;
-  }
+  if (typeof value.html === 'string') return (htmlBytes ?? Buffer.byteLength(value.html)) + pageDataBytes(value.pageData);
   return Buffer.byteLength(JSON.stringify(value));
 }
 

@@ -16,6 +16,23 @@ describe('bounded page cache', () => {
     expect(entryBytes(null)).toBe(0);
   });
 
+  it("counts a page's own data, not the brand view every page of the brand shares", () => {
+    const shared = Object.freeze({ nav: 'n'.repeat(10_000) });
+    const withBrand = (brand: object) => ({
+      kind: 'PAGES',
+      html: '<html></html>',
+      pageData: { pageProps: { model: { brand, blocks: 'b'.repeat(4_000) } } },
+    });
+    const ownData = entryBytes(withBrand(shared));
+    expect(ownData).toBeGreaterThan(4_000);
+    expect(ownData).toBeLessThan(5_000);
+    // the same page with a brand object of its own (the blog host's links): that object counts
+    const ownBrand = entryBytes(withBrand({ nav: 'n'.repeat(10_000) }));
+    expect(ownBrand - ownData).toBeGreaterThan(10_000);
+    // the HTML by its UTF-8 bytes
+    expect(entryBytes({ ...withBrand(shared), html: 'é'.repeat(100) }) - ownData).toBe(200 - '<html></html>'.length);
+  });
+
   it('keeps the total under its bound, dropping the least recently used first', () => {
     const store = createStore(100 * 1024);
     for (let i = 0; i < 10; i++) store.set(`/p${i}`, page(10), { revalidate: 60 });
