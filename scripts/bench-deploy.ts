@@ -194,7 +194,7 @@ async function handlerCost(redisUrl: string): Promise<string[]> {
   return out;
 }
 
-/** GET with our Host (fetch in Node 20 replaces the Host header). */
+/** GET with our Host (Node's fetch replaces the Host header). */
 async function autocannonBody(url: string): Promise<{ text(): Promise<string> }> {
   const { request } = await import('node:http');
   const u = new URL(url);

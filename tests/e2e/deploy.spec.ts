@@ -47,7 +47,7 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
-/** An HTTP request with the Host header we choose (fetch in Node 20 replaces it). */
+/** An HTTP request with the Host header we choose (Node's fetch replaces it). */
 function send(base: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {

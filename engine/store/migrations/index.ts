@@ -3,7 +3,7 @@
  * once here. Kysely's Migrator runs them by name order, on SQLite and PostgreSQL alike; a
  * migration, once merged, is never edited — a change is a new file.
  */
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m001 from './001_session_traces';
 import * as m002 from './002_leads';
 
