@@ -232,7 +232,7 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   if (routed === false) return;
   const brand = req.headers[BRAND_HEADER];
   // The replay looks at the page path the visitor asked for; Next is given the internal one.
-  replay.handle(req, res, typeof brand === 'string' ? brand : undefined, () => {
+  replay.handle(req, res, typeof brand === 'string' ? { brand, host: hostName(req.headers.host) } : undefined, () => {
     if (routed) req.url = routed;
     return handle(req, res).catch((err) => {
       console.error('[server]', req.method, req.url, err);

@@ -7,11 +7,16 @@ export interface Candidate {
   host: string;
   head: boolean;
 }
+/** The brand a request is routed to and its normalised host (the one the brand is routed by). */
+export interface Route {
+  brand: string;
+  host: string;
+}
 export type Headers = Record<string, string | string[] | number>;
 export declare function acceptsGzip(header: string | undefined): boolean;
 export declare function createCachedPageReplay(options?: { enabled?: boolean; now?: () => number; store?: () => PageCacheStore | undefined }): {
-  handle(req: IncomingMessage, res: ServerResponse, routedBrand: string | undefined, next: () => unknown): unknown;
-  candidate(req: IncomingMessage, routedBrand: string | undefined): Candidate | undefined;
+  handle(req: IncomingMessage, res: ServerResponse, route: Route | undefined, next: () => unknown): unknown;
+  candidate(req: IncomingMessage, route: Route | undefined): Candidate | undefined;
   serve(req: IncomingMessage, res: ServerResponse, c: Candidate): boolean;
   record(c: Candidate, status: number, headers: Headers): void;
 };

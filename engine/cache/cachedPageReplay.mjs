@@ -39,11 +39,17 @@ export function acceptsGzip(/** @type {string | undefined} */ header) {
   }
   return false;
 }
-/** Hosts one stored page may be recorded for (a brand's production, www., dev., localhost…). */
+/**
+ * Hosts one stored page may be recorded for (a brand's production, www., dev., localhost…). They
+ * are normalised hosts (the one the brand is routed by): spellings of one host (a port, capitals,
+ * a trailing dot) share its slot, so junk spellings cannot fill the slots and crowd the real
+ * host out of the replay.
+ */
 const HOSTS_PER_ENTRY = 8;
 
 /**
  * @typedef {{ key: string, host: string, head: boolean }} Candidate
+ * @typedef {{ brand: string, host: string }} Route the brand a request is routed to and its normalised host
  * @typedef {Record<string, string | string[] | number>} Headers
  */
 
@@ -70,11 +76,11 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * Answers the request from the cache when it can; otherwise hands it to Next (`next`) and, if
      * it could be answered from the cache later, records the head Next writes for it.
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
-     * @param {string | undefined} routedBrand the brand server.mjs routed the host to
+     * @param {Route | undefined} route the brand and normalised host the front door routed the request to
      * @param {() => unknown} next
      */
-    handle(req, res, routedBrand, next) {
-      const c = api.candidate(req, routedBrand);
+    handle(req, res, route, next) {
+      const c = api.candidate(req, route);
       if (!c) return next();
       if (api.serve(req, res, c)) return;
       const writeHead = res.writeHead;
@@ -92,12 +98,12 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
 
     /**
      * Whether a request may be answered from the cache once its headers are known: a plain page
-     * GET/HEAD on a host the build routes (its brand named by server.mjs).
-     * @param {import('node:http').IncomingMessage} req @param {string | undefined} routedBrand
+     * GET/HEAD on a host routed to a brand (named by the front door).
+     * @param {import('node:http').IncomingMessage} req @param {Route | undefined} route
      * @returns {Candidate | undefined}
      */
-    candidate(req, routedBrand) {
-      if (!enabled || !routedBrand || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    candidate(req, route) {
+      if (!enabled || !route || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
       const h = req.headers;
       if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range || h.rsc) return undefined;
       if (h.cookie && DRAFT_COOKIE.test(h.cookie)) return undefined;
@@ -105,9 +111,9 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       if (!PAGE_PATH.test(path) || (q >= 0 && NEXT_QUERY.test(url.slice(q)))) return undefined;
-      const key = store()?.keyOf(`/_brand/${routedBrand}${path === '/' ? '' : path}`);
+      const key = store()?.keyOf(`/_brand/${route.brand}${path === '/' ? '' : path}`);
       if (!key) return undefined;
-      return { key, host: String(h.host ?? '').toLowerCase(), head: req.method === 'HEAD' };
+      return { key, host: route.host, head: req.method === 'HEAD' };
     },
 
     /**

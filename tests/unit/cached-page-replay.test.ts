@@ -44,8 +44,9 @@ let port = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff'); // as server.mjs's security headers
-    const brand = String(req.headers.host).startsWith('acme.') ? 'acme' : undefined;
-    replay.handle(req, res, brand, () => fakeNext(req, res));
+    // as the front door routes: the brand of the normalised host (lower-case, no port, no trailing dot)
+    const host = String(req.headers.host).toLowerCase().replace(/:\d+$/, '').replace(/\.+$/, '');
+    replay.handle(req, res, host.startsWith('acme.') ? { brand: 'acme', host } : undefined, () => fakeNext(req, res));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
@@ -129,16 +130,28 @@ describe('a fresh cache hit', () => {
     expect((await reached('/old')).next).toBe(1);
   });
 
-  it('is recorded per host, and only from a cache hit', async () => {
+  it('is recorded per normalised host, and only from a cache hit', async () => {
     put('/hosts', '<html>h</html>');
     await get('/hosts');
-    expect((await reached('/hosts', { host: 'acme.localhost:3000' })).next).toBe(1);
-    const other = await reached('/hosts', { host: 'acme.localhost:3000' });
+    expect((await reached('/hosts', { host: 'acme.example' })).next).toBe(1);
+    const other = await reached('/hosts', { host: 'acme.example' });
     expect(other.next).toBe(0);
-    expect(other.answer.headers['x-host-seen']).toBe('acme.localhost:3000');
+    expect(other.answer.headers['x-host-seen']).toBe('acme.example');
+    // another spelling of a host already recorded is that host
+    expect((await reached('/hosts', { host: 'ACME.localhost:3000' })).next).toBe(0);
     put('/miss', '<html>m</html>');
     await get('/miss', { 'x-test-miss': '1' });
     expect((await reached('/miss')).next).toBe(1);
+  });
+
+  it('junk spellings of a host (ports, capitals, trailing dots) cannot crowd the real host out of the replay', async () => {
+    put('/crowd', '<html>c</html>');
+    for (let port = 1; port <= 8; port++) await get('/crowd', { host: `acme.localhost:${port}` });
+    for (const spelling of ['ACME.LOCALHOST', 'acme.localhost.', 'acme.localhost..:9']) await get('/crowd', { host: spelling });
+    for (const host of ['acme.localhost', 'acme.localhost:7', 'Acme.Localhost.']) expect((await reached('/crowd', { host })).next, host).toBe(0);
+    // a real second host of the brand still gets a slot of its own
+    await get('/crowd', { host: 'acme.example' });
+    expect((await reached('/crowd', { host: 'acme.example' })).next).toBe(0);
   });
 });
 
