@@ -1,0 +1,172 @@
+/**
+ * The front door: what happens to a request, decided in one pure function before Next sees it.
+ * server.mjs asks `decide` for every request (development and production alike), sets the
+ * headers the decision names and then answers itself, replays a cached page, or hands Next the
+ * URL the decision gives. Table test: tests/unit/front-door.test.ts.
+ *
+ * In order:
+ * 1. refuse — methods no page has (405), a target that is not a path (400), a path with dot
+ *    segments or encoded separators (400, engine/http/requestPath.ts), the internal prefix
+ *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
+ * 2. console — the operators' console hosts (CONSOLE_HOSTS, console.localhost): not built yet;
+ * 3. next — Next's own files and the API, and paths Next redirects first (a trailing slash,
+ *    runs of slashes, a backslash), whatever the host: handed over untouched;
+ * 4. unknown host (404, "Server error: host … not found") and site unavailable (503: the brand's
+ *    file is broken; the other sites are not affected);
+ * 5. next — the client router's data requests, given the host's brand;
+ * 6. redirect — a blog host's / to /blog (308), a search form's ?state= to its page (302), a
+ *    path with capitals to the lower-case page it names (308);
+ * 7. seo — robots.txt and the sitemaps, from the SEO API route;
+ * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
+ *    parties) and whether it may use geolocation; replayable from the page cache;
+ * 9. not found — the brand's own 404 page.
+ * Routing here, not in next.config.ts rewrites: Next sends every rewrite to the browser, and with
+ * it the client's rewrite resolver (~3 KiB gzip of JavaScript on every page).
+ */
+import type { PagePolicy } from '../csp.mjs';
+import type { Catalog } from '../catalog';
+import { pageUsesGeolocation } from '../geocode/permissions';
+import { isBlogPath, lookupBrandId, requestHost } from '../hosts';
+import { pagePolicy } from '../pagePolicy';
+import { matchPath, searchRedirect } from '../resolve';
+import { isPreviewModeId } from './previewMode';
+import {
+  brandDataUrl,
+  CLIENT_BRAND,
+  dataPagePath,
+  internalDataBrand,
+  internalPath,
+  isInternal,
+  NOT_FOUND_PAGE,
+  readTarget,
+  seoFileOf,
+  seoUrl,
+} from './requestPath';
+
+/** What the front door reads of a request. */
+export interface RequestFacts {
+  method: string;
+  /** the request target as sent (req.url) */
+  target: string;
+  host?: string | undefined;
+  forwardedHost?: string | undefined;
+  /** x-prerender-revalidate: Next's own revalidation presents the build's preview-mode id */
+  revalidate?: string | undefined;
+}
+
+/** What the front door decides by: the catalog and a few settings of the running server. */
+export interface Door {
+  catalog: Catalog;
+  /** the build's preview-mode id (null without a build, and in development) */
+  previewModeId: string | null;
+  /** the operators' console hosts, normalised */
+  consoleHosts: ReadonlySet<string>;
+  /** believe x-forwarded-host (a trusted proxy in front sets it) */
+  trustForwardedHost: boolean;
+  /** a brand's problems are shown on its 503 page only outside production */
+  production: boolean;
+  /** the environment the page policies read (the geocoder's origin) */
+  env: Record<string, string | undefined>;
+}
+
+export type Decision =
+  | { kind: 'refuse'; status: 400 | 404 | 405; reason: string }
+  | { kind: 'console'; host: string }
+  | { kind: 'next'; url: string }
+  | { kind: 'unknownHost'; host: string }
+  | { kind: 'unavailable'; brand: string; problems: string[] }
+  | { kind: 'redirect'; status: 302 | 308; location: string }
+  | { kind: 'seo'; brand: string; url: string }
+  | { kind: 'page'; brand: string; host: string; url: string; policy: PagePolicy; geolocation: boolean }
+  | { kind: 'notFound'; brand: string; url: string; policy: PagePolicy };
+
+/** Methods no page has (Next would answer them with a 500). */
+export const REFUSED_METHODS: ReadonlySet<string> = new Set(['TRACE', 'TRACK', 'CONNECT']);
+export const ALLOWED_METHODS = 'GET, HEAD, POST';
+
+/** Next's own files, the API and the shared public files: the same on every host. */
+const NEXT_OWN = /^\/(?:_next\/(?!data\/)|api(?:\/|$)|static\/|logos\/|favicon\.ico$)/;
+const DATA = /^\/_next\/data\//;
+
+export function decide(req: RequestFacts, door: Door): Decision {
+  if (REFUSED_METHODS.has(req.method)) return { kind: 'refuse', status: 405, reason: `Method ${req.method} is not allowed` };
+  if (!req.target.startsWith('/'))
+    return req.method === 'OPTIONS'
+      ? { kind: 'refuse', status: 405, reason: 'OPTIONS * is not supported' }
+      : { kind: 'refuse', status: 400, reason: 'The request target must be a path' };
+  const target = readTarget(req.target);
+  if (!target.ok) return { kind: 'refuse', status: 400, reason: target.reason };
+  const { path, search, normalised } = target;
+  const notFound = { kind: 'refuse', status: 404, reason: 'Not found' } as const;
+
+  const host = requestHost({ host: req.host ?? null, forwardedHost: req.forwardedHost ?? null }, door.trustForwardedHost);
+  const { catalog } = door;
+  const blogBrand = lookupBrandId(catalog.blogHostMap, host);
+  const brandId = blogBrand ?? lookupBrandId(catalog.hostMap, host);
+
+  if (isInternal(normalised)) return isPreviewModeId(req.revalidate, door.previewModeId) ? { kind: 'next', url: req.target } : notFound;
+  const named = internalDataBrand(normalised);
+  if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
+
+  if (door.consoleHosts.has(host)) return { kind: 'console', host };
+  if (NEXT_OWN.test(path) || (!DATA.test(path) && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')))))
+    return { kind: 'next', url: req.target };
+
+  if (!brandId) return { kind: 'unknownHost', host: host || (req.host ?? '') };
+  const loaded = catalog.brands.get(brandId);
+  if (!loaded) return { kind: 'unavailable', brand: brandId, problems: door.production ? [] : [...(catalog.broken.get(brandId) ?? [])] };
+  const blogOnly = (p: string) => blogBrand !== undefined && !isBlogPath(p);
+
+  if (DATA.test(path)) {
+    if (named === brandId) return { kind: 'next', url: req.target };
+    const url = brandDataUrl(req.target, brandId);
+    if (!url) return { kind: 'next', url: req.target };
+    const pagePath = dataPagePath(url);
+    return pagePath !== undefined && blogOnly(pagePath) ? notFound : { kind: 'next', url };
+  }
+
+  if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
+  const seo = seoFileOf(path);
+  if (seo) return { kind: 'seo', brand: brandId, url: seoUrl(brandId, seo, search) };
+  const query = new URLSearchParams(search);
+  if (query.has('state')) {
+    const to = searchRedirect(loaded, path, query);
+    if (to) return { kind: 'redirect', status: 302, location: to };
+  }
+  const match = blogOnly(path) ? undefined : matchPath(loaded, path);
+  if (!match) {
+    const lower = path.toLowerCase();
+    if (lower !== path && !blogOnly(lower) && matchPath(loaded, lower)) return { kind: 'redirect', status: 308, location: lower + search };
+    return { kind: 'notFound', brand: brandId, url: internalPath(brandId, NOT_FOUND_PAGE), policy: pagePolicy(loaded.brand, undefined, door.env) };
+  }
+  const layout = loaded.layout(match.route.layout);
+  return {
+    kind: 'page',
+    brand: brandId,
+    host,
+    url: internalPath(brandId, path, search),
+    policy: pagePolicy(loaded.brand, layout, door.env),
+    geolocation: layout ? pageUsesGeolocation(layout) : false,
+  };
+}
+
+/** Device features are denied on every response; a page with "Use my location" allows geolocation on its own origin. */
+export const PERMISSIONS_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+export const PERMISSIONS_GEOLOCATION = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+export const permissionsPolicy = (d: Decision): string => (d.kind === 'page' && d.geolocation ? PERMISSIONS_GEOLOCATION : PERMISSIONS_DENIED);
+
+/** The brands' production hosts and blog hosts: Strict-Transport-Security is sent on these. */
+export function productionHosts(catalog: Catalog): Set<string> {
+  const hosts = new Set<string>();
+  for (const { brand } of catalog.brands.values()) {
+    for (const h of brand.hosts) hosts.add(h.toLowerCase());
+    if (brand.blogHost) hosts.add(brand.blogHost.toLowerCase());
+  }
+  return hosts;
+}
+
+/** The console hosts: console.localhost, and CONSOLE_HOSTS (comma-separated) in a deployment. */
+export function consoleHostsOf(env: Record<string, string | undefined>): Set<string> {
+  const listed = (env.CONSOLE_HOSTS ?? '').split(',').map((h) => requestHost({ host: h }));
+  return new Set(['console.localhost', ...listed.filter(Boolean)]);
+}

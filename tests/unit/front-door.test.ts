@@ -1,0 +1,325 @@
+/**
+ * What happens to a request (engine/http/frontDoor.ts), decided for the real brand files: the
+ * refusals, the internal prefix and its spellings, the client router's data requests, what a
+ * brand host's path becomes, every host of every brand and the hosts that are not one, and the
+ * policies a page is sent with.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, readSources } from '../../engine/catalog';
+import { hostsOfBrand } from '../../engine/hosts';
+import { pagePolicy } from '../../engine/pagePolicy';
+import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/http/frontDoor';
+import { answerOf } from '../../engine/http/frontDoorAnswers';
+import { rememberingPages } from '../../engine/http/frontDoorServer';
+import { readTarget } from '../../engine/http/requestPath';
+
+const { brands, layouts } = readSources({ extraDir: '' });
+const catalog = buildCatalog(brands, layouts);
+const ID = 'p'.repeat(32);
+const door: Door = { catalog, previewModeId: ID, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
+const on = (host: string, target: string, extra: { method?: string; revalidate?: string } = {}): Decision =>
+  decide({ method: extra.method ?? 'GET', target, host, revalidate: extra.revalidate }, door);
+const IPAYDAY = 'ipaydayloans.localhost';
+const NOT_FOUND = { kind: 'refuse', status: 404 };
+const BRAND_404 = { kind: 'notFound', brand: 'ipaydayloans', url: '/_brand/ipaydayloans/_not-found' };
+
+describe('refused before anything else', () => {
+  it.each([
+    ['TRACE', '/', 405],
+    ['TRACK', '/payday-loans', 405],
+    ['CONNECT', '/', 405],
+    ['OPTIONS', '*', 405],
+    ['GET', 'http://evil.com/', 400],
+    ['GET', 'evil', 400],
+  ] as const)('%s %s → %s', (method, target, status) => {
+    expect(on(IPAYDAY, target, { method })).toMatchObject({ kind: 'refuse', status });
+    expect(answerOf(on(IPAYDAY, target, { method }))?.headers.Allow).toBe(status === 405 ? 'GET, HEAD, POST' : undefined);
+  });
+});
+
+describe('the internal prefix', () => {
+  it.each([
+    [IPAYDAY, '/_brand/ipaydayloans/payday-loans', undefined, NOT_FOUND],
+    [IPAYDAY, '/_brand', undefined, NOT_FOUND],
+    [IPAYDAY, '/_BRAND/ipaydayloans', undefined, NOT_FOUND],
+    [IPAYDAY, '/%5Fbrand/ipaydayloans/payday-loans', undefined, NOT_FOUND],
+    ['evil.com', '//_brand//ipaydayloans', undefined, NOT_FOUND],
+    ['evil.com', '/_brand/ipaydayloans/payday-loans', '1', NOT_FOUND],
+    ['evil.com', '/_brand/ipaydayloans/payday-loans', 'x'.repeat(32), NOT_FOUND],
+    [IPAYDAY, '/_brand/ipaydayloans/payday-loans', '', NOT_FOUND],
+    // Next's own revalidation, with the build's preview-mode id, from any host
+    ['evil.com', '/_brand/ipaydayloans/payday-loans', ID, { kind: 'next', url: '/_brand/ipaydayloans/payday-loans' }],
+    // the client router's data requests: only for the brand of the host
+    [
+      IPAYDAY,
+      '/_next/data/build-1/_brand/ipaydayloans/payday-loans.json',
+      undefined,
+      { kind: 'next', url: '/_next/data/build-1/_brand/ipaydayloans/payday-loans.json' },
+    ],
+    [IPAYDAY, '/_next/data/build-1/_brand/ipaydayloans.json', undefined, { kind: 'next', url: '/_next/data/build-1/_brand/ipaydayloans.json' }],
+    [IPAYDAY, '/_next/data/build-1/_brand/usbadcreditloans/payday-loans.json', undefined, NOT_FOUND],
+    [IPAYDAY, '/_next/data/build-1/%5Fbrand/usbadcreditloans/payday-loans.json', undefined, NOT_FOUND],
+    ['evil.com', '/_next/data/build-1/_brand/ipaydayloans/payday-loans.json', undefined, NOT_FOUND],
+    [IPAYDAY, '/_next/data/build-1/_brand/__/payday-loans.json', undefined, NOT_FOUND],
+    [IPAYDAY, '/_brand/_/payday-loans', undefined, NOT_FOUND],
+    // the old hand-over prefix is a path like any other: the brand's 404 page, never a page
+    [IPAYDAY, '/__loansites-proxy/payday-loans', undefined, BRAND_404],
+    [IPAYDAY, '/__loansites-proxy', undefined, BRAND_404],
+    [IPAYDAY, '/__LOANSITES-PROXY/x', undefined, BRAND_404],
+    [IPAYDAY, '/_brandx', undefined, BRAND_404],
+    [IPAYDAY, '/_404', undefined, BRAND_404],
+    ['evil.com', '/__loansites-proxy', undefined, { kind: 'unknownHost', host: 'evil.com' }],
+    [IPAYDAY, '/payday-loans', undefined, { kind: 'page', url: '/_brand/ipaydayloans/payday-loans' }],
+  ] as const)('%s %s (revalidate header %s) → %j', (host, target, revalidate, expected) => {
+    expect(on(host, target, { revalidate })).toMatchObject(expected);
+  });
+
+  it('without a build (no preview-mode id) nothing passes', () => {
+    expect(decide({ method: 'GET', target: '/_brand/a/b', host: IPAYDAY, revalidate: '' }, { ...door, previewModeId: null })).toMatchObject(NOT_FOUND);
+  });
+});
+
+describe('dot segments and encoded separators never reach another page', () => {
+  const dots = ['..', '.', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%2e', '%252e%252e', '%25252e%25252e'];
+  const seps = ['/', '\\', '%2f', '%2F', '%5c', '%5C', '%252f'];
+  const prefixes = ['', '/api', '/api/seo', '/static', '/logos', '/_next', '/_next/static', '/_next/data/b1', '/payday-loans', '/blog', '/x/y'];
+  const targets: string[] = [];
+  for (const prefix of prefixes)
+    for (const dot of dots)
+      for (const sep of seps) {
+        targets.push(`${prefix}/${dot}${sep}_brand${sep}usbadcreditloans${sep}apply`);
+        targets.push(`${prefix}/${dot}/${dot}/_brand/usbadcreditloans/apply`);
+      }
+  targets.push('/api/%2e%2e/_brand/usbadcreditloans/apply', '/api/..', '/a/.', '/%2e', '/sitemaps/..%2f..%2f_brand/x');
+
+  it(`${new Set(targets).size} spellings, each refused with 400 or 404`, () => {
+    for (const target of new Set(targets)) {
+      const d = on('ipaydayloans.com', target);
+      expect(d.kind === 'refuse' && [400, 404].includes(d.status), `${target} → ${JSON.stringify(d)}`).toBe(true);
+    }
+  });
+
+  it.each([
+    ['/api/%2e%2e/_brand/usbadcreditloans/apply', false],
+    ['/api/..%2F_brand', false],
+    ['/a\\..\\_brand', false],
+    ['/payday-loans/%zz', false],
+    ['/payday-loans', true],
+    ['/sitemaps/1.xml', true],
+    ['/_next/static/chunks/a.b.js', true],
+    ['/a..b/c.', true],
+    ['/%5Fbrand/x', true],
+  ])('readTarget(%s) accepted: %s', (target, ok) => {
+    expect(readTarget(target).ok).toBe(ok);
+  });
+});
+
+describe("the client router's data requests", () => {
+  it.each([
+    [IPAYDAY, '/_next/data/b1/_brand/_/payday-loans.json', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json'],
+    [IPAYDAY, '/_next/data/b1/_brand/_.json?x=1', '/_next/data/b1/_brand/ipaydayloans.json?x=1'],
+    [
+      'weloans.localhost',
+      '/_next/data/b1/_brand/_/location/tx.json?brand=_&path=location',
+      '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location',
+    ],
+    // by page path (the router's background HEAD after a navigation; / → index.json, /index… → index/index…)
+    [IPAYDAY, '/_next/data/b1/payday-loans.json?brand=_&path=payday-loans', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json?brand=_&path=payday-loans'],
+    [IPAYDAY, '/_next/data/b1/location/tx.json', '/_next/data/b1/_brand/ipaydayloans/location/tx.json'],
+    [IPAYDAY, '/_next/data/b1/index.json', '/_next/data/b1/_brand/ipaydayloans.json'],
+    [IPAYDAY, '/_next/data/b1/index/index.json', '/_next/data/b1/_brand/ipaydayloans/index.json'],
+    [IPAYDAY, '/_next/data/b1/indexes.json', '/_next/data/b1/_brand/ipaydayloans/indexes.json'],
+    // a blog host: its blog pages only
+    ['blog.ipaydayloans.com', '/_next/data/b1/_brand/_/blog.json', '/_next/data/b1/_brand/ipaydayloans/blog.json'],
+    // handed to Next as they are (Next answers 404: the browser then loads the page in full)
+    [IPAYDAY, '/_next/data/b1/a//b.json', '/_next/data/b1/a//b.json'],
+    [IPAYDAY, '/_next/data/b1/payday-loans', '/_next/data/b1/payday-loans'],
+    [IPAYDAY, '/_next/data/b1/__loansites-proxy/x.json', '/_next/data/b1/__loansites-proxy/x.json'],
+    [IPAYDAY, '/_next/static/chunks/a.js', '/_next/static/chunks/a.js'],
+  ])('%s %s → Next gets %s', (host, target, url) => {
+    expect(on(host, target)).toEqual({ kind: 'next', url });
+  });
+
+  it.each([
+    ['evil.com', '/_next/data/b1/_brand/_/payday-loans.json', { kind: 'unknownHost' }],
+    ['evil.com', '/_next/data/b1/index.json', { kind: 'unknownHost' }],
+    ['blog.ipaydayloans.com', '/_next/data/b1/_brand/_/payday-loans.json', NOT_FOUND],
+  ] as const)('%s %s → %j', (host, target, expected) => {
+    expect(on(host, target)).toMatchObject(expected);
+  });
+});
+
+describe("what a brand host's request becomes", () => {
+  it.each([
+    ['/', { kind: 'page', url: '/_brand/ipaydayloans' }],
+    ['/?gclid=x', { kind: 'page', url: '/_brand/ipaydayloans?gclid=x' }],
+    ['/payday-loans', { kind: 'page', url: '/_brand/ipaydayloans/payday-loans' }],
+    ['/location/tx/houston?source1=a&b=2', { kind: 'page', url: '/_brand/ipaydayloans/location/tx/houston?source1=a&b=2' }],
+    // brand paths that start like the API or a public folder are the brand's (here: its 404 page)
+    ['/apiary', BRAND_404],
+    ['/statistics', BRAND_404],
+    ['/logos', BRAND_404],
+    ['/robots', BRAND_404],
+    // the SEO files: canonical sitemap numbers only; any other sitemap path is the brand's 404 page
+    ['/robots.txt', { kind: 'seo', url: '/api/seo/ipaydayloans/robots.txt' }],
+    ['/sitemap.xml', { kind: 'seo', url: '/api/seo/ipaydayloans/sitemap.xml' }],
+    ['/sitemaps/0.xml', { kind: 'seo', url: '/api/seo/ipaydayloans/sitemap-0.xml' }],
+    ['/sitemaps/12.xml?x=1', { kind: 'seo', url: '/api/seo/ipaydayloans/sitemap-12.xml?x=1' }],
+    ['/sitemaps/00.xml', BRAND_404],
+    ['/sitemaps/12345.xml', BRAND_404],
+    ['/sitemaps/x', BRAND_404],
+    // capitals: the lower-case page they name; a search form's state: its page
+    ['/location/TX', { kind: 'redirect', status: 308, location: '/location/tx' }],
+    ['/Payday-Loans?a=1', { kind: 'redirect', status: 308, location: '/payday-loans?a=1' }],
+    ['/No-Such-Page', BRAND_404],
+    ['/search?state=ca', { kind: 'redirect', status: 302 }],
+    ['/search?type=x&state=', { kind: 'page', url: '/_brand/ipaydayloans/search?type=x&state=' }],
+    // as they are: Next's own, the API, public files, and what Next redirects first
+    ['/_next/static/x.js', { kind: 'next', url: '/_next/static/x.js' }],
+    ['/api/leads', { kind: 'next', url: '/api/leads' }],
+    ['/api', { kind: 'next', url: '/api' }],
+    ['/static/ping.txt', { kind: 'next', url: '/static/ping.txt' }],
+    ['/logos/a.svg', { kind: 'next', url: '/logos/a.svg' }],
+    ['/favicon.ico', { kind: 'next', url: '/favicon.ico' }],
+    ['/payday-loans/', { kind: 'next', url: '/payday-loans/' }],
+    ['//payday-loans', { kind: 'next', url: '//payday-loans' }],
+    ['/a//b', { kind: 'next', url: '/a//b' }],
+    ['/a\\b', { kind: 'next', url: '/a\\b' }],
+  ] as const)('%s → %j', (target, expected) => {
+    expect(on(IPAYDAY, target)).toMatchObject(expected);
+  });
+
+  it('a blog host: / goes to /blog, its blog pages are pages, every other path is the brand 404', () => {
+    expect(on('blog.ipaydayloans.com', '/')).toEqual({ kind: 'redirect', status: 308, location: '/blog' });
+    expect(on('blog.ipaydayloans.com', '/blog')).toMatchObject({ kind: 'page', url: '/_brand/ipaydayloans/blog' });
+    expect(on('blog.ipaydayloans.com', '/payday-loans')).toMatchObject(BRAND_404);
+    expect(on('blog.ipaydayloans.com', '/Payday-Loans')).toMatchObject(BRAND_404);
+    expect(on('blog.ipaydayloans.com', '/robots.txt')).toMatchObject({ kind: 'seo' });
+  });
+});
+
+describe('hosts', () => {
+  it.each([
+    ['ipaydayloans.com', true],
+    ['IPaydayLoans.COM', true],
+    ['www.ipaydayloans.com', true],
+    ['WWW.IPAYDAYLOANS.COM', true],
+    ['dev.ipaydayloans.com', true],
+    ['test123.ipaydayloans.com', true],
+    ['ipaydayloans.localhost', true],
+    ['ipaydayloans.localhost:3000', true],
+    ['ipaydayloans.com:443', true],
+    ['ipaydayloans.com:1', true],
+    ['ipaydayloans.com:65535', true],
+    ['ipaydayloans.com:080', true],
+    ['ipaydayloans.com.', true],
+    ['ipaydayloans.com..', true],
+    ['ipaydayloans.com.:8080', true],
+    // not plausible ports: an unknown host, never a page
+    ['ipaydayloans.com:0', false],
+    ['ipaydayloans.com:65536', false],
+    ['ipaydayloans.com:99999', false],
+    ['ipaydayloans.com:000080', false],
+    ['ipaydayloans.com:', false],
+    ['ipaydayloans.com:80:80', false],
+    ['ipaydayloans.com:abc', false],
+    // look-alikes
+    ['ipaydayloans.com.evil.net', false],
+    ['evilipaydayloans.com', false],
+    ['ipaydayloans.com-evil.net', false],
+    ['ipaydayloansxcom', false],
+    ['xipaydayloans.com', false],
+    ['evil.net.ipaydayloans.com', false],
+    ['dev.www.ipaydayloans.com', false],
+    ['ipaydayloans.localhost.evil.net', false],
+    ['ipaydayloans.com/evil', false],
+    ['', false],
+  ])('%j → the ipaydayloans page: %s', (host, routed) => {
+    const d = on(host, '/payday-loans');
+    if (routed) expect(d).toMatchObject({ kind: 'page', brand: 'ipaydayloans' });
+    else expect(d.kind).toBe('unknownHost');
+  });
+
+  it('every host of every brand, in any case, with a port and trailing dots, is that brand; the replay is keyed by the normalised host', () => {
+    for (const loaded of catalog.brands.values())
+      for (const host of hostsOfBrand(loaded.brand))
+        for (const variant of [host, host.toUpperCase(), `${host}:3000`, `${host}.`, `${host}.:443`])
+          expect(on(variant, '/'), variant).toMatchObject({ kind: 'page', brand: loaded.brand.id, host });
+  });
+
+  it('no other host is a brand: look-alikes, the dev./test123. of www., unknown hosts', () => {
+    for (const loaded of catalog.brands.values()) {
+      const [main] = loaded.brand.hosts;
+      for (const host of [
+        `${main}.evil.net`,
+        `evil${main}`,
+        `x.${main}`,
+        `dev.www.${main}`,
+        `${loaded.brand.id}.localhost.evil.net`,
+        `www.${loaded.brand.id}.localhost`,
+      ])
+        expect(on(host, '/').kind, host).toBe('unknownHost');
+    }
+    for (const host of ['evil.com', 'localhost', '127.0.0.1:3000', '[::1]:3000', 'nobrand.localhost']) expect(on(host, '/').kind, host).toBe('unknownHost');
+  });
+
+  it('an unknown host is named in the answer, escaped', () => {
+    const d = on('<script>x</script>', '/');
+    expect(d).toEqual({ kind: 'unknownHost', host: '<script>x</script>' });
+    expect(answerOf(d)).toMatchObject({ status: 404 });
+    expect(answerOf(d)?.body).toContain('Server error: host &lt;script&gt;x&lt;/script&gt; not found');
+  });
+
+  it('a broken brand file: its hosts get "site unavailable" (503), its problems shown only outside production', () => {
+    const broken = buildCatalog(
+      brands.map((s) => (s.file.endsWith('/weloans.json') ? { ...s, text: s.text.replace('"name"', '"nom"') } : s)),
+      layouts,
+    );
+    const d = decide({ method: 'GET', target: '/', host: 'weloans.ca' }, { ...door, catalog: broken });
+    expect(d).toEqual({ kind: 'unavailable', brand: 'weloans', problems: [] });
+    expect(answerOf(d)?.status).toBe(503);
+    const dev = decide({ method: 'GET', target: '/', host: 'weloans.ca' }, { ...door, catalog: broken, production: false });
+    expect(dev.kind === 'unavailable' && dev.problems.length).toBeGreaterThan(0);
+    expect(decide({ method: 'GET', target: '/', host: IPAYDAY }, { ...door, catalog: broken })).toMatchObject({ kind: 'page' });
+  });
+
+  it('console hosts: console.localhost, and CONSOLE_HOSTS in a deployment; no console yet (404)', () => {
+    expect(on('console.localhost:3000', '/')).toEqual({ kind: 'console', host: 'console.localhost' });
+    expect(on('console.localhost', '/_next/static/a.js').kind).toBe('console');
+    const deployed = { ...door, consoleHosts: consoleHostsOf({ CONSOLE_HOSTS: 'ops.example.com, Console.Example.net' }) };
+    expect(decide({ method: 'GET', target: '/', host: 'console.example.net' }, deployed).kind).toBe('console');
+    expect(answerOf(on('console.localhost', '/'))).toMatchObject({ status: 404 });
+    expect(answerOf(on('console.localhost', '/'))?.body).toContain('No console yet');
+  });
+
+  it('x-forwarded-host is believed only when the deployment says so', () => {
+    const facts = { method: 'GET', target: '/', host: '127.0.0.1:3000', forwardedHost: 'weloans.ca, evil.com' };
+    expect(decide(facts, door).kind).toBe('unknownHost');
+    expect(decide(facts, { ...door, trustForwardedHost: true })).toMatchObject({ kind: 'page', brand: 'weloans' });
+  });
+});
+
+describe('what a page is sent with', () => {
+  it('every brand page has its brand policy; pages with "Use my location" allow geolocation; 404 pages the brand policy', () => {
+    for (const loaded of catalog.brands.values()) {
+      const host = `${loaded.brand.id}.localhost`;
+      const home = on(host, '/');
+      expect(home).toMatchObject({ kind: 'page', policy: pagePolicy(loaded.brand, loaded.layout(loaded.routes[0]!.layout), {}) });
+      expect(on(host, '/no-such-page')).toMatchObject({ kind: 'notFound', policy: pagePolicy(loaded.brand, undefined, {}) });
+    }
+    expect(permissionsPolicy(on(IPAYDAY, '/search'))).toMatch(/^geolocation=\(self\)/);
+    expect(permissionsPolicy(on('usbadcreditloans.localhost', '/title-loans/location/search'))).toMatch(/^geolocation=\(self\)/);
+    expect(permissionsPolicy(on(IPAYDAY, '/privacy'))).toMatch(/^geolocation=\(\)/);
+    expect(permissionsPolicy(on(IPAYDAY, '/robots.txt'))).toMatch(/^geolocation=\(\)/);
+    expect(on(IPAYDAY, '/payday-loans')).toMatchObject({ policy: { tagManager: true } });
+  });
+
+  it('a remembered page decision is the same as a fresh one, and a refused method is still refused', () => {
+    const remembering = rememberingPages();
+    const facts = { method: 'GET', target: '/payday-loans', host: IPAYDAY };
+    expect(remembering(facts, door)).toEqual(decide(facts, door));
+    expect(remembering(facts, door)).toBe(remembering(facts, door));
+    expect(remembering({ ...facts, method: 'TRACE' }, door)).toMatchObject({ kind: 'refuse', status: 405 });
+    expect(remembering({ ...facts, host: 'evil.com' }, door).kind).toBe('unknownHost');
+  });
+});
