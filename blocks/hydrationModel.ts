@@ -1,5 +1,5 @@
 /**
- * What the browser needs to hydrate a first load, and nothing more (issue 13: the page data was
+ * What the browser needs to hydrate a first load, and nothing more (the page data was
  * ~16–20 KB of every page). pages/_document.tsx puts this in the HTML's __NEXT_DATA__ in place of
  * the full page model; the data of a client-side navigation (/_next/data/…json) stays complete.
  * - Static blocks and the site chrome keep the server's HTML (layout/Kept.tsx): no data at all,

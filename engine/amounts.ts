@@ -21,7 +21,7 @@ export function amountOptions(withAbove = false): number[] {
  * Whole amounts written without Intl for the brand schema's locales (en-US, en-CA, en-AU: "35,000",
  * "$35,000" — narrow symbol "$" for USD, CAD and AUD alike). The first Intl.NumberFormat a page makes
  * loads ICU's number data: 90–115 ms of main thread in Chromium at a phone's 4× CPU slowdown (timed
- * in a fresh page), paid while the page hydrates (issue 13). Anything else — another locale or currency, a negative or huge number — goes to Intl,
+ * in a fresh page), paid while the page hydrates. Anything else — another locale or currency, a negative or huge number — goes to Intl,
  * one formatter per locale and options; tests/unit/widgets.test.ts checks both give the same text.
  */
 const WRITTEN_HERE = new Set(['en-US', 'en-CA', 'en-AU']);

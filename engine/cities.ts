@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STATES, stateByCode, type State } from './states';
+import { STATES } from './states';
 
 export interface City {
   name: string;
@@ -70,8 +70,6 @@ export const cityInState = (stateCode: string, slug: string): City | undefined =
 
 /** A city slug without a state: the largest city of that name in any state. */
 export const cityAnywhere = (slug: string): City | undefined => load().bySlug.get(slug)?.[0];
-
-export const stateOfCity = (city: City): State => stateByCode(city.stateCode)!;
 
 const EARTH_RADIUS_MILES = 3958.8;
 const RAD = Math.PI / 180;

@@ -22,14 +22,6 @@ export const LOAN_TYPES: Record<LoanType, LoanTypeInfo> = {
   'cash-advance-near-me': { slug: 'cash-advance-near-me', value: 'payday loans', singular: 'cash advance', plural: 'cash advances', nearMe: true },
 };
 
-/** SPEC §3: loan type label → path prefix ('' for payday loans, which live at the root). */
-export const PATH_PREFIX: Record<LoanTypeValue, string> = {
-  'payday loans': '',
-  'title loans': 'title-loans',
-  loans: 'personal-loans',
-  'installment loans': 'installment-loans',
-};
-
 /** SPEC §3: the separate mapping used by near-me pages. */
 export const NEAR_ME_PREFIX: Record<LoanTypeValue, string> = {
   'installment loans': 'loans-near-me',
@@ -37,6 +29,3 @@ export const NEAR_ME_PREFIX: Record<LoanTypeValue, string> = {
   'payday loans': 'payday-loans-near-me',
   'title loans': 'title-loans-near-me',
 };
-
-/** SPEC §3: loan categories offered in filters. */
-export const LOAN_CATEGORIES = ['all', 'loans', 'payday loans', 'installment loans', 'title loans', 'personal loans'] as const;

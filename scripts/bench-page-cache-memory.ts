@@ -1,7 +1,7 @@
 /**
  * npm run bench:cache-memory — what the shared page cache keeps per page besides the page
- * itself, before (the library's RedisStringsHandler as the wrapper used it until issue 14's
- * fix) and after (engine/cache/pathOnlyRedisHandler.mjs). Real redis-server (deploy/redis.conf,
+ * itself, before (the library's RedisStringsHandler as the wrapper used it, keeping a tag index
+ * per page) and after (engine/cache/pathOnlyRedisHandler.mjs). Real redis-server (deploy/redis.conf,
  * maxmemory raised so nothing is evicted while counting), two "instances" in this process.
  *
  * Per page: Redis bytes beyond the same keys holding the same values as plain strings; heap

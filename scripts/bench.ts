@@ -1,5 +1,5 @@
 /**
- * npm run bench — issue 13's figures, measured side by side in one run on this machine, each
+ * npm run bench — the performance figures, measured side by side in one run on this machine, each
  * printed against its budget. The production server (npm run build first, unless --no-build)
  * runs behind server.mjs on BENCH_PORT (BENCH_PORT + 1 serves Next's minimal app).
  *
@@ -33,7 +33,7 @@ const BRAND = 'ipaydayloans';
 
 function print(rows: readonly Row[]) {
   const width = Math.max(...rows.map((r) => r.figure.length));
-  console.log('\n== issue 13 figures (npm run bench)\n');
+  console.log('\n== performance figures (npm run bench)\n');
   for (const r of rows) {
     const verdict = r.ok === undefined ? '' : r.ok ? '  ✓' : '  ✗ over budget';
     console.log(`${r.figure.padEnd(width)}  ${r.measured}${r.budget ? `  [budget ${r.budget}]` : ''}${verdict}`);

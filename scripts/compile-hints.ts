@@ -2,7 +2,7 @@
  * After `next build` (npm run build): every browser chunk starts with V8's explicit compile hint,
  * `//# allFunctionsCalledOnLoad` (Chrome 136+; other engines read a comment). Without it V8 compiles
  * each module's function on the main thread the moment the module runs — a third of the script
- * time of a page load under a phone's CPU (issue 13, `npm run bench`). With it, a chunk's functions
+ * time of a page load under a phone's CPU (`npm run bench`). With it, a chunk's functions
  * are compiled as the chunk downloads, on a background thread. The price: functions a page never
  * calls are compiled too (React DOM's, mostly) — background work and memory, not main-thread time.
  * Idempotent: a chunk that has the hint is left as it is. The chunks' names stay (their hash is of

@@ -56,7 +56,7 @@ function storage(name: 'localStorage' | 'sessionStorage'): Storage | undefined {
 const isStep = (screen: Screen): screen is FormStep => (FORM_STEPS as readonly string[]).includes(screen);
 
 /**
- * The application form block (issue 10). Embedded: step 1 amount + ZIP (+ purpose and vehicle
+ * The application form block. Embedded: step 1 amount + ZIP (+ purpose and vehicle
  * on title brands) → state gate → step 2 contact → step 3 income, date of birth, consent and
  * submit → thank-you; POSTs schemas/api/lead.schema.json to /api/leads. The server renders
  * step 1 at its final size; Continue is enabled once the script runs (a note says so without

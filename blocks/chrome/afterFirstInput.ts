@@ -3,7 +3,7 @@
  * the router calls (first pointer over, focus on or click of a link) and the sticky apply watcher
  * (first scroll). Three separate dynamic imports cost the first-load chunk a loader each (~120 B
  * gzip apiece, each naming its chunk files), paid by every page view; these three are small and
- * a visitor who moves at all usually needs more than one of them (issue 13, `npm run bench`:
+ * a visitor who moves at all usually needs more than one of them (`npm run bench`:
  * first-load JS and "first scroll and link hover").
  */
 export { installMobileMenu } from './mobileMenu';

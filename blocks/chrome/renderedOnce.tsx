@@ -2,7 +2,7 @@ import { createContext, createElement, useContext, type ReactNode } from 'react'
 
 /**
  * The inner HTML of a part whose content depends on one object only, rendered once per object
- * (issue 13, cold render). Provided by pages/_document.tsx on the server only: there the header
+ * (it halves a cold render's elements). Provided by pages/_document.tsx on the server only: there the header
  * and footer — half the elements of a page, the same on every page of a brand — are rendered
  * once per brand view (engine/resolve.ts hands out one view per brand, year and kind of page)
  * and written as HTML afterwards. In the browser there is no provider and they render as usual.

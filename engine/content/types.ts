@@ -79,7 +79,6 @@ export interface ContentSource {
 }
 
 export const DEFAULT_PAGE_SIZE = 5;
-export const DEFAULT_SORT = ['publishedAt:desc'];
 
 export class TimeoutError extends Error {
   override name = 'TimeoutError';

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Which React server build renders the pages (issue 13, cold render).
+ * Which React server build renders the pages (it decides how fast a page renders the first time).
  *
  * Next's pages router asks for `react-dom/server.edge` even on Node (next/dist/server/
  * ReactDOMServerPages.js, with Next's own "TODO: Use Node.js build unless we're in an Edge

@@ -1,5 +1,5 @@
 /**
- * The application form's field rules (issue 10): what each field accepts, the message a
+ * The application form's field rules: what each field accepts, the message a
  * visitor sees when it does not, and the JSON body built from the fields. They mirror
  * schemas/api/lead.schema.json (the server checks the same body again) and use the shared
  * rules of engine/leads/rules.ts (age). Pure functions; table-tested in

@@ -1,6 +1,6 @@
 /**
  * recordLead: a loan request from the embedded form, checked and stored before anything else
- * happens (SPEC §1, issue 10). The body has passed schemas/api/lead.schema.json; here come the
+ * happens (SPEC §1). The body has passed schemas/api/lead.schema.json; here come the
  * rules a schema cannot say, each refusal a 4xx with the reason:
  * - the honeypot field filled → 202 and nothing stored (a bot learns nothing);
  * - a consent version we never showed → 400; the text of that version for this brand and its

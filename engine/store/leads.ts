@@ -211,13 +211,3 @@ export async function recordFormTrace(db: Store, row: Omit<FormTracesTable, 'id'
     .execute();
   return id;
 }
-
-export async function listFormTraces(db: Store, opts: { since: Date; limit?: number }): Promise<FormTracesTable[]> {
-  return db
-    .selectFrom('form_traces')
-    .selectAll()
-    .where('created_at', '>=', opts.since.toISOString())
-    .orderBy('created_at')
-    .limit(opts.limit ?? 1000)
-    .execute();
-}

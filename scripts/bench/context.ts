@@ -1,7 +1,7 @@
 /**
  * What every bench row producer gets (scripts/bench.ts): the production server started on
  * BENCH_PORT behind server.mjs, as in production, and helpers to load it. A row is one figure of
- * issue 13's table: what was measured, against its budget.
+ * the bench table: what was measured, against its budget.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Lighthouse 12 mobile performance rows of `npm run bench` (issue 13; the tag-manager row of issue 11).
+ * Lighthouse 12 mobile performance rows of `npm run bench` (and the row for what the tag manager costs).
  *
  * Each page: Lighthouse's default (mobile) settings — a Moto G Power sized screen, 4× CPU slowdown and
  * a slow-4G network, simulated — performance category only, in Debian's Chromium (CHROME_PATH). One run
@@ -229,7 +229,7 @@ export async function lighthousePages(
 /** The page's data without its tag-manager container: the layout then loads nothing of the tag manager. */
 export const withoutTagManager: Rewrite = (html) => html.replace(/,?"gtmId":"[^"]*"/g, '');
 
-/** Issue 11's row: the payday home with its gtmId against the same page without, `runs` each, alternating. */
+/** What the tag manager costs: the payday home with its gtmId against the same page without, `runs` each, alternating. */
 export async function lighthouseTagManager(url: string, runs = FIXED_RUNS ?? 3): Promise<{ with: LighthouseRow; without: LighthouseRow }> {
   return withBrowser(async (browser) => {
     const on: Omit<LighthouseRow, 'label' | 'runs'>[] = [];

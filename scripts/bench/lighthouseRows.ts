@@ -1,6 +1,6 @@
 /**
  * Lighthouse 12 mobile performance as bench rows (scripts/bench/lighthouse.ts runs it): every page
- * template of 3 brands against ≥ 95, and the payday home with its tag manager vs without (issue 11).
+ * template of 3 brands against ≥ 95, and the payday home with its tag manager vs without (what the tag manager costs).
  * Skipped with --no-lighthouse (it takes minutes).
  */
 import { startServer, stopServer, type BenchContext, type Row } from './context';

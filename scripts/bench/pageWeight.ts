@@ -1,5 +1,5 @@
 /**
- * The HTML a phone downloads for a page (issue 13: ≤ 30 KB for the payday home and /payday-loans),
+ * The HTML a phone downloads for a page (budget: ≤ 30 KB for the payday home and /payday-loans),
  * and the part of it that is page data for hydration (__NEXT_DATA__; blocks/hydrationModel.ts).
  * Bytes as served (uncompressed, as stored by the page cache), and gzip -9 for reference.
  */

@@ -1,7 +1,7 @@
 /**
  * Cached brand page vs a static file of the same bytes (public/static/, served by the same
- * server), A/B alternating, median of the rounds. There is no proxy on this path any more
- * (known hosts are routed by rewrites), so the "direct /_brand/…" figure of issue 13 is this one.
+ * server), A/B alternating, median of the rounds. No proxy runs on this path (the front door
+ * routes every host), so the "direct /_brand/…" figure is this one.
  * A fresh hit is answered by server.mjs from the page cache (engine/cache/cachedPageReplay.mjs);
  * the same page through Next alone (a second server, PAGE_CACHE_REPLAY=0) is measured in the same
  * rounds, for comparison.
