@@ -14,14 +14,6 @@ export async function register(): Promise<void> {
   // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
   const { configuredDestinations } = await import('./engine/leads/destinations');
   configuredDestinations();
-  // Several instances (REDIS_URL): a revalidation received by another instance clears this one's content answers too.
-  if (process.env.REDIS_URL) {
-    const [{ listenForRevalidations }, { forgetContentAnswers }] = await Promise.all([
-      import('./engine/cache/revalidationChannel'),
-      import('./engine/content/exists'),
-    ]);
-    listenForRevalidations(forgetContentAnswers).catch((err: Error) => console.error('[revalidate] not listening for other instances:', err.message));
-  }
   const { getStore, storeKindOf } = await import('./engine/store/db');
   try {
     await getStore();

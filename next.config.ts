@@ -1,8 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { NextConfig } from 'next';
 import { join } from 'node:path';
-import { buildCatalog, readSources } from './engine/catalog';
-import { brandHeaders } from './engine/hostRoutes';
 
 /**
  * The ISR page cache. REDIS_URL set (several instances, deploy/): in Redis, shared by every
@@ -16,24 +14,6 @@ const pageCache: Partial<NextConfig> = {
   cacheHandler: join(process.cwd(), process.env.REDIS_URL ? 'engine/cache/redisPageCache.mjs' : 'engine/cache/boundedPageCache.mjs'),
   cacheMaxMemorySize: 0,
 };
-
-/**
- * The brands as the build sees them (checked: a broken brand gets no rules and answers through
- * proxy.ts). Per-page headers are generated from them (engine/hostRoutes.ts); with the host
- * table written after the build, a production server routes the brands it was built with
- * (server.mjs hands Next each routed host's internal path itself: no rewrites here, see
- * engine/hostRoutes.ts for why).
- */
-const buildCatalogOnce = (() => {
-  let catalog: ReturnType<typeof buildCatalog> | undefined;
-  return () => {
-    if (!catalog) {
-      const { brands, layouts } = readSources({ extraDir: '' });
-      catalog = buildCatalog(brands, layouts);
-    }
-    return catalog;
-  };
-})();
 
 /**
  * The release error reports carry: the git commit the build is made from. LOANSITES_RELEASE
@@ -63,11 +43,9 @@ const config: NextConfig = {
   // Brand files, shared layouts and the derived city table are read at run time.
   outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
   ...pageCache,
-  // What each page uses from third parties (its Content-Security-Policy, built by server.mjs) and
-  // geolocation where a page offers "Use my location".
-  headers: async () => brandHeaders(buildCatalogOnce()),
-  // Security headers are set by server.mjs on every response (the proxy's own pages included);
-  // the Content-Security-Policy by engine/csp.mjs, per page by proxy.ts.
+  // No headers(), rewrites or proxy: server.mjs routes every request and sets every header it
+  // adds (engine/http/frontDoor.ts decides, per page, its Content-Security-Policy and
+  // Permissions-Policy).
 };
 
 export default config;

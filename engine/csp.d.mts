@@ -13,7 +13,6 @@ export declare const PIXEL: { script: string[]; connect: string[]; img: string[]
 export declare function contentSecurityPolicy(page?: PagePolicy, extraHashes?: string[], errorOrigin?: string | undefined): string;
 export declare function errorReportOrigin(dsn?: string | undefined): string | undefined;
 export declare const BUILD_HASHES_ENV: string;
-export declare const PAGE_POLICY_HEADER: string;
 export declare function inlineScripts(html: string): string[];
 export declare function originOf(url: string | undefined): string | undefined;
 export declare function cspHeaderName(mode: string | undefined): 'Content-Security-Policy' | 'Content-Security-Policy-Report-Only' | undefined;

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The Content-Security-Policy, built in one place: server.mjs sends it with every response — the
- * base policy, or for a brand page the base policy plus what that page uses, which proxy.ts
- * declares (PAGE_POLICY_HEADER, engine/pagePolicy.ts). Every policy allows connections to the
+ * base policy, or for a brand page the base policy plus what that page uses, which the front door
+ * decides (engine/http/frontDoor.ts, engine/pagePolicy.ts). Every policy allows connections to the
  * error-report DSN's origin when SENTRY_DSN is set (the browser posts reports there). Pure but
  * for the defaults read from the environment; table tests: tests/unit/csp.test.ts.
  *
@@ -54,7 +54,7 @@ export const PIXEL = {
  * The build's own inline scripts (Turbopack writes a chunk-loading bootstrap into each page
  * entry's HTML; its text depends on the build): server.mjs hashes the executable inline scripts
  * of the prerendered pages in .next/server/pages at start (inlineScripts) and passes them here
- * through this environment variable, which the proxy, in the same process, reads too.
+ * through this environment variable.
  */
 export const BUILD_HASHES_ENV = 'LOANSITES_CSP_BUILD_HASHES';
 const buildHashes = () => (process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean);
@@ -72,13 +72,6 @@ export function inlineScripts(/** @type {string} */ html) {
   }
   return out;
 }
-
-/**
- * How proxy.ts tells server.mjs what a brand page uses: this response header, holding the
- * PagePolicy as JSON; server.mjs turns it into the Content-Security-Policy (with the build's
- * hashes, which only it knows) and removes it before the head goes out.
- */
-export const PAGE_POLICY_HEADER = 'x-loansites-page-policy';
 
 /**
  * The origin the browser's error reporter posts to: SENTRY_DSN's host, exactly (the same

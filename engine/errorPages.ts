@@ -5,7 +5,3 @@ export const escapeHtml = (text: string): string =>
 /** A page with a title (escaped here) and a body the caller has escaped. */
 export const plainHtml = (title: string, bodyHtml: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#0f172a}</style></head><body><main>${bodyHtml}</main></body></html>`;
-
-export function plainPage(status: number, title: string, bodyHtml: string): Response {
-  return new Response(plainHtml(title, bodyHtml), { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
-}

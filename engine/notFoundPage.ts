@@ -1,7 +1,7 @@
 /**
- * What the error page shows when a brand page is not found. Host routing by rewrites
- * (engine/hostRoutes.ts) sends every path of a known host to the brand catch-all; when its
- * getStaticProps answers notFound (no route of the brand matches, the content is missing, a
+ * What the error page shows when a brand page is not found. The front door
+ * (engine/http/frontDoor.ts) hands Next a known host's page paths as the brand catch-all's, and
+ * a path no route matches as its not-found path; when its getStaticProps answers notFound (no route of the brand matches, the content is missing, a
  * draft without draft mode), Next renders pages/_error.tsx with status 404, which asks here for
  * the brand of the request's host and shows that brand's own 404 page. Nothing is cached per
  * path: the 404 page model is built once per brand and catalog.

@@ -3,8 +3,8 @@
  * the tag manager when the brand has a container, the pixel when it has one, the geocoder's
  * origin when the page has a block that calls it and the geocoder is not the embedded one, and a
  * third-party application form's loader (its script origin, and the origin it posts leads to).
- * Declared with each page (PAGE_POLICY_HEADER) by next.config.ts headers() (engine/hostRoutes.ts)
- * or by proxy.ts; server.mjs builds the header.
+ * The front door gives it with each brand page's decision (engine/http/frontDoor.ts); server.mjs
+ * builds the header.
  */
 import type { Brand, Layout } from '../schemas/brand.types';
 import { contentSecurityPolicy, originOf, type PagePolicy } from './csp.mjs';

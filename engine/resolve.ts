@@ -1,6 +1,6 @@
 /**
  * brand + path → page model. Pure apart from reading the catalog and the city table: the
- * same function serves getStaticProps, the proxy's 404 decision and the tests.
+ * same function serves getStaticProps, the front door's route match and the tests.
  */
 import type { BlockType, Brand, Layout } from '../schemas/brand.types';
 import { applyUrl, TITLE_APPLY } from './applyUrl';
@@ -25,7 +25,7 @@ import { templateFieldsOf } from './blockSpecs/templateFields';
 import { fill, fillDeep, type Vars } from './templates';
 import { DO_NOT_SELL_LABEL, privacyChoicePath } from './privacy';
 
-/** The internal path the proxy rewrites unmatched paths to; it renders the brand's 404 page. */
+/** The brand's 404 page model's own path (prerendered with each brand; pages/_error.tsx shows it). */
 export const NOT_FOUND_PATH = '/_404';
 
 export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undefined {
@@ -137,7 +137,7 @@ function notFoundLayout(brand: Brand): Layout {
 }
 
 /**
- * A search form submits ?state=…&type=… to its own page; the proxy asks here where that goes.
+ * A search form submits ?state=…&type=… to its own page; the front door asks here where that goes.
  * Returns the target path when the page has a searchForm and the state (and loan type) are
  * real and the target resolves, otherwise undefined (the page itself is shown).
  */

@@ -20,8 +20,8 @@ function showRouteProgress(): void {
 /** Every page path is the brand page (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE_ROUTE = '/_brand/[brand]/[[...path]]';
 /**
- * The brand the browser names (engine/http/requestGate.mjs CLIENT_BRAND): it cannot know the
- * brand id of a host proxy.ts routes; server.mjs gives the data request the host's brand.
+ * The brand the browser names (engine/http/requestPath.ts CLIENT_BRAND): the page does not need
+ * to know its brand id; the front door gives the data request the host's brand.
  */
 const CLIENT_BRAND = '_';
 
@@ -30,7 +30,7 @@ const CLIENT_BRAND = '_';
  * kept. The router fetches its data from /_next/data/{build}/_brand/_/{path}.json and shows the
  * path itself in the address bar. This is what a next.config.ts rewrite resolved in the browser,
  * without the resolver Next ships with any rewrite (3.0 KiB gzip on every page; routing is
- * server.mjs's: engine/http/requestGate.mjs brandRequestUrl).
+ * the front door's: engine/http/frontDoor.ts).
  */
 export function brandPageHref(path: string): string {
   const url = new URL(path, 'http://page.invalid');

@@ -7,9 +7,9 @@ export interface Candidate {
   host: string;
   head: boolean;
 }
-/** The brand a request is routed to and its normalised host (the one the brand is routed by). */
+/** The internal page a request is routed to (engine/http/requestPath.ts internalPath, no search) and its normalised host. */
 export interface Route {
-  brand: string;
+  page: string;
   host: string;
 }
 export type Headers = Record<string, string | string[] | number>;

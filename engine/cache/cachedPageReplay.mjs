@@ -49,7 +49,7 @@ const HOSTS_PER_ENTRY = 8;
 
 /**
  * @typedef {{ key: string, host: string, head: boolean }} Candidate
- * @typedef {{ brand: string, host: string }} Route the brand a request is routed to and its normalised host
+ * @typedef {{ page: string, host: string }} Route the internal page a request is routed to (no search) and its normalised host
  * @typedef {Record<string, string | string[] | number>} Headers
  */
 
@@ -111,7 +111,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       if (!PAGE_PATH.test(path) || (q >= 0 && NEXT_QUERY.test(url.slice(q)))) return undefined;
-      const key = store()?.keyOf(`/_brand/${route.brand}${path === '/' ? '' : path}`);
+      const key = store()?.keyOf(route.page);
       if (!key) return undefined;
       return { key, host: route.host, head: req.method === 'HEAD' };
     },

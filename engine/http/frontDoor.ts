@@ -77,7 +77,7 @@ export type Decision =
   | { kind: 'unavailable'; brand: string; problems: string[] }
   | { kind: 'redirect'; status: 302 | 308; location: string }
   | { kind: 'seo'; brand: string; url: string }
-  | { kind: 'page'; brand: string; host: string; url: string; policy: PagePolicy; geolocation: boolean }
+  | { kind: 'page'; brand: string; host: string; url: string; page: string; policy: PagePolicy; geolocation: boolean }
   | { kind: 'notFound'; brand: string; url: string; policy: PagePolicy };
 
 /** Methods no page has (Next would answer them with a 500). */
@@ -145,6 +145,7 @@ export function decide(req: RequestFacts, door: Door): Decision {
     brand: brandId,
     host,
     url: internalPath(brandId, path, search),
+    page: internalPath(brandId, path),
     policy: pagePolicy(loaded.brand, layout, door.env),
     geolocation: layout ? pageUsesGeolocation(layout) : false,
   };

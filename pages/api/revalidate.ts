@@ -6,9 +6,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
-import { announceRevalidation } from '../../engine/cache/revalidationChannel';
 import { getCatalog } from '../../engine/catalog';
-import { forgetContentAnswers } from '../../engine/content/exists';
+import { internalPath } from '../../engine/http/requestPath';
 import { secretMatches } from '../../engine/preview';
 import { toProblems } from '../../engine/validate/schema';
 
@@ -29,13 +28,11 @@ export default async function handler(req: NextApiRequest, res: NextApiResponse)
   }
   const { brand, paths } = req.body;
   if (!getCatalog().brands.has(brand)) return res.status(404).json({ error: `No brand "${brand}"` });
-  forgetContentAnswers(brand);
-  await announceRevalidation(brand); // the other instances forget theirs too (REDIS_URL)
   const revalidated: string[] = [];
   const failed: { path: string; error: string }[] = [];
   for (const path of paths) {
     try {
-      await res.revalidate(`/_brand/${brand}${path === '/' ? '' : path}`);
+      await res.revalidate(internalPath(brand, path));
       revalidated.push(path);
     } catch (err) {
       failed.push({ path, error: (err as Error).message });

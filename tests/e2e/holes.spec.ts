@@ -66,11 +66,26 @@ test.describe('security', () => {
     }
     const madeUp = await raw('/_brand/ipaydayloans/some/made-up/path', { headers: { 'x-prerender-revalidate': '1' } });
     expect(madeUp.status).toBe(404);
-    // nor is the prefix under which server.mjs hands requests to proxy.ts, whatever header comes with it
+    // the old hand-over prefix is now a path like any other: the brand's own 404 page, never a page of it
     for (const path of ['/__loansites-proxy/payday-loans', '/__loansites-proxy', '/%5F_loansites-proxy/payday-loans']) {
       const handed = await raw(path, { headers: { 'x-loansites-proxy': '1' } });
       expect(handed.status, path).toBe(404);
-      expect(handed.body, path).not.toContain('Payday');
+      expect(handed.body, path).toContain('We could not find that page');
+    }
+  });
+
+  test('dot segments and encoded separators never reach another brand: 400 or 404, through the server as sent', async () => {
+    const other = await raw('/apply', { host: 'usbadcreditloans.localhost' });
+    expect(other.status).toBe(200);
+    const targets: string[] = [];
+    for (const prefix of ['/api', '/static', '/_next', '/_next/data/x', '/payday-loans', ''])
+      for (const dot of ['..', '%2e%2e', '%2E%2E', '.%2e', '%2e.', '%252e%252e'])
+        for (const sep of ['/', '%2f', '%5c', '\\']) targets.push(`${prefix}/${dot}${sep}_brand${sep}usbadcreditloans${sep}apply`);
+    targets.push('/api/%2e%2e/_brand/usbadcreditloans/apply', '/%2e%2e/%2e%2e/_brand/usbadcreditloans/apply', '/x/../../_brand/usbadcreditloans/apply');
+    for (const target of targets) {
+      const res = await raw(target, { host: 'ipaydayloans.com' });
+      expect([400, 404], `${target} → ${res.status}`).toContain(res.status);
+      expect(res.body, target).not.toContain('US Bad Credit Loans');
     }
   });
 

@@ -46,7 +46,8 @@ beforeAll(async () => {
     res.setHeader('X-Content-Type-Options', 'nosniff'); // as server.mjs's security headers
     // as the front door routes: the brand of the normalised host (lower-case, no port, no trailing dot)
     const host = String(req.headers.host).toLowerCase().replace(/:\d+$/, '').replace(/\.+$/, '');
-    replay.handle(req, res, host.startsWith('acme.') ? { brand: 'acme', host } : undefined, () => fakeNext(req, res));
+    const path = (req.url ?? '/').split('?')[0]!;
+    replay.handle(req, res, host.startsWith('acme.') ? { page: `/_brand/acme${path === '/' ? '' : path}`, host } : undefined, () => fakeNext(req, res));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;

@@ -158,8 +158,8 @@ describe('deploy/Dockerfile', () => {
     visit('server.mjs');
     visit('engine/cache/redisPageCache.mjs');
     visit('engine/cache/boundedPageCache.mjs');
-    // next.config.ts is loaded at start too: it builds the host rules from the catalog (TypeScript,
-    // so only its own relative imports are followed here; the folders they live in are copied whole).
+    // next.config.ts is loaded at start too (TypeScript, so only its own relative imports are
+    // followed here; the folders they live in are copied whole).
     for (const m of text('next.config.ts').matchAll(/^import\s[^'"]*['"](\.{1,2}\/[^'"]+)['"]/gm)) reached.add(join(m[1]!));
     expect(reached.size).toBeGreaterThan(5);
     for (const file of reached)
@@ -169,6 +169,9 @@ describe('deploy/Dockerfile', () => {
       ).toBe(true);
     // next.config.ts names the cache handler inside what is copied.
     expect(text('next.config.ts')).toContain("'engine/cache/redisPageCache.mjs'");
+    // The front door server.mjs loads is built into .next, which is copied.
+    expect(text('server.mjs')).toContain("'.next', 'front-door.mjs'");
+    expect(text('package.json')).toContain('tsx scripts/build-front-door.ts');
     expect(existsSync(join(root, 'engine/cache/redisPageCache.mjs'))).toBe(true);
   });
 

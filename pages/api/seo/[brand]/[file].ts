@@ -1,6 +1,7 @@
 /**
- * robots.txt, sitemap.xml (index) and sitemaps/{n}.xml of a brand. proxy.ts rewrites
- * {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here with the brand of the host.
+ * robots.txt, sitemap.xml (index) and sitemaps/{n}.xml of a brand. The front door
+ * (engine/http/frontDoor.ts) hands {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here
+ * with the brand of the host.
  */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { getCatalog } from '../../../../engine/catalog';
