@@ -1,7 +1,9 @@
 /**
- * Issue 8: the holes found by probing the sites as an attacker and as a visitor. Each test
- * failed on the main branch before its fix. Raw HTTP (node:http / node:net) is used where a
- * browser cannot send the request (any Host header, TRACE, OPTIONS *, slow clients).
+ * What probing the sites as an attacker and as a visitor found, each kept from coming back: the
+ * internal prefix and path spellings, forged draft cookies, security headers, implausible hosts,
+ * refused methods, slow clients, and the visitor-facing redirects and SEO files. Raw HTTP
+ * (node:http / node:net) is used where a browser cannot send the request (any Host header,
+ * TRACE, OPTIONS *, slow clients, paths with dot segments).
  */
 import { expect, test } from '@playwright/test';
 import { request as httpRequest } from 'node:http';

@@ -1,4 +1,4 @@
-/** Regression tests for the holes of issue 8 that live in the engine (each failed before its fix). */
+/** Engine behaviour that probing the sites found wrong once (each test failed before its fix): possessives, search by loan type, blog-host links, only real pages rendered, installs from the lock. */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { mainSiteHref, mainSiteHtml } from '../../engine/blogLinks';
