@@ -7,6 +7,8 @@
  */
 import { preloadStaticBlocks } from '../registry';
 import { progressState, type RouteEvent } from '../../engine/widgets/routeProgress';
+// The brand the browser names: the page need not know its brand id; the front door gives the data request the host's brand.
+import { CLIENT_BRAND } from '../../engine/http/requestPath';
 
 let progressShown = false;
 function showRouteProgress(): void {
@@ -19,11 +21,6 @@ function showRouteProgress(): void {
 
 /** Every page path is the brand page (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE_ROUTE = '/_brand/[brand]/[[...path]]';
-/**
- * The brand the browser names (engine/http/requestPath.ts CLIENT_BRAND): the page does not need
- * to know its brand id; the front door gives the data request the host's brand.
- */
-const CLIENT_BRAND = '_';
 
 /**
  * A page path as the router's href: the brand page with its parameters, the page's own search

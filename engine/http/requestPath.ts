@@ -23,6 +23,8 @@ export const CLIENT_BRAND = '_';
 
 /** A brand's sitemap files: canonical numbers only (0, 1 … 9999; not 00 or 0001). */
 export const SITEMAP_PATH = /^\/sitemaps\/(0|[1-9]\d{0,3})\.xml$/;
+/** The same file as the SEO route names it. */
+export const SITEMAP_FILE = /^sitemap-(0|[1-9]\d{0,3})\.xml$/;
 
 /**
  * The internal path Next renders for a brand's 404 page: no route of any brand starts with "_",

@@ -7,6 +7,7 @@ import type { NextApiRequest, NextApiResponse } from 'next';
 import { getCatalog } from '../../../../engine/catalog';
 import { lookupBrandId, requestHost } from '../../../../engine/hosts';
 import { trustProxyHeaders } from '../../../../engine/http/api';
+import { SITEMAP_FILE } from '../../../../engine/http/requestPath';
 import { contentSource } from '../../../../engine/content/service';
 import { allPaths, robotsTxt, sitemapIndexXmlOf, sitemapXmlOf } from '../../../../engine/sitemap';
 
@@ -33,7 +34,7 @@ export default async function handler(req: NextApiRequest, res: NextApiResponse)
     return res.status(503).send('The content service is unavailable; try again shortly');
   }
   if (file === 'sitemap.xml') return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(sitemapIndexXmlOf(loaded, paths));
-  const m = /^sitemap-(0|[1-9]\d{0,3})\.xml$/.exec(file);
+  const m = SITEMAP_FILE.exec(file);
   const xml = m ? sitemapXmlOf(loaded, paths, Number(m[1])) : undefined;
   if (!xml) return res.status(404).send('Not found');
   return res.status(200).setHeader('Content-Type', 'application/xml; charset=utf-8').send(xml);
