@@ -38,6 +38,7 @@ import {
   readPreviewModeId,
 } from './engine/http/requestGate.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
+import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -49,12 +50,11 @@ const port = Number(process.env.PORT ?? 3000);
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 
-// A deployment refuses to start without the key that seals leads at rest (engine/leads/sealing.ts
-// says the same when the store opens; this says it before the first request).
-if (process.env.LOANSITES_DEPLOYMENT === 'production' && !process.env.LEADS_ENCRYPTION_KEY) {
-  console.error(
-    'LEADS_ENCRYPTION_KEY is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set it to 32 random bytes (openssl rand -hex 32).',
-  );
+// A malformed lead key, or a deployment without one, stops the start here with the reason
+// (engine/leads/keyFormat.mjs), before the first request rather than a 500 on each.
+const keyProblem = leadKeyProblem(process.env);
+if (keyProblem) {
+  console.error(keyProblem);
   process.exit(1);
 }
 

@@ -3,6 +3,9 @@
  * The leads stored since then, oldest first, with each destination's delivery status — what
  * an operator needs to see that requests arrive and reach the buyers, without SQL. Sensitive
  * fields (date of birth, income) stay sealed: they are for the buyers, not for this listing.
+ * A delivery is delivered, pending (retrying), rejected (the buyer refused it, with its reason)
+ * or failed (given up). Stored text is printed escaped (no terminal control sequences) and the
+ * CSV is spreadsheet-safe (scripts/cliFormat.ts).
  */
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listLeads, type LeadListing } from '../engine/store/leads';
@@ -11,13 +14,19 @@ import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 const delivery = (l: LeadListing): string =>
   l.deliveries.length
     ? l.deliveries
-        .map((d) => `${d.destination}: ${d.status}${d.status === 'delivered' ? '' : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`}`)
+        .map(
+          (d) =>
+            `${d.destination}: ${d.status}${
+              d.status === 'delivered' ? '' : d.status === 'rejected' ? ` (${d.last_error ?? 'refused'})` : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`
+            }`,
+        )
         .join('; ')
     : 'stored only';
 
 const COLUMNS: Column<LeadListing>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
   ['brand', (l) => l.lead.brand, 18],
+  ['env', (l) => (l.lead.environment === 'production' ? 'production' : `${l.lead.environment} (test)`), 18],
   ['lead', (l) => l.lead.id, 30],
   ['amount', (l) => `$${l.lead.amount.toLocaleString('en-US')}`, 8],
   ['place', (l) => `${l.lead.city}, ${l.lead.state.toUpperCase()} ${l.lead.zip}`, 28],
@@ -46,6 +55,8 @@ const CSV_COLUMNS: [string, (l: LeadListing) => string][] = [
   ['consent_version', (l) => l.lead.consent_version],
   ['consent_sha256', (l) => l.lead.consent_hash],
   ['privacy_opt_out', (l) => String(l.lead.privacy_opt_out)],
+  ['host', (l) => l.lead.host],
+  ['environment', (l) => l.lead.environment],
   ['delivery', delivery],
 ];
 

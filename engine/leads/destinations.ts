@@ -13,6 +13,8 @@ export interface LeadDestination {
   url: string;
   secret: string;
   timeoutMs?: number;
+  /** receives test leads too (engine/leads/environment.ts); default: production leads only */
+  acceptsTestLeads?: boolean;
 }
 
 export type DestinationMap = Record<string, LeadDestination[]>;

@@ -8,8 +8,12 @@
  * - under 18 on the day → 422; a ZIP we do not know → 422; a state the brand cannot serve
  *   (SPEC §1, and the title brands' exclusions) → 422 and no lead (no connection to a lender);
  * - title brands need the purpose and the vehicle → 400.
- * Then one transaction stores the lead and its outbox rows; the same idempotency key again is
- * the same lead (200), never a second one.
+ * Then one transaction stores the lead and its outbox rows; the same idempotency key again with
+ * the same body is the same lead (200), never a second one; the same key with a different body is
+ * a 409 that says so (the change would otherwise be dropped without a word). The body's hash is
+ * kept inside the sealed fields, so it cannot be used to guess a date of birth.
+ * The host the lead was posted on and its environment are stored with it; a test lead goes only
+ * to destinations that accept test leads (engine/leads/environment.ts).
  */
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
@@ -22,7 +26,8 @@ import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
 import { destinationsOf } from './destinations';
 import { ageOn, MIN_AGE, stateUnavailableReason, type LoanKind } from './rules';
-import { sealText } from './sealing';
+import { destinationTakes, environmentOfHost } from './environment';
+import { openText, sealText } from './sealing';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;
@@ -34,11 +39,33 @@ export interface ZipPlace {
 }
 
 export interface LeadContext {
+  /** the normalised host the request was for */
+  host: string;
   ip: string;
   userAgent: string;
   now: Date;
   privacyOptOut: boolean;
   zipLookup: (zip: string) => ZipPlace | undefined;
+}
+
+/** A hash of the request's body, the same for the same fields in any order. */
+export function requestHash(body: LeadBody): string {
+  const canonical = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+}
+
+/** What is sealed with a lead: the sensitive fields, and the request's hash. */
+interface SealedFields {
+  dateOfBirth: string;
+  monthlyIncome: number;
+  requestHash?: string;
 }
 
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
@@ -64,7 +91,10 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
     ]);
   }
   const text = consentText(body.consent.version, brand.name);
-  const { id, created } = await insertLead(
+  const environment = environmentOfHost(ctx.host);
+  const hash = requestHash(body);
+  const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
+  const { id, created, sealed: stored } = await insertLead(
     db,
     {
       brand: brand.id,
@@ -83,7 +113,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       phone: body.phone,
       income_source: body.incomeSource,
       pay_frequency: body.payFrequency,
-      sealed: sealText(JSON.stringify({ dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome })),
+      sealed: sealText(JSON.stringify(sealed)),
       consent_version: body.consent.version,
       consent_text: text,
       consent_hash: createHash('sha256').update(text).digest('hex'),
@@ -94,8 +124,28 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       privacy_opt_out: ctx.privacyOptOut ? 1 : 0,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
+      host: ctx.host,
+      environment,
     },
-    destinationsOf(brand.id).map((d) => d.name),
+    destinationsOf(brand.id)
+      .filter((d) => destinationTakes(d, { environment }))
+      .map((d) => d.name),
   );
+  const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
+  if (previous !== undefined && previous !== hash) {
+    throw new ApiError(
+      409,
+      `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
+    );
+  }
   return { status: created ? 201 : 200, id };
+}
+
+/** The request hash sealed with a stored lead (undefined for leads stored before it was kept, or sealed with a key no longer configured). */
+function storedHash(sealed: string): string | undefined {
+  try {
+    return (JSON.parse(openText(sealed)) as SealedFields).requestHash;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,12 +2,14 @@
  * POST /api/leads — a loan request from the embedded application form. JSON only, at most
  * 16 KB, checked against schemas/api/lead.schema.json, rate-limited per client, the brand from
  * the host. Stored (engine/leads/record.ts) before anything else; the outbox worker delivers it.
- * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot.
+ * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot,
+ * 409 for the same idempotency key with a different body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geocode/data';
-import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, userAgent } from '../../engine/http/api';
+import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
+import { requestHost } from '../../engine/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/leads/runtime';
@@ -28,7 +30,10 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     const ip = clientIp(req);
     await enforceRateLimit(RATE_RULES.leads, ip);
     const body = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
+    const forwardedHost = req.headers['x-forwarded-host'];
     const result = await recordLead(await getStore(), loaded.brand, body, {
+      // the host the brand was found by (a lead from a dev. or test123. host is a test lead)
+      host: requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders()),
       ip: truncateIp(ip),
       userAgent: userAgent(req),
       now: new Date(),

@@ -63,6 +63,8 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
       privacy_opt_out: 0,
       ip: '',
       user_agent: '',
+      host: 'weloans.com',
+      environment: 'production',
     },
     ['buyer'],
   );
