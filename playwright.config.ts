@@ -46,7 +46,8 @@ export default defineConfig({
         Object.fromEntries(
           ['ipaydayloans', 'ustitleloans'].map((id) => [
             id,
-            [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000 }],
+            // the tests post on *.localhost hosts, whose leads are test leads: this buyer takes them
+            [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000, acceptsTestLeads: true }],
           ]),
         ),
       ),

@@ -10,6 +10,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_BUYER_PORT, E2E_BUYER_SECRET, E2E_DB_FILE } from '../../playwright.config';
 import { consentText } from '../../engine/consent';
 import { openStore, type Store } from '../../engine/store/db';
+import { openFormTrace } from '../../engine/store/leads';
 import { startBuyer } from '../support/buyer';
 import { serveLeads, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
@@ -188,12 +189,21 @@ test('ipaydayloans: every step by keyboard only, axe on each; one lead stored wi
   await expect
     .poll(
       async () =>
-        (await db.selectFrom('form_traces').select('trace').where('brand', '=', 'ipaydayloans').execute()).filter((t) => t.trace.includes(email)).length,
+        (await db.selectFrom('form_traces').select('trace').where('brand', '=', 'ipaydayloans').execute()).filter((t) => openFormTrace(t.trace).includes(email))
+          .length,
       { timeout: 15_000 },
     )
     .toBe(1);
-  const traceRow = (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'ipaydayloans').execute()).find((t) => t.trace.includes(email))!;
-  const trace = JSON.parse(traceRow.trace) as { type: string; request: { url: string; body: unknown }; response: { status: number; body: { id: string } } };
+  // sealed at rest (engine/store/leads.ts): opened with the lead keys, as `npm run traces -- --forms` does
+  const traceRow = (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'ipaydayloans').execute()).find((t) =>
+    openFormTrace(t.trace).includes(email),
+  )!;
+  expect(traceRow.trace).not.toContain(email);
+  const trace = JSON.parse(openFormTrace(traceRow.trace)) as {
+    type: string;
+    request: { url: string; body: unknown };
+    response: { status: number; body: { id: string } };
+  };
   expect(trace).toMatchObject({
     type: 'general',
     request: { url: expect.stringMatching(/\/api\/leads$/), body },
@@ -467,7 +477,9 @@ test('script provider: the loader comes after the page, with campaign, lead type
   await container.getByRole('button', { name: 'Send to partner' }).click();
   await expect(container.getByText('Partner received p-123')).toBeVisible();
   const traced = async () =>
-    (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'acmetitle').execute()).filter((t) => t.trace.includes(marker));
+    (await db.selectFrom('form_traces').selectAll().where('brand', '=', 'acmetitle').execute())
+      .map((t) => ({ ...t, trace: openFormTrace(t.trace) }))
+      .filter((t) => t.trace.includes(marker));
   await expect.poll(async () => (await traced()).length, { timeout: 15_000 }).toBe(1);
   expect(JSON.parse((await traced())[0]!.trace)).toMatchObject({
     type: 'title',
