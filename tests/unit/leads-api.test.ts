@@ -136,6 +136,45 @@ describe('POST /api/leads stores a request once', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('the same key with a different body is 409 with the reason, and the first lead stays as it was', async () => {
+    const body = valid();
+    const first = await send(body);
+    expect(first.status).toBe(201);
+    const changed = await send({ ...body, amount: 5000 });
+    expect(changed.status).toBe(409);
+    expect(JSON.stringify(changed.json)).toContain('already used for a different request');
+    // the same fields in another order are the same request
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect(await send(reordered)).toMatchObject({ status: 200, json: { id: first.json.id } });
+    const rows = await db.selectFrom('leads').selectAll().where('idempotency_key', '=', body.idempotencyKey).execute();
+    expect(rows.map((r) => r.amount)).toEqual([2500]);
+  });
+
+  it('records the host and its environment; a lead from a dev. or test123. host is a test lead, outboxed only for buyers that take test leads', async () => {
+    process.env.LEAD_DESTINATIONS = JSON.stringify({
+      ipaydayloans: [
+        { name: 'real-buyer', url: 'http://127.0.0.1:9/leads', secret: 'x'.repeat(16) },
+        { name: 'sandbox-buyer', url: 'http://127.0.0.1:9/leads', secret: 'x'.repeat(16), acceptsTestLeads: true },
+      ],
+    });
+    try {
+      const outbox = async (host: string) => {
+        const res = await send(valid(), { host });
+        expect(res.status).toBe(201);
+        const lead = await db.selectFrom('leads').select(['host', 'environment']).where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+        const rows = await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', String(res.json.id)).orderBy('destination').execute();
+        return { ...lead, to: rows.map((r) => r.destination) };
+      };
+      expect(await outbox('ipaydayloans.com')).toEqual({ host: 'ipaydayloans.com', environment: 'production', to: ['real-buyer', 'sandbox-buyer'] });
+      expect(await outbox('dev.ipaydayloans.com')).toEqual({ host: 'dev.ipaydayloans.com', environment: 'test', to: ['sandbox-buyer'] });
+      expect(await outbox('TEST123.ipaydayloans.com:443')).toEqual({ host: 'test123.ipaydayloans.com', environment: 'test', to: ['sandbox-buyer'] });
+      expect(await outbox('ipaydayloans.localhost')).toEqual({ host: 'ipaydayloans.localhost', environment: 'development', to: ['sandbox-buyer'] });
+    } finally {
+      process.env.LEAD_DESTINATIONS = '';
+      await db.deleteFrom('lead_deliveries').execute();
+    }
+  });
+
   it('keeps the consent snapshot, the visit, a truncated IP and the user agent; seals date of birth and income', async () => {
     const body = valid();
     const res = await send(body, { ip: '203.0.113.77', ua: 'Mozilla/5.0 test' });
