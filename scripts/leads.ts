@@ -17,7 +17,11 @@ const delivery = (l: LeadListing): string =>
         .map(
           (d) =>
             `${d.destination}: ${d.status}${
-              d.status === 'delivered' ? '' : d.status === 'rejected' ? ` (${d.last_error ?? 'refused'})` : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`
+              d.status === 'delivered'
+                ? ''
+                : d.status === 'rejected'
+                  ? ` (${d.last_error ?? 'refused'})`
+                  : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`
             }`,
         )
         .join('; ')

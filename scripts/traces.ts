@@ -32,7 +32,14 @@ async function main(args: string[]) {
   const brand = option(args, '--brand');
   if (args.includes('--forms')) {
     const forms = await listFormTraces(await getStore(), { since, limit, open: true, ...(brand ? { brand } : {}) });
-    if (args.includes('--json')) console.log(JSON.stringify(forms.map((f) => ({ ...f, trace: JSON.parse(f.trace) as unknown })), null, 2));
+    if (args.includes('--json'))
+      console.log(
+        JSON.stringify(
+          forms.map((f) => ({ ...f, trace: JSON.parse(f.trace) as unknown })),
+          null,
+          2,
+        ),
+      );
     else {
       console.log(`Form traces since ${since.toISOString()} (${sinceText}) in the ${storeKindOf()} store at ${storeLocation()}: ${forms.length}`);
       if (forms.length) console.log(textTable(forms, FORM_COLUMNS));

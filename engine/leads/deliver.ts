@@ -87,8 +87,11 @@ export function buyerReason(text: string): string {
   } catch {
     // not JSON: the text itself
   }
-  // eslint-disable-next-line no-control-regex -- dropping control characters is the point
-  const clean = reason.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = reason
+    // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > REASON_MAX ? `${clean.slice(0, REASON_MAX - 1)}…` : clean;
 }
 
@@ -176,7 +179,10 @@ export async function deliverDue(
         : !dest
           ? { kind: 'retry', error: `destination "${row.destination}" is no longer configured for ${lead.brand}` }
           : !destinationTakes(dest, lead)
-            ? { kind: 'refused', reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads` }
+            ? {
+                kind: 'refused',
+                reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads`,
+              }
             : await post(dest, lead, opts.fetcher ?? fetch).catch((err: Error): Outcome => ({ kind: 'retry', error: `not sent: ${err.message}` }));
       if (outcome.kind === 'delivered') {
         if (await markDelivered(db, row.id, opts.worker, now())) round.delivered += 1;

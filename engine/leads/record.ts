@@ -58,7 +58,9 @@ export function requestHash(body: LeadBody): string {
             .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
         )
       : v;
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 /** What is sealed with a lead: the sensitive fields, and the request's hash. */
@@ -94,7 +96,11 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   const environment = environmentOfHost(ctx.host);
   const hash = requestHash(body);
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
-  const { id, created, sealed: stored } = await insertLead(
+  const {
+    id,
+    created,
+    sealed: stored,
+  } = await insertLead(
     db,
     {
       brand: brand.id,

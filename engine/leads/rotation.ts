@@ -14,8 +14,20 @@ import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from './s
 
 /** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
 export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {
-  const lead = await db.selectFrom('leads').select(['id', 'created_at', 'sealed']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  const trace = await db.selectFrom('form_traces').select(['id', 'created_at', 'trace']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const lead = await db
+    .selectFrom('leads')
+    .select(['id', 'created_at', 'sealed'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const trace = await db
+    .selectFrom('form_traces')
+    .select(['id', 'created_at', 'trace'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const rows = [
     ...(lead ? [{ what: 'lead', id: lead.id, at: lead.created_at, sealed: lead.sealed }] : []),
     ...(trace && isSealed(trace.trace) ? [{ what: 'form trace', id: trace.id, at: trace.created_at, sealed: trace.trace }] : []),

@@ -90,7 +90,8 @@ export async function checkWritable(db: Store, kind: StoreKind = storeKindOf()):
   try {
     if (kind === 'postgres') {
       const { rows } = await sql<{ ro: string }>`select current_setting('transaction_read_only') as ro`.execute(db);
-      if (rows[0]?.ro === 'on') throw new Error('the PostgreSQL server accepts only reads (transaction_read_only is on: a standby, or default_transaction_read_only)');
+      if (rows[0]?.ro === 'on')
+        throw new Error('the PostgreSQL server accepts only reads (transaction_read_only is on: a standby, or default_transaction_read_only)');
       return;
     }
     await db.transaction().execute(async (trx) => {
@@ -99,9 +100,12 @@ export async function checkWritable(db: Store, kind: StoreKind = storeKindOf()):
     });
   } catch (err) {
     if (err === ROLLED_BACK) return;
-    throw new Error(`The ${kind} store at ${storeLocation()} cannot be written: ${(err as Error).message}. Leads and traces would be lost; fix the disk or the database, then restart.`, {
-      cause: err,
-    });
+    throw new Error(
+      `The ${kind} store at ${storeLocation()} cannot be written: ${(err as Error).message}. Leads and traces would be lost; fix the disk or the database, then restart.`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 

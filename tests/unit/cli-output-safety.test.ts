@@ -34,10 +34,13 @@ describe('spreadsheetSafe', () => {
   ])('%j → %j', (value, safe) => expect(spreadsheetSafe(value)).toBe(safe));
 
   it('csv() applies it to every cell and still quotes per RFC 4180', () => {
-    const out = csv([{ name: '=1+2', note: '-x,"y"' }], [
-      ['name', (r) => r.name],
-      ['note', (r) => r.note],
-    ]);
+    const out = csv(
+      [{ name: '=1+2', note: '-x,"y"' }],
+      [
+        ['name', (r) => r.name],
+        ['note', (r) => r.note],
+      ],
+    );
     expect(out).toBe(`name,note\r\n'=1+2,"'-x,""y"""\r\n`);
   });
 });

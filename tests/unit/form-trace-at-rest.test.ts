@@ -12,7 +12,11 @@ import type { FormTrace } from '../../engine/formTrace/format';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 const KEY = 'e'.repeat(64);
-const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const keys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 let server: TraceServer;
 beforeAll(async () => {
   server = await startTraceServer({ LEADS_ENCRYPTION_KEY: KEY, FORM_TRACE_PRIVATE_KEY: keys.privateKey, RATE_LIMIT_FORM_TRACE: '50' }, '/api/trace');

@@ -16,7 +16,7 @@ import { leadKeyProblem } from '../../engine/leads/keyFormat.mjs';
 import { checkNewestSealed, resealAll } from '../../engine/leads/rotation';
 import { keyIdOf, keyringOf, leadKeyring, MissingLeadKey, openText, sealedKeyId, sealText } from '../../engine/leads/sealing';
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
-import { insertLead, listFormTraces, type LeadsTable } from '../../engine/store/leads';
+import { insertLead, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
@@ -55,10 +55,13 @@ describe('key configuration', () => {
     expect(leadKeyProblem(env)).toContain(reason);
     expect(leadKeyProblem(env)).not.toContain('abc');
   });
-  it.each([[{}], [{ LEADS_ENCRYPTION_KEY: OLD }], [{ LEADS_ENCRYPTION_KEY: NEW }], [{ LEADS_ENCRYPTION_KEYS: `${NEW}, ${OLD}` }], [{ LEADS_ENCRYPTION_KEY: `${NEW},${OLD}` }]])(
-    '%j is fine',
-    (env) => expect(leadKeyProblem(env)).toBeUndefined(),
-  );
+  it.each([
+    [{}],
+    [{ LEADS_ENCRYPTION_KEY: OLD }],
+    [{ LEADS_ENCRYPTION_KEY: NEW }],
+    [{ LEADS_ENCRYPTION_KEYS: `${NEW}, ${OLD}` }],
+    [{ LEADS_ENCRYPTION_KEY: `${NEW},${OLD}` }],
+  ])('%j is fine', (env) => expect(leadKeyProblem(env)).toBeUndefined());
   it('a development key is generated in the user configuration directory, not under data/', () => {
     const home = join(tmp, 'config');
     const ring = leadKeyring({ XDG_CONFIG_HOME: home });
@@ -133,7 +136,15 @@ describe.each([
     // a form trace stored before traces were sealed: plain JSON
     await db
       .insertInto('form_traces')
-      .values({ id: `ft_plain_${n}`, brand: 'weloans', client_id: 'c', type: 'general', trace: JSON.stringify({ request: { body: { dob } } }), ip: '', created_at: at })
+      .values({
+        id: `ft_plain_${n}`,
+        brand: 'weloans',
+        client_id: 'c',
+        type: 'general',
+        trace: JSON.stringify({ request: { body: { dob } } }),
+        ip: '',
+        created_at: at,
+      })
       .execute();
 
     // The current keys cannot open the newest row: the start-up check says which key it needs.
