@@ -63,7 +63,7 @@ export async function sitemapRows(ctx: BenchContext): Promise<Row[]> {
         measured: `${grown.toFixed(0)} MB (${(run.rssBefore / MB).toFixed(0)} → peak ${(run.rssPeak / MB).toFixed(0)} MB, ${(rssOf(pid) / MB).toFixed(0)} MB after); all cut off after ${run.closedAfterMs === undefined ? '> 40' : (run.closedAfterMs / 1000).toFixed(1)} s; /about meanwhile ${run.probeMs} ms`,
         budget: '< 150 MB, cut off ≤ send timeout + 2 s',
         ok: grown < 150 && run.closedAfterMs !== undefined && run.closedAfterMs <= 17_000,
-        note: '100 connections each send GET /sitemaps/1.xml and read nothing; the send timeout is its default (SEND_TIMEOUT_MS, 15 s)',
+        note: '100 connections each send two pipelined GET /sitemaps/1.xml and read nothing; RSS sampled every 100 ms; cut off = from the moment every client had answer bytes waiting until the server held none of their connections; the send timeout is its default (SEND_TIMEOUT_MS, 15 s)',
       },
     ];
   } finally {
