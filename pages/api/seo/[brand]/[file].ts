@@ -14,6 +14,9 @@ import { sendBuffer } from '../../../../engine/http/slowClients.mjs';
 import { contentSource } from '../../../../engine/content/service';
 import { seoFile, type SeoFile } from '../../../../engine/seoFiles';
 
+// A sitemap is up to 50,000 URLs (~4 MB), sent from memory: Next's 4 MB warning for API answers does not apply.
+export const config = { api: { responseLimit: false } };
+
 export default async function handler(req: NextApiRequest, res: NextApiResponse) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
