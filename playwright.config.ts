@@ -54,6 +54,7 @@ export default defineConfig({
       LEADS_WORKER_INTERVAL_MS: '500',
       RATE_LIMIT_LEADS: '1000',
       RATE_LIMIT_FORM_TRACE: '1000',
+      RATE_LIMIT_SITEMAP: '1000',
     },
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,

@@ -4,7 +4,8 @@
  * `next start` cannot do these, so they live here, before any request reaches Next:
  * - slow clients: headers must arrive within HEADERS_TIMEOUT_MS (default 10 s) and the whole
  *   request within REQUEST_TIMEOUT_MS (default 20 s), checked every second; a socket held open
- *   longer is closed (Node's defaults are 60 s / 300 s, checked every 30 s);
+ *   longer is closed (Node's defaults are 60 s / 300 s, checked every 30 s); a client that reads
+ *   nothing of its answer for SEND_TIMEOUT_MS (default 15 s) is cut off (engine/http/slowClients.mjs);
  * - methods no page has: TRACE, TRACK and CONNECT, and OPTIONS * (a request for the server
  *   rather than a path), answer 405 with Allow — Next answers them with a 500;
  * - internal headers: Next's rewrite headers (x-middleware-rewrite, x-nextjs-rewrite,
@@ -39,6 +40,7 @@ import {
 } from './engine/http/requestGate.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
+import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -242,6 +244,8 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   });
 });
 server.keepAliveTimeout = 5_000;
+// ── slow readers: the send timeout (engine/http/slowClients.mjs; one call, whatever routes the requests)
+guardSlowReaders(server, { sendTimeoutMs: sendTimeoutFromEnv() });
 /**
  * A brand's 404 page is rendered by pages/_error.tsx on request (never prerendered), and its
  * Turbopack bootstrap script names _error's own chunks: its hash is learnt from one 404 rendered
