@@ -314,6 +314,10 @@ export interface Lending {
    * One line: not a lender, free to the visitor, how the operator is paid. Placeholders such as {brand.name} are filled.
    */
   howWePaid?: string;
+  /**
+   * Australia (required there): the brand's Australian Credit Licence, or its credit-representative statement (whose representative, under which licence), shown beside the amount on the application form. Placeholders such as {brand.name} are filled.
+   */
+  creditLicence?: string;
 }
 /**
  * The exit-intent popup: opens once per browser, when the mouse pointer leaves the page, on every page of the brand except its apply page. Leave out for none.

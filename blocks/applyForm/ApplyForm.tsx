@@ -23,7 +23,8 @@ import { RequestStep } from './RequestStep';
 import { newIdempotencyKey, sendLead } from './send';
 import { sendFormTrace, traceFetchesTo } from './formTrace';
 import { readApplySource, readVisitTracking } from './tracking';
-import { lookupZip, type ZipPlace } from './zip';
+import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
+import { POSTAL_WORDS } from '../../engine/regions';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
   amount: 'Loan amount',
@@ -130,9 +131,12 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
 
 function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const { data, loanKind: kind } = block;
+  const { country } = data;
+  const words = POSTAL_WORDS[country];
+  const labels = { ...FIELD_LABELS, zip: words.code };
   const base = `form-${block.key}`;
   const idOf = (f: FieldKey) => `${base}-${f}`;
-  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale)));
+  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale), country));
   const { screen, values } = state;
   const [hydrated, setHydrated] = useState(false);
   const [checkingZip, setCheckingZip] = useState(false);
@@ -160,6 +164,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   }, [hydrated, screen, values.amount, values.zip]);
 
   const lookup = (zip: string): Promise<ZipPlace | null> => {
+    if (country !== 'US') return Promise.resolve(placeOfPostalCode(zip, country));
     let found = lookups.current.get(zip);
     if (!found) lookups.current.set(zip, (found = lookupZip(zip)));
     return found;
@@ -168,13 +173,13 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   // City and state appear as soon as a full ZIP is typed.
   useEffect(() => {
     const zip = values.zip.trim();
-    if (!hydrated || !isZip(zip)) return;
+    if (!hydrated || !isZip(zip, country)) return;
     let current = true;
     void lookup(zip).then((place) => current && dispatch({ type: 'place', zip, place }));
     return () => {
       current = false;
     };
-  }, [hydrated, values.zip]);
+  }, [hydrated, values.zip, country]);
 
   // Focus: the step's heading on every step change; the first wrong field after a refused Continue.
   useEffect(() => {
@@ -193,8 +198,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
     dispatch({ type: 'blur', field, today: new Date() });
     const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
-    const message = typed ? fieldError(field, values, new Date()) : undefined;
-    if (message) setAnnouncement(`${FIELD_LABELS[field]}: ${message}`);
+    const message = typed ? fieldError(field, values, new Date(), country) : undefined;
+    if (message) setAnnouncement(`${labels[field]}: ${message}`);
   };
 
   const send = async () => {
@@ -203,7 +208,13 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     idempotencyKey.current ??= newIdempotencyKey();
     dispatch({ type: 'sending' });
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
-    const body = leadRequestBody(values, { kind, idempotencyKey: idempotencyKey.current, consentVersion: data.consent.version, tracking });
+    const body = leadRequestBody(values, {
+      kind,
+      idempotencyKey: idempotencyKey.current,
+      consentVersion: data.consent.version,
+      tracking,
+      ...(country !== 'US' ? { country } : {}),
+    });
     const traceKey = data.traceKey;
     const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
     sending.current = false;
@@ -214,7 +225,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     event.preventDefault();
     if (!hydrated || checkingZip || state.sending || !isStep(screen)) return;
     const today = new Date();
-    const errors = stepErrors(screen, kind, values, today);
+    const errors = stepErrors(screen, kind, values, today, country);
     const firstWrong = stepFields(screen, kind).find((f) => errors[f]);
     if (firstWrong || screen === 'contact') {
       pendingFocus.current = firstWrong ?? null;
@@ -236,7 +247,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     request: kind === 'title' ? 'Your loan and your vehicle' : 'Your loan',
     contact: 'Your contact details',
     income: 'Your income and date of birth',
-    unavailable: `We can't take a request from ${state.gate?.stateName ?? 'your state'}`,
+    unavailable: `We can't take a request from ${state.gate?.stateName ?? `your ${words.region}`}`,
     sent: 'Thank you — your request is on its way',
   };
   const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
@@ -263,21 +274,28 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         </h3>
         {screen === 'unavailable' && (
           <>
-            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} />
+            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />
             <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
-              Change ZIP code
+              Change {words.inText}
             </button>
           </>
         )}
-        {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} />}
+        {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
-            {state.showSummary && <ErrorSummary errors={state.errors} labels={FIELD_LABELS} idOf={idOf} />}
+            {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
             {screen === 'request' && (
-              <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.data.representativeExample} place={place} />
+              <RequestStep
+                {...stepProps}
+                title={kind === 'title'}
+                representativeExample={block.data.representativeExample}
+                notices={data.notices.besideAmount}
+                place={place}
+                country={country}
+              />
             )}
-            {screen === 'contact' && <ContactStep {...stepProps} />}
-            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} />}
+            {screen === 'contact' && <ContactStep {...stepProps} country={country} />}
+            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
             {state.notice && (
               <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
                 <p className="font-semibold">{state.notice.message}</p>
@@ -291,7 +309,13 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             )}
             <div className="mt-6 flex flex-wrap items-center gap-3">
               <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending}>
-                {screen !== 'income' ? (checkingZip ? 'Checking your ZIP code…' : 'Continue') : state.sending ? 'Sending your request…' : 'Submit my request'}
+                {screen !== 'income'
+                  ? checkingZip
+                    ? `Checking your ${words.inText}…`
+                    : 'Continue'
+                  : state.sending
+                    ? 'Sending your request…'
+                    : 'Submit my request'}
               </button>
               {screen !== 'request' && (
                 <button type="button" className={secondary} disabled={state.sending} onClick={() => dispatch({ type: 'back' })}>

@@ -1,7 +1,7 @@
 import { amountText } from '../../engine/leads/formRules';
 
 /**
- * The amount and ZIP code survive a reload in session storage (not personal data; nothing
+ * The amount and ZIP (or postal) code survive a reload in session storage (not personal data; nothing
  * else is kept). The query's amount at the time is stored with them, so a new amount from a
  * widget (a different query) wins over the stored one, and a reload of the same page does not.
  */
@@ -19,7 +19,11 @@ export function readStored(storage: Pick<Storage, 'getItem'> | undefined): Store
     const raw = storage?.getItem(SESSION_KEY);
     const v = raw ? (JSON.parse(raw) as Partial<Stored>) : undefined;
     if (!v || typeof v.amount !== 'string' || typeof v.zip !== 'string') return undefined;
-    return { amount: v.amount.slice(0, 12), zip: v.zip.replace(/\D+/g, '').slice(0, 5), queryAmount: typeof v.queryAmount === 'number' ? v.queryAmount : null };
+    return {
+      amount: v.amount.slice(0, 12),
+      zip: v.zip.replace(/[^A-Za-z0-9 ]+/g, '').slice(0, 7),
+      queryAmount: typeof v.queryAmount === 'number' ? v.queryAmount : null,
+    };
   } catch {
     return undefined;
   }
