@@ -238,6 +238,10 @@ export interface Organization {
    * Contact email address.
    */
   email: string;
+  /**
+   * When the telephone is answered, in words, e.g. 'Monday to Friday, 8 am to 8 pm Eastern time'. Shown with the number where the application form cannot work (JavaScript off).
+   */
+  openingHours?: string;
   address: PostalAddress;
   /**
    * Official profiles elsewhere (https URLs).

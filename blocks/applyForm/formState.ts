@@ -52,7 +52,9 @@ export type UnavailableStates = readonly { code: string; name: string; reason: s
 export type FormAction =
   | { type: 'change'; field: keyof ApplyFormValues; value: string | boolean; today: Date }
   | { type: 'blur'; field: FieldKey; today: Date }
-  | { type: 'restore'; amount?: string; zip?: string }
+  | { type: 'restore'; amount?: string; zip?: string; kept?: Partial<ApplyFormValues> }
+  /** the browser's back or forward button reached the entry of a step (or a reload found one) */
+  | { type: 'goto'; screen: FormStep; today: Date }
   | { type: 'place'; zip: string; place: ZipPlace | null }
   | { type: 'next'; today: Date; unavailable: UnavailableStates }
   | { type: 'back' }
@@ -94,7 +96,17 @@ export const formReducer = produce((draft: FormState, action: FormAction) => {
     case 'restore':
       if (action.amount !== undefined) draft.values.amount = action.amount;
       if (action.zip !== undefined) draft.values.zip = action.zip;
+      Object.assign(draft.values, action.kept ?? {});
       return;
+    case 'goto': {
+      // Back is always allowed; forward only past steps that are complete (an entry may be older than an edit).
+      if (draft.screen === 'sent' || draft.screen === action.screen) return;
+      const target = FORM_STEPS.indexOf(action.screen);
+      const before = FORM_STEPS.slice(0, target);
+      if (before.some((s) => Object.keys(stepErrors(s, draft.kind, draft.values, action.today, draft.country)).length)) return;
+      moveTo(draft, action.screen);
+      return;
+    }
     case 'place':
       draft.place = { zip: action.zip, place: action.place };
       return;

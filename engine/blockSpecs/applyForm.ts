@@ -24,6 +24,8 @@ export interface ApplyFormData {
   notices: CountryNotices;
   /** states, provinces or territories this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
   unavailableStates: { code: string; name: string; reason: string }[];
+  /** the brand's telephone (and when it is answered), offered where the form cannot work (JavaScript off) */
+  phone: { tel: string; text: string; hours?: string };
   /** the guide offered on the thank-you step */
   guide: LinkView;
   /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
@@ -48,6 +50,11 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
       defaultAmount: FORM_AMOUNT.default,
       country,
       notices: countryNotices(brand, vars),
+      phone: {
+        tel: brand.organization.telephone.replace(/[^\d+]/g, ''),
+        text: brand.organization.telephone,
+        ...(brand.organization.openingHours ? { hours: brand.organization.openingHours } : {}),
+      },
       consent: { version, text: consentText(version, consentPartyOf(brand)) },
       unavailableStates:
         country === 'US'
