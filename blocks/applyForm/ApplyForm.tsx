@@ -157,8 +157,9 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
     const stored = readStored(storage('sessionStorage'));
     dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
-    const step = stepOfHistoryState(window.history.state);
-    if (step && step !== 'request') dispatch({ type: 'goto', screen: step, today: new Date() });
+    // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
+    const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    if (stored?.step && navigation?.type === 'reload') dispatch({ type: 'goto', screen: stored.step, today: new Date() });
     setHydrated(true);
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
@@ -166,7 +167,14 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   useEffect(() => {
     if (!hydrated) return;
     if (screen === 'sent') storage('sessionStorage')?.removeItem(SESSION_KEY);
-    else writeStored(storage('sessionStorage'), { amount: values.amount, zip: values.zip, queryAmount: queryAmount.current, kept: keptValues(values) });
+    else
+      writeStored(storage('sessionStorage'), {
+        amount: values.amount,
+        zip: values.zip,
+        queryAmount: queryAmount.current,
+        kept: keptValues(values),
+        ...(isStep(screen) ? { step: screen } : {}),
+      });
   }, [hydrated, screen, values]);
 
   // Each step is a history entry (same URL): the phone's back button goes to the step before, forward to the next.

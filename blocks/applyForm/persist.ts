@@ -32,6 +32,8 @@ interface Stored {
   queryAmount: number | null;
   /** the later steps' fields (KEPT_FIELDS only) */
   kept?: KeptValues;
+  /** the step shown when this was written: a reload opens it again */
+  step?: FormStep;
 }
 
 /** Only the kept fields, each a short string: nothing else can be written or read back. */
@@ -54,6 +56,7 @@ export function readStored(storage: Pick<Storage, 'getItem'> | undefined): Store
       zip: v.zip.replace(/[^A-Za-z0-9 ]+/g, '').slice(0, 7),
       queryAmount: typeof v.queryAmount === 'number' ? v.queryAmount : null,
       kept: keptValues(v.kept && typeof v.kept === 'object' ? v.kept : {}),
+      ...(v.step === 'contact' || v.step === 'income' ? { step: v.step } : {}),
     };
   } catch {
     return undefined;

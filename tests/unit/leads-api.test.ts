@@ -230,7 +230,7 @@ describe('POST /api/leads in Canada and Australia', () => {
       [ca({ country: 'US' }), WE, 400, '/country'],
       [au({ zip: '2899' }), AU, 422, 'could not find postcode 2899'],
       [au({ phone: '5125550123' }), AU, 400, '/phone'],
-      [valid({ country: 'CA' }), {}, 400, '/country'],
+      [valid({ country: 'CA' }), { host: 'ipaydayloans.localhost' }, 400, '/country'],
     ];
     for (const [body, opts, status, reason] of cases) {
       const res = await send(body, opts);
