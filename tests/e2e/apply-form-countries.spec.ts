@@ -87,12 +87,15 @@ test.describe('on a 390 px phone', () => {
       await page.keyboard.type(text);
     }
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('checkbox', { name: /express consent to WeLoans/ })).toBeFocused();
+    const consent = page.getByRole('checkbox', { name: /express consent to WeLoans/ });
+    await expect(consent).toBeFocused();
     await expect(page.getByText(/unsubscribe link in any email/)).toBeVisible();
     await page.keyboard.press('Space');
+    await expect(consent).toBeChecked();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Submit my request' })).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(step(page)).toHaveText('Thank you — your request is on its way');
+    await expect(step(page)).toHaveText('Thank you — your request is on its way', { timeout: 20_000 });
     await expect(page.getByText('We look for a lender in our network that serves your province or territory.')).toBeVisible();
     await expectNoAxeViolations(page);
 
@@ -169,7 +172,7 @@ test.describe('on a 390 px phone', () => {
     await page.getByRole('button', { name: 'Submit my request' }).click();
     await expect(page.locator('form[aria-labelledby]').getByRole('alert')).toContainText("we'll send it by ourselves as soon as your connection is back");
     await context.setOffline(false);
-    await expect(step(page)).toHaveText('Thank you — your request is on its way');
+    await expect(step(page)).toHaveText('Thank you — your request is on its way', { timeout: 20_000 });
     const keys = new Set(bodies.map((b) => b.idempotencyKey));
     expect(keys.size).toBe(1);
     await expect.poll(async () => (await leadsByEmail(email)).length).toBe(1);
@@ -181,7 +184,7 @@ test.describe('on a 390 px phone', () => {
     await continueButton(page).click();
     await contactAndIncome(page, uniqueEmail('thanks'), '(512) 555-0123');
     await page.getByRole('button', { name: 'Submit my request' }).click();
-    await expect(step(page)).toHaveText('Thank you — your request is on its way');
+    await expect(step(page)).toHaveText('Thank you — your request is on its way', { timeout: 20_000 });
     const headerBottom = await page
       .locator('header')
       .first()
@@ -226,7 +229,7 @@ test.describe('on a 320 px phone', () => {
     await expect(page.getByText(/^Collection notice: Fast Loans Australia/)).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Submit my request' }).click();
-    await expect(step(page)).toHaveText('Thank you — your request is on its way');
+    await expect(step(page)).toHaveText('Thank you — your request is on its way', { timeout: 20_000 });
     await expectNoAxeViolations(page);
     expect(bodies).toHaveLength(1);
     expect(validateLead(bodies[0]), JSON.stringify(validateLead.errors)).toBe(true);
