@@ -123,7 +123,7 @@ export interface GraphQLRequest {
 }
 
 /**
- * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state of the ZIP code, the consent text of the version) are checked by engine/leads/rules.ts.
+ * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state, province or territory of the postal code, the consent text of the version, the brand's country) are checked by engine/leads/rules.ts.
  */
 export interface LeadRequest {
   /**
@@ -135,7 +135,11 @@ export interface LeadRequest {
    */
   amount: number;
   /**
-   * Five-digit US ZIP code.
+   * The country of the form the visitor filled in; it must be the brand's own (a request for another country's form is refused). Left out: the brand's country.
+   */
+  country?: 'US' | 'CA' | 'AU';
+  /**
+   * Where the borrower lives, as the brand's country writes it: a five-digit US ZIP code, a Canadian postal code ("M5V 2T6") or a four-digit Australian postcode.
    */
   zip: string;
   /**
@@ -170,7 +174,7 @@ export interface LeadRequest {
    */
   email: string;
   /**
-   * US mobile number, 10 digits without punctuation.
+   * Mobile number, digits only: 10 digits in North America (US, Canada), or an Australian mobile starting 04.
    */
   phone: string;
   /**

@@ -8,6 +8,7 @@
  * CSV is spreadsheet-safe (scripts/cliFormat.ts).
  */
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';
 import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 
@@ -27,14 +28,18 @@ const delivery = (l: LeadListing): string =>
         .join('; ')
     : 'stored only';
 
+const countryOf = (l: LeadListing): Country => (isCountry(l.lead.country) ? l.lead.country : 'US');
+const regionOf = (l: LeadListing): string => l.lead.region || l.lead.state.toUpperCase();
+
 const COLUMNS: Column<LeadListing>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
   ['brand', (l) => l.lead.brand, 18],
   ['env', (l) => (l.lead.environment === 'production' ? 'production' : `${l.lead.environment} (test)`), 18],
   ['lead', (l) => l.lead.id, 30],
-  ['amount', (l) => `$${l.lead.amount.toLocaleString('en-US')}`, 8],
-  ['place', (l) => `${l.lead.city}, ${l.lead.state.toUpperCase()} ${l.lead.zip}`, 28],
+  ['amount', (l) => formatAmount(l.lead.amount, countryOf(l)), 12],
+  ['place', (l) => `${[l.lead.city, regionOf(l)].filter(Boolean).join(', ')} ${l.lead.zip} ${countryOf(l)}`, 32],
   ['name', (l) => `${l.lead.first_name} ${l.lead.last_name}`, 24],
+  ['phone', (l) => formatPhone(l.lead.phone, countryOf(l)), 14],
   ['source', (l) => [l.lead.source, l.lead.click_id].filter(Boolean).join(' / '), 28],
   ['delivery', delivery, 60],
 ];
@@ -44,14 +49,17 @@ const CSV_COLUMNS: [string, (l: LeadListing) => string][] = [
   ['brand', (l) => l.lead.brand],
   ['id', (l) => l.lead.id],
   ['loan_kind', (l) => l.lead.loan_kind],
+  ['country', countryOf],
   ['amount', (l) => String(l.lead.amount)],
+  ['currency', (l) => l.lead.currency || 'USD'],
   ['zip', (l) => l.lead.zip],
   ['city', (l) => l.lead.city],
   ['state', (l) => l.lead.state.toUpperCase()],
+  ['region', regionOf],
   ['first_name', (l) => l.lead.first_name],
   ['last_name', (l) => l.lead.last_name],
   ['email', (l) => l.lead.email],
-  ['phone', (l) => l.lead.phone],
+  ['phone', (l) => formatPhone(l.lead.phone, countryOf(l))],
   ['source', (l) => l.lead.source],
   ['source2', (l) => l.lead.source2],
   ['click_id', (l) => l.lead.click_id],

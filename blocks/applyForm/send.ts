@@ -35,6 +35,9 @@ export function outcomeOf(status: number, body: unknown, retryAfter: string | nu
   return { kind: 'retry', message: RETRY_MESSAGE };
 }
 
+export const OFFLINE_MESSAGE =
+  "We couldn't send your request: you seem to be offline. Your answers are kept — we'll send it by ourselves as soon as your connection is back, so keep this page open (or try again).";
+
 export const LEADS_URL = '/api/leads';
 
 /**

@@ -34,8 +34,12 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     brand: lead.brand,
     createdAt: lead.created_at,
     loanKind: lead.loan_kind,
+    country: lead.country,
     amount: lead.amount,
+    currency: lead.currency,
     zip: lead.zip,
+    // the state, province or territory code (US, CA, AU alike); `state` stays for buyers that read it
+    region: lead.region,
     state: lead.state.toUpperCase(),
     city: lead.city,
     ...(lead.purpose ? { purpose: lead.purpose } : {}),

@@ -7,6 +7,9 @@
  *   SHA-256 are stored with the lead, with time, IP and user agent;
  * - under 18 on the day → 422; a ZIP we do not know → 422; a state the brand cannot serve
  *   (SPEC §1, and the title brands' exclusions) → 422 and no lead (no connection to a lender);
+ * - Canada and Australia: the province or state from the postal code itself (engine/regions.ts),
+ *   refused the same way where the brand cannot serve it; a body for another country's form,
+ *   or a postal code, phone or consent wording of another country → 400;
  * - title brands need the purpose and the vehicle → 400.
  * Then one transaction stores the lead and its outbox rows; the same idempotency key again with
  * the same body is the same lead (200), never a second one; the same key with a different body is
@@ -19,13 +22,15 @@ import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../applyUrl';
-import { consentText, isConsentVersion } from '../consent';
+import { consentText, countryOfConsentVersion, isConsentVersion } from '../consent';
 import { ApiError } from '../http/api';
 import { stateByCode } from '../states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../regions';
+import { consentPartyOf } from './countryText';
 import { destinationsOf } from './destinations';
-import { ageOn, MIN_AGE, stateUnavailableReason, type LoanKind } from './rules';
+import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from './sealing';
 
@@ -79,20 +84,27 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   if (age === undefined) throw new ApiError(400, 'The body is not valid', [`/dateOfBirth: ${body.dateOfBirth} is not a date`]);
   if (age < MIN_AGE) throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
   if (age > 120) throw new ApiError(400, 'The body is not valid', ['/dateOfBirth: check the year']);
-  const place = ctx.zipLookup(body.zip);
-  if (!place) throw new ApiError(422, `We could not find ZIP code ${body.zip}; check it and try again`);
-  const state = stateByCode(place.state);
-  if (!state) throw new ApiError(422, `ZIP code ${body.zip} is not in a US state we serve`);
+  const country = brand.country as Country;
+  const invalid = (problem: string) => new ApiError(400, 'The body is not valid', [problem]);
+  if (body.country && body.country !== country) throw invalid(`/country: ${brand.name} takes requests from ${country} only; reload the page and try again`);
+  if (countryOfConsentVersion(body.consent.version) !== country)
+    throw invalid(`/consent/version: "${body.consent.version}" is not the wording shown in ${country}`);
+  if (normalisePostalCode(body.zip, country) !== body.zip) throw invalid(`/zip: ${body.zip} is not a postal code of ${country}`);
+  if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
+  const where = locate(brand, body.zip, ctx);
+  const place = { city: where.city, state: where.region.toLowerCase() };
   const kind = loanKindOf(brand);
-  const unavailable = stateUnavailableReason(state, kind, brand.name);
-  if (unavailable) throw new ApiError(422, unavailable);
+  if (country === 'US') {
+    const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);
+    if (unavailable) throw new ApiError(422, unavailable);
+  }
   if (kind === 'title' && (!body.purpose || !body.vehicle)) {
     throw new ApiError(400, 'The body is not valid', [
       ...(body.purpose ? [] : ['/purpose: a title loan request needs its purpose']),
       ...(body.vehicle ? [] : ['/vehicle: a title loan request needs the vehicle']),
     ]);
   }
-  const text = consentText(body.consent.version, brand.name);
+  const text = consentText(body.consent.version, consentPartyOf(brand));
   const environment = environmentOfHost(ctx.host);
   const hash = requestHash(body);
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
@@ -109,8 +121,11 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       loan_kind: kind,
       amount: body.amount,
       zip: body.zip,
-      state: state.code,
+      state: place.state,
       city: place.city,
+      country,
+      region: where.region,
+      currency: CURRENCY_OF[country],
       purpose: kind === 'title' ? (body.purpose ?? '') : '',
       vehicle: kind === 'title' && body.vehicle ? JSON.stringify(body.vehicle) : '',
       first_name: body.firstName.trim(),
@@ -154,4 +169,23 @@ function storedHash(sealed: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The postal code's city (US only) and region (upper-case code); a 422 when it is unknown or not served. */
+function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; region: string } {
+  const country = brand.country as Country;
+  if (country === 'US') {
+    const place = ctx.zipLookup(zip);
+    if (!place) throw new ApiError(422, `We could not find ZIP code ${zip}; check it and try again`);
+    const state = stateByCode(place.state);
+    if (!state) throw new ApiError(422, `ZIP code ${zip} is not in a US state we serve`);
+    return { city: place.city, region: state.code.toUpperCase() };
+  }
+  const region = regionOfPostalCode(zip, country);
+  const what = country === 'CA' ? 'postal code' : 'postcode';
+  const where = country === 'CA' ? 'a Canadian province or territory' : 'an Australian state or territory';
+  if (!region) throw new ApiError(422, `We could not find ${what} ${zip} in ${where}; check it and try again`);
+  const unavailable = regionUnavailableReason(country, region, brand.name);
+  if (unavailable) throw new ApiError(422, unavailable);
+  return { city: '', region: region.code };
 }

@@ -23,8 +23,15 @@ export interface LeadsTable {
   loan_kind: string;
   amount: number;
   zip: string;
+  /** lower-case region code ("tx", "on", "nsw"); kept for the readers of the US-only listing */
   state: string;
   city: string;
+  /** US, CA or AU: the brand's country (migration 004) */
+  country: string;
+  /** upper-case state, province or territory code: "TX", "ON", "NSW" */
+  region: string;
+  /** USD, CAD or AUD: the currency of `amount` */
+  currency: string;
   purpose: string;
   /** JSON of {year, make, model, mileage} on title leads, '' otherwise */
   vehicle: string;

@@ -38,8 +38,8 @@ describe('links inside the application form', () => {
         const model = resolvePage(catalog, id, path, SAMPLE_NOW)!;
         for (const block of model.blocks.filter((b): b is ResolvedBlockOf<'applyForm'> => b.type === 'applyForm')) {
           const steps = {
-            'state gate': createElement(StateGate, { reason: 'Not in your state', homeHref: model.brand.homeHref }),
-            'thank-you': createElement(ThankYou, { receiptId: 'r-1', homeHref: model.brand.homeHref, guide: block.data.guide }),
+            'state gate': createElement(StateGate, { reason: 'Not in your state', homeHref: model.brand.homeHref, codeWord: 'ZIP code' }),
+            'thank-you': createElement(ThankYou, { receiptId: 'r-1', homeHref: model.brand.homeHref, guide: block.data.guide, regionWord: 'state' }),
           };
           for (const [step, element] of Object.entries(steps))
             for (const href of hrefsOf(renderToStaticMarkup(element))) {
