@@ -14,6 +14,9 @@ export async function register(): Promise<void> {
   // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
   const { configuredDestinations } = await import('./engine/leads/destinations');
   configuredDestinations();
+  // Buyer files are checked once at start (a broken one is left out, logged); a deployment missing a buyer's secret does not start.
+  const { getBuyers, requireBuyerSecrets } = await import('./engine/sale/buyers');
+  requireBuyerSecrets(getBuyers());
   // Several instances (REDIS_URL): a revalidation received by another instance clears this one's content answers too.
   if (process.env.REDIS_URL) {
     const [{ listenForRevalidations }, { forgetContentAnswers }] = await Promise.all([

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generatedFiles } from '../../scripts/schema-build';
 
 describe('generated schema and types are up to date', () => {
-  it.each(['schemas/brand.schema.json', 'schemas/layout.schema.json', 'schemas/brand.types.ts', 'schemas/api.types.ts', 'engine/blockSpecs/specMap.ts'])(
+  it.each(['schemas/brand.schema.json', 'schemas/layout.schema.json', 'schemas/brand.types.ts', 'schemas/api.types.ts', 'schemas/buyer.types.ts', 'engine/blockSpecs/specMap.ts'])(
     '%s matches `npm run gen:types`',
     async (file) => {
       const fresh = (await generatedFiles())[file];
