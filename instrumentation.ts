@@ -32,6 +32,9 @@ export async function register(): Promise<void> {
     // The lead outbox worker runs inside the server unless LEADS_WORKER=off (then: npm run worker).
     const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/leads/runtime');
     if (leadWorkerEnabled()) ensureLeadWorker();
+    // The sale's sweep takes up sales nobody holds (a restart mid-sale); SALE_WORKER=off leaves it to another process.
+    const { ensureSaleSweep, saleWorkerEnabled } = await import('./engine/sale/runtime');
+    if (saleWorkerEnabled()) ensureSaleSweep();
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

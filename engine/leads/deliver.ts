@@ -11,7 +11,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Store, StoreKind } from '../store/db';
 import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, type LeadsTable } from '../store/leads';
-import { destinationsOf, type LeadDestination } from './destinations';
+import { findDestination, type LeadDestination } from './destinations';
+import { deliverBuyerDestination } from '../sale/buyers';
 import { openText } from './sealing';
 
 export const MAX_ATTEMPTS = 25;
@@ -101,7 +102,7 @@ export async function deliverDue(
   await Promise.all(
     claimed.map(async (row) => {
       const lead = await leadById(db, row.lead_id);
-      const dest = lead && destinationsOf(lead.brand).find((d) => d.name === row.destination);
+      const dest = lead && findDestination(lead.brand, row.destination, deliverBuyerDestination);
       // One row that cannot be sent (its sealed fields do not open with this key…) fails alone, never the round.
       const outcome = !lead
         ? { ok: false, error: 'lead missing' }

@@ -164,3 +164,11 @@ export function getBuyers(env: Record<string, string | undefined> = process.env)
 /** A buyer's HMAC secret from the environment, or undefined when unset. */
 export const buyerSecret = (buyer: Buyer, env: Record<string, string | undefined> = process.env): string | undefined =>
   env[buyer.secretEnv]?.trim() || undefined;
+
+/** A deliver buyer document as an outbox destination (named "buyer:<id>"), when it is valid and its secret set. */
+export function deliverBuyerDestination(id: string): { name: string; url: string; secret: string; timeoutMs?: number } | undefined {
+  const b = getBuyers().buyers.get(id)?.buyer;
+  const secret = b && buyerSecret(b);
+  if (!b || b.mode !== 'deliver' || !b.endpoints.deliver || !secret) return undefined;
+  return { name: `buyer:${id}`, url: b.endpoints.deliver, secret, timeoutMs: b.timeouts?.postMs ?? 15_000 };
+}
