@@ -637,6 +637,28 @@ export interface RevalidateRequest {
 }
 
 /**
+ * GET /api/sale-status?token=… : what the borrower's page shows while the lead is sold. The token came with the answer to POST /api/leads. Nothing personal: no name, contact, amount or price.
+ */
+export interface SaleStatusAnswer {
+  /**
+   * finding: the sale is running; matched: a lender accepted; none: no lender right now (nothing was sold).
+   */
+  state: 'finding' | 'matched' | 'none';
+  /**
+   * matched: the lender's display name.
+   */
+  lender?: string;
+  /**
+   * matched: where the borrower continues — https on one of the lender's declared hosts, or a path on this site for the demo lender.
+   */
+  continueUrl?: string;
+  /**
+   * true when the lender is the built-in demo lender (never in a deployment).
+   */
+  demo?: boolean;
+}
+
+/**
  * POST /api/trace/session (SPEC §7): where a visitor with an ad click id came from, sent once per browser. The brand is the request's host, never a field here.
  */
 export interface SessionTrace {
