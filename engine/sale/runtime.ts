@@ -30,9 +30,10 @@ export const duplicateWindowMs = (env: Record<string, string | undefined> = proc
  */
 export function saleBuyers(env: Record<string, string | undefined> = process.env): { buyers: Buyer[]; secretOf: (b: Buyer) => string | undefined } {
   const docs = [...getBuyers(env).buyers.values()].map((b) => b.buyer).filter((b) => buyerSecret(b, env));
-  // The server calls itself on loopback: /api/ answers on any host.
-  const demoOrigin = env.LOANSITES_DEMO_LENDER_ORIGIN || `http://127.0.0.1:${env.PORT || 3000}`;
-  if (!docs.length && !isDeployment(env)) {
+  // Set by server.mjs: the server reaches itself on loopback (/api/ answers on any host). A process
+  // that serves nothing (npm run worker, the tests) has no demo lender.
+  const demoOrigin = env.LOANSITES_DEMO_LENDER_ORIGIN;
+  if (!docs.length && !isDeployment(env) && demoOrigin) {
     const demo = demoBuyer(demoOrigin);
     return { buyers: [demo], secretOf: (b) => (b.id === demo.id ? DEMO_SECRET : undefined) };
   }

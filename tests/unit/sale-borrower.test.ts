@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { saleView, safeContinueUrl, SALE_WAIT_MS } from '../../blocks/applyForm/saleView';
 import { outcomeOf } from '../../blocks/applyForm/send';
 import { demoBid, demoBuyer, demoPostAnswer } from '../../engine/sale/demoLender';
-import { leadOfSaleToken, saleToken } from '../../engine/sale/runtime';
+import { leadOfSaleToken, saleBuyers, saleToken } from '../../engine/sale/runtime';
 import { saleStatusAnswer } from '../../engine/sale/status';
 import type { LeadSalesTable } from '../../engine/sale/tables';
 
@@ -97,5 +97,29 @@ describe('what the form shows while the lead is sold', () => {
   });
   it('keeps the sale token from the answer to the lead post', () => {
     expect(outcomeOf(201, { id: 'ld_1', status: 'received', saleToken: 'ld_1.x' }, null)).toEqual({ kind: 'received', id: 'ld_1', saleToken: 'ld_1.x' });
+  });
+});
+
+describe('which buyers the sale uses', () => {
+  const fixtures = 'tests/fixtures/buyers';
+  it.each<[string, Record<string, string>, string[]]>([
+    [
+      'the demo lender on a server with no buyer documents',
+      { LOANSITES_BUYERS_DIR: 'tests/no-such-folder', LOANSITES_DEMO_LENDER_ORIGIN: 'http://127.0.0.1:3800' },
+      ['demo-lender'],
+    ],
+    [
+      'never in a deployment',
+      { LOANSITES_BUYERS_DIR: 'tests/no-such-folder', LOANSITES_DEMO_LENDER_ORIGIN: 'http://127.0.0.1:3800', LOANSITES_DEPLOYMENT: 'production' },
+      [],
+    ],
+    ['none in a process that serves nothing', { LOANSITES_BUYERS_DIR: 'tests/no-such-folder' }, []],
+    [
+      'the documents whose secret is set, and then no demo lender',
+      { LOANSITES_BUYERS_DIR: fixtures, LOANSITES_DEMO_LENDER_ORIGIN: 'http://x', BUYER_ACME_SECRET: 's' },
+      ['acme-lending'],
+    ],
+  ])('%s', (_, env, ids) => {
+    expect(saleBuyers(env).buyers.map((b) => b.id)).toEqual(ids);
   });
 });
