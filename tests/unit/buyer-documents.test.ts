@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,4 +109,17 @@ describe('buyer documents', () => {
     expect(missingSecrets(c, {})).toHaveLength(1);
     expect(() => requireBuyerSecrets(c, {})).not.toThrow(); // outside a deployment: left out of the sale, logged
   });
+
+  it('npm run validate checks the buyers folder and fails on a broken buyer, naming file, line, column and pointer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'buyers-validate-'));
+    writeFileSync(join(dir, 'good.json'), good);
+    writeFileSync(join(dir, 'bad.json'), edit((b) => (b.mode = 'auction')).replace('"acme-lending"', '"other"'));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/validate.ts'], {
+      env: { ...process.env, LOANSITES_BUYERS_DIR: dir },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/bad\.json:\d+:\d+ \/mode: "auction" is not allowed here/);
+    expect(run.stdout).toContain('validate: 1 buyer valid, 1 broken');
+  }, 60_000);
 });
