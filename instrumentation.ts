@@ -14,6 +14,9 @@ export async function register(): Promise<void> {
   // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
   const { configuredDestinations } = await import('./engine/leads/destinations');
   configuredDestinations();
+  // Buyer files are checked once at start (a broken one is left out, logged); a deployment missing a buyer's secret does not start.
+  const { getBuyers, requireBuyerSecrets } = await import('./engine/sale/buyers');
+  requireBuyerSecrets(getBuyers());
   // Several instances (REDIS_URL): a revalidation received by another instance clears this one's content answers too.
   if (process.env.REDIS_URL) {
     const [{ listenForRevalidations }, { forgetContentAnswers }] = await Promise.all([
@@ -33,6 +36,9 @@ export async function register(): Promise<void> {
     // The lead outbox worker runs inside the server unless LEADS_WORKER=off (then: npm run worker).
     const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/leads/runtime');
     if (leadWorkerEnabled() && !keyProblem) ensureLeadWorker();
+    // The sale's sweep takes up sales nobody holds (a restart mid-sale); SALE_WORKER=off leaves it to another process.
+    const { ensureSaleSweep, saleWorkerEnabled } = await import('./engine/sale/runtime');
+    if (saleWorkerEnabled() && !keyProblem) ensureSaleSweep();
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

@@ -1,5 +1,6 @@
 /**
- * npm run validate: check every brand file and shared layout; print each problem as
+ * npm run validate: check every brand file, shared layout and buyer file (buyers/, or
+ * LOANSITES_BUYERS_DIR); print each problem as
  * "file:line:col /pointer: message" and exit 1 when there is any.
  * With --allow-broken (used by the build) problems are printed but the exit is 0: the broken
  * brand is left out at run time and the others still build and serve.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { buildCatalog, readSources } from '../engine/catalog';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
+import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
 
 const allowBroken = process.argv.includes('--allow-broken');
 const production = process.argv.includes('--production');
@@ -43,4 +45,8 @@ if (production) {
   }
   console.log(`validate --production: ${placeholders} placeholder${placeholders === 1 ? '' : 's'}`);
 }
-if ((catalog.problems.length && !allowBroken) || placeholders) process.exit(1);
+const buyers = buildBuyerCatalog(readBuyerSources(), new Set([...catalog.brands.keys(), ...catalog.broken.keys()]));
+for (const line of buyers.problems) console.error(line);
+console.log(`validate: ${buyers.buyers.size} buyer${buyers.buyers.size === 1 ? '' : 's'} valid, ${buyers.broken.size} broken`);
+if (buyers.broken.size) console.log(`validate: buyers left out: ${[...buyers.broken.keys()].join(', ')}`);
+if (((catalog.problems.length || buyers.problems.length) && !allowBroken) || placeholders) process.exit(1);

@@ -17,6 +17,7 @@ import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
 import { formReducer, initialFormState, type Screen } from './formState';
 import { ContactStep, IncomeStep, StateGate, ThankYou } from './LaterSteps';
+import { SaleStatus } from './SaleStatus';
 import { initialRequest, keptValues, readStored, SESSION_KEY, STEP_STATE_KEY, stepOfHistoryState, writeStored } from './persist';
 import { Progress } from './Progress';
 import { RequestStep } from './RequestStep';
@@ -348,7 +349,10 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             </button>
           </>
         )}
-        {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />}
+        {screen === 'sent' && !state.saleToken && (
+          <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
+        )}
+        {screen === 'sent' && state.saleToken && <SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} />}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
             {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}

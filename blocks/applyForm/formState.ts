@@ -45,6 +45,8 @@ export interface FormState {
   notice?: { kind: 'invalid' | 'refused' | 'retry'; message: string };
   /** the lead's id once received */
   receiptId?: string;
+  /** the borrower's key to the sale's status (GET /api/sale-status) */
+  saleToken?: string;
 }
 
 export type UnavailableStates = readonly { code: string; name: string; reason: string }[];
@@ -143,6 +145,7 @@ export const formReducer = produce((draft: FormState, action: FormAction) => {
       const { outcome } = action;
       if (outcome.kind === 'received') {
         draft.receiptId = outcome.id;
+        draft.saleToken = outcome.saleToken;
         moveTo(draft, 'sent');
         return;
       }

@@ -15,8 +15,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Store, StoreKind } from '../store/db';
 import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRejected, type LeadsTable } from '../store/leads';
-import { destinationsOf, type LeadDestination } from './destinations';
+import { findDestination, type LeadDestination } from './destinations';
 import { destinationTakes, isTestLead } from './environment';
+import { deliverBuyerDestination } from '../sale/buyers';
 import { openText } from './sealing';
 
 export const MAX_ATTEMPTS = 25;
@@ -176,7 +177,7 @@ export async function deliverDue(
   await Promise.all(
     claimed.map(async (row) => {
       const lead = await leadById(db, row.lead_id);
-      const dest = lead && destinationsOf(lead.brand).find((d) => d.name === row.destination);
+      const dest = lead && findDestination(lead.brand, row.destination, deliverBuyerDestination);
       // One row that cannot be sent (its sealed fields do not open with these keys…) fails alone, never the round.
       const outcome: Outcome = !lead
         ? { kind: 'retry', error: 'lead missing' }

@@ -18,6 +18,7 @@ import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
+import type { ContactHashesTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -40,6 +41,10 @@ export interface Database {
   leads: LeadsTable;
   lead_deliveries: LeadDeliveriesTable;
   form_traces: FormTracesTable;
+  lead_sales: LeadSalesTable;
+  sale_events: SaleEventsTable;
+  contact_hashes: ContactHashesTable;
+  suppressions: SuppressionsTable;
 }
 
 export type Store = Kysely<Database>;

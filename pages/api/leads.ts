@@ -13,6 +13,7 @@ import { requestHost } from '../../engine/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/leads/runtime';
+import { saleToken, startSale } from '../../engine/sale/runtime';
 import { privacyOptedOut } from '../../engine/privacy';
 import { getStore } from '../../engine/store/db';
 
@@ -31,7 +32,8 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     await enforceRateLimit(RATE_RULES.leads, ip);
     const body = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
     const forwardedHost = req.headers['x-forwarded-host'];
-    const result = await recordLead(await getStore(), loaded.brand, body, {
+    const db = await getStore();
+    const result = await recordLead(db, loaded.brand, body, {
       // the host the brand was found by (a lead from a dev. or test123. host is a test lead)
       host: requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders()),
       ip: truncateIp(ip),
@@ -41,6 +43,8 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       zipLookup,
     });
     if (result.status === 201) wakeLeadWorker();
-    return { status: result.status, body: result.id ? { id: result.id, status: 'received' } : { status: 'received' } };
+    // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
+    if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
+    return { status: result.status, body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id) } : { status: 'received' } };
   });
 }

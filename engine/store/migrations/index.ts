@@ -8,12 +8,14 @@ import * as m001 from './001_session_traces';
 import * as m002 from './002_leads';
 import * as m003 from './003_lead_origin';
 import * as m004 from './004_lead_country';
+import * as m005 from './005_sales';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
   ['002_leads', m002],
   ['003_lead_origin', m003],
   ['004_lead_country', m004],
+  ['005_sales', m005],
 ];
 
 export const migrationProvider: MigrationProvider = {
