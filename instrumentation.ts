@@ -29,6 +29,9 @@ export async function register(): Promise<void> {
     // The lead outbox worker runs inside the server unless LEADS_WORKER=off (then: npm run worker).
     const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/leads/runtime');
     if (leadWorkerEnabled()) ensureLeadWorker();
+    // Raw funnel events past their retention period are pruned in the background (the rollups stay).
+    const { ensureTrafficPruner } = await import('./engine/traffic/pruneJob');
+    ensureTrafficPruner(getStore);
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

@@ -23,6 +23,8 @@ import { RequestStep } from './RequestStep';
 import { newIdempotencyKey, sendLead } from './send';
 import { sendFormTrace, traceFetchesTo } from './formTrace';
 import { readApplySource, readVisitTracking } from './tracking';
+import { funnel } from '../chrome/funnel';
+import { formMoveEvent } from '../../engine/traffic/browserVisit';
 import { lookupZip, type ZipPlace } from './zip';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
@@ -144,12 +146,16 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const sending = useRef(false);
   const pendingFocus = useRef<FieldKey | null>(null);
   const shownScreen = useRef<Screen>(screen);
+  // The state of the ZIP the visitor gave, for the funnel's count of refused states.
+  const placeState = useRef<string | undefined>(undefined);
+  placeState.current = state.place?.place?.stateCode;
 
   // After mount: the amount from the query (or a reload's stored amount and ZIP).
   useEffect(() => {
     queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
     dispatch({ type: 'restore', ...initialRequest(queryAmount.current, readStored(storage('sessionStorage')), amountText(data.defaultAmount, brand.locale)) });
     setHydrated(true);
+    funnel({ type: 'apply_view' });
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
   // Amount and ZIP (not personal data) survive a reload; forgotten once the request is sent.
@@ -179,6 +185,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   // Focus: the step's heading on every step change; the first wrong field after a refused Continue.
   useEffect(() => {
     if (shownScreen.current === screen) return;
+    const move = formMoveEvent(shownScreen.current, screen, placeState.current);
+    if (move) funnel(move);
     shownScreen.current = screen;
     headingRef.current?.focus();
   }, [screen]);
@@ -202,6 +210,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
     dispatch({ type: 'sending' });
+    funnel({ type: 'submitted' });
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
     const body = leadRequestBody(values, { kind, idempotencyKey: idempotencyKey.current, consentVersion: data.consent.version, tracking });
     const traceKey = data.traceKey;

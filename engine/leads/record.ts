@@ -43,7 +43,7 @@ export interface LeadContext {
 
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
 
-export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string }> {
+export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string; state?: string }> {
   if (body.website) return { status: 202 };
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
@@ -91,11 +91,12 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       source2: body.tracking.source2 ?? '',
       click_id: body.tracking.clickId ?? '',
       session_uuid: body.tracking.uuid ?? '',
+      visit_id: body.tracking.visitId ?? null,
       privacy_opt_out: ctx.privacyOptOut ? 1 : 0,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
     },
     destinationsOf(brand.id).map((d) => d.name),
   );
-  return { status: created ? 201 : 200, id };
+  return { status: created ? 201 : 200, id, state: state.code };
 }

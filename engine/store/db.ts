@@ -18,6 +18,7 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
+import type { TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -40,6 +41,9 @@ export interface Database {
   leads: LeadsTable;
   lead_deliveries: LeadDeliveriesTable;
   form_traces: FormTracesTable;
+  traffic_visits: TrafficVisitsTable;
+  traffic_events: TrafficEventsTable;
+  traffic_hourly: TrafficHourlyTable;
 }
 
 export type Store = Kysely<Database>;

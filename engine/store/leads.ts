@@ -43,6 +43,8 @@ export interface LeadsTable {
   privacy_opt_out: number;
   ip: string;
   user_agent: string;
+  /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */
+  visit_id?: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

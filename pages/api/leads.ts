@@ -13,6 +13,8 @@ import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/rec
 import { wakeLeadWorker } from '../../engine/leads/runtime';
 import { privacyOptedOut } from '../../engine/privacy';
 import { getStore } from '../../engine/store/db';
+import { storedLeadEvent } from '../../engine/traffic/serverEvents';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
 
 export const config = { api: { bodyParser: false } };
 
@@ -35,7 +37,12 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       privacyOptOut: privacyOptedOut(req.headers),
       zipLookup,
     });
-    if (result.status === 201) wakeLeadWorker();
+    if (result.status === 201) {
+      wakeLeadWorker();
+      sharedTrafficWriter().add(
+        storedLeadEvent({ visitId: body.tracking.visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }),
+      );
+    }
     return { status: result.status, body: result.id ? { id: result.id, status: 'received' } : { status: 'received' } };
   });
 }

@@ -6,10 +6,12 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m001 from './001_session_traces';
 import * as m002 from './002_leads';
+import * as m006 from './006_traffic';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
   ['002_leads', m002],
+  ['006_traffic', m006],
 ];
 
 export const migrationProvider: MigrationProvider = {
