@@ -19,6 +19,7 @@ import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { throughputRows } from './bench/throughput';
+import { trafficOverviewRows } from './bench/trafficOverview';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
@@ -26,6 +27,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'HTML size', rows: htmlSizeRows },
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
+  { name: 'console overview', rows: trafficOverviewRows },
 ];
 
 const root = process.cwd();
