@@ -109,7 +109,10 @@ export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' 
     const p = points.get(r.at) ?? { at: r.at, visits: 0, stored: 0, sold: 0, revenueCents: 0 };
     if (r.metric === 'visit') p.visits = Number(r.n);
     if (r.metric === 'stored') p.stored = Number(r.n);
-    if (r.metric === 'sale_sold') ((p.sold = Number(r.n)), (p.revenueCents = Number(r.v)));
+    if (r.metric === 'sale_sold') {
+      p.sold = Number(r.n);
+      p.revenueCents = Number(r.v);
+    }
     points.set(r.at, p);
   }
   return [...points.values()].sort((a, b) => (a.at < b.at ? -1 : 1));
