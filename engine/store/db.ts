@@ -18,6 +18,7 @@ import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
+import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
@@ -44,6 +45,10 @@ export interface Database {
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_hourly: TrafficHourlyTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
+  console_login_attempts: ConsoleLoginAttemptsTable;
 }
 
 export type Store = Kysely<Database>;
