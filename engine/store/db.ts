@@ -19,7 +19,7 @@ import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
-import type { TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
+import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -45,6 +45,7 @@ export interface Database {
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_hourly: TrafficHourlyTable;
+  traffic_daily: TrafficDailyTable;
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   console_audit: ConsoleAuditTable;

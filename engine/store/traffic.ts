@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from './db';
 import { hourOf, type VisitRow } from '../traffic/rules';
+import { DAILY_DIMS } from './migrations/006_traffic_daily';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -31,6 +32,17 @@ export interface TrafficEventsTable {
   /** two-letter state code when the event has one (refusals, leads, sales); "" otherwise */
   state: string;
   created_at: string;
+}
+
+export interface TrafficDailyTable {
+  day: string;
+  brand: string;
+  /** which dimension `key` is a value of; "all" (key "") for the whole brand */
+  dim: string;
+  key: string;
+  metric: string;
+  count: number;
+  value: number | string;
 }
 
 export interface TrafficHourlyTable {
@@ -158,6 +170,32 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
           oc.columns([...ROLLUP_KEY]).doUpdateSet((eb) => ({
             count: eb(eb.ref('traffic_hourly.count'), '+', eb.ref('excluded.count')),
             value: eb(eb.ref('traffic_hourly.value'), '+', eb.ref('excluded.value')),
+          })),
+        )
+        .execute();
+    }
+    // The same increments by day, one dimension at a time (migrations/006_traffic_daily.ts).
+    const daily = new Map<string, TrafficDailyTable>();
+    for (const r of rows) {
+      for (const dim of DAILY_DIMS) {
+        const d = { day: r.hour.slice(0, 10), brand: r.brand, dim, key: dim === 'all' ? '' : r[dim], metric: r.metric };
+        const k = JSON.stringify([d.dim, d.day, d.brand, d.key, d.metric]);
+        const cur = daily.get(k);
+        if (cur) {
+          cur.count += r.count;
+          cur.value = Number(cur.value) + Number(r.value);
+        } else daily.set(k, { ...d, count: r.count, value: Number(r.value) });
+      }
+    }
+    const dailyRows = [...daily.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    for (const part of chunks(dailyRows)) {
+      await trx
+        .insertInto('traffic_daily')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['dim', 'day', 'brand', 'key', 'metric']).doUpdateSet((eb) => ({
+            count: eb(eb.ref('traffic_daily.count'), '+', eb.ref('excluded.count')),
+            value: eb(eb.ref('traffic_daily.value'), '+', eb.ref('excluded.value')),
           })),
         )
         .execute();

@@ -50,6 +50,26 @@ export function funnelOf(counts: Partial<StageCounts>, revenueCents: number): Fu
   };
 }
 
+const midnight = (iso: string) => iso.length === 10 || iso.slice(10) === 'T00:00:00.000Z';
+
+/**
+ * Whether the daily rollups can answer: whole days, and no filter but the brand. Those are the
+ * overview's usual questions, and the daily table has far fewer rows than the hourly cube.
+ */
+export const dailyAnswers = (f: FunnelFilter): boolean =>
+  midnight(f.from) && midnight(f.to) && f.campaign === undefined && f.source === undefined && f.landing === undefined && f.device === undefined;
+
+function daily(db: Store, f: FunnelFilter, dim: string) {
+  let q = db
+    .selectFrom('traffic_daily')
+    .where('dim', '=', dim)
+    .where('day', '>=', f.from.slice(0, 10))
+    .where('day', '<', f.to.slice(0, 10))
+    .where('metric', 'in', METRICS);
+  if (f.brand !== undefined) q = q.where('brand', '=', f.brand);
+  return q;
+}
+
 function filtered(db: Store, f: FunnelFilter) {
   let q = db.selectFrom('traffic_hourly').where('metric', 'in', METRICS).where('hour', '>=', f.from.slice(0, 13)).where('hour', '<', f.to.slice(0, 13));
   for (const dim of ['brand', 'campaign', 'source', 'landing', 'device'] as const) {
@@ -60,10 +80,15 @@ function filtered(db: Store, f: FunnelFilter) {
 }
 
 export async function funnel(db: Store, f: FunnelFilter): Promise<Funnel> {
-  const rows = await filtered(db, f)
-    .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
-    .groupBy('metric')
-    .execute();
+  const rows = dailyAnswers(f)
+    ? await daily(db, f, 'all')
+        .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+        .groupBy('metric')
+        .execute()
+    : await filtered(db, f)
+        .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+        .groupBy('metric')
+        .execute();
   const counts: Partial<StageCounts> = {};
   let revenue = 0;
   for (const r of rows) {
@@ -80,10 +105,29 @@ export interface BreakdownRow extends StageCounts {
 
 /** The funnel by one dimension, largest by visits (then stored leads) first; at most `limit` rows. */
 export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50): Promise<BreakdownRow[]> {
-  const rows = await filtered(db, f)
+  const useDaily = dailyAnswers(f);
+  const rows = await (useDaily
+    ? daily(db, f, by === 'brand' ? 'all' : by)
+        .select((eb) => [
+          eb.ref(by === 'brand' ? 'brand' : 'key').as('key'),
+          'metric',
+          eb.fn.sum<number | string>('count').as('n'),
+          eb.fn.sum<number | string>('value').as('v'),
+        ])
+        .groupBy([by === 'brand' ? 'brand' : 'key', 'metric'])
+        .execute()
+    : breakdownHourly(db, f, by));
+  return pivot(rows, limit);
+}
+
+function breakdownHourly(db: Store, f: FunnelFilter, by: Breakdown) {
+  return filtered(db, f)
     .select((eb) => [eb.ref(by).as('key'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
     .groupBy([by, 'metric'])
     .execute();
+}
+
+function pivot(rows: { key: unknown; metric: string; n: number | string; v: number | string }[], limit: number): BreakdownRow[] {
   const byKey = new Map<string, BreakdownRow>();
   for (const r of rows) {
     const key = String(r.key);
@@ -98,12 +142,24 @@ export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit
 /** Visits, stored leads, sales and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
 export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') {
   // A literal width, not a parameter: PostgreSQL matches the GROUP BY expression to the selected one only when they are the same text.
+  if (bucket === 'day' && dailyAnswers(f)) {
+    const rows = await daily(db, f, 'all')
+      .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
+      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+      .groupBy(['day', 'metric'])
+      .execute();
+    return points(rows);
+  }
   const at = sql<string>`substr(hour, 1, ${sql.lit(bucket === 'day' ? 10 : 13)})`;
   const rows = await filtered(db, f)
     .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
     .select((eb) => [at.as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
     .groupBy([at, 'metric'])
     .execute();
+  return points(rows);
+}
+
+function points(rows: { at: string; metric: string; n: number | string; v: number | string }[]) {
   const points = new Map<string, { at: string; visits: number; stored: number; sold: number; revenueCents: number }>();
   for (const r of rows) {
     const p = points.get(r.at) ?? { at: r.at, visits: 0, stored: 0, sold: 0, revenueCents: 0 };

@@ -64,6 +64,7 @@ export async function trafficOverviewRows(ctx?: Pick<BenchContext, 'root'>): Pro
   const rows: Row[] = [];
   const sqlite = openStore({ url: '', file });
   try {
+    await migrateStore(sqlite); // a file from an older run gets the newer rollup tables (filled from the hourly ones)
     rows.push(row('SQLite', await timeOverview(sqlite)));
   } finally {
     await sqlite.destroy();

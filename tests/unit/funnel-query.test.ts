@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
 import { writeTraffic, type TrafficEventInput } from '../../engine/store/traffic';
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
-import { breakdown, funnel, funnelOf, series } from '../../engine/traffic/funnelQuery';
+import { BREAKDOWNS, breakdown, dailyAnswers, funnel, funnelOf, series } from '../../engine/traffic/funnelQuery';
 import { visitRow } from '../../engine/traffic/rules';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
@@ -146,6 +146,14 @@ it('the demo generator’s data: the funnel from the rollups equals the counts o
     done.sold,
   ]);
   expect(done.leads).toBe(60);
+  // Whole days without filters come from the daily rollups; the same range a millisecond off comes from the hourly cube: the same answers.
+  const daily = { from: '2025-03-20T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z', brand: 'ipaydayloans' };
+  const hourly = { ...daily, to: '2025-04-01T00:00:00.001Z' };
+  expect(dailyAnswers(daily)).toBe(true);
+  expect(dailyAnswers(hourly)).toBe(false);
+  expect(await funnel(db, daily)).toEqual(await funnel(db, hourly));
+  for (const by of BREAKDOWNS) expect([by, await breakdown(db, daily, by)]).toEqual([by, await breakdown(db, hourly, by)]);
+  expect(await series(db, daily)).toEqual(await series(db, hourly));
   const leads = await db.selectFrom('leads').select(['visit_id', 'email']).execute();
   expect(leads.length).toBe(60);
   expect(leads.every((l) => l.visit_id?.startsWith('v') && l.email.endsWith('@example.com'))).toBe(true);

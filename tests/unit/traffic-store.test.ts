@@ -2,7 +2,7 @@
  * Traffic in both real databases (SQLite in a temp file, PostgreSQL 15 started here): after any
  * sequence of batches (random, seeded: new and repeated visits, events of known and unknown
  * visits, server events, concurrent writers) the hourly rollups equal the counts over the raw
- * rows; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
+ * rows, and the daily rollups equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +74,22 @@ async function rollupCounts(db: Store): Promise<Counts> {
   return Object.fromEntries(rows.map((r) => [[r.hour, ...DIMS.map((d) => r[d])].join('|'), { count: Number(r.count), value: Number(r.value) }]));
 }
 
+/** The daily rollups, and the same summed from the hourly ones (a day is the sum of its hours, per dimension). */
+async function dailyPair(db: Store): Promise<[Counts, Counts]> {
+  const daily = await db.selectFrom('traffic_daily').selectAll().execute();
+  const stored = Object.fromEntries(daily.map((r) => [[r.dim, r.day, r.brand, r.key, r.metric].join('|'), { count: Number(r.count), value: Number(r.value) }]));
+  const want: Counts = {};
+  for (const r of await db.selectFrom('traffic_hourly').selectAll().execute()) {
+    for (const dim of ['all', 'campaign', 'source', 'landing', 'device', 'state'] as const) {
+      const key = [dim, r.hour.slice(0, 10), r.brand, dim === 'all' ? '' : r[dim], r.metric].join('|');
+      const c = (want[key] ??= { count: 0, value: 0 });
+      c.count += Number(r.count);
+      c.value += Number(r.value);
+    }
+  }
+  return [stored, want];
+}
+
 async function rawCounts(db: Store): Promise<Counts> {
   const out: Counts = {};
   const add = (key: string, value: number) => {
@@ -102,6 +118,8 @@ describe.each([
   it.each([1, 2, 3])('after random batches (seed %i) the rollups equal the counts over the raw rows', async (seed) => {
     for (const batch of randomBatches(seed, 30)) await writeTraffic(db, batch);
     expect(await rollupCounts(db)).toEqual(await rawCounts(db));
+    const [daily, fromHourly] = await dailyPair(db);
+    expect(daily).toEqual(fromHourly);
   });
 
   it('several writers at once lose no increment and count no visit twice', async () => {
@@ -109,6 +127,8 @@ describe.each([
     await Promise.all(batches.map((b) => writeTraffic(db, b)));
     await Promise.all(batches.slice(0, 10).map((b) => writeTraffic(db, { visits: b.visits, events: [] })));
     expect(await rollupCounts(db)).toEqual(await rawCounts(db));
+    const [daily, fromHourly] = await dailyPair(db);
+    expect(daily).toEqual(fromHourly);
   });
 
   it('pruning deletes raw events and unreferenced visits past retention, keeps a lead’s visit, and leaves the rollups', async () => {

@@ -7,12 +7,14 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m001 from './001_session_traces';
 import * as m002 from './002_leads';
 import * as m006 from './006_traffic';
+import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
   ['002_leads', m002],
   ['006_traffic', m006],
+  ['006_traffic_daily', m006d],
   ['006_users', m006u],
 ];
 
