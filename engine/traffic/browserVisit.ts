@@ -92,6 +92,7 @@ export function batchesOf(visitId: string, events: EventBatch['events'][number][
 export function formMoveEvent(from: string, to: string, stateCode: string | undefined): Omit<EventBatch['events'][number], 'path'> | undefined {
   if (from === 'request' && to === 'contact') return { type: 'step_completed', step: 1 };
   if (from === 'contact' && to === 'income') return { type: 'step_completed', step: 2 };
-  if (from === 'request' && to === 'unavailable' && stateCode && /^[a-z]{2}$/i.test(stateCode)) return { type: 'state_refused', state: stateCode.toUpperCase() };
+  if (from === 'request' && to === 'unavailable' && stateCode && /^[a-z]{2}$/i.test(stateCode))
+    return { type: 'state_refused', state: stateCode.toUpperCase() };
   return undefined;
 }

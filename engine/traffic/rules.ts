@@ -76,11 +76,7 @@ export interface VisitRow {
 }
 
 /** A landing as a stored visit: the host and brand from the request, never the body; click ids only when the visitor did not opt out. */
-export function visitRow(
-  id: string,
-  landing: LandingReport,
-  ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date },
-): VisitRow {
+export function visitRow(id: string, landing: LandingReport, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): VisitRow {
   const params = landing.params ?? {};
   const get = (name: string) => (params[name] ?? '').trim();
   const utm = Object.fromEntries(
