@@ -39,6 +39,9 @@ export async function register(): Promise<void> {
     // The sale's sweep takes up sales nobody holds (a restart mid-sale); SALE_WORKER=off leaves it to another process.
     const { ensureSaleSweep, saleWorkerEnabled } = await import('./engine/sale/runtime');
     if (saleWorkerEnabled() && !keyProblem) ensureSaleSweep();
+    // Raw funnel events past their retention period are pruned in the background (the rollups stay).
+    const { ensureTrafficPruner } = await import('./engine/traffic/pruneJob');
+    ensureTrafficPruner(getStore);
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

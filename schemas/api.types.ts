@@ -359,6 +359,165 @@ export interface Vehicle1 {
 }
 
 /**
+ * The console overview's question: a time range and optional filters (the query string of its funnel request).
+ */
+export interface ConsoleFunnelQuery {
+  /**
+   * Start of the range (ISO 8601, UTC), included.
+   */
+  from: string;
+  /**
+   * End of the range (ISO 8601, UTC), excluded.
+   */
+  to: string;
+  /**
+   * Only this brand.
+   */
+  brand?: string;
+  /**
+   * Only this campaign (source1, else utm_campaign).
+   */
+  campaign?: string;
+  /**
+   * Only this source (source2, else utm_source).
+   */
+  source?: string;
+  /**
+   * Only this landing page path.
+   */
+  landing?: string;
+  /**
+   * Only this device class.
+   */
+  device?: 'mobile' | 'tablet' | 'desktop' | 'bot' | 'other';
+  /**
+   * Also break the funnel down by this dimension.
+   */
+  by?: 'campaign' | 'source' | 'landing' | 'state' | 'brand' | 'device';
+}
+
+/**
+ * The console's sign-in: an account's email and password. Refused with one message for a wrong email or password alike.
+ */
+export interface ConsoleLogin {
+  /**
+   * The account's email address (case does not matter).
+   */
+  email: string;
+  /**
+   * The account's password.
+   */
+  password: string;
+}
+
+/**
+ * One step of the funnel, as the page saw it.
+ *
+ * This interface was referenced by `EventBatch`'s JSON-Schema
+ * via the `definition` "FunnelEvent".
+ */
+export type FunnelEvent = {
+  /**
+   * What happened: a page was shown, the amount widget was used, the apply page was shown, a form step was completed, the form was submitted, or the form refused the visitor's state.
+   */
+  type: 'page_view' | 'amount_used' | 'apply_view' | 'step_completed' | 'submitted' | 'state_refused';
+  /**
+   * The page it happened on.
+   */
+  path: string;
+  /**
+   * The form step completed (step_completed only).
+   */
+  step?: number;
+  /**
+   * The two-letter state code (state_refused only).
+   */
+  state?: string;
+};
+/**
+ * A page path on this site, without query or fragment.
+ *
+ * This interface was referenced by `EventBatch`'s JSON-Schema
+ * via the `definition` "PagePath".
+ */
+export type PagePath = string;
+/**
+ * A campaign parameter's value as the landing URL gave it.
+ *
+ * This interface was referenced by `EventBatch`'s JSON-Schema
+ * via the `definition` "CampaignParam".
+ */
+export type CampaignParam = string;
+
+/**
+ * POST /api/events: a batch of first-party funnel events from one visit, sent by the browser with navigator.sendBeacon. The brand and host are the request's, never fields here; no IP address is stored. The first batch of a visit carries its landing.
+ */
+export interface EventBatch {
+  /**
+   * The visit: "v" + 32 random hex digits, made by the browser at the landing and kept for the tab's session.
+   */
+  visitId: string;
+  landing?: Landing;
+  /**
+   * The events, oldest first.
+   *
+   * @minItems 1
+   * @maxItems 50
+   */
+  events: [FunnelEvent, ...FunnelEvent[]];
+}
+/**
+ * Where the visit began; sent with the visit's first batch only. A visit already stored keeps its first landing.
+ */
+export interface Landing {
+  /**
+   * The landing page's path.
+   */
+  path: string;
+  /**
+   * The referring page's host name only (never its path or query); absent when there was none.
+   */
+  referrerHost?: string;
+  params?: LandingParams;
+}
+/**
+ * The landing URL's campaign parameters, each only when present.
+ */
+export interface LandingParams {
+  /**
+   * Campaign id (SPEC §3).
+   */
+  source1?: string;
+  /**
+   * Page source (SPEC §3).
+   */
+  source2?: string;
+  /**
+   * Google Ads click id.
+   */
+  gclid?: string;
+  /**
+   * TikTok click id.
+   */
+  ttclid?: string;
+  /**
+   * Facebook click id.
+   */
+  fbclid?: string;
+  /**
+   * Microsoft Ads click id.
+   */
+  msclkid?: string;
+  /**
+   * Any utm_* parameter (utm_source, utm_medium, utm_campaign, utm_term, utm_content, …).
+   *
+   * This interface was referenced by `LandingParams`'s JSON-Schema definition
+   * via the `patternProperty` "^utm_[a-z0-9_]{1,32}$".
+   */
+  [k: string]: string | undefined;
+}
+
+/**
  * POST /api/trace: one encrypted form trace (SPEC §7). Wire format in engine/formTrace/format.ts; the decrypted plaintext follows form-trace.schema.json.
  */
 export interface FormTraceEnvelope {
@@ -621,6 +780,10 @@ export interface LeadTracking {
    * The visit's session uuid (cc + 32 hex digits), or empty.
    */
   uuid?: string;
+  /**
+   * The first-party visit this request came from (POST /api/events' visitId), when the browser has one.
+   */
+  visitId?: string;
 }
 
 /**

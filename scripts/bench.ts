@@ -20,6 +20,7 @@ import { htmlSizeRows } from './bench/htmlSize';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
+import { trafficOverviewRows } from './bench/trafficOverview';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
@@ -28,6 +29,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'sitemap', rows: sitemapRows },
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
+  { name: 'console overview', rows: trafficOverviewRows },
 ];
 
 const root = process.cwd();

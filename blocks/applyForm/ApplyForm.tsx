@@ -26,6 +26,8 @@ import { sendFormTrace, traceFetchesTo } from './formTrace';
 import { readApplySource, readVisitTracking } from './tracking';
 import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
 import { POSTAL_WORDS } from '../../engine/regions';
+import { funnel } from '../chrome/funnel';
+import { formMoveEvent } from '../../engine/traffic/browserVisit';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
   amount: 'Loan amount',
@@ -152,6 +154,9 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const screenNow = useRef<Screen>(screen);
   screenNow.current = screen;
   const waitingOnline = useRef(false);
+  // The state of the ZIP the visitor gave, for the funnel's count of refused states.
+  const placeState = useRef<string | undefined>(undefined);
+  placeState.current = state.place?.place?.stateCode;
 
   // After mount: the amount from the query (or a reload's stored answers), and the step a reload was on.
   useEffect(() => {
@@ -162,6 +167,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
     if (stored?.step && navigation?.type === 'reload') dispatch({ type: 'goto', screen: stored.step, today: new Date() });
     setHydrated(true);
+    funnel({ type: 'apply_view' });
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
   // What was typed survives a reload for the session (never the date of birth or the income: persist.ts); forgotten once sent.
@@ -232,6 +238,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   // the first wrong field after a refused Continue.
   useEffect(() => {
     if (shownScreen.current === screen) return;
+    const move = formMoveEvent(shownScreen.current, screen, placeState.current);
+    if (move) funnel(move);
     shownScreen.current = screen;
     const heading = headingRef.current;
     if (!heading) return;
@@ -258,6 +266,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
     dispatch({ type: 'sending' });
+    funnel({ type: 'submitted' });
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
     const body = leadRequestBody(values, {
       kind,

@@ -74,6 +74,7 @@ export const RATE_RULES = {
   leads: { name: 'leads', limit: Number(process.env.RATE_LIMIT_LEADS ?? 10), windowMs: 60_000 },
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
+  events: { name: 'events', limit: Number(process.env.RATE_LIMIT_EVENTS ?? 120), windowMs: 60_000 },
   graphql: { name: 'graphql', limit: Number(process.env.RATE_LIMIT_GRAPHQL ?? 120), windowMs: 60_000 },
   sitemap: { name: 'sitemap', limit: Number(process.env.RATE_LIMIT_SITEMAP ?? 60), windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

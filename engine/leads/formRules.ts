@@ -302,7 +302,7 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     consent: { accepted: true, version: ctx.consentVersion },
     tracking: {
       source: ctx.tracking.source.slice(0, 100) || 'landing-page',
-      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid }),
+      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid, visitId: ctx.tracking.visitId }),
     },
     ...(values.website ? { website: values.website.slice(0, 200) } : {}),
   };

@@ -77,7 +77,7 @@ interface SealedFields {
 
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
 
-export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string }> {
+export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string; state?: string }> {
   if (body.website) return { status: 202 };
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
@@ -142,6 +142,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       source2: body.tracking.source2 ?? '',
       click_id: body.tracking.clickId ?? '',
       session_uuid: body.tracking.uuid ?? '',
+      visit_id: body.tracking.visitId ?? null,
       privacy_opt_out: ctx.privacyOptOut ? 1 : 0,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
@@ -159,7 +160,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
     );
   }
-  return { status: created ? 201 : 200, id };
+  return { status: created ? 201 : 200, id, state: place.state };
 }
 
 /** The request hash sealed with a stored lead (undefined for leads stored before it was kept, or sealed with a key no longer configured). */

@@ -19,6 +19,8 @@ import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
 import type { ContactHashesTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
+import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
+import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -45,6 +47,14 @@ export interface Database {
   sale_events: SaleEventsTable;
   contact_hashes: ContactHashesTable;
   suppressions: SuppressionsTable;
+  traffic_visits: TrafficVisitsTable;
+  traffic_events: TrafficEventsTable;
+  traffic_hourly: TrafficHourlyTable;
+  traffic_daily: TrafficDailyTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
+  console_login_attempts: ConsoleLoginAttemptsTable;
 }
 
 export type Store = Kysely<Database>;

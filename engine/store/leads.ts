@@ -57,6 +57,8 @@ export interface LeadsTable {
   host: string;
   /** 'production', or 'test' / 'development' for a test lead (engine/leads/environment.ts) */
   environment: string;
+  /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */
+  visit_id?: string | null;
 }
 
 /** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */

@@ -16,6 +16,8 @@ import { wakeLeadWorker } from '../../engine/leads/runtime';
 import { saleToken, startSale } from '../../engine/sale/runtime';
 import { privacyOptedOut } from '../../engine/privacy';
 import { getStore } from '../../engine/store/db';
+import { storedLeadEvent } from '../../engine/traffic/serverEvents';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
 
 export const config = { api: { bodyParser: false } };
 
@@ -42,7 +44,12 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       privacyOptOut: privacyOptedOut(req.headers),
       zipLookup,
     });
-    if (result.status === 201) wakeLeadWorker();
+    if (result.status === 201) {
+      wakeLeadWorker();
+      sharedTrafficWriter().add(
+        storedLeadEvent({ visitId: body.tracking.visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }),
+      );
+    }
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
     return { status: result.status, body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id) } : { status: 'received' } };

@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentText, CONSENT_VERSION_OF, CURRENT_CONSENT_VERSION } from '../../engine/consent';
-import { openStore, type Store } from '../../engine/store/db';
+import { getStore, openStore, type Store } from '../../engine/store/db';
+import { writeTraffic } from '../../engine/store/traffic';
+import { visitRow } from '../../engine/traffic/rules';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 let server: TraceServer;
@@ -199,6 +202,28 @@ describe('POST /api/leads stores a request once', () => {
     expect(row.consent_text).toContain('not a condition');
     expect(row.sealed).not.toContain('1990');
     expect(row.sealed).not.toContain('3200');
+  });
+
+  it('keeps the first-party visit id it came with, and counts the stored lead under that visit’s campaign and the lead’s state', async () => {
+    const visitId = 'v' + 'c'.repeat(32);
+    await writeTraffic(await getStore(), {
+      visits: [
+        visitRow(
+          visitId,
+          { path: '/payday-loans', params: { source1: 'autumn' } },
+          { brand: 'ipaydayloans', host: 'x', userAgent: '', optedOut: false, now: new Date() },
+        ),
+      ],
+      events: [],
+    });
+    const res = await send(valid({ tracking: { source: 'spring', visitId } }));
+    expect(res.status).toBe(201);
+    const lead = await db.selectFrom('leads').select('visit_id').where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(lead.visit_id).toBe(visitId);
+    await sharedTrafficWriter().flush();
+    const stored = await db.selectFrom('traffic_events').select(['metric', 'campaign', 'landing', 'state']).where('visit_id', '=', visitId).execute();
+    expect(stored).toEqual([{ metric: 'stored', campaign: 'autumn', landing: '/payday-loans', state: 'TX' }]);
+    expect((await send(valid({ tracking: { source: 'spring', visitId: 'not-a-visit' } }))).status).toBe(400);
   });
 
   it('a browser with Global Privacy Control is recorded as opted out', async () => {
