@@ -46,13 +46,15 @@ export default defineConfig({
         Object.fromEntries(
           ['ipaydayloans', 'ustitleloans'].map((id) => [
             id,
-            [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000 }],
+            // the tests post on *.localhost hosts, whose leads are test leads: this buyer takes them
+            [{ name: 'e2e-buyer', url: `http://127.0.0.1:${E2E_BUYER_PORT}/leads`, secret: E2E_BUYER_SECRET, timeoutMs: 2000, acceptsTestLeads: true }],
           ]),
         ),
       ),
       LEADS_WORKER_INTERVAL_MS: '500',
       RATE_LIMIT_LEADS: '1000',
       RATE_LIMIT_FORM_TRACE: '1000',
+      RATE_LIMIT_SITEMAP: '1000',
     },
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,

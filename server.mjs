@@ -8,7 +8,8 @@
  * Also here, because `next start` cannot do them:
  * - slow clients: headers must arrive within HEADERS_TIMEOUT_MS (default 10 s) and the whole
  *   request within REQUEST_TIMEOUT_MS (default 20 s), checked every second (Node's defaults are
- *   60 s / 300 s, checked every 30 s);
+ *   60 s / 300 s, checked every 30 s); a client that reads nothing of its answer for
+ *   SEND_TIMEOUT_MS (default 15 s) is cut off (engine/http/slowClients.mjs);
  * - security headers on every response: HSTS on the brands' production hosts, a
  *   Permissions-Policy that denies device features (pages with "Use my location" allow
  *   geolocation), Cross-Origin-Opener-Policy, nosniff, referrer and framing policies, and the
@@ -25,6 +26,9 @@ import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, 
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
+import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
+import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
+
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
 if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? 'development' : 'production' });
@@ -32,15 +36,16 @@ const { default: next } = await import('next');
 // Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
 choosePagesRenderer();
 const port = Number(process.env.PORT ?? 3000);
+// The built-in demo lender (engine/sale/runtime.ts: no buyer documents, not a deployment) is this server, reached on loopback.
+process.env.LOANSITES_DEMO_LENDER_ORIGIN ||= `http://127.0.0.1:${port}`;
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 
-// A deployment refuses to start without the key that seals leads at rest (engine/leads/sealing.ts
-// says the same when the store opens; this says it before the first request).
-if (process.env.LOANSITES_DEPLOYMENT === 'production' && !process.env.LEADS_ENCRYPTION_KEY) {
-  console.error(
-    'LEADS_ENCRYPTION_KEY is not set. Leads hold dates of birth and incomes, which are encrypted at rest: set it to 32 random bytes (openssl rand -hex 32).',
-  );
+// A malformed lead key, or a deployment without one, stops the start here with the reason
+// (engine/leads/keyFormat.mjs), before the first request rather than a 500 on each.
+const keyProblem = leadKeyProblem(process.env);
+if (keyProblem) {
+  console.error(keyProblem);
   process.exit(1);
 }
 
@@ -177,6 +182,8 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   }
 });
 server.keepAliveTimeout = 5_000;
+// ── slow readers: the send timeout (engine/http/slowClients.mjs; one call, whatever routes the requests)
+guardSlowReaders(server, { sendTimeoutMs: sendTimeoutFromEnv() });
 /**
  * A brand's 404 page is rendered by pages/_error.tsx on request (never prerendered), and its
  * Turbopack bootstrap script names _error's own chunks: its hash is learnt from one 404 rendered

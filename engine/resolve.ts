@@ -15,7 +15,7 @@ import { lendingView } from './lending';
 import { capitalizeFirst } from './names';
 import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
 import { matchRoute, type RouteMatch, type RouteParams } from './routes';
-import { pageVars, stateItemVars, stateOf } from './routeParams';
+import { pageVars, ROUTE_PARAMS, stateItemVars, stateOf, type ParamKind } from './routeParams';
 import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, origin, qaPageJsonLd } from './seo';
 import { withMainSiteLinks } from './blogLinks';
 import { isBlogPath } from './hosts';
@@ -33,6 +33,16 @@ export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undef
 }
 
 /** The page's template variables (engine/routeParams.ts). */
+/**
+ * Whether the brand's routes alone say `path` is a page: it matches a route none of whose
+ * parameters the content store decides. `/blog/{list}/{page?}` matches any word after /blog/,
+ * but only a category with articles is a page, which the routes cannot know.
+ */
+export function isPageByRoutes(loaded: LoadedBrand, path: string): boolean {
+  const match = matchPath(loaded, path);
+  return match !== undefined && match.route.params.every((k: ParamKind) => ROUTE_PARAMS[k].sitemap !== 'content');
+}
+
 export const varsFor = (brand: Brand, params: RouteParams, year: number): Record<string, string> => pageVars(brand, params, year);
 
 export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
@@ -182,7 +192,7 @@ export function resolvePage(
     vars,
     state: stateOf(params),
     path,
-    isPage: (p) => matchPath(loaded, p) !== undefined,
+    isPage: (p) => isPageByRoutes(loaded, p),
     itemFill: (template, itemVars) => fill(fill(template, itemVars), vars),
   };
   const blocks = page.blocks

@@ -132,13 +132,28 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
 }
 
 const full = new Map<string, { paths: string[]; expires: number }>();
-/** Route pages plus content pages, cached 10 minutes per brand (content changes; routes do not). */
+const pending = new Map<string, Promise<string[]>>();
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
+/**
+ * Route pages plus content pages, cached 10 minutes per brand (content changes; routes do not).
+ * Concurrent callers share one listing, and a listing equal to the previous one is answered as
+ * the previous array, so what is built from it (engine/seoFiles.ts) is kept.
+ */
 export async function allPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
-  const hit = full.get(loaded.brand.id);
+  const id = loaded.brand.id;
+  const hit = full.get(id);
   if (hit && hit.expires > Date.now()) return hit.paths;
-  const paths = [...new Set([...pathsOf(loaded), ...(await contentPaths(loaded, source))])];
-  full.set(loaded.brand.id, { paths, expires: Date.now() + 600_000 });
-  return paths;
+  let listing = pending.get(id);
+  if (!listing) {
+    listing = (async () => {
+      const fresh = [...new Set([...pathsOf(loaded), ...(await contentPaths(loaded, source))])];
+      const paths = hit && sameList(hit.paths, fresh) ? hit.paths : fresh;
+      full.set(id, { paths, expires: Date.now() + 600_000 });
+      return paths;
+    })().finally(() => pending.delete(id));
+    pending.set(id, listing);
+  }
+  return listing;
 }
 
 export const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));

@@ -238,6 +238,10 @@ export interface Organization {
    * Contact email address.
    */
   email: string;
+  /**
+   * When the telephone is answered, in words, e.g. 'Monday to Friday, 8 am to 8 pm Eastern time'. Shown with the number where the application form cannot work (JavaScript off).
+   */
+  openingHours?: string;
   address: PostalAddress;
   /**
    * Official profiles elsewhere (https URLs).
@@ -314,6 +318,10 @@ export interface Lending {
    * One line: not a lender, free to the visitor, how the operator is paid. Placeholders such as {brand.name} are filled.
    */
   howWePaid?: string;
+  /**
+   * Australia (required there): the brand's Australian Credit Licence, or its credit-representative statement (whose representative, under which licence), shown beside the amount on the application form. Placeholders such as {brand.name} are filled.
+   */
+  creditLicence?: string;
 }
 /**
  * The exit-intent popup: opens once per browser, when the mouse pointer leaves the page, on every page of the brand except its apply page. Leave out for none.

@@ -18,14 +18,18 @@ import { startServer, stopServer, type BenchContext, type Row, type RowProducer 
 import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
 import { lighthouseRows } from './bench/lighthouseRows';
+import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
+import { trafficOverviewRows } from './bench/trafficOverview';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
   { name: 'cold render and page cache', rows: coldRenderRows },
   { name: 'HTML size', rows: htmlSizeRows },
+  { name: 'sitemap', rows: sitemapRows },
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
+  { name: 'console overview', rows: trafficOverviewRows },
 ];
 
 const root = process.cwd();

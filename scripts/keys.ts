@@ -2,9 +2,37 @@
  * npm run keys [-- --force] — makes the RSA 3072 key pair for the encrypted form trace:
  * data/keys/form-trace.key (private, mode 600) and data/keys/form-trace.pub. Refuses to
  * replace an existing key unless --force (traces sealed with the old key become unreadable).
+ *
+ * npm run keys -- rotate — re-seals every stored lead field and form trace with the current lead
+ * key (the first of LEADS_ENCRYPTION_KEYS), so the older keys listed after it can be dropped
+ * (engine/leads/rotation.ts).
  */
 import { relative } from 'node:path';
 import { FORM_TRACE_RSA_BITS, PRIVATE_KEY_ENV, PUBLIC_KEY_ENV, defaultKeyDir, generateFormTraceKeyPair, writeFormTraceKeyPair } from '../engine/formTrace/keys';
+import { resealAll } from '../engine/leads/rotation';
+import { requireLeadKey } from '../engine/leads/sealing';
+import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+
+if (process.argv.includes('rotate')) {
+  try {
+    const ring = requireLeadKey();
+    const report = await resealAll(await getStore(), ring);
+    console.log(
+      `keys: re-sealed ${report.leads} lead(s) and ${report.formTraces} form trace(s) with lead key ${ring.current.id} in the ${storeKindOf()} store at ${storeLocation()}.`,
+    );
+    if (report.unopened.length) {
+      console.error(`keys: ${report.unopened.length} row(s) open with none of the configured keys and were left as they are:`);
+      for (const line of report.unopened.slice(0, 20)) console.error(`  ${line}`);
+      process.exitCode = 1;
+    } else console.log(`keys: nothing is sealed with another key now; the keys after the first in LEADS_ENCRYPTION_KEYS can be removed.`);
+  } catch (err) {
+    console.error(`keys: ${(err as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    await closeStore();
+  }
+  process.exit();
+}
 
 const force = process.argv.includes('--force');
 const { written, privateKeyPath, publicKeyPath } = writeFormTraceKeyPair(defaultKeyDir(), generateFormTraceKeyPair(), { force });

@@ -1,44 +1,77 @@
 /**
  * npm run leads -- --since 1d [--brand ipaydayloans] [--limit 500] [--json | --csv]
- * The leads stored since then, oldest first, with each destination's delivery status — what
+ * The leads stored since then, oldest first, with their sale (status, buyer, price) and each
+ * destination's delivery status — what
  * an operator needs to see that requests arrive and reach the buyers, without SQL. Sensitive
  * fields (date of birth, income) stay sealed: they are for the buyers, not for this listing.
+ * A delivery is delivered, pending (retrying), rejected (the buyer refused it, with its reason)
+ * or failed (given up). Stored text is printed escaped (no terminal control sequences) and the
+ * CSV is spreadsheet-safe (scripts/cliFormat.ts).
  */
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';
+import { salesOf } from '../engine/sale/store';
+import type { LeadSalesTable } from '../engine/sale/tables';
 import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
   l.deliveries.length
     ? l.deliveries
-        .map((d) => `${d.destination}: ${d.status}${d.status === 'delivered' ? '' : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`}`)
+        .map(
+          (d) =>
+            `${d.destination}: ${d.status}${
+              d.status === 'delivered'
+                ? ''
+                : d.status === 'rejected'
+                  ? ` (${d.last_error ?? 'refused'})`
+                  : ` (${d.attempts} tries${d.last_error ? `, ${d.last_error}` : ''})`
+            }`,
+        )
         .join('; ')
     : 'stored only';
 
-const COLUMNS: Column<LeadListing>[] = [
+const countryOf = (l: LeadListing): Country => (isCountry(l.lead.country) ? l.lead.country : 'US');
+const regionOf = (l: LeadListing): string => l.lead.region || l.lead.state.toUpperCase();
+
+type Listed = LeadListing & { sale?: LeadSalesTable };
+
+const price = (l: Listed) => (l.sale?.price_cents != null ? (l.sale.price_cents / 100).toFixed(2) : '');
+/** sold, unsold, duplicate, suppressed; pending while the sale runs; "none" for a lead stored before the sale existed. */
+const saleStatus = (l: Listed) => (l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : l.sale.status) : 'none');
+
+const COLUMNS: Column<Listed>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
   ['brand', (l) => l.lead.brand, 18],
+  ['env', (l) => (l.lead.environment === 'production' ? 'production' : `${l.lead.environment} (test)`), 18],
   ['lead', (l) => l.lead.id, 30],
-  ['amount', (l) => `$${l.lead.amount.toLocaleString('en-US')}`, 8],
-  ['place', (l) => `${l.lead.city}, ${l.lead.state.toUpperCase()} ${l.lead.zip}`, 28],
+  ['amount', (l) => formatAmount(l.lead.amount, countryOf(l)), 12],
+  ['place', (l) => `${[l.lead.city, regionOf(l)].filter(Boolean).join(', ')} ${l.lead.zip} ${countryOf(l)}`, 32],
   ['name', (l) => `${l.lead.first_name} ${l.lead.last_name}`, 24],
+  ['phone', (l) => formatPhone(l.lead.phone, countryOf(l)), 14],
   ['source', (l) => [l.lead.source, l.lead.click_id].filter(Boolean).join(' / '), 28],
+  ['sale', saleStatus, 16],
+  ['buyer', (l) => l.sale?.buyer_id ?? '', 20],
+  ['price', (l) => (price(l) ? `$${price(l)}` : ''), 9],
   ['delivery', delivery, 60],
 ];
 
-const CSV_COLUMNS: [string, (l: LeadListing) => string][] = [
+const CSV_COLUMNS: [string, (l: Listed) => string][] = [
   ['created_at', (l) => l.lead.created_at],
   ['brand', (l) => l.lead.brand],
   ['id', (l) => l.lead.id],
   ['loan_kind', (l) => l.lead.loan_kind],
+  ['country', countryOf],
   ['amount', (l) => String(l.lead.amount)],
+  ['currency', (l) => l.lead.currency || 'USD'],
   ['zip', (l) => l.lead.zip],
   ['city', (l) => l.lead.city],
   ['state', (l) => l.lead.state.toUpperCase()],
+  ['region', regionOf],
   ['first_name', (l) => l.lead.first_name],
   ['last_name', (l) => l.lead.last_name],
   ['email', (l) => l.lead.email],
-  ['phone', (l) => l.lead.phone],
+  ['phone', (l) => formatPhone(l.lead.phone, countryOf(l))],
   ['source', (l) => l.lead.source],
   ['source2', (l) => l.lead.source2],
   ['click_id', (l) => l.lead.click_id],
@@ -46,6 +79,11 @@ const CSV_COLUMNS: [string, (l: LeadListing) => string][] = [
   ['consent_version', (l) => l.lead.consent_version],
   ['consent_sha256', (l) => l.lead.consent_hash],
   ['privacy_opt_out', (l) => String(l.lead.privacy_opt_out)],
+  ['host', (l) => l.lead.host],
+  ['environment', (l) => l.lead.environment],
+  ['sale_status', saleStatus],
+  ['sale_buyer', (l) => l.sale?.buyer_id ?? ''],
+  ['sale_price_usd', price],
   ['delivery', delivery],
 ];
 
@@ -60,11 +98,28 @@ async function main(args: string[]) {
   const limit = Number(option(args, '--limit') ?? 10_000);
   if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
   const brand = option(args, '--brand');
-  const leads = await listLeads(await getStore(), { since, limit, ...(brand ? { brand } : {}) });
+  const db = await getStore();
+  const listed = await listLeads(db, { since, limit, ...(brand ? { brand } : {}) });
+  const sales = await salesOf(
+    db,
+    listed.map((l) => l.lead.id),
+  );
+  const leads: Listed[] = listed.map((l) => ({ ...l, sale: sales.get(l.lead.id) }));
   if (args.includes('--json')) {
     console.log(
       JSON.stringify(
-        leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries }) => ({ ...rest, deliveries })),
+        leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries, sale }) => ({
+          ...rest,
+          sale: {
+            status: saleStatus({ lead: rest, deliveries, sale } as Listed),
+            buyer: sale?.buyer_id ?? null,
+            priceUsd: sale?.price_cents != null ? sale.price_cents / 100 : null,
+            redirectUrl: sale?.redirect_url ?? null,
+            reason: sale?.reason ?? null,
+            decidedAt: sale?.decided_at ?? null,
+          },
+          deliveries,
+        })),
         null,
         2,
       ),

@@ -1,12 +1,22 @@
 /**
- * npm run validate: check every brand file and shared layout; print each problem as
+ * npm run validate: check every brand file, shared layout and buyer file (buyers/, or
+ * LOANSITES_BUYERS_DIR); print each problem as
  * "file:line:col /pointer: message" and exit 1 when there is any.
  * With --allow-broken (used by the build) problems are printed but the exit is 0: the broken
  * brand is left out at run time and the others still build and serve.
+ * With --production it also refuses what must not reach borrowers but is fine locally:
+ * fictional phone numbers, example.com addresses, placeholder ids and logos
+ * (engine/validate/placeholders.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildCatalog, readSources } from '../engine/catalog';
+import { positionAt } from '../engine/validate/locate';
+import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
+import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
 
 const allowBroken = process.argv.includes('--allow-broken');
+const production = process.argv.includes('--production');
 const { brands, layouts } = readSources();
 const catalog = buildCatalog(brands, layouts);
 for (const line of catalog.problems) console.error(line);
@@ -15,4 +25,28 @@ console.log(
   `validate: ${ok} brand${ok === 1 ? '' : 's'} valid, ${catalog.broken.size} broken, ${layouts.length} shared layouts, ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}`,
 );
 if (catalog.broken.size) console.log(`validate: left out: ${[...catalog.broken.keys()].join(', ')}`);
-if (catalog.problems.length && !allowBroken) process.exit(1);
+
+let placeholders = 0;
+if (production) {
+  for (const { file, text } of [...brands, ...layouts]) {
+    for (const p of placeholdersInBrandText(file, text)) {
+      console.error(`${p.file}:${p.position.line}:${p.position.column} ${p.pointer || '/'}: ${p.message}`);
+      placeholders++;
+    }
+    const logo = /"logo":\s*"(\/[^"]+)"/.exec(text);
+    const path = logo ? join(process.cwd(), 'public', logo[1]!) : undefined;
+    if (logo && path && existsSync(path) && isPlaceholderLogo(readFileSync(path, 'utf8'))) {
+      const pos = positionAt(text, logo.index + logo[0].indexOf('"/'));
+      console.error(
+        `${file}:${pos.line}:${pos.column} /organization/logo: public${logo[1]} is a placeholder logo; give the brand's real one (fine for local development)`,
+      );
+      placeholders++;
+    }
+  }
+  console.log(`validate --production: ${placeholders} placeholder${placeholders === 1 ? '' : 's'}`);
+}
+const buyers = buildBuyerCatalog(readBuyerSources(), new Set([...catalog.brands.keys(), ...catalog.broken.keys()]));
+for (const line of buyers.problems) console.error(line);
+console.log(`validate: ${buyers.buyers.size} buyer${buyers.buyers.size === 1 ? '' : 's'} valid, ${buyers.broken.size} broken`);
+if (buyers.broken.size) console.log(`validate: buyers left out: ${[...buyers.broken.keys()].join(', ')}`);
+if (((catalog.problems.length || buyers.problems.length) && !allowBroken) || placeholders) process.exit(1);

@@ -8,8 +8,16 @@ import { requireLeadKey } from '../engine/leads/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { startLeadWorker } from '../engine/leads/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
+import { checkNewestSealed } from '../engine/leads/rotation';
 
-requireLeadKey();
+const ring = requireLeadKey();
+// Keys that cannot open the newest sealed row would fail every pending delivery one retry at a time: stop with the reason instead.
+const keyProblem = await checkNewestSealed(await getStore(), ring);
+if (keyProblem) {
+  console.error(`lead worker: ${keyProblem}`);
+  await closeStore();
+  process.exit(1);
+}
 const brands = Object.keys(configuredDestinations());
 const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
   intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),

@@ -17,13 +17,17 @@ import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
 import { formReducer, initialFormState, type Screen } from './formState';
 import { ContactStep, IncomeStep, StateGate, ThankYou } from './LaterSteps';
-import { initialRequest, readStored, SESSION_KEY, writeStored } from './persist';
+import { SaleStatus } from './SaleStatus';
+import { initialRequest, keptValues, readStored, SESSION_KEY, STEP_STATE_KEY, stepOfHistoryState, writeStored } from './persist';
 import { Progress } from './Progress';
 import { RequestStep } from './RequestStep';
-import { newIdempotencyKey, sendLead } from './send';
+import { newIdempotencyKey, OFFLINE_MESSAGE, sendLead } from './send';
 import { sendFormTrace, traceFetchesTo } from './formTrace';
 import { readApplySource, readVisitTracking } from './tracking';
-import { lookupZip, type ZipPlace } from './zip';
+import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
+import { POSTAL_WORDS } from '../../engine/regions';
+import { funnel } from '../chrome/funnel';
+import { formMoveEvent } from '../../engine/traffic/browserVisit';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
   amount: 'Loan amount',
@@ -130,9 +134,12 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
 
 function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const { data, loanKind: kind } = block;
+  const { country } = data;
+  const words = POSTAL_WORDS[country];
+  const labels = { ...FIELD_LABELS, zip: words.code };
   const base = `form-${block.key}`;
   const idOf = (f: FieldKey) => `${base}-${f}`;
-  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale)));
+  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale), country));
   const { screen, values } = state;
   const [hydrated, setHydrated] = useState(false);
   const [checkingZip, setCheckingZip] = useState(false);
@@ -144,43 +151,100 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const sending = useRef(false);
   const pendingFocus = useRef<FieldKey | null>(null);
   const shownScreen = useRef<Screen>(screen);
+  const screenNow = useRef<Screen>(screen);
+  screenNow.current = screen;
+  const waitingOnline = useRef(false);
+  // The state of the ZIP the visitor gave, for the funnel's count of refused states.
+  const placeState = useRef<string | undefined>(undefined);
+  placeState.current = state.place?.place?.stateCode;
 
-  // After mount: the amount from the query (or a reload's stored amount and ZIP).
+  // After mount: the amount from the query (or a reload's stored answers), and the step a reload was on.
   useEffect(() => {
     queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
-    dispatch({ type: 'restore', ...initialRequest(queryAmount.current, readStored(storage('sessionStorage')), amountText(data.defaultAmount, brand.locale)) });
+    const stored = readStored(storage('sessionStorage'));
+    dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
+    // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
+    const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+    if (stored?.step && navigation?.type === 'reload') dispatch({ type: 'goto', screen: stored.step, today: new Date() });
     setHydrated(true);
+    funnel({ type: 'apply_view' });
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
-  // Amount and ZIP (not personal data) survive a reload; forgotten once the request is sent.
+  // What was typed survives a reload for the session (never the date of birth or the income: persist.ts); forgotten once sent.
   useEffect(() => {
     if (!hydrated) return;
     if (screen === 'sent') storage('sessionStorage')?.removeItem(SESSION_KEY);
-    else writeStored(storage('sessionStorage'), { amount: values.amount, zip: values.zip, queryAmount: queryAmount.current });
-  }, [hydrated, screen, values.amount, values.zip]);
+    else
+      writeStored(storage('sessionStorage'), {
+        amount: values.amount,
+        zip: values.zip,
+        queryAmount: queryAmount.current,
+        kept: keptValues(values),
+        ...(isStep(screen) ? { step: screen } : {}),
+      });
+  }, [hydrated, screen, values]);
+
+  // Each step is a history entry (same URL): the phone's back button goes to the step before, forward to the next.
+  useEffect(() => {
+    if (!hydrated || !isStep(screen)) return;
+    const current = stepOfHistoryState(window.history.state);
+    if (current === screen) return;
+    const entry = { ...((window.history.state as object | null) ?? {}), [STEP_STATE_KEY]: screen };
+    if (current === undefined) window.history.replaceState(entry, '', window.location.href);
+    else window.history.pushState(entry, '', window.location.href);
+  }, [hydrated, screen]);
+  useEffect(() => {
+    const onPop = (event: PopStateEvent) => {
+      const step = stepOfHistoryState(event.state);
+      if (step) dispatch({ type: 'goto', screen: step, today: new Date() });
+    };
+    window.addEventListener('popstate', onPop);
+    // Next's router must leave these entries alone (same page, same URL): the form moves between its steps.
+    const router = window.next?.router;
+    router?.beforePopState((state) => stepOfHistoryState(state) === undefined);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      router?.beforePopState(() => true);
+    };
+  }, []);
+  const back = () => {
+    const entry = stepOfHistoryState(window.history.state);
+    if (entry && entry === screen && screen !== 'request') window.history.back();
+    else dispatch({ type: 'back' });
+  };
 
   const lookup = (zip: string): Promise<ZipPlace | null> => {
     let found = lookups.current.get(zip);
     if (!found) lookups.current.set(zip, (found = lookupZip(zip)));
     return found;
   };
+  // Canada and Australia: the province or state from the postal code itself; the US: the geocoder.
+  const placeFor = (zip: string): Promise<ZipPlace | null> => (country === 'US' ? lookup(zip) : Promise.resolve(placeOfPostalCode(zip, country)));
 
   // City and state appear as soon as a full ZIP is typed.
   useEffect(() => {
     const zip = values.zip.trim();
-    if (!hydrated || !isZip(zip)) return;
+    if (!hydrated || !isZip(zip, country)) return;
     let current = true;
-    void lookup(zip).then((place) => current && dispatch({ type: 'place', zip, place }));
+    const found = country === 'US' ? lookup(zip) : Promise.resolve(placeOfPostalCode(zip, country));
+    void found.then((place) => current && dispatch({ type: 'place', zip, place }));
     return () => {
       current = false;
     };
-  }, [hydrated, values.zip]);
+  }, [hydrated, values.zip, country]);
 
-  // Focus: the step's heading on every step change; the first wrong field after a refused Continue.
+  // Focus: the step's heading on every step change, scrolled to just below the sticky header (its
+  // scroll-margin-top) — a shorter step, like the thank-you card, would otherwise sit under it;
+  // the first wrong field after a refused Continue.
   useEffect(() => {
     if (shownScreen.current === screen) return;
+    const move = formMoveEvent(shownScreen.current, screen, placeState.current);
+    if (move) funnel(move);
     shownScreen.current = screen;
-    headingRef.current?.focus();
+    const heading = headingRef.current;
+    if (!heading) return;
+    heading.scrollIntoView({ block: 'start' });
+    heading.focus({ preventScroll: true });
   }, [screen]);
   useEffect(() => {
     if (!pendingFocus.current) return;
@@ -193,8 +257,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
     dispatch({ type: 'blur', field, today: new Date() });
     const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
-    const message = typed ? fieldError(field, values, new Date()) : undefined;
-    if (message) setAnnouncement(`${FIELD_LABELS[field]}: ${message}`);
+    const message = typed ? fieldError(field, values, new Date(), country) : undefined;
+    if (message) setAnnouncement(`${labels[field]}: ${message}`);
   };
 
   const send = async () => {
@@ -202,11 +266,36 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
     dispatch({ type: 'sending' });
+    funnel({ type: 'submitted' });
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
-    const body = leadRequestBody(values, { kind, idempotencyKey: idempotencyKey.current, consentVersion: data.consent.version, tracking });
+    const body = leadRequestBody(values, {
+      kind,
+      idempotencyKey: idempotencyKey.current,
+      consentVersion: data.consent.version,
+      tracking,
+      ...(country !== 'US' ? { country } : {}),
+    });
     const traceKey = data.traceKey;
     const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
     sending.current = false;
+    if (outcome.kind === 'retry' && navigator.onLine === false) {
+      // Offline: sent again by itself, with the same idempotency key (one lead), once the connection is back.
+      dispatch({ type: 'sent', outcome: { kind: 'retry', message: OFFLINE_MESSAGE } });
+      if (!waitingOnline.current) {
+        waitingOnline.current = true;
+        window.addEventListener(
+          'online',
+          () => {
+            waitingOnline.current = false;
+            if (screenNow.current === 'sent') return;
+            setAnnouncement('You are back online. Sending your request now.');
+            void send();
+          },
+          { once: true },
+        );
+      }
+      return;
+    }
     dispatch({ type: 'sent', outcome });
   };
 
@@ -214,7 +303,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     event.preventDefault();
     if (!hydrated || checkingZip || state.sending || !isStep(screen)) return;
     const today = new Date();
-    const errors = stepErrors(screen, kind, values, today);
+    const errors = stepErrors(screen, kind, values, today, country);
     const firstWrong = stepFields(screen, kind).find((f) => errors[f]);
     if (firstWrong || screen === 'contact') {
       pendingFocus.current = firstWrong ?? null;
@@ -225,7 +314,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     const zip = values.zip.trim();
     if (state.place?.zip !== zip) {
       setCheckingZip(true);
-      dispatch({ type: 'place', zip, place: await lookup(zip) });
+      dispatch({ type: 'place', zip, place: await placeFor(zip) });
       setCheckingZip(false);
     }
     dispatch({ type: 'next', today, unavailable: data.unavailableStates });
@@ -236,7 +325,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     request: kind === 'title' ? 'Your loan and your vehicle' : 'Your loan',
     contact: 'Your contact details',
     income: 'Your income and date of birth',
-    unavailable: `We can't take a request from ${state.gate?.stateName ?? 'your state'}`,
+    unavailable: `We can't take a request from ${state.gate?.stateName ?? `your ${words.region}`}`,
     sent: 'Thank you — your request is on its way',
   };
   const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
@@ -263,21 +352,31 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         </h3>
         {screen === 'unavailable' && (
           <>
-            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} />
+            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />
             <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
-              Change ZIP code
+              Change {words.inText}
             </button>
           </>
         )}
-        {screen === 'sent' && <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} />}
+        {screen === 'sent' && !state.saleToken && (
+          <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
+        )}
+        {screen === 'sent' && state.saleToken && <SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} />}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
-            {state.showSummary && <ErrorSummary errors={state.errors} labels={FIELD_LABELS} idOf={idOf} />}
+            {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
             {screen === 'request' && (
-              <RequestStep {...stepProps} title={kind === 'title'} representativeExample={block.data.representativeExample} place={place} />
+              <RequestStep
+                {...stepProps}
+                title={kind === 'title'}
+                representativeExample={block.data.representativeExample}
+                notices={data.notices.besideAmount}
+                place={place}
+                country={country}
+              />
             )}
-            {screen === 'contact' && <ContactStep {...stepProps} />}
-            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} />}
+            {screen === 'contact' && <ContactStep {...stepProps} country={country} />}
+            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
             {state.notice && (
               <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
                 <p className="font-semibold">{state.notice.message}</p>
@@ -291,17 +390,34 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             )}
             <div className="mt-6 flex flex-wrap items-center gap-3">
               <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending}>
-                {screen !== 'income' ? (checkingZip ? 'Checking your ZIP code…' : 'Continue') : state.sending ? 'Sending your request…' : 'Submit my request'}
+                {screen !== 'income'
+                  ? checkingZip
+                    ? `Checking your ${words.inText}…`
+                    : 'Continue'
+                  : state.sending
+                    ? 'Sending your request…'
+                    : 'Submit my request'}
               </button>
               {screen !== 'request' && (
-                <button type="button" className={secondary} disabled={state.sending} onClick={() => dispatch({ type: 'back' })}>
+                <button type="button" className={secondary} disabled={state.sending} onClick={back}>
                   Back
                 </button>
               )}
             </div>
             <noscript>
               <p className="mt-3 font-semibold text-slate-900">
-                This form needs JavaScript to send your request. Please turn on JavaScript in your browser and reload this page.
+                This form needs JavaScript to send your request. Please turn on JavaScript in your browser and reload this page
+                {data.phone ? (
+                  <>
+                    , or call us on{' '}
+                    <a href={`tel:${data.phone.tel}`} className="text-blue-800 underline">
+                      {data.phone.text}
+                    </a>
+                    {data.phone.hours ? ` (${data.phone.hours})` : ''} to make your request by phone.
+                  </>
+                ) : (
+                  '.'
+                )}
               </p>
             </noscript>
           </form>

@@ -1,10 +1,11 @@
 import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/leads/formRules';
 import type { LinkView } from '../../engine/model';
+import { PHONE_WORDS, type Country } from '../../engine/regions';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
 
 /** Step 2: first and last name, email and mobile phone. */
-export function ContactStep({ values, errors, idOf, change, blur }: StepProps) {
+export function ContactStep({ values, errors, idOf, change, blur, country }: StepProps & { country: Country }) {
   const field = textFieldProps({ values, errors, idOf, change, blur });
   return (
     <div className="grid gap-5 sm:grid-cols-2">
@@ -14,7 +15,7 @@ export function ContactStep({ values, errors, idOf, change, blur }: StepProps) {
       <TextField
         {...field('phone')}
         label="Mobile phone number"
-        hint="10 digits, for example (512) 555-0123"
+        hint={PHONE_WORDS[country].hint}
         type="tel"
         inputMode="tel"
         autoComplete="tel-national"
@@ -26,7 +27,7 @@ export function ContactStep({ values, errors, idOf, change, blur }: StepProps) {
 }
 
 /** Step 3: income basics, date of birth, and the consent right above the submit button (which the parent renders). */
-export function IncomeStep({ values, errors, idOf, change, blur, consentText }: StepProps & { consentText: string }) {
+export function IncomeStep({ values, errors, idOf, change, blur, consentText, notices }: StepProps & { consentText: string; notices: string[] }) {
   const consentId = idOf('consent');
   return (
     <div className="space-y-5">
@@ -72,6 +73,11 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText }: 
         onChange={(part, v) => change(part, v)}
         onBlur={() => blur('dateOfBirth')}
       />
+      {notices.map((text) => (
+        <p key={text} className="rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">
+          {text}
+        </p>
+      ))}
       <div>
         <div className="flex items-start gap-3">
           {/* The box sits in a 44 px target; the label (the exact consent text) is clickable too. */}
@@ -109,11 +115,11 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText }: 
 }
 
 /** The state gate: the ZIP is in a state this brand cannot serve; no contact details are asked and nothing is sent. */
-export function StateGate({ reason, homeHref }: { reason: string; homeHref: string }) {
+export function StateGate({ reason, homeHref, codeWord }: { reason: string; homeHref: string; codeWord: string }) {
   return (
     <div className="space-y-3 text-slate-800">
       <p>{reason}</p>
-      <p>Nothing you typed has been sent or passed to a lender. If you entered the wrong ZIP code, go back and change it.</p>
+      <p>Nothing you typed has been sent or passed to a lender. If you entered the wrong {codeWord}, go back and change it.</p>
       <p>
         <a href={homeHref} className="inline-flex min-h-11 items-center text-blue-800 underline">
           Back to the home page
@@ -124,7 +130,7 @@ export function StateGate({ reason, homeHref }: { reason: string; homeHref: stri
 }
 
 /** After the server received the request: what happens next, and ways on (no dead end). */
-export function ThankYou({ receiptId, homeHref, guide }: { receiptId: string | undefined; homeHref: string; guide: LinkView }) {
+export function ThankYou({ receiptId, homeHref, guide, regionWord }: { receiptId: string | undefined; homeHref: string; guide: LinkView; regionWord: string }) {
   return (
     <div className="space-y-3 text-slate-800">
       {receiptId && (
@@ -133,7 +139,7 @@ export function ThankYou({ receiptId, homeHref, guide }: { receiptId: string | u
         </p>
       )}
       <ul className="list-disc space-y-1 pl-5">
-        <li>We look for a lender in our network that serves your state. This often takes only a few minutes.</li>
+        <li>We look for a lender in our network that serves your {regionWord}. This often takes only a few minutes.</li>
         <li>If a lender can help, it may contact you by phone, text or email, or take you to its website.</li>
         <li>You will see the amount, APR, fees and repayment dates before you sign anything.</li>
         <li>You are not obliged to accept an offer, and our service is free.</li>

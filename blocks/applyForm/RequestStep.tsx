@@ -1,5 +1,6 @@
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
-import type { ApplyFormValues, FieldErrors, FieldKey } from '../../engine/leads/formRules';
+import { isZip, type ApplyFormValues, type FieldErrors, type FieldKey } from '../../engine/leads/formRules';
+import { POSTAL_WORDS, type Country } from '../../engine/regions';
 import { SelectField, TextField } from './Fields';
 import type { ZipPlace } from './zip';
 
@@ -25,8 +26,9 @@ export function textFieldProps({ values, errors, idOf, change, blur }: StepProps
 const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
 
 /**
- * Step 1: the amount (with the representative example next to it) and the ZIP code, whose city
- * and state appear under it once the geocoder knows them; on title brands also the purpose and
+ * Step 1: the amount (with the representative example next to it, and Australia's licence and
+ * responsible-lending statements) and the ZIP code, whose city and state appear under it once the
+ * geocoder knows them (a Canadian postal code or Australian postcode: its province or state); on title brands also the purpose and
  * the vehicle's basics.
  */
 export function RequestStep({
@@ -37,10 +39,13 @@ export function RequestStep({
   blur,
   title,
   representativeExample,
+  notices,
   place,
-}: StepProps & { title: boolean; representativeExample: string; place: ZipPlace | null | undefined }) {
+  country,
+}: StepProps & { title: boolean; representativeExample: string; notices: string[]; place: ZipPlace | null | undefined; country: Country }) {
   const field = textFieldProps({ values, errors, idOf, change, blur });
   const exampleId = `${idOf('amount')}-example`;
+  const words = POSTAL_WORDS[country];
   return (
     <div className="space-y-5">
       <div>
@@ -56,20 +61,25 @@ export function RequestStep({
         <p id={exampleId} className="mt-3 rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">
           {representativeExample}
         </p>
+        {notices.map((text) => (
+          <p key={text} className="mt-2 text-sm text-slate-800">
+            {text}
+          </p>
+        ))}
       </div>
       <div>
         <TextField
           {...field('zip')}
-          label="ZIP code"
-          hint="Where you live; 5 digits"
-          inputMode="numeric"
+          label={words.code}
+          hint={words.hint}
+          inputMode={words.inputMode}
           autoComplete="postal-code"
-          maxLength={5}
+          maxLength={words.maxLength}
           className="max-w-[12rem]"
         />
         {/* Reserved height: the city appearing does not move the form. Announced politely. */}
         <p aria-live="polite" className="mt-1 min-h-6 text-slate-800">
-          {place && values.zip.trim().length === 5 ? `${place.city}, ${place.stateName}` : ''}
+          {place && isZip(values.zip, country) ? [place.city, place.stateName].filter(Boolean).join(', ') : ''}
         </p>
       </div>
       {title && (

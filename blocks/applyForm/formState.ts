@@ -19,6 +19,7 @@ import {
   type FormStep,
 } from '../../engine/leads/formRules';
 import type { LoanKind } from '../../engine/leads/rules';
+import type { Country } from '../../engine/regions';
 import type { SendOutcome } from './send';
 import type { ZipPlace } from './zip';
 
@@ -27,6 +28,8 @@ export type Screen = FormStep | 'unavailable' | 'sent';
 
 export interface FormState {
   kind: LoanKind;
+  /** the brand's country: which postal code and phone number the fields accept */
+  country: Country;
   screen: Screen;
   values: ApplyFormValues;
   /** errors shown now, by field */
@@ -42,6 +45,8 @@ export interface FormState {
   notice?: { kind: 'invalid' | 'refused' | 'retry'; message: string };
   /** the lead's id once received */
   receiptId?: string;
+  /** the borrower's key to the sale's status (GET /api/sale-status) */
+  saleToken?: string;
 }
 
 export type UnavailableStates = readonly { code: string; name: string; reason: string }[];
@@ -49,15 +54,18 @@ export type UnavailableStates = readonly { code: string; name: string; reason: s
 export type FormAction =
   | { type: 'change'; field: keyof ApplyFormValues; value: string | boolean; today: Date }
   | { type: 'blur'; field: FieldKey; today: Date }
-  | { type: 'restore'; amount?: string; zip?: string }
+  | { type: 'restore'; amount?: string; zip?: string; kept?: Partial<ApplyFormValues> }
+  /** the browser's back or forward button reached the entry of a step (or a reload found one) */
+  | { type: 'goto'; screen: FormStep; today: Date }
   | { type: 'place'; zip: string; place: ZipPlace | null }
   | { type: 'next'; today: Date; unavailable: UnavailableStates }
   | { type: 'back' }
   | { type: 'sending' }
   | { type: 'sent'; outcome: SendOutcome };
 
-export const initialFormState = (kind: LoanKind, amount: string): FormState => ({
+export const initialFormState = (kind: LoanKind, amount: string, country: Country = 'US'): FormState => ({
   kind,
+  country,
   screen: 'request',
   values: { ...EMPTY_VALUES, amount },
   errors: {},
@@ -77,32 +85,43 @@ export const formReducer = produce((draft: FormState, action: FormAction) => {
       (draft.values as unknown as Record<string, string | boolean>)[action.field] = action.value;
       const key = errorKeyOf(action.field);
       // An error already shown is re-checked as the visitor types, so it goes away once fixed.
-      if (key && draft.errors[key]) setError(draft, key, fieldError(key, draft.values, action.today));
+      if (key && draft.errors[key]) setError(draft, key, fieldError(key, draft.values, action.today, draft.country));
       if (action.field === 'zip') draft.gate = undefined;
       return;
     }
     case 'blur': {
       // Leaving a field with something typed in it says what is wrong early; empty fields wait for Continue.
       const typed = action.field === 'dateOfBirth' ? !isEmpty(draft.values.dobYear) : !isEmpty(draft.values[action.field]);
-      if (typed || draft.errors[action.field]) setError(draft, action.field, fieldError(action.field, draft.values, action.today));
+      if (typed || draft.errors[action.field]) setError(draft, action.field, fieldError(action.field, draft.values, action.today, draft.country));
       return;
     }
     case 'restore':
       if (action.amount !== undefined) draft.values.amount = action.amount;
       if (action.zip !== undefined) draft.values.zip = action.zip;
+      Object.assign(draft.values, action.kept ?? {});
       return;
+    case 'goto': {
+      // Back is always allowed; forward only past steps that are complete (an entry may be older than an edit).
+      if (draft.screen === 'sent' || draft.screen === action.screen) return;
+      const target = FORM_STEPS.indexOf(action.screen);
+      const before = FORM_STEPS.slice(0, target);
+      if (before.some((s) => Object.keys(stepErrors(s, draft.kind, draft.values, action.today, draft.country)).length)) return;
+      moveTo(draft, action.screen);
+      return;
+    }
     case 'place':
       draft.place = { zip: action.zip, place: action.place };
       return;
     case 'next': {
       if (draft.screen !== 'request' && draft.screen !== 'contact' && draft.screen !== 'income') return;
-      const errors = stepErrors(draft.screen, draft.kind, draft.values, action.today);
+      const errors = stepErrors(draft.screen, draft.kind, draft.values, action.today, draft.country);
       draft.errors = errors;
       draft.showSummary = Object.keys(errors).length > 0;
       if (draft.showSummary || draft.screen === 'income') return;
       if (draft.screen === 'request') {
         const zip = draft.values.zip.trim();
         const place = draft.place?.zip === zip ? draft.place.place : null;
+        // Canada and Australia: the region comes from the postal code itself, so it is always known here.
         const blocked = place ? action.unavailable.find((s) => s.code === place.stateCode) : undefined;
         if (blocked) {
           draft.gate = { stateName: blocked.name, reason: blocked.reason };
@@ -126,6 +145,7 @@ export const formReducer = produce((draft: FormState, action: FormAction) => {
       const { outcome } = action;
       if (outcome.kind === 'received') {
         draft.receiptId = outcome.id;
+        draft.saleToken = outcome.saleToken;
         moveTo(draft, 'sent');
         return;
       }

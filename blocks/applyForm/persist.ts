@@ -1,17 +1,49 @@
-import { amountText } from '../../engine/leads/formRules';
+import { amountText, type ApplyFormValues, type FormStep } from '../../engine/leads/formRules';
 
 /**
- * The amount and ZIP code survive a reload in session storage (not personal data; nothing
- * else is kept). The query's amount at the time is stored with them, so a new amount from a
- * widget (a different query) wins over the stored one, and a reload of the same page does not.
+ * What was typed survives a reload in session storage (this tab, this session), so a reload or
+ * a phone that drops the page costs the visitor nothing — except the date of birth and the
+ * income, which are never written to browser storage (nor the consent box: it is given each
+ * time). The query's amount at the time is stored too, so a new amount from a widget (a
+ * different query) wins over the stored one, and a reload of the same page does not.
  */
 export const SESSION_KEY = 'loansites.applyForm.request';
+
+/** The fields kept besides the amount and the postal code. */
+export const KEPT_FIELDS = [
+  'purpose',
+  'vehicleYear',
+  'vehicleMake',
+  'vehicleModel',
+  'vehicleMileage',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'incomeSource',
+  'payFrequency',
+] as const satisfies readonly (keyof ApplyFormValues)[];
+export type KeptValues = Partial<Pick<ApplyFormValues, (typeof KEPT_FIELDS)[number]>>;
 
 interface Stored {
   amount: string;
   zip: string;
   /** the amount the query carried when this was stored (null: none) */
   queryAmount: number | null;
+  /** the later steps' fields (KEPT_FIELDS only) */
+  kept?: KeptValues;
+  /** the step shown when this was written: a reload opens it again */
+  step?: FormStep;
+}
+
+/** Only the kept fields, each a short string: nothing else can be written or read back. */
+export function keptValues(values: object): KeptValues {
+  const out: KeptValues = {};
+  for (const f of KEPT_FIELDS) {
+    const v = (values as Record<string, unknown>)[f];
+    if (typeof v === 'string' && v !== '') out[f] = v.slice(0, 120);
+  }
+  return out;
 }
 
 export function readStored(storage: Pick<Storage, 'getItem'> | undefined): Stored | undefined {
@@ -19,7 +51,13 @@ export function readStored(storage: Pick<Storage, 'getItem'> | undefined): Store
     const raw = storage?.getItem(SESSION_KEY);
     const v = raw ? (JSON.parse(raw) as Partial<Stored>) : undefined;
     if (!v || typeof v.amount !== 'string' || typeof v.zip !== 'string') return undefined;
-    return { amount: v.amount.slice(0, 12), zip: v.zip.replace(/\D+/g, '').slice(0, 5), queryAmount: typeof v.queryAmount === 'number' ? v.queryAmount : null };
+    return {
+      amount: v.amount.slice(0, 12),
+      zip: v.zip.replace(/[^A-Za-z0-9 ]+/g, '').slice(0, 7),
+      queryAmount: typeof v.queryAmount === 'number' ? v.queryAmount : null,
+      kept: keptValues(v.kept && typeof v.kept === 'object' ? v.kept : {}),
+      ...(v.step === 'contact' || v.step === 'income' ? { step: v.step } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -27,7 +65,7 @@ export function readStored(storage: Pick<Storage, 'getItem'> | undefined): Store
 
 export function writeStored(storage: Pick<Storage, 'setItem'> | undefined, value: Stored): void {
   try {
-    storage?.setItem(SESSION_KEY, JSON.stringify(value));
+    storage?.setItem(SESSION_KEY, JSON.stringify({ ...value, kept: keptValues(value.kept ?? {}) }));
   } catch {
     // storage full or blocked: the form still works, it just forgets on reload
   }
@@ -38,4 +76,11 @@ export function initialRequest(queryAmount: number | null, stored: Stored | unde
   const amount =
     stored && stored.queryAmount === queryAmount ? stored.amount : queryAmount !== null ? amountText(queryAmount) : (stored?.amount ?? fallbackAmount);
   return { amount, zip: stored?.zip ?? '' };
+}
+
+/** The step a history entry of the form stands for (each step is one entry: the back button moves between steps). */
+export const STEP_STATE_KEY = 'loansitesFormStep';
+export function stepOfHistoryState(state: unknown): FormStep | undefined {
+  const v = (state as Record<string, unknown> | null)?.[STEP_STATE_KEY];
+  return v === 'request' || v === 'contact' || v === 'income' ? v : undefined;
 }

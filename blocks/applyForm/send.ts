@@ -3,7 +3,7 @@ import { traceRequest, traceResponse, type Exchange } from './formTrace';
 
 /** What became of one POST /api/leads, in the words the form shows. */
 export type SendOutcome =
-  | { kind: 'received'; id?: string }
+  | { kind: 'received'; id?: string; saleToken?: string }
   /** 400: the server named the fields it refused ("/pointer: reason") */
   | { kind: 'invalid'; message: string; problems: string[] }
   /** 422: a rule of the request itself (state, age); trying again will not help */
@@ -22,8 +22,9 @@ function waitText(retryAfter: string | null): string {
 
 /** A response of POST /api/leads → what the form does next. Pure: tested in tests/unit/apply-form-rules.test.ts. */
 export function outcomeOf(status: number, body: unknown, retryAfter: string | null): SendOutcome {
-  const b = (body && typeof body === 'object' ? body : {}) as { id?: unknown; error?: unknown; problems?: unknown };
-  if (status === 200 || status === 201 || status === 202) return { kind: 'received', ...(typeof b.id === 'string' ? { id: b.id } : {}) };
+  const b = (body && typeof body === 'object' ? body : {}) as { id?: unknown; error?: unknown; problems?: unknown; saleToken?: unknown };
+  if (status === 200 || status === 201 || status === 202)
+    return { kind: 'received', ...(typeof b.id === 'string' ? { id: b.id } : {}), ...(typeof b.saleToken === 'string' ? { saleToken: b.saleToken } : {}) };
   const error = typeof b.error === 'string' && b.error.trim() ? b.error.trim() : undefined;
   if (status === 400) {
     const problems = Array.isArray(b.problems) ? b.problems.filter((p): p is string => typeof p === 'string') : [];
@@ -34,6 +35,9 @@ export function outcomeOf(status: number, body: unknown, retryAfter: string | nu
     return { kind: 'retry', message: `Too many requests came from your connection. ${waitText(retryAfter)}, then try again — your answers are kept.` };
   return { kind: 'retry', message: RETRY_MESSAGE };
 }
+
+export const OFFLINE_MESSAGE =
+  "We couldn't send your request: you seem to be offline. Your answers are kept — we'll send it by ourselves as soon as your connection is back, so keep this page open (or try again).";
 
 export const LEADS_URL = '/api/leads';
 

@@ -1,5 +1,14 @@
 import { DEFAULT_SOURCE, storedSource } from '../../engine/apply';
 import { clickIdOf, STORAGE_KEYS } from '../../engine/tracking';
+import { parseStoredVisit, VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
+
+function currentVisitId(): string {
+  try {
+    return typeof window === 'undefined' ? '' : (parseStoredVisit(window.sessionStorage.getItem(VISIT_STORAGE_KEY))?.id ?? '');
+  } catch {
+    return '';
+  }
+}
 
 export interface VisitTracking {
   /** the stored page source (path) */
@@ -8,6 +17,8 @@ export interface VisitTracking {
   clickId: string;
   /** cc + 32 hex digits, or empty */
   uuid: string;
+  /** the first-party visit (blocks/chrome/funnelEvents.ts, in sessionStorage), or empty */
+  visitId: string;
 }
 
 /**
@@ -23,9 +34,10 @@ export function readVisitTracking(storage?: Pick<Storage, 'getItem'>): VisitTrac
       source2: get(STORAGE_KEYS.path),
       clickId: clickIdOf({ gclid: get(STORAGE_KEYS.gclid), ttclid: get(STORAGE_KEYS.ttclid) }),
       uuid: get(STORAGE_KEYS.uuid),
+      visitId: currentVisitId(),
     };
   } catch {
-    return { source2: '', clickId: '', uuid: '' };
+    return { source2: '', clickId: '', uuid: '', visitId: '' };
   }
 }
 

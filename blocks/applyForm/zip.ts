@@ -1,3 +1,5 @@
+import { regionOfPostalCode, type Country } from '../../engine/regions';
+
 /** A ZIP code's city and state, as the geocoder knows them. */
 export interface ZipPlace {
   city: string;
@@ -20,6 +22,15 @@ export function placeOfFeatureCollection(json: unknown, zip: string): ZipPlace |
   const code = /^US-([A-Z]{2})$/i.exec(region?.short_code ?? '')?.[1];
   if (!place?.text || !region?.text || !code) return null;
   return { city: place.text, stateCode: code.toLowerCase(), stateName: region.text };
+}
+
+/**
+ * Canada and Australia: the province or state straight from the postal code (engine/regions.ts),
+ * no lookup; no city. null when the code is not one of the country's.
+ */
+export function placeOfPostalCode(code: string, country: Exclude<Country, 'US'>): ZipPlace | null {
+  const region = regionOfPostalCode(code, country);
+  return region ? { city: '', stateCode: region.code.toLowerCase(), stateName: region.name } : null;
 }
 
 /**

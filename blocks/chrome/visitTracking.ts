@@ -4,7 +4,8 @@
  *   source, path and click ids (a few hundred bytes of script, in every page);
  * - traceSessionWhenIdle: once the page is idle, and only when a session trace is due (a stored
  *   click id, no stored uuid), loads ./sessionTrace lazily and posts it. Most visitors never
- *   fetch that chunk.
+ *   fetch that chunk. The same idle moment loads ./funnelEvents (first-party visit and funnel
+ *   counts), so neither is part of a page's first load.
  */
 import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/visitSource';
 
@@ -37,6 +38,7 @@ const traceMayBeDue = (store: KeyValueStorage): boolean =>
 export function traceSessionWhenIdle(): () => void {
   let cancelled = false;
   const run = () => {
+    if (!cancelled) import('./funnelEvents').then((m) => m.startFunnel()).catch((err) => console.warn('[funnel]', err));
     const store = localStore();
     try {
       if (cancelled || !store || !traceMayBeDue(store)) return;

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { initialListbox, listboxReducer, type ListboxEvent } from '../../engine/widgets/listbox';
+import { funnel } from '../chrome/funnel';
 
 export interface AmountOption {
   value: number;
@@ -41,7 +42,10 @@ export function AmountDropdown({ id, label, options, defaultValue, onChange, nam
   const dispatch = (event: ListboxEvent): boolean => {
     const { state: next, handled } = listboxReducer(state, event, labels);
     if (next !== state) setState(next);
-    if (next.selected !== state.selected) onChange(options[next.selected]!.value);
+    if (next.selected !== state.selected) {
+      onChange(options[next.selected]!.value);
+      funnel({ type: 'amount_used' }, { once: true });
+    }
     return handled;
   };
 

@@ -1,6 +1,7 @@
 'use client';
 import { useState } from 'react';
 import { applyUrl } from '../../engine/applyUrl';
+import { funnel } from '../chrome/funnel';
 import { formatMoney } from '../../engine/amounts';
 import { digitsOnly } from '../../engine/widgets/amountInput';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
@@ -54,6 +55,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
           onChange={(e) => {
             setTyped(null);
             setValue(snapSliderValue(Number(e.target.value)));
+            funnel({ type: 'amount_used' }, { once: true });
           }}
           className="mt-2 h-11 w-full accent-amber-400"
         />

@@ -1,10 +1,12 @@
 import type { AmountParam } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../applyUrl';
-import { consentText, CURRENT_CONSENT_VERSION } from '../consent';
+import { consentText, CONSENT_VERSION_OF } from '../consent';
+import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
 import { FORM_AMOUNT } from '../leads/formRules';
-import { stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
+import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
 import { lendingView } from '../lending';
 import type { LinkView } from '../model';
+import { AU_STATES, CA_PROVINCES, type Country } from '../regions';
 import { STATES } from '../states';
 import type { BlockSpec } from './types';
 
@@ -16,8 +18,14 @@ export interface ApplyFormData {
   defaultAmount: number;
   /** the consent shown next to the submit button: its version and exact text for this brand */
   consent: { version: string; text: string };
-  /** states this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
+  /** the brand's country: which postal code, regions, phone format and consent wording */
+  country: Country;
+  /** Australia: the licence and responsible-lending statements beside the amount, the collection notice above the consent */
+  notices: CountryNotices;
+  /** states, provinces or territories this brand cannot take a request from (lower-case code), with the reason shown to the visitor */
   unavailableStates: { code: string; name: string; reason: string }[];
+  /** the brand's telephone (and when it is answered), offered where the form cannot work (JavaScript off) */
+  phone: { tel: string; text: string; hours?: string };
   /** the guide offered on the thank-you step */
   guide: LinkView;
   /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
@@ -30,7 +38,9 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
   /** Consent text for the brand, the states it cannot serve, and the thank-you step's guide. */
   data: (block, { brand, vars, isPage }) => {
     const kind = block.loanKind;
+    const country = brand.country as Country;
     const unavailable = new Set(unavailableStateCodes(kind));
+    const version = CONSENT_VERSION_OF[country];
     const guide = block.guideLinks?.find((l) => isPage(l.href)) ??
       brand.nav.items
         .flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? [])))
@@ -38,18 +48,28 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
     return {
       amountParam: brand.apply.amountParam,
       defaultAmount: FORM_AMOUNT.default,
-      consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, brand.name) },
-      unavailableStates: STATES.filter((s) => unavailable.has(s.code)).map((s) => ({
-        code: s.code,
-        name: s.name,
-        reason: stateUnavailableReason(s, kind, brand.name)!,
-      })),
+      country,
+      notices: countryNotices(brand, vars),
+      phone: {
+        tel: brand.organization.telephone.replace(/[^\d+]/g, ''),
+        text: brand.organization.telephone,
+        ...(brand.organization.openingHours ? { hours: brand.organization.openingHours } : {}),
+      },
+      consent: { version, text: consentText(version, consentPartyOf(brand)) },
+      unavailableStates:
+        country === 'US'
+          ? STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! }))
+          : (country === 'CA' ? CA_PROVINCES : AU_STATES).flatMap((r) => {
+              const reason = regionUnavailableReason(country, r, brand.name);
+              return reason ? [{ code: r.code.toLowerCase(), name: r.name, reason }] : [];
+            }),
       guide: { label: guide.label, href: guide.href },
       representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
     };
   },
   // The form asks for what the server needs from this brand: purpose and vehicle when its apply
-  // page is /apply-title-loans (engine/leads/record.ts loanKindOf), a US ZIP code.
+  // page is /apply-title-loans (engine/leads/record.ts loanKindOf), and what its country needs
+  // (engine/validate/countryForm.ts).
   check: (block, { brand, at, add }) => {
     if (block.provider === 'script') return;
     const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
@@ -58,6 +78,8 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
         `${at}/loanKind`,
         `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"`,
       );
-    if (brand.country !== 'US') add(at, `the application form asks for a US ZIP code; brand "${brand.id}" is in ${brand.country}`);
+    // The rest of the country's fit is the brand's own (engine/validate/countryForm.ts, run on every brand).
+    if (block.loanKind === 'title' && brand.country !== 'US')
+      add(`${at}/loanKind`, `title-loan requests are taken in the US only; brand "${brand.id}" is in ${brand.country}`);
   },
 };

@@ -22,7 +22,7 @@ export interface ResolveContext {
   /** the state the page is about (its own or its city's) */
   state: State | undefined;
   path: string;
-  /** does this path of the brand give a page */
+  /** does this path of the brand give a page, by its routes alone (a path whose page the content store decides is not counted) */
   isPage: (path: string) => boolean;
   /** a link template: each item's own variables first, then the page's (e.g. {loanType.slug}) */
   itemFill: (template: string, itemVars: Vars) => string;

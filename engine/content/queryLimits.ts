@@ -4,7 +4,9 @@
  * turn 10 KB in into tens of MB out. A query is refused before it runs when it has more root
  * fields (aliases count) than MAX_ROOT_FIELDS, nests deeper than MAX_DEPTH, asks a page larger
  * than MAX_PAGE_SIZE or more than MAX_ENTRIES entries in all, or — in production — looks at the
- * schema (introspection). Each refusal says why.
+ * schema (introspection); and (checkAnswerSize) when its answer could be larger than
+ * MAX_RESPONSE_BYTES, known from the fields it selects before anything is resolved
+ * (engine/content/answerSize.ts). Each refusal says why.
  */
 import {
   Kind,
@@ -18,6 +20,8 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { estimateAnswerBytes } from './answerSize';
+import type { ContentIndex } from './embedded';
 
 export const QUERY_LIMITS = { MAX_ROOT_FIELDS: 5, MAX_DEPTH: 6, MAX_PAGE_SIZE: 50, MAX_ENTRIES: 100, DEFAULT_PAGE_SIZE: 25, MAX_RESPONSE_BYTES: 256 * 1024 } as const;
 
@@ -60,6 +64,20 @@ export function checkQuery(schema: GraphQLSchema, source: string, variables: Rec
   }
   if (entries > QUERY_LIMITS.MAX_ENTRIES) throw new QueryRefused(`The query could return ${entries} entries; at most ${QUERY_LIMITS.MAX_ENTRIES} are allowed per request`);
   return doc;
+}
+
+/** Refuses, before it is resolved, a checked query whose answer could be larger than MAX_RESPONSE_BYTES. */
+export function checkAnswerSize(index: ContentIndex, doc: DocumentNode, variables: Record<string, unknown>): void {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return;
+  const pageSize = (field: FieldLike) => pageSizeOf(field.arguments?.find((a) => a.name.value === 'pagination')?.value, variables);
+  const bytes = estimateAnswerBytes(index, fieldsOf(op.selectionSet, fragments), fragments, pageSize);
+  if (bytes > QUERY_LIMITS.MAX_RESPONSE_BYTES)
+    throw new QueryRefused(
+      `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes (up to ${bytes} for the fields asked); ask for fewer entries or fields`,
+    );
 }
 
 type FieldLike = Extract<SelectionSetNode['selections'][number], { kind: Kind.FIELD }>;

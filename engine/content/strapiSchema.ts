@@ -4,7 +4,8 @@
  * local-mode browser endpoint (/api/content/graphql) and the contract tests' real server, so
  * the Strapi client is tested against exactly the shapes it reads.
  */
-import { buildSchema, execute, graphql, type DocumentNode, type ExecutionResult } from 'graphql';
+import { buildSchema, execute, graphql, type DocumentNode, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
+import { resolvedListBytes } from './answerSize';
 import { queryIndex, type ContentIndex } from './embedded';
 import { COLLECTIONS, type Collection, type ListFilters, type Market, type PublicationState } from './types';
 
@@ -45,17 +46,38 @@ export function fromStrapiFilters(f: StrapiFilter | undefined): ListFilters {
   return out;
 }
 
-export function rootValue(index: ContentIndex, opts: { allowPreview: boolean }) {
+let listsResolved = 0;
+/** Lists resolved in this process (each root field of each answered query): for the tests. */
+export const resolvedLists = (): number => listsResolved;
+
+/**
+ * maxBytes: the answer's cap. Each list adds what it returned to the answer's size as it is
+ * resolved, and once the size is past the cap the lists left are not resolved at all.
+ */
+export function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?: number }) {
   const root: Record<string, unknown> = {};
+  let bytes = 0;
+  const tooLarge = () => new Error(`The answer would be larger than ${opts.maxBytes} bytes; ask for fewer entries`);
   for (const c of COLLECTIONS) {
-    root[`${c}Lists`] = (args: { filters?: StrapiFilter; pagination?: { page?: number; pageSize?: number }; sort?: string[]; publicationState?: PublicationState }) => {
+    root[`${c}Lists`] = (
+      args: { filters?: StrapiFilter; pagination?: { page?: number; pageSize?: number }; sort?: string[]; publicationState?: PublicationState },
+      _context: unknown,
+      info?: GraphQLResolveInfo,
+    ) => {
       if (args.publicationState === 'PREVIEW' && !opts.allowPreview) throw new Error('PREVIEW content needs draft mode');
-      return queryIndex(index, c as Collection, {
+      if (opts.maxBytes !== undefined && bytes > opts.maxBytes) throw tooLarge();
+      listsResolved++;
+      const result = queryIndex(index, c as Collection, {
         filters: fromStrapiFilters(args.filters),
         pagination: { page: args.pagination?.page ?? 1, pageSize: args.pagination?.pageSize ?? 25 },
         sort: args.sort ?? ['publishedAt:desc'],
         publicationState: args.publicationState ?? 'LIVE',
       });
+      if (opts.maxBytes !== undefined && info) {
+        bytes += resolvedListBytes(index, info.fieldNodes[0]!, new Map(Object.entries(info.fragments)), result.data);
+        if (bytes > opts.maxBytes) throw tooLarge();
+      }
+      return result;
     };
   }
   return root;
@@ -66,6 +88,11 @@ export function executeStrapiQuery(index: ContentIndex, body: { query: string; v
 }
 
 /** Runs a document already parsed and checked (see queryLimits.ts). */
-export async function executeCheckedQuery(index: ContentIndex, document: DocumentNode, variables: Record<string, unknown>, opts: { allowPreview: boolean }): Promise<ExecutionResult> {
+export async function executeCheckedQuery(
+  index: ContentIndex,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  opts: { allowPreview: boolean; maxBytes?: number },
+): Promise<ExecutionResult> {
   return execute({ schema, document, variableValues: variables, rootValue: rootValue(index, opts) });
 }

@@ -1,10 +1,12 @@
 /**
  * Rate limits for what writes (session traces, leads, form traces) and what costs (geocoder,
- * GraphQL). A fixed window per (name, client): `limit` hits per `windowMs`. Counted in the
+ * GraphQL, sitemaps). A fixed window per (name, client): `limit` hits per `windowMs`, a client
+ * being an IPv4 address or an IPv6 /64 (engine/http/rateKey.ts). Counted in the
  * process's memory (one instance), or in Redis when REDIS_URL is set, so several instances
  * share one allowance per client (engine/http/redisRateLimit.ts).
  */
 import { ApiError } from './api';
+import { rateKey } from './rateKey';
 import { redisRateLimiter } from './redisRateLimit';
 
 export interface RateDecision {
@@ -15,7 +17,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  hit(key: string, now?: number): Promise<RateDecision>;
+  /** counts one request of the client at `address` (an IPv6 address counts for its /64) */
+  hit(address: string, now?: number): Promise<RateDecision>;
 }
 
 export interface RateRule {
@@ -30,7 +33,8 @@ const MAX_KEYS = 50_000;
 export function memoryRateLimiter(rule: RateRule): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   return {
-    async hit(key, now = Date.now()) {
+    async hit(address, now = Date.now()) {
+      const key = rateKey(address);
       let w = windows.get(key);
       if (!w || now - w.start >= rule.windowMs) {
         windows.delete(key);
@@ -70,5 +74,7 @@ export const RATE_RULES = {
   leads: { name: 'leads', limit: Number(process.env.RATE_LIMIT_LEADS ?? 10), windowMs: 60_000 },
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
+  events: { name: 'events', limit: Number(process.env.RATE_LIMIT_EVENTS ?? 120), windowMs: 60_000 },
   graphql: { name: 'graphql', limit: Number(process.env.RATE_LIMIT_GRAPHQL ?? 120), windowMs: 60_000 },
+  sitemap: { name: 'sitemap', limit: Number(process.env.RATE_LIMIT_SITEMAP ?? 60), windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

@@ -2,13 +2,15 @@
  * Rate limits counted in Redis, so that every instance behind the load balancer counts against
  * one allowance per client. The same fixed window as the memory limiter: one Lua script
  * increments the (rule, client, window) counter and sets its expiry on the first hit, atomic in
- * Redis, one round trip. Keys: `loansites:rate:{rule}:{client}`.
+ * Redis, one round trip. Keys: `loansites:rate:{rule}:{client}`, the client
+ * being an IPv4 address or an IPv6 /64 (engine/http/rateKey.ts), as in memory.
  *
  * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms) the
  * request is counted by this process's own limiter instead: limits keep holding per instance
  * and no visitor's lead is refused because a cache server is away.
  */
 import { createClient } from 'redis';
+import { rateKey } from './rateKey';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
 
 type Client = ReturnType<typeof createClient>;
@@ -54,7 +56,8 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: RateLimiter; timeoutMs?: number }): RateLimiter {
   const timeoutMs = opts.timeoutMs ?? Number(process.env.REDIS_RATE_TIMEOUT_MS ?? 250);
   return {
-    async hit(key, now = Date.now()) {
+    async hit(address, now = Date.now()) {
+      const key = rateKey(address);
       const { client, ready } = connection(opts.url);
       // The first request of a process waits (briefly) for the connection; later ones never do.
       if (!client.isReady) await within(ready, timeoutMs).catch(() => undefined);

@@ -1,8 +1,12 @@
 /**
  * The outbox worker: delivers stored leads to their brand's buyers. Each due outbox row is
  * claimed by one worker (engine/store/leads.ts), POSTed as signed JSON, marked delivered on a
- * 2xx, and otherwise retried with back-off (5 s, 10 s, 20 s … at most an hour apart) until it
- * succeeds or MAX_ATTEMPTS have failed; a given-up row stays in the store for an operator.
+ * 2xx, and marked rejected — with the buyer's reason, never retried — on a refusal (a 4xx other
+ * than 408 and 429: the buyer does not want this lead, and asking again will not change that).
+ * Anything else (5xx, 408, 429, no answer) is retried with back-off (5 s, 10 s, 20 s … at most
+ * an hour apart) until it succeeds or MAX_ATTEMPTS have failed; a given-up row stays in the
+ * store for an operator. A test lead is never sent to a destination that does not accept test
+ * leads (engine/leads/environment.ts).
  *
  * Delivery is at least once: a worker that dies between the buyer's 2xx and marking the row
  * sends it again after its lease runs out. Every POST carries the lead id as Idempotency-Key
@@ -10,8 +14,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Store, StoreKind } from '../store/db';
-import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, type LeadsTable } from '../store/leads';
-import { destinationsOf, type LeadDestination } from './destinations';
+import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRejected, type LeadsTable } from '../store/leads';
+import { findDestination, type LeadDestination } from './destinations';
+import { destinationTakes, isTestLead } from './environment';
+import { deliverBuyerDestination } from '../sale/buyers';
 import { openText } from './sealing';
 
 export const MAX_ATTEMPTS = 25;
@@ -29,8 +35,12 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     brand: lead.brand,
     createdAt: lead.created_at,
     loanKind: lead.loan_kind,
+    country: lead.country,
     amount: lead.amount,
+    currency: lead.currency,
     zip: lead.zip,
+    // the state, province or territory code (US, CA, AU alike); `state` stays for buyers that read it
+    region: lead.region,
     state: lead.state.toUpperCase(),
     city: lead.city,
     ...(lead.purpose ? { purpose: lead.purpose } : {}),
@@ -53,12 +63,67 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     },
     tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
     privacyOptOut: lead.privacy_opt_out === 1,
+    test: isTestLead(lead),
   };
 }
 
+/** What an HTTP status from a buyer means: 2xx delivered; 408, 429 and 5xx (and anything odd) try again later; any other 4xx is a refusal. */
+export function answerKind(status: number): 'delivered' | 'refused' | 'retry' {
+  if (status >= 200 && status < 300) return 'delivered';
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return 'refused';
+  return 'retry';
+}
+
+const REASON_MAX = 200;
+
+/**
+ * A buyer's reason, fit to store and show: the message of a JSON body ({message|error|reason|detail})
+ * or the text, control characters dropped, whitespace collapsed, at most 200 characters.
+ */
+export function buyerReason(text: string): string {
+  let reason = text;
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (json && typeof json === 'object') {
+      const o = json as Record<string, unknown>;
+      const found = [o.message, o.error, o.reason, o.detail].find((v) => typeof v === 'string' && v.trim());
+      if (typeof found === 'string') reason = found;
+    }
+  } catch {
+    // not JSON: the text itself
+  }
+  const clean = reason
+    // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clean.length > REASON_MAX ? `${clean.slice(0, REASON_MAX - 1)}…` : clean;
+}
+
+/** At most `max` bytes of a response body (a buyer's error page can be any size), as text. */
+async function bodyStart(res: Response, max = 4096): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+type Outcome = { kind: 'delivered' } | { kind: 'refused'; reason: string } | { kind: 'retry'; error: string };
+
 export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
-async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fetch): Promise<{ ok: boolean; error?: string }> {
+async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fetch): Promise<Outcome> {
   const body = JSON.stringify(leadPayload(lead));
   try {
     const res = await fetcher(dest.url, {
@@ -72,12 +137,21 @@ async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fet
       body,
       signal: AbortSignal.timeout(dest.timeoutMs ?? 10_000),
     });
-    await res.arrayBuffer().catch(() => undefined);
-    return res.status >= 200 && res.status < 300 ? { ok: true } : { ok: false, error: `HTTP ${res.status}` };
+    const kind = answerKind(res.status);
+    if (kind === 'delivered') {
+      await res.arrayBuffer().catch(() => undefined);
+      return { kind };
+    }
+    if (kind === 'retry') {
+      await res.body?.cancel().catch(() => undefined);
+      return { kind, error: `HTTP ${res.status}` };
+    }
+    const reason = buyerReason(await bodyStart(res).catch(() => ''));
+    return { kind, reason: `HTTP ${res.status}${reason ? `: ${reason}` : ''}` };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
     return {
-      ok: false,
+      kind: 'retry',
       error: e.name === 'TimeoutError' ? `no answer within ${dest.timeoutMs ?? 10_000} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`,
     };
   }
@@ -86,6 +160,8 @@ async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fet
 export interface DeliveryRound {
   claimed: number;
   delivered: number;
+  /** refused by the buyer (or not for this destination): recorded, not retried */
+  rejected: number;
   failed: number;
 }
 
@@ -97,23 +173,33 @@ export async function deliverDue(
 ): Promise<DeliveryRound> {
   const now = opts.now ?? (() => new Date());
   const claimed = await claimDueDeliveries(db, kind, { worker: opts.worker, now: now(), leaseMs: LEASE_MS, limit: opts.limit ?? 20 });
-  const round: DeliveryRound = { claimed: claimed.length, delivered: 0, failed: 0 };
+  const round: DeliveryRound = { claimed: claimed.length, delivered: 0, rejected: 0, failed: 0 };
   await Promise.all(
     claimed.map(async (row) => {
       const lead = await leadById(db, row.lead_id);
-      const dest = lead && destinationsOf(lead.brand).find((d) => d.name === row.destination);
-      // One row that cannot be sent (its sealed fields do not open with this key…) fails alone, never the round.
-      const outcome = !lead
-        ? { ok: false, error: 'lead missing' }
+      const dest = lead && findDestination(lead.brand, row.destination, deliverBuyerDestination);
+      // One row that cannot be sent (its sealed fields do not open with these keys…) fails alone, never the round.
+      const outcome: Outcome = !lead
+        ? { kind: 'retry', error: 'lead missing' }
         : !dest
-          ? { ok: false, error: `destination "${row.destination}" is no longer configured for ${lead.brand}` }
-          : await post(dest, lead, opts.fetcher ?? fetch).catch((err: Error) => ({ ok: false, error: `not sent: ${err.message}` }));
-      if (outcome.ok && (await markDelivered(db, row.id, opts.worker, now()))) round.delivered += 1;
-      else if (!outcome.ok) {
+          ? { kind: 'retry', error: `destination "${row.destination}" is no longer configured for ${lead.brand}` }
+          : !destinationTakes(dest, lead)
+            ? {
+                kind: 'refused',
+                reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads`,
+              }
+            : await post(dest, lead, opts.fetcher ?? fetch).catch((err: Error): Outcome => ({ kind: 'retry', error: `not sent: ${err.message}` }));
+      if (outcome.kind === 'delivered') {
+        if (await markDelivered(db, row.id, opts.worker, now())) round.delivered += 1;
+      } else if (outcome.kind === 'refused') {
+        round.rejected += 1;
+        await markRejected(db, row.id, opts.worker, outcome.reason);
+        console.warn(`[leads] ${row.destination} refused ${row.lead_id}: ${outcome.reason}`);
+      } else {
         round.failed += 1;
         const attempts = row.attempts + 1;
         await markAttemptFailed(db, row.id, opts.worker, {
-          error: outcome.error ?? 'failed',
+          error: outcome.error,
           nextAttemptAt: new Date(now().getTime() + backoffMs(attempts)),
           giveUp: attempts >= MAX_ATTEMPTS,
         });

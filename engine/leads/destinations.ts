@@ -1,4 +1,8 @@
 /**
+ * LEAD_DESTINATIONS is the short form of deliver-mode buyers (buyers/*.json with "mode":
+ * "deliver"): each entry gets every lead of its brand at once, as before the sale existed.
+ * Deliver buyer documents get, through the same outbox, the leads nobody bought.
+ *
  * The lead buyers per brand, from LEAD_DESTINATIONS (JSON, schemas/lead-destinations.schema.json):
  *   {"ipaydayloans": [{"name": "buyer-a", "url": "https://buyer.example/leads", "secret": "…"}], "*": […]}
  * Secrets stay in the environment, never in brand files. A malformed value is a startup error
@@ -13,6 +17,8 @@ export interface LeadDestination {
   url: string;
   secret: string;
   timeoutMs?: number;
+  /** receives test leads too (engine/leads/environment.ts); default: production leads only */
+  acceptsTestLeads?: boolean;
 }
 
 export type DestinationMap = Record<string, LeadDestination[]>;
@@ -49,4 +55,13 @@ export function destinationsOf(brandId: string, map: DestinationMap = configured
   const out = new Map<string, LeadDestination>();
   for (const d of [...(map[brandId] ?? []), ...(map['*'] ?? [])]) if (!out.has(d.name)) out.set(d.name, d);
   return [...out.values()];
+}
+
+/**
+ * An outbox row's destination by name: a LEAD_DESTINATIONS entry of the brand, or a deliver
+ * buyer document ("buyer:<id>", queued by the sale for an unsold lead).
+ */
+export function findDestination(brandId: string, name: string, buyerById: (id: string) => LeadDestination | undefined): LeadDestination | undefined {
+  if (name.startsWith('buyer:')) return buyerById(name.slice('buyer:'.length));
+  return destinationsOf(brandId).find((d) => d.name === name);
 }

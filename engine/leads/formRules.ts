@@ -8,6 +8,7 @@
 import type { LeadRequest } from '../../schemas/api.types';
 import { formatNumber } from '../amounts';
 import { LOAN_PURPOSES } from '../data/purposes';
+import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from '../regions';
 import { ageOn, MIN_AGE, type LoanKind } from './rules';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount). */
@@ -115,20 +116,16 @@ export function amountFromQuery(search: string, param: string): number | null {
   return Number.isFinite(n) ? clampAmount(n) : null;
 }
 
-/** "(512) 555-0123", "+1 512 555 0123", "512.555.0123" → "5125550123"; undefined when it is not a valid US number. */
-export function normalisePhone(text: string): string | undefined {
-  let digits = text.replace(/[\s().+-]/g, '');
-  if (!/^\d+$/.test(digits)) return undefined;
-  if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
-  return /^[2-9]\d{2}[2-9]\d{6}$/.test(digits) ? digits : undefined;
-}
+/** "(512) 555-0123", "+1 512 555 0123", "512.555.0123" → "5125550123"; an Australian mobile → "04xxxxxxxx"; undefined when it is not valid for the country. */
+export const normalisePhone = (text: string, country: Country = 'US'): string | undefined => normalisePhoneFor(text, country);
 
 export const isEmail = (text: string): boolean => {
   const t = text.trim();
   return t.length <= 120 && /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(t);
 };
 
-export const isZip = (text: string): boolean => /^\d{5}$/.test(text.trim());
+/** A ZIP code (US), postal code (Canada) or postcode (Australia), as the country writes it. */
+export const isZip = (text: string, country: Country = 'US'): boolean => normalisePostalCode(text, country) !== undefined;
 
 /** Month, day and year as typed → "YYYY-MM-DD", or undefined when any part is not a number. */
 export function dateOfBirthOf(values: Pick<ApplyFormValues, 'dobMonth' | 'dobDay' | 'dobYear'>): string | undefined {
@@ -150,7 +147,7 @@ const vehicleText = (text: string, what: string): string | undefined => {
 };
 
 /** The message for one field, or undefined when it is fine. `today` decides the age and the newest model year. */
-export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date): string | undefined {
+export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date, country: Country = 'US'): string | undefined {
   switch (field) {
     case 'amount': {
       if (!values.amount.trim()) return 'Enter the amount you need';
@@ -158,8 +155,15 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
       if (n === undefined) return 'Enter the amount in whole dollars, for example 1,500';
       return n < FORM_AMOUNT.min || n > FORM_AMOUNT.max ? 'Enter an amount from $100 to $35,000' : undefined;
     }
-    case 'zip':
-      return isZip(values.zip) ? undefined : 'Enter a 5-digit ZIP code, for example 78701';
+    case 'zip': {
+      if (isZip(values.zip, country)) return undefined;
+      const w = POSTAL_WORDS[country];
+      return country === 'US'
+        ? 'Enter a 5-digit ZIP code, for example 78701'
+        : country === 'CA'
+          ? `Enter your postal code: letter, digit, letter, digit, letter, digit, for example ${w.example}`
+          : `Enter your 4-digit postcode, for example ${w.example}`;
+    }
     case 'purpose':
       return (LOAN_PURPOSES as readonly string[]).includes(values.purpose) ? undefined : 'Choose what the loan is for';
     case 'vehicleYear': {
@@ -185,7 +189,7 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
       return isEmail(values.email) ? undefined : 'Enter an email address like name@example.com';
     case 'phone':
       if (!values.phone.trim()) return 'Enter your mobile phone number';
-      return normalisePhone(values.phone) ? undefined : 'Enter a 10-digit US phone number, for example (512) 555-0123';
+      return normalisePhone(values.phone, country) ? undefined : PHONE_WORDS[country].error;
     case 'incomeSource':
       return INCOME_SOURCES.some((s) => s.value === values.incomeSource) ? undefined : 'Choose your main source of income';
     case 'monthlyIncome': {
@@ -210,10 +214,10 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
 }
 
 /** The errors of every field of a step (empty when the step is complete). */
-export function stepErrors(step: FormStep, kind: LoanKind, values: ApplyFormValues, today: Date): FieldErrors {
+export function stepErrors(step: FormStep, kind: LoanKind, values: ApplyFormValues, today: Date, country: Country = 'US'): FieldErrors {
   const out: FieldErrors = {};
   for (const f of stepFields(step, kind)) {
-    const e = fieldError(f, values, today);
+    const e = fieldError(f, values, today, country);
     if (e) out[f] = e;
   }
   return out;
@@ -262,15 +266,19 @@ export interface LeadContextFields {
   idempotencyKey: string;
   consentVersion: string;
   tracking: LeadRequestBody['tracking'];
+  /** the brand's country (US when left out): how the postal code and phone are written */
+  country?: Country;
 }
 
 export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields): LeadRequestBody {
   const num = (text: string) => wholeNumber(text) ?? 0;
   const nonEmpty = (t: Record<string, string | undefined>) => Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined && v !== ''));
+  const country = ctx.country ?? 'US';
   return {
     idempotencyKey: ctx.idempotencyKey,
+    ...(ctx.country ? { country } : {}),
     amount: num(values.amount),
-    zip: values.zip.trim(),
+    zip: normalisePostalCode(values.zip, country) ?? values.zip.trim(),
     ...(ctx.kind === 'title'
       ? {
           purpose: values.purpose as LeadRequest['purpose'],
@@ -285,7 +293,7 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     firstName: values.firstName.trim(),
     lastName: values.lastName.trim(),
     email: values.email.trim(),
-    phone: normalisePhone(values.phone) ?? '',
+    phone: normalisePhone(values.phone, country) ?? '',
     // checked by stepErrors before a body is built (one of INCOME_SOURCES / PAY_FREQUENCIES)
     incomeSource: values.incomeSource as LeadRequest['incomeSource'],
     monthlyIncome: num(values.monthlyIncome),
@@ -294,7 +302,7 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     consent: { accepted: true, version: ctx.consentVersion },
     tracking: {
       source: ctx.tracking.source.slice(0, 100) || 'landing-page',
-      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid }),
+      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid, visitId: ctx.tracking.visitId }),
     },
     ...(values.website ? { website: values.website.slice(0, 200) } : {}),
   };

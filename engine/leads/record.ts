@@ -7,22 +7,32 @@
  *   SHA-256 are stored with the lead, with time, IP and user agent;
  * - under 18 on the day → 422; a ZIP we do not know → 422; a state the brand cannot serve
  *   (SPEC §1, and the title brands' exclusions) → 422 and no lead (no connection to a lender);
+ * - Canada and Australia: the province or state from the postal code itself (engine/regions.ts),
+ *   refused the same way where the brand cannot serve it; a body for another country's form,
+ *   or a postal code, phone or consent wording of another country → 400;
  * - title brands need the purpose and the vehicle → 400.
- * Then one transaction stores the lead and its outbox rows; the same idempotency key again is
- * the same lead (200), never a second one.
+ * Then one transaction stores the lead and its outbox rows; the same idempotency key again with
+ * the same body is the same lead (200), never a second one; the same key with a different body is
+ * a 409 that says so (the change would otherwise be dropped without a word). The body's hash is
+ * kept inside the sealed fields, so it cannot be used to guess a date of birth.
+ * The host the lead was posted on and its environment are stored with it; a test lead goes only
+ * to destinations that accept test leads (engine/leads/environment.ts).
  */
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../applyUrl';
-import { consentText, isConsentVersion } from '../consent';
+import { consentText, countryOfConsentVersion, isConsentVersion } from '../consent';
 import { ApiError } from '../http/api';
 import { stateByCode } from '../states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../regions';
+import { consentPartyOf } from './countryText';
 import { destinationsOf } from './destinations';
-import { ageOn, MIN_AGE, stateUnavailableReason, type LoanKind } from './rules';
-import { sealText } from './sealing';
+import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';
+import { destinationTakes, environmentOfHost } from './environment';
+import { openText, sealText } from './sealing';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;
@@ -34,6 +44,8 @@ export interface ZipPlace {
 }
 
 export interface LeadContext {
+  /** the normalised host the request was for */
+  host: string;
   ip: string;
   userAgent: string;
   now: Date;
@@ -41,30 +53,66 @@ export interface LeadContext {
   zipLookup: (zip: string) => ZipPlace | undefined;
 }
 
+/** A hash of the request's body, the same for the same fields in any order. */
+export function requestHash(body: LeadBody): string {
+  const canonical = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
+}
+
+/** What is sealed with a lead: the sensitive fields, and the request's hash. */
+interface SealedFields {
+  dateOfBirth: string;
+  monthlyIncome: number;
+  requestHash?: string;
+}
+
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
 
-export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string }> {
+export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string; state?: string }> {
   if (body.website) return { status: 202 };
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
   if (age === undefined) throw new ApiError(400, 'The body is not valid', [`/dateOfBirth: ${body.dateOfBirth} is not a date`]);
   if (age < MIN_AGE) throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
   if (age > 120) throw new ApiError(400, 'The body is not valid', ['/dateOfBirth: check the year']);
-  const place = ctx.zipLookup(body.zip);
-  if (!place) throw new ApiError(422, `We could not find ZIP code ${body.zip}; check it and try again`);
-  const state = stateByCode(place.state);
-  if (!state) throw new ApiError(422, `ZIP code ${body.zip} is not in a US state we serve`);
+  const country = brand.country as Country;
+  const invalid = (problem: string) => new ApiError(400, 'The body is not valid', [problem]);
+  if (body.country && body.country !== country) throw invalid(`/country: ${brand.name} takes requests from ${country} only; reload the page and try again`);
+  if (countryOfConsentVersion(body.consent.version) !== country)
+    throw invalid(`/consent/version: "${body.consent.version}" is not the wording shown in ${country}`);
+  if (normalisePostalCode(body.zip, country) !== body.zip) throw invalid(`/zip: ${body.zip} is not a postal code of ${country}`);
+  if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
+  const where = locate(brand, body.zip, ctx);
+  const place = { city: where.city, state: where.region.toLowerCase() };
   const kind = loanKindOf(brand);
-  const unavailable = stateUnavailableReason(state, kind, brand.name);
-  if (unavailable) throw new ApiError(422, unavailable);
+  if (country === 'US') {
+    const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);
+    if (unavailable) throw new ApiError(422, unavailable);
+  }
   if (kind === 'title' && (!body.purpose || !body.vehicle)) {
     throw new ApiError(400, 'The body is not valid', [
       ...(body.purpose ? [] : ['/purpose: a title loan request needs its purpose']),
       ...(body.vehicle ? [] : ['/vehicle: a title loan request needs the vehicle']),
     ]);
   }
-  const text = consentText(body.consent.version, brand.name);
-  const { id, created } = await insertLead(
+  const text = consentText(body.consent.version, consentPartyOf(brand));
+  const environment = environmentOfHost(ctx.host);
+  const hash = requestHash(body);
+  const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
+  const {
+    id,
+    created,
+    sealed: stored,
+  } = await insertLead(
     db,
     {
       brand: brand.id,
@@ -73,8 +121,11 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       loan_kind: kind,
       amount: body.amount,
       zip: body.zip,
-      state: state.code,
+      state: place.state,
       city: place.city,
+      country,
+      region: where.region,
+      currency: CURRENCY_OF[country],
       purpose: kind === 'title' ? (body.purpose ?? '') : '',
       vehicle: kind === 'title' && body.vehicle ? JSON.stringify(body.vehicle) : '',
       first_name: body.firstName.trim(),
@@ -83,7 +134,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       phone: body.phone,
       income_source: body.incomeSource,
       pay_frequency: body.payFrequency,
-      sealed: sealText(JSON.stringify({ dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome })),
+      sealed: sealText(JSON.stringify(sealed)),
       consent_version: body.consent.version,
       consent_text: text,
       consent_hash: createHash('sha256').update(text).digest('hex'),
@@ -91,11 +142,51 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       source2: body.tracking.source2 ?? '',
       click_id: body.tracking.clickId ?? '',
       session_uuid: body.tracking.uuid ?? '',
+      visit_id: body.tracking.visitId ?? null,
       privacy_opt_out: ctx.privacyOptOut ? 1 : 0,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
+      host: ctx.host,
+      environment,
     },
-    destinationsOf(brand.id).map((d) => d.name),
+    destinationsOf(brand.id)
+      .filter((d) => destinationTakes(d, { environment }))
+      .map((d) => d.name),
   );
-  return { status: created ? 201 : 200, id };
+  const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
+  if (previous !== undefined && previous !== hash) {
+    throw new ApiError(
+      409,
+      `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
+    );
+  }
+  return { status: created ? 201 : 200, id, state: place.state };
+}
+
+/** The request hash sealed with a stored lead (undefined for leads stored before it was kept, or sealed with a key no longer configured). */
+function storedHash(sealed: string): string | undefined {
+  try {
+    return (JSON.parse(openText(sealed)) as SealedFields).requestHash;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The postal code's city (US only) and region (upper-case code); a 422 when it is unknown or not served. */
+function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; region: string } {
+  const country = brand.country as Country;
+  if (country === 'US') {
+    const place = ctx.zipLookup(zip);
+    if (!place) throw new ApiError(422, `We could not find ZIP code ${zip}; check it and try again`);
+    const state = stateByCode(place.state);
+    if (!state) throw new ApiError(422, `ZIP code ${zip} is not in a US state we serve`);
+    return { city: place.city, region: state.code.toUpperCase() };
+  }
+  const region = regionOfPostalCode(zip, country);
+  const what = country === 'CA' ? 'postal code' : 'postcode';
+  const where = country === 'CA' ? 'a Canadian province or territory' : 'an Australian state or territory';
+  if (!region) throw new ApiError(422, `We could not find ${what} ${zip} in ${where}; check it and try again`);
+  const unavailable = regionUnavailableReason(country, region, brand.name);
+  if (unavailable) throw new ApiError(422, unavailable);
+  return { city: '', region: region.code };
 }

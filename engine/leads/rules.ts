@@ -35,3 +35,22 @@ export function stateUnavailableReason(state: Pick<State, 'name'>, kind: LoanKin
 export function unavailableStateCodes(kind: LoanKind): string[] {
   return STATES.filter((s) => stateUnavailableReason(s, kind, '') !== undefined).map((s) => s.code);
 }
+
+/**
+ * Canada and Australia: the provinces and states (upper-case codes) no lender in the network
+ * can serve, with the reason. Quebec licenses every high-cost lender itself (Consumer Protection
+ * Act, Office de la protection du consommateur) and none of the network's lenders holds that
+ * licence. Every Australian state and territory is served (the lenders hold national credit licences).
+ */
+export const UNSERVED_REGIONS: Record<'CA' | 'AU', Record<string, (brandName: string, regionName: string) => string>> = {
+  CA: {
+    QC: (brand, name) =>
+      `${brand} cannot connect borrowers in ${name} with a lender: the lenders in our network do not hold the licence ${name}'s Office de la protection du consommateur requires, so we can't take a request from there.`,
+  },
+  AU: {},
+};
+
+/** Why a request from this province or Australian state cannot be passed to a lender, or undefined when it can. */
+export function regionUnavailableReason(country: 'CA' | 'AU', region: { code: string; name: string }, brandName: string): string | undefined {
+  return UNSERVED_REGIONS[country][region.code]?.(brandName, region.name);
+}

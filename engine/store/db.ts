@@ -12,12 +12,15 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
+import { ReopeningSqlite } from './sqliteConnection';
+import type { ContactHashesTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
+import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
+import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -40,6 +43,18 @@ export interface Database {
   leads: LeadsTable;
   lead_deliveries: LeadDeliveriesTable;
   form_traces: FormTracesTable;
+  lead_sales: LeadSalesTable;
+  sale_events: SaleEventsTable;
+  contact_hashes: ContactHashesTable;
+  suppressions: SuppressionsTable;
+  traffic_visits: TrafficVisitsTable;
+  traffic_events: TrafficEventsTable;
+  traffic_hourly: TrafficHourlyTable;
+  traffic_daily: TrafficDailyTable;
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_audit: ConsoleAuditTable;
+  console_login_attempts: ConsoleLoginAttemptsTable;
 }
 
 export type Store = Kysely<Database>;
@@ -78,13 +93,38 @@ export function openStore(options: StoreOptions = {}): Store {
   }
   const file = storeLocation(options);
   mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000'); // another process (npm run traces, a migration) may hold the write lock briefly
-  sqlite.pragma('synchronous = NORMAL'); // with WAL: durable across a process crash, fast
-  sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: new ReopeningSqlite(file) }) });
 }
+
+/**
+ * Throws, saying why, when the store cannot be written: a SQLite file that opens only for
+ * reading (a read-only disk or file) or a PostgreSQL server in read-only mode (a standby). A
+ * write that is rolled back: nothing changes. Reading alone would pass on a read-only database.
+ */
+export async function checkWritable(db: Store, kind: StoreKind = storeKindOf()): Promise<void> {
+  try {
+    if (kind === 'postgres') {
+      const { rows } = await sql<{ ro: string }>`select current_setting('transaction_read_only') as ro`.execute(db);
+      if (rows[0]?.ro === 'on')
+        throw new Error('the PostgreSQL server accepts only reads (transaction_read_only is on: a standby, or default_transaction_read_only)');
+      return;
+    }
+    await db.transaction().execute(async (trx) => {
+      await sql`update schema_migrations_lock set is_locked = is_locked`.execute(trx);
+      throw ROLLED_BACK;
+    });
+  } catch (err) {
+    if (err === ROLLED_BACK) return;
+    throw new Error(
+      `The ${kind} store at ${storeLocation()} cannot be written: ${(err as Error).message}. Leads and traces would be lost; fix the disk or the database, then restart.`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+const ROLLED_BACK = new Error('rolled back');
 
 /**
  * Brings the store's schema to the newest migration; throws with the failing migration's name.
@@ -116,12 +156,13 @@ export async function migrateStore(db: Kysely<any>, attempts = 4): Promise<Migra
 const SHARED = Symbol.for('loansites.store');
 const holder = globalThis as typeof globalThis & { [SHARED]?: Promise<Store> };
 
-/** The process-wide store: opened once, migrated once. A failed open or migration is retried on the next call. */
+/** The process-wide store: opened once, migrated once, checked writable. A failed open, migration or check is retried on the next call. */
 export function getStore(): Promise<Store> {
   holder[SHARED] ??= (async () => {
     const db = openStore();
     try {
       await migrateStore(db);
+      await checkWritable(db);
       return db;
     } catch (err) {
       await db.destroy().catch(() => {});

@@ -7,9 +7,12 @@
  *   SKIP LOCKED, so several instances never claim the same row; SQLite: one writer at a time
  *   makes the single UPDATE … RETURNING atomic). A row whose lease ran out (a worker died) is
  *   due again.
- * - markDelivered / markAttemptFailed finish a claim, and only the claim's own worker can.
+ * - markDelivered / markAttemptFailed / markRejected finish a claim, and only the claim's own worker can.
+ * - form traces are sealed at rest like a lead's sensitive fields (engine/leads/sealing.ts) and
+ *   opened only on demand (listFormTraces with open, for `npm run traces -- --forms`).
  */
 import { randomBytes } from 'node:crypto';
+import { isSealed, openText, sealText } from '../leads/sealing';
 import type { Store, StoreKind } from './db';
 
 export interface LeadsTable {
@@ -20,8 +23,15 @@ export interface LeadsTable {
   loan_kind: string;
   amount: number;
   zip: string;
+  /** lower-case region code ("tx", "on", "nsw"); kept for the readers of the US-only listing */
   state: string;
   city: string;
+  /** US, CA or AU: the brand's country (migration 004) */
+  country: string;
+  /** upper-case state, province or territory code: "TX", "ON", "NSW" */
+  region: string;
+  /** USD, CAD or AUD: the currency of `amount` */
+  currency: string;
   purpose: string;
   /** JSON of {year, make, model, mileage} on title leads, '' otherwise */
   vehicle: string;
@@ -43,9 +53,16 @@ export interface LeadsTable {
   privacy_opt_out: number;
   ip: string;
   user_agent: string;
+  /** the host the lead was posted on (normalised) */
+  host: string;
+  /** 'production', or 'test' / 'development' for a test lead (engine/leads/environment.ts) */
+  environment: string;
+  /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */
+  visit_id?: string | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'rejected' | 'failed';
 
 export interface LeadDeliveriesTable {
   id: string;
@@ -66,7 +83,7 @@ export interface FormTracesTable {
   brand: string;
   client_id: string;
   type: string;
-  /** the decrypted trace, JSON */
+  /** the trace's JSON, sealed (engine/leads/sealing.ts); rows from before sealing hold plain JSON until `npm run keys -- rotate` */
   trace: string;
   ip: string;
   created_at: string;
@@ -74,8 +91,16 @@ export interface FormTracesTable {
 
 export const newId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${randomBytes(8).toString('hex')}`;
 
-/** Stores a lead with an outbox row per destination, once per (brand, idempotencyKey). */
-export async function insertLead(db: Store, lead: Omit<LeadsTable, 'id'>, destinations: readonly string[]): Promise<{ id: string; created: boolean }> {
+/**
+ * Stores a lead with an outbox row per destination, once per (brand, idempotencyKey). When the
+ * key is taken, nothing is stored and the answer carries the stored lead's sealed fields, so the
+ * caller can tell a retry of the same request from a different request under the same key.
+ */
+export async function insertLead(
+  db: Store,
+  lead: Omit<LeadsTable, 'id'>,
+  destinations: readonly string[],
+): Promise<{ id: string; created: boolean; sealed?: string }> {
   return db.transaction().execute(async (trx) => {
     const id = newId('ld');
     const inserted = await trx
@@ -86,11 +111,11 @@ export async function insertLead(db: Store, lead: Omit<LeadsTable, 'id'>, destin
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
       const existing = await trx
         .selectFrom('leads')
-        .select('id')
+        .select(['id', 'sealed'])
         .where('brand', '=', lead.brand)
         .where('idempotency_key', '=', lead.idempotency_key)
         .executeTakeFirstOrThrow();
-      return { id: existing.id, created: false };
+      return { id: existing.id, created: false, sealed: existing.sealed };
     }
     if (destinations.length) {
       await trx
@@ -175,6 +200,17 @@ export async function markAttemptFailed(db: Store, id: string, worker: string, o
     .execute();
 }
 
+/** Records a buyer's refusal of a claimed row: 'rejected' with the reason, never retried. */
+export async function markRejected(db: Store, id: string, worker: string, reason: string): Promise<void> {
+  await db
+    .updateTable('lead_deliveries')
+    .set((eb) => ({ status: 'rejected', attempts: eb('attempts', '+', 1), last_error: reason.slice(0, 500), claimed_by: null, claimed_until: null }))
+    .where('id', '=', id)
+    .where('claimed_by', '=', worker)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 export interface LeadListing {
   lead: LeadsTable;
   deliveries: Pick<LeadDeliveriesTable, 'destination' | 'status' | 'attempts' | 'last_error' | 'delivered_at'>[];
@@ -203,11 +239,27 @@ export async function listLeads(db: Store, opts: { since: Date; brand?: string; 
   return leads.map((lead) => ({ lead, deliveries: deliveries.filter((d) => d.lead_id === lead.id).map(({ lead_id: _, ...d }) => d) }));
 }
 
+/** Stores a form trace (its JSON in `trace`), sealed. */
 export async function recordFormTrace(db: Store, row: Omit<FormTracesTable, 'id'>): Promise<string> {
   const id = newId('ft');
   await db
     .insertInto('form_traces')
-    .values({ ...row, id })
+    .values({ ...row, trace: sealText(row.trace), id })
     .execute();
   return id;
+}
+
+/** A stored trace's JSON text: opened when sealed (rows from before sealing are plain JSON). */
+export const openFormTrace = (stored: string): string => (isSealed(stored) ? openText(stored) : stored);
+
+/** Form traces stored at or after `since`, oldest first; `trace` stays sealed unless `open`. */
+export async function listFormTraces(db: Store, opts: { since: Date; limit?: number; brand?: string; open?: boolean }): Promise<FormTracesTable[]> {
+  let q = db.selectFrom('form_traces').selectAll().where('created_at', '>=', opts.since.toISOString());
+  if (opts.brand) q = q.where('brand', '=', opts.brand);
+  const rows = await q
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(opts.limit ?? 1000)
+    .execute();
+  return opts.open ? rows.map((r) => ({ ...r, trace: openFormTrace(r.trace) })) : rows;
 }

@@ -4,6 +4,7 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import brandSchema from '../../schemas/brand.schema.json' with { type: 'json' };
+import buyerSchema from '../../schemas/buyer.schema.json' with { type: 'json' };
 import layoutSchema from '../../schemas/layout.schema.json' with { type: 'json' };
 
 export interface Problem {
@@ -11,14 +12,14 @@ export interface Problem {
   message: string;
 }
 
-let compiled: { brand: ValidateFunction; layout: ValidateFunction } | undefined;
+let compiled: { brand: ValidateFunction; layout: ValidateFunction; buyer: ValidateFunction } | undefined;
 
 function validators() {
   if (compiled) return compiled;
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
-  compiled = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema) };
+  compiled = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), buyer: ajv.compile(buyerSchema) };
   return compiled;
 }
 
@@ -117,5 +118,10 @@ export function checkBrandSchema(value: unknown): Problem[] {
 
 export function checkLayoutSchema(value: unknown): Problem[] {
   const v = validators().layout;
+  return v(value) ? [] : toProblems(v.errors);
+}
+
+export function checkBuyerSchema(value: unknown): Problem[] {
+  const v = validators().buyer;
   return v(value) ? [] : toProblems(v.errors);
 }

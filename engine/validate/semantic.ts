@@ -17,6 +17,7 @@ import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacy';
 import { checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
+import { countryFormProblems } from './countryForm';
 
 export interface FileProblem extends Problem {
   file: string;
@@ -189,6 +190,9 @@ export function checkBrand(
       }
     }
   }
+
+  // The application form's country: currency, locale, the cost disclosure and licence it shows.
+  for (const [pointer, message] of countryFormProblems(brand)) add(file, pointer, message);
 
   const footerVars = new Set<string>([...ALWAYS_VARS, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {

@@ -2,17 +2,22 @@
  * POST /api/leads — a loan request from the embedded application form. JSON only, at most
  * 16 KB, checked against schemas/api/lead.schema.json, rate-limited per client, the brand from
  * the host. Stored (engine/leads/record.ts) before anything else; the outbox worker delivers it.
- * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot.
+ * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot,
+ * 409 for the same idempotency key with a different body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geocode/data';
-import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, userAgent } from '../../engine/http/api';
+import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
+import { requestHost } from '../../engine/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/leads/runtime';
+import { saleToken, startSale } from '../../engine/sale/runtime';
 import { privacyOptedOut } from '../../engine/privacy';
 import { getStore } from '../../engine/store/db';
+import { storedLeadEvent } from '../../engine/traffic/serverEvents';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
 
 export const config = { api: { bodyParser: false } };
 
@@ -28,14 +33,25 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     const ip = clientIp(req);
     await enforceRateLimit(RATE_RULES.leads, ip);
     const body = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
-    const result = await recordLead(await getStore(), loaded.brand, body, {
+    const forwardedHost = req.headers['x-forwarded-host'];
+    const db = await getStore();
+    const result = await recordLead(db, loaded.brand, body, {
+      // the host the brand was found by (a lead from a dev. or test123. host is a test lead)
+      host: requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders()),
       ip: truncateIp(ip),
       userAgent: userAgent(req),
       now: new Date(),
       privacyOptOut: privacyOptedOut(req.headers),
       zipLookup,
     });
-    if (result.status === 201) wakeLeadWorker();
-    return { status: result.status, body: result.id ? { id: result.id, status: 'received' } : { status: 'received' } };
+    if (result.status === 201) {
+      wakeLeadWorker();
+      sharedTrafficWriter().add(
+        storedLeadEvent({ visitId: body.tracking.visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }),
+      );
+    }
+    // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
+    if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
+    return { status: result.status, body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id) } : { status: 'received' } };
   });
 }

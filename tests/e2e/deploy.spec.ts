@@ -83,7 +83,8 @@ test.beforeAll(async () => {
     TRUST_FORWARDED_HOST: '1',
     LOANSITES_DEPLOYMENT: 'production',
     LEADS_ENCRYPTION_KEY: 'c'.repeat(64),
-    LEAD_DESTINATIONS: JSON.stringify({ ipaydayloans: [{ name: 'buyer', url: `${buyer.url}/leads`, secret: BUYER_SECRET }] }),
+    // the test's host (*.localhost) makes these test leads: the buyer takes them
+    LEAD_DESTINATIONS: JSON.stringify({ ipaydayloans: [{ name: 'buyer', url: `${buyer.url}/leads`, secret: BUYER_SECRET, acceptsTestLeads: true }] }),
     LEADS_WORKER_INTERVAL_MS: '300',
     REVALIDATE_SECRET,
     CONTENT_GRAPHQL_URL: cms.url,

@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface Instance {
   port: number;
+  /** the server's process id (its memory is read from /proc by tests/support/slowReaders.ts) */
+  pid: number;
   url: string;
   /** what the instance printed (stdout + stderr), for failure messages */
   log(): string;
@@ -45,6 +47,7 @@ export async function startInstance(port: number, env: Record<string, string>): 
   }
   return {
     port,
+    pid: child.pid!,
     url,
     log: () => output,
     kill: () => signal('SIGKILL'),

@@ -20,6 +20,7 @@ const ROUTES: Record<string, () => Promise<{ default: Handler }>> = {
   '/api/trace/session': () => import('../../pages/api/trace/session'),
   '/api/leads': () => import('../../pages/api/leads'),
   '/api/trace': () => import('../../pages/api/trace/index'),
+  '/api/events': () => import('../../pages/api/events'),
 };
 
 export async function startTraceServer(env: Record<string, string> = {}, route: keyof typeof ROUTES = '/api/trace/session'): Promise<TraceServer> {

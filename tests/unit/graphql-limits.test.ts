@@ -6,7 +6,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'graphql';
 import handler from '../../pages/api/content/graphql';
+import { embeddedIndex } from '../../engine/content/service';
+import { executeCheckedQuery, resolvedLists } from '../../engine/content/strapiSchema';
 
 let server: Server;
 let port = 0;
@@ -90,6 +93,31 @@ describe('POST /api/content/graphql limits', () => {
     } finally {
       Object.assign(process.env, { NODE_ENV: before });
     }
+  });
+
+  /** Every field of an entry: the largest answer an entry can give. */
+  const everything = 'data { id attributes { url slug h1 title description category extras brands publishedAt updatedAt } } meta { pagination { total } }';
+
+  it('a query whose answer would pass 256 KB is refused from its shape, before any list is resolved', async () => {
+    const before = resolvedLists();
+    const res = await post(
+      q(`{ a: articleLists(pagination: {pageSize: 50}) { ${everything} } b: articleLists(pagination: {pageSize: 50}) { ${everything} } }`),
+    );
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The answer would be larger than 262144 bytes');
+    expect(resolvedLists()).toBe(before);
+    // The same fields of one list fit, and are answered.
+    const one = await post(q(`{ a: articleLists(pagination: {pageSize: 50}) { ${everything} } }`));
+    expect(one.status).toBe(200);
+    expect(resolvedLists()).toBe(before + 1);
+  });
+
+  it('an answer that passes its cap while resolving stops there: the lists after it are not resolved', async () => {
+    const before = resolvedLists();
+    const document = parse(`{ a: articleLists { ${everything} } b: answerLists { ${everything} } c: hubLists { ${everything} } }`);
+    const result = await executeCheckedQuery(embeddedIndex(), document, {}, { allowPreview: false, maxBytes: 2000 });
+    expect(result.errors?.[0]?.message).toContain('The answer would be larger than 2000 bytes');
+    expect(resolvedLists()).toBe(before + 1);
   });
 
   it('16 amplifying queries at once leave memory flat', async () => {

@@ -44,6 +44,9 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
       zip: '78701',
       state: 'tx',
       city: 'Austin',
+      country: 'US',
+      region: 'TX',
+      currency: 'USD',
       purpose: '',
       vehicle: '',
       first_name: 'Bo',
@@ -63,6 +66,8 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
       privacy_opt_out: 0,
       ip: '',
       user_agent: '',
+      host: 'weloans.com',
+      environment: 'production',
     },
     ['buyer'],
   );

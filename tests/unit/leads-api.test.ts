@@ -6,8 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/consent';
-import { openStore, type Store } from '../../engine/store/db';
+import { consentText, CONSENT_VERSION_OF, CURRENT_CONSENT_VERSION } from '../../engine/consent';
+import { getStore, openStore, type Store } from '../../engine/store/db';
+import { writeTraffic } from '../../engine/store/traffic';
+import { visitRow } from '../../engine/traffic/rules';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 let server: TraceServer;
@@ -136,6 +139,45 @@ describe('POST /api/leads stores a request once', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('the same key with a different body is 409 with the reason, and the first lead stays as it was', async () => {
+    const body = valid();
+    const first = await send(body);
+    expect(first.status).toBe(201);
+    const changed = await send({ ...body, amount: 5000 });
+    expect(changed.status).toBe(409);
+    expect(JSON.stringify(changed.json)).toContain('already used for a different request');
+    // the same fields in another order are the same request
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect(await send(reordered)).toMatchObject({ status: 200, json: { id: first.json.id } });
+    const rows = await db.selectFrom('leads').selectAll().where('idempotency_key', '=', body.idempotencyKey).execute();
+    expect(rows.map((r) => r.amount)).toEqual([2500]);
+  });
+
+  it('records the host and its environment; a lead from a dev. or test123. host is a test lead, outboxed only for buyers that take test leads', async () => {
+    process.env.LEAD_DESTINATIONS = JSON.stringify({
+      ipaydayloans: [
+        { name: 'real-buyer', url: 'http://127.0.0.1:9/leads', secret: 'x'.repeat(16) },
+        { name: 'sandbox-buyer', url: 'http://127.0.0.1:9/leads', secret: 'x'.repeat(16), acceptsTestLeads: true },
+      ],
+    });
+    try {
+      const outbox = async (host: string) => {
+        const res = await send(valid(), { host });
+        expect(res.status).toBe(201);
+        const lead = await db.selectFrom('leads').select(['host', 'environment']).where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+        const rows = await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', String(res.json.id)).orderBy('destination').execute();
+        return { ...lead, to: rows.map((r) => r.destination) };
+      };
+      expect(await outbox('ipaydayloans.com')).toEqual({ host: 'ipaydayloans.com', environment: 'production', to: ['real-buyer', 'sandbox-buyer'] });
+      expect(await outbox('dev.ipaydayloans.com')).toEqual({ host: 'dev.ipaydayloans.com', environment: 'test', to: ['sandbox-buyer'] });
+      expect(await outbox('TEST123.ipaydayloans.com:443')).toEqual({ host: 'test123.ipaydayloans.com', environment: 'test', to: ['sandbox-buyer'] });
+      expect(await outbox('ipaydayloans.localhost')).toEqual({ host: 'ipaydayloans.localhost', environment: 'development', to: ['sandbox-buyer'] });
+    } finally {
+      process.env.LEAD_DESTINATIONS = '';
+      await db.deleteFrom('lead_deliveries').execute();
+    }
+  });
+
   it('keeps the consent snapshot, the visit, a truncated IP and the user agent; seals date of birth and income', async () => {
     const body = valid();
     const res = await send(body, { ip: '203.0.113.77', ua: 'Mozilla/5.0 test' });
@@ -160,6 +202,28 @@ describe('POST /api/leads stores a request once', () => {
     expect(row.consent_text).toContain('not a condition');
     expect(row.sealed).not.toContain('1990');
     expect(row.sealed).not.toContain('3200');
+  });
+
+  it('keeps the first-party visit id it came with, and counts the stored lead under that visit’s campaign and the lead’s state', async () => {
+    const visitId = 'v' + 'c'.repeat(32);
+    await writeTraffic(await getStore(), {
+      visits: [
+        visitRow(
+          visitId,
+          { path: '/payday-loans', params: { source1: 'autumn' } },
+          { brand: 'ipaydayloans', host: 'x', userAgent: '', optedOut: false, now: new Date() },
+        ),
+      ],
+      events: [],
+    });
+    const res = await send(valid({ tracking: { source: 'spring', visitId } }));
+    expect(res.status).toBe(201);
+    const lead = await db.selectFrom('leads').select('visit_id').where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(lead.visit_id).toBe(visitId);
+    await sharedTrafficWriter().flush();
+    const stored = await db.selectFrom('traffic_events').select(['metric', 'campaign', 'landing', 'state']).where('visit_id', '=', visitId).execute();
+    expect(stored).toEqual([{ metric: 'stored', campaign: 'autumn', landing: '/payday-loans', state: 'TX' }]);
+    expect((await send(valid({ tracking: { source: 'spring', visitId: 'not-a-visit' } }))).status).toBe(400);
   });
 
   it('a browser with Global Privacy Control is recorded as opted out', async () => {
@@ -195,6 +259,52 @@ describe('POST /api/leads stores a request once', () => {
   });
 });
 
+describe('POST /api/leads in Canada and Australia', () => {
+  const ca = (extra: Record<string, unknown> = {}) =>
+    valid({ country: 'CA', zip: 'M5V 2T6', phone: '4165550187', amount: 1500, consent: { accepted: true, version: CONSENT_VERSION_OF.CA }, ...extra });
+  const au = (extra: Record<string, unknown> = {}) =>
+    valid({ country: 'AU', zip: '2000', phone: '0412345678', amount: 1800, consent: { accepted: true, version: CONSENT_VERSION_OF.AU }, ...extra });
+  const WE = { host: 'weloans.localhost' };
+  const AU = { host: 'fastloansau.localhost' };
+
+  it('WeLoans: M5V 2T6 is stored as Ontario, in CAD, with the CASL consent naming who asks', async () => {
+    const res = await send(ca(), WE);
+    expect(res.status).toBe(201);
+    const row = await db.selectFrom('leads').selectAll().where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ brand: 'weloans', country: 'CA', region: 'ON', state: 'on', currency: 'CAD', zip: 'M5V 2T6', amount: 1500, city: '' });
+    expect(row.consent_version).toBe('casl-2026-11');
+    expect(row.consent_text).toContain('sought by WeLoans (240 Richmond Street West');
+  });
+
+  it('Fast Loans Australia: 2000 is stored as NSW, in AUD, with the mobile as dialled in Australia', async () => {
+    const res = await send(au(), AU);
+    expect(res.status).toBe(201);
+    const row = await db.selectFrom('leads').selectAll().where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ brand: 'fastloansau', country: 'AU', region: 'NSW', currency: 'AUD', zip: '2000', phone: '0412345678' });
+  });
+
+  it('refuses what does not fit the country, with the reason, and stores nothing', async () => {
+    const before = await leadCount();
+    const cases: [Record<string, unknown>, { host: string }, number, string][] = [
+      [ca({ zip: 'H2X 1Y4' }), WE, 422, 'cannot connect borrowers in Quebec'],
+      [ca({ zip: 'X2A 1A1' }), WE, 422, 'could not find postal code X2A 1A1'],
+      [ca({ zip: '78701' }), WE, 400, '/zip'],
+      [ca({ phone: '0412345678' }), WE, 400, '/phone'],
+      [ca({ consent: { accepted: true, version: CURRENT_CONSENT_VERSION } }), WE, 400, '/consent/version'],
+      [ca({ country: 'US' }), WE, 400, '/country'],
+      [au({ zip: '2899' }), AU, 422, 'could not find postcode 2899'],
+      [au({ phone: '5125550123' }), AU, 400, '/phone'],
+      [valid({ country: 'CA' }), { host: 'ipaydayloans.localhost' }, 400, '/country'],
+    ];
+    for (const [body, opts, status, reason] of cases) {
+      const res = await send(body, opts);
+      expect(res.status, reason).toBe(status);
+      expect(JSON.stringify(res.json), reason).toContain(reason);
+    }
+    expect(await leadCount()).toBe(before);
+  });
+});
+
 describe('npm run leads (operators)', () => {
   const run = (args: string[]) =>
     spawnSync('npx', ['tsx', 'scripts/leads.ts', ...args], {
@@ -212,11 +322,22 @@ describe('npm run leads (operators)', () => {
     expect(table.stdout).toContain(stored[0]!.id);
     expect(table.stdout).toContain('Austin, TX 78701');
     expect(table.stdout).toContain('stored only');
+    // each country as it writes amounts, places and phones
+    expect(table.stdout).toContain('$1,500 CAD');
+    expect(table.stdout).toContain('ON M5V 2T6 CA');
+    expect(table.stdout).toContain('416-555-0187');
+    expect(table.stdout).toContain('NSW 2000 AU');
+    expect(table.stdout).toContain('0412 345 678');
+    expect(table.stdout).toContain('$2,500 USD');
     const csvOut = run(['--since', '1h', '--csv']);
     const lines = csvOut.stdout.trim().split('\r\n');
     expect(lines[0]).toMatch(/^created_at,brand,id,/);
+    expect(lines[0]).toContain(',country,amount,currency,');
+    expect(lines[0]).toContain(',region,');
+    expect(lines.some((l) => /,CA,1500,CAD,M5V 2T6,,ON,ON,/.test(l))).toBe(true);
     expect(lines).toHaveLength(stored.length + 1);
-    const json = JSON.parse(run(['--since', '1h', '--json']).stdout) as { id: string; sealed?: string }[];
+    const json = JSON.parse(run(['--since', '1h', '--json']).stdout) as { id: string; sealed?: string; country: string; region: string; currency: string }[];
+    expect(json.filter((l) => l.country === 'AU').map((l) => [l.region, l.currency])).toContainEqual(['NSW', 'AUD']);
     expect(json.map((l) => l.id).sort()).toEqual(stored.map((l) => l.id).sort());
     expect(json[0]!.sealed).toBeUndefined();
     const bad = run(['--since', 'yesterday']);

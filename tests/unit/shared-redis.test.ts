@@ -86,6 +86,26 @@ describe('rate limits counted in Redis', () => {
     await expect.poll(async () => (await one.hit('1.2.3.4')).ok, { timeout: 5000, interval: 300 }).toBe(true);
   });
 
+  it('counts an IPv6 client per /64 and an IPv4-mapped address as the IPv4 one, across instances', async () => {
+    const r = { ...rule, name: `${rule.name}-v6`, windowMs: 60_000 };
+    const one = redisRateLimiter(r, { url: redis.url, fallback: memoryRateLimiter(r) });
+    const two = redisRateLimiter(r, { url: redis.url, fallback: memoryRateLimiter(r) });
+    const v6 = [await one.hit('2001:db8:5:6::1'), await two.hit('2001:db8:5:6::2'), await one.hit('2001:db8:5:6:a:b:c:d'), await two.hit('2001:db8:5:6::ffff')];
+    expect(v6.map((d) => d.ok)).toEqual([true, true, true, false]);
+    expect((await one.hit('2001:db8:5:7::1')).ok).toBe(true); // the next /64 is another client
+    const v4 = [await one.hit('192.0.2.9'), await two.hit('::ffff:192.0.2.9'), await one.hit('::ffff:c000:209'), await two.hit('192.0.2.9')];
+    expect(v4.map((d) => d.ok)).toEqual([true, true, true, false]);
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const keys = await client.keys(`loansites:rate:${r.name}:*`);
+    await client.quit();
+    expect(keys.sort()).toEqual([
+      `loansites:rate:${r.name}:192.0.2.9`,
+      `loansites:rate:${r.name}:2001:db8:5:6::/64`,
+      `loansites:rate:${r.name}:2001:db8:5:7::/64`,
+    ]);
+  });
+
   it('with Redis gone, requests are counted by the process instead of failing', async () => {
     const other = await startRedis();
     const r = { ...rule, name: `${rule.name}-down` };

@@ -6,10 +6,22 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m001 from './001_session_traces';
 import * as m002 from './002_leads';
+import * as m003 from './003_lead_origin';
+import * as m004 from './004_lead_country';
+import * as m005 from './005_sales';
+import * as m006 from './006_traffic';
+import * as m006d from './006_traffic_daily';
+import * as m006u from './006_users';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
   ['002_leads', m002],
+  ['003_lead_origin', m003],
+  ['004_lead_country', m004],
+  ['005_sales', m005],
+  ['006_traffic', m006],
+  ['006_traffic_daily', m006d],
+  ['006_users', m006u],
 ];
 
 export const migrationProvider: MigrationProvider = {

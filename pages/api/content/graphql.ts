@@ -6,13 +6,14 @@
  *
  * It is open to the internet, so it answers only what a page needs: application/json bodies
  * of at most 16 KB (a form post from another site is refused), queries within the limits of
- * engine/content/queryLimits.ts, no introspection in production, answers of at most 256 KB,
+ * engine/content/queryLimits.ts, no introspection in production, answers of at most 256 KB
+ * (refused from the query's shape before anything is resolved: engine/content/answerSize.ts),
  * and a per-client rate limit. Every refusal is a 4xx with the reason.
  */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../../schemas/api/graphql.schema.json' with { type: 'json' };
 import { embeddedIndex } from '../../../engine/content/service';
-import { QUERY_LIMITS, QueryRefused, checkQuery } from '../../../engine/content/queryLimits';
+import { QUERY_LIMITS, QueryRefused, checkAnswerSize, checkQuery } from '../../../engine/content/queryLimits';
 import { executeCheckedQuery, strapiSchema } from '../../../engine/content/strapiSchema';
 import { ApiError, clientIp, handleApi, readJsonBody, requireMethod } from '../../../engine/http/api';
 import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
@@ -32,15 +33,21 @@ export default function handler(req: NextApiRequest, res: NextApiResponse) {
     await enforceRateLimit(RATE_RULES.graphql, clientIp(req));
     const body = await readJsonBody<GraphqlBody>(req, { limit: 16 * 1024, schema });
     const variables = body.variables ?? {};
+    const index = embeddedIndex();
     let document;
     try {
       document = checkQuery(strapiSchema, body.query, variables, { introspection: process.env.NODE_ENV !== 'production' });
+      // Known too large from what it asks for: refused before anything is resolved.
+      checkAnswerSize(index, document, variables);
     } catch (err) {
       if (err instanceof QueryRefused) throw new ApiError(400, err.message);
       throw err;
     }
     // Draft content only in Next's draft mode (Next checks the cookie against the build's preview id).
-    const result = await executeCheckedQuery(embeddedIndex(), document, variables, { allowPreview: (req as NextApiRequest).draftMode === true });
+    const result = await executeCheckedQuery(index, document, variables, {
+      allowPreview: (req as NextApiRequest).draftMode === true,
+      maxBytes: QUERY_LIMITS.MAX_RESPONSE_BYTES,
+    });
     const text = JSON.stringify(result);
     if (Buffer.byteLength(text) > QUERY_LIMITS.MAX_RESPONSE_BYTES) throw new ApiError(400, `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes; ask for fewer entries`);
     return { status: result.errors?.length ? 400 : 200, body: result };

@@ -1,0 +1,144 @@
+/**
+ * After the request is received: "Finding a lender for you…" with visible progress while the
+ * server sells the lead (polling GET /api/sale-status with the lead's token, at most 45 s), then
+ * either the lender who accepted — with a button to continue and an announced automatic redirect
+ * the borrower can stop — or an honest "no lender right now" with next steps.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { LinkView } from '../../engine/model';
+import type { SaleStatusAnswer } from '../../schemas/api.types';
+import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';
+
+const CREDIT_COUNSELLING = 'https://www.nfcc.org/';
+
+async function fetchStatus(token: string): Promise<SaleStatusAnswer | undefined> {
+  try {
+    const res = await fetch(`/api/sale-status?token=${encodeURIComponent(token)}`, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    return res.ok ? ((await res.json()) as SaleStatusAnswer) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref: string; guide: LinkView }) {
+  const [view, setView] = useState<SaleView>({ kind: 'finding', progress: 0 });
+  const [countdown, setCountdown] = useState<number | undefined>(undefined);
+  const stopped = useRef(false);
+
+  useEffect(() => {
+    const started = Date.now();
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = async () => {
+      const answer = await fetchStatus(token);
+      if (!alive) return;
+      const next = saleView(answer, Date.now() - started);
+      setView(next);
+      if (next.kind === 'finding') timer = setTimeout(() => void poll(), SALE_POLL_MS);
+      else if (next.kind === 'matched' && next.continueUrl) setCountdown(REDIRECT_DELAY_S);
+    };
+    void poll();
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [token]);
+
+  useEffect(() => {
+    if (countdown === undefined || stopped.current || view.kind !== 'matched' || !view.continueUrl) return;
+    if (countdown <= 0) {
+      window.location.assign(view.continueUrl);
+      return;
+    }
+    const t = setTimeout(() => setCountdown((c) => (c === undefined ? c : c - 1)), 1000);
+    return () => clearTimeout(t);
+  }, [countdown, view]);
+
+  const link = 'inline-flex min-h-11 items-center text-blue-800 underline';
+  const button = 'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white no-underline hover:opacity-90';
+  const secondary =
+    'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
+
+  return (
+    <div className="space-y-3 text-slate-800" data-sale-state={view.kind}>
+      {view.kind === 'finding' && (
+        <>
+          <h4 className="text-lg font-bold text-slate-900">Finding a lender for you…</h4>
+          <progress className="h-3 w-full" max={100} value={Math.round(view.progress * 100)} aria-label="Finding a lender">
+            {Math.round(view.progress * 100)}%
+          </progress>
+          <p>We are asking lenders in our network right now. This usually takes a few seconds and at most 45 seconds. Please keep this page open.</p>
+        </>
+      )}
+      {view.kind === 'matched' && (
+        <>
+          <h4 className="text-lg font-bold text-slate-900">You&apos;re matched with {view.lender}</h4>
+          {view.demo && <p className="font-semibold">This is the built-in demo lender: a demonstration, not a real lender or a real loan.</p>}
+          <p>
+            {view.lender} accepted your request. On its website you will see the amount, APR, fees and repayment dates before you sign anything; you are not
+            obliged to accept.
+          </p>
+          {view.continueUrl ? (
+            <>
+              <p>
+                <a href={view.continueUrl} className={button} rel="noopener">
+                  Continue to {view.lender}
+                </a>
+              </p>
+              {countdown !== undefined && !stopped.current && (
+                <p>
+                  Taking you to {view.lender} in {countdown} second{countdown === 1 ? '' : 's'}.{' '}
+                  <button
+                    type="button"
+                    className={secondary}
+                    onClick={() => {
+                      stopped.current = true;
+                      setCountdown(undefined);
+                    }}
+                  >
+                    Stay on this page
+                  </button>
+                </p>
+              )}
+            </>
+          ) : (
+            <p>{view.lender} will contact you by phone, text or email.</p>
+          )}
+        </>
+      )}
+      {view.kind === 'none' && (
+        <>
+          <h4 className="text-lg font-bold text-slate-900">No lender right now</h4>
+          <p>No lender in our network accepted your request at the moment. Your request was not sold, and you do not owe anything.</p>
+          <p>You could read our guide to your options, or talk to a non-profit credit counsellor for free.</p>
+        </>
+      )}
+      <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-6">
+        {view.kind === 'none' && (
+          <li>
+            <a href={CREDIT_COUNSELLING} className={link} rel="noopener">
+              Free credit counselling (NFCC)
+            </a>
+          </li>
+        )}
+        <li>
+          <a href={guide.href} className={link}>
+            {guide.label}
+          </a>
+        </li>
+        <li>
+          <a href={homeHref} className={link}>
+            Go to the home page
+          </a>
+        </li>
+      </ul>
+      <p aria-live="polite" className="sr-only">
+        {view.kind === 'matched'
+          ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped.current ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
+          : view.kind === 'none'
+            ? 'No lender right now. Your request was not sold.'
+            : 'Finding a lender for you.'}
+      </p>
+    </div>
+  );
+}

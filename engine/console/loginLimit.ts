@@ -1,0 +1,37 @@
+/**
+ * Sign-in rate limit and lockout, as a pure function over the attempts record of one key (an
+ * email address, and separately a client network): MAX_FAILURES failures within WINDOW_MS lock the
+ * key for LOCK_MS, and every further lockout of the same run doubles it (up to MAX_LOCK_MS); a
+ * success clears the record. While locked, even the right password is refused, so guessing on
+ * gains nothing. The record lives in the database (console_login_attempts) so instances share it.
+ */
+export const LOGIN_RULES = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, maxLockMs: 24 * 3600_000 } as const;
+
+export interface AttemptRecord {
+  failures: number;
+  /** ms since the epoch */
+  windowStart: number;
+  /** ms since the epoch; 0 when not locked */
+  lockedUntil: number;
+}
+
+export const NO_ATTEMPTS: AttemptRecord = { failures: 0, windowStart: 0, lockedUntil: 0 };
+
+/** Whether a sign-in may be tried now, and if not, for how many more seconds. */
+export function loginAllowed(rec: AttemptRecord, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+  return rec.lockedUntil > now ? { ok: false, retryAfterSeconds: Math.ceil((rec.lockedUntil - now) / 1000) } : { ok: true };
+}
+
+/** The record after an attempt that was allowed, and whether this one locked the key. */
+export function afterAttempt(rec: AttemptRecord, success: boolean, now: number, rules = LOGIN_RULES): { rec: AttemptRecord; locked: boolean } {
+  if (success) return { rec: NO_ATTEMPTS, locked: false };
+  // A failure soon after a lockout ended continues the run (so the next lockout is longer).
+  const inWindow = now - rec.windowStart < rules.windowMs || (rec.lockedUntil > 0 && now - rec.lockedUntil < rules.windowMs);
+  const failures = (inWindow ? rec.failures : 0) + 1;
+  const windowStart = inWindow ? rec.windowStart : now;
+  if (failures < rules.maxFailures) return { rec: { failures, windowStart, lockedUntil: rec.lockedUntil }, locked: false };
+  // Each lockout within a run of failures (failures keep counting past the limit) lasts twice the one before.
+  const lockouts = failures - rules.maxFailures;
+  const lockMs = Math.min(rules.maxLockMs, rules.lockMs * 2 ** Math.min(lockouts, 20));
+  return { rec: { failures, windowStart: now, lockedUntil: now + lockMs }, locked: true };
+}

@@ -1,0 +1,39 @@
+/**
+ * Personal data in the console by role: an admin sees it; an analyst sees phone and email masked
+ * unless they revealed this lead (the reveal is audited by the caller); a viewer sees no lead at
+ * all (aggregates only). Pure functions; the masks keep just enough to tell two leads apart.
+ */
+import { may, type Role } from './roles';
+
+/** "ana.garcia@example.org" → "a•••@e•••.org" */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${email[0]}•••@${domain[0] ?? ''}•••${tld}`;
+}
+
+/** "5125550123" → "•••-•••-0123": the last four digits only. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length >= 4 ? `•••-•••-${digits.slice(-4)}` : '•••';
+}
+
+export interface PersonalFields {
+  email: string;
+  phone: string;
+  first_name: string;
+  last_name: string;
+}
+
+/**
+ * A lead as `role` may see it: undefined when the role may not open leads; masked phone, email and
+ * last name for a role that may open them but has not revealed this one.
+ */
+export function leadForRole<T extends PersonalFields>(lead: T, role: Role, revealed: boolean): (T & { masked: boolean }) | undefined {
+  if (!may(role, 'leads.view')) return undefined;
+  if (role === 'admin' || (revealed && may(role, 'leads.reveal'))) return { ...lead, masked: false };
+  return { ...lead, email: maskEmail(lead.email), phone: maskPhone(lead.phone), last_name: lead.last_name ? `${lead.last_name[0]}.` : '', masked: true };
+}

@@ -1,0 +1,106 @@
+/**
+ * npm run console:user -- <command>: console accounts from a terminal, non-interactively too.
+ *   add --email E --role admin|analyst|viewer --password-stdin
+ *   list
+ *   remove --email E
+ *   reset --email E --password-stdin        (new password; signs the user out everywhere)
+ * The password is read from standard input (one line; the final newline dropped), never from
+ * the command line, where `ps` and shell history would show it. Every change is audited ("cli").
+ * Exit status: 0 done, 1 refused (with the reason), 2 usage.
+ */
+import { parseArgs } from 'node:util';
+import type { Store } from '../store/db';
+import { addUser, audit, listUsers, normaliseEmail, removeUser, resetPassword } from '../store/console';
+import { hashPassword, passwordProblem } from './passwords';
+import { isRole, ROLES } from './roles';
+
+export const USAGE = `usage: npm run console:user -- add --email E --role ${ROLES.join('|')} --password-stdin
+       npm run console:user -- list
+       npm run console:user -- remove --email E
+       npm run console:user -- reset --email E --password-stdin`;
+
+export interface CliIo {
+  readStdin(): Promise<string>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { email: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+    });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  const { email, role } = parsed.values;
+  const usage = (why: string) => (io.err(`${why}\n${USAGE}`), 2);
+  if (rest.length) return usage(`Unexpected: ${rest.join(' ')}`);
+  const password = async (): Promise<string | undefined> => {
+    if (!parsed.values['password-stdin']) return void usage('Give the password on standard input with --password-stdin');
+    const text = (await io.readStdin()).replace(/\r?\n$/, '');
+    const problem = passwordProblem(text);
+    if (problem) return void io.err(problem);
+    return text;
+  };
+  const needEmail = (): string | undefined => {
+    if (!email || !EMAIL.test(email.trim())) return void usage('Give the account with --email name@example.com');
+    return normaliseEmail(email);
+  };
+
+  switch (command) {
+    case 'list': {
+      const users = await listUsers(db);
+      if (!users.length) io.out('no console users yet; add the first admin with: npm run console:user -- add --email … --role admin --password-stdin');
+      for (const u of users) io.out(`${u.email}\t${u.role}\tsince ${u.created_at.slice(0, 10)}`);
+      return 0;
+    }
+    case 'add': {
+      const who = needEmail();
+      if (!who) return 2;
+      if (!isRole(role)) return usage(`--role must be one of ${ROLES.join(', ')}`);
+      const pw = await password();
+      if (pw === undefined) return parsed.values['password-stdin'] ? 1 : 2;
+      if (!(await addUser(db, { email: who, role, passwordHash: await hashPassword(pw) }))) {
+        io.err(`${who} has an account already (use reset to change its password)`);
+        return 1;
+      }
+      await audit(db, { actor: 'cli', action: 'user_added', target: who, detail: { role } });
+      io.out(`added ${who} (${role})`);
+      return 0;
+    }
+    case 'remove': {
+      const who = needEmail();
+      if (!who) return 2;
+      if (!(await removeUser(db, who))) {
+        io.err(`${who} has no account`);
+        return 1;
+      }
+      await audit(db, { actor: 'cli', action: 'user_removed', target: who });
+      io.out(`removed ${who}`);
+      return 0;
+    }
+    case 'reset': {
+      const who = needEmail();
+      if (!who) return 2;
+      const pw = await password();
+      if (pw === undefined) return parsed.values['password-stdin'] ? 1 : 2;
+      if (!(await resetPassword(db, who, await hashPassword(pw)))) {
+        io.err(`${who} has no account`);
+        return 1;
+      }
+      await audit(db, { actor: 'cli', action: 'password_reset', target: who });
+      io.out(`new password set for ${who}; their sessions were ended`);
+      return 0;
+    }
+    default:
+      return usage(command ? `Unknown command "${command}"` : 'Give a command');
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Lead key rotation (engine/leads/sealing.ts): put the new key first in LEADS_ENCRYPTION_KEYS and
+ * keep the old ones after it, restart, run `npm run keys -- rotate` (resealAll: every sealed lead
+ * field and form trace not sealed with the current key is opened and sealed again with it — plain
+ * form traces from before sealing too), then drop the old keys. Pending deliveries keep working
+ * throughout: the old keys open what they sealed until it is re-sealed.
+ *
+ * checkNewestSealed runs at start: the newest sealed lead and form trace must open with the
+ * configured keys, or the start says which key is missing, before 25 retries of every pending
+ * delivery fail one by one.
+ */
+import type { Store } from '../store/db';
+import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from './sealing';
+
+/** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
+export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {
+  const lead = await db
+    .selectFrom('leads')
+    .select(['id', 'created_at', 'sealed'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const trace = await db
+    .selectFrom('form_traces')
+    .select(['id', 'created_at', 'trace'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const rows = [
+    ...(lead ? [{ what: 'lead', id: lead.id, at: lead.created_at, sealed: lead.sealed }] : []),
+    ...(trace && isSealed(trace.trace) ? [{ what: 'form trace', id: trace.id, at: trace.created_at, sealed: trace.trace }] : []),
+  ];
+  for (const row of rows) {
+    try {
+      openText(row.sealed, ring);
+    } catch (err) {
+      const kid = sealedKeyId(row.sealed);
+      return (
+        `The newest stored ${row.what} (${row.id}, ${row.at}) cannot be opened with the configured lead keys (${[...ring.byId.keys()].join(', ')}): ` +
+        `${(err as Error).message}. ${kid ? `It was sealed with key ${kid}: ` : ''}list that key after the current one in LEADS_ENCRYPTION_KEYS, then run npm run keys -- rotate.`
+      );
+    }
+  }
+  return undefined;
+}
+
+export interface ResealReport {
+  leads: number;
+  formTraces: number;
+  /** rows no configured key opens: left as they are */
+  unopened: string[];
+}
+
+/** Re-seals with the current key every value sealed with another key (or, for form traces, not sealed at all). */
+export async function resealAll(db: Store, ring: LeadKeyring, batch = 200): Promise<ResealReport> {
+  const report: ResealReport = { leads: 0, formTraces: 0, unopened: [] };
+  const current = `v2.${ring.current.id}.`;
+  const reseal = (stored: string, sealed: boolean): string => sealText(sealed ? openText(stored, ring) : stored, ring);
+  for (const table of ['leads', 'form_traces'] as const) {
+    const column = table === 'leads' ? 'sealed' : 'trace';
+    let after = '';
+    for (;;) {
+      const rows = (await db
+        .selectFrom(table)
+        .select(['id', column])
+        .where('id', '>', after)
+        .where(column, 'not like', `${current}%`)
+        .orderBy('id')
+        .limit(batch)
+        .execute()) as { id: string; sealed?: string; trace?: string }[];
+      if (!rows.length) break;
+      after = rows[rows.length - 1]!.id;
+      for (const row of rows) {
+        const stored = (row.sealed ?? row.trace)!;
+        const sealed = isSealed(stored);
+        if (table === 'leads' && !sealed) continue;
+        let next: string;
+        try {
+          next = reseal(stored, sealed);
+        } catch (err) {
+          report.unopened.push(`${row.id}: ${(err as Error).message}`);
+          continue;
+        }
+        // only if nobody changed the row meanwhile
+        const r =
+          table === 'leads'
+            ? await db.updateTable('leads').set({ sealed: next }).where('id', '=', row.id).where('sealed', '=', stored).executeTakeFirst()
+            : await db.updateTable('form_traces').set({ trace: next }).where('id', '=', row.id).where('trace', '=', stored).executeTakeFirst();
+        if (Number(r.numUpdatedRows) > 0) report[table === 'leads' ? 'leads' : 'formTraces'] += 1;
+      }
+    }
+  }
+  return report;
+}

@@ -1,0 +1,73 @@
+/**
+ * A buyer's answer, read as hostile: a status other than 200, a body past the cap, text that is
+ * not JSON, wrong types, a negative or absurd price, a redirect elsewhere — each becomes a
+ * refusal with the reason (stored on the timeline), never an exception out of the sale.
+ */
+import bidSchema from '../../schemas/api/buyer-bid.schema.json' with { type: 'json' };
+import postAnswerSchema from '../../schemas/api/buyer-post-answer.schema.json' with { type: 'json' };
+import type { BuyerBid, BuyerPostAnswer } from '../../schemas/api.types';
+import type { Buyer } from '../../schemas/buyer.types';
+import { validatorFor } from '../http/api';
+import { toProblems } from '../validate/schema';
+import { bidPrice } from './bids';
+import { checkRedirect } from './redirect';
+
+/** The most of an answer body that is read; more is a refusal. */
+export const MAX_ANSWER_BYTES = 16 * 1024;
+
+export type Refusal = { ok: false; reason: string };
+export type BidOutcome = { ok: true; price: number; bidId?: string } | Refusal;
+export type PostOutcome = { ok: true; price: number; redirectUrl?: string; buyerLeadId?: string } | Refusal;
+
+const refuse = (reason: string): Refusal => ({ ok: false, reason: reason.slice(0, 300) });
+
+/** An answer as read off the wire: its status and its body text, or why it could not be read. */
+export type RawAnswer = { status: number; text: string; truncated?: boolean } | { error: string };
+
+function decode<T>(raw: RawAnswer, schema: object): { value: T } | Refusal {
+  if ('error' in raw) return refuse(raw.error);
+  if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return refuse(`answer body over ${MAX_ANSWER_BYTES} bytes`);
+  if (raw.status !== 200) return refuse(`HTTP ${raw.status}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.text);
+  } catch {
+    return refuse('answer is not JSON');
+  }
+  const validate = validatorFor<T>(schema);
+  if (!validate(value))
+    return refuse(
+      `answer not valid: ${toProblems(validate.errors)
+        .map((p) => `${p.pointer || '/'} ${p.message}`)
+        .join('; ')}`,
+    );
+  return { value };
+}
+
+export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
+  const d = decode<BuyerBid>(raw, bidSchema);
+  if ('ok' in d) return d;
+  const bid = d.value;
+  if (!bid.bid) return refuse(`no bid${bid.reason ? `: ${bid.reason}` : ''}`);
+  const price = bidPrice(buyer, bid.price);
+  if (price === undefined) return refuse('a bid without a price');
+  return { ok: true, price, ...(bid.bidId ? { bidId: bid.bidId } : {}) };
+}
+
+/** A post answer; `offered` is the price of the bid posted to (ping-post), which the answer cannot change. */
+export function readPostAnswer(raw: RawAnswer, buyer: Buyer, offered: number | undefined): PostOutcome {
+  const d = decode<BuyerPostAnswer>(raw, postAnswerSchema);
+  if ('ok' in d) return d;
+  const a = d.value;
+  if (!a.accepted) return refuse(`refused${a.reason ? `: ${a.reason}` : ''}`);
+  const price = offered ?? bidPrice(buyer, a.price);
+  if (price === undefined) return refuse('accepted without a price');
+  if (price < (buyer.price?.floor ?? 0)) return refuse(`price ${price} under the floor ${buyer.price?.floor ?? 0}`);
+  let redirectUrl: string | undefined;
+  if (a.redirectUrl !== undefined) {
+    const r = checkRedirect(a.redirectUrl, buyer.redirectHosts);
+    if (!r.ok) return refuse(r.reason);
+    redirectUrl = r.url;
+  }
+  return { ok: true, price, ...(redirectUrl ? { redirectUrl } : {}), ...(a.buyerLeadId ? { buyerLeadId: a.buyerLeadId } : {}) };
+}

@@ -1,0 +1,174 @@
+/**
+ * The buyers: one JSON document per buyer in buyers/ (LOANSITES_BUYERS_DIR replaces the folder:
+ * tests and local stand-ins plug in there), read and checked like brand files — the schema, then
+ * the rules a schema cannot say — with the same "file:line:col /pointer: message" problems. A
+ * broken buyer file is left out and never takes the others (or the sale) down.
+ *
+ * Secrets never sit in a file: a buyer names the environment variable holding its HMAC secret
+ * (secretEnv). requireBuyerSecrets, called at server start, refuses a deployment where one is
+ * missing; elsewhere that buyer is only left out of the sale, with a log line.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Buyer } from '../../schemas/buyer.types';
+import { formatProblem, projectRoot, type Source } from '../catalog';
+import { isDeployment } from '../leads/sealing';
+import { parseJson, type ParsedJson } from '../validate/locate';
+import { checkBuyerSchema } from '../validate/schema';
+import type { FileProblem } from '../validate/semantic';
+
+export type { Buyer };
+
+export interface LoadedBuyer {
+  buyer: Buyer;
+  file: string;
+}
+
+export interface BuyerCatalog {
+  buyers: ReadonlyMap<string, LoadedBuyer>;
+  /** file → its problems, for buyers left out */
+  broken: ReadonlyMap<string, string[]>;
+  /** every problem, formatted "file:line:col /pointer: message" */
+  problems: string[];
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+/** True for an https URL, or an http one on a loopback host (local stand-ins and tests only). */
+export function isAllowedEndpoint(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.test(u.hostname));
+  } catch {
+    return false;
+  }
+}
+
+const NEEDS: Record<Buyer['mode'], readonly ('ping' | 'post' | 'deliver')[]> = {
+  'ping-post': ['ping', 'post'],
+  'direct-post': ['post'],
+  deliver: ['deliver'],
+};
+
+export function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The rules of a buyer document that its schema cannot say; pointers into the file. */
+export function checkBuyer(buyer: Buyer, knownBrands?: ReadonlySet<string>): { pointer: string; message: string }[] {
+  const out: { pointer: string; message: string }[] = [];
+  for (const need of NEEDS[buyer.mode])
+    if (!buyer.endpoints[need]) out.push({ pointer: '/endpoints', message: `a ${buyer.mode} buyer needs endpoints.${need}` });
+  for (const [name, url] of Object.entries(buyer.endpoints))
+    if (url && !isAllowedEndpoint(url)) out.push({ pointer: `/endpoints/${name}`, message: `${url} must use https (http only on 127.0.0.1 or localhost)` });
+  if (buyer.optOutUrl && !isAllowedEndpoint(buyer.optOutUrl))
+    out.push({ pointer: '/optOutUrl', message: 'must use https (http only on 127.0.0.1 or localhost)' });
+  if (buyer.schedule && !validTimeZone(buyer.schedule.timeZone))
+    out.push({ pointer: '/schedule/timeZone', message: `"${buyer.schedule.timeZone}" is not an IANA time zone (e.g. America/Chicago)` });
+  for (const key of ['amount', 'age'] as const) {
+    const r = buyer.filters?.[key];
+    if (r?.min !== undefined && r.max !== undefined && r.min > r.max)
+      out.push({ pointer: `/filters/${key}`, message: `min (${r.min}) is above max (${r.max})` });
+  }
+  const p = buyer.price;
+  if (p?.fixed !== undefined && p.floor !== undefined && p.fixed < p.floor)
+    out.push({ pointer: '/price/fixed', message: `the fixed price ${p.fixed} is under the floor ${p.floor}: the buyer would never be offered a lead` });
+  if (buyer.mode !== 'deliver' && !buyer.redirectHosts?.length)
+    out.push({ pointer: '/redirectHosts', message: `a ${buyer.mode} buyer sends borrowers on: list the hosts its redirect URLs may use` });
+  if (knownBrands)
+    buyer.filters?.brands?.forEach((b, i) => {
+      if (!knownBrands.has(b)) out.push({ pointer: `/filters/brands/${i}`, message: `no brand "${b}" (known: ${[...knownBrands].sort().join(', ')})` });
+    });
+  return out;
+}
+
+/** Check buyer sources (from disk or from a test). A file with any problem is left out alone. */
+export function buildBuyerCatalog(sources: readonly Source[], knownBrands?: ReadonlySet<string>): BuyerCatalog {
+  const parsed = new Map<string, { text: string; json: ParsedJson }>();
+  const problems: FileProblem[] = [];
+  const buyers = new Map<string, LoadedBuyer>();
+  const broken = new Map<string, FileProblem[]>();
+  for (const src of sources) {
+    const json = parseJson(src.text);
+    parsed.set(src.file, { text: src.text, json });
+    let own: FileProblem[];
+    if (json.error) own = [{ file: src.file, pointer: '', message: json.error.message, position: json.error.position }];
+    else {
+      own = checkBuyerSchema(json.value).map((p) => ({ ...p, file: src.file }));
+      if (!own.length) own = checkBuyer(json.value as Buyer, knownBrands).map((p) => ({ ...p, file: src.file }));
+    }
+    const buyer = json.value as Buyer | undefined;
+    if (!own.length && buyer && buyers.has(buyer.id))
+      own = [{ file: src.file, pointer: '/id', message: `"${buyer.id}" is already the id of ${buyers.get(buyer.id)!.file}` }];
+    problems.push(...own);
+    if (own.length) broken.set(src.file, own);
+    else buyers.set(buyer!.id, { buyer: buyer!, file: src.file });
+  }
+  return {
+    buyers,
+    broken: new Map([...broken].map(([file, list]) => [file, list.map((p) => formatProblem(p, parsed))])),
+    problems: problems.map((p) => formatProblem(p, parsed)),
+  };
+}
+
+/** The buyers folder: LOANSITES_BUYERS_DIR (absolute, or relative to the project root), else buyers/. */
+export const buyersDir = (env: Record<string, string | undefined> = process.env): string =>
+  resolve(projectRoot(), env.LOANSITES_BUYERS_DIR?.trim() || 'buyers');
+
+export function readBuyerSources(dir = buyersDir()): Source[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+  } catch {
+    return [];
+  }
+  const shown = (f: string) => {
+    const rel = relative(projectRoot(), join(dir, f));
+    return rel.startsWith('..') || isAbsolute(rel) ? join(dir, f) : rel;
+  };
+  return names.map((f) => ({ file: shown(f), text: readFileSync(join(dir, f), 'utf8') }));
+}
+
+/** The buyers whose secret variable is unset or empty. */
+export const missingSecrets = (catalog: BuyerCatalog, env: Record<string, string | undefined> = process.env): LoadedBuyer[] =>
+  [...catalog.buyers.values()].filter((b) => b.buyer.enabled !== false && !env[b.buyer.secretEnv]?.trim());
+
+/** A deployment refuses to start while a buyer's secret is missing (the sale could not sign for it). */
+export function requireBuyerSecrets(catalog: BuyerCatalog, env: Record<string, string | undefined> = process.env): void {
+  const missing = missingSecrets(catalog, env);
+  if (!missing.length) return;
+  const list = missing.map((b) => `${b.buyer.secretEnv} (buyer "${b.buyer.id}", ${b.file})`).join(', ');
+  if (isDeployment(env)) throw new Error(`Buyer secrets are not set: ${list}. Set each to the HMAC secret shared with that buyer, or remove the buyer's file.`);
+  console.warn(`[sale] left out of the sale until their secret is set: ${list}`);
+}
+
+let cached: { dir: string; catalog: BuyerCatalog } | undefined;
+
+/** This process's buyers (read once per folder; problems logged once). */
+export function getBuyers(env: Record<string, string | undefined> = process.env): BuyerCatalog {
+  const dir = buyersDir(env);
+  if (cached?.dir === dir) return cached.catalog;
+  const catalog = buildBuyerCatalog(readBuyerSources(dir));
+  for (const line of catalog.problems) console.error(`[buyers] ${line}`);
+  cached = { dir, catalog };
+  return catalog;
+}
+
+/** A buyer's HMAC secret from the environment, or undefined when unset. */
+export const buyerSecret = (buyer: Buyer, env: Record<string, string | undefined> = process.env): string | undefined =>
+  env[buyer.secretEnv]?.trim() || undefined;
+
+/** A deliver buyer document as an outbox destination (named "buyer:<id>"), when it is valid and its secret set. */
+export function deliverBuyerDestination(id: string): { name: string; url: string; secret: string; timeoutMs?: number } | undefined {
+  const b = getBuyers().buyers.get(id)?.buyer;
+  const secret = b && buyerSecret(b);
+  if (!b || b.mode !== 'deliver' || !b.endpoints.deliver || !secret) return undefined;
+  return { name: `buyer:${id}`, url: b.endpoints.deliver, secret, timeoutMs: b.timeouts?.postMs ?? 15_000 };
+}

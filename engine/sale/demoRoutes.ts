@@ -1,0 +1,30 @@
+/**
+ * The demo lender's endpoints as this server serves them (pages/api/demo-lender/*): signed like
+ * any buyer's (with its well-known demo secret), and absent — 404 — in a deployment or when
+ * buyer documents exist, so it can never buy a real lead.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, readRawBody } from '../http/api';
+import { isDeployment } from '../leads/sealing';
+import { getBuyers } from './buyers';
+import { DEMO_SECRET } from './demoLender';
+
+export const demoLenderAvailable = (env: Record<string, string | undefined> = process.env): boolean => !isDeployment(env) && getBuyers(env).buyers.size === 0;
+
+/** The signed JSON body of a request to the demo lender; 404 where it does not exist, 401 unsigned. */
+export async function readDemoRequest(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (!demoLenderAvailable()) throw new ApiError(404, 'No demo lender here');
+  if (req.method !== 'POST') throw new ApiError(405, 'Use POST', [], { Allow: 'POST' });
+  const raw = await readRawBody(req, 16 * 1024);
+  const expected = Buffer.from(`sha256=${createHmac('sha256', DEMO_SECRET).update(raw).digest('hex')}`);
+  const given = Buffer.from(String(req.headers['x-loansites-signature'] ?? ''));
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new ApiError(401, 'Missing or wrong X-Loansites-Signature');
+  try {
+    const value = JSON.parse(raw.toString('utf8')) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new ApiError(400, 'The body is not a JSON object');
+}

@@ -1,0 +1,26 @@
+/**
+ * The borrower is sent only where the buyer said it sends borrowers: https, on one of its
+ * redirectHosts (*.example.com: any subdomain). Anything else — javascript:, data:, http:, a
+ * host of someone else, credentials in the URL — is refused, and the post answer counts as a
+ * refusal: an open redirect on our domain would be a gift to phishers.
+ */
+export type RedirectCheck = { ok: true; url: string } | { ok: false; reason: string };
+
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  const h = host.toLowerCase();
+  return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) && h.length > a.length - 1 : h === a));
+}
+
+export function checkRedirect(url: unknown, allowed: readonly string[] = []): RedirectCheck {
+  if (typeof url !== 'string' || !url) return { ok: false, reason: 'no redirect URL' };
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { ok: false, reason: 'the redirect URL is not a URL' };
+  }
+  if (u.protocol !== 'https:') return { ok: false, reason: `redirect refused: ${u.protocol} is not https` };
+  if (u.username || u.password) return { ok: false, reason: 'redirect refused: credentials in the URL' };
+  if (!hostAllowed(u.host, allowed)) return { ok: false, reason: `redirect refused: ${u.host} is not one of the buyer's redirectHosts` };
+  return { ok: true, url: u.href };
+}

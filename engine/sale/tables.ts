@@ -1,0 +1,54 @@
+/** The sale's tables as Kysely sees them (created by engine/store/migrations/005_sales.ts). */
+
+/** pending: not decided yet (claimed_until says whether a worker holds it); the others are final. */
+export type SaleStatus = 'pending' | 'sold' | 'unsold' | 'duplicate' | 'suppressed';
+export const FINAL_STATUSES: readonly SaleStatus[] = ['sold', 'unsold', 'duplicate', 'suppressed'];
+
+export interface LeadSalesTable {
+  lead_id: string;
+  status: SaleStatus;
+  /** 1 when the phone or email was seen within the duplicate window */
+  duplicate: number;
+  buyer_id: string | null;
+  price_cents: number | null;
+  redirect_url: string | null;
+  buyer_lead_id: string | null;
+  /** why it is unsold (for the operator) */
+  reason: string | null;
+  /** the buyer's calendar day and month at the sale, in its time zone: what caps count */
+  buyer_day: string | null;
+  buyer_month: string | null;
+  claimed_by: string | null;
+  claimed_until: string | null;
+  /** how many times a worker took the sale up (more than 1: it resumed after a restart) */
+  runs: number;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision';
+/** sending: a post went out and its answer is not recorded yet (what a resumed sale asks again) */
+export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'queued' | 'sold' | 'unsold';
+
+export interface SaleEventsTable {
+  id: string;
+  lead_id: string;
+  at: string;
+  buyer_id: string;
+  step: SaleStep;
+  outcome: SaleOutcome;
+  price_cents: number | null;
+  latency_ms: number | null;
+  detail: string;
+}
+
+export interface ContactHashesTable {
+  hash: string;
+  lead_id: string;
+  created_at: string;
+}
+
+export interface SuppressionsTable {
+  hash: string;
+  created_at: string;
+}

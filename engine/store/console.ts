@@ -1,0 +1,140 @@
+/**
+ * Console accounts in the store: users, sessions (the token's SHA-256 only), the audit log and
+ * sign-in attempt records. Emails are kept lower-case and trimmed; one account per email.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Store } from './db';
+import type { Role } from '../console/roles';
+import type { AttemptRecord } from '../console/loginLimit';
+
+export interface ConsoleUsersTable {
+  id: string;
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+export interface ConsoleAuditTable {
+  id: string;
+  at: string;
+  /** the acting user's email, or "cli" / "anonymous" */
+  actor: string;
+  action: string;
+  target: string;
+  /** JSON */
+  detail: string;
+}
+export interface ConsoleLoginAttemptsTable {
+  key: string;
+  failures: number;
+  window_start: string;
+  locked_until: string;
+}
+
+export type AuditAction = 'sign_in' | 'sign_in_failed' | 'lockout' | 'sign_out' | 'reveal' | 'export' | 'user_added' | 'user_removed' | 'password_reset';
+
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export async function audit(db: Store, entry: { actor: string; action: AuditAction; target?: string; detail?: object; now?: Date }): Promise<void> {
+  await db
+    .insertInto('console_audit')
+    .values({
+      id: newId('au'),
+      at: (entry.now ?? new Date()).toISOString(),
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target ?? '',
+      detail: JSON.stringify(entry.detail ?? {}),
+    })
+    .execute();
+}
+
+/** Adds a user; false when the email has an account already. */
+export async function addUser(db: Store, user: { email: string; role: Role; passwordHash: string; now?: Date }): Promise<boolean> {
+  const at = (user.now ?? new Date()).toISOString();
+  const r = await db
+    .insertInto('console_users')
+    .values({ id: newId('us'), email: normaliseEmail(user.email), role: user.role, password_hash: user.passwordHash, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export const findUser = (db: Store, email: string) => db.selectFrom('console_users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+
+export const listUsers = (db: Store) => db.selectFrom('console_users').select(['email', 'role', 'created_at', 'updated_at']).orderBy('email').execute();
+
+/** Removes a user and their sessions; false when there was none. */
+export async function removeUser(db: Store, email: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('console_users').select('id').where('email', '=', normaliseEmail(email)).executeTakeFirst();
+    if (!user) return false;
+    await trx.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('console_users').where('id', '=', user.id).execute();
+    return true;
+  });
+}
+
+/** Sets a new password hash and signs the user out everywhere; false when there is no such user. */
+export async function resetPassword(db: Store, email: string, passwordHash: string, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('console_users').select('id').where('email', '=', normaliseEmail(email)).executeTakeFirst();
+    if (!user) return false;
+    await trx.updateTable('console_users').set({ password_hash: passwordHash, updated_at: now.toISOString() }).where('id', '=', user.id).execute();
+    await trx.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+    return true;
+  });
+}
+
+export const SESSION_TTL_MS = 8 * 3600_000;
+
+/** A new session for the user: the token to put in the cookie (only its hash is stored). */
+export async function createSession(db: Store, userId: string, now = new Date(), ttlMs = SESSION_TTL_MS): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('console_sessions')
+    .values({ token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + ttlMs).toISOString() })
+    .execute();
+  return token;
+}
+
+/** The signed-in user of a session token, unless it expired or was removed. */
+export async function sessionUser(db: Store, token: string, now = new Date()) {
+  if (!token) return undefined;
+  return db
+    .selectFrom('console_sessions')
+    .innerJoin('console_users', 'console_users.id', 'console_sessions.user_id')
+    .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at'])
+    .where('console_sessions.token_hash', '=', tokenHash(token))
+    .where('console_sessions.expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+}
+
+export async function endSession(db: Store, token: string): Promise<void> {
+  await db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash(token)).execute();
+}
+
+export async function loadAttempts(db: Store, key: string): Promise<AttemptRecord> {
+  const r = await db.selectFrom('console_login_attempts').selectAll().where('key', '=', key).executeTakeFirst();
+  return r
+    ? { failures: Number(r.failures), windowStart: Date.parse(r.window_start), lockedUntil: Date.parse(r.locked_until) || 0 }
+    : { failures: 0, windowStart: 0, lockedUntil: 0 };
+}
+
+export async function saveAttempts(db: Store, key: string, rec: AttemptRecord): Promise<void> {
+  const row = { key, failures: rec.failures, window_start: new Date(rec.windowStart).toISOString(), locked_until: new Date(rec.lockedUntil).toISOString() };
+  await db
+    .insertInto('console_login_attempts')
+    .values(row)
+    .onConflict((oc) => oc.column('key').doUpdateSet({ failures: row.failures, window_start: row.window_start, locked_until: row.locked_until }))
+    .execute();
+}

@@ -1,0 +1,130 @@
+/**
+ * First-party visit and funnel rules, as pure functions: what a landing becomes as a stored visit
+ * (no IP address, the referrer's host only, click ids dropped for a visitor who opted out), the
+ * device class from the user agent, and which rollup metric each funnel event counts under.
+ */
+
+/** The click-id parameters a visit keeps (and drops when the visitor opted out). */
+export const VISIT_CLICK_IDS = ['gclid', 'ttclid', 'fbclid', 'msclkid'] as const;
+export type VisitClickId = (typeof VISIT_CLICK_IDS)[number];
+
+/** Funnel events a browser may send (schemas/api/events.schema.json). */
+export const BROWSER_EVENT_TYPES = ['page_view', 'amount_used', 'apply_view', 'step_completed', 'submitted', 'state_refused'] as const;
+export type BrowserEventType = (typeof BROWSER_EVENT_TYPES)[number];
+
+/**
+ * Funnel events only the server records: a lead stored, and the sale's outcome. A browser must
+ * not be able to claim either, so they are not in the events API's schema.
+ */
+export type ServerEventType = 'stored' | 'sale';
+export type SaleOutcome = 'sold' | 'unsold' | 'returned';
+
+export type DeviceClass = 'mobile' | 'tablet' | 'desktop' | 'bot' | 'other';
+
+/** The device class of a user agent: bots first, then tablets (iPad, Android without "Mobile"), then phones. */
+export function deviceClass(userAgent: string): DeviceClass {
+  const ua = userAgent.toLowerCase();
+  if (!ua) return 'other';
+  if (/bot|crawl|spider|slurp|headless|lighthouse|curl\/|wget|python-|go-http|node-fetch|axios/.test(ua)) return 'bot';
+  if (/ipad|tablet|kindle|silk|playbook|(android(?!.*mobile))/.test(ua)) return 'tablet';
+  if (/mobi|iphone|ipod|android|windows phone|blackberry|opera mini/.test(ua)) return 'mobile';
+  if (/windows|macintosh|x11|linux|cros/.test(ua)) return 'desktop';
+  return 'other';
+}
+
+/** A referrer as its host only ("https://www.google.com/search?q=…" → "www.google.com"); "" when it is not a http(s) URL or a bare host. */
+export function referrerHost(referrer: string | undefined): string {
+  const text = (referrer ?? '').trim();
+  if (!text) return '';
+  if (/^[a-z0-9.-]+(:\d+)?$/i.test(text)) return text.toLowerCase().replace(/:\d+$/, '').slice(0, 253);
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase().slice(0, 253) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** What the browser tells about its landing (the schema's "landing"). */
+export interface LandingReport {
+  path: string;
+  referrerHost?: string;
+  params?: Partial<Record<string, string>>;
+}
+
+export interface VisitRow {
+  id: string;
+  brand: string;
+  host: string;
+  landing_path: string;
+  referrer_host: string;
+  source1: string;
+  source2: string;
+  /** JSON of every utm_* parameter, keys sorted */
+  utm: string;
+  gclid: string;
+  ttclid: string;
+  fbclid: string;
+  msclkid: string;
+  /** the rollups' campaign: source1, else utm_campaign (SPEC §4's "id") */
+  campaign: string;
+  /** the rollups' source: source2, else utm_source, else "" (SPEC §4's "path" without the page fallback: the landing page is its own dimension) */
+  source: string;
+  device: DeviceClass;
+  opted_out: number;
+  created_at: string;
+}
+
+/** A landing as a stored visit: the host and brand from the request, never the body; click ids only when the visitor did not opt out. */
+export function visitRow(id: string, landing: LandingReport, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): VisitRow {
+  const params = landing.params ?? {};
+  const get = (name: string) => (params[name] ?? '').trim();
+  const utm = Object.fromEntries(
+    Object.keys(params)
+      .filter((k) => k.startsWith('utm_') && get(k))
+      .sort()
+      .map((k) => [k, get(k)]),
+  );
+  const click = (name: VisitClickId) => (ctx.optedOut ? '' : get(name));
+  return {
+    id,
+    brand: ctx.brand,
+    host: ctx.host.slice(0, 253),
+    landing_path: landing.path,
+    referrer_host: referrerHost(landing.referrerHost),
+    source1: get('source1'),
+    source2: get('source2'),
+    utm: JSON.stringify(utm),
+    gclid: click('gclid'),
+    ttclid: click('ttclid'),
+    fbclid: click('fbclid'),
+    msclkid: click('msclkid'),
+    campaign: get('source1') || get('utm_campaign'),
+    source: get('source2') || get('utm_source'),
+    device: deviceClass(ctx.userAgent),
+    opted_out: ctx.optedOut ? 1 : 0,
+    created_at: ctx.now.toISOString(),
+  };
+}
+
+/** The funnel stages, in order, and the rollup metric each counts. */
+export const FUNNEL_STAGES = [
+  ['visits', 'visit'],
+  ['applyViews', 'apply_view'],
+  ['step1', 'step_1'],
+  ['step2', 'step_2'],
+  ['submitted', 'submitted'],
+  ['stored', 'stored'],
+  ['sold', 'sale_sold'],
+] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number][0];
+
+/** The rollup metric of an event: form steps by number ("step_2"), sales by outcome ("sale_sold"). */
+export function metricOf(event: { type: BrowserEventType | ServerEventType; step?: number; outcome?: SaleOutcome }): string {
+  if (event.type === 'step_completed') return `step_${event.step ?? 0}`;
+  if (event.type === 'sale') return `sale_${event.outcome ?? 'sold'}`;
+  return event.type;
+}
+
+/** The hour a time falls in, as the rollups key it: "2025-01-31T12". */
+export const hourOf = (iso: string): string => iso.slice(0, 13);

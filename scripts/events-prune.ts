@@ -1,0 +1,8 @@
+/** npm run events:prune — deletes raw funnel events past EVENTS_RETENTION_DAYS (default 90) now; the hourly rollups stay. */
+import { closeStore, getStore, storeLocation } from '../engine/store/db';
+import { eventsRetentionDays } from '../engine/store/traffic';
+import { pruneOnce } from '../engine/traffic/pruneJob';
+
+const n = await pruneOnce(await getStore());
+console.log(`events:prune: ${storeLocation()}: deleted ${n.events} events and ${n.visits} visits older than ${eventsRetentionDays()} days`);
+await closeStore();

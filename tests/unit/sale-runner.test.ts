@@ -1,0 +1,249 @@
+/**
+ * The sale against real stand-in buyers (HTTP servers on loopback) on SQLite and PostgreSQL:
+ * the best bid that accepts wins, every hostile or failing buyer is a recorded refusal, a lead
+ * is sold once however many workers run it, and a sale killed mid-post resumes to one sale or
+ * none — never two.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Buyer } from '../../schemas/buyer.types';
+import { sealText } from '../../engine/leads/sealing';
+import { buildBuyerCatalog } from '../../engine/sale/buyers';
+import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
+import { ensureSale, saleOf, timelineOf } from '../../engine/sale/store';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { insertLead } from '../../engine/store/leads';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+
+const KEY = 'd'.repeat(64);
+const SECRET = 'stand-in-buyer-secret-01';
+process.env.LEADS_ENCRYPTION_KEY = KEY;
+const dir = mkdtempSync(join(tmpdir(), 'loansites-sale-'));
+let pg: RunningPostgres;
+const started: StandInBuyer[] = [];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(started.map((b) => b.close()));
+  await pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let seq = 0;
+async function storeLead(db: Store, over: { phone?: string; email?: string; amount?: number } = {}): Promise<string> {
+  seq += 1;
+  const { id } = await insertLead(
+    db,
+    {
+      brand: 'ipaydayloans',
+      idempotency_key: `sale-test-${seq}-${Math.random().toString(36).slice(2)}`,
+      created_at: new Date().toISOString(),
+      loan_kind: 'general',
+      amount: over.amount ?? 800,
+      zip: '75001',
+      state: 'tx',
+      city: 'Addison',
+      country: 'US',
+      region: 'TX',
+      currency: 'USD',
+      host: 'ipaydayloans.com',
+      environment: 'production',
+      purpose: '',
+      vehicle: '',
+      first_name: 'Ana',
+      last_name: 'Diaz',
+      email: over.email ?? `ana${seq}.${Math.random().toString(36).slice(2)}@example.com`,
+      phone: over.phone ?? `214${String(1000000 + Math.floor(Math.random() * 8999999))}`,
+      income_source: 'employment',
+      pay_frequency: 'biweekly',
+      sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 2400 }), Buffer.from(KEY, 'hex')),
+      consent_version: 'tcpa-2026-11',
+      consent_text: 't',
+      consent_hash: 'h',
+      source: 'google',
+      source2: '',
+      click_id: '',
+      session_uuid: '',
+      privacy_opt_out: 0,
+      ip: '',
+      user_agent: '',
+    },
+    [],
+  );
+  await ensureSale(db, id, new Date());
+  return id;
+}
+
+async function buyer(id: string, opts: Parameters<typeof startStandInBuyer>[2] = {}): Promise<StandInBuyer> {
+  const b = await startStandInBuyer(id, SECRET, opts);
+  started.push(b);
+  return b;
+}
+
+/** The stand-ins' documents, checked like files in buyers/. */
+function documents(...docs: Record<string, unknown>[]): Buyer[] {
+  const c = buildBuyerCatalog(docs.map((d, i) => ({ file: `buyers/${i}.json`, text: JSON.stringify(d) })));
+  expect(c.problems).toEqual([]);
+  return [...c.buyers.values()].map((b) => b.buyer);
+}
+
+const deps = (buyers: Buyer[], over: Partial<SaleDeps> = {}): SaleDeps => ({
+  buyers,
+  secretOf: () => SECRET,
+  contactKey: Buffer.alloc(32, 1),
+  worker: 'w1',
+  ...over,
+});
+
+describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
+  let db: Store;
+  let file = '';
+  let url = '';
+  beforeAll(async () => {
+    if (kind === 'SQLite') {
+      file = join(dir, `sale-${kind}.sqlite`);
+      db = openStore({ url: '', file });
+    } else {
+      url = await pg.createDatabase('sale_runner');
+      db = openStore({ url });
+    }
+    await migrateStore(db);
+  }, 60_000);
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('posts to the best bid that accepts; hostile, silent and failing buyers are refusals on the timeline', async () => {
+    const top = await buyer(`top-${kind.toLowerCase()}`, { ping: { bid: 50 }, post: 'wrong-redirect' });
+    const slow = await buyer(`slow-${kind.toLowerCase()}`, { ping: { bid: 40 }, post: { slowMs: 2500 } });
+    const down = await buyer(`down-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'error' });
+    const good = await buyer(`good-${kind.toLowerCase()}`, { ping: { bid: 20 } });
+    const silent = await buyer(`silent-${kind.toLowerCase()}`, { ping: 'hang' });
+    const broken = await buyer(`broken-${kind.toLowerCase()}`, { ping: 'error' });
+    const huge = await buyer(`huge-${kind.toLowerCase()}`, { ping: 'huge' });
+    const typed = await buyer(`typed-${kind.toLowerCase()}`, { ping: 'bad-types' });
+    const refuser = await buyer(`refuser-${kind.toLowerCase()}`, { ping: 'no-bid' });
+    const cheap = await buyer(`cheap-${kind.toLowerCase()}`, { ping: { bid: 2 } });
+    const all = [top, slow, down, good, silent, broken, huge, typed, refuser, cheap];
+    const buyers = documents(...all.map((b) => b.document(b === cheap ? { price: { floor: 5 } } : {})));
+    const leadId = await storeLead(db);
+
+    const result = await runSale(db, leadId, deps(buyers));
+
+    expect(result).toMatchObject({ status: 'sold', buyerId: good.id, priceCents: 2000, redirectUrl: `https://${good.id}.lender.example/offer/${leadId}` });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: good.id, price_cents: 2000, claimed_by: null });
+    const timeline = await timelineOf(db, leadId);
+    const row = (b: StandInBuyer, step: string) => timeline.find((e) => e.buyer_id === b.id && e.step === step);
+    expect(row(silent, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'no answer within 1000 ms' });
+    expect(row(broken, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'HTTP 500' });
+    expect(row(huge, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'answer body over 16384 bytes' });
+    expect(row(typed, 'ping')?.detail).toMatch(/^answer not valid: \/bid must be a boolean/);
+    expect(row(refuser, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'no bid: not today' });
+    expect(row(cheap, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'bid under the floor 5' });
+    expect(row(top, 'post')).toMatchObject({ outcome: 'refused', detail: "redirect refused: elsewhere.example is not one of the buyer's redirectHosts" });
+    expect(row(slow, 'post')).toMatchObject({ outcome: 'refused', detail: 'no answer within 1500 ms' });
+    expect(row(down, 'post')).toMatchObject({ outcome: 'refused', detail: 'HTTP 503' });
+    expect(row(good, 'post')).toMatchObject({ outcome: 'accepted', price_cents: 2000 });
+    expect(row(cheap, 'post')).toBeUndefined();
+    for (const e of timeline.filter((x) => x.step === 'ping')) expect(e.latency_ms).toBeGreaterThanOrEqual(0);
+    // the pings carried nothing that identifies the borrower; the post to the winner did
+    for (const b of all) for (const p of b.pings) expect(Object.keys(p).sort()).not.toContain('email');
+    expect(JSON.stringify(good.pings)).not.toMatch(/Diaz|75001|1990-04-02/);
+    expect(good.posts[0]!.body).toMatchObject({ id: leadId, lastName: 'Diaz', price: 20, pingId: expect.stringMatching(/^pg_/) });
+  }, 30_000);
+
+  it('sells each of 20 concurrent leads once, with two workers racing for every sale', async () => {
+    const a = await buyer(`race-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const d = await buyer(`direct-${kind.toLowerCase()}`, { mode: 'direct-post' });
+    const buyers = documents(a.document(), d.document({ tier: 2 }));
+    const leads = await Promise.all(Array.from({ length: 20 }, () => storeLead(db)));
+    const results = await Promise.all(
+      leads.flatMap((id) => [runSale(db, id, deps(buyers, { worker: 'w1' })), runSale(db, id, deps(buyers, { worker: 'w2' }))]),
+    );
+
+    expect(results.filter((r) => r?.status === 'sold')).toHaveLength(20);
+    for (const id of leads) {
+      expect(await saleOf(db, id)).toMatchObject({ status: 'sold', buyer_id: a.id, price_cents: 3000, runs: 1 });
+      expect(a.posts.filter((p) => p.leadId === id)).toHaveLength(1);
+      expect((await timelineOf(db, id)).filter((e) => e.outcome === 'accepted')).toHaveLength(1);
+    }
+    expect(d.posts).toHaveLength(0);
+  }, 60_000);
+
+  it('marks a second request with the same phone a duplicate, offered only to buyers that take duplicates', async () => {
+    const picky = await buyer(`picky-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const buyers = documents(picky.document());
+    const phone = '(469) 555-0142';
+    const first = await storeLead(db, { phone });
+    expect(await runSale(db, first, deps(buyers))).toMatchObject({ status: 'sold' });
+    const second = await storeLead(db, { phone: '4695550142' });
+    expect(await runSale(db, second, deps(buyers))).toMatchObject({ status: 'duplicate', reason: 'no eligible buyer' });
+    expect((await timelineOf(db, second)).find((e) => e.buyer_id === picky.id)).toMatchObject({
+      step: 'eligibility',
+      outcome: 'skipped',
+      detail: 'a duplicate',
+    });
+    const open = documents(picky.document({ acceptsDuplicates: true }));
+    const third = await storeLead(db, { email: 'x@example.com', phone: '4695550142' });
+    expect(await runSale(db, third, deps(open))).toMatchObject({ status: 'sold' });
+    expect(await saleOf(db, third)).toMatchObject({ duplicate: 1 });
+  }, 30_000);
+
+  const killMidPost = async (leadId: string, buyers: Buyer[], holder: StandInBuyer) => {
+    holder.holdPosts = true;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/saleChild.ts'], {
+      env: { ...process.env, SALE_DB_FILE: file, SALE_DB_URL: url, SALE_LEAD_ID: leadId, SALE_BUYERS: JSON.stringify(buyers), SALE_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const exited = new Promise((r) => child.on('exit', r));
+    child.on('exit', () => holder.posts.length || console.error(`sale child ended before posting:\n${output}`));
+    await expect.poll(() => holder.posts.length, { timeout: 20_000 }).toBe(1);
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
+
+  it('a sale killed while its post is out resumes by asking the same buyer again: sold once, never to a second buyer', async () => {
+    const first = await buyer(`first-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const second = await buyer(`second-${kind.toLowerCase()}`, { ping: { bid: 20 } });
+    const buyers = documents(first.document(), second.document());
+    const leadId = await storeLead(db);
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false; // the buyer did accept the lead the dead worker posted
+    await expect.poll(() => first.accepted.has(leadId)).toBe(true);
+    expect(await runSale(db, leadId, deps(buyers, { worker: 'w2' }))).toBeUndefined(); // the dead worker's lease still runs
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    expect(resumed).toMatchObject({ status: 'sold', buyerId: first.id, priceCents: 3000 });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: first.id, runs: 2 });
+    expect(first.posts.map((p) => p.leadId)).toEqual([leadId, leadId]);
+    expect(first.posts[1]!.body).toMatchObject({ pingId: first.posts[0]!.body.pingId });
+    expect(second.posts).toHaveLength(0);
+  }, 60_000);
+
+  it('a sale killed mid-post whose buyer cannot confirm afterwards is left unsold, not offered to another', async () => {
+    const first = await buyer(`gone-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'hang' });
+    const second = await buyer(`next-${kind.toLowerCase()}`, { ping: { bid: 20 } });
+    const buyers = documents(first.document(), second.document());
+    const leadId = await storeLead(db);
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false;
+    first.post = 'error';
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    expect(resumed).toMatchObject({ status: 'unsold', reason: `sale interrupted while posting to ${first.id}, which did not confirm its answer` });
+    expect(second.posts).toHaveLength(0);
+    expect(await runSale(db, leadId, deps(buyers, { worker: 'w3', now: afterLease }))).toBeUndefined(); // final: nobody runs it again
+  }, 60_000);
+});

@@ -1,0 +1,127 @@
+/**
+ * First-party visit rules as tables: device classes, the referrer's host, a landing as a stored
+ * visit (click ids dropped when opted out), the browser's visit decision and landing parameters,
+ * the funnel event of an apply-form move, and batching.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  batchesOf,
+  formMoveEvent,
+  landingParams,
+  parseStoredVisit,
+  referrerHostOf,
+  visitFor,
+  visitIdFrom,
+  VISIT_IDLE_MS,
+} from '../../engine/traffic/browserVisit';
+import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/traffic/rules';
+
+describe('deviceClass', () => {
+  it.each([
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148', 'mobile'],
+    ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36', 'mobile'],
+    ['Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 Chrome/120 Safari/537.36', 'tablet'],
+    ['Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15', 'tablet'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36', 'desktop'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15', 'desktop'],
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'bot'],
+    ['Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/120', 'bot'],
+    ['curl/8.5.0', 'bot'],
+    ['', 'other'],
+    ['something else', 'other'],
+  ])('%s → %s', (ua, want) => expect(deviceClass(ua)).toBe(want));
+});
+
+describe('the referrer, as its host only', () => {
+  it.each([
+    ['https://www.google.com/search?q=payday+loans', 'www.google.com'],
+    ['www.facebook.com', 'www.facebook.com'],
+    ['WWW.BING.COM:443', 'www.bing.com'],
+    ['javascript:alert(1)', ''],
+    ['', ''],
+    [undefined, ''],
+  ])('server: %s → %s', (ref, want) => expect(referrerHost(ref)).toBe(want));
+  it.each([
+    ['https://www.google.com/search?q=x', 'ipaydayloans.com', 'www.google.com'],
+    ['https://ipaydayloans.com/payday-loans', 'ipaydayloans.com', ''],
+    ['android-app://com.google.android.gm/', 'x.com', ''],
+    ['', 'x.com', ''],
+  ])('browser: %s on %s → %s', (ref, own, want) => expect(referrerHostOf(ref, own)).toBe(want));
+});
+
+describe('a landing as a stored visit', () => {
+  const landing = { path: '/payday-loans', referrerHost: 'm.facebook.com', params: { utm_campaign: 'spring', utm_source: 'fb', fbclid: 'F', gclid: 'G' } };
+  const ctx = { brand: 'ipaydayloans', host: 'ipaydayloans.com', userAgent: 'Mozilla/5.0 (Windows NT 10.0)', now: new Date('2025-03-01T10:20:30.000Z') };
+  it('keeps the campaign as source1 else utm_campaign, the source as source2 else utm_source, and the click ids', () => {
+    const row = visitRow('v1', landing, { ...ctx, optedOut: false });
+    expect(row).toMatchObject({
+      campaign: 'spring',
+      source: 'fb',
+      fbclid: 'F',
+      gclid: 'G',
+      device: 'desktop',
+      opted_out: 0,
+      created_at: '2025-03-01T10:20:30.000Z',
+    });
+    expect(Object.keys(row)).not.toContain('ip');
+    expect(visitRow('v1', { ...landing, params: { ...landing.params, source1: 'own', source2: 'p2' } }, { ...ctx, optedOut: false })).toMatchObject({
+      campaign: 'own',
+      source: 'p2',
+    });
+  });
+  it('drops every click id when the visitor opted out, and keeps the rest', () => {
+    expect(visitRow('v1', landing, { ...ctx, optedOut: true })).toMatchObject({
+      gclid: '',
+      fbclid: '',
+      ttclid: '',
+      msclkid: '',
+      opted_out: 1,
+      campaign: 'spring',
+    });
+  });
+  it.each([
+    [{ type: 'page_view' as const }, 'page_view'],
+    [{ type: 'step_completed' as const, step: 2 }, 'step_2'],
+    [{ type: 'sale' as const, outcome: 'returned' as const }, 'sale_returned'],
+    [{ type: 'sale' as const }, 'sale_sold'],
+  ])('metric of %j is %s', (e, want) => expect(metricOf(e)).toBe(want));
+});
+
+describe('the browser’s visit', () => {
+  const id = () => 'vnew';
+  const stored = { id: 'v' + '1'.repeat(32), last: 1_000_000, sig: '' };
+  it.each([
+    ['no stored visit', undefined, 1_000_000, {}, true],
+    ['the same tab a minute later', stored, 1_060_000, {}, false],
+    ['after 30 minutes idle', stored, 1_000_000 + VISIT_IDLE_MS, {}, true],
+    ['a new ad click', stored, 1_060_000, { gclid: 'x' }, true],
+    ['a reload of the same ad landing', { ...stored, sig: JSON.stringify({ gclid: 'x' }) }, 1_060_000, { gclid: 'x' }, false],
+  ])('%s → new visit: %s', (_name, s, now, params, isNew) => expect(visitFor(s, now, params, id).isNew).toBe(isNew));
+  it('reads back only a well-formed stored visit', () => {
+    expect(parseStoredVisit(JSON.stringify(stored))).toEqual(stored);
+    for (const bad of [null, '', '{', '{"id":"x","last":1,"sig":""}', JSON.stringify({ ...stored, last: '1' })]) expect(parseStoredVisit(bad)).toBeUndefined();
+  });
+  it('makes ids of "v" and 32 hex digits', () => expect(visitIdFrom(new Uint8Array(16).fill(171))).toBe('v' + 'ab'.repeat(16)));
+  it('takes campaign parameters only (every utm_*, click ids unless opted out), trimmed and cut', () => {
+    const q = '?utm_source=+fb+&utm_xyz=1&gclid=G&fbclid=F&email=a@b.c&source1=s1&q=loans&utm_empty=&source2=' + 'x'.repeat(600);
+    expect(landingParams(q, false)).toEqual({ utm_source: 'fb', utm_xyz: '1', gclid: 'G', fbclid: 'F', source1: 's1', source2: 'x'.repeat(500) });
+    expect(landingParams(q, true)).toEqual({ utm_source: 'fb', utm_xyz: '1', source1: 's1', source2: 'x'.repeat(500) });
+  });
+  it('sends the landing with the first batch only, 50 events a batch', () => {
+    const events = Array.from({ length: 120 }, () => ({ type: 'page_view' as const, path: '/' }));
+    const batches = batchesOf('v1', events, { path: '/' });
+    expect(batches.map((b) => [b.events.length, !!b.landing])).toEqual([
+      [50, true],
+      [50, false],
+      [20, false],
+    ]);
+  });
+  it.each([
+    ['request', 'contact', undefined, { type: 'step_completed', step: 1 }],
+    ['contact', 'income', undefined, { type: 'step_completed', step: 2 }],
+    ['request', 'unavailable', 'ny', { type: 'state_refused', state: 'NY' }],
+    ['request', 'unavailable', undefined, undefined],
+    ['contact', 'request', undefined, undefined],
+    ['income', 'sent', undefined, undefined],
+  ])('apply form %s → %s counts %j', (from, to, state, want) => expect(formMoveEvent(from, to, state)).toEqual(want));
+});

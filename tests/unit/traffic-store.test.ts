@@ -1,0 +1,191 @@
+/**
+ * Traffic in both real databases (SQLite in a temp file, PostgreSQL 15 started here): after any
+ * sequence of batches (random, seeded: new and repeated visits, events of known and unknown
+ * visits, server events, concurrent writers) the hourly rollups equal the counts over the raw
+ * rows, and the daily rollups equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
+import { eventsRetentionDays, pruneTraffic, writeTraffic, type TrafficBatch } from '../../engine/store/traffic';
+import { hourOf, visitRow } from '../../engine/traffic/rules';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
+
+const tmp = mkdtempSync(join(tmpdir(), 'loansites-traffic-'));
+let postgres: RunningPostgres | undefined;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await postgres?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** mulberry32: the same seed, the same sequence. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomBatches(seed: number, count: number): TrafficBatch[] {
+  const rnd = random(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const ids = Array.from({ length: 40 }, (_, i) => `v${seed.toString(16).padStart(8, '0')}${i.toString(16).padStart(24, '0')}`);
+  const base = Date.parse('2025-03-01T00:00:00.000Z');
+  return Array.from({ length: count }, () => {
+    const at = new Date(base + Math.floor(rnd() * 72) * 3600_000 + Math.floor(rnd() * 3600_000));
+    const visits = Array.from({ length: Math.floor(rnd() * 4) }, () =>
+      visitRow(
+        pick(ids),
+        {
+          path: pick(['/', '/payday-loans', '/apply', '/payday-loans/texas']),
+          params: rnd() < 0.5 ? { source1: pick(['spring', 'fall']), utm_source: pick(['g', 'fb']) } : {},
+        },
+        { brand: pick(['ipaydayloans', 'ustitleloans']), host: 'h', userAgent: pick(['iPhone Mobile', 'Windows NT', 'iPad']), optedOut: rnd() < 0.2, now: at },
+      ),
+    );
+    const events = Array.from({ length: Math.floor(rnd() * 8) }, () => ({
+      visitId: rnd() < 0.9 ? pick(ids) : '',
+      metric: pick(['page_view', 'apply_view', 'step_1', 'step_2', 'submitted', 'state_refused', 'stored', 'sale_sold']),
+      path: '/apply',
+      state: pick(['', 'TX', 'NY']),
+      value: rnd() < 0.3 ? Math.floor(rnd() * 5000) : 0,
+      brand: pick(['ipaydayloans', 'ustitleloans']),
+      device: pick(['mobile', 'desktop']),
+      createdAt: new Date(at.getTime() + Math.floor(rnd() * 7200_000)).toISOString(),
+    }));
+    return { visits, events };
+  });
+}
+
+type Counts = Record<string, { count: number; value: number }>;
+const DIMS = ['brand', 'campaign', 'source', 'landing', 'device', 'state', 'metric'] as const;
+
+async function rollupCounts(db: Store): Promise<Counts> {
+  const rows = await db.selectFrom('traffic_hourly').selectAll().execute();
+  return Object.fromEntries(rows.map((r) => [[r.hour, ...DIMS.map((d) => r[d])].join('|'), { count: Number(r.count), value: Number(r.value) }]));
+}
+
+/** The daily rollups, and the same summed from the hourly ones (a day is the sum of its hours, per dimension). */
+async function dailyPair(db: Store): Promise<[Counts, Counts]> {
+  const daily = await db.selectFrom('traffic_daily').selectAll().execute();
+  const stored = Object.fromEntries(daily.map((r) => [[r.dim, r.day, r.brand, r.key, r.metric].join('|'), { count: Number(r.count), value: Number(r.value) }]));
+  const want: Counts = {};
+  for (const r of await db.selectFrom('traffic_hourly').selectAll().execute()) {
+    for (const dim of ['all', 'campaign', 'source', 'landing', 'device', 'state'] as const) {
+      const key = [dim, r.hour.slice(0, 10), r.brand, dim === 'all' ? '' : r[dim], r.metric].join('|');
+      const c = (want[key] ??= { count: 0, value: 0 });
+      c.count += Number(r.count);
+      c.value += Number(r.value);
+    }
+  }
+  return [stored, want];
+}
+
+async function rawCounts(db: Store): Promise<Counts> {
+  const out: Counts = {};
+  const add = (key: string, value: number) => {
+    const c = (out[key] ??= { count: 0, value: 0 });
+    c.count += 1;
+    c.value += value;
+  };
+  for (const v of await db.selectFrom('traffic_visits').selectAll().execute()) {
+    add([hourOf(v.created_at), v.brand, v.campaign, v.source, v.landing_path, v.device, '', 'visit'].join('|'), 0);
+  }
+  for (const e of await db.selectFrom('traffic_events').selectAll().execute()) add([hourOf(e.created_at), ...DIMS.map((d) => e[d])].join('|'), Number(e.value));
+  return out;
+}
+
+describe.each([
+  ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'traffic.sqlite') })],
+  ['PostgreSQL', (): StoreOptions => ({ url: postgres!.url })],
+])('%s', (_kind, options) => {
+  let db: Store;
+  beforeAll(async () => {
+    db = openStore(options());
+    await migrateStore(db);
+  });
+  afterAll(() => db?.destroy());
+
+  it.each([1, 2, 3])('after random batches (seed %i) the rollups equal the counts over the raw rows', async (seed) => {
+    for (const batch of randomBatches(seed, 30)) await writeTraffic(db, batch);
+    expect(await rollupCounts(db)).toEqual(await rawCounts(db));
+    const [daily, fromHourly] = await dailyPair(db);
+    expect(daily).toEqual(fromHourly);
+  });
+
+  it('several writers at once lose no increment and count no visit twice', async () => {
+    const batches = randomBatches(9, 40);
+    await Promise.all(batches.map((b) => writeTraffic(db, b)));
+    await Promise.all(batches.slice(0, 10).map((b) => writeTraffic(db, { visits: b.visits, events: [] })));
+    expect(await rollupCounts(db)).toEqual(await rawCounts(db));
+    const [daily, fromHourly] = await dailyPair(db);
+    expect(daily).toEqual(fromHourly);
+  });
+
+  it('pruning deletes raw events and unreferenced visits past retention, keeps a lead’s visit, and leaves the rollups', async () => {
+    const before = await rollupCounts(db);
+    const now = new Date('2025-06-15T00:00:00.000Z');
+    const [kept] = await db.selectFrom('traffic_visits').select('id').limit(1).execute();
+    await db
+      .insertInto('leads')
+      .values({ ...LEAD, id: 'ld_keep', idempotency_key: 'k-keep', visit_id: kept!.id })
+      .execute();
+    const recent = randomBatches(11, 3).map((b) => ({ visits: [], events: b.events.map((e) => ({ ...e, createdAt: '2025-06-10T00:00:00.000Z' })) }));
+    for (const b of recent) await writeTraffic(db, b);
+    const recentEvents = recent.reduce((n, b) => n + b.events.length, 0);
+    const pruned = await pruneTraffic(db, { now, retentionDays: 90 });
+    expect(pruned.events).toBeGreaterThan(0);
+    const left = await db.selectFrom('traffic_events').select('created_at').execute();
+    expect(left.length).toBe(recentEvents);
+    expect((await db.selectFrom('traffic_visits').select('id').execute()).map((v) => v.id)).toEqual([kept!.id]);
+    const after = await rollupCounts(db);
+    for (const [key, c] of Object.entries(before)) expect(after[key]!.count).toBeGreaterThanOrEqual(c.count);
+  });
+});
+
+it('EVENTS_RETENTION_DAYS: a positive whole number of days, else 90', () => {
+  expect([undefined, '30', '0', '-5', '1.5', 'abc'].map((v) => eventsRetentionDays({ EVENTS_RETENTION_DAYS: v }))).toEqual([90, 30, 90, 90, 90, 90]);
+});
+
+const LEAD = {
+  brand: 'ipaydayloans',
+  created_at: '2025-03-01T00:00:00.000Z',
+  loan_kind: 'general',
+  amount: 500,
+  zip: '78701',
+  state: 'tx',
+  city: 'Austin',
+  country: 'US',
+  region: 'TX',
+  currency: 'USD',
+  host: 'ipaydayloans.com',
+  environment: 'production',
+  purpose: '',
+  vehicle: '',
+  first_name: 'A',
+  last_name: 'B',
+  email: 'a@example.org',
+  phone: '5125550123',
+  income_source: 'employment',
+  pay_frequency: 'monthly',
+  sealed: '',
+  consent_version: '1',
+  consent_text: '',
+  consent_hash: '',
+  source: '',
+  source2: '',
+  click_id: '',
+  session_uuid: '',
+  privacy_opt_out: 0,
+  ip: '',
+  user_agent: '',
+};
