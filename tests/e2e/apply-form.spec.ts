@@ -145,7 +145,7 @@ test('ipaydayloans: every step by keyboard only, axe on each; one lead stored wi
   await expect(step(page)).toHaveText('Thank you — your request is on its way');
   await expect(step(page)).toBeFocused();
   await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
-  await expect(page.getByRole('link', { name: 'How it works' })).toHaveAttribute('href', '/how-it-works');
+  await expect(page.getByRole('link', { name: 'How it works', exact: true })).toHaveAttribute('href', '/how-it-works');
   await expectNoAxeViolations(page);
 
   expect(bodies).toHaveLength(1);

@@ -115,7 +115,10 @@ describe('cost and trust (brand lending, engine/lending.ts)', () => {
   it('every brand has a representative example, a how-we-are-paid line and its operator', () => {
     for (const [id, loaded] of catalog.brands) {
       const l = lendingView(loaded.brand, { 'brand.name': loaded.brand.name });
-      expect(l.representativeExample, id).toMatch(/^Representative example: a \$[\d,]+ (title )?loan repaid in 12 monthly installments/);
+      // Each country words its example as its rules ask: US installments, Canada's instalments, Australia's repayments with a comparison rate.
+      expect(l.representativeExample, id).toMatch(
+        /^Representative example: a \$[\d,]+ (title |personal )?loan repaid (in|over) 12 (monthly installments|monthly instalments|months in monthly repayments)/,
+      );
       expect(l.howWePaid, id).toContain('not a lender');
       expect(l.contact.telephone, id).toBe(loaded.brand.organization.telephone);
       expect(l.contact.address, id).toContain(loaded.brand.organization.address.addressLocality);
