@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerKind, buyerReason, deliverDue } from '../../engine/leads/deliver';
 import { destinationTakes, environmentOfHost } from '../../engine/leads/environment';
-import { sealText } from '../../engine/leads/sealing';
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
 import { insertLead, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
+import { leadRow } from '../support/leadRow';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const SECRET = 'buyer-shared-secret-456';
@@ -39,42 +39,16 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-let n = 0;
-const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> => ({
-  brand: 'ipaydayloans',
-  idempotency_key: `refusal-${++n}-abcdefghijklmnop`,
-  created_at: '2026-11-23T10:00:00.000Z',
-  loan_kind: 'general',
-  amount: 1000,
-  zip: '78701',
-  state: 'tx',
-  city: 'Austin',
-  country: 'US',
-  region: 'TX',
-  currency: 'USD',
-  purpose: '',
-  vehicle: '',
-  first_name: 'Ana',
-  last_name: 'García',
-  email: 'ana@example.org',
-  phone: '5125550123',
-  income_source: 'employment',
-  pay_frequency: 'biweekly',
-  sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 3200 })),
-  consent_version: 'tcpa-2026-11',
-  consent_text: 'consent text',
-  consent_hash: 'h',
-  source: 'spring',
-  source2: '/payday-loans',
-  click_id: 'ggabc',
-  session_uuid: 'cc' + '0'.repeat(32),
-  privacy_opt_out: 0,
-  ip: '203.0.113.0',
-  user_agent: 'test',
-  host: 'ipaydayloans.com',
-  environment: 'production',
-  ...extra,
-});
+const lead = (extra: Partial<LeadsTable> = {}) =>
+  leadRow({
+    created_at: '2026-11-23T10:00:00.000Z',
+    source2: '/payday-loans',
+    click_id: 'ggabc',
+    session_uuid: 'cc' + '0'.repeat(32),
+    ip: '203.0.113.0',
+    user_agent: 'test',
+    ...extra,
+  });
 
 describe('what a buyer answer means', () => {
   it.each([

@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealText } from '../../engine/leads/sealing';
 import { closeStore, getStore, migrateStore, openStore, type Store } from '../../engine/store/db';
-import { insertLead, type LeadsTable } from '../../engine/store/leads';
+import { insertLead } from '../../engine/store/leads';
+import { leadRow } from '../support/leadRow';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const tmp = mkdtempSync(join(tmpdir(), 'loansites-faults-'));
@@ -59,42 +59,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-let n = 0;
-const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> => ({
-  brand: 'ipaydayloans',
-  idempotency_key: `fault-${++n}-abcdefghijklmnop`,
-  created_at: new Date().toISOString(),
-  loan_kind: 'general',
-  amount: 1000,
-  zip: '78701',
-  state: 'tx',
-  city: 'Austin',
-  country: 'US',
-  region: 'TX',
-  currency: 'USD',
-  purpose: '',
-  vehicle: '',
-  first_name: 'Ana',
-  last_name: 'García',
-  email: 'ana@example.org',
-  phone: '5125550123',
-  income_source: 'employment',
-  pay_frequency: 'biweekly',
-  sealed: sealText('{"dateOfBirth":"1990-04-02","monthlyIncome":3200}'),
-  consent_version: 'tcpa-2026-11',
-  consent_text: 'consent text',
-  consent_hash: 'h',
-  source: 'spring',
-  source2: '',
-  click_id: '',
-  session_uuid: '',
-  privacy_opt_out: 0,
-  ip: '',
-  user_agent: '',
-  host: 'ipaydayloans.com',
-  environment: 'production',
-  ...extra,
-});
+const lead = leadRow;
 
 async function migratedFile(name: string): Promise<string> {
   const file = join(tmp, name);
