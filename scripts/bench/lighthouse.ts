@@ -1,5 +1,5 @@
 /**
- * Lighthouse 12 mobile performance rows of `npm run bench` (and the row for what the tag manager costs).
+ * Lighthouse mobile performance rows of `npm run bench` (and the row for what the tag manager costs).
  *
  * Each page: Lighthouse's default (mobile) settings — a Moto G Power sized screen, 4× CPU slowdown and
  * a slow-4G network, simulated — performance category only, in Debian's Chromium (CHROME_PATH). One run

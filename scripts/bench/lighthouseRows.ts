@@ -1,11 +1,15 @@
 /**
- * Lighthouse 12 mobile performance as bench rows (scripts/bench/lighthouse.ts runs it): every page
+ * Lighthouse mobile performance as bench rows (scripts/bench/lighthouse.ts runs it): every page
  * template of 3 brands against ≥ 95, and the payday home with its tag manager vs without (what the tag manager costs).
  * Skipped with --no-lighthouse (it takes minutes).
  */
+import { createRequire } from 'node:module';
 import { startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
 import { LIGHTHOUSE_BUDGET, lighthousePages, lighthouseTagManager, type LighthouseRow } from './lighthouse';
+
+/** The installed Lighthouse, named in the row so a figure says which version measured it. */
+const LIGHTHOUSE_VERSION: string = createRequire(import.meta.url)('lighthouse/package.json').version;
 
 const measured = (r: LighthouseRow) =>
   r.error && !r.runs
@@ -20,8 +24,7 @@ export async function lighthouseRows(ctx: BenchContext): Promise<Row[]> {
   const minimal = await startServer(buildMinimalApp(ctx.root), ctx.port + 1);
   const { rows: pages, reference, speeds } = await lighthousePages(origin, `http://localhost:${ctx.port + 1}/`).finally(() => stopServer(minimal));
   const gtm = await lighthouseTagManager(`${origin(ctx.brand)}/`);
-  const note =
-    "lighthouse@12.8.2, mobile preset (simulated slow 4G, 4× CPU), Chromium /usr/bin/chromium; third-party hosts intercepted and answered at once (our loading strategy, not the vendors' bytes)";
+  const note = `lighthouse@${LIGHTHOUSE_VERSION}, mobile preset (simulated slow 4G, 4× CPU), Chromium /usr/bin/chromium; third-party hosts intercepted and answered at once (our loading strategy, not the vendors' bytes)`;
   return [
     ...pages.map((r, i) => ({
       figure: `Lighthouse ${r.label}`,
