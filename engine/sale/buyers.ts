@@ -118,12 +118,13 @@ export function buildBuyerCatalog(sources: readonly Source[], knownBrands?: Read
 
 /** The buyers folder: LOANSITES_BUYERS_DIR (absolute, or relative to the project root), else buyers/. */
 export const buyersDir = (env: Record<string, string | undefined> = process.env): string =>
-  resolve(projectRoot(), env.LOANSITES_BUYERS_DIR?.trim() || 'buyers');
+  // Read at run time from a folder the deployment chooses: the build must not trace it (it would take in the whole project).
+  resolve(/* turbopackIgnore: true */ projectRoot(), env.LOANSITES_BUYERS_DIR?.trim() || 'buyers');
 
 export function readBuyerSources(dir = buyersDir()): Source[] {
   let names: string[];
   try {
-    names = readdirSync(dir)
+    names = readdirSync(/* turbopackIgnore: true */ dir)
       .filter((f) => f.endsWith('.json'))
       .sort();
   } catch {
@@ -133,7 +134,7 @@ export function readBuyerSources(dir = buyersDir()): Source[] {
     const rel = relative(projectRoot(), join(dir, f));
     return rel.startsWith('..') || isAbsolute(rel) ? join(dir, f) : rel;
   };
-  return names.map((f) => ({ file: shown(f), text: readFileSync(join(dir, f), 'utf8') }));
+  return names.map((f) => ({ file: shown(f), text: readFileSync(/* turbopackIgnore: true */ join(dir, f), 'utf8') }));
 }
 
 /** The buyers whose secret variable is unset or empty. */
