@@ -7,7 +7,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
-import { validateLead } from './apply-form.fixtures';
+import { continueButton, leadPosts, step, uniqueEmail, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 let db: Store;
@@ -16,14 +16,6 @@ test.beforeAll(() => {
 });
 test.afterAll(() => db?.destroy());
 const leadsByEmail = (email: string) => db.selectFrom('leads').selectAll().where('email', '=', email).execute();
-const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.org`;
-function leadPosts(page: Page) {
-  const bodies: Record<string, unknown>[] = [];
-  page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/leads' && bodies.push(r.postDataJSON() as Record<string, unknown>));
-  return bodies;
-}
-const step = (page: Page) => page.locator('h3[tabindex="-1"]');
-const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
 async function open(page: Page, brand: string, path: string) {
   await page.goto(brandUrl(brand, path));
   await expect(continueButton(page)).toBeEnabled();

@@ -23,3 +23,17 @@ export async function serveLeads(page: Page, statuses: number[] = [201]) {
   });
   return bodies;
 }
+
+/** A fresh address per journey, so each test finds its own stored lead. */
+export const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.org`;
+
+/** Every POST /api/leads the page makes (the real server answers). */
+export function leadPosts(page: Page) {
+  const bodies: Record<string, unknown>[] = [];
+  page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/leads' && bodies.push(r.postDataJSON() as Record<string, unknown>));
+  return bodies;
+}
+
+/** The form step's heading (focused on each step change). */
+export const step = (page: Page) => page.locator('h3[tabindex="-1"]');
+export const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });

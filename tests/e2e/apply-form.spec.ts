@@ -12,7 +12,7 @@ import { consentText } from '../../engine/consent';
 import { openStore, type Store } from '../../engine/store/db';
 import { openFormTrace } from '../../engine/store/leads';
 import { startBuyer } from '../support/buyer';
-import { serveLeads, validateLead } from './apply-form.fixtures';
+import { continueButton, leadPosts, serveLeads, step, uniqueEmail, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 import { fakeThirdParties } from './thirdParties';
 
@@ -22,16 +22,6 @@ test.beforeAll(() => {
 });
 test.afterAll(() => db?.destroy());
 const leadsByEmail = (email: string) => db.selectFrom('leads').selectAll().where('email', '=', email).execute();
-const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
-/** Every POST /api/leads the page makes (the real server answers). */
-function leadPosts(page: Page) {
-  const bodies: Record<string, unknown>[] = [];
-  page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/leads' && bodies.push(r.postDataJSON() as Record<string, unknown>));
-  return bodies;
-}
-
-const step = (page: Page) => page.locator('h3[tabindex="-1"]');
-const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
 /** The form's own alerts (Next's route announcer is an alert too). */
 const formAlert = (page: Page) => page.locator('form[aria-labelledby]').getByRole('alert');
 
