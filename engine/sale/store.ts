@@ -5,6 +5,7 @@
  * A final status is written only by the lease holder and only over 'pending': a recorded sale is
  * never overwritten.
  */
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Store, StoreKind } from '../store/db';
 import { newId } from '../store/leads';
@@ -118,8 +119,19 @@ export async function soldCounts(db: Store, buyerId: string, day: string, month:
 export type NewEvent = Omit<SaleEventsTable, 'id' | 'price_cents' | 'latency_ms' | 'detail'> &
   Partial<Pick<SaleEventsTable, 'price_cents' | 'latency_ms' | 'detail'>>;
 
+/*
+ * A sale writes several events within one millisecond (skips, queued deliveries, the decision);
+ * the timeline orders by time and then id, so ids carry a per-process counter after the time:
+ * events of one sale (run by one worker under its lease) sort in the order they were written.
+ */
+let eventSeq = 0;
+const eventId = (): string => {
+  eventSeq = (eventSeq + 1) % 36 ** 6;
+  return `se_${Date.now().toString(36).padStart(9, '0')}${eventSeq.toString(36).padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+};
+
 export async function addEvent(db: Store, e: NewEvent): Promise<string> {
-  const id = newId('se');
+  const id = eventId();
   await db
     .insertInto('sale_events')
     .values({ price_cents: null, latency_ms: null, ...e, id, detail: (e.detail ?? '').slice(0, 500) })
@@ -131,7 +143,7 @@ export async function addEvents(db: Store, events: readonly NewEvent[]): Promise
   if (!events.length) return;
   await db
     .insertInto('sale_events')
-    .values(events.map((e) => ({ price_cents: null, latency_ms: null, ...e, id: newId('se'), detail: (e.detail ?? '').slice(0, 500) })))
+    .values(events.map((e) => ({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) })))
     .execute();
 }
 

@@ -13,7 +13,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { sealText } from '../../engine/leads/sealing';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
-import { ensureSale, saleOf, timelineOf } from '../../engine/sale/store';
+import { addEvent, addEvents, ensureSale, saleOf, timelineOf } from '../../engine/sale/store';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
@@ -117,6 +117,15 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
   }, 60_000);
   afterAll(async () => {
     await db?.destroy();
+  });
+
+  it('a timeline lists events written in the same millisecond in the order they were written', async () => {
+    const id = await storeLead(db);
+    const at = new Date().toISOString();
+    const steps = Array.from({ length: 40 }, (_, i) => `b${String(i).padStart(2, '0')}`);
+    for (const b of steps) await addEvent(db, { lead_id: id, at, buyer_id: b, step: 'eligibility', outcome: 'skipped' });
+    await addEvents(db, steps.map((b) => ({ lead_id: id, at, buyer_id: `${b}-x`, step: 'deliver' as const, outcome: 'queued' as const })));
+    expect((await timelineOf(db, id)).map((e) => e.buyer_id)).toEqual([...steps, ...steps.map((b) => `${b}-x`)]);
   });
 
   it('posts to the best bid that accepts; hostile, silent and failing buyers are refusals on the timeline', async () => {
