@@ -34,6 +34,7 @@ import {
   finishSale,
   isSuppressed,
   recordContacts,
+  reservePost,
   seenBefore,
   settleEvent,
   soldCounts,
@@ -107,7 +108,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
     const secret = deps.secretOf(b);
     const remaining = started + (deps.deadlineMs ?? SALE_DEADLINE_MS) - now().getTime();
     if (!secret || !b.endpoints.post) return 'refused';
-    const eventId = await addEvent(db, {
+    const sending: NewEvent = {
       lead_id: leadId,
       at: now().toISOString(),
       buyer_id: b.id,
@@ -115,7 +116,18 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       outcome: 'sending',
       price_cents: offer.price === undefined ? null : cents(offer.price),
       detail: offer.pingId ?? '',
-    });
+    };
+    let eventId: string;
+    if (b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined) {
+      // Eligibility counted the sales recorded; other sales (here or on another instance) may be posting to this buyer now.
+      const t = localTime(now(), b.schedule?.timeZone);
+      const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month });
+      if ('full' in r) {
+        await addEvent(db, { lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
+        return 'refused';
+      }
+      eventId = r.id;
+    } else eventId = await addEvent(db, sending);
     return sendPost(offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)));
   };
   const sendPost = async (offer: Offer, eventId: string, secret: string, timeoutMs: number): Promise<SaleResult | 'refused' | 'unconfirmed'> => {

@@ -6,7 +6,7 @@
  * never overwritten.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Store, StoreKind } from '../store/db';
 import { newId } from '../store/leads';
 import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './tables';
@@ -114,6 +114,57 @@ export async function soldCounts(db: Store, buyerId: string, day: string, month:
     .where('buyer_month', '=', month)
     .executeTakeFirst();
   return { day: Number(row?.day ?? 0), month: Number(row?.month ?? 0) };
+}
+
+/** A buyer's caps as the sale counts them: its limits, and its calendar day and month now. */
+export interface CapWindow {
+  perDay?: number | undefined;
+  perMonth?: number | undefined;
+  day: string;
+  month: string;
+}
+
+const isPostgres = (db: Store): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Records a post about to go out to a capped buyer (its `sending` row) only if the buyer's caps
+ * leave room, counting the sales recorded and the posts still out (sending, their sale pending).
+ * Check and record are one transaction holding a lock per buyer — an advisory lock on
+ * PostgreSQL, the write lock on SQLite (the insert comes first) — so two instances can never
+ * both take the last place: caps hold exactly. The event id, or why the cap is full.
+ */
+export async function reservePost(db: Store, e: NewEvent, cap: CapWindow): Promise<{ id: string } | { full: string }> {
+  const full = new Error('cap full');
+  let reason = '';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      const id = eventId();
+      await trx
+        .insertInto('sale_events')
+        .values({ price_cents: null, latency_ms: null, ...e, id, detail: (e.detail ?? '').slice(0, 500) })
+        .execute();
+      // One statement, one snapshot: a sale finishing meanwhile is counted once, as sold or as being posted.
+      const { rows } = await sql<{ day: number | string; month: number | string; out: number | string }>`
+        select
+          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_day = ${cap.day}) as day,
+          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_month = ${cap.month}) as month,
+          (select count(*) from sale_events join lead_sales on lead_sales.lead_id = sale_events.lead_id
+            where sale_events.buyer_id = ${e.buyer_id} and sale_events.step = 'post' and sale_events.outcome = 'sending'
+              and lead_sales.status = 'pending' and sale_events.id <> ${id}) as out`.execute(trx);
+      const sold = { day: Number(rows[0]?.day ?? 0), month: Number(rows[0]?.month ?? 0) };
+      const inFlight = Number(rows[0]?.out ?? 0);
+      if (cap.perDay !== undefined && sold.day + inFlight >= cap.perDay)
+        reason = `daily cap ${cap.perDay} reached (${sold.day} sold, ${inFlight} being posted)`;
+      else if (cap.perMonth !== undefined && sold.month + inFlight >= cap.perMonth)
+        reason = `monthly cap ${cap.perMonth} reached (${sold.month} sold, ${inFlight} being posted)`;
+      if (reason) throw full;
+      return { id };
+    });
+  } catch (err) {
+    if (err === full) return { full: reason };
+    throw err;
+  }
 }
 
 export type NewEvent = Omit<SaleEventsTable, 'id' | 'price_cents' | 'latency_ms' | 'detail'> &
