@@ -103,6 +103,8 @@ const settings = {
   trustForwardedHost: process.env.TRUST_FORWARDED_HOST === '1',
   production: process.env.NODE_ENV === 'production',
   env: process.env,
+  // the built-in demo lender's offer page (/demo-lender/offer) exists only where the demo lender does
+  demoLender: frontDoor.demoLenderAvailable(process.env),
 };
 const decide = frontDoor.rememberingPages();
 /** @type {WeakMap<object, Set<string>>} the catalog's production hosts (HSTS) */
@@ -177,6 +179,7 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
       return replay.handle(req, res, { page: d.page, host: d.host }, () => toNext(req, res, d.url));
     case 'seo':
     case 'notFound':
+    case 'demoLender':
     case 'next':
       return toNext(req, res, d.url);
   }

@@ -16,7 +16,10 @@
  * 5. next — the client router's data requests, given the host's brand;
  * 6. redirect — a blog host's / to /blog (308), a search form's ?state= to its page (302), a
  *    path with capitals to the lower-case page it names (308);
- * 7. seo — robots.txt and the sitemaps, from the SEO API route;
+ * 7. demoLender — /demo-lender/offer, the built-in demo lender's offer page, on a brand's own
+ *    host while the demo lender exists (not a deployment, no buyer documents: Door.demoLender);
+ *    otherwise that path is an ordinary unknown page of the brand;
+ *    seo — robots.txt and the sitemaps, from the SEO API route;
  * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
  *    parties) and whether it may use geolocation; replayable from the page cache;
  * 9. not found — the brand's own 404 page.
@@ -29,6 +32,7 @@ import { pageUsesGeolocation } from '../geocode/permissions';
 import { isBlogPath, lookupBrandId, requestHost } from '../hosts';
 import { pagePolicy } from '../pagePolicy';
 import { matchPath, searchRedirect } from '../resolve';
+import { DEMO_OFFER_PATH } from '../sale/demoOffer';
 import { isPreviewModeId } from './previewMode';
 import {
   brandDataUrl,
@@ -67,6 +71,8 @@ export interface Door {
   production: boolean;
   /** the environment the page policies read (the geocoder's origin) */
   env: Record<string, string | undefined>;
+  /** the built-in demo lender exists here (engine/sale/demoRoutes.ts demoLenderAvailable): its offer page is served on the brands' hosts */
+  demoLender?: boolean;
 }
 
 export type Decision =
@@ -77,6 +83,7 @@ export type Decision =
   | { kind: 'unavailable'; brand: string; problems: string[] }
   | { kind: 'redirect'; status: 302 | 308; location: string }
   | { kind: 'seo'; brand: string; url: string }
+  | { kind: 'demoLender'; brand: string; url: string }
   | { kind: 'page'; brand: string; host: string; url: string; page: string; policy: PagePolicy; geolocation: boolean }
   | { kind: 'notFound'; brand: string; url: string; policy: PagePolicy };
 
@@ -87,6 +94,8 @@ export const ALLOWED_METHODS = 'GET, HEAD, POST';
 /** Next's own files, the API and the shared public files: the same on every host. */
 const NEXT_OWN = /^\/(?:_next\/(?!data\/)|api(?:\/|$)|static\/|logos\/|favicon\.ico$)/;
 const DATA = /^\/_next\/data\//;
+/** The API route that renders the demo lender's offer page. */
+export const DEMO_LENDER_PAGE = '/api/demo-lender/offer';
 
 export function decide(req: RequestFacts, door: Door): Decision {
   if (REFUSED_METHODS.has(req.method)) return { kind: 'refuse', status: 405, reason: `Method ${req.method} is not allowed` };
@@ -126,6 +135,7 @@ export function decide(req: RequestFacts, door: Door): Decision {
   }
 
   if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
+  if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: `${DEMO_LENDER_PAGE}${search}` };
   const seo = seoFileOf(path);
   if (seo) return { kind: 'seo', brand: brandId, url: seoUrl(brandId, seo, search) };
   const query = new URLSearchParams(search);

@@ -8,6 +8,7 @@ export { requestHost } from '../hosts';
 export { answerOf } from './frontDoorAnswers';
 export { getCatalog } from '../catalog';
 export { previewModeId } from './previewMode';
+export { demoLenderAvailable } from '../sale/demoAvailable';
 
 import type { Catalog } from '../catalog';
 import { decide, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';

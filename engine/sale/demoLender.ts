@@ -5,8 +5,9 @@
  * tester can predict both outcomes:
  * - it bids on every request of $3,000 or less: $12.00 for a general loan, $20.00 for a title loan;
  * - it refuses amounts above $3,000, and (to show a refusal by state) requests from New York;
- * - a post of a lead it bid on is accepted; the borrower continues to /demo-lender/ on the
- *   brand's own host (no redirect URL leaves the site).
+ * - a post of a lead it bid on is accepted, answered with its sealed offer as its reference for
+ *   the lead (engine/sale/demoOffer.ts); the borrower continues to /demo-lender/offer on the
+ *   brand's own host, which shows that offer (no redirect URL leaves the site).
  */
 import type { BuyerBid, BuyerPing, BuyerPostAnswer } from '../../schemas/api.types';
 import type { Buyer } from '../../schemas/buyer.types';
@@ -37,7 +38,8 @@ export function demoBid(ping: Pick<BuyerPing, 'amount' | 'state' | 'loanKind'>):
   return { bid: true, price: ping.loanKind === 'title' ? 20 : 12, bidId: 'demo' };
 }
 
-export function demoPostAnswer(post: { amount: number; state: string; loanKind: string }): BuyerPostAnswer {
+/** The answer to a post; `offer` seals the offer the borrower will see (called only when it accepts). */
+export function demoPostAnswer(post: { amount: number; state: string; loanKind: string }, offer: () => string = () => 'demo'): BuyerPostAnswer {
   const bid = demoBid({ amount: post.amount, state: post.state, loanKind: post.loanKind === 'title' ? 'title' : 'general' });
-  return bid.bid ? { accepted: true, buyerLeadId: 'demo' } : { accepted: false, reason: bid.reason ?? 'refused' };
+  return bid.bid ? { accepted: true, buyerLeadId: offer() } : { accepted: false, reason: bid.reason ?? 'refused' };
 }

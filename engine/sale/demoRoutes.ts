@@ -6,11 +6,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, readRawBody } from '../http/api';
-import { isDeployment } from '../leads/sealing';
-import { getBuyers } from './buyers';
+import { leadKeyring } from '../leads/sealing';
+import { demoLenderAvailable } from './demoAvailable';
 import { DEMO_SECRET } from './demoLender';
+import { demoOfferKey, sealDemoOffer, type DemoOffer } from './demoOffer';
 
-export const demoLenderAvailable = (env: Record<string, string | undefined> = process.env): boolean => !isDeployment(env) && getBuyers(env).buyers.size === 0;
+export { demoLenderAvailable };
 
 /** The signed JSON body of a request to the demo lender; 404 where it does not exist, 401 unsigned. */
 export async function readDemoRequest(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -28,3 +29,9 @@ export async function readDemoRequest(req: IncomingMessage): Promise<Record<stri
   }
   throw new ApiError(400, 'The body is not a JSON object');
 }
+
+/** Seals the demo lender's offer under the current lead key. */
+export const sealOffer = (offer: Omit<DemoOffer, 'expiresAt'>, now = new Date()): string => sealDemoOffer(offer, now, demoOfferKey(leadKeyring().current.key));
+
+/** Every key an offer link may have been sealed with: one per lead key still held (a rotation keeps yesterday's links working). */
+export const offerKeys = (): Buffer[] => [...leadKeyring().byId.values()].map(demoOfferKey);

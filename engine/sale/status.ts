@@ -7,10 +7,9 @@
 import type { SaleStatusAnswer } from '../../schemas/api.types';
 import type { Buyer } from '../../schemas/buyer.types';
 import { DEMO_LENDER_ID } from './demoLender';
+import { demoOfferUrl } from './demoOffer';
 import { checkRedirect } from './redirect';
 import type { LeadSalesTable } from './tables';
-
-export const DEMO_OFFER_PATH = '/api/demo-lender/offer';
 
 export function saleStatusAnswer(sale: LeadSalesTable | undefined, buyerOf: (id: string) => Buyer | undefined): SaleStatusAnswer {
   if (!sale || sale.status === 'pending') return { state: 'finding' };
@@ -19,7 +18,7 @@ export function saleStatusAnswer(sale: LeadSalesTable | undefined, buyerOf: (id:
     return {
       state: 'matched',
       lender: buyerOf(DEMO_LENDER_ID)?.displayName ?? 'Demo Lender',
-      continueUrl: DEMO_OFFER_PATH,
+      continueUrl: demoOfferUrl(sale.buyer_lead_id),
       demo: true,
     };
   const buyer = buyerOf(sale.buyer_id);

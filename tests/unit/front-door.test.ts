@@ -292,6 +292,23 @@ describe('hosts', () => {
     expect(answerOf(on('console.localhost', '/'))?.body).toContain('No console yet');
   });
 
+  it.each([
+    // where the demo lender exists: its offer page on a brand's own hosts, local or production, the query kept
+    [IPAYDAY, '/demo-lender/offer?o=o1.abc', true, { kind: 'demoLender', brand: 'ipaydayloans', url: '/api/demo-lender/offer?o=o1.abc' }],
+    ['ipaydayloans.com', '/demo-lender/offer', true, { kind: 'demoLender', brand: 'ipaydayloans', url: '/api/demo-lender/offer' }],
+    ['weloans.ca', '/demo-lender/offer?o=%3Cscript%3E', true, { kind: 'demoLender', brand: 'weloans', url: '/api/demo-lender/offer?o=%3Cscript%3E' }],
+    // not on a blog host, not on a host of no brand, and no other path of the lender
+    ['blog.ipaydayloans.com', '/demo-lender/offer', true, { kind: 'notFound', brand: 'ipaydayloans' }],
+    ['evil.com', '/demo-lender/offer', true, { kind: 'unknownHost' }],
+    [IPAYDAY, '/demo-lender/other', true, BRAND_404],
+    [IPAYDAY, '/Demo-Lender/offer', true, BRAND_404],
+    // a deployment, or buyer documents in use: no demo lender, the path is the brand's 404 like any unknown page
+    ['ipaydayloans.com', '/demo-lender/offer', false, BRAND_404],
+    [IPAYDAY, '/demo-lender/offer?o=o1.abc', false, BRAND_404],
+  ] as const)('the demo lender offer page: %s %s (demo lender %s) → %j', (host, target, demoLender, expected) => {
+    expect(decide({ method: 'GET', target, host }, { ...door, demoLender })).toMatchObject(expected);
+  });
+
   it('x-forwarded-host is believed only when the deployment says so', () => {
     const facts = { method: 'GET', target: '/', host: '127.0.0.1:3000', forwardedHost: 'weloans.ca, evil.com' };
     expect(decide(facts, door).kind).toBe('unknownHost');

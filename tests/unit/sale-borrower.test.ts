@@ -6,6 +6,9 @@ import { leadOfSaleToken, saleBuyers, saleToken } from '../../engine/sale/runtim
 import { saleStatusAnswer } from '../../engine/sale/status';
 import type { LeadSalesTable } from '../../engine/sale/tables';
 
+/** A sealed demo offer as the demo lender's reference (its form only: what it opens to is tested in sale-demo-offer.test.ts). */
+const OFFER = `o1.${'Qk'.repeat(40)}`;
+
 process.env.LEADS_ENCRYPTION_KEY ??= 'f'.repeat(64);
 
 describe('the demo lender, by the rules written in the README', () => {
@@ -69,7 +72,23 @@ describe('the status answer holds nothing personal and no unchecked redirect', (
       { status: 'sold', buyer_id: 'acme', redirect_url: 'https://old.acme.example/x' },
       { state: 'matched', lender: 'Acme Lending' },
     ],
-    ['sold to the demo lender', { status: 'sold', buyer_id: 'demo-lender' }, { state: 'matched', demo: true, continueUrl: '/api/demo-lender/offer' }],
+    // The demo lender's offer page moved from /api/demo-lender/offer to /demo-lender/offer (the front door routes it), and
+    // carries the demo lender's sealed offer, its reference for the lead: opaque, so the answer still shows no amount or price.
+    [
+      'sold to the demo lender, no offer recorded',
+      { status: 'sold', buyer_id: 'demo-lender' },
+      { state: 'matched', demo: true, continueUrl: '/demo-lender/offer' },
+    ],
+    [
+      'sold to the demo lender with its sealed offer',
+      { status: 'sold', buyer_id: 'demo-lender', price_cents: 900, buyer_lead_id: OFFER },
+      { state: 'matched', demo: true, continueUrl: `/demo-lender/offer?o=${OFFER}` },
+    ],
+    [
+      'sold to the demo lender, a reference that is not an offer left out of the link',
+      { status: 'sold', buyer_id: 'demo-lender', buyer_lead_id: 'x"><script>' },
+      { state: 'matched', demo: true, continueUrl: '/demo-lender/offer' },
+    ],
   ])('%s', (_, over, expected) => {
     const answer = saleStatusAnswer(sale(over), of);
     expect(answer).toEqual(expect.objectContaining(expected));

@@ -1,0 +1,76 @@
+/**
+ * The demo lender's offer page (/demo-lender/offer on a brand's host): what a lender's website
+ * would show the borrower it bought, said plainly to be a demonstration. A link that is missing,
+ * damaged, forged or expired gets its own 4xx page saying so. A self-contained page (no script):
+ * the demo lender stands for another company's website, not a page of the brand. Everything
+ * shown is escaped, although only this server can have made an offer that opens.
+ */
+import { escapeHtml } from '../errorPages';
+import type { OpenedOffer } from './demoOffer';
+
+export interface PageAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const STYLE = `body{font:17px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}
+.demo{background:#fde68a;border-bottom:3px solid #92400e;padding:.75rem 1rem;margin:0}
+.wrap{max-width:40rem;margin:0 auto;padding:1rem 1.25rem 2rem}
+h1{font-size:1.6rem;line-height:1.25;margin:1rem 0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:1rem 0;padding:1rem;border:2px solid #334155;border-radius:.5rem}
+dt{font-weight:700}dd{margin:0}
+a{display:inline-flex;align-items:center;min-height:44px;color:#0b4fc0;font-weight:600}
+a:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px}
+footer{color:#334155;font-size:.95rem;border-top:1px solid #cbd5e1;margin-top:2rem;padding-top:.5rem}`;
+
+const money = (amount: number, currency: string): string => `$${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${currency}`;
+const when = (ms: number): string => new Date(ms).toUTCString().replace('GMT', 'UTC');
+
+function page(title: string, main: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} — Demo Lender (a demonstration)</title><style>${STYLE}</style></head><body>
+<header><p class="demo"><strong>Demonstration — not a real lender.</strong> This page stands in for a lender's website. No loan exists, nobody will contact you, and nothing was charged.</p></header>
+<main class="wrap">${main}</main>
+<footer class="wrap"><p>Demo Lender is built into this site's software so its operators can try the whole journey. A deployment never uses it.</p></footer>
+</body></html>`;
+}
+
+const HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
+
+/** The page for an opened (or refused) offer link. */
+export function demoOfferPage(opened: OpenedOffer): PageAnswer {
+  if (!opened.ok) {
+    const expired = opened.expiredAt !== undefined ? `<p>It expired on ${escapeHtml(when(opened.expiredAt))}.</p>` : '';
+    return {
+      status: opened.status,
+      headers: HEADERS,
+      body: page(
+        opened.title,
+        `<h1>${escapeHtml(opened.title)}</h1><p>${escapeHtml(opened.reason)}</p>${expired}<p>To see a demo offer, send a new request from the site's apply page.</p><p><a href="/">Back to the site</a></p>`,
+      ),
+    };
+  }
+  const o = opened.offer;
+  const kind = o.loanKind === 'title' ? 'Title loan' : 'Personal loan';
+  return {
+    status: 200,
+    headers: HEADERS,
+    body: page(
+      'Your demo offer',
+      `<h1>Demo Lender: your demo offer</h1>
+<p>Demo Lender accepted your request. A real lender would show its offer here: the amount, the APR, every fee and the repayment dates, before you sign anything.</p>
+<h2>The request it accepted</h2>
+<dl><dt>Amount</dt><dd>${escapeHtml(money(o.amount, o.currency))}</dd><dt>Loan type</dt><dd>${escapeHtml(kind)}</dd><dt>Offer valid until</dt><dd>${escapeHtml(when(o.expiresAt))}</dd></dl>
+<h2>For the site's operators</h2>
+<p>Demo Lender paid $${escapeHtml((o.priceCents / 100).toFixed(2))} for this request; <code>npm run leads</code> shows the sale with its price.</p>
+<p><a href="/">Back to the site</a></p>`,
+    ),
+  };
+}
+
+/** Where the demo lender does not exist (a deployment, or buyer documents in use). */
+export const noDemoLender = (): PageAnswer => ({
+  status: 404,
+  headers: { ...HEADERS },
+  body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>There is no demo lender on this site.</p></main></body></html>`,
+});
