@@ -18,6 +18,7 @@ import { startServer, stopServer, type BenchContext, type Row, type RowProducer 
 import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
 import { lighthouseRows } from './bench/lighthouseRows';
+import { saleRows } from './bench/sale';
 import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
 import { trafficOverviewRows } from './bench/trafficOverview';
@@ -30,6 +31,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
   { name: 'console overview', rows: trafficOverviewRows },
+  { name: 'sale', rows: saleRows },
 ];
 
 const root = process.cwd();

@@ -53,11 +53,19 @@ async function fillAndSubmit(page: Page, opts: { brand: string; path: string; em
   await page.keyboard.press('Enter');
 }
 
+const OFFER_PAGE = /\/demo-lender\/offer\?o=o1\.[A-Za-z0-9_-]+$/;
 const matched = (page: Page) => page.getByRole('heading', { name: /^You're matched with Demo Lender/ });
 
 for (const b of [
-  { brand: 'ipaydayloans', path: '/apply?requested_amount=800', price: 1200, how: 'stays, then continues by keyboard' },
-  { brand: 'ustitleloans', path: '/apply-title-loans?requestedamount=2500', price: 2000, title: true, how: 'is taken there by the announced redirect' },
+  { brand: 'ipaydayloans', path: '/apply?requested_amount=800', price: 1200, amount: '$800 USD', how: 'stays, then continues by keyboard' },
+  {
+    brand: 'ustitleloans',
+    path: '/apply-title-loans?requestedamount=2500',
+    price: 2000,
+    amount: '$2,500 USD',
+    title: true,
+    how: 'is taken there by the announced redirect',
+  },
 ]) {
   test(`${b.brand}: the borrower is matched with the demo lender and ${b.how}`, async ({ page }) => {
     test.setTimeout(90_000);
@@ -70,7 +78,7 @@ for (const b of [
     expect(await saleOfEmail(email)).toMatchObject({ status: 'sold', buyer_id: 'demo-lender', price_cents: b.price });
     if (b.title) {
       // Nothing pressed: the announced redirect follows after its countdown.
-      await expect(page).toHaveURL(/\/api\/demo-lender\/offer$/, { timeout: 30_000 });
+      await expect(page).toHaveURL(OFFER_PAGE, { timeout: 30_000 });
     } else {
       const stay = page.getByRole('button', { name: 'Stay on this page' });
       await stay.focus();
@@ -81,10 +89,18 @@ for (const b of [
       const go = page.getByRole('link', { name: /^Continue to Demo Lender/ });
       await go.focus();
       await page.keyboard.press('Enter');
-      await expect(page).toHaveURL(/\/api\/demo-lender\/offer$/);
+      await expect(page).toHaveURL(OFFER_PAGE);
     }
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Demo Lender: your offer would appear here');
-    await expect(page.getByText('Demo — not a real lender')).toBeVisible();
+    // The demo lender's page, on the brand's own host: the offer from the link, said to be a demonstration.
+    expect(new URL(page.url()).hostname).toBe(`${b.brand}.localhost`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Demo Lender: your demo offer');
+    await expect(page.getByText('Demonstration — not a real lender.')).toBeVisible();
+    await expect(page.getByRole('definition').first()).toHaveText(b.amount);
+    await expect(page.getByText(`Demo Lender paid $${(b.price / 100).toFixed(2)} for this request`)).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(await smallTapTargets(page)).toEqual([]);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Back to the site' })).toBeFocused();
 
     // Back and reload: the request is not sent again.
     await page.goBack();
@@ -107,4 +123,19 @@ test('an amount the demo lender refuses: an honest "no lender right now" with ne
   expect(await smallTapTargets(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   expect(await saleOfEmail(email)).toMatchObject({ status: 'unsold', buyer_id: null });
+});
+
+test('a forged or damaged link to the demo lender gets a 4xx page that says so, never a crash', async ({ page }) => {
+  for (const [o, status, heading] of [
+    [`o1.${'A'.repeat(80)}`, 403, 'This offer link is not genuine'],
+    ['"><script>alert(1)</script>', 400, 'This offer link is damaged'],
+    ['', 400, 'This link has no offer in it'],
+  ] as const) {
+    const res = await page.goto(brandUrl('ipaydayloans', `/demo-lender/offer?o=${encodeURIComponent(o)}`));
+    expect(res?.status()).toBe(status);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+    await expect(page.getByText('Demonstration — not a real lender.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to the site' })).toHaveAttribute('href', '/');
+  }
+  await expectNoAxeViolations(page);
 });

@@ -2,14 +2,14 @@
  * A stored lead with its pending sale, for tests of the sale and the sale bench: an ordinary
  * Texas request ($800 unless told), with a unique email and phone so it is never a duplicate.
  */
-import { sealText } from '../../engine/leads/sealing';
+import { sealText, type LeadKeyring } from '../../engine/leads/sealing';
 import { ensureSale } from '../../engine/sale/store';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 
 let seq = 0;
 
-export async function storeSaleLead(db: Store, key: Buffer, over: { amount?: number } = {}): Promise<string> {
+export async function storeSaleLead(db: Store, key: Buffer | LeadKeyring, over: { amount?: number } = {}): Promise<string> {
   seq += 1;
   const unique = `${process.pid}-${seq}-${Math.random().toString(36).slice(2)}`;
   const { id } = await insertLead(

@@ -1,7 +1,7 @@
 /**
  * A stand-in ping-post / direct-post buyer for the sale's tests: a real HTTP server on loopback
  * (ports 48000 and up) that checks our signature, records every ping and post, and behaves as
- * told — bids a price, refuses, never answers, answers 500, answers a post slowly, sends the
+ * told — bids a price (at once or slowly), refuses, never answers, answers 500, answers a post slowly, sends the
  * borrower to a host it did not declare, or sends a huge body. A post is idempotent on its
  * Idempotency-Key: the same lead posted again gets the first answer again.
  */
@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { freePort } from './ports';
 
-export type PingBehaviour = { bid: number } | 'no-bid' | 'hang' | 'error' | 'huge' | 'bad-types';
+/** delayMs: the bid comes after that long (a slow buyer) */
+export type PingBehaviour = { bid: number; delayMs?: number } | 'no-bid' | 'hang' | 'error' | 'huge' | 'bad-types';
 export type PostBehaviour = 'accept' | 'refuse' | 'hang' | 'error' | 'wrong-redirect' | { slowMs: number };
 
 export interface StandInBuyer {
@@ -23,6 +24,8 @@ export interface StandInBuyer {
   accepted: Set<string>;
   ping: PingBehaviour;
   post: PostBehaviour;
+  /** keep no record of pings and posts (a benchmark's thousands of sales) */
+  quiet: boolean;
   /** hold posts until released (to stop a sale mid-post) */
   holdPosts: boolean;
   document(extra?: Record<string, unknown>): Record<string, unknown>;
@@ -51,6 +54,7 @@ export async function startStandInBuyer(
     ping: opts.ping ?? { bid: 10 },
     post: opts.post ?? 'accept',
     holdPosts: false,
+    quiet: false,
     document: (extra = {}) => ({
       $schema: '../../schemas/buyer.schema.json',
       id,
@@ -71,17 +75,19 @@ export async function startStandInBuyer(
     if (req.headers['x-loansites-signature'] !== expected) return json(res, 401, '{"error":"bad signature"}');
     const body = JSON.parse(text) as Record<string, unknown>;
     if (req.url === '/ping') {
-      buyer.pings.push(body);
+      if (!buyer.quiet) buyer.pings.push(body);
       const b = buyer.ping;
       if (b === 'hang') return;
       if (b === 'error') return json(res, 500, 'oops');
       if (b === 'huge') return json(res, 200, JSON.stringify({ bid: true, price: 5, reason: 'x'.repeat(100_000) }));
       if (b === 'bad-types') return json(res, 200, '{"bid":"yes","price":"lots"}');
       if (b === 'no-bid') return json(res, 200, '{"bid":false,"reason":"not today"}');
-      return json(res, 200, JSON.stringify({ bid: true, price: b.bid, bidId: `${id}-bid` }));
+      if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+      if (!res.destroyed) json(res, 200, JSON.stringify({ bid: true, price: b.bid, bidId: `${id}-bid` }));
+      return;
     }
     const leadId = String(req.headers['idempotency-key']);
-    buyer.posts.push({ leadId, body });
+    if (!buyer.quiet) buyer.posts.push({ leadId, body });
     while (buyer.holdPosts) await new Promise((r) => setTimeout(r, 20));
     const known = answers.get(leadId);
     if (known) return json(res, 200, known);
@@ -99,7 +105,7 @@ export async function startStandInBuyer(
           };
     const text2 = JSON.stringify(answer);
     answers.set(leadId, text2);
-    if (answer.accepted && p !== 'wrong-redirect') buyer.accepted.add(leadId);
+    if (answer.accepted && p !== 'wrong-redirect' && !buyer.quiet) buyer.accepted.add(leadId);
     if (!res.destroyed) json(res, 200, text2);
   });
   const port = await freePort(48000);
