@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../catalog';
-import { lookupBrandId, requestHost } from '../hosts';
+import { brandOfHost, requestHost } from '../hosts';
 import { toProblems } from '../validate/schema';
 import { reportServerError } from '../errors/report';
 
@@ -108,7 +108,7 @@ export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: numbe
 export function brandOfRequest(req: IncomingMessage): LoadedBrand {
   const host = requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
   const catalog = getCatalog();
-  const id = lookupBrandId(catalog.hostMap, host) ?? lookupBrandId(catalog.blogHostMap, host);
+  const id = brandOfHost(catalog, host)?.id;
   const loaded = id ? catalog.brands.get(id) : undefined;
   if (!loaded) throw new ApiError(404, `No site answers on host "${host.slice(0, 255)}"`);
   return loaded;
