@@ -15,7 +15,7 @@ import { brandOfHost, requestHost } from './hosts';
 import { brandOfInternalPath } from './http/requestPath';
 import type { PageModel } from './model';
 import { buildPageModel } from './pageModel';
-import { NOT_FOUND_PATH } from './resolve';
+import { NOT_FOUND_PATH } from './pageMatch';
 
 export type NotFoundView = { kind: 'brand'; model: PageModel } | { kind: 'unavailable' } | { kind: 'plain' };
 

@@ -5,7 +5,7 @@
  * under a sitemap index.
  */
 import type { LoadedBrand } from './catalog';
-import { matchPath } from './resolve';
+import { matchPath } from './pageMatch';
 import type { CompiledRoute } from './routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from './routeParams';
 import { canonicalUrl } from './seo';

@@ -35,7 +35,7 @@ function nextLifetimes() {
 
 /**
  * The bytes of a page's data as JSON, without the brand view when it is the one all pages of the
- * brand share (frozen, held by engine/resolve.ts whatever the cache holds); a page with a brand
+ * brand share (frozen, held by engine/brandView.ts whatever the cache holds); a page with a brand
  * object of its own (the blog host's links) counts it. Measured against the heap over 3,000 city
  * pages: 8.8 KB of heap per page for this data; counting the HTML's __NEXT_DATA__ copy instead,
  * as before, said ~1.5 KB.

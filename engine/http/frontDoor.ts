@@ -28,7 +28,7 @@ import type { Catalog } from '../catalog';
 import { pageUsesGeolocation } from '../geocode/permissions';
 import { brandOfHost, isBlogPath, requestHost } from '../hosts';
 import { pagePolicy } from '../pagePolicy';
-import { matchPath, searchRedirect } from '../resolve';
+import { matchPath, searchRedirect } from '../pageMatch';
 import { isPreviewModeId } from './previewMode';
 import {
   brandDataUrl,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/catalog';
 import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/cities';
 import { cityPageCount } from '../../engine/directory';
-import { matchPath } from '../../engine/resolve';
+import { matchPath } from '../../engine/pageMatch';
 import { brandPaths, robotsTxt, SITEMAP_MAX_URLS, sitemapCount, sitemapIndexXml, sitemapXml } from '../../engine/sitemap';
 import { STATES } from '../../engine/states';
 
