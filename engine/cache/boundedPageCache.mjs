@@ -15,6 +15,8 @@
  * PAGE_CACHE_STATS=1 lets server.mjs answer GET /__page-cache on loopback with the counters
  * (tests and npm run bench read them).
  * Plain JavaScript: Next loads it at run time, unbundled.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): Next loads the page cache handler unbundled (next.config.ts cacheHandler), and server.mjs reads its counters.
  */
 import { createRequire } from 'node:module';
 
@@ -25,7 +27,8 @@ const MB = 1024 * 1024;
 function nextLifetimes() {
   try {
     const require = createRequire(import.meta.url);
-    const mod = require('next/dist/server/lib/incremental-cache/shared-cache-controls.external.js');
+    // a private field of Next's: read where this version keeps it, checked below
+    const mod = /** @type {any} */ (require('next/dist/server/lib/incremental-cache/shared-cache-controls.external.js'));
     const map = mod?.SharedCacheControls?.cacheControls;
     return map instanceof Map ? map : undefined;
   } catch {

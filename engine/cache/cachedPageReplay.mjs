@@ -18,12 +18,16 @@
  * bounded cache drops it (they are not counted in PAGE_CACHE_MB: ~1 KB + ~25% of the HTML).
  * With REDIS_URL there is no local store, and nothing is replayed (nginx's microcache is in front).
  * PAGE_CACHE_REPLAY=0 turns it off.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs replays pages with it on plain Node.
  */
 import { gzipSync } from 'node:zlib';
 import { pageCacheStore } from './boundedPageCache.mjs';
 
 /** Headers that belong to one response's framing, never replayed as recorded. */
 const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive']);
+/** The names of the headers set on a response, as set (Node has had getRawHeaderNames since 15.13; its types miss it). */
+const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) => /** @type {string[]} */ (/** @type {any} */ (res).getRawHeaderNames());
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
 const PAGE_PATH = /^\/(?:[a-z0-9-]+(?:\/[a-z0-9-]+)*)?$/;
 /** Query parameters Next reads itself (its data and RSC requests): such a URL is Next's to answer. */
@@ -89,7 +93,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       res.writeHead = /** @type {typeof res.writeHead} */ (
         function (/** @type {any[]} */ ...args) {
           const out = writeHead.apply(res, /** @type {any} */ (args));
-          api.record(c, res.statusCode, Object.fromEntries(res.getRawHeaderNames().map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
+          api.record(c, res.statusCode, Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
           return out;
         }
       );
