@@ -160,6 +160,9 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   const facts = { method: req.method ?? 'GET', target: req.url ?? '/', host, forwardedHost: String(forwardedHost ?? ''), revalidate: String(revalidate ?? '') };
   const door = { ...settings, catalog: frontDoor.getCatalog() };
   const d = decide(facts, door);
+  // A fresh cached page goes out with the head recorded when Next answered it, these headers
+  // included: nothing more is set for it (engine/cache/cachedPageReplay.mjs).
+  if (d.kind === 'page' && replay.serveFresh(req, res, { page: d.page, host: d.host })) return;
   const routedHost = frontDoor.requestHost(facts, settings.trustForwardedHost);
   // Next, and the pages it renders, see the host the front door routed by.
   if (settings.trustForwardedHost && routedHost) req.headers.host = routedHost;

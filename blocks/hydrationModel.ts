@@ -36,7 +36,7 @@ export type LiveBrand = Omit<BrandView, ChromeOnly | 'exitPopup'> & Partial<Pick
 /** The pattern of the popup's store links when they are exactly the store brands on one pattern; else the links stay. */
 const compacted = new WeakMap<ExitPopupView, LiveExitPopup>();
 function compactPopup(popup: ExitPopupView): LiveExitPopup {
-  // a brand's pages share one view (engine/resolve.ts), so its popup is compacted once
+  // a brand's pages share one view (engine/brandView.ts), so its popup is compacted once
   let live = compacted.get(popup);
   if (!live) compacted.set(popup, (live = compactPopupOnce(popup)));
   return live;

@@ -5,6 +5,7 @@
  * absolute to the brand's primary host; a relative one would be a 404 on the blog host.
  */
 import { isBlogPath } from './hosts';
+import type { BrandView } from './model';
 
 const HREF_KEYS = new Set(['href', 'applyHref']);
 
@@ -32,4 +33,9 @@ export function withMainSiteLinks<T>(value: T, origin: string): T {
     return out as T;
   }
   return value;
+}
+
+/** The brand view of a blog page as both hosts serve it: home, apply and every link out of the blog on the brand's primary host. */
+export function blogHostView(view: BrandView, origin: string): BrandView {
+  return { ...withMainSiteLinks(view, origin), homeHref: `${origin}/`, apply: { ...withMainSiteLinks(view.apply, origin), path: origin + view.apply.path } };
 }

@@ -15,6 +15,8 @@
  * A tag-manager container can only run what the policy allows: tags that load scripts from
  * Google's hosts work; Custom HTML tags (inline scripts) and Custom JavaScript variables (eval)
  * are refused — add their sha256 here, or move them into a hosted script.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs, on plain Node before Next loads, builds every response's header with it.
  */
 import { createHash } from 'node:crypto';
 import { parseDsn } from './errors/dsn.mjs';

@@ -81,3 +81,14 @@ export function requestHost(headers: HostHeaders, trustForwardedHost = false): s
 export function lookupBrandId(map: HostMap, host: string): string | undefined {
   return host ? map.get(host) : undefined;
 }
+
+/**
+ * The brand a (normalised) host belongs to, and whether it is the brand's blog host: the one
+ * lookup the front door, the API routes and the 404 page share.
+ */
+export function brandOfHost(maps: { hostMap: HostMap; blogHostMap: HostMap }, host: string): { id: string; blog: boolean } | undefined {
+  const blog = lookupBrandId(maps.blogHostMap, host);
+  if (blog) return { id: blog, blog: true };
+  const id = lookupBrandId(maps.hostMap, host);
+  return id ? { id, blog: false } : undefined;
+}

@@ -8,7 +8,8 @@ import { contentSource, publicationState } from './content/service';
 import type { ContentSource } from './content/types';
 import { formTracePublicKey } from './formTrace/keys';
 import type { PageModel } from './model';
-import { matchPath, NOT_FOUND_PATH, resolvePage } from './resolve';
+import { matchPath, NOT_FOUND_PATH } from './pageMatch';
+import { resolvePage } from './resolve';
 
 export async function buildPageModel(
   catalog: Catalog,

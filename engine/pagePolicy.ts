@@ -7,7 +7,7 @@
  * builds the header.
  */
 import type { Brand, Layout } from '../schemas/brand.types';
-import { contentSecurityPolicy, originOf, type PagePolicy } from './csp.mjs';
+import { originOf, type PagePolicy } from './csp.mjs';
 import { geocoderEndpoint } from './geocode/endpoint';
 
 const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
@@ -43,9 +43,3 @@ export function pagePolicy(
     ...(scripts.length ? { scripts } : {}),
   };
 }
-
-export const pageCsp = (
-  brand: Pick<Brand, 'config'>,
-  layout: Pick<Layout, 'blocks'> | undefined,
-  env: Record<string, string | undefined> = process.env,
-): string => contentSecurityPolicy(pagePolicy(brand, layout, env));

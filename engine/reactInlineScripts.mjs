@@ -7,6 +7,8 @@
  * boundaries, so pages carry these; the CSP allows them by hash (engine/csp.mjs).
  * The text is React's (react-dom 19.3.1); tests/unit/csp.test.ts renders with the installed
  * React and fails when it changes — then copy the new texts here.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): engine/csp.mjs, which server.mjs loads on plain Node, hashes these scripts.
  */
 export const REACT_TIMING_SCRIPT = 'requestAnimationFrame(function(){$RT=performance.now()});';
 export const REACT_BOUNDARY_RUNTIME =

@@ -1,126 +1,30 @@
 /**
- * brand + path → page model. Pure apart from reading the catalog and the city table: the
- * same function serves getStaticProps, the front door's route match and the tests.
+ * brand + path → page model: the layout's blocks resolved by their specs (engine/blockSpecs),
+ * with the brand's view, its structured data (engine/structuredData.ts) and, on a blog host,
+ * its links to the main site (engine/blogLinks.ts). Pure apart from reading the catalog and the
+ * city table: the same function serves getStaticProps and the tests. Which page a path names is
+ * engine/pageMatch.ts.
  */
 import type { BlockType, Brand, Layout } from '../schemas/brand.types';
-import { applyUrl, TITLE_APPLY } from './applyUrl';
+import { TITLE_APPLY } from './applyUrl';
 import { unavailableHere } from './availability';
 import { specOf, type BlockData } from './blockSpecs';
-import { stateLinks } from './blockSpecs/links';
 import type { BlockOf, ResolveContext } from './blockSpecs/types';
-import { STORE_BRANDS } from './data/stores';
-import type { Catalog, LoadedBrand } from './catalog';
-import { showsForLoanType } from './loanTypeText';
-import { lendingView } from './lending';
-import { capitalizeFirst } from './names';
-import type { BrandView, ExitPopupView, LinkView, PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
-import { matchRoute, type RouteMatch, type RouteParams } from './routes';
-import { pageVars, ROUTE_PARAMS, stateItemVars, stateOf, type ParamKind } from './routeParams';
-import { articleJsonLd, breadcrumbJsonLd, canonicalUrl, faqJsonLd, organizationJsonLd, origin, qaPageJsonLd } from './seo';
-import { withMainSiteLinks } from './blogLinks';
-import { isBlogPath } from './hosts';
+import { blogHostView, withMainSiteLinks } from './blogLinks';
+import { sharedBrandView } from './brandView';
+import type { Catalog } from './catalog';
 import type { PageContent } from './content/load';
-import { listInWords, NO_SERVICE_STATES, STATES } from './states';
+import { isBlogPath } from './hosts';
+import { showsForLoanType } from './loanTypeText';
+import type { PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
+import { capitalizeFirst } from './names';
+import { isPageByRoutes, matchPath, NOT_FOUND_PATH } from './pageMatch';
+import { pageVars, stateOf } from './routeParams';
+import type { RouteMatch } from './routes';
+import { canonicalUrl, origin } from './seo';
+import { pageJsonLd } from './structuredData';
 import { templateFieldsOf } from './blockSpecs/templateFields';
-import { fill, fillDeep, type Vars } from './templates';
-import { DO_NOT_SELL_LABEL, privacyChoicePath } from './privacy';
-
-/** The brand's 404 page model's own path (prerendered with each brand; pages/_error.tsx shows it). */
-export const NOT_FOUND_PATH = '/_404';
-
-export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undefined {
-  return matchRoute(loaded.routes, path, { loanTypes: loaded.brand.loanTypes, disabledPaths: loaded.brand.disabledPaths });
-}
-
-/** The page's template variables (engine/routeParams.ts). */
-/**
- * Whether the brand's routes alone say `path` is a page: it matches a route none of whose
- * parameters the content store decides. `/blog/{list}/{page?}` matches any word after /blog/,
- * but only a category with articles is a page, which the routes cannot know.
- */
-export function isPageByRoutes(loaded: LoadedBrand, path: string): boolean {
-  const match = matchPath(loaded, path);
-  return match !== undefined && match.route.params.every((k: ParamKind) => ROUTE_PARAMS[k].sitemap !== 'content');
-}
-
-export const varsFor = (brand: Brand, params: RouteParams, year: number): Record<string, string> => pageVars(brand, params, year);
-
-export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
-  const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(opts.year), noServiceStates: listInWords(NO_SERVICE_STATES) };
-  const sl = brand.footer.stateLinks;
-  return {
-    id: brand.id,
-    name: brand.name,
-    locale: brand.locale,
-    currency: brand.currency,
-    layout: brand.config.layout,
-    theme: brand.config.theme,
-    progressColor: brand.config.progressColor,
-    logo: brand.organization.logo,
-    homeHref: '/',
-    ...(brand.config.gtmId ? { gtmId: brand.config.gtmId } : {}),
-    ...(brand.config.tiktokPixelId ? { tiktokPixelId: brand.config.tiktokPixelId } : {}),
-    ...(brand.country === 'US' && opts.privacyChoicePath ? { privacyChoice: { label: DO_NOT_SELL_LABEL, href: opts.privacyChoicePath } } : {}),
-    apply: {
-      href: applyUrl(brand.apply),
-      path: brand.apply.path,
-      amountParam: brand.apply.amountParam,
-      label: brand.apply.label ?? 'APPLY NOW',
-      newTab: brand.apply.newTab ?? false,
-    },
-    ...(brand.exitPopup && !opts.onApplyPage ? { exitPopup: exitPopupView(brand.exitPopup) } : {}),
-    lending: lendingView(brand, vars),
-    nav: brand.nav.items.map((i) => ({ label: i.label, ...(i.href ? { href: i.href } : {}), ...(i.children ? { children: i.children } : {}) })),
-    ...(brand.nav.search ? { search: { label: brand.nav.search.label ?? 'Search locations', href: brand.nav.search.href } } : {}),
-    footer: {
-      ...(brand.footer.about ? { about: fill(brand.footer.about, vars) } : {}),
-      columns: brand.footer.columns,
-      ...(sl && !(sl.hideOnApply && opts.onApplyPage) ? { stateLinks: { heading: sl.heading, links: stateLinks(sl.hrefTemplate, sl.exclude) } } : {}),
-      disclaimers: brand.footer.disclaimers.map((d) => fill(d, vars)),
-      copyright: `© ${opts.year} ${brand.organization.legalName ?? brand.name}. All rights reserved.`,
-    },
-  };
-}
-
-/**
- * The brand view of a page: one object per brand (as the catalog loaded it), year and kind of
- * page, frozen, handed to every page that has it. The server renders a header and footer once
- * per view (blocks/chrome/renderedOnce.tsx), and the view is built once instead of per page.
- */
-const brandViews = new WeakMap<LoadedBrand, Map<string, BrandView>>();
-function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: boolean): BrandView {
-  let views = brandViews.get(loaded);
-  if (!views) brandViews.set(loaded, (views = new Map()));
-  const key = `${year} ${onApplyPage}`;
-  let view = views.get(key);
-  if (!view) {
-    view = deepFreeze(brandView(loaded.brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)) }));
-    views.set(key, view);
-  }
-  return view;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-function exitPopupView(config: NonNullable<Brand['exitPopup']>): ExitPopupView {
-  const template = config.storeHrefTemplate;
-  return {
-    variant: config.variant,
-    maskClosable: config.maskClosable ?? true,
-    ...(config.variant === 'payday' && template
-      ? { stores: STORE_BRANDS.map((s) => ({ label: s.name, href: fill(template, { 'store.slug': s.slug }) })) }
-      : {}),
-  };
-}
-
-export { unavailableHere } from './availability';
-export { loanTypeOptionLabel } from './blockSpecs/searchForm';
+import { fill, fillDeep } from './templates';
 
 /** One block of the page: placeholders filled, then its spec's props and data (engine/blockSpecs). */
 function resolveBlock<K extends BlockType>(block: BlockOf<K>, index: number, ctx: ResolveContext, loaded: unknown): ResolvedBlockOf<K> {
@@ -146,27 +50,6 @@ function notFoundLayout(brand: Brand): Layout {
   };
 }
 
-/**
- * A search form submits ?state=…&type=… to its own page; the front door asks here where that goes.
- * Returns the target path when the page has a searchForm and the state (and loan type) are
- * real and the target resolves, otherwise undefined (the page itself is shown).
- */
-export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSearchParams): string | undefined {
-  const stateParam = query.get('state')?.toLowerCase().trim();
-  if (!stateParam) return undefined;
-  const match = matchPath(loaded, path);
-  const layout = match && loaded.layout(match.route.layout);
-  const form = layout?.blocks.find((b) => b.type === 'searchForm');
-  if (!form || form.type !== 'searchForm') return undefined;
-  const state = STATES.find((s) => s.slug === stateParam || s.code === stateParam || s.name.toLowerCase() === stateParam);
-  const typeParam = query.get('type')?.toLowerCase().trim();
-  const loanType = loaded.brand.loanTypes.find((t) => t === typeParam) ?? (typeParam ? undefined : loaded.brand.loanTypes[0]);
-  if (!state || !loanType) return undefined;
-  const template = form.hrefTemplateByLoanType?.[loanType] ?? form.hrefTemplate;
-  const target = fill(template, { ...stateItemVars(state), 'loanType.slug': loanType });
-  return matchPath(loaded, target) ? target : undefined;
-}
-
 /** knownMatch: the route match the caller already made for this path (getStaticProps), not made again. */
 export function resolvePage(
   catalog: Catalog,
@@ -183,7 +66,7 @@ export function resolvePage(
   const match = path === NOT_FOUND_PATH ? undefined : (knownMatch ?? matchPath(loaded, path));
   const layout = match ? loaded.layout(match.route.layout) : undefined;
   const params = match?.params ?? {};
-  const vars = { ...varsFor(brand, params, year), ...content?.vars };
+  const vars = { ...pageVars(brand, params, year), ...content?.vars };
   const page = layout ?? notFoundLayout(brand);
   const blocked = match ? unavailableHere(brand, params) : undefined;
   const ctx: ResolveContext = {
@@ -202,67 +85,12 @@ export function resolvePage(
   const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;
   const pagePath = match ? path : NOT_FOUND_PATH;
 
-  const jsonLd: Record<string, unknown>[] = [organizationJsonLd(brand)];
-  const bodyBlock = blocks.find((b) => b.type === 'contentBody');
-  const body = bodyBlock && !bodyBlock.data.error ? bodyBlock.data : undefined;
-  const faqs = [...blocks.flatMap((b) => (b.type === 'faq' ? b.items : [])), ...(body?.faq ?? [])];
-  if (faqs.length) jsonLd.push(faqJsonLd(faqs));
-  const state = stateOf(params);
-  if (match && state) {
-    const heading = blocks.find((b) => b.type === 'hero')?.heading ?? page.title;
-    const trail: LinkView[] = [{ label: brand.name, href: '/' }];
-    const parent = path.split('/').slice(0, -1).join('/');
-    if (params.city && parent && matchPath(loaded, parent)) trail.push({ label: state.name, href: parent });
-    trail.push({ label: fill(heading, vars), href: path });
-    jsonLd.push(breadcrumbJsonLd(brand, trail));
-  }
-  if (match && body && content?.entry) {
-    const a = content.entry.attributes;
-    if (body.collection === 'article')
-      jsonLd.push(
-        articleJsonLd(brand, {
-          url: a.url,
-          title: a.title,
-          description: a.description,
-          publishedAt: a.publishedAt,
-          updatedAt: a.updatedAt,
-          ...(body.author ? { authorName: body.author.name } : {}),
-        }),
-      );
-    if (body.collection === 'answer') {
-      const answerText = (a.extras?.body ?? '')
-        .replace(/[#*_>`[\]]/g, '')
-        .replace(/\((https?:[^)]*)\)/g, '')
-        .trim();
-      jsonLd.push(
-        qaPageJsonLd(brand, { question: a.h1, answerText, url: a.url, publishedAt: a.publishedAt, ...(body.author ? { authorName: body.author.name } : {}) }),
-      );
-    }
-    const trail: LinkView[] = [{ label: brand.name, href: '/' }];
-    const section =
-      body.collection === 'article'
-        ? { label: 'Blog', href: '/blog' }
-        : body.collection === 'answer'
-          ? { label: 'Answers', href: '/answers' }
-          : body.collection === 'hub'
-            ? { label: 'Knowledge hub', href: '/hub' }
-            : { label: 'Authors', href: '/author' };
-    if (matchPath(loaded, section.href)) trail.push(section);
-    if (body.category && matchPath(loaded, body.category.href)) trail.push({ label: body.category.name, href: body.category.href });
-    trail.push({ label: a.h1, href: path });
-    jsonLd.push(breadcrumbJsonLd(brand, trail));
-  }
+  const jsonLd = pageJsonLd({ loaded, path, match, vars, blocks, title: page.title, content });
 
   const view = sharedBrandView(loaded, year, onApplyPage);
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
   return {
-    brand: offBlogHost
-      ? {
-          ...withMainSiteLinks(view, offBlogHost),
-          homeHref: `${offBlogHost}/`,
-          apply: { ...withMainSiteLinks(view.apply, offBlogHost), path: offBlogHost + view.apply.path },
-        }
-      : view,
+    brand: offBlogHost ? blogHostView(view, offBlogHost) : view,
     status: match && layout ? 200 : 404,
     path: pagePath,
     title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,

@@ -6,7 +6,7 @@
  * those values (TEMPLATE_VARS), so each variable is defined once.
  *
  * Adding a parameter: one entry in ROUTE_PARAMS (and, if it gives a new kind of value, its
- * field in RouteParams and its entry in TEMPLATE_VARS). routes.ts, templates.ts, resolve.ts,
+ * field in RouteParams and its entry in TEMPLATE_VARS). routes.ts, templates.ts, pageMatch.ts,
  * validation, the sitemap and the docs (`npm run gen`) all read from here.
  */
 import type { Brand, LoanType } from '../schemas/brand.types';

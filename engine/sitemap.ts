@@ -5,7 +5,7 @@
  * under a sitemap index.
  */
 import type { LoadedBrand } from './catalog';
-import { matchPath } from './resolve';
+import { matchPath } from './pageMatch';
 import type { CompiledRoute } from './routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from './routeParams';
 import { canonicalUrl } from './seo';
@@ -64,12 +64,6 @@ const pathsOf = (loaded: LoadedBrand) => {
 };
 
 const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-
-/** Route pages only (no content service): counts and XML. */
-export const sitemapCount = (loaded: LoadedBrand): number => sitemapCountOf(pathsOf(loaded));
-export const sitemapIndexXml = (loaded: LoadedBrand): string => sitemapIndexXmlOf(loaded, pathsOf(loaded));
-/** Child sitemap n (0-based), or undefined past the last one. */
-export const sitemapXml = (loaded: LoadedBrand, n: number): string | undefined => sitemapXmlOf(loaded, pathsOf(loaded), n);
 
 export function robotsTxt(loaded: LoadedBrand): string {
   const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
@@ -156,7 +150,7 @@ export async function allPaths(loaded: LoadedBrand, source: ContentSource): Prom
   return listing;
 }
 
-export const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
+const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
 
 export function sitemapIndexXmlOf(loaded: LoadedBrand, paths: readonly string[]): string {
   const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');

@@ -20,6 +20,7 @@
  */
 
 export * from './visitSource';
+import type { SessionTrace } from '../schemas/api.types';
 import { TRACE_LIMITS } from './visitSource';
 
 /** Analytics client id wait (SPEC §9): every 200 ms, up to 10 tries. */
@@ -72,15 +73,6 @@ export async function waitForClientId(
   return '';
 }
 
-/** The body of POST /api/trace/session (schemas/api/trace-session.schema.json). */
-export interface SessionTraceBody {
-  source1: string;
-  source2: string;
-  clickId: string;
-  uuid: string;
-  ggClientId: string;
-}
-
 /** What is stored now → the trace to post, or undefined when none is due (no click id, or a uuid is stored). */
 export function sessionTraceDue(stored: {
   id?: string | null;
@@ -88,7 +80,7 @@ export function sessionTraceDue(stored: {
   gclid?: string | null;
   ttclid?: string | null;
   uuid?: string | null;
-}): Omit<SessionTraceBody, 'uuid' | 'ggClientId'> | undefined {
+}): Omit<SessionTrace, 'uuid' | 'ggClientId'> | undefined {
   const clickId = clickIdOf(stored);
   if (!clickId || stored.uuid) return undefined;
   return {

@@ -563,9 +563,7 @@ export interface FormTraceRequest {
   /**
    * The posted body: its parsed JSON when it was JSON, else its text; null when there was none.
    */
-  body: {
-    [k: string]: unknown;
-  };
+  body: unknown;
 }
 /**
  * What the lead-posting endpoint answered.
@@ -578,9 +576,7 @@ export interface FormTraceResponse {
   /**
    * The response body: parsed JSON when it was JSON, else its text; null when there was none.
    */
-  body: {
-    [k: string]: unknown;
-  };
+  body: unknown;
 }
 /**
  * This interface was referenced by `FormTrace`'s JSON-Schema
@@ -600,9 +596,7 @@ export interface FormTraceRequest1 {
   /**
    * The posted body: its parsed JSON when it was JSON, else its text; null when there was none.
    */
-  body: {
-    [k: string]: unknown;
-  };
+  body: unknown;
 }
 /**
  * This interface was referenced by `FormTrace`'s JSON-Schema
@@ -616,9 +610,7 @@ export interface FormTraceResponse1 {
   /**
    * The response body: parsed JSON when it was JSON, else its text; null when there was none.
    */
-  body: {
-    [k: string]: unknown;
-  };
+  body: unknown;
 }
 
 /**

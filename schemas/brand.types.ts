@@ -577,7 +577,7 @@ export interface ApplyCtaBlock {
   loanTypes?: BlockLoanTypes;
 }
 /**
- * Interactive: the application form of the apply page (issue 10). Embedded: three short steps (amount and ZIP code, plus purpose and vehicle on title brands; contact details; income, date of birth and consent), a state gate before contact details, and a thank-you step; it posts to POST /api/leads. Script: a labelled container for a third-party form loader.
+ * Interactive: the application form of the apply page. Embedded: three short steps (amount and ZIP code, plus purpose and vehicle on title brands; contact details; income, date of birth and consent), a state gate before contact details, and a thank-you step; it posts to POST /api/leads. Script: a labelled container for a third-party form loader.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "block_applyForm".

@@ -161,7 +161,6 @@ export async function benchDeploy(): Promise<void> {
 
 /** Median microseconds per get() of a 56 KB page entry: Redis GET + parse, vs the keyspace copy. */
 async function handlerCost(redisUrl: string): Promise<string[]> {
-  // @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
   const { createPageCache } = (await import('../engine/cache/redisPageCache.mjs')) as {
     createPageCache: (o: object) => {
       get(k: string, c: object): Promise<unknown>;

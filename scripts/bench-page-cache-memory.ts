@@ -15,7 +15,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from 'redis';
 import { RedisStringsHandler, jsonCacheValueSerializer } from '@trieb.work/nextjs-turbo-redis-cache';
-// @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
 import { PathOnlyRedisHandler } from '../engine/cache/pathOnlyRedisHandler.mjs';
 import { startRedis } from '../tests/support/redis';
 

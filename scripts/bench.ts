@@ -65,6 +65,7 @@ async function main() {
     seconds: Number(process.env.BENCH_SECONDS ?? 8),
     rounds: Math.max(3, Number(process.env.BENCH_ROUNDS ?? 3)),
     shared: new Map(),
+    pid: () => server.pid!,
     restart: async () => {
       stopServer(server);
       await new Promise((r) => setTimeout(r, 500));

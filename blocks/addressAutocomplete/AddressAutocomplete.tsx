@@ -1,22 +1,12 @@
 'use client';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import useSWR from 'swr';
-import { addressSearchUrl, fetchV5 } from '../../engine/geocode/client';
-import { addressSuggestions, type AddressSuggestion } from '../../engine/geocode/v5';
+import { addressSearchUrl, fetchAddressSuggestions } from '../../engine/geocode/client';
+import type { AddressSuggestion } from '../../engine/geocode/v5';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
 import type { BlockProps } from '../types';
 import { Section } from '../chrome/Section';
 import { Spinner } from '../parts/Spinner';
-
-/** Failures are logged only and give no suggestions (SPEC §7, §8). */
-async function fetchSuggestions(url: string): Promise<AddressSuggestion[]> {
-  try {
-    return addressSuggestions(await fetchV5(url));
-  } catch (err) {
-    console.warn('[address autocomplete]', err);
-    return [];
-  }
-}
 
 /**
  * Address autocomplete (SPEC §2, §4, §5): a combobox (WAI-ARIA APG, list autocomplete) whose
@@ -49,7 +39,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   };
   useEffect(() => () => (timers.current?.debounce.cancel(), timers.current?.hide.cancel()), []);
 
-  const { data, isLoading } = useSWR(text ? addressSearchUrl(block.data.geocoder, text) : null, fetchSuggestions, {
+  const { data, isLoading } = useSWR(text ? addressSearchUrl(block.data.geocoder, text) : null, (url: string) => fetchAddressSuggestions(url), {
     keepPreviousData: true,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,

@@ -8,7 +8,7 @@
 import { preloadStaticBlocks } from '../registry';
 import { progressState, type RouteEvent } from '../../engine/widgets/routeProgress';
 // The brand the browser names: the page need not know its brand id; the front door gives the data request the host's brand.
-import { CLIENT_BRAND } from '../../engine/http/requestPath';
+import { CLIENT_BRAND, INTERNAL_PREFIX, isClientPagePath } from '../../engine/http/requestPath';
 
 let progressShown = false;
 function showRouteProgress(): void {
@@ -20,7 +20,7 @@ function showRouteProgress(): void {
 }
 
 /** Every page path is the brand page (pages/_brand/[brand]/[[...path]].tsx). */
-export const BRAND_PAGE_ROUTE = '/_brand/[brand]/[[...path]]';
+export const BRAND_PAGE_ROUTE = `${INTERNAL_PREFIX}/[brand]/[[...path]]`;
 
 /**
  * A page path as the router's href: the brand page with its parameters, the page's own search
@@ -39,14 +39,22 @@ export function brandPageHref(path: string): string {
   return `${BRAND_PAGE_ROUTE}?${params}`;
 }
 
-/** Client-side navigation to a page path of this site ("/payday-loans?source1=x"). */
+/** Whether the front door answers this address of the site with a brand page (engine/http/requestPath.ts); a file, the API or an SEO file is loaded by the browser. */
+const isPage = (path: string): boolean => isClientPagePath(new URL(path, window.location.href).pathname);
+
+/** Client-side navigation to a page path of this site ("/payday-loans?source1=x"); any other address is loaded by the browser. */
 export function pushPage(path: string): Promise<boolean> {
+  if (!isPage(path)) {
+    window.location.assign(path);
+    return Promise.resolve(true);
+  }
   showRouteProgress();
   return window.next.router.push(brandPageHref(path), path);
 }
 
 /** Fetches a page's code and data ahead of a likely navigation, and the static blocks' chunk (the first load kept their HTML without their code). */
 export function prefetchPage(path: string): Promise<void> {
+  if (!isPage(path)) return Promise.resolve();
   showRouteProgress();
   preloadStaticBlocks().catch(() => undefined);
   return window.next.router.prefetch(brandPageHref(path), path);

@@ -4,16 +4,8 @@
  * then the uuid is stored so this browser never posts again. A network error, 429 or 5xx leaves
  * the uuid unstored, so a later page load tries again. Errors are logged only (SPEC §8).
  */
-import {
-  gaClientIdFromCookie,
-  sessionTraceDue,
-  sessionUuid,
-  STORAGE_KEYS,
-  traceSettled,
-  waitForClientId,
-  type KeyValueStorage,
-  type SessionTraceBody,
-} from '../../engine/tracking';
+import { gaClientIdFromCookie, sessionTraceDue, sessionUuid, STORAGE_KEYS, traceSettled, waitForClientId, type KeyValueStorage } from '../../engine/tracking';
+import type { SessionTrace } from '../../schemas/api.types';
 
 export const SESSION_TRACE_URL = '/api/trace/session';
 
@@ -51,7 +43,7 @@ async function post(store: KeyValueStorage): Promise<void> {
   const uuid = sessionUuid(crypto.getRandomValues(new Uint8Array(16)));
   const ggClientId = await waitForClientId(analyticsClientId);
   if (read(STORAGE_KEYS.uuid)) return; // another tab posted meanwhile
-  const body: SessionTraceBody = { ...due, uuid, ggClientId };
+  const body: SessionTrace = { ...due, uuid, ggClientId };
   let status: number | undefined;
   try {
     const res = await fetch(SESSION_TRACE_URL, {

@@ -1,8 +1,8 @@
 'use client';
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import useSWR from 'swr';
-import { fetchV5, placeSearchUrl, type GeocoderEndpoint } from '../../engine/geocode/client';
-import { searchResults, type SearchResult } from '../../engine/geocode/v5';
+import { fetchPlaces, placeSearchUrl, type GeocoderEndpoint } from '../../engine/geocode/client';
+import type { SearchResult } from '../../engine/geocode/v5';
 import { createSearchDebouncer, SEARCH_FOCUS_DELAY_MS } from '../../engine/widgets/locationSearch';
 import { Modal } from '../parts/Modal';
 import { Spinner } from '../parts/Spinner';
@@ -20,8 +20,6 @@ export interface SearchPanelProps {
 }
 
 export const PLACEHOLDER = 'Enter a street, city, state, or ZIP code to search';
-
-const fetchResults = async (url: string): Promise<SearchResult[]> => searchResults(await fetchV5(url));
 
 /**
  * The location search panel (SPEC §2, §4, §8): a full-screen dialog (focus trapped, Escape =
@@ -48,7 +46,7 @@ export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation,
   }, [visible]);
 
   // Keys per query; the same text is asked once; the last results stay while the next load.
-  const { data, error, isLoading } = useSWR(text ? placeSearchUrl(geocoder, text) : null, fetchResults, {
+  const { data, error, isLoading } = useSWR(text ? placeSearchUrl(geocoder, text) : null, (url: string) => fetchPlaces(url), {
     keepPreviousData: true,
     revalidateOnFocus: false,
     revalidateOnReconnect: false,

@@ -15,6 +15,8 @@
  * PAGE_CACHE_STATS=1 lets server.mjs answer GET /__page-cache on loopback with the counters
  * (tests and npm run bench read them).
  * Plain JavaScript: Next loads it at run time, unbundled.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): Next loads the page cache handler unbundled (next.config.ts cacheHandler), and server.mjs reads its counters.
  */
 import { createRequire } from 'node:module';
 
@@ -25,7 +27,8 @@ const MB = 1024 * 1024;
 function nextLifetimes() {
   try {
     const require = createRequire(import.meta.url);
-    const mod = require('next/dist/server/lib/incremental-cache/shared-cache-controls.external.js');
+    // a private field of Next's: read where this version keeps it, checked below
+    const mod = /** @type {any} */ (require('next/dist/server/lib/incremental-cache/shared-cache-controls.external.js'));
     const map = mod?.SharedCacheControls?.cacheControls;
     return map instanceof Map ? map : undefined;
   } catch {
@@ -35,7 +38,7 @@ function nextLifetimes() {
 
 /**
  * The bytes of a page's data as JSON, without the brand view when it is the one all pages of the
- * brand share (frozen, held by engine/resolve.ts whatever the cache holds); a page with a brand
+ * brand share (frozen, held by engine/brandView.ts whatever the cache holds); a page with a brand
  * object of its own (the blog host's links) counts it. Measured against the heap over 3,000 city
  * pages: 8.8 KB of heap per page for this data; counting the HTML's __NEXT_DATA__ copy instead,
  * as before, said ~1.5 KB.

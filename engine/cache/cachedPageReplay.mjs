@@ -18,12 +18,16 @@
  * bounded cache drops it (they are not counted in PAGE_CACHE_MB: ~1 KB + ~25% of the HTML).
  * With REDIS_URL there is no local store, and nothing is replayed (nginx's microcache is in front).
  * PAGE_CACHE_REPLAY=0 turns it off.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs replays pages with it on plain Node.
  */
 import { gzipSync } from 'node:zlib';
 import { pageCacheStore } from './boundedPageCache.mjs';
 
 /** Headers that belong to one response's framing, never replayed as recorded. */
 const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive']);
+/** The names of the headers set on a response, as set (Node has had getRawHeaderNames since 15.13; its types miss it). */
+const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) => /** @type {string[]} */ (/** @type {any} */ (res).getRawHeaderNames());
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
 const PAGE_PATH = /^\/(?:[a-z0-9-]+(?:\/[a-z0-9-]+)*)?$/;
 /** Query parameters Next reads itself (its data and RSC requests): such a URL is Next's to answer. */
@@ -63,6 +67,41 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
   /** @type {WeakMap<object, Buffer>} */
   const gzipped = new WeakMap();
 
+  /** @type {WeakMap<Headers, { plain?: Prepared, gzip?: Prepared }>} */
+  const heads = new WeakMap();
+  /**
+   * The head and body of a replay, built once per recorded head and encoding: the head as a flat
+   * [name, value, …] list, Content-Length included, so each hit writes it as it is.
+   * @typedef {{ head: string[], body: Buffer }} Prepared
+   * @param {{ value: { html: string | Buffer } }} entry @param {Headers} headers @param {boolean} gzip
+   * @returns {Prepared}
+   */
+  const prepared = (entry, headers, gzip) => {
+    let forHead = heads.get(headers);
+    if (!forHead) heads.set(headers, (forHead = {}));
+    const known = gzip ? forHead.gzip : forHead.plain;
+    if (known) return known;
+    const html = entry.value.html;
+    let body = typeof html === 'string' ? Buffer.from(html) : html;
+    if (gzip) {
+      let z = gzipped.get(entry);
+      if (!z) gzipped.set(entry, (z = gzipSync(body)));
+      body = z;
+    }
+    /** @type {string[]} */
+    const head = [];
+    for (const [name, value] of Object.entries(headers)) {
+      if (Array.isArray(value)) for (const v of value) head.push(name, v);
+      else head.push(name, String(value));
+    }
+    head.push('Content-Length', String(body.length));
+    if (gzip) head.push('Content-Encoding', 'gzip');
+    const made = { head, body };
+    if (gzip) forHead.gzip = made;
+    else forHead.plain = made;
+    return made;
+  };
+
   /** The entry of a key, if Next would serve it as a fresh hit. */
   const fresh = (/** @type {string} */ key) => {
     const entry = store()?.get(key);
@@ -72,6 +111,17 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
   };
 
   const api = {
+    /**
+     * Answers the request from the cache when its entry is fresh and its head is known (nothing
+     * else is set on the response first); false when it cannot, and nothing was written.
+     * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+     * @param {Route} route the internal page and normalised host the front door routed the request to
+     */
+    serveFresh(req, res, route) {
+      const c = api.candidate(req, route);
+      return c !== undefined && api.serve(req, res, c);
+    },
+
     /**
      * Answers the request from the cache when it can; otherwise hands it to Next (`next`) and, if
      * it could be answered from the cache later, records the head Next writes for it.
@@ -89,7 +139,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       res.writeHead = /** @type {typeof res.writeHead} */ (
         function (/** @type {any[]} */ ...args) {
           const out = writeHead.apply(res, /** @type {any} */ (args));
-          api.record(c, res.statusCode, Object.fromEntries(res.getRawHeaderNames().map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
+          api.record(c, res.statusCode, Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
           return out;
         }
       );
@@ -125,15 +175,9 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const entry = fresh(c.key);
       const headers = entry && recorded.get(entry)?.get(c.host);
       if (!entry || !headers) return false;
-      const html = entry.value.html;
-      let body = typeof html === 'string' ? Buffer.from(html) : /** @type {Buffer} */ (html);
       const gzip = acceptsGzip(req.headers['accept-encoding']);
-      if (gzip) {
-        let z = gzipped.get(entry);
-        if (!z) gzipped.set(entry, (z = gzipSync(body)));
-        body = z;
-      }
-      res.writeHead(200, { ...headers, 'Content-Length': body.length, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+      const { head, body } = prepared(entry, headers, gzip);
+      res.writeHead(200, head);
       res.end(c.head ? undefined : body);
       const stats = store()?.stats;
       if (stats) stats.replayed++;

@@ -45,39 +45,13 @@ export const FORM_TRACE_MAX_DATA_BASE64 = base64Length(FORM_TRACE_IV_BYTES + FOR
 /** A byte limit for the route's JSON body: both strings plus room for `{"key":"","data":""}` and spaces. */
 export const FORM_TRACE_MAX_ENVELOPE_BYTES = FORM_TRACE_MAX_KEY_BASE64 + FORM_TRACE_MAX_DATA_BASE64 + 256;
 
-/** What the apply page captured of one lead post. Validated by schemas/api/form-trace.schema.json. */
-export interface FormTrace {
-  /** The visitor's analytics client id; empty when it is not known. */
-  clientId: string;
-  /** Which form posted the lead: the brand's form type, e.g. "installment", "title", "loansaccount". */
-  type: string;
-  request: FormTraceRequest;
-  response: FormTraceResponse;
-}
-
-export interface FormTraceRequest {
-  /** The full URL the lead was posted to (query string included). */
-  url: string;
-  /** The URL's query parameters, name → value (a repeated name keeps its last value). */
-  search: Record<string, string>;
-  /** The posted body: its parsed JSON when it was JSON, else its text; null when there was none. */
-  body: unknown;
-}
-
-export interface FormTraceResponse {
-  /** The HTTP status; 0 when no response arrived (network error). */
-  status: number;
-  /** The response body: parsed JSON when it was JSON, else its text; null when there was none. */
-  body: unknown;
-}
-
-/** The body of `POST /api/trace`. Validated by schemas/api/form-trace-envelope.schema.json. */
-export interface FormTraceEnvelope {
-  /** base64 of the RSA-OAEP-SHA-256 encryption of the one-time AES-256 key. */
-  key: string;
-  /** base64 of iv (12 bytes) ‖ AES-256-GCM ciphertext ‖ tag (16 bytes). */
-  data: string;
-}
+/**
+ * What the apply page captured of one lead post (schemas/api/form-trace.schema.json), and the
+ * body of `POST /api/trace` that carries it sealed (schemas/api/form-trace-envelope.schema.json):
+ * generated types, re-exported here beside the wire format.
+ */
+export type { FormTrace, FormTraceEnvelope, FormTraceRequest, FormTraceResponse } from '../../schemas/api.types';
+import type { FormTrace } from '../../schemas/api.types';
 
 /** What went wrong, one code per kind of failure, so a route or a log can tell them apart. */
 export type FormTraceErrorCode =

@@ -58,16 +58,16 @@ export async function fetchV5(url: string, fetcher: typeof fetch = fetch): Promi
   return body;
 }
 
-export const searchPlaces = async (ep: GeocoderEndpoint, text: string, fetcher?: typeof fetch): Promise<SearchResult[]> =>
-  searchResults(await fetchV5(placeSearchUrl(ep, text), fetcher));
+/** The search panel's results for a placeSearchUrl (its SWR fetcher); rejects when the lookup fails (the panel says so, SPEC §8). */
+export const fetchPlaces = async (url: string, fetcher?: typeof fetch): Promise<SearchResult[]> => searchResults(await fetchV5(url, fetcher));
 
-/** Failures are logged and give undefined (SPEC §7, §8): no suggestions appear. */
-export async function suggestAddresses(ep: GeocoderEndpoint, text: string, fetcher?: typeof fetch): Promise<AddressSuggestion[] | undefined> {
+/** The address autocomplete's suggestions for an addressSearchUrl (its SWR fetcher). Failures are logged and give none (SPEC §7, §8). */
+export async function fetchAddressSuggestions(url: string, fetcher?: typeof fetch): Promise<AddressSuggestion[]> {
   try {
-    return addressSuggestions(await fetchV5(addressSearchUrl(ep, text), fetcher));
+    return addressSuggestions(await fetchV5(url, fetcher));
   } catch (err) {
     console.warn('[address autocomplete]', err);
-    return undefined;
+    return [];
   }
 }
 

@@ -9,7 +9,7 @@
 import type { LoanType } from '../../schemas/brand.types';
 import type { LoadedBrand } from '../catalog';
 import { cityInState, cityStateSlug, type City } from '../cities';
-import { matchPath } from '../resolve';
+import { matchPath } from '../pageMatch';
 import type { CompiledRoute } from '../routes';
 import { slugify, stateByCode, type State } from '../states';
 

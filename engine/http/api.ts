@@ -9,9 +9,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../catalog';
-import { lookupBrandId, requestHost } from '../hosts';
+import { brandOfHost, requestHost } from '../hosts';
 import { toProblems } from '../validate/schema';
 import { reportServerError } from '../errors/report';
+import { sendBuffer } from './slowClients.mjs';
 
 export class ApiError extends Error {
   constructor(
@@ -108,7 +109,7 @@ export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: numbe
 export function brandOfRequest(req: IncomingMessage): LoadedBrand {
   const host = requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
   const catalog = getCatalog();
-  const id = lookupBrandId(catalog.hostMap, host) ?? lookupBrandId(catalog.blogHostMap, host);
+  const id = brandOfHost(catalog, host)?.id;
   const loaded = id ? catalog.brands.get(id) : undefined;
   if (!loaded) throw new ApiError(404, `No site answers on host "${host.slice(0, 255)}"`);
   return loaded;
@@ -150,34 +151,37 @@ function brandTag(req: IncomingMessage): { brand?: string } {
   }
 }
 
+/**
+ * What a route answers: a JSON body; bytes with their own Content-Type among the headers (an SEO
+ * file: sent as the client takes them, engine/http/slowClients.mjs); or no body (a redirect, a
+ * 304), when `body` is left out.
+ */
+export type ApiAnswer =
+  { status: number; body?: unknown; headers?: Record<string, string> } | { status: number; bytes: Buffer; headers: Record<string, string> };
+
 /** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. Anything else is a 500, and reported (engine/errors/report.ts). */
-export async function handleApi(
-  req: IncomingMessage,
-  res: ServerResponse,
-  work: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
-): Promise<void> {
-  let status: number;
-  let body: unknown;
-  let headers: Record<string, string> = {};
+export async function handleApi(req: IncomingMessage, res: ServerResponse, work: () => Promise<ApiAnswer>): Promise<void> {
+  let answer: ApiAnswer;
   try {
-    const out = await work();
-    ({ status, body } = out);
-    headers = out.headers ?? {};
+    answer = await work();
   } catch (err) {
     if (err instanceof ApiError) {
-      status = err.status;
-      body = { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) };
-      headers = err.headers;
+      answer = { status: err.status, body: { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) }, headers: err.headers };
     } else {
       console.error('[api]', req.method, req.url, err);
       reportServerError(err, { kind: 'api', url: req.url ?? '', method: req.method ?? '', ...brandTag(req) });
-      status = 500;
-      body = { error: 'Something went wrong on our side; please try again' };
+      answer = { status: 500, body: { error: 'Something went wrong on our side; please try again' } };
     }
   }
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.statusCode = answer.status;
   res.setHeader('Cache-Control', 'no-store');
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.end(JSON.stringify(body));
+  if ('bytes' in answer) {
+    for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
+    res.setHeader('Content-Length', String(answer.bytes.length));
+    if (req.method === 'HEAD') return void res.end();
+    return sendBuffer(res, answer.bytes);
+  }
+  if (answer.body !== undefined) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
+  res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
 }

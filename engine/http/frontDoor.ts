@@ -29,9 +29,9 @@
 import type { PagePolicy } from '../csp.mjs';
 import type { Catalog } from '../catalog';
 import { pageUsesGeolocation } from '../geocode/permissions';
-import { isBlogPath, lookupBrandId, requestHost } from '../hosts';
+import { brandOfHost, isBlogPath, requestHost } from '../hosts';
 import { pagePolicy } from '../pagePolicy';
-import { matchPath, searchRedirect } from '../resolve';
+import { matchPath, searchRedirect } from '../pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
 import { isPreviewModeId } from './previewMode';
 import {
@@ -41,6 +41,8 @@ import {
   internalDataBrand,
   internalPath,
   isInternal,
+  NEXT_OWN,
+  nextRedirects,
   NOT_FOUND_PAGE,
   readTarget,
   seoFileOf,
@@ -91,8 +93,6 @@ export type Decision =
 export const REFUSED_METHODS: ReadonlySet<string> = new Set(['TRACE', 'TRACK', 'CONNECT']);
 export const ALLOWED_METHODS = 'GET, HEAD, POST';
 
-/** Next's own files, the API and the shared public files: the same on every host. */
-const NEXT_OWN = /^\/(?:_next\/(?!data\/)|api(?:\/|$)|static\/|logos\/|favicon\.ico$)/;
 const DATA = /^\/_next\/data\//;
 /** The API route that renders the demo lender's offer page. */
 export const DEMO_LENDER_PAGE = '/api/demo-lender/offer';
@@ -110,16 +110,16 @@ export function decide(req: RequestFacts, door: Door): Decision {
 
   const host = requestHost({ host: req.host ?? null, forwardedHost: req.forwardedHost ?? null }, door.trustForwardedHost);
   const { catalog } = door;
-  const blogBrand = lookupBrandId(catalog.blogHostMap, host);
-  const brandId = blogBrand ?? lookupBrandId(catalog.hostMap, host);
+  const owner = brandOfHost(catalog, host);
+  const brandId = owner?.id;
+  const blogBrand = owner?.blog ? owner.id : undefined;
 
   if (isInternal(normalised)) return isPreviewModeId(req.revalidate, door.previewModeId) ? { kind: 'next', url: req.target } : notFound;
   const named = internalDataBrand(normalised);
   if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
 
   if (door.consoleHosts.has(host)) return { kind: 'console', host };
-  if (NEXT_OWN.test(path) || (!DATA.test(path) && (path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/')))))
-    return { kind: 'next', url: req.target };
+  if (NEXT_OWN.test(path) || (!DATA.test(path) && nextRedirects(path))) return { kind: 'next', url: req.target };
 
   if (!brandId) return { kind: 'unknownHost', host: host || (req.host ?? '') };
   const loaded = catalog.brands.get(brandId);

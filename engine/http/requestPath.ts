@@ -79,6 +79,30 @@ export function readTarget(target: string): Target {
   return { ok: true, path, search, normalised: decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/') };
 }
 
+/** Next's own files, the API and the shared public files: the same on every host (not the client router's data requests). */
+export const NEXT_OWN = /^\/(?:_next\/(?!data\/)|api(?:\/|$)|static\/|logos\/|favicon\.ico$)/;
+
+/** A path Next redirects before anything else: a trailing slash, a run of slashes, a backslash. */
+export const nextRedirects = (path: string): boolean => path.includes('//') || path.includes('\\') || (path.length > 1 && path.endsWith('/'));
+
+/**
+ * Whether a same-origin link's path is one the front door answers with a brand page (or that
+ * brand's 404 page, or a redirect to one): the paths the client router may take the visitor to
+ * (blocks/chrome/navigate.ts). Next's files, the API, the SEO files, the internal prefix and
+ * whatever is refused are loaded by the browser, as the front door would answer them.
+ */
+export function isClientPagePath(path: string): boolean {
+  const target = readTarget(path);
+  if (!target.ok || isInternal(target.normalised)) return false;
+  return !path.startsWith('/_next/') && !NEXT_OWN.test(path) && !nextRedirects(path) && seoFileOf(path) === undefined;
+}
+
+/** The brand an internal path names (/_brand/{id}…): the brand the front door chose for a page it handed Next. */
+export function brandOfInternalPath(url: string): string | undefined {
+  const m = /^\/_brand\/([^/?]+)/.exec(url);
+  return m && m[1] !== CLIENT_BRAND ? m[1] : undefined;
+}
+
 /** Whether a normalised path is the internal prefix or under it, in any case. */
 export function isInternal(normalised: string): boolean {
   const lower = normalised.toLowerCase();

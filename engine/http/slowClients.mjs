@@ -18,6 +18,8 @@
  *
  * Server-agnostic: any node:http (or https) server, whichever code routes its requests.
  *   guardSlowReaders(server, { sendTimeoutMs: sendTimeoutFromEnv() });
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs guards its connections with it on plain Node.
  */
 
 /** Default send timeout: as long as nginx waits for a client that reads nothing (deploy/nginx.conf send_timeout). */

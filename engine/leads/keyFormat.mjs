@@ -8,6 +8,8 @@
  * only open what they sealed until `npm run keys -- rotate` has re-sealed it). Without it,
  * LEADS_ENCRYPTION_KEY (one key, or the same comma list). Each key is 32 bytes: 64 hex digits or
  * 44 base64 characters. A message never repeats a key.
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs checks the keys with it on plain Node, before Next loads.
  */
 
 export const LEADS_KEY_ENV = 'LEADS_ENCRYPTION_KEY';

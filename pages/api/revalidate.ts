@@ -1,42 +1,36 @@
 /**
  * POST /api/revalidate — for a CMS webhook. Header x-revalidate-secret must equal
- * REVALIDATE_SECRET (401 otherwise, nothing rebuilt); the body {brand, paths} is checked
- * against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413).
+ * REVALIDATE_SECRET (401 otherwise, nothing read or rebuilt); the JSON body {brand, paths} is
+ * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413).
  */
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
+import type { RevalidateRequest } from '../../schemas/api.types';
 import { getCatalog } from '../../engine/catalog';
+import { ApiError, handleApi, readJsonBody, requireMethod } from '../../engine/http/api';
 import { internalPath } from '../../engine/http/requestPath';
 import { secretMatches } from '../../engine/preview';
-import { toProblems } from '../../engine/validate/schema';
 
-export const config = { api: { bodyParser: { sizeLimit: '16kb' } } };
+export const config = { api: { bodyParser: false } };
 
-const validate = new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile<{ brand: string; paths: string[] }>(schema);
+export const REVALIDATE_BODY_LIMIT = 16 * 1024;
 
-export default async function handler(req: NextApiRequest, res: NextApiResponse) {
-  if (req.method !== 'POST') {
-    res.setHeader('Allow', 'POST');
-    return res.status(405).json({ error: 'Use POST' });
-  }
-  if (!secretMatches(process.env.REVALIDATE_SECRET, req.headers['x-revalidate-secret'])) {
-    return res.status(401).json({ error: 'Missing or wrong x-revalidate-secret' });
-  }
-  if (!validate(req.body)) {
-    return res.status(400).json({ error: 'The body is not valid', problems: toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`) });
-  }
-  const { brand, paths } = req.body;
-  if (!getCatalog().brands.has(brand)) return res.status(404).json({ error: `No brand "${brand}"` });
-  const revalidated: string[] = [];
-  const failed: { path: string; error: string }[] = [];
-  for (const path of paths) {
-    try {
-      await res.revalidate(internalPath(brand, path));
-      revalidated.push(path);
-    } catch (err) {
-      failed.push({ path, error: (err as Error).message });
+export default function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
+  return handleApi(req, res, async () => {
+    requireMethod(req, ['POST']);
+    if (!secretMatches(process.env.REVALIDATE_SECRET, req.headers['x-revalidate-secret'])) throw new ApiError(401, 'Missing or wrong x-revalidate-secret');
+    const { brand, paths } = await readJsonBody<RevalidateRequest>(req, { limit: REVALIDATE_BODY_LIMIT, schema });
+    if (!getCatalog().brands.has(brand)) throw new ApiError(404, `No brand "${brand}"`);
+    const revalidated: string[] = [];
+    const failed: { path: string; error: string }[] = [];
+    for (const path of paths) {
+      try {
+        await res.revalidate(internalPath(brand, path));
+        revalidated.push(path);
+      } catch (err) {
+        failed.push({ path, error: (err as Error).message });
+      }
     }
-  }
-  return res.status(failed.length ? 207 : 200).json({ revalidated, failed });
+    return { status: failed.length ? 207 : 200, body: { revalidated, failed } };
+  });
 }

@@ -31,6 +31,8 @@ export interface BenchContext {
   rounds: number;
   /** figures one producer measured that a later one divides by (e.g. the static file's rps) */
   shared: Map<string, number>;
+  /** the server's process id (its CPU time is read from /proc) */
+  pid(): number;
   /** restart the server (after a producer changed public/, which Next lists at start) */
   restart(): Promise<void>;
   stop(): void;

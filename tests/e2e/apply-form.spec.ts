@@ -1,6 +1,6 @@
 /**
- * The application form (issue 10) on a general brand (ipaydayloans) and a title brand
- * (ustitleloans): amount pre-fill (issue 8.8), every step by keyboard only, axe on every step,
+ * The application form on a general brand (ipaydayloans) and a title brand
+ * (ustitleloans): amount pre-fill, every step by keyboard only, axe on every step,
  * the state gate, Back, reload, 320 px, announced errors, no JavaScript — against the real
  * server: the embedded geocoder, POST /api/leads into the e2e store (read back here), the
  * outbox delivering to a test buyer, and the encrypted form trace. Only the failure cases
@@ -43,7 +43,7 @@ const general = { brand: 'ipaydayloans', path: '/apply', param: 'requested_amoun
 const title = { brand: 'ustitleloans', path: '/apply-title-loans', param: 'requestedamount' };
 
 for (const b of [general, title]) {
-  test(`${b.brand}: ${b.path}?${b.param}=2500 shows $2,500, and the page offers no hand-off back to itself (issue 8.8)`, async ({ page }) => {
+  test(`${b.brand}: ${b.path}?${b.param}=2500 shows $2,500, and the page offers no hand-off back to itself`, async ({ page }) => {
     await open(page, b.brand, `${b.path}?v1=landing-page&${b.param}=2500`);
     await expect(page.getByLabel('Loan amount')).toHaveValue('2,500');
     await expect(page.locator(`main form[action="${b.path}"], form[action="${b.path}"]`)).toHaveCount(0);

@@ -58,7 +58,7 @@ function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ f
 }
 
 test.describe('security', () => {
-  test('8.1 the internal prefix is unreachable with a made-up x-prerender-revalidate, from any host', async () => {
+  test('the internal prefix is unreachable with a made-up x-prerender-revalidate, from any host', async () => {
     for (const host of ['evil.com', 'ipaydayloans.localhost', 'usbadcreditloans.localhost']) {
       for (const value of ['1', 'x'.repeat(32), '']) {
         const res = await raw('/_brand/usbadcreditloans/payday-loans', { host, headers: { 'x-prerender-revalidate': value } });
@@ -91,7 +91,7 @@ test.describe('security', () => {
     }
   });
 
-  test('8.3 a forged draft cookie reveals nothing: a draft slug and a missing one get the same brand 404 page', async () => {
+  test('a forged draft cookie reveals nothing: a draft slug and a missing one get the same brand 404 page', async () => {
     const cookie = '__prerender_bypass=forged';
     const draft = await raw('/blog/money-basics/draft-earned-wage-access-apps-vs-payday-loans', { headers: { cookie } });
     const missing = await raw('/blog/money-basics/no-such-article-at-all', { headers: { cookie } });
@@ -100,7 +100,7 @@ test.describe('security', () => {
     for (const res of [draft, missing]) expect(res.body).toContain('We could not find that page');
   });
 
-  test('8.4 no internal rewrite headers; HSTS on production hosts; Permissions-Policy and COOP everywhere', async () => {
+  test('no internal rewrite headers; HSTS on production hosts; Permissions-Policy and COOP everywhere', async () => {
     for (const path of ['/payday-loans', '/location/tx', '/no-such-page', '/']) {
       const res = await raw(path);
       for (const name of ['x-middleware-rewrite', 'x-nextjs-rewrite', 'x-nextjs-matched-path']) expect(res.headers[name], `${name} on ${path}`).toBeUndefined();
@@ -120,7 +120,7 @@ test.describe('security', () => {
     expect(unknown.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
-  test('8.5 a port out of range is an unknown host (404), never a 500', async () => {
+  test('a port out of range is an unknown host (404), never a 500', async () => {
     for (const [path, host] of [
       ['/search?state=ca', 'ipaydayloans.com:99999'],
       ['/', 'blog.ipaydayloans.com:99999'],
@@ -132,7 +132,7 @@ test.describe('security', () => {
     }
   });
 
-  test('8.6 TRACE on any path and OPTIONS * answer 405 with Allow', async () => {
+  test('TRACE on any path and OPTIONS * answer 405 with Allow', async () => {
     for (const path of ['/', '/payday-loans', '/api/trace/session']) {
       const res = await raw(path, { method: 'TRACE' });
       expect(res.status).toBe(405);
@@ -142,7 +142,7 @@ test.describe('security', () => {
     expect(star.firstLine).toBe('HTTP/1.1 405 Method Not Allowed');
   });
 
-  test('8.7 a slow client is cut off: headers within 10 s, the whole request within 20 s', async () => {
+  test('a slow client is cut off: headers within 10 s, the whole request within 20 s', async () => {
     test.setTimeout(60_000);
     const [headers, body] = await Promise.all([
       rawSocket('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { keepOpen: true }),
@@ -156,7 +156,7 @@ test.describe('security', () => {
 });
 
 test.describe('visitors', () => {
-  test('8.9 links on the blog host lead to the main site', async ({ page }) => {
+  test('links on the blog host lead to the main site', async ({ page }) => {
     const res = await page.goto(`http://blog.ipaydayloans.localhost:${PORT}/blog`);
     expect(res?.status()).toBe(200);
     const hrefs = await page.locator('header a[href], footer a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
@@ -166,14 +166,14 @@ test.describe('visitors', () => {
     expect(hrefs).toContain('https://ipaydayloans.com/apply?v1=landing-page');
   });
 
-  test('8.10 search by state keeps the loan type', async () => {
+  test('search by state keeps the loan type', async () => {
     const res = await raw('/search?state=ca&type=title-loans');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/title-loans/location/ca');
     expect((await raw('/title-loans/location/ca')).status).toBe(200);
   });
 
-  test('8.11 redirects are relative: the browser keeps https behind TLS', async () => {
+  test('redirects are relative: the browser keeps https behind TLS', async () => {
     const search = await raw('/search?state=ca', { host: 'www.ipaydayloans.com', headers: { 'x-forwarded-proto': 'https' } });
     expect(search.status).toBe(302);
     expect(search.headers.location).toBe('/location/ca');
@@ -182,7 +182,7 @@ test.describe('visitors', () => {
     expect(blog.headers.location).toBe('/blog');
   });
 
-  test("8.12 SEO files of a brand only on that brand's host", async () => {
+  test("SEO files of a brand only on that brand's host", async () => {
     expect((await raw('/api/seo/usbadcreditloans/robots.txt')).status).toBe(404);
     const own = await raw('/robots.txt', { host: 'usbadcreditloans.localhost' });
     expect(own.status).toBe(200);
@@ -190,7 +190,7 @@ test.describe('visitors', () => {
     expect((await raw('/api/seo/ipaydayloans/robots.txt')).status).toBe(200);
   });
 
-  test('8.13 only canonical sitemap numbers', async () => {
+  test('only canonical sitemap numbers', async () => {
     expect((await raw('/sitemaps/0.xml')).status).toBe(200);
     for (const path of ['/sitemaps/00.xml', '/sitemaps/0001.xml', '/sitemaps/01.xml']) expect((await raw(path)).status, path).toBe(404);
   });

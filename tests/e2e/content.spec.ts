@@ -80,7 +80,7 @@ test('the blog lists the CMS content, newest first, and 404s past the last page'
 test('an article page: body, author, Article structured data with its required properties', async ({ page }) => {
   await page.goto(site('/blog/payday-loans/fixture-article-2'));
   await expect(page.locator('h1')).toHaveText('Fixture article 2');
-  // A blog page of a brand with a separate blog host links out of the blog absolutely (issue 8.9).
+  // A blog page of a brand with a separate blog host links out of the blog absolutely.
   await expect(page.getByRole('link', { name: 'Tess Author' })).toHaveAttribute('href', 'https://ipaydayloans.com/author/test-author');
   const ld = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as Record<string, unknown>);
   const article = ld.find((d) => d['@type'] === 'Article')!;

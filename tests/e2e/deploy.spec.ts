@@ -1,5 +1,5 @@
 /**
- * Several instances (issue 14), run for real: two production instances (`node server.mjs` on
+ * Several instances, run for real: two production instances (`node server.mjs` on
  * the build) sharing one Redis (deploy/redis.conf) and one PostgreSQL, behind Debian's nginx
  * running the shipped deploy/nginx.conf — the compose topology without Docker. Instance A keeps
  * no local page copy (PAGE_CACHE_LOCAL_COPY=off, the default); instance B keeps one invalidated

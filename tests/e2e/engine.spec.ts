@@ -52,7 +52,7 @@ test.describe('route parameters are validated (brand 404, never 500)', () => {
   }
 });
 
-test('an upper-case path that exists in lower case is redirected there (issue 16.7), one that does not is a 404', async ({ page }) => {
+test('an upper-case path that exists in lower case is redirected there, one that does not is a 404', async ({ page }) => {
   const response = await page.goto(brandUrl('ipaydayloans', '/location/TX'));
   expect(response?.status()).toBe(200);
   expect(response?.request().redirectedFrom()?.url()).toBe(brandUrl('ipaydayloans', '/location/TX'));
@@ -142,7 +142,7 @@ test.describe('on a phone', () => {
     await page.goto(brandUrl('ipaydayloans', '/'));
     await expect(page.locator('header nav[aria-label="Main"]')).toBeHidden();
     await page.getByText('Menu', { exact: true }).click();
-    // Groups are plain labels with their links (issue 16.3): "About" labels the group, its page is "About Us".
+    // Groups are plain labels with their links: "About" labels the group, its page is "About Us".
     const mobile = page.getByRole('navigation', { name: 'Mobile' });
     await expect(mobile.getByText('About', { exact: true })).toBeVisible();
     await expect(mobile.getByRole('link', { name: 'About Us', exact: true })).toHaveAttribute('href', '/about');

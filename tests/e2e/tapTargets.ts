@@ -8,7 +8,7 @@ export interface SmallTarget {
 
 /**
  * Every element a visitor can tap that is visible on the page (anywhere, not only on screen) and
- * smaller than the rule of issue 16: at least 44 × 44 CSS px (WCAG 2.5.5), or, if smaller, spaced
+ * smaller than the rule: at least 44 × 44 CSS px (WCAG 2.5.5), or, if smaller, spaced
  * so that a 44 × 44 square centred on it touches no other target (the spacing form of 2.5.8, with
  * 2.5.5's size). Exempt as in WCAG: links inside a sentence (an inline <a> in running text), and
  * controls the browser draws (a checkbox or radio inside its <label> is measured as the label).

@@ -308,7 +308,7 @@ test.describe('amount widgets on pages', () => {
     await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2500');
     await expect(link).toHaveAttribute('rel', 'nofollow');
     await expect(banner).toContainText("This won't affect your credit score");
-    // The hero's button, then its cost note's phone link (issue 16.4), then the widget.
+    // The hero's button, then its cost note's phone link, then the widget.
     await page.getByRole('link', { name: 'Check my options' }).focus();
     await page.keyboard.press('Tab');
     await expect(page.locator('[data-cost-note] a[href^="tel:"]').first()).toBeFocused();
@@ -359,7 +359,7 @@ test.describe('amount widgets on pages', () => {
     const amount = widget.getByLabel(/Loan amount/);
     await expect(amount).toHaveAttribute('placeholder', '1000');
     await expect(widget).toContainText("This won't affect your credit score");
-    // The hero's button, then its cost note's phone link (issue 16.4), then the widget.
+    // The hero's button, then its cost note's phone link, then the widget.
     await page.getByRole('link', { name: 'Check my options' }).focus();
     await page.keyboard.press('Tab');
     await expect(page.locator('[data-cost-note] a[href^="tel:"]').first()).toBeFocused();

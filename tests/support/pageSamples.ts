@@ -11,7 +11,7 @@ import { preloadBlocks } from '../../blocks/registry';
 import type { Catalog, LoadedBrand } from '../../engine/catalog';
 import { contentPaths } from '../../engine/sitemap';
 import { buildPageModel } from '../../engine/pageModel';
-import { matchPath } from '../../engine/resolve';
+import { matchPath } from '../../engine/pageMatch';
 import type { ContentSource } from '../../engine/content/types';
 
 /** Fixed so the copyright year never changes the text. */

@@ -1,7 +1,8 @@
 /** The real brand files: all valid, and the pages they promise resolve to real content. */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
-import { resolvePage, NOT_FOUND_PATH } from '../../engine/resolve';
+import { NOT_FOUND_PATH } from '../../engine/pageMatch';
+import { resolvePage } from '../../engine/resolve';
 
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);

@@ -11,7 +11,7 @@ import { pagePolicy } from '../../engine/pagePolicy';
 import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/http/frontDoor';
 import { answerOf } from '../../engine/http/frontDoorAnswers';
 import { rememberingPages } from '../../engine/http/frontDoorServer';
-import { readTarget } from '../../engine/http/requestPath';
+import { isClientPagePath, readTarget } from '../../engine/http/requestPath';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);
@@ -195,6 +195,38 @@ describe("what a brand host's request becomes", () => {
     expect(on('blog.ipaydayloans.com', '/payday-loans')).toMatchObject(BRAND_404);
     expect(on('blog.ipaydayloans.com', '/Payday-Loans')).toMatchObject(BRAND_404);
     expect(on('blog.ipaydayloans.com', '/robots.txt')).toMatchObject({ kind: 'seo' });
+  });
+});
+
+describe('the client router follows the front door', () => {
+  const BRAND_PAGE_KINDS = ['page', 'notFound', 'redirect'];
+  it.each([
+    '/',
+    '/payday-loans',
+    '/location/tx/houston',
+    '/No-Such-Page',
+    '/apiary',
+    '/blog/payday-loans/fixture-draft',
+    '/robots.txt',
+    '/sitemap.xml',
+    '/sitemaps/3.xml',
+    '/sitemaps/00.xml',
+    '/api/leads',
+    '/api',
+    '/static/ping.txt',
+    '/logos/a.svg',
+    '/favicon.ico',
+    '/_next/static/x.js',
+    '/_next/data/build-1/_brand/_/payday-loans.json',
+    '/_brand/ipaydayloans/payday-loans',
+    '/_BRAND/x',
+    '/payday-loans/',
+    '/a//b',
+    '/a/../_brand/x',
+    '/%2e%2e/x',
+    '/%E0%A4%A',
+  ])('a link to %s is followed on the client exactly when the front door answers it with a brand page', (path) => {
+    expect(isClientPagePath(path)).toBe(BRAND_PAGE_KINDS.includes(on(IPAYDAY, path).kind));
   });
 });
 

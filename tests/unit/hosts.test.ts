@@ -23,7 +23,7 @@ describe('normaliseHost', () => {
     ['ipay day.com', ''],
     ['ipaydayloans.com/evil', ''],
     ['-bad.com', ''],
-    // issue 8.5: a port out of range is not a plausible host (a URL built from it would throw)
+    // a port out of range is not a plausible host (a URL built from it would throw)
     ['ipaydayloans.com:99999', ''],
     ['ipaydayloans.com:65536', ''],
     ['ipaydayloans.com:0', ''],

@@ -5,7 +5,6 @@
  * as soon as it is back. Against a real redis-server started late on the port the cache was given.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
-// @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
 import { createPageCache } from '../../engine/cache/redisPageCache.mjs';
 import { freePort } from '../support/ports';
 import { startRedis, type RunningRedis } from '../support/redis';

@@ -7,7 +7,6 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from 'redis';
-// @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
 import { createPageCache } from '../../engine/cache/redisPageCache.mjs';
 import { startRedis, type RunningRedis } from '../support/redis';
 

@@ -5,7 +5,8 @@ import { mainSiteHref, mainSiteHtml } from '../../engine/blogLinks';
 import { getCatalog } from '../../engine/catalog';
 import { availabilitySentence } from '../../engine/locationText';
 import { buildPageModel } from '../../engine/pageModel';
-import { matchPath, resolvePage, searchRedirect } from '../../engine/resolve';
+import { matchPath, searchRedirect } from '../../engine/pageMatch';
+import { resolvePage } from '../../engine/resolve';
 import { stateByCode } from '../../engine/states';
 import { fill, possessive } from '../../engine/templates';
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/catalog';
-import { resolvePage, searchRedirect } from '../../engine/resolve';
+import { searchRedirect } from '../../engine/pageMatch';
+import { resolvePage } from '../../engine/resolve';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const withSearchAndBlog = acme

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-// @ts-expect-error plain JavaScript module (Next imports it unbundled); typed with JSDoc
 import { createPageCache } from '../../engine/cache/redisPageCache.mjs';
 import { memoryRateLimiter } from '../../engine/http/rateLimit';
 import { closeRateLimitRedis, redisRateLimiter } from '../../engine/http/redisRateLimit';

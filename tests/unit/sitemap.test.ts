@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/catalog';
 import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/cities';
 import { cityPageCount } from '../../engine/directory';
-import { matchPath } from '../../engine/resolve';
-import { brandPaths, robotsTxt, SITEMAP_MAX_URLS, sitemapCount, sitemapIndexXml, sitemapXml } from '../../engine/sitemap';
+import { matchPath } from '../../engine/pageMatch';
+import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
+import { seoFile } from '../../engine/seoFiles';
+import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/sitemap';
 import { STATES } from '../../engine/states';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
@@ -48,22 +51,25 @@ describe('brandPaths', () => {
     expect(paths).not.toContain('/_404');
   });
 
-  it('splits into sitemaps of at most 50,000 URLs listed by the index', () => {
-    const count = sitemapCount(loaded);
-    expect(count).toBe(Math.ceil(paths.length / SITEMAP_MAX_URLS));
+  it('splits into sitemaps of at most 50,000 URLs listed by the index', async () => {
+    // the files the SEO route serves, for a brand without content pages
+    const noContent = createEmbeddedSource(loadContent(mkdtempSync(join(tmpdir(), 'no-content-'))));
+    const file = async (name: string) => (await seoFile(loaded, name, noContent))?.body.toString('utf8');
+    const count = Math.ceil(paths.length / SITEMAP_MAX_URLS);
     expect(count).toBeGreaterThan(1);
-    const index = sitemapIndexXml(loaded);
+    const index = (await file('sitemap.xml'))!;
+    expect(index.match(/<sitemap>/g)).toHaveLength(count);
     for (let i = 0; i < count; i++) expect(index).toContain(`<loc>https://acmeloans.com/sitemaps/${i}.xml</loc>`);
     let total = 0;
     for (let i = 0; i < count; i++) {
-      const locs = sitemapXml(loaded, i)!.match(/<loc>/g)!.length;
+      const locs = (await file(`sitemap-${i}.xml`))!.match(/<loc>/g)!.length;
       expect(locs).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
       total += locs;
     }
     expect(total).toBe(paths.length);
-    expect(sitemapXml(loaded, count)).toBeUndefined();
-    expect(sitemapXml(loaded, -1)).toBeUndefined();
-    expect(sitemapXml(loaded, 0)).toContain('<loc>https://acmeloans.com/</loc>');
+    expect(await file(`sitemap-${count}.xml`)).toBeUndefined();
+    expect(await file('sitemap--1.xml')).toBeUndefined();
+    expect(await file('sitemap-0.xml')).toContain('<loc>https://acmeloans.com/</loc>');
   }, 60_000);
 });
 

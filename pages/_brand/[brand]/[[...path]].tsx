@@ -12,7 +12,7 @@ import { Layout } from '../../../blocks/chrome/Layout';
 import { getCatalog } from '../../../engine/catalog';
 import type { PageModel } from '../../../engine/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
-import { NOT_FOUND_PATH } from '../../../engine/resolve';
+import { NOT_FOUND_PATH } from '../../../engine/pageMatch';
 import { buildPageModel } from '../../../engine/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
 

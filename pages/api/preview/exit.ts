@@ -1,8 +1,11 @@
 /** GET /api/preview/exit?path=… — leave draft mode. */
 import type { NextApiRequest, NextApiResponse } from 'next';
+import { handleApi } from '../../../engine/http/api';
 
-export default function handler(req: NextApiRequest, res: NextApiResponse) {
-  res.setDraftMode({ enable: false });
-  const path = typeof req.query.path === 'string' && /^\/[a-z0-9/-]{0,300}$/.test(req.query.path) ? req.query.path : '/';
-  res.redirect(307, path);
+export default function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
+  return handleApi(req, res, async () => {
+    res.setDraftMode({ enable: false });
+    const path = typeof req.query.path === 'string' && /^\/[a-z0-9/-]{0,300}$/.test(req.query.path) ? req.query.path : '/';
+    return { status: 307, headers: { Location: path } };
+  });
 }

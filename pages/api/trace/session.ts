@@ -11,7 +11,7 @@ import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, trunc
 import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
 import { getStore } from '../../../engine/store/db';
 import { recordSessionTrace } from '../../../engine/store/sessionTraces';
-import type { SessionTraceBody } from '../../../engine/tracking';
+import type { SessionTrace } from '../../../schemas/api.types';
 
 export const config = { api: { bodyParser: false } };
 
@@ -23,7 +23,7 @@ export default function handler(req: IncomingMessage, res: ServerResponse): Prom
     const brand = brandOfRequest(req);
     const ip = clientIp(req);
     await enforceRateLimit(RATE_RULES.sessionTrace, ip);
-    const body = await readJsonBody<SessionTraceBody>(req, { limit: SESSION_TRACE_BODY_LIMIT, schema });
+    const body = await readJsonBody<SessionTrace>(req, { limit: SESSION_TRACE_BODY_LIMIT, schema });
     const created = await recordSessionTrace(await getStore(), {
       uuid: body.uuid,
       brand: brand.brand.id,

@@ -12,7 +12,7 @@ import { BLOCK_TYPES, type Block, type Brand, type Layout } from '../../../schem
 import { buildCatalog, readSources, type Source } from '../../../engine/catalog';
 import { createEmbeddedSource } from '../../../engine/content/embedded';
 import { embeddedIndex } from '../../../engine/content/service';
-import { matchPath, NOT_FOUND_PATH } from '../../../engine/resolve';
+import { matchPath, NOT_FOUND_PATH } from '../../../engine/pageMatch';
 import { fill } from '../../../engine/templates';
 import { capitalizeFirst } from '../../../engine/names';
 import { renderPage, samplePaths } from '../../support/pageSamples';

@@ -1,0 +1,48 @@
+/**
+ * A replayed cached page against the limit: a bare node:http server (./bareHttpServer.mjs)
+ * sending the same status, headers and bytes. Both are measured by the server process's own CPU
+ * time (/proc/{pid}/stat, user + system) per request answered, under the same load, so the
+ * figure does not depend on how much CPU the load generator takes from the same machine.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { get } from './context';
+
+/** Headers Node writes for each response itself: not recorded. */
+const PER_RESPONSE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** Starts the bare server on `port` with the page's response as `page` answered it. */
+export async function startBareServer(root: string, port: number, page: { body: Buffer; headers: Record<string, string | string[] | undefined> }) {
+  const headers = Object.fromEntries(Object.entries(page.headers).filter(([k, v]) => v !== undefined && !PER_RESPONSE.has(k)));
+  mkdirSync(join(root, '.bench'), { recursive: true });
+  const file = join(root, '.bench', 'bare-response.json');
+  writeFileSync(file, JSON.stringify({ body: page.body.toString('base64'), headers }));
+  const child = spawn('node', [join(root, 'scripts/bench/bareHttpServer.mjs'), String(port), file], { stdio: 'ignore' });
+  for (let i = 0; i < 50; i++) {
+    if ((await get(port, 'bare', '/').catch(() => undefined))?.status === 200) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`the bare node:http server on ${port} did not start`);
+}
+
+export const stopBareServer = (child: ChildProcess) => child.kill();
+
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Requests/s and the server's CPU µs per request, under 20 connections for `seconds`. */
+export async function loadWithCpu(pid: number, port: number, host: string, path: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+  const before = cpuSeconds(pid);
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, headers: { host }, connections: 20, duration: seconds, pipelining: 1 });
+  const used = cpuSeconds(pid) - before;
+  if (result.non2xx || result.errors) throw new Error(`${path} (${host}): ${result.non2xx} responses with an unexpected status, ${result.errors} errors`);
+  return { rps: result.requests.average, cpuUs: (used * 1e6) / result.requests.total };
+}

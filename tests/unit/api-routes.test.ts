@@ -1,0 +1,107 @@
+/**
+ * The SEO files, revalidation and preview routes answer through the shared API handler
+ * (engine/http/api.ts): one shape for their refusals (JSON with a reason, no-store), their own
+ * bytes, redirects and 304s. Each route's real handler runs on a local node:http server; Next's
+ * part (its parsed query, res.revalidate, draft mode) is stood in for.
+ */
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import seoRoute from '../../pages/api/seo/[brand]/[file]';
+import revalidateRoute from '../../pages/api/revalidate';
+import previewExitRoute from '../../pages/api/preview/exit';
+
+type Handler = (req: never, res: never) => Promise<void>;
+const revalidated: string[] = [];
+const routes: Record<string, Handler> = { seo: seoRoute as Handler, revalidate: revalidateRoute as Handler, exit: previewExitRoute as Handler };
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  process.env.REVALIDATE_SECRET = 'unit-secret';
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const [, route = '', ...rest] = url.pathname.split('/');
+    // what Next adds: the dynamic route's parameters, revalidation and draft mode
+    Object.assign(req, { query: { ...Object.fromEntries(url.searchParams), ...(route === 'seo' ? { brand: rest[0], file: rest[1] } : {}) } });
+    Object.assign(res, { revalidate: async (path: string) => void revalidated.push(path), setDraftMode: () => res });
+    void routes[route]!(req as never, res as never);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function call(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<{ status: number; headers: IncomingMessage['headers']; text: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { host: 'ipaydayloans.localhost', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the SEO route', () => {
+  it("answers its brand's robots.txt with an ETag, a 304 for the same ETag and no body for HEAD", async () => {
+    const got = await call('GET', '/seo/ipaydayloans/robots.txt');
+    expect(got.status).toBe(200);
+    expect(got.headers['content-type']).toMatch(/^text\/plain/);
+    expect(got.headers['cache-control']).toBe('public, max-age=3600, s-maxage=3600');
+    expect(got.text).toContain('Sitemap:');
+    expect(Number(got.headers['content-length'])).toBe(Buffer.byteLength(got.text));
+    const again = await call('GET', '/seo/ipaydayloans/robots.txt', { 'if-none-match': String(got.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const head = await call('HEAD', '/seo/ipaydayloans/robots.txt');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(got.headers['content-length']);
+    expect(head.text).toBe('');
+  });
+
+  it.each([
+    ['another brand named on this host', 'GET', '/seo/usbadcreditloans/robots.txt', 404, 'Not found'],
+    ['a file the brand has not', 'GET', '/seo/ipaydayloans/sitemap-9999.xml', 404, 'Not found'],
+    ['a POST', 'POST', '/seo/ipaydayloans/robots.txt', 405, 'Use GET or HEAD'],
+  ])('%s: %s %s → %i with a reason', async (_label, method, path, status, error) => {
+    const res = await call(method, path);
+    expect(res.status).toBe(status);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(res.text)).toEqual({ error });
+  });
+});
+
+describe('the revalidation route', () => {
+  const post = (body: string, secret = 'unit-secret', type = 'application/json') =>
+    call('POST', '/revalidate', { 'x-revalidate-secret': secret, 'content-type': type }, body);
+
+  it('rebuilds the named pages of the brand at their internal paths', async () => {
+    const res = await post('{"brand":"ipaydayloans","paths":["/blog","/payday-loans"]}');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ revalidated: ['/blog', '/payday-loans'], failed: [] });
+    expect(revalidated).toEqual(['/_brand/ipaydayloans/blog', '/_brand/ipaydayloans/payday-loans']);
+  });
+
+  it.each([
+    ['a wrong secret', '{"brand":"ipaydayloans","paths":["/blog"]}', 'wrong', 'application/json', 401, 'Missing or wrong x-revalidate-secret'],
+    ['a body that is not the schema', '{"brand":"ipaydayloans","paths":"all"}', 'unit-secret', 'application/json', 400, 'The body is not valid'],
+    ['a body over 16 KB', JSON.stringify({ brand: 'ipaydayloans', paths: ['/' + 'a'.repeat(20_000)] }), 'unit-secret', 'application/json', 413, 'larger'],
+    ['a form post', 'brand=ipaydayloans', 'unit-secret', 'application/x-www-form-urlencoded', 415, 'application/json'],
+    ['an unknown brand', '{"brand":"nobody","paths":["/blog"]}', 'unit-secret', 'application/json', 404, 'No brand "nobody"'],
+  ])('%s → %i, nothing rebuilt', async (_label, body, secret, type, status, error) => {
+    revalidated.length = 0;
+    const res = await post(body, secret, type);
+    expect(res.status).toBe(status);
+    expect(JSON.parse(res.text).error).toContain(error);
+    expect(revalidated).toEqual([]);
+  });
+});
+
+describe('leaving draft mode', () => {
+  it('redirects to the page named, or home for anything else, with no body', async () => {
+    expect(await call('GET', '/exit?path=/blog/payday-loans')).toMatchObject({ status: 307, headers: { location: '/blog/payday-loans' }, text: '' });
+    expect(await call('GET', '/exit?path=https://evil.example/')).toMatchObject({ status: 307, headers: { location: '/' }, text: '' });
+  });
+});
