@@ -16,3 +16,4 @@ export declare const BUILD_HASHES_ENV: string;
 export declare function inlineScripts(html: string): string[];
 export declare function originOf(url: string | undefined): string | undefined;
 export declare function cspHeaderName(mode: string | undefined): 'Content-Security-Policy' | 'Content-Security-Policy-Report-Only' | undefined;
+export declare const CONSOLE_POLICY: string;
