@@ -17,7 +17,7 @@ export const CONSOLE_API = '/api/console';
 const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|brands|exports|users|audit)$/;
 const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
-const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~-]+|favicon\.ico)$/;
+const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {
