@@ -74,7 +74,11 @@ async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Password')).toBeFocused();
   await page.keyboard.type(password);
-  await page.keyboard.press('Enter');
+  // the password check is scrypt with 128 MiB (engine/console/passwords.ts): seconds on a busy machine
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === '/' || (url.pathname === '/login' && url.search !== ''), { timeout: 30_000 }),
+    page.keyboard.press('Enter'),
+  ]);
 }
 
 /** The page's answer carries no-store and the console's script-free policy; axe finds nothing; every target is at least 24 px. */
@@ -180,6 +184,7 @@ test('a brand host never serves the console’s pages or API (404), and the cons
 });
 
 test('sign in: a wrong password says so; five failures lock the account even for the right password', async ({ page }) => {
+  test.setTimeout(180_000);
   const email = addUser('viewer');
   await signIn(page, email, 'not the password');
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('The email or password is wrong.');
@@ -191,6 +196,7 @@ test('sign in: a wrong password says so; five failures lock the account even for
 });
 
 test('an admin: the overview equals the traffic written, the lead unmasked, the CSV safe, every page axe-clean; sign out', async ({ page }) => {
+  test.setTimeout(240_000);
   const email = addUser('admin');
   await signIn(page, email);
   await expect(page).toHaveURL(`${CONSOLE}/`);
@@ -231,19 +237,20 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
     await checkPage(page, path, heading);
   await expect(page.getByRole('table')).toContainText('export');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await Promise.all([page.waitForURL(/\/login\?status=out$/), page.getByRole('button', { name: 'Sign out' }).click()]);
   await expect(page.getByRole('main').getByRole('status')).toHaveText('You are signed out.');
   expect((await page.goto(`${CONSOLE}/leads`))?.url()).toBe(`${CONSOLE}/login`);
   await checkPage(page, '/login', 'Sign in');
 });
 
 test('an analyst sees the lead masked until an audited reveal, and is refused the admin pages (403); CSRF is refused', async ({ page }) => {
+  test.setTimeout(240_000);
   const email = addUser('analyst');
   await signIn(page, email);
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
   await expect(page.getByText('•••-•••-0177')).toBeVisible();
   await expect(page.getByText(leadEmail)).toHaveCount(0);
-  await page.getByRole('button', { name: /Reveal personal data/ }).click();
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/console/reveal')), page.getByRole('button', { name: /Reveal personal data/ }).click()]);
   await expect(page.getByText(leadEmail)).toBeVisible();
   expect(await withStore((db) => db.selectFrom('console_audit').select('target').where('actor', '=', email).where('action', '=', 'reveal').execute())).toEqual([
     { target: leadId },
@@ -252,7 +259,7 @@ test('an analyst sees the lead masked until an audited reveal, and is refused th
   await checkPage(page, '/buyers', 'Buyers');
 
   // a change without the session's CSRF token (as a forged form would be) is refused and changes nothing
-  const cookie = (await page.context().cookies(CONSOLE)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   const forged = await raw('POST', '/api/console/logout', CONSOLE_HOST, 'csrf=forged', { cookie, 'content-type': 'application/x-www-form-urlencoded' });
   expect(forged.status).toBe(403);
   const crossSite = await raw('POST', '/api/console/reveal', CONSOLE_HOST, `lead=${leadId}`, {
@@ -265,6 +272,7 @@ test('an analyst sees the lead masked until an audited reveal, and is refused th
 });
 
 test('a viewer sees the aggregates only: leads and a lead are 403', async ({ page }) => {
+  test.setTimeout(120_000);
   const email = addUser('viewer');
   await signIn(page, email);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
