@@ -14,7 +14,8 @@
  *   Permissions-Policy that denies device features (pages with "Use my location" allow
  *   geolocation), Cross-Origin-Opener-Policy, nosniff, referrer and framing policies, and the
  *   Content-Security-Policy (engine/csp.mjs: our own origin, the inline scripts' hashes, and for a
- *   brand page what it uses from third parties; CSP_MODE=report-only sends it as
+ *   brand page what it uses from third parties, for the console its own script-free policy;
+ *   CSP_MODE=report-only sends it as
  *   Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
@@ -22,7 +23,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILD_HASHES_ENV, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/csp.mjs';
+import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
@@ -118,10 +119,14 @@ const hstsHosts = new WeakMap();
 function secure(res, d, host, catalog) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  res.setHeader('X-Frame-Options', d.kind === 'console' ? 'DENY' : 'SAMEORIGIN');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', frontDoor.permissionsPolicy(d));
-  if (cspHeader) res.setHeader(cspHeader, d.kind === 'page' || d.kind === 'notFound' ? cspOf(d.policy) : basePolicy);
+  if (d.kind === 'console') {
+    // the console: no script at all, and never stored by a browser, proxy or the page cache
+    if (cspHeader) res.setHeader(cspHeader, CONSOLE_POLICY);
+    res.setHeader('Cache-Control', 'no-store');
+  } else if (cspHeader) res.setHeader(cspHeader, d.kind === 'page' || d.kind === 'notFound' ? cspOf(d.policy) : basePolicy);
   let hosts = hstsHosts.get(catalog);
   if (!hosts) hstsHosts.set(catalog, (hosts = frontDoor.productionHosts(/** @type {any} */ (catalog))));
   if (hosts.has(host)) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
@@ -180,6 +185,9 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
     case 'page':
       // the replay looks at the page path the visitor asked for; Next is given the internal one
       return replay.handle(req, res, { page: d.page, host: d.host }, () => toNext(req, res, d.url));
+    case 'console':
+      // answerOf answered a path the console does not have; here url is set
+      return toNext(req, res, d.url ?? '/_console');
     case 'seo':
     case 'notFound':
     case 'demoLender':

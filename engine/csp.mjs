@@ -136,3 +136,21 @@ export function cspHeaderName(mode) {
   if (m === 'off') return undefined;
   return m === 'report-only' ? 'Content-Security-Policy-Report-Only' : 'Content-Security-Policy';
 }
+
+/**
+ * The console's policy (engine/http/consolePath.ts): its pages are server-rendered HTML with no
+ * script at all (each sets unstable_runtimeJS: false), forms that post to its own API and charts
+ * drawn as SVG on the server — so nothing may run, load from elsewhere, frame it or be framed.
+ */
+export const CONSOLE_POLICY = [
+  "default-src 'none'",
+  "script-src 'none'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');

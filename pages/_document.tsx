@@ -54,10 +54,14 @@ export default function Document(props: DocumentProps) {
   const pageProps = (data.props as { pageProps?: PageProps } | undefined)?.pageProps;
   const model = pageProps?.model;
   if (model && Array.isArray(model.blocks)) data.props = { ...data.props, pageProps: { ...pageProps, model: hydrationModel(model) } };
+  // The console's pages run no script at all (its policy allows none: engine/csp.mjs CONSOLE_POLICY).
+  const consolePage = data.page.startsWith('/_console');
   return (
     <Html lang="en">
       <Head>
-        <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />
+        {!consolePage && (
+          <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />
+        )}
         <link rel="icon" href="/favicon.ico" />
         {model && <PageHead model={model} />}
       </Head>

@@ -3,7 +3,7 @@
  * mount on the console host (nothing routes to them yet): sign in, the session, sign out, the
  * funnel. Each validates its input against a schema in schemas/api/, answers 4xx with a reason,
  * and sets no-store. The session cookie is `__Host-console_session` (HttpOnly, SameSite=Strict,
- * Path=/, Secure except on localhost); every change needs the CSRF token of the session.
+ * Path=/, Secure); every change needs the CSRF token of the session.
  */
 import loginSchema from '../../schemas/api/console-login.schema.json' with { type: 'json' };
 import funnelSchema from '../../schemas/api/console-funnel-query.schema.json' with { type: 'json' };
@@ -57,9 +57,13 @@ function checked<T>(schema: object, value: unknown): { ok: true; value: T } | { 
   };
 }
 
-export function sessionCookie(token: string, host: string, maxAgeSeconds: number): string {
-  const local = /^(localhost|[\w-]+\.localhost|127\.0\.0\.1)(:\d+)?$/.test(host);
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${local ? '' : '; Secure'}`;
+/**
+ * Secure everywhere, localhost included: browsers drop a __Host- cookie without Secure, and they
+ * accept Secure cookies from http://localhost and http://*.localhost (trustworthy origins), so
+ * `npm start` at http://console.localhost:3000 signs in like a deployment behind HTTPS.
+ */
+export function sessionCookie(token: string, _host: string, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}; Secure`;
 }
 
 const cookieToken = (req: ConsoleRequest): string =>

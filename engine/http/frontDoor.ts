@@ -8,7 +8,9 @@
  * 1. refuse — methods no page has (405), a target that is not a path (400), a path with dot
  *    segments or encoded separators (400, engine/http/requestPath.ts), the internal prefix
  *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
- * 2. console — the operators' console hosts (CONSOLE_HOSTS, console.localhost): not built yet;
+ * 2. console — the operators' console hosts (CONSOLE_HOSTS, and console.localhost outside a
+ *    deployment): their paths mapped onto the console's pages and API (engine/http/consolePath.ts),
+ *    anything else 404; on every other host the console's paths are refused (404);
  * 3. next — Next's own files and the API, and paths Next redirects first (a trailing slash,
  *    runs of slashes, a backslash), whatever the host: handed over untouched;
  * 4. unknown host (404, "Server error: host … not found") and site unavailable (503: the brand's
@@ -33,6 +35,8 @@ import { brandOfHost, isBlogPath, requestHost } from '../hosts';
 import { pagePolicy } from '../pagePolicy';
 import { matchPath, searchRedirect } from '../pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
+import { isDeployment } from '../leads/keyFormat.mjs';
+import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
 import {
   brandDataUrl,
@@ -79,7 +83,8 @@ export interface Door {
 
 export type Decision =
   | { kind: 'refuse'; status: 400 | 404 | 405; reason: string }
-  | { kind: 'console'; host: string }
+  /** url: what Next is handed; undefined for a path the console does not have (404) */
+  | { kind: 'console'; host: string; url: string | undefined }
   | { kind: 'next'; url: string }
   | { kind: 'unknownHost'; host: string }
   | { kind: 'unavailable'; brand: string; problems: string[] }
@@ -118,7 +123,8 @@ export function decide(req: RequestFacts, door: Door): Decision {
   const named = internalDataBrand(normalised);
   if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
 
-  if (door.consoleHosts.has(host)) return { kind: 'console', host };
+  if (door.consoleHosts.has(host)) return { kind: 'console', host, url: consoleUrl(path, search) };
+  if (isConsolePath(normalised)) return notFound;
   if (NEXT_OWN.test(path) || (!DATA.test(path) && nextRedirects(path))) return { kind: 'next', url: req.target };
 
   if (!brandId) return { kind: 'unknownHost', host: host || (req.host ?? '') };
@@ -176,8 +182,12 @@ export function productionHosts(catalog: Catalog): Set<string> {
   return hosts;
 }
 
-/** The console hosts: console.localhost, and CONSOLE_HOSTS (comma-separated) in a deployment. */
+/**
+ * The console hosts: CONSOLE_HOSTS (comma-separated), and console.localhost outside a deployment
+ * (LOANSITES_DEPLOYMENT=production), so `npm start` shows it at http://console.localhost:3000/
+ * while a deployment without CONSOLE_HOSTS has no console at all.
+ */
 export function consoleHostsOf(env: Record<string, string | undefined>): Set<string> {
   const listed = (env.CONSOLE_HOSTS ?? '').split(',').map((h) => requestHost({ host: h }));
-  return new Set(['console.localhost', ...listed.filter(Boolean)]);
+  return new Set([...(isDeployment(env) ? [] : ['console.localhost']), ...listed.filter(Boolean)]);
 }

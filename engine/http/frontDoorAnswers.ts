@@ -1,6 +1,6 @@
 /**
  * The answers the front door gives itself (engine/http/frontDoor.ts): refusals, the unknown host,
- * a broken brand's site, the console's place. Pure; everything that came from the request is
+ * a broken brand's site, a path the console does not have. Pure; everything that came from the request is
  * escaped.
  */
 import { escapeHtml, plainHtml } from '../errorPages';
@@ -29,7 +29,7 @@ export function answerOf(d: Decision): Answer | undefined {
         body: `${d.reason}\n`,
       };
     case 'console':
-      return html(404, 'No console yet', '<h1>No console yet</h1><p>The operators’ console is not part of this server yet.</p>');
+      return d.url === undefined ? html(404, 'Not found', '<h1>Not found</h1><p><a href="/">The console’s overview</a></p>') : undefined;
     case 'unknownHost':
       return html(404, 'Host not found', `<h1>Server error: host ${escapeHtml(d.host.slice(0, 255))} not found</h1>`);
     case 'unavailable': {

@@ -46,11 +46,11 @@ const login = (email: string, password: string, extra: Partial<ConsoleRequest> =
 const cookieOf = (setCookie: string | undefined) => setCookie!.split(';')[0]!;
 
 describe('signing in', () => {
-  it('the right password: a __Host- cookie (HttpOnly, SameSite=Strict, Secure outside localhost), the role and a CSRF token; audited', async () => {
+  it('the right password: a __Host- cookie (HttpOnly, SameSite=Strict, Secure — on localhost too, or browsers drop a __Host- cookie), the role and a CSRF token; audited', async () => {
     const r = await login('OPS@example.com', 'admin passphrase 1');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ email: 'ops@example.com', role: 'admin' });
-    expect(r.headers['Set-Cookie']).toMatch(/^__Host-console_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/);
+    expect(r.headers['Set-Cookie']).toMatch(/^__Host-console_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800; Secure$/);
     const secure = await login('ops@example.com', 'admin passphrase 1', { headers: { host: 'console.example.com' } });
     expect(secure.headers['Set-Cookie']).toMatch(/; Secure$/);
     expect(r.headers['Cache-Control']).toBe('no-store');

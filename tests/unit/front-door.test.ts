@@ -315,13 +315,73 @@ describe('hosts', () => {
     expect(decide({ method: 'GET', target: '/', host: IPAYDAY }, { ...door, catalog: broken })).toMatchObject({ kind: 'page' });
   });
 
-  it('console hosts: console.localhost, and CONSOLE_HOSTS in a deployment; no console yet (404)', () => {
-    expect(on('console.localhost:3000', '/')).toEqual({ kind: 'console', host: 'console.localhost' });
-    expect(on('console.localhost', '/_next/static/a.js').kind).toBe('console');
-    const deployed = { ...door, consoleHosts: consoleHostsOf({ CONSOLE_HOSTS: 'ops.example.com, Console.Example.net' }) };
-    expect(decide({ method: 'GET', target: '/', host: 'console.example.net' }, deployed).kind).toBe('console');
-    expect(answerOf(on('console.localhost', '/'))).toMatchObject({ status: 404 });
-    expect(answerOf(on('console.localhost', '/'))?.body).toContain('No console yet');
+  it('console hosts: console.localhost outside a deployment, and CONSOLE_HOSTS; a deployment without CONSOLE_HOSTS has none', () => {
+    expect(on('console.localhost:3000', '/')).toEqual({ kind: 'console', host: 'console.localhost', url: '/_console' });
+    const deployed = { ...door, consoleHosts: consoleHostsOf({ CONSOLE_HOSTS: 'ops.example.com, Console.Example.net', LOANSITES_DEPLOYMENT: 'production' }) };
+    expect(decide({ method: 'GET', target: '/leads', host: 'console.example.net' }, deployed)).toMatchObject({ kind: 'console', url: '/_console/leads' });
+    expect(decide({ method: 'GET', target: '/', host: 'console.localhost' }, deployed).kind).toBe('unknownHost');
+    const bare = { ...door, consoleHosts: consoleHostsOf({ LOANSITES_DEPLOYMENT: 'production' }) };
+    expect(bare.consoleHosts.size).toBe(0);
+    expect(decide({ method: 'GET', target: '/', host: 'console.localhost' }, bare).kind).toBe('unknownHost');
+    expect(decide({ method: 'POST', target: '/api/console/login', host: 'console.localhost' }, bare)).toMatchObject(NOT_FOUND);
+  });
+
+  it.each([
+    ['/', '/_console'],
+    ['/?from=2025-01-01&to=2025-01-07', '/_console?from=2025-01-01&to=2025-01-07'],
+    ['/login', '/_console/login'],
+    ['/leads', '/_console/leads'],
+    ['/leads?q=a%40b.com', '/_console/leads?q=a%40b.com'],
+    ['/leads/ld_abc123', '/_console/leads/ld_abc123'],
+    ['/buyers', '/_console/buyers'],
+    ['/brands', '/_console/brands'],
+    ['/exports', '/_console/exports'],
+    ['/users', '/_console/users'],
+    ['/audit', '/_console/audit'],
+    ['/api/console/login', '/api/console/login'],
+    ['/api/console/export', '/api/console/export'],
+    ['/_next/static/chunks/a.css', '/_next/static/chunks/a.css'],
+    ['/favicon.ico', '/favicon.ico'],
+    // what the console does not have: its own 404, never a brand page or another API
+    ['/payday-loans', undefined],
+    ['/leads/', undefined],
+    ['/leads/a/b', undefined],
+    ['/leads/%3Cscript%3E', undefined],
+    ['/_console', undefined],
+    ['/_console/leads', undefined],
+    ['/_next/data/build-1/_console/leads.json', undefined],
+    ['/api/leads', undefined],
+    ['/api/events', undefined],
+    ['/api/seo/ipaydayloans/robots.txt', undefined],
+    ['/api/console/', undefined],
+    ['/api/console/LOGIN', undefined],
+    ['/robots.txt', undefined],
+    ['//leads', undefined],
+  ] as const)('console host: %s → %s', (target, url) => {
+    const d = on('console.localhost:3104', target);
+    expect(d).toEqual({ kind: 'console', host: 'console.localhost', url });
+    expect(answerOf(d)?.status).toBe(url === undefined ? 404 : undefined);
+  });
+
+  it.each([
+    '/_console',
+    '/_console/leads',
+    '/_CONSOLE/leads',
+    '/%5Fconsole/leads',
+    '//_console//leads',
+    '/_console/leads/ld_abc123',
+    '/api/console/login',
+    '/api/console/export',
+    '/api/Console/login',
+    '//api/console/login',
+    '/api//console/login',
+    '/api/console',
+    '/_next/data/build-1/_console/leads.json',
+    '/_next/data/build-1/_console.json',
+  ])('a brand host never reaches the console: %s → 404', (target) => {
+    for (const method of ['GET', 'POST'])
+      for (const host of [IPAYDAY, 'weloans.ca', 'evil.com'])
+        expect(decide({ method, target, host }, door), `${method} ${host}${target}`).toMatchObject(NOT_FOUND);
   });
 
   it.each([

@@ -1,0 +1,113 @@
+/**
+ * The frame of every console page: a skip link, the navigation (only the pages the role may
+ * open; the server refuses the others anyway), who is signed in and the sign-out form, and the
+ * page's content — or, for a role without the page's permission, a plain "not for your role".
+ * No script: links and forms only, so everything works by keyboard as the browser made it.
+ */
+import Head from 'next/head';
+import type { ReactNode } from 'react';
+import type { Permission } from '../../engine/console/roles';
+import type { Viewer } from '../../engine/console/pages';
+
+const NAV: [href: string, label: string, permission: Permission][] = [
+  ['/', 'Overview', 'overview.view'],
+  ['/leads', 'Leads', 'leads.list'],
+  ['/buyers', 'Buyers', 'buyers.view'],
+  ['/brands', 'Brands', 'brands.view'],
+  ['/exports', 'Exports', 'exports.run'],
+  ['/users', 'Users', 'users.manage'],
+  ['/audit', 'Audit log', 'audit.view'],
+];
+
+export const linkClass = 'inline-flex min-h-8 items-center rounded px-1 text-blue-800 underline hover:text-blue-950';
+export const buttonClass =
+  'inline-flex min-h-10 items-center rounded bg-blue-800 px-4 py-2 font-semibold text-white hover:bg-blue-900 focus-visible:outline-offset-2';
+export const inputClass = 'min-h-10 rounded border border-slate-500 px-2 py-1';
+
+export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?: string; forbidden?: boolean; children?: ReactNode }) {
+  const { title, viewer, current, forbidden } = props;
+  return (
+    <>
+      <Head>
+        <title>{`${title} · Console`}</title>
+        <meta name="robots" content="noindex, nofollow" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+      </Head>
+      <a href="#main" className="sr-only rounded bg-white p-2 text-blue-800 focus:not-sr-only focus:absolute focus:top-2 focus:left-2">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-300 bg-slate-100">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-2">
+          <p className="font-bold">Loansites console</p>
+          {viewer && (
+            <form method="post" action="/api/console/logout" className="flex items-center gap-3">
+              <span className="text-sm">
+                {viewer.email} <span className="text-slate-700">({viewer.role})</span>
+              </span>
+              <input type="hidden" name="csrf" value={viewer.csrf} />
+              <button type="submit" className="inline-flex min-h-10 items-center rounded border border-slate-600 bg-white px-3">
+                Sign out
+              </button>
+            </form>
+          )}
+        </div>
+        {viewer && (
+          <nav aria-label="Console" className="mx-auto max-w-6xl px-4 pb-2">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1">
+              {NAV.filter(([, , p]) => viewer.may.includes(p)).map(([href, label]) => (
+                <li key={href}>
+                  <a href={href} className={linkClass} aria-current={current === href ? 'page' : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6">
+        <h1 className="mb-4 text-2xl font-bold">{forbidden ? 'Not for your role' : title}</h1>
+        {forbidden ? <p>Your role ({viewer?.role}) may not open this page. Ask an admin if you need it.</p> : props.children}
+      </main>
+    </>
+  );
+}
+
+/** A table with a caption, scrolled sideways on a phone rather than squeezed. */
+export function DataTable(props: { caption: string; head: string[]; rows: ReactNode[][]; numeric?: boolean[] }) {
+  return (
+    <div className="mb-6 overflow-x-auto">
+      <table className="min-w-full border-collapse text-sm">
+        <caption className="mb-1 text-left font-semibold">{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.head.map((h, i) => (
+              <th key={h} scope="col" className={`border-b border-slate-400 px-2 py-1 ${props.numeric?.[i] ? 'text-right' : 'text-left'}`}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.length === 0 ? (
+            <tr>
+              <td colSpan={props.head.length} className="px-2 py-2 text-slate-700">
+                Nothing in this range.
+              </td>
+            </tr>
+          ) : (
+            props.rows.map((r, i) => (
+              <tr key={i} className="border-b border-slate-200">
+                {r.map((c, j) => (
+                  <td key={j} className={`px-2 py-1 ${props.numeric?.[j] ? 'text-right tabular-nums' : ''}`}>
+                    {c}
+                  </td>
+                ))}
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+/** Numbers in the console as people read them: thousands separators, currency, percentages (en-US). */
+const int = new Intl.NumberFormat('en-US');
+const pctFmt = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
+
+export const num = (n: number): string => int.format(n);
+export const pct = (ratio: number): string => pctFmt.format(ratio);
+export const money = (cents: number | null | undefined, currency = 'USD'): string =>
+  cents === null || cents === undefined ? '—' : new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
+/** "2025-03-01T12:34:56.789Z" → "2025-03-01 12:34 UTC" */
+export const when = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—');

@@ -1,0 +1,156 @@
+/**
+ * The console's buyers page: per buyer, over a time range, its pings and bids, posts and
+ * acceptances, sales won and their revenue, average price and latency, and its last refusal;
+ * and an alert when a buyer has answered nothing but no-bids and refusals over its last
+ * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales); the pivot is
+ * pure (tests/unit/console-pages.test.ts).
+ */
+import type { Store } from '../store/db';
+
+export const ALERT_AFTER = 10;
+
+export interface BuyerStats {
+  buyer: string;
+  pings: number;
+  bids: number;
+  posts: number;
+  accepted: number;
+  refused: number;
+  wins: number;
+  revenueCents: number;
+  averagePriceCents: number;
+  averageLatencyMs: number;
+  bidRate: number;
+  acceptRate: number;
+  lastError: string;
+  /** the last ALERT_AFTER pings and posts were all no-bids or refusals */
+  alert: boolean;
+}
+
+export interface EventCount {
+  buyer_id: string;
+  step: string;
+  outcome: string;
+  n: number;
+  latency: number;
+  latencyCount: number;
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+
+/** Event counts by (buyer, step, outcome), sales won, each buyer's last calls and last error → one row a buyer, most revenue first. */
+export function buyerStats(
+  counts: EventCount[],
+  wins: { buyer_id: string; n: number; cents: number }[],
+  recent: Map<string, string[]>,
+  lastErrors: Map<string, string>,
+): BuyerStats[] {
+  const rows = new Map<string, BuyerStats>();
+  const row = (buyer: string) => {
+    let r = rows.get(buyer);
+    if (!r) {
+      r = {
+        buyer,
+        pings: 0,
+        bids: 0,
+        posts: 0,
+        accepted: 0,
+        refused: 0,
+        wins: 0,
+        revenueCents: 0,
+        averagePriceCents: 0,
+        averageLatencyMs: 0,
+        bidRate: 0,
+        acceptRate: 0,
+        lastError: '',
+        alert: false,
+      };
+      rows.set(buyer, r);
+    }
+    return r;
+  };
+  const latency = new Map<string, [sum: number, n: number]>();
+  for (const c of counts) {
+    const r = row(c.buyer_id);
+    if (c.step === 'ping') {
+      r.pings += c.n;
+      if (c.outcome === 'bid') r.bids += c.n;
+    }
+    if (c.step === 'post') {
+      r.posts += c.n;
+      if (c.outcome === 'accepted') r.accepted += c.n;
+      if (c.outcome === 'refused') r.refused += c.n;
+    }
+    const l = latency.get(c.buyer_id) ?? [0, 0];
+    latency.set(c.buyer_id, [l[0] + c.latency, l[1] + c.latencyCount]);
+  }
+  for (const w of wins) {
+    const r = row(w.buyer_id);
+    r.wins = w.n;
+    r.revenueCents = w.cents;
+  }
+  for (const r of rows.values()) {
+    const [sum, n] = latency.get(r.buyer) ?? [0, 0];
+    r.averageLatencyMs = Math.round(ratio(sum, n));
+    r.averagePriceCents = Math.round(ratio(r.revenueCents, r.wins));
+    r.bidRate = ratio(r.bids, r.pings);
+    r.acceptRate = ratio(r.accepted, r.posts);
+    r.lastError = lastErrors.get(r.buyer) ?? '';
+    const last = recent.get(r.buyer) ?? [];
+    r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || o === 'refused');
+  }
+  return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
+}
+
+export async function buyersOverview(db: Store, from: string, to: string): Promise<BuyerStats[]> {
+  const counts = await db
+    .selectFrom('sale_events')
+    .where('at', '>=', from)
+    .where('at', '<', to)
+    .where('buyer_id', '!=', '')
+    .select((eb) => [
+      'buyer_id',
+      'step',
+      'outcome',
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.sum<number | string | null>('latency_ms').as('latency'),
+      eb.fn.count<number | string>('latency_ms').as('latencyCount'),
+    ])
+    .groupBy(['buyer_id', 'step', 'outcome'])
+    .execute();
+  const wins = await db
+    .selectFrom('lead_sales')
+    .where('status', '=', 'sold')
+    .where('decided_at', '>=', from)
+    .where('decided_at', '<', to)
+    .where('buyer_id', 'is not', null)
+    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('price_cents').as('cents')])
+    .groupBy('buyer_id')
+    .execute();
+  const buyers = [...new Set(counts.map((c) => c.buyer_id))];
+  const recent = new Map<string, string[]>();
+  const lastErrors = new Map<string, string>();
+  for (const b of buyers) {
+    const last = await db
+      .selectFrom('sale_events')
+      .select(['outcome', 'detail'])
+      .where('buyer_id', '=', b)
+      .where('step', 'in', ['ping', 'post'])
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(ALERT_AFTER)
+      .execute();
+    recent.set(
+      b,
+      last.map((e) => e.outcome),
+    );
+    const err = last.find((e) => e.outcome === 'refused');
+    if (err) lastErrors.set(b, err.detail.slice(0, 200));
+  }
+  return buyerStats(
+    counts.map((c) => ({ ...c, n: Number(c.n), latency: Number(c.latency ?? 0), latencyCount: Number(c.latencyCount) })),
+    wins.map((w) => ({ buyer_id: w.buyer_id!, n: Number(w.n), cents: Number(w.cents ?? 0) })),
+    recent,
+    lastErrors,
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The console's form-post routes (pages/api/console/*): sign in, sign out, reveal a lead. Each
+ * reads the form (engine/console/forms.ts: POST, same-origin, form-encoded, capped), does its
+ * work through the console's API functions and answers 303 See Other to the page to show next
+ * (post/redirect/get: a reload never posts twice). Failures a person can cause go back to a page
+ * with a message; a forged or outdated change (no or a wrong CSRF token) is a 403.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, clientIp } from '../http/api';
+import type { Store } from '../store/db';
+import { audit } from '../store/console';
+import { consoleLogin, consoleLogout, requireUser, type ConsoleAnswer } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+const see = (location: string, headers: Record<string, string> = {}): Answer => ({
+  status: 303,
+  body: { location },
+  headers: { Location: location, ...headers },
+});
+
+const requestOf = (req: IncomingMessage, body?: unknown) => ({
+  method: 'POST',
+  headers: req.headers as Record<string, string | undefined>,
+  body,
+  ip: clientIp(req),
+});
+
+/** The form's fields that are present, so a missing one is reported by the schema as missing. */
+const present = (form: Record<string, string>, names: string[]) => Object.fromEntries(names.filter((n) => n in form).map((n) => [n, form[n]]));
+
+export async function loginRoute(db: Store, req: IncomingMessage): Promise<Answer> {
+  let form: Record<string, string>;
+  try {
+    form = await readConsoleForm(req);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) return see('/login?error=refused');
+    throw err;
+  }
+  const a: ConsoleAnswer = await consoleLogin(db, requestOf(req, present(form, ['email', 'password'])));
+  if (a.status === 200) return see('/', { 'Set-Cookie': a.headers['Set-Cookie']! });
+  if (a.status === 429) return see(`/login?error=locked&minutes=${Math.ceil(Number(a.headers['Retry-After'] ?? 60) / 60)}`);
+  return see(a.status === 401 ? '/login?error=wrong' : '/login?error=invalid');
+}
+
+export async function logoutRoute(db: Store, req: IncomingMessage): Promise<Answer> {
+  const form = await readConsoleForm(req);
+  const a = await consoleLogout(db, { ...requestOf(req), headers: { ...requestOf(req).headers, 'x-csrf-token': form.csrf } });
+  if (a.status === 200) return see('/login?status=out', { 'Set-Cookie': a.headers['Set-Cookie']! });
+  if (a.status === 401) return see('/login');
+  throw new ApiError(a.status, (a.body as { error: string }).error);
+}
+
+/** An analyst shows one lead's personal data (for REVEAL_MS); the reveal is audited. */
+export async function revealRoute(db: Store, req: IncomingMessage): Promise<Answer> {
+  const form = await readConsoleForm(req);
+  const who = await requireUser(db, requestOf(req), 'leads.reveal');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const id = form.lead ?? '';
+  const lead = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await db.selectFrom('leads').select('id').where('id', '=', id).executeTakeFirst() : undefined;
+  if (!lead) throw new ApiError(404, 'No such lead');
+  await audit(db, { actor: who.user.email, action: 'reveal', target: lead.id });
+  return see(`/leads/${lead.id}`);
+}

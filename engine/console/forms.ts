@@ -1,0 +1,44 @@
+/**
+ * The console's writes are HTML form posts (its pages run no script): the body is
+ * application/x-www-form-urlencoded, capped, and accepted only from the console's own pages —
+ * a cross-site page can send a form post without a preflight, so the browser's Sec-Fetch-Site
+ * (or, without it, the Origin) must say same-origin. Together with the session's CSRF token on
+ * every change (engine/console/csrf.ts) and the SameSite=Strict cookie, a write cannot be forged.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, readRawBody } from '../http/api';
+
+export const FORM_LIMIT = 4096;
+
+/**
+ * Whether a post comes from a page of the host it was sent to: Sec-Fetch-Site "same-origin"
+ * when the browser sends it; else an Origin equal to http(s)://host; else (no header at all: a
+ * terminal client, not a browser a page could drive) allowed, the CSRF token still applies.
+ */
+export function sameOriginPost(headers: Record<string, string | undefined>, host: string): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site) return site === 'same-origin';
+  const origin = headers.origin;
+  if (origin === undefined) return true;
+  return origin === `http://${host}` || origin === `https://${host}`;
+}
+
+/** The fields of a form post (every value a string; a repeated name keeps the first). */
+export function parseForm(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(text)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/** A console form post's fields, or a 4xx: POST only (405), same-origin (403), form-encoded (415), at most FORM_LIMIT bytes (413). */
+export async function readConsoleForm(req: IncomingMessage): Promise<Record<string, string>> {
+  if (req.method !== 'POST') throw new ApiError(405, 'Use POST', [], { Allow: 'POST' });
+  const headers = req.headers as Record<string, string | undefined>;
+  if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new ApiError(415, 'Send the form as application/x-www-form-urlencoded');
+  return parseForm((await readRawBody(req, FORM_LIMIT)).toString('utf8'));
+}

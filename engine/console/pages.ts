@@ -1,0 +1,58 @@
+/**
+ * The server side of every console page (getServerSideProps): the session is read from the
+ * cookie and the page's permission checked on the server for every request — no session: to
+ * the sign-in page; a role without the permission: 403 and a page that says so, with nothing of
+ * the page's data loaded. Nothing here is stored by any cache (no-store).
+ */
+import type { GetServerSidePropsContext, GetServerSidePropsResult } from 'next';
+import { getStore, type Store } from '../store/db';
+import { requireUser } from './api';
+import { csrfToken } from './csrf';
+import { may, PERMISSIONS, type Permission, type Role } from './roles';
+
+export interface Viewer {
+  email: string;
+  role: Role;
+  /** the CSRF token the page's forms carry */
+  csrf: string;
+  /** what the role may do (the navigation shows only those pages; the server checks each anyway) */
+  may: Permission[];
+}
+
+export type ConsoleProps<T> = { viewer: Viewer; forbidden: true } | ({ viewer: Viewer; forbidden?: false } & T);
+
+/** The request as the console's API functions read it. */
+export const consoleRequestOf = (ctx: Pick<GetServerSidePropsContext, 'req'>) => ({
+  method: 'GET',
+  headers: ctx.req.headers as Record<string, string | undefined>,
+  ip: ctx.req.socket.remoteAddress ?? '',
+});
+
+/** One query value as a string ('' when absent or repeated oddly). */
+export const queryText = (value: string | string[] | undefined, max = 200): string => (typeof value === 'string' ? value.slice(0, max) : '');
+
+export async function consolePage<T extends object>(
+  ctx: GetServerSidePropsContext,
+  permission: Permission,
+  load: (db: Store, viewer: Viewer) => Promise<T>,
+): Promise<GetServerSidePropsResult<ConsoleProps<T>>> {
+  ctx.res.setHeader('Cache-Control', 'no-store');
+  const db = await getStore();
+  const who = await requireUser(db, consoleRequestOf(ctx), permission);
+  if ('refused' in who) {
+    if (who.refused!.status === 401) return { redirect: { destination: '/login', permanent: false } };
+    const user = await requireUser(db, consoleRequestOf(ctx), 'overview.view');
+    if ('refused' in user) return { redirect: { destination: '/login', permanent: false } };
+    ctx.res.statusCode = 403;
+    return { props: { viewer: viewerOf(user.user, user.token), forbidden: true } };
+  }
+  const viewer = viewerOf(who.user, who.token);
+  return { props: { viewer, ...(await load(db, viewer)) } };
+}
+
+const viewerOf = (user: { email: string; role: Role }, token: string): Viewer => ({
+  email: user.email,
+  role: user.role,
+  csrf: csrfToken(token),
+  may: PERMISSIONS.filter((p) => may(user.role, p)),
+});

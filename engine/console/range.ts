@@ -1,0 +1,51 @@
+/**
+ * The overview's filter from its query string (pure): a date range of whole UTC days, both ends
+ * included (default: the last 7 days to today), an optional brand and campaign. A date that is
+ * not a real YYYY-MM-DD, an end before the start or a range over 366 days falls back to the
+ * default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
+ */
+import type { FunnelFilter } from '../traffic/funnelQuery';
+
+export const MAX_DAYS = 366;
+const DAY = 86_400_000;
+
+export interface OverviewQuery {
+  from: string;
+  to: string;
+  brand: string;
+  campaign: string;
+  /** why the asked range was not used, or '' */
+  problem: string;
+  filter: FunnelFilter;
+}
+
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+const dayOf = (text: string): number | undefined => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
+  const t = Date.parse(`${text}T00:00:00.000Z`);
+  return Number.isNaN(t) || isoDay(t) !== text ? undefined : t;
+};
+
+export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<string>, now = new Date()): OverviewQuery {
+  const today = dayOf(isoDay(now.getTime()))!;
+  let from = today - 6 * DAY;
+  let to = today;
+  let problem = '';
+  if (q.from || q.to) {
+    const f = dayOf(q.from ?? '');
+    const t = dayOf(q.to ?? '');
+    if (f === undefined || t === undefined) problem = 'Dates must be real days written YYYY-MM-DD; showing the last 7 days.';
+    else if (t < f) problem = 'The end is before the start; showing the last 7 days.';
+    else if ((t - f) / DAY + 1 > MAX_DAYS) problem = `A range is at most ${MAX_DAYS} days; showing the last 7 days.`;
+    else [from, to] = [f, t];
+  }
+  const brand = brands.has(q.brand ?? '') ? q.brand! : '';
+  const campaign = (q.campaign ?? '').trim().slice(0, 100);
+  const filter: FunnelFilter = {
+    from: new Date(from).toISOString(),
+    to: new Date(to + DAY).toISOString(),
+    ...(brand ? { brand } : {}),
+    ...(campaign ? { campaign } : {}),
+  };
+  return { from: isoDay(from), to: isoDay(to), brand, campaign, problem, filter };
+}

@@ -1,0 +1,70 @@
+/** The console's buyers: each buyer's pings, bids, posts, wins and money over a date range (engine/console/buyerQueries.ts), with an alert for a buyer that has refused everything lately. */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { money, num, pct } from '../../blocks/console/format';
+import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
+import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { overviewQuery } from '../../engine/console/range';
+
+export const config = { unstable_runtimeJS: false };
+
+type Props = ConsoleProps<{ from: string; to: string; problem: string; rows: BuyerStats[] }>;
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'buyers.view', async (db) => {
+    const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
+    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to) };
+  });
+
+export default function BuyersPage(props: Props) {
+  if (props.forbidden) return <ConsoleLayout title="Buyers" viewer={props.viewer} forbidden />;
+  const alerts = props.rows.filter((r) => r.alert);
+  return (
+    <ConsoleLayout title="Buyers" viewer={props.viewer} current="/buyers">
+      <form method="get" action="/buyers" className="mb-4 flex flex-wrap items-end gap-3">
+        <label className="flex flex-col text-sm">
+          From
+          <input type="date" name="from" defaultValue={props.from} className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          To
+          <input type="date" name="to" defaultValue={props.to} className={inputClass} />
+        </label>
+        <button type="submit" className={buttonClass}>
+          Show
+        </button>
+      </form>
+      {props.problem && (
+        <p role="alert" className="mb-4 rounded border border-amber-700 bg-amber-50 p-2">
+          {props.problem}
+        </p>
+      )}
+      {alerts.length > 0 && (
+        <div role="alert" className="mb-4 rounded border border-red-700 bg-red-50 p-2">
+          {alerts.map((a) => (
+            <p key={a.buyer}>{`${a.buyer}: its last ${ALERT_AFTER} pings and posts were all refused or unanswered bids. Last error: ${a.lastError || '—'}`}</p>
+          ))}
+        </div>
+      )}
+      <DataTable
+        caption={`Buyers, ${props.from} to ${props.to} (UTC)`}
+        head={['Buyer', 'Pings', 'Bids', 'Bid rate', 'Posts', 'Accepted', 'Accept rate', 'Won', 'Revenue', 'Average price', 'Latency', 'Last error']}
+        numeric={[false, true, true, true, true, true, true, true, true, true, true, false]}
+        rows={props.rows.map((r) => [
+          r.buyer,
+          num(r.pings),
+          num(r.bids),
+          pct(r.bidRate),
+          num(r.posts),
+          num(r.accepted),
+          pct(r.acceptRate),
+          num(r.wins),
+          money(r.revenueCents),
+          money(r.averagePriceCents),
+          `${num(r.averageLatencyMs)} ms`,
+          r.lastError,
+        ])}
+      />
+    </ConsoleLayout>
+  );
+}

@@ -1,0 +1,54 @@
+/** The console's exports (admin): the leads of a date range as a spreadsheet-safe CSV, posted with the session's CSRF token and audited. */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { getCatalog } from '../../engine/catalog';
+import { EXPORT_MAX } from '../../engine/console/adminQueries';
+import { consolePage, type ConsoleProps } from '../../engine/console/pages';
+import { overviewQuery } from '../../engine/console/range';
+
+export const config = { unstable_runtimeJS: false };
+
+type Props = ConsoleProps<{ from: string; to: string; brands: string[] }>;
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'exports.run', async () => {
+    const { from, to } = overviewQuery({}, new Set());
+    return { from, to, brands: [...getCatalog().brands.keys()].sort() };
+  });
+
+export default function ExportsPage(props: Props) {
+  if (props.forbidden) return <ConsoleLayout title="Exports" viewer={props.viewer} forbidden />;
+  return (
+    <ConsoleLayout title="Exports" viewer={props.viewer} current="/exports">
+      <h2 className="mb-2 text-xl font-semibold">Leads (CSV)</h2>
+      <p className="mb-4 max-w-2xl">
+        {`One line a lead, with its personal data, source and sale. Cells a spreadsheet would run as a formula start with an apostrophe. At most ${EXPORT_MAX.toLocaleString('en-US')} leads at once; every export is recorded in the audit log.`}
+      </p>
+      <form method="post" action="/api/console/export" className="flex flex-wrap items-end gap-3">
+        <input type="hidden" name="csrf" value={props.viewer.csrf} />
+        <label className="flex flex-col text-sm">
+          From
+          <input type="date" name="from" defaultValue={props.from} required className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          To
+          <input type="date" name="to" defaultValue={props.to} required className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Brand
+          <select name="brand" defaultValue="" className={inputClass}>
+            <option value="">All brands</option>
+            {props.brands.map((b) => (
+              <option key={b} value={b}>
+                {b}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className={buttonClass}>
+          Download leads CSV
+        </button>
+      </form>
+    </ConsoleLayout>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * One lead in the console: the person (masked for an analyst until they reveal it — the reveal
+ * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
+ * campaign, click ids), the consent snapshot, the sale and its timeline (eligibility, pings,
+ * bids, posts, the decision) and the deliveries. A viewer may not open it (403).
+ */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout, DataTable, buttonClass } from '../../../blocks/console/ConsoleLayout';
+import { money, when } from '../../../blocks/console/format';
+import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
+import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { may } from '../../../engine/console/roles';
+
+export const config = { unstable_runtimeJS: false };
+
+type Detail = NonNullable<Awaited<ReturnType<typeof leadDetail>>>;
+type Props = ConsoleProps<{ id: string; detail: Detail | null; canReveal: boolean }>;
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'leads.view', async (db, viewer) => {
+    const id = queryText(ctx.query.id, 64);
+    const revealed = viewer.role !== 'admin' && may(viewer.role, 'leads.reveal') && (await revealedBy(db, viewer.email, id));
+    const detail = (await leadDetail(db, viewer.role, id, revealed)) ?? null;
+    if (!detail) ctx.res.statusCode = 404;
+    return { id, detail, canReveal: !!detail?.lead?.masked && may(viewer.role, 'leads.reveal') };
+  });
+
+function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
+  return (
+    <section aria-label={label} className="mb-6">
+      <h2 className="mb-2 text-xl font-semibold">{label}</h2>
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+        {facts.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="font-medium text-slate-700">{k}</dt>
+            <dd className="break-all">{v || '—'}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export default function LeadPage(props: Props) {
+  if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
+  const { detail, id, canReveal, viewer } = props;
+  if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
+  const { lead, visit, sale, events, deliveries } = detail;
+  return (
+    <ConsoleLayout title={`Lead ${lead.id}`} viewer={viewer} current="/leads">
+      <Facts
+        label="Person"
+        facts={[
+          ['Name', `${lead.first_name} ${lead.last_name}`],
+          ['Email', lead.email],
+          ['Phone', lead.phone],
+          ['Place', `${lead.city}, ${lead.region} ${lead.zip}`],
+          ['Loan', `${lead.loan_kind}, ${money(lead.amount * 100, lead.currency)}`],
+          ['Stored', when(lead.created_at)],
+          ['Brand and host', `${lead.brand} (${lead.host})`],
+        ]}
+      />
+      {lead.masked && <p className="mb-2">Personal data is masked for your role.</p>}
+      {canReveal && (
+        <form method="post" action="/api/console/reveal" className="mb-6">
+          <input type="hidden" name="csrf" value={viewer.csrf} />
+          <input type="hidden" name="lead" value={lead.id} />
+          <button type="submit" className={buttonClass}>
+            Reveal personal data (recorded in the audit log)
+          </button>
+        </form>
+      )}
+      <Facts
+        label="Visit"
+        facts={
+          visit
+            ? [
+                ['Landing page', visit.landing_path],
+                ['Referrer', visit.referrer_host],
+                ['Campaign', visit.campaign],
+                ['Source', visit.source],
+                [
+                  'Click ids',
+                  [
+                    ['gclid', visit.gclid],
+                    ['ttclid', visit.ttclid],
+                    ['fbclid', visit.fbclid],
+                    ['msclkid', visit.msclkid],
+                  ]
+                    .filter(([, v]) => v)
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', '),
+                ],
+                ['Device', visit.device],
+                ['Visited', when(visit.created_at)],
+              ]
+            : [
+                ['Visit', 'none recorded'],
+                ['Source', `${lead.source} / ${lead.source2}`],
+                ['Click id', lead.click_id],
+              ]
+        }
+      />
+      <Facts
+        label="Consent"
+        facts={[
+          ['Version', lead.consent_version],
+          ['Text shown', lead.consent_text],
+          ['Opted out of sale', lead.privacy_opt_out ? 'yes' : 'no'],
+        ]}
+      />
+      <Facts
+        label="Sale"
+        facts={
+          sale
+            ? [
+                ['Status', sale.status],
+                ['Buyer', sale.buyer_id ?? ''],
+                ['Price', money(sale.price_cents)],
+                ['Reason', sale.reason ?? ''],
+                ['Decided', when(sale.decided_at)],
+              ]
+            : [['Status', 'no sale']]
+        }
+      />
+      <DataTable
+        caption="The sale’s timeline"
+        head={['When', 'Buyer', 'Step', 'Outcome', 'Price', 'Latency', 'Detail']}
+        rows={events.map((e) => [
+          when(e.at),
+          e.buyer_id,
+          e.step,
+          e.outcome,
+          money(e.price_cents),
+          e.latency_ms === null ? '—' : `${e.latency_ms} ms`,
+          e.detail,
+        ])}
+      />
+      <DataTable
+        caption="Deliveries"
+        head={['Destination', 'Status', 'Attempts', 'Delivered', 'Last error']}
+        rows={deliveries.map((d) => [d.destination, d.status, String(d.attempts), when(d.delivered_at), d.last_error ?? ''])}
+      />
+    </ConsoleLayout>
+  );
+}

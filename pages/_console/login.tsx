@@ -1,0 +1,65 @@
+/**
+ * The console's sign-in page: a plain form posted to /api/console/login, which answers with a
+ * redirect (here again with a message code on failure, the overview on success). Messages come
+ * from a fixed table, never from the query's text.
+ */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { requireUser } from '../../engine/console/api';
+import { consoleRequestOf, queryText } from '../../engine/console/pages';
+import { getStore } from '../../engine/store/db';
+
+export const config = { unstable_runtimeJS: false };
+
+const MESSAGES: Record<string, string> = {
+  wrong: 'The email or password is wrong.',
+  locked: 'Too many failed sign-ins: this account is locked for a while. Try again later.',
+  invalid: 'Enter an email address and a password.',
+  refused: 'The sign-in was refused: use the form on this page.',
+  out: 'You are signed out.',
+};
+
+type Props = { message: string; alert: boolean };
+
+export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
+  ctx.res.setHeader('Cache-Control', 'no-store');
+  const who = await requireUser(await getStore(), consoleRequestOf(ctx), 'overview.view');
+  if (!('refused' in who)) return { redirect: { destination: '/', permanent: false } };
+  const code = queryText(ctx.query.error) || queryText(ctx.query.status);
+  const minutes = Number(queryText(ctx.query.minutes));
+  let message = MESSAGES[code] ?? '';
+  if (code === 'locked' && Number.isInteger(minutes) && minutes > 0 && minutes < 1000) message = message.replace('for a while', `for ${minutes} min`);
+  if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused')
+    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' ? 401 : 400;
+  return { props: { message, alert: code !== 'out' && !!message } };
+};
+
+export default function LoginPage({ message, alert }: Props) {
+  return (
+    <ConsoleLayout title="Sign in">
+      {message && (
+        <p
+          role={alert ? 'alert' : 'status'}
+          className={`mb-4 max-w-md rounded border p-2 ${alert ? 'border-red-700 bg-red-50' : 'border-slate-400 bg-slate-50'}`}
+        >
+          {message}
+        </p>
+      )}
+      <form method="post" action="/api/console/login" className="flex max-w-md flex-col gap-4">
+        <label className="flex flex-col">
+          Email
+          <input type="email" name="email" autoComplete="username" required className={inputClass} />
+        </label>
+        <label className="flex flex-col">
+          Password
+          <input type="password" name="password" autoComplete="current-password" required className={inputClass} />
+        </label>
+        <div>
+          <button type="submit" className={buttonClass}>
+            Sign in
+          </button>
+        </div>
+      </form>
+    </ConsoleLayout>
+  );
+}

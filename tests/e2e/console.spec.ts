@@ -1,0 +1,283 @@
+/**
+ * The operators' console on http://console.localhost:<port> against the production build:
+ * accounts made with the real `npm run console:user`, sign-in by keyboard (a wrong password's
+ * message, the lockout), the overview's funnel equal to the traffic the test wrote through the
+ * traffic writer, a lead masked for an analyst until an audited reveal and plain for an admin,
+ * the leads CSV with its hostile cells neutralised, pages above a role refused with 403, CSRF
+ * refused, no-store and the script-free CSP on every answer, axe on every page — and the console
+ * unreachable from a brand host (404), brand pages unreachable from the console host.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DB_FILE } from '../../playwright.config';
+import { openStore, type Store } from '../../engine/store/db';
+import { newId } from '../../engine/store/leads';
+import { writeTraffic } from '../../engine/store/traffic';
+import { visitRow } from '../../engine/traffic/rules';
+import { leadRow } from '../support/leadRow';
+import { expectNoAxeViolations, PORT } from './helpers';
+import { smallTapTargets } from './tapTargets';
+
+const CONSOLE = `http://console.localhost:${PORT}`;
+const CONSOLE_HOST = `console.localhost:${PORT}`;
+const run = randomBytes(4).toString('hex');
+const PASSWORD = 'correct horse battery staple';
+
+/** A console account, made as an operator makes one: the real CLI, the password on standard input. */
+function addUser(role: 'admin' | 'analyst' | 'viewer'): string {
+  const email = `${role}-${run}@example.com`;
+  execFileSync('npm', ['run', '--silent', 'console:user', '--', 'add', '--email', email, '--role', role, '--password-stdin'], {
+    input: PASSWORD,
+    env: { ...process.env, LOANSITES_DB_FILE: E2E_DB_FILE, DATABASE_URL: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  return email;
+}
+
+async function withStore<T>(work: (db: Store) => Promise<T>): Promise<T> {
+  const db = openStore({ url: '', file: E2E_DB_FILE });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Forget the sign-in failures of this machine's network (the lockout test locks it, as it would any network). */
+const clearNetworkAttempts = () => withStore((db) => db.deleteFrom('console_login_attempts').where('key', 'like', 'net:%').execute());
+
+/** A raw request with any Host header (a browser will not send a brand host to the console's paths on purpose). */
+function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: PORT, method, path, agent: false, headers: { host, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sign in through the form, by keyboard only: the skip link first, then the email, the password, Enter. */
+async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto(`${CONSOLE}/login`);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(password);
+  // the password check is scrypt with 128 MiB (engine/console/passwords.ts): seconds on a busy machine
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === '/' || (url.pathname === '/login' && url.search !== ''), { timeout: 30_000 }),
+    page.keyboard.press('Enter'),
+  ]);
+}
+
+/** The page's answer carries no-store and the console's script-free policy; axe finds nothing; every target is at least 24 px. */
+async function checkPage(page: Page, path: string, heading: string | RegExp, status = 200) {
+  const res = await page.goto(`${CONSOLE}${path}`);
+  expect(res?.status(), path).toBe(status);
+  const h = res!.headers();
+  expect(h['cache-control']).toContain('no-store');
+  expect(h['content-security-policy']).toContain("script-src 'none'");
+  expect(h['content-security-policy']).not.toContain('unsafe-inline');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+  expect(await page.locator('script:not([type="application/json"]):not([type="application/ld+json"])').count(), `${path} runs no script`).toBe(0);
+  await expectNoAxeViolations(page);
+  expect(await smallTapTargets(page, 24)).toEqual([]);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const campaign = `e2e-${run}`;
+let leadId = '';
+const leadEmail = `lead-${run}@example.org`;
+
+test.beforeAll(async () => {
+  await clearNetworkAttempts();
+  // 7 visits of this run's campaign, walking the funnel: 4 apply views, 3 step 1, 2 step 2, 2 submitted, 2 stored, 1 sold at $45.00
+  const now = new Date();
+  const visits = Array.from({ length: 7 }, (_, i) =>
+    visitRow(
+      `v${run}${String(i).padStart(24, '0')}`,
+      { path: '/payday-loans', params: { utm_campaign: campaign, utm_source: 'e2e' } },
+      {
+        brand: 'ipaydayloans',
+        host: 'ipaydayloans.localhost',
+        userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148',
+        optedOut: false,
+        now,
+      },
+    ),
+  );
+  const event = (i: number, metric: string, value = 0) => ({
+    visitId: visits[i]!.id,
+    metric,
+    path: '/apply',
+    state: 'TX',
+    value,
+    brand: 'ipaydayloans',
+    device: 'mobile',
+    createdAt: now.toISOString(),
+  });
+  const events = [
+    ...[0, 1, 2, 3].map((i) => event(i, 'apply_view')),
+    ...[0, 1, 2].map((i) => event(i, 'step_1')),
+    ...[0, 1].flatMap((i) => [event(i, 'step_2'), event(i, 'submitted'), event(i, 'stored')]),
+    event(0, 'sale_sold', 4500),
+  ];
+  leadId = newId('ld');
+  await withStore(async (db) => {
+    await writeTraffic(db, { visits, events });
+    await db
+      .insertInto('leads')
+      .values({
+        id: leadId,
+        ...leadRow({ email: leadEmail, phone: '5125550177', last_name: '=HYPERLINK("http://evil.example","x")', visit_id: visits[0]!.id }),
+      })
+      .execute();
+    await db
+      .insertInto('lead_sales')
+      .values({
+        lead_id: leadId,
+        status: 'sold',
+        duplicate: 0,
+        buyer_id: 'e2e-buyer',
+        price_cents: 4500,
+        runs: 1,
+        created_at: now.toISOString(),
+        decided_at: now.toISOString(),
+      })
+      .execute();
+    await db
+      .insertInto('sale_events')
+      .values({
+        id: `se_${run}`,
+        lead_id: leadId,
+        at: now.toISOString(),
+        buyer_id: 'e2e-buyer',
+        step: 'ping',
+        outcome: 'bid',
+        price_cents: 4500,
+        latency_ms: 120,
+        detail: '',
+      })
+      .execute();
+  });
+});
+
+test('a brand host never serves the console’s pages or API (404), and the console host serves no brand page', async () => {
+  for (const path of ['/_console', '/_console/leads', '/_console/login', '/api/console/login', '/api/console/export', '/_next/data/x/_console/leads.json'])
+    for (const method of ['GET', 'POST']) expect((await raw(method, path, `ipaydayloans.localhost:${PORT}`)).status, `${method} ${path}`).toBe(404);
+  for (const path of ['/payday-loans', '/robots.txt', '/api/leads', '/_console/login']) expect((await raw('GET', path, CONSOLE_HOST)).status, path).toBe(404);
+  const login = await raw('GET', '/login', CONSOLE_HOST);
+  expect(login.status).toBe(200);
+  expect(login.headers['cache-control']).toContain('no-store');
+  expect(login.headers['content-security-policy']).toMatch(/script-src 'none'.*frame-ancestors 'none'/);
+});
+
+test('sign in: a wrong password says so; five failures lock the account even for the right password', async ({ page }) => {
+  test.setTimeout(180_000);
+  const email = addUser('viewer');
+  await signIn(page, email, 'not the password');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The email or password is wrong.');
+  for (let i = 0; i < 4; i++) await signIn(page, email, `wrong ${i}`);
+  await signIn(page, email);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('Too many failed sign-ins');
+  await expect(page).toHaveURL(/\/login\?error=locked/);
+  await clearNetworkAttempts();
+});
+
+test('an admin: the overview equals the traffic written, the lead unmasked, the CSV safe, every page axe-clean; sign out', async ({ page }) => {
+  test.setTimeout(240_000);
+  const email = addUser('admin');
+  await signIn(page, email);
+  await expect(page).toHaveURL(`${CONSOLE}/`);
+  await checkPage(page, `/?from=${today()}&to=${today()}&campaign=${campaign}`, 'Overview');
+  const funnel = page.getByRole('table', { name: 'The funnel, stage by stage' });
+  const row = (stage: string) => funnel.getByRole('row', { name: new RegExp(`^${stage} `) });
+  await expect(row('Visits')).toHaveText(/Visits\s*7\s*100%\s*100%/);
+  await expect(row('Apply page views')).toContainText('4');
+  await expect(row('Form step 1')).toContainText('3');
+  await expect(row('Stored leads')).toHaveText(/Stored leads\s*2\s*100%\s*28\.6%/);
+  await expect(row('Sold')).toHaveText(/Sold\s*1\s*50%/);
+  await expect(page.getByTestId('totals')).toContainText('$45.00');
+  await expect(page.getByRole('table', { name: 'By campaign' })).toContainText(campaign);
+
+  await checkPage(page, `/leads?q=${encodeURIComponent(leadEmail)}`, 'Leads');
+  await page.getByRole('link', { name: leadId }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Lead ${leadId}`);
+  await expect(page.getByText(leadEmail)).toBeVisible();
+  await expect(page.getByText('5125550177')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'The sale’s timeline' })).toContainText('e2e-buyer');
+  await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
+
+  await checkPage(page, '/exports', 'Exports');
+  await page.getByLabel('From').fill(today());
+  await page.getByLabel('To').fill(today());
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download leads CSV' }).click()]);
+  const csvText = readFileSync((await download.path())!, 'utf8');
+  const line = csvText.split('\r\n').find((l) => l.startsWith(leadId))!;
+  expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+  expect(line).toContain(leadEmail);
+
+  for (const [path, heading] of [
+    ['/buyers', 'Buyers'],
+    ['/brands', 'Brands'],
+    ['/users', 'Users'],
+    ['/audit', 'Audit log'],
+  ] as const)
+    await checkPage(page, path, heading);
+  await expect(page.getByRole('table')).toContainText('export');
+
+  await Promise.all([page.waitForURL(/\/login\?status=out$/), page.getByRole('button', { name: 'Sign out' }).click()]);
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('You are signed out.');
+  expect((await page.goto(`${CONSOLE}/leads`))?.url()).toBe(`${CONSOLE}/login`);
+  await checkPage(page, '/login', 'Sign in');
+});
+
+test('an analyst sees the lead masked until an audited reveal, and is refused the admin pages (403); CSRF is refused', async ({ page }) => {
+  test.setTimeout(240_000);
+  const email = addUser('analyst');
+  await signIn(page, email);
+  await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
+  await expect(page.getByText('•••-•••-0177')).toBeVisible();
+  await expect(page.getByText(leadEmail)).toHaveCount(0);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/console/reveal')), page.getByRole('button', { name: /Reveal personal data/ }).click()]);
+  await expect(page.getByText(leadEmail)).toBeVisible();
+  expect(await withStore((db) => db.selectFrom('console_audit').select('target').where('actor', '=', email).where('action', '=', 'reveal').execute())).toEqual([
+    { target: leadId },
+  ]);
+  for (const path of ['/exports', '/users', '/audit']) await checkPage(page, path, 'Not for your role', 403);
+  await checkPage(page, '/buyers', 'Buyers');
+
+  // a change without the session's CSRF token (as a forged form would be) is refused and changes nothing
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const forged = await raw('POST', '/api/console/logout', CONSOLE_HOST, 'csrf=forged', { cookie, 'content-type': 'application/x-www-form-urlencoded' });
+  expect(forged.status).toBe(403);
+  const crossSite = await raw('POST', '/api/console/reveal', CONSOLE_HOST, `lead=${leadId}`, {
+    cookie,
+    'content-type': 'application/x-www-form-urlencoded',
+    origin: 'http://evil.example',
+  });
+  expect(crossSite.status).toBe(403);
+  await checkPage(page, '/leads', 'Leads');
+});
+
+test('a viewer sees the aggregates only: leads and a lead are 403', async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = addUser('viewer');
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Overview', 'Brands']);
+  await checkPage(page, '/leads', 'Not for your role', 403);
+  await checkPage(page, `/leads/${leadId}`, 'Not for your role', 403);
+  await expect(page.getByText(leadEmail)).toHaveCount(0);
+});

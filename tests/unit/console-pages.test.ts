@@ -1,0 +1,289 @@
+/**
+ * The console pages' rules and form routes: which posts count as same-origin, how the overview
+ * reads its date range, how a lead search is read, the buyers' pivot and alert; and over a temp
+ * SQLite store, the form routes a browser posts to — sign in (redirects with the cookie or a
+ * message), a reveal needs the CSRF token and the role and is audited, an analyst's leads are
+ * masked until revealed, and the leads CSV neutralises formula cells and is for admins only.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyerStats, type EventCount } from '../../engine/console/buyerQueries';
+import { csrfToken } from '../../engine/console/csrf';
+import { exportRoute } from '../../engine/console/exportRoute';
+import { loginRoute, logoutRoute, revealRoute } from '../../engine/console/formRoutes';
+import { parseForm, sameOriginPost } from '../../engine/console/forms';
+import { leadDetail, listLeadsPage, revealedBy, searchOf } from '../../engine/console/leadQueries';
+import { hashPassword } from '../../engine/console/passwords';
+import { overviewQuery } from '../../engine/console/range';
+import { ApiError } from '../../engine/http/api';
+import { addUser } from '../../engine/store/console';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+
+describe('same-origin form posts', () => {
+  it.each([
+    [{ 'sec-fetch-site': 'same-origin' }, true],
+    [{ 'sec-fetch-site': 'same-site' }, false],
+    [{ 'sec-fetch-site': 'cross-site' }, false],
+    [{ 'sec-fetch-site': 'none' }, false],
+    [{ origin: 'http://console.localhost:3000' }, true],
+    [{ origin: 'https://console.localhost:3000' }, true],
+    [{ origin: 'http://ipaydayloans.localhost:3000' }, false],
+    [{ origin: 'null' }, false],
+    [{ 'sec-fetch-site': 'cross-site', origin: 'http://console.localhost:3000' }, false],
+    [{}, true],
+  ])('%j → %s', (headers, ok) => {
+    expect(sameOriginPost(headers, 'console.localhost:3000')).toBe(ok);
+  });
+  it('a form body: every field a string, the first of a repeated name', () => {
+    expect(parseForm('email=a%40b.com&password=x+y&email=evil')).toEqual({ email: 'a@b.com', password: 'x y' });
+  });
+});
+
+describe('the overview range', () => {
+  const now = new Date('2025-03-10T15:00:00Z');
+  const brands = new Set(['ipaydayloans']);
+  it.each([
+    [{}, '2025-03-04', '2025-03-10', ''],
+    [{ from: '2025-03-01', to: '2025-03-01' }, '2025-03-01', '2025-03-01', ''],
+    [{ from: '2025-02-30', to: '2025-03-01' }, '2025-03-04', '2025-03-10', 'real days'],
+    [{ from: '2025-03-05', to: '2025-03-01' }, '2025-03-04', '2025-03-10', 'before the start'],
+    [{ from: '2023-01-01', to: '2025-03-01' }, '2025-03-04', '2025-03-10', 'at most 366 days'],
+    [{ from: '<script>', to: '' }, '2025-03-04', '2025-03-10', 'real days'],
+  ])('%j → %s … %s', (q, from, to, problem) => {
+    const r = overviewQuery(q, brands, now);
+    expect([r.from, r.to]).toEqual([from, to]);
+    expect(r.filter.from).toBe(`${from}T00:00:00.000Z`);
+    expect(Date.parse(r.filter.to) - Date.parse(`${to}T00:00:00Z`)).toBe(86_400_000);
+    if (problem) expect(r.problem).toContain(problem);
+    else expect(r.problem).toBe('');
+  });
+  it('only a known brand filters; the campaign is trimmed and capped', () => {
+    expect(overviewQuery({ brand: 'nope', campaign: ' spring ' }, brands, now).filter).toMatchObject({ campaign: 'spring' });
+    expect(overviewQuery({ brand: 'nope' }, brands, now).filter.brand).toBeUndefined();
+    expect(overviewQuery({ brand: 'ipaydayloans', campaign: 'x'.repeat(500) }, brands, now).filter).toMatchObject({
+      brand: 'ipaydayloans',
+      campaign: 'x'.repeat(100),
+    });
+  });
+});
+
+describe('lead search', () => {
+  it.each([
+    ['', undefined],
+    ['ld_m1abc', { column: 'id', value: 'ld_m1abc' }],
+    ['Ana@Example.COM ', { column: 'email', value: 'ana@example.com' }],
+    ['(512) 555-0123', { column: 'phone', value: '5125550123' }],
+    ['+1 512 555 0123', { column: 'phone', value: '5125550123' }],
+    ['0412 345 678', { column: 'phone', value: '0412345678' }],
+    ["x' OR 1=1", { column: 'id', value: "x' OR 1=1" }],
+  ])('%j → %j', (text, want) => {
+    expect(searchOf(text)).toEqual(want);
+  });
+});
+
+describe('buyers', () => {
+  const c = (buyer_id: string, step: string, outcome: string, n: number, latency = 0, latencyCount = 0): EventCount => ({
+    buyer_id,
+    step,
+    outcome,
+    n,
+    latency,
+    latencyCount,
+  });
+  it('pings, bids, posts and wins per buyer, with rates, average price and latency; most revenue first', () => {
+    const rows = buyerStats(
+      [
+        c('a', 'ping', 'bid', 3, 300, 3),
+        c('a', 'ping', 'no-bid', 1, 100, 1),
+        c('a', 'post', 'accepted', 2, 400, 2),
+        c('a', 'post', 'refused', 1),
+        c('b', 'ping', 'no-bid', 5),
+      ],
+      [{ buyer_id: 'a', n: 2, cents: 5000 }],
+      new Map([['b', Array(10).fill('no-bid')]]),
+      new Map([['a', 'duplicate']]),
+    );
+    expect(rows.map((r) => r.buyer)).toEqual(['a', 'b']);
+    expect(rows[0]).toMatchObject({
+      pings: 4,
+      bids: 3,
+      bidRate: 0.75,
+      posts: 3,
+      accepted: 2,
+      wins: 2,
+      revenueCents: 5000,
+      averagePriceCents: 2500,
+      averageLatencyMs: 133,
+      lastError: 'duplicate',
+      alert: false,
+    });
+    expect(rows[1]).toMatchObject({ pings: 5, bids: 0, alert: true });
+  });
+  it('no alert with fewer than ten calls, or with one bid among them', () => {
+    const rows = buyerStats(
+      [c('x', 'ping', 'no-bid', 9), c('y', 'ping', 'bid', 1)],
+      [],
+      new Map([
+        ['x', Array(9).fill('refused')],
+        ['y', [...Array(9).fill('refused'), 'bid']],
+      ]),
+      new Map(),
+    );
+    expect(rows.map((r) => r.alert)).toEqual([false, false]);
+  });
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'loansites-console-pages-'));
+let db: Store;
+const cheap = { N: 2 ** 12, r: 8, p: 1 };
+const HOST = 'console.localhost:3000';
+const LEAD = 'ld_console1';
+
+beforeAll(async () => {
+  db = openStore({ url: '', file: join(dir, 'c.sqlite') });
+  await migrateStore(db);
+  for (const role of ['admin', 'analyst', 'viewer'] as const)
+    await addUser(db, { email: `${role}@example.com`, role, passwordHash: await hashPassword(`${role} passphrase 1`, cheap) });
+  const at = new Date().toISOString();
+  const lead = {
+    id: LEAD,
+    brand: 'ipaydayloans',
+    idempotency_key: 'k1',
+    created_at: at,
+    loan_kind: 'payday',
+    amount: 500,
+    zip: '78701',
+    state: 'tx',
+    city: 'Austin',
+    country: 'US',
+    region: 'TX',
+    currency: 'USD',
+    purpose: '',
+    vehicle: '',
+    first_name: 'Ana',
+    last_name: '=HYPERLINK("http://evil.example")',
+    email: 'ana.garcia@example.org',
+    phone: '5125550123',
+    income_source: 'employment',
+    pay_frequency: 'biweekly',
+    sealed: '',
+    consent_version: 'v1',
+    consent_text: 'I agree',
+    consent_hash: '',
+    source: '+cmd',
+    source2: '',
+    click_id: '',
+    session_uuid: '',
+    privacy_opt_out: 0,
+    ip: '',
+    user_agent: '',
+    host: 'ipaydayloans.localhost',
+    environment: 'test',
+  };
+  await db.insertInto('leads').values(lead).execute();
+});
+afterAll(async () => {
+  await db?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A form post as the browser sends it. */
+function post(fields: Record<string, string>, headers: Record<string, string> = {}): IncomingMessage {
+  const body = new URLSearchParams(fields).toString();
+  const req = Readable.from([Buffer.from(body)]) as unknown as IncomingMessage;
+  Object.assign(req, {
+    method: 'POST',
+    url: '/api/console/x',
+    headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    socket: { remoteAddress: '198.51.100.9' },
+  });
+  return req;
+}
+
+async function signIn(role: string): Promise<{ cookie: string; csrf: string }> {
+  const r = await loginRoute(db, post({ email: `${role}@example.com`, password: `${role} passphrase 1` }));
+  expect(r).toMatchObject({ status: 303, headers: { Location: '/' } });
+  const cookie = r.headers!['Set-Cookie']!.split(';')[0]!;
+  return { cookie, csrf: csrfToken(cookie.split('=')[1]!) };
+}
+
+describe('the form routes', () => {
+  it('sign in: the cookie and the overview; a wrong password or a malformed form back to the sign-in page with a message code', async () => {
+    await signIn('admin');
+    expect(await loginRoute(db, post({ email: 'admin@example.com', password: 'nope nope' }))).toMatchObject({
+      status: 303,
+      headers: { Location: '/login?error=wrong' },
+    });
+    expect(await loginRoute(db, post({ email: 'admin@example.com' }))).toMatchObject({ headers: { Location: '/login?error=invalid' } });
+    expect(await loginRoute(db, post({ email: 'admin@example.com', password: 'admin passphrase 1' }, { 'sec-fetch-site': 'cross-site' }))).toMatchObject({
+      headers: { Location: '/login?error=refused' },
+    });
+  });
+
+  it('sign out needs the CSRF token: without it 403 and the session stays', async () => {
+    const { cookie, csrf } = await signIn('viewer');
+    await expect(logoutRoute(db, post({ csrf: 'forged' }, { cookie }))).rejects.toMatchObject({ status: 403 });
+    await expect(logoutRoute(db, post({}, { cookie }))).rejects.toBeInstanceOf(ApiError);
+    const out = await logoutRoute(db, post({ csrf }, { cookie }));
+    expect(out).toMatchObject({ status: 303, headers: { Location: '/login?status=out' } });
+    expect(out.headers!['Set-Cookie']).toMatch(/Max-Age=0/);
+  });
+
+  it('an analyst sees the lead masked; a reveal needs the token, is audited, and then shows it; a viewer may not reveal', async () => {
+    const listed = await listLeadsPage(db, 'analyst', { page: 0 });
+    expect(listed.rows[0]).toMatchObject({ id: LEAD, email: 'a•••@e•••.org', phone: '•••-•••-0123', masked: true });
+    expect((await listLeadsPage(db, 'admin', { search: '(512) 555-0123', page: 0 })).rows[0]).toMatchObject({ phone: '5125550123', masked: false });
+    const { cookie, csrf } = await signIn('analyst');
+    await expect(revealRoute(db, post({ lead: LEAD, csrf: 'x' }, { cookie }))).rejects.toMatchObject({ status: 403 });
+    expect(await revealedBy(db, 'analyst@example.com', LEAD)).toBe(false);
+    expect(await revealRoute(db, post({ lead: LEAD, csrf }, { cookie }))).toMatchObject({ status: 303, headers: { Location: `/leads/${LEAD}` } });
+    expect(await revealedBy(db, 'analyst@example.com', LEAD)).toBe(true);
+    expect((await leadDetail(db, 'analyst', LEAD, true))?.lead).toMatchObject({ email: 'ana.garcia@example.org', masked: false });
+    await expect(revealRoute(db, post({ lead: 'ld_missing', csrf }, { cookie }))).rejects.toMatchObject({ status: 404 });
+    const viewer = await signIn('viewer');
+    await expect(revealRoute(db, post({ lead: LEAD, csrf: viewer.csrf }, { cookie: viewer.cookie }))).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+/** Runs the export route; its status, headers and body. */
+async function exportOf(fields: Record<string, string>, cookie: string) {
+  const out = { status: 0, headers: {} as Record<string, string>, body: '' };
+  const res = {
+    set statusCode(s: number) {
+      out.status = s;
+    },
+    setHeader: (k: string, v: string) => (out.headers[k.toLowerCase()] = v),
+    end: (b: string) => (out.body = b),
+  } as unknown as ServerResponse;
+  await exportRoute(db, post(fields, { cookie }), res);
+  return out;
+}
+
+describe('the leads export', () => {
+  it('an admin downloads a CSV whose formula cells are text, and the export is audited', async () => {
+    const { cookie, csrf } = await signIn('admin');
+    const day = new Date().toISOString().slice(0, 10);
+    const r = await exportOf({ csrf, from: day, to: day }, cookie);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(r.headers['content-disposition']).toBe(`attachment; filename="leads-${day}-${day}.csv"`);
+    expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(r.body).toContain(",'+cmd,");
+    expect(r.body).not.toMatch(/,=|,\+/);
+    const log = await db.selectFrom('console_audit').select(['actor', 'detail']).where('action', '=', 'export').execute();
+    expect(log).toEqual([{ actor: 'admin@example.com', detail: JSON.stringify({ from: day, to: day, brand: '', rows: 1 }) }]);
+  });
+  it('an analyst is refused (403), and so is a post without the token or with a bad range (400)', async () => {
+    const analyst = await signIn('analyst');
+    expect((await exportOf({ csrf: analyst.csrf, from: '2025-01-01', to: '2025-01-02' }, analyst.cookie)).status).toBe(403);
+    const admin = await signIn('admin');
+    expect((await exportOf({ from: '2025-01-01', to: '2025-01-02' }, admin.cookie)).status).toBe(403);
+    const bad = await exportOf({ csrf: admin.csrf, from: '2025-01-09', to: '2025-01-02' }, admin.cookie);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('before the start');
+  });
+});
