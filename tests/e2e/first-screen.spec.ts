@@ -93,8 +93,7 @@ test.describe('the cost note beside an opening widget', () => {
       // after the widget's own button, the next stop is the disclosure
       const cta = page
         .locator('[data-hero-cta]')
-        .getByRole(path === '/cash-advance' || path.startsWith('/borrow') || path === '/' ? 'button' : 'link')
-        .last();
+        .getByRole(path === '/payday-loans' ? 'link' : 'button', { name: /^(Check Your Rate|Get Started|Get My Quotes Now!)$/ });
       await cta.focus();
       await page.keyboard.press('Tab');
       await expect(disclosure).toBeFocused();
