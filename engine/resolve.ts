@@ -13,6 +13,7 @@ import type { BlockOf, ResolveContext } from './blockSpecs/types';
 import { blogHostView, withMainSiteLinks } from './blogLinks';
 import { sharedBrandView } from './brandView';
 import type { Catalog } from './catalog';
+import { leadInRoles } from './leadIn';
 import type { PageContent } from './content/load';
 import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
@@ -78,9 +79,12 @@ export function resolvePage(
     isPage: (p) => isPageByRoutes(loaded, p),
     itemFill: (template, itemVars) => fill(fill(template, itemVars), vars),
   };
-  const blocks = page.blocks
-    .filter((b) => showsForLoanType(b, params.loanType))
-    .map((b, i) => (blocked && specOf(b.type).applyWidget ? undefined : resolveBlock(b, i, ctx, content?.blocks[i])))
+  const shown = page.blocks.filter((b) => showsForLoanType(b, params.loanType));
+  const opening = blocked ? [] : leadInRoles(shown.map((b) => ({ type: b.type, input: b.type === 'applyForm' || !!specOf(b.type).applyWidget })));
+  const blocks = shown
+    .map((b, i) =>
+      blocked && specOf(b.type).applyWidget ? undefined : resolveBlock(b, i, opening[i] ? { ...ctx, leadIn: opening[i] } : ctx, content?.blocks[i]),
+    )
     .filter((b): b is ResolvedBlock => b !== undefined);
   const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;
   const pagePath = match ? path : NOT_FOUND_PATH;

@@ -6,17 +6,22 @@
  * brand is left out at run time and the others still build and serve.
  * With --production it also refuses what must not reach borrowers but is fine locally:
  * fictional phone numbers, example.com addresses, placeholder ids and logos
- * (engine/validate/placeholders.ts).
+ * (engine/validate/placeholders.ts). A deployment (LOANSITES_DEPLOYMENT=production, as
+ * deploy/Dockerfile's build stage sets it) always checks so, --allow-broken or not: the build's
+ * first step is this script, so a deployment's build stops on a placeholder, while a local or CI
+ * `npm run build` of the sample brands goes on.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog, readSources } from '../engine/catalog';
+import { buildCatalog, projectRoot, readSources } from '../engine/catalog';
+import { isDeployment } from '../engine/leads/keyFormat.mjs';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
 import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
 
 const allowBroken = process.argv.includes('--allow-broken');
-const production = process.argv.includes('--production');
+const deployment = isDeployment(process.env);
+const production = process.argv.includes('--production') || deployment;
 const { brands, layouts } = readSources();
 const catalog = buildCatalog(brands, layouts);
 for (const line of catalog.problems) console.error(line);
@@ -34,7 +39,7 @@ if (production) {
       placeholders++;
     }
     const logo = /"logo":\s*"(\/[^"]+)"/.exec(text);
-    const path = logo ? join(process.cwd(), 'public', logo[1]!) : undefined;
+    const path = logo ? join(projectRoot(), 'public', logo[1]!) : undefined;
     if (logo && path && existsSync(path) && isPlaceholderLogo(readFileSync(path, 'utf8'))) {
       const pos = positionAt(text, logo.index + logo[0].indexOf('"/'));
       console.error(
@@ -44,6 +49,8 @@ if (production) {
     }
   }
   console.log(`validate --production: ${placeholders} placeholder${placeholders === 1 ? '' : 's'}`);
+  if (placeholders && deployment)
+    console.error('validate: a deployment (LOANSITES_DEPLOYMENT=production) is not built with placeholders; give the real values above');
 }
 const buyers = buildBuyerCatalog(readBuyerSources(), new Set([...catalog.brands.keys(), ...catalog.broken.keys()]));
 for (const line of buyers.problems) console.error(line);

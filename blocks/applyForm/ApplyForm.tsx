@@ -336,9 +336,10 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
 
   return (
-    <section aria-labelledby={`${base}-title`} className="mx-auto my-6 max-w-3xl px-4">
+    // Tighter on phones: the amount is on the first screen of a 320 × 640 phone, under the hero.
+    <section aria-labelledby={`${base}-title`} className="mx-auto my-4 max-w-3xl px-4 sm:my-6">
       <div className="rounded-lg border border-slate-300 p-4 shadow-sm sm:p-6">
-        <h2 id={`${base}-title`} className="mb-4 text-2xl font-bold text-slate-900">
+        <h2 id={`${base}-title`} className="mb-3 text-xl font-bold text-slate-900 sm:mb-4 sm:text-2xl">
           {block.heading}
         </h2>
         {isStep(screen) && <Progress steps={FORM_STEPS} current={screen} />}

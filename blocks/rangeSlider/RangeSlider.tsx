@@ -7,12 +7,14 @@ import { digitsOnly } from '../../engine/widgets/amountInput';
 import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
 import type { BlockProps } from '../types';
 import { CREDIT_NOTE } from '../parts/CashForm';
+import { WidgetCostNote } from '../chrome/CostNote';
 import { useApplySource } from '../parts/useApplySource';
 
 /**
  * Range-slider banner (SPEC §5): a native range input 5–500 step 5 (default 250) whose amount
  * is ten times the value, named by aria-valuetext ("$2,500"); a field to type the amount
- * instead of dragging; and the See Rates / Check Your Rate link with that amount.
+ * instead of dragging; and the See Rates / Check Your Rate link with that amount. Right under the
+ * hero (engine/leadIn.ts) it opens the page: tighter on phones, with the cost note after the link.
  */
 export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>) {
   const [value, setValue] = useState<number>(SLIDER.default);
@@ -30,9 +32,9 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
   const ids = { heading: `${block.key}-heading`, slider: `${block.key}-slider`, typed: `${block.key}-typed` };
   const range = `${formatMoney(sliderAmount(SLIDER.min), brand.locale, brand.currency)} to ${formatMoney(sliderAmount(SLIDER.max), brand.locale, brand.currency)}`;
   return (
-    <section aria-labelledby={ids.heading} className="bg-slate-900 text-white">
-      <div className="mx-auto max-w-3xl px-4 py-8">
-        <h2 id={ids.heading} className="text-2xl font-bold">
+    <section aria-labelledby={ids.heading} className="bg-slate-900 text-white" {...(block.data.costNote ? { 'data-hero-cta': '' } : {})}>
+      <div className={`mx-auto max-w-3xl px-4 ${block.data.costNote ? 'py-5 sm:py-8' : 'py-8'}`}>
+        <h2 id={ids.heading} className={block.data.costNote ? 'text-xl font-bold sm:text-2xl' : 'text-2xl font-bold'}>
           {block.heading ?? 'How much would you like to borrow?'}
         </h2>
         {block.text && <p className="mt-2 text-slate-100">{block.text}</p>}
@@ -99,6 +101,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
           </a>
         </div>
         <p className="mt-3 text-sm text-slate-100">{CREDIT_NOTE}</p>
+        {block.data.costNote && <WidgetCostNote block={block} brand={brand} className="mt-4 rounded-md bg-white p-3" />}
       </div>
     </section>
   );

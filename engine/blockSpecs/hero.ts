@@ -6,6 +6,8 @@ export interface HeroData {
   applyHref: string;
   /** the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
   unavailable?: { reason: string; alternativesHref: string };
+  /** the input right below is the page's call to action: the hero only introduces it (engine/leadIn.ts) */
+  leadIn?: true;
 }
 
 export const heroSpec: BlockSpec<'hero', HeroData> = {
@@ -15,8 +17,12 @@ export const heroSpec: BlockSpec<'hero', HeroData> = {
     const { ctaLabel: _cta, text: _text, ...rest } = block;
     return rest;
   },
-  data: (_block, { brand, params }) => {
+  data: (_block, { brand, params, leadIn }) => {
     const blocked = unavailableHere(brand, params);
-    return { applyHref: applyUrl(brand.apply), ...(blocked ? { unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } : {}) };
+    return {
+      applyHref: applyUrl(brand.apply),
+      ...(blocked ? { unavailable: { reason: blocked.reason, alternativesHref: '#alternatives' } } : {}),
+      ...(leadIn === 'hero' && !blocked ? { leadIn: true as const } : {}),
+    };
   },
 };

@@ -1,4 +1,7 @@
 import type { BlockSpec } from './types';
 
-/** An amount widget: it only sends the visitor to the apply page. */
-export const rangeSliderSpec: BlockSpec<'rangeSlider'> = { applyWidget: true };
+/** An amount widget: it only sends the visitor to the apply page. Right under the hero it carries the cost note (engine/leadIn.ts). */
+export const rangeSliderSpec: BlockSpec<'rangeSlider', { costNote: boolean }> = {
+  applyWidget: true,
+  data: (_block, { leadIn }) => ({ costNote: leadIn === 'input' }),
+};

@@ -24,6 +24,12 @@ export interface ResolveContext {
   path: string;
   /** does this path of the brand give a page, by its routes alone (a path whose page the content store decides is not counted) */
   isPage: (path: string) => boolean;
+  /**
+   * The page's opening: 'hero' on a hero followed straight away by an amount widget or the
+   * application form, 'input' on that widget or form (engine/leadIn.ts). Such a hero only
+   * introduces the input, so that the input is on a phone's first screen.
+   */
+  leadIn?: 'hero' | 'input';
   /** a link template: each item's own variables first, then the page's (e.g. {loanType.slug}) */
   itemFill: (template: string, itemVars: Vars) => string;
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run validate -- --production`: what is fine while building a brand locally but must not
  * reach borrowers — a fictional telephone number (the 555-01xx range North America keeps for
- * fiction; Australia's 02 5550 xxxx and 0491 570 xxx), an example.com/.org/.net address, a
+ * fiction; Australia's 02 5550 xxxx and 0491 570 xxx), an all-zero ABN, Australian Credit
+ * Licence or credit-representative number, an example.com/.org/.net address, a
  * placeholder tag-manager, pixel, map or captcha id (the scaffold's "pk.{id}-public-token",
  * "6Lc-{id}-site-key", or ids of X…/0… or TEST/PLACEHOLDER), and a placeholder logo (the
  * scaffold's name-only SVG or the letter-tile one). Each is reported at its file:line:col.
@@ -25,6 +26,17 @@ const PATTERNS: readonly [RegExp, (match: string) => string][] = [
   [
     /(?:\+61[-. ]?|\b0)2[-. ]?5550[-. ]?\d{4}\b|(?:\+61[-. ]?|\b0)491[-. ]?570[-. ]?\d{3}\b/g,
     (m) => `"${m}" is a fictional Australian telephone number; give the brand's real number`,
+  ],
+  // No number range is kept for fiction in Australia's registers: an all-zero ABN, Australian
+  // Credit Licence or credit-representative number stands for one not yet given.
+  [/(?<=\bABN:? ?)00 ?000 ?000 ?000\b/g, (m) => `"ABN ${m}" is a placeholder Australian Business Number; give the brand's real one`],
+  [
+    /(?<=\b(?:Australian Credit Licen[cs]e|ACL):? (?:(?:number|no\.) )?)0{6}\b/gi,
+    (m) => `"Australian Credit Licence ${m}" is a placeholder licence number; give the licensee's real one (ASIC's Professional Register)`,
+  ],
+  [
+    /(?<=\bcredit representative \(?(?:(?:number|no\.) )?)0{6,7}\b/gi,
+    (m) => `"credit representative ${m}" is a placeholder credit-representative number; give the brand's real one (ASIC's Professional Register)`,
   ],
   [/[\w.+-]*@?\bexample\.(?:com|org|net)\b/gi, (m) => `"${m}" is a reserved example address; give the brand's real one`],
   [/\bGTM-(?:X{3,}|0{4,}|TEST\w*|PLACEHOLDER\w*)\b/gi, (m) => `"${m}" is a placeholder tag-manager id`],

@@ -210,7 +210,7 @@ test.describe('on a 320 px phone', () => {
     const email = uniqueEmail('fastloansau');
     await open(page, 'fastloansau', '/apply?requested_amount=1800');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-    await expect(page.getByText(/Australian Credit Licence 412345/)).toBeVisible();
+    await expect(page.getByText(/Australian Credit Licence 000000/)).toBeVisible();
     await expect(page.getByText(/^Lenders must make reasonable inquiries/)).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByLabel('Postcode').fill('2000');

@@ -308,11 +308,9 @@ test.describe('amount widgets on pages', () => {
     await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2500');
     await expect(link).toHaveAttribute('rel', 'nofollow');
     await expect(banner).toContainText("This won't affect your credit score");
-    // The hero's button, then its cost note's phone link, then the widget.
-    await page.getByRole('link', { name: 'Check my options' }).focus();
-    await page.keyboard.press('Tab');
-    await expect(page.locator('[data-cost-note] a[href^="tel:"]').first()).toBeFocused();
-    await page.keyboard.press('Tab');
+    // The widget opens the page (engine/leadIn.ts): no hero button before it; its cost note after it.
+    await expect(page.getByRole('link', { name: 'Check my options' })).toHaveCount(0);
+    await slider.focus();
     await expect(slider).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
@@ -359,11 +357,9 @@ test.describe('amount widgets on pages', () => {
     const amount = widget.getByLabel(/Loan amount/);
     await expect(amount).toHaveAttribute('placeholder', '1000');
     await expect(widget).toContainText("This won't affect your credit score");
-    // The hero's button, then its cost note's phone link, then the widget.
-    await page.getByRole('link', { name: 'Check my options' }).focus();
-    await page.keyboard.press('Tab');
-    await expect(page.locator('[data-cost-note] a[href^="tel:"]').first()).toBeFocused();
-    await page.keyboard.press('Tab');
+    // The widget opens the page (engine/leadIn.ts): no hero button before it; its cost note after it.
+    await expect(page.getByRole('link', { name: 'Check my options' })).toHaveCount(0);
+    await amount.focus();
     await expect(amount).toBeFocused();
     await page.keyboard.type('$7,5.00');
     await expect(amount).toHaveValue('7500');

@@ -1,6 +1,10 @@
-/** `npm run validate -- --production`: placeholders refused with file:line:col, local validation unchanged. */
+/**
+ * `npm run validate -- --production` and the build of a deployment: placeholders refused with
+ * file:line:col, local validation and the local build unchanged.
+ */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { placeholderLogo } from '../../scripts/brandScaffold';
@@ -52,5 +56,75 @@ describe('npm run validate', () => {
     expect(prod.status).toBe(1);
     expect(prod.stderr).toMatch(/^brands\/weloans\.json:\d+:\d+ \/organization\/telephone: "\+1-416-555-0187" is a fictional telephone number/m);
     expect(prod.stderr).toMatch(/^brands\/weloans\.json:\d+:\d+ \/organization\/logo: public\/logos\/weloans\.svg is a placeholder logo/m);
+    // Fast Loans Australia's licence statement carries all-zero numbers until the real ones are given.
+    expect(prod.stderr).toMatch(
+      /^brands\/fastloansau\.json:\d+:\d+ \/lending\/creditLicence: "Australian Credit Licence 000000" is a placeholder licence number/m,
+    );
+  }, 240_000);
+});
+
+describe('Australian register numbers', () => {
+  it('an all-zero ABN, credit licence or credit-representative number is a placeholder, at its column', () => {
+    const text = `{ "creditLicence": "Acme Pty Ltd (ABN 00 000 000 000) is an authorised credit representative (number 000000) of Lender Pty Ltd, Australian Credit Licence 000000." }`;
+    expect(placeholdersInBrandText('brands/au.json', text).map((p) => `${p.position.column} ${p.pointer} ${p.message}`)).toEqual([
+      expect.stringMatching(/^39 \/creditLicence "ABN 00 000 000 000" is a placeholder Australian Business Number/),
+      expect.stringMatching(/^102 \/creditLicence "credit representative 000000" is a placeholder credit-representative number/),
+      expect.stringMatching(/^155 \/creditLicence "Australian Credit Licence 000000" is a placeholder licence number/),
+    ]);
+  });
+  it('real-looking numbers pass', () => {
+    const text = `{ "creditLicence": "Acme Pty Ltd (ABN 41 612 345 678) is an authorised credit representative (number 512345) of Lender Pty Ltd, Australian Credit Licence 412345." }`;
+    expect(placeholdersInBrandText('brands/au.json', text)).toEqual([]);
+  });
+});
+
+describe("the build's check in a deployment", () => {
+  // The build's first step, as `npm run build` runs it, on a project root holding one brand.
+  const buildCheck = (brandText: string, env: Record<string, string>) => {
+    const root = mkdtempSync(join(tmpdir(), 'loansites-build-check-'));
+    try {
+      mkdirSync(join(root, 'brands'));
+      cpSync(join(process.cwd(), 'brands/layouts'), join(root, 'brands/layouts'), { recursive: true });
+      writeFileSync(join(root, 'brands/ipaydayloans.json'), brandText);
+      const [cmd, ...args] = BUILD_CHECK.split(' ');
+      return spawnSync('npx', [cmd!, ...args], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, LOANSITES_ROOT: root, LOANSITES_BUYERS_DIR: join(root, 'buyers'), LOANSITES_DEPLOYMENT: '', ...env },
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  const BUILD_CHECK = 'tsx scripts/validate.ts --allow-broken';
+  const sample = readFileSync(join(process.cwd(), 'brands/ipaydayloans.json'), 'utf8');
+  const real = sample
+    .replace('+1-888-555-0142', '+1-888-301-0142')
+    .replace(/"pk\.[^"]+"/, '"pk.eyJ1IjoiYWNtZSJ9.real"')
+    .replace(/"6Lc-[^"]+"/, '"6LcR3alK3y"');
+
+  it('is the first step of npm run build, and the Dockerfile builds as a deployment', () => {
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.build!.startsWith(`${BUILD_CHECK} && `)).toBe(true);
+    const docker = readFileSync(join(process.cwd(), 'deploy/Dockerfile'), 'utf8');
+    const buildStage = docker.slice(0, docker.indexOf('AS runtime'));
+    expect(buildStage.indexOf('ARG LOANSITES_DEPLOYMENT=production')).toBeGreaterThan(-1);
+    expect(buildStage.indexOf('ARG LOANSITES_DEPLOYMENT=production')).toBeLessThan(buildStage.indexOf('npm run build'));
+  });
+
+  it('a deployment stops on a placeholder with its file:line:col; locally the build goes on', () => {
+    const deployed = buildCheck(sample, { LOANSITES_DEPLOYMENT: 'production' });
+    expect(deployed.status).toBe(1);
+    expect(deployed.stderr).toMatch(/^brands\/ipaydayloans\.json:30:\d+ \/organization\/telephone: "\+1-888-555-0142" is a fictional telephone number/m);
+    expect(deployed.stderr).toMatch(/a deployment \(LOANSITES_DEPLOYMENT=production\) is not built with placeholders/);
+    const local = buildCheck(sample, {});
+    expect(local.status, local.stderr).toBe(0);
+    expect(local.stderr).not.toMatch(/fictional/);
+  }, 240_000);
+
+  it('a deployment whose brand has its real values builds', () => {
+    const deployed = buildCheck(real, { LOANSITES_DEPLOYMENT: 'production' });
+    expect(deployed.stderr).not.toMatch(/placeholder|fictional/);
+    expect(deployed.status, deployed.stderr).toBe(0);
   }, 240_000);
 });
