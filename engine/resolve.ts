@@ -24,6 +24,7 @@ import { listInWords, NO_SERVICE_STATES, STATES } from './states';
 import { templateFieldsOf } from './blockSpecs/templateFields';
 import { fill, fillDeep, type Vars } from './templates';
 import { DO_NOT_SELL_LABEL, privacyChoicePath } from './privacy';
+import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from './sharedRoutes';
 
 /** The brand's 404 page model's own path (prerendered with each brand; pages/_error.tsx shows it). */
 export const NOT_FOUND_PATH = '/_404';
@@ -45,7 +46,10 @@ export function isPageByRoutes(loaded: LoadedBrand, path: string): boolean {
 
 export const varsFor = (brand: Brand, params: RouteParams, year: number): Record<string, string> => pageVars(brand, params, year);
 
-export function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
+export function brandView(
+  brand: Brand,
+  opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined; contactOptOutPath?: string | undefined },
+): BrandView {
   const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(opts.year), noServiceStates: listInWords(NO_SERVICE_STATES) };
   const sl = brand.footer.stateLinks;
   return {
@@ -78,6 +82,7 @@ export function brandView(brand: Brand, opts: { year: number; onApplyPage: boole
       ...(sl && !(sl.hideOnApply && opts.onApplyPage) ? { stateLinks: { heading: sl.heading, links: stateLinks(sl.hrefTemplate, sl.exclude) } } : {}),
       disclaimers: brand.footer.disclaimers.map((d) => fill(d, vars)),
       copyright: `© ${opts.year} ${brand.organization.legalName ?? brand.name}. All rights reserved.`,
+      ...(opts.contactOptOutPath ? { contactOptOut: { label: CONTACT_OPT_OUT_LABEL, href: opts.contactOptOutPath } } : {}),
     },
   };
 }
@@ -94,7 +99,14 @@ function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: boolean
   const key = `${year} ${onApplyPage}`;
   let view = views.get(key);
   if (!view) {
-    view = deepFreeze(brandView(loaded.brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)) }));
+    view = deepFreeze(
+      brandView(loaded.brand, {
+        year,
+        onApplyPage,
+        privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)),
+        contactOptOutPath: loaded.routes.some((r) => r.path === CONTACT_OPT_OUT_PATH) ? CONTACT_OPT_OUT_PATH : undefined,
+      }),
+    );
     views.set(key, view);
   }
   return view;

@@ -23,6 +23,36 @@ export interface BuyerBid {
 }
 
 /**
+ * POST to a buyer's optOutUrl, signed like every request (X-Loansites-Signature), with Idempotency-Key "optout:<lead id>": the borrower of a lead this buyer bought revoked consent to calls, texts and emails on the "Stop calls and emails" page. Stop contacting them within 10 business days. Answer 2xx once recorded; anything else but a 4xx is retried with back-off.
+ */
+export interface BuyerOptOutNotice {
+  /**
+   * What this notice is: a revocation of consent.
+   */
+  type: 'opt-out';
+  /**
+   * Our id of the lead you bought (the Idempotency-Key of its post).
+   */
+  leadId: string;
+  /**
+   * Your id of the lead, when your post answer gave one.
+   */
+  buyerLeadId?: string;
+  /**
+   * When the borrower revoked consent (ISO 8601, UTC).
+   */
+  revokedAt: string;
+  /**
+   * The channels the revocation covers: all of them.
+   *
+   * @minItems 1
+   *
+   * Items: A channel the borrower may no longer be contacted on.
+   */
+  revokes: ['calls' | 'texts' | 'emails', ...('calls' | 'texts' | 'emails')[]];
+}
+
+/**
  * What a ping-post buyer's ping endpoint receives: the lead without anything that identifies the borrower (no name, email, phone, date of birth, full ZIP or income). POSTed as JSON, signed (X-Loansites-Signature: sha256=<hex HMAC-SHA256 of the body with the buyer's secret>); answered with a BuyerBid within the buyer's ping timeout.
  */
 export interface BuyerPing {
@@ -408,6 +438,20 @@ export interface ConsoleLogin {
    * The account's password.
    */
   password: string;
+}
+
+/**
+ * POST /api/opt-out (the "Stop calls and emails" page): a borrower revokes consent to calls, texts and emails for the phone number or email address of earlier loan requests. At least one of the two. The answer is the same whether or not a request with that contact exists.
+ */
+export interface ContactOptOutRequest {
+  /**
+   * The phone number given on the loan request (US or Canadian, 10 digits; spaces, dashes, brackets and a leading +1 are fine).
+   */
+  phone?: string;
+  /**
+   * The email address given on the loan request.
+   */
+  email?: string;
 }
 
 /**

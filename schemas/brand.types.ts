@@ -62,6 +62,7 @@ export type Block =
   | ApplyFormBlock
   | CityIndexBlock
   | CityListBlock
+  | ContactOptOutBlock
   | ContentBodyBlock
   | ContentListBlock
   | FaqBlock
@@ -746,6 +747,23 @@ export interface CityListBlock {
   loanTypes?: BlockLoanTypes;
 }
 /**
+ * The "Stop calls and emails" form: a borrower enters the phone number or email address of an earlier request to revoke consent to calls, texts and emails. Later requests from that contact are not sold, and lenders that bought an earlier one are told (POST /api/opt-out). Every brand has it on /stop-calls-and-emails (engine/sharedRoutes.ts).
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_contactOptOut".
+ */
+export interface ContactOptOutBlock {
+  /**
+   * Block type: the contact opt-out form (revoke consent to calls, texts and emails).
+   */
+  type: 'contactOptOut';
+  /**
+   * Heading above the form (<h2>); defaults to 'Stop calls and emails'.
+   */
+  heading?: string;
+  loanTypes?: BlockLoanTypes;
+}
+/**
  * The content item the route's {slug} names (an article, answer, hub entry or author): its text from Markdown, rendered safely, with author, dates and tags, and its FAQ when it has one (also as FAQPage structured data).
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -1210,7 +1228,7 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contactOptOut","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];
 
 /** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */

@@ -24,6 +24,7 @@ import { contactHashes } from './contact';
 import { eligibility, type SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { saleLeadOf } from './lead';
+import { optOutHashes, queueOptOutNotices } from './optOut';
 import { pingPayload } from './ping';
 import { localTime } from './schedule';
 import {
@@ -54,6 +55,8 @@ export interface SaleDeps {
   secretOf: (buyer: Buyer) => string | undefined;
   /** key of the contact hashes */
   contactKey: Buffer;
+  /** every key an opt-out may have been hashed under (the keyring's); default: contactKey alone */
+  suppressionKeys?: readonly Buffer[];
   worker: string;
   fetcher?: typeof fetch;
   now?: () => Date;
@@ -99,7 +102,8 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   const hashes = contactHashes(deps.contactKey, stored);
   await recordContacts(db, leadId, hashes, stored.created_at);
   const duplicate = await seenBefore(db, leadId, hashes, stored.created_at, deps.duplicateWindowMs ?? DUPLICATE_WINDOW_MS);
-  if (await isSuppressed(db, hashes)) return finish({ status: 'suppressed', duplicate, reason: 'the contact opted out' });
+  const suppressionHashes = optOutHashes(deps.suppressionKeys ?? [deps.contactKey], stored);
+  if (await isSuppressed(db, suppressionHashes)) return finish({ status: 'suppressed', duplicate, reason: 'the contact opted out' });
   const unsoldStatus = duplicate ? 'duplicate' : 'unsold';
 
   const post = async (offer: Offer): Promise<SaleResult | 'refused' | 'unconfirmed'> => {
@@ -142,6 +146,8 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
         buyerMonth: t.month,
       });
       await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl ?? '' });
+      // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
+      if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
       return result;
     }
     await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });

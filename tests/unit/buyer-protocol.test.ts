@@ -8,8 +8,14 @@ const protocol = readdirSync(dir).filter((f) => f.startsWith('buyer-'));
 const load = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { examples?: unknown[]; properties: Record<string, { description?: string }> };
 
 describe('the buyer protocol schemas', () => {
-  it('has the ping, the bid answer, the post and the post answer', () => {
-    expect(protocol.sort()).toEqual(['buyer-bid.schema.json', 'buyer-ping.schema.json', 'buyer-post-answer.schema.json', 'buyer-post.schema.json']);
+  it('has the ping, the bid answer, the post, the post answer and the opt-out notice', () => {
+    expect(protocol.sort()).toEqual([
+      'buyer-bid.schema.json',
+      'buyer-opt-out.schema.json',
+      'buyer-ping.schema.json',
+      'buyer-post-answer.schema.json',
+      'buyer-post.schema.json',
+    ]);
   });
 
   it.each(protocol)('%s: every example is valid and every property described', (file) => {
