@@ -389,6 +389,58 @@ export interface Vehicle1 {
 }
 
 /**
+ * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 403 a lead not sold to you, 404 no such lead, 409 not returnable (window closed, returns not agreed, not sold).
+ */
+export interface BuyerReturnAnswer {
+  /**
+   * The lead returned.
+   */
+  leadId: string;
+  /**
+   * The sale is reversed: the lead no longer counts as sold to you.
+   */
+  status: 'returned';
+  /**
+   * The reason code recorded (the first return's, when sent again).
+   */
+  reason: string;
+  /**
+   * The price of the sale, in dollars, that is not charged to you.
+   */
+  refundedPrice: number;
+  /**
+   * When the return was recorded (ISO 8601, UTC).
+   */
+  returnedAt: string;
+}
+
+/**
+ * POST /api/buyers/returns: a buyer returns a lead it bought, within its returnWindowDays, with a reason code. Headers: X-Loansites-Buyer (your buyer id) and X-Loansites-Signature (sha256=<hex HMAC-SHA256 of the raw body, keyed with your shared secret>). The same return sent again gets the same answer and changes nothing.
+ */
+export interface BuyerReturn {
+  /**
+   * Our id of the lead (the Idempotency-Key of its post).
+   */
+  leadId: string;
+  /**
+   * Why: invalid-contact (phone or email does not reach the borrower), duplicate (you already had this borrower), fraud (made-up or stolen identity), did-not-apply (the borrower says they sent no request), underage, out-of-area (outside the states you take), already-customer, other (say why in note).
+   */
+  reason:
+    | 'invalid-contact'
+    | 'duplicate'
+    | 'fraud'
+    | 'did-not-apply'
+    | 'underage'
+    | 'out-of-area'
+    | 'already-customer'
+    | 'other';
+  /**
+   * Free text for the operator (at most 500 characters).
+   */
+  note?: string;
+}
+
+/**
  * The console overview's question: a time range and optional filters (the query string of its funnel request).
  */
 export interface ConsoleFunnelQuery {

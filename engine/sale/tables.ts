@@ -55,3 +55,13 @@ export interface SuppressionsTable {
   hash: string;
   created_at: string;
 }
+
+/** A lead its buyer returned (migration 007): the reason code, the buyer's note and the price given back. */
+export interface LeadReturnsTable {
+  lead_id: string;
+  buyer_id: string;
+  reason: string;
+  note: string;
+  price_cents: number;
+  created_at: string;
+}

@@ -22,6 +22,7 @@ const ROUTES: Record<string, () => Promise<{ default: Handler }>> = {
   '/api/trace': () => import('../../pages/api/trace/index'),
   '/api/events': () => import('../../pages/api/events'),
   '/api/opt-out': () => import('../../pages/api/opt-out'),
+  '/api/buyers/returns': () => import('../../pages/api/buyers/returns'),
 };
 
 export async function startTraceServer(env: Record<string, string> = {}, route: keyof typeof ROUTES = '/api/trace/session'): Promise<TraceServer> {
