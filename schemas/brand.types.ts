@@ -169,6 +169,23 @@ export interface Brand {
    */
   disabledPaths?: string[];
   /**
+   * Conversion postbacks: when one of this brand's leads is sold, each URL here is requested (GET) server-side through the outbox, its placeholders filled and URL-encoded, so the traffic source learns of the sale. Never for test leads or visitors who opted out of sale and sharing.
+   *
+   * @maxItems 10
+   */
+  postbacks?:
+    | []
+    | [Postback]
+    | [Postback, Postback]
+    | [Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback];
+  /**
    * This brand's own page layouts, by name.
    */
   layouts?: {
@@ -500,6 +517,34 @@ export interface Route {
     | 'loans-near-me'
     | 'cash-advance-near-me';
   content?: ContentCollection;
+}
+/**
+ * One conversion postback to a traffic source.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "postback".
+ */
+export interface Postback {
+  /**
+   * The postback's name, unique in the brand: the outbox shows it as postback:<name>.
+   */
+  name: string;
+  /**
+   * The URL template. Placeholders: {clickId} (the ad click id, gclid or ttclid), {gclid}, {ttclid}, {price} (the sale price, e.g. 12.50), {currency}, {leadId}, {source} and {source2} (the visit's source), {brand}. Each value is URL-encoded.
+   */
+  url: string;
+  /**
+   * Only leads whose source is one of these; leave out for every sold lead.
+   *
+   * @minItems 1
+   *
+   * Items: A tracking source, e.g. google.
+   */
+  sources?: [string, ...string[]];
+  /**
+   * Sent only when the lead has this click id (a postback without it would be ignored by the platform).
+   */
+  requires?: 'clickId' | 'gclid' | 'ttclid';
 }
 /**
  * A page layout: title and description templates and the ordered blocks.

@@ -19,6 +19,10 @@ import { findDestination, type LeadDestination } from './destinations';
 import { destinationTakes, isTestLead } from './environment';
 import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
 import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
+import { isPostbackRow, postbackRequest } from '../sale/postbacks';
+import { saleOf } from '../sale/store';
+import { getCatalog } from '../catalog';
+import type { Postback } from '../../schemas/brand.types';
 import { openText } from './sealing';
 
 export const MAX_ATTEMPTS = 25;
@@ -170,10 +174,20 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
   }
 }
 
+type PostbackLookup = (brand: string, name: string) => Postback | undefined;
+const brandPostback: PostbackLookup = (brand, name) =>
+  getCatalog()
+    .brands.get(brand)
+    ?.brand.postbacks?.find((p) => p.name === name);
+
 /** What one claimed row comes to: a lead delivery, or a notice (engine/sale/notices.ts). */
-async function attempt(db: Store, row: ClaimedDelivery, fetcher: typeof fetch): Promise<Outcome> {
+async function attempt(db: Store, row: ClaimedDelivery, fetcher: typeof fetch, postbackOf: PostbackLookup): Promise<Outcome> {
   const lead = await leadById(db, row.lead_id);
   if (!lead) return { kind: 'retry', error: 'lead missing' };
+  if (isPostbackRow(row.destination)) {
+    const req = postbackRequest(row.destination, lead, await saleOf(db, lead.id), postbackOf);
+    return 'error' in req ? { kind: 'retry', error: req.error } : send(req, fetcher);
+  }
   if (isNoticeRow(row.destination)) {
     const req = await noticeRequest(db, row, lead, { buyerOf: (id) => getBuyers().buyers.get(id)?.buyer, secretOf: (b) => buyerSecret(b) });
     return 'error' in req ? { kind: 'retry', error: req.error } : send(req, fetcher);
@@ -197,7 +211,7 @@ export interface DeliveryRound {
 export async function deliverDue(
   db: Store,
   kind: StoreKind,
-  opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number } = { worker: workerName() },
+  opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number; postbackOf?: PostbackLookup } = { worker: workerName() },
 ): Promise<DeliveryRound> {
   const now = opts.now ?? (() => new Date());
   const claimed = await claimDueDeliveries(db, kind, { worker: opts.worker, now: now(), leaseMs: LEASE_MS, limit: opts.limit ?? 20 });
@@ -205,7 +219,10 @@ export async function deliverDue(
   await Promise.all(
     claimed.map(async (row) => {
       // One row that cannot be sent (its sealed fields do not open with these keys…) fails alone, never the round.
-      const outcome = await attempt(db, row, opts.fetcher ?? fetch).catch((err: Error): Outcome => ({ kind: 'retry', error: `not sent: ${err.message}` }));
+      const outcome = await attempt(db, row, opts.fetcher ?? fetch, opts.postbackOf ?? brandPostback).catch((err: Error): Outcome => ({
+        kind: 'retry',
+        error: `not sent: ${err.message}`,
+      }));
       if (outcome.kind === 'delivered') {
         if (await markDelivered(db, row.id, opts.worker, now())) round.delivered += 1;
       } else if (outcome.kind === 'refused') {

@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
+import type { Postback } from '../../schemas/brand.types';
 import { leadPayload } from '../leads/deliver';
 import type { Store } from '../store/db';
 import { leadById } from '../store/leads';
@@ -25,6 +26,7 @@ import { eligibility, type SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { saleLeadOf } from './lead';
 import { optOutHashes, queueOptOutNotices } from './optOut';
+import { postbacksFor, queuePostbacks } from './postbacks';
 import { pingPayload } from './ping';
 import { localTime } from './schedule';
 import {
@@ -63,6 +65,8 @@ export interface SaleDeps {
   duplicateWindowMs?: number;
   deadlineMs?: number;
   leaseMs?: number;
+  /** the brand's conversion postbacks (brand file "postbacks"), queued when a lead is sold */
+  postbacksOf?: (brand: string) => readonly Postback[] | undefined;
 }
 
 export type SaleResult = Pick<SaleDecision, 'status' | 'buyerId' | 'priceCents' | 'redirectUrl' | 'reason'>;
@@ -87,7 +91,13 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       price_cents: d.priceCents ?? null,
       detail: d.reason ?? d.status,
     });
-    await finishSale(db, leadId, deps.worker, d, now());
+    const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
+    if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
+    else
+      // Sold and its postbacks queued together: a sale recorded is a conversion reported, once.
+      await db.transaction().execute(async (trx) => {
+        if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
+      });
     return d;
   };
 

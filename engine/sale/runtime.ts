@@ -9,6 +9,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { isDeployment, leadKeyring } from '../leads/sealing';
 
 import { wakeLeadWorker } from '../leads/runtime';
+import { getCatalog } from '../catalog';
 import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { buyerSecret, getBuyers } from './buyers';
 import { demoBuyer, DEMO_SECRET } from './demoLender';
@@ -57,7 +58,15 @@ const concurrency = () => Math.max(1, Number(process.env.SALE_CONCURRENCY ?? 20)
 
 function depsFor(): SaleDeps {
   const { buyers, secretOf } = saleBuyers();
-  return { buyers, secretOf, contactKey: contactKey(), suppressionKeys: contactKeys(), worker: runtime().worker, duplicateWindowMs: duplicateWindowMs() };
+  return {
+    buyers,
+    secretOf,
+    contactKey: contactKey(),
+    suppressionKeys: contactKeys(),
+    worker: runtime().worker,
+    duplicateWindowMs: duplicateWindowMs(),
+    postbacksOf: (brand) => getCatalog().brands.get(brand)?.brand.postbacks,
+  };
 }
 
 function pump(): void {
