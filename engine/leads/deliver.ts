@@ -8,6 +8,10 @@
  * store for an operator. A test lead is never sent to a destination that does not accept test
  * leads (engine/leads/environment.ts).
  *
+ * The same rows, claims and retries carry two other kinds of message about a lead: the opt-out
+ * notice to the buyer that bought it ("optout:<buyer>", engine/sale/notices.ts) and the brand's
+ * conversion postbacks ("postback:<name>", a GET; engine/sale/postbacks.ts).
+ *
  * Delivery is at least once: a worker that dies between the buyer's 2xx and marking the row
  * sends it again after its lease runs out. Every POST carries the lead id as Idempotency-Key
  * and X-Loansites-Lead, so a buyer can drop the repeat; after a recorded 2xx nothing is resent.

@@ -20,6 +20,8 @@ test.afterAll(() => db?.destroy());
 const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
 
 test('every brand links "Stop calls and emails" from its footer to a page that answers', async ({ page }) => {
+  // 24 pages, each rendered for the first time by this server.
+  test.setTimeout(300_000);
   for (const id of getCatalog().brands.keys()) {
     await page.goto(brandUrl(id, '/'));
     const link = page.locator('footer').getByRole('link', { name: 'Stop calls and emails' });
@@ -46,7 +48,7 @@ test('from the thank-you screen, by keyboard: the opt-out is recorded and the ne
   const form = page.locator('form', { has: page.getByLabel('Phone number') });
   await page.getByLabel('Phone number').focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('Enter the phone number or the email address you gave on your request.');
+  await expect(page.locator('main').getByRole('alert')).toHaveText('Enter the phone number or the email address you gave on your request.');
   await expect(page.getByLabel('Phone number')).toBeFocused();
   await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
 
