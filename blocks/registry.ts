@@ -26,6 +26,7 @@ export const registry: Registry = {
   applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
   cityIndex: staticBlock('CityIndex'),
   cityList: staticBlock('CityList'),
+  contactOptOut: lazyBlock(() => import('./contactOptOut/ContactOptOut'), { inline: true }),
   contentBody: staticBlock('ContentBody'),
   contentList: staticBlock('ContentList'),
   faq: staticBlock('Faq'),

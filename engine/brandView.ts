@@ -10,10 +10,14 @@ import { STORE_BRANDS } from './data/stores';
 import { lendingView } from './lending';
 import type { BrandView, ExitPopupView } from './model';
 import { DO_NOT_SELL_LABEL, privacyChoicePath } from './privacy';
+import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from './sharedRoutes';
 import { listInWords, NO_SERVICE_STATES } from './states';
 import { fill, type Vars } from './templates';
 
-function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined }): BrandView {
+function brandView(
+  brand: Brand,
+  opts: { year: number; onApplyPage: boolean; privacyChoicePath?: string | undefined; contactOptOutPath?: string | undefined },
+): BrandView {
   const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(opts.year), noServiceStates: listInWords(NO_SERVICE_STATES) };
   const sl = brand.footer.stateLinks;
   return {
@@ -46,6 +50,7 @@ function brandView(brand: Brand, opts: { year: number; onApplyPage: boolean; pri
       ...(sl && !(sl.hideOnApply && opts.onApplyPage) ? { stateLinks: { heading: sl.heading, links: stateLinks(sl.hrefTemplate, sl.exclude) } } : {}),
       disclaimers: brand.footer.disclaimers.map((d) => fill(d, vars)),
       copyright: `© ${opts.year} ${brand.organization.legalName ?? brand.name}. All rights reserved.`,
+      ...(opts.contactOptOutPath ? { contactOptOut: { label: CONTACT_OPT_OUT_LABEL, href: opts.contactOptOutPath } } : {}),
     },
   };
 }
@@ -62,7 +67,14 @@ export function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: 
   const key = `${year} ${onApplyPage}`;
   let view = views.get(key);
   if (!view) {
-    view = deepFreeze(brandView(loaded.brand, { year, onApplyPage, privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)) }));
+    view = deepFreeze(
+      brandView(loaded.brand, {
+        year,
+        onApplyPage,
+        privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)),
+        contactOptOutPath: loaded.routes.some((r) => r.path === CONTACT_OPT_OUT_PATH) ? CONTACT_OPT_OUT_PATH : undefined,
+      }),
+    );
     views.set(key, view);
   }
   return view;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
+import { withSharedRoutes } from './sharedRoutes';
 import { locate, parseJson, type ParsedJson } from './validate/locate';
 import { checkBrandSchema, checkLayoutSchema } from './validate/schema';
 import { checkBrand, type FileProblem, type LayoutSource } from './validate/semantic';
@@ -98,7 +99,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     brands.set(brand.id, {
       brand,
       file: src.file,
-      routes: brand.routes.map((r, i) => compileRoute(r, i)),
+      routes: withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i)),
       layout: (name) => own[name] ?? shared.get(name)?.layout,
     });
   }

@@ -61,6 +61,8 @@ export interface BrandView {
     stateLinks?: { heading: string; links: LinkView[] };
     disclaimers: string[];
     copyright: string;
+    /** "Stop calls and emails": the contact opt-out page every brand has (engine/sharedRoutes.ts) */
+    contactOptOut?: LinkView;
   };
 }
 

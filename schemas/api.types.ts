@@ -23,6 +23,36 @@ export interface BuyerBid {
 }
 
 /**
+ * POST to a buyer's optOutUrl, signed like every request (X-Loansites-Signature), with Idempotency-Key "optout:<lead id>": the borrower of a lead this buyer bought revoked consent to calls, texts and emails on the "Stop calls and emails" page. Stop contacting them within 10 business days. Answer 2xx once recorded; anything else but a 4xx is retried with back-off.
+ */
+export interface BuyerOptOutNotice {
+  /**
+   * What this notice is: a revocation of consent.
+   */
+  type: 'opt-out';
+  /**
+   * Our id of the lead you bought (the Idempotency-Key of its post).
+   */
+  leadId: string;
+  /**
+   * Your id of the lead, when your post answer gave one.
+   */
+  buyerLeadId?: string;
+  /**
+   * When the borrower revoked consent (ISO 8601, UTC).
+   */
+  revokedAt: string;
+  /**
+   * The channels the revocation covers: all of them.
+   *
+   * @minItems 1
+   *
+   * Items: A channel the borrower may no longer be contacted on.
+   */
+  revokes: ['calls' | 'texts' | 'emails', ...('calls' | 'texts' | 'emails')[]];
+}
+
+/**
  * What a ping-post buyer's ping endpoint receives: the lead without anything that identifies the borrower (no name, email, phone, date of birth, full ZIP or income). POSTed as JSON, signed (X-Loansites-Signature: sha256=<hex HMAC-SHA256 of the body with the buyer's secret>); answered with a BuyerBid within the buyer's ping timeout.
  */
 export interface BuyerPing {
@@ -359,6 +389,58 @@ export interface Vehicle1 {
 }
 
 /**
+ * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 403 a lead not sold to you, 404 no such lead, 409 not returnable (window closed, returns not agreed, not sold).
+ */
+export interface BuyerReturnAnswer {
+  /**
+   * The lead returned.
+   */
+  leadId: string;
+  /**
+   * The sale is reversed: the lead no longer counts as sold to you.
+   */
+  status: 'returned';
+  /**
+   * The reason code recorded (the first return's, when sent again).
+   */
+  reason: string;
+  /**
+   * The price of the sale, in dollars, that is not charged to you.
+   */
+  refundedPrice: number;
+  /**
+   * When the return was recorded (ISO 8601, UTC).
+   */
+  returnedAt: string;
+}
+
+/**
+ * POST /api/buyers/returns: a buyer returns a lead it bought, within its returnWindowDays, with a reason code. Headers: X-Loansites-Buyer (your buyer id) and X-Loansites-Signature (sha256=<hex HMAC-SHA256 of the raw body, keyed with your shared secret>). The same return sent again gets the same answer and changes nothing.
+ */
+export interface BuyerReturn {
+  /**
+   * Our id of the lead (the Idempotency-Key of its post).
+   */
+  leadId: string;
+  /**
+   * Why: invalid-contact (phone or email does not reach the borrower), duplicate (you already had this borrower), fraud (made-up or stolen identity), did-not-apply (the borrower says they sent no request), underage, out-of-area (outside the states you take), already-customer, other (say why in note).
+   */
+  reason:
+    | 'invalid-contact'
+    | 'duplicate'
+    | 'fraud'
+    | 'did-not-apply'
+    | 'underage'
+    | 'out-of-area'
+    | 'already-customer'
+    | 'other';
+  /**
+   * Free text for the operator (at most 500 characters).
+   */
+  note?: string;
+}
+
+/**
  * The console overview's question: a time range and optional filters (the query string of its funnel request).
  */
 export interface ConsoleFunnelQuery {
@@ -408,6 +490,20 @@ export interface ConsoleLogin {
    * The account's password.
    */
   password: string;
+}
+
+/**
+ * POST /api/opt-out (the "Stop calls and emails" page): a borrower revokes consent to calls, texts and emails for the phone number or email address of earlier loan requests. At least one of the two. The answer is the same whether or not a request with that contact exists.
+ */
+export interface ContactOptOutRequest {
+  /**
+   * The phone number given on the loan request (US or Canadian, 10 digits; spaces, dashes, brackets and a leading +1 are fine).
+   */
+  phone?: string;
+  /**
+   * The email address given on the loan request.
+   */
+  email?: string;
 }
 
 /**

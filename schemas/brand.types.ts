@@ -62,6 +62,7 @@ export type Block =
   | ApplyFormBlock
   | CityIndexBlock
   | CityListBlock
+  | ContactOptOutBlock
   | ContentBodyBlock
   | ContentListBlock
   | FaqBlock
@@ -167,6 +168,23 @@ export interface Brand {
    * Items: A path (or prefix ending in /*) that gives not-found.
    */
   disabledPaths?: string[];
+  /**
+   * Conversion postbacks: when one of this brand's leads is sold, each URL here is requested (GET) server-side through the outbox, its placeholders filled and URL-encoded, so the traffic source learns of the sale. Never for test leads or visitors who opted out of sale and sharing.
+   *
+   * @maxItems 10
+   */
+  postbacks?:
+    | []
+    | [Postback]
+    | [Postback, Postback]
+    | [Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
+    | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback];
   /**
    * This brand's own page layouts, by name.
    */
@@ -501,6 +519,34 @@ export interface Route {
   content?: ContentCollection;
 }
 /**
+ * One conversion postback to a traffic source.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "postback".
+ */
+export interface Postback {
+  /**
+   * The postback's name, unique in the brand: the outbox shows it as postback:<name>.
+   */
+  name: string;
+  /**
+   * The URL template. Placeholders: {clickId} (the ad click id, gclid or ttclid), {gclid}, {ttclid}, {price} (the sale price, e.g. 12.50), {currency}, {leadId}, {source} and {source2} (the visit's source), {brand}. Each value is URL-encoded.
+   */
+  url: string;
+  /**
+   * Only leads whose source is one of these; leave out for every sold lead.
+   *
+   * @minItems 1
+   *
+   * Items: A tracking source, e.g. google.
+   */
+  sources?: [string, ...string[]];
+  /**
+   * Sent only when the lead has this click id (a postback without it would be ignored by the platform).
+   */
+  requires?: 'clickId' | 'gclid' | 'ttclid';
+}
+/**
  * A page layout: title and description templates and the ordered blocks.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -743,6 +789,23 @@ export interface CityListBlock {
    * How many cities to list at most (largest first); default 60.
    */
   limit?: number;
+  loanTypes?: BlockLoanTypes;
+}
+/**
+ * The "Stop calls and emails" form: a borrower enters the phone number or email address of an earlier request to revoke consent to calls, texts and emails. Later requests from that contact are not sold, and lenders that bought an earlier one are told (POST /api/opt-out). Every brand has it on /stop-calls-and-emails (engine/sharedRoutes.ts).
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "block_contactOptOut".
+ */
+export interface ContactOptOutBlock {
+  /**
+   * Block type: the contact opt-out form (revoke consent to calls, texts and emails).
+   */
+  type: 'contactOptOut';
+  /**
+   * Heading above the form (<h2>); defaults to 'Stop calls and emails'.
+   */
+  heading?: string;
   loanTypes?: BlockLoanTypes;
 }
 /**
@@ -1210,7 +1273,7 @@ export interface StoreFactsBlock {
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */
-export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
+export const BLOCK_TYPES = ["addressAutocomplete","applyCta","applyForm","cityIndex","cityList","contactOptOut","contentBody","contentList","faq","getYourCash","hero","linkGrid","locationFacts","locationSearch","privacyChoice","quickAmount","rangeSlider","richText","searchForm","stateList","steps","storeDirectory","storeFacts"] as const;
 export type BlockType = Block['type'];
 
 /** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */

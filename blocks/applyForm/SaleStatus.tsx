@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { LinkView } from '../../engine/model';
+import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
 import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';
 
@@ -129,6 +130,11 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
         <li>
           <a href={homeHref} className={link}>
             Go to the home page
+          </a>
+        </li>
+        <li>
+          <a href={CONTACT_OPT_OUT_PATH} className={link}>
+            Changed your mind? {CONTACT_OPT_OUT_LABEL}
           </a>
         </li>
       </ul>

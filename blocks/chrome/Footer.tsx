@@ -57,11 +57,18 @@ function FooterContent({ brand }: { brand: BrandView }) {
           </ul>
         </nav>
       )}
-      {brand.privacyChoice && (
-        <p className="mt-8">
-          <a href={brand.privacyChoice.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
-            {brand.privacyChoice.label}
-          </a>
+      {(brand.privacyChoice || footer.contactOptOut) && (
+        <p className="mt-8 flex flex-wrap gap-x-6">
+          {brand.privacyChoice && (
+            <a href={brand.privacyChoice.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
+              {brand.privacyChoice.label}
+            </a>
+          )}
+          {footer.contactOptOut && (
+            <a href={footer.contactOptOut.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
+              {footer.contactOptOut.label}
+            </a>
+          )}
         </p>
       )}
       <div className="foot-fine">

@@ -27,6 +27,7 @@ export const BLOCK_SPECS = {
   applyForm: applyFormSpec,
   cityIndex: cityIndexSpec,
   cityList: cityListSpec,
+  contactOptOut: {},
   contentBody: contentBodySpec,
   contentList: contentListSpec,
   faq: {},

@@ -82,19 +82,28 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
  * (400), valid against `schema` (400 with every problem as "/pointer: reason").
  */
 export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
+  requireJsonType(req);
+  return parseJsonBody<T>(await readRawBody(req, opts.limit), opts.schema);
+}
+
+/** 415 unless the body is declared `application/json`. */
+export function requireJsonType(req: IncomingMessage): void {
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
     .toLowerCase();
   if (type !== 'application/json') throw new ApiError(415, 'Send the body as application/json');
-  const raw = await readRawBody(req, opts.limit);
+}
+
+/** Bytes already read (a signed body is checked before it is parsed) → valid JSON (400) valid against `schema` (400 with every problem). */
+export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw new ApiError(400, `The body is not valid JSON: ${(err as Error).message}`);
   }
-  const validate = validatorFor<T>(opts.schema);
+  const validate = validatorFor<T>(schema);
   if (!validate(body)) {
     throw new ApiError(
       400,

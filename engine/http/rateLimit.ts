@@ -72,6 +72,8 @@ export async function enforceRateLimit(rule: RateRule, key: string): Promise<voi
 export const RATE_RULES = {
   sessionTrace: { name: 'session-trace', limit: Number(process.env.RATE_LIMIT_SESSION_TRACE ?? 60), windowMs: 60_000 },
   leads: { name: 'leads', limit: Number(process.env.RATE_LIMIT_LEADS ?? 10), windowMs: 60_000 },
+  optOut: { name: 'opt-out', limit: Number(process.env.RATE_LIMIT_OPT_OUT ?? 10), windowMs: 60_000 },
+  buyerApi: { name: 'buyer-api', limit: Number(process.env.RATE_LIMIT_BUYER_API ?? 600), windowMs: 60_000 },
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
   events: { name: 'events', limit: Number(process.env.RATE_LIMIT_EVENTS ?? 120), windowMs: 60_000 },

@@ -8,16 +8,25 @@
  * store for an operator. A test lead is never sent to a destination that does not accept test
  * leads (engine/leads/environment.ts).
  *
+ * The same rows, claims and retries carry two other kinds of message about a lead: the opt-out
+ * notice to the buyer that bought it ("optout:<buyer>", engine/sale/notices.ts) and the brand's
+ * conversion postbacks ("postback:<name>", a GET; engine/sale/postbacks.ts).
+ *
  * Delivery is at least once: a worker that dies between the buyer's 2xx and marking the row
  * sends it again after its lease runs out. Every POST carries the lead id as Idempotency-Key
  * and X-Loansites-Lead, so a buyer can drop the repeat; after a recorded 2xx nothing is resent.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Store, StoreKind } from '../store/db';
-import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRejected, type LeadsTable } from '../store/leads';
+import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRejected, type ClaimedDelivery, type LeadsTable } from '../store/leads';
 import { findDestination, type LeadDestination } from './destinations';
 import { destinationTakes, isTestLead } from './environment';
-import { deliverBuyerDestination } from '../sale/buyers';
+import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
+import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
+import { isPostbackRow, postbackRequest } from '../sale/postbacks';
+import { saleOf } from '../sale/store';
+import { getCatalog } from '../catalog';
+import type { Postback } from '../../schemas/brand.types';
 import { openText } from './sealing';
 
 export const MAX_ATTEMPTS = 25;
@@ -123,19 +132,31 @@ type Outcome = { kind: 'delivered' } | { kind: 'refused'; reason: string } | { k
 
 export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
-async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fetch): Promise<Outcome> {
-  const body = JSON.stringify(leadPayload(lead));
+/** The request that delivers a lead to a destination (LEAD_DESTINATIONS entry or deliver buyer). */
+function leadRequest(dest: LeadDestination, lead: LeadsTable): OutboxRequest {
+  return {
+    url: dest.url,
+    method: 'POST',
+    body: JSON.stringify(leadPayload(lead)),
+    secret: dest.secret,
+    idempotencyKey: lead.id,
+    leadId: lead.id,
+    timeoutMs: dest.timeoutMs ?? 10_000,
+  };
+}
+
+async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome> {
   try {
-    const res = await fetcher(dest.url, {
-      method: 'POST',
+    const res = await fetcher(req.url, {
+      method: req.method,
       headers: {
-        'Content-Type': 'application/json',
-        'Idempotency-Key': lead.id,
-        'X-Loansites-Lead': lead.id,
-        'X-Loansites-Signature': signature(dest.secret, body),
+        ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        'Idempotency-Key': req.idempotencyKey,
+        'X-Loansites-Lead': req.leadId,
+        ...(req.secret && req.body !== undefined ? { 'X-Loansites-Signature': signature(req.secret, req.body) } : {}),
       },
-      body,
-      signal: AbortSignal.timeout(dest.timeoutMs ?? 10_000),
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      signal: AbortSignal.timeout(req.timeoutMs),
     });
     const kind = answerKind(res.status);
     if (kind === 'delivered') {
@@ -152,9 +173,34 @@ async function post(dest: LeadDestination, lead: LeadsTable, fetcher: typeof fet
     const e = err as Error & { cause?: { code?: string } };
     return {
       kind: 'retry',
-      error: e.name === 'TimeoutError' ? `no answer within ${dest.timeoutMs ?? 10_000} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`,
+      error: e.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`,
     };
   }
+}
+
+type PostbackLookup = (brand: string, name: string) => Postback | undefined;
+const brandPostback: PostbackLookup = (brand, name) =>
+  getCatalog()
+    .brands.get(brand)
+    ?.brand.postbacks?.find((p) => p.name === name);
+
+/** What one claimed row comes to: a lead delivery, or a notice (engine/sale/notices.ts). */
+async function attempt(db: Store, row: ClaimedDelivery, fetcher: typeof fetch, postbackOf: PostbackLookup): Promise<Outcome> {
+  const lead = await leadById(db, row.lead_id);
+  if (!lead) return { kind: 'retry', error: 'lead missing' };
+  if (isPostbackRow(row.destination)) {
+    const req = postbackRequest(row.destination, lead, await saleOf(db, lead.id), postbackOf);
+    return 'error' in req ? { kind: 'retry', error: req.error } : send(req, fetcher);
+  }
+  if (isNoticeRow(row.destination)) {
+    const req = await noticeRequest(db, row, lead, { buyerOf: (id) => getBuyers().buyers.get(id)?.buyer, secretOf: (b) => buyerSecret(b) });
+    return 'error' in req ? { kind: 'retry', error: req.error } : send(req, fetcher);
+  }
+  const dest = findDestination(lead.brand, row.destination, deliverBuyerDestination);
+  if (!dest) return { kind: 'retry', error: `destination "${row.destination}" is no longer configured for ${lead.brand}` };
+  if (!destinationTakes(dest, lead))
+    return { kind: 'refused', reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads` };
+  return send(leadRequest(dest, lead), fetcher);
 }
 
 export interface DeliveryRound {
@@ -169,26 +215,18 @@ export interface DeliveryRound {
 export async function deliverDue(
   db: Store,
   kind: StoreKind,
-  opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number } = { worker: workerName() },
+  opts: { worker: string; now?: () => Date; fetcher?: typeof fetch; limit?: number; postbackOf?: PostbackLookup } = { worker: workerName() },
 ): Promise<DeliveryRound> {
   const now = opts.now ?? (() => new Date());
   const claimed = await claimDueDeliveries(db, kind, { worker: opts.worker, now: now(), leaseMs: LEASE_MS, limit: opts.limit ?? 20 });
   const round: DeliveryRound = { claimed: claimed.length, delivered: 0, rejected: 0, failed: 0 };
   await Promise.all(
     claimed.map(async (row) => {
-      const lead = await leadById(db, row.lead_id);
-      const dest = lead && findDestination(lead.brand, row.destination, deliverBuyerDestination);
       // One row that cannot be sent (its sealed fields do not open with these keys…) fails alone, never the round.
-      const outcome: Outcome = !lead
-        ? { kind: 'retry', error: 'lead missing' }
-        : !dest
-          ? { kind: 'retry', error: `destination "${row.destination}" is no longer configured for ${lead.brand}` }
-          : !destinationTakes(dest, lead)
-            ? {
-                kind: 'refused',
-                reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads`,
-              }
-            : await post(dest, lead, opts.fetcher ?? fetch).catch((err: Error): Outcome => ({ kind: 'retry', error: `not sent: ${err.message}` }));
+      const outcome = await attempt(db, row, opts.fetcher ?? fetch, opts.postbackOf ?? brandPostback).catch((err: Error): Outcome => ({
+        kind: 'retry',
+        error: `not sent: ${err.message}`,
+      }));
       if (outcome.kind === 'delivered') {
         if (await markDelivered(db, row.id, opts.worker, now())) round.delivered += 1;
       } else if (outcome.kind === 'refused') {

@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
+import type { Postback } from '../../schemas/brand.types';
 import { leadPayload } from '../leads/deliver';
 import type { Store } from '../store/db';
 import { leadById } from '../store/leads';
@@ -24,6 +25,8 @@ import { contactHashes } from './contact';
 import { eligibility, type SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { saleLeadOf } from './lead';
+import { optOutHashes, queueOptOutNotices } from './optOut';
+import { postbacksFor, queuePostbacks } from './postbacks';
 import { pingPayload } from './ping';
 import { localTime } from './schedule';
 import {
@@ -55,12 +58,16 @@ export interface SaleDeps {
   secretOf: (buyer: Buyer) => string | undefined;
   /** key of the contact hashes */
   contactKey: Buffer;
+  /** every key an opt-out may have been hashed under (the keyring's); default: contactKey alone */
+  suppressionKeys?: readonly Buffer[];
   worker: string;
   fetcher?: typeof fetch;
   now?: () => Date;
   duplicateWindowMs?: number;
   deadlineMs?: number;
   leaseMs?: number;
+  /** the brand's conversion postbacks (brand file "postbacks"), queued when a lead is sold */
+  postbacksOf?: (brand: string) => readonly Postback[] | undefined;
 }
 
 export type SaleResult = Pick<SaleDecision, 'status' | 'buyerId' | 'priceCents' | 'redirectUrl' | 'reason'>;
@@ -85,7 +92,13 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       price_cents: d.priceCents ?? null,
       detail: d.reason ?? d.status,
     });
-    await finishSale(db, leadId, deps.worker, d, now());
+    const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
+    if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
+    else
+      // Sold and its postbacks queued together: a sale recorded is a conversion reported, once.
+      await db.transaction().execute(async (trx) => {
+        if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
+      });
     return d;
   };
 
@@ -100,7 +113,8 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   const hashes = contactHashes(deps.contactKey, stored);
   await recordContacts(db, leadId, hashes, stored.created_at);
   const duplicate = await seenBefore(db, leadId, hashes, stored.created_at, deps.duplicateWindowMs ?? DUPLICATE_WINDOW_MS);
-  if (await isSuppressed(db, hashes)) return finish({ status: 'suppressed', duplicate, reason: 'the contact opted out' });
+  const suppressionHashes = optOutHashes(deps.suppressionKeys ?? [deps.contactKey], stored);
+  if (await isSuppressed(db, suppressionHashes)) return finish({ status: 'suppressed', duplicate, reason: 'the contact opted out' });
   const unsoldStatus = duplicate ? 'duplicate' : 'unsold';
 
   const post = async (offer: Offer): Promise<SaleResult | 'refused' | 'unconfirmed'> => {
@@ -154,6 +168,8 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
         buyerMonth: t.month,
       });
       await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl ?? '' });
+      // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
+      if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
       return result;
     }
     await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });

@@ -9,6 +9,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { isDeployment, leadKeyring } from '../leads/sealing';
 
 import { wakeLeadWorker } from '../leads/runtime';
+import { getCatalog } from '../catalog';
 import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { buyerSecret, getBuyers } from './buyers';
 import { demoBuyer, DEMO_SECRET } from './demoLender';
@@ -18,8 +19,13 @@ import { adoptLeadsWithoutSale, dueSales, ensureSale } from './store';
 /** The current lead key: contact hashes and sale tokens are keyed with it (a rotated key starts a new duplicate window). */
 const leadKey = (): Buffer => leadKeyring().current.key;
 
+const contactKeyOf = (key: Buffer): Buffer => createHmac('sha256', key).update('loansites contact hashes v1').digest();
+
 /** The key of the contact hashes: derived from the lead key, so one secret guards both. */
-export const contactKey = (): Buffer => createHmac('sha256', leadKey()).update('loansites contact hashes v1').digest();
+export const contactKey = (): Buffer => contactKeyOf(leadKey());
+
+/** The contact-hash keys of every lead key still in the keyring, current first: opt-outs match under all of them. */
+export const contactKeys = (): Buffer[] => [...leadKeyring().byId.values()].map(contactKeyOf);
 
 /** The duplicate window: SALE_DUPLICATE_WINDOW_DAYS (default 30). */
 export const duplicateWindowMs = (env: Record<string, string | undefined> = process.env): number => {
@@ -52,7 +58,15 @@ const concurrency = () => Math.max(1, Number(process.env.SALE_CONCURRENCY ?? 20)
 
 function depsFor(): SaleDeps {
   const { buyers, secretOf } = saleBuyers();
-  return { buyers, secretOf, contactKey: contactKey(), worker: runtime().worker, duplicateWindowMs: duplicateWindowMs() };
+  return {
+    buyers,
+    secretOf,
+    contactKey: contactKey(),
+    suppressionKeys: contactKeys(),
+    worker: runtime().worker,
+    duplicateWindowMs: duplicateWindowMs(),
+    postbacksOf: (brand) => getCatalog().brands.get(brand)?.brand.postbacks,
+  };
 }
 
 function pump(): void {

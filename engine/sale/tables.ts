@@ -1,8 +1,11 @@
 /** The sale's tables as Kysely sees them (created by engine/store/migrations/005_sales.ts). */
 
-/** pending: not decided yet (claimed_until says whether a worker holds it); the others are final. */
-export type SaleStatus = 'pending' | 'sold' | 'unsold' | 'duplicate' | 'suppressed';
-export const FINAL_STATUSES: readonly SaleStatus[] = ['sold', 'unsold', 'duplicate', 'suppressed'];
+/**
+ * pending: not decided yet (claimed_until says whether a worker holds it); the others are final.
+ * returned: sold, then returned by its buyer within its return window (the sale reversed: no revenue).
+ */
+export type SaleStatus = 'pending' | 'sold' | 'unsold' | 'duplicate' | 'suppressed' | 'returned';
+export const FINAL_STATUSES: readonly SaleStatus[] = ['sold', 'unsold', 'duplicate', 'suppressed', 'returned'];
 
 export interface LeadSalesTable {
   lead_id: string;
@@ -26,9 +29,9 @@ export interface LeadSalesTable {
   decided_at: string | null;
 }
 
-export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision';
+export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision' | 'return';
 /** sending: a post went out and its answer is not recorded yet (what a resumed sale asks again) */
-export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'queued' | 'sold' | 'unsold';
+export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'queued' | 'sold' | 'unsold' | 'returned';
 
 export interface SaleEventsTable {
   id: string;
@@ -50,5 +53,15 @@ export interface ContactHashesTable {
 
 export interface SuppressionsTable {
   hash: string;
+  created_at: string;
+}
+
+/** A lead its buyer returned (migration 007): the reason code, the buyer's note and the price given back. */
+export interface LeadReturnsTable {
+  lead_id: string;
+  buyer_id: string;
+  reason: string;
+  note: string;
+  price_cents: number;
   created_at: string;
 }

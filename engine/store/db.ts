@@ -18,7 +18,7 @@ import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
-import type { ContactHashesTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
+import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
 
@@ -47,6 +47,7 @@ export interface Database {
   sale_events: SaleEventsTable;
   contact_hashes: ContactHashesTable;
   suppressions: SuppressionsTable;
+  lead_returns: LeadReturnsTable;
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_hourly: TrafficHourlyTable;

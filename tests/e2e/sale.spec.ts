@@ -10,6 +10,7 @@ import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 import { smallTapTargets } from './tapTargets';
+import { fillAndSubmit } from './sale.fixtures';
 
 let db: Store;
 test.beforeAll(() => {
@@ -22,37 +23,6 @@ const saleOfEmail = async (email: string) => {
   const lead = await db.selectFrom('leads').select('id').where('email', '=', email).executeTakeFirst();
   return lead && db.selectFrom('lead_sales').selectAll().where('lead_id', '=', lead.id).executeTakeFirst();
 };
-const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random() * 7999999))}`;
-
-async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; title?: boolean }) {
-  await page.goto(brandUrl(opts.brand, opts.path));
-  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
-  await page.getByLabel('ZIP code').fill('78701');
-  if (opts.title) {
-    await page.getByLabel('What is the loan for?').selectOption({ label: 'Auto Repair' });
-    await page.getByLabel('Model year', { exact: true }).fill('2016');
-    await page.getByLabel('Make', { exact: true }).fill('Toyota');
-    await page.getByLabel('Model', { exact: true }).fill('Camry');
-    await page.getByLabel('Approximate mileage', { exact: true }).fill('85000');
-  }
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 2 of 3');
-  await page.getByLabel('First name').fill('Ana');
-  await page.getByLabel('Last name').fill('García');
-  await page.getByLabel('Email address').fill(opts.email);
-  await page.getByLabel('Mobile phone number').fill(uniquePhone());
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Main source of income').selectOption('employment');
-  await page.getByLabel('Monthly income after tax').fill('2800');
-  await page.getByRole('radio', { name: 'Every two weeks' }).check();
-  await page.getByLabel('Month', { exact: true }).fill('3');
-  await page.getByLabel('Day', { exact: true }).fill('27');
-  await page.getByLabel('Year', { exact: true }).fill('1990');
-  await page.getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Submit my request' }).focus();
-  await page.keyboard.press('Enter');
-}
-
 const OFFER_PAGE = /\/demo-lender\/offer\?o=o1\.[A-Za-z0-9_-]+$/;
 const matched = (page: Page) => page.getByRole('heading', { name: /^You're matched with Demo Lender/ });
 

@@ -21,6 +21,8 @@ const ROUTES: Record<string, () => Promise<{ default: Handler }>> = {
   '/api/leads': () => import('../../pages/api/leads'),
   '/api/trace': () => import('../../pages/api/trace/index'),
   '/api/events': () => import('../../pages/api/events'),
+  '/api/opt-out': () => import('../../pages/api/opt-out'),
+  '/api/buyers/returns': () => import('../../pages/api/buyers/returns'),
 };
 
 export async function startTraceServer(env: Record<string, string> = {}, route: keyof typeof ROUTES = '/api/trace/session'): Promise<TraceServer> {

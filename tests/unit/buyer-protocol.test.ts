@@ -8,8 +8,16 @@ const protocol = readdirSync(dir).filter((f) => f.startsWith('buyer-'));
 const load = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { examples?: unknown[]; properties: Record<string, { description?: string }> };
 
 describe('the buyer protocol schemas', () => {
-  it('has the ping, the bid answer, the post and the post answer', () => {
-    expect(protocol.sort()).toEqual(['buyer-bid.schema.json', 'buyer-ping.schema.json', 'buyer-post-answer.schema.json', 'buyer-post.schema.json']);
+  it('has the ping, the bid answer, the post, the post answer, the opt-out notice and the return', () => {
+    expect(protocol.sort()).toEqual([
+      'buyer-bid.schema.json',
+      'buyer-opt-out.schema.json',
+      'buyer-ping.schema.json',
+      'buyer-post-answer.schema.json',
+      'buyer-post.schema.json',
+      'buyer-return-answer.schema.json',
+      'buyer-return.schema.json',
+    ]);
   });
 
   it.each(protocol)('%s: every example is valid and every property described', (file) => {

@@ -14,7 +14,7 @@ import { keptOnFirstLoad } from '../../blocks/lazyBlock';
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);
 const now = new Date('2026-03-01T12:00:00Z');
-const INTERACTIVE = ['addressAutocomplete', 'applyForm', 'getYourCash', 'locationSearch', 'privacyChoice', 'quickAmount', 'rangeSlider'];
+const INTERACTIVE = ['addressAutocomplete', 'applyForm', 'contactOptOut', 'getYourCash', 'locationSearch', 'privacyChoice', 'quickAmount', 'rangeSlider'];
 
 describe('hydrationModel', () => {
   it('marks exactly the blocks without interactive code as kept', () => {

@@ -12,6 +12,7 @@ import * as m005 from './005_sales';
 import * as m006 from './006_traffic';
 import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
+import * as m007r from './007_returns';
 import * as m010 from './010_sale_posts_out';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['006_traffic', m006],
   ['006_traffic_daily', m006d],
   ['006_users', m006u],
+  ['007_returns', m007r],
   ['010_sale_posts_out', m010],
 ];
 

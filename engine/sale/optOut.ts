@@ -1,0 +1,97 @@
+/**
+ * The borrower's opt-out ("Stop calls and emails"): the phone or email is checked, kept only as
+ * keyed hashes in `suppressions` (never the plaintext), and every buyer that bought a lead with
+ * that contact — and gave an optOutUrl — gets a signed notice through the outbox (retried until
+ * it answers; engine/sale/notices.ts). In one transaction: a suppression is never recorded
+ * without its notices, nor a notice queued twice for the same lead.
+ *
+ * Hashes are made under every key of the lead keyring (engine/sale/runtime.ts contactKeys): a
+ * lead sold before a key rotation was matched under the key of its day, and a later sale checks
+ * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
+ */
+import type { Store } from '../store/db';
+import { newId } from '../store/leads';
+import { contactHashes, normaliseEmail, normalisePhone } from './contact';
+import { OPT_OUT_NOTICE } from './notices';
+
+export interface OptOutBody {
+  phone?: string;
+  email?: string;
+}
+
+/** The contact to suppress, or the problems to show ("/pointer: reason", as the API handler words them). */
+export function readOptOut(body: OptOutBody): { ok: true; phone?: string; email?: string } | { ok: false; problems: string[] } {
+  const phone = body.phone?.trim() ?? '';
+  const email = body.email?.trim() ?? '';
+  const problems: string[] = [];
+  if (!phone && !email) problems.push('/: enter the phone number or the email address you gave on your request');
+  if (phone && !normalisePhone(phone)) problems.push('/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142');
+  if (email && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !normaliseEmail(email))) problems.push('/email: enter an email address such as ana@example.com');
+  return problems.length ? { ok: false, problems } : { ok: true, ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
+}
+
+/** Every keyed hash of the contact, under each key. */
+export const optOutHashes = (keys: readonly Buffer[], contact: OptOutBody): string[] => [
+  ...new Set(keys.flatMap((k) => contactHashes(k, { phone: contact.phone ?? '', email: contact.email ?? '' }))),
+];
+
+/**
+ * Queues the opt-out notice of each sold lead among `leadIds` whose buyer has an optOutUrl
+ * (again for the same lead: nothing). Returns how many rows were new or already there.
+ */
+export async function queueOptOutNotices(db: Store, leadIds: readonly string[], wantsNotice: (buyerId: string) => boolean, now: Date): Promise<number> {
+  if (!leadIds.length) return 0;
+  const sold = await db
+    .selectFrom('lead_sales')
+    .select(['lead_id', 'buyer_id'])
+    .where('lead_id', 'in', [...new Set(leadIds)])
+    .where('status', 'in', ['sold', 'returned'])
+    .execute();
+  const rows = sold.filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
+  if (!rows.length) return 0;
+  const at = now.toISOString();
+  await db
+    .insertInto('lead_deliveries')
+    .values(
+      rows.map((s) => ({
+        id: newId('dl'),
+        lead_id: s.lead_id,
+        destination: `${OPT_OUT_NOTICE}${s.buyer_id}`,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+    .execute();
+  return rows.length;
+}
+
+/** Records the opt-out and queues the buyers' notices; how many notices it queued. */
+export async function recordOptOut(
+  db: Store,
+  keys: readonly Buffer[],
+  contact: OptOutBody,
+  wantsNotice: (buyerId: string) => boolean,
+  now: Date,
+): Promise<{ notices: number }> {
+  const hashes = optOutHashes(keys, contact);
+  if (!hashes.length) return { notices: 0 };
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('suppressions')
+      .values(hashes.map((hash) => ({ hash, created_at: now.toISOString() })))
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
+    const leads = await trx.selectFrom('contact_hashes').select('lead_id').distinct().where('hash', 'in', hashes).execute();
+    return {
+      notices: await queueOptOutNotices(
+        trx,
+        leads.map((l) => l.lead_id),
+        wantsNotice,
+        now,
+      ),
+    };
+  });
+}

@@ -1,0 +1,35 @@
+/** The sale journeys' shared steps: the application form filled and submitted as a borrower would. */
+import { expect, type Page } from '@playwright/test';
+import { brandUrl } from './helpers';
+
+export const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random() * 7999999))}`;
+
+/** Fills the application form on `path` and submits it by keyboard (a unique phone unless one is given). */
+export async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; phone?: string; title?: boolean }) {
+  await page.goto(brandUrl(opts.brand, opts.path));
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
+  await page.getByLabel('ZIP code').fill('78701');
+  if (opts.title) {
+    await page.getByLabel('What is the loan for?').selectOption({ label: 'Auto Repair' });
+    await page.getByLabel('Model year', { exact: true }).fill('2016');
+    await page.getByLabel('Make', { exact: true }).fill('Toyota');
+    await page.getByLabel('Model', { exact: true }).fill('Camry');
+    await page.getByLabel('Approximate mileage', { exact: true }).fill('85000');
+  }
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 2 of 3');
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Last name').fill('García');
+  await page.getByLabel('Email address').fill(opts.email);
+  await page.getByLabel('Mobile phone number').fill(opts.phone ?? uniquePhone());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Main source of income').selectOption('employment');
+  await page.getByLabel('Monthly income after tax').fill('2800');
+  await page.getByRole('radio', { name: 'Every two weeks' }).check();
+  await page.getByLabel('Month', { exact: true }).fill('3');
+  await page.getByLabel('Day', { exact: true }).fill('27');
+  await page.getByLabel('Year', { exact: true }).fill('1990');
+  await page.getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Submit my request' }).focus();
+  await page.keyboard.press('Enter');
+}
