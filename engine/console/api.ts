@@ -14,7 +14,7 @@ import { audit, createSession, endSession, findUser, loadAttempts, normaliseEmai
 import { toProblems } from '../validate/schema';
 import { breakdown, funnel } from '../traffic/funnelQuery';
 import { csrfToken, csrfValid } from './csrf';
-import { afterAttempt, loginAllowed, type AttemptRecord } from './loginLimit';
+import { afterAttempt, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';
 import { hashPassword, verifyPassword } from './passwords';
 import { isRole, may, type Permission } from './roles';
 
@@ -94,7 +94,8 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   let locked = false;
   await Promise.all(
     keys.map((k, i) => {
-      const next = afterAttempt(records[i] as AttemptRecord, success, now.getTime());
+      const network = k.startsWith('net:');
+      const next = afterAttempt(records[i] as AttemptRecord, success, now.getTime(), network ? NETWORK_LOGIN_RULES : LOGIN_RULES, !network);
       locked ||= next.locked;
       return saveAttempts(db, k, next.rec);
     }),

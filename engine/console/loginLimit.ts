@@ -5,7 +5,14 @@
  * success clears the record. While locked, even the right password is refused, so guessing on
  * gains nothing. The record lives in the database (console_login_attempts) so instances share it.
  */
-export const LOGIN_RULES = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, maxLockMs: 24 * 3600_000 } as const;
+export const LOGIN_RULES = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, maxLockMs: 24 * 3600_000 };
+/**
+ * A client network (an office, a phone carrier's NAT) is shared by many operators: a few people's
+ * typos must not lock everyone on it, so the network counts ten times as many failures as an
+ * account before it locks, and one operator's success does not wipe the network's record (or a
+ * guesser holding one valid account could reset it at will).
+ */
+export const NETWORK_LOGIN_RULES = { ...LOGIN_RULES, maxFailures: 50 };
 
 export interface AttemptRecord {
   failures: number;
@@ -23,8 +30,14 @@ export function loginAllowed(rec: AttemptRecord, now: number): { ok: true } | { 
 }
 
 /** The record after an attempt that was allowed, and whether this one locked the key. */
-export function afterAttempt(rec: AttemptRecord, success: boolean, now: number, rules = LOGIN_RULES): { rec: AttemptRecord; locked: boolean } {
-  if (success) return { rec: NO_ATTEMPTS, locked: false };
+export function afterAttempt(
+  rec: AttemptRecord,
+  success: boolean,
+  now: number,
+  rules: typeof LOGIN_RULES = LOGIN_RULES,
+  clearOnSuccess = true,
+): { rec: AttemptRecord; locked: boolean } {
+  if (success) return { rec: clearOnSuccess ? NO_ATTEMPTS : rec, locked: false };
   // A failure soon after a lockout ended continues the run (so the next lockout is longer).
   const inWindow = now - rec.windowStart < rules.windowMs || (rec.lockedUntil > 0 && now - rec.lockedUntil < rules.windowMs);
   const failures = (inWindow ? rec.failures : 0) + 1;

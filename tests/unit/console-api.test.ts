@@ -81,6 +81,12 @@ describe('signing in', () => {
     const later = await login('lock@example.com', 'analyst passphrase 1', { now: new Date(Date.now() + 16 * 60_000) });
     expect(later.status).toBe(200);
   });
+  it('colleagues on one network: another operator still signs in after several people mistyped theirs', async () => {
+    const office = { ip: '203.0.113.40' };
+    await addUser(db, { email: 'colleague@example.com', role: 'viewer', passwordHash: await hashPassword('viewer passphrase 1', cheap) });
+    for (let i = 0; i < 6; i++) expect((await login(`typo${i}@example.com`, 'wrong passphrase', office)).status).toBe(401);
+    expect((await login('colleague@example.com', 'viewer passphrase 1', office)).status).toBe(200);
+  }, 120_000);
 });
 
 describe('the session, roles, CSRF and the funnel', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { csrfToken, csrfValid } from '../../engine/console/csrf';
-import { afterAttempt, loginAllowed, LOGIN_RULES, NO_ATTEMPTS, type AttemptRecord } from '../../engine/console/loginLimit';
+import { afterAttempt, loginAllowed, LOGIN_RULES, NETWORK_LOGIN_RULES, NO_ATTEMPTS, type AttemptRecord } from '../../engine/console/loginLimit';
 import { leadForRole, maskEmail, maskPhone } from '../../engine/console/masking';
 import { hashPassword, passwordProblem, verifyPassword } from '../../engine/console/passwords';
 import { may, PERMISSIONS, ROLES, type Permission, type Role } from '../../engine/console/roles';
@@ -61,6 +61,18 @@ describe('personal data by role', () => {
 describe('sign-in lockout', () => {
   const t0 = Date.parse('2025-03-01T10:00:00Z');
   const fail = (rec: AttemptRecord, at: number) => afterAttempt(rec, false, at);
+  it('a shared network locks only at its fiftieth failure, and one operator signing in does not clear it', () => {
+    let rec = NO_ATTEMPTS;
+    for (let i = 0; i < 49; i++) {
+      const r = afterAttempt(rec, false, t0 + i * 1000, NETWORK_LOGIN_RULES, false);
+      expect(r.locked).toBe(false);
+      rec = afterAttempt(r.rec, true, t0 + i * 1000 + 500, NETWORK_LOGIN_RULES, false).rec;
+    }
+    expect(rec.failures).toBe(49);
+    const fiftieth = afterAttempt(rec, false, t0 + 50_000, NETWORK_LOGIN_RULES, false);
+    expect(fiftieth.locked).toBe(true);
+    expect(loginAllowed(fiftieth.rec, t0 + 51_000).ok).toBe(false);
+  });
   it('four failures leave the door open; the fifth locks it for 15 minutes, even for the right password', () => {
     let rec = NO_ATTEMPTS;
     for (let i = 0; i < 4; i++) {
