@@ -27,8 +27,9 @@ const run = randomBytes(4).toString('hex');
 const PASSWORD = 'correct horse battery staple';
 
 /** A console account, made as an operator makes one: the real CLI, the password on standard input. */
+let accounts = 0;
 function addUser(role: 'admin' | 'analyst' | 'viewer'): string {
-  const email = `${role}-${run}@example.com`;
+  const email = `${role}-${run}-${++accounts}@example.com`;
   execFileSync('npm', ['run', '--silent', 'console:user', '--', 'add', '--email', email, '--role', role, '--password-stdin'], {
     input: PASSWORD,
     env: { ...process.env, LOANSITES_DB_FILE: E2E_DB_FILE, DATABASE_URL: '' },
