@@ -13,8 +13,8 @@ import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
 
-export async function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  try {
+export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return handleApi(req, res, async () => {
     const form = await readConsoleForm(req);
     const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'exports.run');
     if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
@@ -24,13 +24,13 @@ export async function exportRoute(db: Store, req: IncomingMessage, res: ServerRe
     const out = await leadsCsv(db, { from: q.filter.from, to: q.filter.to, ...(q.brand ? { brand: q.brand } : {}) });
     if (!out) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
     await audit(db, { actor: who.user.email, action: 'export', target: 'leads.csv', detail: { from: q.from, to: q.to, brand: q.brand, rows: out.rows } });
-    res.statusCode = 200;
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="leads-${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}.csv"`);
-    res.setHeader('Cache-Control', 'no-store');
-    res.end(out.text);
-  } catch (err) {
-    // the shared handler turns the refusal into its JSON answer (and anything else into a reported 500)
-    await handleApi(req, res, () => Promise.reject(err));
-  }
+    return {
+      status: 200,
+      bytes: Buffer.from(out.text, 'utf8'),
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="leads-${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}.csv"`,
+      },
+    };
+  });
 }

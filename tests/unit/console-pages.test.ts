@@ -257,7 +257,8 @@ async function exportOf(fields: Record<string, string>, cookie: string) {
       out.status = s;
     },
     setHeader: (k: string, v: string) => (out.headers[k.toLowerCase()] = v),
-    end: (b: string) => (out.body = b),
+    write: (b: string | Buffer) => ((out.body += String(b)), true),
+    end: (b?: string | Buffer) => (out.body += b === undefined ? '' : String(b)),
   } as unknown as ServerResponse;
   await exportRoute(db, post(fields, { cookie }), res);
   return out;

@@ -5,16 +5,16 @@
  * lender (a deployment, or buyer documents in use).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handleApi, requireMethod } from '../../../engine/http/api';
 import { openDemoOffer } from '../../../engine/sale/demoOffer';
 import { demoOfferPage, noDemoLender } from '../../../engine/sale/demoOfferPage';
 import { demoLenderAvailable, offerKeys } from '../../../engine/sale/demoRoutes';
 
-export default function handler(req: IncomingMessage, res: ServerResponse) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end('Use GET\n');
-    return;
-  }
-  const token = new URL(req.url ?? '/', 'http://x').searchParams.get('o');
-  const answer = demoLenderAvailable() ? demoOfferPage(openDemoOffer(token?.slice(0, 400), new Date(), offerKeys())) : noDemoLender();
-  res.writeHead(answer.status, answer.headers).end(req.method === 'HEAD' ? undefined : answer.body);
+export default function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return handleApi(req, res, async () => {
+    requireMethod(req, ['GET', 'HEAD']);
+    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('o');
+    const answer = demoLenderAvailable() ? demoOfferPage(openDemoOffer(token?.slice(0, 400), new Date(), offerKeys())) : noDemoLender();
+    return { status: answer.status, bytes: Buffer.from(answer.body, 'utf8'), headers: answer.headers };
+  });
 }
