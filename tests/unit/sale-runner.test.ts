@@ -124,7 +124,10 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const at = new Date().toISOString();
     const steps = Array.from({ length: 40 }, (_, i) => `b${String(i).padStart(2, '0')}`);
     for (const b of steps) await addEvent(db, { lead_id: id, at, buyer_id: b, step: 'eligibility', outcome: 'skipped' });
-    await addEvents(db, steps.map((b) => ({ lead_id: id, at, buyer_id: `${b}-x`, step: 'deliver' as const, outcome: 'queued' as const })));
+    await addEvents(
+      db,
+      steps.map((b) => ({ lead_id: id, at, buyer_id: `${b}-x`, step: 'deliver' as const, outcome: 'queued' as const })),
+    );
     expect((await timelineOf(db, id)).map((e) => e.buyer_id)).toEqual([...steps, ...steps.map((b) => `${b}-x`)]);
   });
 
