@@ -12,6 +12,7 @@ import * as m005 from './005_sales';
 import * as m006 from './006_traffic';
 import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
+import * as m009 from './009_traffic_daily_pairs';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['006_traffic', m006],
   ['006_traffic_daily', m006d],
   ['006_users', m006u],
+  ['009_traffic_daily_pairs', m009],
 ];
 
 export const migrationProvider: MigrationProvider = {
