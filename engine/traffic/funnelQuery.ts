@@ -1,9 +1,12 @@
 /**
- * The funnel and its breakdowns, answered from the hourly rollups only (never the raw events,
- * which are pruned): for a time range and optional brand, campaign, source, landing page and
- * device — visits → apply views → step 1 → step 2 → submitted → stored → sold, the conversion
- * rates, revenue and earnings per lead and per visit; the same by campaign, source, landing page,
- * state, brand or device; and a series by day or hour for the chart.
+ * The funnel and its breakdowns, answered from the rollups only (never the raw events, which are
+ * pruned): for a time range and optional brand, campaign, source, landing page and device — visits
+ * → apply views → step 1 → step 2 → submitted → stored → sold, the conversion rates, revenue and
+ * earnings per lead and per visit; the same by campaign, source, landing page, state, brand or
+ * device; and a series by day or hour for the chart. Whole days with at most a brand filter come
+ * from traffic_daily; whole days with one of campaign, source, landing page or device from
+ * traffic_daily_pairs (see pairPlan); anything else from the hourly cube. All three give the same
+ * answers (tests/unit/funnel-filtered.test.ts).
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
