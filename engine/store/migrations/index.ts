@@ -13,6 +13,7 @@ import * as m006 from './006_traffic';
 import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
 import * as m009 from './009_traffic_daily_pairs';
+import * as m009h from './009_traffic_hourly_brand';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['006_traffic_daily', m006d],
   ['006_users', m006u],
   ['009_traffic_daily_pairs', m009],
+  ['009_traffic_hourly_brand', m009h],
 ];
 
 export const migrationProvider: MigrationProvider = {
