@@ -3,9 +3,9 @@
  * pruned): for a time range and optional brand, campaign, source, landing page and device — visits
  * → apply views → step 1 → step 2 → submitted → stored → sold, the conversion rates, revenue and
  * earnings per lead and per visit; the same by campaign, source, landing page, state, brand or
- * device; and a series by day or hour for the chart. Whole days with at most a brand filter come
- * from traffic_daily; whole days with one of campaign, source, landing page or device from
- * traffic_daily_pairs (see pairPlan); anything else from the hourly cube. All three give the same
+ * device; and a series by day or hour for the chart. Whole days with no filter, or with one of
+ * campaign, source, landing page or device, come from traffic_daily_pairs (see pairPlan); whole
+ * days with a brand alone from traffic_daily; anything else from the hourly cube. All three give the same
  * answers (tests/unit/funnel-filtered.test.ts).
  */
 import { sql } from 'kysely';
@@ -78,7 +78,8 @@ const PAIR_FILTERS = ['campaign', 'source', 'landing', 'device'] as const;
 /** Where a filtered question is answered in traffic_daily_pairs: which rows, and which column is the breakdown's key. */
 export interface PairPlan {
   fdim: (typeof PAIR_FILTERS)[number];
-  fkey: string;
+  /** the filter's value; none: all of them */
+  fkey?: string;
   dim: string;
   /** only the rows with this key (the brand, when the brand is filtered too) */
   keyIs?: string;
@@ -86,13 +87,20 @@ export interface PairPlan {
 }
 
 /**
- * Whether the filtered daily rollups can answer, and how: whole days, exactly one of campaign,
- * source, landing page or device (the brand besides it only for the funnel, the series and the
- * breakdowns by brand or by that same dimension). Anything else goes to the hourly cube.
+ * Whether the filtered daily rollups can answer, and how: whole days, and no filter at all, or
+ * exactly one of campaign, source, landing page or device (the brand besides it only for the
+ * funnel, the series and the breakdowns by brand or by that same dimension).
  */
 export function pairPlan(f: FunnelFilter, by?: Breakdown): PairPlan | undefined {
   if (!midnight(f.from) || !midnight(f.to)) return undefined;
   const set = PAIR_FILTERS.filter((d) => f[d] !== undefined);
+  if (set.length === 0 && f.brand === undefined) {
+    // No filter at all: every brand's rows summed, read as one filter dimension's values taken together (each row has exactly one device).
+    if (by === undefined) return { fdim: 'device', dim: 'all' };
+    return (PAIR_FILTERS as readonly string[]).includes(by)
+      ? { fdim: by as PairPlan['fdim'], dim: 'all', group: 'fkey' }
+      : { fdim: 'device', dim: by, group: 'key' };
+  }
   if (set.length !== 1) return undefined;
   const fdim = set[0]!;
   const base = { fdim, fkey: f[fdim]! };
@@ -107,7 +115,7 @@ function pairs(db: Store, f: FunnelFilter, p: PairPlan) {
   let q = db
     .selectFrom('traffic_daily_pairs')
     .where('fdim', '=', p.fdim)
-    .where('fkey', '=', p.fkey)
+    .$if(p.fkey !== undefined, (q) => q.where('fkey', '=', p.fkey!))
     .where('dim', '=', p.dim)
     .where('day', '>=', f.from.slice(0, 10))
     .where('day', '<', f.to.slice(0, 10))
@@ -127,13 +135,13 @@ function filtered(db: Store, f: FunnelFilter) {
 
 export async function funnel(db: Store, f: FunnelFilter): Promise<Funnel> {
   const plan = pairPlan(f);
-  const rows = dailyAnswers(f)
-    ? await daily(db, f, 'all')
+  const rows = plan
+    ? await pairs(db, f, plan)
         .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
         .groupBy('metric')
         .execute()
-    : plan
-      ? await pairs(db, f, plan)
+    : dailyAnswers(f)
+      ? await daily(db, f, 'all')
           .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
           .groupBy('metric')
           .execute()
@@ -157,8 +165,8 @@ export interface BreakdownRow extends StageCounts {
 
 /** The funnel by one dimension, largest by visits (then stored leads) first; at most `limit` rows. */
 export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50): Promise<BreakdownRow[]> {
-  const useDaily = dailyAnswers(f);
-  const plan = useDaily ? undefined : pairPlan(f, by);
+  const plan = pairPlan(f, by);
+  const useDaily = !plan && dailyAnswers(f);
   const rows = await (useDaily
     ? daily(db, f, by === 'brand' ? 'all' : by)
         .select((eb) => [
@@ -205,17 +213,17 @@ function pivot(rows: { key: unknown; metric: string; n: number | string; v: numb
 /** Visits, stored leads, sales and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
 export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') {
   // A literal width, not a parameter: PostgreSQL matches the GROUP BY expression to the selected one only when they are the same text.
-  if (bucket === 'day' && dailyAnswers(f)) {
-    const rows = await daily(db, f, 'all')
+  const plan = bucket === 'day' ? pairPlan(f) : undefined;
+  if (plan) {
+    const rows = await pairs(db, f, plan)
       .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
       .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
       .groupBy(['day', 'metric'])
       .execute();
     return points(rows);
   }
-  const plan = bucket === 'day' ? pairPlan(f) : undefined;
-  if (plan) {
-    const rows = await pairs(db, f, plan)
+  if (bucket === 'day' && dailyAnswers(f)) {
+    const rows = await daily(db, f, 'all')
       .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
       .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
       .groupBy(['day', 'metric'])

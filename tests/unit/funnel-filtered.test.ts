@@ -107,6 +107,8 @@ const FILTERS: FunnelFilter[] = [
   { ...RANGE, brand: 'ipaydayloans', campaign: 'brand-terms' },
   { ...RANGE, brand: 'ustitleloans', device: 'desktop' },
   { ...RANGE, source: 'google', device: 'mobile' },
+  RANGE,
+  { ...RANGE, brand: 'cashadvance' },
 ];
 
 describe.each([
@@ -123,7 +125,7 @@ describe.each([
   }, 120_000);
   afterAll(() => db?.destroy());
 
-  it('a single filter (campaign, source, landing page or device) is answered from the filtered daily rollups', () => {
+  it('no filter, or a single filter (campaign, source, landing page or device), is answered from the filtered daily rollups', () => {
     for (const f of FILTERS.slice(0, 5)) {
       expect(pairPlan(f)).toBeDefined();
       for (const d of BREAKDOWNS) expect(pairPlan(f, d)).toBeDefined();
@@ -131,6 +133,9 @@ describe.each([
     expect(pairPlan(FILTERS[5]!)).toMatchObject({ dim: 'brand', keyIs: 'ipaydayloans' });
     expect(pairPlan(FILTERS[5]!, 'source')).toBeUndefined();
     expect(pairPlan(FILTERS[7]!)).toBeUndefined();
+    // No filter at all is answered there too (every brand summed); a brand alone by traffic_daily.
+    for (const d of [undefined, ...BREAKDOWNS]) expect(pairPlan(RANGE, d)).toBeDefined();
+    expect(pairPlan(FILTERS[9]!)).toBeUndefined();
     expect(pairPlan({ ...FILTERS[0]!, to: '2025-04-01T05:00:00.000Z' })).toBeUndefined();
   });
 
