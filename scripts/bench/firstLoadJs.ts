@@ -50,7 +50,8 @@ async function firstLoadJs(
       eventsChunks.push(
         body.then(
           (b) =>
-            b.includes(EVENTS_URL)
+            // Code chunks only: the build manifest lists every route's path (the API routes' too), and is no code.
+            res.url().includes('/_next/static/chunks/') && b.includes(EVENTS_URL)
               ? { path: new URL(res.url()).pathname, bytes: gzipSync(b, { level: 9 }).length, sender: b.includes('sendBeacon') }
               : undefined,
           () => undefined,
