@@ -14,6 +14,7 @@ import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
 import * as m009 from './009_traffic_daily_pairs';
 import * as m009h from './009_traffic_hourly_brand';
+import * as m009i from './009_traffic_pairs_all_values';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['006_users', m006u],
   ['009_traffic_daily_pairs', m009],
   ['009_traffic_hourly_brand', m009h],
+  ['009_traffic_pairs_all_values', m009i],
 ];
 
 export const migrationProvider: MigrationProvider = {
