@@ -21,6 +21,7 @@ import { ReopeningSqlite } from './sqliteConnection';
 import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
+import type { TrafficDailyPairsTable } from './trafficPairs';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -52,6 +53,7 @@ export interface Database {
   traffic_events: TrafficEventsTable;
   traffic_hourly: TrafficHourlyTable;
   traffic_daily: TrafficDailyTable;
+  traffic_daily_pairs: TrafficDailyPairsTable;
   console_users: ConsoleUsersTable;
   console_sessions: ConsoleSessionsTable;
   console_audit: ConsoleAuditTable;

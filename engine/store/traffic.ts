@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from './db';
 import { hourOf, type VisitRow } from '../traffic/rules';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
+import { pairIncrements, upsertPairs } from './trafficPairs';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -200,6 +201,8 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
         )
         .execute();
     }
+    // And by day for one filter's value at a time (migrations/009_traffic_daily_pairs.ts).
+    await upsertPairs(trx, pairIncrements(rows));
     return { visits: newVisits.length, events: events.length };
   });
 }

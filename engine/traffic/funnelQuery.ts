@@ -1,9 +1,12 @@
 /**
- * The funnel and its breakdowns, answered from the hourly rollups only (never the raw events,
- * which are pruned): for a time range and optional brand, campaign, source, landing page and
- * device — visits → apply views → step 1 → step 2 → submitted → stored → sold, the conversion
- * rates, revenue and earnings per lead and per visit; the same by campaign, source, landing page,
- * state, brand or device; and a series by day or hour for the chart.
+ * The funnel and its breakdowns, answered from the rollups only (never the raw events, which are
+ * pruned): for a time range and optional brand, campaign, source, landing page and device — visits
+ * → apply views → step 1 → step 2 → submitted → stored → sold, the conversion rates, revenue and
+ * earnings per lead and per visit; the same by campaign, source, landing page, state, brand or
+ * device; and a series by day or hour for the chart. Whole days with no filter, or with one of
+ * campaign, source, landing page or device, come from traffic_daily_pairs (see pairPlan); whole
+ * days with a brand alone from traffic_daily; anything else from the hourly cube. All three give the same
+ * answers (tests/unit/funnel-filtered.test.ts).
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
@@ -70,6 +73,57 @@ function daily(db: Store, f: FunnelFilter, dim: string) {
   return q;
 }
 
+const PAIR_FILTERS = ['campaign', 'source', 'landing', 'device'] as const;
+
+/** Where a filtered question is answered in traffic_daily_pairs: which rows, and which column is the breakdown's key. */
+export interface PairPlan {
+  fdim: (typeof PAIR_FILTERS)[number];
+  /** the filter's value; none: all of them */
+  fkey?: string;
+  dim: string;
+  /** only the rows with this key (the brand, when the brand is filtered too) */
+  keyIs?: string;
+  group?: 'key' | 'fkey';
+}
+
+/**
+ * Whether the filtered daily rollups can answer, and how: whole days, and no filter at all, or
+ * exactly one of campaign, source, landing page or device (the brand besides it only for the
+ * funnel, the series and the breakdowns by brand or by that same dimension).
+ */
+export function pairPlan(f: FunnelFilter, by?: Breakdown): PairPlan | undefined {
+  if (!midnight(f.from) || !midnight(f.to)) return undefined;
+  const set = PAIR_FILTERS.filter((d) => f[d] !== undefined);
+  if (set.length === 0 && f.brand === undefined) {
+    // No filter at all: every brand's rows summed, read as one filter dimension's values taken together (each row has exactly one device).
+    if (by === undefined) return { fdim: 'device', dim: 'all' };
+    return (PAIR_FILTERS as readonly string[]).includes(by)
+      ? { fdim: by as PairPlan['fdim'], dim: 'all', group: 'fkey' }
+      : { fdim: 'device', dim: by, group: 'key' };
+  }
+  if (set.length !== 1) return undefined;
+  const fdim = set[0]!;
+  const base = { fdim, fkey: f[fdim]! };
+  const brand = f.brand === undefined ? {} : { keyIs: f.brand };
+  if (by === undefined) return f.brand === undefined ? { ...base, dim: 'all' } : { ...base, dim: 'brand', ...brand };
+  if (by === fdim) return f.brand === undefined ? { ...base, dim: 'all', group: 'fkey' } : { ...base, dim: 'brand', ...brand, group: 'fkey' };
+  if (by === 'brand') return { ...base, dim: 'brand', ...brand, group: 'key' };
+  return f.brand === undefined ? { ...base, dim: by, group: 'key' } : undefined;
+}
+
+function pairs(db: Store, f: FunnelFilter, p: PairPlan) {
+  let q = db
+    .selectFrom('traffic_daily_pairs')
+    .where('fdim', '=', p.fdim)
+    .$if(p.fkey !== undefined, (q) => q.where('fkey', '=', p.fkey!))
+    .where('dim', '=', p.dim)
+    .where('day', '>=', f.from.slice(0, 10))
+    .where('day', '<', f.to.slice(0, 10))
+    .where('metric', 'in', METRICS);
+  if (p.keyIs !== undefined) q = q.where('key', '=', p.keyIs);
+  return q;
+}
+
 function filtered(db: Store, f: FunnelFilter) {
   let q = db.selectFrom('traffic_hourly').where('metric', 'in', METRICS).where('hour', '>=', f.from.slice(0, 13)).where('hour', '<', f.to.slice(0, 13));
   for (const dim of ['brand', 'campaign', 'source', 'landing', 'device'] as const) {
@@ -80,15 +134,21 @@ function filtered(db: Store, f: FunnelFilter) {
 }
 
 export async function funnel(db: Store, f: FunnelFilter): Promise<Funnel> {
-  const rows = dailyAnswers(f)
-    ? await daily(db, f, 'all')
+  const plan = pairPlan(f);
+  const rows = plan
+    ? await pairs(db, f, plan)
         .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
         .groupBy('metric')
         .execute()
-    : await filtered(db, f)
-        .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
-        .groupBy('metric')
-        .execute();
+    : dailyAnswers(f)
+      ? await daily(db, f, 'all')
+          .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+          .groupBy('metric')
+          .execute()
+      : await filtered(db, f)
+          .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+          .groupBy('metric')
+          .execute();
   const counts: Partial<StageCounts> = {};
   let revenue = 0;
   for (const r of rows) {
@@ -105,7 +165,8 @@ export interface BreakdownRow extends StageCounts {
 
 /** The funnel by one dimension, largest by visits (then stored leads) first; at most `limit` rows. */
 export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50): Promise<BreakdownRow[]> {
-  const useDaily = dailyAnswers(f);
+  const plan = pairPlan(f, by);
+  const useDaily = !plan && dailyAnswers(f);
   const rows = await (useDaily
     ? daily(db, f, by === 'brand' ? 'all' : by)
         .select((eb) => [
@@ -116,7 +177,17 @@ export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit
         ])
         .groupBy([by === 'brand' ? 'brand' : 'key', 'metric'])
         .execute()
-    : breakdownHourly(db, f, by));
+    : plan
+      ? pairs(db, f, plan)
+          .select((eb) => [
+            eb.ref(plan.group ?? 'key').as('key'),
+            'metric',
+            eb.fn.sum<number | string>('count').as('n'),
+            eb.fn.sum<number | string>('value').as('v'),
+          ])
+          .groupBy([plan.group ?? 'key', 'metric'])
+          .execute()
+      : breakdownHourly(db, f, by));
   return pivot(rows, limit);
 }
 
@@ -142,6 +213,15 @@ function pivot(rows: { key: unknown; metric: string; n: number | string; v: numb
 /** Visits, stored leads, sales and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
 export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') {
   // A literal width, not a parameter: PostgreSQL matches the GROUP BY expression to the selected one only when they are the same text.
+  const plan = bucket === 'day' ? pairPlan(f) : undefined;
+  if (plan) {
+    const rows = await pairs(db, f, plan)
+      .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
+      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
+      .groupBy(['day', 'metric'])
+      .execute();
+    return points(rows);
+  }
   if (bucket === 'day' && dailyAnswers(f)) {
     const rows = await daily(db, f, 'all')
       .where('metric', 'in', ['visit', 'stored', 'sale_sold'])

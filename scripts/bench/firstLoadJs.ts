@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 import { fakeThirdParties, THIRD_PARTY_HOSTS } from '../../tests/e2e/thirdParties';
 import { startServer, stopServer, type BenchContext, type Row } from './context';
+import { EVENTS_URL } from '../../engine/traffic/browserVisit';
 
 const PLAIN_PAGE = process.env.BENCH_PLAIN_PAGE ?? '/privacy';
 /** Candidates for the heaviest page: the ones with interactive blocks and the longest lists. */
@@ -29,7 +30,7 @@ const KiB = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 async function firstLoadJs(
   url: string,
   opts: { leave?: boolean; traced?: boolean; thirdParties?: boolean; interact?: boolean } = {},
-): Promise<{ bytes: number; files: number }> {
+): Promise<{ bytes: number; files: number; events: EventsCode }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS],
@@ -40,18 +41,26 @@ async function firstLoadJs(
   const vendor = opts.thirdParties ? await fakeThirdParties(context as never) : undefined;
   const page = await context.newPage();
   const bodies: Promise<number>[] = [];
+  const eventsChunks: Promise<{ path: string; bytes: number; sender: boolean } | undefined>[] = [];
   page.on('response', (res) => {
     if (THIRD_PARTY_HOSTS.test(res.url())) return;
-    if (res.request().resourceType() === 'script' || res.url().endsWith('.js'))
-      bodies.push(
-        res
-          .body()
-          .then((b) => gzipSync(b, { level: 9 }).length)
-          .catch(() => 0),
+    if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) {
+      const body = res.body();
+      bodies.push(body.then((b) => gzipSync(b, { level: 9 }).length).catch(() => 0));
+      eventsChunks.push(
+        body.then(
+          (b) =>
+            // Code chunks only: the build manifest lists every route's path (the API routes' too), and is no code.
+            res.url().includes('/_next/static/chunks/') && b.includes(EVENTS_URL)
+              ? { path: new URL(res.url()).pathname, bytes: gzipSync(b, { level: 9 }).length, sender: b.includes('sendBeacon') }
+              : undefined,
+          () => undefined,
+        ),
       );
+    }
   });
   const traced = opts.traced ? page.waitForResponse((r) => r.url().endsWith('/api/trace/session') && r.request().method() === 'POST') : undefined;
-  await page.goto(url, { waitUntil: 'networkidle' });
+  const html = await (await page.goto(url, { waitUntil: 'networkidle' }))!.text();
   if (vendor) {
     // Wait until what loads after the page is interactive has loaded: the container, and the pixel on general brands.
     for (let i = 0; i < 50 && !vendor.requests.some((r) => r.url().includes('/gtm.js')); i++) await page.waitForTimeout(100);
@@ -71,7 +80,44 @@ async function firstLoadJs(
   }
   await browser.close();
   const sizes = await Promise.all(bodies);
-  return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length };
+  const chunks = (await Promise.all(eventsChunks)).filter((c) => c !== undefined);
+  const initial = new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, url).pathname));
+  const events = {
+    lazy: chunks.filter((c) => c.sender && !initial.has(c.path)),
+    initial: chunks.filter((c) => initial.has(c.path)).map((c) => c.path),
+    initialScripts: initial.size,
+  };
+  return { bytes: sizes.reduce((a, b) => a + b, 0), files: sizes.length, events };
+}
+
+/**
+ * Where the funnel events code came from on a page: the chunk that sends them (the endpoint's path
+ * and sendBeacon), fetched by the runtime after the page's own scripts; and any script the HTML
+ * names (its first load) with the endpoint's path in it at all, which must be none.
+ */
+interface EventsCode {
+  lazy: { path: string; bytes: number }[];
+  initial: string[];
+  initialScripts: number;
+}
+
+/** The funnel events row: nothing of the events code among any page's first scripts, and exactly one lazy chunk holding it. */
+function eventsRow(pages: { path: string; events: EventsCode }[]): Row {
+  const inFirstLoad = pages.flatMap((p) => p.events.initial.map((c) => `${p.path}: ${c}`));
+  const lazy = new Map(pages.flatMap((p) => p.events.lazy.map((c) => [c.path, c.bytes] as const)));
+  // A page may reach network idle before its idle callback fetched the chunk (a busy machine): counted, not required.
+  const fetched = pages.filter((p) => p.events.lazy.length > 0).length;
+  const ok = inFirstLoad.length === 0 && lazy.size === 1 && pages.every((p) => p.events.initialScripts > 0);
+  const [chunk, bytes] = [...lazy][0] ?? ['none', 0];
+  return {
+    figure: 'funnel events code in the first load',
+    measured: inFirstLoad.length
+      ? `in the first scripts of ${inFirstLoad.join(', ')}`
+      : `0 B in the first scripts of ${pages.length} pages; ${lazy.size} lazy chunk (${KiB(bytes)}) fetched after idle on ${fetched} of them before network idle`,
+    budget: '0 B, one lazy chunk',
+    ok,
+    note: `the scripts each page's HTML names are its first load: none may hold "${EVENTS_URL}"; the sending code (${chunk}) is one chunk the runtime fetches once idle (blocks/chrome/visitTracking.ts); the figures above wait for network idle, so they include it`,
+  };
 }
 
 let minimalBuilt: string | undefined;
@@ -100,7 +146,7 @@ export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
   try {
     const base = `http://${ctx.brand}.localhost:${ctx.port}`;
     const plain = await firstLoadJs(`${base}${PLAIN_PAGE}`);
-    const measured: { path: string; bytes: number; files: number }[] = [];
+    const measured: { path: string; bytes: number; files: number; events: EventsCode }[] = [];
     for (const path of CANDIDATES) measured.push({ path, ...(await firstLoadJs(`${base}${path}`)) });
     measured.push({ path: '/ + exit popup opened', ...(await firstLoadJs(`${base}/`, { leave: true })) });
     const interacted = await firstLoadJs(`${base}${PLAIN_PAGE}`, { interact: true });
@@ -133,6 +179,7 @@ export async function firstLoadJsRows(ctx: BenchContext): Promise<Row[]> {
         measured: `${GENERAL}${PLAIN_PAGE}: ${KiB(generalPlain.bytes)} of our JS vendors unreachable, ${KiB(generalAll.bytes)} with the tag manager and pixel answering`,
         note: "the vendors' own scripts are not counted; the inline error reporter is in every page's HTML (~0.6 KiB gzip)",
       },
+      eventsRow([{ path: PLAIN_PAGE, events: plain.events }, ...measured, { path: `${GENERAL}${PLAIN_PAGE}`, events: generalPlain.events }]),
       {
         figure: 'visit tracking (session trace posted)',
         measured: `+${KiB(tracked.bytes - plain.bytes)} in ${tracked.files - plain.files} lazy chunk(s), loaded after idle and only while a trace is due`,

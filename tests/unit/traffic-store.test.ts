@@ -2,7 +2,7 @@
  * Traffic in both real databases (SQLite in a temp file, PostgreSQL 15 started here): after any
  * sequence of batches (random, seeded: new and repeated visits, events of known and unknown
  * visits, server events, concurrent writers) the hourly rollups equal the counts over the raw
- * rows, and the daily rollups equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
+ * rows, and the daily rollups (whole and filtered) equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
 import { eventsRetentionDays, pruneTraffic, writeTraffic, type TrafficBatch } from '../../engine/store/traffic';
+import { pruneOnce } from '../../engine/traffic/pruneJob';
 import { hourOf, visitRow } from '../../engine/traffic/rules';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
@@ -90,6 +91,29 @@ async function dailyPair(db: Store): Promise<[Counts, Counts]> {
   return [stored, want];
 }
 
+/** The filtered daily rollups as stored, and as summed here from the hourly ones. */
+async function pairsPair(db: Store): Promise<[Counts, Counts]> {
+  const key = (r: { fdim: string; fkey: string; dim: string; day: string; key: string; metric: string }) =>
+    [r.fdim, r.fkey, r.dim, r.day, r.key, r.metric].join('|');
+  const pairs = await db.selectFrom('traffic_daily_pairs').selectAll().execute();
+  const stored = Object.fromEntries(pairs.map((r) => [key(r), { count: Number(r.count), value: Number(r.value) }]));
+  const want: Counts = {};
+  for (const r of await db.selectFrom('traffic_hourly').selectAll().execute()) {
+    for (const fdim of ['campaign', 'source', 'landing', 'device'] as const) {
+      for (const dim of ['all', 'brand', 'campaign', 'source', 'landing', 'device', 'state'] as const) {
+        if (dim === fdim) continue;
+        const c = (want[key({ fdim, fkey: r[fdim], dim, day: r.hour.slice(0, 10), key: dim === 'all' ? '' : r[dim], metric: r.metric })] ??= {
+          count: 0,
+          value: 0,
+        });
+        c.count += Number(r.count);
+        c.value += Number(r.value);
+      }
+    }
+  }
+  return [stored, want];
+}
+
 async function rawCounts(db: Store): Promise<Counts> {
   const out: Counts = {};
   const add = (key: string, value: number) => {
@@ -120,6 +144,8 @@ describe.each([
     expect(await rollupCounts(db)).toEqual(await rawCounts(db));
     const [daily, fromHourly] = await dailyPair(db);
     expect(daily).toEqual(fromHourly);
+    const [pairs, pairsFromHourly] = await pairsPair(db);
+    expect(pairs).toEqual(pairsFromHourly);
   });
 
   it('several writers at once lose no increment and count no visit twice', async () => {
@@ -129,6 +155,8 @@ describe.each([
     expect(await rollupCounts(db)).toEqual(await rawCounts(db));
     const [daily, fromHourly] = await dailyPair(db);
     expect(daily).toEqual(fromHourly);
+    const [pairs, pairsFromHourly] = await pairsPair(db);
+    expect(pairs).toEqual(pairsFromHourly);
   });
 
   it('pruning deletes raw events and unreferenced visits past retention, keeps a lead’s visit, and leaves the rollups', async () => {
@@ -149,6 +177,34 @@ describe.each([
     expect((await db.selectFrom('traffic_visits').select('id').execute()).map((v) => v.id)).toEqual([kept!.id]);
     const after = await rollupCounts(db);
     for (const [key, c] of Object.entries(before)) expect(after[key]!.count).toBeGreaterThanOrEqual(c.count);
+  });
+
+  it('the retention job prunes raw events past the setting (default 90 days, EVENTS_RETENTION_DAYS=30), and every rollup stays as it was', async () => {
+    const now = new Date('2025-12-01T00:00:00.000Z');
+    const daysAgo = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString();
+    const ids = { old: `v${'0'.repeat(31)}a`, mid: `v${'0'.repeat(31)}b`, fresh: `v${'0'.repeat(31)}c` };
+    const ev = (visitId: string, createdAt: string) => ({
+      visitId,
+      metric: 'apply_view',
+      path: '/apply',
+      state: '',
+      value: 0,
+      brand: 'ipaydayloans',
+      device: 'mobile',
+      createdAt,
+    });
+    await writeTraffic(db, { visits: [], events: [ev(ids.old, daysAgo(91)), ev(ids.mid, daysAgo(89)), ev(ids.fresh, daysAgo(1))] });
+    const rollups = async () => [await rollupCounts(db), (await dailyPair(db))[0], (await pairsPair(db))[0]];
+    const left = async () =>
+      (await db.selectFrom('traffic_events').select('visit_id').where('visit_id', 'in', Object.values(ids)).execute()).map((e) => e.visit_id).sort();
+    const before = await rollups();
+    expect(Object.keys(before[0]!).length).toBeGreaterThan(0);
+
+    await pruneOnce(db, now, {});
+    expect(await left()).toEqual([ids.mid, ids.fresh].sort());
+    await pruneOnce(db, now, { EVENTS_RETENTION_DAYS: '30' });
+    expect(await left()).toEqual([ids.fresh]);
+    expect(await rollups()).toEqual(before);
   });
 });
 

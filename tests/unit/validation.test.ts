@@ -35,7 +35,7 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown block type', () => {
     const text = edit('{ "type": "hero", "heading": "Loans when', '{ "type": "heroo", "heading": "Loans when');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, applyForm, cityIndex, cityList, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, privacyChoice, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
+      `${FILE}:${at(text, '"type": "heroo"')} /layouts/home/blocks/0/type: unknown block "heroo" (known: addressAutocomplete, applyCta, applyForm, cityIndex, cityList, contactOptOut, contentBody, contentList, faq, getYourCash, hero, linkGrid, locationFacts, locationSearch, privacyChoice, quickAmount, rangeSlider, richText, searchForm, stateList, steps, storeDirectory, storeFacts)`,
     ]);
   });
 

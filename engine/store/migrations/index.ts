@@ -13,6 +13,9 @@ import * as m006 from './006_traffic';
 import * as m006d from './006_traffic_daily';
 import * as m006u from './006_users';
 import * as m007r from './007_returns';
+import * as m009 from './009_traffic_daily_pairs';
+import * as m009h from './009_traffic_hourly_brand';
+import * as m009i from './009_traffic_pairs_all_values';
 import * as m010 from './010_sale_posts_out';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
@@ -25,6 +28,9 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['006_traffic_daily', m006d],
   ['006_users', m006u],
   ['007_returns', m007r],
+  ['009_traffic_daily_pairs', m009],
+  ['009_traffic_hourly_brand', m009h],
+  ['009_traffic_pairs_all_values', m009i],
   ['010_sale_posts_out', m010],
 ];
 
