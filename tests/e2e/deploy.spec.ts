@@ -232,6 +232,14 @@ test('20 leads posted alternately to A and B: 20 rows, each delivered exactly on
   expect(buyer.received).toHaveLength(20);
   expect(new Set(buyer.received.map((r) => r.id)).size).toBe(20);
   expect(buyer.attempts).toBe(20);
+  // Both instances run sales (each its own and the other's, from the sweep): every lead's sale is
+  // decided once, never by both.
+  await expect
+    .poll(async () => (await db.query<{ n: string }>("SELECT count(*) AS n FROM lead_sales WHERE status <> 'pending'")).rows[0]!.n, { timeout: 30_000 })
+    .toBe('20');
+  const decisions = await db.query<{ lead_id: string; n: string }>("SELECT lead_id, count(*) AS n FROM sale_events WHERE step = 'decision' GROUP BY lead_id");
+  expect(decisions.rows).toHaveLength(20);
+  expect(decisions.rows.filter((r) => r.n !== '1')).toEqual([]);
 });
 
 test('instance B killed mid-load: nginx loses no request', async () => {
