@@ -74,7 +74,15 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
 }
 
 /** A table with a caption, scrolled sideways on a phone rather than squeezed. */
-export function DataTable(props: { caption: string; head: string[]; rows: ReactNode[][]; numeric?: boolean[] }) {
+/** A table's sortable headers: a link per column (the console sends no script) and the column sorted now. */
+export interface TableSort {
+  hrefs: string[];
+  active: number;
+  dir: 'asc' | 'desc';
+}
+
+export function DataTable(props: { caption: string; head: string[]; rows: ReactNode[][]; numeric?: boolean[]; sort?: TableSort }) {
+  const { sort } = props;
   return (
     <div className="mb-6 overflow-x-auto">
       <table className="min-w-full border-collapse text-sm">
@@ -82,8 +90,20 @@ export function DataTable(props: { caption: string; head: string[]; rows: ReactN
         <thead>
           <tr>
             {props.head.map((h, i) => (
-              <th key={h} scope="col" className={`border-b border-slate-400 px-2 py-1 ${props.numeric?.[i] ? 'text-right' : 'text-left'}`}>
-                {h}
+              <th
+                key={h}
+                scope="col"
+                aria-sort={sort?.active === i ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                className={`border-b border-slate-400 px-2 py-1 ${props.numeric?.[i] ? 'text-right' : 'text-left'}`}
+              >
+                {sort ? (
+                  <a href={sort.hrefs[i]} className="inline-block min-h-6 underline">
+                    {h}
+                    {sort.active === i && <span aria-hidden="true">{sort.dir === 'asc' ? ' ▲' : ' ▼'}</span>}
+                  </a>
+                ) : (
+                  h
+                )}
               </th>
             ))}
           </tr>

@@ -1,10 +1,16 @@
 /**
  * The overview's filter from its query string (pure): a date range of whole UTC days, both ends
- * included (default: the last 7 days to today), an optional brand and campaign. A date that is
+ * included (default: the last 7 days to today), an optional brand, campaign, source, landing
+ * page and device class, and the breakdown tables' sort (engine/console/breakdownSort.ts). A date that is
  * not a real YYYY-MM-DD, an end before the start or a range over 366 days falls back to the
  * default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
  */
 import type { FunnelFilter } from '../traffic/funnelQuery';
+import type { DeviceClass } from '../traffic/rules';
+import { sortOf, type BreakdownSort } from './breakdownSort';
+
+/** The device classes a visit is counted under (engine/traffic/rules.ts deviceClass). */
+export const DEVICE_CLASSES: readonly DeviceClass[] = ['mobile', 'tablet', 'desktop', 'bot', 'other'];
 
 export const MAX_DAYS = 366;
 const DAY = 86_400_000;
@@ -14,6 +20,10 @@ export interface OverviewQuery {
   to: string;
   brand: string;
   campaign: string;
+  source: string;
+  landing: string;
+  device: string;
+  sort: BreakdownSort;
   /** why the asked range was not used, or '' */
   problem: string;
   filter: FunnelFilter;
@@ -40,12 +50,21 @@ export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<str
     else [from, to] = [f, t];
   }
   const brand = brands.has(q.brand ?? '') ? q.brand! : '';
-  const campaign = (q.campaign ?? '').trim().slice(0, 100);
+  const text = (v: string | undefined) => (v ?? '').trim().slice(0, 100);
+  const campaign = text(q.campaign);
+  const source = text(q.source);
+  // A landing page is a path; one typed without its slash still names it.
+  const landing = text(q.landing).replace(/^(?=[^/])/, '/');
+  const device = (DEVICE_CLASSES as readonly string[]).includes(q.device ?? '') ? q.device! : '';
   const filter: FunnelFilter = {
     from: new Date(from).toISOString(),
     to: new Date(to + DAY).toISOString(),
     ...(brand ? { brand } : {}),
     ...(campaign ? { campaign } : {}),
+    ...(source ? { source } : {}),
+    ...(landing ? { landing } : {}),
+    ...(device ? { device } : {}),
   };
-  return { from: isoDay(from), to: isoDay(to), brand, campaign, problem, filter };
+  const sort = sortOf(q.sort ?? '', q.dir ?? '');
+  return { from: isoDay(from), to: isoDay(to), brand, campaign, source, landing, device, sort, problem, filter };
 }

@@ -10,29 +10,52 @@ import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts
 import { money, num, pct } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { overviewQuery, type OverviewQuery } from '../../engine/console/range';
+import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
+import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
 import { overview } from '../../engine/traffic/funnelQuery';
 
 export const config = { unstable_runtimeJS: false };
 
 type Overview = Awaited<ReturnType<typeof overview>>;
-type Props = ConsoleProps<{ query: Omit<OverviewQuery, 'filter'>; brands: string[]; data: Overview }>;
+type Query = Omit<OverviewQuery, 'filter'>;
+type Props = ConsoleProps<{ query: Query; brands: string[]; data: Overview }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db) => {
     const brands = [...getCatalog().brands.keys()].sort();
-    const q = Object.fromEntries(['from', 'to', 'brand', 'campaign'].map((k) => [k, queryText(ctx.query[k])]));
+    const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
     const { filter, ...query } = overviewQuery(q, new Set(brands));
-    return { query, brands, data: await overview(db, filter) };
+    const data = await overview(db, filter);
+    const sorted = (rows: Overview['byCampaign']) => sortBreakdown(rows, query.sort);
+    return {
+      query,
+      brands,
+      data: { ...data, byCampaign: sorted(data.byCampaign), bySource: sorted(data.bySource), byLanding: sorted(data.byLanding), byState: sorted(data.byState) },
+    };
   });
 
-const BREAKDOWN_HEAD = ['Visits', 'Apply views', 'Submitted', 'Stored', 'Sold', 'Visit → lead', 'Revenue'];
+const FIELDS = ['from', 'to', 'brand', 'campaign', 'source', 'landing', 'device', 'sort', 'dir'] as const;
 
-function Breakdown({ caption, rows }: { caption: string; rows: Overview['byCampaign'] }) {
+/** The overview's own URL with the same filter and another sort (a header's link; the console sends no script). */
+function sortHref(query: Query, column: BreakdownSort['column']): string {
+  const dir = query.sort.column === column ? (query.sort.dir === 'asc' ? 'desc' : 'asc') : column === 'key' ? 'asc' : 'desc';
+  const params = new URLSearchParams();
+  for (const k of ['from', 'to', 'brand', 'campaign', 'source', 'landing', 'device'] as const) if (query[k]) params.set(k, query[k]);
+  params.set('sort', column);
+  params.set('dir', dir);
+  return `/?${params.toString()}`;
+}
+
+function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['byCampaign']; query: Query }) {
   return (
     <DataTable
       caption={caption}
-      head={['Value', ...BREAKDOWN_HEAD]}
+      head={BREAKDOWN_COLUMNS.map(([, label]) => label)}
+      sort={{
+        hrefs: BREAKDOWN_COLUMNS.map(([column]) => sortHref(query, column)),
+        active: BREAKDOWN_COLUMNS.findIndex(([column]) => column === query.sort.column),
+        dir: query.sort.dir,
+      }}
       numeric={[false, true, true, true, true, true, true, true]}
       rows={rows.map((r) => [
         r.key || '(none)',
@@ -78,6 +101,31 @@ export default function OverviewPage(props: Props) {
           Campaign
           <input type="text" name="campaign" defaultValue={query.campaign} className={inputClass} />
         </label>
+        <label className="flex flex-col text-sm">
+          Source
+          <input type="text" name="source" defaultValue={query.source} className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Landing page
+          <input type="text" name="landing" defaultValue={query.landing} placeholder="/payday-loans" className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Device
+          <select name="device" defaultValue={query.device} className={inputClass}>
+            <option value="">All devices</option>
+            {DEVICE_CLASSES.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        {query.sort.column !== 'visits' || query.sort.dir !== 'desc' ? (
+          <>
+            <input type="hidden" name="sort" value={query.sort.column} />
+            <input type="hidden" name="dir" value={query.sort.dir} />
+          </>
+        ) : null}
         <button type="submit" className={buttonClass}>
           Show
         </button>
@@ -90,6 +138,9 @@ export default function OverviewPage(props: Props) {
       <p className="mb-4">
         {query.from} to {query.to} (UTC){query.brand && `, ${query.brand}`}
         {query.campaign && `, campaign ${query.campaign}`}
+        {query.source && `, source ${query.source}`}
+        {query.landing && `, landing page ${query.landing}`}
+        {query.device && `, ${query.device}`}
       </p>
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="totals">
         {[
@@ -121,10 +172,10 @@ export default function OverviewPage(props: Props) {
         rows={data.chart.map((p) => [p.at, num(p.visits), num(p.stored), num(p.sold), money(p.revenueCents)])}
       />
       <h2 className="mb-2 text-xl font-semibold">Breakdowns</h2>
-      <Breakdown caption="By campaign" rows={data.byCampaign} />
-      <Breakdown caption="By source" rows={data.bySource} />
-      <Breakdown caption="By landing page" rows={data.byLanding} />
-      <Breakdown caption="By state" rows={data.byState} />
+      <Breakdown query={query} caption="By campaign" rows={data.byCampaign} />
+      <Breakdown query={query} caption="By source" rows={data.bySource} />
+      <Breakdown query={query} caption="By landing page" rows={data.byLanding} />
+      <Breakdown query={query} caption="By state" rows={data.byState} />
     </ConsoleLayout>
   );
 }

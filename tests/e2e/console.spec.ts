@@ -211,6 +211,18 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   await expect(row('Sold')).toHaveText(/Sold\s*1\s*50%/);
   await expect(page.getByTestId('totals')).toContainText('$45.00');
   await expect(page.getByRole('table', { name: 'By campaign' })).toContainText(campaign);
+  // The same campaign on desktops had no visit; on phones, all seven.
+  await page.getByLabel('Device').selectOption('desktop');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(row('Visits')).toHaveText(/^Visits\s*0\D/);
+  await page.getByLabel('Device').selectOption('mobile');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(row('Visits')).toHaveText(/Visits\s*7\s*100%\s*100%/);
+  // A breakdown sorts by the header a keyboard user follows, keeping the filter.
+  await page.getByRole('table', { name: 'By campaign' }).getByRole('link', { name: 'Revenue' }).press('Enter');
+  await expect(page).toHaveURL(/device=mobile&sort=revenue&dir=desc$/);
+  await expect(page.getByRole('table', { name: 'By campaign' }).getByRole('columnheader', { name: /Revenue/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(row('Visits')).toHaveText(/Visits\s*7\s*100%\s*100%/);
 
   await checkPage(page, `/leads?q=${encodeURIComponent(leadEmail)}`, 'Leads');
   await page.getByRole('link', { name: leadId }).click();

@@ -19,6 +19,7 @@ import { parseForm, sameOriginPost } from '../../engine/console/forms';
 import { leadDetail, listLeadsPage, revealedBy, searchOf } from '../../engine/console/leadQueries';
 import { hashPassword } from '../../engine/console/passwords';
 import { overviewQuery } from '../../engine/console/range';
+import { sortBreakdown } from '../../engine/console/breakdownSort';
 import { ApiError } from '../../engine/http/api';
 import { addUser } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
@@ -68,6 +69,48 @@ describe('the overview range', () => {
       brand: 'ipaydayloans',
       campaign: 'x'.repeat(100),
     });
+  });
+});
+
+describe('the overview filters and sorted breakdowns', () => {
+  const now = new Date('2025-03-10T15:00:00Z');
+  it('source, landing page and device filter the funnel; an unknown device class is ignored', () => {
+    const r = overviewQuery({ source: ' google ', landing: 'payday-loans', device: 'mobile' }, new Set(), now);
+    expect(r.filter).toMatchObject({ source: 'google', landing: '/payday-loans', device: 'mobile' });
+    expect(overviewQuery({ device: 'toaster' }, new Set(), now).filter.device).toBeUndefined();
+    expect(overviewQuery({ landing: '/apply' }, new Set(), now).filter.landing).toBe('/apply');
+  });
+  it.each([
+    ['', '', { column: 'visits', dir: 'desc' }],
+    ['revenue', '', { column: 'revenue', dir: 'desc' }],
+    ['key', '', { column: 'key', dir: 'asc' }],
+    ['sold', 'asc', { column: 'sold', dir: 'asc' }],
+    ['password', 'desc', { column: 'visits', dir: 'desc' }],
+    ['stored', 'sideways', { column: 'stored', dir: 'desc' }],
+  ])('sort=%j dir=%j → %j', (sort, dir, expected) => {
+    expect(overviewQuery({ sort, dir }, new Set(), now).sort).toEqual(expected);
+  });
+  const row = (key: string, visits: number, stored: number, revenueCents: number) => ({
+    key,
+    visits,
+    applyViews: 0,
+    step1: 0,
+    step2: 0,
+    submitted: stored,
+    stored,
+    sold: 0,
+    revenueCents,
+  });
+  const rows = [row('spring', 100, 5, 900), row('Autumn', 40, 4, 4500), row('winter', 100, 1, 0), row('', 0, 0, 0)];
+  it.each([
+    [{ column: 'visits', dir: 'desc' }, ['spring', 'winter', 'Autumn', '']],
+    [{ column: 'revenue', dir: 'desc' }, ['Autumn', 'spring', 'winter', '']],
+    [{ column: 'conversion', dir: 'desc' }, ['Autumn', 'spring', 'winter', '']],
+    [{ column: 'conversion', dir: 'asc' }, ['', 'winter', 'spring', 'Autumn']],
+    [{ column: 'key', dir: 'asc' }, ['', 'Autumn', 'spring', 'winter']],
+    [{ column: 'stored', dir: 'asc' }, ['', 'winter', 'Autumn', 'spring']],
+  ] as const)('sorted by %j: %j (ties keep the query order)', (sort, keys) => {
+    expect(sortBreakdown(rows, sort).map((r) => r.key)).toEqual(keys);
   });
 });
 
