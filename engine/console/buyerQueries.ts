@@ -1,10 +1,14 @@
 /**
  * The console's buyers page: per buyer, over a time range, its pings and bids, posts and
- * acceptances, sales won and their revenue, average price and latency, and its last refusal;
+ * acceptances, sales won and their revenue, average price and latency, the leads it returned, its
+ * last refusal, and how much of today's and this month's caps it has used (in its time zone);
  * and an alert when a buyer has answered nothing but no-bids and refusals over its last
  * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales); the pivot is
  * pure (tests/unit/console-pages.test.ts).
  */
+import type { Buyer } from '../../schemas/buyer.types';
+import { localTime } from '../sale/schedule';
+import { soldCounts } from '../sale/store';
 import type { Store } from '../store/db';
 
 export const ALERT_AFTER = 10;
@@ -22,6 +26,11 @@ export interface BuyerStats {
   averageLatencyMs: number;
   bidRate: number;
   acceptRate: number;
+  /** sales it returned (decided in the range), and their share of its sales */
+  returned: number;
+  returnRate: number;
+  /** "3 of 5 today, 40 of 100 this month", or '' for a buyer without caps */
+  capsUsed: string;
   lastError: string;
   /** the last ALERT_AFTER pings and posts were all no-bids or refusals */
   alert: boolean;
@@ -44,6 +53,7 @@ export function buyerStats(
   wins: { buyer_id: string; n: number; cents: number }[],
   recent: Map<string, string[]>,
   lastErrors: Map<string, string>,
+  more: { returned?: Map<string, number>; capsUsed?: Map<string, string> } = {},
 ): BuyerStats[] {
   const rows = new Map<string, BuyerStats>();
   const row = (buyer: string) => {
@@ -62,6 +72,9 @@ export function buyerStats(
         averageLatencyMs: 0,
         bidRate: 0,
         acceptRate: 0,
+        returned: 0,
+        returnRate: 0,
+        capsUsed: '',
         lastError: '',
         alert: false,
       };
@@ -84,6 +97,8 @@ export function buyerStats(
     const l = latency.get(c.buyer_id) ?? [0, 0];
     latency.set(c.buyer_id, [l[0] + c.latency, l[1] + c.latencyCount]);
   }
+  for (const [buyer, n] of more.returned ?? []) row(buyer).returned = n;
+  for (const [buyer, used] of more.capsUsed ?? []) row(buyer).capsUsed = used;
   for (const w of wins) {
     const r = row(w.buyer_id);
     r.wins = w.n;
@@ -95,6 +110,7 @@ export function buyerStats(
     r.averagePriceCents = Math.round(ratio(r.revenueCents, r.wins));
     r.bidRate = ratio(r.bids, r.pings);
     r.acceptRate = ratio(r.accepted, r.posts);
+    r.returnRate = ratio(r.returned, r.wins + r.returned);
     r.lastError = lastErrors.get(r.buyer) ?? '';
     const last = recent.get(r.buyer) ?? [];
     r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || o === 'refused');
@@ -102,7 +118,21 @@ export function buyerStats(
   return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
 }
 
-export async function buyersOverview(db: Store, from: string, to: string): Promise<BuyerStats[]> {
+/** "3 of 5 today, 40 of 100 this month": a buyer's sales counted as its caps count them (its time zone, every instance). */
+export async function capsUsed(db: Store, buyer: Buyer, now: Date): Promise<string> {
+  const caps = buyer.caps;
+  if (caps?.perDay === undefined && caps?.perMonth === undefined) return '';
+  const t = localTime(now, buyer.schedule?.timeZone);
+  const sold = await soldCounts(db, buyer.id, t.day, t.month);
+  return [
+    caps.perDay !== undefined ? `${sold.day} of ${caps.perDay} today` : '',
+    caps.perMonth !== undefined ? `${sold.month} of ${caps.perMonth} this month` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+export async function buyersOverview(db: Store, from: string, to: string, buyers: readonly Buyer[] = [], now = new Date()): Promise<BuyerStats[]> {
   const counts = await db
     .selectFrom('sale_events')
     .where('at', '>=', from)
@@ -127,10 +157,24 @@ export async function buyersOverview(db: Store, from: string, to: string): Promi
     .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('price_cents').as('cents')])
     .groupBy('buyer_id')
     .execute();
-  const buyers = [...new Set(counts.map((c) => c.buyer_id))];
+  const returns = await db
+    .selectFrom('lead_sales')
+    .where('status', '=', 'returned')
+    .where('decided_at', '>=', from)
+    .where('decided_at', '<', to)
+    .where('buyer_id', 'is not', null)
+    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('buyer_id')
+    .execute();
+  const caps = new Map<string, string>();
+  for (const b of buyers) {
+    const used = await capsUsed(db, b, now);
+    if (used) caps.set(b.id, used);
+  }
+  const called = [...new Set(counts.map((c) => c.buyer_id))];
   const recent = new Map<string, string[]>();
   const lastErrors = new Map<string, string>();
-  for (const b of buyers) {
+  for (const b of called) {
     const last = await db
       .selectFrom('sale_events')
       .select(['outcome', 'detail'])
@@ -152,5 +196,6 @@ export async function buyersOverview(db: Store, from: string, to: string): Promi
     wins.map((w) => ({ buyer_id: w.buyer_id!, n: Number(w.n), cents: Number(w.cents ?? 0) })),
     recent,
     lastErrors,
+    { returned: new Map(returns.map((r) => [r.buyer_id!, Number(r.n)])), capsUsed: caps },
   );
 }

@@ -5,6 +5,7 @@ import { money, num, pct } from '../../blocks/console/format';
 import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { overviewQuery } from '../../engine/console/range';
+import { getBuyers } from '../../engine/sale/buyers';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -13,7 +14,8 @@ type Props = ConsoleProps<{ from: string; to: string; problem: string; rows: Buy
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'buyers.view', async (db) => {
     const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
-    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to) };
+    const buyers = [...getBuyers().buyers.values()].map((b) => b.buyer);
+    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to, buyers) };
   });
 
 export default function BuyersPage(props: Props) {
@@ -48,8 +50,23 @@ export default function BuyersPage(props: Props) {
       )}
       <DataTable
         caption={`Buyers, ${props.from} to ${props.to} (UTC)`}
-        head={['Buyer', 'Pings', 'Bids', 'Bid rate', 'Posts', 'Accepted', 'Accept rate', 'Won', 'Revenue', 'Average price', 'Latency', 'Last error']}
-        numeric={[false, true, true, true, true, true, true, true, true, true, true, false]}
+        head={[
+          'Buyer',
+          'Pings',
+          'Bids',
+          'Bid rate',
+          'Posts',
+          'Accepted',
+          'Accept rate',
+          'Won',
+          'Revenue',
+          'Average price',
+          'Returned',
+          'Caps used',
+          'Latency',
+          'Last error',
+        ]}
+        numeric={[false, true, true, true, true, true, true, true, true, true, true, false, true, false]}
         rows={props.rows.map((r) => [
           r.buyer,
           num(r.pings),
@@ -61,6 +78,8 @@ export default function BuyersPage(props: Props) {
           num(r.wins),
           money(r.revenueCents),
           money(r.averagePriceCents),
+          r.returned ? `${num(r.returned)} (${pct(r.returnRate)})` : '0',
+          r.capsUsed || 'no caps',
           `${num(r.averageLatencyMs)} ms`,
           r.lastError,
         ])}

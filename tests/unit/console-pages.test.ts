@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buyerStats, type EventCount } from '../../engine/console/buyerQueries';
+import { buyersOverview, buyerStats, type EventCount } from '../../engine/console/buyerQueries';
 import { csrfToken } from '../../engine/console/csrf';
 import { exportRoute } from '../../engine/console/exportRoute';
 import { loginRoute, logoutRoute, revealRoute } from '../../engine/console/formRoutes';
@@ -19,6 +19,8 @@ import { parseForm, sameOriginPost } from '../../engine/console/forms';
 import { leadDetail, listLeadsPage, revealedBy, searchOf } from '../../engine/console/leadQueries';
 import { hashPassword } from '../../engine/console/passwords';
 import { overviewQuery } from '../../engine/console/range';
+import { localTime } from '../../engine/sale/schedule';
+import type { Buyer } from '../../schemas/buyer.types';
 import { sortBreakdown } from '../../engine/console/breakdownSort';
 import { ApiError } from '../../engine/http/api';
 import { addUser } from '../../engine/store/console';
@@ -232,6 +234,50 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe('buyers: returns and caps used', () => {
+  it('a buyer that returned one of its three sales shows 1 (33.3%), and its caps as used today and this month in its own time zone', async () => {
+    const now = new Date();
+    const t = localTime(now, 'America/Chicago');
+    const template = await db.selectFrom('leads').selectAll().where('id', '=', LEAD).executeTakeFirstOrThrow();
+    const sale = (id: string, status: 'sold' | 'returned') => ({
+      lead_id: id,
+      status,
+      duplicate: 0,
+      runs: 1,
+      buyer_id: 'capped',
+      price_cents: 2000,
+      buyer_day: t.day,
+      buyer_month: t.month,
+      created_at: now.toISOString(),
+      decided_at: now.toISOString(),
+    });
+    for (const [id, status] of [
+      ['ld_caps1', 'sold'],
+      ['ld_caps2', 'sold'],
+      ['ld_caps3', 'returned'],
+    ] as const) {
+      await db
+        .insertInto('leads')
+        .values({ ...template, id, idempotency_key: id, created_at: '2020-01-01T00:00:00.000Z' }) // outside every export range the other tests ask for
+        .execute();
+      await db.insertInto('lead_sales').values(sale(id, status)).execute();
+    }
+    const capped = { id: 'capped', caps: { perDay: 5, perMonth: 100 }, schedule: { timeZone: 'America/Chicago' } } as unknown as Buyer;
+    const uncapped = { id: 'open' } as unknown as Buyer;
+    const from = new Date(now.getTime() - 86_400_000).toISOString();
+    const to = new Date(now.getTime() + 86_400_000).toISOString();
+    const rows = await buyersOverview(db, from, to, [capped, uncapped], now);
+    expect(rows.find((r) => r.buyer === 'capped')).toMatchObject({
+      wins: 2,
+      revenueCents: 4000,
+      returned: 1,
+      returnRate: 1 / 3,
+      capsUsed: '2 of 5 today, 2 of 100 this month',
+    });
+    expect(rows.find((r) => r.buyer === 'open')).toBeUndefined();
+  });
 });
 
 /** A form post as the browser sends it. */
