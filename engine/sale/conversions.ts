@@ -18,7 +18,7 @@ export interface Conversion {
   currency: string;
 }
 
-export async function soldConversions(db: Store, opts: { since: Date; brand?: string }): Promise<Conversion[]> {
+export async function soldConversions(db: Store, opts: { since: Date; until?: Date; brand?: string }): Promise<Conversion[]> {
   let q = db
     .selectFrom('lead_sales')
     .innerJoin('leads', 'leads.id', 'lead_sales.lead_id')
@@ -29,6 +29,7 @@ export async function soldConversions(db: Store, opts: { since: Date; brand?: st
     .where('leads.privacy_opt_out', '=', 0)
     .where('leads.click_id', '<>', '')
     .orderBy('lead_sales.decided_at');
+  if (opts.until) q = q.where('lead_sales.decided_at', '<', opts.until.toISOString());
   if (opts.brand) q = q.where('leads.brand', '=', opts.brand);
   return (await q.execute()).map((r) => ({
     leadId: r.id,

@@ -1,4 +1,9 @@
-/** The console's exports (admin): the leads of a date range as a spreadsheet-safe CSV, posted with the session's CSRF token and audited. */
+/**
+ * The console's exports (admin): the leads of a date range, and the Google Ads offline conversions
+ * of the leads sold in it, as spreadsheet-safe CSVs, posted with the session's CSRF token and
+ * audited. Each is one response the browser saves as it arrives (its own download progress); the
+ * size is capped (EXPORT_MAX rows) so no export runs for long.
+ */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { getCatalog } from '../../engine/catalog';
@@ -20,11 +25,13 @@ export default function ExportsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Exports" viewer={props.viewer} forbidden />;
   return (
     <ConsoleLayout title="Exports" viewer={props.viewer} current="/exports">
-      <h2 className="mb-2 text-xl font-semibold">Leads (CSV)</h2>
+      <h2 id="leads-export" className="mb-2 text-xl font-semibold">
+        Leads (CSV)
+      </h2>
       <p className="mb-4 max-w-2xl">
         {`One line a lead, with its personal data, source and sale. Cells a spreadsheet would run as a formula start with an apostrophe. At most ${EXPORT_MAX.toLocaleString('en-US')} leads at once; every export is recorded in the audit log.`}
       </p>
-      <form method="post" action="/api/console/export" className="flex flex-wrap items-end gap-3">
+      <form method="post" action="/api/console/export" aria-labelledby="leads-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
         <label className="flex flex-col text-sm">
           From
@@ -47,6 +54,32 @@ export default function ExportsPage(props: Props) {
         </label>
         <button type="submit" className={buttonClass}>
           Download leads CSV
+        </button>
+      </form>
+      <h2 id="conversions-export" className="mt-8 mb-2 text-xl font-semibold">
+        Google Ads offline conversions
+      </h2>
+      <p className="mb-4 max-w-2xl">
+        The leads sold in the range with a Google click id, in Google Ads’ upload format (Google Click ID, Conversion Name, Conversion Time, Conversion Value,
+        Conversion Currency). Test leads, returned leads and visitors who opted out of sale and sharing are left out.
+      </p>
+      <form method="post" action="/api/console/export" aria-labelledby="conversions-export" className="flex flex-wrap items-end gap-3">
+        <input type="hidden" name="csrf" value={props.viewer.csrf} />
+        <input type="hidden" name="kind" value="google-ads" />
+        <label className="flex flex-col text-sm">
+          From
+          <input type="date" name="from" defaultValue={props.from} required className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          To
+          <input type="date" name="to" defaultValue={props.to} required className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Conversion name
+          <input type="text" name="name" defaultValue="Loan request sold" maxLength={100} className={inputClass} />
+        </label>
+        <button type="submit" className={buttonClass}>
+          Download conversions CSV
         </button>
       </form>
     </ConsoleLayout>

@@ -233,13 +233,20 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
 
   await checkPage(page, '/exports', 'Exports');
-  await page.getByLabel('From').fill(today());
-  await page.getByLabel('To').fill(today());
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download leads CSV' }).click()]);
+  const leadsForm = page.getByRole('form', { name: 'Leads (CSV)' });
+  await leadsForm.getByLabel('From').fill(today());
+  await leadsForm.getByLabel('To').fill(today());
+  const [download] = await Promise.all([page.waitForEvent('download'), leadsForm.getByRole('button', { name: 'Download leads CSV' }).click()]);
   const csvText = readFileSync((await download.path())!, 'utf8');
   const line = csvText.split('\r\n').find((l) => l.startsWith(leadId))!;
   expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
   expect(line).toContain(leadEmail);
+  const conversionsForm = page.getByRole('form', { name: 'Google Ads offline conversions' });
+  const [upload] = await Promise.all([page.waitForEvent('download'), conversionsForm.getByRole('button', { name: 'Download conversions CSV' }).click()]);
+  expect(upload.suggestedFilename()).toMatch(/^google-ads-conversions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(readFileSync((await upload.path())!, 'utf8').split('\r\n')[0]).toBe(
+    'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency',
+  );
 
   for (const [path, heading] of [
     ['/buyers', 'Buyers'],

@@ -376,4 +376,39 @@ describe('the leads export', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toContain('before the start');
   });
+  it('the Google Ads conversions of the range: sold production leads with a gclid, formula-safe, named; opted-out visitors left out', async () => {
+    const { cookie, csrf } = await signIn('admin');
+    const now = new Date();
+    const day = now.toISOString().slice(0, 10);
+    const template = await db.selectFrom('leads').selectAll().where('id', '=', LEAD).executeTakeFirstOrThrow();
+    for (const [id, clickId, optOut] of [
+      ['ld_conv1', 'gg=1+2', 0],
+      ['ld_conv2', 'ggOPTEDOUT', 1],
+    ] as const) {
+      await db
+        .insertInto('leads')
+        .values({ ...template, id, idempotency_key: id, environment: 'production', click_id: clickId, privacy_opt_out: optOut, currency: 'USD' })
+        .execute();
+      await db
+        .insertInto('lead_sales')
+        .values({
+          lead_id: id,
+          status: 'sold',
+          duplicate: 0,
+          runs: 1,
+          buyer_id: 'b',
+          price_cents: 3100,
+          created_at: now.toISOString(),
+          decided_at: now.toISOString(),
+        })
+        .execute();
+    }
+    const r = await exportOf({ csrf, from: day, to: day, kind: 'google-ads', name: 'Sold lead' }, cookie);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-disposition']).toBe(`attachment; filename="google-ads-conversions-${day}-${day}.csv"`);
+    const lines = r.body.trim().split('\r\n');
+    expect(lines[0]).toBe('Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency');
+    expect(lines.slice(1)).toEqual([`'=1+2,Sold lead,${now.toISOString().slice(0, 10)} ${now.toISOString().slice(11, 19)}+0000,31.00,USD`]);
+    expect((await exportOf({ csrf, from: day, to: day, kind: 'everything' }, cookie)).status).toBe(400);
+  });
 });
