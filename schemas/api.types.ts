@@ -497,7 +497,7 @@ export interface ConsoleLogin {
  */
 export interface ContactOptOutRequest {
   /**
-   * The phone number given on the loan request (US or Canadian, 10 digits; spaces, dashes, brackets and a leading +1 are fine).
+   * The phone number given on the loan request (US or Canadian, 10 digits, spaces, dashes, brackets and a leading +1 are fine; or an Australian mobile, 04xx xxx xxx or +61 4xx xxx xxx).
    */
   phone?: string;
   /**

@@ -5,9 +5,17 @@
  */
 import { createHmac } from 'node:crypto';
 
-/** A US phone as its 10 digits (a leading country code 1 dropped); undefined when it is not one. */
+/**
+ * A phone as the digits every brand stores it as (engine/regions.ts normalisePhoneFor): North
+ * America (US, Canada) 10 digits, a leading country code 1 dropped; an Australian mobile
+ * "04xxxxxxxx", from +61 too. The two cannot collide (a North American number never starts with
+ * 0). undefined when it is neither, so an Australian borrower's phone matches for duplicates and
+ * opt-outs as an American's does.
+ */
 export function normalisePhone(phone: string): string | undefined {
   let digits = phone.replace(/\D/g, '');
+  if (/^614\d{8}$/.test(digits)) digits = `0${digits.slice(2)}`;
+  if (/^04\d{8}$/.test(digits)) return digits;
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
   return /^[2-9]\d{9}$/.test(digits) ? digits : undefined;
 }

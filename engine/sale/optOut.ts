@@ -25,7 +25,8 @@ export function readOptOut(body: OptOutBody): { ok: true; phone?: string; email?
   const email = body.email?.trim() ?? '';
   const problems: string[] = [];
   if (!phone && !email) problems.push('/: enter the phone number or the email address you gave on your request');
-  if (phone && !normalisePhone(phone)) problems.push('/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142');
+  if (phone && !normalisePhone(phone))
+    problems.push('/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678');
   if (email && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !normaliseEmail(email))) problems.push('/email: enter an email address such as ana@example.com');
   return problems.length ? { ok: false, problems } : { ok: true, ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
 }

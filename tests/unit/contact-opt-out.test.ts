@@ -60,9 +60,14 @@ describe('what the opt-out accepts', () => {
     ['a phone alone', { phone: '(214) 555-0142' }, true],
     ['an email alone', { email: 'Ana@Example.com' }, true],
     ['both', { phone: '+1 214-555-0142', email: 'ana@example.com' }, true],
+    ['an Australian mobile', { phone: '+61 412 345 678' }, true],
     ['nothing', {}, '/: enter the phone number or the email address you gave on your request'],
     ['blanks', { phone: '  ', email: '' }, '/: enter the phone number or the email address you gave on your request'],
-    ['a short phone', { phone: '555-0142' }, '/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142'],
+    [
+      'a short phone',
+      { phone: '555-0142' },
+      '/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678',
+    ],
     ['an email without a domain', { email: 'ana@' }, '/email: enter an email address such as ana@example.com'],
   ])('%s', (_, body, expected) => {
     const r = readOptOut(body);
@@ -75,9 +80,13 @@ describe('what the opt-out accepts', () => {
     [
       'a phone the server refused',
       400,
-      { problems: ['/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142'] },
+      { problems: ['/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678'] },
       null,
-      { kind: 'invalid', message: 'Enter a 10-digit US or Canadian phone number, such as (214) 555-0142.', fields: { phone: true, email: false } },
+      {
+        kind: 'invalid',
+        message: 'Enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678.',
+        fields: { phone: true, email: false },
+      },
     ],
     ['too many requests', 429, {}, '30', { kind: 'retry', message: 'Too many requests came from your connection. Please wait 30 seconds, then try again.' }],
     ['offline', 0, null, null, { kind: 'retry', message: "We couldn't record your choice just now. Please try again in a moment." }],
@@ -110,6 +119,15 @@ describe.each(['SQLite', 'PostgreSQL'])('an opt-out on %s', (kind) => {
     duplicateWindowMs: 0,
   });
   const wants = (id: string) => !!getBuyers().buyers.get(id)?.buyer.optOutUrl;
+
+  it('an Australian mobile opted out in its international spelling stops the next request stored with it', async () => {
+    const mobile = kind === 'SQLite' ? '0412345601' : '0412345602';
+    expect(await recordOptOut(db, [CONTACT_KEY], { phone: `+61 ${mobile.slice(1, 4)} ${mobile.slice(4, 7)} ${mobile.slice(7)}` }, wants, new Date())).toEqual({
+      notices: 0,
+    });
+    const later = await store(mobile, `au.${kind.toLowerCase()}@example.com`);
+    expect(await runSale(db, later, deps())).toMatchObject({ status: 'suppressed', reason: 'the contact opted out' });
+  });
 
   it('keeps only keyed hashes, sells the contact to nobody again, and tells the buyer once, retrying while it is down', async () => {
     const phone = kind === 'SQLite' ? '4695550101' : '4695550202';

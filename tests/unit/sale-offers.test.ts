@@ -160,6 +160,9 @@ describe('contacts for duplicates and opt-outs', () => {
     ['214.555.0100', '2145550100'],
     ['555-0100', undefined],
     ['1145550100', undefined],
+    ['0412 345 678', '0412345678'],
+    ['+61 412 345 678', '0412345678'],
+    ['(02) 9374 4000', undefined],
   ])('phone %s → %s', (raw, norm) => expect(normalisePhone(raw)).toBe(norm));
   it.each([
     [' Ana@Example.COM ', 'ana@example.com'],
