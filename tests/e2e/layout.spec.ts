@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Response, type Route } from '@playwright/test';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 async function open(page: Page, brand: string, path: string) {
@@ -262,10 +262,12 @@ test('no script a page loads names another brand: the browser gets no host table
     .map((f) => JSON.parse(readFileSync(join('brands', f), 'utf8')) as { id: string; hosts: string[] });
   expect(others.length).toBeGreaterThan(5);
   const scripts: Promise<{ url: string; text: string }>[] = [];
-  page.on('response', (r) => {
+  const onResponse = (r: Response) => {
     if (r.request().resourceType() === 'script') scripts.push(r.text().then((text) => ({ url: r.url(), text })));
-  });
+  };
+  page.on('response', onResponse);
   await open(page, 'weloans', '/');
+  page.off('response', onResponse);
   const loaded = await Promise.all(scripts);
   const manifest = loaded.find((s) => s.url.includes('_buildManifest.js'));
   expect(manifest).toBeDefined();
@@ -283,10 +285,14 @@ test('no script a page loads names another brand: the browser gets no host table
 
 test('every code chunk a page loads asks V8 to compile it while it downloads (scripts/compile-hints.ts)', async ({ page }) => {
   const chunks: Promise<{ url: string; text: string }>[] = [];
-  page.on('response', (r) => {
+  const onResponse = (r: Response) => {
     if (r.request().resourceType() === 'script' && r.url().includes('/_next/static/chunks/')) chunks.push(r.text().then((text) => ({ url: r.url(), text })));
-  });
+  };
+  page.on('response', onResponse);
   await open(page, 'ipaydayloans', '/payday-loans');
+  // Chunks fetched once the page is idle (the funnel events) may still arrive after this: stop
+  // listening first, or a body read as the page closes rejects outside the test.
+  page.off('response', onResponse);
   const loaded = await Promise.all(chunks);
   expect(loaded.length).toBeGreaterThan(3);
   // Without it, V8 compiles each function on the main thread when the page first calls it.
