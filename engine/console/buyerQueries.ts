@@ -6,9 +6,6 @@
  * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales); the pivot is
  * pure (tests/unit/console-pages.test.ts).
  */
-import type { Buyer } from '../../schemas/buyer.types';
-import { localTime } from '../sale/schedule';
-import { soldCounts } from '../sale/store';
 import type { Store } from '../store/db';
 
 export const ALERT_AFTER = 10;
@@ -118,21 +115,8 @@ export function buyerStats(
   return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
 }
 
-/** "3 of 5 today, 40 of 100 this month": a buyer's sales counted as its caps count them (its time zone, every instance). */
-export async function capsUsed(db: Store, buyer: Buyer, now: Date): Promise<string> {
-  const caps = buyer.caps;
-  if (caps?.perDay === undefined && caps?.perMonth === undefined) return '';
-  const t = localTime(now, buyer.schedule?.timeZone);
-  const sold = await soldCounts(db, buyer.id, t.day, t.month);
-  return [
-    caps.perDay !== undefined ? `${sold.day} of ${caps.perDay} today` : '',
-    caps.perMonth !== undefined ? `${sold.month} of ${caps.perMonth} this month` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-export async function buyersOverview(db: Store, from: string, to: string, buyers: readonly Buyer[] = [], now = new Date()): Promise<BuyerStats[]> {
+/** The buyers' rows over [from, to); `capsUsed` from engine/console/buyerCaps.ts (kept apart: this module is also the page's, in the browser bundle). */
+export async function buyersOverview(db: Store, from: string, to: string, capsUsed: ReadonlyMap<string, string> = new Map()): Promise<BuyerStats[]> {
   const counts = await db
     .selectFrom('sale_events')
     .where('at', '>=', from)
@@ -166,11 +150,6 @@ export async function buyersOverview(db: Store, from: string, to: string, buyers
     .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n')])
     .groupBy('buyer_id')
     .execute();
-  const caps = new Map<string, string>();
-  for (const b of buyers) {
-    const used = await capsUsed(db, b, now);
-    if (used) caps.set(b.id, used);
-  }
   const called = [...new Set(counts.map((c) => c.buyer_id))];
   const recent = new Map<string, string[]>();
   const lastErrors = new Map<string, string>();
@@ -196,6 +175,6 @@ export async function buyersOverview(db: Store, from: string, to: string, buyers
     wins.map((w) => ({ buyer_id: w.buyer_id!, n: Number(w.n), cents: Number(w.cents ?? 0) })),
     recent,
     lastErrors,
-    { returned: new Map(returns.map((r) => [r.buyer_id!, Number(r.n)])), capsUsed: caps },
+    { returned: new Map(returns.map((r) => [r.buyer_id!, Number(r.n)])), capsUsed: new Map(capsUsed) },
   );
 }

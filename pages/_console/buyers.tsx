@@ -2,6 +2,7 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
+import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { overviewQuery } from '../../engine/console/range';
@@ -15,7 +16,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'buyers.view', async (db) => {
     const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
     const buyers = [...getBuyers().buyers.values()].map((b) => b.buyer);
-    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to, buyers) };
+    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers)) };
   });
 
 export default function BuyersPage(props: Props) {

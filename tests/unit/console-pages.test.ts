@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, buyerStats, type EventCount } from '../../engine/console/buyerQueries';
 import { csrfToken } from '../../engine/console/csrf';
 import { exportRoute } from '../../engine/console/exportRoute';
@@ -268,7 +269,7 @@ describe('buyers: returns and caps used', () => {
     const uncapped = { id: 'open' } as unknown as Buyer;
     const from = new Date(now.getTime() - 86_400_000).toISOString();
     const to = new Date(now.getTime() + 86_400_000).toISOString();
-    const rows = await buyersOverview(db, from, to, [capped, uncapped], now);
+    const rows = await buyersOverview(db, from, to, await capsUsedOf(db, [capped, uncapped], now));
     expect(rows.find((r) => r.buyer === 'capped')).toMatchObject({
       wins: 2,
       revenueCents: 4000,
