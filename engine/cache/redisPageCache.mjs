@@ -109,6 +109,12 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
   })().catch((/** @type {Error} */ err) => console.error('[page-cache] keyspace subscription failed; serving every hit from Redis:', err.message));
 
   return {
+    /** Unsubscribes and closes the subscriber's connection (a process shutting down, or a test ending). */
+    async close() {
+      subscribed = false;
+      listening = false;
+      if (subscriber.isOpen) await subscriber.quit().catch(() => undefined);
+    },
     get listening() {
       return listening;
     },
@@ -240,6 +246,11 @@ export function createPageCache(ctx) {
     },
     /** the handler, for tests that check what it keeps */
     handler,
+    /** Closes this process's Redis connections, so none is left retrying (and logging) after Redis goes away. */
+    async close() {
+      await local?.close();
+      if (client?.isOpen) await client.quit().catch(() => undefined);
+    },
     /** bytes held by the local copy (0 without one) */
     get localCopyBytes() {
       return local?.bytes ?? 0;

@@ -10,9 +10,9 @@
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */
 import type { Store } from '../store/db';
-import { newId } from '../store/leads';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
 import { OPT_OUT_NOTICE } from './notices';
+import { queueOutbox } from './store';
 
 export interface OptOutBody {
   phone?: string;
@@ -50,22 +50,11 @@ export async function queueOptOutNotices(db: Store, leadIds: readonly string[], 
     .execute();
   const rows = sold.filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
   if (!rows.length) return 0;
-  const at = now.toISOString();
-  await db
-    .insertInto('lead_deliveries')
-    .values(
-      rows.map((s) => ({
-        id: newId('dl'),
-        lead_id: s.lead_id,
-        destination: `${OPT_OUT_NOTICE}${s.buyer_id}`,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        created_at: at,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
-    .execute();
+  await queueOutbox(
+    db,
+    rows.map((r) => ({ leadId: r.lead_id, destination: `${OPT_OUT_NOTICE}${r.buyer_id}` })),
+    now,
+  );
   return rows.length;
 }
 

@@ -9,10 +9,10 @@
 import type { Postback } from '../../schemas/brand.types';
 import type { Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { newId } from '../store/leads';
 import { isTestLead } from '../leads/environment';
 import { isAllowedEndpoint } from './buyers';
 import type { OutboxRequest } from './notices';
+import { queueOutbox } from './store';
 import type { LeadSalesTable } from './tables';
 
 export const POSTBACK = 'postback:';
@@ -52,25 +52,12 @@ export function postbacksFor(postbacks: readonly Postback[] | undefined, lead: L
 }
 
 /** Outbox rows for these postbacks of a lead (again: nothing). */
-export async function queuePostbacks(db: Store, leadId: string, postbacks: readonly Postback[], now: Date): Promise<void> {
-  if (!postbacks.length) return;
-  const at = now.toISOString();
-  await db
-    .insertInto('lead_deliveries')
-    .values(
-      postbacks.map((p) => ({
-        id: newId('dl'),
-        lead_id: leadId,
-        destination: `${POSTBACK}${p.name}`,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        created_at: at,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
-    .execute();
-}
+export const queuePostbacks = (db: Store, leadId: string, postbacks: readonly Postback[], now: Date): Promise<void> =>
+  queueOutbox(
+    db,
+    postbacks.map((p) => ({ leadId, destination: `${POSTBACK}${p.name}` })),
+    now,
+  );
 
 /** The GET of a postback row, or why it cannot be sent now. */
 export function postbackRequest(

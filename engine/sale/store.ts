@@ -251,17 +251,21 @@ export async function isSuppressed(db: Store, hashes: readonly string[]): Promis
   return !!(await db.selectFrom('suppressions').select('hash').where('hash', 'in', hashes).limit(1).executeTakeFirst());
 }
 
-/** Outbox rows for the deliver buyers of an unsold lead (the existing worker sends them). */
-export async function enqueueDeliveries(db: Store, leadId: string, destinations: readonly string[], now: Date): Promise<void> {
-  if (!destinations.length) return;
+/**
+ * Outbox rows (lead, destination) for the worker to send: deliver buyers of an unsold lead,
+ * postbacks of a sale, opt-out notices. A row already queued for that lead and destination stays
+ * as it was, so a resumed sale or a repeated opt-out queues nothing twice.
+ */
+export async function queueOutbox(db: Store, rows: readonly { leadId: string; destination: string }[], now: Date): Promise<void> {
+  if (!rows.length) return;
   const at = now.toISOString();
   await db
     .insertInto('lead_deliveries')
     .values(
-      destinations.map((destination) => ({
+      rows.map((r) => ({
         id: newId('dl'),
-        lead_id: leadId,
-        destination,
+        lead_id: r.leadId,
+        destination: r.destination,
         status: 'pending' as const,
         attempts: 0,
         next_attempt_at: at,
@@ -271,6 +275,14 @@ export async function enqueueDeliveries(db: Store, leadId: string, destinations:
     .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
     .execute();
 }
+
+/** Outbox rows for the deliver buyers of an unsold lead (the existing worker sends them). */
+export const enqueueDeliveries = (db: Store, leadId: string, destinations: readonly string[], now: Date): Promise<void> =>
+  queueOutbox(
+    db,
+    destinations.map((destination) => ({ leadId, destination })),
+    now,
+  );
 
 /** The sales of these leads, by lead id. */
 export async function salesOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadSalesTable>> {
