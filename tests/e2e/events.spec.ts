@@ -96,6 +96,9 @@ test('an ad landing, the amount slider, the apply page and step 1: one visit wit
   await page.getByRole('link', { name: 'Check Your Rate' }).click();
   const applyHtml = await (await applyDoc).text();
   await expect(step(page)).toContainText('Step 1 of 3');
+  // The step is in the server's HTML; a ZIP typed before hydration has no listener to look it up.
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
   await page.getByLabel('ZIP code').fill('78701');
   await expect(page.getByText('Austin, Texas')).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
