@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
+import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
 import { withSharedRoutes } from './sharedRoutes';
@@ -24,7 +25,8 @@ export interface LoadedBrand {
   brand: Brand;
   file: string;
   routes: CompiledRoute[];
-  layout(name: string): Layout | undefined;
+  /** A layout by name; with a route's layoutParams, the layout that route shows (engine/layoutParams.ts). */
+  layout(name: string, params?: LayoutParams): Layout | undefined;
 }
 
 export interface Catalog {
@@ -96,11 +98,22 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       continue;
     }
     const own = brand.layouts ?? {};
+    // one filled copy per route's parameters (a route's object lives as long as the catalog)
+    const filled = new WeakMap<LayoutParams, Layout>();
+    const named = (name: string) => own[name] ?? shared.get(name)?.layout;
     brands.set(brand.id, {
       brand,
       file: src.file,
       routes: withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i)),
-      layout: (name) => own[name] ?? shared.get(name)?.layout,
+      layout: (name, params) => {
+        const layout = named(name);
+        if (!layout || !params) return layout;
+        const known = filled.get(params);
+        if (known) return known;
+        const made = withLayoutParams(layout, params);
+        filled.set(params, made);
+        return made;
+      },
     });
   }
 

@@ -34,7 +34,7 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   const stateParam = query.get('state')?.toLowerCase().trim();
   if (!stateParam) return undefined;
   const match = matchPath(loaded, path);
-  const layout = match && loaded.layout(match.route.layout);
+  const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
   const form = layout?.blocks.find((b) => b.type === 'searchForm');
   if (!form || form.type !== 'searchForm') return undefined;
   const state = STATES.find((s) => s.slug === stateParam || s.code === stateParam || s.name.toLowerCase() === stateParam);

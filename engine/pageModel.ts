@@ -23,7 +23,7 @@ export async function buildPageModel(
   // Only a real page (or the brand's own 404 page) is ever rendered and cached: a path that no
   // route of the brand matches is notFound here too, whoever asks for it.
   if (!match && path !== NOT_FOUND_PATH) return 'notFound';
-  const layout = match && loaded.layout(match.route.layout);
+  const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
   let content;
   if (match && layout && needsContent(match, layout)) {
     content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));

@@ -65,7 +65,7 @@ export function resolvePage(
   const { brand } = loaded;
   const year = now.getFullYear();
   const match = path === NOT_FOUND_PATH ? undefined : (knownMatch ?? matchPath(loaded, path));
-  const layout = match ? loaded.layout(match.route.layout) : undefined;
+  const layout = match ? loaded.layout(match.route.layout, match.route.layoutParams) : undefined;
   const params = match?.params ?? {};
   const vars = { ...pageVars(brand, params, year), ...content?.vars };
   const page = layout ?? notFoundLayout(brand);

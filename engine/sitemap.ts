@@ -105,7 +105,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   const out: string[] = [];
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
   for (const route of loaded.routes) {
-    const layout = loaded.layout(route.layout);
+    const layout = loaded.layout(route.layout, route.layoutParams);
     const list = layout?.blocks.map((b) => specOf(b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
     const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);

@@ -517,6 +517,15 @@ export interface Route {
     | 'loans-near-me'
     | 'cash-advance-near-me';
   content?: ContentCollection;
+  /**
+   * Values for the layout's {param.name} placeholders: the strings in which this route's pages differ from the other pages of a shared layout (e.g. "cityPath": "/{loanType.slug}/location"). Every parameter the layout uses must be given, and only those; a value may hold page placeholders.
+   */
+  layoutParams?: {
+    /**
+     * The text put in place of {param.name}.
+     */
+    [k: string]: string;
+  };
 }
 /**
  * One conversion postback to a traffic source.

@@ -1,9 +1,11 @@
 /**
  * Checks on how layouts are reused: a brand's own layout may not silently shadow a shared one
  * of the same name, and a block's "loanTypes" filter must name loan types the layout's routes
- * actually have (otherwise the block never shows, which is always a mistake).
+ * actually have (otherwise the block never shows, which is always a mistake); a route gives
+ * exactly the parameters its layout writes ({param.name}, engine/layoutParams.ts).
  */
 import type { Brand } from '../../schemas/brand.types';
+import { layoutParamNames } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
 import { encodePointer } from './locate';
 import type { FileProblem, LayoutSource } from './semantic';
@@ -88,4 +90,32 @@ export function heroProblems(
     for (const extra of heroes.slice(1)) found.set(extra.i, `a page has one hero${label}; this is a second one (the first is block ${heroes[0]!.i})`);
   }
   return [...found];
+}
+
+/**
+ * Each route gives every parameter its layout writes (a missing one would show "{param.x}" to
+ * a borrower) and no other (a value nothing shows is a mistake, often a misspelt name).
+ */
+export function checkLayoutParams(source: LayoutSource, routes: readonly CompiledRoute[], brandFile: string): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const uses = layoutParamNames(source.layout);
+  for (const route of routes) {
+    const given = Object.keys(route.layoutParams ?? {});
+    const missing = uses.filter((name) => !given.includes(name));
+    if (missing.length) {
+      problems.push({
+        file: brandFile,
+        pointer: encodePointer(['routes', route.index]),
+        message: `layout "${route.layout}" writes ${missing.map((n) => `{param.${n}}`).join(', ')}: give ${missing.length > 1 ? 'their' : 'its'} text in this route's "layoutParams"`,
+      });
+    }
+    for (const name of given.filter((n) => !uses.includes(n))) {
+      problems.push({
+        file: brandFile,
+        pointer: encodePointer(['routes', route.index, 'layoutParams', name]),
+        message: `layout "${route.layout}" has no {param.${name}}, so this value shows nowhere (it writes: ${uses.map((n) => `{param.${n}}`).join(', ') || 'none'}); remove it`,
+      });
+    }
+  }
+  return problems;
 }

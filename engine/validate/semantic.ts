@@ -12,11 +12,12 @@ import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type It
 import { blogHostsOf, hostsOfBrand } from '../hosts';
 import { TITLE_APPLY } from '../applyUrl';
 import { STORE_BRANDS } from '../data/stores';
+import { isLayoutParam, withLayoutParams } from '../layoutParams';
 import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacy';
-import { checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
+import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
 import { countryFormProblems } from './countryForm';
 
 export interface FileProblem extends Problem {
@@ -206,7 +207,15 @@ export function checkBrand(
   for (const r of compiled) usedBy.set(r.layout, [...(usedBy.get(r.layout) ?? []), r]);
   for (const [name, routes] of usedBy) {
     const source = layoutOf(name);
-    if (source) problems.push(...checkLayoutUse(brand, source, routes, checkLink, checkItemTemplate), ...checkLoanTypeFilters(source, routes, brand));
+    if (!source) continue;
+    problems.push(...checkLoanTypeFilters(source, routes, brand), ...checkLayoutParams(source, routes, file));
+    // routes giving the same parameters show the same filled layout: each such layout is checked with its routes
+    const byParams = new Map<string, CompiledRoute[]>();
+    for (const r of routes) byParams.set(JSON.stringify(r.layoutParams ?? {}), [...(byParams.get(JSON.stringify(r.layoutParams ?? {})) ?? []), r]);
+    for (const group of byParams.values()) {
+      const filled = { ...source, layout: withLayoutParams(source.layout, group[0]!.layoutParams) };
+      problems.push(...checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate));
+    }
   }
   return problems;
 }
@@ -233,6 +242,7 @@ function checkLayoutUse(
       if (path.some((key) => typeof key === 'string' && templateFields.has(key))) continue;
       for (const p of placeholdersIn(text)) {
         const pointer = base + encodePointer(path);
+        if (isLayoutParam(p)) continue; // a parameter no route gave: checkLayoutParams says so
         if (!ALL_VARS.has(p)) {
           add(pointer, `unknown placeholder {${p}} (known: ${[...ALL_VARS].map((v) => `{${v}}`).join(', ')})`);
           continue;
