@@ -13,6 +13,7 @@ import { buildCatalog, readSources, type Source } from '../../../engine/catalog'
 import { createEmbeddedSource } from '../../../engine/content/embedded';
 import { embeddedIndex } from '../../../engine/content/service';
 import { matchPath, NOT_FOUND_PATH } from '../../../engine/pageMatch';
+import { layoutParamNames } from '../../../engine/layoutParams';
 import { fill } from '../../../engine/templates';
 import { capitalizeFirst } from '../../../engine/names';
 import { renderPage, samplePaths } from '../../support/pageSamples';
@@ -59,13 +60,25 @@ beforeAll(async () => {
 function withExample(host: Host, example: Block): { brands: Source[]; layouts: Source[] } {
   const own = host.brand.layouts?.[host.layoutName];
   const replace = (layout: Layout): Layout => ({ ...layout, blocks: layout.blocks.map((b, i) => (i === host.index ? example : b)) as Layout['blocks'] });
+  // the example takes the place of a block that may have written a layout parameter: the routes keep only those still written
+  const routesFor = (layout: Layout) => {
+    const names = layoutParamNames(layout);
+    return host.brand.routes.map((r) =>
+      r.layout === host.layoutName && r.layoutParams
+        ? { ...r, layoutParams: Object.fromEntries(Object.entries(r.layoutParams).filter(([k]) => names.includes(k))) }
+        : r,
+    );
+  };
   if (own) {
-    const brand = { ...host.brand, layouts: { ...host.brand.layouts, [host.layoutName]: replace(own) } };
+    const layout = replace(own);
+    const brand = { ...host.brand, routes: routesFor(layout), layouts: { ...host.brand.layouts, [host.layoutName]: layout } };
     return { brands: [{ file: host.source.file, text: JSON.stringify(brand, null, 2) }], layouts: sources.layouts };
   }
   const file = `brands/layouts/${host.layoutName}.json`;
-  const layouts = sources.layouts.map((s) => (s.file === file ? { file, text: JSON.stringify(replace(JSON.parse(s.text) as Layout), null, 2) } : s));
-  return { brands: [host.source], layouts };
+  const shared = sources.layouts.find((s) => s.file === file)!;
+  const layout = replace(JSON.parse(shared.text) as Layout);
+  const layouts = sources.layouts.map((s) => (s === shared ? { file, text: JSON.stringify(layout, null, 2) } : s));
+  return { brands: [{ file: host.source.file, text: JSON.stringify({ ...host.brand, routes: routesFor(layout) }, null, 2) }], layouts };
 }
 
 describe('every block renders on the server with its schema examples', () => {

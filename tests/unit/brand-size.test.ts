@@ -1,0 +1,34 @@
+/**
+ * How much brand JSON there is: shared layouts plus every brand's own, and the lines of
+ * brands/*.json and brands/layouts/*.json (`cat brands/*.json brands/layouts/*.json | wc -l`).
+ * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts); these
+ * ceilings keep a copy from creeping back unnoticed. Folding more lowers them; a new brand or
+ * page that needs more raises them deliberately in the same commit. The aim is 140 layouts and
+ * 14,500 lines.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MAX_LAYOUTS = 148;
+const MAX_LINES = 16_227;
+
+const dir = join(process.cwd(), 'brands');
+const jsonIn = (d: string) =>
+  readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(join(d, f), 'utf8'));
+const brandTexts = jsonIn(dir);
+const layoutTexts = jsonIn(join(dir, 'layouts'));
+const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+describe('the size of the brand files', () => {
+  it(`has at most ${MAX_LAYOUTS} layouts, shared and brand-owned together`, () => {
+    const own = brandTexts.reduce((n, t) => n + Object.keys((JSON.parse(t) as { layouts?: object }).layouts ?? {}).length, 0);
+    expect(layoutTexts.length + own).toBeLessThanOrEqual(MAX_LAYOUTS);
+  });
+
+  it(`has at most ${MAX_LINES} lines of brand and layout JSON`, () => {
+    expect([...brandTexts, ...layoutTexts].reduce((n, t) => n + lines(t), 0)).toBeLessThanOrEqual(MAX_LINES);
+  });
+});
