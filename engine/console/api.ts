@@ -66,7 +66,10 @@ export function sessionCookie(token: string, _host: string, maxAgeSeconds: numbe
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}; Secure`;
 }
 
-const cookieToken = (req: ConsoleRequest): string =>
+/** Whether the request carries a session cookie at all (so a refused one expired or was ended, rather than never existed). */
+export const hasSessionCookie = (req: Pick<ConsoleRequest, 'headers'>): boolean => cookieToken(req) !== '';
+
+const cookieToken = (req: Pick<ConsoleRequest, 'headers'>): string =>
   new RegExp(`(?:^|;\\s*)${SESSION_COOKIE.replace(/[-]/g, '\\-')}=([\\w-]+)`).exec(req.headers.cookie ?? '')?.[1] ?? '';
 
 // A hash to verify against when the email has no account, so both cases take as long.

@@ -6,7 +6,7 @@
  */
 import type { GetServerSidePropsContext, GetServerSidePropsResult } from 'next';
 import { getStore, type Store } from '../store/db';
-import { requireUser } from './api';
+import { hasSessionCookie, requireUser, sessionCookie } from './api';
 import { csrfToken } from './csrf';
 import { may, PERMISSIONS, type Permission, type Role } from './roles';
 
@@ -40,14 +40,24 @@ export async function consolePage<T extends object>(
   const db = await getStore();
   const who = await requireUser(db, consoleRequestOf(ctx), permission);
   if ('refused' in who) {
-    if (who.refused!.status === 401) return { redirect: { destination: '/login', permanent: false } };
+    if (who.refused!.status === 401) return toSignIn(ctx);
     const user = await requireUser(db, consoleRequestOf(ctx), 'overview.view');
-    if ('refused' in user) return { redirect: { destination: '/login', permanent: false } };
+    if ('refused' in user) return toSignIn(ctx);
     ctx.res.statusCode = 403;
     return { props: { viewer: viewerOf(user.user, user.token), forbidden: true } };
   }
   const viewer = viewerOf(who.user, who.token);
   return { props: { viewer, ...(await load(db, viewer)) } };
+}
+
+/**
+ * No valid session: to the sign-in page — saying the session ended when the browser still sent
+ * one (it expired, or a password reset ended it), and dropping that cookie.
+ */
+function toSignIn(ctx: GetServerSidePropsContext): { redirect: { destination: string; permanent: false } } {
+  if (!hasSessionCookie(consoleRequestOf(ctx))) return { redirect: { destination: '/login', permanent: false } };
+  ctx.res.setHeader('Set-Cookie', sessionCookie('', ctx.req.headers.host ?? '', 0));
+  return { redirect: { destination: '/login?error=expired', permanent: false } };
 }
 
 const viewerOf = (user: { email: string; role: Role }, token: string): Viewer => ({

@@ -38,7 +38,20 @@ export interface ConsoleLoginAttemptsTable {
   locked_until: string;
 }
 
-export type AuditAction = 'sign_in' | 'sign_in_failed' | 'lockout' | 'sign_out' | 'reveal' | 'export' | 'user_added' | 'user_removed' | 'password_reset';
+export type AuditAction =
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'lockout'
+  | 'sign_out'
+  | 'reveal'
+  | 'form_trace'
+  | 'export'
+  | 'user_added'
+  | 'user_removed'
+  | 'password_reset'
+  | 'totp_enrolled'
+  | 'totp_failed'
+  | 'totp_reset';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

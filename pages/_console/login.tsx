@@ -17,6 +17,7 @@ const MESSAGES: Record<string, string> = {
   invalid: 'Enter an email address and a password.',
   refused: 'The sign-in was refused: use the form on this page.',
   out: 'You are signed out.',
+  expired: 'Your session has expired. Sign in again.',
 };
 
 type Props = { message: string; alert: boolean };
