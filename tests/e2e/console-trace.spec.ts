@@ -10,7 +10,8 @@ import { addUser, checkPage, clearNetworkAttempts, run, signIn, withStore } from
 
 const leadId = newId('ld');
 const otherLeadId = newId('ld');
-const email = `trace-${run}@example.org`;
+const email = `ana-${run}@example.org`;
+const marker = `tracecampaign-${run}`;
 const openLink = (page: import('@playwright/test').Page) => page.getByRole('link', { name: /Open the form trace/ });
 
 test.beforeAll(async () => {
@@ -21,8 +22,8 @@ test.beforeAll(async () => {
       clientId: '',
       type: 'installment',
       request: {
-        url: `http://ipaydayloans.localhost/api/leads?utm_campaign=trace-${run}`,
-        search: { utm_campaign: `trace-${run}` },
+        url: `http://ipaydayloans.localhost/api/leads?utm_campaign=${marker}`,
+        search: { utm_campaign: marker },
         body: { contact: { firstName: 'Ana', email: mail }, amount: 1000 },
       },
       response: { status: 201, body: { id, status: 'received' } },
@@ -51,13 +52,11 @@ test('an admin opens a lead’s form trace on demand: the posted request and the
   await signIn(page, admin);
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
   // nothing of the trace is on the page, nor opened, until asked for
-  await expect(page.getByText(`trace-${run}`)).toHaveCount(0);
+  await expect(page.getByText(marker)).toHaveCount(0);
   await openLink(page).focus();
   await Promise.all([page.waitForURL(/\?trace=open#form-trace$/), page.keyboard.press('Enter')]);
   const section = page.getByRole('region', { name: 'Form trace' });
-  await expect(section.getByRole('region', { name: '1. The form’s request' })).toContainText(
-    `http://ipaydayloans.localhost/api/leads?utm_campaign=trace-${run}`,
-  );
+  await expect(section.getByRole('region', { name: '1. The form’s request' })).toContainText(`http://ipaydayloans.localhost/api/leads?utm_campaign=${marker}`);
   await expect(section.getByText(`"email": "${email}"`)).toBeVisible();
   await expect(section.getByRole('region', { name: '2. The answer' })).toContainText('201');
   await expect(section.getByText(`"id": "${leadId}"`)).toBeVisible();
@@ -81,7 +80,7 @@ test('an analyst sees no form trace link and is refused the trace’s direct URL
   await expect(openLink(page)).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Form trace' })).toHaveCount(0);
   await checkPage(page, `/leads/${leadId}?trace=open`, 'Not for your role', 403);
-  await expect(page.getByText(`trace-${run}`)).toHaveCount(0);
+  await expect(page.getByText(marker)).toHaveCount(0);
   expect(
     await withStore((db) => db.selectFrom('console_audit').select('id').where('actor', '=', analyst).where('action', '=', 'form_trace').execute()),
   ).toEqual([]);
