@@ -47,7 +47,7 @@ test.beforeAll(async () => {
 });
 
 test('an admin opens a lead’s form trace on demand: the posted request and the answer, decrypted, and the opening is in the audit log', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const admin = addUser('admin');
   await signIn(page, admin);
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
@@ -73,7 +73,7 @@ test('an admin opens a lead’s form trace on demand: the posted request and the
 });
 
 test('an analyst sees no form trace link and is refused the trace’s direct URL (403), and nothing is opened', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const analyst = addUser('analyst');
   await signIn(page, analyst);
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
