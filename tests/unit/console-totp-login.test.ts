@@ -1,5 +1,5 @@
 /**
- * The second factor over a temp SQLite store: the secret sealed at rest and opened again, a time
+ * The second factor over a real store, SQLite and PostgreSQL (the 011 migration on both): the secret sealed at rest and opened again, a time
  * step spent once only, the password leading to a `code` session that reaches nothing (401), an
  * admin in a deployment without an authenticator signed in to set one up only, and the CLI's
  * totp-reset for a lost phone (sessions ended, lock lifted).
@@ -16,21 +16,14 @@ import { runUserCli } from '../../engine/console/userCli';
 import { isSealed } from '../../engine/leads/sealing';
 import { addUser, findUser, saveAttempts } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const dir = mkdtempSync(join(tmpdir(), 'loansites-console-totp-'));
 let db: Store;
+let pg: RunningPostgres | undefined;
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
-beforeAll(async () => {
-  db = openStore({ url: '', file: join(dir, 't.sqlite') });
-  await migrateStore(db);
-  for (const [email, role] of [
-    ['two@example.com', 'analyst'],
-    ['admin@example.com', 'admin'],
-  ] as const)
-    await addUser(db, { email, role, passwordHash: await hashPassword('a long passphrase 1', cheap) });
-});
 afterAll(async () => {
-  await db?.destroy();
+  await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -39,7 +32,21 @@ const req = (r: Partial<ConsoleRequest>): ConsoleRequest => ({ method: 'GET', he
 const login = (email: string) => consoleLogin(db, req({ method: 'POST', body: { email, password: 'a long passphrase 1' } }));
 const cookieOf = (setCookie: string | undefined) => setCookie!.split(';')[0]!;
 
-describe('the second factor in the store', () => {
+describe.each(['SQLite', 'PostgreSQL'] as const)('the second factor in the store (%s)', (kind) => {
+  beforeAll(async () => {
+    db =
+      kind === 'SQLite'
+        ? openStore({ url: '', file: join(dir, 't.sqlite') })
+        : openStore({ url: await (pg ??= await startPostgres()).createDatabase('console_totp') });
+    await migrateStore(db);
+    for (const [email, role] of [
+      ['two@example.com', 'analyst'],
+      ['admin@example.com', 'admin'],
+    ] as const)
+      await addUser(db, { email, role, passwordHash: await hashPassword('a long passphrase 1', cheap) });
+  });
+  afterAll(() => db.destroy());
+
   it('the secret is sealed at rest and opens to the same bytes; a time step is spent once only', async () => {
     const user = (await findUser(db, 'two@example.com'))!;
     const secret = newTotpSecret();
