@@ -29,7 +29,7 @@ const funnelCounts = (page: Page) =>
 test.beforeAll(() => clearNetworkAttempts());
 
 test('the overview filtered by a campaign shows exactly the visits, apply views, steps and leads the test made on a brand site', async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   // A borrower: the ad's landing page, the amount slider, its call to action, the three steps, submitted.
   await page.goto(brandUrl('ipaydayloans', landing));
   await hydrated(page);
