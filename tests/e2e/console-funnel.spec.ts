@@ -17,7 +17,8 @@ const campaign = `e2e-brands-${run}`;
 const landing = `/payday-loans?utm_campaign=${campaign}&utm_source=e2e-brands`;
 const email = `funnel-${run}@example.org`;
 const visitIdOf = (page: Page) => page.evaluate((key) => (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { id?: string }).id, VISIT_STORAGE_KEY);
-const hydrated = (page: Page) => expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+// the first page a fresh server renders can take a while to hydrate on a busy machine
+const hydrated = (page: Page) => expect(page.locator('html[data-hydrated]')).toHaveCount(1, { timeout: 30_000 });
 
 /** The funnel table's stage → count, as the overview shows them. */
 const funnelCounts = (page: Page) =>
