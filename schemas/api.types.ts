@@ -493,6 +493,24 @@ export interface ConsoleLogin {
 }
 
 /**
+ * A console form post about the signed-in user's second factor (POST /api/console/totp): the code at sign-in, starting an authenticator set-up, or confirming it with a code.
+ */
+export interface ConsoleTotp {
+  /**
+   * The session's CSRF token, from the page that sent the form.
+   */
+  csrf: string;
+  /**
+   * code: the second step of signing in; setup: make a new secret to enrol; confirm: enable the new secret with a code from the app.
+   */
+  action: 'code' | 'setup' | 'confirm';
+  /**
+   * The six-digit code the authenticator app shows now (a space in the middle is allowed).
+   */
+  code?: string;
+}
+
+/**
  * POST /api/opt-out (the "Stop calls and emails" page): a borrower revokes consent to calls, texts and emails for the phone number or email address of earlier loan requests. At least one of the two. The answer is the same whether or not a request with that contact exists.
  */
 export interface ContactOptOutRequest {

@@ -42,7 +42,10 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
           {viewer && (
             <form method="post" action="/api/console/logout" className="flex items-center gap-3">
               <span className="text-sm">
-                {viewer.email} <span className="text-slate-700">({viewer.role})</span>
+                <a href="/account" className={linkClass} aria-current={current === '/account' ? 'page' : undefined}>
+                  {viewer.email}
+                </a>{' '}
+                <span className="text-slate-700">({viewer.role})</span>
               </span>
               <input type="hidden" name="csrf" value={viewer.csrf} />
               <button type="submit" className="inline-flex min-h-10 items-center rounded border border-slate-600 bg-white px-3">

@@ -10,13 +10,26 @@ import funnelSchema from '../../schemas/api/console-funnel-query.schema.json' wi
 import type { ConsoleFunnelQuery, ConsoleLogin } from '../../schemas/api.types';
 import { truncateIp, validatorFor } from '../http/api';
 import type { Store } from '../store/db';
-import { audit, createSession, endSession, findUser, loadAttempts, normaliseEmail, saveAttempts, sessionUser, SESSION_TTL_MS } from '../store/console';
+import {
+  audit,
+  createSession,
+  endSession,
+  findUser,
+  loadAttempts,
+  normaliseEmail,
+  saveAttempts,
+  SECOND_STEP_TTL_MS,
+  sessionUser,
+  SESSION_TTL_MS,
+  type SessionStage,
+} from '../store/console';
 import { toProblems } from '../validate/schema';
 import { breakdown, funnel } from '../traffic/funnelQuery';
 import { csrfToken, csrfValid } from './csrf';
 import { afterAttempt, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';
 import { hashPassword, verifyPassword } from './passwords';
 import { isRole, may, type Permission } from './roles';
+import { totpRequired } from './totp';
 
 export const SESSION_COOKIE = '__Host-console_session';
 
@@ -66,54 +79,92 @@ export function sessionCookie(token: string, _host: string, maxAgeSeconds: numbe
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}; Secure`;
 }
 
-const cookieToken = (req: ConsoleRequest): string =>
+/** Whether the request carries a session cookie at all (so a refused one expired or was ended, rather than never existed). */
+export const hasSessionCookie = (req: Pick<ConsoleRequest, 'headers'>): boolean => cookieToken(req) !== '';
+
+const cookieToken = (req: Pick<ConsoleRequest, 'headers'>): string =>
   new RegExp(`(?:^|;\\s*)${SESSION_COOKIE.replace(/[-]/g, '\\-')}=([\\w-]+)`).exec(req.headers.cookie ?? '')?.[1] ?? '';
 
 // A hash to verify against when the email has no account, so both cases take as long.
 let decoy: Promise<string> | undefined;
 
-/** POST: {email, password} → 200 with the session cookie and CSRF token; 401 for a wrong pair; 429 while locked. */
-export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<ConsoleAnswer> {
-  if (req.method !== 'POST') return refuse(405, 'Use POST', undefined, { Allow: 'POST' });
-  const input = checked<ConsoleLogin>(loginSchema, req.body);
-  if (!input.ok) return input.answer;
-  const now = req.now ?? new Date();
-  const email = normaliseEmail(input.value.email);
-  const keys = [`email:${email}`, `net:${truncateIp(req.ip)}`];
-  const records = await Promise.all(keys.map((k) => loadAttempts(db, k)));
-  for (const rec of records) {
+/** The sign-in limiter's keys for an account and the client's network (its address truncated). */
+export const attemptKeys = (email: string, ip: string): string[] => [`email:${normaliseEmail(email)}`, `net:${truncateIp(ip)}`];
+
+/** A 429 answer (with Retry-After) while any of the keys is locked; undefined when a sign-in may be tried. */
+export async function lockedAnswer(db: Store, keys: string[], now: Date): Promise<ConsoleAnswer | undefined> {
+  for (const rec of await Promise.all(keys.map((k) => loadAttempts(db, k)))) {
     const allowed = loginAllowed(rec, now.getTime());
     if (!allowed.ok)
       return refuse(429, `Too many failed sign-ins; try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} min`, undefined, {
         'Retry-After': String(allowed.retryAfterSeconds),
       });
   }
+  return undefined;
+}
+
+/**
+ * Records one attempt (a password, or a second-factor code) on every key; whether it locked one.
+ * A success clears the account's failures unless `clearAccount` is false — a right password
+ * with the code still to come, so re-entering the password cannot reset the count of wrong codes.
+ */
+export async function recordAttempt(db: Store, keys: string[], success: boolean, now: Date, clearAccount = true): Promise<boolean> {
+  let locked = false;
+  await Promise.all(
+    keys.map(async (k) => {
+      const network = k.startsWith('net:');
+      const rec: AttemptRecord = await loadAttempts(db, k);
+      const next = afterAttempt(rec, success, now.getTime(), network ? NETWORK_LOGIN_RULES : LOGIN_RULES, !network && clearAccount);
+      locked ||= next.locked;
+      await saveAttempts(db, k, next.rec);
+    }),
+  );
+  return locked;
+}
+
+/**
+ * POST: {email, password} → 200 with the session cookie and CSRF token; 401 for a wrong pair; 429
+ * while locked. With a second factor on, the session is at stage `code` until the code is given
+ * (engine/console/totpRoutes.ts); an admin in a deployment without one gets stage `enrol`.
+ */
+export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<ConsoleAnswer> {
+  if (req.method !== 'POST') return refuse(405, 'Use POST', undefined, { Allow: 'POST' });
+  const input = checked<ConsoleLogin>(loginSchema, req.body);
+  if (!input.ok) return input.answer;
+  const now = req.now ?? new Date();
+  const email = normaliseEmail(input.value.email);
+  const keys = attemptKeys(email, req.ip);
+  const blocked = await lockedAnswer(db, keys, now);
+  if (blocked) return blocked;
   const user = await findUser(db, email);
   const ok = await verifyPassword(input.value.password, user?.password_hash ?? (await (decoy ??= hashPassword('decoy password for timing'))));
   const success = ok && !!user;
-  let locked = false;
-  await Promise.all(
-    keys.map((k, i) => {
-      const network = k.startsWith('net:');
-      const next = afterAttempt(records[i] as AttemptRecord, success, now.getTime(), network ? NETWORK_LOGIN_RULES : LOGIN_RULES, !network);
-      locked ||= next.locked;
-      return saveAttempts(db, k, next.rec);
-    }),
-  );
+  const stage: SessionStage = !user ? 'full' : Number(user.totp_enabled) === 1 ? 'code' : isRole(user.role) && totpRequired(user.role) ? 'enrol' : 'full';
+  const locked = await recordAttempt(db, keys, success, now, stage !== 'code');
   if (!success) {
     await audit(db, { actor: email, action: locked ? 'lockout' : 'sign_in_failed', target: email, now });
     return refuse(401, 'The email or password is wrong');
   }
-  const token = await createSession(db, user.id, now);
-  await audit(db, { actor: email, action: 'sign_in', target: email, now });
-  return answer(200, { email, role: user.role, csrf: csrfToken(token) }, { 'Set-Cookie': sessionCookie(token, req.headers.host ?? '', SESSION_TTL_MS / 1000) });
+  const ttl = stage === 'full' ? SESSION_TTL_MS : SECOND_STEP_TTL_MS;
+  const token = await createSession(db, user.id, now, ttl, stage);
+  if (stage !== 'code') await audit(db, { actor: email, action: 'sign_in', target: email, ...(stage === 'enrol' ? { detail: { mustEnrol: true } } : {}), now });
+  return answer(
+    200,
+    { email, role: user.role, csrf: csrfToken(token), ...(stage === 'full' ? {} : { stage }) },
+    { 'Set-Cookie': sessionCookie(token, req.headers.host ?? '', ttl / 1000) },
+  );
 }
 
-/** The signed-in user of the request, with their role checked against `permission`; an answer when refused. */
-export async function requireUser(db: Store, req: ConsoleRequest, permission: Permission) {
+/**
+ * The signed-in user of the request, with their role checked against `permission` and their
+ * session's stage against `stages` (a session still waiting for its second factor reaches
+ * nothing else); an answer when refused (with the stage when that was the reason).
+ */
+export async function requireUser(db: Store, req: ConsoleRequest, permission: Permission, stages: readonly SessionStage[] = ['full']) {
   const token = cookieToken(req);
   const user = await sessionUser(db, token, req.now ?? new Date());
   if (!user || !isRole(user.role)) return { refused: refuse(401, 'Sign in first') } as const;
+  if (!stages.includes(user.stage)) return { refused: refuse(401, 'Finish signing in first'), stage: user.stage } as const;
   if (!may(user.role, permission)) return { refused: refuse(403, 'Your role may not see this') } as const;
   return { user: { ...user, role: user.role }, token } as const;
 }

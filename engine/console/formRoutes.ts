@@ -39,7 +39,10 @@ export async function loginRoute(db: Store, req: IncomingMessage): Promise<Answe
     throw err;
   }
   const a: ConsoleAnswer = await consoleLogin(db, requestOf(req, present(form, ['email', 'password'])));
-  if (a.status === 200) return see('/', { 'Set-Cookie': a.headers['Set-Cookie']! });
+  if (a.status === 200) {
+    const stage = (a.body as { stage?: string }).stage;
+    return see(stage === 'code' ? '/login' : stage === 'enrol' ? '/account' : '/', { 'Set-Cookie': a.headers['Set-Cookie']! });
+  }
   if (a.status === 429) return see(`/login?error=locked&minutes=${Math.ceil(Number(a.headers['Retry-After'] ?? 60) / 60)}`);
   return see(a.status === 401 ? '/login?error=wrong' : '/login?error=invalid');
 }

@@ -6,7 +6,8 @@
  */
 import type { GetServerSidePropsContext, GetServerSidePropsResult } from 'next';
 import { getStore, type Store } from '../store/db';
-import { requireUser } from './api';
+import type { SessionStage } from '../store/console';
+import { hasSessionCookie, requireUser, sessionCookie } from './api';
 import { csrfToken } from './csrf';
 import { may, PERMISSIONS, type Permission, type Role } from './roles';
 
@@ -35,19 +36,33 @@ export async function consolePage<T extends object>(
   ctx: GetServerSidePropsContext,
   permission: Permission,
   load: (db: Store, viewer: Viewer) => Promise<T>,
+  stages: readonly SessionStage[] = ['full'],
 ): Promise<GetServerSidePropsResult<ConsoleProps<T>>> {
   ctx.res.setHeader('Cache-Control', 'no-store');
   const db = await getStore();
-  const who = await requireUser(db, consoleRequestOf(ctx), permission);
+  const who = await requireUser(db, consoleRequestOf(ctx), permission, stages);
   if ('refused' in who) {
-    if (who.refused!.status === 401) return { redirect: { destination: '/login', permanent: false } };
-    const user = await requireUser(db, consoleRequestOf(ctx), 'overview.view');
-    if ('refused' in user) return { redirect: { destination: '/login', permanent: false } };
+    // Half signed in: the code is still to come (the sign-in page asks for it), or an admin must set up an authenticator first.
+    if (who.stage === 'code') return { redirect: { destination: '/login', permanent: false } };
+    if (who.stage === 'enrol') return { redirect: { destination: '/account', permanent: false } };
+    if (who.refused!.status === 401) return toSignIn(ctx);
+    const user = await requireUser(db, consoleRequestOf(ctx), 'overview.view', stages);
+    if ('refused' in user) return toSignIn(ctx);
     ctx.res.statusCode = 403;
     return { props: { viewer: viewerOf(user.user, user.token), forbidden: true } };
   }
   const viewer = viewerOf(who.user, who.token);
   return { props: { viewer, ...(await load(db, viewer)) } };
+}
+
+/**
+ * No valid session: to the sign-in page — saying the session ended when the browser still sent
+ * one (it expired, or a password reset ended it), and dropping that cookie.
+ */
+function toSignIn(ctx: GetServerSidePropsContext): { redirect: { destination: string; permanent: false } } {
+  if (!hasSessionCookie(consoleRequestOf(ctx))) return { redirect: { destination: '/login', permanent: false } };
+  ctx.res.setHeader('Set-Cookie', sessionCookie('', ctx.req.headers.host ?? '', 0));
+  return { redirect: { destination: '/login?error=expired', permanent: false } };
 }
 
 const viewerOf = (user: { email: string; role: Role }, token: string): Viewer => ({

@@ -4,6 +4,7 @@
  *   list
  *   remove --email E
  *   reset --email E --password-stdin        (new password; signs the user out everywhere)
+ *   totp-reset --email E                    (removes the authenticator: a lost phone; signs the user out)
  * The password is read from standard input (one line; the final newline dropped), never from
  * the command line, where `ps` and shell history would show it. Every change is audited ("cli").
  * Exit status: 0 done, 1 refused (with the reason), 2 usage.
@@ -11,13 +12,15 @@
 import { parseArgs } from 'node:util';
 import type { Store } from '../store/db';
 import { addUser, audit, listUsers, normaliseEmail, removeUser, resetPassword } from '../store/console';
+import { resetTotp } from './totpStore';
 import { hashPassword, passwordProblem } from './passwords';
 import { isRole, ROLES } from './roles';
 
 export const USAGE = `usage: npm run console:user -- add --email E --role ${ROLES.join('|')} --password-stdin
        npm run console:user -- list
        npm run console:user -- remove --email E
-       npm run console:user -- reset --email E --password-stdin`;
+       npm run console:user -- reset --email E --password-stdin
+       npm run console:user -- totp-reset --email E`;
 
 export interface CliIo {
   readStdin(): Promise<string>;
@@ -98,6 +101,17 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
       }
       await audit(db, { actor: 'cli', action: 'password_reset', target: who });
       io.out(`new password set for ${who}; their sessions were ended`);
+      return 0;
+    }
+    case 'totp-reset': {
+      const who = needEmail();
+      if (!who) return 2;
+      if (!(await resetTotp(db, who))) {
+        io.err(`${who} has no account`);
+        return 1;
+      }
+      await audit(db, { actor: 'cli', action: 'totp_reset', target: who });
+      io.out(`two-step sign-in removed for ${who}; their sessions were ended (they sign in with the password, and set it up again)`);
       return 0;
     }
     default:

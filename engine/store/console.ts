@@ -3,6 +3,7 @@
  * sign-in attempt records. Emails are kept lower-case and trimmed; one account per email.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { ColumnType } from 'kysely';
 import type { Store } from './db';
 import type { Role } from '../console/roles';
 import type { AttemptRecord } from '../console/loginLimit';
@@ -12,6 +13,12 @@ export interface ConsoleUsersTable {
   email: string;
   role: string;
   password_hash: string;
+  /** the TOTP secret, sealed (engine/console/totpStore.ts); null without one */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 once a code confirmed the secret */
+  totp_enabled: ColumnType<number, number | undefined, number>;
+  /** the last TOTP time step a code was accepted for (a code is good once) */
+  totp_last_step: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }
@@ -20,7 +27,13 @@ export interface ConsoleSessionsTable {
   user_id: string;
   created_at: string;
   expires_at: string;
+  /** full; code: the password was right, the TOTP code is still to come; enrol: may only set up TOTP */
+  stage: ColumnType<SessionStage, SessionStage | undefined, SessionStage>;
 }
+
+export type SessionStage = 'full' | 'code' | 'enrol';
+/** How long the step between the password and the code (or a required enrolment) may take. */
+export const SECOND_STEP_TTL_MS = 10 * 60_000;
 export interface ConsoleAuditTable {
   id: string;
   at: string;
@@ -38,7 +51,20 @@ export interface ConsoleLoginAttemptsTable {
   locked_until: string;
 }
 
-export type AuditAction = 'sign_in' | 'sign_in_failed' | 'lockout' | 'sign_out' | 'reveal' | 'export' | 'user_added' | 'user_removed' | 'password_reset';
+export type AuditAction =
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'lockout'
+  | 'sign_out'
+  | 'reveal'
+  | 'form_trace'
+  | 'export'
+  | 'user_added'
+  | 'user_removed'
+  | 'password_reset'
+  | 'totp_enrolled'
+  | 'totp_failed'
+  | 'totp_reset';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -98,11 +124,11 @@ export async function resetPassword(db: Store, email: string, passwordHash: stri
 export const SESSION_TTL_MS = 8 * 3600_000;
 
 /** A new session for the user: the token to put in the cookie (only its hash is stored). */
-export async function createSession(db: Store, userId: string, now = new Date(), ttlMs = SESSION_TTL_MS): Promise<string> {
+export async function createSession(db: Store, userId: string, now = new Date(), ttlMs = SESSION_TTL_MS, stage: SessionStage = 'full'): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('console_sessions')
-    .values({ token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + ttlMs).toISOString() })
+    .values({ token_hash: tokenHash(token), user_id: userId, created_at: now.toISOString(), expires_at: new Date(now.getTime() + ttlMs).toISOString(), stage })
     .execute();
   return token;
 }
@@ -113,7 +139,7 @@ export async function sessionUser(db: Store, token: string, now = new Date()) {
   return db
     .selectFrom('console_sessions')
     .innerJoin('console_users', 'console_users.id', 'console_sessions.user_id')
-    .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at'])
+    .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at', 'console_sessions.stage'])
     .where('console_sessions.token_hash', '=', tokenHash(token))
     .where('console_sessions.expires_at', '>', now.toISOString())
     .executeTakeFirst();

@@ -6,6 +6,7 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { requireUser } from '../../engine/console/api';
+import { csrfToken } from '../../engine/console/csrf';
 import { consoleRequestOf, queryText } from '../../engine/console/pages';
 import { getStore } from '../../engine/store/db';
 
@@ -17,24 +18,28 @@ const MESSAGES: Record<string, string> = {
   invalid: 'Enter an email address and a password.',
   refused: 'The sign-in was refused: use the form on this page.',
   out: 'You are signed out.',
+  expired: 'Your session has expired. Sign in again.',
+  code: 'That code is not right, or was used already. Enter the code your app shows now.',
 };
 
-type Props = { message: string; alert: boolean };
+/** `csrf` when the password was right and the authenticator's code is still to come. */
+type Props = { message: string; alert: boolean; csrf: string | null };
 
 export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   ctx.res.setHeader('Cache-Control', 'no-store');
-  const who = await requireUser(await getStore(), consoleRequestOf(ctx), 'overview.view');
-  if (!('refused' in who)) return { redirect: { destination: '/', permanent: false } };
+  const who = await requireUser(await getStore(), consoleRequestOf(ctx), 'overview.view', ['full', 'code']);
+  if (!('refused' in who) && who.user.stage === 'full') return { redirect: { destination: '/', permanent: false } };
+  const csrf = 'refused' in who ? null : csrfToken(who.token);
   const code = queryText(ctx.query.error) || queryText(ctx.query.status);
   const minutes = Number(queryText(ctx.query.minutes));
   let message = MESSAGES[code] ?? '';
   if (code === 'locked' && Number.isInteger(minutes) && minutes > 0 && minutes < 1000) message = message.replace('for a while', `for ${minutes} min`);
-  if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused')
-    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' ? 401 : 400;
-  return { props: { message, alert: code !== 'out' && !!message } };
+  if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code')
+    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' || code === 'code' ? 401 : 400;
+  return { props: { message, alert: code !== 'out' && !!message, csrf } };
 };
 
-export default function LoginPage({ message, alert }: Props) {
+export default function LoginPage({ message, alert, csrf }: Props) {
   return (
     <ConsoleLayout title="Sign in">
       {message && (
@@ -45,21 +50,37 @@ export default function LoginPage({ message, alert }: Props) {
           {message}
         </p>
       )}
-      <form method="post" action="/api/console/login" className="flex max-w-md flex-col gap-4">
-        <label className="flex flex-col">
-          Email
-          <input type="email" name="email" autoComplete="username" required className={inputClass} />
-        </label>
-        <label className="flex flex-col">
-          Password
-          <input type="password" name="password" autoComplete="current-password" required className={inputClass} />
-        </label>
-        <div>
-          <button type="submit" className={buttonClass}>
-            Sign in
-          </button>
-        </div>
-      </form>
+      {csrf ? (
+        <form method="post" action="/api/console/totp" className="flex max-w-md flex-col gap-4">
+          <input type="hidden" name="csrf" value={csrf} />
+          <input type="hidden" name="action" value="code" />
+          <label className="flex flex-col">
+            Code from your authenticator app
+            <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\s*\d{3}\s?\d{3}\s*" required className={inputClass} />
+          </label>
+          <div>
+            <button type="submit" className={buttonClass}>
+              Continue
+            </button>
+          </div>
+        </form>
+      ) : (
+        <form method="post" action="/api/console/login" className="flex max-w-md flex-col gap-4">
+          <label className="flex flex-col">
+            Email
+            <input type="email" name="email" autoComplete="username" required className={inputClass} />
+          </label>
+          <label className="flex flex-col">
+            Password
+            <input type="password" name="password" autoComplete="current-password" required className={inputClass} />
+          </label>
+          <div>
+            <button type="submit" className={buttonClass}>
+              Sign in
+            </button>
+          </div>
+        </form>
+      )}
     </ConsoleLayout>
   );
 }

@@ -7,94 +7,14 @@
  * refused, no-store and the script-free CSP on every answer, axe on every page — and the console
  * unreachable from a brand host (404), brand pages unreachable from the console host.
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_DB_FILE } from '../../playwright.config';
-import { openStore, type Store } from '../../engine/store/db';
+import { expect, test } from '@playwright/test';
 import { newId } from '../../engine/store/leads';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/traffic/rules';
 import { leadRow } from '../support/leadRow';
-import { expectNoAxeViolations, PORT } from './helpers';
-import { smallTapTargets } from './tapTargets';
-
-const CONSOLE = `http://console.localhost:${PORT}`;
-const CONSOLE_HOST = `console.localhost:${PORT}`;
-const run = randomBytes(4).toString('hex');
-const PASSWORD = 'correct horse battery staple';
-
-/** A console account, made as an operator makes one: the real CLI, the password on standard input. */
-let accounts = 0;
-function addUser(role: 'admin' | 'analyst' | 'viewer'): string {
-  const email = `${role}-${run}-${++accounts}@example.com`;
-  execFileSync('npm', ['run', '--silent', 'console:user', '--', 'add', '--email', email, '--role', role, '--password-stdin'], {
-    input: PASSWORD,
-    env: { ...process.env, LOANSITES_DB_FILE: E2E_DB_FILE, DATABASE_URL: '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  return email;
-}
-
-async function withStore<T>(work: (db: Store) => Promise<T>): Promise<T> {
-  const db = openStore({ url: '', file: E2E_DB_FILE });
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
-/** Forget the sign-in failures of this machine's network (the lockout test locks it, as it would any network). */
-const clearNetworkAttempts = () => withStore((db) => db.deleteFrom('console_login_attempts').where('key', 'like', 'net:%').execute());
-
-/** A raw request with any Host header (a browser will not send a brand host to the console's paths on purpose). */
-function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, method, path, agent: false, headers: { host, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Sign in through the form, by keyboard only: the skip link first, then the email, the password, Enter. */
-async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto(`${CONSOLE}/login`);
-  await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Email')).toBeFocused();
-  await page.keyboard.type(email);
-  await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Password')).toBeFocused();
-  await page.keyboard.type(password);
-  // the password check is scrypt with 128 MiB (engine/console/passwords.ts): seconds on a busy machine
-  await Promise.all([
-    page.waitForURL((url) => url.pathname === '/' || (url.pathname === '/login' && url.search !== ''), { timeout: 30_000 }),
-    page.keyboard.press('Enter'),
-  ]);
-}
-
-/** The page's answer carries no-store and the console's script-free policy; axe finds nothing; every target is at least 24 px. */
-async function checkPage(page: Page, path: string, heading: string | RegExp, status = 200) {
-  const res = await page.goto(`${CONSOLE}${path}`);
-  expect(res?.status(), path).toBe(status);
-  const h = res!.headers();
-  expect(h['cache-control']).toContain('no-store');
-  expect(h['content-security-policy']).toContain("script-src 'none'");
-  expect(h['content-security-policy']).not.toContain('unsafe-inline');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-  expect(await page.locator('script:not([type="application/json"]):not([type="application/ld+json"])').count(), `${path} runs no script`).toBe(0);
-  await expectNoAxeViolations(page);
-  expect(await smallTapTargets(page, 24)).toEqual([]);
-}
+import { PORT } from './helpers';
+import { addUser, checkPage, clearNetworkAttempts, CONSOLE, CONSOLE_HOST, raw, run, signIn, withStore } from './console.fixtures';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const campaign = `e2e-${run}`;

@@ -17,6 +17,7 @@ import * as m009 from './009_traffic_daily_pairs';
 import * as m009h from './009_traffic_hourly_brand';
 import * as m009i from './009_traffic_pairs_all_values';
 import * as m010 from './010_sale_posts_out';
+import * as m011t from './011_console_totp';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['009_traffic_hourly_brand', m009h],
   ['009_traffic_pairs_all_values', m009i],
   ['010_sale_posts_out', m010],
+  ['011_console_totp', m011t],
 ];
 
 export const migrationProvider: MigrationProvider = {

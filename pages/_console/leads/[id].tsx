@@ -2,11 +2,14 @@
  * One lead in the console: the person (masked for an analyst until they reveal it — the reveal
  * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
  * campaign, click ids), the consent snapshot, the sale and its timeline (eligibility, pings,
- * bids, posts, the decision) and the deliveries. A viewer may not open it (403).
+ * bids, posts, the decision) and the deliveries. A viewer may not open it (403). An admin may
+ * open the lead's form trace (`?trace=open`: decrypted on demand, each opening audited); any
+ * other role asking for it gets 403.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, buttonClass } from '../../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
+import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
@@ -14,16 +17,38 @@ import { may } from '../../../engine/console/roles';
 export const config = { unstable_runtimeJS: false };
 
 type Detail = NonNullable<Awaited<ReturnType<typeof leadDetail>>>;
-type Props = ConsoleProps<{ id: string; detail: Detail | null; canReveal: boolean }>;
+type Props = ConsoleProps<{ id: string; detail: Detail | null; canReveal: boolean; canTrace: boolean; trace: ShownFormTrace | null | 'closed' }>;
 
-export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'leads.view', async (db, viewer) => {
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
+  const wantsTrace = queryText(ctx.query.trace) === 'open';
+  return consolePage(ctx, wantsTrace ? 'leads.trace' : 'leads.view', async (db, viewer) => {
     const id = queryText(ctx.query.id, 64);
     const revealed = viewer.role !== 'admin' && may(viewer.role, 'leads.reveal') && (await revealedBy(db, viewer.email, id));
     const detail = (await leadDetail(db, viewer.role, id, revealed)) ?? null;
     if (!detail) ctx.res.statusCode = 404;
-    return { id, detail, canReveal: !!detail?.lead?.masked && may(viewer.role, 'leads.reveal') };
+    const lead = detail?.lead;
+    const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
+    return { id, detail, canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'), canTrace: may(viewer.role, 'leads.trace'), trace };
   });
+};
+
+/** The form trace as the trace holds it: the request the apply form posted and the answer it got. */
+function FormTraceView({ trace }: { trace: ShownFormTrace | null }) {
+  if (!trace) return <p>No form trace was stored for this lead (the browser sends it after the form’s answer; it may have been lost or refused).</p>;
+  return (
+    <>
+      <Facts
+        label="1. The form’s request"
+        facts={[['Sent', when(trace.at)], ['Form', trace.type], ['URL', trace.url], ...trace.search.map(([k, v]): [string, string] => [`Query ${k}`, v])]}
+      />
+      <h3 className="mb-1 font-semibold">The posted body</h3>
+      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{trace.requestBody}</pre>
+      <Facts label="2. The answer" facts={[['Status', String(trace.status)]]} />
+      <h3 className="mb-1 font-semibold">The answer’s body</h3>
+      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{trace.responseBody}</pre>
+    </>
+  );
+}
 
 function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
   return (
@@ -43,7 +68,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, viewer } = props;
+  const { detail, id, canReveal, canTrace, trace, viewer } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -141,6 +166,20 @@ export default function LeadPage(props: Props) {
         head={['Destination', 'Status', 'Attempts', 'Delivered', 'Last error']}
         rows={deliveries.map((d) => [d.destination, d.status, String(d.attempts), when(d.delivered_at), d.last_error ?? ''])}
       />
+      {canTrace && (
+        <section aria-labelledby="form-trace" className="mb-6">
+          <h2 id="form-trace" className="mb-2 text-xl font-semibold">
+            Form trace
+          </h2>
+          {trace === 'closed' ? (
+            <a href={`/leads/${encodeURIComponent(lead.id)}?trace=open#form-trace`} className={linkClass}>
+              Open the form trace (decrypted now, recorded in the audit log)
+            </a>
+          ) : (
+            <FormTraceView trace={trace} />
+          )}
+        </section>
+      )}
     </ConsoleLayout>
   );
 }

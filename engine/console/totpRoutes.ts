@@ -1,0 +1,92 @@
+/**
+ * POST /api/console/totp, a console form post (engine/console/forms.ts) about the signed-in
+ * user's second factor:
+ * - `code`: the second step of signing in (the session is at stage `code` after the password):
+ *   a right code, not used before, turns it into a full session under a new token; wrong codes
+ *   count with the sign-in lockout (engine/console/loginLimit.ts), and a lockout ends the session.
+ * - `setup`: a new secret to enrol (shown on /account as an otpauth:// URI and as text);
+ * - `confirm`: a code from the app enables it (and an admin who had to enrol gets a full session).
+ * Each answers 303 to the page to show next; a forged post (wrong CSRF token) is a 403.
+ */
+import type { IncomingMessage } from 'node:http';
+import totpSchema from '../../schemas/api/console-totp.schema.json' with { type: 'json' };
+import type { ConsoleTotp } from '../../schemas/api.types';
+import { ApiError, clientIp, validatorFor } from '../http/api';
+import type { Store } from '../store/db';
+import { audit, createSession, endSession, SESSION_TTL_MS } from '../store/console';
+import { attemptKeys, lockedAnswer, recordAttempt, requireUser, sessionCookie } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+import { matchTotp, newTotpSecret } from './totp';
+import { startTotpSetup, userTotp, spendTotpStep } from './totpStore';
+
+type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+const see = (location: string, headers: Record<string, string> = {}): Answer => ({
+  status: 303,
+  body: { location },
+  headers: { Location: location, ...headers },
+});
+
+/** A full session in place of the one that led to it (a new token once the second factor is proven). */
+async function fullSession(db: Store, oldToken: string, userId: string, host: string, now: Date): Promise<string> {
+  await endSession(db, oldToken);
+  const token = await createSession(db, userId, now, SESSION_TTL_MS, 'full');
+  return sessionCookie(token, host, SESSION_TTL_MS / 1000);
+}
+
+export async function totpRoute(db: Store, req: IncomingMessage, now = new Date()): Promise<Answer> {
+  const form = await readConsoleForm(req);
+  const validate = validatorFor<ConsoleTotp>(totpSchema);
+  const fields = Object.fromEntries(['csrf', 'action', 'code'].filter((n) => n in form).map((n) => [n, form[n]]));
+  if (!validate(fields)) {
+    if (form.action === 'code') return see('/login?error=code');
+    if (form.action === 'confirm') return see('/account?error=code');
+    throw new ApiError(400, 'The form is not valid');
+  }
+  const input = fields as ConsoleTotp;
+  const request = { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req), now };
+  const host = req.headers.host ?? '';
+  const who = await requireUser(db, request, 'overview.view', input.action === 'code' ? ['code'] : ['full', 'enrol']);
+  if ('refused' in who) {
+    if (who.refused!.status === 401) return see(input.action === 'code' ? '/login' : '/login?error=expired');
+    throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  }
+  if (!csrfValid(who.token, input.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const { user, token } = who;
+  const totp = await userTotp(db, user.id);
+
+  if (input.action === 'setup') {
+    if (totp.enabled) return see('/account?error=enabled');
+    await startTotpSetup(db, user.id, newTotpSecret(), now);
+    return see('/account');
+  }
+
+  if (input.action === 'confirm') {
+    if (totp.enabled) return see('/account?error=enabled');
+    if (!totp.secret) return see('/account');
+    const step = matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep);
+    if (step === undefined || !(await spendTotpStep(db, user.id, step, true))) return see('/account?error=code');
+    await audit(db, { actor: user.email, action: 'totp_enrolled', target: user.email, now });
+    if (user.stage === 'enrol') return see('/?status=enrolled', { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
+    return see('/account?status=enrolled');
+  }
+
+  // The code at sign-in: limited like the password (the same records), so guessing gains nothing.
+  const keys = attemptKeys(user.email, request.ip);
+  const blocked = await lockedAnswer(db, keys, now);
+  if (blocked) {
+    await endSession(db, token);
+    return see(`/login?error=locked&minutes=${Math.ceil(Number(blocked.headers['Retry-After'] ?? 60) / 60)}`, { 'Set-Cookie': sessionCookie('', host, 0) });
+  }
+  const step = totp.enabled && totp.secret ? matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep) : undefined;
+  const success = step !== undefined && (await spendTotpStep(db, user.id, step));
+  const locked = await recordAttempt(db, keys, success, now);
+  if (!success) {
+    await audit(db, { actor: user.email, action: locked ? 'lockout' : 'totp_failed', target: user.email, now });
+    if (!locked) return see('/login?error=code');
+    await endSession(db, token);
+    return see('/login?error=locked', { 'Set-Cookie': sessionCookie('', host, 0) });
+  }
+  await audit(db, { actor: user.email, action: 'sign_in', target: user.email, detail: { secondFactor: 'totp' }, now });
+  return see('/', { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
+}

@@ -1,0 +1,43 @@
+/**
+ * A console session that has expired: the next page sends the person to the sign-in page with a
+ * message saying so (and drops the dead cookie), and a form post with it is refused with 401.
+ * The session's expiry is moved into the past in the e2e server's store, as time would.
+ */
+import { expect, test } from '@playwright/test';
+import { addUser, checkPage, clearNetworkAttempts, CONSOLE, CONSOLE_HOST, raw, signIn, withStore } from './console.fixtures';
+
+test.beforeAll(() => clearNetworkAttempts());
+
+test('an expired session: the next page is the sign-in page saying the session expired, and a post with it gets 401', async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = addUser('admin');
+  await signIn(page, email);
+  await expect(page).toHaveURL(`${CONSOLE}/`);
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const csrf = await page.locator('input[name="csrf"]').first().inputValue();
+  expect((await raw('GET', '/leads', CONSOLE_HOST, '', { cookie })).status).toBe(200);
+
+  const expired = new Date(Date.now() - 1000).toISOString();
+  await withStore(async (db) => {
+    const user = await db.selectFrom('console_users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    await db.updateTable('console_sessions').set({ expires_at: expired }).where('user_id', '=', user.id).execute();
+  });
+
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Leads' }).click();
+  await expect(page).toHaveURL(`${CONSOLE}/login?error=expired`);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Your session has expired. Sign in again.');
+  expect((await page.context().cookies()).filter((c) => c.name === '__Host-console_session')).toEqual([]);
+  await checkPage(page, '/login?error=expired', 'Sign in');
+  // without the cookie now, the pages ask for a sign-in without claiming a session expired
+  expect((await page.goto(`${CONSOLE}/leads`))?.url()).toBe(`${CONSOLE}/login`);
+
+  const post = await raw('POST', '/api/console/export', CONSOLE_HOST, `csrf=${encodeURIComponent(csrf)}&from=2026-01-01&to=2026-01-02`, {
+    cookie,
+    'content-type': 'application/x-www-form-urlencoded',
+  });
+  expect(post.status).toBe(401);
+  expect(JSON.parse(post.body)).toMatchObject({ error: 'Sign in first' });
+  const page2 = await raw('GET', '/leads', CONSOLE_HOST, '', { cookie });
+  expect(page2.status).toBe(307);
+  expect(page2.headers.location).toBe('/login?error=expired');
+});
