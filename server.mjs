@@ -108,6 +108,18 @@ const settings = {
   demoLender: frontDoor.demoLenderAvailable(process.env),
 };
 const decide = frontDoor.rememberingPages();
+/**
+ * What the front door decides by, made once per catalog. In production the catalog never changes
+ * (getCatalog returns the one it built), so it is not asked again on every request.
+ */
+let door = { ...settings, catalog: frontDoor.getCatalog() };
+const doorNow = settings.production
+  ? () => door
+  : () => {
+      const catalog = frontDoor.getCatalog();
+      if (catalog !== door.catalog) door = { ...settings, catalog };
+      return door;
+    };
 /** @type {WeakMap<object, Set<string>>} the catalog's production hosts (HSTS) */
 const hstsHosts = new WeakMap();
 
@@ -163,11 +175,12 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
   }
   const { host, 'x-forwarded-host': forwardedHost, 'x-prerender-revalidate': revalidate } = req.headers;
   const facts = { method: req.method ?? 'GET', target: req.url ?? '/', host, forwardedHost: String(forwardedHost ?? ''), revalidate: String(revalidate ?? '') };
-  const door = { ...settings, catalog: frontDoor.getCatalog() };
+  const door = doorNow();
   const d = decide(facts, door);
   // A fresh cached page goes out with the head recorded when Next answered it, these headers
-  // included: nothing more is set for it (engine/cache/cachedPageReplay.mjs).
-  if (d.kind === 'page' && replay.serveFresh(req, res, { page: d.page, host: d.host })) return;
+  // included: nothing more is set for it (engine/cache/cachedPageReplay.mjs). The decision is
+  // the route: the same object for the same host and target, which the replay keys its work by.
+  if (d.kind === 'page' && replay.serveFresh(req, res, d)) return;
   const routedHost = frontDoor.requestHost(facts, settings.trustForwardedHost);
   // Next, and the pages it renders, see the host the front door routed by.
   if (settings.trustForwardedHost && routedHost) req.headers.host = routedHost;

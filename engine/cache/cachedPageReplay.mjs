@@ -35,7 +35,22 @@ const NEXT_QUERY = /[?&](?:__next|_rsc)/i;
 const DRAFT_COOKIE = /(?:^|;\s*)(?:__prerender_bypass|__next_preview_data)=/;
 /** Whether Accept-Encoding lets the answer be gzip (gzip or *, not with q=0), as Next's compression decides. */
 export function acceptsGzip(/** @type {string | undefined} */ header) {
-  for (const part of String(header ?? '').split(',')) {
+  if (!header) return false;
+  // a replayed hit reads it on every request, and browsers send a handful of spellings: each is parsed once
+  let gzip = gzipAnswers.get(header);
+  if (gzip === undefined) {
+    gzip = parseAcceptsGzip(header);
+    if (header.length <= 256) {
+      if (gzipAnswers.size >= 64) gzipAnswers.clear();
+      gzipAnswers.set(header, gzip);
+    }
+  }
+  return gzip;
+}
+/** @type {Map<string, boolean>} */
+const gzipAnswers = new Map();
+function parseAcceptsGzip(/** @type {string} */ header) {
+  for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
     if (name !== 'gzip' && name !== '*') continue;
     const q = params.find((p) => p.startsWith('q='));
@@ -55,6 +70,8 @@ const HOSTS_PER_ENTRY = 8;
  * @typedef {{ key: string, host: string, head: boolean }} Candidate
  * @typedef {{ page: string, host: string }} Route the internal page a request is routed to (no search) and its normalised host
  * @typedef {Record<string, string | string[] | number>} Headers
+ * @typedef {{ head: string[], body: Buffer }} Prepared the head as a flat [name, value, …] list, Content-Length included, and the body
+ * @typedef {{ headers: Headers, plain?: Prepared, gzip?: Prepared }} Recorded Next's head for one entry on one host, and the replies made of it
  */
 
 /**
@@ -62,25 +79,25 @@ const HOSTS_PER_ENTRY = 8;
  *   store: the page cache (this process's by default; a test passes its own)
  */
 export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY !== '0', now = Date.now, store = pageCacheStore } = {}) {
-  /** @type {WeakMap<object, Map<string, Headers>>} */
+  /** @type {WeakMap<object, Map<string, Recorded>>} */
   const recorded = new WeakMap();
   /** @type {WeakMap<object, Buffer>} */
   const gzipped = new WeakMap();
-
-  /** @type {WeakMap<Headers, { plain?: Prepared, gzip?: Prepared }>} */
-  const heads = new WeakMap();
   /**
-   * The head and body of a replay, built once per recorded head and encoding: the head as a flat
-   * [name, value, …] list, Content-Length included, so each hit writes it as it is.
-   * @typedef {{ head: string[], body: Buffer }} Prepared
+   * A route's cache key, when its request target is a plain page path: the front door hands the
+   * same route object for the same host and target (engine/http/frontDoorServer.ts
+   * rememberingPages), so the path is checked and the key built once per route, not per hit.
+   * @type {WeakMap<Route, string | null>}
+   */
+  const keys = new WeakMap();
+
+  /**
+   * The reply of a recorded head in one encoding, built once per recorded head and encoding, so
+   * each hit writes it as it is.
    * @param {{ value: { html: string | Buffer } }} entry @param {Headers} headers @param {boolean} gzip
    * @returns {Prepared}
    */
-  const prepared = (entry, headers, gzip) => {
-    let forHead = heads.get(headers);
-    if (!forHead) heads.set(headers, (forHead = {}));
-    const known = gzip ? forHead.gzip : forHead.plain;
-    if (known) return known;
+  const prepare = (entry, headers, gzip) => {
     const html = entry.value.html;
     let body = typeof html === 'string' ? Buffer.from(html) : html;
     if (gzip) {
@@ -96,10 +113,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
     }
     head.push('Content-Length', String(body.length));
     if (gzip) head.push('Content-Encoding', 'gzip');
-    const made = { head, body };
-    if (gzip) forHead.gzip = made;
-    else forHead.plain = made;
-    return made;
+    return { head, body };
   };
 
   /** The entry of a key, if Next would serve it as a fresh hit. */
@@ -110,16 +124,59 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
     return entry.lastModified + revalidate * 1000 > now() ? entry : undefined;
   };
 
+  /** Whether a request may be answered from the cache at all (what the request target does not say). */
+  const plainRequest = (/** @type {import('node:http').IncomingMessage} */ req) => {
+    if (!enabled || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const h = req.headers;
+    if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range || h.rsc) return false;
+    return !(h.cookie && DRAFT_COOKIE.test(h.cookie));
+  };
+
+  /** The cache key of a route whose target is a plain page path (null when it is not; undefined before the store knows its keys). */
+  const keyOf = (/** @type {string} */ url, /** @type {Route} */ route) => {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (!PAGE_PATH.test(path) || (q >= 0 && NEXT_QUERY.test(url.slice(q)))) return null;
+    return store()?.keyOf(route.page);
+  };
+
+  /** Writes a recorded reply; false when there is none for this entry and host yet. */
+  const reply = (
+    /** @type {import('node:http').IncomingMessage} */ req,
+    /** @type {import('node:http').ServerResponse} */ res,
+    /** @type {string} */ key,
+    /** @type {string} */ host,
+  ) => {
+    const entry = fresh(key);
+    const rec = entry && recorded.get(entry)?.get(host);
+    if (!rec) return false;
+    const { head, body } = acceptsGzip(req.headers['accept-encoding'])
+      ? (rec.gzip ??= prepare(entry, rec.headers, true))
+      : (rec.plain ??= prepare(entry, rec.headers, false));
+    res.writeHead(200, head);
+    res.end(req.method === 'HEAD' ? undefined : body);
+    const stats = store()?.stats;
+    if (stats) stats.replayed++;
+    return true;
+  };
+
   const api = {
     /**
      * Answers the request from the cache when its entry is fresh and its head is known (nothing
-     * else is set on the response first); false when it cannot, and nothing was written.
+     * else is set on the response first); false when it cannot, and nothing was written. The hot
+     * path of a replayed hit: no allocation of its own once the route's key is known.
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
      * @param {Route} route the internal page and normalised host the front door routed the request to
      */
     serveFresh(req, res, route) {
-      const c = api.candidate(req, route);
-      return c !== undefined && api.serve(req, res, c);
+      if (!plainRequest(req)) return false;
+      let key = keys.get(route);
+      if (key === undefined) {
+        key = keyOf(req.url ?? '/', route);
+        if (key === undefined) return false;
+        keys.set(route, key);
+      }
+      return key !== null && reply(req, res, key, route.host);
     },
 
     /**
@@ -153,15 +210,8 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * @returns {Candidate | undefined}
      */
     candidate(req, route) {
-      if (!enabled || !route || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
-      const h = req.headers;
-      if (h['x-nextjs-data'] || h['x-prerender-revalidate'] || h['x-prerender-revalidate-if-generated'] || h.range || h.rsc) return undefined;
-      if (h.cookie && DRAFT_COOKIE.test(h.cookie)) return undefined;
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      if (!PAGE_PATH.test(path) || (q >= 0 && NEXT_QUERY.test(url.slice(q)))) return undefined;
-      const key = store()?.keyOf(route.page);
+      if (!route || !plainRequest(req)) return undefined;
+      const key = keyOf(req.url ?? '/', route);
       if (!key) return undefined;
       return { key, host: route.host, head: req.method === 'HEAD' };
     },
@@ -172,16 +222,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {Candidate} c
      */
     serve(req, res, c) {
-      const entry = fresh(c.key);
-      const headers = entry && recorded.get(entry)?.get(c.host);
-      if (!entry || !headers) return false;
-      const gzip = acceptsGzip(req.headers['accept-encoding']);
-      const { head, body } = prepared(entry, headers, gzip);
-      res.writeHead(200, head);
-      res.end(c.head ? undefined : body);
-      const stats = store()?.stats;
-      if (stats) stats.replayed++;
-      return true;
+      return reply(req, res, c.key, c.host);
     },
 
     /**
@@ -200,7 +241,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const kept = new Map();
       for (const [name, value] of Object.entries(headers))
         if (value !== undefined && !FRAMING.has(name.toLowerCase())) kept.set(name.toLowerCase(), [name, value]);
-      hosts.set(c.host, Object.fromEntries(kept.values()));
+      hosts.set(c.host, { headers: Object.fromEntries(kept.values()) });
     },
   };
   return api;

@@ -48,6 +48,19 @@ describe('bounded page cache', () => {
     expect(kept.length).toBeGreaterThan(1);
   });
 
+  it('a page read over and over (replayed hits) stays the most recent: the pages not read go first, in the order they were used', () => {
+    const store = createStore(65 * 1024); // four pages of ~15 KB
+    for (let i = 0; i < 4; i++) store.set(`/p${i}`, page(10), { revalidate: 60 });
+    for (let n = 0; n < 1000; n++) store.get('/p0');
+    store.set('/p4', page(10), { revalidate: 60 });
+    expect(store.get('/p1')).toBeNull();
+    store.get('/p2');
+    for (let n = 0; n < 1000; n++) store.get('/p0');
+    store.set('/p5', page(10), { revalidate: 60 });
+    expect(store.get('/p3')).toBeNull();
+    expect([0, 2, 4, 5].map((i) => store.get(`/p${i}`) !== null)).toEqual([true, true, true, true]);
+  });
+
   it('never stores a notFound (null) result, and forgets the page it replaces', () => {
     const store = createStore(1024 * 1024);
     store.set('/a', page(1), undefined);
