@@ -17,7 +17,10 @@ export function StickyApply({ brand }: { brand: BrandView }) {
     if (!el) return;
     let off: (() => void) | undefined;
     let gone = false;
+    let started = false;
     const start = () => {
+      if (started) return;
+      started = true;
       window.removeEventListener('scroll', start);
       import('./afterFirstInput')
         .then((m) => {
@@ -25,10 +28,12 @@ export function StickyApply({ brand }: { brand: BrandView }) {
         })
         .catch((err) => console.warn('[sticky apply]', err));
     };
-    if (window.scrollY > 0) start();
-    else window.addEventListener('scroll', start, { passive: true });
+    window.addEventListener('scroll', start, { passive: true });
+    // Opened already scrolled: read in the next frame, not in the hydration task (reading scrollY lays the page out).
+    const first = requestAnimationFrame(() => window.scrollY > 0 && start());
     return () => {
       gone = true;
+      cancelAnimationFrame(first);
       window.removeEventListener('scroll', start);
       off?.();
     };

@@ -43,12 +43,15 @@ export function installLayoutBehaviour(): () => void {
       menuOff = m.installMobileMenu(menu!);
     });
   };
-  onScroll();
+  // The first reading waits for the next frame: reading scrollY lays the page out, which inside the
+  // hydration task (where this runs) would lengthen it by a whole layout; the frame lays it out anyway.
+  const first = requestAnimationFrame(onScroll);
   window.addEventListener('scroll', onScroll, { passive: true });
   menu?.addEventListener('toggle', onFirstToggle);
   // The <details> opens without script: a visitor may have opened it before the page hydrated.
   if (menu?.open) onFirstToggle();
   return () => {
+    cancelAnimationFrame(first);
     window.removeEventListener('scroll', onScroll);
     menu?.removeEventListener('toggle', onFirstToggle);
     early(false);
