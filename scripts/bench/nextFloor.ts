@@ -8,7 +8,7 @@
  * Also the stock Next app the idle-memory row (idleMemory.ts) compares with.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get } from './context';
 
@@ -36,6 +36,8 @@ let built: string | undefined;
 export function buildFloorApp(root: string): string {
   if (built) return built;
   const dir = join(root, '.bench/floor');
+  // a build of the same page left by an earlier run is reused (same next: node_modules is the project's)
+  if (existsSync(join(dir, '.next/BUILD_ID')) && readFileSync(join(dir, 'pages/[...slug].js'), 'utf8') === PAGE) return (built = dir);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'pages'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'next-floor', private: true }));
