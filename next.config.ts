@@ -7,8 +7,9 @@ import { join } from 'node:path';
  * instance (engine/cache/redisPageCache.mjs), and Next keeps no in-memory copy of its own
  * (cacheMaxMemorySize: 0) — a private copy would go on serving a page another instance has
  * revalidated. Otherwise one instance's cache in memory, bounded by size, notFound never stored
- * (engine/cache/boundedPageCache.mjs; nothing written to .next). Read when the server starts,
- * so one build serves both ways.
+ * (engine/cache/boundedPageCache.mjs; nothing written to .next). Chosen when the server starts,
+ * so one build serves both ways: in production server.mjs makes the same choice on the build's
+ * resolved configuration (it does not compile this file again).
  */
 const pageCache: Partial<NextConfig> = {
   cacheHandler: join(process.cwd(), process.env.REDIS_URL ? 'engine/cache/redisPageCache.mjs' : 'engine/cache/boundedPageCache.mjs'),

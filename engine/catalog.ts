@@ -179,11 +179,21 @@ function signature(): string {
     .join('|');
 }
 
-let cached: { catalog: Catalog; signature: string; checkedAt: number } | undefined;
+type Cached = { catalog: Catalog; signature: string; checkedAt: number };
+let cached: Cached | undefined;
+
+/**
+ * In production the catalog is built once per process and shared: Next loads each route's server
+ * code with a module registry of its own, and the front door is bundled apart, so a module-level
+ * variable alone held one copy (~10 MB) per route that reads brands. It is never changed once built.
+ */
+const SHARED = Symbol.for('loansites.catalog');
+const holder = globalThis as { [SHARED]?: Cached };
 
 /** The catalog for this process; development re-checks the files at most every 500 ms. */
 export function getCatalog(): Catalog {
   const dev = process.env.NODE_ENV !== 'production';
+  if (!dev) cached ??= holder[SHARED];
   if (cached && (!dev || Date.now() - cached.checkedAt < 500)) return cached.catalog;
   const sig = dev ? signature() : '';
   if (cached && sig === cached.signature) {
@@ -194,5 +204,6 @@ export function getCatalog(): Catalog {
   const catalog = buildCatalog(brands, layouts);
   for (const line of catalog.problems) console.error(`[brands] ${line}`);
   cached = { catalog, signature: sig, checkedAt: Date.now() };
+  if (!dev) holder[SHARED] = cached;
   return catalog;
 }

@@ -27,12 +27,19 @@ interface Index {
   bySlug: Map<string, City[]>;
 }
 
-let index: Index | undefined;
+/**
+ * The index, once per process: Next loads each route's server code with a module registry of its
+ * own (and the front door is bundled apart), so a module-level variable would hold one copy of
+ * the ~11 MB index per route that uses it. It is read-only after it is built.
+ */
+const SHARED = Symbol.for('loansites.cities');
+const holder = globalThis as { [SHARED]?: Index };
 
 export const CITIES_FILE = () => join(process.cwd(), 'data/generated/cities.json');
 
 function load(): Index {
-  if (index) return index;
+  const shared = holder[SHARED];
+  if (shared) return shared;
   let raw: { states: Record<string, Row[]> };
   try {
     raw = JSON.parse(readFileSync(CITIES_FILE(), 'utf8')) as { states: Record<string, Row[]> };
@@ -57,8 +64,7 @@ function load(): Index {
     for (const c of cities) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
   }
   for (const list of bySlug.values()) list.sort(bySize);
-  index = { byState, bySlugInState, bySlug };
-  return index;
+  return (holder[SHARED] = { byState, bySlugInState, bySlug });
 }
 
 /** Larger first (more ZIP codes), then by name: a stable order for lists. */

@@ -17,6 +17,7 @@ import { coldRenderRows } from './bench/coldRender';
 import { startServer, stopServer, type BenchContext, type Row, type RowProducer } from './bench/context';
 import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
+import { idleMemoryRows } from './bench/idleMemory';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { saleRows } from './bench/sale';
 import { sitemapRows } from './bench/sitemap';
@@ -26,6 +27,7 @@ import { trafficOverviewRows } from './bench/trafficOverview';
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
   { name: 'cold render and page cache', rows: coldRenderRows },
+  { name: 'idle memory', rows: idleMemoryRows },
   { name: 'HTML size', rows: htmlSizeRows },
   { name: 'sitemap', rows: sitemapRows },
   { name: 'first-load JavaScript', rows: firstLoadJsRows },

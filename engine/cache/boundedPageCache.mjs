@@ -19,6 +19,7 @@
  * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): Next loads the page cache handler unbundled (next.config.ts cacheHandler), and server.mjs reads its counters.
  */
 import { createRequire } from 'node:module';
+import { skipPageSizeCheck } from './pageSizeCheck.mjs';
 
 const STATS = Symbol.for('loansites.boundedPageCache');
 const MB = 1024 * 1024;
@@ -150,6 +151,9 @@ export const pageCacheStore = () => /** @type {ReturnType<typeof createStore> | 
 /** The counters of this process's page cache (undefined before Next created the handler). */
 export const pageCacheStats = () => /** @type {any} */ (globalThis)[STATS]?.stats;
 
+/** Next's own measuring of every page it stores, skipped (./pageSizeCheck.mjs) unless NEXT_PAGE_SIZE_CHECK=1 (kept to compare). */
+const skipSizeCheck = process.env.NEXT_PAGE_SIZE_CHECK !== '1';
+
 export default class BoundedPageCache {
   constructor() {
     store();
@@ -157,6 +161,8 @@ export default class BoundedPageCache {
 
   /** @param {string} key */
   async get(key) {
+    // Next made its IncrementalCache (and this handler) for the request just before asking
+    if (skipSizeCheck) skipPageSizeCheck();
     return store().get(key);
   }
 

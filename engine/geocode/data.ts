@@ -84,10 +84,13 @@ export function searchKey(text: string, typing = false): string {
 
 export const GEOCODER_FILE = () => join(process.cwd(), 'data/generated/geocoder.json');
 
-let index: GeocoderIndex | undefined;
+/** Once per process, not once per route that uses it (as engine/cities.ts's index). */
+const SHARED = Symbol.for('loansites.geocoder');
+const holder = globalThis as { [SHARED]?: GeocoderIndex };
 
 export function geocoderIndex(): GeocoderIndex {
-  if (index) return index;
+  const shared = holder[SHARED];
+  if (shared) return shared;
   let raw: Raw;
   try {
     raw = JSON.parse(readFileSync(GEOCODER_FILE(), 'utf8')) as Raw;
@@ -123,7 +126,7 @@ export function geocoderIndex(): GeocoderIndex {
     return { code, name, fips, key: searchKey(name), center: [round4(s[0] / s[2]), round4(s[1] / s[2])] };
   });
   const query = whichPolygon(raw.shapes);
-  index = {
+  const index: GeocoderIndex = {
     source: raw.source,
     regions,
     regionByCode: new Map(regions.map((r) => [r.code, r])),
@@ -134,7 +137,7 @@ export function geocoderIndex(): GeocoderIndex {
     stateAt: (lon, lat) => query([lon, lat])?.code,
     grid,
   };
-  return index;
+  return (holder[SHARED] = index);
 }
 
 const round4 = (n: number) => Math.round(n * 1e4) / 1e4;

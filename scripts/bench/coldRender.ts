@@ -13,10 +13,13 @@
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, kb, median, rps, type BenchContext, type Row } from './context';
+import { createRequire } from 'node:module';
+import { get, kb, median, rps, stopServer, type BenchContext, type Row } from './context';
+import { startFloor, treeCpuSeconds, visibleHtml } from './nextFloor';
 import { SAME_BYTES_FILE, writeSameBytesFile } from './throughput';
 
 const CONCURRENCY = 8;
+const NEXT_VERSION = (createRequire(import.meta.url)('next/package.json') as { version: string }).version;
 const PAGES = Number(process.env.BENCH_COLD_PAGES ?? 400);
 const WARM_UP_PAGES = Number(process.env.BENCH_COLD_WARM_UP ?? 2000);
 /** The first pages after start, printed on their own (no budget). */
@@ -47,8 +50,13 @@ function diskBytes(dir: string): number {
 }
 
 /** Renders the paths, CONCURRENCY at a time: pages per second, each latency, how many did not answer 200. */
-async function render(ctx: BenchContext, urls: string[]): Promise<{ perSecond: number; latencies: number[]; wrong: number }> {
+async function render(
+  ctx: { port: number; host: string },
+  urls: string[],
+  pid?: number,
+): Promise<{ perSecond: number; latencies: number[]; wrong: number; cpuMs: number }> {
   const latencies: number[] = [];
+  const cpuBefore = pid ? treeCpuSeconds(pid) : 0;
   let wrong = 0;
   let next = 0;
   const started = performance.now();
@@ -63,33 +71,79 @@ async function render(ctx: BenchContext, urls: string[]): Promise<{ perSecond: n
       }
     }),
   );
-  return { perSecond: urls.length / ((performance.now() - started) / 1000), latencies, wrong };
+  const cpuMs = pid ? ((treeCpuSeconds(pid) - cpuBefore) * 1000) / urls.length : NaN;
+  return { perSecond: urls.length / ((performance.now() - started) / 1000), latencies, wrong, cpuMs };
 }
 
 export async function coldRenderRows(ctx: BenchContext): Promise<Row[]> {
-  const { file } = await writeSameBytesFile(ctx);
+  const { file, page } = await writeSameBytesFile(ctx);
+  const floorPort = ctx.port + 2;
+  const floor = await startFloor(ctx.root, floorPort, visibleHtml(page.body));
   try {
-    return await measure(ctx);
+    return await measure(ctx, { port: floorPort, host: `127.0.0.1:${floorPort}`, pid: floor.pid!, pageBytes: Buffer.byteLength(page.body) });
   } finally {
+    stopServer(floor);
     rmSync(file, { force: true });
   }
 }
 
-async function measure(ctx: BenchContext): Promise<Row[]> {
+/** The floor's rows: ours against Next's own getServerSideProps render of the same visible HTML, per round. */
+function floorRows(
+  ours: { perSecond: number; cpuMs: number }[],
+  floor: { perSecond: number; cpuMs: number }[],
+  bytes: { ours: number; floor: number },
+  floorWrong: number,
+): Row[] {
+  const list = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join('/');
+  const [op, oc, fp, fc] = [
+    median(ours.map((r) => r.perSecond)),
+    median(ours.map((r) => r.cpuMs)),
+    median(floor.map((r) => r.perSecond)),
+    median(floor.map((r) => r.cpuMs)),
+  ];
+  // the ratio of CPU per page: what a page costs the server, whatever else the machine runs meanwhile
+  const ratio = median(ours.map((o, i) => floor[i]!.cpuMs / o.cpuMs));
+  return [
+    {
+      figure: 'cold render ÷ Next floor (CPU per page)',
+      measured: `${ratio.toFixed(2)}× (ours ${oc.toFixed(2)} ms CPU, ${op.toFixed(0)} pages/s; floor ${fc.toFixed(2)} ms CPU, ${fp.toFixed(0)} pages/s)`,
+      budget: 'goal ≥ 0.5×',
+      ok: ratio >= 0.5 && floorWrong === 0,
+      note: `Next ${NEXT_VERSION} pages-router app (scripts/bench/nextFloor.ts) whose getServerSideProps returns our page's visible HTML (${bytes.floor} bytes answered vs our ${bytes.ours}), ${CONCURRENCY} at a time on the same URLs, a round of it after each round of ours; the server process's user + system CPU (/proc) ÷ pages, median of the rounds' floor ÷ ours: ours ${list(
+        ours.map((r) => r.cpuMs),
+        2,
+      )} ms, floor ${list(
+        floor.map((r) => r.cpuMs),
+        2,
+      )} ms; pages/s ours ${list(ours.map((r) => r.perSecond))}, floor ${list(floor.map((r) => r.perSecond))}; the floor answered ${floorWrong} other than 200`,
+    },
+  ];
+}
+
+async function measure(ctx: BenchContext, floor: { port: number; host: string; pid: number; pageBytes: number }): Promise<Row[]> {
   const all = (await sitemapPaths(ctx)).filter((p) => p !== '/' && p !== '/payday-loans');
   const urls = spread(all, WARM_UP_PAGES + PAGES * ctx.rounds);
   const serverDir = join(ctx.root, '.next/server');
   const diskBefore = diskBytes(serverDir);
   const first = await render(ctx, urls.slice(0, Math.min(FIRST_PAGES, WARM_UP_PAGES)));
   const warmUp = await render(ctx, urls.slice(first.latencies.length, WARM_UP_PAGES));
+  const floorWarmUp = await render(floor, urls.slice(0, WARM_UP_PAGES));
+  const floorBytes = Buffer.byteLength((await get(floor.port, floor.host, urls[0]!)).body);
   const rounds: { pages: number; file: number }[] = [];
+  const oursCpu: { perSecond: number; cpuMs: number }[] = [];
+  const floorCpu: { perSecond: number; cpuMs: number }[] = [];
+  let floorWrong = floorWarmUp.wrong;
   const latencies: number[] = [];
   let wrong = first.wrong + warmUp.wrong;
   for (let r = 0; r < ctx.rounds; r++) {
     const start = WARM_UP_PAGES + r * PAGES;
-    const round = await render(ctx, urls.slice(start, start + PAGES));
+    const round = await render(ctx, urls.slice(start, start + PAGES), ctx.pid());
     latencies.push(...round.latencies);
     wrong += round.wrong;
+    oursCpu.push(round);
+    const floorRound = await render(floor, urls.slice(start, start + PAGES), floor.pid);
+    floorWrong += floorRound.wrong;
+    floorCpu.push(floorRound);
     rounds.push({ pages: round.perSecond, file: await rps(ctx, SAME_BYTES_FILE) });
   }
   const rendered = urls.length;
@@ -111,6 +165,7 @@ async function measure(ctx: BenchContext): Promise<Row[]> {
       ok: ratio >= 0.1 && wrong === 0,
       note: `${ctx.rounds} rounds of ${PAGES} never-requested sitemap URLs of ${ctx.brand} (${all.length} in its sitemaps), ${CONCURRENCY} at a time, each followed by a round of ${SAME_BYTES_FILE} (20 connections, ${ctx.seconds} s), after ${WARM_UP_PAGES} fresh pages of warm-up; median of the rounds' ratios: ${rounds.map((r) => `${r.pages.toFixed(0)}/${r.file.toFixed(0)}`).join(', ')}; ${wrong} answered other than 200`,
     },
+    ...floorRows(oursCpu, floorCpu, { ours: floor.pageBytes, floor: floorBytes }, floorWrong),
     {
       figure: 'cold render, first pages the server renders',
       measured: `${first.perSecond.toFixed(0)} pages/s (p50 ${median(first.latencies).toFixed(0)} ms): the first ${first.latencies.length} pages the bench server renders (no budget: V8 is still compiling the render path)`,

@@ -1,0 +1,115 @@
+/**
+ * Idle memory of one instance on the embedded defaults (npm start's configuration: SQLite, the
+ * embedded geocoder, the in-memory page cache at its default bound), after start and a short
+ * warm-up over every brand; beside a stock Next app (Next's minimal pages-router app,
+ * firstLoadJs.ts) after the same number of requests. Both are started fresh on ports of their own
+ * with the inspector on loopback, through which a full GC is asked for before the second reading,
+ * and process.memoryUsage() read (where the rest goes: heap, external, array buffers).
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { get, startServer, stopServer, type BenchContext, type Row } from './context';
+import { buildMinimalApp } from './firstLoadJs';
+import { startNextApp, treeRssBytes } from './nextFloor';
+
+const WARM_UP = 200;
+const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
+
+interface Usage {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Through the inspector: a full GC (when asked), then process.memoryUsage(). */
+async function inspect(inspectPort: number, gc: boolean): Promise<Usage> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let id = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<{ result?: { result?: { value?: unknown } } }>((resolve) => {
+      const mine = ++id;
+      ws.addEventListener('message', function on(ev) {
+        const msg = JSON.parse(String(ev.data)) as { id?: number };
+        if (msg.id !== mine) return;
+        ws.removeEventListener('message', on);
+        resolve(msg as never);
+      });
+      ws.send(JSON.stringify({ id: mine, method, params }));
+    });
+  try {
+    if (gc) await call('HeapProfiler.collectGarbage');
+    const res = await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+    return JSON.parse(String(res.result?.result?.value)) as Usage;
+  } finally {
+    ws.close();
+  }
+}
+
+/**
+ * What visitors ask for: every brand's home page and the pages it links to, spread so that `count`
+ * requests cover every brand (sitemaps, which a crawler reads once in a while and which are kept
+ * built, are left out: idle memory is what pages cost).
+ */
+export async function warmUpRequests(ctx: { root: string }, port: number, count: number): Promise<{ host: string; path: string }[]> {
+  const brands = readdirSync(join(ctx.root, 'brands'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''));
+  const per = Math.ceil(count / brands.length);
+  const out: { host: string; path: string }[] = [];
+  for (const brand of brands) {
+    const host = `${brand}.localhost:${port}`;
+    const home = await get(port, host, '/');
+    const links = [...new Set([...home.body.matchAll(/href="(\/[a-z0-9][^"#?.]*)"/g)].map((m) => m[1]!))].filter((p) => !p.startsWith('/api/'));
+    for (const path of ['/', ...links].slice(0, per)) out.push({ host, path });
+  }
+  return out.slice(0, count);
+}
+
+async function reading(pid: number, inspectPort: number): Promise<{ rss: number; afterGc: Usage }> {
+  await new Promise((r) => setTimeout(r, 2000));
+  const rss = treeRssBytes(pid);
+  const afterGc = await inspect(inspectPort, true);
+  return { rss, afterGc: { ...afterGc, rss: treeRssBytes(pid) } };
+}
+
+export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
+  const port = ctx.port + 3;
+  const inspectPort = ctx.port + 4;
+  const stockPort = ctx.port + 5;
+  const stockInspect = ctx.port + 6;
+  const server = await startServer(ctx.root, port, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` });
+  let ours: Awaited<ReturnType<typeof reading>>;
+  let requests: { host: string; path: string }[];
+  try {
+    requests = await warmUpRequests(ctx, port, WARM_UP);
+    for (const r of requests) await get(port, r.host, r.path);
+    ours = await reading(server.pid!, inspectPort);
+  } finally {
+    stopServer(server);
+  }
+  const stock = await startNextApp(ctx.root, buildMinimalApp(ctx.root), stockPort, { NODE_OPTIONS: `--inspect=127.0.0.1:${stockInspect}` });
+  let reference: Awaited<ReturnType<typeof reading>>;
+  try {
+    for (let i = 0; i < requests.length; i++) await get(stockPort, '127.0.0.1', '/');
+    reference = await reading(stock.pid!, stockInspect);
+  } finally {
+    stopServer(stock);
+  }
+  const split = (u: Usage) => `heap ${MiB(u.heapUsed)} of ${MiB(u.heapTotal)}, external ${MiB(u.external)} (array buffers ${MiB(u.arrayBuffers)})`;
+  return [
+    {
+      figure: 'idle memory, one instance (embedded defaults)',
+      measured: `${MiB(ours.rss)} RSS after ${requests.length} requests, ${MiB(ours.afterGc.rss)} after a full GC (stock Next app: ${MiB(reference.rss)}, ${MiB(reference.afterGc.rss)})`,
+      budget: '≤ 150 MiB',
+      ok: ours.rss <= 150 * 1024 * 1024,
+      note: `a fresh server.mjs (SQLite, embedded geocoder, in-memory page cache at its default bound) on port ${port}, ${requests.length} requests over every brand (its home page and the pages it links to), one at a time, RSS (/proc VmRSS) 2 s later, then a full GC through the inspector: ours ${split(ours.afterGc)}; Next's minimal app (next start) after as many requests to its page: ${split(reference.afterGc)}`,
+    },
+  ];
+}
