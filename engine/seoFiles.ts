@@ -32,10 +32,6 @@ function seoFileOf(text: string, contentType: string): SeoFile {
 // Keyed by the brand document as loaded (a new catalog is a new key) and by the list of paths
 // (allPaths keeps the same list while the content it came from is unchanged).
 const built = new WeakMap<LoadedBrand, { paths?: readonly string[]; files: Map<string, SeoFile> }>();
-let builds = 0;
-
-/** How many files were built (not answered from memory) in this process: for the tests and the bench. */
-export const seoFileBuilds = (): number => builds;
 
 function filesOf(loaded: LoadedBrand, paths: readonly string[] | undefined): Map<string, SeoFile> {
   let entry = built.get(loaded);
@@ -57,10 +53,7 @@ export async function seoFile(loaded: LoadedBrand, file: string, source: Content
   if (file === 'robots.txt') {
     const files = filesOf(loaded, undefined);
     let robots = files.get(file);
-    if (!robots) {
-      builds++;
-      files.set(file, (robots = seoFileOf(robotsTxt(loaded), 'text/plain; charset=utf-8')));
-    }
+    if (!robots) files.set(file, (robots = seoFileOf(robotsTxt(loaded), 'text/plain; charset=utf-8')));
     return robots;
   }
   const paths = await allPaths(loaded, source);
@@ -69,7 +62,6 @@ export async function seoFile(loaded: LoadedBrand, file: string, source: Content
   if (hit) return hit;
   const xml = file === 'sitemap.xml' ? sitemapIndexXmlOf(loaded, paths) : sitemapXmlOf(loaded, paths, Number(file.slice(8, -4)));
   if (xml === undefined) return undefined;
-  builds++;
   const made = seoFileOf(xml, XML);
   files.set(file, made);
   return made;

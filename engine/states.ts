@@ -32,14 +32,8 @@ const toState = (row: StateRow): State => ({
   demonym: row.demonym,
 });
 
-/** The 51 entries (50 states + DC) of SPEC §3, in alphabetical order. */
+/** The 51 entries (50 states + DC) of SPEC §3, in alphabetical order; recordName and code are its allName/shortName records. */
 export const STATES: readonly State[] = STATE_ROWS.filter((r) => r.kind !== 'territory').map(toState);
-
-/** The only-50 helper: no DC and no territories (AS, GU, MP, PR, VI, UM). */
-export const FIFTY_STATES: readonly State[] = STATE_ROWS.filter((r) => r.kind === 'state').map(toState);
-
-/** The allName/shortName records of SPEC §3 (51 entries). */
-export const STATE_NAME_RECORDS = STATES.map((s) => ({ allName: s.recordName, shortName: s.code }));
 
 const bySlug = new Map(STATES.map((s) => [s.slug, s]));
 const byCode = new Map(STATES.map((s) => [s.code, s]));
@@ -67,7 +61,7 @@ export function abbreviationForStateName(name: string): string {
 export const NO_SERVICE_STATES = ['Arkansas', 'New York', 'Vermont', 'West Virginia', 'Washington', 'Pennsylvania'] as const;
 
 /** SPEC §9: the separate restricted-states list. */
-export const RESTRICTED_STATES = [
+const RESTRICTED_STATES = [
   'Vermont',
   'New Jersey',
   'Arizona',

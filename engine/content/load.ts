@@ -9,6 +9,7 @@
 import type { Brand, Layout } from '../../schemas/brand.types';
 import { specOf } from '../blockSpecs';
 import type { RouteMatch } from '../routes';
+import { listByCategory } from './strapi';
 import type { ContentSource, Entry, ListFilters, Market, PublicationState } from './types';
 
 export interface ListItemView {
@@ -72,7 +73,10 @@ export async function loadPageContent(
   if (match.params.list !== undefined) {
     category = await one('category', match.params.list);
     if (!category) return 'notFound';
-    const articles = await source.list('article', { filters: { category: category.attributes.slug, brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState });
+    const articles = await listByCategory(source, {
+      categoryName: category.attributes.slug,
+      query: { filters: { brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState },
+    });
     if (!articles.meta.pagination.total) return 'notFound'; // no empty category pages
   }
   /** Categories and tags are shown only where this brand has articles under them. */

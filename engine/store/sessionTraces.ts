@@ -58,12 +58,3 @@ export async function listSessionTraces(db: Store, opts: { since: Date; limit?: 
     createdAt: r.created_at,
   }));
 }
-
-/** How many traces are stored (the load test's and operators' check). */
-export async function countSessionTraces(db: Store): Promise<number> {
-  const { n } = await db
-    .selectFrom('session_traces')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}

@@ -283,13 +283,37 @@ describe('which geocoder the pages call', () => {
 });
 
 describe('pages that ask for the position (Permissions-Policy: geolocation=(self))', () => {
-  it('are the search pages with "Use my location", not the others', async () => {
-    const { geolocationRoutes, pageUsesGeolocation } = await import('../../engine/geocode/permissions');
+  // Every page of the brand, as the front door answers it on the brand's host.
+  const allowing = async (brand: string) => {
+    const { consoleHostsOf, decide, permissionsPolicy } = await import('../../engine/http/frontDoor');
+    const { brandPaths } = await import('../../engine/sitemap');
     const catalog = getCatalog();
-    expect(geolocationRoutes(catalog.brands.get('usbadcreditloans')!)).toEqual(['/{loanType}/location/search']);
-    expect(geolocationRoutes(catalog.brands.get('ustitleloans')!)).toEqual(['/{loanType}/search']);
-    expect(geolocationRoutes(catalog.brands.get('ipaydayloans')!)).toEqual(['/search']);
-    expect(geolocationRoutes(catalog.brands.get('honestloans')!)).toEqual([]);
+    const door = { catalog, previewModeId: null, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
+    const paths = brandPaths(catalog.brands.get(brand)!);
+    const allowed = paths.filter((target) =>
+      permissionsPolicy(decide({ method: 'GET', target, host: `${brand}.localhost` }, door)).startsWith('geolocation=(self)'),
+    );
+    return { paths, allowed };
+  };
+
+  it.each([
+    ['usbadcreditloans', /^\/[a-z-]+\/location\/search$/],
+    ['ustitleloans', /^\/[a-z-]+\/search$/],
+    ['ipaydayloans', /^\/search$/],
+    ['honestloans', undefined],
+  ] as const)(
+    '%s: the search pages with "Use my location", not the others',
+    async (brand, searchPage) => {
+      const { paths, allowed } = await allowing(brand);
+      const expected = searchPage ? paths.filter((p) => searchPage.test(p)) : [];
+      if (searchPage) expect(expected.length).toBeGreaterThan(0);
+      expect(allowed).toEqual(expected);
+    },
+    60_000,
+  );
+
+  it('a search block without "Use my location" does not ask', async () => {
+    const { pageUsesGeolocation } = await import('../../engine/geocode/permissions');
     expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { lendingView } from '../../engine/lending';
 import { capitalizeFirst, displayPlaceName } from '../../engine/names';
 import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
 import { resolvePage } from '../../engine/resolve';
-import { STATE_NAME_RECORDS, STATE_SETS, stateByCode } from '../../engine/states';
+import { STATE_SETS, stateByCode } from '../../engine/states';
 import { fill, possessive } from '../../engine/templates';
 import { mobileMenuGroups } from '../../engine/widgets/menu';
 
@@ -40,7 +40,7 @@ describe('place names (displayPlaceName)', () => {
     const dc = stateByCode('dc')!;
     expect(dc.name).toBe('District of Columbia');
     expect(dc.slug).toBe('district-of-columbia');
-    expect(STATE_NAME_RECORDS).toContainEqual({ allName: 'District Of Columbia', shortName: 'dc' });
+    expect(dc.recordName).toBe('District Of Columbia');
     expect(STATE_SETS.restricted.has(dc.name)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviationForStateName, FIFTY_STATES, STATE_NAME_RECORDS, stateByCode, stateBySlug, stateRowByAbbreviation, STATES } from '../../engine/states';
+import { abbreviationForStateName, stateByCode, stateBySlug, stateRowByAbbreviation, STATES } from '../../engine/states';
 import { STATE_ROWS } from '../../engine/data/states';
 
 describe('state tables', () => {
@@ -12,12 +12,15 @@ describe('state tables', () => {
     ).toEqual(['AS', 'GU', 'MP', 'PR', 'UM', 'VI']);
   });
   it('has 51 allName/shortName records including District Of Columbia', () => {
-    expect(STATE_NAME_RECORDS).toHaveLength(51);
-    expect(STATE_NAME_RECORDS).toContainEqual({ allName: 'District Of Columbia', shortName: 'dc' });
+    const records = STATES.map((s) => ({ allName: s.recordName, shortName: s.code }));
+    expect(records).toHaveLength(51);
+    expect(records).toContainEqual({ allName: 'District Of Columbia', shortName: 'dc' });
   });
-  it('the only-50 helper leaves out DC and the territories', () => {
-    expect(FIFTY_STATES).toHaveLength(50);
-    expect(FIFTY_STATES.map((s) => s.code)).not.toContain('dc');
+  it('the only-50 list leaves out DC and the territories', () => {
+    const fifty = STATE_ROWS.filter((r) => r.kind === 'state').map((r) => r.usps);
+    expect(fifty).toHaveLength(50);
+    expect(fifty).not.toContain('DC');
+    expect(fifty.filter((u) => ['AS', 'GU', 'MP', 'PR', 'UM', 'VI'].includes(u))).toEqual([]);
   });
   it('slugs are lowercase hyphenated and unique', () => {
     expect(STATES.map((s) => s.slug)).toContain('district-of-columbia');
