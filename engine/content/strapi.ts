@@ -8,7 +8,7 @@
 import { ContentError, TimeoutError, type Collection, type ContentSource, type ListFilters, type ListQuery, type ListResult } from './types';
 
 /** SPEC §9: the CMS list client's default time-out. */
-export const CMS_DEFAULT_TIMEOUT_MS = 2000;
+const CMS_DEFAULT_TIMEOUT_MS = 2000;
 
 export interface StrapiOptions {
   url: string;
@@ -20,7 +20,7 @@ export interface StrapiOptions {
 const typeName = (collection: Collection) => `${collection.charAt(0).toUpperCase()}${collection.slice(1)}ListFiltersInput`;
 
 /** Our filters in Strapi v4's filter syntax. */
-export function strapiFilters(f: ListFilters = {}): Record<string, unknown> {
+function strapiFilters(f: ListFilters = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (f.slug !== undefined) out.slug = { eq: f.slug };
   if (f.category !== undefined) out.category = { eq: f.category };
@@ -30,7 +30,7 @@ export function strapiFilters(f: ListFilters = {}): Record<string, unknown> {
   return out;
 }
 
-export function listQueryText(collection: Collection): string {
+function listQueryText(collection: Collection): string {
   return `query ${collection}List($filters: ${typeName(collection)}, $pagination: PaginationArg, $sort: [String], $publicationState: PublicationState) {
   ${collection}Lists(filters: $filters, pagination: $pagination, sort: $sort, publicationState: $publicationState) {
     data { id attributes { url slug h1 title description category extras brands publishedAt updatedAt } }

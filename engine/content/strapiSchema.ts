@@ -11,7 +11,7 @@ import { COLLECTIONS, type Collection, type ListFilters, type Market, type Publi
 
 const cap = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
 
-export const STRAPI_SDL = `
+const STRAPI_SDL = `
 scalar JSON
 enum PublicationState { LIVE PREVIEW }
 input PaginationArg { page: Int pageSize: Int }
@@ -33,7 +33,7 @@ type StrapiFilter = { slug?: { eq?: string }; category?: { eq?: string }; tags?:
 const MARKETS = new Set(['us', 'ca', 'au']);
 
 /** Strapi filter syntax → the store's filters (the subset the engine sends). */
-export function fromStrapiFilters(f: StrapiFilter | undefined): ListFilters {
+function fromStrapiFilters(f: StrapiFilter | undefined): ListFilters {
   const out: ListFilters = {};
   if (f?.slug?.eq !== undefined) out.slug = f.slug.eq;
   if (f?.category?.eq !== undefined) out.category = f.category.eq;
@@ -54,7 +54,7 @@ export const resolvedLists = (): number => listsResolved;
  * maxBytes: the answer's cap. Each list adds what it returned to the answer's size as it is
  * resolved, and once the size is past the cap the lists left are not resolved at all.
  */
-export function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?: number }) {
+function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?: number }) {
   const root: Record<string, unknown> = {};
   let bytes = 0;
   const tooLarge = () => new Error(`The answer would be larger than ${opts.maxBytes} bytes; ask for fewer entries`);
