@@ -9,6 +9,13 @@ import { optOutOutcome, type OptOutOutcome, OPT_OUT_URL } from './outcome';
  * who asked for a loan). Errors are announced and put next to the field they concern; the
  * confirmation takes the form's place and receives focus.
  */
+/**
+ * The confirmation takes focus as it mounts: the form (and the button that had focus) is gone by
+ * then, and a frame scheduled at submit could run before React has committed the confirmation on
+ * a slow phone, leaving focus on the page's body.
+ */
+const focusOnMount = (el: HTMLDivElement | null) => el?.focus();
+
 export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
   const id = useId();
   const [phone, setPhone] = useState('');
@@ -17,7 +24,6 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
   const [outcome, setOutcome] = useState<OptOutOutcome | undefined>(undefined);
   const phoneRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
-  const doneRef = useRef<HTMLDivElement>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -42,8 +48,7 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
       }
     }
     setOutcome(next);
-    if (next.kind === 'done') requestAnimationFrame(() => doneRef.current?.focus());
-    else if (next.kind === 'invalid') (next.fields.email && !next.fields.phone ? emailRef : phoneRef).current?.focus();
+    if (next.kind === 'invalid') (next.fields.email && !next.fields.phone ? emailRef : phoneRef).current?.focus();
   };
 
   const headingId = `${id}-heading`;
@@ -61,7 +66,7 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
           {block.heading ?? 'Stop calls and emails'}
         </h2>
         {outcome?.kind === 'done' ? (
-          <div ref={doneRef} tabIndex={-1} role="status" className="mt-3 space-y-2 text-slate-800" data-opt-out="done">
+          <div ref={focusOnMount} tabIndex={-1} role="status" className="mt-3 space-y-2 text-slate-800" data-opt-out="done">
             <p className="font-semibold text-slate-900">Your choice is recorded.</p>
             <p>
               We will not pass a loan request with this contact to any lender, and we are telling the lenders who received an earlier request to stop calling,

@@ -11,7 +11,7 @@ import { VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
 import { step } from './apply-form.fixtures';
 import { addUser, clearNetworkAttempts, CONSOLE, run, signIn, withStore } from './console.fixtures';
 import { brandUrl } from './helpers';
-import { uniquePhone } from './sale.fixtures';
+import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
 const campaign = `e2e-brands-${run}`;
 const landing = `/payday-loans?utm_campaign=${campaign}&utm_source=e2e-brands`;
@@ -46,19 +46,7 @@ test('the overview filtered by a campaign shows exactly the visits, apply views,
   await expect(page.getByText('Austin, Texas')).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(step(page)).toContainText('Step 2 of 3');
-  await page.getByLabel('First name').fill('Ana');
-  await page.getByLabel('Last name').fill('García');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Mobile phone number').fill(uniquePhone());
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(step(page)).toContainText('Step 3 of 3');
-  await page.getByLabel('Main source of income').selectOption('employment');
-  await page.getByLabel('Monthly income after tax').fill('2800');
-  await page.getByRole('radio', { name: 'Every two weeks' }).check();
-  await page.getByLabel('Month', { exact: true }).fill('3');
-  await page.getByLabel('Day', { exact: true }).fill('27');
-  await page.getByLabel('Year', { exact: true }).fill('1990');
-  await page.getByRole('checkbox').first().check();
+  await contactAndIncome(page, email, uniquePhone());
   await page.getByRole('button', { name: 'Submit my request' }).click();
   await expect
     .poll(() => withStore((db) => db.selectFrom('leads').select('visit_id').where('email', '=', email).execute()), { timeout: 30_000 })

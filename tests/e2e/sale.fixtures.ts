@@ -18,11 +18,19 @@ export async function fillAndSubmit(page: Page, opts: { brand: string; path: str
   }
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 2 of 3');
+  await contactAndIncome(page, opts.email, opts.phone ?? uniquePhone());
+  await page.getByRole('button', { name: 'Submit my request' }).focus();
+  await page.keyboard.press('Enter');
+}
+
+/** Steps 2 and 3 of a US form, from contact details to the ticked consent (not submitted). */
+export async function contactAndIncome(page: Page, email: string, phone: string) {
   await page.getByLabel('First name').fill('Ana');
   await page.getByLabel('Last name').fill('García');
-  await page.getByLabel('Email address').fill(opts.email);
-  await page.getByLabel('Mobile phone number').fill(opts.phone ?? uniquePhone());
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Mobile phone number').fill(phone);
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 3 of 3');
   await page.getByLabel('Main source of income').selectOption('employment');
   await page.getByLabel('Monthly income after tax').fill('2800');
   await page.getByRole('radio', { name: 'Every two weeks' }).check();
@@ -30,6 +38,4 @@ export async function fillAndSubmit(page: Page, opts: { brand: string; path: str
   await page.getByLabel('Day', { exact: true }).fill('27');
   await page.getByLabel('Year', { exact: true }).fill('1990');
   await page.getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Submit my request' }).focus();
-  await page.keyboard.press('Enter');
 }
