@@ -113,7 +113,7 @@ function keyspaceCopy({ client, database, keyPrefix, maxBytes }) {
     async close() {
       subscribed = false;
       listening = false;
-      if (subscriber.isOpen) await subscriber.quit().catch(() => undefined);
+      await shut(subscriber);
     },
     get listening() {
       return listening;
@@ -184,6 +184,17 @@ function redisReachability(client) {
 }
 
 /**
+ * Closes a node-redis connection. QUIT goes through the command queue, so on a connection that is
+ * retrying (Redis gone) it would wait for a reconnect that may never come: that one is dropped.
+ * @param {any} client
+ */
+async function shut(client) {
+  if (!client?.isOpen) return;
+  if (client.isReady) await client.quit().catch(() => undefined);
+  else await client.disconnect().catch(() => undefined);
+}
+
+/**
  * The entry's lifetime ({revalidate, expire}, from getStaticProps) travels with it. Next 16.4
  * reads `cacheControl` from what get() returns; without it an instance that did not render the
  * page itself takes it for stale at once (no Cache-Control header, a second render in the
@@ -249,7 +260,7 @@ export function createPageCache(ctx) {
     /** Closes this process's Redis connections, so none is left retrying (and logging) after Redis goes away. */
     async close() {
       await local?.close();
-      if (client?.isOpen) await client.quit().catch(() => undefined);
+      await shut(client);
     },
     /** bytes held by the local copy (0 without one) */
     get localCopyBytes() {

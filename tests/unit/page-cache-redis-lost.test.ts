@@ -13,6 +13,7 @@ import { startRedis, type RunningRedis } from '../support/redis';
 type PageCache = {
   get(key: string, ctx: unknown): Promise<{ value: { html: string } } | null>;
   set(key: string, data: unknown, ctx: unknown): Promise<void>;
+  close(): Promise<void>;
 };
 const page = { kind: 'PAGES', html: '<h1>up</h1>', pageData: {}, headers: undefined, status: 200 };
 const setCtx = { cacheControl: { revalidate: 3600, expire: 31536000 }, isRoutePPREnabled: false, isFallback: false };
@@ -29,6 +30,7 @@ describe('a page cache whose Redis is lost right after it connected', () => {
     const onRejection = (reason: unknown) => void rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const caches: PageCache[] = [];
     try {
       for (let round = 0; round < 5; round++) {
         const redis = await startRedis();
@@ -51,11 +53,15 @@ describe('a page cache whose Redis is lost right after it connected', () => {
         await redis.stop(); // SIGKILL, the moment the cache is ready
         // The cache notices: reads are misses again, without waiting for a connection.
         await expect.poll(() => cache.get('/_brand/x/a', getCtx), { timeout: 5000 }).toBeNull();
+        caches.push(cache);
       }
       // Give anything the loss set off the time it takes a reconnect attempt to fail.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(rejections).toEqual([]);
+      // Closing a connection that is still retrying must not wait for a Redis that is gone.
+      await Promise.all(caches.splice(0).map((c) => c.close()));
     } finally {
+      await Promise.all(caches.map((c) => c.close()));
       process.off('unhandledRejection', onRejection);
       logged.mockRestore();
     }
