@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { buildCatalog, projectRoot, readSources } from '../engine/catalog';
-import { brandFileText, parseUsAddress, placeholderLogo, PRODUCTS, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+import { brandFileText, readUsAddress, placeholderLogo, PRODUCTS, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 const FLAGS = {
   id: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
@@ -27,7 +27,7 @@ const FLAGS = {
   'progress-color': 'Progress bar colour, #rrggbb',
   phone: 'Contact phone',
   email: 'Contact email',
-  address: 'Postal address: street, city, state code and ZIP code',
+  address: 'Postal address: street, city, state (code or name) and ZIP code',
   'map-key': 'Maps access token (public; only used with GEOCODER=mapbox)',
   'site-key': 'Captcha site key (public)',
 } as const;
@@ -53,7 +53,10 @@ const CHECKS: Record<Flag, (v: string) => string | undefined> = {
   'progress-color': (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #38bdf8'),
   phone: (v) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : 'write a phone number such as +1-800-555-0100'),
   email: (v) => (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(v) ? undefined : 'write an email address such as help@acmeloans.com'),
-  address: (v) => (parseUsAddress(v) ? undefined : 'write it as street, city, state code and ZIP code, e.g. 1400 Lavaca St, Suite 310, Austin, TX 78701'),
+  address: (v) => {
+    const read = readUsAddress(v);
+    return 'problem' in read ? read.problem : undefined;
+  },
   'map-key': (v) => (v.length ? undefined : 'give a token, or keep the placeholder until you have one'),
   'site-key': (v) => (v.length ? undefined : 'give a key, or keep the placeholder until you have one'),
 };

@@ -3,6 +3,7 @@
  * pages all use shared layouts from brands/layouts/ (the home page is `starter-home`). Pure:
  * answers in, brand JSON out; scripts/brand-new.ts asks the questions, validates and writes.
  */
+import { abbreviationForStateName, stateRowByAbbreviation } from '../engine/states';
 import type { Brand, LoanType } from '../schemas/brand.types';
 
 export const PRODUCTS = ['payday', 'bad-credit', 'installment', 'title', 'personal', 'general'] as const;
@@ -67,24 +68,38 @@ const DISCLAIMERS = [
 ];
 
 /** "1 Main St, Suite 2, Austin, TX 78701" → its parts; undefined when it does not read that way. */
-export function parseUsAddress(text: string): Brand['organization']['address'] | undefined {
+const ADDRESS_SHAPE = 'write it as street, city, state code and ZIP code, e.g. 1400 Lavaca St, Suite 310, Austin, TX 78701';
+
+/**
+ * The organisation's address from one line, "street, city, TX 78701". The state may be its postal
+ * code or its name ("Texas 78701"); an unknown one is refused, since the address goes into every
+ * page's structured data and legal text where nobody would notice a typo.
+ */
+export function readUsAddress(text: string): { address: Brand['organization']['address'] } | { problem: string } {
   const parts = text
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const last = parts.pop()?.match(/^([A-Za-z]{2})\s+(\d{5}(?:-\d{4})?)$/);
+  const last = parts.pop()?.match(/^([A-Za-z][A-Za-z .]*?)\s+(\d{5}(?:-\d{4})?)$/);
   const city = parts.pop();
-  if (!last || !city || !parts.length) return undefined;
-  return { streetAddress: parts.join(', '), addressLocality: city, addressRegion: last[1]!.toUpperCase(), postalCode: last[2]!, addressCountry: 'US' };
+  if (!last || !city || !parts.length) return { problem: ADDRESS_SHAPE };
+  const state = last[1]!;
+  let region: string;
+  try {
+    region = /^[A-Za-z]{2}$/.test(state) ? stateRowByAbbreviation(state).usps : abbreviationForStateName(state);
+  } catch (err) {
+    return { problem: `state "${state}": ${(err as Error).message} (${ADDRESS_SHAPE})` };
+  }
+  return { address: { streetAddress: parts.join(', '), addressLocality: city, addressRegion: region, postalCode: last[2]!, addressCountry: 'US' } };
 }
 
 const link = (p: { label: string; path: string }) => ({ label: p.label, href: p.path });
 
 /** The brand document (without "$schema", which the writer puts first). */
 export function scaffoldBrand(a: Answers): Omit<Brand, '$schema'> {
-  const address = parseUsAddress(a.address);
-  if (!address)
-    throw new Error(`the address "${a.address}" should read like "1400 Lavaca St, Suite 310, Austin, TX 78701" (street, city, state code and ZIP code)`);
+  const read = readUsAddress(a.address);
+  if ('problem' in read) throw new Error(`the address "${a.address}": ${read.problem}`);
+  const { address } = read;
   const title = a.product === 'title';
   const loanPages = LOAN_PAGES[a.product];
   const apply = title ? { path: '/apply-title-loans' as const, layout: 'title-apply' } : { path: '/apply' as const, layout: 'apply' };

@@ -71,11 +71,18 @@ describe('npm run brand:new', () => {
     }
   }, 60_000);
 
-  it('writes a title brand whose apply page is /apply-title-loans', () => {
-    expect(brandNew(...answers('acmetitleco', ['--loan-focus', 'title'])).status).toBe(0);
-    const brand = JSON.parse(readFileSync(join(work, 'brands/acmetitleco.json'), 'utf8')) as { apply: { path: string }; loanTypes: string[] };
+  it('writes a title brand whose apply page is /apply-title-loans, reading a state written as its name', () => {
+    const args = answers('acmetitleco', ['--loan-focus', 'title']);
+    args[args.indexOf('--address') + 1] = '1 Main St, Charleston, West Virginia 25301';
+    expect(brandNew(...args).status).toBe(0);
+    const brand = JSON.parse(readFileSync(join(work, 'brands/acmetitleco.json'), 'utf8')) as {
+      apply: { path: string };
+      loanTypes: string[];
+      organization: { address: { addressRegion: string; addressLocality: string } };
+    };
     expect(brand.apply.path).toBe('/apply-title-loans');
     expect(brand.loanTypes).toEqual(['title-loans']);
+    expect(brand.organization.address).toMatchObject({ addressLocality: 'Charleston', addressRegion: 'WV' });
   }, 60_000);
 
   it('refuses an existing id', () => {
@@ -88,6 +95,8 @@ describe('npm run brand:new', () => {
     const bad = [
       [['--email', 'nobody'], '--email "nobody": write an email address such as help@acmeloans.com'],
       [['--address', 'Austin'], '--address "Austin": write it as street, city, state code and ZIP code'],
+      [['--address', '1 Main St, Austin, ZZ 78701'], '--address "1 Main St, Austin, ZZ 78701": state "ZZ": No state found!'],
+      [['--address', '1 Main St, Austin, Atlantis 78701'], 'state "Atlantis": No abbreviation found with that state name'],
       [['--loan-focus', 'cars'], '--loan-focus "cars": use one of payday, bad-credit, installment, title, personal, general'],
       [['--primary-color', '#ffee00'], '/config/theme: white text on #ffee00 has a contrast of 1.2:1'],
       [['--hosts', 'ipaydayloans.com'], '/hosts/0: host "ipaydayloans.com" is also claimed by brands/ipaydayloans.json'],
