@@ -24,6 +24,22 @@ export const buttonClass =
   'inline-flex min-h-10 items-center rounded bg-blue-800 px-4 py-2 font-semibold text-white hover:bg-blue-900 focus-visible:outline-offset-2';
 export const inputClass = 'min-h-10 rounded border border-slate-500 px-2 py-1';
 
+/** The From and To days of a filter or an export (`from`, `to` as YYYY-MM-DD); an export needs both. */
+export function DateRangeFields(props: { from?: string; to?: string; required?: boolean }) {
+  return (
+    <>
+      <label className="flex flex-col text-sm">
+        From
+        <input type="date" name="from" defaultValue={props.from} required={props.required} className={inputClass} />
+      </label>
+      <label className="flex flex-col text-sm">
+        To
+        <input type="date" name="to" defaultValue={props.to} required={props.required} className={inputClass} />
+      </label>
+    </>
+  );
+}
+
 export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?: string; forbidden?: boolean; children?: ReactNode }) {
   const { title, viewer, current, forbidden } = props;
   return (

@@ -1,6 +1,6 @@
 /** The console's buyers: each buyer's pings, bids, posts, wins and money over a date range (engine/console/buyerQueries.ts), with an alert for a buyer that has refused everything lately. */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, DataTable, buttonClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
 import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
@@ -25,14 +25,7 @@ export default function BuyersPage(props: Props) {
   return (
     <ConsoleLayout title="Buyers" viewer={props.viewer} current="/buyers">
       <form method="get" action="/buyers" className="mb-4 flex flex-wrap items-end gap-3">
-        <label className="flex flex-col text-sm">
-          From
-          <input type="date" name="from" defaultValue={props.from} className={inputClass} />
-        </label>
-        <label className="flex flex-col text-sm">
-          To
-          <input type="date" name="to" defaultValue={props.to} className={inputClass} />
-        </label>
+        <DateRangeFields from={props.from} to={props.to} />
         <button type="submit" className={buttonClass}>
           Show
         </button>

@@ -5,7 +5,7 @@
  * size is capped (EXPORT_MAX rows) so no export runs for long.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { getCatalog } from '../../engine/catalog';
 import { EXPORT_MAX } from '../../engine/console/adminQueries';
 import { consolePage, type ConsoleProps } from '../../engine/console/pages';
@@ -33,14 +33,7 @@ export default function ExportsPage(props: Props) {
       </p>
       <form method="post" action="/api/console/export" aria-labelledby="leads-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
-        <label className="flex flex-col text-sm">
-          From
-          <input type="date" name="from" defaultValue={props.from} required className={inputClass} />
-        </label>
-        <label className="flex flex-col text-sm">
-          To
-          <input type="date" name="to" defaultValue={props.to} required className={inputClass} />
-        </label>
+        <DateRangeFields from={props.from} to={props.to} required />
         <label className="flex flex-col text-sm">
           Brand
           <select name="brand" defaultValue="" className={inputClass}>
@@ -66,14 +59,7 @@ export default function ExportsPage(props: Props) {
       <form method="post" action="/api/console/export" aria-labelledby="conversions-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
         <input type="hidden" name="kind" value="google-ads" />
-        <label className="flex flex-col text-sm">
-          From
-          <input type="date" name="from" defaultValue={props.from} required className={inputClass} />
-        </label>
-        <label className="flex flex-col text-sm">
-          To
-          <input type="date" name="to" defaultValue={props.to} required className={inputClass} />
-        </label>
+        <DateRangeFields from={props.from} to={props.to} required />
         <label className="flex flex-col text-sm">
           Conversion name
           <input type="text" name="name" defaultValue="Loan request sold" maxLength={100} className={inputClass} />

@@ -5,7 +5,7 @@
  * (engine/traffic/funnelQuery.ts overview).
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts';
 import { money, num, pct } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/catalog';
@@ -78,14 +78,7 @@ export default function OverviewPage(props: Props) {
   return (
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
       <form method="get" action="/" className="mb-6 flex flex-wrap items-end gap-3">
-        <label className="flex flex-col text-sm">
-          From
-          <input type="date" name="from" defaultValue={query.from} className={inputClass} />
-        </label>
-        <label className="flex flex-col text-sm">
-          To
-          <input type="date" name="to" defaultValue={query.to} className={inputClass} />
-        </label>
+        <DateRangeFields from={query.from} to={query.to} />
         <label className="flex flex-col text-sm">
           Brand
           <select name="brand" defaultValue={query.brand} className={inputClass}>
