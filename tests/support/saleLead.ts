@@ -1,6 +1,6 @@
 /**
  * A stored lead with its pending sale, for tests of the sale and the sale bench: an ordinary
- * Texas request ($800 unless told), with a unique email and phone so it is never a duplicate.
+ * Texas request ($800 unless told), with a unique email and phone so it is never a duplicate unless the test gives them.
  */
 import { sealText, type LeadKeyring } from '../../engine/leads/sealing';
 import { ensureSale } from '../../engine/sale/store';
@@ -9,7 +9,7 @@ import { insertLead } from '../../engine/store/leads';
 
 let seq = 0;
 
-export async function storeSaleLead(db: Store, key: Buffer | LeadKeyring, over: { amount?: number } = {}): Promise<string> {
+export async function storeSaleLead(db: Store, key: Buffer | LeadKeyring, over: { amount?: number; email?: string; phone?: string } = {}): Promise<string> {
   seq += 1;
   const unique = `${process.pid}-${seq}-${Math.random().toString(36).slice(2)}`;
   const { id } = await insertLead(
@@ -32,8 +32,8 @@ export async function storeSaleLead(db: Store, key: Buffer | LeadKeyring, over: 
       vehicle: '',
       first_name: 'Ana',
       last_name: 'Diaz',
-      email: `ana.${unique}@example.com`,
-      phone: `214${String(1000000 + Math.floor(Math.random() * 8999999))}`,
+      email: over.email ?? `ana.${unique}@example.com`,
+      phone: over.phone ?? `214${String(1000000 + Math.floor(Math.random() * 8999999))}`,
       income_source: 'employment',
       pay_frequency: 'biweekly',
       sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 2400 }), key),

@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
-import { sealText } from '../../engine/leads/sealing';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
-import { addEvent, addEvents, ensureSale, saleOf, timelineOf } from '../../engine/sale/store';
+import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/sale/store';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
-import { insertLead } from '../../engine/store/leads';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { storeSaleLead } from '../support/saleLead';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 
 const KEY = 'd'.repeat(64);
@@ -35,50 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-let seq = 0;
-async function storeLead(db: Store, over: { phone?: string; email?: string; amount?: number } = {}): Promise<string> {
-  seq += 1;
-  const { id } = await insertLead(
-    db,
-    {
-      brand: 'ipaydayloans',
-      idempotency_key: `sale-test-${seq}-${Math.random().toString(36).slice(2)}`,
-      created_at: new Date().toISOString(),
-      loan_kind: 'general',
-      amount: over.amount ?? 800,
-      zip: '75001',
-      state: 'tx',
-      city: 'Addison',
-      country: 'US',
-      region: 'TX',
-      currency: 'USD',
-      host: 'ipaydayloans.com',
-      environment: 'production',
-      purpose: '',
-      vehicle: '',
-      first_name: 'Ana',
-      last_name: 'Diaz',
-      email: over.email ?? `ana${seq}.${Math.random().toString(36).slice(2)}@example.com`,
-      phone: over.phone ?? `214${String(1000000 + Math.floor(Math.random() * 8999999))}`,
-      income_source: 'employment',
-      pay_frequency: 'biweekly',
-      sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 2400 }), Buffer.from(KEY, 'hex')),
-      consent_version: 'tcpa-2026-11',
-      consent_text: 't',
-      consent_hash: 'h',
-      source: 'google',
-      source2: '',
-      click_id: '',
-      session_uuid: '',
-      privacy_opt_out: 0,
-      ip: '',
-      user_agent: '',
-    },
-    [],
-  );
-  await ensureSale(db, id, new Date());
-  return id;
-}
+const storeLead = (db: Store, over: { phone?: string; email?: string; amount?: number } = {}) => storeSaleLead(db, Buffer.from(KEY, 'hex'), over);
 
 async function buyer(id: string, opts: Parameters<typeof startStandInBuyer>[2] = {}): Promise<StandInBuyer> {
   const b = await startStandInBuyer(id, SECRET, opts);
