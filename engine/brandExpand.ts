@@ -117,7 +117,9 @@ export function expandBrand(source: Brand): ExpandedBrand {
   );
   added.forEach(({ j }, k) => moved.push([`/routes/${own + k}`, encodePointer(['contentSections', j]), true]));
 
-  const brand: Brand = { ...source, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
+  const { linkLists: _lists, contentSections: _sections, ...rest } = source;
+  const brand: Brand = { ...rest, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
   return {
     brand,
     problems,

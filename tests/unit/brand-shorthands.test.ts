@@ -95,6 +95,16 @@ describe('named link lists', () => {
   });
 });
 
+describe('a spelt-out brand', () => {
+  it('is itself a brand file that loads the same', () => {
+    const text = withLists({ loans: LOANS }, { nav: 'loans', footer: 'loans' }).replace('"routes": [', '"contentSections": ["blog"],\n  "routes": [');
+    const once = buildCatalog([{ file: FILE, text }], contentLayouts).brands.get('acme')!.brand;
+    const again = buildCatalog([{ file: FILE, text: JSON.stringify(once) }], contentLayouts);
+    expect(again.problems).toEqual([]);
+    expect(again.brands.get('acme')!.brand).toEqual(once);
+  });
+});
+
 describe('content sections', () => {
   const withSections = (sections: string[], extraRoute = '') =>
     base.replace('"routes": [', `"contentSections": ${JSON.stringify(sections)},\n  "routes": [${extraRoute}`);
@@ -134,5 +144,36 @@ describe('content sections', () => {
     const problems = buildCatalog([{ file: FILE, text: withSections(['blog']) }], []).problems;
     expect(problems.length).toBeGreaterThan(0);
     for (const p of problems) expect(p).toMatch(/^brands\/acme\.json:38:\d+ \/contentSections\/0: no layout named "content-/);
+  });
+});
+
+describe('a link grid written once for every loan type of its layout', () => {
+  const withGrid = (href: string) => {
+    const brand = JSON.parse(base) as { routes: unknown[]; layouts: Record<string, unknown> };
+    brand.routes.push({ path: '/{loanType}/location/{stateCode}', layout: 'type-state' });
+    brand.layouts['type-state'] = {
+      title: '{loanType.name} in {state.name}',
+      description: 'What borrowers in {state.name} should know about {loanType.plural}.',
+      blocks: [
+        { type: 'hero', heading: '{loanType.name} in {state.name}' },
+        { type: 'linkGrid', heading: 'Keep reading', links: [{ label: '{loanType.name} by state', href }] },
+      ],
+    };
+    return JSON.stringify(brand, null, 2);
+  };
+
+  it("links each page to its own loan type's page", () => {
+    const catalog = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}/location/tx') }], []);
+    expect(catalog.problems).toEqual([]);
+    const grid = (path: string) => resolvePage(catalog, 'acme', path, NOW)!.blocks.find((b) => b.type === 'linkGrid');
+    expect(grid('/payday-loans/location/il')).toMatchObject({ links: [{ label: 'Payday Loans by state', href: '/payday-loans/location/tx' }] });
+    expect(grid('/installment-loans/location/il')).toMatchObject({ links: [{ label: 'Installment Loans by state', href: '/installment-loans/location/tx' }] });
+  });
+
+  it('refuses a link that gives no page for one of the loan types, saying which link it gave', () => {
+    const problems = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}') }], []).problems;
+    expect(problems).toEqual([
+      expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/type-state\/blocks\/1\/links\/0\/href: link "\/installment-loans" goes to no page/),
+    ]);
   });
 });
