@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
+import { expandBrand, linkListNamesIn } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
@@ -65,11 +66,20 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     const json = parse(src);
     if (json.error) continue;
     const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    if (!found.length)
+      for (const { pointer, name } of linkListNamesIn(json.value as Layout))
+        found.push({
+          file: src.file,
+          pointer,
+          message: `a shared layout belongs to no brand, so it cannot name a link list ("${name}"): write the links here`,
+        });
     problems.push(...found);
     if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: json.value as Layout });
   }
 
-  const candidates: { src: Source; brand: Brand }[] = [];
+  // Each brand spelt out (its named link lists and content sections in place); a problem found
+  // in a spelt-out part is reported where the file wrote it.
+  const candidates: ({ src: Source } & ReturnType<typeof expandBrand>)[] = [];
   const brokenIds = new Map<string, FileProblem[]>();
   const brokenHosts: { id: string; hosts: string[] }[] = [];
   for (const src of brandSources) {
@@ -82,15 +92,16 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenIds.set(id, own);
       const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
       brokenHosts.push({ id, hosts });
-    } else candidates.push({ src, brand: value as Brand });
+    } else candidates.push({ src, ...expandBrand(value as Brand) });
   }
 
   const hostOwners = new Map<string, string>();
   for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
 
   const brands = new Map<string, LoadedBrand>();
-  for (const { src, brand } of candidates) {
-    const found = checkBrand(brand, src.file, shared, hostOwners);
+  for (const { src, brand, problems: unexpanded, fileFor } of candidates) {
+    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners)];
+    const found = raw.map((p) => (p.file === src.file ? { ...p, pointer: fileFor(p.pointer) } : p));
     problems.push(...found);
     if (found.length) {
       brokenIds.set(brand.id, found);

@@ -37,6 +37,18 @@ export type LoanType =
   | 'loans-near-me'
   | 'cash-advance-near-me';
 /**
+ * Links of the drop-down group, or the name of one of the brand's "linkLists".
+ *
+ * @minItems 1
+ */
+export type Links = [Link, ...Link[]];
+/**
+ * Links in the column, or the name of one of the brand's "linkLists".
+ *
+ * @minItems 1
+ */
+export type Links1 = [Link, ...Link[]];
+/**
  * State lists to leave out: noService (AR, NY, VT, WV, WA, PA), restricted (SPEC §9 list), titleExcluded (the title site's list).
  *
  * This interface was referenced by `Brand`'s JSON-Schema
@@ -90,10 +102,25 @@ export type Block =
  */
 export type BlockLoanTypes = [LoanType, ...LoanType[]];
 /**
+ * The links, in order, or (in a brand's own layouts) the name of one of the brand's "linkLists".
+ *
+ * @minItems 1
+ */
+export type Links2 = [Link, ...Link[]];
+/**
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "color".
  */
 export type Color = string;
+/**
+ * Links, in order.
+ *
+ * @minItems 1
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "links".
+ */
+export type Links3 = [Link, ...Link[]];
 
 /**
  * One loan website (a brand): who it is, which hosts it answers on, its look, navigation, footer, routes and page layouts.
@@ -163,6 +190,14 @@ export interface Brand {
    */
   routes: [Route, ...Route[]];
   /**
+   * Content sections this site has; each adds its pages after the brand's own routes; a route of the brand's own with one of their paths replaces that one, at the brand's place in the order. blog: /blog/{page?} (the blog), /blog/{list}/{page?} (a category), /blog/{list}/{slug} (an article), /tag, /tag/{slug}, /author, /author/{slug}. hub: /hub, /hub/{slug}. answers: /answers/{page?}, /answers/{slug}.
+   *
+   * @minItems 1
+   *
+   * Items: A content section.
+   */
+  contentSections?: ['blog' | 'hub' | 'answers', ...('blog' | 'hub' | 'answers')[]];
+  /**
    * Paths switched off for this brand even where a route would match.
    *
    * Items: A path (or prefix ending in /*) that gives not-found.
@@ -185,6 +220,17 @@ export interface Brand {
     | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
     | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback]
     | [Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback, Postback];
+  /**
+   * Lists of links this brand shows in more than one place, each written once under a name: a menu's "children", a footer column's "links" or a linkGrid block's "links" (in this brand's own layouts) then gives the name instead of the links, e.g. "links": "loans". Every list must be used somewhere.
+   */
+  linkLists?: {
+    /**
+     * The list's links, in order.
+     *
+     * @minItems 1
+     */
+    [k: string]: [Link, ...Link[]];
+  };
   /**
    * This brand's own page layouts, by name.
    */
@@ -386,12 +432,7 @@ export interface NavItem {
    * Where the entry links; for a drop-down group, the group's own page (optional).
    */
   href?: string;
-  /**
-   * Links of the drop-down group.
-   *
-   * @minItems 1
-   */
-  children?: [Link, ...Link[]];
+  children?: Links;
 }
 /**
  * A link.
@@ -461,12 +502,7 @@ export interface FooterColumn {
    * Column heading.
    */
   title: string;
-  /**
-   * Links in the column.
-   *
-   * @minItems 1
-   */
-  links: [Link, ...Link[]];
+  links: Links1;
 }
 /**
  * A list of links to one page per state; leave out for none.
@@ -976,12 +1012,7 @@ export interface LinkGridBlock {
    * Section heading (<h2>).
    */
   heading: string;
-  /**
-   * The links, in order.
-   *
-   * @minItems 1
-   */
-  links: [Link, ...Link[]];
+  links: Links2;
   loanTypes?: BlockLoanTypes;
 }
 /**

@@ -30,6 +30,9 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   const defs = { ...(base.$defs as Schema) };
   const types = blockTypes();
   for (const type of types) defs[`block_${type}`] = withLoanTypeFilter(readJson(`blocks/${type}/schema.json`));
+  // The types describe the brand the engine reads, where the catalog has put each named link
+  // list in place (engine/brandExpand.ts): links are always an array there.
+  if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
   defs.block =
     mode === 'types'
       ? { description: 'A block of a page.', anyOf: types.map((t) => ({ $ref: `#/$defs/block_${t}` })) }

@@ -1,7 +1,8 @@
 /**
  * How much brand JSON there is: shared layouts plus every brand's own, and the lines of
  * brands/*.json and brands/layouts/*.json (`cat brands/*.json brands/layouts/*.json | wc -l`).
- * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts); these
+ * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts), and
+ * repeated link lists and content routes are written once (engine/brandExpand.ts); these
  * ceilings keep a copy from creeping back unnoticed. Folding more lowers them; a page that
  * needs more raises them deliberately in the same commit. The aim is 140 layouts and 14,500
  * lines. They count the twelve brands measured when they were set: an operator who adds a brand
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LAYOUTS = 148;
-const MAX_LINES = 16_227;
+const MAX_LINES = 15_482;
 
 const MEASURED_BRANDS = [
   'cocoloan',

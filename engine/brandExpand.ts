@@ -1,0 +1,138 @@
+/**
+ * What a brand file writes once and the engine spells out, before anything else reads the brand:
+ *
+ * - named link lists: a brand's "linkLists" holds each list of links it shows in more than one
+ *   place (a menu, a footer column, a link grid); those places give the list's name instead of
+ *   repeating the links;
+ * - content sections: "contentSections": ["blog", "hub"] adds the routes of those sections after
+ *   the brand's own, rather than every brand listing the same seven blog routes (a route the
+ *   brand writes with one of their paths is its own instead).
+ *
+ * The brand the rest of the engine sees is the spelt-out one (the generated Brand type describes
+ * it), so pages render exactly as if the file had written everything out. A problem found later
+ * inside a spelt-out part is reported where the file wrote it (`fileFor`).
+ */
+import type { Brand, Layout, Links, Route } from '../schemas/brand.types';
+import { encodePointer } from './validate/locate';
+
+export type ContentSection = NonNullable<Brand['contentSections']>[number];
+
+const entry = (moreHeading: string, moreLabel: string, morePath: string) => ({ moreHeading, moreLabel, morePath });
+
+/** The routes each content section adds, in order (the content layouts are shared: brands/layouts/content-*.json). */
+export const CONTENT_SECTION_ROUTES: Readonly<Record<ContentSection, readonly Route[]>> = {
+  blog: [
+    { path: '/blog/{page?}', layout: 'content-blog-index' },
+    { path: '/blog/{list}/{page?}', layout: 'content-blog-list' },
+    { path: '/blog/{list}/{slug}', layout: 'content-article', content: 'article' },
+    { path: '/tag', layout: 'content-tags' },
+    { path: '/tag/{slug}', layout: 'content-tag', content: 'tag' },
+    { path: '/author', layout: 'content-authors' },
+    { path: '/author/{slug}', layout: 'content-author', content: 'author' },
+  ],
+  hub: [
+    { path: '/hub', layout: 'content-hub' },
+    { path: '/hub/{slug}', layout: 'content-entry', content: 'hub', layoutParams: entry('Keep learning', 'hub entries', 'hub') },
+  ],
+  answers: [
+    { path: '/answers/{page?}', layout: 'content-answers' },
+    { path: '/answers/{slug}', layout: 'content-entry', content: 'answer', layoutParams: entry('More help', 'answers', 'answers') },
+  ],
+};
+
+export interface ExpandProblem {
+  pointer: string;
+  message: string;
+}
+
+export interface ExpandedBrand {
+  brand: Brand;
+  problems: ExpandProblem[];
+  /** Where the file wrote what a pointer into the spelt-out brand names (itself when the file wrote it there). */
+  fileFor(pointer: string): string;
+}
+
+/** A place that may hold links or a link list's name, as written in the file (before expansion the types do not hold). */
+type LinksField = Links | string;
+
+export function expandBrand(source: Brand): ExpandedBrand {
+  const problems: ExpandProblem[] = [];
+  // where a spelt-out part comes from; `whole`: the file wrote it as one entry (a section name)
+  const moved: [from: string, to: string, whole?: boolean][] = [];
+  const lists = source.linkLists ?? {};
+  const used = new Set<string>();
+  const names = Object.keys(lists);
+
+  const links = (value: LinksField, at: (string | number)[]): Links => {
+    if (typeof value !== 'string') return value;
+    const list = Object.hasOwn(lists, value) ? lists[value] : undefined;
+    if (!list) {
+      problems.push({
+        pointer: encodePointer(at),
+        message: `there is no link list "${value}" in this brand's "linkLists" (${names.length ? `it has: ${names.join(', ')}` : 'it has none'})`,
+      });
+      // the brand is kept out for this problem; later checks see no links rather than a made-up one
+      return [] as unknown as Links;
+    }
+    used.add(value);
+    moved.push([encodePointer(at), encodePointer(['linkLists', value])]);
+    return list;
+  };
+
+  const nav = {
+    ...source.nav,
+    items: source.nav.items.map((item, i) =>
+      item.children === undefined ? item : { ...item, children: links(item.children as LinksField, ['nav', 'items', i, 'children']) },
+    ),
+  };
+  const footer = {
+    ...source.footer,
+    columns: source.footer.columns.map((col, i) => ({ ...col, links: links(col.links as LinksField, ['footer', 'columns', i, 'links']) })),
+  };
+  const layouts = source.layouts
+    ? Object.fromEntries(
+        Object.entries(source.layouts).map(([name, layout]): [string, Layout] => [
+          name,
+          {
+            ...layout,
+            blocks: layout.blocks.map((block, i) =>
+              block.type === 'linkGrid' ? { ...block, links: links(block.links as LinksField, ['layouts', name, 'blocks', i, 'links']) } : block,
+            ) as Layout['blocks'],
+          },
+        ]),
+      )
+    : undefined;
+  for (const name of names.filter((n) => !used.has(n)))
+    problems.push({
+      pointer: encodePointer(['linkLists', name]),
+      message: `no menu, footer column or linkGrid block names the link list "${name}", so it shows nowhere; use it ("links": "${name}") or remove it`,
+    });
+
+  // A route the brand writes itself with a section's path replaces the section's, at the brand's
+  // place in the order (the sitemap lists pages in route order).
+  const own = source.routes.length;
+  const ownPaths = new Set(source.routes.map((r) => r.path));
+  const added = (source.contentSections ?? []).flatMap((section, j) =>
+    CONTENT_SECTION_ROUTES[section].filter((route) => !ownPaths.has(route.path)).map((route) => ({ route, j })),
+  );
+  added.forEach(({ j }, k) => moved.push([`/routes/${own + k}`, encodePointer(['contentSections', j]), true]));
+
+  // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
+  const { linkLists: _lists, contentSections: _sections, ...rest } = source;
+  const brand: Brand = { ...rest, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  return {
+    brand,
+    problems,
+    fileFor: (pointer) => {
+      for (const [from, to, whole] of moved) if (pointer === from || pointer.startsWith(from + '/')) return whole ? to : to + pointer.slice(from.length);
+      return pointer;
+    },
+  };
+}
+
+/** A shared layout belongs to no brand, so it cannot name a brand's link list: the places where one does. */
+export function linkListNamesIn(layout: { blocks: readonly { type: string; links?: unknown }[] }): { pointer: string; name: string }[] {
+  return layout.blocks.flatMap((block, i) =>
+    block.type === 'linkGrid' && typeof block.links === 'string' ? [{ pointer: encodePointer(['blocks', i, 'links']), name: block.links }] : [],
+  );
+}
