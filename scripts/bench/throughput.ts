@@ -5,7 +5,10 @@
  * compared with the bare server's in adjacent pairs of rounds (which goes first alternates), at
  * full load, and again at the same offered rate (CPU_RATE) as a cross-check: on a shared machine
  * a server's CPU per request falls as its share of the machine rises (more requests per
- * event-loop turn), so the figure moves with how busy the machine is (its load average is shown). No proxy runs on this path (the front door
+ * event-loop turn), so the figure moves with how busy the machine is (its load average is shown).
+ * A round after Next's own work in the same process may also pay V8's heap-shrinking full GC of
+ * Next's garbage (`--trace-gc`: "Mark-Compact (reduce)", 100–800 ms on this heap), which no bare
+ * server has: one such pair is an outlier, which the median of the pairs' ratios leaves aside. No proxy runs on this path (the front door
  * routes every host), so the "direct /_brand/…" figure is this one.
  * A fresh hit is answered by server.mjs from the page cache (engine/cache/cachedPageReplay.mjs);
  * the same page through Next alone (a second server, PAGE_CACHE_REPLAY=0) is measured in the same
