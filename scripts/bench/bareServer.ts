@@ -38,11 +38,32 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Requests/s and the server's CPU µs per request, under 20 connections for `seconds`. */
-export async function loadWithCpu(pid: number, port: number, host: string, path: string, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+/**
+ * Requests/s and the server's CPU µs per request, under 20 connections for `seconds`: as many
+ * requests as the server answers, or `rate` requests/s in all (the same offered load for two
+ * servers, so that neither is credited with the batching a bigger share of a busy machine buys).
+ */
+export async function loadWithCpu(
+  pid: number,
+  port: number,
+  host: string,
+  path: string,
+  seconds: number,
+  rate?: number,
+): Promise<{ rps: number; cpuUs: number }> {
   const before = cpuSeconds(pid);
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, headers: { host }, connections: 20, duration: seconds, pipelining: 1 });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    headers: { host },
+    connections: 20,
+    duration: seconds,
+    pipelining: 1,
+    ...(rate ? { overallRate: rate } : {}),
+  });
   const used = cpuSeconds(pid) - before;
   if (result.non2xx || result.errors) throw new Error(`${path} (${host}): ${result.non2xx} responses with an unexpected status, ${result.errors} errors`);
   return { rps: result.requests.average, cpuUs: (used * 1e6) / result.requests.total };
 }
+
+/** Load average over the last minute (/proc/loadavg): how busy the machine was while a figure was taken. */
+export const loadAverage = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
