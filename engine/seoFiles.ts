@@ -17,13 +17,13 @@
  * cannot be written leaves the files in memory only (still bounded: an evicted one is rebuilt).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot, type LoadedBrand } from './catalog';
 import type { ContentSource } from './content/types';
 import { SITEMAP_FILE } from './http/requestPath';
-import { brandPaths, combinedPaths, contentPaths, robotsTxt, sitemapCountOf, sitemapIndexXmlOf, sitemapXmlOf } from './sitemap';
+import { brandPaths, combinedPaths, contentPaths, robotsTxt, sitemapCountOf, sitemapIndexXmlOf, sitemapPieces, sitemapXmlOf } from './sitemap';
 
 export interface SeoFile {
   body: Buffer;
@@ -75,18 +75,41 @@ interface Listing {
 
 const MANIFEST = 'etags.json';
 
-function writeDir(dir: string, files: ReadonlyMap<string, SeoFile>, etags: Record<string, string>): boolean {
-  // Written beside and renamed into place: a reader (another process too) sees all the files or none.
+/**
+ * Writes the listing's files into `dir`, each sitemap piece by piece (never one 4 MB string or
+ * Buffer: what a build allocates stays small and is reused), and returns their ETags; undefined
+ * when the directory cannot be written. Written beside and renamed into place: a reader (another
+ * process too) sees all the files or none.
+ */
+function writeListing(dir: string, loaded: LoadedBrand, paths: readonly string[]): Record<string, string> | undefined {
   const tmp = `${dir}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(tmp, { recursive: true });
-    for (const [name, f] of files) writeFileSync(join(tmp, name), f.body);
+    const index = Buffer.from(sitemapIndexXmlOf(loaded, paths));
+    writeFileSync(join(tmp, 'sitemap.xml'), index);
+    const etags: Record<string, string> = { 'sitemap.xml': `"${sha1(index)}"` };
+    for (let n = 0; n < sitemapCountOf(paths); n++) {
+      const name = `sitemap-${n}.xml`;
+      const hash = createHash('sha1');
+      const fd = openSync(join(tmp, name), 'w');
+      try {
+        for (const piece of sitemapPieces(loaded, paths, n)) {
+          const bytes = Buffer.from(piece);
+          hash.update(bytes);
+          writeSync(fd, bytes);
+        }
+      } finally {
+        closeSync(fd);
+      }
+      etags[name] = `"${hash.digest('base64url')}"`;
+    }
     writeFileSync(join(tmp, MANIFEST), JSON.stringify(etags));
     renameSync(tmp, dir);
-    return true;
+    return etags;
   } catch {
     rmSync(tmp, { recursive: true, force: true });
-    return false;
+    // Another process may have put the same listing in place first.
+    return readManifest(dir);
   }
 }
 
@@ -192,14 +215,17 @@ export function createSeoFiles(options: SeoFilesOptions): SeoFiles {
     const stored = readManifest(dir);
     if (stored) return { ...fresh, etags: stored };
     const paths = combinedPaths(routes.paths ?? routePaths(loaded, routes.hash), content);
-    const files = new Map<string, SeoFile>([['sitemap.xml', seoFileOf(Buffer.from(sitemapIndexXmlOf(loaded, paths)), XML)]]);
-    for (let n = 0; n < sitemapCountOf(paths); n++) files.set(`sitemap-${n}.xml`, seoFileOf(Buffer.from(sitemapXmlOf(loaded, paths, n)!), XML));
-    const etags = Object.fromEntries([...files].map(([name, f]) => [name, f.etag]));
-    if (writeDir(dir, files, etags)) {
+    const written = writeListing(dir, loaded, paths);
+    if (written) {
       // The brand's earlier listings are not served again (a process still on one lists again when its files are gone).
       removeOthers(`${id}-`, '', dir);
+      return { ...fresh, etags: written };
     }
+    // Nowhere to write: built in memory, kept there within the bound (an evicted file is built again).
+    const files = new Map<string, SeoFile>([['sitemap.xml', seoFileOf(Buffer.from(sitemapIndexXmlOf(loaded, paths)), XML)]]);
+    for (let n = 0; n < sitemapCountOf(paths); n++) files.set(`sitemap-${n}.xml`, seoFileOf(Buffer.from(sitemapXmlOf(loaded, paths, n)!), XML));
     for (const [name, f] of files) keep(join(dir, name), f);
+    const etags = Object.fromEntries([...files].map(([name, f]) => [name, f.etag]));
     return { ...fresh, etags };
   }
 

@@ -134,8 +134,29 @@ export function sitemapIndexXmlOf(loaded: LoadedBrand, paths: readonly string[])
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>\n`;
 }
 
+/** URLs per piece of sitemapPieces: ~80 KB of text, small enough to leave no large allocation behind. */
+const PIECE_URLS = 1000;
+
+/**
+ * Sitemap `n` (0-based) of the brand in pieces of PIECE_URLS URLs, which joined are the file: a
+ * sitemap can be written out without ever being one 4 MB string. Nothing when there is no sitemap `n`.
+ */
+export function* sitemapPieces(loaded: LoadedBrand, paths: readonly string[], n: number): Generator<string> {
+  if (!Number.isInteger(n) || n < 0 || n >= sitemapCountOf(paths)) return;
+  const end = Math.min(paths.length, (n + 1) * SITEMAP_MAX_URLS);
+  let piece = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
+  for (let i = n * SITEMAP_MAX_URLS, k = 0; i < end; i++, k++) {
+    if (k === PIECE_URLS) {
+      yield piece;
+      piece = '';
+      k = 0;
+    }
+    piece += `${i > n * SITEMAP_MAX_URLS ? '\n' : ''}<url><loc>${xmlEscape(canonicalUrl(loaded.brand, paths[i]!))}</loc></url>`;
+  }
+  yield `${piece}</urlset>\n`;
+}
+
 export function sitemapXmlOf(loaded: LoadedBrand, paths: readonly string[], n: number): string | undefined {
-  if (!Number.isInteger(n) || n < 0 || n >= sitemapCountOf(paths)) return undefined;
-  const urls = paths.slice(n * SITEMAP_MAX_URLS, (n + 1) * SITEMAP_MAX_URLS).map((p) => `<url><loc>${xmlEscape(canonicalUrl(loaded.brand, p))}</loc></url>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('\n')}</urlset>\n`;
+  const pieces = [...sitemapPieces(loaded, paths, n)];
+  return pieces.length ? pieces.join('') : undefined;
 }

@@ -94,6 +94,20 @@ describe('seoFile', () => {
     expect(restarted.etag).toBe(first.etag);
   }, 120_000);
 
+  it('a directory that cannot be written still answers every file, built in memory, with the bytes a written one has', async () => {
+    const written = createSeoFiles({ dir: tempDir(), memoryBytes: SEO_FILES_MEMORY_BYTES });
+    // A directory under a plain file cannot be made (even by root).
+    const blocked = join(tempDir(), 'file');
+    writeFileSync(blocked, '');
+    const unwritable = createSeoFiles({ dir: join(blocked, 'seo-files'), memoryBytes: SEO_FILES_MEMORY_BYTES });
+    for (const name of ['sitemap.xml', 'sitemap-0.xml', 'sitemap-2.xml']) {
+      const a = (await written.seoFile(loaded, name, content))!;
+      const b = (await unwritable.seoFile(loaded, name, content))!;
+      expect(b.body.equals(a.body)).toBe(true);
+      expect(b.etag).toBe(a.etag);
+    }
+  }, 120_000);
+
   it("memory held stays within its bound after every brand's sitemaps have been read", async () => {
     const all = createSeoFiles({ dir: tempDir(), memoryBytes: SEO_FILES_MEMORY_BYTES });
     let served = 0;
