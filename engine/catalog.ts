@@ -50,6 +50,31 @@ export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text
 
 const layoutName = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
 
+/**
+ * A checked brand, ready to serve. Made outside buildCatalog: closures made there would keep its
+ * whole scope alive with the catalog, the parsed sources and their syntax trees (~5 MB) included.
+ */
+function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>): LoadedBrand {
+  const own = brand.layouts ?? {};
+  // one filled copy per route's parameters (a route's object lives as long as the catalog)
+  const filled = new WeakMap<LayoutParams, Layout>();
+  const named = (name: string) => own[name] ?? shared.get(name)?.layout;
+  return {
+    brand,
+    file,
+    routes: withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i)),
+    layout: (name, params) => {
+      const layout = named(name);
+      if (!layout || !params) return layout;
+      const known = filled.get(params);
+      if (known) return known;
+      const made = withLayoutParams(layout, params);
+      filled.set(params, made);
+      return made;
+    },
+  };
+}
+
 /** Check and compile brand and layout sources (from disk or from a test). */
 export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[]): Catalog {
   const parsed = new Map<string, { text: string; json: ParsedJson }>();
@@ -108,24 +133,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenHosts.push({ id: brand.id, hosts: brand.hosts });
       continue;
     }
-    const own = brand.layouts ?? {};
-    // one filled copy per route's parameters (a route's object lives as long as the catalog)
-    const filled = new WeakMap<LayoutParams, Layout>();
-    const named = (name: string) => own[name] ?? shared.get(name)?.layout;
-    brands.set(brand.id, {
-      brand,
-      file: src.file,
-      routes: withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i)),
-      layout: (name, params) => {
-        const layout = named(name);
-        if (!layout || !params) return layout;
-        const known = filled.get(params);
-        if (known) return known;
-        const made = withLayoutParams(layout, params);
-        filled.set(params, made);
-        return made;
-      },
-    });
+    brands.set(brand.id, loadedBrandOf(brand, src.file, shared));
   }
 
   const seen = new Set<string>();

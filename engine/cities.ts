@@ -22,15 +22,39 @@ type Row = [name: string, slug: string, zip: string, zipCount: number, lat: numb
 
 interface Index {
   byState: Map<string, City[]>;
-  bySlugInState: Map<string, Map<string, City>>;
-  /** slug → cities of that slug in any state, largest first */
-  bySlug: Map<string, City[]>;
+  /** each state's cities by slug, for a binary search (a Map per state cost ~1 MB more) */
+  bySlugInState: Map<string, City[]>;
+  /** every city by slug, the largest of a slug first: a slug without a state is the first of its run */
+  bySlug: City[];
+}
+
+/**
+ * Text order without the ICU collator: String#localeCompare loads its collation tables (~2 MB of
+ * resident memory) the first time it runs. Case-insensitive, then lower case first — the order
+ * localeCompare gives city names and slugs (ASCII letters, digits, spaces and - & 1 5 0 6 / 9 . ').
+ */
+export const compareText = (a: string, b: string): number => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a > b ? -1 : a < b ? 1 : 0;
+};
+
+/** The first index of `list` (ordered by slug) whose slug is not before `slug`. */
+function firstAtOrAfter(list: readonly City[], slug: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareText(list[mid]!.slug, slug) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * The index, once per process: Next loads each route's server code with a module registry of its
  * own (and the front door is bundled apart), so a module-level variable would hold one copy of
- * the ~11 MB index per route that uses it. It is read-only after it is built.
+ * the index per route that uses it. It is read-only after it is built.
  */
 const SHARED = Symbol.for('loansites.cities');
 const holder = globalThis as { [SHARED]?: Index };
@@ -47,8 +71,7 @@ function load(): Index {
     throw new Error(`City data is missing (${CITIES_FILE()}): run \`npm install\` or \`npx tsx scripts/derive-data.ts\`. ${(err as Error).message}`);
   }
   const byState = new Map<string, City[]>();
-  const bySlugInState = new Map<string, Map<string, City>>();
-  const bySlug = new Map<string, City[]>();
+  const bySlugInState = new Map<string, City[]>();
   for (const state of STATES) {
     const cities = (raw.states[state.code] ?? []).map(([name, slug, zip, zipCount, lat, lon]): City => ({
       name,
@@ -60,22 +83,32 @@ function load(): Index {
       lon,
     }));
     byState.set(state.code, cities);
-    bySlugInState.set(state.code, new Map(cities.map((c) => [c.slug, c])));
-    for (const c of cities) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
+    bySlugInState.set(
+      state.code,
+      [...cities].sort((a, b) => compareText(a.slug, b.slug)),
+    );
   }
-  for (const list of bySlug.values()) list.sort(bySize);
+  const bySlug = [...byState.values()].flat().sort((a, b) => compareText(a.slug, b.slug) || bySize(a, b));
   return (holder[SHARED] = { byState, bySlugInState, bySlug });
 }
 
 /** Larger first (more ZIP codes), then by name: a stable order for lists. */
-export const bySize = (a: City, b: City): number => b.zipCount - a.zipCount || a.slug.localeCompare(b.slug);
+export const bySize = (a: City, b: City): number => b.zipCount - a.zipCount || compareText(a.slug, b.slug);
 
 export const citiesOf = (stateCode: string): readonly City[] => load().byState.get(stateCode.toLowerCase()) ?? [];
 
-export const cityInState = (stateCode: string, slug: string): City | undefined => load().bySlugInState.get(stateCode.toLowerCase())?.get(slug);
+export function cityInState(stateCode: string, slug: string): City | undefined {
+  const list = load().bySlugInState.get(stateCode.toLowerCase()) ?? [];
+  const city = list[firstAtOrAfter(list, slug)];
+  return city?.slug === slug ? city : undefined;
+}
 
 /** A city slug without a state: the largest city of that name in any state. */
-export const cityAnywhere = (slug: string): City | undefined => load().bySlug.get(slug)?.[0];
+export function cityAnywhere(slug: string): City | undefined {
+  const list = load().bySlug;
+  const city = list[firstAtOrAfter(list, slug)];
+  return city?.slug === slug ? city : undefined;
+}
 
 const EARTH_RADIUS_MILES = 3958.8;
 const RAD = Math.PI / 180;
@@ -116,7 +149,7 @@ function unitPoint(c: { lat: number; lon: number }): [number, number, number] {
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
   const best: { city: City; h: number; miles: number }[] = [];
   const before = (miles: number, c: City, other: { city: City; miles: number }) =>
-    miles < other.miles || (miles === other.miles && c.slug.localeCompare(other.city.slug) < 0);
+    miles < other.miles || (miles === other.miles && compareText(c.slug, other.city.slug) < 0);
   const cities = citiesOf(city.stateCode);
   const xyz = unitPoints(city.stateCode, cities);
   const [x, y, z] = unitPoint(city);
@@ -151,16 +184,16 @@ function sortedOnce(key: string, make: () => City[]): readonly City[] {
 
 /** The state's cities by name. */
 export const citiesByName = (stateCode: string): readonly City[] =>
-  sortedOnce(`name:${stateCode}`, () => [...citiesOf(stateCode)].sort((a, b) => a.name.localeCompare(b.name)));
+  sortedOnce(`name:${stateCode}`, () => [...citiesOf(stateCode)].sort((a, b) => compareText(a.name, b.name)));
 
 /** The state's `count` largest cities, by name. */
 export const largestCitiesByName = (stateCode: string, count: number): readonly City[] =>
-  sortedOnce(`largest:${count}:${stateCode}`, () => largestCities(stateCode, count).sort((a, b) => a.name.localeCompare(b.name)));
+  sortedOnce(`largest:${count}:${stateCode}`, () => largestCities(stateCode, count).sort((a, b) => compareText(a.name, b.name)));
 
 let byName: City[] | undefined;
 /** Every city of the 50 states and DC, by name then state; memoised. */
 export function allCitiesByName(): readonly City[] {
-  byName ??= [...load().byState.values()].flat().sort((a, b) => a.name.localeCompare(b.name) || a.stateCode.localeCompare(b.stateCode));
+  byName ??= [...load().byState.values()].flat().sort((a, b) => compareText(a.name, b.name) || compareText(a.stateCode, b.stateCode));
   return byName;
 }
 
@@ -173,7 +206,11 @@ export function cityFromCityStateSlug(value: string): City | undefined {
 }
 
 /** Every distinct city slug, each once (resolving to the largest city of that name). */
-export const distinctCitySlugs = (): string[] => [...load().bySlug.keys()].sort();
+export function distinctCitySlugs(): string[] {
+  const out: string[] = [];
+  for (const c of load().bySlug) if (out[out.length - 1] !== c.slug) out.push(c.slug);
+  return out;
+}
 
 export const largestCities = (stateCode: string, count: number): City[] =>
   sortedOnce(`size:${stateCode}`, () => [...citiesOf(stateCode)].sort(bySize)).slice(0, count);

@@ -56,13 +56,6 @@ export function brandPaths(loaded: LoadedBrand): string[] {
   return [...seen];
 }
 
-const cache = new WeakMap<LoadedBrand, string[]>();
-const pathsOf = (loaded: LoadedBrand) => {
-  let paths = cache.get(loaded);
-  if (!paths) cache.set(loaded, (paths = brandPaths(loaded)));
-  return paths;
-};
-
 const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export function robotsTxt(loaded: LoadedBrand): string {
@@ -125,32 +118,15 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
 }
 
-const full = new Map<string, { paths: string[]; expires: number }>();
-const pending = new Map<string, Promise<string[]>>();
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
-/**
- * Route pages plus content pages, cached 10 minutes per brand (content changes; routes do not).
- * Concurrent callers share one listing, and a listing equal to the previous one is answered as
- * the previous array, so what is built from it (engine/seoFiles.ts) is kept.
- */
+/** Route pages then content pages, each once, in that order (what the sitemaps list). */
+export const combinedPaths = (routePaths: readonly string[], content: readonly string[]): string[] => [...new Set([...routePaths, ...content])];
+
+/** Route pages plus content pages, listed afresh (engine/seoFiles.ts keeps what it builds from them, not the list). */
 export async function allPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
-  const id = loaded.brand.id;
-  const hit = full.get(id);
-  if (hit && hit.expires > Date.now()) return hit.paths;
-  let listing = pending.get(id);
-  if (!listing) {
-    listing = (async () => {
-      const fresh = [...new Set([...pathsOf(loaded), ...(await contentPaths(loaded, source))])];
-      const paths = hit && sameList(hit.paths, fresh) ? hit.paths : fresh;
-      full.set(id, { paths, expires: Date.now() + 600_000 });
-      return paths;
-    })().finally(() => pending.delete(id));
-    pending.set(id, listing);
-  }
-  return listing;
+  return combinedPaths(brandPaths(loaded), await contentPaths(loaded, source));
 }
 
-const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
+export const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
 
 export function sitemapIndexXmlOf(loaded: LoadedBrand, paths: readonly string[]): string {
   const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
@@ -158,8 +134,29 @@ export function sitemapIndexXmlOf(loaded: LoadedBrand, paths: readonly string[])
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>\n`;
 }
 
+/** URLs per piece of sitemapPieces: ~80 KB of text, small enough to leave no large allocation behind. */
+const PIECE_URLS = 1000;
+
+/**
+ * Sitemap `n` (0-based) of the brand in pieces of PIECE_URLS URLs, which joined are the file: a
+ * sitemap can be written out without ever being one 4 MB string. Nothing when there is no sitemap `n`.
+ */
+export function* sitemapPieces(loaded: LoadedBrand, paths: readonly string[], n: number): Generator<string> {
+  if (!Number.isInteger(n) || n < 0 || n >= sitemapCountOf(paths)) return;
+  const end = Math.min(paths.length, (n + 1) * SITEMAP_MAX_URLS);
+  let piece = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
+  for (let i = n * SITEMAP_MAX_URLS, k = 0; i < end; i++, k++) {
+    if (k === PIECE_URLS) {
+      yield piece;
+      piece = '';
+      k = 0;
+    }
+    piece += `${i > n * SITEMAP_MAX_URLS ? '\n' : ''}<url><loc>${xmlEscape(canonicalUrl(loaded.brand, paths[i]!))}</loc></url>`;
+  }
+  yield `${piece}</urlset>\n`;
+}
+
 export function sitemapXmlOf(loaded: LoadedBrand, paths: readonly string[], n: number): string | undefined {
-  if (!Number.isInteger(n) || n < 0 || n >= sitemapCountOf(paths)) return undefined;
-  const urls = paths.slice(n * SITEMAP_MAX_URLS, (n + 1) * SITEMAP_MAX_URLS).map((p) => `<url><loc>${xmlEscape(canonicalUrl(loaded.brand, p))}</loc></url>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('\n')}</urlset>\n`;
+  const pieces = [...sitemapPieces(loaded, paths, n)];
+  return pieces.length ? pieces.join('') : undefined;
 }

@@ -69,7 +69,8 @@ export function loadContent(root: string): ContentIndex {
       let fm: Raw;
       let body: string;
       try {
-        const parsed = matter(readFileSync(join(folder, name), 'utf8'));
+        // With options (none needed), gray-matter keeps no copy of every file it parsed in its module-wide cache.
+        const parsed = matter(readFileSync(join(folder, name), 'utf8'), {});
         fm = Object.fromEntries(Object.entries(parsed.data).map(([k, v]) => [k, k.endsWith('At') ? date(v) : v]));
         body = parsed.content.trim();
       } catch (err) {

@@ -9,7 +9,7 @@
  * request is counted by this process's own limiter instead: limits keep holding per instance
  * and no visitor's lead is refused because a cache server is away.
  */
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 import { rateKey } from './rateKey';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
 
@@ -22,29 +22,39 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
-// One connection per process: API routes are separate bundles, so it is kept on globalThis.
+// One connection per process: API routes are separate bundles, so it is kept on globalThis. The
+// client library is loaded with the first connection: a server without REDIS_URL never loads it
+// (its modules are ~3 MB of a server's memory).
 const HOLDER = Symbol.for('loansites.rateLimitRedis');
-type Holder = { [HOLDER]?: { url: string; client: Client; ready: Promise<unknown> } };
+type Held = { url: string; client?: Client; ready: Promise<unknown>; closed?: boolean };
+type Holder = { [HOLDER]?: Held };
 
-function connection(url: string): { client: Client; ready: Promise<unknown> } {
+function connection(url: string): Held {
   const g = globalThis as Holder;
-  const held = g[HOLDER];
-  if (held && held.url === url) return held;
-  // No offline queue: while disconnected a command fails at once and the fallback counts.
-  const client: Client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) },
-  });
-  let warned = false;
-  client.on('error', (err: Error) => {
-    if (!warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
-    warned = true;
-  });
-  client.on('ready', () => (warned = false));
-  const ready = client.connect().catch(() => undefined);
-  g[HOLDER] = { url, client, ready };
-  return g[HOLDER];
+  const known = g[HOLDER];
+  if (known && known.url === url) return known;
+  const held: Held = { url, ready: Promise.resolve() };
+  held.ready = import('redis')
+    .then(({ createClient: create }) => {
+      if (held.closed) return;
+      // No offline queue: while disconnected a command fails at once and the fallback counts.
+      const client: Client = create({
+        url,
+        disableOfflineQueue: true,
+        socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) },
+      });
+      let warned = false;
+      client.on('error', (err: Error) => {
+        if (!warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
+        warned = true;
+      });
+      client.on('ready', () => (warned = false));
+      held.client = client;
+      return client.connect();
+    })
+    .catch(() => undefined);
+  g[HOLDER] = held;
+  return held;
 }
 
 function within<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -58,10 +68,11 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
   return {
     async hit(address, now = Date.now()) {
       const key = rateKey(address);
-      const { client, ready } = connection(opts.url);
+      const held = connection(opts.url);
       // The first request of a process waits (briefly) for the connection; later ones never do.
-      if (!client.isReady) await within(ready, timeoutMs).catch(() => undefined);
-      if (!client.isReady) return opts.fallback.hit(key, now);
+      if (!held.client?.isReady) await within(held.ready, timeoutMs).catch(() => undefined);
+      const client = held.client;
+      if (!client?.isReady) return opts.fallback.hit(key, now);
       try {
         const reply = (await within(
           client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs)] }),
@@ -84,6 +95,7 @@ export async function closeRateLimitRedis(): Promise<void> {
   const g = globalThis as Holder;
   const held = g[HOLDER];
   g[HOLDER] = undefined;
+  if (held) held.closed = true;
   // disconnect, not quit: quit waits for a server that may be gone.
-  if (held?.client.isOpen) await held.client.disconnect().catch(() => undefined);
+  if (held?.client?.isOpen) await held.client.disconnect().catch(() => undefined);
 }

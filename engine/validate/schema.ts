@@ -1,5 +1,5 @@
 /**
- * AJV, compiled once per process, and its errors rewritten for people who edit brand files:
+ * AJV, compiled when brand, layout or buyer files are checked, and its errors rewritten for people who edit brand files:
  * a JSON pointer and a plain-English reason with the allowed values.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -12,15 +12,23 @@ export interface Problem {
   message: string;
 }
 
-let compiled: { brand: ValidateFunction; layout: ValidateFunction; buyer: ValidateFunction } | undefined;
+type Validators = { brand: ValidateFunction; layout: ValidateFunction; buyer: ValidateFunction };
+/**
+ * Held weakly: a production server checks its brand files once, at start, and the compiled
+ * validators (~2 MB of generated functions) would otherwise stay for its whole life; a developer's
+ * server, which checks them at every change, compiles again only after they were collected.
+ */
+let compiled: WeakRef<Validators> | undefined;
 
-function validators() {
-  if (compiled) return compiled;
+function validators(): Validators {
+  const known = compiled?.deref();
+  if (known) return known;
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
-  compiled = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), buyer: ajv.compile(buyerSchema) };
-  return compiled;
+  const made = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), buyer: ajv.compile(buyerSchema) };
+  compiled = new WeakRef(made);
+  return made;
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);

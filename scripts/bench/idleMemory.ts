@@ -4,15 +4,24 @@
  * warm-up over every brand; beside a stock Next app (Next's minimal pages-router app,
  * firstLoadJs.ts) after the same number of requests. Both are started fresh on ports of their own
  * with the inspector on loopback, through which a full GC is asked for before the second reading,
- * and process.memoryUsage() read (where the rest goes: heap, external, array buffers).
+ * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then the
+ * same server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
+ * previous run left in .next/seo-files are removed first) and is read again: what sitemaps leave
+ * held once served (engine/seoFiles.ts keeps them on disk and at most SEO_FILES_MEMORY_BYTES in memory).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
 import { startNextApp, treeRssBytes } from './nextFloor';
 
 const WARM_UP = 200;
+/**
+ * What reading every sitemap may add to the idle figure: the sitemaps kept in memory (at most
+ * 16 MiB) and what the C allocator keeps of the freed ones (measured: its main arena grew by
+ * ~39 MiB, ~15 MiB of it live Buffers). Sitemaps held for the life of the process were ~300 MiB.
+ */
+const SITEMAPS_GROWTH_BUDGET = 64 * 1024 * 1024;
 const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
 
 interface Usage {
@@ -57,10 +66,13 @@ async function inspect(inspectPort: number, gc: boolean): Promise<Usage> {
  * requests cover every brand (sitemaps, which a crawler reads once in a while and which are kept
  * built, are left out: idle memory is what pages cost).
  */
-export async function warmUpRequests(ctx: { root: string }, port: number, count: number): Promise<{ host: string; path: string }[]> {
-  const brands = readdirSync(join(ctx.root, 'brands'))
+const brandIds = (root: string) =>
+  readdirSync(join(root, 'brands'))
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.replace(/\.json$/, ''));
+
+export async function warmUpRequests(ctx: { root: string }, port: number, count: number): Promise<{ host: string; path: string }[]> {
+  const brands = brandIds(ctx.root);
   const per = Math.ceil(count / brands.length);
   const out: { host: string; path: string }[] = [];
   for (const brand of brands) {
@@ -70,6 +82,25 @@ export async function warmUpRequests(ctx: { root: string }, port: number, count:
     for (const path of ['/', ...links].slice(0, per)) out.push({ host, path });
   }
   return out.slice(0, count);
+}
+
+/** Every brand's sitemap index and each sitemap it lists, once; the number of files and bytes read. */
+async function readEverySitemap(root: string, port: number): Promise<{ files: number; bytes: number }> {
+  let files = 0;
+  let bytes = 0;
+  for (const brand of brandIds(root)) {
+    const host = `${brand}.localhost:${port}`;
+    const index = await get(port, host, '/sitemap.xml');
+    if (index.status !== 200) throw new Error(`${host}/sitemap.xml: status ${index.status}`);
+    const count = index.body.match(/<sitemap>/g)?.length ?? 0;
+    for (let n = 0; n < count; n++) {
+      const res = await get(port, host, `/sitemaps/${n}.xml`);
+      if (res.status !== 200) throw new Error(`${host}/sitemaps/${n}.xml: status ${res.status}`);
+      files++;
+      bytes += Buffer.byteLength(res.body);
+    }
+  }
+  return { files, bytes };
 }
 
 async function reading(pid: number, inspectPort: number): Promise<{ rss: number; afterGc: Usage }> {
@@ -84,13 +115,18 @@ export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
   const inspectPort = ctx.port + 4;
   const stockPort = ctx.port + 5;
   const stockInspect = ctx.port + 6;
-  const server = await startServer(ctx.root, port, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` });
+  rmSync(join(ctx.root, '.next/seo-files'), { recursive: true, force: true });
+  const server = await startServer(ctx.root, port, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`, RATE_LIMIT_SITEMAP: '100000' });
   let ours: Awaited<ReturnType<typeof reading>>;
+  let afterSitemaps: Awaited<ReturnType<typeof reading>>;
+  let sitemaps: { files: number; bytes: number };
   let requests: { host: string; path: string }[];
   try {
     requests = await warmUpRequests(ctx, port, WARM_UP);
     for (const r of requests) await get(port, r.host, r.path);
     ours = await reading(server.pid!, inspectPort);
+    sitemaps = await readEverySitemap(ctx.root, port);
+    afterSitemaps = await reading(server.pid!, inspectPort);
   } finally {
     stopServer(server);
   }
@@ -110,6 +146,13 @@ export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
       budget: '≤ 150 MiB',
       ok: ours.rss <= 150 * 1024 * 1024,
       note: `a fresh server.mjs (SQLite, embedded geocoder, in-memory page cache at its default bound) on port ${port}, ${requests.length} requests over every brand (its home page and the pages it links to), one at a time, RSS (/proc VmRSS) 2 s later, then a full GC through the inspector: ours ${split(ours.afterGc)}; Next's minimal app (next start) after as many requests to its page: ${split(reference.afterGc)}`,
+    },
+    {
+      figure: "idle memory after every brand's sitemaps were read once",
+      measured: `${MiB(afterSitemaps.afterGc.rss)} after a full GC (${MiB(afterSitemaps.afterGc.rss - ours.afterGc.rss)} over the idle figure; ${sitemaps.files} sitemaps, ${MiB(sitemaps.bytes)} read; ${MiB(afterSitemaps.rss)} before the GC)`,
+      budget: `≤ idle + ${MiB(SITEMAPS_GROWTH_BUDGET)}`,
+      ok: afterSitemaps.afterGc.rss - ours.afterGc.rss <= SITEMAPS_GROWTH_BUDGET,
+      note: `the same server, then every brand's /sitemap.xml and each /sitemaps/{n}.xml it lists, one at a time, built from scratch (.next/seo-files removed before the start), RSS 2 s later and after a full GC: ${split(afterSitemaps.afterGc)}`,
     },
   ];
 }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
 import { STORE_BRANDS } from '../../engine/data/stores';
-import { allCitiesByName, cityFromCityStateSlug, cityStateSlug, citiesOf } from '../../engine/cities';
+import {
+  allCitiesByName,
+  bySize,
+  cityAnywhere,
+  cityFromCityStateSlug,
+  cityInState,
+  cityStateSlug,
+  citiesOf,
+  compareText,
+  distinctCitySlugs,
+} from '../../engine/cities';
 import { STATES } from '../../engine/states';
 
 describe('store brands and letter groups', () => {
@@ -59,5 +69,42 @@ describe('letter pages', () => {
     const joined = Array.from({ length: count }, (_, i) => cityPage('s', i + 1)).flat();
     expect(joined).toEqual(all);
     expect(cityPage('s', count + 1)).toEqual([]);
+  });
+});
+
+describe('city order and look-ups', () => {
+  const all = STATES.flatMap((s) => citiesOf(s.code));
+  const sign = (n: number) => Math.sign(n);
+  it.each([
+    ['DeKalb', 'Dearborn'],
+    ['De Kalb', 'Decatur'],
+    ['St. Louis', 'St Louis'],
+    ["O'Fallon", 'Oakland'],
+    ['abc', 'ABC'],
+    ['x-1', 'x1'],
+    ['same', 'same'],
+  ])('%s against %s: the order localeCompare gives', (a, b) => {
+    expect(sign(compareText(a, b))).toBe(sign(a.localeCompare(b)));
+    expect(sign(compareText(b, a))).toBe(sign(b.localeCompare(a)));
+  });
+  it('every city name and slug sorts as localeCompare sorts it', () => {
+    for (const key of ['name', 'slug'] as const) {
+      const values = all.map((c) => c[key]);
+      expect([...values].sort(compareText)).toEqual([...values].sort((a, b) => a.localeCompare(b)));
+    }
+    expect(allCitiesByName().map(cityStateSlug)).toEqual(
+      [...all].sort((a, b) => a.name.localeCompare(b.name) || a.stateCode.localeCompare(b.stateCode)).map(cityStateSlug),
+    );
+  });
+  it('finds every city by state and slug, a slug alone as its largest city, and no other', () => {
+    for (const c of all) expect(cityInState(c.stateCode.toUpperCase(), c.slug)).toBe(c);
+    const largest = new Map<string, (typeof all)[number]>();
+    for (const c of [...all].sort(bySize)) if (!largest.has(c.slug)) largest.set(c.slug, c);
+    expect(distinctCitySlugs()).toEqual([...largest.keys()].sort());
+    for (const [slug, c] of largest) expect(cityAnywhere(slug)).toBe(c);
+    for (const slug of ['', 'zzzzzz', 'houston-tx', 'a']) expect(cityAnywhere(slug)).toBeUndefined();
+    expect(cityInState('tx', 'austin')?.name).toBe('Austin');
+    expect(cityInState('tx', 'boston')).toBeUndefined();
+    expect(cityInState('zz', 'austin')).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/citie
 import { cityPageCount } from '../../engine/directory';
 import { matchPath } from '../../engine/pageMatch';
 import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
-import { seoFile } from '../../engine/seoFiles';
+import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/seoFiles';
 import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/sitemap';
 import { STATES } from '../../engine/states';
 
@@ -54,7 +54,8 @@ describe('brandPaths', () => {
   it('splits into sitemaps of at most 50,000 URLs listed by the index', async () => {
     // the files the SEO route serves, for a brand without content pages
     const noContent = createEmbeddedSource(loadContent(mkdtempSync(join(tmpdir(), 'no-content-'))));
-    const file = async (name: string) => (await seoFile(loaded, name, noContent))?.body.toString('utf8');
+    const store = createSeoFiles({ dir: mkdtempSync(join(tmpdir(), 'seo-files-')), memoryBytes: SEO_FILES_MEMORY_BYTES });
+    const file = async (name: string) => (await store.seoFile(loaded, name, noContent))?.body.toString('utf8');
     const count = Math.ceil(paths.length / SITEMAP_MAX_URLS);
     expect(count).toBeGreaterThan(1);
     const index = (await file('sitemap.xml'))!;
