@@ -40,12 +40,17 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { elementCount?: number; beginData?: { dirtyObjects?: number; totalObjects?: number }; name?: string };
+  args?: { elementCount?: number; beginData?: { dirtyObjects?: number; totalObjects?: number; url?: string }; name?: string };
 }
 
-/** The trace's counts on the renderer's main thread(s). */
-export function traceCounts(events: TraceEvent[]): Pick<LoadWork, 'recalcs' | 'restyled' | 'layouts' | 'laidOut' | 'blockingMs'> {
-  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+/**
+ * The trace's counts on the main thread of the page's renderer: the one that parsed a document of
+ * `origin` (a trace also holds the browser's own pages — a new-tab page's script, say — whose
+ * style and layout work would otherwise be counted with the page's).
+ */
+export function traceCounts(events: TraceEvent[], origin: string): Pick<LoadWork, 'recalcs' | 'restyled' | 'layouts' | 'laidOut' | 'blockingMs'> {
+  const pages = new Set(events.filter((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(origin)).map((e) => e.pid));
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pages.has(e.pid)).map((e) => `${e.pid}:${e.tid}`));
   const out = { recalcs: 0, restyled: 0, layouts: 0, laidOut: 0, blockingMs: 0 };
   for (const e of events) {
     if (!main.has(`${e.pid}:${e.tid}`)) continue;
@@ -88,7 +93,7 @@ async function measureOnce(browser: Browser, url: string): Promise<LoadWork> {
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
     return {
       elements,
-      ...traceCounts(trace.traceEvents),
+      ...traceCounts(trace.traceEvents, new URL(url).origin),
       htmlKB: bytes.html / 1024,
       cssKB: bytes.css / 1024,
       jsKB: bytes.js / 1024,
