@@ -30,8 +30,6 @@ export interface LoadWork {
   layoutMs: number;
   scriptMs: number;
   taskMs: number;
-  /** the sum over main-thread tasks of their time past 50 ms (TBT over the whole load, unsimulated) */
-  blockingMs: number;
 }
 
 interface TraceEvent {
@@ -48,10 +46,10 @@ interface TraceEvent {
  * `origin` (a trace also holds the browser's own pages — a new-tab page's script, say — whose
  * style and layout work would otherwise be counted with the page's).
  */
-export function traceCounts(events: TraceEvent[], origin: string): Pick<LoadWork, 'recalcs' | 'restyled' | 'layouts' | 'laidOut' | 'blockingMs'> {
+export function traceCounts(events: TraceEvent[], origin: string): Pick<LoadWork, 'recalcs' | 'restyled' | 'layouts' | 'laidOut'> {
   const pages = new Set(events.filter((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(origin)).map((e) => e.pid));
   const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && pages.has(e.pid)).map((e) => `${e.pid}:${e.tid}`));
-  const out = { recalcs: 0, restyled: 0, layouts: 0, laidOut: 0, blockingMs: 0 };
+  const out = { recalcs: 0, restyled: 0, layouts: 0, laidOut: 0 };
   for (const e of events) {
     if (!main.has(`${e.pid}:${e.tid}`)) continue;
     if (e.name === 'UpdateLayoutTree' && (e.ph === 'X' || e.ph === 'B')) {
@@ -60,7 +58,7 @@ export function traceCounts(events: TraceEvent[], origin: string): Pick<LoadWork
     } else if (e.name === 'Layout' && (e.ph === 'X' || e.ph === 'B')) {
       out.layouts++;
       out.laidOut += e.args?.beginData?.dirtyObjects ?? 0;
-    } else if (e.name === 'RunTask' && e.ph === 'X' && (e.dur ?? 0) > 50_000) out.blockingMs += (e.dur! - 50_000) / 1000;
+    }
   }
   return out;
 }
@@ -82,7 +80,7 @@ async function measureOnce(browser: Browser, url: string): Promise<LoadWork> {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
     await cdp.send('Performance.enable');
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
+    await browser.startTracing(page, { categories: ['devtools.timeline'] });
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => document.documentElement.dataset.hydrated !== undefined, undefined, { timeout: 30_000 }).catch(() => undefined);
     // the work asked for on idle after the load
@@ -123,7 +121,6 @@ const COLUMNS: [keyof LoadWork, string, number][] = [
   ['layoutMs', 'layout ms', 0],
   ['scriptMs', 'script ms', 0],
   ['taskMs', 'task ms', 0],
-  ['blockingMs', 'block ms', 0],
 ];
 
 const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
