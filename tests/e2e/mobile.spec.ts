@@ -104,8 +104,8 @@ test.describe('no layout shift while a page loads (6× CPU slowdown, 390 px)', (
 });
 
 /**
- * The footer and the static blocks below the first two are laid out only when they come near the
- * screen (content-visibility: auto, styles/globals.css), at an estimated size until then. Scrolling
+ * The footer, the static blocks below the first two and an article's body below its fifth part are
+ * laid out only when they come near the screen (content-visibility: auto, styles/globals.css), at an estimated size until then. Scrolling
  * a page through to its end must move nothing the visitor is reading, and the footer must then be
  * on screen (a wrong estimate would shift the page or leave a gap).
  */
@@ -115,6 +115,8 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
     { brand: 'ipaydayloans', path: '/location/tx/houston' },
     { brand: 'ustitleloans', path: '/title-loans/texas' },
     { brand: 'usinstallmentloans', path: '/faqs' },
+    // an article's body: its parts below the first screen are rendered late too
+    { brand: 'ipaydayloans', path: '/blog/money-basics/debt-collector-rights-fdcpa' },
   ];
   for (const viewport of [
     { width: 390, height: 844 },
