@@ -29,6 +29,7 @@ import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
+import { drainServer, runShutdown, shutdownGraceMs } from './engine/http/shutdown.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -257,4 +258,26 @@ server.listen(port, () => {
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
   if (!dev) learnErrorPageHashes();
 });
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.close(() => process.exit(0)));
+/**
+ * SIGTERM (a release, a scale-down) or Ctrl-C: the requests in progress are answered, then the
+ * workers stop and the store and Redis connections close (engine/http/shutdown.mjs), then the
+ * process exits. A second signal exits at once.
+ */
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    const graceMs = shutdownGraceMs();
+    console.log(`[server] ${signal}: answering the requests in progress (up to ${graceMs} ms), then closing`);
+    drainServer(server, graceMs)
+      .then((drained) => {
+        if (drained === 'cut') console.error(`[server] requests still open after ${graceMs} ms were cut off`);
+        return runShutdown();
+      })
+      .then(({ closed, failed }) => {
+        console.log(`[server] closed: ${closed.join(', ') || 'nothing was open'}${failed.length ? `; not closed: ${failed.join(', ')}` : ''}`);
+        process.exit(failed.length ? 1 : 0);
+      });
+  });
+}

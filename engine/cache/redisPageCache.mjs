@@ -24,6 +24,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
+import { onShutdown } from '../http/shutdown.mjs';
 import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');
@@ -278,7 +279,11 @@ export default class LoansitesPageCache {
   /** @param {{ serverDistDir?: string }} ctx */
   constructor(ctx = {}) {
     const g = /** @type {Record<symbol, ReturnType<typeof createPageCache>>} */ (/** @type {unknown} */ (globalThis));
-    this.cache = g[HOLDER] ??= createPageCache(ctx);
+    if (!g[HOLDER]) {
+      const cache = (g[HOLDER] = createPageCache(ctx));
+      onShutdown('page cache', 'connections', () => cache.close());
+    }
+    this.cache = g[HOLDER];
   }
   /** @param {string} key @param {any} ctx */
   get(key, ctx) {

@@ -11,6 +11,7 @@
  */
 import type { createClient } from 'redis';
 import { rateKey } from './rateKey';
+import { onShutdown } from './shutdown.mjs';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
 
 type Client = ReturnType<typeof createClient>;
@@ -54,6 +55,7 @@ function connection(url: string): Held {
     })
     .catch(() => undefined);
   g[HOLDER] = held;
+  onShutdown('rate-limit Redis', 'connections', closeRateLimitRedis);
   return held;
 }
 
@@ -90,7 +92,7 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
   };
 }
 
-/** Closes this process's connection (tests, CLI scripts). */
+/** Closes this process's connection (a process shutting down, tests). */
 export async function closeRateLimitRedis(): Promise<void> {
   const g = globalThis as Holder;
   const held = g[HOLDER];

@@ -4,6 +4,7 @@
  * it so a new lead goes out at once instead of at the next poll. Several instances may each
  * run one: claims keep a row to one worker (engine/store/leads.ts).
  */
+import { onShutdown } from '../http/shutdown.mjs';
 import { getStore, storeKindOf } from '../store/db';
 import { startLeadWorker, type LeadWorker } from './deliver';
 
@@ -13,7 +14,14 @@ type Holder = { [KEY]?: LeadWorker };
 /** Starts this process's worker once (API routes and instrumentation are separate bundles: the holder is global). */
 export function ensureLeadWorker(): LeadWorker {
   const g = globalThis as Holder;
-  g[KEY] ??= startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), { intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000) });
+  if (!g[KEY]) {
+    const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
+      intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
+    });
+    g[KEY] = worker;
+    // The round in progress ends before the store closes: a delivery is recorded, not cut in half.
+    onShutdown('lead worker', 'work', () => worker.stop());
+  }
   return g[KEY];
 }
 

@@ -4,6 +4,7 @@
  * seconds takes up sales nobody holds — never started (the process died between storing the
  * lead and starting its sale) or abandoned (their worker died: the lease ran out).
  */
+import { onShutdown } from '../http/shutdown.mjs';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import { isDeployment, leadKeyring } from '../leads/sealing';
@@ -51,9 +52,15 @@ export function saleBuyers(env: Record<string, string | undefined> = process.env
 }
 
 const SHARED = Symbol.for('loansites.sale');
-type Runtime = { worker: string; running: number; queue: string[]; timer?: NodeJS.Timeout };
+type Runtime = { worker: string; running: number; queue: string[]; timer?: NodeJS.Timeout; inFlight?: Set<Promise<void>>; stopped?: boolean };
 const holder = globalThis as typeof globalThis & { [SHARED]?: Runtime };
-const runtime = (): Runtime => (holder[SHARED] ??= { worker: `${process.pid}-${randomBytes(4).toString('hex')}`, running: 0, queue: [] });
+function runtime(): Runtime {
+  if (!holder[SHARED]) {
+    holder[SHARED] = { worker: `${process.pid}-${randomBytes(4).toString('hex')}`, running: 0, queue: [] };
+    onShutdown('sales', 'work', stopSales);
+  }
+  return holder[SHARED];
+}
 const concurrency = () => Math.max(1, Number(process.env.SALE_CONCURRENCY ?? 20));
 
 function depsFor(): SaleDeps {
@@ -71,10 +78,10 @@ function depsFor(): SaleDeps {
 
 function pump(): void {
   const rt = runtime();
-  while (rt.running < concurrency() && rt.queue.length) {
+  while (!rt.stopped && rt.running < concurrency() && rt.queue.length) {
     const leadId = rt.queue.shift()!;
     rt.running += 1;
-    (async () => {
+    const sale: Promise<void> = (async () => {
       const db = await getStore();
       const result = await runSale(db, leadId, depsFor());
       if (result && result.status !== 'sold') wakeLeadWorker();
@@ -82,9 +89,25 @@ function pump(): void {
       .catch((err: Error) => console.error(`[sale] ${leadId}: ${err.message}`))
       .finally(() => {
         rt.running -= 1;
+        rt.inFlight?.delete(sale);
         pump();
       });
+    (rt.inFlight ??= new Set()).add(sale);
   }
+}
+
+/**
+ * Stops this process's sales as it shuts down: no new one starts (the queued ones are recorded and
+ * nobody holds them, so the next sweep here or on another instance takes them up) and the running
+ * ones finish, so a buyer's answer is not left unrecorded.
+ */
+export async function stopSales(): Promise<void> {
+  const rt = runtime();
+  rt.stopped = true;
+  clearInterval(rt.timer);
+  rt.timer = undefined;
+  rt.queue.length = 0;
+  await Promise.allSettled([...(rt.inFlight ?? [])]);
 }
 
 /** Creates the lead's sale and runs it in the background; safe to call again for the same lead. */
@@ -109,7 +132,7 @@ export const saleWorkerEnabled = (): boolean => process.env.SALE_WORKER !== 'off
 /** Starts this process's sweep once (instrumentation.ts). */
 export function ensureSaleSweep(intervalMs = Number(process.env.SALE_SWEEP_INTERVAL_MS ?? 5000)): void {
   const rt = runtime();
-  if (rt.timer) return;
+  if (rt.timer || rt.stopped) return;
   rt.timer = setInterval(() => {
     getStore()
       .then((db) => sweepSales(db, storeKindOf()))

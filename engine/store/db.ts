@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import pg from 'pg';
+import { onShutdown } from '../http/shutdown.mjs';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
@@ -166,6 +167,8 @@ export function getStore(): Promise<Store> {
     try {
       await migrateStore(db);
       await checkWritable(db);
+      // Closed last, after the workers that write to it: SQLite then folds its write-ahead log into the file.
+      onShutdown('store', 'connections', closeStore);
       return db;
     } catch (err) {
       await db.destroy().catch(() => {});

@@ -4,6 +4,7 @@
  * time a minute after start; the hourly rollups stay for good. Several instances may run it: a
  * DELETE of rows already gone deletes nothing. `npm run events:prune` runs it once by hand.
  */
+import { onShutdown } from '../http/shutdown.mjs';
 import type { Store } from '../store/db';
 import { eventsRetentionDays, pruneTraffic } from '../store/traffic';
 
@@ -27,9 +28,11 @@ export function ensureTrafficPruner(store: () => Promise<Store>): () => void {
   const timer = setInterval(run, every);
   first.unref();
   timer.unref();
-  return (holder[SHARED] = () => {
+  const stop = (holder[SHARED] = () => {
     clearTimeout(first);
     clearInterval(timer);
     holder[SHARED] = undefined;
   });
+  onShutdown('traffic pruner', 'work', stop);
+  return stop;
 }

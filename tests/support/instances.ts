@@ -13,6 +13,10 @@ export interface Instance {
   log(): string;
   /** SIGKILL: the instance dies at once, mid-request */
   kill(): void;
+  /** SIGTERM to the server alone, without waiting (a deployment stopping it) */
+  terminate(): void;
+  /** the exit code once the process has ended */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +30,7 @@ export async function startInstance(port: number, env: Record<string, string>): 
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   let exited = false;
+  const exitCode = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   child.on('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
   const signal = (sig: NodeJS.Signals) => {
@@ -51,6 +56,8 @@ export async function startInstance(port: number, env: Record<string, string>): 
     url,
     log: () => output,
     kill: () => signal('SIGKILL'),
+    terminate: () => child.kill('SIGTERM'),
+    exited: exitCode,
     async stop() {
       if (exited) return;
       const gone = new Promise((r) => child.once('exit', r));
