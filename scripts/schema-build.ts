@@ -59,6 +59,36 @@ export function composeLayoutSchema(): Schema {
   };
 }
 
+/**
+ * Shared parts (brands/parts/<name>.json) are checked against this: a list of links several brands
+ * show (a footer column, a menu group), which a brand names like one of its own "linkLists".
+ */
+export function composePartSchema(): Schema {
+  const brand = composeBrandSchema();
+  const defs = brand.$defs as Schema;
+  return {
+    $schema: brand.$schema,
+    $id: 'https://loansites.dev/schemas/part.schema.json',
+    title: 'Part',
+    description:
+      'A part several brands share, written once in brands/parts/<name>.json: a list of links. A brand gives the file\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us".',
+    type: 'object',
+    additionalProperties: false,
+    required: ['description', 'links'],
+    properties: {
+      $schema: { type: 'string', description: 'Path to this schema, for editors: ../../schemas/part.schema.json.' },
+      description: { type: 'string', minLength: 10, description: 'What the part is and which brands show it, for the next person who edits it.' },
+      links: {
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/$defs/link' },
+        description: 'The links, in order; each href must be a page of every brand that names this part.',
+      },
+    },
+    $defs: { link: defs.link },
+  };
+}
+
 /** Each block's link-template fields, marked "x-template": "<item kind>" in its schema. */
 export function blockTemplateFields(): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
@@ -100,6 +130,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   return {
     'schemas/brand.schema.json': JSON.stringify(composeBrandSchema(), null, 2) + '\n',
     'schemas/layout.schema.json': JSON.stringify(composeLayoutSchema(), null, 2) + '\n',
+    'schemas/part.schema.json': JSON.stringify(composePartSchema(), null, 2) + '\n',
     'schemas/brand.types.ts': ts + extra,
     'schemas/api.types.ts': await apiTypes(),
     'schemas/buyer.types.ts': await buyerTypes(),

@@ -53,7 +53,7 @@ describe('named link lists', () => {
     [
       'a name the brand has no list for, with the lists it has',
       withLists({ loans: LOANS }, { nav: 'loans', footer: 'lons' }),
-      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: there is no link list "lons" in this brand's "linkLists" \(it has: loans\)$/,
+      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: there is no link list "lons" in this brand's "linkLists" \(it has: loans\) nor a shared one in brands\/parts\/ \(there are none\)$/,
     ],
     [
       'a list nothing names',
@@ -68,7 +68,7 @@ describe('named link lists', () => {
     [
       'a list name that is not a name',
       withLists({ loans: LOANS }, { nav: 'loans', footer: 'Loans!' }),
-      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: "Loans!" is not valid: expected the name of one of the brand's "linkLists", such as loans$/,
+      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: "Loans!" is not valid: expected the name of one of the brand's "linkLists" or of a shared part in brands\/parts\/, such as loans$/,
     ],
   ])('refuses %s', (_, text, message) => {
     const catalog = buildCatalog([{ file: FILE, text }], []);
