@@ -5,6 +5,7 @@
  *   place (a menu, a footer column, a link grid); those places give the list's name instead of
  *   repeating the links. A list several brands show (the Legal column of the US brands) is a
  *   shared part, brands/parts/<name>.json, named the same way;
+ * - the apply settings: a brand that leaves out "apply" gets its product's (DEFAULT_APPLY);
  * - content sections: "contentSections": ["blog", "hub"] adds the routes of those sections after
  *   the brand's own, rather than every brand listing the same seven blog routes (a route the
  *   brand writes with one of their paths is its own instead).
@@ -40,6 +41,10 @@ export const CONTENT_SECTION_ROUTES: Readonly<Record<ContentSection, readonly Ro
     { path: '/answers/{slug}', layout: 'content-entry', content: 'answer', layoutParams: entry('More help', 'answers', 'answers') },
   ],
 };
+
+/** The apply settings of a brand that writes none: title brands apply on /apply-title-loans (SPEC), the others on /apply. */
+export const defaultApply = (product: Brand['product']): Brand['apply'] =>
+  product === 'title' ? { path: '/apply-title-loans', amountParam: 'requestedamount' } : { path: '/apply', amountParam: 'requested_amount' };
 
 export interface ExpandProblem {
   pointer: string;
@@ -140,7 +145,8 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
 
   // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
   const { linkLists: _lists, contentSections: _sections, ...rest } = source;
-  const brand: Brand = { ...rest, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  const apply = (source.apply as Brand['apply'] | undefined) ?? defaultApply(source.product);
+  const brand: Brand = { ...rest, apply, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
   return {
     brand,
     problems,

@@ -33,6 +33,8 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   // The types describe the brand the engine reads, where the catalog has put each named link
   // list in place (engine/brandExpand.ts): links are always an array there.
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
+  // ...and where a brand that leaves out "apply" has its product's default (engine/brandExpand.ts)
+  const required = mode === 'types' ? [...(base.required as string[]), 'apply'] : base.required;
   defs.block =
     mode === 'types'
       ? { description: 'A block of a page.', anyOf: types.map((t) => ({ $ref: `#/$defs/block_${t}` })) }
@@ -43,7 +45,7 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
           properties: { type: { enum: types, description: 'Which block this is.' } },
           allOf: types.map((t) => ({ if: { properties: { type: { const: t } }, required: ['type'] }, then: { $ref: `#/$defs/block_${t}` } })),
         };
-  return { ...base, $defs: defs };
+  return { ...base, required, $defs: defs };
 }
 
 /** Shared layout files (brands/layouts/*.json) are checked against this. */

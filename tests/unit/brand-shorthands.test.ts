@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultApply } from '../../engine/brandExpand';
 import { buildCatalog } from '../../engine/catalog';
 import { matchPath } from '../../engine/pageMatch';
 import { resolvePage } from '../../engine/resolve';
@@ -175,5 +176,34 @@ describe('a link grid written once for every loan type of its layout', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/type-state\/blocks\/1\/links\/0\/href: link "\/installment-loans" goes to no page/),
     ]);
+  });
+});
+
+describe('apply settings', () => {
+  const without = (product: string) => {
+    const brand = JSON.parse(base) as { apply?: unknown; product: string };
+    delete brand.apply;
+    brand.product = product;
+    return JSON.stringify(brand, null, 2);
+  };
+
+  it.each([
+    ['payday', { path: '/apply', amountParam: 'requested_amount' }],
+    ['general', { path: '/apply', amountParam: 'requested_amount' }],
+    ['title', { path: '/apply-title-loans', amountParam: 'requestedamount' }],
+  ])('a %s brand that writes none applies on its product default', (product, apply) => {
+    expect(defaultApply(product as Parameters<typeof defaultApply>[0])).toEqual(apply);
+    if (product === 'title') return; // the fixture has no title-loan apply page
+    const catalog = buildCatalog([{ file: FILE, text: without(product) }], []);
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.brands.get('acme')!.brand.apply).toEqual(apply);
+  });
+
+  it("are the brand's own when it writes them", () => {
+    const text = base.replace(
+      '"apply": { "path": "/apply", "amountParam": "requested_amount" }',
+      '"apply": { "path": "/apply", "amountParam": "requestedamount" }',
+    );
+    expect(buildCatalog([{ file: FILE, text }], []).brands.get('acme')!.brand.apply).toEqual({ path: '/apply', amountParam: 'requestedamount' });
   });
 });
