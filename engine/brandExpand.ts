@@ -3,7 +3,9 @@
  *
  * - named link lists: a brand's "linkLists" holds each list of links it shows in more than one
  *   place (a menu, a footer column, a link grid); those places give the list's name instead of
- *   repeating the links;
+ *   repeating the links. A list several brands show (the Legal column of the US brands) is a
+ *   shared part, brands/parts/<name>.json, named the same way;
+ * - the apply settings: a brand that leaves out "apply" gets its product's (DEFAULT_APPLY);
  * - content sections: "contentSections": ["blog", "hub"] adds the routes of those sections after
  *   the brand's own, rather than every brand listing the same seven blog routes (a route the
  *   brand writes with one of their paths is its own instead).
@@ -40,6 +42,10 @@ export const CONTENT_SECTION_ROUTES: Readonly<Record<ContentSection, readonly Ro
   ],
 };
 
+/** The apply settings of a brand that writes none: title brands apply on /apply-title-loans (SPEC), the others on /apply. */
+export const defaultApply = (product: Brand['product']): Brand['apply'] =>
+  product === 'title' ? { path: '/apply-title-loans', amountParam: 'requestedamount' } : { path: '/apply', amountParam: 'requested_amount' };
+
 export interface ExpandProblem {
   pointer: string;
   message: string;
@@ -55,9 +61,15 @@ export interface ExpandedBrand {
 /** A place that may hold links or a link list's name, as written in the file (before expansion the types do not hold). */
 type LinksField = Links | string;
 
-export function expandBrand(source: Brand): ExpandedBrand {
+/** A list of links several brands share (brands/parts/<name>.json), by name. */
+export interface SharedPart {
+  file: string;
+  links: Links;
+}
+
+export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart> = new Map()): ExpandedBrand {
   const problems: ExpandProblem[] = [];
-  // where a spelt-out part comes from; `whole`: the file wrote it as one entry (a section name)
+  // where a spelt-out part comes from; `whole`: the file wrote it as one entry (a section name, a shared part's name)
   const moved: [from: string, to: string, whole?: boolean][] = [];
   const lists = source.linkLists ?? {};
   const used = new Set<string>();
@@ -66,18 +78,32 @@ export function expandBrand(source: Brand): ExpandedBrand {
   const links = (value: LinksField, at: (string | number)[]): Links => {
     if (typeof value !== 'string') return value;
     const list = Object.hasOwn(lists, value) ? lists[value] : undefined;
-    if (!list) {
-      problems.push({
-        pointer: encodePointer(at),
-        message: `there is no link list "${value}" in this brand's "linkLists" (${names.length ? `it has: ${names.join(', ')}` : 'it has none'})`,
-      });
-      // the brand is kept out for this problem; later checks see no links rather than a made-up one
-      return [] as unknown as Links;
+    const part = parts.get(value);
+    if (list) {
+      used.add(value);
+      moved.push([encodePointer(at), encodePointer(['linkLists', value])]);
+      return list;
     }
-    used.add(value);
-    moved.push([encodePointer(at), encodePointer(['linkLists', value])]);
-    return list;
+    if (part) {
+      // a problem inside the shared links (a page this brand lacks) is this brand's: reported at its reference
+      moved.push([encodePointer(at), encodePointer(at), true]);
+      return part.links;
+    }
+    const shared = [...parts.keys()];
+    problems.push({
+      pointer: encodePointer(at),
+      message:
+        `there is no link list "${value}" in this brand's "linkLists" (${names.length ? `it has: ${names.join(', ')}` : 'it has none'})` +
+        ` nor a shared one in brands/parts/ (${shared.length ? `there are: ${shared.join(', ')}` : 'there are none'})`,
+    });
+    // the brand is kept out for this problem; later checks see no links rather than a made-up one
+    return [] as unknown as Links;
   };
+  for (const name of names.filter((n) => parts.has(n)))
+    problems.push({
+      pointer: encodePointer(['linkLists', name]),
+      message: `the link list "${name}" has the name of the shared part ${parts.get(name)!.file}, which it would hide for this brand; rename it, or delete it and use the shared one`,
+    });
 
   const nav = {
     ...source.nav,
@@ -119,7 +145,8 @@ export function expandBrand(source: Brand): ExpandedBrand {
 
   // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
   const { linkLists: _lists, contentSections: _sections, ...rest } = source;
-  const brand: Brand = { ...rest, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  const apply = (source.apply as Brand['apply'] | undefined) ?? defaultApply(source.product);
+  const brand: Brand = { ...rest, apply, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
   return {
     brand,
     problems,

@@ -1,5 +1,5 @@
 /**
- * The catalog: every brand file and shared layout read from disk, checked (schema, then the
+ * The catalog: every brand file, shared layout and shared part read from disk, checked (schema, then the
  * semantic checks) and compiled. A broken brand is kept out — its hosts answer with a
  * configuration-error page — and never takes the other brands down. Loaded once in
  * production; in development it reloads when a file under brands/ changes.
@@ -7,13 +7,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
-import { expandBrand, linkListNamesIn } from './brandExpand';
+import { expandBrand, linkListNamesIn, type SharedPart } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
 import { withSharedRoutes } from './sharedRoutes';
 import { locate, parseJson, type ParsedJson } from './validate/locate';
-import { checkBrandSchema, checkLayoutSchema } from './validate/schema';
+import { checkBrandSchema, checkLayoutSchema, checkPartSchema } from './validate/schema';
 import { checkBrand, type FileProblem, type LayoutSource } from './validate/semantic';
 
 export interface Source {
@@ -49,6 +49,8 @@ export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text
 }
 
 const layoutName = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
+/** A shared part (brands/parts/<name>.json) travels with the shared layouts; its folder tells it apart. */
+export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/.test(file);
 
 /**
  * A checked brand, ready to serve. Made outside buildCatalog: closures made there would keep its
@@ -75,7 +77,7 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   };
 }
 
-/** Check and compile brand and layout sources (from disk or from a test). */
+/** Check and compile brand sources and shared sources: layouts and parts (from disk or from a test). */
 export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[]): Catalog {
   const parsed = new Map<string, { text: string; json: ParsedJson }>();
   const problems: FileProblem[] = [];
@@ -86,8 +88,17 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     return json;
   };
 
+  const parts = new Map<string, SharedPart>();
+  for (const src of layoutSources.filter((s) => isPartFile(s.file))) {
+    const json = parse(src);
+    if (json.error) continue;
+    const found = checkPartSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    problems.push(...found);
+    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links: (json.value as { links: SharedPart['links'] }).links });
+  }
+
   const shared = new Map<string, LayoutSource>();
-  for (const src of layoutSources) {
+  for (const src of layoutSources.filter((s) => !isPartFile(s.file))) {
     const json = parse(src);
     if (json.error) continue;
     const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
@@ -117,7 +128,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenIds.set(id, own);
       const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
       brokenHosts.push({ id, hosts });
-    } else candidates.push({ src, ...expandBrand(value as Brand) });
+    } else candidates.push({ src, ...expandBrand(value as Brand, parts) });
   }
 
   const hostOwners = new Map<string, string>();
@@ -180,13 +191,15 @@ export const extraBrandsDir = (): string | undefined => process.env.LOANSITES_EX
 
 const brandFiles = (extraDir = extraBrandsDir()): string[] => [...listJson('brands'), ...(extraDir ? listJson(extraDir) : [])];
 
+/** The brand files, and the shared files: layouts (brands/layouts/) and parts (brands/parts/) as `layouts`. */
 export function readSources(opts: { extraDir?: string } = {}): { brands: Source[]; layouts: Source[] } {
   const read = (file: string): Source => ({ file, text: readFileSync(fromRoot(file), 'utf8') });
-  return { brands: brandFiles(opts.extraDir ?? extraBrandsDir()).map(read), layouts: listJson('brands/layouts').map(read) };
+  // the shared parts travel with the shared layouts (isPartFile tells them apart)
+  return { brands: brandFiles(opts.extraDir ?? extraBrandsDir()).map(read), layouts: [...listJson('brands/layouts'), ...listJson('brands/parts')].map(read) };
 }
 
 function signature(): string {
-  return [...brandFiles(), ...listJson('brands/layouts')]
+  return [...brandFiles(), ...listJson('brands/layouts'), ...listJson('brands/parts')]
     .map((f) => {
       try {
         const s = statSync(fromRoot(f));

@@ -347,7 +347,7 @@ export interface PostalAddress {
   addressCountry: 'US' | 'CA' | 'AU';
 }
 /**
- * How visitors are handed to the application.
+ * How visitors are handed to the application. A brand that leaves it out gets its product's default: /apply with the amount in requested_amount, or /apply-title-loans with requestedamount for a title brand.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "applySettings".

@@ -33,6 +33,8 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   // The types describe the brand the engine reads, where the catalog has put each named link
   // list in place (engine/brandExpand.ts): links are always an array there.
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
+  // ...and where a brand that leaves out "apply" has its product's default (engine/brandExpand.ts)
+  const required = mode === 'types' ? [...(base.required as string[]), 'apply'] : base.required;
   defs.block =
     mode === 'types'
       ? { description: 'A block of a page.', anyOf: types.map((t) => ({ $ref: `#/$defs/block_${t}` })) }
@@ -43,7 +45,7 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
           properties: { type: { enum: types, description: 'Which block this is.' } },
           allOf: types.map((t) => ({ if: { properties: { type: { const: t } }, required: ['type'] }, then: { $ref: `#/$defs/block_${t}` } })),
         };
-  return { ...base, $defs: defs };
+  return { ...base, required, $defs: defs };
 }
 
 /** Shared layout files (brands/layouts/*.json) are checked against this. */
@@ -56,6 +58,36 @@ export function composeLayoutSchema(): Schema {
     description: 'A page layout shared by several brands: title and description templates and the ordered blocks.',
     $ref: '#/$defs/layout',
     $defs: brand.$defs,
+  };
+}
+
+/**
+ * Shared parts (brands/parts/<name>.json) are checked against this: a list of links several brands
+ * show (a footer column, a menu group), which a brand names like one of its own "linkLists".
+ */
+export function composePartSchema(): Schema {
+  const brand = composeBrandSchema();
+  const defs = brand.$defs as Schema;
+  return {
+    $schema: brand.$schema,
+    $id: 'https://loansites.dev/schemas/part.schema.json',
+    title: 'Part',
+    description:
+      'A part several brands share, written once in brands/parts/<name>.json: a list of links. A brand gives the file\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us".',
+    type: 'object',
+    additionalProperties: false,
+    required: ['description', 'links'],
+    properties: {
+      $schema: { type: 'string', description: 'Path to this schema, for editors: ../../schemas/part.schema.json.' },
+      description: { type: 'string', minLength: 10, description: 'What the part is and which brands show it, for the next person who edits it.' },
+      links: {
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/$defs/link' },
+        description: 'The links, in order; each href must be a page of every brand that names this part.',
+      },
+    },
+    $defs: { link: defs.link },
   };
 }
 
@@ -100,6 +132,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   return {
     'schemas/brand.schema.json': JSON.stringify(composeBrandSchema(), null, 2) + '\n',
     'schemas/layout.schema.json': JSON.stringify(composeLayoutSchema(), null, 2) + '\n',
+    'schemas/part.schema.json': JSON.stringify(composePartSchema(), null, 2) + '\n',
     'schemas/brand.types.ts': ts + extra,
     'schemas/api.types.ts': await apiTypes(),
     'schemas/buyer.types.ts': await buyerTypes(),

@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog, projectRoot, readSources } from '../engine/catalog';
+import { buildCatalog, isPartFile, projectRoot, readSources } from '../engine/catalog';
 import { isDeployment } from '../engine/leads/keyFormat.mjs';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
@@ -27,7 +27,7 @@ const catalog = buildCatalog(brands, layouts);
 for (const line of catalog.problems) console.error(line);
 const ok = catalog.brands.size;
 console.log(
-  `validate: ${ok} brand${ok === 1 ? '' : 's'} valid, ${catalog.broken.size} broken, ${layouts.length} shared layouts, ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}`,
+  `validate: ${ok} brand${ok === 1 ? '' : 's'} valid, ${catalog.broken.size} broken, ${layouts.filter((l) => !isPartFile(l.file)).length} shared layouts, ${layouts.filter((l) => isPartFile(l.file)).length} shared parts, ${catalog.problems.length} problem${catalog.problems.length === 1 ? '' : 's'}`,
 );
 if (catalog.broken.size) console.log(`validate: left out: ${[...catalog.broken.keys()].join(', ')}`);
 

@@ -6,13 +6,14 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import brandSchema from '../../schemas/brand.schema.json' with { type: 'json' };
 import buyerSchema from '../../schemas/buyer.schema.json' with { type: 'json' };
 import layoutSchema from '../../schemas/layout.schema.json' with { type: 'json' };
+import partSchema from '../../schemas/part.schema.json' with { type: 'json' };
 
 export interface Problem {
   pointer: string;
   message: string;
 }
 
-type Validators = { brand: ValidateFunction; layout: ValidateFunction; buyer: ValidateFunction };
+type Validators = { brand: ValidateFunction; layout: ValidateFunction; part: ValidateFunction; buyer: ValidateFunction };
 /**
  * Held weakly: a production server checks its brand files once, at start, and the compiled
  * validators (~2 MB of generated functions) would otherwise stay for its whole life; a developer's
@@ -26,7 +27,7 @@ function validators(): Validators {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
   ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
-  const made = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), buyer: ajv.compile(buyerSchema) };
+  const made = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), part: ajv.compile(partSchema), buyer: ajv.compile(buyerSchema) };
   compiled = new WeakRef(made);
   return made;
 }
@@ -126,6 +127,11 @@ export function checkBrandSchema(value: unknown): Problem[] {
 
 export function checkLayoutSchema(value: unknown): Problem[] {
   const v = validators().layout;
+  return v(value) ? [] : toProblems(v.errors);
+}
+
+export function checkPartSchema(value: unknown): Problem[] {
+  const v = validators().part;
   return v(value) ? [] : toProblems(v.errors);
 }
 

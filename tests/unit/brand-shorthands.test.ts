@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultApply } from '../../engine/brandExpand';
 import { buildCatalog } from '../../engine/catalog';
 import { matchPath } from '../../engine/pageMatch';
 import { resolvePage } from '../../engine/resolve';
@@ -53,7 +54,7 @@ describe('named link lists', () => {
     [
       'a name the brand has no list for, with the lists it has',
       withLists({ loans: LOANS }, { nav: 'loans', footer: 'lons' }),
-      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: there is no link list "lons" in this brand's "linkLists" \(it has: loans\)$/,
+      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: there is no link list "lons" in this brand's "linkLists" \(it has: loans\) nor a shared one in brands\/parts\/ \(there are none\)$/,
     ],
     [
       'a list nothing names',
@@ -68,7 +69,7 @@ describe('named link lists', () => {
     [
       'a list name that is not a name',
       withLists({ loans: LOANS }, { nav: 'loans', footer: 'Loans!' }),
-      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: "Loans!" is not valid: expected the name of one of the brand's "linkLists", such as loans$/,
+      /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: "Loans!" is not valid: expected the name of one of the brand's "linkLists" or of a shared part in brands\/parts\/, such as loans$/,
     ],
   ])('refuses %s', (_, text, message) => {
     const catalog = buildCatalog([{ file: FILE, text }], []);
@@ -175,5 +176,34 @@ describe('a link grid written once for every loan type of its layout', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/type-state\/blocks\/1\/links\/0\/href: link "\/installment-loans" goes to no page/),
     ]);
+  });
+});
+
+describe('apply settings', () => {
+  const without = (product: string) => {
+    const brand = JSON.parse(base) as { apply?: unknown; product: string };
+    delete brand.apply;
+    brand.product = product;
+    return JSON.stringify(brand, null, 2);
+  };
+
+  it.each([
+    ['payday', { path: '/apply', amountParam: 'requested_amount' }],
+    ['general', { path: '/apply', amountParam: 'requested_amount' }],
+    ['title', { path: '/apply-title-loans', amountParam: 'requestedamount' }],
+  ])('a %s brand that writes none applies on its product default', (product, apply) => {
+    expect(defaultApply(product as Parameters<typeof defaultApply>[0])).toEqual(apply);
+    if (product === 'title') return; // the fixture has no title-loan apply page
+    const catalog = buildCatalog([{ file: FILE, text: without(product) }], []);
+    expect(catalog.problems).toEqual([]);
+    expect(catalog.brands.get('acme')!.brand.apply).toEqual(apply);
+  });
+
+  it("are the brand's own when it writes them", () => {
+    const text = base.replace(
+      '"apply": { "path": "/apply", "amountParam": "requested_amount" }',
+      '"apply": { "path": "/apply", "amountParam": "requestedamount" }',
+    );
+    expect(buildCatalog([{ file: FILE, text }], []).brands.get('acme')!.brand.apply).toEqual({ path: '/apply', amountParam: 'requestedamount' });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * How much brand JSON there is: shared layouts plus every brand's own, and the lines of
- * brands/*.json and brands/layouts/*.json (`cat brands/*.json brands/layouts/*.json | wc -l`).
+ * brands/*.json, brands/layouts/*.json and brands/parts/*.json
+ * (`cat brands/*.json brands/layouts/*.json brands/parts/*.json | wc -l`).
  * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts), and
- * repeated link lists and content routes are written once (engine/brandExpand.ts); these
+ * repeated link lists (a brand's own, or a shared part several brands name) and content routes
+ * are written once (engine/brandExpand.ts); these
  * ceilings keep a copy from creeping back unnoticed. Folding more lowers them; a page that
  * needs more raises them deliberately in the same commit. The aim is 140 layouts and 14,500
  * lines. They count the twelve brands measured when they were set: an operator who adds a brand
@@ -12,8 +14,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const MAX_LAYOUTS = 148;
-const MAX_LINES = 15_482;
+const MAX_LAYOUTS = 140;
+const MAX_LINES = 15_181;
 
 const MEASURED_BRANDS = [
   'cocoloan',
@@ -37,6 +39,7 @@ const jsonIn = (d: string, keep: (file: string) => boolean = () => true) =>
     .map((f) => readFileSync(join(d, f), 'utf8'));
 const brandTexts = jsonIn(dir, (f) => MEASURED_BRANDS.includes(f.replace(/\.json$/, '')));
 const layoutTexts = jsonIn(join(dir, 'layouts'));
+const partTexts = jsonIn(join(dir, 'parts'));
 const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
 describe('the size of the brand files', () => {
@@ -45,7 +48,7 @@ describe('the size of the brand files', () => {
     expect(layoutTexts.length + own).toBeLessThanOrEqual(MAX_LAYOUTS);
   });
 
-  it(`has at most ${MAX_LINES} lines of brand and layout JSON`, () => {
-    expect([...brandTexts, ...layoutTexts].reduce((n, t) => n + lines(t), 0)).toBeLessThanOrEqual(MAX_LINES);
+  it(`has at most ${MAX_LINES} lines of brand, layout and shared-part JSON`, () => {
+    expect([...brandTexts, ...layoutTexts, ...partTexts].reduce((n, t) => n + lines(t), 0)).toBeLessThanOrEqual(MAX_LINES);
   });
 });

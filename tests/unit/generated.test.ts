@@ -7,6 +7,7 @@ describe('generated schema and types are up to date', () => {
   it.each([
     'schemas/brand.schema.json',
     'schemas/layout.schema.json',
+    'schemas/part.schema.json',
     'schemas/brand.types.ts',
     'schemas/api.types.ts',
     'schemas/buyer.types.ts',
