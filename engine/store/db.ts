@@ -14,7 +14,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
-import pg from 'pg';
 import { onShutdown } from '../http/shutdown.mjs';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
@@ -90,9 +89,15 @@ export function storeLocation(options: StoreOptions = {}): string {
 export function openStore(options: StoreOptions = {}): Store {
   const url = options.url ?? process.env.DATABASE_URL;
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
-    // An idle client's error (server restart) must not crash the process; the pool replaces it.
-    pool.on('error', (err) => console.error('[store] idle PostgreSQL client:', err.message));
+    // pg is loaded when the first query needs the pool: a SQLite process (the default) never holds
+    // the driver's modules in memory.
+    const pool = async () => {
+      const { default: pg } = await import('pg');
+      const created = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+      // An idle client's error (server restart) must not crash the process; the pool replaces it.
+      created.on('error', (err) => console.error('[store] idle PostgreSQL client:', err.message));
+      return created;
+    };
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = storeLocation(options);
