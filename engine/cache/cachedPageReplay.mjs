@@ -195,7 +195,9 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const end = res.end;
       res.end = /** @type {typeof res.end} */ (
         function (/** @type {any} */ chunk, /** @type {any[]} */ ...rest) {
-          if (typeof chunk === 'string' && (rest.length === 0 || typeof rest[0] === 'function')) chunk = store()?.storedBytesOf?.(c.key, chunk) ?? chunk;
+          // (Next's compression passes an undefined encoding along)
+          const utf8 = rest[0] === undefined || typeof rest[0] === 'function' || rest[0] === 'utf8' || rest[0] === 'utf-8';
+          if (typeof chunk === 'string' && utf8) chunk = store()?.storedBytesOf?.(c.key, chunk) ?? chunk;
           return /** @type {any} */ (end).call(res, chunk, ...rest);
         }
       );
