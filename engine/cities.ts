@@ -124,19 +124,31 @@ export const milesBetween = (a: { lat: number; lon: number }, b: { lat: number; 
   milesOf(haversine(a, b, Math.cos(a.lat * RAD), Math.cos(b.lat * RAD)));
 
 /**
- * The state's cities (in citiesOf order) as points on the unit sphere, x y z per city, worked out
- * once per state: every city page of the state reads them all. The squared chord between two
- * such points is 4 × the haversine term, so the nearest cities come without a sine per city.
+ * The state's cities (in citiesOf order) as points on the unit sphere, x y z per city, and the
+ * cities' order by latitude with their latitudes, worked out once per state: every city page of
+ * the state asks for its nearest cities. The squared chord between two such points is 4 × the
+ * haversine term, so cities are ranked without a sine per city; and no city whose latitude alone
+ * puts it farther than the farthest kept one is looked at (a city page of a large state looked at
+ * all of its ~1,800 cities).
  */
-const pointsByState = new Map<string, Float64Array>();
-function unitPoints(stateCode: string, cities: readonly City[]): Float64Array {
-  let xyz = pointsByState.get(stateCode);
-  if (!xyz || xyz.length !== cities.length * 3) {
-    xyz = new Float64Array(cities.length * 3);
-    cities.forEach((c, k) => xyz!.set(unitPoint(c), k * 3));
-    pointsByState.set(stateCode, xyz);
+interface StatePoints {
+  xyz: Float64Array;
+  /** indices into the state's cities, by latitude */
+  byLat: Int32Array;
+  /** the latitudes in radians, in byLat order */
+  lats: Float64Array;
+}
+const pointsByState = new Map<string, StatePoints>();
+function statePoints(stateCode: string, cities: readonly City[]): StatePoints {
+  let points = pointsByState.get(stateCode);
+  if (!points || points.byLat.length !== cities.length) {
+    const xyz = new Float64Array(cities.length * 3);
+    cities.forEach((c, k) => xyz.set(unitPoint(c), k * 3));
+    const byLat = Int32Array.from(cities.keys()).sort((a, b) => cities[a]!.lat - cities[b]!.lat);
+    const lats = Float64Array.from(byLat, (k) => cities[k]!.lat * RAD);
+    pointsByState.set(stateCode, (points = { xyz, byLat, lats }));
   }
-  return xyz;
+  return points;
 }
 
 function unitPoint(c: { lat: number; lon: number }): [number, number, number] {
@@ -145,31 +157,65 @@ function unitPoint(c: { lat: number; lon: number }): [number, number, number] {
   return [Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat)];
 }
 
-/** The `count` cities of the state nearest to `city` (not itself), nearest first; one pass, no sort of the state. */
+/** The first index of the ascending `values` not below `value`. */
+function firstNotBelow(values: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The `count` cities of the state nearest to `city` (not itself), nearest first, ties by slug; no
+ * sort of the state. Cities are visited outward from the city's latitude, north and south in
+ * turn; a direction ends at the first city whose latitude difference alone makes its haversine
+ * term larger than the farthest kept city's (the term is at least sin²(Δlatitude / 2)), with a
+ * margin far above rounding so that no city that could rank is left out.
+ */
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
   const best: { city: City; h: number; miles: number }[] = [];
   const before = (miles: number, c: City, other: { city: City; miles: number }) =>
     miles < other.miles || (miles === other.miles && compareText(c.slug, other.city.slug) < 0);
   const cities = citiesOf(city.stateCode);
-  const xyz = unitPoints(city.stateCode, cities);
+  const { xyz, byLat, lats } = statePoints(city.stateCode, cities);
   const [x, y, z] = unitPoint(city);
-  for (let k = 0, i = 0; k < cities.length; k++, i += 3) {
+  const lat = city.lat * RAD;
+  /** Keeps city k if it ranks; whether a city this far in latitude could still rank. */
+  const visit = (at: number): boolean => {
+    const full = best.length === count;
+    const gap = Math.sin((lats[at]! - lat) / 2) ** 2;
+    if (full && gap > best[count - 1]!.h * (1 + 1e-6) + 1e-15) return false;
+    const k = byLat[at]!;
     const c = cities[k]!;
-    if (c.slug === city.slug) continue;
+    if (c.slug === city.slug) return true;
+    const i = k * 3;
     const dx = xyz[i]! - x;
     const dy = xyz[i + 1]! - y;
     const dz = xyz[i + 2]! - z;
     const h = (dx * dx + dy * dy + dz * dz) / 4;
     // The distance grows with h: a city whose h is clearly past the farthest kept one is farther
     // (the margin leaves any two that could round to the same miles to the comparison below).
-    if (best.length === count && h > best[count - 1]!.h * (1 + 1e-9)) continue;
+    if (full && h > best[count - 1]!.h * (1 + 1e-9)) return true;
     // the miles themselves from the haversine formula, as before (the chord only ranks)
     const miles = milesBetween(city, c);
-    if (best.length === count && !before(miles, c, best[count - 1]!)) continue;
+    if (full && !before(miles, c, best[count - 1]!)) return true;
     let j = Math.min(best.length, count - 1);
     while (j > 0 && before(miles, c, best[j - 1]!)) j--;
     best.splice(j, 0, { city: c, h, miles });
     if (best.length > count) best.pop();
+    return true;
+  };
+  if (count > 0) {
+    let north = firstNotBelow(lats, lat);
+    let south = north - 1;
+    while (north < lats.length || south >= 0) {
+      if (north < lats.length && !visit(north++)) north = lats.length;
+      if (south >= 0 && !visit(south--)) south = -1;
+    }
   }
   return best.map(({ city: c, miles }) => ({ city: c, miles }));
 }

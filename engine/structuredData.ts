@@ -44,6 +44,24 @@ function contentBody(blocks: ResolvedBlock[]) {
 type Body = NonNullable<ReturnType<typeof contentBody>>;
 type Attributes = NonNullable<PageContent['entry']>['attributes'];
 
+/**
+ * Whether a city page's parent path (its state's page) is a page of the brand, asked once per
+ * brand and parent: every city page of a state asks the same. The parents are those of pages
+ * that matched (a few per state and route), so the memo stays small; it is capped all the same.
+ */
+const statePages = new WeakMap<LoadedBrand, Map<string, boolean>>();
+const STATE_PAGES_KEPT = 8192;
+function isStatePage(loaded: LoadedBrand, parent: string): boolean {
+  let known = statePages.get(loaded);
+  if (!known) statePages.set(loaded, (known = new Map()));
+  let page = known.get(parent);
+  if (page === undefined) {
+    page = matchPath(loaded, parent) !== undefined;
+    if (known.size < STATE_PAGES_KEPT) known.set(parent, page);
+  }
+  return page;
+}
+
 /** Home › state › city (the state when its page exists) › this page, named by its hero. */
 function locationTrail({ loaded, path, match, vars, blocks, title }: PageFacts): JsonLd {
   const { brand } = loaded;
@@ -51,7 +69,7 @@ function locationTrail({ loaded, path, match, vars, blocks, title }: PageFacts):
   const trail: LinkView[] = [{ label: brand.name, href: '/' }];
   const parent = path.split('/').slice(0, -1).join('/');
   const state = stateOf(match!.params)!;
-  if (match!.params.city && parent && matchPath(loaded, parent)) trail.push({ label: state.name, href: parent });
+  if (match!.params.city && parent && isStatePage(loaded, parent)) trail.push({ label: state.name, href: parent });
   trail.push({ label: fill(heading, vars), href: path });
   return breadcrumbJsonLd(brand, trail);
 }

@@ -23,6 +23,8 @@ import { skipPageSizeCheck } from './pageSizeCheck.mjs';
 
 const STATS = Symbol.for('loansites.boundedPageCache');
 const MB = 1024 * 1024;
+/** Pages stored and not yet sent whose bytes are kept at hand: more than the renders a busy instance has in flight. */
+const UNSENT_PAGES = 32;
 
 /** Next's per-path lifetimes (revalidate/expire) map, when this Next version has it where we look. */
 function nextLifetimes() {
@@ -70,6 +72,14 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
   const lifetimes = nextLifetimes();
   const asBytes = process.env.PAGE_CACHE_BUFFERS !== '0';
   const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0, replayed: 0 };
+  /**
+   * The HTML of the pages stored last, as Next handed it and as the bytes kept, until Next sends
+   * the same string as the page's response (engine/cache/cachedPageReplay.mjs sends these bytes
+   * instead of encoding the string again); a few only: a page stored and not sent that way (a
+   * background revalidation, a data request) is pushed out by the next ones.
+   * @type {Map<string, { text: string, bytes: Buffer }>}
+   */
+  const unsent = new Map();
   /** What Next puts before a page's path in its cache keys (learnt from the first brand page stored). */
   let keyPrefix = /** @type {string | undefined} */ (undefined);
   const remove = (/** @type {string} */ key) => {
@@ -115,6 +125,11 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
       if (keyPrefix === undefined && key.includes('/_brand/')) keyPrefix = key.slice(0, key.indexOf('/_brand/'));
       // the HTML's bytes once: they are what is kept, and their length is its size
       const html = asBytes && typeof data.html === 'string' ? Buffer.from(data.html) : undefined;
+      if (html) {
+        unsent.delete(key);
+        unsent.set(key, { text: data.html, bytes: html });
+        if (unsent.size > UNSENT_PAGES) unsent.delete(/** @type {string} */ (unsent.keys().next().value));
+      }
       const bytes = entryBytes(data, html?.length) + key.length;
       if (bytes > maxBytes) return;
       const value = html ? { ...data, html } : data;
@@ -131,6 +146,17 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
         stats.evicted++;
       }
       stats.entries = entries.size;
+    },
+    /**
+     * The bytes stored for `key` when `text` is the HTML they were made from (the page Next is
+     * about to send after storing it), once; undefined otherwise.
+     * @param {string} key @param {string} text
+     */
+    storedBytesOf(key, text) {
+      const page = unsent.get(key);
+      if (!page) return undefined;
+      unsent.delete(key);
+      return page.text === text ? page.bytes : undefined;
     },
     /** @param {string} key */
     delete(key) {

@@ -190,6 +190,17 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       const c = api.candidate(req, route);
       if (!c) return next();
       if (api.serve(req, res, c)) return;
+      // A page Next has just rendered and stored goes out as the bytes the cache keeps (its HTML
+      // is encoded once, not again as it is written).
+      const end = res.end;
+      res.end = /** @type {typeof res.end} */ (
+        function (/** @type {any} */ chunk, /** @type {any[]} */ ...rest) {
+          // (Next's compression passes an undefined encoding along)
+          const utf8 = rest[0] === undefined || typeof rest[0] === 'function' || rest[0] === 'utf8' || rest[0] === 'utf-8';
+          if (typeof chunk === 'string' && utf8) chunk = store()?.storedBytesOf?.(c.key, chunk) ?? chunk;
+          return /** @type {any} */ (end).call(res, chunk, ...rest);
+        }
+      );
       const writeHead = res.writeHead;
       // Recorded after the head is final: server.mjs's own writeHead (security headers, the page's
       // policy, internal headers removed) runs inside this one.

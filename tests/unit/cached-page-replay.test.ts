@@ -16,6 +16,7 @@ const store = createStore(1024 * 1024);
 let clock = 1_000_000;
 const replay = createCachedPageReplay({ enabled: true, now: () => clock, store: () => store });
 let nextCalls = 0;
+let sent: unknown;
 
 const put = (path: string, html: string, revalidate = 60) => {
   store.set(`${PREFIX}/_brand/acme${path === '/' ? '' : path}`, { kind: 'PAGES', html, pageData: {}, status: 200 }, { revalidate, expire: 3600 });
@@ -27,6 +28,15 @@ const put = (path: string, html: string, revalidate = 60) => {
 function fakeNext(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) {
   nextCalls++;
   const path = (req.url ?? '/').split('?')[0];
+  if (req.headers['x-test-render']) {
+    // a miss: the page rendered, stored, then sent as the string it was rendered to (Next's compression passes the encoding on)
+    const html = `<html><body><h1>${path} – rendered</h1></body></html>`;
+    put(path!, html);
+    res.setHeader('x-nextjs-cache', 'MISS');
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(html));
+    return res.end(html, undefined);
+  }
   const entry = store.get(`${PREFIX}/_brand/acme${path === '/' ? '' : path}`);
   if (!entry) {
     res.statusCode = 404;
@@ -43,6 +53,12 @@ let server: Server;
 let port = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
+    // what reaches the socket's own end (server.mjs's response, under the replay's)
+    const end = res.end;
+    res.end = ((chunk: unknown, ...rest: unknown[]) => {
+      sent = chunk;
+      return (end as (...args: unknown[]) => typeof res).call(res, chunk, ...rest);
+    }) as typeof res.end;
     res.setHeader('X-Content-Type-Options', 'nosniff'); // as server.mjs's security headers
     // as the front door routes: the brand of the normalised host (lower-case, no port, no trailing dot)
     const host = String(req.headers.host).toLowerCase().replace(/:\d+$/, '').replace(/\.+$/, '');
@@ -90,6 +106,16 @@ describe('a fresh cache hit', () => {
     expect(second.answer.headers['content-length']).toBe(String(second.answer.body.length));
     // a query string is the same page (Next's cache key has none)
     expect((await reached('/payday-loans?gclid=abc')).next).toBe(0);
+  });
+
+  it('a page Next has just rendered and stored is sent as the bytes the cache keeps, not encoded again: same body and length', async () => {
+    put('/known', '<html></html>');
+    const miss = await reached('/rendered-now', { 'x-test-render': '1' });
+    expect(miss.next).toBe(1);
+    expect(miss.answer.body.toString()).toBe('<html><body><h1>/rendered-now – rendered</h1></body></html>');
+    expect(miss.answer.headers['content-length']).toBe(String(miss.answer.body.length));
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    expect(sent).toBe(store.get(`${PREFIX}/_brand/acme/rendered-now`).value.html);
   });
 
   it('gzip when asked for (once per stored version), plain otherwise; HEAD without a body', async () => {

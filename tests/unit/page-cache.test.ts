@@ -87,4 +87,23 @@ describe('bounded page cache', () => {
     expect(entry.cacheControl).toEqual({ revalidate: 3600, expire: 31536000 });
     expect(Math.abs(entry.lastModified - Date.now())).toBeLessThan(1000);
   });
+
+  it('hands the bytes of a page it has just stored to the response of that page (same HTML only, once), so the HTML is not encoded twice', () => {
+    const store = createStore(1024 * 1024);
+    const value = page(1);
+    store.set('/x', value, { revalidate: 3600, expire: 31536000 });
+    const kept = store.get('/x').value.html;
+    // other HTML under the key (a newer render) is not answered with these bytes
+    expect(store.storedBytesOf('/x', value.html + ' ')).toBeUndefined();
+    store.set('/x', value, { revalidate: 3600, expire: 31536000 });
+    const bytes = store.storedBytesOf('/x', value.html);
+    expect(bytes).toBe(store.get('/x').value.html);
+    expect(bytes?.toString('utf8')).toBe(value.html);
+    expect(kept.equals(bytes!)).toBe(true);
+    expect(store.storedBytesOf('/x', value.html)).toBeUndefined();
+    // a page that is never sent this way does not stay at hand
+    for (let i = 0; i < 40; i++) store.set(`/p${i}`, page(1), { revalidate: 3600, expire: 31536000 });
+    expect(store.storedBytesOf('/p0', store.get('/p0').value.html.toString('utf8'))).toBeUndefined();
+    expect(store.storedBytesOf('/p39', store.get('/p39').value.html.toString('utf8'))).toBe(store.get('/p39').value.html);
+  });
 });
