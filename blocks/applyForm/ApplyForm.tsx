@@ -16,8 +16,7 @@ import {
 import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
 import { formReducer, initialFormState, type Screen } from './formState';
-import { ContactStep, IncomeStep, StateGate, ThankYou } from './LaterSteps';
-import { SaleStatus } from './SaleStatus';
+import { laterScreensNow, loadLaterScreens, type LaterScreens } from './laterScreens';
 import { initialRequest, keptValues, readStored, SESSION_KEY, STEP_STATE_KEY, stepOfHistoryState, writeStored } from './persist';
 import { Progress } from './Progress';
 import { RequestStep } from './RequestStep';
@@ -56,6 +55,8 @@ function storage(name: 'localStorage' | 'sessionStorage'): Storage | undefined {
     return undefined;
   }
 }
+
+const NEXT_STEP_OFFLINE = "We couldn't open the next step: you seem to be offline. Your answers are kept — press Continue again once your connection is back.";
 
 const isStep = (screen: Screen): screen is FormStep => (FORM_STEPS as readonly string[]).includes(screen);
 
@@ -142,6 +143,16 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale), country));
   const { screen, values } = state;
   const [hydrated, setHydrated] = useState(false);
+  // The screens after step 1 arrive when the borrower first touches the form (laterScreens.ts); a move to one waits for them.
+  const [later, setLater] = useState<LaterScreens | undefined>(laterScreensNow);
+  const fetchLater = () =>
+    loadLaterScreens().then((m) => {
+      setLater(m);
+      return m;
+    });
+  const prefetchLater = () => {
+    if (!later) fetchLater().catch(() => undefined);
+  };
   const [checkingZip, setCheckingZip] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -162,12 +173,27 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   useEffect(() => {
     queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
     const stored = readStored(storage('sessionStorage'));
-    dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
     // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
     const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
-    if (stored?.step && navigation?.type === 'reload') dispatch({ type: 'goto', screen: stored.step, today: new Date() });
-    setHydrated(true);
+    const reopen = stored?.step && navigation?.type === 'reload' ? stored.step : undefined;
+    let live = true;
+    const start = (step: FormStep | undefined) => {
+      if (!live) return;
+      dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
+      if (step) dispatch({ type: 'goto', screen: step, today: new Date() });
+      setHydrated(true);
+    };
+    // A later step is opened once its screen has arrived (the form stays as the server drew it meanwhile).
+    if (reopen && reopen !== 'request')
+      fetchLater().then(
+        () => start(reopen),
+        () => start(undefined),
+      );
+    else start(reopen);
     funnel({ type: 'apply_view' });
+    return () => {
+      live = false;
+    };
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
   // What was typed survives a reload for the session (never the date of birth or the income: persist.ts); forgotten once sent.
@@ -196,7 +222,12 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   useEffect(() => {
     const onPop = (event: PopStateEvent) => {
       const step = stepOfHistoryState(event.state);
-      if (step) dispatch({ type: 'goto', screen: step, today: new Date() });
+      if (step === 'request') dispatch({ type: 'goto', screen: step, today: new Date() });
+      else if (step)
+        fetchLater().then(
+          () => dispatch({ type: 'goto', screen: step, today: new Date() }),
+          () => undefined,
+        );
     };
     window.addEventListener('popstate', onPop);
     // Next's router must leave these entries alone (same page, same URL): the form moves between its steps.
@@ -312,10 +343,17 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     }
     if (screen === 'income') return send();
     const zip = values.zip.trim();
-    if (state.place?.zip !== zip) {
+    const placeKnown = state.place?.zip === zip;
+    if (!placeKnown || !later) {
       setCheckingZip(true);
-      dispatch({ type: 'place', zip, place: await placeFor(zip) });
+      // The next screen's code (normally here since the first touch of the form) alongside the ZIP's place.
+      const [place, screens] = await Promise.all([placeKnown ? undefined : placeFor(zip), fetchLater().catch(() => undefined)]);
+      if (place !== undefined) dispatch({ type: 'place', zip, place });
       setCheckingZip(false);
+      if (!screens) {
+        setAnnouncement(NEXT_STEP_OFFLINE);
+        return;
+      }
     }
     dispatch({ type: 'next', today, unavailable: data.unavailableStates });
   };
@@ -353,18 +391,18 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         </h3>
         {screen === 'unavailable' && (
           <>
-            <StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />
+            {later && <later.StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />}
             <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
               Change {words.inText}
             </button>
           </>
         )}
-        {screen === 'sent' && !state.saleToken && (
-          <ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
+        {screen === 'sent' && later && !state.saleToken && (
+          <later.ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
         )}
-        {screen === 'sent' && state.saleToken && <SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} />}
+        {screen === 'sent' && later && state.saleToken && <later.SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} />}
         {isStep(screen) && (
-          <form noValidate onSubmit={onSubmit} aria-labelledby={`${base}-step`} className="relative">
+          <form noValidate onSubmit={onSubmit} onFocus={prefetchLater} onPointerDown={prefetchLater} aria-labelledby={`${base}-step`} className="relative">
             {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
             {screen === 'request' && (
               <RequestStep
@@ -376,8 +414,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
                 country={country}
               />
             )}
-            {screen === 'contact' && <ContactStep {...stepProps} country={country} />}
-            {screen === 'income' && <IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
+            {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
+            {screen === 'income' && later && <later.IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
             {state.notice && (
               <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
                 <p className="font-semibold">{state.notice.message}</p>

@@ -4,6 +4,9 @@ import { PHONE_WORDS, type Country } from '../../engine/regions';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
 
+// The screens after step 1, one chunk (laterScreens.ts): the sale's progress comes with them.
+export { SaleStatus } from './SaleStatus';
+
 /** Step 2: first and last name, email and mobile phone. */
 export function ContactStep({ values, errors, idOf, change, blur, country }: StepProps & { country: Country }) {
   const field = textFieldProps({ values, errors, idOf, change, blur });

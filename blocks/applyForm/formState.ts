@@ -1,10 +1,9 @@
 /**
  * The application form's state: which screen shows, what was typed, which errors are shown,
- * and what became of sending. A useReducer reducer written with immer's produce; pure (the day
- * and the geocoder's answer come in with the actions), so tests/unit/apply-form-rules.test.ts
- * drives it without React. Only the apply page's chunk imports it (immer lives there only).
+ * and what became of sending. A useReducer reducer that edits a draft, in immer's style (produce
+ * below); pure (the day and the geocoder's answer come in with the actions), so
+ * tests/unit/apply-form-rules.test.ts drives it without React.
  */
-import { produce } from 'immer';
 import {
   EMPTY_VALUES,
   fieldError,
@@ -78,6 +77,27 @@ const errorKeyOf = (field: keyof ApplyFormValues): FieldKey | undefined =>
   field === 'dobMonth' || field === 'dobDay' || field === 'dobYear' ? 'dateOfBirth' : field === 'website' ? undefined : field;
 
 const isEmpty = (v: string | boolean) => v === '' || v === false;
+
+const sameEntries = <T extends object>(a: T, b: T) => {
+  const keys = Object.keys(a) as (keyof T)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+};
+
+/**
+ * Copy-on-write for this state, in immer's style: the recipe edits a draft whose values and
+ * errors are copies (the only nested objects it edits in place; the others it replaces), and
+ * the same state comes back when nothing changed. Not immer itself: it was ~10 KB of the apply
+ * page's first-load script (engine/widgets/listbox.ts made the same choice for the dropdown).
+ */
+function produce(recipe: (draft: FormState, action: FormAction) => void) {
+  return (state: FormState, action: FormAction): FormState => {
+    const draft: FormState = { ...state, values: { ...state.values }, errors: { ...state.errors } };
+    recipe(draft, action);
+    if (sameEntries(draft.values, state.values)) draft.values = state.values;
+    if (sameEntries(draft.errors, state.errors)) draft.errors = state.errors;
+    return sameEntries(draft, state) ? state : draft;
+  };
+}
 
 export const formReducer = produce((draft: FormState, action: FormAction) => {
   switch (action.type) {

@@ -11,7 +11,8 @@ export default function CityList({ block }: BlockProps<'cityList'>) {
           The {links.length} largest of {total.toLocaleString('en-US')} places we cover, A to Z.
         </p>
       )}
-      <LinkList links={links} columns="xs:grid-cols-2 md:grid-cols-3 lg:grid-cols-4" />
+      {/* city-tiles: the tiles past the first screen of a phone are laid out only when they come near it (styles/globals.css) */}
+      <LinkList links={links} columns="city-tiles xs:grid-cols-2 md:grid-cols-3 lg:grid-cols-4" />
     </Section>
   );
 }

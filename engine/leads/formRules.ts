@@ -9,7 +9,8 @@ import type { LeadRequest } from '../../schemas/api.types';
 import { formatNumber } from '../amounts';
 import { LOAN_PURPOSES } from '../data/purposes';
 import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from '../regions';
-import { ageOn, MIN_AGE, type LoanKind } from './rules';
+import { ageOn, MIN_AGE } from './age';
+import type { LoanKind } from './rules';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount). */
 export const FORM_AMOUNT = { min: 100, max: 35000, default: 1000 } as const;

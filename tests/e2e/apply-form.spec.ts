@@ -320,6 +320,22 @@ test('a Michigan ZIP is fine on a general brand (only title brands exclude it)',
   await expect(step(page)).toContainText('Your contact details');
 });
 
+test("the later steps' code is not in the first load: it is fetched when the borrower first touches the form, and step 2 follows", async ({ page }) => {
+  // The honeypot's label is in step 3's code only.
+  const LATER = 'Leave this field empty';
+  const scripts: Promise<string>[] = [];
+  page.on('response', (r) => void (r.request().resourceType() === 'script' && scripts.push(r.text().catch(() => ''))));
+  const laterFetched = async () => (await Promise.all(scripts)).some((text) => text.includes(LATER));
+  await open(page, 'ipaydayloans', '/apply');
+  await page.waitForLoadState('networkidle');
+  expect(await laterFetched()).toBe(false);
+  await page.getByLabel('ZIP code').fill('78701');
+  await expect.poll(laterFetched).toBe(true);
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+  await expect(page.getByLabel('First name')).toBeVisible();
+});
+
 test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the server decides the state)', async ({ page }) => {
   await page.route('**/api/geocoding/v5/mapbox.places/*', (route) => route.fulfill({ status: 503, body: 'down' }));
   await page.goto(brandUrl('ipaydayloans', '/apply'));

@@ -113,6 +113,8 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
   const SCROLLED: { brand: string; path: string }[] = [
     { brand: 'ipaydayloans', path: '/' },
     { brand: 'ipaydayloans', path: '/location/tx/houston' },
+    // a state whose city list starts on the first screen: its tiles below it are rendered late
+    { brand: 'ipaydayloans', path: '/location/ca' },
     { brand: 'ustitleloans', path: '/title-loans/texas' },
     { brand: 'usinstallmentloans', path: '/faqs' },
     // an article's body: its parts below the first screen are rendered late too
@@ -148,6 +150,26 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
         await expect(page.locator('footer.site-footer')).toBeInViewport();
         expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts)).toBeLessThan(0.01);
       });
+});
+
+test.describe("a state's city list on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('every city link is in the HTML; the tiles below the first screen are rendered only when scrolled near', async ({ page }) => {
+    const response = await page.goto(brandUrl('ipaydayloans', '/location/ca'), { waitUntil: 'networkidle' });
+    const html = await response!.text();
+    const tiles = page.locator('[data-kept$="-cityList"] ul a');
+    const hrefs = await tiles.evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    expect(hrefs.length).toBeGreaterThan(40);
+    for (const href of hrefs) expect(html).toContain(`href="${href}"`);
+    // checkVisibility with contentVisibilityAuto is false for what content-visibility: auto has not rendered yet
+    const rendered = (n: number) => tiles.nth(n).evaluate((a) => a.checkVisibility({ contentVisibilityAuto: true }));
+    // the list's start on screen: its first tiles are drawn, the tiles a few screens down are not yet
+    await tiles.first().scrollIntoViewIfNeeded();
+    await expect.poll(() => rendered(0)).toBe(true);
+    expect(await rendered(hrefs.length - 1)).toBe(false);
+    await tiles.last().scrollIntoViewIfNeeded();
+    await expect.poll(() => rendered(hrefs.length - 1)).toBe(true);
+  });
 });
 
 test.describe('without JavaScript the amount widgets are in the page', () => {

@@ -241,7 +241,7 @@ describe('the request body matches schemas/api/lead.schema.json', () => {
   });
 });
 
-describe('step reducer (immer)', () => {
+describe('step reducer (copy-on-write, immer style)', () => {
   const unavailable = [{ code: 'ny', name: 'New York', reason: 'Brand cannot connect borrowers in New York with a lender.' }];
   const run = (state: FormState, ...actions: FormAction[]) => actions.reduce(formReducer, state);
   const type = (field: keyof ApplyFormValues, value: string | boolean): FormAction => ({ type: 'change', field, value, today });
@@ -255,6 +255,19 @@ describe('step reducer (immer)', () => {
     expect(after.errors).toEqual({ zip: 'Enter a 5-digit ZIP code, for example 78701' });
     expect(after.showSummary).toBe(true);
     expect(start.values.zip).toBe('');
+  });
+
+  it('an edit leaves the earlier state, its values and errors as they were; an action that changes nothing returns the same state', () => {
+    const shown = run(initialFormState('general', '1,000'), type('zip', '12'), next);
+    const fixed = run(shown, type('zip', '78701'));
+    expect(shown.values.zip).toBe('12');
+    expect(shown.errors.zip).toBeDefined();
+    expect(fixed.errors.zip).toBeUndefined();
+    expect(fixed.values).not.toBe(shown.values);
+    // nothing typed, nothing shown: React skips the render
+    const start = initialFormState('general', '1,000');
+    expect(run(start, { type: 'blur', field: 'zip', today })).toBe(start);
+    expect(run(start, { type: 'back' })).toBe(start);
   });
 
   it('an error shown goes away as the field is fixed; blur on an empty field waits for Continue', () => {
