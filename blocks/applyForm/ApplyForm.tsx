@@ -155,6 +155,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   };
   const [checkingZip, setCheckingZip] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  // The next screen's code could not be fetched (offline): said on screen, next to Continue.
+  const [laterUnreachable, setLaterUnreachable] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const lookups = useRef(new Map<string, Promise<ZipPlace | null>>());
   const queryAmount = useRef<number | null>(null);
@@ -350,10 +352,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
       const [place, screens] = await Promise.all([placeKnown ? undefined : placeFor(zip), fetchLater().catch(() => undefined)]);
       if (place !== undefined) dispatch({ type: 'place', zip, place });
       setCheckingZip(false);
-      if (!screens) {
-        setAnnouncement(NEXT_STEP_OFFLINE);
-        return;
-      }
+      setLaterUnreachable(!screens);
+      if (!screens) return;
     }
     dispatch({ type: 'next', today, unavailable: data.unavailableStates });
   };
@@ -416,6 +416,11 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             )}
             {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
             {screen === 'income' && later && <later.IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
+            {laterUnreachable && screen === 'request' && (
+              <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
+                <p className="font-semibold">{NEXT_STEP_OFFLINE}</p>
+              </div>
+            )}
             {state.notice && (
               <div role="alert" className="mt-5 rounded-md border-2 border-red-700 bg-red-50 p-4 text-red-900">
                 <p className="font-semibold">{state.notice.message}</p>

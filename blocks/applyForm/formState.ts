@@ -17,6 +17,7 @@ import {
   type FieldKey,
   type FormStep,
 } from '../../engine/leads/formRules';
+import { produce } from '../../engine/widgets/copyOnWrite';
 import type { LoanKind } from '../../engine/leads/rules';
 import type { Country } from '../../engine/regions';
 import type { SendOutcome } from './send';
@@ -78,28 +79,13 @@ const errorKeyOf = (field: keyof ApplyFormValues): FieldKey | undefined =>
 
 const isEmpty = (v: string | boolean) => v === '' || v === false;
 
-const sameEntries = <T extends object>(a: T, b: T) => {
-  const keys = Object.keys(a) as (keyof T)[];
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-};
+/** The reducer: `recipe` edits a draft whose values and errors are copies (engine/widgets/copyOnWrite.ts). */
+const reducerOf =
+  (recipe: (draft: FormState, action: FormAction) => void) =>
+  (state: FormState, action: FormAction): FormState =>
+    produce(state, (draft) => recipe(draft, action), ['values', 'errors']);
 
-/**
- * Copy-on-write for this state, in immer's style: the recipe edits a draft whose values and
- * errors are copies (the only nested objects it edits in place; the others it replaces), and
- * the same state comes back when nothing changed. Not immer itself: it was ~10 KB of the apply
- * page's first-load script (engine/widgets/listbox.ts made the same choice for the dropdown).
- */
-function produce(recipe: (draft: FormState, action: FormAction) => void) {
-  return (state: FormState, action: FormAction): FormState => {
-    const draft: FormState = { ...state, values: { ...state.values }, errors: { ...state.errors } };
-    recipe(draft, action);
-    if (sameEntries(draft.values, state.values)) draft.values = state.values;
-    if (sameEntries(draft.errors, state.errors)) draft.errors = state.errors;
-    return sameEntries(draft, state) ? state : draft;
-  };
-}
-
-export const formReducer = produce((draft: FormState, action: FormAction) => {
+export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
   switch (action.type) {
     case 'change': {
       (draft.values as unknown as Record<string, string | boolean>)[action.field] = action.value;

@@ -4,19 +4,7 @@
  * Tab, Alt+arrows and type-ahead. Pure: state + event → next state.
  */
 
-/**
- * Copy-on-write for this flat state, in immer's style (the recipe edits a draft; the same
- * object comes back when nothing changed). Not immer itself, measured: immer adds 1.1 KiB
- * gzip to the chunk of every page with an amount dropdown (quick picker, general popup); on
- * the base this branch started from it also pulled Turbopack's async-module runtime into the
- * runtime chunk of every page (+0.4 KiB), which main has shipped anyway since. Swapping in
- * `import { produce } from 'immer'` is a one-line change; the table tests stay the same.
- */
-function produce<T extends object>(state: T, recipe: (draft: T) => void): T {
-  const draft = { ...state };
-  recipe(draft);
-  return (Object.keys(draft) as (keyof T)[]).some((k) => draft[k] !== state[k]) ? draft : state;
-}
+import { produce } from './copyOnWrite';
 
 export interface ListboxState {
   open: boolean;

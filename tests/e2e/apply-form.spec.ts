@@ -336,6 +336,22 @@ test("the later steps' code is not in the first load: it is fetched when the bor
   await expect(page.getByLabel('First name')).toBeVisible();
 });
 
+test("offline when the next step's code is needed: Continue says so on screen, keeps the answers, and works once the connection is back", async ({ page }) => {
+  await open(page, 'ipaydayloans', '/apply');
+  await page.waitForLoadState('networkidle');
+  // The later steps' code cannot be fetched: the connection dropped after the page loaded.
+  await page.route('**/_next/static/chunks/**', (route) => route.abort('internetdisconnected'));
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await expect(page.getByRole('alert')).toContainText("We couldn't open the next step: you seem to be offline. Your answers are kept");
+  await expect(step(page)).toContainText('Step 1 of 3');
+  await expect(page.getByLabel('ZIP code')).toHaveValue('78701');
+  await page.unroute('**/_next/static/chunks/**');
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the server decides the state)', async ({ page }) => {
   await page.route('**/api/geocoding/v5/mapbox.places/*', (route) => route.fulfill({ status: 503, body: 'down' }));
   await page.goto(brandUrl('ipaydayloans', '/apply'));
