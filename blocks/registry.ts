@@ -22,7 +22,7 @@ export const registry: Registry = {
   applyCta: staticBlock('ApplyCta'),
   // Interactive blocks are in the first HTML in place and at their final size (no Suspense
   // boundary: no streamed hidden segment, no jump when it is revealed, visible without script);
-  // their chunk is still fetched only on pages that use them. The application form's brings immer.
+  // their chunk is still fetched only on pages that use them.
   applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
   cityIndex: staticBlock('CityIndex'),
   cityList: staticBlock('CityList'),
