@@ -247,8 +247,9 @@ const middle = (values: number[]) => {
   return sorted.length % 2 ? sorted[Math.floor(m)]! : (sorted[m - 1]! + sorted[m]!) / 2;
 };
 
-export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-  const userDataDir = `${process.cwd()}/.bench/lighthouse-profile`;
+/** A Chromium for Lighthouse runs; `profile`: its profile folder under .bench (one per concurrent tool). */
+export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>, profile = 'lighthouse-profile'): Promise<T> {
+  const userDataDir = `${process.cwd()}/.bench/${profile}`;
   mkdirSync(userDataDir, { recursive: true });
   const browser = await puppeteer.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS, headless: true, userDataDir, defaultViewport: null });
   try {

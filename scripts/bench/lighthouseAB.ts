@@ -94,7 +94,7 @@ async function main() {
         }
       }
     }
-  });
+  }, 'lighthouse-ab-profile');
   console.log(`\nmedians of ${runs} interleaved run(s):`);
   const medians = (runs: Run[]) => {
     const m = (k: keyof Omit<Run, 'longTasks'>) => mid(runs.map((r) => r[k]));
