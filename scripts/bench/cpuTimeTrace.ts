@@ -68,25 +68,29 @@ export interface CpuTimeReading {
   tbtMs: number;
 }
 
-/** Lighthouse's audits again on a run's kept artifacts (lighthouseResult's `saveTo`), its trace shortened to CPU time first (in place). */
-export async function cpuTimeAudit(url: string, savedIn: string): Promise<{ lhr: Result; wallMs: number; cpuMs: number }> {
+/**
+ * Lighthouse's audits again on a run's kept artifacts (lighthouseResult's `saveTo`), its trace shortened to CPU time first (in place).
+ * `settings`: the run's own (Lighthouse refuses an audit whose settings differ from the gathering's).
+ */
+export async function cpuTimeAudit(url: string, savedIn: string, settings: object = {}): Promise<{ lhr: Result; wallMs: number; cpuMs: number }> {
   const file = join(savedIn, 'trace.json');
   const trace = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] };
   const { wallMs, cpuMs } = toCpuTime(trace.traceEvents);
   writeFileSync(file, JSON.stringify(trace));
-  const result = await lighthouse(url, { output: 'json', logLevel: 'error', onlyCategories: ['performance'], auditMode: savedIn });
+  const result = await lighthouse(url, { output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...settings, auditMode: savedIn });
   const lhr = result?.lhr;
   if (!lhr || lhr.runtimeError) throw new Error(`no Lighthouse result on CPU time${lhr?.runtimeError ? `: ${lhr.runtimeError.message}` : ''}`);
   return { lhr, wallMs, cpuMs };
 }
 
 /** The CPU-time reading of a run, or undefined when it cannot be made (a run is still a run without it). */
-export async function onCpuTime(url: string, savedIn: string): Promise<CpuTimeReading | undefined> {
+export async function onCpuTime(url: string, savedIn: string, settings: object = {}): Promise<CpuTimeReading | undefined> {
   try {
-    const { lhr } = await cpuTimeAudit(url, savedIn);
+    const { lhr } = await cpuTimeAudit(url, savedIn, settings);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     return { score: Math.round((lhr.categories.performance?.score ?? 0) * 100), lcpMs: audit('largest-contentful-paint'), tbtMs: audit('total-blocking-time') };
-  } catch {
+  } catch (err) {
+    console.warn(`[lighthouse] no reading on CPU time for ${url}: ${(err as Error).message.split('\n')[0]}`);
     return undefined;
   }
 }

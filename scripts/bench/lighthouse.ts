@@ -171,6 +171,9 @@ const BLOCKED = ['*googletagmanager.com*', '*google-analytics.com*', '*analytics
  * One Lighthouse run in a fresh tab. Without `rewrite`: third parties blocked by Lighthouse itself.
  * With it: every request of the tab goes through puppeteer's interception (intercept above).
  */
+/** Lighthouse's request blocking, unless the run intercepts requests itself (an audit of kept artifacts must repeat the run's settings). */
+export const blocking = (intercepted: unknown) => (intercepted ? {} : { blockedUrlPatterns: BLOCKED });
+
 /** One Lighthouse run in a fresh tab; with `saveTo`, its artifacts (trace, devtools log) are kept in that folder (Lighthouse's -G). */
 export async function lighthouseResult(browser: Browser, url: string, rewrite?: Rewrite, rewriteScript?: Rewrite, saveTo?: string): Promise<Result> {
   const page = await browser.newPage();
@@ -185,7 +188,7 @@ export async function lighthouseResult(browser: Browser, url: string, rewrite?: 
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance'],
-        ...(rewrite || rewriteScript ? {} : { blockedUrlPatterns: BLOCKED }),
+        ...blocking(rewrite || rewriteScript),
         ...(saveTo ? { gatherMode: saveTo, auditMode: saveTo } : {}),
       },
       undefined,
@@ -209,7 +212,7 @@ async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry =
     const lhr = await lighthouseResult(browser, url, rewrite, undefined, saved);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     return {
-      cpu: await onCpuTime(url, saved),
+      cpu: await onCpuTime(url, saved, blocking(rewrite)),
       url,
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       lcpMs: audit('largest-contentful-paint'),
