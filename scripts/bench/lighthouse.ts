@@ -18,9 +18,11 @@
  * taken out of its page data, alternating. Both go through puppeteer's request interception: the page's
  * HTML fetched by this script (and changed for "without"), the vendors' scripts answered at once, empty.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get } from 'node:http';
-import lighthouse from 'lighthouse';
+import lighthouse, { type Result } from 'lighthouse';
 import puppeteer, { type Browser, type HTTPRequest } from 'puppeteer-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 
@@ -28,6 +30,7 @@ export const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const FIXED_RUNS = process.env.LIGHTHOUSE_RUNS ? Math.max(1, Number(process.env.LIGHTHOUSE_RUNS)) : undefined;
 import { SCORE_MARGIN, TBT_RATIO } from './lighthouseBudget';
+import { onCpuTime, type CpuTimeReading } from './cpuTimeTrace';
 
 export { SCORE_MARGIN, TBT_RATIO, withinBudget } from './lighthouseBudget';
 
@@ -82,6 +85,11 @@ export interface LighthouseRow {
   benchmarkIndex?: number;
   /** the benchmarkIndex of each run behind the row */
   speeds?: number[];
+  /**
+   * Lighthouse's figures on the run's trace with each main-thread task as long as the CPU time it got (cpuTimeTrace.ts): what a
+   * quiet machine reads; the row's is the median of its runs'. The budget is judged on it.
+   */
+  cpu?: CpuTimeReading;
   /** what the run's trace spent main-thread time on (the row's run) */
   trace?: TraceSummary;
   error?: string;
@@ -116,18 +124,23 @@ function traceSummary(lhr: { audits: Record<string, { details?: unknown }> }): T
   };
 }
 
-type Rewrite = (html: string) => string;
+export type Rewrite = (html: string) => string;
 
-/** Answers third parties locally; with `rewrite`, the page's own HTML is fetched from the server here and changed before Chromium sees it. */
-async function intercept(request: HTTPRequest, pageUrl: string, rewrite?: Rewrite): Promise<void> {
+/**
+ * Answers third parties locally; with `rewrite`, the page's own HTML is fetched from the server here and changed before Chromium
+ * sees it; with `rewriteScript`, so are the page's own scripts (an experiment on the build's output without building again).
+ */
+async function intercept(request: HTTPRequest, pageUrl: string, rewrite?: Rewrite, rewriteScript?: Rewrite): Promise<void> {
   const url = request.url();
   if (THIRD_PARTY.test(url)) {
     if (request.resourceType() === 'script') return request.respond({ status: 200, contentType: 'text/javascript', body: '' });
     return request.respond({ status: 204, headers: { 'access-control-allow-origin': '*' }, body: '' });
   }
-  if (rewrite && url === pageUrl && request.resourceType() === 'document') {
+  const own = new URL(url).origin === new URL(pageUrl).origin;
+  const change = url === pageUrl && request.resourceType() === 'document' ? rewrite : own && request.resourceType() === 'script' ? rewriteScript : undefined;
+  if (change) {
     const res = await getViaLoopback(url);
-    return request.respond({ status: res.status, headers: res.headers, contentType: res.headers['content-type'] ?? 'text/html', body: rewrite(res.body) });
+    return request.respond({ status: res.status, headers: res.headers, contentType: res.headers['content-type'] ?? 'text/html', body: change(res.body) });
   }
   return request.continue();
 }
@@ -158,24 +171,48 @@ const BLOCKED = ['*googletagmanager.com*', '*google-analytics.com*', '*analytics
  * One Lighthouse run in a fresh tab. Without `rewrite`: third parties blocked by Lighthouse itself.
  * With it: every request of the tab goes through puppeteer's interception (intercept above).
  */
-async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry = true): Promise<Omit<LighthouseRow, 'label' | 'runs'>> {
+/** Lighthouse's request blocking, unless the run intercepts requests itself (an audit of kept artifacts must repeat the run's settings). */
+export const blocking = (intercepted: unknown) => (intercepted ? {} : { blockedUrlPatterns: BLOCKED });
+
+/** One Lighthouse run in a fresh tab; with `saveTo`, its artifacts (trace, devtools log) are kept in that folder (Lighthouse's -G). */
+export async function lighthouseResult(browser: Browser, url: string, rewrite?: Rewrite, rewriteScript?: Rewrite, saveTo?: string): Promise<Result> {
   const page = await browser.newPage();
   try {
-    if (rewrite) {
+    if (rewrite || rewriteScript) {
       await page.setRequestInterception(true);
-      page.on('request', (r) => void intercept(r, url, rewrite).catch(() => r.abort().catch(() => undefined)));
+      page.on('request', (r) => void intercept(r, url, rewrite, rewriteScript).catch(() => r.abort().catch(() => undefined)));
     }
     const result = await lighthouse(
       url,
-      { output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(rewrite ? {} : { blockedUrlPatterns: BLOCKED }) },
+      {
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        ...blocking(rewrite || rewriteScript),
+        ...(saveTo ? { gatherMode: saveTo, auditMode: saveTo } : {}),
+      },
       undefined,
       page,
     );
-    const lhr = result?.lhr;
-    if (!lhr) throw new Error('no Lighthouse result');
-    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    return checked(result?.lhr);
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+export function checked(lhr: Result | undefined): Result {
+  if (!lhr) throw new Error('no Lighthouse result');
+  if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
+async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry = true): Promise<Omit<LighthouseRow, 'label' | 'runs'>> {
+  const saved = mkdtempSync(join(tmpdir(), 'lighthouse-'));
+  try {
+    const lhr = await lighthouseResult(browser, url, rewrite, undefined, saved);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     return {
+      cpu: await onCpuTime(url, saved, blocking(rewrite)),
       url,
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       lcpMs: audit('largest-contentful-paint'),
@@ -189,8 +226,15 @@ async function runOnce(browser: Browser, url: string, rewrite?: Rewrite, retry =
     if (retry) return runOnce(browser, url, rewrite, false);
     throw err;
   } finally {
-    await page.close().catch(() => undefined);
+    rmSync(saved, { recursive: true, force: true });
   }
+}
+
+/** The median score, LCP and TBT of the runs' CPU-time readings (each its own median: they move little from run to run). */
+function cpuMedian(rows: { cpu?: CpuTimeReading }[]): CpuTimeReading | undefined {
+  const readings = rows.map((r) => r.cpu).filter((c): c is CpuTimeReading => !!c);
+  if (!readings.length) return undefined;
+  return { score: middle(readings.map((c) => c.score)), lcpMs: middle(readings.map((c) => c.lcpMs)), tbtMs: middle(readings.map((c) => c.tbtMs)) };
 }
 
 /** The run with the median score (its own LCP/TBT/CLS, so the figures belong together). */
@@ -206,8 +250,9 @@ const middle = (values: number[]) => {
   return sorted.length % 2 ? sorted[Math.floor(m)]! : (sorted[m - 1]! + sorted[m]!) / 2;
 };
 
-async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-  const userDataDir = `${process.cwd()}/.bench/lighthouse-profile`;
+/** A Chromium for Lighthouse runs; `profile`: its profile folder under .bench (one per concurrent tool). */
+export async function withBrowser<T>(fn: (browser: Browser) => Promise<T>, profile = 'lighthouse-profile'): Promise<T> {
+  const userDataDir = `${process.cwd()}/.bench/${profile}`;
   mkdirSync(userDataDir, { recursive: true });
   const browser = await puppeteer.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS, headless: true, userDataDir, defaultViewport: null });
   try {
@@ -221,23 +266,32 @@ async function withBrowser<T>(fn: (browser: Browser) => Promise<T>): Promise<T> 
 export interface Reference {
   score: number;
   tbtMs: number;
+  /** the same on CPU time (cpuTimeTrace.ts) */
+  cpu?: CpuTimeReading;
   row: LighthouseRow;
   /** every run, in the order measured: score and TBT */
-  runs: { score: number; tbtMs: number }[];
+  runs: { score: number; tbtMs: number; cpu?: CpuTimeReading }[];
 }
 
 /**
  * One run; when it is near the budget (the reference measured so far), two more and the median: a
  * clear result costs one run, a doubtful one three (LIGHTHOUSE_RUNS sets a fixed count for every page).
  */
-async function measure(browser: Browser, label: string, url: string, refSoFar: () => { score: number; tbtMs: number } | undefined): Promise<LighthouseRow> {
+async function measure(
+  browser: Browser,
+  label: string,
+  url: string,
+  refSoFar: () => { score: number; tbtMs: number; cpu?: CpuTimeReading } | undefined,
+): Promise<LighthouseRow> {
   const done: Omit<LighthouseRow, 'label' | 'runs'>[] = [];
   let error: string | undefined;
-  const doubtful = (run: { score: number; tbtMs: number }) => {
+  const doubtful = (measured: { score: number; tbtMs: number; cpu?: CpuTimeReading }) => {
     const ref = refSoFar();
+    const run = measured.cpu ?? measured;
     if (!ref) return false;
-    const tbtLimit = TBT_RATIO * ref.tbtMs;
-    return Math.abs(run.score - (ref.score - SCORE_MARGIN)) <= 2 || Math.abs(run.tbtMs - tbtLimit) <= 0.15 * tbtLimit;
+    const against = measured.cpu && ref.cpu ? ref.cpu : ref;
+    const tbtLimit = TBT_RATIO * against.tbtMs;
+    return Math.abs(run.score - (against.score - SCORE_MARGIN)) <= 2 || Math.abs(run.tbtMs - tbtLimit) <= 0.15 * tbtLimit;
   };
   const wanted = () => FIXED_RUNS ?? (done.length && doubtful(done[0]!) ? 3 : 1);
   for (let i = 0; i < wanted() && i < 4; i++) {
@@ -249,7 +303,7 @@ async function measure(browser: Browser, label: string, url: string, refSoFar: (
   }
   if (!done.length) return { label, url, score: 0, lcpMs: NaN, tbtMs: NaN, cls: NaN, runs: 0, error };
   const speeds = done.map((r) => r.benchmarkIndex ?? NaN);
-  return { label, runs: done.length, ...median(done), speeds, ...(error ? { error } : {}) };
+  return { label, runs: done.length, ...median(done), cpu: cpuMedian(done), speeds, ...(error ? { error } : {}) };
 }
 
 /**
@@ -270,7 +324,10 @@ export async function lighthousePages(
       const run = await runOnce(browser, reference).catch(() => undefined);
       if (run) references.push(run);
     };
-    const refSoFar = () => (references.length ? { score: middle(references.map((r) => r.score)), tbtMs: middle(references.map((r) => r.tbtMs)) } : undefined);
+    const refSoFar = () =>
+      references.length
+        ? { score: middle(references.map((r) => r.score)), tbtMs: middle(references.map((r) => r.tbtMs)), cpu: cpuMedian(references) }
+        : undefined;
     for (const { brand, pages } of LIGHTHOUSE_PAGES) {
       await measureReference();
       for (const [template, path] of pages) {
@@ -290,7 +347,7 @@ export async function lighthousePages(
             reference: {
               ...ref,
               row: { label: 'Next minimal', runs: references.length, ...median(references) },
-              runs: references.map((r) => ({ score: r.score, tbtMs: r.tbtMs })),
+              runs: references.map((r) => ({ score: r.score, tbtMs: r.tbtMs, ...(r.cpu ? { cpu: r.cpu } : {}) })),
             },
           }
         : {}),

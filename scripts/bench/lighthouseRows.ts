@@ -18,6 +18,7 @@ import {
   type Reference,
   type TraceSummary,
 } from './lighthouse';
+import type { CpuTimeReading } from './cpuTimeTrace';
 
 /** The installed Lighthouse, named in the row so a figure says which version measured it. */
 const LIGHTHOUSE_VERSION: string = createRequire(import.meta.url)('lighthouse/package.json').version;
@@ -27,11 +28,20 @@ const measured = (r: LighthouseRow) =>
     ? `FAILED: ${r.error}`
     : `${r.score}  LCP ${Math.round(r.lcpMs)} ms  TBT ${Math.round(r.tbtMs)} ms  CLS ${r.cls.toFixed(3)}  (${r.runs} run${r.runs === 1 ? '' : 's'})`;
 
-/** The score and TBT against the reference's medians, then the absolute figures. */
+/** The reading on CPU time (cpuTimeTrace.ts), when there is one. */
+const onCpu = (r: { cpu?: CpuTimeReading }) =>
+  r.cpu ? `on CPU time ${r.cpu.score}  LCP ${Math.round(r.cpu.lcpMs)} ms  TBT ${Math.round(r.cpu.tbtMs)} ms; ` : '';
+
+/** What the budget is judged on: the CPU-time readings when both have one, else the figures as measured. */
+const judged = (r: LighthouseRow, ref: Reference) =>
+  r.cpu && ref.cpu ? { page: { ...r.cpu, runs: r.runs }, ref: ref.cpu } : { page: r, ref: { score: ref.score, tbtMs: ref.tbtMs } };
+
+/** The score and TBT against the reference's (on CPU time when both have it), then the absolute figures. */
 const against = (r: LighthouseRow, ref: Reference) => {
   if (!r.runs) return measured(r);
-  const diff = r.score - ref.score;
-  return `${diff >= 0 ? '+' : ''}${diff} pts, TBT ${(r.tbtMs / ref.tbtMs).toFixed(2)}×  — ${measured(r)}`;
+  const { page, ref: to } = judged(r, ref);
+  const diff = page.score - to.score;
+  return `${diff >= 0 ? '+' : ''}${diff} pts, TBT ${(page.tbtMs / to.tbtMs).toFixed(2)}×${r.cpu && ref.cpu ? ' (CPU time)' : ''}  — ${onCpu(r)}as measured ${measured(r)}`;
 };
 
 /** A script's URL as its file name (Next's chunks are hashed: the name is enough to tell them apart). */
@@ -55,13 +65,15 @@ export async function lighthouseRows(ctx: BenchContext): Promise<Row[]> {
   const { rows: pages, reference, speeds } = await lighthousePages(origin, `http://localhost:${ctx.port + 1}/`).finally(() => stopServer(minimal));
   const gtm = await lighthouseTagManager(`${origin(ctx.brand)}/`);
   const note = `lighthouse@${LIGHTHOUSE_VERSION}, mobile preset (simulated slow 4G, 4× CPU), Chromium /usr/bin/chromium; third-party hosts intercepted and answered at once (our loading strategy, not the vendors' bytes)`;
-  const budget = `≥ Next − ${SCORE_MARGIN} pts, TBT ≤ ${TBT_RATIO}× Next`;
+  // Judged on CPU time (cpuTimeTrace.ts): Lantern multiplies each task's wall time by 4, and on this shared machine a task's wall
+  // time is mostly waiting for a core — the same page read 37–99 from one run to the next, Next's minimal page 69–94.
+  const budget = `≥ Next − ${SCORE_MARGIN} pts, TBT ≤ ${TBT_RATIO}× Next (on CPU time)`;
   return [
     ...(reference
       ? [
           {
             figure: "Lighthouse Next's minimal page (reference)",
-            measured: `median ${reference.score}, TBT ${Math.round(reference.tbtMs)} ms — runs ${reference.runs.map((r) => `${r.score}/${Math.round(r.tbtMs)} ms`).join(', ')}`,
+            measured: `${onCpu(reference)}median as measured ${reference.score}, TBT ${Math.round(reference.tbtMs)} ms — runs ${reference.runs.map((r) => `${r.score}/${Math.round(r.tbtMs)} ms${r.cpu ? ` (CPU time ${r.cpu.score}/${Math.round(r.cpu.tbtMs)} ms)` : ''}`).join(', ')}`,
             note: `Next's one-page app (<p>Hello</p>, the same next version) measured before each brand's pages and after the last, in the same browser; ${note}; machine speed over the runs (Lighthouse benchmarkIndex) ${Math.min(...speeds)}–${Math.max(...speeds)}; its median run: ${measured(reference.row)}${reference.row.trace ? `; ${traceNote(reference.row.trace)}` : ''}`,
           },
         ]
@@ -70,13 +82,13 @@ export async function lighthouseRows(ctx: BenchContext): Promise<Row[]> {
       figure: `Lighthouse ${r.label}`,
       measured: reference ? against(r, reference) : measured(r),
       budget,
-      ok: reference ? withinBudget(r, reference) : false,
+      ok: reference ? withinBudget(judged(r, reference).page, judged(r, reference).ref) : false,
       ...(r.trace ? { note: traceNote(r.trace) } : {}),
     })),
-    { figure: 'Lighthouse payday home WITH tag manager', measured: measured(gtm.with) },
+    { figure: 'Lighthouse payday home WITH tag manager', measured: `${onCpu(gtm.with)}as measured ${measured(gtm.with)}` },
     {
       figure: 'Lighthouse payday home WITHOUT tag manager',
-      measured: measured(gtm.without),
+      measured: `${onCpu(gtm.without)}as measured ${measured(gtm.without)}`,
       note: `median of ${gtm.with.runs} alternating runs each; "without" is the same HTML with gtmId removed from its page data in the browser`,
     },
   ];
