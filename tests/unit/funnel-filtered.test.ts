@@ -5,8 +5,6 @@
  * console offers, whether the pairs kept by the writer or the ones the migration fills from the
  * hourly rollups answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
@@ -14,17 +12,9 @@ import * as pairsMigration from '../../engine/store/migrations/009_traffic_daily
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { BREAKDOWNS, breakdown, funnel, pairPlan, series, type Breakdown, type FunnelFilter } from '../../engine/traffic/funnelQuery';
 import { FUNNEL_STAGES } from '../../engine/traffic/rules';
-import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { bothStores } from '../support/bothStores';
 
-const tmp = mkdtempSync(join(tmpdir(), 'loansites-funnel-filtered-'));
-let postgres: RunningPostgres | undefined;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, postgres } = bothStores('loansites-funnel-filtered-');
 
 const NOW = new Date('2025-04-01T00:00:00.000Z');
 const RANGE = { from: '2025-03-27T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z' };
@@ -113,7 +103,7 @@ const FILTERS: FunnelFilter[] = [
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'filtered.sqlite') })],
-  ['PostgreSQL', (): StoreOptions => ({ url: postgres!.url })],
+  ['PostgreSQL', (): StoreOptions => ({ url: postgres().url })],
 ])('%s', (_kind, options) => {
   let db: Store;
   let facts: Fact[];

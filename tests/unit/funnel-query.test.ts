@@ -3,8 +3,6 @@
  * wrote: a known set of visits and events (SQLite and PostgreSQL); the rates as a table; and the
  * demo generator's data giving the same funnel from the rollups as from the raw rows.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
@@ -12,17 +10,9 @@ import { writeTraffic, type TrafficEventInput } from '../../engine/store/traffic
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { BREAKDOWNS, breakdown, dailyAnswers, funnel, funnelOf, series } from '../../engine/traffic/funnelQuery';
 import { visitRow } from '../../engine/traffic/rules';
-import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { bothStores } from '../support/bothStores';
 
-const tmp = mkdtempSync(join(tmpdir(), 'loansites-funnel-'));
-let postgres: RunningPostgres | undefined;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, postgres } = bothStores('loansites-funnel-');
 
 const day1 = new Date('2025-03-01T10:00:00.000Z');
 const day2 = new Date('2025-03-02T15:30:00.000Z');
@@ -42,7 +32,7 @@ const v = (n: number) => `v${n.toString(16).padStart(32, '0')}`;
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'funnel.sqlite') })],
-  ['PostgreSQL', (): StoreOptions => ({ url: postgres!.url })],
+  ['PostgreSQL', (): StoreOptions => ({ url: postgres().url })],
 ])('%s', (_kind, options) => {
   let db: Store;
   beforeAll(async () => {

@@ -86,20 +86,11 @@ describe('shared parts', () => {
   });
 
   it('are every file of brands/parts/, each named by at least one brand', () => {
-    const texts = [
-      'cocoloan',
-      'fastloansau',
-      'fasttitle',
-      'honestloans',
-      'ipaydayloans',
-      'onlineloans',
-      'personalloans',
-      'unityloan',
-      'usbadcreditloans',
-      'usinstallmentloans',
-      'ustitleloans',
-      'weloans',
-    ].map((id) => readFileSync(join(process.cwd(), 'brands', `${id}.json`), 'utf8'));
+    const brands = join(process.cwd(), 'brands');
+    const texts = readdirSync(brands)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => readFileSync(join(brands, f), 'utf8'));
+    expect(texts.length).toBeGreaterThanOrEqual(12);
     for (const file of readdirSync(join(process.cwd(), 'brands/parts'))) {
       const name = file.replace(/\.json$/, '');
       expect(

@@ -5,23 +5,12 @@
  * the process-wide store, migrates it, runs a query and lists the modules it has loaded.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { describe, expect, it } from 'vitest';
+import { bothStores } from '../support/bothStores';
 
 const root = join(import.meta.dirname, '../..');
-const tmp = mkdtempSync(join(tmpdir(), 'loansites-driver-'));
-let postgres: RunningPostgres | undefined;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, postgres } = bothStores('loansites-driver-');
 
 const CHILD = `
 import { createRequire } from 'node:module';
@@ -56,7 +45,7 @@ describe('database driver loading', () => {
   }, 60_000);
 
   it('a PostgreSQL store loads the driver with its first query and works', async () => {
-    const { kind, rows, packages } = storeProcess({ DATABASE_URL: await postgres!.createDatabase('driver_loading') });
+    const { kind, rows, packages } = storeProcess({ DATABASE_URL: await postgres().createDatabase('driver_loading') });
     expect(kind).toBe('postgres');
     expect(rows).toBe(0);
     expect(packages).toContain('pg');

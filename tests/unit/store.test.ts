@@ -3,25 +3,15 @@
  * this file, tests/support/postgres.ts). Migrations, insert and read back byte for byte,
  * idempotency on uuid (sequential and concurrent), time filtering.
  */
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
 import { MIGRATIONS } from '../../engine/store/migrations';
 import { listSessionTraces, recordSessionTrace, type SessionTrace } from '../../engine/store/sessionTraces';
-import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { bothStores } from '../support/bothStores';
 
-const tmp = mkdtempSync(join(tmpdir(), 'loansites-store-'));
-let postgres: RunningPostgres | undefined;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, postgres } = bothStores('loansites-store-');
 
 const uuid = (n: number) => `cc${n.toString(16).padStart(32, '0')}`;
 const trace = (n: number, at: string, extra: Partial<SessionTrace> = {}): SessionTrace => ({
@@ -39,7 +29,7 @@ const trace = (n: number, at: string, extra: Partial<SessionTrace> = {}): Sessio
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'store.sqlite') })],
-  ['PostgreSQL', (): StoreOptions => ({ url: postgres!.url })],
+  ['PostgreSQL', (): StoreOptions => ({ url: postgres().url })],
 ])('%s', (kind, options) => {
   let db: Store;
   beforeAll(async () => {

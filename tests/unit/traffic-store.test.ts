@@ -4,25 +4,15 @@
  * visits, server events, concurrent writers) the hourly rollups equal the counts over the raw
  * rows, and the daily rollups (whole and filtered) equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
 import { eventsRetentionDays, pruneTraffic, writeTraffic, type TrafficBatch } from '../../engine/store/traffic';
 import { pruneOnce } from '../../engine/traffic/pruneJob';
 import { hourOf, visitRow } from '../../engine/traffic/rules';
-import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { bothStores } from '../support/bothStores';
 
-const tmp = mkdtempSync(join(tmpdir(), 'loansites-traffic-'));
-let postgres: RunningPostgres | undefined;
-beforeAll(async () => {
-  postgres = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const { tmp, postgres } = bothStores('loansites-traffic-');
 
 /** mulberry32: the same seed, the same sequence. */
 function random(seed: number): () => number {
@@ -130,7 +120,7 @@ async function rawCounts(db: Store): Promise<Counts> {
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'traffic.sqlite') })],
-  ['PostgreSQL', (): StoreOptions => ({ url: postgres!.url })],
+  ['PostgreSQL', (): StoreOptions => ({ url: postgres().url })],
 ])('%s', (_kind, options) => {
   let db: Store;
   beforeAll(async () => {
