@@ -13,7 +13,7 @@ import type { BlockOf, ResolveContext } from './blockSpecs/types';
 import { blogHostView, withMainSiteLinks } from './blogLinks';
 import { sharedBrandView } from './brandView';
 import type { Catalog } from './catalog';
-import { leadInRoles } from './leadIn';
+import { leadInFacts, leadInRoles } from './leadIn';
 import type { PageContent } from './content/load';
 import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
@@ -82,7 +82,7 @@ export function resolvePage(
     ...(traceKey ? { traceKey } : {}),
   };
   const shown = page.blocks.filter((b) => showsForLoanType(b, params.loanType));
-  const opening = blocked ? [] : leadInRoles(shown.map((b) => ({ type: b.type, input: !!(specOf(b.type).isApplication || specOf(b.type).applyWidget) })));
+  const opening = blocked ? [] : leadInRoles(shown.map((b) => leadInFacts(b.type)));
   const blocks = shown
     .map((b, i) =>
       blocked && specOf(b.type).applyWidget ? undefined : resolveBlock(b, i, opening[i] ? { ...ctx, leadIn: opening[i] } : ctx, content?.blocks[i]),

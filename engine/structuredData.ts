@@ -70,7 +70,8 @@ function isStatePage(loaded: LoadedBrand, parent: string): boolean {
 /** Home › state › city (the state when its page exists) › this page, named by its hero. */
 function locationTrail({ loaded, path, match, vars, blocks, title }: PageFacts): JsonLd {
   const { brand } = loaded;
-  const heading = blocks.find((b) => b.type === 'hero')?.heading ?? title;
+  const first = blocks.find((b) => specOf(b.type).pageHeading);
+  const heading = (first && specOf(first.type).pageHeading?.(first)) ?? title;
   const trail: LinkView[] = [{ label: brand.name, href: '/' }];
   const parent = path.split('/').slice(0, -1).join('/');
   const state = stateOf(match!.params)!;

@@ -4,7 +4,7 @@
  * needs the content service and what it adds to sitemaps. Its link-template fields are marked
  * in its schema ("x-template") and checked from there (TEMPLATE_FIELDS).
  */
-import type { Block, BlockType, Brand } from '../../schemas/brand.types';
+import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
 import type { ContentBodyData } from '../content/load';
 import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
@@ -98,6 +98,10 @@ export interface BlockSpec<K extends BlockType, D = null, L = undefined> {
   usesGeocoder?: true;
   /** the block is the place search the header's search link (nav.search) opens */
   isPlaceSearch?: true;
+  /** the block holds the page's one <h1> (it must come first, once per page): its heading names the page in breadcrumbs */
+  pageHeading?: (block: BlockOf<K>) => string;
+  /** the page a search block's submitted state and loan type go to (a template filled with the state's and loan type's variables) */
+  searchTarget?: (block: BlockOf<K>, loanType: LoanType) => string;
   /** the block may ask the browser for the visitor's position (the page then sends Permissions-Policy geolocation=(self)) */
   asksGeolocation?: (block: BlockOf<K>) => boolean;
   /** third-party origins the block's browser code loads scripts from or connects to, for the page's CSP */

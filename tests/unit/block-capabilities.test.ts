@@ -27,6 +27,8 @@ const HOLDERS: Record<Capability, BlockType[]> = {
   offersPrivacyChoices: ['privacyChoice'],
   faqItems: ['faq'],
   article: ['contentBody'],
+  pageHeading: ['hero'],
+  searchTarget: ['searchForm'],
 };
 
 describe('block capabilities', () => {
