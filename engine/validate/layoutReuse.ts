@@ -8,6 +8,7 @@ import type { BlockType, Brand } from '../../schemas/brand.types';
 import { specOf } from '../blockSpecs';
 import { layoutParamNames } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
+import { loanTypesOfRoute } from '../routeLoanTypes';
 import { encodePointer } from './locate';
 import type { FileProblem, LayoutSource } from './semantic';
 
@@ -34,8 +35,6 @@ export function checkShadowedLayouts(brand: Brand, file: string, shared: Readonl
 }
 
 /** The loan types a route's pages can have: its fixed one, or every one its {loanType} takes. */
-export const loanTypesOfRoute = (route: CompiledRoute, brand: Brand): readonly string[] =>
-  route.params.includes('loanType') ? brand.loanTypes : route.loanType ? [route.loanType] : [];
 
 export function checkLoanTypeFilters(source: LayoutSource, routes: readonly CompiledRoute[], brand: Brand): FileProblem[] {
   const problems: FileProblem[] = [];
@@ -63,16 +62,6 @@ export function checkLoanTypeFilters(source: LayoutSource, routes: readonly Comp
   });
   return problems;
 }
-
-/** The loan types the pages of these routes can have; undefined for a page without one. */
-export const pageLoanTypes = (routes: readonly CompiledRoute[], brand: Brand): (string | undefined)[] => [
-  ...new Set(
-    routes.flatMap((r): (string | undefined)[] => {
-      const types = loanTypesOfRoute(r, brand);
-      return types.length ? [...types] : [undefined];
-    }),
-  ),
-];
 
 /**
  * The heroes a page of each loan type gets: the first block shown must be a hero, and only

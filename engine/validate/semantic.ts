@@ -17,7 +17,8 @@ import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacyChoicePage';
-import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
+import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems } from './layoutReuse';
+import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
 
 export interface FileProblem extends Problem {
