@@ -29,23 +29,24 @@ export async function buildPageModel(
     content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));
     if (content === 'notFound') return 'notFound';
   }
-  const model = resolvePage(catalog, brandId, path, opts.now, content, match);
-  return model ? withTraceKey(model) : 'notFound';
+  return resolvePage(catalog, brandId, path, opts.now, content, match, traceKeyOnce(`${loaded.brand.id}${path}`)) ?? 'notFound';
 }
 
 /**
- * An application form with trace capture gets the server's public key here, on the server that
- * renders the page (resolve stays free of key files). Without a key — a deployment that set
- * none — capture is off for that page, and the log says so.
+ * The server's public key for a form that captures its trace, read on the server that renders
+ * the page (resolve stays free of key files), once per page and only when a block asks for it.
+ * Without a key — a deployment that set none — capture is off for that page, and the log says so.
  */
-function withTraceKey(model: PageModel): PageModel {
-  if (!model.blocks.some((b) => b.type === 'applyForm' && b.traceCapture)) return model;
-  let traceKey: string;
-  try {
-    traceKey = formTracePublicKey();
-  } catch (err) {
-    console.warn(`[form-trace] capture is off on ${model.brand.id}${model.path}: ${(err as Error).message}`);
-    return model;
-  }
-  return { ...model, blocks: model.blocks.map((b) => (b.type === 'applyForm' && b.traceCapture ? { ...b, data: { ...b.data, traceKey } } : b)) };
+function traceKeyOnce(page: string): () => string | undefined {
+  let read: { key: string | undefined } | undefined;
+  return () => {
+    if (read) return read.key;
+    try {
+      read = { key: formTracePublicKey() };
+    } catch (err) {
+      console.warn(`[form-trace] capture is off on ${page}: ${(err as Error).message}`);
+      read = { key: undefined };
+    }
+    return read.key;
+  };
 }

@@ -8,12 +8,11 @@
  */
 import type { Brand, Layout } from '../schemas/brand.types';
 import { originOf, type PagePolicy } from './csp.mjs';
+import { specOf } from './blockSpecs';
 import { geocoderEndpoint } from './geocode/endpoint';
 
-const GEOCODER_BLOCKS = new Set(['locationSearch', 'addressAutocomplete']);
-
 /** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
-export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => GEOCODER_BLOCKS.has(b.type));
+export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => specOf(b.type).usesGeocoder);
 
 export function pagePolicy(
   brand: Pick<Brand, 'config'>,
@@ -27,14 +26,10 @@ export function pagePolicy(
   }
   const scripts: string[] = [];
   for (const b of layout?.blocks ?? []) {
-    if (b.type !== 'applyForm' || b.provider !== 'script' || !b.script) continue;
-    const loader = originOf(b.script.src);
-    if (loader) {
-      scripts.push(loader);
-      connect.push(loader);
-    }
-    const leads = b.script.leadUrl ? originOf(b.script.leadUrl) : undefined;
-    if (leads) connect.push(leads);
+    const origins = specOf(b.type).thirdPartyOrigins?.(b);
+    if (!origins) continue;
+    scripts.push(...origins.scripts);
+    connect.push(...origins.connect);
   }
   return {
     tagManager: !!brand.config.gtmId,

@@ -4,7 +4,6 @@
  * page (first-party cookie). Recorded with any lead; an opted-out visitor's click ids are not
  * passed to third parties.
  */
-import type { Brand, Layout } from '../schemas/brand.types';
 
 export const OPT_OUT_COOKIE = 'privacy_opt_out';
 
@@ -40,12 +39,4 @@ export function pagePathFor(url: string, optedOut: boolean): string {
   for (const p of CLICK_ID_PARAMS) params.delete(p);
   const query = params.toString();
   return pathAndQuery.slice(0, q) + (query ? `?${query}` : '') + (hash !== undefined ? `#${hash}` : '');
-}
-
-/**
- * The brand's privacy-choice page (US brands, "Do Not Sell or Share My Personal Information"):
- * the first route without parameters whose layout has a privacyChoice block.
- */
-export function privacyChoicePath(brand: Pick<Brand, 'routes'>, layoutOf: (name: string) => Pick<Layout, 'blocks'> | undefined): string | undefined {
-  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout)?.blocks.some((b) => b.type === 'privacyChoice'))?.path;
 }

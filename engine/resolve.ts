@@ -13,7 +13,7 @@ import type { BlockOf, ResolveContext } from './blockSpecs/types';
 import { blogHostView, withMainSiteLinks } from './blogLinks';
 import { sharedBrandView } from './brandView';
 import type { Catalog } from './catalog';
-import { leadInRoles } from './leadIn';
+import { leadInFacts, leadInRoles } from './leadIn';
 import type { PageContent } from './content/load';
 import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
@@ -59,6 +59,7 @@ export function resolvePage(
   now = new Date(),
   content?: PageContent,
   knownMatch?: RouteMatch,
+  traceKey?: () => string | undefined,
 ): PageModel | undefined {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return undefined;
@@ -78,9 +79,10 @@ export function resolvePage(
     path,
     isPage: (p) => isPageByRoutes(loaded, p),
     itemFill: (template, itemVars) => fill(fill(template, itemVars), vars),
+    ...(traceKey ? { traceKey } : {}),
   };
   const shown = page.blocks.filter((b) => showsForLoanType(b, params.loanType));
-  const opening = blocked ? [] : leadInRoles(shown.map((b) => ({ type: b.type, input: b.type === 'applyForm' || !!specOf(b.type).applyWidget })));
+  const opening = blocked ? [] : leadInRoles(shown.map((b) => leadInFacts(b.type)));
   const blocks = shown
     .map((b, i) =>
       blocked && specOf(b.type).applyWidget ? undefined : resolveBlock(b, i, opening[i] ? { ...ctx, leadIn: opening[i] } : ctx, content?.blocks[i]),
@@ -101,7 +103,7 @@ export function resolvePage(
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
-    ...(blocked || onApplyPage || blocks.some((b) => b.type === 'applyForm') ? { noApply: true } : {}),
+    ...(blocked || onApplyPage || blocks.some((b) => specOf(b.type).isApplication) ? { noApply: true } : {}),
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };

@@ -1,4 +1,5 @@
 import type { AmountParam } from '../../schemas/brand.types';
+import { originOf } from '../csp.mjs';
 import { TITLE_APPLY } from '../applyUrl';
 import { consentText, CONSENT_VERSION_OF } from '../consent';
 import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
@@ -35,8 +36,16 @@ export interface ApplyFormData {
 }
 
 export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
+  isApplication: true,
+  // A third-party form runs its provider's loader, which posts leads to the provider (to its leadUrl when set).
+  thirdPartyOrigins: (block) => {
+    if (block.provider !== 'script' || !block.script) return { scripts: [], connect: [] };
+    const loader = originOf(block.script.src);
+    const leads = block.script.leadUrl ? originOf(block.script.leadUrl) : undefined;
+    return { scripts: loader ? [loader] : [], connect: [...(loader ? [loader] : []), ...(leads ? [leads] : [])] };
+  },
   /** Consent text for the brand, the states it cannot serve, and the thank-you step's guide. */
-  data: (block, { brand, vars, isPage }) => {
+  data: (block, { brand, vars, isPage, traceKey }) => {
     const kind = block.loanKind;
     const country = brand.country as Country;
     const unavailable = new Set(unavailableStateCodes(kind));
@@ -45,6 +54,8 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
       brand.nav.items
         .flatMap((i) => (i.href ? [{ label: i.label, href: i.href }] : (i.children ?? [])))
         .find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
+    // Read only for a form that captures its trace: a page without one needs no key.
+    const key = block.traceCapture ? traceKey?.() : undefined;
     return {
       amountParam: brand.apply.amountParam,
       defaultAmount: FORM_AMOUNT.default,
@@ -65,6 +76,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
             }),
       guide: { label: guide.label, href: guide.href },
       representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
+      ...(key !== undefined ? { traceKey: key } : {}),
     };
   },
   // The form asks for what the server needs from this brand: purpose and vehicle when its apply

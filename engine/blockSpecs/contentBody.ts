@@ -7,6 +7,7 @@ import type { BlockSpec } from './types';
 export type ContentBodyView = (ContentBodyData & { error?: undefined }) | { error: true };
 
 export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentBodyData> = {
+  article: (view) => (view.error ? undefined : view),
   content: {
     load: async (_block, { entry, category, match, one }) => {
       if (!entry) return undefined;

@@ -11,6 +11,7 @@ export interface HeroData {
 }
 
 export const heroSpec: BlockSpec<'hero', HeroData> = {
+  pageHeading: (block) => block.heading,
   // Where the brand cannot serve the state: say so first, no apply button, point to the alternatives.
   props: (block, { brand, params }) => {
     if (!unavailableHere(brand, params)) return block;

@@ -8,11 +8,13 @@ import { cityIndexSpec } from './cityIndex';
 import { cityListSpec } from './cityList';
 import { contentBodySpec } from './contentBody';
 import { contentListSpec } from './contentList';
+import { faqSpec } from './faq';
 import { getYourCashSpec } from './getYourCash';
 import { heroSpec } from './hero';
 import { linkGridSpec } from './linkGrid';
 import { locationFactsSpec } from './locationFacts';
 import { locationSearchSpec } from './locationSearch';
+import { privacyChoiceSpec } from './privacyChoice';
 import { quickAmountSpec } from './quickAmount';
 import { rangeSliderSpec } from './rangeSlider';
 import { searchFormSpec } from './searchForm';
@@ -30,13 +32,13 @@ export const BLOCK_SPECS = {
   contactOptOut: {},
   contentBody: contentBodySpec,
   contentList: contentListSpec,
-  faq: {},
+  faq: faqSpec,
   getYourCash: getYourCashSpec,
   hero: heroSpec,
   linkGrid: linkGridSpec,
   locationFacts: locationFactsSpec,
   locationSearch: locationSearchSpec,
-  privacyChoice: {},
+  privacyChoice: privacyChoiceSpec,
   quickAmount: quickAmountSpec,
   rangeSlider: rangeSliderSpec,
   richText: {},

@@ -4,7 +4,8 @@
  * needs the content service and what it adds to sitemaps. Its link-template fields are marked
  * in its schema ("x-template") and checked from there (TEMPLATE_FIELDS).
  */
-import type { Block, BlockType, Brand } from '../../schemas/brand.types';
+import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
+import type { ContentBodyData } from '../content/load';
 import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
 import type { ParamKind } from '../routeParams';
@@ -32,6 +33,8 @@ export interface ResolveContext {
   leadIn?: 'hero' | 'input';
   /** a link template: each item's own variables first, then the page's (e.g. {loanType.slug}) */
   itemFill: (template: string, itemVars: Vars) => string;
+  /** the server's public key a form trace is sealed for; undefined where the deployment has none (given by engine/pageModel.ts) */
+  traceKey?: () => string | undefined;
 }
 
 /** Where a block's checks report, and what they can ask about the routes that use its layout. */
@@ -89,6 +92,34 @@ export interface BlockSpec<K extends BlockType, D = null, L = undefined> {
   applyWidget?: true;
   /** the block needs the content service */
   content?: ContentNeeds<K, L>;
+  /** the block is the application form itself: a hero may lead into it, and the page shows no other apply button */
+  isApplication?: true;
+  /** the block's browser code calls the geocoder, whose origin the page's CSP must then allow */
+  usesGeocoder?: true;
+  /** the block is the place search the header's search link (nav.search) opens */
+  isPlaceSearch?: true;
+  /** the block holds the page's one <h1> (it must come first, once per page): its heading names the page in breadcrumbs */
+  pageHeading?: (block: BlockOf<K>) => string;
+  /** the page a search block's submitted state and loan type go to (a template filled with the state's and loan type's variables) */
+  searchTarget?: (block: BlockOf<K>, loanType: LoanType) => string;
+  /** the block may ask the browser for the visitor's position (the page then sends Permissions-Policy geolocation=(self)) */
+  asksGeolocation?: (block: BlockOf<K>) => boolean;
+  /** third-party origins the block's browser code loads scripts from or connects to, for the page's CSP */
+  thirdPartyOrigins?: (block: BlockOf<K>) => { scripts: string[]; connect: string[] };
+  /** the block is the brand's privacy-choice control: the first page without parameters that has one is its privacy-choice page */
+  offersPrivacyChoices?: true;
+  /** questions and answers the block shows, for the page's FAQPage JSON-LD */
+  faqItems?: (block: BlockOf<K>) => readonly FaqItem[];
+  /**
+   * The content item the block shows, for the page's article JSON-LD (undefined when it failed to load).
+   * A method, not a property, so that a spec may take its own data type where the map holds `unknown`.
+   */
+  article?(data: D): ContentBodyData | undefined;
+}
+
+export interface FaqItem {
+  question: string;
+  answer: string;
 }
 
 /** A spec whatever its data and loaded content (the loader's result goes only to its own resolver). */

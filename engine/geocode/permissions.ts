@@ -3,6 +3,6 @@
  * block): those, and only those, should send `Permissions-Policy: geolocation=(self)`.
  */
 import type { Layout } from '../../schemas/brand.types';
+import { specOf } from '../blockSpecs';
 
-export const pageUsesGeolocation = (layout: Pick<Layout, 'blocks'>): boolean =>
-  layout.blocks.some((b) => b.type === 'locationSearch' && b.geolocation !== false);
+export const pageUsesGeolocation = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => !!specOf(b.type).asksGeolocation?.(b));

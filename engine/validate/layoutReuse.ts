@@ -4,9 +4,11 @@
  * actually have (otherwise the block never shows, which is always a mistake); a route gives
  * exactly the parameters its layout writes ({param.name}, engine/layoutParams.ts).
  */
-import type { Brand } from '../../schemas/brand.types';
+import type { BlockType, Brand } from '../../schemas/brand.types';
+import { specOf } from '../blockSpecs';
 import { layoutParamNames } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
+import { loanTypesOfRoute } from '../routeLoanTypes';
 import { encodePointer } from './locate';
 import type { FileProblem, LayoutSource } from './semantic';
 
@@ -33,8 +35,6 @@ export function checkShadowedLayouts(brand: Brand, file: string, shared: Readonl
 }
 
 /** The loan types a route's pages can have: its fixed one, or every one its {loanType} takes. */
-export const loanTypesOfRoute = (route: CompiledRoute, brand: Brand): readonly string[] =>
-  route.params.includes('loanType') ? brand.loanTypes : route.loanType ? [route.loanType] : [];
 
 export function checkLoanTypeFilters(source: LayoutSource, routes: readonly CompiledRoute[], brand: Brand): FileProblem[] {
   const problems: FileProblem[] = [];
@@ -63,30 +63,21 @@ export function checkLoanTypeFilters(source: LayoutSource, routes: readonly Comp
   return problems;
 }
 
-/** The loan types the pages of these routes can have; undefined for a page without one. */
-export const pageLoanTypes = (routes: readonly CompiledRoute[], brand: Brand): (string | undefined)[] => [
-  ...new Set(
-    routes.flatMap((r): (string | undefined)[] => {
-      const types = loanTypesOfRoute(r, brand);
-      return types.length ? [...types] : [undefined];
-    }),
-  ),
-];
-
 /**
  * The heroes a page of each loan type gets: the first block shown must be a hero, and only
  * one hero may show. Returns the problems as [block index, message] pairs.
  */
 export function heroProblems(
-  blocks: readonly { type: string; loanTypes?: readonly string[] }[],
+  blocks: readonly { type: BlockType; loanTypes?: readonly string[] }[],
   pageTypes: readonly (string | undefined)[],
 ): [number, string][] {
   const found = new Map<number, string>();
   for (const pageType of pageTypes.length ? pageTypes : [undefined]) {
     const shown = blocks.flatMap((b, i) => (!b.loanTypes || (pageType && b.loanTypes.includes(pageType)) ? [{ b, i }] : []));
     const label = pageType ? ` (on ${pageType} pages)` : '';
-    if (shown[0] && shown[0].b.type !== 'hero') found.set(shown[0].i, `the first block must be a "hero"${label}: it holds the page's one <h1> heading`);
-    const heroes = shown.filter((s) => s.b.type === 'hero');
+    if (shown[0] && !specOf(shown[0].b.type).pageHeading)
+      found.set(shown[0].i, `the first block must be a "hero"${label}: it holds the page's one <h1> heading`);
+    const heroes = shown.filter((s) => specOf(s.b.type).pageHeading);
     for (const extra of heroes.slice(1)) found.set(extra.i, `a page has one hero${label}; this is a second one (the first is block ${heroes[0]!.i})`);
   }
   return [...found];

@@ -16,8 +16,9 @@ import { isLayoutParam, withLayoutParams } from '../layoutParams';
 import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
-import { privacyChoicePath } from '../privacy';
-import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems, pageLoanTypes } from './layoutReuse';
+import { privacyChoicePath } from '../privacyChoicePage';
+import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems } from './layoutReuse';
+import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
 
 export interface FileProblem extends Problem {
@@ -138,7 +139,7 @@ export function checkBrand(
   if (brand.nav.search) {
     checkLink(file, '/nav/search/href', brand.nav.search.href);
     const route = matchRoute(compiled, pathOnly(brand.nav.search.href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths })?.route;
-    if (route && !layoutOf(route.layout)?.layout.blocks.some((b) => b.type === 'locationSearch')) {
+    if (route && !layoutOf(route.layout)?.layout.blocks.some((b) => specOf(b.type).isPlaceSearch)) {
       add(file, '/nav/search/href', `the header search goes to "${brand.nav.search.href}", whose layout "${route.layout}" has no locationSearch block to open`);
     }
   }

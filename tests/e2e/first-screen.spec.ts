@@ -8,9 +8,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildCatalog, readSources } from '../../engine/catalog';
-import { specOf } from '../../engine/blockSpecs';
-import { leadInRoles } from '../../engine/leadIn';
-import type { BlockType } from '../../schemas/brand.types';
+import { leadInFacts, leadInRoles } from '../../engine/leadIn';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 /** Every brand's pages that open on an input, a sample path for each route ({amount} → 500). */
@@ -20,7 +18,7 @@ function openingPages(): { brand: string; path: string }[] {
   for (const [id, loaded] of buildCatalog(brands, layouts).brands) {
     for (const route of loaded.brand.routes) {
       const blocks = loaded.layout(route.layout)?.blocks ?? [];
-      const roles = leadInRoles(blocks.map((b) => ({ type: b.type, input: b.type === 'applyForm' || !!specOf(b.type as BlockType).applyWidget })));
+      const roles = leadInRoles(blocks.map((b) => leadInFacts(b.type)));
       const path = route.path.replace('{amount}', '500');
       if (roles[0] === 'hero' && !path.includes('{')) out.push({ brand: id, path });
     }

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { indefiniteArticle, loanTypeVars, showsForLoanType } from '../../engine/loanTypeText';
 import { heroProblems } from '../../engine/validate/layoutReuse';
+import type { BlockType } from '../../schemas/brand.types';
 import { fill } from '../../engine/templates';
 
 describe('loan-type template variables', () => {
@@ -31,7 +32,11 @@ describe('a block with loanTypes', () => {
     expect(showsForLoanType({}, undefined)).toBe(true);
   });
   it('heroes for different loan types may stand side by side; each page still gets one, first', () => {
-    const blocks = [{ type: 'hero', loanTypes: ['payday-loans'] }, { type: 'hero', loanTypes: ['title-loans'] }, { type: 'richText' }];
+    const blocks: { type: BlockType; loanTypes?: string[] }[] = [
+      { type: 'hero', loanTypes: ['payday-loans'] },
+      { type: 'hero', loanTypes: ['title-loans'] },
+      { type: 'richText' },
+    ];
     expect(heroProblems(blocks, ['payday-loans', 'title-loans'])).toEqual([]);
     expect(heroProblems(blocks, ['installment-loans'])).toEqual([
       [2, 'the first block must be a "hero" (on installment-loans pages): it holds the page\'s one <h1> heading'],

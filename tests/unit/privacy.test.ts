@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { browserPrivacyState, pagePathFor, privacyChoicePath, privacyOptedOut } from '../../engine/privacy';
+import { browserPrivacyState, pagePathFor, privacyOptedOut } from '../../engine/privacy';
+import { privacyChoicePath } from '../../engine/privacyChoicePage';
 import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
 
 describe('the privacy choice', () => {

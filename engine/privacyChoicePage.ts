@@ -1,0 +1,15 @@
+/**
+ * Where a brand's privacy-choice page is, from its routes and their layouts' blocks. Kept apart
+ * from engine/privacy.ts, which the browser also loads: this asks the block specs, which are
+ * server code.
+ */
+import type { Brand, Layout } from '../schemas/brand.types';
+import { specOf } from './blockSpecs';
+
+/**
+ * The brand's privacy-choice page (US brands, "Do Not Sell or Share My Personal Information"):
+ * the first route without parameters whose layout has a privacyChoice block.
+ */
+export function privacyChoicePath(brand: Pick<Brand, 'routes'>, layoutOf: (name: string) => Pick<Layout, 'blocks'> | undefined): string | undefined {
+  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout)?.blocks.some((b) => specOf(b.type).offersPrivacyChoices))?.path;
+}
