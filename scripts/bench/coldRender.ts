@@ -2,7 +2,12 @@
  * Cold renders: sitemap URLs of the brand never requested before, 8 at a time, against the
  * static file's rps, measured side by side: rounds of fresh pages alternate with rounds of the
  * static file (throughput.ts's file, 20 connections), and the figure is the median of the
- * rounds' ratios. A warm-up of other fresh pages comes first, not counted: a server that has
+ * rounds' ratios. The CPU a page costs is compared with Next's floor (nextFloor.ts) in
+ * COLD_PAIRS adjacent pairs of short rounds (BENCH_COLD_PAIRS, default 9, of PAIR_PAGES pages
+ * each side; which goes first alternates), the median of the pairs' ratios: on a shared machine
+ * one round of either may catch a burst of other work or a full GC, and with 3 long rounds the
+ * ratios scattered 0.35–0.64× in one run; short adjacent pairs see the same machine, and an
+ * outlier pair or two leave the median alone. A warm-up of other fresh pages comes first, not counted: a server that has
  * been up renders with compiled code, and a just-started one spends its first renders
  * compiling the render path — measured in rounds of 100 fresh pages from a fresh start,
  * pages/s climb from ~220 to ~480 and level off after ~1,500–2,000 pages (V8 tiering up the
@@ -20,7 +25,10 @@ import { SAME_BYTES_FILE, writeSameBytesFile } from './throughput';
 
 const CONCURRENCY = 8;
 const NEXT_VERSION = (createRequire(import.meta.url)('next/package.json') as { version: string }).version;
-const PAGES = Number(process.env.BENCH_COLD_PAGES ?? 400);
+/** Adjacent ours/floor pairs of rounds the CPU ratio is the median of (at least 5). */
+const COLD_PAIRS = Math.max(5, Number(process.env.BENCH_COLD_PAIRS ?? 9));
+/** Fresh pages in each round of a pair (each side): ~0.5 s of the server's CPU, ±10 ms of /proc's tick. */
+const PAIR_PAGES = Number(process.env.BENCH_COLD_PAGES ?? 200);
 const WARM_UP_PAGES = Number(process.env.BENCH_COLD_WARM_UP ?? 2000);
 /** The first pages after start, printed on their own (no budget). */
 const FIRST_PAGES = 400;
@@ -102,14 +110,15 @@ function floorRows(
     median(floor.map((r) => r.cpuMs)),
   ];
   // the ratio of CPU per page: what a page costs the server, whatever else the machine runs meanwhile
-  const ratio = median(ours.map((o, i) => floor[i]!.cpuMs / o.cpuMs));
+  const ratios = ours.map((o, i) => floor[i]!.cpuMs / o.cpuMs);
+  const ratio = median(ratios);
   return [
     {
       figure: 'cold render ÷ Next floor (CPU per page)',
-      measured: `${ratio.toFixed(2)}× (ours ${oc.toFixed(2)} ms CPU, ${op.toFixed(0)} pages/s; floor ${fc.toFixed(2)} ms CPU, ${fp.toFixed(0)} pages/s)`,
+      measured: `${ratio.toFixed(2)}× (ours ${oc.toFixed(2)} ms CPU, ${op.toFixed(0)} pages/s; floor ${fc.toFixed(2)} ms CPU, ${fp.toFixed(0)} pages/s; pairs ${list(ratios, 2)})`,
       budget: 'goal ≥ 0.5×',
       ok: ratio >= 0.5 && floorWrong === 0,
-      note: `Next ${NEXT_VERSION} pages-router app (scripts/bench/nextFloor.ts) whose getServerSideProps returns our page's visible HTML (${bytes.floor} bytes answered vs our ${bytes.ours}), ${CONCURRENCY} at a time on the same URLs, a round of it after each round of ours; the server process's user + system CPU (/proc) ÷ pages, median of the rounds' floor ÷ ours: ours ${list(
+      note: `Next ${NEXT_VERSION} pages-router app (scripts/bench/nextFloor.ts) whose getServerSideProps returns our page's visible HTML (${bytes.floor} bytes answered vs our ${bytes.ours}), ${CONCURRENCY} at a time on the same URLs, ${ours.length} adjacent pairs of rounds of ${PAIR_PAGES} pages (ours first in every other pair); the server process's user + system CPU (/proc) ÷ pages, median of the pairs' floor ÷ ours: ours ${list(
         ours.map((r) => r.cpuMs),
         2,
       )} ms, floor ${list(
@@ -122,7 +131,7 @@ function floorRows(
 
 async function measure(ctx: BenchContext, floor: { port: number; host: string; pid: number; pageBytes: number }): Promise<Row[]> {
   const all = (await sitemapPaths(ctx)).filter((p) => p !== '/' && p !== '/payday-loans');
-  const urls = spread(all, WARM_UP_PAGES + PAGES * ctx.rounds);
+  const urls = spread(all, WARM_UP_PAGES + PAIR_PAGES * COLD_PAIRS);
   const serverDir = join(ctx.root, '.next/server');
   const diskBefore = diskBytes(serverDir);
   const first = await render(ctx, urls.slice(0, Math.min(FIRST_PAGES, WARM_UP_PAGES)));
@@ -135,16 +144,34 @@ async function measure(ctx: BenchContext, floor: { port: number; host: string; p
   let floorWrong = floorWarmUp.wrong;
   const latencies: number[] = [];
   let wrong = first.wrong + warmUp.wrong;
-  for (let r = 0; r < ctx.rounds; r++) {
-    const start = WARM_UP_PAGES + r * PAGES;
-    const round = await render(ctx, urls.slice(start, start + PAGES), ctx.pid());
-    latencies.push(...round.latencies);
-    wrong += round.wrong;
-    oursCpu.push(round);
-    const floorRound = await render(floor, urls.slice(start, start + PAGES), floor.pid);
-    floorWrong += floorRound.wrong;
-    floorCpu.push(floorRound);
-    rounds.push({ pages: round.perSecond, file: await rps(ctx, SAME_BYTES_FILE) });
+  // ctx.rounds rounds of the static file, each after a group of pairs: its ratio is to the pages/s of that group's rounds of ours
+  const perGroup = Math.ceil(COLD_PAIRS / ctx.rounds);
+  let group: number[] = [];
+  for (let r = 0; r < COLD_PAIRS; r++) {
+    const pageUrls = urls.slice(WARM_UP_PAGES + r * PAIR_PAGES, WARM_UP_PAGES + (r + 1) * PAIR_PAGES);
+    const oursRound = async () => {
+      const round = await render(ctx, pageUrls, ctx.pid());
+      latencies.push(...round.latencies);
+      wrong += round.wrong;
+      oursCpu.push(round);
+      group.push(round.perSecond);
+    };
+    const floorRound = async () => {
+      const round = await render(floor, pageUrls, floor.pid);
+      floorWrong += round.wrong;
+      floorCpu.push(round);
+    };
+    if (r % 2 === 0) {
+      await oursRound();
+      await floorRound();
+    } else {
+      await floorRound();
+      await oursRound();
+    }
+    if (group.length === perGroup || r === COLD_PAIRS - 1) {
+      rounds.push({ pages: median(group), file: await rps(ctx, SAME_BYTES_FILE) });
+      group = [];
+    }
   }
   const rendered = urls.length;
   const diskWritten = diskBytes(serverDir) - diskBefore;
@@ -163,7 +190,7 @@ async function measure(ctx: BenchContext, floor: { port: number; host: string; p
       measured: `${ratio.toFixed(3)} (${perSecond.toFixed(0)} pages/s, p50 ${median(latencies).toFixed(0)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(0)} ms)`,
       budget: '≥ 0.1 (goal ≥ 0.2)',
       ok: ratio >= 0.1 && wrong === 0,
-      note: `${ctx.rounds} rounds of ${PAGES} never-requested sitemap URLs of ${ctx.brand} (${all.length} in its sitemaps), ${CONCURRENCY} at a time, each followed by a round of ${SAME_BYTES_FILE} (20 connections, ${ctx.seconds} s), after ${WARM_UP_PAGES} fresh pages of warm-up; median of the rounds' ratios: ${rounds.map((r) => `${r.pages.toFixed(0)}/${r.file.toFixed(0)}`).join(', ')}; ${wrong} answered other than 200`,
+      note: `${COLD_PAIRS} rounds of ${PAIR_PAGES} never-requested sitemap URLs of ${ctx.brand} (${all.length} in its sitemaps), ${CONCURRENCY} at a time, in ${rounds.length} groups each followed by a round of ${SAME_BYTES_FILE} (20 connections, ${ctx.seconds} s), after ${WARM_UP_PAGES} fresh pages of warm-up; median of the groups' ratios (the median pages/s of a group's rounds ÷ the file's rps): ${rounds.map((r) => `${r.pages.toFixed(0)}/${r.file.toFixed(0)}`).join(', ')}; ${wrong} answered other than 200`,
     },
     ...floorRows(oursCpu, floorCpu, { ours: floor.pageBytes, floor: floorBytes }, floorWrong),
     {
