@@ -40,16 +40,29 @@ if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: dev ? 'develop
  * config is compiled at every start with Next's native SWC binding, which then stays mapped in the
  * process (~25 MiB resident for nothing else). The page cache handler is still chosen at start
  * from REDIS_URL, as next.config.ts chooses it (one build serves both ways).
+ *
+ * The handler is imported here once and handed to Next as the process-wide handler class Next
+ * looks for when its config names none (globalThis[Symbol.for('@next/cache-handlers')].FetchCache,
+ * read by the IncrementalCache constructor), rather than as `cacheHandler`: Next makes an
+ * IncrementalCache two or three times per request it renders (base-server, and the pages route
+ * module), each time `await import()`-ing the configured file again; the loader answers from its
+ * module map, but resolving the path and the URL each time measured ~3% of a cold render's CPU
+ * (--cpu-prof). The class and every argument it is constructed with are the same either way.
  */
-function builtNextConfig() {
+async function builtNextConfig() {
   const file = join(process.cwd(), '.next', 'required-server-files.json');
   if (dev || !existsSync(file)) return undefined;
   const { config } = JSON.parse(readFileSync(file, 'utf8'));
-  // relative to .next, as the build writes it (next.config.ts: the same two handlers)
-  const cacheHandler = join('..', process.env.REDIS_URL ? 'engine/cache/redisPageCache.mjs' : 'engine/cache/boundedPageCache.mjs');
-  return { ...config, cacheHandler, cacheMaxMemorySize: 0 };
+  // next.config.ts: the same two handlers
+  const handlerFile = join(process.cwd(), process.env.REDIS_URL ? 'engine/cache/redisPageCache.mjs' : 'engine/cache/boundedPageCache.mjs');
+  const { default: PageCache } = await import(pathToFileURL(handlerFile).href);
+  const holder = /** @type {any} */ (globalThis);
+  const handlers = Symbol.for('@next/cache-handlers');
+  holder[handlers] = { ...holder[handlers], FetchCache: PageCache };
+  const { cacheHandler: _named, ...rest } = config;
+  return { ...rest, cacheMaxMemorySize: 0 };
 }
-const builtConfig = builtNextConfig();
+const builtConfig = await builtNextConfig();
 if (builtConfig) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig);
 const { default: next } = await import('next');
 // Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
