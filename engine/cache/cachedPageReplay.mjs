@@ -32,6 +32,8 @@ const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) =
 const PAGE_PATH = /^\/(?:[a-z0-9-]+(?:\/[a-z0-9-]+)*)?$/;
 /** Query parameters Next reads itself (its data and RSC requests): such a URL is Next's to answer. */
 const NEXT_QUERY = /[?&](?:__next|_rsc)/i;
+/** Whether Next's x-nextjs-cache header says it answered from its cache. */
+const isHit = (/** @type {unknown} */ value) => String(value ?? '').toUpperCase() === 'HIT';
 const DRAFT_COOKIE = /(?:^|;\s*)(?:__prerender_bypass|__next_preview_data)=/;
 /** Whether Accept-Encoding lets the answer be gzip (gzip or *, not with q=0), as Next's compression decides. */
 export function acceptsGzip(/** @type {string | undefined} */ header) {
@@ -207,7 +209,10 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
       res.writeHead = /** @type {typeof res.writeHead} */ (
         function (/** @type {any[]} */ ...args) {
           const out = writeHead.apply(res, /** @type {any} */ (args));
-          api.record(c, res.statusCode, Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
+          // only a hit is recorded (record): a page Next has just rendered, the usual answer here, is
+          // not turned into a headers object to be dropped
+          if (res.statusCode === 200 && isHit(res.getHeader('x-nextjs-cache')))
+            api.record(c, res.statusCode, Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
           return out;
         }
       );
@@ -242,7 +247,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * @param {Candidate} c @param {number} status @param {Headers} headers the head as it goes out
      */
     record(c, status, headers) {
-      if (status !== 200 || String(headers['x-nextjs-cache'] ?? '').toUpperCase() !== 'HIT') return;
+      if (status !== 200 || !isHit(headers['x-nextjs-cache'])) return;
       const entry = fresh(c.key);
       if (!entry) return;
       let hosts = recorded.get(entry);
