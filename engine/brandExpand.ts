@@ -5,8 +5,9 @@
  *   place (a menu, a footer column, a link grid); those places give the list's name instead of
  *   repeating the links. A list several brands show (the Legal column of the US brands) is a
  *   shared part, brands/parts/<name>.json, named the same way;
- * - block parts: a layout of the brand names a shared part of blocks among its blocks,
- *   { "part": "<name>" }, and gets its blocks in that place (engine/blockParts.ts);
+ * - block and route parts: a layout of the brand names a shared part of blocks among its blocks,
+ *   { "part": "<name>" }, and gets its blocks in that place; the brand's routes name a part of
+ *   routes the same way (engine/sharedParts.ts);
  * - the apply settings: a brand that leaves out "apply" gets its product's (DEFAULT_APPLY);
  * - content sections: "contentSections": ["blog", "hub"] adds the routes of those sections after
  *   the brand's own, rather than every brand listing the same seven blog routes (a route the
@@ -17,10 +18,10 @@
  * inside a spelt-out part is reported where the file wrote it (`fileFor`).
  */
 import { BLOCK_LINK_LIST_FIELDS, type Block, type Brand, type Layout, type Links, type Route } from '../schemas/brand.types';
-import { blocksWhereLinksGo, expandBlockParts, pointerVia, type Moved, type SharedPart } from './blockParts';
+import { blocksWhereLinksGo, expandParts, pointerVia, type Moved, type SharedPart } from './sharedParts';
 import { encodePointer } from './validate/locate';
 
-export type { SharedPart } from './blockParts';
+export type { SharedPart } from './sharedParts';
 
 export type ContentSection = NonNullable<Brand['contentSections']>[number];
 
@@ -118,6 +119,11 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
     ...source.footer,
     columns: source.footer.columns.map((col, i) => ({ ...col, links: links(col.links as LinksField, ['footer', 'columns', i, 'links']) })),
   };
+  // a bad part reference is reported where the file wrote it, which no later shift may move
+  const partProblems = (found: readonly ExpandProblem[]) => {
+    problems.push(...found);
+    for (const p of found) moved.push([p.pointer, p.pointer]);
+  };
   // a block field that may name a link list (its schema says so: BLOCK_LINK_LIST_FIELDS) gets the list's links
   const withLists = (block: Block, at: (string | number)[]): Block => {
     const fields = BLOCK_LINK_LIST_FIELDS[block.type];
@@ -129,10 +135,10 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
     ? Object.fromEntries(
         Object.entries(source.layouts).map(([name, layout]): [string, Layout] => {
           const at = ['layouts', name, 'blocks'];
-          const expanded = expandBlockParts(layout.blocks, parts, at);
-          problems.push(...expanded.problems);
+          const expanded = expandParts('blocks', layout.blocks, parts, at);
+          partProblems(expanded.problems);
           shifted.push(...expanded.moved);
-          return [name, { ...layout, blocks: expanded.blocks.map((block, i) => withLists(block, [...at, i])) as Layout['blocks'] }];
+          return [name, { ...layout, blocks: expanded.entries.map((block, i) => withLists(block, [...at, i])) as Layout['blocks'] }];
         }),
       )
     : undefined;
@@ -144,8 +150,12 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
 
   // A route the brand writes itself with a section's path replaces the section's, at the brand's
   // place in the order (the sitemap lists pages in route order).
-  const own = source.routes.length;
-  const ownPaths = new Set(source.routes.map((r) => r.path));
+  // route parts first: the brand's own routes are those it names too
+  const ownRoutes = expandParts('routes', source.routes, parts, ['routes']);
+  partProblems(ownRoutes.problems);
+  shifted.push(...ownRoutes.moved);
+  const own = ownRoutes.entries.length;
+  const ownPaths = new Set(ownRoutes.entries.map((r) => r.path));
   const added = (source.contentSections ?? []).flatMap((section, j) =>
     CONTENT_SECTION_ROUTES[section].filter((route) => !ownPaths.has(route.path)).map((route) => ({ route, j })),
   );
@@ -154,7 +164,14 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
   // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
   const { linkLists: _lists, contentSections: _sections, ...rest } = source;
   const apply = (source.apply as Brand['apply'] | undefined) ?? defaultApply(source.product);
-  const brand: Brand = { ...rest, apply, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  const brand: Brand = {
+    ...rest,
+    apply,
+    nav,
+    footer,
+    routes: [...ownRoutes.entries, ...added.map((a) => a.route)] as Brand['routes'],
+    ...(layouts ? { layouts } : {}),
+  };
   return {
     brand,
     problems,

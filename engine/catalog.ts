@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
-import { expandBlockParts, linkListNamesIn, pointerVia, type Moved, type SharedPart } from './blockParts';
+import { expandParts, linkListNamesIn, pointerVia, type Moved, type SharedPart } from './sharedParts';
 import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
@@ -94,18 +94,19 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     const json = parse(src);
     if (json.error) continue;
     const found = checkPartSchema(json.value).map((p) => ({ ...p, file: src.file }));
-    const { links, blocks } = json.value as Omit<SharedPart, 'file'>;
-    if (!found.length && !links === !blocks)
+    const { links, blocks, routes } = json.value as Omit<SharedPart, 'file'>;
+    const kinds = [links, blocks, routes].filter(Boolean).length;
+    if (!found.length && kinds !== 1)
       found.push({
         file: src.file,
         pointer: '',
-        message: `a part holds either "links" (a list of links, named where links go) or "blocks" (named among a layout's blocks), ${links ? 'not both' : 'and this has neither'}`,
+        message: `a part holds one of "links" (a list of links, named where links go), "blocks" (named among a layout's blocks) and "routes" (named among a brand's routes), ${kinds ? 'not more than one' : 'and this has none'}`,
       });
     if (!found.length)
       for (const { pointer, name } of linkListNamesIn(blocks ?? []))
         found.push({ file: src.file, pointer, message: `a shared part belongs to no brand, so it cannot name a link list ("${name}"): write the links here` });
     problems.push(...found);
-    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links, blocks });
+    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links, blocks, routes });
   }
 
   const shared = new Map<string, LayoutSource>();
@@ -116,7 +117,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     if (json.error) continue;
     const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
     const layout = json.value as Layout;
-    const expanded = found.length ? undefined : expandBlockParts(layout.blocks, parts, ['blocks']);
+    const expanded = found.length ? undefined : expandParts('blocks', layout.blocks, parts, ['blocks']);
     if (expanded) {
       found.push(...expanded.problems.map((p) => ({ ...p, file: src.file })));
       sharedMoved.set(src.file, expanded.moved);
@@ -129,7 +130,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
           message: `a shared layout belongs to no brand, so it cannot name a link list ("${name}"): write the links here`,
         });
     problems.push(...found);
-    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: { ...layout, blocks: expanded!.blocks as Layout['blocks'] } });
+    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: { ...layout, blocks: expanded!.entries as Layout['blocks'] } });
   }
 
   // Each brand spelt out (its named link lists and content sections in place); a problem found

@@ -24,21 +24,21 @@ function withLoanTypeFilter(block: Schema): Schema {
   return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' } } };
 }
 
-/** A layout's reference to a block part: its blocks stand in its place (engine/blockParts.ts). */
-const BLOCK_PART: Schema = {
+/** A reference to a shared part of blocks (among a layout's blocks) or of routes (among a brand's routes): its entries stand in its place (engine/sharedParts.ts). */
+const partRef = (kind: 'blocks' | 'routes', example: string): Schema => ({
   type: 'object',
   additionalProperties: false,
   required: ['part'],
-  description: 'The blocks of a shared part, in this place of the layout, as if the layout had written them.',
+  description: `The ${kind} of a shared part, in this place, as if they were written here.`,
   properties: {
     part: {
       type: 'string',
       pattern: '^[a-z][a-z0-9-]*$',
-      patternHint: 'the name of a part in brands/parts/ that holds "blocks", such as near-me-city-faqs',
-      description: 'The part\'s file name in brands/parts/ without .json; the part must hold "blocks".',
+      patternHint: `the name of a part in brands/parts/ that holds "${kind}", such as ${example}`,
+      description: `The part's file name in brands/parts/ without .json; the part must hold "${kind}".`,
     },
   },
-};
+});
 
 /** The brand schema as editors and AJV see it: blocks dispatched on `type` with if/then, so errors point inside the block. */
 export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Schema {
@@ -55,12 +55,19 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   if (mode === 'validate') {
     const layout = defs.layout as Schema & { properties: Schema & { blocks: Schema } };
     defs.layout = { ...layout, properties: { ...layout.properties, blocks: { ...layout.properties.blocks, items: { $ref: '#/$defs/layoutEntry' } } } };
-    defs.blockPart = BLOCK_PART;
+    defs.blockPart = partRef('blocks', 'near-me-city-faqs');
     defs.layoutEntry = {
       description: 'A block of the page, or { "part": "<name>" }: the blocks of a shared part (brands/parts/<name>.json) in its place.',
       if: { type: 'object', required: ['part'] },
       then: { $ref: '#/$defs/blockPart' },
       else: { $ref: '#/$defs/block' },
+    };
+    defs.routePart = partRef('routes', 'legal-pages-us');
+    defs.routeEntry = {
+      description: 'A route, or { "part": "<name>" }: the routes of a shared part (brands/parts/<name>.json) in its place.',
+      if: { type: 'object', required: ['part'] },
+      then: { $ref: '#/$defs/routePart' },
+      else: { $ref: '#/$defs/route' },
     };
   }
   defs.block =
@@ -73,7 +80,9 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
           properties: { type: { enum: types, description: 'Which block this is.' } },
           allOf: types.map((t) => ({ if: { properties: { type: { const: t } }, required: ['type'] }, then: { $ref: `#/$defs/block_${t}` } })),
         };
-  return { ...base, required, $defs: defs };
+  const properties = base.properties as Schema & { routes: Schema };
+  const routes = mode === 'validate' ? { ...properties.routes, items: { $ref: '#/$defs/routeEntry' } } : properties.routes;
+  return { ...base, required, properties: { ...properties, routes }, $defs: defs };
 }
 
 /** Shared layout files (brands/layouts/*.json) are checked against this. */
@@ -100,7 +109,7 @@ export function composePartSchema(): Schema {
     $id: 'https://loansites.dev/schemas/part.schema.json',
     title: 'Part',
     description:
-      'A part several brands or layouts share, written once in brands/parts/<name>.json: either a list of links or a run of blocks. A brand gives a link part\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us"; a layout names a block part among its blocks, { "part": "near-me-city-faqs" }.',
+      'A part several brands or layouts share, written once in brands/parts/<name>.json: a list of links, a run of blocks or a run of routes. A brand gives a link part\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us"; a layout names a block part among its blocks, { "part": "near-me-city-faqs" }, and a brand a route part among its routes, { "part": "legal-pages-us" }.',
     type: 'object',
     additionalProperties: false,
     required: ['description'],
@@ -112,14 +121,21 @@ export function composePartSchema(): Schema {
         minItems: 1,
         items: { $ref: '#/$defs/link' },
         description:
-          'A link part: the links, in order; each href must be a page of every brand that names this part. A part has "links" or "blocks", not both.',
+          'A link part: the links, in order; each href must be a page of every brand that names this part. A part has one of "links", "blocks" and "routes".',
       },
       blocks: {
         type: 'array',
         minItems: 1,
         items: { $ref: '#/$defs/block' },
         description:
-          'A block part: the blocks, in order, that stand where a layout writes { "part": "<name>" }; they are checked as blocks of each layout that names them. A part has "links" or "blocks", not both.',
+          'A block part: the blocks, in order, that stand where a layout writes { "part": "<name>" }; they are checked as blocks of each layout that names them. A part has one of "links", "blocks" and "routes".',
+      },
+      routes: {
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/$defs/route' },
+        description:
+          'A route part: the routes, in order, that stand where a brand\'s "routes" write { "part": "<name>" }; they are checked as routes of each brand that names them. A part has one of "links", "blocks" and "routes".',
       },
     },
     $defs: brand.$defs,

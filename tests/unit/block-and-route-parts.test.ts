@@ -1,8 +1,9 @@
 /**
- * Block parts: blocks several layouts show the same are written once in brands/parts/<name>.json
- * ("blocks") and a layout names the part among its blocks, { "part": "<name>" }. A page reads
- * exactly as if its layout had written the blocks out; a name that is not a block part, or a
- * problem inside a part's blocks, is refused at the layout's reference with the reason.
+ * Block and route parts: blocks several layouts show the same, or routes several brands list the
+ * same, are written once in brands/parts/<name>.json ("blocks", "routes") and named in the list,
+ * { "part": "<name>" }. A page (and the sitemap) reads exactly as if the file had written them
+ * out; a name that is not a part of that kind, or a problem inside a part, is refused at the
+ * reference with the reason.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ describe('block parts', () => {
     [
       'a part of links',
       'legal',
-      /\/layouts\/home\/blocks\/1\/part: the shared part "legal" \(brands\/parts\/legal\.json\) is a list of links, not blocks: name it where links go \("links": "legal"\), or name a part that holds "blocks" here \(there are: questions\)$/,
+      /\/layouts\/home\/blocks\/1\/part: the shared part "legal" \(brands\/parts\/legal\.json\) holds links, not blocks: name it where links go \("links": "legal"\), or name a part that holds "blocks" here \(there are: questions\)$/,
     ],
   ])('refuse %s among the blocks, saying which parts there are', (_, name, message) => {
     const catalog = buildCatalog([brand([{ part: name }])], [questions, legal]);
@@ -111,8 +112,12 @@ describe('block parts', () => {
   });
 
   it.each([
-    ['neither links nor blocks', { description: 'Nothing in it at all.' }, /\/: a part holds either "links" .* or "blocks" .*, and this has neither$/],
-    ['both links and blocks', { description: 'Too much in it.', links: [{ label: 'Apply', href: '/apply' }], blocks: [FAQ] }, /\/: .*, not both$/],
+    [
+      'no links, blocks or routes',
+      { description: 'Nothing in it at all.' },
+      /\/: a part holds one of "links" .*, "blocks" .* and "routes" .*, and this has none$/,
+    ],
+    ['both links and blocks', { description: 'Too much in it.', links: [{ label: 'Apply', href: '/apply' }], blocks: [FAQ] }, /\/: .*, not more than one$/],
     [
       'a block naming a brand link list',
       { description: 'Links by a brand list name.', blocks: [{ type: 'linkGrid', heading: 'More', links: 'loans' }] },
@@ -121,5 +126,40 @@ describe('block parts', () => {
   ])('refuse a part file with %s', (_, value, message) => {
     const problems = buildCatalog([brand([STEPS])], [part('odd', value)]).problems;
     expect(problems).toEqual([expect.stringMatching(new RegExp(`^brands/parts/odd\\.json:\\d+:\\d+ ${message.source}`))]);
+  });
+});
+
+describe('route parts', () => {
+  const LEGAL_ROUTES = [
+    { path: '/privacy', layout: 'home' },
+    { path: '/terms', layout: 'home' },
+  ];
+  const legalPages = part('legal-pages', { description: 'Two legal pages, for the tests.', routes: LEGAL_ROUTES });
+  /** The fixture brand with `entries` before its own routes. */
+  const withRoutes = (entries: unknown[]): Source => {
+    const b = JSON.parse(brand([STEPS]).text) as { routes: unknown[] };
+    b.routes = [...entries, ...b.routes];
+    return { file: FILE, text: JSON.stringify(b, null, 2) };
+  };
+
+  it("give the brand the part's routes in that place, as if it had listed them", () => {
+    const written = buildCatalog([withRoutes(LEGAL_ROUTES)], []);
+    const named = buildCatalog([withRoutes([{ part: 'legal-pages' }])], [legalPages]);
+    expect(named.problems).toEqual([]);
+    expect(named.brands.get('acme')!.brand.routes).toEqual(written.brands.get('acme')!.brand.routes);
+    expect(resolvePage(named, 'acme', '/terms', NOW)).toEqual(resolvePage(written, 'acme', '/terms', NOW));
+  });
+
+  it('report a problem in a route after a part at its place in the file, and refuse a part of blocks among routes', () => {
+    const problems = buildCatalog(
+      [withRoutes([{ part: 'legal-pages' }, { path: '/gone', layout: 'nowhere' }, { part: 'questions' }])],
+      [legalPages, questions],
+    ).problems;
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^brands\/acme\.json:\d+:\d+ \/routes\/2\/part: the shared part "questions" \(brands\/parts\/questions\.json\) holds blocks, not routes: name it among a layout's blocks, or name a part that holds "routes" here \(there are: legal-pages\)$/,
+      ),
+      expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/routes\/1\/layout: no layout named "nowhere"/),
+    ]);
   });
 });
