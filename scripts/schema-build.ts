@@ -40,6 +40,17 @@ const partRef = (kind: 'blocks' | 'routes', example: string): Schema => ({
   },
 });
 
+/** The defs of a list entry that may be a part reference: "blockPart" and "layoutEntry", or "routePart" and "routeEntry". */
+const entryOrPart = (kind: 'blocks' | 'routes', entry: 'block' | 'route', example: string, what: string): Schema => ({
+  [`${entry}Part`]: partRef(kind, example),
+  [kind === 'blocks' ? 'layoutEntry' : 'routeEntry']: {
+    description: `${what}, or { "part": "<name>" }: the ${kind} of a shared part (brands/parts/<name>.json) in its place.`,
+    if: { type: 'object', required: ['part'] },
+    then: { $ref: `#/$defs/${entry}Part` },
+    else: { $ref: `#/$defs/${entry}` },
+  },
+});
+
 /** The brand schema as editors and AJV see it: blocks dispatched on `type` with if/then, so errors point inside the block. */
 export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Schema {
   const base = readJson('schemas/brand.base.json');
@@ -51,24 +62,15 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
   // ...and where a brand that leaves out "apply" has its product's default (engine/brandExpand.ts)
   const required = mode === 'types' ? [...(base.required as string[]), 'apply'] : base.required;
-  // ...and where each block part a layout names (brands/parts/<name>.json) has been put in place
+  // ...and where each block part a layout names, and each route part a brand names (brands/parts/<name>.json), has been put in place
   if (mode === 'validate') {
     const layout = defs.layout as Schema & { properties: Schema & { blocks: Schema } };
     defs.layout = { ...layout, properties: { ...layout.properties, blocks: { ...layout.properties.blocks, items: { $ref: '#/$defs/layoutEntry' } } } };
-    defs.blockPart = partRef('blocks', 'near-me-city-faqs');
-    defs.layoutEntry = {
-      description: 'A block of the page, or { "part": "<name>" }: the blocks of a shared part (brands/parts/<name>.json) in its place.',
-      if: { type: 'object', required: ['part'] },
-      then: { $ref: '#/$defs/blockPart' },
-      else: { $ref: '#/$defs/block' },
-    };
-    defs.routePart = partRef('routes', 'legal-pages-us');
-    defs.routeEntry = {
-      description: 'A route, or { "part": "<name>" }: the routes of a shared part (brands/parts/<name>.json) in its place.',
-      if: { type: 'object', required: ['part'] },
-      then: { $ref: '#/$defs/routePart' },
-      else: { $ref: '#/$defs/route' },
-    };
+    Object.assign(
+      defs,
+      entryOrPart('blocks', 'block', 'near-me-city-faqs', 'A block of the page'),
+      entryOrPart('routes', 'route', 'legal-pages-us', 'A route'),
+    );
   }
   defs.block =
     mode === 'types'
