@@ -5,6 +5,9 @@
  *   place (a menu, a footer column, a link grid); those places give the list's name instead of
  *   repeating the links. A list several brands show (the Legal column of the US brands) is a
  *   shared part, brands/parts/<name>.json, named the same way;
+ * - block and route parts: a layout of the brand names a shared part of blocks among its blocks,
+ *   { "part": "<name>" }, and gets its blocks in that place; the brand's routes name a part of
+ *   routes the same way (engine/sharedParts.ts);
  * - the apply settings: a brand that leaves out "apply" gets its product's (DEFAULT_APPLY);
  * - content sections: "contentSections": ["blog", "hub"] adds the routes of those sections after
  *   the brand's own, rather than every brand listing the same seven blog routes (a route the
@@ -14,8 +17,11 @@
  * it), so pages render exactly as if the file had written everything out. A problem found later
  * inside a spelt-out part is reported where the file wrote it (`fileFor`).
  */
-import type { Brand, Layout, Links, Route } from '../schemas/brand.types';
+import { BLOCK_LINK_LIST_FIELDS, type Block, type Brand, type Layout, type Links, type Route } from '../schemas/brand.types';
+import { blocksWhereLinksGo, expandParts, pointerVia, type Moved, type SharedPart } from './sharedParts';
 import { encodePointer } from './validate/locate';
+
+export type { SharedPart } from './sharedParts';
 
 export type ContentSection = NonNullable<Brand['contentSections']>[number];
 
@@ -61,16 +67,12 @@ export interface ExpandedBrand {
 /** A place that may hold links or a link list's name, as written in the file (before expansion the types do not hold). */
 type LinksField = Links | string;
 
-/** A list of links several brands share (brands/parts/<name>.json), by name. */
-export interface SharedPart {
-  file: string;
-  links: Links;
-}
-
 export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart> = new Map()): ExpandedBrand {
   const problems: ExpandProblem[] = [];
   // where a spelt-out part comes from; `whole`: the file wrote it as one entry (a section name, a shared part's name)
-  const moved: [from: string, to: string, whole?: boolean][] = [];
+  const moved: Moved[] = [];
+  // where each block of a layout that names block parts was written (looked up after `moved`)
+  const shifted: Moved[] = [];
   const lists = source.linkLists ?? {};
   const used = new Set<string>();
   const names = Object.keys(lists);
@@ -84,17 +86,19 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
       moved.push([encodePointer(at), encodePointer(['linkLists', value])]);
       return list;
     }
-    if (part) {
+    const wrongKind = part && blocksWhereLinksGo(value, part);
+    if (part && !wrongKind) {
       // a problem inside the shared links (a page this brand lacks) is this brand's: reported at its reference
       moved.push([encodePointer(at), encodePointer(at), true]);
-      return part.links;
+      return part.links!;
     }
-    const shared = [...parts.keys()];
+    const shared = [...parts].filter(([, p]) => p.links).map(([name]) => name);
     problems.push({
       pointer: encodePointer(at),
       message:
+        wrongKind ||
         `there is no link list "${value}" in this brand's "linkLists" (${names.length ? `it has: ${names.join(', ')}` : 'it has none'})` +
-        ` nor a shared one in brands/parts/ (${shared.length ? `there are: ${shared.join(', ')}` : 'there are none'})`,
+          ` nor a shared one in brands/parts/ (${shared.length ? `there are: ${shared.join(', ')}` : 'there are none'})`,
     });
     // the brand is kept out for this problem; later checks see no links rather than a made-up one
     return [] as unknown as Links;
@@ -115,17 +119,27 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
     ...source.footer,
     columns: source.footer.columns.map((col, i) => ({ ...col, links: links(col.links as LinksField, ['footer', 'columns', i, 'links']) })),
   };
+  // a bad part reference is reported where the file wrote it, which no later shift may move
+  const partProblems = (found: readonly ExpandProblem[]) => {
+    problems.push(...found);
+    for (const p of found) moved.push([p.pointer, p.pointer]);
+  };
+  // a block field that may name a link list (its schema says so: BLOCK_LINK_LIST_FIELDS) gets the list's links
+  const withLists = (block: Block, at: (string | number)[]): Block => {
+    const fields = BLOCK_LINK_LIST_FIELDS[block.type];
+    if (!fields) return block;
+    const named = block as unknown as Record<string, LinksField>;
+    return { ...block, ...Object.fromEntries(fields.map((field) => [field, links(named[field]!, [...at, field])])) };
+  };
   const layouts = source.layouts
     ? Object.fromEntries(
-        Object.entries(source.layouts).map(([name, layout]): [string, Layout] => [
-          name,
-          {
-            ...layout,
-            blocks: layout.blocks.map((block, i) =>
-              block.type === 'linkGrid' ? { ...block, links: links(block.links as LinksField, ['layouts', name, 'blocks', i, 'links']) } : block,
-            ) as Layout['blocks'],
-          },
-        ]),
+        Object.entries(source.layouts).map(([name, layout]): [string, Layout] => {
+          const at = ['layouts', name, 'blocks'];
+          const expanded = expandParts('blocks', layout.blocks, parts, at);
+          partProblems(expanded.problems);
+          shifted.push(...expanded.moved);
+          return [name, { ...layout, blocks: expanded.entries.map((block, i) => withLists(block, [...at, i])) as Layout['blocks'] }];
+        }),
       )
     : undefined;
   for (const name of names.filter((n) => !used.has(n)))
@@ -136,8 +150,12 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
 
   // A route the brand writes itself with a section's path replaces the section's, at the brand's
   // place in the order (the sitemap lists pages in route order).
-  const own = source.routes.length;
-  const ownPaths = new Set(source.routes.map((r) => r.path));
+  // route parts first: the brand's own routes are those it names too
+  const ownRoutes = expandParts('routes', source.routes, parts, ['routes']);
+  partProblems(ownRoutes.problems);
+  shifted.push(...ownRoutes.moved);
+  const own = ownRoutes.entries.length;
+  const ownPaths = new Set(ownRoutes.entries.map((r) => r.path));
   const added = (source.contentSections ?? []).flatMap((section, j) =>
     CONTENT_SECTION_ROUTES[section].filter((route) => !ownPaths.has(route.path)).map((route) => ({ route, j })),
   );
@@ -146,20 +164,17 @@ export function expandBrand(source: Brand, parts: ReadonlyMap<string, SharedPart
   // spelt out, the brand is itself a valid brand file that says the same (written back, it loads the same)
   const { linkLists: _lists, contentSections: _sections, ...rest } = source;
   const apply = (source.apply as Brand['apply'] | undefined) ?? defaultApply(source.product);
-  const brand: Brand = { ...rest, apply, nav, footer, routes: [...source.routes, ...added.map((a) => a.route)], ...(layouts ? { layouts } : {}) };
+  const brand: Brand = {
+    ...rest,
+    apply,
+    nav,
+    footer,
+    routes: [...ownRoutes.entries, ...added.map((a) => a.route)] as Brand['routes'],
+    ...(layouts ? { layouts } : {}),
+  };
   return {
     brand,
     problems,
-    fileFor: (pointer) => {
-      for (const [from, to, whole] of moved) if (pointer === from || pointer.startsWith(from + '/')) return whole ? to : to + pointer.slice(from.length);
-      return pointer;
-    },
+    fileFor: (pointer) => pointerVia([...moved, ...shifted], pointer),
   };
-}
-
-/** A shared layout belongs to no brand, so it cannot name a brand's link list: the places where one does. */
-export function linkListNamesIn(layout: { blocks: readonly { type: string; links?: unknown }[] }): { pointer: string; name: string }[] {
-  return layout.blocks.flatMap((block, i) =>
-    block.type === 'linkGrid' && typeof block.links === 'string' ? [{ pointer: encodePointer(['blocks', i, 'links']), name: block.links }] : [],
-  );
 }

@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
-import { expandBrand, linkListNamesIn, type SharedPart } from './brandExpand';
+import { expandParts, linkListNamesIn, pointerVia, type Moved, type SharedPart } from './sharedParts';
+import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
@@ -93,24 +94,43 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     const json = parse(src);
     if (json.error) continue;
     const found = checkPartSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    const { links, blocks, routes } = json.value as Omit<SharedPart, 'file'>;
+    const kinds = [links, blocks, routes].filter(Boolean).length;
+    if (!found.length && kinds !== 1)
+      found.push({
+        file: src.file,
+        pointer: '',
+        message: `a part holds one of "links" (a list of links, named where links go), "blocks" (named among a layout's blocks) and "routes" (named among a brand's routes), ${kinds ? 'not more than one' : 'and this has none'}`,
+      });
+    if (!found.length)
+      for (const { pointer, name } of linkListNamesIn(blocks ?? []))
+        found.push({ file: src.file, pointer, message: `a shared part belongs to no brand, so it cannot name a link list ("${name}"): write the links here` });
     problems.push(...found);
-    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links: (json.value as { links: SharedPart['links'] }).links });
+    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links, blocks, routes });
   }
 
   const shared = new Map<string, LayoutSource>();
+  // where each block of a shared layout that names block parts was written, by file
+  const sharedMoved = new Map<string, Moved[]>();
   for (const src of layoutSources.filter((s) => !isPartFile(s.file))) {
     const json = parse(src);
     if (json.error) continue;
     const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    const layout = json.value as Layout;
+    const expanded = found.length ? undefined : expandParts('blocks', layout.blocks, parts, ['blocks']);
+    if (expanded) {
+      found.push(...expanded.problems.map((p) => ({ ...p, file: src.file })));
+      sharedMoved.set(src.file, expanded.moved);
+    }
     if (!found.length)
-      for (const { pointer, name } of linkListNamesIn(json.value as Layout))
+      for (const { pointer, name } of linkListNamesIn(layout.blocks))
         found.push({
           file: src.file,
           pointer,
           message: `a shared layout belongs to no brand, so it cannot name a link list ("${name}"): write the links here`,
         });
     problems.push(...found);
-    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: json.value as Layout });
+    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: { ...layout, blocks: expanded!.entries as Layout['blocks'] } });
   }
 
   // Each brand spelt out (its named link lists and content sections in place); a problem found
@@ -137,7 +157,11 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
   const brands = new Map<string, LoadedBrand>();
   for (const { src, brand, problems: unexpanded, fileFor } of candidates) {
     const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners)];
-    const found = raw.map((p) => (p.file === src.file ? { ...p, pointer: fileFor(p.pointer) } : p));
+    const found = raw.map((p) => {
+      if (p.file === src.file) return { ...p, pointer: fileFor(p.pointer) };
+      const moved = sharedMoved.get(p.file);
+      return moved ? { ...p, pointer: pointerVia(moved, p.pointer) } : p;
+    });
     problems.push(...found);
     if (found.length) {
       brokenIds.set(brand.id, found);

@@ -1318,3 +1318,6 @@ export type BlockType = Block['type'];
 
 /** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */
 export const BLOCK_TEMPLATE_FIELDS = {"cityIndex":{"hrefTemplate":"city","letterHrefTemplate":"letter"},"cityList":{"hrefTemplate":"city"},"locationFacts":{"nearbyHrefTemplate":"city"},"searchForm":{"hrefTemplate":"search","hrefTemplateByLoanType":"search"},"stateList":{"hrefTemplate":"state"},"storeDirectory":{"hrefTemplate":"store","groupHrefTemplate":"letterGroup"}} as const;
+
+/** Block fields that may give a link list's name instead of the links (their schema is the "links" definition). */
+export const BLOCK_LINK_LIST_FIELDS: Partial<Record<BlockType, readonly string[]>> = {"linkGrid":["links"]};

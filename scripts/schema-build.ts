@@ -24,6 +24,33 @@ function withLoanTypeFilter(block: Schema): Schema {
   return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' } } };
 }
 
+/** A reference to a shared part of blocks (among a layout's blocks) or of routes (among a brand's routes): its entries stand in its place (engine/sharedParts.ts). */
+const partRef = (kind: 'blocks' | 'routes', example: string): Schema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['part'],
+  description: `The ${kind} of a shared part, in this place, as if they were written here.`,
+  properties: {
+    part: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9-]*$',
+      patternHint: `the name of a part in brands/parts/ that holds "${kind}", such as ${example}`,
+      description: `The part's file name in brands/parts/ without .json; the part must hold "${kind}".`,
+    },
+  },
+});
+
+/** The defs of a list entry that may be a part reference: "blockPart" and "layoutEntry", or "routePart" and "routeEntry". */
+const entryOrPart = (kind: 'blocks' | 'routes', entry: 'block' | 'route', example: string, what: string): Schema => ({
+  [`${entry}Part`]: partRef(kind, example),
+  [kind === 'blocks' ? 'layoutEntry' : 'routeEntry']: {
+    description: `${what}, or { "part": "<name>" }: the ${kind} of a shared part (brands/parts/<name>.json) in its place.`,
+    if: { type: 'object', required: ['part'] },
+    then: { $ref: `#/$defs/${entry}Part` },
+    else: { $ref: `#/$defs/${entry}` },
+  },
+});
+
 /** The brand schema as editors and AJV see it: blocks dispatched on `type` with if/then, so errors point inside the block. */
 export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Schema {
   const base = readJson('schemas/brand.base.json');
@@ -35,6 +62,16 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
   // ...and where a brand that leaves out "apply" has its product's default (engine/brandExpand.ts)
   const required = mode === 'types' ? [...(base.required as string[]), 'apply'] : base.required;
+  // ...and where each block part a layout names, and each route part a brand names (brands/parts/<name>.json), has been put in place
+  if (mode === 'validate') {
+    const layout = defs.layout as Schema & { properties: Schema & { blocks: Schema } };
+    defs.layout = { ...layout, properties: { ...layout.properties, blocks: { ...layout.properties.blocks, items: { $ref: '#/$defs/layoutEntry' } } } };
+    Object.assign(
+      defs,
+      entryOrPart('blocks', 'block', 'near-me-city-faqs', 'A block of the page'),
+      entryOrPart('routes', 'route', 'legal-pages-us', 'A route'),
+    );
+  }
   defs.block =
     mode === 'types'
       ? { description: 'A block of a page.', anyOf: types.map((t) => ({ $ref: `#/$defs/block_${t}` })) }
@@ -45,7 +82,9 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
           properties: { type: { enum: types, description: 'Which block this is.' } },
           allOf: types.map((t) => ({ if: { properties: { type: { const: t } }, required: ['type'] }, then: { $ref: `#/$defs/block_${t}` } })),
         };
-  return { ...base, required, $defs: defs };
+  const properties = base.properties as Schema & { routes: Schema };
+  const routes = mode === 'validate' ? { ...properties.routes, items: { $ref: '#/$defs/routeEntry' } } : properties.routes;
+  return { ...base, required, properties: { ...properties, routes }, $defs: defs };
 }
 
 /** Shared layout files (brands/layouts/*.json) are checked against this. */
@@ -67,16 +106,15 @@ export function composeLayoutSchema(): Schema {
  */
 export function composePartSchema(): Schema {
   const brand = composeBrandSchema();
-  const defs = brand.$defs as Schema;
   return {
     $schema: brand.$schema,
     $id: 'https://loansites.dev/schemas/part.schema.json',
     title: 'Part',
     description:
-      'A part several brands share, written once in brands/parts/<name>.json: a list of links. A brand gives the file\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us".',
+      'A part several brands or layouts share, written once in brands/parts/<name>.json: a list of links, a run of blocks or a run of routes. A brand gives a link part\'s name where it would write the links (a menu\'s "children", a footer column\'s "links" or a linkGrid block\'s "links" in its own layouts), e.g. "links": "legal-us"; a layout names a block part among its blocks, { "part": "near-me-city-faqs" }, and a brand a route part among its routes, { "part": "legal-pages-us" }.',
     type: 'object',
     additionalProperties: false,
-    required: ['description', 'links'],
+    required: ['description'],
     properties: {
       $schema: { type: 'string', description: 'Path to this schema, for editors: ../../schemas/part.schema.json.' },
       description: { type: 'string', minLength: 10, description: 'What the part is and which brands show it, for the next person who edits it.' },
@@ -84,11 +122,36 @@ export function composePartSchema(): Schema {
         type: 'array',
         minItems: 1,
         items: { $ref: '#/$defs/link' },
-        description: 'The links, in order; each href must be a page of every brand that names this part.',
+        description:
+          'A link part: the links, in order; each href must be a page of every brand that names this part. A part has one of "links", "blocks" and "routes".',
+      },
+      blocks: {
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/$defs/block' },
+        description:
+          'A block part: the blocks, in order, that stand where a layout writes { "part": "<name>" }; they are checked as blocks of each layout that names them. A part has one of "links", "blocks" and "routes".',
+      },
+      routes: {
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/$defs/route' },
+        description:
+          'A route part: the routes, in order, that stand where a brand\'s "routes" write { "part": "<name>" }; they are checked as routes of each brand that names them. A part has one of "links", "blocks" and "routes".',
       },
     },
-    $defs: { link: defs.link },
+    $defs: brand.$defs,
   };
+}
+
+/** Block fields that may name a link list instead of writing the links: their schema is the shared "links" definition. */
+export function blockLinkListFields(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const type of blockTypes()) {
+    const props = (readJson(`blocks/${type}/schema.json`).properties ?? {}) as Record<string, Schema>;
+    for (const [name, prop] of Object.entries(props)) if (prop.$ref === '#/$defs/links') (out[type] ??= []).push(name);
+  }
+  return out;
 }
 
 /** Each block's link-template fields, marked "x-template": "<item kind>" in its schema. */
@@ -128,7 +191,8 @@ export async function generatedFiles(): Promise<Record<string, string>> {
   const types = blockTypes();
   const extra =
     `\n/** Every block type declared by a blocks/<type>/schema.json. */\nexport const BLOCK_TYPES = ${JSON.stringify(types)} as const;\nexport type BlockType = Block['type'];\n` +
-    `\n/** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */\nexport const BLOCK_TEMPLATE_FIELDS = ${JSON.stringify(blockTemplateFields())} as const;\n`;
+    `\n/** Link-template fields of each block ("x-template" in its schema): the kind of item whose variables fill each. */\nexport const BLOCK_TEMPLATE_FIELDS = ${JSON.stringify(blockTemplateFields())} as const;\n` +
+    `\n/** Block fields that may give a link list's name instead of the links (their schema is the "links" definition). */\nexport const BLOCK_LINK_LIST_FIELDS: Partial<Record<BlockType, readonly string[]>> = ${JSON.stringify(blockLinkListFields())};\n`;
   return {
     'schemas/brand.schema.json': JSON.stringify(composeBrandSchema(), null, 2) + '\n',
     'schemas/layout.schema.json': JSON.stringify(composeLayoutSchema(), null, 2) + '\n',

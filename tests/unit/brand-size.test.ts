@@ -3,8 +3,9 @@
  * brands/*.json, brands/layouts/*.json and brands/parts/*.json
  * (`cat brands/*.json brands/layouts/*.json brands/parts/*.json | wc -l`).
  * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts), and
- * repeated link lists (a brand's own, or a shared part several brands name) and content routes
- * are written once (engine/brandExpand.ts); these
+ * repeated link lists (a brand's own, or a shared part several brands name), blocks several
+ * layouts show and routes several brands list (block and route parts, engine/sharedParts.ts)
+ * and content routes are written once (engine/brandExpand.ts); these
  * ceilings keep a copy from creeping back unnoticed. Folding more lowers them; a page that
  * needs more raises them deliberately in the same commit. The aim is 140 layouts and 14,500
  * lines. They count the twelve brands measured when they were set: an operator who adds a brand
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LAYOUTS = 140;
-const MAX_LINES = 15_181;
+const MAX_LINES = 14_742;
 
 const MEASURED_BRANDS = [
   'cocoloan',

@@ -85,17 +85,20 @@ describe('shared parts', () => {
     expect(catalog.brands.has('acme')).toBe(false);
   });
 
-  it('are every file of brands/parts/, each named by at least one brand', () => {
-    const brands = join(process.cwd(), 'brands');
-    const texts = readdirSync(brands)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => readFileSync(join(brands, f), 'utf8'));
-    expect(texts.length).toBeGreaterThanOrEqual(12);
+  // a block part may be named only by shared layouts ({ "part": "<name>" }), so they are read too
+  it('are every file of brands/parts/, each named by at least one brand or shared layout', () => {
+    const jsonIn = (dir: string) =>
+      readdirSync(join(process.cwd(), dir))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => readFileSync(join(process.cwd(), dir, f), 'utf8'));
+    const brands = jsonIn('brands');
+    expect(brands.length).toBeGreaterThanOrEqual(12);
+    const texts = [...brands, ...jsonIn('brands/layouts')];
     for (const file of readdirSync(join(process.cwd(), 'brands/parts'))) {
       const name = file.replace(/\.json$/, '');
       expect(
         texts.some((t) => t.includes(`: "${name}"`)),
-        `${file} is named by no brand`,
+        `${file} is named by no brand or shared layout`,
       ).toBe(true);
     }
   });
