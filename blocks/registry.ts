@@ -18,26 +18,26 @@ const staticBlock = <N extends keyof Statics>(name: N) =>
 export type Registry = { [K in BlockType]: ComponentType<BlockProps<K>> };
 
 export const registry: Registry = {
-  addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete')),
+  addressAutocomplete: lazyBlock(() => import('./addressAutocomplete/AddressAutocomplete'), { inline: true }),
   applyCta: staticBlock('ApplyCta'),
-  // Interactive blocks are in the first HTML in place and at their final size, each in a Suspense
-  // boundary the server never outlines (engine/http/reactRenderer.mjs): the browser hydrates them
-  // after the rest of the page, in short slices; their chunk is fetched only on pages that use them.
-  applyForm: lazyBlock(() => import('./applyForm/ApplyForm')),
+  // Interactive blocks are in the first HTML in place and at their final size (no Suspense
+  // boundary: no streamed hidden segment, no jump when it is revealed, visible without script);
+  // their chunk is still fetched only on pages that use them.
+  applyForm: lazyBlock(() => import('./applyForm/ApplyForm'), { inline: true }),
   cityIndex: staticBlock('CityIndex'),
   cityList: staticBlock('CityList'),
-  contactOptOut: lazyBlock(() => import('./contactOptOut/ContactOptOut')),
+  contactOptOut: lazyBlock(() => import('./contactOptOut/ContactOptOut'), { inline: true }),
   contentBody: staticBlock('ContentBody'),
   contentList: staticBlock('ContentList'),
   faq: staticBlock('Faq'),
-  getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash')),
+  getYourCash: lazyBlock(() => import('./getYourCash/GetYourCash'), { inline: true }),
   hero: staticBlock('Hero'),
   linkGrid: staticBlock('LinkGrid'),
   locationFacts: staticBlock('LocationFacts'),
-  locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch')),
-  privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice')),
-  quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount')),
-  rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider')),
+  locationSearch: lazyBlock(() => import('./locationSearch/LocationSearch'), { inline: true }),
+  privacyChoice: lazyBlock(() => import('./privacyChoice/PrivacyChoice'), { inline: true }),
+  quickAmount: lazyBlock(() => import('./quickAmount/QuickAmount'), { inline: true }),
+  rangeSlider: lazyBlock(() => import('./rangeSlider/RangeSlider'), { inline: true }),
   richText: staticBlock('RichText'),
   searchForm: staticBlock('SearchForm'),
   stateList: staticBlock('StateList'),
@@ -55,9 +55,6 @@ export const registry: Registry = {
 export async function preloadBlocks(types: Iterable<BlockType>): Promise<void> {
   await Promise.all([...[...new Set(types)].map((t) => preloadLazy(registry[t])), preloadChrome()]);
 }
-
-/** In the browser: the chunks of these (interactive) blocks, loaded now if they are not yet. */
-export const loadBlocks = (types: readonly BlockType[]): Promise<void> => Promise.all(types.map((t) => preloadLazy(registry[t]))).then(() => undefined);
 
 /** The site chrome's header and footer: lazy like the static blocks (kept on the first load). */
 export const LazyHeader = staticBlock('Header');

@@ -7,7 +7,7 @@
  */
 import type { NextPageContext } from 'next';
 import Head from 'next/head';
-import { Blocks, isFirstLoad, liveBlocks } from '../blocks/Blocks';
+import { Blocks } from '../blocks/Blocks';
 import { preloadBlocks } from '../blocks/registry';
 import { Layout } from '../blocks/chrome/Layout';
 import type { PageModel } from '../engine/model';
@@ -20,8 +20,8 @@ export default function ErrorPage({ model, unavailable, statusCode }: Props) {
     // As a brand page: the document writes the head from the full model and sends the browser the
     // hydration model (static parts kept from the server's HTML).
     return (
-      <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply} liveBlocks={liveBlocks(model)}>
-        <Blocks blocks={model.blocks} brand={model.brand} firstLoad={isFirstLoad(model)} />
+      <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply}>
+        <Blocks blocks={model.blocks} brand={model.brand} />
       </Layout>
     );
   }

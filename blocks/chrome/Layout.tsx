@@ -9,43 +9,23 @@ import { StickyApply } from './StickyApply';
 import { rememberThisVisit, traceSessionWhenIdle } from './visitTracking';
 import { installThirdParties } from './thirdParties';
 import { keptLinksFollowTheVisit } from './keptParts';
-import { LazyFooter, LazyHeader, loadBlocks } from '../registry';
+import { LazyFooter, LazyHeader } from '../registry';
 import type { LiveBrand } from '../hydrationModel';
-import type { BlockType } from '../../schemas/brand.types';
 
 /**
  * The site chrome. `kept`: a first load, whose data has no nav or footer (hydrationModel.ts) —
  * the browser keeps the server's header and footer (Kept.tsx). The header stays kept for the
  * life of the page (it depends on the brand only, and behaviour.ts holds on to its elements);
  * the footer renders from the data after a client-side navigation (apply pages may differ).
- * `liveBlocks`: the page's interactive blocks, hydrated after the layout (blocks/Blocks.tsx).
  */
-export function Layout({
-  brand,
-  kept,
-  stickyApply = false,
-  liveBlocks = [],
-  children,
-}: {
-  brand: LiveBrand;
-  kept: boolean;
-  stickyApply?: boolean;
-  liveBlocks?: readonly BlockType[];
-  children: ReactNode;
-}) {
+export function Layout({ brand, kept, stickyApply = false, children }: { brand: LiveBrand; kept: boolean; stickyApply?: boolean; children: ReactNode }) {
   const [headerKept] = useState(kept);
   // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
   useLayoutEffect(rememberThisVisit, []);
   useEffect(() => {
     // Marks the page as hydrated (client links, menus and widgets now answer): tests wait for it,
-    // Next sets no such marker in production builds. The interactive blocks hydrate after this
-    // (their Suspense boundaries); once their code is here, a click or key on one that is not
-    // hydrated yet makes React hydrate it at once and deliver the event, so the mark waits for it.
-    void loadBlocks(liveBlocks)
-      .catch(() => undefined)
-      .then(() => {
-        document.documentElement.dataset.hydrated = '';
-      });
+    // Next sets no such marker in production builds.
+    document.documentElement.dataset.hydrated = '';
     keptLinksFollowTheVisit();
     const off = [
       installClientNavigation(),

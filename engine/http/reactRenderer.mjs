@@ -15,8 +15,6 @@
  * table Next uses for its own module aliases). The HTML is byte for byte the same
  * (tests/e2e/page-replay.spec.ts compares a server rendering each way).
  * REACT_SERVER_BUILD=edge keeps Next's choice.
- *
- * Either way, every Suspense boundary is written in place (writeBoundariesInPlace below).
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -29,42 +27,19 @@ const EDGE = 'react-dom/server.edge';
  * has no alias table any more (then it says so once on the console; pages still render).
  */
 export function choosePagesRenderer(root = process.cwd(), env = process.env) {
+  if (env.REACT_SERVER_BUILD === 'edge') return 'edge';
   const require = createRequire(join(root, 'package.json'));
-  if (env.REACT_SERVER_BUILD === 'edge') {
-    writeBoundariesInPlace(require(EDGE));
-    return 'edge';
-  }
   try {
     const { addHookAliases } = require('next/dist/server/require-hook');
     // the Node build in the same react-dom package the edge build would have come from
     const nodeBuild = join(require.resolve(EDGE).replace(/server\.edge\.js$/, ''), 'server.node.js');
-    writeBoundariesInPlace(require(nodeBuild));
+    require(nodeBuild);
     addHookAliases([[EDGE, nodeBuild]]);
     return 'node';
   } catch (err) {
     console.warn(`[server] pages render with React's edge build: ${/** @type {Error} */ (err).message}`);
     return 'edge';
   }
-}
-
-const IN_PLACE = Symbol.for('loansites.boundariesInPlace');
-
-/**
- * Makes the build's renderToReadableStream write every Suspense boundary in place, unless its
- * caller says otherwise. React otherwise "outlines" a completed boundary that comes after 12.8 kB
- * of page (progressiveChunkSize): it sends a hidden copy at the end with an inline script that
- * moves it into place after a paint: invisible without JavaScript, shown late, shifting the layout.
- * That is for streaming, which the pages router does not do (it waits for the whole page:
- * next/dist/server/render.js awaits allReady). The interactive blocks sit in boundaries so that the
- * browser hydrates them in short slices (blocks/Blocks.tsx), and must stay where they are.
- * @param {{ renderToReadableStream: (element: unknown, options?: object) => unknown }} build
- */
-export function writeBoundariesInPlace(build) {
-  const render = /** @type {typeof build.renderToReadableStream & { [IN_PLACE]?: true }} */ (build.renderToReadableStream);
-  if (render[IN_PLACE]) return;
-  const inPlace = (/** @type {unknown} */ element, /** @type {object | undefined} */ options) =>
-    render(element, { progressiveChunkSize: Infinity, ...options });
-  build.renderToReadableStream = Object.assign(inPlace, { [IN_PLACE]: true });
 }
 
 /** The build a page render in this process actually used (from Node's module cache): 'node', 'edge' or 'none yet'. */

@@ -6,7 +6,7 @@
  */
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useEffect } from 'react';
-import { Blocks, isFirstLoad, liveBlocks } from '../../../blocks/Blocks';
+import { Blocks } from '../../../blocks/Blocks';
 import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/chrome/Layout';
 import { getCatalog } from '../../../engine/catalog';
@@ -57,8 +57,8 @@ export default function BrandPage({ model }: { model: ClientModel }) {
     if (!isHydrationModel(model)) void loadStaticBlocks().then((m) => m.writePageHead(model));
   }, [model]);
   return (
-    <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply} liveBlocks={liveBlocks(model)}>
-      <Blocks blocks={model.blocks} brand={model.brand} firstLoad={isFirstLoad(model)} />
+    <Layout brand={model.brand} kept={isHydrationModel(model)} stickyApply={!model.noApply}>
+      <Blocks blocks={model.blocks} brand={model.brand} />
     </Layout>
   );
 }
