@@ -9,6 +9,7 @@
  * every variant goes through the same request interception (third parties answered at once, empty).
  * `--json=dir` keeps each run's Lighthouse JSON. `--cpu-time`: each run's audits again on its trace with every main-thread task
  * shortened to its CPU time (cpuTimeTrace.ts): the figures a quiet machine would give, steady on a loaded one.
+ * `--tasks`: each run's main-thread tasks of 12 ms wall time or more (traceTasks.ts), and the medians of the largest one.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import type { Result } from 'lighthouse';
 import { COMPILE_HINT } from '../compile-hints';
 import { cpuTimeAudit } from './cpuTimeTrace';
 import { lighthouseResult, withBrowser, withoutTagManager, type Rewrite } from './lighthouse';
+import { savedTasks, taskLine } from './traceTasks';
 
 interface Run {
   score: number;
@@ -53,6 +55,7 @@ async function main() {
   const runs = Number(arg('runs') ?? 3);
   const json = arg('json');
   const cpuTime = process.argv.includes('--cpu-time');
+  const tasks = process.argv.includes('--tasks');
   if (json) mkdirSync(json, { recursive: true });
   const variants = process.argv
     .slice(2)
@@ -67,18 +70,24 @@ async function main() {
         : mods.includes('hints')
           ? (js) => (js.startsWith(COMPILE_HINT) ? js : COMPILE_HINT + js)
           : (js) => js;
-      return { label, url: url!, rewrite, rewriteScript, runs: [] as Run[], cpuRuns: [] as Run[] };
+      return { label, url: url!, rewrite, rewriteScript, runs: [] as Run[], cpuRuns: [] as Run[], largest: [] as { wall: number; cpu: number }[] };
     });
   await withBrowser(async (browser) => {
     for (let i = 0; i < runs; i++) {
       for (const v of variants) {
         const dir = mkdtempSync(join(tmpdir(), 'lighthouse-ab-'));
         try {
-          const lhr = await lighthouseResult(browser, v.url, v.rewrite, v.rewriteScript, cpuTime ? dir : undefined);
+          const lhr = await lighthouseResult(browser, v.url, v.rewrite, v.rewriteScript, cpuTime || tasks ? dir : undefined);
           if (json) writeFileSync(`${json}/${v.label}-${i}.json`, JSON.stringify(lhr));
           const r = summary(lhr);
           v.runs.push(r);
           console.log(`${v.label.padEnd(16)} ${fmt(r)}  (speed ${Math.round(lhr.environment.benchmarkIndex)})\n  long tasks: ${r.longTasks}`);
+          if (tasks) {
+            const list = savedTasks(dir);
+            console.log(list.map((t) => `    ${taskLine(t)}`).join('\n'));
+            const top = list.reduce((a, t) => (t.wallMs > a.wallMs ? t : a), { wallMs: 0, cpuMs: 0 });
+            v.largest.push({ wall: top.wallMs, cpu: top.cpuMs });
+          }
           if (cpuTime) {
             const { lhr: onCpu, wallMs, cpuMs } = await cpuTimeAudit(v.url, dir);
             const c = summary(onCpu);
@@ -104,6 +113,12 @@ async function main() {
   if (cpuTime) {
     console.log('on CPU time (each main-thread task as long as the CPU time it got):');
     for (const v of variants) if (v.cpuRuns.length) console.log(`${v.label.padEnd(16)} ${medians(v.cpuRuns)}`);
+  }
+  if (tasks) {
+    console.log('largest main-thread task (median of the runs):');
+    for (const v of variants)
+      if (v.largest.length)
+        console.log(`${v.label.padEnd(16)} ${Math.round(mid(v.largest.map((l) => l.wall)))} ms wall, ${Math.round(mid(v.largest.map((l) => l.cpu)))} ms CPU`);
   }
 }
 

@@ -5,7 +5,7 @@
  * brands are test fixtures (tests/fixtures/brands, loaded only by the e2e server).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { brandUrl, expectNoAxeViolations } from './helpers';
+import { brandUrl, expectNoAxeViolations, gotoHydrated } from './helpers';
 
 /** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
 async function open(page: Page, brand: string, path: string) {
@@ -398,6 +398,23 @@ test.describe('amount widgets on pages', () => {
     await expect(picker.getByRole('button', { name: 'Get Started' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(brandUrl('acmetitle', '/apply-title-loans?v1=landing-page&requestedamount=35000'));
+  });
+
+  // A borrower's first input comes as soon as the page can take it: on a slow CPU, a click or key on a
+  // widget at the moment the page is marked hydrated must be answered, not lost to a widget not live yet.
+  test('the first click and the first key on a widget, as soon as the page is marked hydrated on a slow CPU, are answered', async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await gotoHydrated(page, brandUrl('acmetitle', '/'));
+    const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
+    await picker.getByRole('combobox').click();
+    await expect(picker.getByRole('listbox')).toBeVisible();
+
+    await gotoHydrated(page, brandUrl('acmetitle', '/'));
+    const combo = picker.getByRole('combobox', { name: 'Loan amount' });
+    await combo.focus();
+    await page.keyboard.press('End');
+    await expect(picker.getByRole('option')).toHaveCount(19);
   });
 
   test('quick amount picker, by mouse: $2,000 is rounded up to the 2500 bracket; axe with the list open', async ({ page }) => {
