@@ -49,6 +49,8 @@ const config: NextConfig = {
   // ~10 MiB of an idle server's heap for routes most instances seldom or never serve. Each route
   // loads with its first request instead.
   experimental: { preloadEntriesOnStart: false },
+  // The browser's `process`: a few no-ops in place of Next's emulation of Node's (see the module).
+  turbopack: { resolveAlias: { 'next/dist/compiled/process': { browser: './blocks/chrome/processShim.cjs' } } },
   // No headers(), rewrites or proxy: server.mjs routes every request and sets every header it
   // adds (engine/http/frontDoor.ts decides, per page, its Content-Security-Policy and
   // Permissions-Policy).

@@ -298,3 +298,25 @@ test('every code chunk a page loads asks V8 to compile it while it downloads (sc
   // Without it, V8 compiles each function on the main thread when the page first calls it.
   for (const { url, text } of loaded) expect(text.startsWith('//# allFunctionsCalledOnLoad\n'), url).toBe(true);
 });
+
+// Client-side navigation with the pruned manifest: engine.spec.ts ("a nav link navigates on the client…").
+test('the build manifest a page loads lists only the pages its router opens (scripts/prune-build-manifest.ts); no script emulates Node’s process', async ({
+  page,
+}) => {
+  const scripts: Promise<{ url: string; text: string }>[] = [];
+  const onResponse = (r: Response) => {
+    if (r.request().resourceType() === 'script') scripts.push(r.text().then((text) => ({ url: r.url(), text })));
+  };
+  page.on('response', onResponse);
+  await open(page, 'ipaydayloans', '/payday-loans');
+  page.off('response', onResponse);
+  const loaded = await Promise.all(scripts);
+  // next/dist/compiled/process, the Node emulation next.config.ts replaces with blocks/chrome/processShim.cjs.
+  for (const { url, text } of loaded) expect(text.includes('setTimeout has not been defined'), url).toBe(false);
+  const text = loaded.find((s) => s.url.includes('/_buildManifest.js'))?.text ?? '';
+  // The console's pages run no script and the API routes are loaded by the browser: neither is a route of the browser's router.
+  expect(text).not.toContain('/_console');
+  expect(text).not.toContain('/api/');
+  expect(text).toContain('"/_brand/[brand]/[[...path]]"');
+  expect(text).toContain('"/_error"');
+});
