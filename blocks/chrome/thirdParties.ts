@@ -1,9 +1,12 @@
 /**
  * The tag manager and the pixel (SPEC §2, §7), in every page's script — so kept to a few hundred
  * bytes; the pixel's own code is a lazy chunk.
- * - dataLayer gets a `pageview` event with the page path at once and on every client-side route
- *   change; the container script (gtm.js?id=…) is requested only after the load event, once the
- *   browser is idle: it never competes with the page's own first paint and scripts.
+ * - the container script (gtm.js?id=…) is requested only after the load event, once the browser
+ *   is idle: it never competes with the page's own first paint and scripts. dataLayer gets its
+ *   start (consent defaults, `gtm.js`) and the first `pageview` with the page path at that moment —
+ *   or at the first client-side route change if sooner — and a `pageview` on every route change.
+ *   Not at mount: whether the visitor opted out is read from document.cookie, whose first read of
+ *   a page load waits on the browser process (./deferral.ts).
  * - the pixel (general brands) loads at the same moment, from ./pixel, and counts a page view
  *   on each route change.
  * - opted out (Global Privacy Control, or the Do Not Sell choice — engine/privacy.ts): no pixel
@@ -55,22 +58,34 @@ export function installThirdParties(tags: { gtmId?: string | undefined; pixelId?
   let pixelView: (() => void) | undefined;
   let pendingPixelViews = 0;
   let cancelled = false;
-  if (gtmId) {
-    if (optedOutHere()) {
-      denyAds('default');
-      gtag('set', 'ads_data_redaction', true);
-      gtag('set', 'url_passthrough', false);
-    }
-    (window.dataLayer ||= []).push({ 'gtm.start': Date.now(), event: 'gtm.js', gtmId });
-  }
-  const view = (url: string) => {
+  let started = false;
+  const firstPage = location.pathname + location.search;
+  const pushView = (url: string) => {
     const out = optedOutHere();
     if (gtmId) window.dataLayer!.push({ event: 'pageview', page: pagePathFor(url, out) });
     if (pixelId && !out) pixelView ? pixelView() : pendingPixelViews++;
   };
-  view(location.pathname + location.search);
+  // Consent defaults first, then the container's start, then the page views in their order.
+  const start = () => {
+    if (started) return;
+    started = true;
+    if (gtmId) {
+      if (optedOutHere()) {
+        denyAds('default');
+        gtag('set', 'ads_data_redaction', true);
+        gtag('set', 'url_passthrough', false);
+      }
+      (window.dataLayer ||= []).push({ 'gtm.start': Date.now(), event: 'gtm.js', gtmId });
+    }
+    pushView(firstPage);
+  };
+  const view = (url: string) => {
+    start();
+    pushView(url);
+  };
   window.next.router.events.on('routeChangeComplete', view);
   const stopWaiting = afterInteractive(() => {
+    start();
     if (gtmId) {
       const script = document.createElement('script');
       script.async = true;
