@@ -40,7 +40,8 @@ type CookieStoreLike = { get(name: string): Promise<{ value?: string } | null | 
 export async function optedOutSoon(): Promise<boolean> {
   const gpc = (navigator as { globalPrivacyControl?: unknown }).globalPrivacyControl;
   const store = (window as { cookieStore?: CookieStoreLike }).cookieStore;
-  if (gpc === true || !store) return optedOutHere();
+  if (gpc === true) return true;
+  if (!store) return optedOutHere();
   try {
     const cookie = await store.get(OPT_OUT_COOKIE);
     return browserPrivacyState(gpc, cookie?.value === undefined ? '' : `${OPT_OUT_COOKIE}=${cookie.value}`) !== 'opted-in';
