@@ -114,8 +114,9 @@ async function main() {
       const { calls, long } = await once(url, cpu);
       const inLong = (at: number) => long.find((t) => at >= t.at && at <= t.at + t.ms);
       const total = calls.reduce((s, c) => s + c.ms, 0);
+      const inLongTasks = calls.reduce((s, c) => s + (inLong(c.at) ? c.ms : 0), 0);
       console.log(
-        `\n${url} (run ${i + 1}, CPU ${cpu}×): ${calls.length} calls, ${total.toFixed(1)} ms in all; long tasks: ${long.map((t) => `${Math.round(t.at)}+${Math.round(t.ms)}`).join(', ')}`,
+        `\n${url} (run ${i + 1}, CPU ${cpu}×): ${calls.length} calls, ${total.toFixed(1)} ms in all, ${inLongTasks.toFixed(1)} ms inside long tasks; long tasks: ${long.map((t) => `${Math.round(t.at)}+${Math.round(t.ms)}`).join(', ')}`,
       );
       for (const c of calls) {
         const t = inLong(c.at);
