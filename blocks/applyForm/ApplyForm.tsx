@@ -26,6 +26,7 @@ import { readApplySource, readVisitTracking } from './tracking';
 import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
 import { POSTAL_WORDS } from '../../engine/regions';
 import { funnel } from '../chrome/funnel';
+import { rememberThisVisit } from '../chrome/visitTracking';
 import { formMoveEvent } from '../../engine/traffic/browserVisit';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
@@ -85,6 +86,8 @@ function ScriptProvider({ block, brand }: BlockProps<'applyForm'>) {
   useEffect(() => {
     const script = block.script;
     if (!script) return;
+    // v1 below is this visit's stored source
+    rememberThisVisit();
     const query = new URLSearchParams(window.location.search);
     const settings = {
       container: containerId,
@@ -171,30 +174,34 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const placeState = useRef<string | undefined>(undefined);
   placeState.current = state.place?.place?.stateCode;
 
-  // After mount: the amount from the query (or a reload's stored answers), and the step a reload was on.
+  // After mount: the amount from the query (or a reload's stored answers), and the step a reload was on. In a task of its own:
+  // the page load's first sessionStorage read waits on the browser process, which would lengthen hydration's task.
   useEffect(() => {
-    queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
-    const stored = readStored(storage('sessionStorage'));
-    // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
-    const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
-    const reopen = stored?.step && navigation?.type === 'reload' ? stored.step : undefined;
     let live = true;
-    const start = (step: FormStep | undefined) => {
-      if (!live) return;
-      dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
-      if (step) dispatch({ type: 'goto', screen: step, today: new Date() });
-      setHydrated(true);
-    };
-    // A later step is opened once its screen has arrived (the form stays as the server drew it meanwhile).
-    if (reopen && reopen !== 'request')
-      fetchLater().then(
-        () => start(reopen),
-        () => start(undefined),
-      );
-    else start(reopen);
+    const restore = window.setTimeout(() => {
+      queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
+      const stored = readStored(storage('sessionStorage'));
+      // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
+      const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
+      const reopen = stored?.step && navigation?.type === 'reload' ? stored.step : undefined;
+      const start = (step: FormStep | undefined) => {
+        if (!live) return;
+        dispatch({ type: 'restore', ...initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale)), kept: stored?.kept ?? {} });
+        if (step) dispatch({ type: 'goto', screen: step, today: new Date() });
+        setHydrated(true);
+      };
+      // A later step is opened once its screen has arrived (the form stays as the server drew it meanwhile).
+      if (reopen && reopen !== 'request')
+        fetchLater().then(
+          () => start(reopen),
+          () => start(undefined),
+        );
+      else start(reopen);
+    }, 0);
     funnel({ type: 'apply_view' });
     return () => {
       live = false;
+      window.clearTimeout(restore);
     };
   }, [data.amountParam, data.defaultAmount, brand.locale]);
 
@@ -300,6 +307,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     idempotencyKey.current ??= newIdempotencyKey();
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
+    rememberThisVisit();
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
     const body = leadRequestBody(values, {
       kind,

@@ -1,26 +1,26 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { BrandView } from '../../engine/model';
-import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument } from '../../engine/widgets/exitIntent';
+import { claimExitPopup, exitFlagKey, leftDocument } from '../../engine/widgets/exitIntent';
 import { localStore } from './visitTracking';
 
 const ExitPopup = lazy(() => import('../parts/ExitPopup'));
 
 /**
- * The exit-intent trigger (SPEC §4). Only a mouseout listener lives in every page's script, and
- * only while the brand's flag is unset; the popup's code loads when the pointer first leaves.
+ * The exit-intent trigger (SPEC §4). Only a mouseout listener lives in every page's script, until
+ * the pointer first leaves; then the brand's flag decides, and the popup's code loads if it was unset.
  */
 export function ExitIntent({ brand }: { brand: BrandView }) {
   const [open, setOpen] = useState<boolean>();
   const popup = brand.exitPopup;
   const enabled = !!popup;
   useEffect(() => {
-    const store = localStore();
+    if (!enabled) return;
     const key = exitFlagKey(brand.id);
-    if (!enabled || exitPopupSeen(store, key)) return;
+    // The flag is read at the first exit, not at mount: a page load's first storage read waits on the browser process.
     const onOut = (event: MouseEvent) => {
-      if (!leftDocument(event) || !claimExitPopup(store, key)) return;
+      if (!leftDocument(event)) return;
       document.removeEventListener('mouseout', onOut);
-      setOpen(true);
+      if (claimExitPopup(localStore(), key)) setOpen(true);
     };
     document.addEventListener('mouseout', onOut);
     return () => document.removeEventListener('mouseout', onOut);

@@ -6,7 +6,7 @@ import { ExitIntent } from './ExitIntent';
 import type { BrandView } from '../../engine/model';
 import { Kept } from './Kept';
 import { StickyApply } from './StickyApply';
-import { rememberThisVisit, traceSessionWhenIdle } from './visitTracking';
+import { afterVisitRemembered, rememberVisitSoon, traceSessionWhenIdle } from './visitTracking';
 import { installThirdParties } from './thirdParties';
 import { keptLinksFollowTheVisit } from './keptParts';
 import { LazyFooter, LazyHeader } from '../registry';
@@ -20,14 +20,14 @@ import type { LiveBrand } from '../hydrationModel';
  */
 export function Layout({ brand, kept, stickyApply = false, children }: { brand: LiveBrand; kept: boolean; stickyApply?: boolean; children: ReactNode }) {
   const [headerKept] = useState(kept);
-  // A layout effect: it runs before the blocks' effects, so widgets read this visit's LoansSource1.
-  useLayoutEffect(rememberThisVisit, []);
+  // A layout effect: it runs before the blocks' effects, so the widgets waiting for this visit's LoansSource1 wait for this one.
+  useLayoutEffect(rememberVisitSoon, []);
   useEffect(() => {
     // Marks the page as hydrated (client links, menus and widgets now answer): tests wait for it,
     // Next sets no such marker in production builds.
     document.documentElement.dataset.hydrated = '';
-    keptLinksFollowTheVisit();
     const off = [
+      afterVisitRemembered(keptLinksFollowTheVisit),
       installClientNavigation(),
       installLayoutBehaviour(),
       traceSessionWhenIdle(),

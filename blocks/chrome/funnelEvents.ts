@@ -6,7 +6,6 @@
  * hidden or left. Nothing is retried: a count lost now and then is cheaper than a second send.
  */
 import type { EventBatch, FunnelEvent, Landing } from '../../schemas/api.types';
-import { browserPrivacyState } from '../../engine/privacy';
 import {
   batchesOf,
   EVENTS_URL,
@@ -18,6 +17,7 @@ import {
   VISIT_STORAGE_KEY,
   type StoredVisit,
 } from '../../engine/traffic/browserVisit';
+import { optedOutSoon } from './thirdParties';
 
 const SEND_AFTER_MS = 2000;
 
@@ -48,12 +48,13 @@ function send(body: EventBatch): void {
   }
 }
 
-export function startFunnel(): void {
+export async function startFunnel(): Promise<void> {
   if (started) return;
   started = true;
   const w = window as FunnelWindow;
+  // read without blocking (./thirdParties.ts), before the visit's landing is decided
+  const optedOut = await optedOutSoon();
   const store = session();
-  const optedOut = browserPrivacyState((navigator as Navigator & { globalPrivacyControl?: unknown }).globalPrivacyControl, document.cookie) !== 'opted-in';
   const params = landingParams(window.location.search, optedOut);
   let stored: StoredVisit | undefined;
   try {

@@ -1,7 +1,8 @@
 /**
  * The apply links of the kept parts of a first load (Kept.tsx: server HTML the browser keeps, no
  * React inside) carry this visit's stored source as v1 (SPEC §4), as ApplyLink's hook does for
- * the parts React renders — in plain DOM code, once, after rememberThisVisit has stored it.
+ * the parts React renders — in plain DOM code, once, after rememberThisVisit has stored it (Layout:
+ * afterVisitRemembered).
  */
 import { storedSource, withApplySource } from '../../engine/apply';
 import { localStore } from './visitTracking';

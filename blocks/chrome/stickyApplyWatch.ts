@@ -9,11 +9,12 @@
  * cleanup.
  */
 import { storedSource, withApplySource } from '../../engine/apply';
-import { localStore } from './visitTracking';
+import { localStore, rememberThisVisit } from './visitTracking';
 
 export function watchStickyApply(el: HTMLElement): () => void {
   const link = el.querySelector('a');
   const href = link?.getAttribute('href');
+  rememberThisVisit();
   if (link && href) link.setAttribute('href', withApplySource(href, storedSource(localStore())));
   const anchor = document.querySelector('[data-hero-cta]') ?? document.querySelector('#main > :first-child');
   let passed = false;

@@ -1,13 +1,19 @@
 /**
  * Visit tracking in the browser (SPEC §4; the rules are engine/tracking.ts). Two steps:
- * - rememberThisVisit, at mount, before any widget reads LoansSource1: stores the visit's
- *   source, path and click ids (a few hundred bytes of script, in every page);
+ * - rememberThisVisit: stores the visit's source, path and click ids (a few hundred bytes of
+ *   script, in every page) — not during hydration but when the page is first idle or at the
+ *   visitor's first input (rememberVisitSoon, ./deferral.ts: the first localStorage read blocks
+ *   on the browser process); whatever needs the stored visit waits for it (afterVisitRemembered)
+ *   or has it stored first (rememberThisVisit is run once, by whoever needs it first);
  * - traceSessionWhenIdle: once the page is idle, and only when a session trace is due (a stored
  *   click id, no stored uuid), loads ./sessionTrace lazily and posts it. Most visitors never
  *   fetch that chunk. The same idle moment loads ./funnelEvents (first-party visit and funnel
  *   counts), so neither is part of a page's first load.
  */
 import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/visitSource';
+import { whenIdle, whenIdleOrFirstInput } from './deferral';
+
+export { whenIdle } from './deferral';
 
 export function localStore(): KeyValueStorage | undefined {
   try {
@@ -17,18 +23,34 @@ export function localStore(): KeyValueStorage | undefined {
   }
 }
 
+let remembered = false;
+const waiting: (() => void)[] = [];
+
+/** Stores what this page load's URL brings (once per rememberVisitSoon), then runs what was waiting for it. */
 export function rememberThisVisit(): void {
+  if (remembered) return;
+  remembered = true;
   rememberVisit(localStore(), window.location.search, window.location.pathname);
+  for (const run of waiting.splice(0)) run();
 }
 
-/** Runs `run` once the browser is idle (at most 3 s later; a task later where requestIdleCallback is missing). Returns a cancel function. */
-export function whenIdle(run: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
+/** Runs `run` once this page load's visit is stored: at once if it is. Returns a cancel function. */
+export function afterVisitRemembered(run: () => void): () => void {
+  if (remembered) {
+    run();
+    return () => {};
   }
-  const handle = window.setTimeout(run, 1);
-  return () => window.clearTimeout(handle);
+  waiting.push(run);
+  return () => {
+    const at = waiting.indexOf(run);
+    if (at >= 0) waiting.splice(at, 1);
+  };
+}
+
+/** At the layout's mount: the visit is stored when the page is first idle, or at the first input if sooner. */
+export function rememberVisitSoon(): () => void {
+  remembered = false;
+  return whenIdleOrFirstInput(rememberThisVisit);
 }
 
 const traceMayBeDue = (store: KeyValueStorage): boolean =>
@@ -39,6 +61,8 @@ export function traceSessionWhenIdle(): () => void {
   let cancelled = false;
   const run = () => {
     if (!cancelled) import('./funnelEvents').then((m) => m.startFunnel()).catch((err) => console.warn('[funnel]', err));
+    // the trace reads what this visit stored
+    rememberThisVisit();
     const store = localStore();
     try {
       if (cancelled || !store || !traceMayBeDue(store)) return;
