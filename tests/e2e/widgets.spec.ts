@@ -9,7 +9,7 @@ import { brandUrl, expectNoAxeViolations, gotoHydrated } from './helpers';
 
 /** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
 async function open(page: Page, brand: string, path: string) {
-  await page.goto(brandUrl(brand, path));
+  await gotoHydrated(page, brandUrl(brand, path));
   await page.waitForLoadState('networkidle');
 }
 
