@@ -55,6 +55,8 @@ async function traceCodeLoads(page: Page): Promise<{ take(): Promise<string[]> }
  * started (its code requested) and one that is not due never will.
  */
 async function trackerDecided(page: Page) {
+  // hydrated first: the visit is stored, and the tracker queued, by the page's first effects
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
 }
