@@ -136,13 +136,19 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
           }).observe({ type: 'layout-shift', buffered: true });
         });
         await page.goto(brandUrl(brand, path), { waitUntil: 'networkidle' });
-        // A screen at a time, as a thumb would, until the end of the page is on screen.
+        // A screen at a time, as a thumb would, until the end of the page and the footer are on screen.
+        // A part is given its real size only at the next rendering update after it comes near the
+        // screen, so each step waits two frames before it looks: otherwise the end can be "reached"
+        // on the estimated size and the footer then pushed below the screen by the part's real one.
         await expect
           .poll(
             () =>
-              page.evaluate(() => {
+              page.evaluate(async () => {
                 window.scrollBy(0, window.innerHeight * 0.8);
-                return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+                await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+                const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
+                const footer = document.querySelector('footer.site-footer')?.getBoundingClientRect();
+                return atEnd && !!footer && footer.top < window.innerHeight && footer.bottom > 0;
               }),
             { intervals: [50], timeout: 30_000 },
           )
