@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../schemas/brand.types';
-import { expandParts, linkListNamesIn, pointerVia, type Moved, type SharedPart } from './sharedParts';
+import { expandParts, linkListNamesIn, pointerVia, switchesIn, type Moved, type SharedPart } from './sharedParts';
 import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
@@ -59,23 +59,25 @@ export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/
  */
 function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>): LoadedBrand {
   const own = brand.layouts ?? {};
-  // one filled copy per route's parameters (a route's object lives as long as the catalog)
+  // one filled copy per route's parameters (a route's object lives as long as the catalog), and
+  // one per layout with switches for routes that give none
   const filled = new WeakMap<LayoutParams, Layout>();
+  const unswitched = new Map<string, Layout>();
   const named = (name: string) => own[name] ?? shared.get(name)?.layout;
-  return {
-    brand,
-    file,
-    routes: withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i)),
-    layout: (name, params) => {
-      const layout = named(name);
-      if (!layout || !params) return layout;
-      const known = filled.get(params);
-      if (known) return known;
-      const made = withLayoutParams(layout, params);
-      filled.set(params, made);
-      return made;
-    },
+  const layout = (name: string, params?: LayoutParams): Layout | undefined => {
+    const found = named(name);
+    if (!found) return found;
+    const known = params ? filled.get(params) : unswitched.get(name);
+    if (known) return known;
+    const made = withLayoutParams(found, params);
+    if (params) filled.set(params, made);
+    else if (made !== found) unswitched.set(name, made);
+    return made;
   };
+  const routes = withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i));
+  // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
+  for (const r of routes) layout(r.layout, r.layoutParams);
+  return { brand, file, routes, layout };
 }
 
 /** Check and compile brand sources and shared sources: layouts and parts (from disk or from a test). */
@@ -105,6 +107,13 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     if (!found.length)
       for (const { pointer, name } of linkListNamesIn(blocks ?? []))
         found.push({ file: src.file, pointer, message: `a shared part belongs to no brand, so it cannot name a link list ("${name}"): write the links here` });
+    if (!found.length)
+      for (const { pointer, name } of switchesIn(blocks ?? []))
+        found.push({
+          file: src.file,
+          pointer,
+          message: `a part's blocks show wherever it is named, so they cannot say "when": remove it here and switch the part where a layout names it ({ "part": "${layoutName(src.file)}", "when": "${name}" })`,
+        });
     problems.push(...found);
     if (!found.length) parts.set(layoutName(src.file), { file: src.file, links, blocks, routes });
   }

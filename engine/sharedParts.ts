@@ -5,7 +5,8 @@
  * routes (the legal pages), named among a brand's routes the same way. What the engine reads has
  * the part's entries in that place, so a page renders exactly as if the file had written them. A
  * problem found later inside them belongs to the file that named the part: it is reported at the
- * reference (`pointerVia`).
+ * reference (`pointerVia`). A block part named with "when" shows only on the pages whose route
+ * switches it on, like a single block (engine/layoutParams.ts).
  */
 import { BLOCK_LINK_LIST_FIELDS, type Block, type Links, type Route } from '../schemas/brand.types';
 import { encodePointer } from './validate/locate';
@@ -86,9 +87,11 @@ export function expandParts<K extends EntryKind>(
       });
       return;
     }
+    // a part named with "when" shows, all of it, on the pages that switch it on: each of its blocks carries the switch
+    const when = (entry as { when?: unknown }).when;
     for (const entry of found) {
       moved.push([encodePointer([...at, out.length]), from, true]);
-      out.push(entry);
+      out.push(typeof when === 'string' ? { ...entry, when } : entry);
     }
   });
   return { entries: out as NonNullable<SharedPart[K]>, problems, moved };
@@ -103,5 +106,13 @@ export function linkListNamesIn(blocks: readonly unknown[], at: readonly (string
       const value = block[field];
       return typeof value === 'string' ? [{ pointer: encodePointer([...at, i, field]), name: value }] : [];
     });
+  });
+}
+
+/** A part's own blocks show wherever it is named, so they cannot be switched: the places where one says "when" (the reference in the layout may). */
+export function switchesIn(blocks: readonly unknown[], at: readonly (string | number)[] = ['blocks']): { pointer: string; name: string }[] {
+  return blocks.flatMap((entry, i) => {
+    const when = (entry as { when?: unknown }).when;
+    return typeof when === 'string' ? [{ pointer: encodePointer([...at, i, 'when']), name: when }] : [];
   });
 }

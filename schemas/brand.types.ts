@@ -102,6 +102,13 @@ export type Block =
  */
 export type BlockLoanTypes = [LoanType, ...LoanType[]];
 /**
+ * Show this block (or a block part's blocks) only on the pages of routes that switch it on: "when": "keepReading" shows on a route whose "layoutParams" give "keepReading": true, and on no other. Lets one shared layout serve pages that differ in whether a block is there at all.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "blockWhen".
+ */
+export type BlockWhen = string;
+/**
  * The links, in order, or (in a brand's own layouts) the name of one of the brand's "linkLists".
  *
  * @minItems 1
@@ -554,13 +561,13 @@ export interface Route {
     | 'cash-advance-near-me';
   content?: ContentCollection;
   /**
-   * Values for the layout's {param.name} placeholders: the strings in which this route's pages differ from the other pages of a shared layout (e.g. "cityPath": "/{loanType.slug}/location"). Every parameter the layout uses must be given, and only those; a value may hold page placeholders.
+   * The values of the layout's parameters, by name: text for each {param.name} placeholder (the strings in which this route's pages differ from the other pages of a shared layout, e.g. "cityPath": "/{loanType.slug}/location"), and true for each switch (a block's "when") this route's pages show. Every text parameter the layout writes must be given, and no name the layout does not use; a switch left out is off. A text value may hold page placeholders.
    */
   layoutParams?: {
     /**
-     * The text put in place of {param.name}.
+     * The text put in place of {param.name}, or true / false for a switch ("when": "name").
      */
-    [k: string]: string;
+    [k: string]: string | boolean;
   };
 }
 /**
@@ -641,6 +648,7 @@ export interface AddressAutocompleteBlock {
    */
   label?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A call to action that hands the visitor to the brand's apply page.
@@ -666,6 +674,7 @@ export interface ApplyCtaBlock {
    */
   label: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Interactive: the application form of the apply page. Embedded: three short steps (amount and ZIP code, plus purpose and vehicle on title brands; contact details; income, date of birth and consent), a state gate before contact details, and a thank-you step; it posts to POST /api/leads. Script: a labelled container for a third-party form loader.
@@ -739,6 +748,7 @@ export interface ApplyFormBlock {
         ApplyFormGuideLink
       ];
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The third-party form loader (SPEC §4, §7), when provider is "script".
@@ -810,6 +820,7 @@ export interface CityIndexBlock {
    */
   letterHrefTemplate?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Links to the cities of the page's state, largest first. Needs a route with a state.
@@ -835,6 +846,7 @@ export interface CityListBlock {
    */
   limit?: number;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The "Stop calls and emails" form: a borrower enters the phone number or email address of an earlier request to revoke consent to calls, texts and emails. Later requests from that contact are not sold, and lenders that bought an earlier one are told (POST /api/opt-out). Every brand has it on /stop-calls-and-emails (engine/sharedRoutes.ts).
@@ -852,6 +864,7 @@ export interface ContactOptOutBlock {
    */
   heading?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The content item the route's {slug} names (an article, answer, hub entry or author): its text from Markdown, rendered safely, with author, dates and tags, and its FAQ when it has one (also as FAQPage structured data).
@@ -869,6 +882,7 @@ export interface ContentBodyBlock {
    */
   showMeta?: boolean;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A list from the content service (articles, answers, hub entries, authors, categories or tags) for this brand, newest first, optionally paginated by the route's {page?} (a page past the last one is a 404).
@@ -902,6 +916,7 @@ export interface ContentListBlock {
    */
   pageSize?: number;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Questions and answers; also published as FAQPage structured data.
@@ -946,6 +961,7 @@ export interface FaqBlock {
     }[]
   ];
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Interactive: the 'Get Your Cash' widget — a loan amount field (digits only, 50 to 5000, clamped when you leave the field; empty means 1000) and a button to the apply page.
@@ -971,6 +987,7 @@ export interface GetYourCashBlock {
    */
   buttonLabel?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The page's opening band: its one <h1> heading, a short introduction and an optional apply button. Every page starts with exactly one hero.
@@ -996,6 +1013,7 @@ export interface HeroBlock {
    */
   ctaLabel?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A grid of links to other pages of the brand (or to other sites).
@@ -1014,6 +1032,7 @@ export interface LinkGridBlock {
   heading: string;
   links: Links2;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Facts written from data for the page's state or city: whether the service reaches it, how many cities and ZIP codes it covers, the largest or nearest places. Needs a route with a state or a city.
@@ -1035,6 +1054,7 @@ export interface LocationFactsBlock {
    */
   nearbyHrefTemplate?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Interactive: search by place. A button opens the full-screen location search panel (street, city, state or ZIP code, with place-name results); choosing a result opens the brand's page for that place — its city page where the brand has city pages, else its state page. 'Use my location' finds the visitor's state and opens its page. Uses the embedded geocoder, or Mapbox with the brand's mapKey when GEOCODER=mapbox.
@@ -1064,6 +1084,7 @@ export interface LocationSearchBlock {
    */
   geolocation?: boolean;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The "Do Not Sell or Share My Personal Information" control: the visitor's current choice and a button to opt out (or back in), remembered in a first-party cookie; a browser sending Global Privacy Control is opted out without asking. A US brand needs one page with this block; its footer then links to it.
@@ -1081,6 +1102,7 @@ export interface PrivacyChoiceBlock {
    */
   heading?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Interactive: the quick amount picker ('How Much Instant Cash Do You Need?'). The chosen amount is rounded up to a bracket (500, 1000, 2500, 5000; above 5000 is sent as 35000) and handed to the apply page.
@@ -1102,6 +1124,7 @@ export interface QuickAmountBlock {
    */
   buttonLabel?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Interactive: a banner with a loan amount slider ($50 to $5,000 in steps of $50, default $2,500), a field to type the amount instead of dragging, and a link to the apply page with the amount.
@@ -1127,6 +1150,7 @@ export interface RangeSliderBlock {
    */
   ctaLabel?: 'See Rates' | 'Check Your Rate';
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A section of text: an optional <h2> heading, paragraphs and an optional bullet list.
@@ -1158,6 +1182,7 @@ export interface RichTextBlock {
    */
   bullets?: string[];
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A search by state (and loan type): a plain form that works without JavaScript. Submitting it asks the page itself with ?state=…&type=…, and the server redirects to the page the link template gives.
@@ -1192,6 +1217,7 @@ export interface SearchFormBlock {
     [k: string]: string;
   };
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * Links to one page per state (50 states and DC), built from a link template.
@@ -1214,6 +1240,7 @@ export interface StateListBlock {
   hrefTemplate: string;
   exclude?: StateExclusions;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * A numbered list of steps, such as how applying works.
@@ -1268,6 +1295,7 @@ export interface StepsBlock {
     }[]
   ];
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * The directory of loan store brands: those filed under the route's {letterGroup} (a, b, c, d, ef, g, h, ijk, l, m, nop, qr, s, tuv, wxyz, other), or all of them when the route has none.
@@ -1293,6 +1321,7 @@ export interface StoreDirectoryBlock {
    */
   groupHrefTemplate?: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 /**
  * On a store brand's page (a route with {store}): what kind of loans the brand is known for, where to compare nearby options, and what to check before visiting any store.
@@ -1310,6 +1339,7 @@ export interface StoreFactsBlock {
    */
   heading: string;
   loanTypes?: BlockLoanTypes;
+  when?: BlockWhen;
 }
 
 /** Every block type declared by a blocks/<type>/schema.json. */

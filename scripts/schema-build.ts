@@ -18,10 +18,10 @@ export function blockTypes(): string[] {
     .sort();
 }
 
-/** Every block may name the loan types it shows for (schemas/brand.base.json $defs.blockLoanTypes). */
-function withLoanTypeFilter(block: Schema): Schema {
+/** Every block may name the loan types it shows for, and a switch of its layout it shows with (schemas/brand.base.json $defs.blockLoanTypes, blockWhen). */
+function withBlockFilters(block: Schema): Schema {
   const properties = block.properties as Schema;
-  return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' } } };
+  return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' }, when: { $ref: '#/$defs/blockWhen' } } };
 }
 
 /** A reference to a shared part of blocks (among a layout's blocks) or of routes (among a brand's routes): its entries stand in its place (engine/sharedParts.ts). */
@@ -37,6 +37,8 @@ const partRef = (kind: 'blocks' | 'routes', example: string): Schema => ({
       patternHint: `the name of a part in brands/parts/ that holds "${kind}", such as ${example}`,
       description: `The part's file name in brands/parts/ without .json; the part must hold "${kind}".`,
     },
+    // a run of blocks can be left out of some pages of a shared layout, like one block; routes cannot
+    ...(kind === 'blocks' ? { when: { $ref: '#/$defs/blockWhen' } } : {}),
   },
 });
 
@@ -56,7 +58,7 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   const base = readJson('schemas/brand.base.json');
   const defs = { ...(base.$defs as Schema) };
   const types = blockTypes();
-  for (const type of types) defs[`block_${type}`] = withLoanTypeFilter(readJson(`blocks/${type}/schema.json`));
+  for (const type of types) defs[`block_${type}`] = withBlockFilters(readJson(`blocks/${type}/schema.json`));
   // The types describe the brand the engine reads, where the catalog has put each named link
   // list in place (engine/brandExpand.ts): links are always an array there.
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };

@@ -2,11 +2,12 @@
  * Checks on how layouts are reused: a brand's own layout may not silently shadow a shared one
  * of the same name, and a block's "loanTypes" filter must name loan types the layout's routes
  * actually have (otherwise the block never shows, which is always a mistake); a route gives
- * exactly the parameters its layout writes ({param.name}, engine/layoutParams.ts).
+ * exactly the parameters its layout writes ({param.name}, engine/layoutParams.ts), and true or
+ * false only for its switches ("when").
  */
 import type { BlockType, Brand } from '../../schemas/brand.types';
 import { specOf } from '../blockSpecs';
-import { layoutParamNames } from '../layoutParams';
+import { blockShows, layoutParamNames, layoutSwitchNames } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
 import { loanTypesOfRoute } from '../routeLoanTypes';
 import { encodePointer } from './locate';
@@ -38,12 +39,15 @@ export function checkShadowedLayouts(brand: Brand, file: string, shared: Readonl
 
 export function checkLoanTypeFilters(source: LayoutSource, routes: readonly CompiledRoute[], brand: Brand): FileProblem[] {
   const problems: FileProblem[] = [];
-  const reachable = new Set(routes.flatMap((r) => loanTypesOfRoute(r, brand)));
   source.layout.blocks.forEach((block, i) => {
     if (!block.loanTypes) return;
+    // a switched block is judged by the routes that show it; a brand whose routes all leave it out never shows it, by choice
+    const showing = routes.filter((r) => blockShows(block, r.layoutParams));
+    if (!showing.length) return;
+    const reachable = new Set(showing.flatMap((r) => loanTypesOfRoute(r, brand)));
     const at = `${source.pointer}/blocks/${i}/loanTypes`;
     if (!reachable.size) {
-      const route = routes[0]!;
+      const route = showing[0]!;
       problems.push({
         file: source.file,
         pointer: at,
@@ -84,15 +88,27 @@ export function heroProblems(
 }
 
 /**
- * Each route gives every parameter its layout writes (a missing one would show "{param.x}" to
- * a borrower) and no other (a value nothing shows is a mistake, often a misspelt name).
+ * Each route gives every text parameter its layout writes (a missing one would show "{param.x}"
+ * to a borrower), true or false for its switches ("when": a switch left out is off), and no other
+ * name (a value nothing uses is a mistake, often a misspelt name). A name is either text or a
+ * switch, never both.
  */
 export function checkLayoutParams(source: LayoutSource, routes: readonly CompiledRoute[], brandFile: string): FileProblem[] {
   const problems: FileProblem[] = [];
   const uses = layoutParamNames(source.layout);
+  const switches = layoutSwitchNames(source.layout);
+  source.layout.blocks.forEach((block, i) => {
+    if (block.when && uses.includes(block.when))
+      problems.push({
+        file: source.file,
+        pointer: `${source.pointer}/blocks/${i}/when`,
+        message: `"${block.when}" is already a text parameter of this layout ({param.${block.when}}): give the switch another name`,
+      });
+  });
+  const wrote = (uses.map((n) => `{param.${n}}`).join(', ') || 'none') + (switches.length ? `; its switches: ${switches.map((n) => `"${n}"`).join(', ')}` : '');
   for (const route of routes) {
-    const given = Object.keys(route.layoutParams ?? {});
-    const missing = uses.filter((name) => !given.includes(name));
+    const given = Object.entries(route.layoutParams ?? {});
+    const missing = uses.filter((name) => !Object.hasOwn(route.layoutParams ?? {}, name));
     if (missing.length) {
       problems.push({
         file: brandFile,
@@ -100,13 +116,43 @@ export function checkLayoutParams(source: LayoutSource, routes: readonly Compile
         message: `layout "${route.layout}" writes ${missing.map((n) => `{param.${n}}`).join(', ')}: give ${missing.length > 1 ? 'their' : 'its'} text in this route's "layoutParams"`,
       });
     }
-    for (const name of given.filter((n) => !uses.includes(n))) {
-      problems.push({
-        file: brandFile,
-        pointer: encodePointer(['routes', route.index, 'layoutParams', name]),
-        message: `layout "${route.layout}" has no {param.${name}}, so this value shows nowhere (it writes: ${uses.map((n) => `{param.${n}}`).join(', ') || 'none'}); remove it`,
-      });
+    for (const [name, value] of given) {
+      const pointer = encodePointer(['routes', route.index, 'layoutParams', name]);
+      const isSwitch = switches.includes(name);
+      if (!isSwitch && !uses.includes(name))
+        problems.push({
+          file: brandFile,
+          pointer,
+          message: `layout "${route.layout}" has no {param.${name}}, so this value shows nowhere (it writes: ${wrote}); remove it`,
+        });
+      else if (isSwitch && typeof value !== 'boolean')
+        problems.push({
+          file: brandFile,
+          pointer,
+          message: `"${name}" is a switch of layout "${route.layout}" ("when": "${name}" shows a block on some pages): give true to show it, or leave it out, not text`,
+        });
+      else if (!isSwitch && typeof value !== 'string')
+        problems.push({
+          file: brandFile,
+          pointer,
+          message: `"${name}" is text in layout "${route.layout}" ({param.${name}}): give the text to show, not ${String(value)}`,
+        });
     }
   }
   return problems;
+}
+
+/** A hero holds the page's one <h1> heading, so every page of its layout has it: it cannot be switched off ("when"). */
+export function checkSwitchedBlocks(source: LayoutSource): FileProblem[] {
+  return source.layout.blocks.flatMap((block, i) =>
+    block.when && specOf(block.type).pageHeading
+      ? [
+          {
+            file: source.file,
+            pointer: `${source.pointer}/blocks/${i}/when`,
+            message: `a ${block.type} holds the page's one <h1> heading, so every page of the layout shows it: remove "when" (to show another heading on some pages, use a layout parameter)`,
+          },
+        ]
+      : [],
+  );
 }

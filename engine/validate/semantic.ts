@@ -12,12 +12,12 @@ import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type It
 import { blogHostsOf, hostsOfBrand } from '../hosts';
 import { TITLE_APPLY } from '../applyUrl';
 import { STORE_BRANDS } from '../data/stores';
-import { isLayoutParam, withLayoutParams } from '../layoutParams';
+import { isLayoutParam, shownBlockIndexes, withLayoutParams } from '../layoutParams';
 import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
 import type { Problem } from './schema';
 import { privacyChoicePath } from '../privacyChoicePage';
-import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, heroProblems } from './layoutReuse';
+import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, checkSwitchedBlocks, heroProblems } from './layoutReuse';
 import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
 
@@ -209,13 +209,21 @@ export function checkBrand(
   for (const [name, routes] of usedBy) {
     const source = layoutOf(name);
     if (!source) continue;
-    problems.push(...checkLoanTypeFilters(source, routes, brand), ...checkLayoutParams(source, routes, file));
+    problems.push(...checkLoanTypeFilters(source, routes, brand), ...checkLayoutParams(source, routes, file), ...checkSwitchedBlocks(source));
     // routes giving the same parameters show the same filled layout: each such layout is checked with its routes
     const byParams = new Map<string, CompiledRoute[]>();
     for (const r of routes) byParams.set(JSON.stringify(r.layoutParams ?? {}), [...(byParams.get(JSON.stringify(r.layoutParams ?? {})) ?? []), r]);
     for (const group of byParams.values()) {
-      const filled = { ...source, layout: withLayoutParams(source.layout, group[0]!.layoutParams) };
-      problems.push(...checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate));
+      const params = group[0]!.layoutParams;
+      const filled = { ...source, layout: withLayoutParams(source.layout, params) };
+      // a filled layout may leave switched blocks out: its problems are reported at the block as the layout wrote it
+      const shown = shownBlockIndexes(source.layout, params);
+      const blocks = `${source.pointer}/blocks/`;
+      const written = (pointer: string) => {
+        const index = pointer.startsWith(blocks) ? /^\d+/.exec(pointer.slice(blocks.length))?.[0] : undefined;
+        return index === undefined ? pointer : blocks + String(shown[Number(index)]) + pointer.slice(blocks.length + index.length);
+      };
+      for (const p of checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate)) problems.push({ ...p, pointer: written(p.pointer) });
     }
   }
   return problems;
