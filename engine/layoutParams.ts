@@ -15,8 +15,8 @@ export type LayoutParams = Readonly<Record<string, string | boolean>>;
 
 const PREFIX = 'param.';
 
-/** The text parameter names a layout writes ({param.cityPath} → "cityPath"), sorted. */
-export function layoutParamNames(layout: Layout): string[] {
+/** The text parameter names a layout (or a part of one) writes ({param.cityPath} → "cityPath"), sorted. */
+export function layoutParamNames(layout: unknown): string[] {
   const names = new Set<string>();
   const walk = (value: unknown): void => {
     if (typeof value === 'string') {

@@ -87,9 +87,13 @@ export function heroProblems(
   return [...found];
 }
 
+/** The switches of the blocks that write {param.name}, as `"when": "x"`. */
+const switchesOf = (layout: LayoutSource['layout'], name: string) =>
+  [...new Set(layout.blocks.filter((b) => b.when && layoutParamNames(b).includes(name)).map((b) => `"when": "${b.when}"`))].join(', ');
+
 /**
- * Each route gives every text parameter its layout writes (a missing one would show "{param.x}"
- * to a borrower), true or false for its switches ("when": a switch left out is off), and no other
+ * Each route gives every text parameter its layout writes in the blocks it shows (a missing one
+ * would show "{param.x}" to a borrower), true or false for its switches ("when": a switch left out is off), and no other
  * name (a value nothing uses is a mistake, often a misspelt name). A name is either text or a
  * switch, never both.
  */
@@ -108,7 +112,10 @@ export function checkLayoutParams(source: LayoutSource, routes: readonly Compile
   const wrote = (uses.map((n) => `{param.${n}}`).join(', ') || 'none') + (switches.length ? `; its switches: ${switches.map((n) => `"${n}"`).join(', ')}` : '');
   for (const route of routes) {
     const given = Object.entries(route.layoutParams ?? {});
-    const missing = uses.filter((name) => !Object.hasOwn(route.layoutParams ?? {}, name));
+    // the text of a block the route switches off is not needed (nor shown)
+    const shown = { ...source.layout, blocks: source.layout.blocks.filter((b) => blockShows(b, route.layoutParams)) };
+    const needed = layoutParamNames(shown);
+    const missing = needed.filter((name) => !Object.hasOwn(route.layoutParams ?? {}, name));
     if (missing.length) {
       problems.push({
         file: brandFile,
@@ -130,6 +137,12 @@ export function checkLayoutParams(source: LayoutSource, routes: readonly Compile
           file: brandFile,
           pointer,
           message: `"${name}" is a switch of layout "${route.layout}" ("when": "${name}" shows a block on some pages): give true to show it, or leave it out, not text`,
+        });
+      else if (!isSwitch && !needed.includes(name))
+        problems.push({
+          file: brandFile,
+          pointer,
+          message: `layout "${route.layout}" writes {param.${name}} only in blocks this route switches off (${switchesOf(source.layout, name)}), so this value shows nowhere; remove it`,
         });
       else if (!isSwitch && typeof value !== 'string')
         problems.push({

@@ -33,7 +33,8 @@ const two = (first: string, second: string) =>
   withRoutes(
     `{ "path": "/guide", "layout": "guide", "layoutParams": ${first} },\n    { "path": "/other-guide", "layout": "guide", "layoutParams": ${second} }`,
   );
-const headings = (catalog: ReturnType<typeof buildCatalog>, path: string) => resolvePage(catalog, 'acme', path, NOW)!.blocks.map((b) => b.heading);
+const headings = (catalog: ReturnType<typeof buildCatalog>, path: string) =>
+  resolvePage(catalog, 'acme', path, NOW)!.blocks.map((b) => (b as { heading?: string }).heading);
 
 describe('withLayoutParams with switches', () => {
   const layout = { title: '{param.topic}', description: 'About {param.topic}.', blocks: [hero, { ...more, when: 'keepReading' }, faq] } as unknown as Layout;
@@ -80,6 +81,16 @@ describe('a shared layout with a switched block', () => {
     expect(catalog.problems).toEqual([]);
   });
 
+  it('needs the text of the blocks a route shows only', () => {
+    const titled = { ...more, heading: '{param.moreHeading}', when: 'keepReading' };
+    const catalog = buildCatalog(
+      [{ file: FILE, text: two('{ "topic": "Payday", "keepReading": true, "moreHeading": "More" }', '{ "topic": "Title" }') }],
+      [layoutFile([hero, titled, faq])],
+    );
+    expect(catalog.problems).toEqual([]);
+    expect(headings(catalog, '/guide')).toEqual(['Payday', 'More', 'Questions']);
+  });
+
   it('reports a problem in a block after a left-out one at the block as the layout wrote it', () => {
     const broken = { ...faq, heading: 'Questions about {nothing}' };
     const problems = buildCatalog(
@@ -115,6 +126,12 @@ describe('a switch given or written wrongly is refused at its place', () => {
       '{ "topic": "T", "keepReadng": true }',
       [switched],
       'brands/acme.json /routes/5/layoutParams/keepReadng: layout "guide" has no {param.keepReadng}, so this value shows nowhere (it writes: {param.topic}; its switches: "keepReading"); remove it',
+    ],
+    [
+      'text given for a block the route switches off',
+      '{ "topic": "T", "moreHeading": "More" }',
+      [layoutFile([hero, { ...more, heading: '{param.moreHeading}', when: 'keepReading' }])],
+      'brands/acme.json /routes/5/layoutParams/moreHeading: layout "guide" writes {param.moreHeading} only in blocks this route switches off ("when": "keepReading"), so this value shows nowhere; remove it',
     ],
     [
       'a switch named like a text parameter',
