@@ -72,7 +72,7 @@ export function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: 
       brandView(loaded.brand, {
         year,
         onApplyPage,
-        privacyChoicePath: privacyChoicePath(loaded.brand, (name) => loaded.layout(name)),
+        privacyChoicePath: privacyChoicePath(loaded.brand, (name, params) => loaded.layout(name, params)),
         contactOptOutPath: loaded.routes.some((r) => r.path === CONTACT_OPT_OUT_PATH) ? CONTACT_OPT_OUT_PATH : undefined,
       }),
     );

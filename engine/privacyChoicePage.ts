@@ -5,11 +5,16 @@
  */
 import type { Brand, Layout } from '../schemas/brand.types';
 import { specOf } from './blockSpecs';
+import type { LayoutParams } from './layoutParams';
 
 /**
  * The brand's privacy-choice page (US brands, "Do Not Sell or Share My Personal Information"):
  * the first route without parameters whose layout has a privacyChoice block.
  */
-export function privacyChoicePath(brand: Pick<Brand, 'routes'>, layoutOf: (name: string) => Pick<Layout, 'blocks'> | undefined): string | undefined {
-  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout)?.blocks.some((b) => specOf(b.type).offersPrivacyChoices))?.path;
+export function privacyChoicePath(
+  brand: Pick<Brand, 'routes'>,
+  layoutOf: (name: string, params?: LayoutParams) => Pick<Layout, 'blocks'> | undefined,
+): string | undefined {
+  // the blocks the route's pages show (a switched block counts only on the routes that switch it on)
+  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout, r.layoutParams)?.blocks.some((b) => specOf(b.type).offersPrivacyChoices))?.path;
 }

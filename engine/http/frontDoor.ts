@@ -155,7 +155,8 @@ export function decide(req: RequestFacts, door: Door): Decision {
     if (lower !== path && !blogOnly(lower) && matchPath(loaded, lower)) return { kind: 'redirect', status: 308, location: lower + search };
     return { kind: 'notFound', brand: brandId, url: internalPath(brandId, NOT_FOUND_PAGE), policy: pagePolicy(loaded.brand, undefined, door.env) };
   }
-  const layout = loaded.layout(match.route.layout);
+  // the layout this route's pages show: its switched-off blocks ask for no policy
+  const layout = loaded.layout(match.route.layout, match.route.layoutParams);
   return {
     kind: 'page',
     brand: brandId,

@@ -112,7 +112,13 @@ export function checkBrand(
   if (brand.config.tiktokPixelId && brand.product !== 'general') {
     add(file, '/config/tiktokPixelId', `the pixel is for general brands only (this brand's product is "${brand.product}"); remove tiktokPixelId`);
   }
-  if (brand.country === 'US' && !privacyChoicePath(brand, (name) => layoutOf(name)?.layout)) {
+  if (
+    brand.country === 'US' &&
+    !privacyChoicePath(brand, (name, params) => {
+      const source = layoutOf(name);
+      return source && withLayoutParams(source.layout, params);
+    })
+  ) {
     add(
       file,
       '/routes',

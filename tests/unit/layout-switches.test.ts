@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/catalog';
+import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/http/frontDoor';
 import { layoutSwitchNames, withLayoutParams } from '../../engine/layoutParams';
+import { privacyChoicePath } from '../../engine/privacyChoicePage';
 import { resolvePage } from '../../engine/resolve';
 import type { Layout } from '../../schemas/brand.types';
 
@@ -99,6 +101,30 @@ describe('a shared layout with a switched block', () => {
     ).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^brands\/layouts\/guide\.json\S* \/blocks\/2\/heading: unknown placeholder \{nothing\}/);
+  });
+});
+
+describe('what a page asks of the browser follows its own switches', () => {
+  it('a privacy-choice block counts only on the route that switches it on', () => {
+    const layout = { title: 'T', description: 'D', blocks: [hero, { type: 'privacyChoice', heading: 'Your choices', when: 'choices' }] } as unknown as Layout;
+    const routes = [
+      { path: '/about', layout: 'page' },
+      { path: '/choices', layout: 'page', layoutParams: { choices: true } },
+    ];
+    expect(privacyChoicePath({ routes }, (_, params) => withLayoutParams(layout, params))).toBe('/choices');
+  });
+
+  it('"Use my location" allows geolocation only on the pages of the route that switches its search on', () => {
+    const search = { type: 'locationSearch', heading: 'Find your state', when: 'search' };
+    const catalog = buildCatalog(
+      [{ file: FILE, text: two('{ "topic": "Payday", "search": true }', '{ "topic": "Title" }') }],
+      [layoutFile([hero, search, faq])],
+    );
+    expect(catalog.problems).toEqual([]);
+    const door = { catalog, previewModeId: 'p'.repeat(32), consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
+    const policyOf = (target: string) => permissionsPolicy(decide({ method: 'GET', target, host: 'acme.localhost' }, door));
+    expect(policyOf('/guide')).toMatch(/^geolocation=\(self\)/);
+    expect(policyOf('/other-guide')).toMatch(/^geolocation=\(\)/);
   });
 });
 
