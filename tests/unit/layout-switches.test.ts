@@ -12,7 +12,7 @@ import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/http/fro
 import { layoutSwitchNames, withLayoutParams } from '../../engine/layoutParams';
 import { privacyChoicePath } from '../../engine/privacyChoicePage';
 import { resolvePage } from '../../engine/resolve';
-import type { Layout } from '../../schemas/brand.types';
+import type { Brand, Layout } from '../../schemas/brand.types';
 
 const FILE = 'brands/acme.json';
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
@@ -107,7 +107,7 @@ describe('a shared layout with a switched block', () => {
 describe('what a page asks of the browser follows its own switches', () => {
   it('a privacy-choice block counts only on the route that switches it on', () => {
     const layout = { title: 'T', description: 'D', blocks: [hero, { type: 'privacyChoice', heading: 'Your choices', when: 'choices' }] } as unknown as Layout;
-    const routes = [
+    const routes: Brand['routes'] = [
       { path: '/about', layout: 'page' },
       { path: '/choices', layout: 'page', layoutParams: { choices: true } },
     ];
