@@ -21,14 +21,25 @@ const TOP_LEVEL = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
 export type Window = [start: number, end: number];
 
-/** The page main thread's top-level tasks of at least `minWallMs`, as time windows (µs), in order. */
+/**
+ * The page main thread's top-level tasks of at least `minWallMs`, as time windows (µs), in order. With the `toplevel`
+ * category a task is recorded twice (Lighthouse's RunTask around the scheduler's ThreadControllerImpl::RunTask): the
+ * outer one only.
+ */
 export function longTaskWindows(events: TraceEvent[], minWallMs = 12.5): Window[] {
   const main = mainThreadOf(events);
   if (!main) return [];
-  return events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && TOP_LEVEL.has(e.name) && (e.dur ?? 0) >= minWallMs * 1000)
-    .sort((a, b) => a.ts - b.ts)
-    .map((e): Window => [e.ts, e.ts + e.dur!]);
+  const tasks = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && TOP_LEVEL.has(e.name) && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const out: Window[] = [];
+  let end = -Infinity;
+  for (const e of tasks) {
+    if (e.ts < end) continue;
+    end = e.ts + e.dur!;
+    if (e.dur! >= minWallMs * 1000) out.push([e.ts, end]);
+  }
+  return out;
 }
 
 /** How much of [start, end] lies inside the windows (µs); windows sorted and not overlapping. */

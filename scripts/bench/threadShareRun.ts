@@ -100,6 +100,14 @@ async function main() {
   if (keep) mkdirSync(keep, { recursive: true });
   const urls = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const cores = cpus().length;
+  // per URL over its runs: long-task wall time, and CPU by who got it (trace roles and /proc groups)
+  const totals = new Map<string, { wall: number; cpu: Map<string, number> }>();
+  const add = (url: string, wall: number, parts: [string, number][]) => {
+    const t = totals.get(url) ?? { wall: 0, cpu: new Map<string, number>() };
+    t.wall += wall;
+    for (const [k, v] of parts) t.cpu.set(k, (t.cpu.get(k) ?? 0) + v);
+    totals.set(url, t);
+  };
   await withBrowser(async (browser) => {
     for (let i = 0; i < runs; i++) {
       for (const url of urls) {
@@ -131,12 +139,25 @@ async function main() {
           console.log(`   ${ms(procs.lighthouse ?? 0)}  this Node process (Lighthouse, puppeteer, the sampler)`);
           console.log(`   ${ms((procs.machine ?? 0) - known)}  the rest of the machine`);
           console.log(`   ${ms(cores * wall - (procs.machine ?? 0))}  idle`);
+          add(url, wall, [
+            ...roles.map(([role, c]): [string, number] => [role, c]),
+            ['(/proc) Chromium', chromium],
+            ['(/proc) server', procs.server ?? 0],
+            ['(/proc) Lighthouse', procs.lighthouse ?? 0],
+            ['(/proc) rest of the machine', (procs.machine ?? 0) - known],
+          ]);
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
       }
     }
   }, 'thread-share-profile');
+  // Pages differ in how long their long tasks last: comparable is the share of a core each got meanwhile.
+  const roles = [...new Set([...totals.values()].flatMap((t) => [...t.cpu].filter(([, c]) => c / t.wall >= 0.01).map(([k]) => k)))];
+  console.log(`\nshare of a core during the long tasks (CPU ms per ms of wall time), all runs; columns: ${[...totals.keys()].join(' | ')}`);
+  console.log(`${'long tasks, ms wall'.padEnd(44)} ${[...totals.values()].map((t) => ms(t.wall)).join('  ')}`);
+  for (const role of roles)
+    console.log(`${role.slice(0, 44).padEnd(44)} ${[...totals.values()].map((t) => ((t.cpu.get(role) ?? 0) / t.wall).toFixed(2).padStart(5)).join('  ')}`);
 }
 
 if (process.argv[1]?.endsWith('threadShareRun.ts')) void main();

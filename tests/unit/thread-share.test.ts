@@ -46,6 +46,14 @@ describe('who runs while the main thread has long tasks', () => {
     expect(longTaskWindows([ev({ name: 'RunTask', ts: 0, dur: 100_000 })])).toEqual([]);
   });
 
+  it("counts a task recorded twice (RunTask around the scheduler's ThreadControllerImpl::RunTask) once", () => {
+    const events = [...trace(), ev({ name: 'ThreadControllerImpl::RunTask', ts: 100, dur: 99_800, tdur: 19_900 })];
+    expect(longTaskWindows(events)).toEqual([
+      [0, 100_000],
+      [200_000, 220_000],
+    ]);
+  });
+
   it('measures how much of a span lies inside the windows', () => {
     const windows: [number, number][] = [
       [0, 10],
