@@ -3,8 +3,8 @@
  * template of 3 brands against Next's minimal page measured in the same run (within SCORE_MARGIN
  * points of its median score, TBT within TBT_RATIO× its median TBT), with the absolute figures
  * printed; Next's stock app sending our payday page's HTML and CSS without our JavaScript, beside the
- * minimal page (a reference: what our bytes cost Next alone); what each page's main thread spent its time on; and the payday home with its tag manager
- * vs without (what the tag manager costs). Skipped with --no-lighthouse (it takes minutes).
+ * minimal page (a reference: what our bytes cost Next alone); what each page's main thread spent its
+ * time on; and the payday home with its tag manager vs without (what the tag manager costs). Skipped with --no-lighthouse (it takes minutes).
  */
 import { createRequire } from 'node:module';
 import { startServer, stopServer, type BenchContext, type Row } from './context';
