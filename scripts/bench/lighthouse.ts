@@ -8,7 +8,8 @@
  * The budget is relative: Next's own minimal app is measured the same way before each brand's pages
  * and after the last (interleaved, so the machine's moment affects both alike: on a shared machine
  * TBT moves with the load), and each page must score within SCORE_MARGIN points of that page's median
- * score, with a TBT within TBT_RATIO× its median TBT.
+ * score, with a TBT within TBT_RATIO× its median TBT. A stock Next page sending our payday page's HTML and stylesheet
+ * without our JavaScript (sameBytes.ts) is measured right after each brand's reference run: a reference row, no budget.
  * Each run also keeps Lighthouse's own reading of its trace (its CPU time scaled by the 4× slowdown):
  * main-thread time by kind of work, by script, and the long tasks that make up TBT.
  * Third-party hosts (tag manager, analytics, pixel) are unreachable offline: Lighthouse blocks their
@@ -174,8 +175,18 @@ const BLOCKED = ['*googletagmanager.com*', '*google-analytics.com*', '*analytics
 /** Lighthouse's request blocking, unless the run intercepts requests itself (an audit of kept artifacts must repeat the run's settings). */
 export const blocking = (intercepted: unknown) => (intercepted ? {} : { blockedUrlPatterns: BLOCKED });
 
-/** One Lighthouse run in a fresh tab; with `saveTo`, its artifacts (trace, devtools log) are kept in that folder (Lighthouse's -G). */
-export async function lighthouseResult(browser: Browser, url: string, rewrite?: Rewrite, rewriteScript?: Rewrite, saveTo?: string): Promise<Result> {
+/**
+ * One Lighthouse run in a fresh tab; with `saveTo`, its artifacts (trace, devtools log) are kept in that folder (Lighthouse's -G).
+ * `settings`: more of Lighthouse's settings (e.g. additionalTraceCategories).
+ */
+export async function lighthouseResult(
+  browser: Browser,
+  url: string,
+  rewrite?: Rewrite,
+  rewriteScript?: Rewrite,
+  saveTo?: string,
+  settings: object = {},
+): Promise<Result> {
   const page = await browser.newPage();
   try {
     if (rewrite || rewriteScript) {
@@ -190,6 +201,7 @@ export async function lighthouseResult(browser: Browser, url: string, rewrite?: 
         onlyCategories: ['performance'],
         ...blocking(rewrite || rewriteScript),
         ...(saveTo ? { gatherMode: saveTo, auditMode: saveTo } : {}),
+        ...settings,
       },
       undefined,
       page,
@@ -273,6 +285,12 @@ export interface Reference {
   runs: { score: number; tbtMs: number; cpu?: CpuTimeReading }[];
 }
 
+/** The same-bytes page (sameBytes.ts): its median run, every run's score and TBT, and the time its runs took (ms). */
+export interface SameBytesRow extends LighthouseRow {
+  scores: { score: number; tbtMs: number; cpu?: CpuTimeReading }[];
+  ms: number;
+}
+
 /**
  * One run; when it is near the budget (the reference measured so far), two more and the median: a
  * clear result costs one run, a doubtful one three (LIGHTHOUSE_RUNS sets a fixed count for every page).
@@ -309,20 +327,32 @@ async function measure(
 /**
  * Every page of LIGHTHOUSE_PAGES on the server at `origin(brand)`, and `reference` (Next's minimal
  * app) measured before each brand's pages and once after the last: what this machine allows over
- * the run, in the same browser, between the pages it is compared with. `speeds`: Lighthouse's
+ * the run, in the same browser, between the pages it is compared with. `sameBytes` (optional): a
+ * page measured once right after each brand's reference run. `speeds`: Lighthouse's
  * benchmarkIndex of every run, the machine's speed as it varied over them.
  */
 export async function lighthousePages(
   origin: (brand: string) => string,
   reference: string,
-): Promise<{ rows: LighthouseRow[]; reference?: Reference; speeds: number[] }> {
+  sameBytes?: string,
+): Promise<{ rows: LighthouseRow[]; reference?: Reference; sameBytes?: SameBytesRow; speeds: number[] }> {
   return withBrowser(async (browser) => {
     const rows: LighthouseRow[] = [];
     const references: Omit<LighthouseRow, 'label' | 'runs'>[] = [];
+    const same: Omit<LighthouseRow, 'label' | 'runs'>[] = [];
+    let sameMs = 0;
     const speeds: number[] = [];
     const measureReference = async () => {
       const run = await runOnce(browser, reference).catch(() => undefined);
       if (run) references.push(run);
+    };
+    // right after the reference's run (one per brand: three), so that both meet the same moment of the machine
+    const measureSameBytes = async () => {
+      if (!sameBytes) return;
+      const start = Date.now();
+      const run = await runOnce(browser, sameBytes).catch(() => undefined);
+      sameMs += Date.now() - start;
+      if (run) same.push(run);
     };
     const refSoFar = () =>
       references.length
@@ -330,6 +360,7 @@ export async function lighthousePages(
         : undefined;
     for (const { brand, pages } of LIGHTHOUSE_PAGES) {
       await measureReference();
+      await measureSameBytes();
       for (const [template, path] of pages) {
         const row = await measure(browser, `${brand} ${template} ${path}`, origin(brand) + path, refSoFar);
         rows.push(row);
@@ -339,9 +370,22 @@ export async function lighthousePages(
     await measureReference();
     speeds.push(...references.map((r) => r.benchmarkIndex ?? NaN));
     const ref = refSoFar();
+    speeds.push(...same.map((r) => r.benchmarkIndex ?? NaN));
     return {
       rows,
       speeds: speeds.filter((n) => Number.isFinite(n)),
+      ...(same.length
+        ? {
+            sameBytes: {
+              label: 'Next, our bytes',
+              runs: same.length,
+              ...median(same),
+              cpu: cpuMedian(same),
+              scores: same.map((r) => ({ score: r.score, tbtMs: r.tbtMs, ...(r.cpu ? { cpu: r.cpu } : {}) })),
+              ms: sameMs,
+            },
+          }
+        : {}),
       ...(ref
         ? {
             reference: {
