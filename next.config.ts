@@ -41,8 +41,8 @@ const config: NextConfig = {
   generateEtags: false,
   // Inlined at build into server and browser code (engine/errors/report.ts, pages/_document.tsx).
   env: { LOANSITES_RELEASE: gitCommit() },
-  // Brand files, shared layouts and the derived city table are read at run time.
-  outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json'] },
+  // Brand files, shared layouts, the derived city table and the file schemas (engine/validate/schema.ts) are read at run time.
+  outputFileTracingIncludes: { '/**': ['./brands/**/*.json', './content/**/*', './data/generated/*.json', './schemas/*.schema.json'] },
   ...pageCache,
   // Next would load every route's server bundle at start (the console's pages, every API route,
   // the local GraphQL endpoint with its library, the query builder's own module tree): measured

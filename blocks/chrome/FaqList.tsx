@@ -12,6 +12,17 @@ export function FaqList({ items }: { items: readonly { question: string; answer:
   );
 }
 
-/** "2026-03-04" → "March 4, 2026" (the date itself, whatever the server's time zone). */
-export const dateText = (iso: string) =>
-  new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * "2026-03-04" → "March 4, 2026" (the date itself, whatever the server's time zone): what
+ * toLocaleDateString('en-US', { year, month: 'long', day }) writes, without it. Its first call
+ * maps ICU's locale data (~5 MB resident on the server for the life of the process; main-thread
+ * time in a phone's browser), which nothing else on these pages needs.
+ */
+export function dateText(iso: string): string {
+  const date = new Date(`${iso}T12:00:00Z`);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1 && year <= 9999)) return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${year}`;
+}

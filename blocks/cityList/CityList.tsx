@@ -1,3 +1,4 @@
+import { formatNumber } from '../../engine/amounts';
 import type { BlockProps } from '../types';
 import { LinkList } from '../chrome/LinkList';
 import { Section } from '../chrome/Section';
@@ -8,7 +9,7 @@ export default function CityList({ block }: BlockProps<'cityList'>) {
     <Section heading={block.heading} wide>
       {links.length < total && (
         <p className="mb-3 text-slate-700">
-          The {links.length} largest of {total.toLocaleString('en-US')} places we cover, A to Z.
+          The {links.length} largest of {formatNumber(total)} places we cover, A to Z.
         </p>
       )}
       {/* city-tiles: the tiles past the first screen of a phone are laid out only when they come near it (styles/globals.css) */}

@@ -23,7 +23,7 @@ import {
   SESSION_TTL_MS,
   type SessionStage,
 } from '../store/console';
-import { toProblems } from '../validate/schema';
+import { toProblems } from '../validate/problems';
 import { breakdown, funnel } from '../traffic/funnelQuery';
 import { csrfToken, csrfValid } from './csrf';
 import { afterAttempt, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';

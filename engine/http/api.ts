@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../catalog';
 import { brandOfHost, requestHost } from '../hosts';
-import { toProblems } from '../validate/schema';
+import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
 import { sendBuffer } from './slowClients.mjs';
 

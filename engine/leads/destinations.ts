@@ -10,7 +10,7 @@
  */
 import schema from '../../schemas/lead-destinations.schema.json' with { type: 'json' };
 import { validatorFor } from '../http/api';
-import { toProblems } from '../validate/schema';
+import { toProblems } from '../validate/problems';
 
 export interface LeadDestination {
   name: string;

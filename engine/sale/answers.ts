@@ -8,7 +8,7 @@ import postAnswerSchema from '../../schemas/api/buyer-post-answer.schema.json' w
 import type { BuyerBid, BuyerPostAnswer } from '../../schemas/api.types';
 import type { Buyer } from '../../schemas/buyer.types';
 import { validatorFor } from '../http/api';
-import { toProblems } from '../validate/schema';
+import { toProblems } from '../validate/problems';
 import { bidPrice } from './bids';
 import { checkRedirect } from './redirect';
 

@@ -1,141 +1,97 @@
 /**
- * AJV, compiled when brand, layout or buyer files are checked, and its errors rewritten for people who edit brand files:
- * a JSON pointer and a plain-English reason with the allowed values.
+ * The schemas of brand, layout, part and buyer files, compiled with AJV when such a file is checked;
+ * their errors are worded by engine/validate/problems.ts.
+ *
+ * What this costs a server: compiling is the largest allocation of its start (the four schemas as
+ * they are written compiled to ~25 MB of V8 heap), and V8 keeps the pages a heap grew into
+ * resident after the validators are collected, so an idle server's RSS carries that peak. Hence:
+ * - each validator is compiled when a file of its kind is first checked, not all four together
+ *   (the buyers, checked at start in another bundle, compile only the small buyer schema);
+ * - layout.schema.json and part.schema.json spell out the brand schema's $defs (editors need each
+ *   file whole), but here they point at the brand schema's, so those definitions are compiled once;
+ * - the schemas are read from schemas/ when compiled rather than imported: every bundle that
+ *   checks files would otherwise hold the JSON (~250 KB, as source and as objects) for its life.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import brandSchema from '../../schemas/brand.schema.json' with { type: 'json' };
-import buyerSchema from '../../schemas/buyer.schema.json' with { type: 'json' };
-import layoutSchema from '../../schemas/layout.schema.json' with { type: 'json' };
-import partSchema from '../../schemas/part.schema.json' with { type: 'json' };
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toProblems, type Problem } from './problems';
 
-export interface Problem {
-  pointer: string;
-  message: string;
+export type { Problem };
+
+type Kind = 'brand' | 'layout' | 'part' | 'buyer';
+type Schema = { $id?: string; $defs?: unknown; [key: string]: unknown };
+
+/** schemas/ of the code that runs (not LOANSITES_ROOT, which may name a folder of brand files only). */
+const readSchema = (kind: Kind): Schema =>
+  JSON.parse(readFileSync(join(/* turbopackIgnore: true */ process.cwd(), 'schemas', `${kind}.schema.json`), 'utf8')) as Schema;
+
+/** Every "#/$defs/x" of a schema made "<brand schema's $id>#/$defs/x", and its own $defs dropped. */
+export function onBrandDefs(schema: Schema, brandId: string): Schema {
+  const point = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(point);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? brandId + v : point(v)]),
+    );
+  };
+  const { $defs: _own, ...rest } = schema;
+  return point(rest) as Schema;
 }
 
-type Validators = { brand: ValidateFunction; layout: ValidateFunction; part: ValidateFunction; buyer: ValidateFunction };
+interface Compiler {
+  ajv: Ajv2020;
+  /** the brand schema, once read (added to `ajv` under its $id) */
+  brand?: Schema;
+  made: Partial<Record<Kind, ValidateFunction>>;
+}
+
 /**
- * Held weakly: a production server checks its brand files once, at start, and the compiled
- * validators (~2 MB of generated functions) would otherwise stay for its whole life; a developer's
- * server, which checks them at every change, compiles again only after they were collected.
+ * Held weakly: a production server checks its files once, at start, and the compiled validators
+ * (~2 MB of generated functions) would otherwise stay for its whole life; a developer's server,
+ * which checks them at every change, compiles again only after they were collected.
  */
-let compiled: WeakRef<Validators> | undefined;
+let held: WeakRef<Compiler> | undefined;
 
-function validators(): Validators {
-  const known = compiled?.deref();
-  if (known) return known;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
-  ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
-  const made = { brand: ajv.compile(brandSchema), layout: ajv.compile(layoutSchema), part: ajv.compile(partSchema), buyer: ajv.compile(buyerSchema) };
-  compiled = new WeakRef(made);
-  return made;
+function brandIn(c: Compiler): Schema {
+  if (!c.brand) {
+    c.brand = readSchema('brand');
+    c.ajv.addSchema(c.brand);
+  }
+  return c.brand;
 }
 
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s !== undefined && s.length > 60 ? s.slice(0, 57) + '…' : String(s);
+function compile(c: Compiler, kind: Kind): ValidateFunction {
+  if (kind === 'buyer') return c.ajv.compile(readSchema('buyer'));
+  const brand = brandIn(c);
+  if (kind === 'brand') return c.ajv.getSchema(brand.$id!)!;
+  const schema = readSchema(kind);
+  // Generated with the brand schema's $defs (scripts/schema-build.ts); a copy edited apart from them is compiled as it is.
+  const same = JSON.stringify(schema.$defs) === JSON.stringify(brand.$defs);
+  return c.ajv.compile(same ? onBrandDefs(schema, brand.$id!) : schema);
+}
+
+function validator(kind: Kind): ValidateFunction {
+  let c = held?.deref();
+  if (!c) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+    ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
+    ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
+    c = { ajv, made: {} };
+    held = new WeakRef(c);
+  }
+  return (c.made[kind] ??= compile(c, kind));
+}
+
+/** Which validators the compiler now held has compiled (none once it was collected): for tests. */
+export const compiledKinds = (): Kind[] => Object.keys(held?.deref()?.made ?? {}) as Kind[];
+
+const check = (kind: Kind, value: unknown): Problem[] => {
+  const v = validator(kind);
+  return v(value) ? [] : toProblems(v.errors);
 };
 
-function describe(err: ErrorObject): Problem | undefined {
-  const at = err.instancePath;
-  const parent = (err.parentSchema ?? {}) as Record<string, unknown>;
-  const params = err.params as Record<string, unknown>;
-  switch (err.keyword) {
-    case 'additionalProperties': {
-      const prop = String(params.additionalProperty);
-      const allowed = Object.keys((parent.properties as object | undefined) ?? {});
-      return { pointer: `${at}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown property "${prop}" (allowed: ${allowed.join(', ')})` };
-    }
-    case 'required':
-      return { pointer: at, message: `missing required property "${String(params.missingProperty)}"` };
-    case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).map(String);
-      if (/\/blocks\/\d+\/type$/.test(at)) return { pointer: at, message: `unknown block ${show(err.data)} (known: ${allowed.join(', ')})` };
-      return { pointer: at, message: `${show(err.data)} is not allowed here (allowed: ${allowed.join(', ')})` };
-    }
-    case 'const':
-      return { pointer: at, message: `must be ${show(params.allowedValue)}` };
-    case 'type':
-      return { pointer: at, message: `must be ${article(String(params.type))}, not ${article(kindOf(err.data))}` };
-    case 'pattern': {
-      const hint = parent.patternHint as string | undefined;
-      return {
-        pointer: at,
-        message: hint ? `${show(err.data)} is not valid: expected ${hint}` : `${show(err.data)} does not have the expected form (${String(params.pattern)})`,
-      };
-    }
-    case 'minLength':
-      return { pointer: at, message: `is too short: at least ${String(params.limit)} characters (it has ${String((err.data as string).length)})` };
-    case 'maxLength':
-      return { pointer: at, message: `is too long: at most ${String(params.limit)} characters (it has ${String((err.data as string).length)})` };
-    case 'minItems':
-      return { pointer: at, message: `needs at least ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}` };
-    case 'maxItems':
-      return { pointer: at, message: `can have at most ${String(params.limit)} entries` };
-    case 'uniqueItems':
-      return { pointer: at, message: `entries ${String(params.j)} and ${String(params.i)} are the same; each must appear once` };
-    case 'minimum':
-    case 'maximum':
-      return { pointer: at, message: `must be ${err.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}` };
-    case 'anyOf':
-      if (parent.properties && 'children' in (parent.properties as object))
-        return { pointer: at, message: 'a navigation entry needs an "href", "children" (a drop-down group), or both' };
-      return { pointer: at, message: 'does not match any of the allowed forms' };
-    case 'propertyNames':
-      return undefined; // reported by the inner pattern error on the name
-    case 'if':
-      return undefined; // block dispatch: the error inside the block's own schema says what is wrong
-    default:
-      return { pointer: at, message: err.message ?? 'is not valid' };
-  }
-}
-
-export function toProblems(errors: readonly ErrorObject[] | null | undefined): Problem[] {
-  if (!errors) return [];
-  // A nav entry missing both href and children produces two "required" errors under anyOf; keep the anyOf one.
-  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
-  const out: Problem[] = [];
-  const seen = new Set<string>();
-  for (const err of errors) {
-    if (err.keyword === 'required' && anyOfAt.has(err.instancePath) && err.schemaPath.includes('/anyOf/')) continue;
-    if (err.keyword === 'pattern' && err.propertyName !== undefined) {
-      const p = {
-        pointer: `${err.instancePath}/${err.propertyName}`,
-        message: `name "${err.propertyName}" is not valid: use lowercase letters, digits and hyphens, starting with a letter`,
-      };
-      if (seen.has(p.pointer + p.message)) continue;
-      out.push(p);
-      seen.add(p.pointer + p.message);
-      continue;
-    }
-    const p = describe(err);
-    if (p && !seen.has(p.pointer + p.message)) {
-      seen.add(p.pointer + p.message);
-      out.push(p);
-    }
-  }
-  return out;
-}
-
-export function checkBrandSchema(value: unknown): Problem[] {
-  const v = validators().brand;
-  return v(value) ? [] : toProblems(v.errors);
-}
-
-export function checkLayoutSchema(value: unknown): Problem[] {
-  const v = validators().layout;
-  return v(value) ? [] : toProblems(v.errors);
-}
-
-export function checkPartSchema(value: unknown): Problem[] {
-  const v = validators().part;
-  return v(value) ? [] : toProblems(v.errors);
-}
-
-export function checkBuyerSchema(value: unknown): Problem[] {
-  const v = validators().buyer;
-  return v(value) ? [] : toProblems(v.errors);
-}
+export const checkBrandSchema = (value: unknown): Problem[] => check('brand', value);
+export const checkLayoutSchema = (value: unknown): Problem[] => check('layout', value);
+export const checkPartSchema = (value: unknown): Problem[] => check('part', value);
+export const checkBuyerSchema = (value: unknown): Problem[] => check('buyer', value);
