@@ -402,6 +402,24 @@ export async function lighthousePages(
 /** The page's data without its tag-manager container: the layout then loads nothing of the tag manager. */
 export const withoutTagManager: Rewrite = (html) => html.replace(/,?"gtmId":"[^"]*"/g, '');
 
+/** Script types a browser runs; any other type (JSON-LD, Next's page data) is a data block and stays. */
+const RUNS = /^(|module|text\/javascript|application\/javascript)$/i;
+
+/**
+ * The page's HTML with nothing to run: every executable script (inline or external) and every script
+ * preload taken out, data blocks, markup and stylesheets left as they are. What the page's bytes cost
+ * the browser with no JavaScript at all, Next's included (lighthouseAB.ts `+nojs`).
+ */
+export const withoutScripts: Rewrite = (html) =>
+  html
+    .replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, (whole, attrs: string) => {
+      const type = /\btype\s*=\s*["']?([^"'\s>]*)/i.exec(attrs)?.[1] ?? '';
+      return RUNS.test(type.trim()) ? '' : whole;
+    })
+    .replace(/<link\b[^>]*>/gi, (link) =>
+      /\brel\s*=\s*["']?modulepreload\b/i.test(link) || (/\brel\s*=\s*["']?preload\b/i.test(link) && /\bas\s*=\s*["']?script\b/i.test(link)) ? '' : link,
+    );
+
 /** What the tag manager costs: the payday home with its gtmId against the same page without, `runs` each, alternating. */
 export async function lighthouseTagManager(url: string, runs = FIXED_RUNS ?? 3): Promise<{ with: LighthouseRow; without: LighthouseRow }> {
   return withBrowser(async (browser) => {

@@ -3,8 +3,9 @@
  * machine's moment weighs on every variant alike. Per run: score, FCP, LCP, TBT, TTI and the long
  * tasks as Lighthouse simulates them (start and duration in ms of the 4×-slower CPU, the script they
  * are attributed to); then each variant's medians. A tool to judge a change, not a bench row:
- *   npx tsx scripts/bench/lighthouseAB.ts [--runs=3] [--json=dir] [--cpu-time] label=URL[+nogtm][+nohints|+hints] …
- * `+nogtm`: the page's HTML with its tag-manager id taken out (the bench's withoutTagManager); `+nohints` /
+ *   npx tsx scripts/bench/lighthouseAB.ts [--runs=3] [--json=dir] [--cpu-time] label=URL[+nogtm|+nojs][+nohints|+hints] …
+ * `+nogtm`: the page's HTML with its tag-manager id taken out (the bench's withoutTagManager); `+nojs`: the page's
+ * HTML with every executable script and script preload taken out (withoutScripts: what the bytes alone cost); `+nohints` /
  * `+hints`: the page's own scripts without / with V8's compile hint (scripts/compile-hints.ts);
  * every variant goes through the same request interception (third parties answered at once, empty).
  * `--json=dir` keeps each run's Lighthouse JSON. `--cpu-time`: each run's audits again on its trace with every main-thread task
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import type { Result } from 'lighthouse';
 import { COMPILE_HINT } from '../compile-hints';
 import { cpuTimeAudit } from './cpuTimeTrace';
-import { lighthouseResult, withBrowser, withoutTagManager, type Rewrite } from './lighthouse';
+import { lighthouseResult, withBrowser, withoutScripts, withoutTagManager, type Rewrite } from './lighthouse';
 import { savedTasks, taskLine } from './traceTasks';
 
 interface Run {
@@ -64,7 +65,7 @@ async function main() {
       const [label, spec] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, a];
       const [url, ...mods] = spec.split('+');
       // every variant through the same interception path; only the rewrites differ
-      const rewrite: Rewrite = mods.includes('nogtm') ? withoutTagManager : (html) => html;
+      const rewrite: Rewrite = mods.includes('nojs') ? withoutScripts : mods.includes('nogtm') ? withoutTagManager : (html) => html;
       const rewriteScript: Rewrite = mods.includes('nohints')
         ? (js) => js.replace(/^\/\/# allFunctionsCalledOnLoad\n/, '')
         : mods.includes('hints')
