@@ -8,7 +8,8 @@
  *
  * Inline scripts are allowed by hash, never by nonce: pages are cached (ISR), and a
  * per-request nonce would make every page dynamic. The inline scripts are the error reporter
- * (engine/errors/reporterScript.mjs) and React's reveal scripts for outlined Suspense boundaries
+ * (engine/errors/reporterScript.mjs), the loader that starts the page's scripts after its first
+ * paint (engine/afterPaintScript.mjs) and React's reveal scripts for outlined Suspense boundaries
  * (engine/reactInlineScripts.mjs); Next's __NEXT_DATA__ and the JSON-LD are data
  * (type="application/json" / "application/ld+json"), which CSP does not block.
  *
@@ -20,14 +21,15 @@
  */
 import { createHash } from 'node:crypto';
 import { parseDsn } from './errors/dsn.mjs';
+import { AFTER_PAINT_SCRIPT } from './afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from './errors/reporterScript.mjs';
 import { reactBoundaryScripts } from './reactInlineScripts.mjs';
 
 /** @param {string} text */
 export const sha256Source = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-/** Hashes of every inline script the pages carry: the error reporter, React's Suspense reveal scripts. */
-export const INLINE_SCRIPT_HASHES = [REPORTER_SCRIPT, ...reactBoundaryScripts()].map(sha256Source);
+/** Hashes of every inline script the pages carry: the error reporter, the after-paint script loader, React's Suspense reveal scripts. */
+export const INLINE_SCRIPT_HASHES = [REPORTER_SCRIPT, AFTER_PAINT_SCRIPT, ...reactBoundaryScripts()].map(sha256Source);
 
 /** Google Tag Manager and the GA4 tags it loads (Google's own CSP guide for GA4/GTM). */
 export const TAG_MANAGER = {

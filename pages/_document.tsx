@@ -2,7 +2,9 @@ import type { AppType } from 'next/app';
 import { Head, Html, Main, NextScript, type DocumentContext, type DocumentProps } from 'next/document';
 import { RenderedOnceContext } from '../blocks/chrome/renderedOnce';
 import { createRenderOnce } from '../blocks/chrome/renderOnceOnServer';
+import { AFTER_PAINT_SCRIPT } from '../engine/afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
+import { scriptsAfterPaint } from '../blocks/chrome/afterPaintScripts';
 import type { PageModel } from '../engine/model';
 import { jsonLdText } from '../engine/seo';
 import { hydrationModel } from '../blocks/hydrationModel';
@@ -37,6 +39,19 @@ function PageHead({ model }: { model: PageModel }) {
   );
 }
 
+/**
+ * Next's head with its chunk scripts started after the first paint (engine/afterPaintScript.mjs):
+ * the same chunks in the same order, named by preloads the loader at the end of the body runs.
+ */
+class AfterPaintHead extends Head {
+  override getScripts(files: Parameters<Head['getScripts']>[0]) {
+    return scriptsAfterPaint(super.getScripts(files));
+  }
+  override getDynamicChunks(files: Parameters<Head['getDynamicChunks']>[0]) {
+    return scriptsAfterPaint(super.getDynamicChunks(files));
+  }
+}
+
 /** Header and footer, once per brand view (blocks/chrome/renderedOnce.tsx). */
 const renderOnce = createRenderOnce();
 
@@ -58,16 +73,17 @@ export default function Document(props: DocumentProps) {
   const consolePage = data.page.startsWith('/_console');
   return (
     <Html lang="en">
-      <Head>
+      <AfterPaintHead>
         {!consolePage && (
           <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />
         )}
         <link rel="icon" href="/favicon.ico" />
         {model && <PageHead model={model} />}
-      </Head>
+      </AfterPaintHead>
       <body>
         <Main />
         <NextScript />
+        {!consolePage && <script dangerouslySetInnerHTML={{ __html: AFTER_PAINT_SCRIPT }} />}
       </body>
     </Html>
   );

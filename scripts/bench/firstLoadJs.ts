@@ -82,7 +82,12 @@ async function firstLoadJs(
   await browser.close();
   const sizes = await Promise.all(bodies);
   const chunks = (await Promise.all(eventsChunks)).filter((c) => c !== undefined);
-  const initial = new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, url).pathname));
+  // the scripts the HTML names: script tags, and the chunk preloads the after-paint loader runs (engine/afterPaintScript.mjs)
+  const named = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
+    ...html.matchAll(/<link(?=[^>]*\sas="script")(?=[^>]*\sdata-after-paint)[^>]*\shref="([^"]+)"/g),
+  ];
+  const initial = new Set(named.map((m) => new URL(m[1]!, url).pathname));
   const events = {
     lazy: chunks.filter((c) => c.sender && !initial.has(c.path)),
     initial: chunks.filter((c) => initial.has(c.path)).map((c) => c.path),

@@ -46,6 +46,8 @@ export function sameBytesPage(html: string): SameBytesPage {
     const rel = attr(tag, 'rel');
     const href = attr(tag, 'href');
     if (!rel || !local(href) || !['stylesheet', 'preload'].includes(rel)) return false;
+    // our chunks' preloads (the after-paint loader runs them) are our JavaScript, left out: the app sends only Next's
+    if (attr(tag, 'as') === 'script') return true;
     links.push({ rel, href: moved(href), ...(attr(tag, 'as') ? { as: attr(tag, 'as') } : {}) });
     assets.set(href, moved(href));
     return true;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { sameBytesPage } from '../../scripts/bench/sameBytes';
 
-/** Our page as served, cut down: the reporter and JSON-LD in the head, a hoisted logo preload, our root, Next's scripts. */
+/** Our page as served, cut down: the reporter and JSON-LD in the head, a hoisted logo preload, our root, our chunks' preloads and their loader. */
 const HTML =
   '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8" data-next-head=""/>' +
   '<title>Payday Loans Online | iPaydayLoans</title><meta name="description" content="How payday loans work."/>' +
   '<link rel="canonical" href="https://ipaydayloans.com/payday-loans"/><meta name="theme-color" content="#0b5394"/>' +
   '<link rel="preload" href="/_next/static/chunks/site.css" as="style"/><script data-brand="ipaydayloans">(function(w){w.__reportError=1})(window)</script>' +
   '<script type="application/ld+json">{"@type":"Organization"}</script><link rel="stylesheet" href="/_next/static/chunks/site.css" data-n-g=""/>' +
-  '<script src="/_next/static/chunks/main.js" defer=""></script><link rel="icon" href="/favicon.ico"/></head>' +
+  '<link rel="preload" as="script" href="/_next/static/chunks/main.js" data-after-paint=""/><link rel="icon" href="/favicon.ico"/></head>' +
   '<body><link rel="preload" href="/logos/ipaydayloans.svg" as="image"/><div id="__next"><div class="flex min-h-screen flex-col">' +
   '<img src="/logos/ipaydayloans.svg" alt="iPaydayLoans"/><img src="https://cdn.example/x.png" alt=""/><a href="/apply">Apply</a>' +
-  '<script>self.__kept=1</script></div></div><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script></body></html>';
+  '<script>self.__kept=1</script></div></div><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script><script>(function(d){})(document)</script></body></html>';
 
 describe('our page as the same-bytes app serves it', () => {
   const page = sameBytesPage(HTML);
@@ -22,7 +22,7 @@ describe('our page as the same-bytes app serves it', () => {
     );
   });
 
-  it('carries the title, description and theme colour, and the stylesheet and preload links (the body one too)', () => {
+  it("carries the title, description and theme colour, and the stylesheet and preload links (the body one too), not our scripts' preloads", () => {
     expect(page.title).toBe('Payday Loans Online | iPaydayLoans');
     expect(page.metas).toEqual([
       { name: 'description', content: 'How payday loans work.' },

@@ -1,0 +1,33 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { scriptsAfterPaint } from '../../blocks/chrome/afterPaintScripts';
+import { AFTER_PAINT_SCRIPT } from '../../engine/afterPaintScript.mjs';
+import { INLINE_SCRIPT_HASHES, sha256Source } from '../../engine/csp.mjs';
+
+const html = (elements: ReturnType<typeof scriptsAfterPaint>) => renderToStaticMarkup(createElement('head', null, ...elements));
+
+describe("Next's chunk scripts started after the first paint", () => {
+  it('names each deferred chunk by a preload the loader runs, in the order Next wrote them', () => {
+    const out = scriptsAfterPaint([
+      createElement('script', { key: 'a', src: '/_next/static/chunks/a.js', defer: true }),
+      createElement('script', { key: 'b', src: '/_next/static/chunks/b.js', defer: true, crossOrigin: 'anonymous' }),
+    ]);
+    expect(html(out)).toBe(
+      '<head><link rel="preload" as="script" href="/_next/static/chunks/a.js" data-after-paint=""/>' +
+        '<link rel="preload" as="script" href="/_next/static/chunks/b.js" crossorigin="anonymous" data-after-paint=""/></head>',
+    );
+  });
+
+  it('passes on the inline chunk-queue bootstrap, a nomodule polyfill, an async script and an empty entry as they are', () => {
+    const bootstrap = createElement('script', { key: 'boot', dangerouslySetInnerHTML: { __html: 'self.q=[]' } });
+    const polyfill = createElement('script', { key: 'p', src: '/_next/polyfills.js', defer: true, noModule: true });
+    const asyncScript = createElement('script', { key: 'x', src: '/_next/x.js', async: true });
+    const out = scriptsAfterPaint([bootstrap, polyfill, asyncScript, null]);
+    expect(out).toEqual([bootstrap, polyfill, asyncScript, null]);
+  });
+
+  it('has a loader the content security policy allows by its hash', () => {
+    expect(INLINE_SCRIPT_HASHES).toContain(sha256Source(AFTER_PAINT_SCRIPT));
+  });
+});
