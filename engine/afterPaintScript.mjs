@@ -30,3 +30,17 @@ export const AFTER_PAINT_ATTRIBUTE = 'data-after-paint';
 export const AFTER_PAINT_LONGEST_WAIT_MS = 3000;
 
 export const AFTER_PAINT_SCRIPT = `(function(d,w){var done=0;function run(){if(done)return;done=1;d.querySelectorAll("link[${AFTER_PAINT_ATTRIBUTE}]").forEach(function(l){var s=d.createElement("script");s.src=l.getAttribute("href");s.async=false;if(l.crossOrigin!==null)s.crossOrigin=l.crossOrigin;d.body.appendChild(s)})}function painted(){var P=w.PerformanceObserver,t=P&&P.supportedEntryTypes||[];if(d.hidden)return run();if(t.indexOf("largest-contentful-paint")<0)return requestAnimationFrame(function(){setTimeout(run,0)});new P(function(l,o){o.disconnect();setTimeout(run,0)}).observe({type:"largest-contentful-paint",buffered:true});setTimeout(run,${AFTER_PAINT_LONGEST_WAIT_MS})}if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",painted);else painted()})(document,window)`;
+
+/**
+ * The scripts a page's HTML names for its first load, in order: script tags with a src, and the
+ * chunks named by after-paint preloads (readers of served HTML: the bench's first-load row, tests).
+ * @param {string} html
+ * @returns {string[]}
+ */
+export function namedScripts(html) {
+  /** @type {string[]} */
+  const out = [];
+  for (const m of html.matchAll(/<script\b[^>]*\ssrc="([^"]+)"|<link\b(?=[^>]*\sas="script")(?=[^>]*\sdata-after-paint)[^>]*\shref="([^"]+)"/g))
+    out.push(m[1] ?? m[2] ?? '');
+  return out;
+}

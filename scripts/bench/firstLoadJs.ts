@@ -4,6 +4,7 @@
  * BENCH_PORT + 1); the heaviest page (exit popup opened); what the third parties and visit
  * tracking add.
  */
+import { namedScripts } from '../../engine/afterPaintScript.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,12 +83,8 @@ async function firstLoadJs(
   await browser.close();
   const sizes = await Promise.all(bodies);
   const chunks = (await Promise.all(eventsChunks)).filter((c) => c !== undefined);
-  // the scripts the HTML names: script tags, and the chunk preloads the after-paint loader runs (engine/afterPaintScript.mjs)
-  const named = [
-    ...html.matchAll(/<script[^>]+src="([^"]+)"/g),
-    ...html.matchAll(/<link(?=[^>]*\sas="script")(?=[^>]*\sdata-after-paint)[^>]*\shref="([^"]+)"/g),
-  ];
-  const initial = new Set(named.map((m) => new URL(m[1]!, url).pathname));
+  // the scripts the HTML names: script tags, and the chunk preloads the after-paint loader runs
+  const initial = new Set(namedScripts(html).map((src) => new URL(src, url).pathname));
   const events = {
     lazy: chunks.filter((c) => c.sender && !initial.has(c.path)),
     initial: chunks.filter((c) => initial.has(c.path)).map((c) => c.path),

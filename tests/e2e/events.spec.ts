@@ -5,6 +5,7 @@
  * sent with sendBeacon in batches by the one lazy chunk that holds the events code (never among a
  * page's first scripts). A visitor sending Global Privacy Control is counted without click ids.
  */
+import { namedScripts } from '../../engine/afterPaintScript.mjs';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
@@ -61,7 +62,7 @@ function scriptLoads(page: Page): Promise<ScriptLoad>[] {
 }
 
 /** The scripts a page's HTML, as served, names (its first load; the runtime adds script elements for lazy chunks later). */
-const initialScripts = (html: string) => [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1]!, 'http://x').pathname);
+const initialScripts = (html: string) => namedScripts(html).map((src) => new URL(src, 'http://x').pathname);
 
 test('an ad landing, the amount slider, the apply page and step 1: one visit with its campaign and its events, sent by beacon in batches from one lazy chunk', async ({
   page,

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { scriptsAfterPaint } from '../../blocks/chrome/afterPaintScripts';
-import { AFTER_PAINT_SCRIPT } from '../../engine/afterPaintScript.mjs';
+import { AFTER_PAINT_SCRIPT, namedScripts } from '../../engine/afterPaintScript.mjs';
 import { INLINE_SCRIPT_HASHES, sha256Source } from '../../engine/csp.mjs';
 
 const html = (elements: ReturnType<typeof scriptsAfterPaint>) => renderToStaticMarkup(createElement('head', null, ...elements));
@@ -29,5 +29,13 @@ describe("Next's chunk scripts started after the first paint", () => {
 
   it('has a loader the content security policy allows by its hash', () => {
     expect(INLINE_SCRIPT_HASHES).toContain(sha256Source(AFTER_PAINT_SCRIPT));
+  });
+
+  it("reads the scripts a served page names for its first load, in order: script tags and the loader's preloads, no other preload", () => {
+    const page =
+      '<head><link rel="preload" href="/a.css" as="style"/><link rel="preload" as="script" href="/_next/a.js" data-after-paint=""/>' +
+      '<script src="/_next/legacy.js"></script><link rel="preload" as="script" href="/elsewhere.js"/>' +
+      '<link rel="preload" as="script" href="/_next/b.js" crossorigin="anonymous" data-after-paint=""/></head>';
+    expect(namedScripts(page)).toEqual(['/_next/a.js', '/_next/legacy.js', '/_next/b.js']);
   });
 });
