@@ -63,15 +63,19 @@ export const PIXEL = {
 export const BUILD_HASHES_ENV = 'LOANSITES_CSP_BUILD_HASHES';
 const buildHashes = () => (process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean);
 
+/** Whether a <script> with these attributes runs: no type or a JavaScript one; any other type (JSON, JSON-LD) is data. */
+export function runsAsScript(/** @type {string} */ attrs) {
+  const type = /\btype\s*=\s*["']?([^"'\s>]*)/i.exec(attrs)?.[1]?.trim().toLowerCase();
+  return !type || ['text/javascript', 'application/javascript', 'module'].includes(type);
+}
+
 /** The executable inline scripts of an HTML page: no src, and not a data type (JSON, JSON-LD). */
 export function inlineScripts(/** @type {string} */ html) {
   /** @type {string[]} */
   const out = [];
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     const attrs = m[1] ?? '';
-    if (/\bsrc\s*=/i.test(attrs)) continue;
-    const type = /\btype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.trim().toLowerCase();
-    if (type && !['text/javascript', 'application/javascript', 'module'].includes(type)) continue;
+    if (/\bsrc\s*=/i.test(attrs) || !runsAsScript(attrs)) continue;
     out.push(m[2] ?? '');
   }
   return out;

@@ -30,6 +30,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 export const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const FIXED_RUNS = process.env.LIGHTHOUSE_RUNS ? Math.max(1, Number(process.env.LIGHTHOUSE_RUNS)) : undefined;
+import { runsAsScript } from '../../engine/csp.mjs';
 import { SCORE_MARGIN, TBT_RATIO, withinBudget } from './lighthouseBudget';
 import { onCpuTime, type CpuTimeReading } from './cpuTimeTrace';
 
@@ -406,9 +407,6 @@ export async function lighthousePages(
 /** The page's data without its tag-manager container: the layout then loads nothing of the tag manager. */
 export const withoutTagManager: Rewrite = (html) => html.replace(/,?"gtmId":"[^"]*"/g, '');
 
-/** Script types a browser runs; any other type (JSON-LD, Next's page data) is a data block and stays. */
-const RUNS = /^(|module|text\/javascript|application\/javascript)$/i;
-
 /**
  * The page's HTML with nothing to run: every executable script (inline or external) and every script
  * preload taken out, data blocks, markup and stylesheets left as they are. What the page's bytes cost
@@ -416,10 +414,7 @@ const RUNS = /^(|module|text\/javascript|application\/javascript)$/i;
  */
 export const withoutScripts: Rewrite = (html) =>
   html
-    .replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, (whole, attrs: string) => {
-      const type = /\btype\s*=\s*["']?([^"'\s>]*)/i.exec(attrs)?.[1] ?? '';
-      return RUNS.test(type.trim()) ? '' : whole;
-    })
+    .replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, (whole, attrs: string) => (runsAsScript(attrs) ? '' : whole))
     .replace(/<link\b[^>]*>/gi, (link) =>
       /\brel\s*=\s*["']?modulepreload\b/i.test(link) || (/\brel\s*=\s*["']?preload\b/i.test(link) && /\bas\s*=\s*["']?script\b/i.test(link)) ? '' : link,
     );
