@@ -6,7 +6,6 @@
  * delivered to anyone else, so the borrower's personal data reaches no second buyer. Real
  * stand-in buyers on loopback, SQLite.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,20 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buyerStats } from '../../engine/console/buyerQueries';
 import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
-import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
 import { saleOf, timelineOf } from '../../engine/sale/store';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { freePort } from '../support/ports';
 import { storeSaleLead } from '../support/saleLead';
-import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { buyerDocuments, killMidPost as killMidPostIn, saleDeps, standIns } from '../support/saleKit';
+import type { StandInBuyer } from '../support/standInBuyer';
 
 const KEY = 'd'.repeat(64);
 const SECRET = 'stand-in-buyer-secret-02';
 process.env.LEADS_ENCRYPTION_KEY = KEY;
 const dir = mkdtempSync(join(tmpdir(), 'loansites-late-'));
 const file = join(dir, 'sale.sqlite');
-const started: StandInBuyer[] = [];
+const stands = standIns(SECRET);
 let db: Store;
 
 beforeAll(async () => {
@@ -35,31 +34,17 @@ beforeAll(async () => {
   await migrateStore(db);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(started.map((b) => b.close()));
+  await stands.closeAll();
   await db?.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function buyer(id: string, opts: Parameters<typeof startStandInBuyer>[2] = {}): Promise<StandInBuyer> {
-  const b = await startStandInBuyer(id, SECRET, opts);
-  started.push(b);
-  return b;
-}
-
-function documents(...docs: Record<string, unknown>[]): Buyer[] {
-  const c = buildBuyerCatalog(docs.map((d, i) => ({ file: `buyers/${i}.json`, text: JSON.stringify(d) })));
-  expect(c.problems).toEqual([]);
-  return [...c.buyers.values()].map((b) => b.buyer);
-}
-
-const deps = (buyers: Buyer[], over: Partial<SaleDeps> = {}): SaleDeps => ({
-  buyers,
-  secretOf: () => SECRET,
-  contactKey: Buffer.alloc(32, 1),
-  worker: 'w1',
-  ...over,
-});
+const buyer = stands.start;
+const documents = buyerDocuments;
+const deps = (buyers: Buyer[], over: Partial<SaleDeps> = {}) => saleDeps(SECRET, Buffer.alloc(32, 1), buyers, over);
 const storeLead = () => storeSaleLead(db, Buffer.from(KEY, 'hex'));
+/** Pings with room for a loaded machine; posts time out after 1500 ms, which the tests are about. */
+const timed = { timeouts: { pingMs: 3000, postMs: 1500 } };
 
 describe('which answers to a post tell what the buyer decided', () => {
   const acme = documents({
@@ -100,7 +85,7 @@ describe('in the running sale', () => {
   it('a post answered "accepted" after its timeout is asked again: the late accept is the sale, and the next buyer never gets the lead', async () => {
     const late = await buyer('late', { ping: { bid: 30 }, post: { slowMs: 2500 } }); // its post timeout is 1500 ms
     const next = await buyer('next-late', { ping: { bid: 20 } });
-    const buyers = documents(late.document(), next.document());
+    const buyers = documents(late.document(timed), next.document(timed));
     const leadId = await storeLead();
 
     const result = await runSale(db, leadId, deps(buyers));
@@ -127,8 +112,8 @@ describe('in the running sale', () => {
     const buyers = [
       unreachable,
       ...documents(
-        silent.document({ tier: 2 }),
-        next.document({ tier: 2 }),
+        silent.document({ ...timed, tier: 2 }),
+        next.document({ ...timed, tier: 2 }),
         outbox.document({ mode: 'deliver', endpoints: { deliver: `${outbox.origin}/deliver` } }),
       ),
     ];
@@ -151,24 +136,13 @@ describe('in the running sale', () => {
 });
 
 describe('in a sale resumed after its worker was killed mid-post', () => {
-  const killMidPost = async (leadId: string, buyers: Buyer[], holder: StandInBuyer) => {
-    holder.holdPosts = true;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/saleChild.ts'], {
-      env: { ...process.env, SALE_DB_FILE: file, SALE_DB_URL: '', SALE_LEAD_ID: leadId, SALE_BUYERS: JSON.stringify(buyers), SALE_SECRET: SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((r) => child.on('exit', r));
-    // The child compiles the sale with tsx before it posts: on a loaded 2-core machine that alone can take 20 s.
-    await expect.poll(() => holder.posts.length, { timeout: 45_000 }).toBe(1);
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const killMidPost = (leadId: string, buyers: Buyer[], holder: StandInBuyer) => killMidPostIn({ file, url: '' }, SECRET, leadId, buyers, holder);
   const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
 
   it('the buyer answering 503 and then "accepted" is asked again as in a running sale: sold to it, never to the next buyer', async () => {
     const first = await buyer('first-503', { ping: { bid: 30 }, post: 'hang' });
     const next = await buyer('next-503', { ping: { bid: 20 } });
-    const buyers = documents(first.document(), next.document());
+    const buyers = documents(first.document(timed), next.document(timed));
     const leadId = await storeLead();
     await killMidPost(leadId, buyers, first);
     first.holdPosts = false;

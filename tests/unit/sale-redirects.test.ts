@@ -16,22 +16,21 @@ import LeadPage from '../../pages/_console/leads/[id]';
 import type { Buyer } from '../../schemas/buyer.types';
 import { leadDetail } from '../../engine/console/leadQueries';
 import type { Role } from '../../engine/console/roles';
-import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { demoBuyer } from '../../engine/sale/demoLender';
 import { demoOfferKey, sealDemoOffer } from '../../engine/sale/demoOffer';
-import { runSale, type SaleDeps } from '../../engine/sale/runner';
+import { runSale } from '../../engine/sale/runner';
 import { saleStatusAnswer } from '../../engine/sale/status';
 import { saleOf, timelineOf } from '../../engine/sale/store';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { storeSaleLead } from '../support/saleLead';
-import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
 
 const KEY = 'c'.repeat(64);
 const SECRET = 'stand-in-buyer-secret-03';
 const dir = mkdtempSync(join(tmpdir(), 'loansites-redirects-'));
 const file = join(dir, 'sale.sqlite');
 const saved = { ...process.env };
-const started: StandInBuyer[] = [];
+const stands = standIns(SECRET);
 let db: Store;
 
 beforeAll(async () => {
@@ -41,22 +40,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   process.env = saved;
-  await Promise.all(started.map((b) => b.close()));
+  await stands.closeAll();
   await db?.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function buyer(id: string, opts: Parameters<typeof startStandInBuyer>[2] = {}): Promise<StandInBuyer> {
-  const b = await startStandInBuyer(id, SECRET, opts);
-  started.push(b);
-  return b;
-}
-function documents(...docs: Record<string, unknown>[]): Buyer[] {
-  const c = buildBuyerCatalog(docs.map((d, i) => ({ file: `buyers/${i}.json`, text: JSON.stringify(d) })));
-  expect(c.problems).toEqual([]);
-  return [...c.buyers.values()].map((b) => b.buyer);
-}
-const deps = (buyers: Buyer[]): SaleDeps => ({ buyers, secretOf: () => SECRET, contactKey: Buffer.alloc(32, 4), worker: 'w' });
+const buyer = stands.start;
+const documents = buyerDocuments;
+const deps = (buyers: Buyer[]) => saleDeps(SECRET, Buffer.alloc(32, 4), buyers);
+/** Time is not what these tests are about: room for a loaded machine. */
+const patient = { timeouts: { pingMs: 3000, postMs: 10_000 } };
 const leadsJson = () =>
   JSON.parse(
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', '--json'], {
@@ -68,7 +61,7 @@ const leadsJson = () =>
 it('an accept without a redirectUrl is refused with its reason, and the next buyer, who sends the borrower on, buys the lead', async () => {
   const mute = await buyer('mute', { ping: { bid: 30 }, post: { answer: { accepted: true, buyerLeadId: 'M-1' } } });
   const next = await buyer('next-redirect', { ping: { bid: 20 } });
-  const buyers = documents(mute.document(), next.document());
+  const buyers = documents(mute.document(patient), next.document(patient));
   const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
 
   const result = await runSale(db, leadId, deps(buyers));
@@ -104,7 +97,7 @@ it("the console's lead page shows where the borrower was sent: in full to an adm
   const sentTo = 'https://mailer.lender.example/offer?email=ana.diaz%40example.com';
   const mailer = await buyer('mailer', { ping: { bid: 25 }, post: { answer: { accepted: true, redirectUrl: sentTo } } });
   const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
-  expect(await runSale(db, leadId, deps(documents(mailer.document())))).toMatchObject({ status: 'sold', redirectUrl: sentTo });
+  expect(await runSale(db, leadId, deps(documents(mailer.document(patient))))).toMatchObject({ status: 'sold', redirectUrl: sentTo });
 
   const page = async (role: Role) => {
     const detail = (await leadDetail(db, role, leadId, false)) ?? null;
