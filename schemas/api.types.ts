@@ -115,7 +115,7 @@ export interface BuyerPing {
 }
 
 /**
- * A buyer's answer to a post, as JSON with status 200. accepted: true sells the lead (final; a second post with the same Idempotency-Key must get the same answer). Anything else (another status, a body over 16 KB, wrong types, an absurd price, a redirect that is not https on one of the buyer's redirectHosts) counts as a refusal, with the reason stored.
+ * A buyer's answer to a post, as JSON with status 200. accepted: true with a redirectUrl sells the lead (final; a second post with the same Idempotency-Key must get the same answer). An accept without a redirectUrl, an absurd price or a redirect that is not https on one of the buyer's redirectHosts counts as a refusal, with the reason stored; so does a 4xx other than 408, 409 and 429. No answer within the post timeout, a 5xx, 408, 409, 429, another 2xx, a body over 16 KB or one that is not this schema leave the buyer's decision unknown: the same post is sent again (same Idempotency-Key) up to twice, and if it stays unknown the lead is sold to nobody.
  */
 export interface BuyerPostAnswer {
   /**
@@ -127,7 +127,7 @@ export interface BuyerPostAnswer {
    */
   price?: number;
   /**
-   * Where the borrower continues (https, on one of the buyer's redirectHosts).
+   * Where the borrower continues (https, on one of the buyer's redirectHosts). Required with accepted: true — an accept without it is a refusal.
    */
   redirectUrl?: string;
   /**
@@ -389,7 +389,7 @@ export interface Vehicle1 {
 }
 
 /**
- * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 403 a lead not sold to you, 404 no such lead, 409 not returnable (window closed, returns not agreed, not sold).
+ * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 404 no lead sold to you by that id (another buyer's lead and no lead at all get the same answer), 409 not returnable (window closed, returns not agreed, not sold).
  */
 export interface BuyerReturnAnswer {
   /**

@@ -66,7 +66,7 @@ export interface Buyer {
    */
   acceptsTestLeads?: boolean;
   /**
-   * The hosts the borrower may be sent to after a sale; a redirect URL on any other host (or not https) is refused and the answer counts as a refusal.
+   * The hosts the borrower may be sent to after a sale; an accept must carry a redirect URL on one of them (https): one without, on any other host or not https counts as a refusal.
    */
   redirectHosts?: Host[];
   /**
@@ -110,7 +110,7 @@ export interface Timeouts {
    */
   pingMs?: number;
   /**
-   * Milliseconds to wait for the answer to a post (default 15000, at most 30000).
+   * Milliseconds to wait for the answer to a post (default 15000, at most 30000). A post left without an answer that tells what the buyer decided is posted again, same Idempotency-Key, up to twice; never confirmed, the lead is sold to nobody (README, the buyer protocol).
    */
   postMs?: number;
 }

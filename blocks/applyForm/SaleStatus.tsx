@@ -75,12 +75,12 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
         <>
           <h4 className="text-lg font-bold text-slate-900">You&apos;re matched with {view.lender}</h4>
           {view.demo && <p className="font-semibold">This is the built-in demo lender: a demonstration, not a real lender or a real loan.</p>}
-          <p>
-            {view.lender} accepted your request. On its website you will see the amount, APR, fees and repayment dates before you sign anything; you are not
-            obliged to accept.
-          </p>
           {view.continueUrl ? (
             <>
+              <p>
+                {view.lender} accepted your request. On its website you will see the amount, APR, fees and repayment dates before you sign anything; you are not
+                obliged to accept.
+              </p>
               <p>
                 <a href={view.continueUrl} className={button} rel="noopener">
                   Continue to {view.lender}
@@ -103,7 +103,10 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
               )}
             </>
           ) : (
-            <p>{view.lender} will contact you by phone, text or email.</p>
+            <p>
+              {view.lender} accepted your request and will contact you by phone, text or email with its offer: the amount, APR, fees and repayment dates, before
+              you sign anything. You are not obliged to accept.
+            </p>
           )}
         </>
       )}

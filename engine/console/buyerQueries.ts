@@ -43,6 +43,8 @@ export interface EventCount {
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+/** A post refused, or never confirmed (sold to nobody): a failure on the buyer's record either way. */
+const failed = (outcome: string) => outcome === 'refused' || outcome === 'unconfirmed';
 
 /** Event counts by (buyer, step, outcome), sales won, each buyer's last calls and last error → one row a buyer, most revenue first. */
 export function buyerStats(
@@ -89,7 +91,7 @@ export function buyerStats(
     if (c.step === 'post') {
       r.posts += c.n;
       if (c.outcome === 'accepted') r.accepted += c.n;
-      if (c.outcome === 'refused') r.refused += c.n;
+      if (failed(c.outcome)) r.refused += c.n;
     }
     const l = latency.get(c.buyer_id) ?? [0, 0];
     latency.set(c.buyer_id, [l[0] + c.latency, l[1] + c.latencyCount]);
@@ -110,7 +112,7 @@ export function buyerStats(
     r.returnRate = ratio(r.returned, r.wins + r.returned);
     r.lastError = lastErrors.get(r.buyer) ?? '';
     const last = recent.get(r.buyer) ?? [];
-    r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || o === 'refused');
+    r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || failed(o));
   }
   return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
 }
@@ -167,7 +169,7 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
       b,
       last.map((e) => e.outcome),
     );
-    const err = last.find((e) => e.outcome === 'refused');
+    const err = last.find((e) => failed(e.outcome));
     if (err) lastErrors.set(b, err.detail.slice(0, 200));
   }
   return buyerStats(

@@ -6,7 +6,7 @@
  */
 import type { Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { leadForRole } from './masking';
+import { leadForRole, maskUrl } from './masking';
 import type { Role } from './roles';
 
 export const LEADS_PAGE_SIZE = 50;
@@ -103,7 +103,7 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
     lead.visit_id ? db.selectFrom('traffic_visits').selectAll().where('id', '=', lead.visit_id).executeTakeFirst() : undefined,
     db
       .selectFrom('lead_sales')
-      .select(['status', 'buyer_id', 'price_cents', 'reason', 'created_at', 'decided_at'])
+      .select(['status', 'buyer_id', 'price_cents', 'redirect_url', 'reason', 'created_at', 'decided_at'])
       .where('lead_id', '=', id)
       .executeTakeFirst(),
     db
@@ -120,5 +120,15 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
       .orderBy('destination')
       .execute(),
   ]);
-  return { lead: leadForRole(shown, role, revealed) as LeadView | undefined, visit: visit ?? null, sale: sale ?? null, events, deliveries };
+  const view = leadForRole(shown, role, revealed) as LeadView | undefined;
+  // Where the borrower was sent (the sale's redirect, and the accepted post's detail) is masked with the person.
+  const masked = view?.masked !== false;
+  const sentTo = (url: string | null) => (url && masked ? maskUrl(url) : url);
+  return {
+    lead: view,
+    visit: visit ?? null,
+    sale: sale ? { ...sale, redirect_url: sentTo(sale.redirect_url) } : null,
+    events: events.map((e) => (e.step === 'post' && e.outcome === 'accepted' ? { ...e, detail: sentTo(e.detail) ?? '' } : e)),
+    deliveries,
+  };
 }

@@ -37,3 +37,21 @@ export function leadForRole<T extends PersonalFields>(lead: T, role: Role, revea
   if (role === 'admin' || (revealed && may(role, 'leads.reveal'))) return { ...lead, masked: false };
   return { ...lead, email: maskEmail(lead.email), phone: maskPhone(lead.phone), last_name: lead.last_name ? `${lead.last_name[0]}.` : '', masked: true };
 }
+
+/**
+ * Where a borrower was sent, for a role that does not see personal data: a lender's URL may carry
+ * the borrower's details in its path or query, so only its origin is kept; a page of this site
+ * (the demo lender's offer) keeps its path, its sealed query hidden.
+ */
+export function maskUrl(url: string): string {
+  if (url.startsWith('/')) {
+    const q = url.indexOf('?');
+    return q < 0 ? url : `${url.slice(0, q)}?…`;
+  }
+  try {
+    const u = new URL(url);
+    return `${u.origin}/…`;
+  } catch {
+    return '•••';
+  }
+}

@@ -2,6 +2,12 @@
  * A buyer's answer, read as hostile: a status other than 200, a body past the cap, text that is
  * not JSON, wrong types, a negative or absurd price, a redirect elsewhere — each becomes a
  * refusal with the reason (stored on the timeline), never an exception out of the sale.
+ *
+ * A refusal is `unknown` when the answer does not tell what the buyer decided: no answer in time,
+ * a connection broken after the lead was sent, a 5xx, 408, 409 or 429, another 2xx, or a 200 we
+ * cannot read. A post with such an answer may have been bought: the sale asks again rather than
+ * offering the lead to anyone else (runner.ts). A 4xx otherwise, a lead that never left (the
+ * connection was refused) and an answer we read and refuse are settled refusals.
  */
 import bidSchema from '../../schemas/api/buyer-bid.schema.json' with { type: 'json' };
 import postAnswerSchema from '../../schemas/api/buyer-post-answer.schema.json' with { type: 'json' };
@@ -10,33 +16,39 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { validatorFor } from '../http/api';
 import { toProblems } from '../validate/problems';
 import { bidPrice } from './bids';
+import { DEMO_LENDER_ID } from './demoLender';
+import { demoOfferUrl } from './demoOffer';
 import { checkRedirect } from './redirect';
 
 /** The most of an answer body that is read; more is a refusal. */
 export const MAX_ANSWER_BYTES = 16 * 1024;
 
-export type Refusal = { ok: false; reason: string };
+export type Refusal = { ok: false; reason: string; unknown?: true };
 export type BidOutcome = { ok: true; price: number; bidId?: string } | Refusal;
-export type PostOutcome = { ok: true; price: number; redirectUrl?: string; buyerLeadId?: string } | Refusal;
+export type PostOutcome = { ok: true; price: number; redirectUrl: string; buyerLeadId?: string } | Refusal;
 
 const refuse = (reason: string): Refusal => ({ ok: false, reason: reason.slice(0, 300) });
+const unknown = (reason: string): Refusal => ({ ...refuse(reason), unknown: true });
 
-/** An answer as read off the wire: its status and its body text, or why it could not be read. */
-export type RawAnswer = { status: number; text: string; truncated?: boolean } | { error: string };
+/** An answer as read off the wire: its status and its body text, or why it could not be read (notSent: the request never reached the buyer). */
+export type RawAnswer = { status: number; text: string; truncated?: boolean } | { error: string; notSent?: boolean };
+
+/** A status that answers "no" for certain: a 4xx other than 408 (timeout), 409 (a conflict, e.g. the same post still being worked on) and 429. */
+const refusesForCertain = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
 
 function decode<T>(raw: RawAnswer, schema: object): { value: T } | Refusal {
-  if ('error' in raw) return refuse(raw.error);
-  if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return refuse(`answer body over ${MAX_ANSWER_BYTES} bytes`);
-  if (raw.status !== 200) return refuse(`HTTP ${raw.status}`);
+  if ('error' in raw) return raw.notSent ? refuse(raw.error) : unknown(raw.error);
+  if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return unknown(`answer body over ${MAX_ANSWER_BYTES} bytes`);
+  if (raw.status !== 200) return refusesForCertain(raw.status) ? refuse(`HTTP ${raw.status}`) : unknown(`HTTP ${raw.status}`);
   let value: unknown;
   try {
     value = JSON.parse(raw.text);
   } catch {
-    return refuse('answer is not JSON');
+    return unknown('answer is not JSON');
   }
   const validate = validatorFor<T>(schema);
   if (!validate(value))
-    return refuse(
+    return unknown(
       `answer not valid: ${toProblems(validate.errors)
         .map((p) => `${p.pointer || '/'} ${p.message}`)
         .join('; ')}`,
@@ -63,11 +75,16 @@ export function readPostAnswer(raw: RawAnswer, buyer: Buyer, offered: number | u
   const price = offered ?? bidPrice(buyer, a.price);
   if (price === undefined) return refuse('accepted without a price');
   if (price < (buyer.price?.floor ?? 0)) return refuse(`price ${price} under the floor ${buyer.price?.floor ?? 0}`);
-  let redirectUrl: string | undefined;
-  if (a.redirectUrl !== undefined) {
+  let redirectUrl: string;
+  if (buyer.id === DEMO_LENDER_ID) {
+    // The built-in demo lender sends no redirect: the borrower continues to its offer page on this site.
+    redirectUrl = demoOfferUrl(a.buyerLeadId);
+  } else {
+    // A borrower told "matched" must have somewhere to go: an accept without a redirect is not a sale.
+    if (a.redirectUrl === undefined) return refuse('accepted without a redirectUrl');
     const r = checkRedirect(a.redirectUrl, buyer.redirectHosts);
     if (!r.ok) return refuse(r.reason);
     redirectUrl = r.url;
   }
-  return { ok: true, price, ...(redirectUrl ? { redirectUrl } : {}), ...(a.buyerLeadId ? { buyerLeadId: a.buyerLeadId } : {}) };
+  return { ok: true, price, redirectUrl, ...(a.buyerLeadId ? { buyerLeadId: a.buyerLeadId } : {}) };
 }

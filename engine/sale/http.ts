@@ -6,6 +6,9 @@
 import { signature } from '../leads/deliver';
 import { MAX_ANSWER_BYTES, type RawAnswer } from './answers';
 
+/** Failures before a connection was made: the request, and the lead in it, never reached the buyer. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 export interface SentRequest {
   answer: RawAnswer;
   latencyMs: number;
@@ -57,6 +60,7 @@ export async function sendSigned(
     return {
       answer: {
         error: timedOut ? `no answer within ${Math.round(opts.timeoutMs)} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`.slice(0, 200),
+        ...(!timedOut && NOT_CONNECTED.has(e.cause?.code ?? '') ? { notSent: true } : {}),
       },
       latencyMs: Math.round(performance.now() - started),
     };

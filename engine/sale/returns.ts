@@ -31,7 +31,7 @@ export function signedBy(
   return expected.length === given.length && timingSafeEqual(expected, given) ? buyer : undefined;
 }
 
-export type ReturnResult = { ok: true; created: boolean; answer: BuyerReturnAnswer } | { ok: false; status: 403 | 404 | 409; reason: string };
+export type ReturnResult = { ok: true; created: boolean; answer: BuyerReturnAnswer } | { ok: false; status: 404 | 409; reason: string };
 
 const answerOf = (r: LeadReturnsTable): BuyerReturnAnswer => ({
   leadId: r.lead_id,
@@ -45,9 +45,9 @@ const answerOf = (r: LeadReturnsTable): BuyerReturnAnswer => ({
 export async function recordReturn(db: Store, buyer: Buyer, body: BuyerReturn, now: Date): Promise<ReturnResult> {
   return db.transaction().execute(async (trx): Promise<ReturnResult> => {
     const sale = await trx.selectFrom('lead_sales').selectAll().where('lead_id', '=', body.leadId).executeTakeFirst();
-    if (!sale) return { ok: false, status: 404, reason: `No lead ${body.leadId}` };
-    if (sale.buyer_id !== buyer.id || (sale.status !== 'sold' && sale.status !== 'returned'))
-      return { ok: false, status: 403, reason: `Lead ${body.leadId} was not sold to ${buyer.id}` };
+    // Another buyer's lead and no lead at all get the same answer: a buyer must not learn which lead ids exist.
+    if (!sale || sale.buyer_id !== buyer.id || (sale.status !== 'sold' && sale.status !== 'returned'))
+      return { ok: false, status: 404, reason: `No lead ${body.leadId} sold to ${buyer.id}` };
     const earlier = await trx.selectFrom('lead_returns').selectAll().where('lead_id', '=', body.leadId).executeTakeFirst();
     if (earlier) return { ok: true, created: false, answer: answerOf(earlier) };
     const days = buyer.returnWindowDays ?? 0;

@@ -4,12 +4,16 @@
  * 1. The contact (phone, email) is hashed and matched: seen within the window → duplicate (offered
  *    only to buyers taking duplicates); opted out → suppressed (offered to nobody).
  * 2. A post that went out before a restart and whose answer was never recorded is asked again,
- *    with the same Idempotency-Key, of the same buyer: its answer decides. A buyer that cannot
- *    confirm leaves the lead unsold — it is never offered to a second buyer, so it is never sold
- *    twice.
+ *    with the same Idempotency-Key, of the same buyer (rule 3b).
  * 3. Tier by tier: eligible ping-post buyers are pinged in parallel (each within its ping
  *    timeout), bids at or above the floor are posted to in order, then the direct-post buyers;
  *    the first acceptance is the sale. Every ping, bid, post and answer goes on the timeline.
+ * 3b. One rule for a post whose answer leaves the buyer's decision unknown (answers.ts: no answer
+ *    in time, a 5xx…), whether it timed out here or was out when a worker died: the buyer may
+ *    have bought the lead, so it is asked again with the same Idempotency-Key, up to CONFIRM_ASKS
+ *    times, and the first answer read decides — accepted: sold to it (a late accept wins);
+ *    refused: the sale goes on. Still unknown: the lead is left unsold and offered to nobody else
+ *    (no other post, no delivery), so its personal data never reaches a second buyer.
  * 4. Unsold: the eligible deliver buyers get the lead through the outbox.
  * The whole sale is bounded (deadlineMs); the lease outlasts it, so a live worker keeps its sale.
  */
@@ -51,6 +55,10 @@ export const SALE_DEADLINE_MS = 40_000;
 export const DUPLICATE_WINDOW_MS = 30 * 24 * 3600_000;
 const DEFAULT_PING_MS = 1_000;
 const DEFAULT_POST_MS = 15_000;
+/** How often a post whose answer left the buyer's decision unknown is asked again, the pause before each, and the least time each is given. */
+export const CONFIRM_ASKS = 2;
+const CONFIRM_PAUSE_MS = 500;
+const CONFIRM_MIN_MS = 1_000;
 
 export interface SaleDeps {
   /** every buyer the sale may use (secrets present) */
@@ -117,10 +125,12 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   if (await isSuppressed(db, suppressionHashes)) return finish({ status: 'suppressed', duplicate, reason: 'the contact opted out' });
   const unsoldStatus = duplicate ? 'duplicate' : 'unsold';
 
-  const post = async (offer: Offer): Promise<SaleResult | 'refused' | 'unconfirmed'> => {
+  const deadline = started + (deps.deadlineMs ?? SALE_DEADLINE_MS);
+  type Posted = SaleResult | 'refused' | { unconfirmed: string };
+  const post = async (offer: Offer): Promise<Posted> => {
     const b = offer.buyer;
     const secret = deps.secretOf(b);
-    const remaining = started + (deps.deadlineMs ?? SALE_DEADLINE_MS) - now().getTime();
+    const remaining = deadline - now().getTime();
     if (!secret || !b.endpoints.post) return 'refused';
     const sending: NewEvent = {
       lead_id: leadId,
@@ -142,10 +152,12 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       }
       eventId = r.id;
     } else eventId = await addEvent(db, sending);
-    return sendPost(offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)));
+    return sendPost(offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
   };
-  const sendPost = async (offer: Offer, eventId: string, secret: string, timeoutMs: number): Promise<SaleResult | 'refused' | 'unconfirmed'> => {
+  /** Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while the answer leaves the buyer's decision unknown. */
+  const sendPost = async (offer: Offer, eventId: string, secret: string, timeoutMs: number, repeats: number): Promise<Posted> => {
     const b = offer.buyer;
+    const postMs = b.timeouts?.postMs ?? DEFAULT_POST_MS;
     const body = {
       ...leadPayload(stored),
       test: lead.test,
@@ -153,8 +165,16 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       ...(offer.bidId ? { bidId: offer.bidId } : {}),
       ...(offer.price !== undefined ? { price: offer.price } : {}),
     };
-    const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });
-    const outcome = readPostAnswer(sent.answer, b, offer.price);
+    const ask = async (ms: number) => {
+      const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs: ms, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });
+      return { sent, outcome: readPostAnswer(sent.answer, b, offer.price) };
+    };
+    let { sent, outcome } = await ask(timeoutMs);
+    for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
+      await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
+      // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
+      ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
+    }
     if (outcome.ok) {
       const t = localTime(now(), b.schedule?.timeZone);
       const result = await finish({
@@ -162,20 +182,22 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
         duplicate,
         buyerId: b.id,
         priceCents: cents(outcome.price),
-        ...(outcome.redirectUrl ? { redirectUrl: outcome.redirectUrl } : {}),
+        redirectUrl: outcome.redirectUrl,
         ...(outcome.buyerLeadId ? { buyerLeadId: outcome.buyerLeadId } : {}),
         buyerDay: t.day,
         buyerMonth: t.month,
       });
-      await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl ?? '' });
+      await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
       // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
       if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
       return result;
     }
+    if (outcome.unknown) {
+      await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });
+      return { unconfirmed: outcome.reason };
+    }
     await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
-    // Only an explicit answer is a refusal; silence or an error after a restart leaves the buyer's answer unknown.
-    const answered = !('error' in sent.answer) && sent.answer.status === 200 && !outcome.reason.startsWith('answer');
-    return answered ? 'refused' : 'unconfirmed';
+    return 'refused';
   };
 
   // A resumed sale: ask again what became of a post whose answer was never recorded.
@@ -189,8 +211,9 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       return finish({ status: unsoldStatus, duplicate, reason: `sale interrupted while posting to ${e.buyer_id}, which can no longer confirm` });
     }
     const offer: Offer = { buyer: b, ...(e.price_cents !== null ? { price: e.price_cents / 100 } : {}), ...(e.detail ? { pingId: e.detail } : {}) };
-    const r = await sendPost(offer, e.id, secret, b.timeouts?.postMs ?? DEFAULT_POST_MS);
-    if (r === 'unconfirmed')
+    // The post that went out is the first ask: the resumed sale makes the repeats.
+    const r = await sendPost(offer, e.id, secret, b.timeouts?.postMs ?? DEFAULT_POST_MS, CONFIRM_ASKS - 1);
+    if (typeof r === 'object' && 'unconfirmed' in r)
       return finish({ status: unsoldStatus, duplicate, reason: `sale interrupted while posting to ${b.id}, which did not confirm its answer` });
     if (r !== 'refused') return r;
   }
@@ -223,10 +246,15 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
       bids,
       inTier.filter((b) => b.mode === 'direct-post'),
     )) {
-      if (now().getTime() - started > (deps.deadlineMs ?? SALE_DEADLINE_MS) - 500)
-        return finish({ status: unsoldStatus, duplicate, reason: 'the sale ran out of time' });
+      if (now().getTime() > deadline - 500) return finish({ status: unsoldStatus, duplicate, reason: 'the sale ran out of time' });
       const r = await post(offer);
-      if (r === 'unconfirmed' || r === 'refused') continue;
+      if (r === 'refused') continue;
+      if ('unconfirmed' in r)
+        return finish({
+          status: unsoldStatus,
+          duplicate,
+          reason: `${offer.buyer.id} did not confirm its answer to the post (${r.unconfirmed}); offered to no other buyer`,
+        });
       return r;
     }
   }

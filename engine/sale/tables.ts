@@ -31,7 +31,7 @@ export interface LeadSalesTable {
 
 export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision' | 'return';
 /** sending: a post went out and its answer is not recorded yet (what a resumed sale asks again) */
-export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'queued' | 'sold' | 'unsold' | 'returned';
+export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'unconfirmed' | 'queued' | 'sold' | 'unsold' | 'returned';
 
 export interface SaleEventsTable {
   id: string;

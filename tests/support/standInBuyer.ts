@@ -2,7 +2,8 @@
  * A stand-in ping-post / direct-post buyer for the sale's tests: a real HTTP server on loopback
  * (ports 48000 and up) that checks our signature, records every ping and post, and behaves as
  * told — bids a price (at once or slowly), refuses, never answers, answers 500, answers a post slowly, sends the
- * borrower to a host it did not declare, or sends a huge body. A post is idempotent on its
+ * borrower to a host it did not declare, answers 503 once and then accepts, answers a post with
+ * a body it is given, or sends a huge body. A post is idempotent on its
  * Idempotency-Key: the same lead posted again gets the first answer again.
  */
 import { createHmac } from 'node:crypto';
@@ -12,7 +13,8 @@ import { freePort } from './ports';
 
 /** delayMs: the bid comes after that long (a slow buyer) */
 export type PingBehaviour = { bid: number; delayMs?: number } | 'no-bid' | 'hang' | 'error' | 'huge' | 'bad-types';
-export type PostBehaviour = 'accept' | 'refuse' | 'hang' | 'error' | 'wrong-redirect' | { slowMs: number };
+/** 'error-once': 503 to the next post, then 'accept'; { answer }: that body, status 200. */
+export type PostBehaviour = 'accept' | 'refuse' | 'hang' | 'error' | 'error-once' | 'wrong-redirect' | { slowMs: number } | { answer: Record<string, unknown> };
 
 export interface StandInBuyer {
   id: string;
@@ -28,6 +30,8 @@ export interface StandInBuyer {
   quiet: boolean;
   /** hold posts until released (to stop a sale mid-post) */
   holdPosts: boolean;
+  /** posts that got past the hold (held ones count once released) */
+  released: number;
   document(extra?: Record<string, unknown>): Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -54,6 +58,7 @@ export async function startStandInBuyer(
     ping: opts.ping ?? { bid: 10 },
     post: opts.post ?? 'accept',
     holdPosts: false,
+    released: 0,
     quiet: false,
     document: (extra = {}) => ({
       $schema: '../../schemas/buyer.schema.json',
@@ -89,20 +94,24 @@ export async function startStandInBuyer(
     const leadId = String(req.headers['idempotency-key']);
     if (!buyer.quiet) buyer.posts.push({ leadId, body });
     while (buyer.holdPosts) await new Promise((r) => setTimeout(r, 20));
+    buyer.released += 1;
     const known = answers.get(leadId);
     if (known) return json(res, 200, known);
     const p = buyer.post;
     if (p === 'hang') return;
     if (p === 'error') return json(res, 503, 'down');
-    if (typeof p === 'object') await new Promise((r) => setTimeout(r, p.slowMs));
+    if (p === 'error-once') return ((buyer.post = 'accept'), json(res, 503, 'down'));
+    if (typeof p === 'object' && 'slowMs' in p) await new Promise((r) => setTimeout(r, p.slowMs));
     const answer =
-      p === 'refuse'
-        ? { accepted: false, reason: 'not for us' }
-        : {
-            accepted: true,
-            redirectUrl: p === 'wrong-redirect' ? 'https://elsewhere.example/x' : `https://${id}.lender.example/offer/${leadId}`,
-            ...(opts.mode === 'direct-post' ? { price: 7 } : {}),
-          };
+      typeof p === 'object' && 'answer' in p
+        ? p.answer
+        : p === 'refuse'
+          ? { accepted: false, reason: 'not for us' }
+          : {
+              accepted: true,
+              redirectUrl: p === 'wrong-redirect' ? 'https://elsewhere.example/x' : `https://${id}.lender.example/offer/${leadId}`,
+              ...(opts.mode === 'direct-post' ? { price: 7 } : {}),
+            };
     const text2 = JSON.stringify(answer);
     answers.set(leadId, text2);
     if (answer.accepted && p !== 'wrong-redirect' && !buyer.quiet) buyer.accepted.add(leadId);

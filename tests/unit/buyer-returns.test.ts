@@ -1,8 +1,9 @@
 /**
  * Returns on SQLite and PostgreSQL: a buyer returns a lead it bought within its window — the
  * sale turns 'returned', the price given back and the reason kept, the return on the timeline —
- * once, however often or concurrently it is sent; another buyer's lead, an unknown lead, a
- * closed window or a buyer without returns get a clear refusal. Over HTTP the request must be
+ * once, however often or concurrently it is sent; another buyer's lead and an unknown lead get
+ * the same 404 (the API does not tell which leads exist), a closed window or a buyer without
+ * returns a clear refusal. Over HTTP the request must be
  * signed with the buyer's secret.
  */
 import { createHmac } from 'node:crypto';
@@ -97,12 +98,17 @@ describe.each(['SQLite', 'PostgreSQL'])('a return on %s', (kind) => {
 
   it('refuses another buyer, an unknown lead, a closed window and a buyer without returns, changing nothing', async () => {
     const id = await soldLead(db, returner);
+    // another buyer's lead and a lead that does not exist get the same answer: it does not tell which ids exist
     expect(await recordReturn(db, stranger, { leadId: id, reason: 'fraud' }, new Date())).toEqual({
       ok: false,
-      status: 403,
-      reason: `Lead ${id} was not sold to other`,
+      status: 404,
+      reason: `No lead ${id} sold to other`,
     });
-    expect(await recordReturn(db, returner, { leadId: 'ld_nosuchlead1', reason: 'fraud' }, new Date())).toMatchObject({ ok: false, status: 404 });
+    expect(await recordReturn(db, stranger, { leadId: 'ld_nosuchlead1', reason: 'fraud' }, new Date())).toEqual({
+      ok: false,
+      status: 404,
+      reason: 'No lead ld_nosuchlead1 sold to other',
+    });
     expect(await recordReturn(db, returner, { leadId: id, reason: 'fraud' }, new Date(Date.now() + 8 * DAY))).toMatchObject({
       ok: false,
       status: 409,
@@ -150,7 +156,7 @@ describe('POST /api/buyers/returns', () => {
     const bad = JSON.stringify({ leadId, reason: 'changed-my-mind' });
     expect(await send(bad, signed(bad))).toMatchObject({ status: 400, json: { problems: [expect.stringContaining('/reason')] } });
     const unknown = JSON.stringify({ leadId: 'ld_unknownlead', reason: 'fraud' });
-    expect(await send(unknown, signed(unknown))).toMatchObject({ status: 404, json: { error: 'No lead ld_unknownlead' } });
+    expect(await send(unknown, signed(unknown))).toMatchObject({ status: 404, json: { error: 'No lead ld_unknownlead sold to returner' } });
 
     const first = await send(body, signed(body));
     expect(first).toMatchObject({ status: 201, json: { leadId, status: 'returned', reason: 'did-not-apply', refundedPrice: 40 } });

@@ -134,8 +134,19 @@ describe('hostile answers become refusals with a reason', () => {
 
   it.each<[string, RawAnswer, number | undefined, string]>([
     ['accepted with a good redirect', ok({ accepted: true, redirectUrl: 'https://offers.acme.example/x' }), 40, 'sold 40 https://offers.acme.example/x'],
-    ['a post answer cannot raise the bid price', ok({ accepted: true, price: 999 }), 40, 'sold 40 -'],
-    ['direct-post: the answer sets the price', ok({ accepted: true, price: 12 }), undefined, 'sold 12 -'],
+    [
+      'a post answer cannot raise the bid price',
+      ok({ accepted: true, price: 999, redirectUrl: 'https://offers.acme.example/x' }),
+      40,
+      'sold 40 https://offers.acme.example/x',
+    ],
+    [
+      'direct-post: the answer sets the price',
+      ok({ accepted: true, price: 12, redirectUrl: 'https://offers.acme.example/y' }),
+      undefined,
+      'sold 12 https://offers.acme.example/y',
+    ],
+    ['accepted without a redirect', ok({ accepted: true, price: 12 }), 40, 'accepted without a redirectUrl'],
     ['direct-post: a price under the floor', ok({ accepted: true, price: 2 }), undefined, 'price 2 under the floor 5'],
     ['direct-post: accepted without a price', ok({ accepted: true }), undefined, 'accepted without a price'],
     ['a redirect to javascript:', ok({ accepted: true, redirectUrl: 'javascript:alert(1)' }), 40, 'redirect refused: javascript: is not https'],
@@ -149,7 +160,7 @@ describe('hostile answers become refusals with a reason', () => {
     ['accepted as a string', ok({ accepted: 'yes' }), 40, 'answer not valid: /accepted must be a boolean, not a string'],
   ])('post: %s', (_, raw, offered, expected) => {
     const got = readPostAnswer(raw, b, offered);
-    expect(got.ok ? `sold ${got.price} ${got.redirectUrl ?? '-'}` : got.reason).toBe(expected);
+    expect(got.ok ? `sold ${got.price} ${got.redirectUrl}` : got.reason).toBe(expected);
   });
 });
 

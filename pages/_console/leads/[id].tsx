@@ -1,10 +1,11 @@
 /**
  * One lead in the console: the person (masked for an analyst until they reveal it — the reveal
  * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
- * campaign, click ids), the consent snapshot, the sale and its timeline (eligibility, pings,
- * bids, posts, the decision) and the deliveries. A viewer may not open it (403). An admin may
- * open the lead's form trace (`?trace=open`: decrypted on demand, each opening audited); any
- * other role asking for it gets 403.
+ * campaign, click ids), the consent snapshot, the sale (with where the borrower was sent, masked
+ * with the person) and its timeline (eligibility, pings, bids, posts, the decision) and the
+ * deliveries. A viewer may not open it (403). An admin may open the lead's form trace
+ * (`?trace=open`: decrypted on demand, each opening audited); any other role asking for it gets
+ * 403.
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
@@ -142,6 +143,7 @@ export default function LeadPage(props: Props) {
                 ['Status', sale.status],
                 ['Buyer', sale.buyer_id ?? ''],
                 ['Price', money(sale.price_cents)],
+                ['Borrower sent to', sale.redirect_url ?? ''],
                 ['Reason', sale.reason ?? ''],
                 ['Decided', when(sale.decided_at)],
               ]

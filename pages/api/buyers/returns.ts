@@ -3,8 +3,8 @@
  * with the buyer's secret (X-Loansites-Buyer + X-Loansites-Signature over the raw body, checked
  * before the body is parsed), JSON only, at most 4 KB, checked against
  * schemas/api/buyer-return.schema.json, rate-limited per client. 201 a new return, 200 the same
- * return again; 401 unknown buyer or bad signature, 403 not your lead, 404 no such lead, 409
- * not returnable.
+ * return again; 401 unknown buyer or bad signature, 404 no lead of yours by that id (none, or
+ * another buyer's: the same answer), 409 not returnable.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../../schemas/api/buyer-return.schema.json' with { type: 'json' };

@@ -1,0 +1,168 @@
+/**
+ * One rule for a post whose answer does not tell what the buyer decided (no answer in time, a
+ * 503…), in the running sale and in a sale resumed after its worker was killed: the same buyer
+ * is asked again with the same Idempotency-Key, its first answer we can read decides (a late
+ * accept wins), and a buyer that never confirms leaves the lead unsold — never posted to or
+ * delivered to anyone else, so the borrower's personal data reaches no second buyer. Real
+ * stand-in buyers on loopback, SQLite.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Buyer } from '../../schemas/buyer.types';
+import { buyerStats } from '../../engine/console/buyerQueries';
+import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
+import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
+import { saleOf, timelineOf } from '../../engine/sale/store';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { freePort } from '../support/ports';
+import { storeSaleLead } from '../support/saleLead';
+import { buyerDocuments, killMidPost as killMidPostIn, saleDeps, standIns } from '../support/saleKit';
+import type { StandInBuyer } from '../support/standInBuyer';
+
+const KEY = 'd'.repeat(64);
+const SECRET = 'stand-in-buyer-secret-02';
+process.env.LEADS_ENCRYPTION_KEY = KEY;
+const dir = mkdtempSync(join(tmpdir(), 'loansites-late-'));
+const file = join(dir, 'sale.sqlite');
+const stands = standIns(SECRET);
+let db: Store;
+
+beforeAll(async () => {
+  db = openStore({ url: '', file });
+  await migrateStore(db);
+}, 60_000);
+afterAll(async () => {
+  await stands.closeAll();
+  await db?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const buyer = stands.start;
+const documents = buyerDocuments;
+const deps = (buyers: Buyer[], over: Partial<SaleDeps> = {}) => saleDeps(SECRET, Buffer.alloc(32, 1), buyers, over);
+const storeLead = () => storeSaleLead(db, Buffer.from(KEY, 'hex'));
+/** Pings with room for a loaded machine; posts time out after 1500 ms, which the tests are about. */
+const timed = { timeouts: { pingMs: 3000, postMs: 1500 } };
+
+describe('which answers to a post tell what the buyer decided', () => {
+  const acme = documents({
+    $schema: '../../schemas/buyer.schema.json',
+    id: 'acme',
+    displayName: 'Acme',
+    mode: 'direct-post',
+    endpoints: { post: 'https://acme.example/post' },
+    secretEnv: 'BUYER_ACME_SECRET',
+    redirectHosts: ['offers.acme.example'],
+  })[0]!;
+  const status = (s: number, body = ''): RawAnswer => ({ status: s, text: body });
+  it.each<[string, 'sold' | 'refused' | 'unknown', RawAnswer]>([
+    ['accepted', 'sold', status(200, '{"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/a"}')],
+    ['refused', 'refused', status(200, '{"accepted":false}')],
+    ['a 400', 'refused', status(400)],
+    ['a 404', 'refused', status(404)],
+    ['an accept we refuse (no redirect)', 'refused', status(200, '{"accepted":true,"price":9}')],
+    ['the lead never left (connection refused)', 'refused', { error: 'fetch failed (ECONNREFUSED)', notSent: true }],
+    ['no answer in time', 'unknown', { error: 'no answer within 1500 ms' }],
+    ['a connection reset after sending', 'unknown', { error: 'fetch failed (ECONNRESET)' }],
+    ['a 503', 'unknown', status(503)],
+    ['a 500', 'unknown', status(500)],
+    ['a 409 (the same post still being worked on)', 'unknown', status(409)],
+    ['a 429', 'unknown', status(429)],
+    ['a 408', 'unknown', status(408)],
+    ['a 202', 'unknown', status(202)],
+    ['a 200 that is not JSON', 'unknown', status(200, '<html>ok</html>')],
+    ['a 200 that is not the schema', 'unknown', status(200, '{"accepted":"yes"}')],
+    ['a body over the cap', 'unknown', { status: 200, text: '', truncated: true }],
+  ])('%s → %s', (_, expected, raw) => {
+    const got = readPostAnswer(raw, acme, undefined);
+    expect(got.ok ? 'sold' : got.unknown ? 'unknown' : 'refused').toBe(expected);
+  });
+});
+
+describe('in the running sale', () => {
+  it('a post answered "accepted" after its timeout is asked again: the late accept is the sale, and the next buyer never gets the lead', async () => {
+    const late = await buyer('late', { ping: { bid: 30 }, post: { slowMs: 2500 } }); // its post timeout is 1500 ms
+    const next = await buyer('next-late', { ping: { bid: 20 } });
+    const buyers = documents(late.document(timed), next.document(timed));
+    const leadId = await storeLead();
+
+    const result = await runSale(db, leadId, deps(buyers));
+
+    expect(result).toMatchObject({ status: 'sold', buyerId: late.id, priceCents: 3000, redirectUrl: `https://${late.id}.lender.example/offer/${leadId}` });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: late.id });
+    expect(late.posts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(late.posts.map((p) => p.leadId))).toEqual(new Set([leadId])); // the same Idempotency-Key every time
+    expect(next.posts).toHaveLength(0);
+    const posts = (await timelineOf(db, leadId)).filter((e) => e.step === 'post');
+    expect(posts.map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${late.id} accepted`]);
+  }, 30_000);
+
+  it('a post never answered leaves the lead unsold, posted to and delivered to nobody else; a buyer that could not be reached is passed over', async () => {
+    const unreachable = documents({
+      ...(await buyer('unused')).document(),
+      id: 'unreachable',
+      mode: 'direct-post',
+      endpoints: { post: `http://127.0.0.1:${await freePort(49500)}/post` },
+    })[0]!;
+    const silent = await buyer('silent', { ping: { bid: 30 }, post: 'hang' });
+    const next = await buyer('next-silent', { ping: { bid: 20 } });
+    const outbox = await buyer('outbox');
+    const buyers = [
+      unreachable,
+      ...documents(
+        silent.document({ ...timed, tier: 2 }),
+        next.document({ ...timed, tier: 2 }),
+        outbox.document({ mode: 'deliver', endpoints: { deliver: `${outbox.origin}/deliver` } }),
+      ),
+    ];
+    const leadId = await storeLead();
+
+    const result = await runSale(db, leadId, deps(buyers));
+
+    expect(result).toMatchObject({
+      status: 'unsold',
+      reason: `${silent.id} did not confirm its answer to the post (no answer within 1500 ms); offered to no other buyer`,
+    });
+    expect(silent.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
+    expect(next.posts).toHaveLength(0);
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual(['unreachable refused', `${silent.id} unconfirmed`]);
+    expect(timeline.find((e) => e.buyer_id === 'unreachable')?.detail).toMatch(/ECONNREFUSED/);
+    expect(timeline.filter((e) => e.step === 'deliver')).toEqual([]);
+    expect(await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
+  }, 30_000);
+});
+
+describe('in a sale resumed after its worker was killed mid-post', () => {
+  const killMidPost = (leadId: string, buyers: Buyer[], holder: StandInBuyer) => killMidPostIn({ file, url: '' }, SECRET, leadId, buyers, holder);
+  const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
+
+  it('the buyer answering 503 and then "accepted" is asked again as in a running sale: sold to it, never to the next buyer', async () => {
+    const first = await buyer('first-503', { ping: { bid: 30 }, post: 'hang' });
+    const next = await buyer('next-503', { ping: { bid: 20 } });
+    const buyers = documents(first.document(timed), next.document(timed));
+    const leadId = await storeLead();
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false;
+    await expect.poll(() => first.released).toBe(1); // the dead worker's post is gone unanswered
+    first.post = 'error-once';
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    expect(resumed).toMatchObject({ status: 'sold', buyerId: first.id, priceCents: 3000 });
+    expect(first.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
+    expect(next.posts).toHaveLength(0);
+  }, 60_000);
+});
+
+it("the console's buyer record counts a post never confirmed as a failed post, and alerts on a buyer that never confirms", () => {
+  const [row] = buyerStats(
+    [{ buyer_id: 'silent', step: 'post', outcome: 'unconfirmed', n: 10, latency: 15_000, latencyCount: 10 }],
+    [],
+    new Map([['silent', Array(10).fill('unconfirmed')]]),
+    new Map(),
+  );
+  expect(row).toMatchObject({ posts: 10, refused: 10, accepted: 0, alert: true });
+});

@@ -1,0 +1,114 @@
+/**
+ * Where the borrower goes after a sale: a buyer that accepts without a redirectUrl has not
+ * bought the lead (the borrower would be told "matched" with nowhere to go), so the next buyer
+ * gets it; and the place the borrower is sent — the buyer's redirect, or the demo lender's offer
+ * page on this site — is stored with the sale and shown by `npm run leads -- --json` and on the
+ * console's lead page (to a role that does not see personal data, only its host).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import LeadPage from '../../pages/_console/leads/[id]';
+import type { Buyer } from '../../schemas/buyer.types';
+import { leadDetail } from '../../engine/console/leadQueries';
+import type { Role } from '../../engine/console/roles';
+import { demoBuyer } from '../../engine/sale/demoLender';
+import { demoOfferKey, sealDemoOffer } from '../../engine/sale/demoOffer';
+import { runSale } from '../../engine/sale/runner';
+import { saleStatusAnswer } from '../../engine/sale/status';
+import { saleOf, timelineOf } from '../../engine/sale/store';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { storeSaleLead } from '../support/saleLead';
+import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
+
+const KEY = 'c'.repeat(64);
+const SECRET = 'stand-in-buyer-secret-03';
+const dir = mkdtempSync(join(tmpdir(), 'loansites-redirects-'));
+const file = join(dir, 'sale.sqlite');
+const saved = { ...process.env };
+const stands = standIns(SECRET);
+let db: Store;
+
+beforeAll(async () => {
+  process.env.LEADS_ENCRYPTION_KEY = KEY;
+  db = openStore({ url: '', file });
+  await migrateStore(db);
+}, 60_000);
+afterAll(async () => {
+  process.env = saved;
+  await stands.closeAll();
+  await db?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const buyer = stands.start;
+const documents = buyerDocuments;
+const deps = (buyers: Buyer[]) => saleDeps(SECRET, Buffer.alloc(32, 4), buyers);
+/** Time is not what these tests are about: room for a loaded machine. */
+const patient = { timeouts: { pingMs: 3000, postMs: 10_000 } };
+const leadsJson = () =>
+  JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', '--json'], {
+      env: { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '' },
+      encoding: 'utf8',
+    }),
+  ) as { id: string; sale: { status: string; buyer: string | null; redirectUrl: string | null } }[];
+
+it('an accept without a redirectUrl is refused with its reason, and the next buyer, who sends the borrower on, buys the lead', async () => {
+  const mute = await buyer('mute', { ping: { bid: 30 }, post: { answer: { accepted: true, buyerLeadId: 'M-1' } } });
+  const next = await buyer('next-redirect', { ping: { bid: 20 } });
+  const buyers = documents(mute.document(patient), next.document(patient));
+  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+
+  const result = await runSale(db, leadId, deps(buyers));
+
+  const sentTo = `https://${next.id}.lender.example/offer/${leadId}`;
+  expect(result).toMatchObject({ status: 'sold', buyerId: next.id, redirectUrl: sentTo });
+  expect((await timelineOf(db, leadId)).find((e) => e.buyer_id === mute.id && e.step === 'post')).toMatchObject({
+    outcome: 'refused',
+    detail: 'accepted without a redirectUrl',
+  });
+  // the borrower's page: matched, with the way on
+  const buyerOf = (id: string) => buyers.find((b) => b.id === id);
+  expect(saleStatusAnswer(await saleOf(db, leadId), buyerOf)).toEqual({ state: 'matched', lender: `Stand-in ${next.id}`, continueUrl: sentTo });
+  expect(leadsJson().find((l) => l.id === leadId)?.sale).toMatchObject({ status: 'sold', buyer: next.id, redirectUrl: sentTo });
+}, 60_000);
+
+it('a sale to the demo lender stores the offer page the borrower is sent to, and npm run leads -- --json shows it', async () => {
+  const offer = sealDemoOffer({ amount: 800, loanKind: 'general', currency: 'USD', priceCents: 1200 }, new Date(), demoOfferKey(Buffer.from(KEY, 'hex')));
+  const stand = await buyer('demo-stand-in', { ping: { bid: 12 }, post: { answer: { accepted: true, buyerLeadId: offer } } });
+  const demo = { ...demoBuyer('http://unused.example'), endpoints: { ping: `${stand.origin}/ping`, post: `${stand.origin}/post` } };
+  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+
+  const result = await runSale(db, leadId, deps([demo]));
+
+  const sentTo = `/demo-lender/offer?o=${offer}`;
+  expect(result).toMatchObject({ status: 'sold', buyerId: 'demo-lender', redirectUrl: sentTo });
+  // the place stored is the place the borrower's page sends them
+  expect(saleStatusAnswer(await saleOf(db, leadId), () => demo)).toMatchObject({ state: 'matched', continueUrl: sentTo });
+  expect(leadsJson().find((l) => l.id === leadId)?.sale).toMatchObject({ status: 'sold', buyer: 'demo-lender', redirectUrl: sentTo });
+}, 60_000);
+
+it("the console's lead page shows where the borrower was sent: in full to an admin, only its host to an analyst", async () => {
+  const sentTo = 'https://mailer.lender.example/offer?email=ana.diaz%40example.com';
+  const mailer = await buyer('mailer', { ping: { bid: 25 }, post: { answer: { accepted: true, redirectUrl: sentTo } } });
+  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+  expect(await runSale(db, leadId, deps(documents(mailer.document(patient))))).toMatchObject({ status: 'sold', redirectUrl: sentTo });
+
+  const page = async (role: Role) => {
+    const detail = (await leadDetail(db, role, leadId, false)) ?? null;
+    const viewer = { email: `${role}@example.com`, role, csrf: 'x', may: [] };
+    return renderToStaticMarkup(createElement(LeadPage, { viewer, id: leadId, detail, canReveal: false, canTrace: false, trace: null }));
+  };
+  const admin = await page('admin');
+  expect(admin).toContain(
+    '<dt class="font-medium text-slate-700">Borrower sent to</dt><dd class="break-all">https://mailer.lender.example/offer?email=ana.diaz%40example.com</dd>',
+  );
+  const analyst = await page('analyst');
+  expect(analyst).toContain('<dt class="font-medium text-slate-700">Borrower sent to</dt><dd class="break-all">https://mailer.lender.example/…</dd>');
+  expect(analyst).not.toContain('ana.diaz'); // nor on the timeline's accepted post
+}, 60_000);
