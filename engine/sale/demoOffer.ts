@@ -94,8 +94,7 @@ export function openDemoOffer(token: string | null | undefined, now: Date, keys:
     }
     const offer = decode(text);
     if (!offer) return damaged;
-    if (offer.expiresAt <= now.getTime())
-      return { ok: false, status: 410, title: 'This demo offer has expired', reason: 'Offers last a day.', expired: offer };
+    if (offer.expiresAt <= now.getTime()) return { ok: false, status: 410, title: 'This demo offer has expired', reason: 'Offers last a day.', expired: offer };
     return { ok: true, offer };
   }
   return {

@@ -45,7 +45,15 @@ export const loanKindText = (offer: Pick<DemoOffer, 'loanKind'>, product: Brand[
 export function localTime(ms: number, offer: Pick<DemoOffer, 'country' | 'region'>): string {
   const zone = timeZoneOf(offer.country, offer.region);
   const locale = LOCALE_OF[offer.country as Country] ?? 'en-US';
-  const options: Intl.DateTimeFormatOptions = { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  };
   return new Intl.DateTimeFormat(locale, { ...options, timeZone: zone ?? 'UTC' }).format(ms);
 }
 

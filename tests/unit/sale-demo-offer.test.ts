@@ -56,7 +56,10 @@ describe('the sealed offer in the link', () => {
 
 describe('the offer page', () => {
   it('shows the offer, marked as a demonstration', () => {
-    const page = demoOfferPage(openDemoOffer(sealDemoOffer({ ...OFFER, loanKind: 'title', priceCents: 2000 }, NOW, KEY, 'ustitleloans'), NOW, [KEY], 'ustitleloans'), 'title');
+    const page = demoOfferPage(
+      openDemoOffer(sealDemoOffer({ ...OFFER, loanKind: 'title', priceCents: 2000 }, NOW, KEY, 'ustitleloans'), NOW, [KEY], 'ustitleloans'),
+      'title',
+    );
     expect(page.status).toBe(200);
     expect(page.headers).toMatchObject({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
     expect(page.body).toContain('Demonstration — not a real lender.');
