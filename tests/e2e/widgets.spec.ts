@@ -436,7 +436,7 @@ test.describe('amount widgets on pages', () => {
     await page.evaluate(() => localStorage.setItem('LoansSource1', 'tt-campaign'));
     await page.reload();
     await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=2500');
+    await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=1000');
     const cash = page.getByRole('region', { name: 'Get Your Cash' });
     await cash.getByLabel(/Loan amount/).fill('777');
     await cash.getByRole('button', { name: 'Get My Quotes Now!' }).click();
