@@ -1,4 +1,36 @@
 /** Amount rules of SPEC §5 and §9. */
+
+/**
+ * The amounts a loan request may ask for, in whole units (lead.schema.json /amount): the
+ * application form's rules, and the bounds every amount widget keeps within, so that no widget
+ * offers or starts on an amount the form would change.
+ */
+export const LOAN_AMOUNT = { min: 100, max: 35000, default: 1000 } as const;
+
+/** What an amount widget lets the visitor choose, in whole units. */
+export interface AmountRange {
+  min: number;
+  max: number;
+  step: number;
+  default: number;
+}
+
+/**
+ * A widget's range: its own span (SPEC §5) cut to the loan rules in whole steps, starting on the
+ * page's amount when it has one (a "$500 loan" page) or else on the rules' default, within the span.
+ */
+export function widgetRange(
+  span: { min: number; max: number; step: number },
+  preferred?: number,
+  rules: { min: number; max: number; default: number } = LOAN_AMOUNT,
+): AmountRange {
+  const { step } = span;
+  const min = Math.ceil(Math.max(span.min, rules.min) / step) * step;
+  const max = Math.floor(Math.min(span.max, rules.max) / step) * step;
+  const wanted = Math.round((preferred ?? rules.default) / step) * step;
+  return { min, max, step, default: Math.min(max, Math.max(min, wanted)) };
+}
+
 export const AMOUNT_BRACKETS = [500, 1000, 2500, 5000] as const;
 export const ABOVE_TOP_BRACKET = 35000;
 

@@ -103,7 +103,7 @@ export function resolvePage(
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
-    ...(blocked || onApplyPage || blocks.some((b) => specOf(b.type).isApplication) ? { noApply: true } : {}),
+    ...(blocked || onApplyPage || blocks.some((b) => specOf(b.type).isApplication || specOf(b.type).noApply) ? { noApply: true } : {}),
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };

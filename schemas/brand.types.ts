@@ -1127,7 +1127,7 @@ export interface QuickAmountBlock {
   when?: BlockWhen;
 }
 /**
- * Interactive: a banner with a loan amount slider ($50 to $5,000 in steps of $50, default $2,500), a field to type the amount instead of dragging, and a link to the apply page with the amount.
+ * Interactive: a banner with a loan amount slider in steps of $50 (SPEC's $50 to $5,000 within the loan rules: from $100, starting on $1,000 or the page's own amount), a field to type the amount instead of dragging, and a link to the apply page with the amount.
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "block_rangeSlider".

@@ -1,6 +1,7 @@
 'use client';
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import {
+  amountChangedNote,
   amountFromQuery,
   amountText,
   fieldError,
@@ -163,6 +164,8 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const lookups = useRef(new Map<string, Promise<ZipPlace | null>>());
   const queryAmount = useRef<number | null>(null);
+  // The amount the visitor came with was outside the form's amounts: said next to the field until they change it.
+  const [amountNote, setAmountNote] = useState<string | undefined>(undefined);
   const idempotencyKey = useRef<string | null>(null);
   const sending = useRef(false);
   const pendingFocus = useRef<FieldKey | null>(null);
@@ -180,6 +183,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     let live = true;
     const restore = window.setTimeout(() => {
       queryAmount.current = amountFromQuery(window.location.search, data.amountParam);
+      setAmountNote(amountChangedNote(window.location.search, data.amountParam, brand.locale, brand.currency));
       const stored = readStored(storage('sessionStorage'));
       // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
       const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -203,7 +207,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
       live = false;
       window.clearTimeout(restore);
     };
-  }, [data.amountParam, data.defaultAmount, brand.locale]);
+  }, [data.amountParam, data.defaultAmount, brand.locale, brand.currency]);
 
   // What was typed survives a reload for the session (never the date of birth or the income: persist.ts); forgotten once sent.
   useEffect(() => {
@@ -292,7 +296,10 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     pendingFocus.current = null;
   });
 
-  const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
+  const change = (field: keyof ApplyFormValues, value: string | boolean) => {
+    if (field === 'amount' && value !== values.amount) setAmountNote(undefined);
+    dispatch({ type: 'change', field, value, today: new Date() });
+  };
   const blur = (field: FieldKey) => {
     if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
     dispatch({ type: 'blur', field, today: new Date() });
@@ -408,7 +415,9 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         {screen === 'sent' && later && !state.saleToken && (
           <later.ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
         )}
-        {screen === 'sent' && later && state.saleToken && <later.SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} />}
+        {screen === 'sent' && later && state.saleToken && (
+          <later.SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} country={country} />
+        )}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} onFocus={prefetchLater} onPointerDown={prefetchLater} aria-labelledby={`${base}-step`} className="relative">
             {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
@@ -417,6 +426,7 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
                 {...stepProps}
                 title={kind === 'title'}
                 representativeExample={block.data.representativeExample}
+                amountNote={amountNote}
                 notices={data.notices.besideAmount}
                 place={place}
                 country={country}

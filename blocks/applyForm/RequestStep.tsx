@@ -26,7 +26,7 @@ export function textFieldProps({ values, errors, idOf, change, blur }: StepProps
 const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
 
 /**
- * Step 1: the amount (with the representative example next to it, and Australia's licence and
+ * Step 1: the amount (with the representative example next to it behind a disclosure, and Australia's licence and
  * responsible-lending statements) and the ZIP code, whose city and state appear under it once the
  * geocoder knows them (a Canadian postal code or Australian postcode: its province or state); on title brands also the purpose and
  * the vehicle's basics.
@@ -39,10 +39,19 @@ export function RequestStep({
   blur,
   title,
   representativeExample,
+  amountNote,
   notices,
   place,
   country,
-}: StepProps & { title: boolean; representativeExample: string; notices: string[]; place: ZipPlace | null | undefined; country: Country }) {
+}: StepProps & {
+  title: boolean;
+  representativeExample: string;
+  /** the amount the visitor came with was changed to fit the form: why, in place of the range hint */
+  amountNote?: string | undefined;
+  notices: string[];
+  place: ZipPlace | null | undefined;
+  country: Country;
+}) {
   const field = textFieldProps({ values, errors, idOf, change, blur });
   const exampleId = `${idOf('amount')}-example`;
   const words = POSTAL_WORDS[country];
@@ -52,15 +61,17 @@ export function RequestStep({
         <TextField
           {...field('amount')}
           label="Loan amount"
-          hint="From $100 to $35,000, in whole dollars"
+          hint={amountNote ?? 'From $100 to $35,000, in whole dollars'}
           inputMode="numeric"
           prefix="$"
           maxLength={7}
           className="max-w-xs"
         />
-        <p id={exampleId} className="mt-3 rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">
-          {representativeExample}
-        </p>
+        {/* Folded as beside the landing pages' amount widgets, so that the ZIP code is on a phone's first screen too; one tap (or key) opens it. */}
+        <details id={exampleId} className="cost-details mt-2 text-sm text-slate-800">
+          <summary>Representative example and costs</summary>
+          <p className="rounded-md border-l-4 border-slate-400 bg-slate-50 p-3">{representativeExample}</p>
+        </details>
         {notices.map((text) => (
           <p key={text} className="mt-2 text-sm text-slate-800">
             {text}

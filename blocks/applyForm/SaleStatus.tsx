@@ -2,15 +2,16 @@
  * After the request is received: "Finding a lender for you…" with visible progress while the
  * server sells the lead (polling GET /api/sale-status with the lead's token, at most 45 s), then
  * either the lender who accepted — with a button to continue and an announced automatic redirect
- * the borrower can stop — or an honest "no lender right now" with next steps.
+ * the borrower can stop — or an honest "no lender right now" with next steps: free counselling in
+ * the brand's country, and (to every borrower alike, so it tells a stranger nothing about a given
+ * phone or email) that a request with opted-out contact details is not passed on.
  */
 import { useEffect, useRef, useState } from 'react';
+import { creditHelpOf } from '../../engine/creditHelp';
 import type { LinkView } from '../../engine/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
 import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';
-
-const CREDIT_COUNSELLING = 'https://www.nfcc.org/';
 
 async function fetchStatus(token: string): Promise<SaleStatusAnswer | undefined> {
   try {
@@ -21,7 +22,8 @@ async function fetchStatus(token: string): Promise<SaleStatusAnswer | undefined>
   }
 }
 
-export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref: string; guide: LinkView }) {
+export function SaleStatus({ token, homeHref, guide, country }: { token: string; homeHref: string; guide: LinkView; country: string }) {
+  const help = creditHelpOf(country);
   const [view, setView] = useState<SaleView>({ kind: 'finding', progress: 0 });
   const [countdown, setCountdown] = useState<number | undefined>(undefined);
   const stopped = useRef(false);
@@ -114,14 +116,20 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
         <>
           <h4 className="text-lg font-bold text-slate-900">No lender right now</h4>
           <p>No lender in our network accepted your request at the moment. Your request was not sold, and you do not owe anything.</p>
-          <p>You could read our guide to your options, or talk to a non-profit credit counsellor for free.</p>
+          <p>
+            Requests with a phone number or email address that someone asked us not to use are not passed on to lenders either.{' '}
+            <a href={CONTACT_OPT_OUT_PATH} className={link}>
+              How stopping calls and emails works
+            </a>
+          </p>
+          <p>You could read our guide to your options, or {help.offer}.</p>
         </>
       )}
       <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-6">
         {view.kind === 'none' && (
           <li>
-            <a href={CREDIT_COUNSELLING} className={link} rel="noopener">
-              Free credit counselling (NFCC)
+            <a href={help.href} className={link} rel="noopener">
+              {help.label}
             </a>
           </li>
         )}

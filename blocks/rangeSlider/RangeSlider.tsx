@@ -4,33 +4,36 @@ import { applyUrl } from '../../engine/applyUrl';
 import { funnel } from '../chrome/funnel';
 import { formatMoney } from '../../engine/amounts';
 import { digitsOnly } from '../../engine/widgets/amountInput';
-import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
+import { sliderAmount, sliderInput, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
 import type { BlockProps } from '../types';
 import { CREDIT_NOTE } from '../parts/CashForm';
 import { WidgetCostNote } from '../chrome/CostNote';
 import { useApplySource } from '../parts/useApplySource';
 
 /**
- * Range-slider banner (SPEC §5): a native range input 5–500 step 5 (default 250) whose amount
- * is ten times the value, named by aria-valuetext ("$2,500"); a field to type the amount
- * instead of dragging; and the See Rates / Check Your Rate link with that amount. Right under the
- * hero (engine/leadIn.ts) it opens the page: tighter on phones, with the cost note after the link.
+ * Range-slider banner (SPEC §5): a native range input in steps of 5 whose amount is ten times the
+ * value, named by aria-valuetext ("$1,000"); its range and starting amount are the page's, from
+ * the loan rules (engine/widgets/slider.ts); a field to type the amount instead of dragging; and
+ * the See Rates / Check Your Rate link with that amount. Right under the hero (engine/leadIn.ts)
+ * it opens the page: tighter on phones, with the cost note after the link.
  */
 export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>) {
-  const [value, setValue] = useState<number>(SLIDER.default);
+  const { range } = block.data;
+  const input = sliderInput(range);
+  const [value, setValue] = useState<number>(input.default);
   /** what is in the typed field while it is being edited; null shows the slider's amount */
   const [typed, setTyped] = useState<string | null>(null);
   const source = useApplySource();
-  const typedValue = (text: string) => sliderValueForAmount(text === '' ? undefined : Number(text), value);
+  const typedValue = (text: string) => sliderValueForAmount(text === '' ? undefined : Number(text), value, range);
   const effective = typed === null ? value : typedValue(typed);
-  const money = (v: number) => sliderValueText(v, brand.locale, brand.currency);
+  const money = (v: number) => sliderValueText(v, range, brand.locale, brand.currency);
   const commit = () => {
     if (typed === null) return;
     setValue(typedValue(typed));
     setTyped(null);
   };
   const ids = { heading: `${block.key}-heading`, slider: `${block.key}-slider`, typed: `${block.key}-typed` };
-  const range = `${formatMoney(sliderAmount(SLIDER.min), brand.locale, brand.currency)} to ${formatMoney(sliderAmount(SLIDER.max), brand.locale, brand.currency)}`;
+  const span = `${formatMoney(range.min, brand.locale, brand.currency)} to ${formatMoney(range.max, brand.locale, brand.currency)}`;
   return (
     <section aria-labelledby={ids.heading} className="bg-slate-900 text-white" {...(block.data.costNote ? { 'data-hero-cta': '' } : {})}>
       <div className={`mx-auto max-w-3xl px-4 ${block.data.costNote ? 'py-5 sm:py-8' : 'py-8'}`}>
@@ -49,26 +52,26 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
         <input
           id={ids.slider}
           type="range"
-          min={SLIDER.min}
-          max={SLIDER.max}
-          step={SLIDER.step}
+          min={input.min}
+          max={input.max}
+          step={input.step}
           value={effective}
           aria-valuetext={money(effective)}
           onChange={(e) => {
             setTyped(null);
-            setValue(snapSliderValue(Number(e.target.value)));
+            setValue(snapSliderValue(Number(e.target.value), range));
             funnel({ type: 'amount_used' }, { once: true });
           }}
           className="mt-2 h-11 w-full accent-amber-400"
         />
         <div aria-hidden="true" className="flex justify-between text-sm text-slate-200">
-          <span>{money(SLIDER.min)}</span>
-          <span>{money(SLIDER.max)}</span>
+          <span>{money(input.min)}</span>
+          <span>{money(input.max)}</span>
         </div>
         <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
           <div>
             <label htmlFor={ids.typed} className="block text-sm font-medium">
-              Or type an amount ({range})
+              Or type an amount ({span})
             </label>
             <div className="mt-1 flex items-center rounded-md bg-white text-slate-900">
               <span aria-hidden="true" className="pl-3">
@@ -78,7 +81,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
                 id={ids.typed}
                 inputMode="numeric"
                 autoComplete="off"
-                value={typed ?? String(sliderAmount(value))}
+                value={typed ?? String(sliderAmount(value, range))}
                 onChange={(e) => setTyped(digitsOnly(e.target.value).slice(0, 5))}
                 onBlur={commit}
                 onKeyDown={(e) => {
@@ -92,7 +95,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
             </div>
           </div>
           <a
-            href={applyUrl(brand.apply, { source, amount: sliderAmount(effective) })}
+            href={applyUrl(brand.apply, { source, amount: sliderAmount(effective, range) })}
             rel="nofollow"
             data-full-load=""
             className="inline-flex min-h-11 items-center justify-center rounded-md bg-amber-400 px-6 py-2.5 text-center font-bold text-slate-900 hover:bg-amber-300 sm:ml-auto"

@@ -1,7 +1,13 @@
+import type { AmountRange } from '../amounts';
+import { sliderRange } from '../widgets/slider';
 import type { BlockSpec } from './types';
 
-/** An amount widget: it only sends the visitor to the apply page. Right under the hero it carries the cost note (engine/leadIn.ts). */
-export const rangeSliderSpec: BlockSpec<'rangeSlider', { costNote: boolean }> = {
+/**
+ * An amount widget: it only sends the visitor to the apply page. Its range comes from the loan
+ * rules, starting on the page's own amount where the page has one. Right under the hero it
+ * carries the cost note (engine/leadIn.ts).
+ */
+export const rangeSliderSpec: BlockSpec<'rangeSlider', { costNote: boolean; range: AmountRange }> = {
   applyWidget: true,
-  data: (_block, { leadIn }) => ({ costNote: leadIn === 'input' }),
+  data: (_block, { leadIn, params }) => ({ costNote: leadIn === 'input', range: sliderRange(params.amount) }),
 };

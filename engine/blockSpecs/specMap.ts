@@ -6,6 +6,7 @@ import { applyCtaSpec } from './applyCta';
 import { applyFormSpec } from './applyForm';
 import { cityIndexSpec } from './cityIndex';
 import { cityListSpec } from './cityList';
+import { contactOptOutSpec } from './contactOptOut';
 import { contentBodySpec } from './contentBody';
 import { contentListSpec } from './contentList';
 import { faqSpec } from './faq';
@@ -29,7 +30,7 @@ export const BLOCK_SPECS = {
   applyForm: applyFormSpec,
   cityIndex: cityIndexSpec,
   cityList: cityListSpec,
-  contactOptOut: {},
+  contactOptOut: contactOptOutSpec,
   contentBody: contentBodySpec,
   contentList: contentListSpec,
   faq: faqSpec,

@@ -94,6 +94,8 @@ export interface BlockSpec<K extends BlockType, D = null, L = undefined> {
   content?: ContentNeeds<K, L>;
   /** the block is the application form itself: a hero may lead into it, and the page shows no other apply button */
   isApplication?: true;
+  /** the page is for something other than a loan request (the opt-out): no sticky apply button on phones */
+  noApply?: true;
   /** the block's browser code calls the geocoder, whose origin the page's CSP must then allow */
   usesGeocoder?: true;
   /** the block is the place search the header's search link (nav.search) opens */

@@ -19,8 +19,10 @@
  * 6. redirect — a blog host's / to /blog (308), a search form's ?state= to its page (302), a
  *    path with capitals to the lower-case page it names (308);
  * 7. demoLender — /demo-lender/offer, the built-in demo lender's offer page, on a brand's own
- *    host while the demo lender exists (not a deployment, no buyer documents: Door.demoLender);
- *    otherwise that path is an ordinary unknown page of the brand;
+ *    host while the demo lender exists (not a deployment, no buyer documents: Door.demoLender),
+ *    handed to its API route (the offer opens only on the brand of the host it was made on);
+ *    otherwise that path is an ordinary unknown page of the brand. The API route itself is
+ *    refused (404) when asked for directly: the offer page has one address;
  *    seo — robots.txt and the sitemaps, from the SEO API route;
  * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
  *    parties) and whether it may use geolocation; replayable from the page cache;
@@ -101,6 +103,14 @@ export const ALLOWED_METHODS = 'GET, HEAD, POST';
 const DATA = /^\/_next\/data\//;
 /** The API route that renders the demo lender's offer page. */
 export const DEMO_LENDER_PAGE = '/api/demo-lender/offer';
+/** That route asked for directly, in any spelling Next would route to it. */
+const DEMO_LENDER_PAGE_ASKED = /^\/api\/demo-lender\/offer(?:$|[/.])/i;
+
+/** The offer page's internal URL: the link's offer, nothing else the visitor sent (the route reads the brand from the host). */
+export function demoLenderPageUrl(search: string): string {
+  const offer = new URLSearchParams(search).get('o');
+  return offer === null ? DEMO_LENDER_PAGE : `${DEMO_LENDER_PAGE}?${new URLSearchParams({ o: offer })}`;
+}
 
 export function decide(req: RequestFacts, door: Door): Decision {
   if (REFUSED_METHODS.has(req.method)) return { kind: 'refuse', status: 405, reason: `Method ${req.method} is not allowed` };
@@ -120,6 +130,7 @@ export function decide(req: RequestFacts, door: Door): Decision {
   const blogBrand = owner?.blog ? owner.id : undefined;
 
   if (isInternal(normalised)) return isPreviewModeId(req.revalidate, door.previewModeId) ? { kind: 'next', url: req.target } : notFound;
+  if (DEMO_LENDER_PAGE_ASKED.test(normalised)) return notFound;
   const named = internalDataBrand(normalised);
   if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
 
@@ -141,7 +152,7 @@ export function decide(req: RequestFacts, door: Door): Decision {
   }
 
   if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
-  if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: `${DEMO_LENDER_PAGE}${search}` };
+  if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: demoLenderPageUrl(search) };
   const seo = seoFileOf(path);
   if (seo) return { kind: 'seo', brand: brandId, url: seoUrl(brandId, seo, search) };
   const query = new URLSearchParams(search);

@@ -21,6 +21,12 @@ export const INTERNAL_PREFIX = '/_brand';
  */
 export const CLIENT_BRAND = '_';
 
+/**
+ * The built-in demo lender's offer page (engine/sale/demoOffer.ts): a page of its own the front
+ * door answers, outside the client router (it stands for another company's website).
+ */
+export const DEMO_OFFER_PATH = '/demo-lender/offer';
+
 /** A brand's sitemap files: canonical numbers only (0, 1 … 9999; not 00 or 0001). */
 export const SITEMAP_PATH = /^\/sitemaps\/(0|[1-9]\d{0,3})\.xml$/;
 /** The same file as the SEO route names it. */
@@ -88,12 +94,13 @@ export const nextRedirects = (path: string): boolean => path.includes('//') || p
 /**
  * Whether a same-origin link's path is one the front door answers with a brand page (or that
  * brand's 404 page, or a redirect to one): the paths the client router may take the visitor to
- * (blocks/chrome/navigate.ts). Next's files, the API, the SEO files, the internal prefix and
- * whatever is refused are loaded by the browser, as the front door would answer them.
+ * (blocks/chrome/navigate.ts). Next's files, the API, the SEO files, the internal prefix, the
+ * demo lender's offer page and whatever is refused are loaded by the browser, as the front door
+ * would answer them.
  */
 export function isClientPagePath(path: string): boolean {
   const target = readTarget(path);
-  if (!target.ok || isInternal(target.normalised)) return false;
+  if (!target.ok || isInternal(target.normalised) || target.normalised === DEMO_OFFER_PATH) return false;
   return !path.startsWith('/_next/') && !NEXT_OWN.test(path) && !nextRedirects(path) && seoFileOf(path) === undefined;
 }
 

@@ -6,14 +6,14 @@
  * tests/unit/apply-form-rules.test.ts. No React, no browser.
  */
 import type { LeadRequest } from '../../schemas/api.types';
-import { formatNumber } from '../amounts';
+import { formatMoney, formatNumber, LOAN_AMOUNT } from '../amounts';
 import { LOAN_PURPOSES } from '../data/purposes';
 import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from '../regions';
 import { ageOn, MIN_AGE } from './age';
 import type { LoanKind } from './rules';
 
-/** The amount the form accepts, in whole dollars (lead.schema.json /amount). */
-export const FORM_AMOUNT = { min: 100, max: 35000, default: 1000 } as const;
+/** The amount the form accepts, in whole dollars (lead.schema.json /amount): the loan rules every amount widget keeps within. */
+export const FORM_AMOUNT = LOAN_AMOUNT;
 export const INCOME_SOURCES = [
   { value: 'employment', label: 'Employment' },
   { value: 'self-employment', label: 'Self-employment' },
@@ -115,6 +115,18 @@ export function amountFromQuery(search: string, param: string): number | null {
   if (raw === null || raw.trim() === '') return null;
   const n = Number(raw.replace(/,/g, ''));
   return Number.isFinite(n) ? clampAmount(n) : null;
+}
+
+/**
+ * What the borrower is told when the amount they came with (the apply URL's) is outside the
+ * form's amounts and the form put in the nearest one; undefined when it was taken as it is.
+ */
+export function amountChangedNote(search: string, param: string, locale = 'en-US', currency = 'USD'): string | undefined {
+  const raw = new URLSearchParams(search).get(param);
+  const asked = raw === null || raw.trim() === '' ? NaN : Math.round(Number(raw.replace(/,/g, '')));
+  if (!Number.isFinite(asked) || clampAmount(asked) === asked) return undefined;
+  const money = (n: number) => formatMoney(n, locale, currency);
+  return `You asked for ${money(asked)}, but requests are for ${money(FORM_AMOUNT.min)} to ${money(FORM_AMOUNT.max)}, so we put in ${money(clampAmount(asked))}. You can change it.`;
 }
 
 /** "(512) 555-0123", "+1 512 555 0123", "512.555.0123" → "5125550123"; an Australian mobile → "04xxxxxxxx"; undefined when it is not valid for the country. */

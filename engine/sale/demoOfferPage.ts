@@ -5,8 +5,11 @@
  * the demo lender stands for another company's website, not a page of the brand. Everything
  * shown is escaped, although only this server can have made an offer that opens.
  */
+import type { Brand } from '../../schemas/brand.types';
 import { escapeHtml } from '../errorPages';
-import type { OpenedOffer } from './demoOffer';
+import { LOCALE_OF, type Country } from '../regions';
+import { timeZoneOf } from '../regionTimeZones';
+import type { DemoOffer, OpenedOffer } from './demoOffer';
 
 export interface PageAnswer {
   status: number;
@@ -25,7 +28,34 @@ a:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px}
 footer{color:#334155;font-size:.95rem;border-top:1px solid #cbd5e1;margin-top:2rem;padding-top:.5rem}`;
 
 const money = (amount: number, currency: string): string => `$${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${currency}`;
-const when = (ms: number): string => new Date(ms).toUTCString().replace('GMT', 'UTC');
+
+/** The kind of loan the borrower asked for: a title request, else what the brand they applied on offers. */
+const KIND_OF_PRODUCT: Record<Brand['product'], string> = {
+  payday: 'Payday loan',
+  'bad-credit': 'Bad credit loan',
+  installment: 'Installment loan',
+  personal: 'Personal loan',
+  title: 'Title loan',
+  general: 'Loan',
+};
+export const loanKindText = (offer: Pick<DemoOffer, 'loanKind'>, product: Brand['product']): string =>
+  offer.loanKind === 'title' ? KIND_OF_PRODUCT.title : KIND_OF_PRODUCT[product];
+
+/** "Friday, November 27, 2026 at 9:00 AM CST": the time in the borrower's region (UTC only where it is unknown). */
+export function localTime(ms: number, offer: Pick<DemoOffer, 'country' | 'region'>): string {
+  const zone = timeZoneOf(offer.country, offer.region);
+  const locale = LOCALE_OF[offer.country as Country] ?? 'en-US';
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  };
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: zone ?? 'UTC' }).format(ms);
+}
 
 function page(title: string, main: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} — Demo Lender (a demonstration)</title><style>${STYLE}</style></head><body>
@@ -37,10 +67,10 @@ function page(title: string, main: string): string {
 
 const HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' };
 
-/** The page for an opened (or refused) offer link. */
-export function demoOfferPage(opened: OpenedOffer): PageAnswer {
+/** The page for an opened (or refused) offer link; `product`: what the brand the link was opened on offers. */
+export function demoOfferPage(opened: OpenedOffer, product: Brand['product']): PageAnswer {
   if (!opened.ok) {
-    const expired = opened.expiredAt !== undefined ? `<p>It expired on ${escapeHtml(when(opened.expiredAt))}.</p>` : '';
+    const expired = opened.expired ? `<p>It expired on ${escapeHtml(localTime(opened.expired.expiresAt, opened.expired))}.</p>` : '';
     return {
       status: opened.status,
       headers: HEADERS,
@@ -51,7 +81,7 @@ export function demoOfferPage(opened: OpenedOffer): PageAnswer {
     };
   }
   const o = opened.offer;
-  const kind = o.loanKind === 'title' ? 'Title loan' : 'Personal loan';
+  const kind = loanKindText(o, product);
   return {
     status: 200,
     headers: HEADERS,
@@ -60,7 +90,7 @@ export function demoOfferPage(opened: OpenedOffer): PageAnswer {
       `<h1>Demo Lender: your demo offer</h1>
 <p>Demo Lender accepted your request. A real lender would show its offer here: the amount, the APR, every fee and the repayment dates, before you sign anything.</p>
 <h2>The request it accepted</h2>
-<dl><dt>Amount</dt><dd>${escapeHtml(money(o.amount, o.currency))}</dd><dt>Loan type</dt><dd>${escapeHtml(kind)}</dd><dt>Offer valid until</dt><dd>${escapeHtml(when(o.expiresAt))}</dd></dl>
+<dl><dt>Amount</dt><dd>${escapeHtml(money(o.amount, o.currency))}</dd><dt>Loan type</dt><dd>${escapeHtml(kind)}</dd><dt>Offer valid until</dt><dd>${escapeHtml(localTime(o.expiresAt, o))}</dd></dl>
 <h2>For the site's operators</h2>
 <p>Demo Lender paid $${escapeHtml((o.priceCents / 100).toFixed(2))} for this request; <code>npm run leads</code> shows the sale with its price.</p>
 <p><a href="/">Back to the site</a></p>`,

@@ -30,8 +30,9 @@ export async function readDemoRequest(req: IncomingMessage): Promise<Record<stri
   throw new ApiError(400, 'The body is not a JSON object');
 }
 
-/** Seals the demo lender's offer under the current lead key. */
-export const sealOffer = (offer: Omit<DemoOffer, 'expiresAt'>, now = new Date()): string => sealDemoOffer(offer, now, demoOfferKey(leadKeyring().current.key));
+/** Seals the demo lender's offer under the current lead key, bound to the brand the request came from. */
+export const sealOffer = (offer: Omit<DemoOffer, 'expiresAt'>, brand: string, now = new Date()): string =>
+  sealDemoOffer(offer, now, demoOfferKey(leadKeyring().current.key), brand);
 
 /** Every key an offer link may have been sealed with: one per lead key still held (a rotation keeps yesterday's links working). */
 export const offerKeys = (): Buffer[] => [...leadKeyring().byId.values()].map(demoOfferKey);

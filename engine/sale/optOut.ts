@@ -9,6 +9,7 @@
  * lead sold before a key rotation was matched under the key of its day, and a later sale checks
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */
+import { PHONE_WORDS, type Country } from '../regions';
 import type { Store } from '../store/db';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
 import { OPT_OUT_NOTICE } from './notices';
@@ -19,14 +20,17 @@ export interface OptOutBody {
   email?: string;
 }
 
-/** The contact to suppress, or the problems to show ("/pointer: reason", as the API handler words them). */
-export function readOptOut(body: OptOutBody): { ok: true; phone?: string; email?: string } | { ok: false; problems: string[] } {
+/**
+ * The contact to suppress, or the problems to show ("/pointer: reason", as the API handler words
+ * them). Any country's phone is accepted (a borrower may have applied on another country's
+ * brand); the hint names the phone of the brand's country, as its application form does.
+ */
+export function readOptOut(body: OptOutBody, country: Country): { ok: true; phone?: string; email?: string } | { ok: false; problems: string[] } {
   const phone = body.phone?.trim() ?? '';
   const email = body.email?.trim() ?? '';
   const problems: string[] = [];
   if (!phone && !email) problems.push('/: enter the phone number or the email address you gave on your request');
-  if (phone && !normalisePhone(phone))
-    problems.push('/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678');
+  if (phone && !normalisePhone(phone)) problems.push(`/phone: ${PHONE_WORDS[country].error.replace(/^E/, 'e')}`);
   if (email && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !normaliseEmail(email))) problems.push('/email: enter an email address such as ana@example.com');
   return problems.length ? { ok: false, problems } : { ok: true, ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
 }

@@ -2,7 +2,7 @@
  * Typed amount fields (SPEC §5, §9): the title popup's amount and the Get Your Cash widget.
  * Each function takes what is in the field and returns what the field or the apply URL gets.
  */
-import { bracketAmount, formatNumber } from '../amounts';
+import { bracketAmount, formatNumber, widgetRange } from '../amounts';
 
 /** Keep digits only, without leading zeros ("0" stays "0"). */
 export function digitsOnly(text: string): string {
@@ -37,21 +37,25 @@ export function titleSubmitAmount(text: string): number {
   return bracketAmount(Math.min(n, TITLE_AMOUNT.max));
 }
 
-/** Get Your Cash: digits only, 50 to 5000 clamped on blur, placeholder 1000, empty → 1000. */
-export const CASH_AMOUNT = { min: 50, max: 5000, default: 1000 } as const;
+/**
+ * Get Your Cash: digits only, clamped on blur, placeholder 1000, empty → 1000. SPEC's 50–5000
+ * within the loan rules (engine/amounts.ts): from 100, the form's smallest amount, so that what
+ * the field shows after blur is what the form gets.
+ */
+export const CASH_AMOUNT = widgetRange({ min: 50, max: 5000, step: 1 });
 
 /** What the field shows while typing: digits only (no clamping yet; at most 5 digits). */
 export const typeCashAmount = (text: string): string => digitsOnly(text).slice(0, 5);
 
 const clampCash = (n: number) => Math.min(CASH_AMOUNT.max, Math.max(CASH_AMOUNT.min, n));
 
-/** What the field shows after blur: empty stays empty (the placeholder says 1000), anything else clamped to 50–5000. */
+/** What the field shows after blur: empty stays empty (the placeholder says 1000), anything else clamped to the range. */
 export function blurCashAmount(text: string): string {
   const n = numberIn(text);
   return n === undefined ? '' : String(clampCash(n));
 }
 
-/** The amount sent: empty → 1000, otherwise clamped to 50–5000 (also when submitted without a blur). */
+/** The amount sent: empty → 1000, otherwise clamped to the range (also when submitted without a blur). */
 export function cashSubmitAmount(text: string): number {
   const n = numberIn(text);
   return n === undefined ? CASH_AMOUNT.default : clampCash(n);

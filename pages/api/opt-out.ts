@@ -16,16 +16,17 @@ import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
 import { contactKeys } from '../../engine/sale/runtime';
 import { getStore } from '../../engine/store/db';
+import type { Country } from '../../engine/regions';
 
 export const config = { api: { bodyParser: false } };
 
 export default function handler(req: IncomingMessage, res: ServerResponse) {
   return handleApi(req, res, async () => {
     requireMethod(req, ['POST']);
-    brandOfRequest(req);
+    const { brand } = brandOfRequest(req);
     await enforceRateLimit(RATE_RULES.optOut, clientIp(req));
     const body = await readJsonBody<ContactOptOutRequest>(req, { limit: 2 * 1024, schema });
-    const contact = readOptOut(body);
+    const contact = readOptOut(body, brand.country as Country);
     if (!contact.ok) throw new ApiError(400, 'Check the phone number or email address', contact.problems);
     const buyers = getBuyers().buyers;
     const { notices } = await recordOptOut(await getStore(), contactKeys(), contact, (id) => !!buyers.get(id)?.buyer.optOutUrl, new Date());

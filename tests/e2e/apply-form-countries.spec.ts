@@ -51,6 +51,7 @@ test.describe('on a 390 px phone', () => {
     const bodies = leadPosts(page);
     const email = uniqueEmail('weloans');
     await open(page, 'weloans', '/apply?requested_amount=1500');
+    await page.getByText('Representative example and costs').click();
     await expect(page.getByText(/at 34\.99% APR/)).toBeVisible();
     await expect(page.getByText(/35\.99%/)).toHaveCount(0);
     await expectNoAxeViolations(page);

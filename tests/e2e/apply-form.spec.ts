@@ -47,6 +47,8 @@ for (const b of [general, title]) {
     await open(page, b.brand, `${b.path}?v1=landing-page&${b.param}=2500`);
     await expect(page.getByLabel('Loan amount')).toHaveValue('2,500');
     await expect(page.locator(`main form[action="${b.path}"], form[action="${b.path}"]`)).toHaveCount(0);
+    // beside the amount, one tap away (folded so that the ZIP code is on a phone's first screen)
+    await page.getByText('Representative example and costs').click();
     await expect(page.getByText(/^Representative example: a \$[\d,]+ (title )?loan repaid in 12 monthly installments/)).toBeVisible();
     // In the HTML at its final size: hydrating moves nothing (cumulative layout shift).
     const shift = await page.evaluate(

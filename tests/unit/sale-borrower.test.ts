@@ -7,7 +7,7 @@ import { saleStatusAnswer } from '../../engine/sale/status';
 import type { LeadSalesTable } from '../../engine/sale/tables';
 
 /** A sealed demo offer as the demo lender's reference (its form only: what it opens to is tested in sale-demo-offer.test.ts). */
-const OFFER = `o1.${'Qk'.repeat(40)}`;
+const OFFER = `o2.${'Qk'.repeat(40)}`;
 
 process.env.LEADS_ENCRYPTION_KEY ??= 'f'.repeat(64);
 

@@ -17,7 +17,7 @@ import { progressState } from '../../engine/widgets/routeProgress';
 import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/viewport';
 import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
 import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
-import { SLIDER, sliderAmount, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
+import { sliderAmount, sliderInput, sliderRange, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
 import { amountLabel, amountOptions, formatMoney, formatNumber } from '../../engine/amounts';
 import { LOAN_PURPOSES } from '../../engine/data/purposes';
 
@@ -83,25 +83,26 @@ describe('typed amounts', () => {
     ])('typing %j shows %j', (typed, shown) => expect(typeCashAmount(typed)).toBe(shown));
   });
 
-  describe('Get Your Cash: clamped to 50–5000 on blur, empty stays empty', () => {
+  describe("Get Your Cash: clamped on blur to SPEC's 50–5000 within the form's amounts (from 100), empty stays empty", () => {
     it.each([
       ['', ''],
-      ['1', '50'],
-      ['49', '50'],
-      ['50', '50'],
-      ['51', '51'],
+      ['1', '100'],
+      ['49', '100'],
+      ['50', '100'],
+      ['99', '100'],
+      ['101', '101'],
       ['4999', '4999'],
       ['5000', '5000'],
       ['5001', '5000'],
       ['99999', '5000'],
-      ['0', '50'],
+      ['0', '100'],
     ])('%j → %j', (typed, shown) => expect(blurCashAmount(typed)).toBe(shown));
   });
 
   describe('Get Your Cash: the amount sent (empty → 1000, clamped also without a blur)', () => {
     it.each([
       ['', 1000],
-      ['10', 50],
+      ['10', 100],
       ['777', 777],
       ['7000', 5000],
       ['1000', 1000],
@@ -109,40 +110,44 @@ describe('typed amounts', () => {
   });
 });
 
-describe('range slider: 5–500 step 5, default 250, amount ×10', () => {
-  it('has the SPEC constants', () => {
-    expect(SLIDER).toEqual({ min: 5, max: 500, step: 5, default: 250, scale: 10 });
-    expect(sliderAmount(SLIDER.default)).toBe(2500);
+describe("range slider: SPEC's 5–500 step 5 (amount ×10) within the form's amounts: 10–500, starting on 100 ($1,000)", () => {
+  const range = sliderRange();
+  it("runs from the form's smallest amount to SPEC's largest, in SPEC's steps, from the form's default", () => {
+    expect(sliderInput(range)).toEqual({ min: 10, max: 500, step: 5, default: 100 });
+    expect(sliderAmount(sliderInput(range).default, range)).toBe(1000);
   });
   it.each([
-    [5, 50],
+    [10, 100],
     [250, 2500],
     [500, 5000],
-    [7, 50],
-    [8, 100],
-    [0, 50],
+    [5, 100],
+    [13, 150],
+    [0, 100],
     [1000, 5000],
-    [Number.NaN, 2500],
-  ])('value %d sends %d', (value, amount) => expect(sliderAmount(value)).toBe(amount));
+    [Number.NaN, 1000],
+  ])('value %d sends %d', (value, amount) => expect(sliderAmount(value, range)).toBe(amount));
   it.each([
     [252, 250],
     [253, 255],
-    [-10, 5],
+    [-10, 10],
     [501, 500],
-    [Number.POSITIVE_INFINITY, 250],
-  ])('snap %d → %d', (value, snapped) => expect(snapSliderValue(value)).toBe(snapped));
+    [Number.POSITIVE_INFINITY, 100],
+  ])('snap %d → %d', (value, snapped) => expect(snapSliderValue(value, range)).toBe(snapped));
   it.each([
     [1230, 250, 125],
     [1224, 250, 120],
-    [10, 250, 5],
+    [10, 250, 10],
     [9000, 250, 500],
     [undefined, 300, 300],
-    [2500, 5, 250],
-  ])('typed $%s (slider at %d) → value %d', (amount, current, value) => expect(sliderValueForAmount(amount, current)).toBe(value));
+    [2500, 10, 250],
+  ])('typed $%s (slider at %d) → value %d', (amount, current, value) => expect(sliderValueForAmount(amount, current, range)).toBe(value));
   it('names the value as money for aria-valuetext', () => {
-    expect(sliderValueText(250)).toBe('$2,500');
-    expect(sliderValueText(5)).toBe('$50');
-    expect(sliderValueText(500, 'en-CA', 'CAD')).toBe('$5,000');
+    expect(sliderValueText(250, range)).toBe('$2,500');
+    expect(sliderValueText(10, range)).toBe('$100');
+    expect(sliderValueText(500, range, 'en-CA', 'CAD')).toBe('$5,000');
+  });
+  it("starts on a page's own amount", () => {
+    expect(sliderInput(sliderRange(500)).default).toBe(50);
   });
 });
 

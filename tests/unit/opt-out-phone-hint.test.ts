@@ -1,0 +1,25 @@
+/**
+ * The opt-out page's phone hint names the phone of the brand's country, as its application form
+ * does (a US brand's borrower is not told about Australian mobiles), while any country's phone is
+ * still accepted: a borrower may have applied on another country's brand.
+ */
+import { describe, expect, it } from 'vitest';
+import { readOptOut } from '../../engine/sale/optOut';
+
+describe('the opt-out phone hint follows the brand’s country', () => {
+  it.each([
+    ['US', '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
+    ['CA', '/phone: enter a 10-digit Canadian phone number, for example 416-555-0123'],
+    ['AU', '/phone: enter an Australian mobile number, for example 0412 345 678 or +61 412 345 678'],
+  ] as const)('%s: %s', (country, hint) => {
+    expect(readOptOut({ phone: '12345' }, country)).toEqual({ ok: false, problems: [hint] });
+  });
+
+  it('a US brand’s hint does not mention Australia', () => {
+    expect(JSON.stringify(readOptOut({ phone: '12345' }, 'US'))).not.toMatch(/Australia/);
+  });
+
+  it.each(['US', 'CA', 'AU'] as const)('%s: a phone of any served country is accepted', (country) => {
+    for (const phone of ['(214) 555-0142', '416-555-0187', '+61 412 345 678']) expect(readOptOut({ phone }, country).ok).toBe(true);
+  });
+});
