@@ -7,12 +7,13 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 
 /**
  * A hash is memory-hard on purpose (128 MiB and a core for a fraction of a second at the default
- * cost), so sign-ins must not run as many at once as arrive: at most HASH_SLOTS run, a few more
- * wait in line for at most HASH_WAIT_MS, and the rest are told at once that the server is busy
- * (HashingBusy: the caller answers 503 with Retry-After). A flood then costs a bounded amount of
- * memory and CPU instead of all of both.
+ * cost), so sign-ins must not run as many at once as arrive: at most `slots` run, up to `queue`
+ * more wait in line — for as long as a few hashes take here (`waitHashes` times the typical
+ * hash, within `waitMs`), so two operators signing in at once both get in on a slow machine —
+ * and the rest are told at once that the server is busy (HashingBusy: the caller answers 503
+ * with Retry-After). A flood then costs a bounded amount of memory and CPU instead of all of both.
  */
-export const HASH_LIMITS = { slots: 1, queue: 4, waitMs: 1_000, retryAfterSeconds: 2 };
+export const HASH_LIMITS = { slots: 1, queue: 4, waitHashes: 3, waitMs: { min: 1_000, max: 5_000 }, retryAfterSeconds: 2 };
 
 export class HashingBusy extends Error {
   readonly retryAfterSeconds = HASH_LIMITS.retryAfterSeconds;
@@ -20,6 +21,9 @@ export class HashingBusy extends Error {
     super('The server is busy with other sign-ins; try again in a few seconds');
   }
 }
+
+/** How long a hash takes here (a moving average), so a sign-in that needs none can take as long. */
+let typicalHashMs: number | undefined;
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -34,10 +38,13 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(take), 1);
-        reject(new HashingBusy());
-      }, HASH_LIMITS.waitMs);
+      const timer = setTimeout(
+        () => {
+          waiting.splice(waiting.indexOf(take), 1);
+          reject(new HashingBusy());
+        },
+        Math.min(HASH_LIMITS.waitMs.max, Math.max(HASH_LIMITS.waitMs.min, HASH_LIMITS.waitHashes * (typicalHashMs ?? 0))),
+      );
       waiting.push(take);
     });
   }
@@ -49,9 +56,6 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
     else running--;
   }
 }
-
-/** How long a hash takes here (a moving average), so a sign-in that needs none can take as long. */
-let typicalHashMs: number | undefined;
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   withHashSlot(async () => {
