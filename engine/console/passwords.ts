@@ -9,11 +9,12 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
  * A hash is memory-hard on purpose (128 MiB and a core for a fraction of a second at the default
  * cost), so sign-ins must not run as many at once as arrive: at most `slots` run, up to `queue`
  * more wait in line — for as long as a few hashes take here (`waitHashes` times the typical
- * hash, within `waitMs`), so two operators signing in at once both get in on a slow machine —
+ * hash, within `waitMs`; the most before one was timed), so operators signing in at the same
+ * moment all get in, on a slow machine too —
  * and the rest are told at once that the server is busy (HashingBusy: the caller answers 503
  * with Retry-After). A flood then costs a bounded amount of memory and CPU instead of all of both.
  */
-export const HASH_LIMITS = { slots: 1, queue: 4, waitHashes: 3, waitMs: { min: 1_000, max: 5_000 }, retryAfterSeconds: 2 };
+export const HASH_LIMITS = { slots: 1, queue: 4, waitHashes: 4, waitMs: { min: 3_000, max: 10_000 }, retryAfterSeconds: 2 };
 
 export class HashingBusy extends Error {
   readonly retryAfterSeconds = HASH_LIMITS.retryAfterSeconds;
@@ -43,7 +44,9 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
           waiting.splice(waiting.indexOf(take), 1);
           reject(new HashingBusy());
         },
-        Math.min(HASH_LIMITS.waitMs.max, Math.max(HASH_LIMITS.waitMs.min, HASH_LIMITS.waitHashes * (typicalHashMs ?? 0))),
+        typicalHashMs === undefined
+          ? HASH_LIMITS.waitMs.max
+          : Math.min(HASH_LIMITS.waitMs.max, Math.max(HASH_LIMITS.waitMs.min, HASH_LIMITS.waitHashes * typicalHashMs)),
       );
       waiting.push(take);
     });
