@@ -9,6 +9,7 @@
  * the flood stops after FLOOD_SECONDS.
  */
 import { request } from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { hashPassword } from '../../engine/console/passwords';
 import { addUser, removeUser } from '../../engine/store/console';
@@ -114,7 +115,7 @@ export async function signInFloodRows(ctx: BenchContext): Promise<Row[]> {
       measured: `${MiB(before)} → ${MiB(after)} (${growth >= 0 ? '+' : ''}${MiB(growth)}; peak ${MiB(peak)})`,
       budget: '< +32 MiB',
       ok: growth < MEMORY_BUDGET,
-      note: `scripts/bench/signInFlood.ts: ${floodTimes.length} flood sign-ins answered (${(floodTimes.length / FLOOD_SECONDS).toFixed(1)}/s, p50 ${(median(floodTimes) / 1000).toFixed(2)} s; ${statuses}); RSS of the server's process tree from /proc, sampled every 250 ms; the operator signed in ${operatorTimes.length} times from ${OPERATOR_FROM}, every ${OPERATOR_EVERY_MS / 1000} s`,
+      note: `scripts/bench/signInFlood.ts: ${floodTimes.length} flood sign-ins answered (${(floodTimes.length / FLOOD_SECONDS).toFixed(1)}/s, p50 ${(median(floodTimes) / 1000).toFixed(2)} s; ${statuses}); RSS of the server's process tree from /proc, sampled every 250 ms; the operator signed in ${operatorTimes.length} times from ${OPERATOR_FROM}, every ${OPERATOR_EVERY_MS / 1000} s; load average ${loadavg()[0]!.toFixed(1)}`,
     },
     {
       figure: 'console sign-in flood: a real operator’s sign-in, slowest of those during the flood',
