@@ -19,7 +19,7 @@
  *   Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -197,7 +197,8 @@ function toNext(req, res, url) {
   });
 }
 
-const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, (req, res) => {
+/** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+function answerRequest(req, res) {
   if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
     const stats = pageCacheStats();
     // with the React server build pages were rendered with (engine/http/reactRenderer.mjs)
@@ -238,6 +239,23 @@ const server = createServer({ headersTimeout, requestTimeout, connectionsCheckin
     case 'next':
       return toNext(req, res, d.url);
   }
+}
+const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, answerRequest);
+/**
+ * node:http never gives a CONNECT to the request handler: it goes to 'connect' listeners, and with
+ * none the connection is dropped without a byte. Answered here by the same handler, so the front
+ * door refuses it as it refuses TRACE (405 with Allow and the security headers), then the
+ * connection closes (it was never going to be a tunnel).
+ */
+server.on('connect', (req, socket) => {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket);
+  res.on('finish', () => {
+    res.detachSocket(socket);
+    socket.end();
+  });
+  answerRequest(req, res);
 });
 server.keepAliveTimeout = 5_000;
 // ── slow readers: the send timeout (engine/http/slowClients.mjs; one call, whatever routes the requests)

@@ -4,6 +4,17 @@
  * draft mode (PREVIEW content) and redirects to the page; visitors only ever see LIVE.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './http/api';
+
+/**
+ * The secret of the preview links. Without one, previews are off and their endpoints are not
+ * there: 404, as for any path that has nothing (a server error would say something broke).
+ */
+export function previewSecret(): string {
+  const secret = process.env.CONTENT_PREVIEW_SECRET;
+  if (!secret) throw new ApiError(404, 'Not found: previews are not enabled on this server');
+  return secret;
+}
 
 export const previewSignature = (secret: string, brand: string, path: string): string => createHmac('sha256', secret).update(`${brand} ${path}`).digest('hex');
 

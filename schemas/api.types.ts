@@ -549,7 +549,7 @@ export type FunnelEvent = {
   state?: string;
 };
 /**
- * A page path on this site, without query or fragment.
+ * A page path on this site, without query or fragment: one slash first ("//host/x" and "/\host/x" name another site).
  *
  * This interface was referenced by `EventBatch`'s JSON-Schema
  * via the `definition` "PagePath".

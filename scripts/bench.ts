@@ -20,6 +20,7 @@ import { htmlSizeRows } from './bench/htmlSize';
 import { idleMemoryRows } from './bench/idleMemory';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { saleRows } from './bench/sale';
+import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
 import { trafficOverviewRows } from './bench/trafficOverview';
@@ -33,6 +34,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
   { name: 'console overview', rows: trafficOverviewRows },
+  { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
 ];
 

@@ -1,5 +1,9 @@
 /** What the operator commands (`npm run traces`, `npm run leads`) parse and print, as pure functions (tests/unit/traces-cli.test.ts). */
+import { visibleText } from '../engine/safeText';
 import type { SessionTrace } from '../engine/store/sessionTraces';
+
+/** The escaping is the engine's (engine/safeText.ts), shared with the console's pages. */
+export { csv, spreadsheetSafe, visibleText as terminalSafe } from '../engine/safeText';
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -33,22 +37,9 @@ const COLUMNS: Column<SessionTrace>[] = [
 
 const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-/**
- * Stored text as a terminal may show it: every control character (C0, DEL, C1: ESC, CSI and OSC
- * start sequences that clear the screen, move the cursor or make links) and every bidirectional
- * override is written as a visible escape ("\x1b", "\u202e"), so data is only ever printed, never obeyed.
- */
-export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
-
 /** A plain-text table, one row a line, long values cut with "…". */
 export function textTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((r) => columns.map(([, value, max]) => cut(terminalSafe(value(r).replace(/\s+/g, ' ')), max)));
+  const cells = rows.map((r) => columns.map(([, value, max]) => cut(visibleText(value(r).replace(/\s+/g, ' ')), max)));
   const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
     row
@@ -59,21 +50,3 @@ export function textTable<T>(rows: readonly T[], columns: readonly Column<T>[]):
 }
 
 export const traceTable = (traces: readonly SessionTrace[]): string => textTable(traces, COLUMNS);
-
-/**
- * A value a spreadsheet will show as text, never run as a formula: a cell starting with =, +, -,
- * @, a tab or a carriage return (OWASP's CSV-injection rule) gets a leading apostrophe.
- */
-export const spreadsheetSafe = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
-
-/**
- * RFC 4180 CSV: a header line, then one line a row; fields with commas, quotes or newlines
- * quoted, and every field spreadsheet-safe. Every CSV the project writes goes through here.
- */
-export function csv<T>(rows: readonly T[], columns: readonly [title: string, value: (row: T) => string][]): string {
-  const field = (raw: string) => {
-    const v = spreadsheetSafe(raw);
-    return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-  };
-  return [columns.map(([t]) => field(t)).join(','), ...rows.map((r) => columns.map(([, value]) => field(value(r))).join(','))].join('\r\n') + '\r\n';
-}

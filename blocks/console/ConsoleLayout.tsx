@@ -8,6 +8,7 @@ import Head from 'next/head';
 import type { ReactNode } from 'react';
 import type { Permission } from '../../engine/console/roles';
 import type { Viewer } from '../../engine/console/pages';
+import { visibleText } from '../../engine/safeText';
 
 const NAV: [href: string, label: string, permission: Permission][] = [
   ['/', 'Overview', 'overview.view'],
@@ -92,7 +93,6 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
   );
 }
 
-/** A table with a caption, scrolled sideways on a phone rather than squeezed. */
 /** A table's sortable headers: a link per column (the console sends no script) and the column sorted now. */
 export interface TableSort {
   hrefs: string[];
@@ -100,6 +100,11 @@ export interface TableSort {
   dir: 'asc' | 'desc';
 }
 
+/**
+ * A table with a caption, scrolled sideways on a phone rather than squeezed. Its text cells
+ * show control and bidirectional characters as visible escapes (engine/safeText.ts): a cell is
+ * often what someone outside typed, and must not reorder or hide the rest of its row.
+ */
 export function DataTable(props: { caption: string; head: string[]; rows: ReactNode[][]; numeric?: boolean[]; sort?: TableSort }) {
   const { sort } = props;
   return (
@@ -139,7 +144,7 @@ export function DataTable(props: { caption: string; head: string[]; rows: ReactN
               <tr key={i} className="border-b border-slate-200">
                 {r.map((c, j) => (
                   <td key={j} className={`px-2 py-1 ${props.numeric?.[j] ? 'text-right tabular-nums' : ''}`}>
-                    {c}
+                    {typeof c === 'string' ? visibleText(c) : c}
                   </td>
                 ))}
               </tr>

@@ -1,9 +1,9 @@
 /**
  * The console's smaller pages: the brands (hosts, whether their files are valid, page patterns,
  * visits and leads today from the daily rollups), the audit log, and the leads export (formula-safe
- * CSV through scripts/cliFormat.ts csv, the one CSV writer of the project).
+ * CSV through engine/safeText.ts csv, the one CSV writer of the project).
  */
-import { csv } from '../../scripts/cliFormat';
+import { csv } from '../safeText';
 import type { Catalog } from '../catalog';
 import type { Store } from '../store/db';
 

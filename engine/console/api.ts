@@ -26,8 +26,8 @@ import {
 import { toProblems } from '../validate/problems';
 import { breakdown, funnel } from '../traffic/funnelQuery';
 import { csrfToken, csrfValid } from './csrf';
-import { afterAttempt, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';
-import { hashPassword, verifyPassword } from './passwords';
+import { ACCOUNT_LOGIN_RULES, afterAttempt, KNOWN_NETWORK_MS, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';
+import { HashingBusy, timeOfAVerification, verifyPassword } from './passwords';
 import { isRole, may, type Permission } from './roles';
 import { totpRequired } from './totp';
 
@@ -85,16 +85,37 @@ export const hasSessionCookie = (req: Pick<ConsoleRequest, 'headers'>): boolean 
 const cookieToken = (req: Pick<ConsoleRequest, 'headers'>): string =>
   new RegExp(`(?:^|;\\s*)${SESSION_COOKIE.replace(/[-]/g, '\\-')}=([\\w-]+)`).exec(req.headers.cookie ?? '')?.[1] ?? '';
 
-// A hash to verify against when the email has no account, so both cases take as long.
-let decoy: Promise<string> | undefined;
+/**
+ * The sign-in limiter's records for an account tried from a client network (its address
+ * truncated): the pair, the account from anywhere, the network, and the mark of a network the
+ * account has fully signed in from (engine/console/loginLimit.ts says why each).
+ */
+export interface AttemptKeys {
+  pair: string;
+  account: string;
+  network: string;
+  known: string;
+}
 
-/** The sign-in limiter's keys for an account and the client's network (its address truncated). */
-export const attemptKeys = (email: string, ip: string): string[] => [`email:${normaliseEmail(email)}`, `net:${truncateIp(ip)}`];
+export function attemptKeys(email: string, ip: string): AttemptKeys {
+  const account = `email:${normaliseEmail(email)}`;
+  const network = `net:${truncateIp(ip)}`;
+  return { pair: `${account}|${network}`, account, network, known: `known:${normaliseEmail(email)}|${network}` };
+}
 
-/** A 429 answer (with Retry-After) while any of the keys is locked; undefined when a sign-in may be tried. */
-export async function lockedAnswer(db: Store, keys: string[], now: Date): Promise<ConsoleAnswer | undefined> {
-  for (const rec of await Promise.all(keys.map((k) => loadAttempts(db, k)))) {
-    const allowed = loginAllowed(rec, now.getTime());
+/** Whether the account fully signed in from the network within KNOWN_NETWORK_MS (the mark's windowStart is that time). */
+const knownNetwork = (mark: AttemptRecord, now: number) => mark.windowStart > 0 && now - mark.windowStart < KNOWN_NETWORK_MS;
+
+/**
+ * A 429 answer (with Retry-After) while the account is locked for this network — its own
+ * failures from here, the network's failures, or guessing from many networks when this one is
+ * not one the account signs in from; undefined when a sign-in may be tried.
+ */
+export async function lockedAnswer(db: Store, keys: AttemptKeys, now: Date): Promise<ConsoleAnswer | undefined> {
+  const [pair, network, account, known] = await Promise.all([keys.pair, keys.network, keys.account, keys.known].map((k) => loadAttempts(db, k)));
+  const t = now.getTime();
+  for (const rec of knownNetwork(known!, t) ? [pair!, network!] : [pair!, network!, account!]) {
+    const allowed = loginAllowed(rec, t);
     if (!allowed.ok)
       return refuse(429, `Too many failed sign-ins; try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} min`, undefined, {
         'Retry-After': String(allowed.retryAfterSeconds),
@@ -104,27 +125,34 @@ export async function lockedAnswer(db: Store, keys: string[], now: Date): Promis
 }
 
 /**
- * Records one attempt (a password, or a second-factor code) on every key; whether it locked one.
- * A success clears the account's failures unless `clearAccount` is false — a right password
- * with the code still to come, so re-entering the password cannot reset the count of wrong codes.
+ * Records one attempt (a password, or a second-factor code) on every record; whether it locked
+ * one. A success clears the pair's failures and marks the network known to the account, unless
+ * `complete` is false — a right password with the code still to come, so re-entering the
+ * password cannot reset the count of wrong codes. The network's and the account-wide failures
+ * are never cleared by a success (or one valid account would reset them at will).
  */
-export async function recordAttempt(db: Store, keys: string[], success: boolean, now: Date, clearAccount = true): Promise<boolean> {
+export async function recordAttempt(db: Store, keys: AttemptKeys, success: boolean, now: Date, complete = true): Promise<boolean> {
+  const t = now.getTime();
+  const records: [string, typeof LOGIN_RULES, boolean][] = [
+    [keys.pair, LOGIN_RULES, complete],
+    [keys.account, ACCOUNT_LOGIN_RULES, false],
+    [keys.network, NETWORK_LOGIN_RULES, false],
+  ];
   let locked = false;
   await Promise.all(
-    keys.map(async (k) => {
-      const network = k.startsWith('net:');
-      const rec: AttemptRecord = await loadAttempts(db, k);
-      const next = afterAttempt(rec, success, now.getTime(), network ? NETWORK_LOGIN_RULES : LOGIN_RULES, !network && clearAccount);
+    records.map(async ([key, rules, clear]) => {
+      const next = afterAttempt(await loadAttempts(db, key), success, t, rules, clear);
       locked ||= next.locked;
-      await saveAttempts(db, k, next.rec);
+      await saveAttempts(db, key, next.rec);
     }),
   );
+  if (success && complete) await saveAttempts(db, keys.known, { failures: 0, windowStart: t, lockedUntil: 0 });
   return locked;
 }
 
 /**
  * POST: {email, password} → 200 with the session cookie and CSRF token; 401 for a wrong pair; 429
- * while locked. With a second factor on, the session is at stage `code` until the code is given
+ * while locked; 503 with Retry-After while too many sign-ins are being checked at once. With a second factor on, the session is at stage `code` until the code is given
  * (engine/console/totpRoutes.ts); an admin in a deployment without one gets stage `enrol`.
  */
 export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<ConsoleAnswer> {
@@ -137,11 +165,18 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   const blocked = await lockedAnswer(db, keys, now);
   if (blocked) return blocked;
   const user = await findUser(db, email);
-  const ok = await verifyPassword(input.value.password, user?.password_hash ?? (await (decoy ??= hashPassword('decoy password for timing'))));
-  const success = ok && !!user;
+  let success = false;
+  try {
+    if (user) success = await verifyPassword(input.value.password, user.password_hash);
+    else await timeOfAVerification();
+  } catch (err) {
+    if (!(err instanceof HashingBusy)) throw err;
+    // Not counted as a failure: the password was never checked.
+    return refuse(503, err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+  }
   const stage: SessionStage = !user ? 'full' : Number(user.totp_enabled) === 1 ? 'code' : isRole(user.role) && totpRequired(user.role) ? 'enrol' : 'full';
   const locked = await recordAttempt(db, keys, success, now, stage !== 'code');
-  if (!success) {
+  if (!success || !user) {
     await audit(db, { actor: email, action: locked ? 'lockout' : 'sign_in_failed', target: email, now });
     return refuse(401, 'The email or password is wrong');
   }

@@ -43,6 +43,7 @@ export async function loginRoute(db: Store, req: IncomingMessage): Promise<Answe
     const stage = (a.body as { stage?: string }).stage;
     return see(stage === 'code' ? '/login' : stage === 'enrol' ? '/account' : '/', { 'Set-Cookie': a.headers['Set-Cookie']! });
   }
+  if (a.status === 503) return see('/login?error=busy', { 'Retry-After': a.headers['Retry-After'] ?? '2' });
   if (a.status === 429) return see(`/login?error=locked&minutes=${Math.ceil(Number(a.headers['Retry-After'] ?? 60) / 60)}`);
   return see(a.status === 401 ? '/login?error=wrong' : '/login?error=invalid');
 }

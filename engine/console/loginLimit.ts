@@ -1,9 +1,14 @@
 /**
  * Sign-in rate limit and lockout, as a pure function over the attempts record of one key (an
- * email address, and separately a client network): MAX_FAILURES failures within WINDOW_MS lock the
- * key for LOCK_MS, and every further lockout of the same run doubles it (up to MAX_LOCK_MS); a
- * success clears the record. While locked, even the right password is refused, so guessing on
- * gains nothing. The record lives in the database (console_login_attempts) so instances share it.
+ * account as tried from one client network, the account from networks it never signed in from,
+ * a client network): MAX_FAILURES failures within WINDOW_MS lock the key for LOCK_MS, and every
+ * further lockout of the same run doubles it (up to MAX_LOCK_MS); a success clears the record.
+ * While locked, even the right password is refused, so guessing on gains nothing. The record
+ * lives in the database (console_login_attempts) so instances share it.
+ *
+ * The lock is by account *and* network: a guesser elsewhere locks only their own network out of
+ * the account, and the owner signs in from theirs. Locking the account everywhere let anyone who
+ * knew an admin's email keep them out with one guess per lock period.
  */
 export const LOGIN_RULES = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000, maxLockMs: 24 * 3600_000 };
 /**
@@ -13,6 +18,14 @@ export const LOGIN_RULES = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 *
  * guesser holding one valid account could reset it at will).
  */
 export const NETWORK_LOGIN_RULES = { ...LOGIN_RULES, maxFailures: 50 };
+/**
+ * Guessing spread over many networks (each gets LOGIN_RULES' five): after this many failures in a
+ * day from anywhere, the account is locked for every network it has not signed in from lately
+ * (KNOWN_NETWORK_MS); the networks its owner uses are not, so the guessers cannot lock them out.
+ */
+export const ACCOUNT_LOGIN_RULES = { ...LOGIN_RULES, maxFailures: 20, windowMs: 24 * 3600_000 };
+/** How long a network a full sign-in came from stays known to the account. */
+export const KNOWN_NETWORK_MS = 30 * 24 * 3600_000;
 
 export interface AttemptRecord {
   failures: number;

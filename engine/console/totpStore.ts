@@ -5,6 +5,7 @@
  * code cannot be used twice even by two instances at once. Server-only.
  */
 import { openText, sealText } from '../leads/sealing';
+import { sql } from 'kysely';
 import type { Store } from '../store/db';
 import { normaliseEmail } from '../store/console';
 
@@ -64,9 +65,11 @@ export async function resetTotp(db: Store, email: string, now = new Date()): Pro
       .where('id', '=', user.id)
       .execute();
     await trx.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+    // The account's lock from anywhere and from each network (engine/console/api.ts attemptKeys).
+    const account = `email:${normaliseEmail(email)}`;
     await trx
       .deleteFrom('console_login_attempts')
-      .where('key', '=', `email:${normaliseEmail(email)}`)
+      .where((eb) => eb.or([eb('key', '=', account), eb(sql<string>`substr(key, 1, ${account.length + 1})`, '=', `${account}|`)]))
       .execute();
     return true;
   });

@@ -12,6 +12,7 @@ import { getCatalog, type LoadedBrand } from '../catalog';
 import { brandOfHost, requestHost } from '../hosts';
 import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
+import { repeatedKey } from './jsonKeys';
 import { sendBuffer } from './slowClients.mjs';
 
 export class ApiError extends Error {
@@ -79,7 +80,7 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
 /**
  * The JSON body, checked: `application/json` only (415; this also keeps out the form posts a
  * cross-site page can send without a preflight), at most `limit` bytes (413), valid JSON
- * (400), valid against `schema` (400 with every problem as "/pointer: reason").
+ * (400; a key given twice in one object is malformed too), valid against `schema` (400 with every problem as "/pointer: reason").
  */
 export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
   requireJsonType(req);
@@ -98,11 +99,14 @@ export function requireJsonType(req: IncomingMessage): void {
 /** Bytes already read (a signed body is checked before it is parsed) → valid JSON (400) valid against `schema` (400 with every problem). */
 export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   let body: unknown;
+  const text = raw.toString('utf8');
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch (err) {
     throw new ApiError(400, `The body is not valid JSON: ${(err as Error).message}`);
   }
+  const repeated = repeatedKey(text);
+  if (repeated !== undefined) throw new ApiError(400, `The body is not valid: the key at ${repeated} is given twice`);
   const validate = validatorFor<T>(schema);
   if (!validate(body)) {
     throw new ApiError(

@@ -15,6 +15,7 @@ export const config = { unstable_runtimeJS: false };
 const MESSAGES: Record<string, string> = {
   wrong: 'The email or password is wrong.',
   locked: 'Too many failed sign-ins: this account is locked for a while. Try again later.',
+  busy: 'The server is busy checking other sign-ins. Try again in a few seconds.',
   invalid: 'Enter an email address and a password.',
   refused: 'The sign-in was refused: use the form on this page.',
   out: 'You are signed out.',
@@ -34,7 +35,10 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   const minutes = Number(queryText(ctx.query.minutes));
   let message = MESSAGES[code] ?? '';
   if (code === 'locked' && Number.isInteger(minutes) && minutes > 0 && minutes < 1000) message = message.replace('for a while', `for ${minutes} min`);
-  if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code')
+  if (code === 'busy') {
+    ctx.res.statusCode = 503;
+    ctx.res.setHeader('Retry-After', '2');
+  } else if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code')
     ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' || code === 'code' ? 401 : 400;
   return { props: { message, alert: code !== 'out' && !!message, csrf } };
 };

@@ -142,6 +142,11 @@ test.describe('security', () => {
     expect(star.firstLine).toBe('HTTP/1.1 405 Method Not Allowed');
   });
 
+  test('CONNECT (a proxy tunnel) answers 405 like TRACE, then the connection closes', async () => {
+    const tunnel = await rawSocket('CONNECT ipaydayloans.com:443 HTTP/1.1\r\nHost: ipaydayloans.com:443\r\n\r\n', { keepOpen: true });
+    expect(tunnel.firstLine).toBe('HTTP/1.1 405 Method Not Allowed');
+  });
+
   test('a slow client is cut off: headers within 10 s, the whole request within 20 s', async () => {
     test.setTimeout(60_000);
     const [headers, body] = await Promise.all([

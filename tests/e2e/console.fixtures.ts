@@ -41,10 +41,13 @@ export async function withStore<T>(work: (db: Store) => Promise<T>): Promise<T> 
 /** Forget the sign-in failures of this machine's network (the lockout test locks it, as it would any network). */
 export const clearNetworkAttempts = () => withStore((db) => db.deleteFrom('console_login_attempts').where('key', 'like', 'net:%').execute());
 
-/** A raw request with any Host header (a browser will not send a brand host to the console's paths on purpose). */
-export function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}) {
+/**
+ * A raw request with any Host header (a browser will not send a brand host to the console's paths
+ * on purpose), from `localAddress` when given: another loopback address is another client.
+ */
+export function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}, localAddress?: string) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, method, path, agent: false, headers: { host, ...headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: PORT, method, path, agent: false, localAddress, headers: { host, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));

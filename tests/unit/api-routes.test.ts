@@ -10,15 +10,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import seoRoute from '../../pages/api/seo/[brand]/[file]';
 import revalidateRoute from '../../pages/api/revalidate';
 import previewExitRoute from '../../pages/api/preview/exit';
+import previewRoute from '../../pages/api/preview/index';
 
 type Handler = (req: never, res: never) => Promise<void>;
 const revalidated: string[] = [];
-const routes: Record<string, Handler> = { seo: seoRoute as Handler, revalidate: revalidateRoute as Handler, exit: previewExitRoute as Handler };
+const routes: Record<string, Handler> = {
+  seo: seoRoute as Handler,
+  revalidate: revalidateRoute as Handler,
+  exit: previewExitRoute as Handler,
+  preview: previewRoute as Handler,
+};
 
 let server: Server;
 let port = 0;
 beforeAll(async () => {
   process.env.REVALIDATE_SECRET = 'unit-secret';
+  process.env.CONTENT_PREVIEW_SECRET = 'unit-preview-secret';
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const [, route = '', ...rest] = url.pathname.split('/');
@@ -96,6 +103,22 @@ describe('the revalidation route', () => {
     expect(res.status).toBe(status);
     expect(JSON.parse(res.text).error).toContain(error);
     expect(revalidated).toEqual([]);
+  });
+});
+
+describe('previews switched off (no CONTENT_PREVIEW_SECRET)', () => {
+  it('the preview and exit endpoints are not there: 404 with a reason, not a server error', async () => {
+    const before = process.env.CONTENT_PREVIEW_SECRET;
+    delete process.env.CONTENT_PREVIEW_SECRET;
+    try {
+      for (const path of [`/preview?brand=ipaydayloans&path=/&sig=${'0'.repeat(64)}`, '/preview', '/exit?path=/blog']) {
+        const got = await call('GET', path);
+        expect([path, got.status]).toEqual([path, 404]);
+        expect(JSON.parse(got.text)).toEqual({ error: 'Not found: previews are not enabled on this server' });
+      }
+    } finally {
+      if (before !== undefined) process.env.CONTENT_PREVIEW_SECRET = before;
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The console API functions over a temp SQLite store: sign in (wrong password → 401 with one
- * message for an unknown email too; lockout after five failures, even for the right password),
+ * message for an unknown email too; lockout after five failures from a network, even for the right password),
  * the session cookie's attributes, roles (a viewer sees the funnel; an unknown or expired session
  * is 401), CSRF on sign-out, and the funnel answered from the rollups.
  */
@@ -69,16 +69,17 @@ describe('signing in', () => {
       expect((await consoleLogin(db, req({ method: 'POST', body }))).status).toBe(400);
     },
   );
-  it('five failures lock the account: the right password is refused with 429 and Retry-After, and the lockout is audited', async () => {
+  it('five failures from a network lock the account there: the right password is refused with 429 and Retry-After, and the lockout is audited', async () => {
+    const there = { ip: '192.0.2.50' };
     await addUser(db, { email: 'lock@example.com', role: 'analyst', passwordHash: await hashPassword('analyst passphrase 1', cheap) });
-    for (let i = 0; i < 5; i++) expect((await login('lock@example.com', `wrong ${i} passphrase`)).status).toBe(401);
-    const r = await login('lock@example.com', 'analyst passphrase 1');
+    for (let i = 0; i < 5; i++) expect((await login('lock@example.com', `wrong ${i} passphrase`, there)).status).toBe(401);
+    const r = await login('lock@example.com', 'analyst passphrase 1', there);
     expect(r.status).toBe(429);
     expect(Number(r.headers['Retry-After'])).toBeGreaterThan(800);
     expect(
       (await db.selectFrom('console_audit').select('action').where('target', '=', 'lock@example.com').where('action', '=', 'lockout').execute()).length,
     ).toBe(1);
-    const later = await login('lock@example.com', 'analyst passphrase 1', { now: new Date(Date.now() + 16 * 60_000) });
+    const later = await login('lock@example.com', 'analyst passphrase 1', { ...there, now: new Date(Date.now() + 16 * 60_000) });
     expect(later.status).toBe(200);
   });
   it('colleagues on one network: another operator still signs in after several people mistyped theirs', async () => {

@@ -89,8 +89,11 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('the second factor in the store
     }
   });
 
-  it('console:user totp-reset removes it, ends the sessions and lifts the account’s lock', async () => {
-    await saveAttempts(db, 'email:two@example.com', { failures: 5, windowStart: Date.now(), lockedUntil: Date.now() + 900_000 });
+  it('console:user totp-reset removes it, ends the sessions and lifts the account’s lock, from anywhere and from each network', async () => {
+    const lock = { failures: 5, windowStart: Date.now(), lockedUntil: Date.now() + 900_000 };
+    await saveAttempts(db, 'email:two@example.com', lock);
+    await saveAttempts(db, 'email:two@example.com|net:203.0.113.0', lock);
+    await saveAttempts(db, 'email:two@example.com.au|net:203.0.113.0', lock);
     const out: string[] = [];
     const code = await runUserCli(['totp-reset', '--email', 'TWO@example.com'], db, {
       readStdin: async () => '',
@@ -102,7 +105,9 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('the second factor in the store
     const user = (await findUser(db, 'two@example.com'))!;
     expect(user).toMatchObject({ totp_secret: null, totp_enabled: 0, totp_last_step: 0 });
     expect(await db.selectFrom('console_sessions').select('token_hash').where('user_id', '=', user.id).execute()).toEqual([]);
-    expect(await db.selectFrom('console_login_attempts').select('key').where('key', '=', 'email:two@example.com').execute()).toEqual([]);
+    expect(await db.selectFrom('console_login_attempts').select('key').where('key', 'like', 'email:two@example.com%').execute()).toEqual([
+      { key: 'email:two@example.com.au|net:203.0.113.0' },
+    ]);
     expect((await login('two@example.com')).body).not.toHaveProperty('stage');
     expect(await runUserCli(['totp-reset', '--email', 'nobody@example.com'], db, { readStdin: async () => '', out: () => {}, err: () => {} })).toBe(1);
   });

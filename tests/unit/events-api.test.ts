@@ -169,6 +169,11 @@ const HOSTILE: [string, unknown, { type?: string; method?: string; host?: string
   ['state on a page view', ev({ type: 'page_view', path: '/', state: 'NY' })],
   ['a path without a leading slash', ev({ type: 'page_view', path: 'https://evil.example/' })],
   ['a path with a space', ev({ type: 'page_view', path: '/a b' })],
+  ['a protocol-relative path', ev({ type: 'page_view', path: '//evil.example/x' })],
+  ['a protocol-relative path with a backslash', ev({ type: 'page_view', path: '/\\evil.example/x' })],
+  ['a protocol-relative landing', land({ path: '//evil.example/x' })],
+  ['visitId given twice', `{"visitId":"${ok.visitId}","visitId":"v${'f'.repeat(32)}","events":${JSON.stringify(ok.events)}}`],
+  ['an event field given twice (once escaped)', `{"visitId":"${ok.visitId}","events":[{"type":"page_view","path":"/","p\\u0061th":"/x"}]}`],
   ['a path of 501 characters', ev({ type: 'page_view', path: '/' + 'x'.repeat(500) })],
   ['an extra event field', ev({ type: 'page_view', path: '/', email: 'a@b.c' })],
   ['an extra top-level field', { ...ok, ip: '1.2.3.4' }],
@@ -183,6 +188,11 @@ const HOSTILE: [string, unknown, { type?: string; method?: string; host?: string
 ];
 
 describe('hostile bodies', () => {
+  it('a key given twice is refused with where it is, whichever copy the schema would have checked', async () => {
+    const res = await send(`{"visitId":"${ok.visitId}","events":[${JSON.stringify(ok.events[0])},{"type":"page_view","path":"/a","type":"submitted"}]}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('The body is not valid: the key at /events/1/type is given twice');
+  });
   it(`each of ${HOSTILE.length} is refused with a 4xx and a reason, and nothing is stored`, async () => {
     const before = await counts();
     for (const [name, body, opts] of HOSTILE) {

@@ -11,6 +11,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
+import { visibleText } from '../../../engine/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
@@ -59,7 +60,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
         {facts.map(([k, v]) => (
           <div key={k} className="contents">
             <dt className="font-medium text-slate-700">{k}</dt>
-            <dd className="break-all">{v || '—'}</dd>
+            <dd className="break-all">{visibleText(v) || '—'}</dd>
           </div>
         ))}
       </dl>
