@@ -79,7 +79,12 @@ it('an accept without a redirectUrl is refused with its reason, and the next buy
 }, 60_000);
 
 it('a sale to the demo lender stores the offer page the borrower is sent to, and npm run leads -- --json shows it', async () => {
-  const offer = sealDemoOffer({ amount: 800, loanKind: 'general', currency: 'USD', priceCents: 1200 }, new Date(), demoOfferKey(Buffer.from(KEY, 'hex')));
+  const offer = sealDemoOffer(
+    { amount: 800, loanKind: 'general', currency: 'USD', priceCents: 1200, country: 'US', region: 'TX' },
+    new Date(),
+    demoOfferKey(Buffer.from(KEY, 'hex')),
+    'ipaydayloans',
+  );
   const stand = await buyer('demo-stand-in', { ping: { bid: 12 }, post: { answer: { accepted: true, buyerLeadId: offer } } });
   const demo = { ...demoBuyer('http://unused.example'), endpoints: { ping: `${stand.origin}/ping`, post: `${stand.origin}/post` } };
   const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
