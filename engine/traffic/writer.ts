@@ -7,10 +7,12 @@
  * What is queued lives in memory until written: a process that dies loses at most the last
  * FLUSH_MS of events, an acceptable loss for counts, never for leads (those are stored before the
  * answer). The queue is bounded; past MAX_QUEUED events new ones are dropped and counted.
+ * Dropped events, and those the events API refused past its budget (`refuse`), are written by
+ * hour and brand (traffic_refused) with the next batch, for the overview to say its counts are short.
  */
 import { getStore, type Store } from '../store/db';
-import { writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
-import type { VisitRow } from './rules';
+import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
+import { hourOf, type VisitRow } from './rules';
 
 export const FLUSH_MS = Number(process.env.EVENTS_FLUSH_MS ?? 1000);
 export const FLUSH_AT = 500;
@@ -18,6 +20,8 @@ export const MAX_QUEUED = 50_000;
 
 export interface TrafficWriter {
   add(batch: TrafficBatch): void;
+  /** Counts `n` events of `brand` that were refused (not queued). */
+  refuse(brand: string, n: number, now: Date): void;
   /** Writes what is queued now; resolves when it is stored (or failed and was logged). */
   flush(): Promise<void>;
   stats(): { queued: number; dropped: number; written: number; failed: number };
@@ -27,6 +31,7 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
   const { flushMs = FLUSH_MS, flushAt = FLUSH_AT, maxQueued = MAX_QUEUED } = opts;
   let visits: VisitRow[] = [];
   let events: TrafficEventInput[] = [];
+  let refused = new Map<string, { hour: string; brand: string; count: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
   const counts = { dropped: 0, written: 0, failed: 0 };
@@ -35,10 +40,13 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
     if (timer) clearTimeout(timer);
     timer = undefined;
     const batch = { visits, events };
+    const lost = [...refused.values()];
     visits = [];
     events = [];
+    refused = new Map();
     // One write at a time, in order: a visit is stored before the events that follow it.
     writing = writing.then(async () => {
+      if (lost.length) await writeRefused(await store(), lost).catch((err: Error) => console.error('[traffic] refused counts not stored:', err.message));
       if (!batch.visits.length && !batch.events.length) return;
       try {
         const done = await writeTraffic(await store(), batch);
@@ -51,20 +59,34 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
     return writing;
   };
 
+  const schedule = () => {
+    if (!timer) {
+      timer = setTimeout(() => void flush(), flushMs);
+      timer.unref?.();
+    }
+  };
+  const refuse = (brand: string, n: number, now: Date) => {
+    const hour = hourOf(now.toISOString());
+    const key = `${hour} ${brand}`;
+    const r = refused.get(key);
+    if (r) r.count += n;
+    else refused.set(key, { hour, brand, count: n });
+    schedule();
+  };
+
   return {
     add(batch) {
       if (events.length + batch.events.length > maxQueued) {
         counts.dropped += batch.events.length;
+        if (batch.events[0]) refuse(batch.events[0].brand, batch.events.length, new Date());
         return;
       }
       visits.push(...batch.visits);
       events.push(...batch.events);
       if (events.length >= flushAt) void flush();
-      else if (!timer) {
-        timer = setTimeout(() => void flush(), flushMs);
-        timer.unref?.();
-      }
+      else schedule();
     },
+    refuse,
     flush,
     stats: () => ({ queued: events.length, ...counts }),
   };
