@@ -14,6 +14,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { benchDeploy } from './bench-deploy';
 import { coldRenderRows } from './bench/coldRender';
+import { eventIngestRows } from './bench/eventIngest';
 import { startServer, stopServer, type BenchContext, type Row, type RowProducer } from './bench/context';
 import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
@@ -34,6 +35,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'lighthouse', rows: lighthouseRows },
   { name: 'console overview', rows: trafficOverviewRows },
   { name: 'sale', rows: saleRows },
+  { name: 'event ingest', rows: eventIngestRows },
 ];
 
 const root = process.cwd();
