@@ -54,7 +54,13 @@ function send(body: EventBatch): void {
 /** Sends a visit's first batch; the id the server gave the visit, or undefined. */
 async function firstBatch(body: EventBatch): Promise<string | undefined> {
   try {
-    const res = await fetch(EVENTS_URL, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), keepalive: true, credentials: 'same-origin' });
+    const res = await fetch(EVENTS_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      keepalive: true,
+      credentials: 'same-origin',
+    });
     const answer = res.ok ? ((await res.json()) as { visitId?: unknown }) : {};
     return typeof answer.visitId === 'string' ? answer.visitId : undefined;
   } catch {

@@ -271,7 +271,9 @@ async function deleteInBatches(
   let rows = 0;
   let batches = 0;
   for (;;) {
-    const done = await sql`DELETE FROM ${sql.table(table)} WHERE ${key} IN (SELECT ${cols} FROM ${sql.table(table)} WHERE ${where} LIMIT ${batchSize})`.execute(db);
+    const done = await sql`DELETE FROM ${sql.table(table)} WHERE ${key} IN (SELECT ${cols} FROM ${sql.table(table)} WHERE ${where} LIMIT ${batchSize})`.execute(
+      db,
+    );
     const n = Number(done.numAffectedRows ?? 0);
     rows += n;
     batches += 1;
@@ -319,9 +321,7 @@ export async function writeRefused(db: Store, rows: readonly { hour: string; bra
     await db
       .insertInto('traffic_refused')
       .values(part)
-      .onConflict((oc) =>
-        oc.columns(['hour', 'brand']).doUpdateSet((eb) => ({ count: eb(eb.ref('traffic_refused.count'), '+', eb.ref('excluded.count')) })),
-      )
+      .onConflict((oc) => oc.columns(['hour', 'brand']).doUpdateSet((eb) => ({ count: eb(eb.ref('traffic_refused.count'), '+', eb.ref('excluded.count')) })))
       .execute();
   }
 }

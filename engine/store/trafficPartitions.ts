@@ -6,12 +6,17 @@
  * ten events or ten million and leaves no dead rows behind. SQLite has no partitions: ./traffic.ts
  * deletes its old rows in bounded batches instead.
  */
-import { PostgresAdapter, sql, type QueryExecutorProvider } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PARTITION = /^traffic_events_d(\d{4})(\d{2})(\d{2})$/;
 
-export const isPostgresStore = (db: QueryExecutorProvider): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+/**
+ * Whether the store is PostgreSQL. Not `instanceof PostgresAdapter`: the production build bundles
+ * Kysely more than once, and the store's adapter may come from another copy than this module's.
+ * Of our two dialects only PostgreSQL runs DDL in transactions.
+ */
+export const isPostgresStore = (db: QueryExecutorProvider): boolean => db.getExecutor().adapter.supportsTransactionalDdl;
 
 export const partitionOfDay = (day: string): string => `traffic_events_d${day.replaceAll('-', '')}`;
 export const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -31,7 +36,9 @@ export async function ensureEventPartitions(db: QueryExecutorProvider, days: rea
     if (seen.has(day) || !DAY.test(day)) continue;
     const name = partitionOfDay(day);
     try {
-      await sql`CREATE TABLE IF NOT EXISTS ${sql.id(name)} PARTITION OF traffic_events FOR VALUES FROM (${sql.lit(day)}) TO (${sql.lit(nextDay(day))})`.execute(db);
+      await sql`CREATE TABLE IF NOT EXISTS ${sql.id(name)} PARTITION OF traffic_events FOR VALUES FROM (${sql.lit(day)}) TO (${sql.lit(nextDay(day))})`.execute(
+        db,
+      );
     } catch (err) {
       // Another instance created it between our IF NOT EXISTS and our CREATE: it exists, which is all we need.
       const exists = await sql<{ r: string | null }>`SELECT to_regclass(${name})::text AS r`.execute(db);

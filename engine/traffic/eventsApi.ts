@@ -26,8 +26,11 @@ import { sharedTrafficWriter } from './writer';
 
 export const EVENTS_BODY_LIMIT = 16 * 1024;
 
+/** A checked body with its visit's id (verified, or issued for it). */
+type VisitBatch = EventBatch & { visitId: string };
+
 /** The rows a checked body becomes (pure: the tests call it with any context). */
-export function batchOf(body: EventBatch & { visitId: string }, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): TrafficBatch {
+export function batchOf(body: VisitBatch, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): TrafficBatch {
   const createdAt = ctx.now.toISOString();
   const device = deviceClass(ctx.userAgent);
   return {
@@ -51,7 +54,8 @@ export function visitOfBody(body: EventBatch, brand: string): { visitId: string;
     if (!body.landing) throw new ApiError(400, 'A batch without a visitId is a visit’s first and must have its landing');
     return { visitId: issueVisitId(brand), issued: true };
   }
-  if (!verifyVisitId(body.visitId, brand)) throw new ApiError(403, 'visitId was not issued by this site for this brand; send the first batch without one to get one');
+  if (!verifyVisitId(body.visitId, brand))
+    throw new ApiError(403, 'visitId was not issued by this site for this brand; send the first batch without one to get one');
   return { visitId: body.visitId, issued: false };
 }
 

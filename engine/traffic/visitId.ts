@@ -18,8 +18,7 @@ export const VISIT_ID_PATTERN = /^v([0-9a-f]{16})([0-9a-f]{16})$/;
 
 const visitKeyOf = (leadKey: Buffer): Buffer => createHmac('sha256', leadKey).update('loansites visit ids v1').digest();
 
-const macOf = (key: Buffer, nonce: string, brand: string): string =>
-  createHmac('sha256', key).update(`visit:${nonce}:${brand}`).digest('hex').slice(0, 16);
+const macOf = (key: Buffer, nonce: string, brand: string): string => createHmac('sha256', key).update(`visit:${nonce}:${brand}`).digest('hex').slice(0, 16);
 
 /** A new visit id for `brand`. */
 export function issueVisitId(brand: string, ring: LeadKeyring = leadKeyring()): string {

@@ -51,9 +51,7 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     });
     if (result.status === 201) {
       wakeLeadWorker();
-      sharedTrafficWriter().add(
-        storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }),
-      );
+      sharedTrafficWriter().add(storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }));
     }
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));

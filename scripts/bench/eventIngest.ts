@@ -40,7 +40,13 @@ function postEvents(port: number, body: unknown, ip: string): Promise<{ status: 
         method: 'POST',
         path: '/api/events',
         agent,
-        headers: { host: HOST, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-forwarded-for': ip, 'user-agent': 'bench/1.0' },
+        headers: {
+          host: HOST,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          'x-forwarded-for': ip,
+          'user-agent': 'bench/1.0',
+        },
       },
       (res) => {
         let data = '';
@@ -121,7 +127,9 @@ async function floodRow(ctx: BenchContext): Promise<Row> {
 
 const MIX = ['page_view', 'amount_used', 'apply_view', 'submitted'] as const;
 const realistic = () =>
-  Array.from({ length: 50 }, (_, i) => (i % 10 === 9 ? { type: 'step_completed', step: 1 + (i % 3), path: '/apply' } : { type: MIX[i % MIX.length], path: '/apply' }));
+  Array.from({ length: 50 }, (_, i) =>
+    i % 10 === 9 ? { type: 'step_completed', step: 1 + (i % 3), path: '/apply' } : { type: MIX[i % MIX.length], path: '/apply' },
+  );
 
 async function ingestRow(ctx: BenchContext): Promise<Row> {
   const figure = 'event ingest on PostgreSQL with batching (events stored per second of server CPU)';

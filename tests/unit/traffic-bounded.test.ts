@@ -29,7 +29,11 @@ const ev = (visitId: string, metric: string, createdAt: string, extra: Partial<T
   ...extra,
 });
 const landing = (id: string, campaign: string, at = '2026-05-01T09:00:00.000Z') =>
-  visitRow(id, { path: '/apply', params: { source1: campaign } }, { brand: 'ipaydayloans', host: 'h', userAgent: 'iPhone Mobile', optedOut: false, now: new Date(at) });
+  visitRow(
+    id,
+    { path: '/apply', params: { source1: campaign } },
+    { brand: 'ipaydayloans', host: 'h', userAgent: 'iPhone Mobile', optedOut: false, now: new Date(at) },
+  );
 
 async function campaignCounts(db: Store, campaign: string): Promise<Record<string, number>> {
   const rows = await db
@@ -61,13 +65,21 @@ describe.each([
     expect(await campaignCounts(db, 'probe')).toEqual({ visit: 1, submitted: 1, step_1: 1 });
     const stored = await db.selectFrom('traffic_events').select(['metric', 'repeated']).where('visit_id', '=', id).execute();
     expect(stored.length).toBe(102);
-    expect(stored.filter((e) => !e.repeated).map((e) => e.metric).sort()).toEqual(['step_1', 'submitted']);
+    expect(
+      stored
+        .filter((e) => !e.repeated)
+        .map((e) => e.metric)
+        .sort(),
+    ).toEqual(['step_1', 'submitted']);
   });
 
   it('page views count every time, and a second visit’s stage counts for it', async () => {
     const [a, b] = [newVisitId(), newVisitId()];
     const at = '2026-05-01T11:00:00.000Z';
-    await writeTraffic(db, { visits: [landing(a, 'views'), landing(b, 'views')], events: [ev(a, 'page_view', at), ev(a, 'page_view', at), ev(a, 'apply_view', at), ev(b, 'apply_view', at)] });
+    await writeTraffic(db, {
+      visits: [landing(a, 'views'), landing(b, 'views')],
+      events: [ev(a, 'page_view', at), ev(a, 'page_view', at), ev(a, 'apply_view', at), ev(b, 'apply_view', at)],
+    });
     expect(await campaignCounts(db, 'views')).toEqual({ visit: 2, page_view: 2, apply_view: 2 });
   });
 

@@ -60,7 +60,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX traffic_events_created_at ON traffic_events (created_at)`.execute(db);
   await sql`CREATE INDEX traffic_events_visit ON traffic_events (visit_id)`.execute(db);
   const days = await sql<{ day: string }>`SELECT DISTINCT substr(created_at, 1, 10) AS day FROM traffic_events_unpartitioned`.execute(db);
-  await ensureEventPartitions(db, days.rows.map((r) => r.day));
+  await ensureEventPartitions(
+    db,
+    days.rows.map((r) => r.day),
+  );
   await sql`
     INSERT INTO traffic_events (id, visit_id, metric, path, value, brand, campaign, source, landing, device, state, created_at)
     SELECT id, visit_id, metric, path, value, brand, campaign, source, landing, device, state, created_at FROM traffic_events_unpartitioned`.execute(db);
