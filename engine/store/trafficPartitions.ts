@@ -16,7 +16,7 @@ const PARTITION = /^traffic_events_d(\d{4})(\d{2})(\d{2})$/;
  * Kysely more than once, and the store's adapter may come from another copy than this module's.
  * Of our two dialects only PostgreSQL runs DDL in transactions.
  */
-export const isPostgresStore = (db: QueryExecutorProvider): boolean => db.getExecutor().adapter.supportsTransactionalDdl;
+export const isPostgresStore = (db: QueryExecutorProvider): boolean => db.getExecutor().adapter.supportsTransactionalDdl === true;
 
 export const partitionOfDay = (day: string): string => `traffic_events_d${day.replaceAll('-', '')}`;
 export const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../engine/store/db';
 import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
+import { campaignCounts } from '../support/campaignCounts';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 let server: TraceServer;
@@ -25,17 +26,10 @@ afterAll(async () => {
 const send = (body: unknown, ip = '203.0.113.9') => post(server.port, JSON.stringify(body), { path: '/api/events', ip });
 const submitted = (n: number) => Array.from({ length: n }, () => ({ type: 'submitted', path: '/apply' }));
 
-/** The campaign's funnel as the overview's daily rollups count it. */
+/** The campaign's funnel as the overview's daily rollups count it, once the writer has written. */
 async function campaignFunnel(campaign: string): Promise<Record<string, number>> {
   await sharedTrafficWriter().flush();
-  const rows = await db
-    .selectFrom('traffic_daily')
-    .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n')])
-    .where('dim', '=', 'campaign')
-    .where('key', '=', campaign)
-    .groupBy('metric')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.metric, Number(r.n)]));
+  return campaignCounts(db, campaign);
 }
 
 describe('the probe', () => {

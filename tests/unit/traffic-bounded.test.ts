@@ -12,6 +12,7 @@ import { pruneTraffic, writeTraffic, type TrafficEventInput } from '../../engine
 import { eventPartitionDays } from '../../engine/store/trafficPartitions';
 import { visitRow } from '../../engine/traffic/rules';
 import { bothStores } from '../support/bothStores';
+import { campaignCounts } from '../support/campaignCounts';
 
 const { tmp, postgres } = bothStores('loansites-bounded-');
 
@@ -34,17 +35,6 @@ const landing = (id: string, campaign: string, at = '2026-05-01T09:00:00.000Z') 
     { path: '/apply', params: { source1: campaign } },
     { brand: 'ipaydayloans', host: 'h', userAgent: 'iPhone Mobile', optedOut: false, now: new Date(at) },
   );
-
-async function campaignCounts(db: Store, campaign: string): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('traffic_daily')
-    .select((eb) => ['metric', eb.fn.sum<number | string>('count').as('n')])
-    .where('dim', '=', 'campaign')
-    .where('key', '=', campaign)
-    .groupBy('metric')
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.metric, Number(r.n)]));
-}
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'bounded.sqlite') })],
