@@ -4,17 +4,16 @@
  * (the rest stored as repeats); on PostgreSQL the raw events live in a partition per day, created
  * as events arrive and dropped whole by retention; on SQLite retention deletes in bounded batches.
  */
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../engine/store/db';
 import { pruneTraffic, writeTraffic, type TrafficEventInput } from '../../engine/store/traffic';
 import { eventPartitionDays } from '../../engine/store/trafficPartitions';
 import { visitRow } from '../../engine/traffic/rules';
-import { bothStores } from '../support/bothStores';
+import { bothStores, migratedStore } from '../support/bothStores';
 import { campaignCounts } from '../support/campaignCounts';
 
-const { tmp, postgres } = bothStores('loansites-bounded-');
+const stores = bothStores('loansites-bounded-');
 
 let n = 0;
 const newVisitId = () => `v${(++n).toString(16).padStart(32, '0')}`;
@@ -36,16 +35,12 @@ const landing = (id: string, campaign: string, at = '2026-05-01T09:00:00.000Z') 
     { brand: 'ipaydayloans', host: 'h', userAgent: 'iPhone Mobile', optedOut: false, now: new Date(at) },
   );
 
-describe.each([
-  ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'bounded.sqlite') })],
-  ['PostgreSQL', (): StoreOptions => ({ url: postgres().url })],
-])('%s', (kind, options) => {
+describe.each(stores.kinds('bounded.sqlite'))('%s', (kind, options) => {
+  const store = migratedStore(options);
   let db: Store;
-  beforeAll(async () => {
-    db = openStore(options());
-    await migrateStore(db);
+  beforeAll(() => {
+    db = store();
   });
-  afterAll(() => db?.destroy());
 
   it('50 “submitted” for one visit, twice, move its campaign by one visit and one submitted; the repeats are stored, not counted', async () => {
     const id = newVisitId();
