@@ -7,27 +7,18 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
-import { pruneTraffic, writeTraffic, type TrafficEventInput } from '../../engine/store/traffic';
+import { pruneTraffic, writeTraffic } from '../../engine/store/traffic';
 import { eventPartitionDays } from '../../engine/store/trafficPartitions';
 import { visitRow } from '../../engine/traffic/rules';
 import { bothStores, migratedStore } from '../support/bothStores';
+import { trafficEvent } from '../support/trafficEvent';
 import { campaignCounts } from '../support/campaignCounts';
 
 const stores = bothStores('loansites-bounded-');
 
 let n = 0;
 const newVisitId = () => `v${(++n).toString(16).padStart(32, '0')}`;
-const ev = (visitId: string, metric: string, createdAt: string, extra: Partial<TrafficEventInput> = {}): TrafficEventInput => ({
-  visitId,
-  metric,
-  path: '/apply',
-  state: '',
-  value: 0,
-  brand: 'ipaydayloans',
-  device: 'mobile',
-  createdAt,
-  ...extra,
-});
+const ev = trafficEvent;
 const landing = (id: string, campaign: string, at = '2026-05-01T09:00:00.000Z') =>
   visitRow(
     id,

@@ -11,6 +11,7 @@ import { eventsRetentionDays, pruneTraffic, writeTraffic, type TrafficBatch } fr
 import { pruneOnce } from '../../engine/traffic/pruneJob';
 import { hourOf, visitRow } from '../../engine/traffic/rules';
 import { bothStores } from '../support/bothStores';
+import { trafficEvent } from '../support/trafficEvent';
 
 const { tmp, postgres } = bothStores('loansites-traffic-');
 
@@ -175,16 +176,7 @@ describe.each([
     const now = new Date('2025-12-01T00:00:00.000Z');
     const daysAgo = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString();
     const ids = { old: `v${'0'.repeat(31)}a`, mid: `v${'0'.repeat(31)}b`, fresh: `v${'0'.repeat(31)}c` };
-    const ev = (visitId: string, createdAt: string) => ({
-      visitId,
-      metric: 'apply_view',
-      path: '/apply',
-      state: '',
-      value: 0,
-      brand: 'ipaydayloans',
-      device: 'mobile',
-      createdAt,
-    });
+    const ev = (visitId: string, createdAt: string) => trafficEvent(visitId, 'apply_view', createdAt);
     await writeTraffic(db, { visits: [], events: [ev(ids.old, daysAgo(91)), ev(ids.mid, daysAgo(89)), ev(ids.fresh, daysAgo(1))] });
     const rollups = async () => [await rollupCounts(db), (await dailyPair(db))[0], (await pairsPair(db))[0]];
     const left = async () =>
