@@ -59,10 +59,14 @@ export function visitOfBody(body: EventBatch, brand: string): { visitId: string;
   return { visitId: body.visitId, issued: false };
 }
 
-/** Counts the batch against its visit's cap and the site's ingest budget; 429 past either (refused events are counted). */
+/**
+ * Counts the batch against its visit's cap and the site's ingest budget; 429 past either. Events
+ * refused past the budget are counted (the funnel is short of them); past a visit's cap they are
+ * not (a visit that sent hundreds of events has reached every stage it can count).
+ */
 async function admit(visitId: string, issued: boolean, events: number, brand: string): Promise<void> {
+  if (!issued) await enforceRateLimit(RATE_RULES.eventsPerVisit, visitId, events, 'This visit has sent too many events');
   try {
-    if (!issued) await enforceRateLimit(RATE_RULES.eventsPerVisit, visitId, events, 'This visit has sent too many events');
     await enforceRateLimit(RATE_RULES.eventsBudget, 'all', events + (issued ? 1 : 0), 'The site is receiving more events than its budget');
   } catch (err) {
     sharedTrafficWriter().refuse(brand, events, new Date());

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../engine/store/db';
+import { refusedEvents } from '../../engine/traffic/refusedQuery';
 import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { campaignCounts } from '../support/campaignCounts';
@@ -46,6 +47,10 @@ describe('the probe', () => {
     const refused = await send({ visitId, events: submitted(1) });
     expect(refused.json.error).toMatch(/visit has sent too many events/);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    // an abusive visit's refusals do not make the overview call its counts a sample
+    await sharedTrafficWriter().flush();
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    expect(await refusedEvents(db, { from, to: new Date(Date.now() + 3600_000).toISOString() })).toBe(0);
   });
 
   it('a new visit per batch still counts one visit and one submitted per visit, never more', async () => {
