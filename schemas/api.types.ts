@@ -564,13 +564,13 @@ export type PagePath = string;
 export type CampaignParam = string;
 
 /**
- * POST /api/events: a batch of first-party funnel events from one visit, sent by the browser with navigator.sendBeacon. The brand and host are the request's, never fields here; no IP address is stored. The first batch of a visit carries its landing.
+ * POST /api/events: a batch of first-party funnel events from one visit. The brand and host are the request's, never fields here; no IP address is stored. The first batch of a visit carries its landing and no visitId, and its answer (202 {accepted, visitId}) gives the visit its id; later batches carry that id (sent with navigator.sendBeacon).
  */
 export interface EventBatch {
   /**
-   * The visit: "v" + 32 random hex digits, made by the browser at the landing and kept for the tab's session.
+   * The visit: "v" + 32 hex digits, issued by the server in the answer to the visit's first batch (which has a landing and no visitId) and kept for the tab's session. An id this site did not issue for this brand is refused.
    */
-  visitId: string;
+  visitId?: string;
   landing?: Landing;
   /**
    * The events, oldest first.

@@ -14,6 +14,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { benchDeploy } from './bench-deploy';
 import { coldRenderRows } from './bench/coldRender';
+import { eventIngestRows } from './bench/eventIngest';
 import { startServer, stopServer, type BenchContext, type Row, type RowProducer } from './bench/context';
 import { firstLoadJsRows } from './bench/firstLoadJs';
 import { htmlSizeRows } from './bench/htmlSize';
@@ -36,6 +37,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'console overview', rows: trafficOverviewRows },
   { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
+  { name: 'event ingest', rows: eventIngestRows },
 ];
 
 const root = process.cwd();

@@ -4,5 +4,7 @@ import { eventsRetentionDays } from '../engine/store/traffic';
 import { pruneOnce } from '../engine/traffic/pruneJob';
 
 const n = await pruneOnce(await getStore());
-console.log(`events:prune: ${storeLocation()}: deleted ${n.events} events and ${n.visits} visits older than ${eventsRetentionDays()} days`);
+console.log(
+  `events:prune: ${storeLocation()}: deleted ${n.events} events (${n.partitions} day partitions dropped) and ${n.visits} visits older than ${eventsRetentionDays()} days`,
+);
 await closeStore();

@@ -3,7 +3,10 @@
  * part of a page's first load). It decides the visit (engine/traffic/browserVisit.ts), counts
  * this page's view, takes over the queue ./funnel fills, and sends the events in batches with
  * navigator.sendBeacon: a couple of seconds after the last one, and at once when the page is
- * hidden or left. Nothing is retried: a count lost now and then is cheaper than a second send.
+ * hidden or left. A new visit's first batch (its landing and this page's view) goes at once by
+ * fetch instead, because its answer carries the visit's id, issued by the server; events queued
+ * meanwhile wait for it. Nothing is retried: a count lost now and then is cheaper than a second
+ * send (a first batch that got no id is sent again with the next events).
  */
 import type { EventBatch, FunnelEvent, Landing } from '../../schemas/api.types';
 import {
@@ -12,8 +15,8 @@ import {
   landingParams,
   parseStoredVisit,
   referrerHostOf,
+  EVENTS_PER_BATCH,
   visitFor,
-  visitIdFrom,
   VISIT_STORAGE_KEY,
   type StoredVisit,
 } from '../../engine/traffic/browserVisit';
@@ -48,6 +51,23 @@ function send(body: EventBatch): void {
   }
 }
 
+/** Sends a visit's first batch; the id the server gave the visit, or undefined. */
+async function firstBatch(body: EventBatch): Promise<string | undefined> {
+  try {
+    const res = await fetch(EVENTS_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      keepalive: true,
+      credentials: 'same-origin',
+    });
+    const answer = res.ok ? ((await res.json()) as { visitId?: unknown }) : {};
+    return typeof answer.visitId === 'string' ? answer.visitId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startFunnel(): Promise<void> {
   if (started) return;
   started = true;
@@ -62,13 +82,14 @@ export async function startFunnel(): Promise<void> {
   } catch {
     stored = undefined;
   }
-  const { visit, isNew } = visitFor(stored, Date.now(), params, () => visitIdFrom(crypto.getRandomValues(new Uint8Array(16))));
+  const { visit, isNew } = visitFor(stored, Date.now(), params, () => '');
   let landing: Landing | undefined;
   if (isNew) {
     const referrerHost = referrerHostOf(document.referrer, window.location.hostname);
     landing = { path: pathNow(), ...(referrerHost ? { referrerHost } : {}), ...(Object.keys(params).length ? { params } : {}) };
   }
   const save = () => {
+    if (!visit.id) return;
     try {
       store?.setItem(VISIT_STORAGE_KEY, JSON.stringify({ ...visit, last: Date.now() }));
     } catch {
@@ -79,10 +100,27 @@ export async function startFunnel(): Promise<void> {
 
   const queue: FunnelEvent[] = [{ type: 'page_view', path: pathNow() }];
   let timer: number | undefined;
+  let asking = false;
   const flush = () => {
     if (timer !== undefined) window.clearTimeout(timer);
     timer = undefined;
-    if (!queue.length) return;
+    if (!queue.length || asking) return;
+    if (!visit.id) {
+      asking = true;
+      const [first] = batchesOf('', queue.splice(0, EVENTS_PER_BATCH), landing);
+      void firstBatch(first!).then((id) => {
+        asking = false;
+        if (id) {
+          visit.id = id;
+          landing = undefined;
+          save();
+        }
+        if (!queue.length) return;
+        if (id) flush();
+        else if (timer === undefined) timer = window.setTimeout(flush, SEND_AFTER_MS);
+      });
+      return;
+    }
     for (const body of batchesOf(visit.id, queue.splice(0), landing)) send(body);
     landing = undefined;
     save();
@@ -94,7 +132,8 @@ export async function startFunnel(): Promise<void> {
   const earlier = Array.isArray(w.__lsFunnel) ? (w.__lsFunnel as FunnelEvent[]) : [];
   w.__lsFunnel = { push };
   earlier.forEach(push);
-  if (timer === undefined) timer = window.setTimeout(flush, SEND_AFTER_MS);
+  if (!visit.id) flush();
+  else if (timer === undefined) timer = window.setTimeout(flush, SEND_AFTER_MS);
   w.next?.router?.events?.on('routeChangeComplete', () => push({ type: 'page_view', path: pathNow() }));
   document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
   window.addEventListener('pagehide', flush);

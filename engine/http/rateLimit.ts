@@ -17,8 +17,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** counts one request of the client at `address` (an IPv6 address counts for its /64) */
-  hit(address: string, now?: number): Promise<RateDecision>;
+  /** counts one request (or `cost` units) of the client at `address` (an IPv6 address counts for its /64) */
+  hit(address: string, now?: number, cost?: number): Promise<RateDecision>;
 }
 
 export interface RateRule {
@@ -33,7 +33,7 @@ const MAX_KEYS = 50_000;
 export function memoryRateLimiter(rule: RateRule): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   return {
-    async hit(address, now = Date.now()) {
+    async hit(address, now = Date.now(), cost = 1) {
       const key = rateKey(address);
       let w = windows.get(key);
       if (!w || now - w.start >= rule.windowMs) {
@@ -42,7 +42,7 @@ export function memoryRateLimiter(rule: RateRule): RateLimiter {
         w = { start: now, count: 0 };
         windows.set(key, w);
       }
-      w.count += 1;
+      w.count += cost;
       const retryAfter = Math.max(1, Math.ceil((w.start + rule.windowMs - now) / 1000));
       return { ok: w.count <= rule.limit, retryAfter, remaining: Math.max(0, rule.limit - w.count) };
     },
@@ -62,10 +62,10 @@ export function rateLimiter(rule: RateRule): RateLimiter {
   return l;
 }
 
-/** 429 with Retry-After when `key` has used its allowance under `rule`. */
-export async function enforceRateLimit(rule: RateRule, key: string): Promise<void> {
-  const d = await rateLimiter(rule).hit(key);
-  if (!d.ok) throw new ApiError(429, `Too many requests; try again in ${d.retryAfter} s`, [], { 'Retry-After': String(d.retryAfter) });
+/** 429 with Retry-After when `key` has used its allowance under `rule` (this request counting `cost` units; the reason says whose allowance). */
+export async function enforceRateLimit(rule: RateRule, key: string, cost = 1, reason = 'Too many requests'): Promise<void> {
+  const d = await rateLimiter(rule).hit(key, undefined, cost);
+  if (!d.ok) throw new ApiError(429, `${reason}; try again in ${d.retryAfter} s`, [], { 'Retry-After': String(d.retryAfter) });
 }
 
 /** Limits in force; tests and operators can raise them through the environment. */
@@ -77,6 +77,10 @@ export const RATE_RULES = {
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
   events: { name: 'events', limit: Number(process.env.RATE_LIMIT_EVENTS ?? 120), windowMs: 60_000 },
+  /** every client's funnel events together (a visit's landing counts as one): the whole site's ingest budget */
+  eventsBudget: { name: 'events-budget', limit: Number(process.env.EVENTS_BUDGET_PER_MINUTE ?? 6000), windowMs: 60_000 },
+  /** one visit's funnel events over a visit's idle time (a real visit sends a few dozen) */
+  eventsPerVisit: { name: 'events-visit', limit: Number(process.env.EVENTS_PER_VISIT_MAX ?? 300), windowMs: 30 * 60_000 },
   graphql: { name: 'graphql', limit: Number(process.env.RATE_LIMIT_GRAPHQL ?? 120), windowMs: 60_000 },
   sitemap: { name: 'sitemap', limit: Number(process.env.RATE_LIMIT_SITEMAP ?? 60), windowMs: 60_000 },
 } as const satisfies Record<string, RateRule>;

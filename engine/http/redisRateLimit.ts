@@ -17,8 +17,8 @@ import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
 type Client = ReturnType<typeof createClient>;
 
 const SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
@@ -68,16 +68,16 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
 export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: RateLimiter; timeoutMs?: number }): RateLimiter {
   const timeoutMs = opts.timeoutMs ?? Number(process.env.REDIS_RATE_TIMEOUT_MS ?? 250);
   return {
-    async hit(address, now = Date.now()) {
+    async hit(address, now = Date.now(), cost = 1) {
       const key = rateKey(address);
       const held = connection(opts.url);
       // The first request of a process waits (briefly) for the connection; later ones never do.
       if (!held.client?.isReady) await within(held.ready, timeoutMs).catch(() => undefined);
       const client = held.client;
-      if (!client?.isReady) return opts.fallback.hit(key, now);
+      if (!client?.isReady) return opts.fallback.hit(key, now, cost);
       try {
         const reply = (await within(
-          client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs)] }),
+          client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs), String(cost)] }),
           timeoutMs,
         )) as unknown[];
         const count = Number(reply[0]);
@@ -86,7 +86,7 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
         return decision;
       } catch (err) {
         console.error(`[rate-limit] ${rule.name}: Redis failed (${(err as Error).message}); counted in this process`);
-        return opts.fallback.hit(key, now);
+        return opts.fallback.hit(key, now, cost);
       }
     },
   };

@@ -20,7 +20,7 @@ import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
 import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from '../sale/tables';
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
-import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficVisitsTable } from './traffic';
+import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficRefusedTable, TrafficVisitStagesTable, TrafficVisitsTable } from './traffic';
 import type { TrafficDailyPairsTable } from './trafficPairs';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
@@ -51,6 +51,8 @@ export interface Database {
   lead_returns: LeadReturnsTable;
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
+  traffic_visit_stages: TrafficVisitStagesTable;
+  traffic_refused: TrafficRefusedTable;
   traffic_hourly: TrafficHourlyTable;
   traffic_daily: TrafficDailyTable;
   traffic_daily_pairs: TrafficDailyPairsTable;

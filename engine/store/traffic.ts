@@ -9,10 +9,16 @@
  *   as stored; an event whose visit is unknown keeps the brand and device of its request.
  * - Rollup rows are upserted with count = count + delta, keys sorted, so two instances writing at
  *   once lock the rows in the same order and never lose an increment.
+ * - A funnel stage counts once per visit (rules.ts stageOf): the first event of a stage marks it in
+ *   traffic_visit_stages (INSERT … ON CONFLICT DO NOTHING … RETURNING, so two instances agree on
+ *   which was first); a later one is stored with `repeated` = 1 and left out of the rollups.
+ * - On PostgreSQL the raw events are partitioned by day (./trafficPartitions.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './db';
-import { hourOf, type VisitRow } from '../traffic/rules';
+import { hourOf, stageOf, type VisitRow } from '../traffic/rules';
+import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
 
@@ -33,6 +39,22 @@ export interface TrafficEventsTable {
   /** two-letter state code when the event has one (refusals, leads, sales); "" otherwise */
   state: string;
   created_at: string;
+  /** 1 for a stage the visit had already reached (stored, not counted); 0 otherwise */
+  repeated: number;
+}
+
+export interface TrafficVisitStagesTable {
+  visit_id: string;
+  /** rules.ts stageOf */
+  stage: string;
+  created_at: string;
+}
+
+/** Events refused past the ingest budget (or dropped by a full writer queue), by hour and brand. */
+export interface TrafficRefusedTable {
+  hour: string;
+  brand: string;
+  count: number | string;
 }
 
 export interface TrafficDailyTable {
@@ -89,6 +111,11 @@ const ROLLUP_KEY = ['hour', 'brand', 'campaign', 'source', 'landing', 'device', 
 /** Writes a batch; returns how many visits were new and how many events were stored. */
 export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ visits: number; events: number }> {
   if (!batch.visits.length && !batch.events.length) return { visits: 0, events: 0 };
+  if (isPostgresStore(db)) {
+    const days = new Set(batch.events.map((e) => e.createdAt.slice(0, 10)));
+    // The next day's too: the first writer after midnight never waits on DDL.
+    await ensureEventPartitions(db, [...days, ...[...days].map(nextDay)]);
+  }
   return db.transaction().execute(async (trx) => {
     const newVisits: VisitRow[] = [];
     const unique = [...new Map(batch.visits.map((v) => [v.id, v])).values()];
@@ -112,8 +139,29 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
         .execute();
       for (const r of rows) dims.set(r.id, { brand: r.brand, campaign: r.campaign, source: r.source, landing: r.landing_path, device: r.device });
     }
+    const firsts = new Set<string>();
+    const stageRows = [
+      ...new Map(
+        batch.events.filter((e) => stageOf(e)).map((e) => [`${e.visitId}\n${stageOf(e)}`, { visit_id: e.visitId, stage: stageOf(e), created_at: e.createdAt }]),
+      ).values(),
+    ];
+    for (const part of chunks(stageRows)) {
+      const marked = await trx
+        .insertInto('traffic_visit_stages')
+        .values(part)
+        .onConflict((oc) => oc.columns(['visit_id', 'stage']).doNothing())
+        .returning(['visit_id', 'stage'])
+        .execute();
+      for (const r of marked) firsts.add(`${r.visit_id}\n${r.stage}`);
+    }
+    // The first event of a newly marked stage counts; any other of that stage is a repeat.
+    const repeatedOf = (e: TrafficEventInput): number => {
+      const stage = stageOf(e);
+      return !stage || firsts.delete(`${e.visitId}\n${stage}`) ? 0 : 1;
+    };
     const events: TrafficEventsTable[] = batch.events.map((e) => ({
       id: eventId(),
+      repeated: repeatedOf(e),
       visit_id: e.visitId,
       metric: e.metric,
       path: e.path,
@@ -148,7 +196,8 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
         0,
       );
     }
-    for (const e of events)
+    for (const e of events) {
+      if (e.repeated) continue;
       add(
         {
           hour: hourOf(e.created_at),
@@ -162,6 +211,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
         },
         e.value,
       );
+    }
     const rows = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
     for (const part of chunks(rows)) {
       await trx
@@ -207,19 +257,73 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
   });
 }
 
+/** Rows deleted per statement by pruning: each statement holds SQLite's write lock only briefly. */
+export const PRUNE_BATCH = 5000;
+
+/** Deletes, PRUNE_BATCH rows at a time, the rows `select` names (by primary key columns `key`); returns rows and statements. */
+async function deleteInBatches(
+  db: Store,
+  table: 'traffic_events' | 'traffic_visits' | 'traffic_visit_stages',
+  where: RawBuilder<boolean>,
+  batchSize: number,
+): Promise<{ rows: number; batches: number }> {
+  const [key, cols] = table === 'traffic_visit_stages' ? [sql`(visit_id, stage)`, sql`visit_id, stage`] : [sql`id`, sql`id`];
+  let rows = 0;
+  let batches = 0;
+  for (;;) {
+    const done = await sql`DELETE FROM ${sql.table(table)} WHERE ${key} IN (SELECT ${cols} FROM ${sql.table(table)} WHERE ${where} LIMIT ${batchSize})`.execute(
+      db,
+    );
+    const n = Number(done.numAffectedRows ?? 0);
+    rows += n;
+    batches += 1;
+    if (n < batchSize) return { rows, batches };
+    // Let requests waiting on the database (and this process's event loop) go between batches.
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 /**
- * Deletes raw events older than `retentionDays`, and visits as old that no lead refers to (a
- * lead keeps its visit). The rollups stay. Returns how many rows went.
+ * Deletes raw events older than `retentionDays` (PostgreSQL: drops the days' partitions wholly
+ * past it; SQLite: in batches of `batchSize`), visits as old that no lead refers to (a lead keeps
+ * its visit) and their stage marks, in batches. The rollups stay. Returns how many rows went,
+ * how many partitions were dropped and how many delete statements ran.
  */
-export async function pruneTraffic(db: Store, opts: { now: Date; retentionDays: number }): Promise<{ events: number; visits: number }> {
+export async function pruneTraffic(
+  db: Store,
+  opts: { now: Date; retentionDays: number; batchSize?: number },
+): Promise<{ events: number; visits: number; partitions: number; batches: number }> {
   const cutoff = new Date(opts.now.getTime() - opts.retentionDays * 86_400_000).toISOString();
-  const ev = await db.deleteFrom('traffic_events').where('created_at', '<', cutoff).executeTakeFirst();
-  const vi = await db
-    .deleteFrom('traffic_visits')
-    .where('created_at', '<', cutoff)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('leads').select('leads.id').whereRef('leads.visit_id', '=', 'traffic_visits.id'))))
-    .executeTakeFirst();
-  return { events: Number(ev.numDeletedRows ?? 0), visits: Number(vi.numDeletedRows ?? 0) };
+  const size = opts.batchSize ?? PRUNE_BATCH;
+  let batches = 0;
+  let events = 0;
+  let partitions = 0;
+  if (isPostgresStore(db)) ({ events, partitions } = await dropEventPartitionsBefore(db, cutoff));
+  else {
+    const ev = await deleteInBatches(db, 'traffic_events', sql<boolean>`created_at < ${cutoff}`, size);
+    events = ev.rows;
+    batches += ev.batches;
+  }
+  const vi = await deleteInBatches(
+    db,
+    'traffic_visits',
+    sql<boolean>`created_at < ${cutoff} AND NOT EXISTS (SELECT 1 FROM leads WHERE leads.visit_id = traffic_visits.id)`,
+    size,
+  );
+  const st = await deleteInBatches(db, 'traffic_visit_stages', sql<boolean>`created_at < ${cutoff}`, size);
+  return { events, visits: vi.rows, partitions, batches: batches + vi.batches + st.batches };
+}
+
+/** Adds refused events to their hour's count (count = count + n, keys sorted, as the rollups). */
+export async function writeRefused(db: Store, rows: readonly { hour: string; brand: string; count: number }[]): Promise<void> {
+  const sorted = [...rows].sort((a, b) => (a.hour + a.brand < b.hour + b.brand ? -1 : 1));
+  for (const part of chunks(sorted)) {
+    await db
+      .insertInto('traffic_refused')
+      .values(part)
+      .onConflict((oc) => oc.columns(['hour', 'brand']).doUpdateSet((eb) => ({ count: eb(eb.ref('traffic_refused.count'), '+', eb.ref('excluded.count')) })))
+      .execute();
+  }
 }
 
 /** EVENTS_RETENTION_DAYS (default 90; a positive whole number of days). */

@@ -1,7 +1,8 @@
 /**
  * The browser's side of first-party visit counting, as pure rules (the lazy chunk
  * blocks/chrome/funnelEvents.ts applies them):
- * - a visit lives in the tab's sessionStorage; a new one begins when there is none, after
+ * - a visit lives in the tab's sessionStorage, under the id the server gave it in the answer to
+ *   its first batch (engine/traffic/visitId.ts); a new one begins when there is none, after
  *   VISIT_IDLE_MS without an event, or when the URL brings other campaign parameters (a new ad
  *   click is a new landing; a reload of the same landing is not);
  * - the landing's parameters: source1/source2, click ids, every utm_*; click ids left out when
@@ -10,7 +11,8 @@
  */
 import type { EventBatch, Landing, LandingParams } from '../../schemas/api.types';
 
-export const VISIT_STORAGE_KEY = 'ls.visit';
+// "2": ids the browser made itself (before the server issued them) are not sent again.
+export const VISIT_STORAGE_KEY = 'ls.visit2';
 export const VISIT_IDLE_MS = 30 * 60_000;
 export const EVENTS_URL = '/api/events';
 /** Events per POST (the schema's maxItems). */
@@ -58,7 +60,7 @@ export interface StoredVisit {
 
 export const signatureOf = (params: LandingParams): string => (Object.keys(params).length ? JSON.stringify(params) : '');
 
-/** The visit this page load belongs to: the stored one, or a new one (then `landing` is due). */
+/** The visit this page load belongs to: the stored one, or a new one (then `landing` is due, and its id is `newId()`, "" until the server answers). */
 export function visitFor(stored: StoredVisit | undefined, now: number, params: LandingParams, newId: () => string): { visit: StoredVisit; isNew: boolean } {
   const sig = signatureOf(params);
   const keep = stored && now - stored.last < VISIT_IDLE_MS && (!sig || sig === stored.sig);
@@ -75,15 +77,12 @@ export function parseStoredVisit(text: string | null): StoredVisit | undefined {
   }
 }
 
-/** "v" + 32 hex digits from 16 random bytes. */
-export const visitIdFrom = (random16: Uint8Array): string => `v${Array.from(random16.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
-
-/** The POST bodies for queued events: the landing rides with the first one only. */
+/** The POST bodies for queued events: the landing rides with the first one only; a visit without its id yet ("") sends none. */
 export function batchesOf(visitId: string, events: EventBatch['events'][number][], landing: Landing | undefined): EventBatch[] {
   const out: EventBatch[] = [];
   for (let i = 0; i < events.length; i += EVENTS_PER_BATCH) {
     const part = events.slice(i, i + EVENTS_PER_BATCH) as EventBatch['events'];
-    out.push({ visitId, ...(i === 0 && landing ? { landing } : {}), events: part });
+    out.push({ ...(visitId ? { visitId } : {}), ...(i === 0 && landing ? { landing } : {}), events: part });
   }
   return out;
 }

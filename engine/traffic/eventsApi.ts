@@ -5,21 +5,32 @@
  * host of the request and the device class of its user agent, and handed to the traffic writer.
  * The answer (202) does not wait for the database. No IP address is stored: it keys the rate
  * limit only. A visitor who opted out (GPC, or the Do-Not-Sell cookie) is counted, without click ids.
+ *
+ * The visit's id is the server's (./visitId.ts): a batch without one must bring its landing and
+ * is answered with the new id; a batch with an id this site did not issue for this brand is
+ * refused (403). Past the visit's cap (RATE_RULES.eventsPerVisit) or the whole site's ingest
+ * budget (RATE_RULES.eventsBudget, EVENTS_BUDGET_PER_MINUTE) a batch is refused with 429 and
+ * Retry-After, and the refused events are counted so the overview can say its counts are short.
  */
 import type { IncomingMessage } from 'node:http';
 import schema from '../../schemas/api/events.schema.json' with { type: 'json' };
 import type { EventBatch } from '../../schemas/api.types';
-import { brandOfRequest, clientIp, readJsonBody, requireMethod, trustProxyHeaders, userAgent } from '../http/api';
+import { ApiError, brandOfRequest, clientIp, readJsonBody, requireMethod, trustProxyHeaders, userAgent } from '../http/api';
 import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
 import { requestHost } from '../hosts';
 import { privacyOptedOut } from '../privacy';
 import type { TrafficBatch } from '../store/traffic';
 import { deviceClass, metricOf, visitRow } from './rules';
+import { issueVisitId, verifyVisitId } from './visitId';
+import { sharedTrafficWriter } from './writer';
 
 export const EVENTS_BODY_LIMIT = 16 * 1024;
 
+/** A checked body with its visit's id (verified, or issued for it). */
+type VisitBatch = EventBatch & { visitId: string };
+
 /** The rows a checked body becomes (pure: the tests call it with any context). */
-export function batchOf(body: EventBatch, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): TrafficBatch {
+export function batchOf(body: VisitBatch, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): TrafficBatch {
   const createdAt = ctx.now.toISOString();
   const device = deviceClass(ctx.userAgent);
   return {
@@ -37,13 +48,42 @@ export function batchOf(body: EventBatch, ctx: { brand: string; host: string; us
   };
 }
 
-/** Reads and checks the request; the batch to write, or an ApiError (4xx with the reason). */
-export async function acceptEvents(req: IncomingMessage, now = new Date()): Promise<TrafficBatch> {
+/** The visit a checked body belongs to: its verified id, or a new one for a first batch (`issued`). */
+export function visitOfBody(body: EventBatch, brand: string): { visitId: string; issued: boolean } {
+  if (body.visitId === undefined) {
+    if (!body.landing) throw new ApiError(400, 'A batch without a visitId is a visit’s first and must have its landing');
+    return { visitId: issueVisitId(brand), issued: true };
+  }
+  if (!verifyVisitId(body.visitId, brand))
+    throw new ApiError(403, 'visitId was not issued by this site for this brand; send the first batch without one to get one');
+  return { visitId: body.visitId, issued: false };
+}
+
+/**
+ * Counts the batch against its visit's cap and the site's ingest budget; 429 past either. Events
+ * refused past the budget are counted (the funnel is short of them); past a visit's cap they are
+ * not (a visit that sent hundreds of events has reached every stage it can count).
+ */
+async function admit(visitId: string, issued: boolean, events: number, brand: string): Promise<void> {
+  if (!issued) await enforceRateLimit(RATE_RULES.eventsPerVisit, visitId, events, 'This visit has sent too many events');
+  try {
+    await enforceRateLimit(RATE_RULES.eventsBudget, 'all', events + (issued ? 1 : 0), 'The site is receiving more events than its budget');
+  } catch (err) {
+    sharedTrafficWriter().refuse(brand, events, new Date());
+    throw err;
+  }
+}
+
+/** Reads and checks the request; the batch to write (and the visit's id, `issued` when new), or an ApiError (4xx with the reason). */
+export async function acceptEvents(req: IncomingMessage, now = new Date()): Promise<TrafficBatch & { visitId: string; issued: boolean }> {
   requireMethod(req, ['POST']);
   const loaded = brandOfRequest(req);
   await enforceRateLimit(RATE_RULES.events, clientIp(req));
   const body = await readJsonBody<EventBatch>(req, { limit: EVENTS_BODY_LIMIT, schema });
+  const { visitId, issued } = visitOfBody(body, loaded.brand.id);
+  await admit(visitId, issued, body.events.length, loaded.brand.id);
   const forwardedHost = req.headers['x-forwarded-host'];
   const host = requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders());
-  return batchOf(body, { brand: loaded.brand.id, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
+  const batch = batchOf({ ...body, visitId }, { brand: loaded.brand.id, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
+  return { ...batch, visitId, issued };
 }

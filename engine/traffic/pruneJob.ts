@@ -1,8 +1,11 @@
 /**
  * The retention job: raw funnel events (and visits no lead refers to) older than
  * EVENTS_RETENTION_DAYS are deleted every EVENTS_PRUNE_INTERVAL_MS (default 6 hours), the first
- * time a minute after start; the hourly rollups stay for good. Several instances may run it: a
- * DELETE of rows already gone deletes nothing. `npm run events:prune` runs it once by hand.
+ * time a minute after start; the hourly rollups stay for good. On PostgreSQL whole days'
+ * partitions of events are dropped; on SQLite rows go in bounded batches (engine/store/traffic.ts
+ * pruneTraffic). Several instances may run it: a DELETE of rows already gone deletes nothing, a
+ * DROP … IF EXISTS of a partition already dropped drops nothing. `npm run events:prune` runs it
+ * once by hand.
  */
 import { onShutdown } from '../http/shutdown.mjs';
 import type { Store } from '../store/db';
@@ -22,7 +25,10 @@ export function ensureTrafficPruner(store: () => Promise<Store>): () => void {
   const run = () =>
     store()
       .then((db) => pruneOnce(db))
-      .then((n) => (n.events || n.visits) && console.log(`[traffic] pruned ${n.events} events and ${n.visits} visits past retention`))
+      .then(
+        (n) =>
+          (n.events || n.visits) && console.log(`[traffic] pruned ${n.events} events (${n.partitions} day partitions) and ${n.visits} visits past retention`),
+      )
       .catch((err: Error) => console.error('[traffic] pruning failed:', err.message));
   const first = setTimeout(run, 60_000);
   const timer = setInterval(run, every);

@@ -126,5 +126,15 @@ export function metricOf(event: { type: BrowserEventType | ServerEventType; step
   return event.type;
 }
 
+/**
+ * The funnel stage an event counts once per visit under, or "" for one counted every time: page
+ * views (a visit sees many pages), the sale's outcomes (the sale's own records decide those) and
+ * events without a visit. A refusal counts once per state the visitor tried.
+ */
+export function stageOf(e: { visitId: string; metric: string; state: string }): string {
+  if (!e.visitId || e.metric === 'page_view' || e.metric.startsWith('sale_')) return '';
+  return e.metric === 'state_refused' ? `state_refused:${e.state}` : e.metric;
+}
+
 /** The hour a time falls in, as the rollups key it: "2025-01-31T12". */
 export const hourOf = (iso: string): string => iso.slice(0, 13);

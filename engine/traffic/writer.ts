@@ -6,66 +6,110 @@
  *
  * What is queued lives in memory until written: a process that dies loses at most the last
  * FLUSH_MS of events, an acceptable loss for counts, never for leads (those are stored before the
- * answer). The queue is bounded; past MAX_QUEUED events new ones are dropped and counted.
+ * answer). The queue is bounded; past MAX_QUEUED events (queued and being written) new ones are
+ * dropped and counted. One write at a time: what arrives meanwhile waits and goes in the next
+ * batch (at most MAX_BATCH events a transaction), so under load batches grow instead of
+ * writes piling up in memory.
+ * Dropped events, and those the events API refused past its budget (`refuse`), are written by
+ * hour and brand (traffic_refused) with the next batch, for the overview to say its counts are short.
  */
 import { getStore, type Store } from '../store/db';
-import { writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
-import type { VisitRow } from './rules';
+import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
+import { hourOf, type VisitRow } from './rules';
 
 export const FLUSH_MS = Number(process.env.EVENTS_FLUSH_MS ?? 1000);
 export const FLUSH_AT = 500;
 export const MAX_QUEUED = 50_000;
+export const MAX_BATCH = 5_000;
 
 export interface TrafficWriter {
   add(batch: TrafficBatch): void;
+  /** Counts `n` events of `brand` that were refused (not queued). */
+  refuse(brand: string, n: number, now: Date): void;
   /** Writes what is queued now; resolves when it is stored (or failed and was logged). */
   flush(): Promise<void>;
-  stats(): { queued: number; dropped: number; written: number; failed: number };
+  stats(): { queued: number; dropped: number; written: number; failed: number; batches: number };
 }
 
 export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: number; flushAt?: number; maxQueued?: number } = {}): TrafficWriter {
   const { flushMs = FLUSH_MS, flushAt = FLUSH_AT, maxQueued = MAX_QUEUED } = opts;
   let visits: VisitRow[] = [];
   let events: TrafficEventInput[] = [];
+  let refused = new Map<string, { hour: string; brand: string; count: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
-  const counts = { dropped: 0, written: 0, failed: 0 };
+  /** events handed to a write that has not finished */
+  let inflight = 0;
+  const counts = { dropped: 0, written: 0, failed: 0, batches: 0 };
 
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const batch = { visits, events };
+    const batch = { visits, events: events.slice(0, MAX_BATCH) };
+    const lost = [...refused.values()];
     visits = [];
-    events = [];
+    events = events.slice(MAX_BATCH);
+    refused = new Map();
+    inflight += batch.events.length;
     // One write at a time, in order: a visit is stored before the events that follow it.
     writing = writing.then(async () => {
+      if (lost.length) await writeRefused(await store(), lost).catch((err: Error) => console.error('[traffic] refused counts not stored:', err.message));
       if (!batch.visits.length && !batch.events.length) return;
       try {
         const done = await writeTraffic(await store(), batch);
         counts.written += done.events;
+        counts.batches += 1;
       } catch (err) {
         counts.failed += batch.events.length;
         console.error('[traffic] a batch of %d visits and %d events was not stored:', batch.visits.length, batch.events.length, (err as Error).message);
+      } finally {
+        inflight -= batch.events.length;
+        // What arrived during this write goes now if it makes a batch, else when the timer fires.
+        if (events.length >= flushAt) void flush();
+        else if (events.length || visits.length || refused.size) schedule();
       }
     });
     return writing;
   };
 
+  const schedule = () => {
+    if (!timer) {
+      // While a write is in progress its end flushes what waits.
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!inflight) void flush();
+      }, flushMs);
+      timer.unref?.();
+    }
+  };
+  const refuse = (brand: string, n: number, now: Date) => {
+    const hour = hourOf(now.toISOString());
+    const key = `${hour} ${brand}`;
+    const r = refused.get(key);
+    if (r) r.count += n;
+    else refused.set(key, { hour, brand, count: n });
+    schedule();
+  };
+
   return {
     add(batch) {
-      if (events.length + batch.events.length > maxQueued) {
+      if (events.length + inflight + batch.events.length > maxQueued) {
         counts.dropped += batch.events.length;
+        if (batch.events[0]) refuse(batch.events[0].brand, batch.events.length, new Date());
         return;
       }
       visits.push(...batch.visits);
       events.push(...batch.events);
-      if (events.length >= flushAt) void flush();
-      else if (!timer) {
-        timer = setTimeout(() => void flush(), flushMs);
-        timer.unref?.();
-      }
+      if (events.length >= flushAt && !inflight) void flush();
+      else schedule();
     },
-    flush,
+    refuse,
+    // Everything queued now, in batches of MAX_BATCH (each chained after the one before).
+    flush() {
+      let last = flush();
+      while (events.length) last = flush();
+      return last;
+    },
     stats: () => ({ queued: events.length, ...counts }),
   };
 }

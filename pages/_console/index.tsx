@@ -13,12 +13,13 @@ import { consolePage, queryText, type ConsoleProps } from '../../engine/console/
 import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
 import { overview } from '../../engine/traffic/funnelQuery';
+import { refusedEvents } from '../../engine/traffic/refusedQuery';
 
 export const config = { unstable_runtimeJS: false };
 
 type Overview = Awaited<ReturnType<typeof overview>>;
 type Query = Omit<OverviewQuery, 'filter'>;
-type Props = ConsoleProps<{ query: Query; brands: string[]; data: Overview }>;
+type Props = ConsoleProps<{ query: Query; brands: string[]; data: Overview; /** events refused past the ingest budget in the range */ refused: number }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db) => {
@@ -26,10 +27,12 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
     const { filter, ...query } = overviewQuery(q, new Set(brands));
     const data = await overview(db, filter);
+    const refused = await refusedEvents(db, filter);
     const sorted = (rows: Overview['byCampaign']) => sortBreakdown(rows, query.sort);
     return {
       query,
       brands,
+      refused,
       data: { ...data, byCampaign: sorted(data.byCampaign), bySource: sorted(data.bySource), byLanding: sorted(data.byLanding), byState: sorted(data.byState) },
     };
   });
@@ -73,7 +76,7 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
 
 export default function OverviewPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Overview" viewer={props.viewer} forbidden />;
-  const { query, brands, data } = props;
+  const { query, brands, data, refused } = props;
   const f = data.funnel;
   return (
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
@@ -135,6 +138,11 @@ export default function OverviewPage(props: Props) {
         {query.landing && `, landing page ${query.landing}`}
         {query.device && `, ${query.device}`}
       </p>
+      {refused > 0 && (
+        <p role="status" className="mb-4 rounded border border-amber-700 bg-amber-50 p-2">
+          Sampled data: {num(refused)} events were refused past the ingest budget in this range, so the counts below are lower than what happened.
+        </p>
+      )}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="totals">
         {[
           ['Visits', num(f.stages[0]!.count)],

@@ -3,7 +3,8 @@
  * 16 KB, checked against schemas/api/lead.schema.json, rate-limited per client, the brand from
  * the host. Stored (engine/leads/record.ts) before anything else; the outbox worker delivers it.
  * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot,
- * 409 for the same idempotency key with a different body.
+ * 409 for the same idempotency key with a different body. A visit id the site did not issue for
+ * the brand is not linked (the lead is kept).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
@@ -17,6 +18,7 @@ import { saleToken, startSale } from '../../engine/sale/runtime';
 import { privacyOptedOut } from '../../engine/privacy';
 import { getStore } from '../../engine/store/db';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
+import { verifyVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 
 export const config = { api: { bodyParser: false } };
@@ -32,7 +34,10 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     const loaded = brandOfRequest(req);
     const ip = clientIp(req);
     await enforceRateLimit(RATE_RULES.leads, ip);
-    const body = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
+    const sent = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
+    // The lead links to its visit (the funnel's `stored` stage) only by an id this site issued for this brand.
+    const visitId = sent.tracking.visitId && verifyVisitId(sent.tracking.visitId, loaded.brand.id) ? sent.tracking.visitId : undefined;
+    const body: LeadBody = { ...sent, tracking: { ...sent.tracking, visitId } };
     const forwardedHost = req.headers['x-forwarded-host'];
     const db = await getStore();
     const result = await recordLead(db, loaded.brand, body, {
@@ -46,9 +51,7 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     });
     if (result.status === 201) {
       wakeLeadWorker();
-      sharedTrafficWriter().add(
-        storedLeadEvent({ visitId: body.tracking.visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }),
-      );
+      sharedTrafficWriter().add(storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }));
     }
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));

@@ -31,7 +31,7 @@ export async function startBareServer(root: string, port: number, page: { body: 
 export const stopBareServer = (child: ChildProcess) => child.kill();
 
 /** CPU seconds (user + system) the process has used so far. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -2,7 +2,8 @@
  * First-party visits and funnel events from a real browser (Chromium, production build): a
  * landing from an ad (utm_*, fbclid), the amount slider, the apply page and its first step, read
  * back from the e2e server's store — the visit with its campaign parameters, and its events —
- * sent with sendBeacon in batches by the one lazy chunk that holds the events code (never among a
+ * the first batch by fetch (its answer carries the visit's id, issued by the server), the rest
+ * with sendBeacon in batches, by the one lazy chunk that holds the events code (never among a
  * page's first scripts). A visitor sending Global Privacy Control is counted without click ids.
  */
 import { namedScripts } from '../../engine/afterPaintScript.mjs';
@@ -27,7 +28,7 @@ const eventsOf = async (id: string) =>
   (await db.selectFrom('traffic_events').select(['metric', 'path']).where('visit_id', '=', id).execute()).map((e) => `${e.metric} ${e.path}`).sort();
 const visitIdOf = (page: Page) => page.evaluate((key) => (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { id?: string }).id, VISIT_STORAGE_KEY);
 
-/** Every POST /api/events, by how it was sent (a beacon is a "ping"; Chromium does not show its body to the test). */
+/** Every POST /api/events, by how it was sent (a beacon is a "ping", the first batch a "fetch"; Chromium does not show a beacon's body to the test). */
 function eventPosts(page: Page): string[] {
   const sent: string[] = [];
   page.on('request', (r: Request) => {
@@ -78,7 +79,7 @@ test('an ad landing, the amount slider, the apply page and step 1: one visit wit
   const landingHtml = await landing!.text();
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
 
-  // The first batch (this page's view) tells the server about the visit.
+  // The first batch (this page's view) tells the server about the visit, and its answer gives the visit its id.
   await expect.poll(() => visitIdOf(page)).toMatch(/^v[0-9a-f]{32}$/);
   const visitId = (await visitIdOf(page))!;
   const slider = page.getByRole('slider', { name: 'Loan amount' });
@@ -110,10 +111,11 @@ test('an ad landing, the amount slider, the apply page and step 1: one visit wit
   expect(await visitIdOf(page)).toBe(visitId);
   expect(await db.selectFrom('traffic_visits').select('id').where('campaign', '=', campaign).execute()).toHaveLength(1);
 
-  // Sent by navigator.sendBeacon, in batches: the five events took fewer POSTs.
+  // The first by fetch (for the id in its answer), the rest by navigator.sendBeacon, in batches: the five events took fewer POSTs.
   expect(sent.length).toBeGreaterThan(0);
   expect(sent.length).toBeLessThan(5);
-  expect(sent.every((kind) => kind === 'ping')).toBe(true);
+  expect(sent[0]).toBe('fetch');
+  expect(sent.slice(1).every((kind) => kind === 'ping')).toBe(true);
   // From one chunk, fetched by the runtime after the page's own scripts: no script either page's HTML names holds any of the events code.
   const loaded = await Promise.all(scripts);
   expect([...new Set(loaded.filter((s) => s.sender).map((s) => s.url))]).toHaveLength(1);

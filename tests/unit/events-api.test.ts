@@ -1,11 +1,13 @@
 /**
- * POST /api/events, the route's own code on a Node server over a temp SQLite file: a batch is
- * answered 202 at once and stored by the traffic writer (visit with the host's brand, the host,
+ * POST /api/events, the route's own code on a Node server over a temp SQLite file: a visit's first
+ * batch (its landing, no id) is answered 202 at once with the visit's id, issued by the server,
+ * and stored by the traffic writer (visit with the host's brand, the host,
  * the referrer's host, every campaign parameter, the device class; no IP address), an opted-out
  * visitor is counted without click ids, and hostile bodies are refused with a 4xx and store nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../engine/store/db';
+import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
@@ -20,8 +22,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-let n = 0;
-const visitId = () => `v${(++n).toString(16).padStart(32, '0')}`;
 const send = (body: unknown, opts: Parameters<typeof post>[2] = {}) =>
   post(server.port, typeof body === 'string' ? body : JSON.stringify(body), { path: '/api/events', ...opts });
 const counts = async () => {
@@ -39,11 +39,9 @@ const counts = async () => {
 };
 
 describe('a batch from a landing', () => {
-  it('is answered 202 before it is written, then stored with the brand and host of the request, the referrer’s host and every campaign parameter', async () => {
-    const id = visitId();
+  it('is answered 202 with the visit’s id before it is written, then stored with the brand and host of the request, the referrer’s host and every campaign parameter', async () => {
     const res = await send(
       {
-        visitId: id,
         landing: {
           path: '/payday-loans/texas',
           referrerHost: 'www.facebook.com',
@@ -67,7 +65,8 @@ describe('a batch from a landing', () => {
       { host: 'www.ustitleloans.com', ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148', ip: '203.0.113.77' },
     );
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ accepted: 2 });
+    expect(res.json).toEqual({ accepted: 2, visitId: expect.stringMatching(/^v[0-9a-f]{32}$/) });
+    const id = String(res.json.visitId);
     await sharedTrafficWriter().flush();
     const visit = await db.selectFrom('traffic_visits').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(visit).toMatchObject({
@@ -95,8 +94,8 @@ describe('a batch from a landing', () => {
   });
 
   it('later batches of the visit take its landing’s dimensions; a second landing for the same visit id changes nothing', async () => {
-    const id = visitId();
-    await send({ visitId: id, landing: { path: '/apply', params: { source1: 'first' } }, events: [{ type: 'apply_view', path: '/apply' }] });
+    const first = await send({ landing: { path: '/apply', params: { source1: 'first' } }, events: [{ type: 'apply_view', path: '/apply' }] });
+    const id = String(first.json.visitId);
     await sharedTrafficWriter().flush();
     await send({ visitId: id, landing: { path: '/other', params: { source1: 'second' } }, events: [{ type: 'step_completed', step: 1, path: '/apply' }] });
     await send({ visitId: id, events: [{ type: 'state_refused', state: 'NY', path: '/apply' }] });
@@ -117,16 +116,15 @@ describe('a batch from a landing', () => {
 
   it('a visitor who opted out (Global Privacy Control, or the Do-Not-Sell cookie) is counted without click ids', async () => {
     for (const headers of [{ 'sec-gpc': '1' }, { cookie: 'a=b; privacy_opt_out=1' }] as Record<string, string>[]) {
-      const id = visitId();
       const res = await send(
         {
-          visitId: id,
           landing: { path: '/', params: { gclid: 'G', fbclid: 'F', ttclid: 'T', msclkid: 'M', utm_source: 'g' } },
           events: [{ type: 'page_view', path: '/' }],
         },
         { headers },
       );
       expect(res.status).toBe(202);
+      const id = String(res.json.visitId);
       await sharedTrafficWriter().flush();
       const v = await db.selectFrom('traffic_visits').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect([v.gclid, v.fbclid, v.ttclid, v.msclkid, v.opted_out, v.source]).toEqual(['', '', '', '', 1, 'g']);
@@ -134,7 +132,7 @@ describe('a batch from a landing', () => {
   });
 });
 
-const ok = { visitId: 'v' + 'a'.repeat(32), events: [{ type: 'page_view', path: '/' }] };
+const ok = { visitId: issueVisitId('ipaydayloans'), events: [{ type: 'page_view', path: '/' }] };
 const ev = (e: Record<string, unknown>) => ({ ...ok, events: [e] });
 const land = (l: unknown) => ({ ...ok, landing: l });
 const HOSTILE: [string, unknown, { type?: string; method?: string; host?: string }?][] = [
@@ -146,7 +144,9 @@ const HOSTILE: [string, unknown, { type?: string; method?: string; host?: string
   ['an array', [ok]],
   ['null', null],
   ['a number', 42],
-  ['no visitId', { events: ok.events }],
+  ['no visitId and no landing', { events: ok.events }],
+  ['a visitId the server did not issue', { ...ok, visitId: 'v' + 'a'.repeat(32) }],
+  ['another brand’s visitId', { ...ok, visitId: issueVisitId('ustitleloans') }],
   ['visitId upper case', { ...ok, visitId: 'V' + 'A'.repeat(32) }],
   ['visitId too short', { ...ok, visitId: 'v123' }],
   ['visitId with markup', { ...ok, visitId: 'v<script>' + 'a'.repeat(24) }],
@@ -194,6 +194,8 @@ describe('hostile bodies', () => {
     expect(res.json.error).toBe('The body is not valid: the key at /events/1/type is given twice');
   });
   it(`each of ${HOSTILE.length} is refused with a 4xx and a reason, and nothing is stored`, async () => {
+    // the body they are made from is a good one: each is refused for what was changed
+    expect((await send(ok)).status).toBe(202);
     const before = await counts();
     for (const [name, body, opts] of HOSTILE) {
       const res = await send(body, opts);

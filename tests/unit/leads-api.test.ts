@@ -10,6 +10,7 @@ import { consentText, CONSENT_VERSION_OF, CURRENT_CONSENT_VERSION } from '../../
 import { getStore, openStore, type Store } from '../../engine/store/db';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/traffic/rules';
+import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
@@ -204,8 +205,8 @@ describe('POST /api/leads stores a request once', () => {
     expect(row.sealed).not.toContain('3200');
   });
 
-  it('keeps the first-party visit id it came with, and counts the stored lead under that visit’s campaign and the lead’s state', async () => {
-    const visitId = 'v' + 'c'.repeat(32);
+  it('keeps the first-party visit id it came with (issued by the server), and counts the stored lead under that visit’s campaign and the lead’s state', async () => {
+    const visitId = issueVisitId('ipaydayloans');
     await writeTraffic(await getStore(), {
       visits: [
         visitRow(
@@ -224,6 +225,17 @@ describe('POST /api/leads stores a request once', () => {
     const stored = await db.selectFrom('traffic_events').select(['metric', 'campaign', 'landing', 'state']).where('visit_id', '=', visitId).execute();
     expect(stored).toEqual([{ metric: 'stored', campaign: 'autumn', landing: '/payday-loans', state: 'TX' }]);
     expect((await send(valid({ tracking: { source: 'spring', visitId: 'not-a-visit' } }))).status).toBe(400);
+  });
+
+  it('keeps a lead whose visit id the server did not issue for the brand, without linking it or counting it under that visit', async () => {
+    for (const visitId of ['v' + 'd'.repeat(32), issueVisitId('ustitleloans')]) {
+      const res = await send(valid({ tracking: { source: 'spring', visitId } }));
+      expect(res.status).toBe(201);
+      const lead = await db.selectFrom('leads').select('visit_id').where('id', '=', String(res.json.id)).executeTakeFirstOrThrow();
+      expect(lead.visit_id).toBeNull();
+      await sharedTrafficWriter().flush();
+      expect(await db.selectFrom('traffic_events').select('id').where('visit_id', '=', visitId).execute()).toEqual([]);
+    }
   });
 
   it('a browser with Global Privacy Control is recorded as opted out', async () => {

@@ -4,16 +4,7 @@
  * the funnel event of an apply-form move, and batching.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  batchesOf,
-  formMoveEvent,
-  landingParams,
-  parseStoredVisit,
-  referrerHostOf,
-  visitFor,
-  visitIdFrom,
-  VISIT_IDLE_MS,
-} from '../../engine/traffic/browserVisit';
+import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, visitFor, VISIT_IDLE_MS } from '../../engine/traffic/browserVisit';
 import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/traffic/rules';
 
 describe('deviceClass', () => {
@@ -101,7 +92,6 @@ describe('the browser’s visit', () => {
     expect(parseStoredVisit(JSON.stringify(stored))).toEqual(stored);
     for (const bad of [null, '', '{', '{"id":"x","last":1,"sig":""}', JSON.stringify({ ...stored, last: '1' })]) expect(parseStoredVisit(bad)).toBeUndefined();
   });
-  it('makes ids of "v" and 32 hex digits', () => expect(visitIdFrom(new Uint8Array(16).fill(171))).toBe('v' + 'ab'.repeat(16)));
   it('takes campaign parameters only (every utm_*, click ids unless opted out), trimmed and cut', () => {
     const q = '?utm_source=+fb+&utm_xyz=1&gclid=G&fbclid=F&email=a@b.c&source1=s1&q=loans&utm_empty=&source2=' + 'x'.repeat(600);
     expect(landingParams(q, false)).toEqual({ utm_source: 'fb', utm_xyz: '1', gclid: 'G', fbclid: 'F', source1: 's1', source2: 'x'.repeat(500) });
