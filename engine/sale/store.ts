@@ -6,9 +6,10 @@
  * never overwritten.
  */
 import { randomBytes } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Store, StoreKind } from '../store/db';
 import { newId } from '../store/leads';
+import { isPostgresStore } from '../store/trafficPartitions';
 import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './tables';
 
 /** Creates the pending sale of a lead (nothing when it exists). */
@@ -124,8 +125,6 @@ export interface CapWindow {
   month: string;
 }
 
-const isPostgres = (db: Store): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
-
 /**
  * Records a post about to go out to a capped buyer (its `sending` row) only if the buyer's caps
  * leave room, counting the sales recorded and the posts still out (sending, their sale pending).
@@ -138,7 +137,7 @@ export async function reservePost(db: Store, e: NewEvent, cap: CapWindow): Promi
   let reason = '';
   try {
     return await db.transaction().execute(async (trx) => {
-      if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
       const id = eventId();
       await trx
         .insertInto('sale_events')
