@@ -30,7 +30,7 @@ beforeAll(() => {
 
 /** Runs a command with the old Node first on PATH; npm itself (from the Node 24 folder) then runs on it too. */
 async function underOldNode(file: string, args: string[]) {
-  const env = { ...process.env, PATH: `${oldNodeBin}:${dirname(process.execPath)}:${process.env.PATH}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${oldNodeBin}:${dirname(process.execPath)}:${process.env.PATH}` };
   delete env.NODE_OPTIONS;
   try {
     const r = await run(file, args, { cwd: root, env, encoding: 'utf8', timeout: SLOW - 5_000 });
