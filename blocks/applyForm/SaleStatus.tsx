@@ -4,7 +4,7 @@
  * either the lender who accepted — with a button to continue and an announced automatic redirect
  * the borrower can stop — or an honest "no lender right now" with next steps.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { LinkView } from '../../engine/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
@@ -24,7 +24,7 @@ async function fetchStatus(token: string): Promise<SaleStatusAnswer | undefined>
 export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref: string; guide: LinkView }) {
   const [view, setView] = useState<SaleView>({ kind: 'finding', progress: 0 });
   const [countdown, setCountdown] = useState<number | undefined>(undefined);
-  const stopped = useRef(false);
+  const [stopped, setStopped] = useState(false);
 
   useEffect(() => {
     const started = Date.now();
@@ -46,14 +46,14 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
   }, [token]);
 
   useEffect(() => {
-    if (countdown === undefined || stopped.current || view.kind !== 'matched' || !view.continueUrl) return;
+    if (countdown === undefined || stopped || view.kind !== 'matched' || !view.continueUrl) return;
     if (countdown <= 0) {
       window.location.assign(view.continueUrl);
       return;
     }
     const t = setTimeout(() => setCountdown((c) => (c === undefined ? c : c - 1)), 1000);
     return () => clearTimeout(t);
-  }, [countdown, view]);
+  }, [countdown, stopped, view]);
 
   const link = 'inline-flex min-h-11 items-center text-blue-800 underline';
   const button = 'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white no-underline hover:opacity-90';
@@ -86,14 +86,14 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
                   Continue to {view.lender}
                 </a>
               </p>
-              {countdown !== undefined && !stopped.current && (
+              {countdown !== undefined && !stopped && (
                 <p>
                   Taking you to {view.lender} in {countdown} second{countdown === 1 ? '' : 's'}.{' '}
                   <button
                     type="button"
                     className={secondary}
                     onClick={() => {
-                      stopped.current = true;
+                      setStopped(true);
                       setCountdown(undefined);
                     }}
                   >
@@ -140,7 +140,7 @@ export function SaleStatus({ token, homeHref, guide }: { token: string; homeHref
       </ul>
       <p aria-live="polite" className="sr-only">
         {view.kind === 'matched'
-          ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped.current ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
+          ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
           : view.kind === 'none'
             ? 'No lender right now. Your request was not sold.'
             : 'Finding a lender for you.'}
