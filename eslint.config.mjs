@@ -1,5 +1,6 @@
 // ESLint's flat config (npm run lint): JavaScript's and typescript-eslint's recommended rules,
-// React's rules of hooks, and jsx-a11y's recommended accessibility rules for the components.
+// React's hooks rules (with the React Compiler's checks: no setState straight in an effect, no ref
+// read in render, no mutated props), and jsx-a11y's recommended accessibility rules for the components.
 // Formatting is Prettier's business (.prettierrc.json), not ESLint's.
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';

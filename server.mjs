@@ -19,6 +19,7 @@
  *   Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
+import './scripts/check-node.cjs';
 import { createServer, request as httpRequest, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -68,6 +68,10 @@ export default function Document(props: DocumentProps) {
   const data = props.__NEXT_DATA__;
   const pageProps = (data.props as { pageProps?: PageProps } | undefined)?.pageProps;
   const model = pageProps?.model;
+  // The page's data is serialised for hydration from this very object (NextScript reads it from
+  // Next's context), so the slimmed model has to be written into it; the Document renders once,
+  // on the server, and is never re-rendered or compiled by React.
+  // eslint-disable-next-line react-hooks/immutability
   if (model && Array.isArray(model.blocks)) data.props = { ...data.props, pageProps: { ...pageProps, model: hydrationModel(model) } };
   // The console's pages run no script at all (its policy allows none: engine/csp.mjs CONSOLE_POLICY).
   const consolePage = data.page.startsWith('/_console');

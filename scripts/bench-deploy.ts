@@ -13,6 +13,7 @@
  *  4. what the page cache keeps per page besides the page (scripts/bench-page-cache-memory.ts).
  * Ports 3470–3499.
  */
+import './check-node.cjs';
 import autocannon from 'autocannon';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

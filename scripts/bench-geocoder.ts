@@ -4,6 +4,7 @@
  * visitor types them (prefixes, ZIP codes, states, addresses) and reverse lookups of random
  * points across the US. Prints p50/p99/max per kind. Target: p99 under 20 ms.
  */
+import './check-node.cjs';
 import { parseGeocodeRequest, type ForwardRequest, type ReverseRequest } from '../engine/geocode/request';
 import { forwardGeocode, reverseGeocode } from '../engine/geocode/search';
 import { geocoderIndex } from '../engine/geocode/data';

@@ -11,6 +11,7 @@
  *
  *   npm run bench:cache-memory [-- --pages 20000]
  */
+import './check-node.cjs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createClient } from 'redis';

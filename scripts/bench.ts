@@ -11,6 +11,7 @@
  * The several-instances part (scripts/bench-deploy.ts, also npm run bench:deploy) runs last
  * unless --no-deploy: Redis page cache, nginx microcache, two instances vs one.
  */
+import './check-node.cjs';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { benchDeploy } from './bench-deploy';
 import { coldRenderRows } from './bench/coldRender';

@@ -10,6 +10,7 @@
  * `npm run validate`, adds a placeholder logo under public/logos/ when there is none, and
  * prints the local address to preview. Refuses an existing id and invalid answers.
  */
+import './check-node.cjs';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';

@@ -6,6 +6,7 @@
  * files and data are read at run time as before. esbuild is the compiler tsx already runs every
  * script with.
  */
+import './check-node.cjs';
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

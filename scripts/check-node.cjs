@@ -1,13 +1,13 @@
-// Runs before `npm install` / `npm ci` (preinstall), on whatever Node the machine has, so it is
-// plain CommonJS with nothing to import. better-sqlite3 13 and Kysely 0.29 need Node 22+, and the
-// project is tested on 24 only: an older Node would install, then crash at the first query.
+// Every entry point runs this first: server.mjs and each script `npm run` starts import it before
+// any other module (ES modules are evaluated in import order), `npm run test:unit` / `test:e2e`
+// run it before their tools, and `npm install` as preinstall. On an older Node the native SQLite
+// module, built for the Node 24 that installed it, kills the process with a bare "Segmentation
+// fault" at its first import; this says instead, in one line, what to run. Plain CommonJS with
+// nothing to import, so it works on any Node and costs the server's start well under a millisecond.
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
   console.error(
-    `\nloansites needs Node 24 (LTS); this is Node ${process.versions.node}.\n` +
-      'Fix it in this shell (installs the official Node 24 binary from the npm registry when needed):\n\n' +
-      '    . scripts/ensure-node.sh\n\n' +
-      'then run the command again. (nvm users: `nvm use` reads .nvmrc.)\n',
+    `loansites needs Node 24; this is Node ${process.versions.node}. Fix it in this shell with \`. scripts/ensure-node.sh\`, then run the command again.`,
   );
   process.exit(1);
 }

@@ -8,6 +8,7 @@
  * Idempotent: a chunk that has the hint is left as it is. The chunks' names stay (their hash is of
  * the build's output; nothing checks it), and the builds have no source maps whose lines would move.
  */
+import './check-node.cjs';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

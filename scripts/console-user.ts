@@ -1,4 +1,5 @@
 /** npm run console:user — console accounts from a terminal (engine/console/userCli.ts says how). */
+import './check-node.cjs';
 import { closeStore, getStore } from '../engine/store/db';
 import { runUserCli } from '../engine/console/userCli';
 

@@ -7,6 +7,7 @@
  * like a formula is written as text. Returned leads, test leads and visitors who opted out of
  * sale and sharing are left out.
  */
+import './check-node.cjs';
 import { soldConversions, googleAdsColumns } from '../engine/sale/conversions';
 import { closeStore, getStore } from '../engine/store/db';
 import { csv, option, parseSince } from './cliFormat';

@@ -2,6 +2,7 @@
  * npm run db:migrate — brings the store (SQLite file by default, DATABASE_URL=postgres://… for
  * PostgreSQL) to the newest migration and says what it did. The server also does this on start.
  */
+import './check-node.cjs';
 import { migrateStore, openStore, storeKindOf, storeLocation } from '../engine/store/db';
 
 async function main() {

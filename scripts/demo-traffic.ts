@@ -5,6 +5,7 @@
  * --days N (default 30), --seed N (default 1). Demo leads are fictional (example.com addresses,
  * 555-01xx phones) and marked with consent version "demo"; never run it against production.
  */
+import './check-node.cjs';
 import { parseArgs } from 'node:util';
 import { closeStore, getStore, storeLocation } from '../engine/store/db';
 import { writeDemoTraffic } from '../engine/traffic/demoTraffic';

@@ -3,6 +3,7 @@
  * reproducibly: same package version in → byte-identical data/generated/cities.json out.
  * Run at install (postinstall) and before dev; the build reads the result.
  */
+import './check-node.cjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';

@@ -7,19 +7,24 @@
 # The version and the tarball's sha512 are pinned here: npm checks the download against the
 # integrity written in the install folder's lock, and we check that lock against these values, then
 # that the binary says it is this version.
+#
+# `bash scripts/ensure-node.sh 20` (executed, with the old major) installs the pinned Node 20 the
+# same way and prints its folder: the tests run the project's commands under it to see them refuse.
 __loansites_ensure_node() {
-  local want=24.21.0 major=24
+  local want=24.21.0 major=24 old=${1:-}
   local have
   have=$(node -p 'process.versions.node' 2>/dev/null || echo 0)
-  if [ "${have%%.*}" -ge "$major" ] 2>/dev/null; then
+  if [ -z "$old" ] && [ "${have%%.*}" -ge "$major" ] 2>/dev/null; then
     __loansites_node_bin=$(dirname "$(command -v node)")
     return 0
   fi
   local arch pkg integrity
-  case "$(uname -m)" in
-    x86_64 | amd64) arch=x64 integrity='sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==' ;;
-    aarch64 | arm64) arch=arm64 integrity='sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==' ;;
-    *) echo "ensure-node: no Node $major package for $(uname -s) $(uname -m); install Node $major yourself" >&2; return 1 ;;
+  case "$(uname -m)/$old" in
+    x86_64/ | amd64/) arch=x64 integrity='sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==' ;;
+    aarch64/ | arm64/) arch=arm64 integrity='sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==' ;;
+    x86_64/20 | amd64/20) want=20.20.2 major=20 arch=x64 integrity='sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==' ;;
+    aarch64/20 | arm64/20) want=20.20.2 major=20 arch=arm64 integrity='sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==' ;;
+    *) echo "ensure-node: no Node ${old:-$major} package for $(uname -s) $(uname -m); install Node ${old:-$major} yourself" >&2; return 1 ;;
   esac
   if [ "$(uname -s)" != Linux ]; then
     echo "ensure-node: this machine's node is ${have}; install Node $major (see .nvmrc), e.g. with nvm" >&2
@@ -29,7 +34,7 @@ __loansites_ensure_node() {
   local dir="${LOANSITES_NODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loansites/node-$want}"
   local bin="$dir/node_modules/$pkg/bin"
   if [ ! -x "$bin/node" ] || [ "$("$bin/node" -v 2>/dev/null)" != "v$want" ]; then
-    echo "ensure-node: this machine's node is ${have}; installing Node $want ($pkg) into $dir" >&2
+    echo "ensure-node: ${old:+asked for Node $old; }this machine's node is ${have}; installing Node $want ($pkg) into $dir" >&2
     mkdir -p "$dir" || return 1
     (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error "$pkg@$want" >&2) || return 1
     local locked
@@ -55,5 +60,5 @@ if [ "${BASH_SOURCE[0]:-$0}" != "$0" ]; then
     return 1
   fi
 else
-  __loansites_ensure_node && echo "$__loansites_node_bin"
+  __loansites_ensure_node "$@" && echo "$__loansites_node_bin"
 fi

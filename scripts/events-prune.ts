@@ -1,4 +1,5 @@
 /** npm run events:prune — deletes raw funnel events past EVENTS_RETENTION_DAYS (default 90) now; the hourly rollups stay. */
+import './check-node.cjs';
 import { closeStore, getStore, storeLocation } from '../engine/store/db';
 import { eventsRetentionDays } from '../engine/store/traffic';
 import { pruneOnce } from '../engine/traffic/pruneJob';

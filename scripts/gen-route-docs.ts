@@ -1,3 +1,4 @@
+import './check-node.cjs';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeParamDocs } from './routeParamDocs';

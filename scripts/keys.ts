@@ -7,6 +7,7 @@
  * key (the first of LEADS_ENCRYPTION_KEYS), so the older keys listed after it can be dropped
  * (engine/leads/rotation.ts).
  */
+import './check-node.cjs';
 import { relative } from 'node:path';
 import { FORM_TRACE_RSA_BITS, PRIVATE_KEY_ENV, PUBLIC_KEY_ENV, defaultKeyDir, generateFormTraceKeyPair, writeFormTraceKeyPair } from '../engine/formTrace/keys';
 import { resealAll } from '../engine/leads/rotation';

@@ -8,6 +8,7 @@
  * or failed (given up). Stored text is printed escaped (no terminal control sequences) and the
  * CSV is spreadsheet-safe (scripts/cliFormat.ts).
  */
+import './check-node.cjs';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';

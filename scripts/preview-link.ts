@@ -1,4 +1,5 @@
 /** npm run preview-link -- <brand> <path>: prints a signed draft-preview link (needs CONTENT_PREVIEW_SECRET). */
+import './check-node.cjs';
 import { previewLink } from '../engine/preview';
 
 const [brand, path] = process.argv.slice(2);

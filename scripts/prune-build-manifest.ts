@@ -8,6 +8,7 @@
  * from .next/build-manifest.json, which is not touched. A manifest in a form this does not know is
  * left as it is.
  */
+import './check-node.cjs';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';

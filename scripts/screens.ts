@@ -12,6 +12,7 @@
  * (Chromium resolves *.localhost to loopback). For the console a throwaway admin is added to the
  * store the server uses (the same LOANSITES_DB_FILE / DATABASE_URL), signs in, and is removed.
  */
+import './check-node.cjs';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

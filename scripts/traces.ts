@@ -5,6 +5,7 @@
  * --forms: the form traces instead (evidence for a dispute: the request a form sent and its
  * answer). They are sealed at rest and opened here, on demand, with the lead keys.
  */
+import './check-node.cjs';
 import { getStore, closeStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listFormTraces, type FormTracesTable } from '../engine/store/leads';
 import { listSessionTraces, type SessionTrace } from '../engine/store/sessionTraces';

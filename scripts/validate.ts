@@ -11,6 +11,7 @@
  * first step is this script, so a deployment's build stops on a placeholder, while a local or CI
  * `npm run build` of the sample brands goes on.
  */
+import './check-node.cjs';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog, isPartFile, projectRoot, readSources } from '../engine/catalog';

@@ -4,6 +4,7 @@
  * until SIGTERM/SIGINT, then finishes the round it is in. Safe beside other workers: a row is
  * claimed by one worker at a time.
  */
+import './check-node.cjs';
 import { requireLeadKey } from '../engine/leads/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { startLeadWorker } from '../engine/leads/deliver';

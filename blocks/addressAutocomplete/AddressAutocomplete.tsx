@@ -6,6 +6,7 @@ import type { AddressSuggestion } from '../../engine/geocode/v5';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
 import type { BlockProps } from '../types';
 import { Section } from '../chrome/Section';
+import { useHydrated } from '../chrome/useHydrated';
 import { Spinner } from '../parts/Spinner';
 
 /**
@@ -24,8 +25,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   const [fields, setFields] = useState({ postcode: '', city: '', state: '' });
   const input = useRef<HTMLInputElement>(null);
   // Usable once its script runs: until then the field is disabled rather than silently ignoring typing.
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
   const timers = useRef<{ debounce: ReturnType<typeof createSearchDebouncer>; hide: ReturnType<typeof createDelayedHide> } | null>(null);
   timers.current ??= {
     debounce: createSearchDebouncer((t) => {

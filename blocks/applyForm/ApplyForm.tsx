@@ -171,11 +171,15 @@ function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const pendingFocus = useRef<FieldKey | null>(null);
   const shownScreen = useRef<Screen>(screen);
   const screenNow = useRef<Screen>(screen);
-  screenNow.current = screen;
   const waitingOnline = useRef(false);
   // The state of the ZIP the visitor gave, for the funnel's count of refused states.
   const placeState = useRef<string | undefined>(undefined);
-  placeState.current = state.place?.place?.stateCode;
+  // The latest screen and ZIP state for the callbacks and effects below that must not re-run when
+  // they change; kept after each commit (first among the effects, so those below read them fresh).
+  useEffect(() => {
+    screenNow.current = screen;
+    placeState.current = state.place?.place?.stateCode;
+  });
 
   // After mount: the amount from the query (or a reload's stored answers), and the step a reload was on. In a task of its own:
   // the page load's first sessionStorage read waits on the browser process, which would lengthen hydration's task.

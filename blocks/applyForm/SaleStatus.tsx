@@ -6,7 +6,7 @@
  * the brand's country, and (to every borrower alike, so it tells a stranger nothing about a given
  * phone or email) that a request with opted-out contact details is not passed on.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { creditHelpOf } from '../../engine/creditHelp';
 import type { LinkView } from '../../engine/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/sharedRoutes';
@@ -26,7 +26,7 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
   const help = creditHelpOf(country);
   const [view, setView] = useState<SaleView>({ kind: 'finding', progress: 0 });
   const [countdown, setCountdown] = useState<number | undefined>(undefined);
-  const stopped = useRef(false);
+  const [stopped, setStopped] = useState(false);
 
   useEffect(() => {
     const started = Date.now();
@@ -48,14 +48,14 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
   }, [token]);
 
   useEffect(() => {
-    if (countdown === undefined || stopped.current || view.kind !== 'matched' || !view.continueUrl) return;
+    if (countdown === undefined || stopped || view.kind !== 'matched' || !view.continueUrl) return;
     if (countdown <= 0) {
       window.location.assign(view.continueUrl);
       return;
     }
     const t = setTimeout(() => setCountdown((c) => (c === undefined ? c : c - 1)), 1000);
     return () => clearTimeout(t);
-  }, [countdown, view]);
+  }, [countdown, stopped, view]);
 
   const link = 'inline-flex min-h-11 items-center text-blue-800 underline';
   const button = 'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white no-underline hover:opacity-90';
@@ -88,14 +88,14 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
                   Continue to {view.lender}
                 </a>
               </p>
-              {countdown !== undefined && !stopped.current && (
+              {countdown !== undefined && !stopped && (
                 <p>
                   Taking you to {view.lender} in {countdown} second{countdown === 1 ? '' : 's'}.{' '}
                   <button
                     type="button"
                     className={secondary}
                     onClick={() => {
-                      stopped.current = true;
+                      setStopped(true);
                       setCountdown(undefined);
                     }}
                   >
@@ -151,7 +151,7 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
       </ul>
       <p aria-live="polite" className="sr-only">
         {view.kind === 'matched'
-          ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped.current ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
+          ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
           : view.kind === 'none'
             ? 'No lender right now. Your request was not sold.'
             : 'Finding a lender for you.'}

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import type { BlockProps } from '../types';
 import { brandVars } from '../chrome/brandVars';
 import { Section } from '../chrome/Section';
+import { useHydrated } from '../chrome/useHydrated';
 import { GeolocationButton } from './GeolocationButton';
 import type { SearchPanelProps } from './SearchPanel';
 
@@ -18,8 +19,7 @@ export default function LocationSearch({ block, brand }: BlockProps<'locationSea
   const [open, setOpen] = useState(false);
   const geolocation = block.geolocation ?? true;
   // Usable once its script runs: until then the buttons are disabled, not dead (same size, no jump).
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useHydrated();
 
   const openPanel = useCallback(() => {
     void import('./SearchPanel').then((m) => {

@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { BlockProps } from '../types';
 import { browserPrivacyState, type PrivacyState } from '../../engine/privacy';
 import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
@@ -12,6 +12,13 @@ const STATUS: Record<PrivacyState, string> = {
 };
 
 const readState = (): PrivacyState => browserPrivacyState((navigator as { globalPrivacyControl?: unknown }).globalPrivacyControl, document.cookie);
+// The cookie changes only through this control's buttons, which tell these listeners.
+const cookieListeners = new Set<() => void>();
+const watchCookie = (listener: () => void) => {
+  cookieListeners.add(listener);
+  return () => void cookieListeners.delete(listener);
+};
+const cookieChanged = () => cookieListeners.forEach((listener) => listener());
 
 /**
  * The opt-out control (CCPA/CPRA "Do Not Sell or Share"). The page is cached, so the choice is
@@ -20,17 +27,17 @@ const readState = (): PrivacyState => browserPrivacyState((navigator as { global
  * manager at once (consent mode update).
  */
 export default function PrivacyChoice({ block }: BlockProps<'privacyChoice'>) {
-  const [state, setState] = useState<PrivacyState | undefined>(undefined);
-  useEffect(() => setState(readState()), []);
+  // undefined in the cached HTML and while it hydrates ("checking"), then what this browser says.
+  const state = useSyncExternalStore<PrivacyState | undefined>(watchCookie, readState, () => undefined);
   const secure = () => window.location.protocol === 'https:';
   const optOut = () => {
     document.cookie = optOutCookie(secure());
     if (window.dataLayer) denyAds('update');
-    setState(readState());
+    cookieChanged();
   };
   const optIn = () => {
     document.cookie = optInCookie(secure());
-    setState(readState());
+    cookieChanged();
   };
   const headingId = `${block.key}-heading`;
   const button =
