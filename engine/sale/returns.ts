@@ -86,3 +86,17 @@ export async function recordReturn(db: Store, buyer: Buyer, body: BuyerReturn, n
     return { ok: true, created: true, answer: answerOf(row) };
   });
 }
+
+/** The returns of these leads, by lead id (the listings show a returned sale's refund and day). */
+export async function returnsOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadReturnsTable>> {
+  const out = new Map<string, LeadReturnsTable>();
+  for (let i = 0; i < leadIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('lead_returns')
+      .selectAll()
+      .where('lead_id', 'in', leadIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.lead_id, r);
+  }
+  return out;
+}

@@ -102,6 +102,7 @@ describe('the overview filters and sorted breakdowns', () => {
     submitted: stored,
     stored,
     sold: 0,
+    returned: 0,
     revenueCents,
   });
   const rows = [row('spring', 100, 5, 900), row('Autumn', 40, 4, 4500), row('winter', 100, 1, 0), row('', 0, 0, 0)];

@@ -18,6 +18,7 @@ import * as m009h from './009_traffic_hourly_brand';
 import * as m009i from './009_traffic_pairs_all_values';
 import * as m010 from './010_sale_posts_out';
 import * as m011t from './011_console_totp';
+import * as m012 from './012_lead_device_money';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['009_traffic_pairs_all_values', m009i],
   ['010_sale_posts_out', m010],
   ['011_console_totp', m011t],
+  ['012_lead_device_money', m012],
 ];
 
 export const migrationProvider: MigrationProvider = {
