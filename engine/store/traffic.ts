@@ -142,10 +142,34 @@ export function hourlyIncrements(visits: readonly VisitRow[], events: readonly T
     } else deltas.set(key, { ...row, count: 1, value });
   };
   for (const v of visits) {
-    add({ hour: hourOf(v.created_at), brand: v.brand, campaign: v.campaign, source: v.source, landing: v.landing_path, device: v.device, state: '', metric: 'visit' }, 0);
+    add(
+      {
+        hour: hourOf(v.created_at),
+        brand: v.brand,
+        campaign: v.campaign,
+        source: v.source,
+        landing: v.landing_path,
+        device: v.device,
+        state: '',
+        metric: 'visit',
+      },
+      0,
+    );
   }
   for (const e of events)
-    add({ hour: hourOf(e.created_at), brand: e.brand, campaign: e.campaign, source: e.source, landing: e.landing, device: e.device, state: e.state, metric: e.metric }, Number(e.value));
+    add(
+      {
+        hour: hourOf(e.created_at),
+        brand: e.brand,
+        campaign: e.campaign,
+        source: e.source,
+        landing: e.landing,
+        device: e.device,
+        state: e.state,
+        metric: e.metric,
+      },
+      Number(e.value),
+    );
   return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }
 

@@ -213,7 +213,17 @@ async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
     leads.push({ ...s.lead, id });
     const decided = s.decided.toISOString();
     const event = (step: SaleEventsTable['step'], outcome: SaleEventsTable['outcome'], price: number | null, at = decided, detail = '') =>
-      timeline.push({ id: newId('se'), lead_id: id, at, buyer_id: s.buyer, step, outcome, price_cents: price, latency_ms: step === 'return' ? null : 120, detail });
+      timeline.push({
+        id: newId('se'),
+        lead_id: id,
+        at,
+        buyer_id: s.buyer,
+        step,
+        outcome,
+        price_cents: price,
+        latency_ms: step === 'return' ? null : 120,
+        detail,
+      });
     rows.push({
       lead_id: id,
       status: s.outcome,
@@ -245,10 +255,26 @@ async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
   }
   // One transaction: a demo lead is never stored without its final sale (a pending or missing sale is what a live server would sell).
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < leads.length; i += 100) await trx.insertInto('leads').values(leads.slice(i, i + 100)).execute();
-    for (let i = 0; i < rows.length; i += 200) await trx.insertInto('lead_sales').values(rows.slice(i, i + 200)).execute();
-    for (let i = 0; i < timeline.length; i += 200) await trx.insertInto('sale_events').values(timeline.slice(i, i + 200)).execute();
-    for (let i = 0; i < returns.length; i += 200) await trx.insertInto('lead_returns').values(returns.slice(i, i + 200)).execute();
+    for (let i = 0; i < leads.length; i += 100)
+      await trx
+        .insertInto('leads')
+        .values(leads.slice(i, i + 100))
+        .execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await trx
+        .insertInto('lead_sales')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    for (let i = 0; i < timeline.length; i += 200)
+      await trx
+        .insertInto('sale_events')
+        .values(timeline.slice(i, i + 200))
+        .execute();
+    for (let i = 0; i < returns.length; i += 200)
+      await trx
+        .insertInto('lead_returns')
+        .values(returns.slice(i, i + 200))
+        .execute();
   });
 }
 

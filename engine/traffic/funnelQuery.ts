@@ -212,7 +212,11 @@ export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit
           .groupBy([plan.group ?? 'key', 'metric'])
           .execute()
       : breakdownHourly(db, f, by));
-  return pivot(rows, moneyBy(await money, (c) => c[by]), limit);
+  return pivot(
+    rows,
+    moneyBy(await money, (c) => c[by]),
+    limit,
+  );
 }
 
 function breakdownHourly(db: Store, f: FunnelFilter, by: Breakdown) {
@@ -272,7 +276,10 @@ export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' 
       .groupBy([at, 'metric'])
       .execute();
   }
-  return points(rows, moneyBy(await money, (c) => c.at));
+  return points(
+    rows,
+    moneyBy(await money, (c) => c.at),
+  );
 }
 
 function points(rows: { at: string; metric: string; n: number | string }[], money: Map<string, MoneyTotals>): SeriesPoint[] {

@@ -98,7 +98,14 @@ export async function moneyCells(db: Store, f: MoneyFilter, bucket: 'day' | 'hou
     const key = JSON.stringify([r.at, ...MONEY_DIMS.map((d) => r[d])]);
     let c = cells.get(key);
     if (!c) {
-      c = { at: r.at, ...(Object.fromEntries(MONEY_DIMS.map((d) => [d, r[d]])) as Record<MoneyDim, string>), sold: 0, soldCents: 0, returned: 0, returnedCents: 0 };
+      c = {
+        at: r.at,
+        ...(Object.fromEntries(MONEY_DIMS.map((d) => [d, r[d]])) as Record<MoneyDim, string>),
+        sold: 0,
+        soldCents: 0,
+        returned: 0,
+        returnedCents: 0,
+      };
       cells.set(key, c);
     }
     return c;

@@ -4,10 +4,7 @@
  */
 import type { Store } from '../../engine/store/db';
 
-export async function recordSaleRow(
-  db: Store,
-  s: { leadId: string; buyer: string; priceCents: number; at: Date; returnedAt?: Date },
-): Promise<void> {
+export async function recordSaleRow(db: Store, s: { leadId: string; buyer: string; priceCents: number; at: Date; returnedAt?: Date }): Promise<void> {
   await db
     .insertInto('lead_sales')
     .values({
