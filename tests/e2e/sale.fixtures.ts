@@ -5,8 +5,8 @@ import { brandUrl } from './helpers';
 export const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random() * 7999999))}`;
 
 /** Fills the application form on `path` and submits it by keyboard (a unique phone unless one is given). */
-export async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; phone?: string; title?: boolean }) {
-  await page.goto(brandUrl(opts.brand, opts.path));
+export async function fillAndSubmit(page: Page, opts: { brand: string; path: string; email: string; phone?: string; title?: boolean; port?: number }) {
+  await page.goto(brandUrl(opts.brand, opts.path, opts.port));
   await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
   await page.getByLabel('ZIP code').fill('78701');
   if (opts.title) {
