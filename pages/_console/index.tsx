@@ -140,7 +140,7 @@ export default function OverviewPage(props: Props) {
           ['Visits', num(f.stages[0]!.count)],
           ['Revenue', money(f.revenueCents)],
           ['Sold', `${num(f.stages[f.stages.length - 1]!.count)} for ${money(f.soldCents)}`],
-          ['Returned', `${num(f.returned)} for ${money(-f.returnedCents)}`],
+          ['Returned', `${num(f.returned)}, ${money(f.returnedCents)} given back`],
           ['Earnings per lead', money(f.earningsPerLeadCents)],
           ['Earnings per visit', money(f.earningsPerVisitCents)],
         ].map(([k, v]) => (

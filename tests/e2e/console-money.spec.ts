@@ -188,7 +188,7 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   await expect(page).toHaveURL(`${CONSOLE_URL}/`);
   const want = (sold: number, soldCents: number, returns: number, returnedCents: number) => ({
     Sold: `${sold} for ${usd(soldCents)}`,
-    Returned: `${returns} for ${usd(-returnedCents)}`,
+    Returned: `${returns}, ${usd(returnedCents)} given back`,
     Revenue: usd(soldCents - returnedCents),
   });
   const pick = (t: Record<string, string>) => ({ Sold: t.Sold, Returned: t.Returned, Revenue: t.Revenue });
@@ -222,7 +222,7 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   const buyers = await tableRows(page, /^Buyers, /);
   expect(Object.fromEntries(buyers.map((b) => [b.Buyer, [b.Won, b.Revenue, b.Returned]]))).toEqual({
     'money-a': ['2', '$75.00', '0'],
-    'money-b': ['2', '$21.25', '1 (50.0%), $21.25 back'],
+    'money-b': ['2', '$21.25', '1 (50%), $21.25 back'],
   });
 
   // The leads CSV export: each lead's price, and the return's refund.
