@@ -87,16 +87,9 @@ export async function recordReturn(db: Store, buyer: Buyer, body: BuyerReturn, n
   });
 }
 
-/** The returns of these leads, by lead id (the listings show a returned sale's refund and day). */
+/** The returns of these leads, by lead id (the listings show a returned sale's refund and day); asked 5,000 ids at a time, within both stores' parameter limits. */
 export async function returnsOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadReturnsTable>> {
-  const out = new Map<string, LeadReturnsTable>();
-  for (let i = 0; i < leadIds.length; i += 500) {
-    const rows = await db
-      .selectFrom('lead_returns')
-      .selectAll()
-      .where('lead_id', 'in', leadIds.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.set(r.lead_id, r);
-  }
-  return out;
+  const parts = Array.from({ length: Math.ceil(leadIds.length / 5000) }, (_, i) => leadIds.slice(i * 5000, (i + 1) * 5000));
+  const rows = await Promise.all(parts.map((ids) => db.selectFrom('lead_returns').selectAll().where('lead_id', 'in', ids).execute()));
+  return new Map(rows.flat().map((r) => [r.lead_id, r]));
 }

@@ -18,6 +18,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../store/db';
+import type { FunnelFilter } from './funnelQuery';
 
 export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device'] as const;
 export type MoneyDim = (typeof MONEY_DIMS)[number];
@@ -29,17 +30,6 @@ export interface MoneyCell extends Record<MoneyDim, string> {
   soldCents: number;
   returned: number;
   returnedCents: number;
-}
-
-export interface MoneyFilter {
-  /** ISO 8601 times; the range is [from, to) at hour precision, like the rollups */
-  from: string;
-  to: string;
-  brand?: string;
-  campaign?: string;
-  source?: string;
-  landing?: string;
-  device?: string;
 }
 
 const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
@@ -55,7 +45,7 @@ const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
 const FILTERS = ['brand', 'campaign', 'source', 'landing', 'device'] as const;
 
 /** Money by `bucket` and every dimension, over the filter's range and values. */
-export async function moneyCells(db: Store, f: MoneyFilter, bucket: 'day' | 'hour' = 'day'): Promise<MoneyCell[]> {
+export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day'): Promise<MoneyCell[]> {
   const width = sql.lit(bucket === 'day' ? 10 : 13);
   const from = f.from.slice(0, 13);
   const to = f.to.slice(0, 13);
