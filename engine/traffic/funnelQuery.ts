@@ -153,8 +153,10 @@ function filtered(db: Store, f: FunnelFilter) {
 
 /** The filter's sales and returns by day and every dimension (one query for the whole overview). */
 const moneyOf = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') => moneyCells(db, f, bucket);
+/** The money cells, or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
+type MoneyCells = MoneyCell[] | Promise<MoneyCell[]>;
 
-export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCell[]): Promise<Funnel> {
+export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCells): Promise<Funnel> {
   const money = cells ?? moneyOf(db, f);
   const plan = pairPlan(f);
   const rows = plan
@@ -187,7 +189,7 @@ export interface BreakdownRow extends StageCounts {
 }
 
 /** The funnel by one dimension, largest by visits (then stored leads) first; at most `limit` rows. */
-export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50, cells?: MoneyCell[]): Promise<BreakdownRow[]> {
+export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50, cells?: MoneyCells): Promise<BreakdownRow[]> {
   const money = cells ?? moneyOf(db, f);
   const plan = pairPlan(f, by);
   const useDaily = !plan && dailyAnswers(f);
@@ -251,7 +253,7 @@ export interface SeriesPoint {
 }
 
 /** Visits, stored leads, sales, returns and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
-export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day', dayCells?: MoneyCell[]): Promise<SeriesPoint[]> {
+export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day', dayCells?: MoneyCells): Promise<SeriesPoint[]> {
   const money = bucket === 'day' && dayCells ? dayCells : moneyOf(db, f, bucket);
   const plan = bucket === 'day' ? pairPlan(f) : undefined;
   let rows: { at: string; metric: string; n: number | string }[];
@@ -301,7 +303,9 @@ function points(rows: { at: string; metric: string; n: number | string }[], mone
 /** Everything the overview page shows, in one call (the bench times this). */
 export async function overview(db: Store, f: FunnelFilter) {
   // The sale records are read once, by day and every dimension, and summed for each table.
-  const cells = await moneyOf(db, f);
+  const cells = moneyOf(db, f);
+  // Each table awaits it after its own query: a failure is handled there, not left unhandled meanwhile.
+  cells.catch(() => undefined);
   const [total, byCampaign, bySource, byLanding, byState, chart] = await Promise.all([
     funnel(db, f, cells),
     breakdown(db, f, 'campaign', 50, cells),
