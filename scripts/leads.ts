@@ -4,6 +4,8 @@
  * destination's delivery status — what
  * an operator needs to see that requests arrive and reach the buyers, without SQL. Sensitive
  * fields (date of birth, income) stay sealed: they are for the buyers, not for this listing.
+ * Money as everywhere else (engine/traffic/moneyQuery.ts): the price of a sale, and for a returned
+ * one the day of the return and the price given back.
  * A delivery is delivered, pending (retrying), rejected (the buyer refused it, with its reason)
  * or failed (given up). Stored text is printed escaped (no terminal control sequences) and the
  * CSV is spreadsheet-safe (scripts/cliFormat.ts).
@@ -13,7 +15,8 @@ import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/stor
 import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';
 import { salesOf } from '../engine/sale/store';
-import type { LeadSalesTable } from '../engine/sale/tables';
+import { returnsOf } from '../engine/sale/returns';
+import type { LeadReturnsTable, LeadSalesTable } from '../engine/sale/tables';
 import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
@@ -35,9 +38,10 @@ const delivery = (l: LeadListing): string =>
 const countryOf = (l: LeadListing): Country => (isCountry(l.lead.country) ? l.lead.country : 'US');
 const regionOf = (l: LeadListing): string => l.lead.region || l.lead.state.toUpperCase();
 
-type Listed = LeadListing & { sale?: LeadSalesTable };
+type Listed = LeadListing & { sale?: LeadSalesTable; returned?: LeadReturnsTable };
 
 const price = (l: Listed) => (l.sale?.price_cents != null ? (l.sale.price_cents / 100).toFixed(2) : '');
+const refund = (l: Listed) => (l.returned ? (l.returned.price_cents / 100).toFixed(2) : '');
 /** sold, unsold, duplicate, suppressed; pending while the sale runs; "none" for a lead stored before the sale existed. */
 const saleStatus = (l: Listed) => (l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : l.sale.status) : 'none');
 
@@ -54,6 +58,7 @@ const COLUMNS: Column<Listed>[] = [
   ['sale', saleStatus, 16],
   ['buyer', (l) => l.sale?.buyer_id ?? '', 20],
   ['price', (l) => (price(l) ? `$${price(l)}` : ''), 9],
+  ['returned', (l) => (l.returned ? `${l.returned.created_at.slice(0, 10)} -$${refund(l)}` : ''), 22],
   ['delivery', delivery, 60],
 ];
 
@@ -85,6 +90,9 @@ const CSV_COLUMNS: [string, (l: Listed) => string][] = [
   ['sale_status', saleStatus],
   ['sale_buyer', (l) => l.sale?.buyer_id ?? ''],
   ['sale_price_usd', price],
+  ['sale_decided_at', (l) => l.sale?.decided_at ?? ''],
+  ['returned_at', (l) => l.returned?.created_at ?? ''],
+  ['refund_usd', refund],
   ['delivery', delivery],
 ];
 
@@ -105,11 +113,15 @@ async function main(args: string[]) {
     db,
     listed.map((l) => l.lead.id),
   );
-  const leads: Listed[] = listed.map((l) => ({ ...l, sale: sales.get(l.lead.id) }));
+  const returns = await returnsOf(
+    db,
+    listed.map((l) => l.lead.id),
+  );
+  const leads: Listed[] = listed.map((l) => ({ ...l, sale: sales.get(l.lead.id), returned: returns.get(l.lead.id) }));
   if (args.includes('--json')) {
     console.log(
       JSON.stringify(
-        leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries, sale }) => ({
+        leads.map(({ lead: { sealed: _, consent_text: __, ...rest }, deliveries, sale, returned }) => ({
           ...rest,
           sale: {
             status: saleStatus({ lead: rest, deliveries, sale } as Listed),
@@ -118,6 +130,8 @@ async function main(args: string[]) {
             redirectUrl: sale?.redirect_url ?? null,
             reason: sale?.reason ?? null,
             decidedAt: sale?.decided_at ?? null,
+            returnedAt: returned?.created_at ?? null,
+            refundUsd: returned ? returned.price_cents / 100 : null,
           },
           deliveries,
         })),

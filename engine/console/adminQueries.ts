@@ -1,7 +1,9 @@
 /**
  * The console's smaller pages: the brands (hosts, whether their files are valid, page patterns,
  * visits and leads today from the daily rollups), the audit log, and the leads export (formula-safe
- * CSV through engine/safeText.ts csv, the one CSV writer of the project).
+ * CSV through engine/safeText.ts csv, the one CSV writer of the project). The export's money is
+ * the sale record's, as on the overview (engine/traffic/moneyQuery.ts): each lead's sale price and
+ * buyer, the time it was sold, and for a returned sale the time of the return and the price given back.
  */
 import { csv } from '../safeText';
 import type { Catalog } from '../catalog';
@@ -66,6 +68,10 @@ const EXPORT_COLUMNS: [string, (l: ExportLead) => string][] = [
   ['click_id', (l) => l.click_id],
   ['sale_status', (l) => l.status ?? ''],
   ['price', (l) => (l.price_cents === null ? '' : (l.price_cents / 100).toFixed(2))],
+  ['sale_buyer', (l) => l.buyer_id ?? ''],
+  ['sold_at', (l) => (l.status === 'sold' || l.status === 'returned' ? (l.decided_at ?? '') : '')],
+  ['returned_at', (l) => l.returned_at ?? ''],
+  ['refund', (l) => (l.refund_cents === null ? '' : (l.refund_cents / 100).toFixed(2))],
 ];
 type ExportLead = {
   id: string;
@@ -83,6 +89,10 @@ type ExportLead = {
   click_id: string;
   status: string | null;
   price_cents: number | null;
+  buyer_id: string | null;
+  decided_at: string | null;
+  returned_at: string | null;
+  refund_cents: number | null;
 };
 
 /** Leads stored in [from, to) (and of one brand), oldest first, as CSV; undefined when there are more than EXPORT_MAX. */
@@ -90,6 +100,7 @@ export async function leadsCsv(db: Store, f: { from: string; to: string; brand?:
   let q = db
     .selectFrom('leads')
     .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
+    .leftJoin('lead_returns', 'lead_returns.lead_id', 'leads.id')
     .select([
       'leads.id',
       'leads.created_at',
@@ -106,6 +117,10 @@ export async function leadsCsv(db: Store, f: { from: string; to: string; brand?:
       'leads.click_id',
       'lead_sales.status',
       'lead_sales.price_cents',
+      'lead_sales.buyer_id',
+      'lead_sales.decided_at',
+      'lead_returns.created_at as returned_at',
+      'lead_returns.price_cents as refund_cents',
     ])
     .where('leads.created_at', '>=', f.from)
     .where('leads.created_at', '<', f.to);

@@ -3,8 +3,10 @@
  * acceptances, sales won and their revenue, average price and latency, the leads it returned, its
  * last refusal, and how much of today's and this month's caps it has used (in its time zone);
  * and an alert when a buyer has answered nothing but no-bids and refusals over its last
- * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales); the pivot is
- * pure (tests/unit/console-pages.test.ts).
+ * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales, lead_returns);
+ * the pivot is pure (tests/unit/console-pages.test.ts). Money as on the overview
+ * (engine/traffic/moneyQuery.ts): a sale is won on the day it was decided, at its price, even if
+ * returned later; a return counts on its own day and its price comes off that day's revenue.
  */
 import type { Store } from '../store/db';
 
@@ -17,14 +19,17 @@ export interface BuyerStats {
   posts: number;
   accepted: number;
   refused: number;
+  /** sales decided in the range (those returned since included) */
   wins: number;
+  /** their prices less the prices given back by the returns made in the range */
   revenueCents: number;
   averagePriceCents: number;
   averageLatencyMs: number;
   bidRate: number;
   acceptRate: number;
-  /** sales it returned (decided in the range), and their share of its sales */
+  /** returns it made in the range, and their share of its sales */
   returned: number;
+  returnedCents: number;
   returnRate: number;
   /** "3 of 5 today, 40 of 100 this month", or '' for a buyer without caps */
   capsUsed: string;
@@ -52,7 +57,7 @@ export function buyerStats(
   wins: { buyer_id: string; n: number; cents: number }[],
   recent: Map<string, string[]>,
   lastErrors: Map<string, string>,
-  more: { returned?: Map<string, number>; capsUsed?: Map<string, string> } = {},
+  more: { returned?: Map<string, { n: number; cents: number }>; capsUsed?: Map<string, string> } = {},
 ): BuyerStats[] {
   const rows = new Map<string, BuyerStats>();
   const row = (buyer: string) => {
@@ -72,6 +77,7 @@ export function buyerStats(
         bidRate: 0,
         acceptRate: 0,
         returned: 0,
+        returnedCents: 0,
         returnRate: 0,
         capsUsed: '',
         lastError: '',
@@ -96,20 +102,22 @@ export function buyerStats(
     const l = latency.get(c.buyer_id) ?? [0, 0];
     latency.set(c.buyer_id, [l[0] + c.latency, l[1] + c.latencyCount]);
   }
-  for (const [buyer, n] of more.returned ?? []) row(buyer).returned = n;
+  for (const [buyer, r] of more.returned ?? []) Object.assign(row(buyer), { returned: r.n, returnedCents: r.cents });
   for (const [buyer, used] of more.capsUsed ?? []) row(buyer).capsUsed = used;
   for (const w of wins) {
     const r = row(w.buyer_id);
     r.wins = w.n;
     r.revenueCents = w.cents;
   }
+  const soldCents = new Map([...rows.values()].map((r) => [r.buyer, r.revenueCents]));
   for (const r of rows.values()) {
     const [sum, n] = latency.get(r.buyer) ?? [0, 0];
     r.averageLatencyMs = Math.round(ratio(sum, n));
-    r.averagePriceCents = Math.round(ratio(r.revenueCents, r.wins));
+    r.averagePriceCents = Math.round(ratio(soldCents.get(r.buyer) ?? 0, r.wins));
+    r.revenueCents -= r.returnedCents;
     r.bidRate = ratio(r.bids, r.pings);
     r.acceptRate = ratio(r.accepted, r.posts);
-    r.returnRate = ratio(r.returned, r.wins + r.returned);
+    r.returnRate = ratio(r.returned, r.wins);
     r.lastError = lastErrors.get(r.buyer) ?? '';
     const last = recent.get(r.buyer) ?? [];
     r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || failed(o));
@@ -136,7 +144,7 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
     .execute();
   const wins = await db
     .selectFrom('lead_sales')
-    .where('status', '=', 'sold')
+    .where('status', 'in', ['sold', 'returned'])
     .where('decided_at', '>=', from)
     .where('decided_at', '<', to)
     .where('buyer_id', 'is not', null)
@@ -144,12 +152,10 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
     .groupBy('buyer_id')
     .execute();
   const returns = await db
-    .selectFrom('lead_sales')
-    .where('status', '=', 'returned')
-    .where('decided_at', '>=', from)
-    .where('decided_at', '<', to)
-    .where('buyer_id', 'is not', null)
-    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n')])
+    .selectFrom('lead_returns')
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('price_cents').as('cents')])
     .groupBy('buyer_id')
     .execute();
   const called = [...new Set(counts.map((c) => c.buyer_id))];
@@ -177,6 +183,6 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
     wins.map((w) => ({ buyer_id: w.buyer_id!, n: Number(w.n), cents: Number(w.cents ?? 0) })),
     recent,
     lastErrors,
-    { returned: new Map(returns.map((r) => [r.buyer_id!, Number(r.n)])), capsUsed: new Map(capsUsed) },
+    { returned: new Map(returns.map((r) => [r.buyer_id, { n: Number(r.n), cents: Number(r.cents) }])), capsUsed: new Map(capsUsed) },
   );
 }

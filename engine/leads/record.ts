@@ -33,6 +33,7 @@ import { destinationsOf } from './destinations';
 import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from './sealing';
+import { deviceClass } from '../traffic/rules';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;
@@ -146,6 +147,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       privacy_opt_out: ctx.privacyOptOut ? 1 : 0,
       ip: ctx.ip,
       user_agent: ctx.userAgent,
+      device: deviceClass(ctx.userAgent),
       host: ctx.host,
       environment,
     },

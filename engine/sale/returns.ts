@@ -86,3 +86,10 @@ export async function recordReturn(db: Store, buyer: Buyer, body: BuyerReturn, n
     return { ok: true, created: true, answer: answerOf(row) };
   });
 }
+
+/** The returns of these leads, by lead id (the listings show a returned sale's refund and day); asked 5,000 ids at a time, within both stores' parameter limits. */
+export async function returnsOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadReturnsTable>> {
+  const parts = Array.from({ length: Math.ceil(leadIds.length / 5000) }, (_, i) => leadIds.slice(i * 5000, (i + 1) * 5000));
+  const rows = await Promise.all(parts.map((ids) => db.selectFrom('lead_returns').selectAll().where('lead_id', 'in', ids).execute()));
+  return new Map(rows.flat().map((r) => [r.lead_id, r]));
+}

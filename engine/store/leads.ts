@@ -59,6 +59,8 @@ export interface LeadsTable {
   environment: string;
   /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */
   visit_id?: string | null;
+  /** the device class of its user agent (engine/traffic/rules.ts deviceClass; migration 012): the money's device when the lead has no visit. Optional, so leads stored without one stay valid. */
+  device?: string;
 }
 
 /** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */

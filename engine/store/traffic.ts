@@ -15,8 +15,8 @@
  * - On PostgreSQL the raw events are partitioned by day (./trafficPartitions.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { sql, type RawBuilder } from 'kysely';
-import type { Store } from './db';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { Database, Store } from './db';
 import { hourOf, stageOf, type VisitRow } from '../traffic/rules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
@@ -172,89 +172,102 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
     }));
     for (const part of chunks(events)) await trx.insertInto('traffic_events').values(part).execute();
 
-    const deltas = new Map<string, TrafficHourlyTable>();
-    const add = (row: Omit<TrafficHourlyTable, 'count' | 'value'>, value: number) => {
-      const key = JSON.stringify(ROLLUP_KEY.map((k) => row[k]));
-      const d = deltas.get(key);
-      if (d) {
-        d.count += 1;
-        d.value = Number(d.value) + value;
-      } else deltas.set(key, { ...row, count: 1, value });
-    };
-    for (const v of newVisits) {
-      add(
-        {
-          hour: hourOf(v.created_at),
-          brand: v.brand,
-          campaign: v.campaign,
-          source: v.source,
-          landing: v.landing_path,
-          device: v.device,
-          state: '',
-          metric: 'visit',
-        },
-        0,
-      );
-    }
-    for (const e of events) {
-      if (e.repeated) continue;
-      add(
-        {
-          hour: hourOf(e.created_at),
-          brand: e.brand,
-          campaign: e.campaign,
-          source: e.source,
-          landing: e.landing,
-          device: e.device,
-          state: e.state,
-          metric: e.metric,
-        },
-        e.value,
-      );
-    }
-    const rows = [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
-    for (const part of chunks(rows)) {
-      await trx
-        .insertInto('traffic_hourly')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns([...ROLLUP_KEY]).doUpdateSet((eb) => ({
-            count: eb(eb.ref('traffic_hourly.count'), '+', eb.ref('excluded.count')),
-            value: eb(eb.ref('traffic_hourly.value'), '+', eb.ref('excluded.value')),
-          })),
-        )
-        .execute();
-    }
-    // The same increments by day, one dimension at a time (migrations/006_traffic_daily.ts).
-    const daily = new Map<string, TrafficDailyTable>();
-    for (const r of rows) {
-      for (const dim of DAILY_DIMS) {
-        const d = { day: r.hour.slice(0, 10), brand: r.brand, dim, key: dim === 'all' ? '' : r[dim], metric: r.metric };
-        const k = JSON.stringify([d.dim, d.day, d.brand, d.key, d.metric]);
-        const cur = daily.get(k);
-        if (cur) {
-          cur.count += r.count;
-          cur.value = Number(cur.value) + Number(r.value);
-        } else daily.set(k, { ...d, count: r.count, value: Number(r.value) });
-      }
-    }
-    const dailyRows = [...daily.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
-    for (const part of chunks(dailyRows)) {
-      await trx
-        .insertInto('traffic_daily')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['dim', 'day', 'brand', 'key', 'metric']).doUpdateSet((eb) => ({
-            count: eb(eb.ref('traffic_daily.count'), '+', eb.ref('excluded.count')),
-            value: eb(eb.ref('traffic_daily.value'), '+', eb.ref('excluded.value')),
-          })),
-        )
-        .execute();
-    }
-    // And by day for one filter's value at a time (migrations/009_traffic_daily_pairs.ts).
-    await upsertPairs(trx, pairIncrements(rows));
+    await addToRollups(trx, hourlyIncrements(newVisits, events));
     return { visits: newVisits.length, events: events.length };
   });
+}
+
+/** What visits (new ones only) and events (first of their stage only) add to the hourly rollup, one row per key, in key order (pure). */
+export function hourlyIncrements(visits: readonly VisitRow[], events: readonly TrafficEventsTable[]): TrafficHourlyTable[] {
+  const deltas = new Map<string, TrafficHourlyTable>();
+  const add = (row: Omit<TrafficHourlyTable, 'count' | 'value'>, value: number) => {
+    const key = JSON.stringify(ROLLUP_KEY.map((k) => row[k]));
+    const d = deltas.get(key);
+    if (d) {
+      d.count += 1;
+      d.value = Number(d.value) + value;
+    } else deltas.set(key, { ...row, count: 1, value });
+  };
+  for (const v of visits) {
+    add(
+      {
+        hour: hourOf(v.created_at),
+        brand: v.brand,
+        campaign: v.campaign,
+        source: v.source,
+        landing: v.landing_path,
+        device: v.device,
+        state: '',
+        metric: 'visit',
+      },
+      0,
+    );
+  }
+  for (const e of events) {
+    // A repeated stage is stored but counted once per visit (its first event).
+    if (e.repeated) continue;
+    add(
+      {
+        hour: hourOf(e.created_at),
+        brand: e.brand,
+        campaign: e.campaign,
+        source: e.source,
+        landing: e.landing,
+        device: e.device,
+        state: e.state,
+        metric: e.metric,
+      },
+      Number(e.value),
+    );
+  }
+  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
+
+/**
+ * Adds hourly increments to the three rollups (hourly, daily, daily pairs), upserting in key
+ * order; negative increments take rows back out (the demo data's reset).
+ */
+export async function addToRollups(trx: Transaction<Database>, rows: readonly TrafficHourlyTable[]): Promise<void> {
+  for (const part of chunks(rows)) {
+    await trx
+      .insertInto('traffic_hourly')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns([...ROLLUP_KEY]).doUpdateSet((eb) => ({
+          count: eb(eb.ref('traffic_hourly.count'), '+', eb.ref('excluded.count')),
+          value: eb(eb.ref('traffic_hourly.value'), '+', eb.ref('excluded.value')),
+        })),
+      )
+      .execute();
+  }
+  // The same increments by day, one dimension at a time (migrations/006_traffic_daily.ts).
+  const daily = new Map<string, TrafficDailyTable>();
+  for (const r of rows) {
+    for (const dim of DAILY_DIMS) {
+      const d = { day: r.hour.slice(0, 10), brand: r.brand, dim, key: dim === 'all' ? '' : r[dim], metric: r.metric };
+      const k = JSON.stringify([d.dim, d.day, d.brand, d.key, d.metric]);
+      const cur = daily.get(k);
+      if (cur) {
+        cur.count += r.count;
+        cur.value = Number(cur.value) + Number(r.value);
+      } else daily.set(k, { ...d, count: r.count, value: Number(r.value) });
+    }
+  }
+  const dailyRows = [...daily.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  for (const part of chunks(dailyRows)) {
+    await trx
+      .insertInto('traffic_daily')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['dim', 'day', 'brand', 'key', 'metric']).doUpdateSet((eb) => ({
+          count: eb(eb.ref('traffic_daily.count'), '+', eb.ref('excluded.count')),
+          value: eb(eb.ref('traffic_daily.value'), '+', eb.ref('excluded.value')),
+        })),
+      )
+      .execute();
+  }
+  // And by day for one filter's value at a time (migrations/009_traffic_daily_pairs.ts).
+  await upsertPairs(trx, pairIncrements(rows));
 }
 
 /** Rows deleted per statement by pruning: each statement holds SQLite's write lock only briefly. */

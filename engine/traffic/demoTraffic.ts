@@ -4,14 +4,28 @@
  * the brands, a handful of campaigns and sources, landing pages and devices; each visit walks the
  * funnel with plausible drop-offs (page views, amount used, apply view, steps, refused states,
  * submitted), submitted visits become leads (fictional people: example.com mail, 555-01xx phones)
- * and most leads a sale with a price. Written through writeTraffic, so the rollups are the real ones.
+ * and most leads a sale to one of the buyers, with a price, some of them returned later. Written
+ * through writeTraffic, so the rollups are the real ones; the sales are sale records (lead_sales,
+ * sale_events, lead_returns) as the sale writes them, so every page reads demo money as it reads
+ * real money.
+ *
+ * Demo rows are marked, so they can never pass for real ones and `--reset` can take exactly them
+ * out: visit ids start "vdemo", lead ids "ld_demo", and a demo lead's environment is "demo" (a
+ * test lead: only destinations that take test leads would get it). Every demo lead is stored with
+ * its final sale in the same transaction, so a live server's sale never finds one to sell.
  */
 import { randomBytes } from 'node:crypto';
 import { sealText } from '../leads/sealing';
 import type { Store } from '../store/db';
-import type { LeadsTable } from '../store/leads';
-import { writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
-import { visitRow } from './rules';
+import { newId, type LeadsTable } from '../store/leads';
+import { addToRollups, hourlyIncrements, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
+import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../sale/tables';
+import { deviceClass, visitRow } from './rules';
+
+/** A demo lead's environment (engine/leads/environment.ts: anything but "production" is a test lead). */
+export const DEMO_ENVIRONMENT = 'demo';
+export const DEMO_VISIT_PREFIX = 'vdemo';
+export const DEMO_LEAD_PREFIX = 'ld_demo';
 
 export interface DemoOptions {
   /** raw events to write (visits are not events; stored leads and sales are) */
@@ -20,24 +34,17 @@ export interface DemoOptions {
   days: number;
   seed: number;
   now?: Date;
+  /** brand ids, each a brand of the catalog (the console's brand filter offers only those) */
   brands?: string[];
+  /** buyer ids the sales go to, each a buyer the server knows (its documents, or the demo lender) */
+  buyers?: string[];
   onProgress?: (done: { events: number; leads: number; visits: number }) => void;
 }
 
-const BRANDS = [
-  'ipaydayloans',
-  'ustitleloans',
-  'cashadvance',
-  'quickloans',
-  'easyloans',
-  'loanfinder',
-  'fastcash',
-  'titlefunds',
-  'moneynow',
-  'unity',
-  'paydayone',
-  'lendright',
-];
+/** The default brands and buyer: brands of the catalog and the built-in demo lender (tests/unit/demo-traffic.test.ts checks them). */
+export const DEMO_BRANDS = ['ipaydayloans', 'ustitleloans', 'usinstallmentloans', 'personalloans', 'honestloans', 'unityloan'];
+export const DEMO_BUYERS = ['demo-lender'];
+const RETURN_REASONS = ['invalid-contact', 'duplicate', 'did-not-apply'];
 const CAMPAIGNS = ['', '', 'spring-search', 'brand-terms', 'tx-payday', 'fb-lookalike', 'tt-video', 'bing-generic', 'retarget-7d', 'ca-title'];
 const SOURCES = ['', 'google', 'facebook', 'tiktok', 'bing', 'newsletter'];
 const LANDINGS = [
@@ -71,10 +78,15 @@ function random(seed: number): () => number {
   };
 }
 
-export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<{ visits: number; events: number; leads: number; sold: number }> {
+export async function writeDemoTraffic(
+  db: Store,
+  o: DemoOptions,
+): Promise<{ visits: number; events: number; leads: number; sold: number; returned: number; revenueCents: number }> {
   const rnd = random(o.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const brands = o.brands ?? BRANDS;
+  const brands = o.brands ?? DEMO_BRANDS;
+  const buyers = o.buyers ?? DEMO_BUYERS;
+  if (!brands.length || !buyers.length) throw new Error('demo traffic needs at least one brand and one buyer');
   const end = (o.now ?? new Date()).getTime();
   const start = end - o.days * 86_400_000;
   const hex = (n: number) => n.toString(16).padStart(32, '0');
@@ -83,17 +95,15 @@ export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<{ vis
   let events = 0;
   let leads = 0;
   let sold = 0;
+  let returned = 0;
+  let revenueCents = 0;
   let batch: TrafficBatch = { visits: [], events: [] };
-  let leadRows: Omit<LeadsTable, 'id'>[] = [];
+  let sales: DemoSale[] = [];
   const flush = async () => {
     await writeTraffic(db, batch);
-    if (leadRows.length)
-      await db
-        .insertInto('leads')
-        .values(leadRows.map((l) => ({ ...l, id: `ld_demo${randomBytes(9).toString('hex')}` })))
-        .execute();
+    if (sales.length) await writeDemoSales(db, sales);
     batch = { visits: [], events: [] };
-    leadRows = [];
+    sales = [];
     o.onProgress?.({ events, leads, visits });
   };
   while (events < o.events) {
@@ -101,7 +111,7 @@ export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<{ vis
     let at = start + rnd() * (end - start);
     const hour = new Date(at).getUTCHours();
     if ((hour >= 6 && hour < 13) || rnd() < 0.3) at = start + rnd() * (end - start);
-    const id = `v${hex(idBase + visits)}`;
+    const id = `${DEMO_VISIT_PREFIX}${hex(idBase + visits).slice(DEMO_VISIT_PREFIX.length - 1)}`;
     const campaign = pick(CAMPAIGNS);
     const source = campaign ? pick(SOURCES.slice(1)) : pick(SOURCES);
     const params: Record<string, string> = {};
@@ -155,10 +165,22 @@ export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<{ vis
             if (leads < o.leads * Math.min(1, events / o.events) + 1 && leads < o.leads) {
               leads++;
               ev('stored', { path: '', state });
-              leadRows.push(demoLead(id, brand, state, new Date(Math.min(t, end - 1)), leads, campaign, source, rnd));
+              const at = new Date(Math.min(t, end - 1));
+              const lead = demoLead(id, brand, state, at, leads, campaign, source, ua, rnd);
               const outcome = rnd() < 0.62 ? 'sold' : rnd() < 0.9 ? 'unsold' : 'returned';
-              if (outcome === 'sold') sold++;
-              ev(`sale_${outcome}`, { path: '', state, value: outcome === 'sold' ? Math.round(500 + rnd() * rnd() * 14_500) : 0 });
+              const price = outcome === 'unsold' ? 0 : Math.round(500 + rnd() * rnd() * 14_500);
+              const decided = new Date(Math.min(at.getTime() + 2_000 + rnd() * 8_000, end - 1));
+              // a return comes hours or days later (never after now)
+              const back = new Date(Math.min(decided.getTime() + 3_600_000 * (1 + rnd() * 96), end - 1));
+              sales.push({ lead, outcome, buyer: pick(buyers), priceCents: price, decided, returnedAt: back, reason: pick(RETURN_REASONS) });
+              if (outcome !== 'unsold') {
+                sold++;
+                revenueCents += price;
+              }
+              if (outcome === 'returned') {
+                returned++;
+                revenueCents -= price;
+              }
             }
           }
         }
@@ -167,7 +189,118 @@ export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<{ vis
     if (batch.events.length >= 2000) await flush();
   }
   await flush();
-  return { visits, events, leads, sold };
+  return { visits, events, leads, sold, returned, revenueCents };
+}
+
+interface DemoSale {
+  lead: Omit<LeadsTable, 'id'>;
+  outcome: 'sold' | 'unsold' | 'returned';
+  buyer: string;
+  priceCents: number;
+  decided: Date;
+  returnedAt: Date;
+  reason: string;
+}
+
+/** Demo leads with their final sales, as the sale records them (a ping, a bid or not, a post accepted; a return). */
+async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
+  const leads: LeadsTable[] = [];
+  const rows: LeadSalesTable[] = [];
+  const timeline: SaleEventsTable[] = [];
+  const returns: LeadReturnsTable[] = [];
+  for (const s of sales) {
+    const id = `${DEMO_LEAD_PREFIX}${randomBytes(9).toString('hex')}`;
+    leads.push({ ...s.lead, id });
+    const decided = s.decided.toISOString();
+    const event = (step: SaleEventsTable['step'], outcome: SaleEventsTable['outcome'], price: number | null, at = decided, detail = '') =>
+      timeline.push({
+        id: newId('se'),
+        lead_id: id,
+        at,
+        buyer_id: s.buyer,
+        step,
+        outcome,
+        price_cents: price,
+        latency_ms: step === 'return' ? null : 120,
+        detail,
+      });
+    rows.push({
+      lead_id: id,
+      status: s.outcome,
+      duplicate: 0,
+      buyer_id: s.outcome === 'unsold' ? null : s.buyer,
+      price_cents: s.outcome === 'unsold' ? null : s.priceCents,
+      redirect_url: null,
+      buyer_lead_id: null,
+      reason: s.outcome === 'unsold' ? 'demo data: no buyer bid' : null,
+      buyer_day: null,
+      buyer_month: null,
+      claimed_by: null,
+      claimed_until: null,
+      runs: 1,
+      created_at: s.lead.created_at,
+      decided_at: decided,
+    });
+    if (s.outcome === 'unsold') {
+      event('ping', 'no-bid', null);
+      continue;
+    }
+    event('ping', 'bid', s.priceCents);
+    event('post', 'accepted', s.priceCents);
+    if (s.outcome === 'returned') {
+      const at = s.returnedAt.toISOString();
+      returns.push({ lead_id: id, buyer_id: s.buyer, reason: s.reason, note: 'demo data', price_cents: s.priceCents, created_at: at });
+      event('return', 'returned', -s.priceCents, at, s.reason);
+    }
+  }
+  // One transaction: a demo lead is never stored without its final sale (a pending or missing sale is what a live server would sell).
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < leads.length; i += 100)
+      await trx
+        .insertInto('leads')
+        .values(leads.slice(i, i + 100))
+        .execute();
+    for (let i = 0; i < rows.length; i += 200)
+      await trx
+        .insertInto('lead_sales')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    for (let i = 0; i < timeline.length; i += 200)
+      await trx
+        .insertInto('sale_events')
+        .values(timeline.slice(i, i + 200))
+        .execute();
+    for (let i = 0; i < returns.length; i += 200)
+      await trx
+        .insertInto('lead_returns')
+        .values(returns.slice(i, i + 200))
+        .execute();
+  });
+}
+
+/**
+ * Takes the demo data out again (npm run demo:traffic -- --reset): its leads with their sales,
+ * timelines, returns and deliveries, its visits and events, and what those added to the rollups
+ * (recomputed from the demo rows and subtracted; rollup rows left at zero are deleted). Rows that
+ * are not demo rows are not touched. Demo events already pruned (older than the retention) can no
+ * longer be subtracted: reset soon after a demo run.
+ */
+export async function resetDemoTraffic(db: Store): Promise<{ leads: number; visits: number; events: number }> {
+  return db.transaction().execute(async (trx) => {
+    const visits = await trx.selectFrom('traffic_visits').selectAll().where('id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    const events = await trx.selectFrom('traffic_events').selectAll().where('visit_id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    const take = hourlyIncrements(visits, events).map((r) => ({ ...r, count: -r.count, value: -Number(r.value) }));
+    await addToRollups(trx, take);
+    for (const table of ['traffic_hourly', 'traffic_daily', 'traffic_daily_pairs'] as const)
+      await trx.deleteFrom(table).where('count', '=', 0).where('value', '=', 0).execute();
+    const like = `${DEMO_LEAD_PREFIX}%`;
+    for (const table of ['sale_events', 'lead_returns', 'lead_sales', 'lead_deliveries', 'contact_hashes'] as const)
+      await trx.deleteFrom(table).where('lead_id', 'like', like).execute();
+    const leads = await trx.deleteFrom('leads').where('id', 'like', like).executeTakeFirst();
+    await trx.deleteFrom('traffic_events').where('visit_id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    await trx.deleteFrom('traffic_visits').where('id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    return { leads: Number(leads.numDeletedRows ?? 0), visits: visits.length, events: events.length };
+  });
 }
 
 function demoLead(
@@ -178,6 +311,7 @@ function demoLead(
   n: number,
   campaign: string,
   source: string,
+  userAgent: string,
   rnd: () => number,
 ): Omit<LeadsTable, 'id'> {
   const first = ['Ana', 'James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sofia', 'David'][n % 8]!;
@@ -213,10 +347,11 @@ function demoLead(
     session_uuid: '',
     privacy_opt_out: 0,
     ip: '',
-    user_agent: '',
+    user_agent: userAgent,
+    device: deviceClass(userAgent),
     // demo data is never a production lead: no destination that refuses test leads gets it
     host: `${brand}.localhost`,
-    environment: 'development',
+    environment: DEMO_ENVIRONMENT,
     visit_id: visitId,
   };
 }

@@ -1,15 +1,21 @@
 /**
- * The funnel and its breakdowns, answered from the rollups only (never the raw events, which are
- * pruned): for a time range and optional brand, campaign, source, landing page and device — visits
- * → apply views → step 1 → step 2 → submitted → stored → sold, the conversion rates, revenue and
+ * The funnel and its breakdowns: for a time range and optional brand, campaign, source, landing
+ * page and device — visits → apply views → step 1 → step 2 → submitted → stored → sold, the
+ * conversion rates, revenue and
  * earnings per lead and per visit; the same by campaign, source, landing page, state, brand or
  * device; and a series by day or hour for the chart. Whole days with no filter, or with one of
  * campaign, source, landing page or device, come from traffic_daily_pairs (see pairPlan); whole
  * days with a brand alone from traffic_daily; anything else from the hourly cube. All three give the same
  * answers (tests/unit/funnel-filtered.test.ts).
+ *
+ * The stages up to "stored" are events, answered from the rollups only (never the raw events,
+ * which are pruned). The money — sold, returns, revenue — is not an event: it comes from the sale
+ * records (./moneyQuery.ts), so the overview says what the buyers page, the lead pages and the
+ * exports say.
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
+import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
 import { FUNNEL_STAGES, type FunnelStage } from './rules';
 
 export interface FunnelFilter {
@@ -27,27 +33,39 @@ export type StageCounts = Record<FunnelStage, number>;
 
 export interface Funnel {
   stages: { stage: FunnelStage; count: number; /** of the stage before (1 for visits) */ rate: number; /** of visits */ ofVisits: number }[];
+  /** what the sales of the range brought, less the returns made in the range */
   revenueCents: number;
+  /** the sales' prices, before returns */
+  soldCents: number;
+  /** sales returned in the range (each sold on its own day, maybe earlier) and the prices given back */
+  returned: number;
+  returnedCents: number;
   /** revenue ÷ stored leads, cents */
   earningsPerLeadCents: number;
   /** revenue ÷ visits, cents */
   earningsPerVisitCents: number;
 }
 
-const METRICS = FUNNEL_STAGES.map(([, m]) => m);
+/** The stages the event rollups answer: all but the sale (the sale records answer that). */
+const METRICS: string[] = FUNNEL_STAGES.map(([, m]) => m).filter((m) => m !== 'sale_sold');
 const STAGE_OF = new Map<string, FunnelStage>(FUNNEL_STAGES.map(([s, m]) => [m, s]));
 export const BREAKDOWNS = ['campaign', 'source', 'landing', 'state', 'brand', 'device'] as const;
 export type Breakdown = (typeof BREAKDOWNS)[number];
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
 
-/** Stage counts and revenue → the funnel with its rates (pure). */
-export function funnelOf(counts: Partial<StageCounts>, revenueCents: number): Funnel {
+/** Stage counts and revenue (or the money in full) → the funnel with its rates (pure). */
+export function funnelOf(counts: Partial<StageCounts>, money: number | MoneyTotals): Funnel {
+  const m = typeof money === 'number' ? { ...NO_MONEY, soldCents: money, revenueCents: money } : money;
+  const revenueCents = m.revenueCents;
   const all = FUNNEL_STAGES.map(([stage]) => ({ stage, count: counts[stage] ?? 0 }));
   const visits = all[0]!.count;
   return {
     stages: all.map((s, i) => ({ ...s, rate: i === 0 ? 1 : ratio(s.count, all[i - 1]!.count), ofVisits: ratio(s.count, visits) })),
     revenueCents,
+    soldCents: m.soldCents,
+    returned: m.returned,
+    returnedCents: m.returnedCents,
     earningsPerLeadCents: Math.round(ratio(revenueCents, counts.stored ?? 0)),
     earningsPerVisitCents: Math.round(ratio(revenueCents, visits) * 100) / 100,
   };
@@ -133,7 +151,13 @@ function filtered(db: Store, f: FunnelFilter) {
   return q;
 }
 
-export async function funnel(db: Store, f: FunnelFilter): Promise<Funnel> {
+/** The filter's sales and returns by day and every dimension (one query for the whole overview). */
+const moneyOf = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') => moneyCells(db, f, bucket);
+/** The money cells, or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
+type MoneyCells = MoneyCell[] | Promise<MoneyCell[]>;
+
+export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCells): Promise<Funnel> {
+  const money = cells ?? moneyOf(db, f);
   const plan = pairPlan(f);
   const rows = plan
     ? await pairs(db, f, plan)
@@ -150,21 +174,23 @@ export async function funnel(db: Store, f: FunnelFilter): Promise<Funnel> {
           .groupBy('metric')
           .execute();
   const counts: Partial<StageCounts> = {};
-  let revenue = 0;
-  for (const r of rows) {
-    counts[STAGE_OF.get(r.metric)!] = Number(r.n);
-    if (r.metric === 'sale_sold') revenue = Number(r.v);
-  }
-  return funnelOf(counts, revenue);
+  for (const r of rows) counts[STAGE_OF.get(r.metric)!] = Number(r.n);
+  const totals = moneyBy(await money, () => '').get('') ?? NO_MONEY;
+  counts.sold = totals.sold;
+  return funnelOf(counts, totals);
 }
 
 export interface BreakdownRow extends StageCounts {
   key: string;
+  /** sales less returns, as the funnel's revenue */
   revenueCents: number;
+  /** sales returned in the range */
+  returned: number;
 }
 
 /** The funnel by one dimension, largest by visits (then stored leads) first; at most `limit` rows. */
-export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50): Promise<BreakdownRow[]> {
+export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit = 50, cells?: MoneyCells): Promise<BreakdownRow[]> {
+  const money = cells ?? moneyOf(db, f);
   const plan = pairPlan(f, by);
   const useDaily = !plan && dailyAnswers(f);
   const rows = await (useDaily
@@ -188,7 +214,11 @@ export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit
           .groupBy([plan.group ?? 'key', 'metric'])
           .execute()
       : breakdownHourly(db, f, by));
-  return pivot(rows, limit);
+  return pivot(
+    rows,
+    moneyBy(await money, (c) => c[by]),
+    limit,
+  );
 }
 
 function breakdownHourly(db: Store, f: FunnelFilter, by: Breakdown) {
@@ -198,71 +228,91 @@ function breakdownHourly(db: Store, f: FunnelFilter, by: Breakdown) {
     .execute();
 }
 
-function pivot(rows: { key: unknown; metric: string; n: number | string; v: number | string }[], limit: number): BreakdownRow[] {
+function pivot(rows: { key: unknown; metric: string; n: number | string }[], money: Map<string, MoneyTotals>, limit: number): BreakdownRow[] {
   const byKey = new Map<string, BreakdownRow>();
-  for (const r of rows) {
-    const key = String(r.key);
+  const rowOf = (key: string) => {
     let row = byKey.get(key);
-    if (!row) byKey.set(key, (row = { key, revenueCents: 0, ...(Object.fromEntries(FUNNEL_STAGES.map(([s]) => [s, 0])) as StageCounts) }));
-    row[STAGE_OF.get(r.metric)!] = Number(r.n);
-    if (r.metric === 'sale_sold') row.revenueCents = Number(r.v);
-  }
+    if (!row) byKey.set(key, (row = { key, revenueCents: 0, returned: 0, ...(Object.fromEntries(FUNNEL_STAGES.map(([s]) => [s, 0])) as StageCounts) }));
+    return row;
+  };
+  for (const r of rows) rowOf(String(r.key))[STAGE_OF.get(r.metric)!] = Number(r.n);
+  for (const [key, m] of money) Object.assign(rowOf(key), { sold: m.sold, returned: m.returned, revenueCents: m.revenueCents });
   return [...byKey.values()].sort((a, b) => b.visits - a.visits || b.stored - a.stored || (a.key < b.key ? -1 : 1)).slice(0, limit);
 }
 
-/** Visits, stored leads, sales and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
-export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') {
-  // A literal width, not a parameter: PostgreSQL matches the GROUP BY expression to the selected one only when they are the same text.
-  const plan = bucket === 'day' ? pairPlan(f) : undefined;
-  if (plan) {
-    const rows = await pairs(db, f, plan)
-      .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
-      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
-      .groupBy(['day', 'metric'])
-      .execute();
-    return points(rows);
-  }
-  if (bucket === 'day' && dailyAnswers(f)) {
-    const rows = await daily(db, f, 'all')
-      .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
-      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
-      .groupBy(['day', 'metric'])
-      .execute();
-    return points(rows);
-  }
-  const at = sql<string>`substr(hour, 1, ${sql.lit(bucket === 'day' ? 10 : 13)})`;
-  const rows = await filtered(db, f)
-    .where('metric', 'in', ['visit', 'stored', 'sale_sold'])
-    .select((eb) => [at.as('at'), 'metric', eb.fn.sum<number | string>('count').as('n'), eb.fn.sum<number | string>('value').as('v')])
-    .groupBy([at, 'metric'])
-    .execute();
-  return points(rows);
+/** A day's (or hour's) visits, stored leads, sales, returns and revenue (sales less returns). */
+export interface SeriesPoint {
+  at: string;
+  visits: number;
+  stored: number;
+  sold: number;
+  returned: number;
+  /** the prices given back on that day */
+  returnedCents: number;
+  revenueCents: number;
 }
 
-function points(rows: { at: string; metric: string; n: number | string; v: number | string }[]) {
-  const points = new Map<string, { at: string; visits: number; stored: number; sold: number; revenueCents: number }>();
+/** Visits, stored leads, sales, returns and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
+export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day', dayCells?: MoneyCells): Promise<SeriesPoint[]> {
+  const money = bucket === 'day' && dayCells ? dayCells : moneyOf(db, f, bucket);
+  const plan = bucket === 'day' ? pairPlan(f) : undefined;
+  let rows: { at: string; metric: string; n: number | string }[];
+  if (plan) {
+    rows = await pairs(db, f, plan)
+      .where('metric', 'in', ['visit', 'stored'])
+      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n')])
+      .groupBy(['day', 'metric'])
+      .execute();
+  } else if (bucket === 'day' && dailyAnswers(f)) {
+    rows = await daily(db, f, 'all')
+      .where('metric', 'in', ['visit', 'stored'])
+      .select((eb) => [eb.ref('day').as('at'), 'metric', eb.fn.sum<number | string>('count').as('n')])
+      .groupBy(['day', 'metric'])
+      .execute();
+  } else {
+    // A literal width, not a parameter: PostgreSQL matches the GROUP BY expression to the selected one only when they are the same text.
+    const at = sql<string>`substr(hour, 1, ${sql.lit(bucket === 'day' ? 10 : 13)})`;
+    rows = await filtered(db, f)
+      .where('metric', 'in', ['visit', 'stored'])
+      .select((eb) => [at.as('at'), 'metric', eb.fn.sum<number | string>('count').as('n')])
+      .groupBy([at, 'metric'])
+      .execute();
+  }
+  return points(
+    rows,
+    moneyBy(await money, (c) => c.at),
+  );
+}
+
+function points(rows: { at: string; metric: string; n: number | string }[], money: Map<string, MoneyTotals>): SeriesPoint[] {
+  const points = new Map<string, SeriesPoint>();
+  const point = (at: string) => {
+    const p = points.get(at) ?? { at, visits: 0, stored: 0, sold: 0, returned: 0, returnedCents: 0, revenueCents: 0 };
+    points.set(at, p);
+    return p;
+  };
   for (const r of rows) {
-    const p = points.get(r.at) ?? { at: r.at, visits: 0, stored: 0, sold: 0, revenueCents: 0 };
+    const p = point(r.at);
     if (r.metric === 'visit') p.visits = Number(r.n);
     if (r.metric === 'stored') p.stored = Number(r.n);
-    if (r.metric === 'sale_sold') {
-      p.sold = Number(r.n);
-      p.revenueCents = Number(r.v);
-    }
-    points.set(r.at, p);
   }
+  for (const [at, m] of money) Object.assign(point(at), { sold: m.sold, returned: m.returned, returnedCents: m.returnedCents, revenueCents: m.revenueCents });
   return [...points.values()].sort((a, b) => (a.at < b.at ? -1 : 1));
 }
 
 /** Everything the overview page shows, in one call (the bench times this). */
 export async function overview(db: Store, f: FunnelFilter) {
+  // The sale records are read once, by day and every dimension, and summed for each table.
+  const cells = moneyOf(db, f);
+  // Each table awaits it after its own query: a failure is handled there, not left unhandled meanwhile.
+  cells.catch(() => undefined);
   const [total, byCampaign, bySource, byLanding, byState, chart] = await Promise.all([
-    funnel(db, f),
-    breakdown(db, f, 'campaign'),
-    breakdown(db, f, 'source'),
-    breakdown(db, f, 'landing'),
-    breakdown(db, f, 'state'),
-    series(db, f, 'day'),
+    funnel(db, f, cells),
+    breakdown(db, f, 'campaign', 50, cells),
+    breakdown(db, f, 'source', 50, cells),
+    breakdown(db, f, 'landing', 50, cells),
+    breakdown(db, f, 'state', 50, cells),
+    series(db, f, 'day', cells),
   ]);
   return { funnel: total, byCampaign, bySource, byLanding, byState, chart };
 }

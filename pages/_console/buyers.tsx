@@ -42,6 +42,9 @@ export default function BuyersPage(props: Props) {
           ))}
         </div>
       )}
+      <p className="mb-4">
+        Won: sales decided in the range, at their price. Revenue: that, less the prices given back by the returns made in the range — as on the overview.
+      </p>
       <DataTable
         caption={`Buyers, ${props.from} to ${props.to} (UTC)`}
         head={[
@@ -72,7 +75,7 @@ export default function BuyersPage(props: Props) {
           num(r.wins),
           money(r.revenueCents),
           money(r.averagePriceCents),
-          r.returned ? `${num(r.returned)} (${pct(r.returnRate)})` : '0',
+          r.returned ? `${num(r.returned)} (${pct(r.returnRate)}), ${money(r.returnedCents)} back` : '0',
           r.capsUsed || 'no caps',
           `${num(r.averageLatencyMs)} ms`,
           r.lastError,

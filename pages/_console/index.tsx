@@ -1,8 +1,8 @@
 /**
  * The console's overview: for a date range (and a brand or campaign), the funnel from visit to
  * sale with its conversion rates, revenue and earnings per lead and per visit, visits and sales
- * per day, and the funnel by campaign, source, landing page and state — all from the rollups
- * (engine/traffic/funnelQuery.ts overview).
+ * per day, and the funnel by campaign, source, landing page and state (engine/traffic/funnelQuery.ts
+ * overview): the stages up to stored leads from the event rollups, the money from the sale records.
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
@@ -143,10 +143,12 @@ export default function OverviewPage(props: Props) {
           Sampled data: {num(refused)} events were refused past the ingest budget in this range, so the counts below are lower than what happened.
         </p>
       )}
-      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="totals">
+      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3" data-testid="totals">
         {[
           ['Visits', num(f.stages[0]!.count)],
           ['Revenue', money(f.revenueCents)],
+          ['Sold', `${num(f.stages[f.stages.length - 1]!.count)} for ${money(f.soldCents)}`],
+          ['Returned', `${num(f.returned)}, ${money(f.returnedCents)} given back`],
           ['Earnings per lead', money(f.earningsPerLeadCents)],
           ['Earnings per visit', money(f.earningsPerVisitCents)],
         ].map(([k, v]) => (
@@ -168,9 +170,16 @@ export default function OverviewPage(props: Props) {
       <DailyChart points={data.chart} />
       <DataTable
         caption="Visits, leads and sales per day"
-        head={['Day', 'Visits', 'Stored leads', 'Sold', 'Revenue']}
-        numeric={[false, true, true, true, true]}
-        rows={data.chart.map((p) => [p.at, num(p.visits), num(p.stored), num(p.sold), money(p.revenueCents)])}
+        head={['Day', 'Visits', 'Stored leads', 'Sold', 'Returned', 'Revenue']}
+        numeric={[false, true, true, true, true, true]}
+        rows={data.chart.map((p) => [
+          p.at,
+          num(p.visits),
+          num(p.stored),
+          num(p.sold),
+          p.returned ? `${num(p.returned)} (${money(-p.returnedCents)})` : '0',
+          money(p.revenueCents),
+        ])}
       />
       <h2 className="mb-2 text-xl font-semibold">Breakdowns</h2>
       <Breakdown query={query} caption="By campaign" rows={data.byCampaign} />

@@ -8,7 +8,16 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
-export const COPIED_TABLES = ['traffic_visits', 'traffic_events', 'traffic_hourly', 'traffic_daily', 'traffic_daily_pairs', 'leads'] as const;
+export const COPIED_TABLES = [
+  'traffic_visits',
+  'traffic_events',
+  'traffic_hourly',
+  'traffic_daily',
+  'traffic_daily_pairs',
+  'leads',
+  'lead_sales',
+  'lead_returns',
+] as const;
 const CHUNK = 20_000;
 const ARRAY_TYPE: Record<string, string> = { text: 'text[]', integer: 'int4[]', bigint: 'int8[]' };
 

@@ -1,8 +1,9 @@
 /**
  * The console overview's query (engine/traffic/funnelQuery.ts overview: the funnel, four
- * breakdowns and the daily chart, from the rollups) over 1,000,000 raw events and 20,000 leads
- * spread over 90 days, unfiltered and filtered, on SQLite and on PostgreSQL. The data comes from
- * the demo generator once and is kept in data/bench/traffic-1000000-20000.sqlite for later runs;
+ * breakdowns and the daily chart, the stages from the rollups and the money from the sale
+ * records) over 1,000,000 raw events and 20,000 leads with their sales and returns, spread over
+ * 90 days, unfiltered and filtered, on SQLite and on PostgreSQL. The data comes from the demo
+ * generator once and is kept in data/bench/traffic-sales-1000000-20000.sqlite for later runs;
  * PostgreSQL is started for the run (as tests/support/postgres.ts does) and gets the same rows
  * copied in (./trafficCopy.ts), and must answer exactly as SQLite does. Without PostgreSQL
  * installed its rows say so and are skipped. Budget: under 500 ms each (median of 5, after one warm-up).
@@ -48,7 +49,7 @@ const figure = (kind: string, name: string) =>
   `console overview over ${EVENTS.toLocaleString('en-US')} events and ${LEADS.toLocaleString('en-US')} leads (${kind}, ${name})`;
 
 const NOTE =
-  'engine/traffic/funnelQuery.ts overview() over 90 days: funnel, breakdowns by campaign, source, landing page and state, daily series; median of 5 after a warm-up; data by engine/traffic/demoTraffic.ts (seed 1); PostgreSQL 15 started for the run with the same rows copied in, its answers checked equal to SQLite’s';
+  'engine/traffic/funnelQuery.ts overview() over 90 days: funnel, breakdowns by campaign, source, landing page and state, daily series (money from lead_sales and lead_returns joined to leads and visits); median of 5 after a warm-up; data by engine/traffic/demoTraffic.ts (seed 1); PostgreSQL 15 started for the run with the same rows copied in, its answers checked equal to SQLite’s';
 
 async function rowsOf(kind: string, db: Store, expected?: Map<string, unknown>): Promise<{ rows: Row[]; answers: Map<string, unknown> }> {
   const rows: Row[] = [];
@@ -65,7 +66,8 @@ async function rowsOf(kind: string, db: Store, expected?: Map<string, unknown>):
 async function benchFile(root: string): Promise<string> {
   const dir = join(root, 'data/bench');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `traffic-${EVENTS}-${LEADS}.sqlite`);
+  // "sales": the generator writes sale records since the overview reads its money there (an older file has none)
+  const file = join(dir, `traffic-sales-${EVENTS}-${LEADS}.sqlite`);
   if (!existsSync(file)) {
     const partial = `${file}.partial`;
     rmSync(partial, { force: true });

@@ -19,11 +19,11 @@ export const PASSWORD = 'correct horse battery staple';
 
 /** A console account, made as an operator makes one: the real CLI, the password on standard input. */
 let accounts = 0;
-export function addUser(role: 'admin' | 'analyst' | 'viewer'): string {
+export function addUser(role: 'admin' | 'analyst' | 'viewer', dbFile = E2E_DB_FILE): string {
   const email = `${role}-${run}-${++accounts}@example.com`;
   execFileSync('npm', ['run', '--silent', 'console:user', '--', 'add', '--email', email, '--role', role, '--password-stdin'], {
     input: PASSWORD,
-    env: { ...process.env, LOANSITES_DB_FILE: E2E_DB_FILE, DATABASE_URL: '' },
+    env: { ...process.env, LOANSITES_DB_FILE: dbFile, DATABASE_URL: '' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   return email;
@@ -45,9 +45,9 @@ export const clearNetworkAttempts = () => withStore((db) => db.deleteFrom('conso
  * A raw request with any Host header (a browser will not send a brand host to the console's paths
  * on purpose), from `localAddress` when given: another loopback address is another client.
  */
-export function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}, localAddress?: string) {
+export function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}, localAddress?: string, port = PORT) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: PORT, method, path, agent: false, localAddress, headers: { host, ...headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: false, localAddress, headers: { host, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -59,8 +59,8 @@ export function raw(method: string, path: string, host: string, body = '', heade
 }
 
 /** Sign in through the form, by keyboard only: the skip link first, then the email, the password, Enter. */
-export async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto(`${CONSOLE}/login`);
+export async function signIn(page: Page, email: string, password = PASSWORD, consoleUrl = CONSOLE) {
+  await page.goto(`${consoleUrl}/login`);
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   await page.keyboard.press('Tab');

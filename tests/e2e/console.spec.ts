@@ -52,7 +52,6 @@ test.beforeAll(async () => {
     ...[0, 1, 2, 3].map((i) => event(i, 'apply_view')),
     ...[0, 1, 2].map((i) => event(i, 'step_1')),
     ...[0, 1].flatMap((i) => [event(i, 'step_2'), event(i, 'submitted'), event(i, 'stored')]),
-    event(0, 'sale_sold', 4500),
   ];
   leadId = newId('ld');
   await withStore(async (db) => {

@@ -4,7 +4,7 @@ import { request as httpRequest, type Agent } from 'node:http';
 import { E2E_PORT } from '../../playwright.config';
 
 export const PORT = E2E_PORT;
-export const brandUrl = (id: string, path = '/') => `http://${id}.localhost:${PORT}${path}`;
+export const brandUrl = (id: string, path = '/', port = PORT) => `http://${id}.localhost:${port}${path}`;
 
 /** Open a page and wait until React has hydrated it (the layout's effect marks <html data-hydrated>). */
 export async function gotoHydrated(page: Page, url: string) {

@@ -10,9 +10,9 @@ export const uniquePhone = () => `512${String(2000000 + Math.floor(Math.random()
  */
 export async function fillAndSubmit(
   page: Page,
-  opts: { brand: string; path: string; email: string; phone?: string; title?: boolean; postal?: { label: string; code: string } },
+  opts: { brand: string; path: string; email: string; phone?: string; title?: boolean; postal?: { label: string; code: string }; port?: number },
 ) {
-  await page.goto(brandUrl(opts.brand, opts.path));
+  await page.goto(brandUrl(opts.brand, opts.path, opts.port));
   await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
   await page.getByLabel(opts.postal?.label ?? 'ZIP code').fill(opts.postal?.code ?? '78701');
   if (opts.title) {

@@ -102,6 +102,7 @@ describe('the overview filters and sorted breakdowns', () => {
     submitted: stored,
     stored,
     sold: 0,
+    returned: 0,
     revenueCents,
   });
   const rows = [row('spring', 100, 5, 900), row('Autumn', 40, 4, 4500), row('winter', 100, 1, 0), row('', 0, 0, 0)];
@@ -238,7 +239,7 @@ afterAll(async () => {
 });
 
 describe('buyers: returns and caps used', () => {
-  it('a buyer that returned one of its three sales shows 1 (33.3%), and its caps as used today and this month in its own time zone', async () => {
+  it('a buyer that returned one of its three sales shows 3 won, 1 returned (33.3%), the price kept, and its caps as used today and this month in its own time zone', async () => {
     const now = new Date();
     const t = localTime(now, 'America/Chicago');
     const template = await db.selectFrom('leads').selectAll().where('id', '=', LEAD).executeTakeFirstOrThrow();
@@ -265,15 +266,21 @@ describe('buyers: returns and caps used', () => {
         .execute();
       await db.insertInto('lead_sales').values(sale(id, status)).execute();
     }
+    await db
+      .insertInto('lead_returns')
+      .values({ lead_id: 'ld_caps3', buyer_id: 'capped', reason: 'fraud', note: '', price_cents: 2000, created_at: now.toISOString() })
+      .execute();
     const capped = { id: 'capped', caps: { perDay: 5, perMonth: 100 }, schedule: { timeZone: 'America/Chicago' } } as unknown as Buyer;
     const uncapped = { id: 'open' } as unknown as Buyer;
     const from = new Date(now.getTime() - 86_400_000).toISOString();
     const to = new Date(now.getTime() + 86_400_000).toISOString();
     const rows = await buyersOverview(db, from, to, await capsUsedOf(db, [capped, uncapped], now));
     expect(rows.find((r) => r.buyer === 'capped')).toMatchObject({
-      wins: 2,
+      wins: 3,
       revenueCents: 4000,
+      averagePriceCents: 2000,
       returned: 1,
+      returnedCents: 2000,
       returnRate: 1 / 3,
       capsUsed: '2 of 5 today, 2 of 100 this month',
     });

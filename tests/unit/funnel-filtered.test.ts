@@ -3,7 +3,8 @@
  * one other dimension) against a recount over the raw visits and events, on generated data, on
  * SQLite and PostgreSQL: the funnel, every breakdown and the daily series agree for every filter the
  * console offers, whether the pairs kept by the writer or the ones the migration fills from the
- * hourly rollups answer.
+ * hourly rollups answer. The money is recounted from the sale records (each sale on its day,
+ * each return on its own, with the dimensions of the lead's visit).
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,11 +28,22 @@ interface Fact {
   dims: Record<Breakdown, string>;
 }
 
-/** Every visit and event as a fact with its dimensions, straight from the raw tables. */
+/** Every visit and event as a fact with its dimensions, straight from the raw tables; every sale and return too, with its lead's visit's dimensions. */
 async function rawFacts(db: Store): Promise<Fact[]> {
   const visits = await db.selectFrom('traffic_visits').selectAll().execute();
   const events = await db.selectFrom('traffic_events').selectAll().execute();
+  const leads = new Map((await db.selectFrom('leads').select(['id', 'visit_id', 'state']).execute()).map((l) => [l.id, l]));
+  const visitOf = new Map(visits.map((v) => [v.id, v]));
+  const dimsOf = (leadId: string): Record<Breakdown, string> => {
+    const lead = leads.get(leadId)!;
+    const v = visitOf.get(lead.visit_id!)!;
+    return { brand: v.brand, campaign: v.campaign, source: v.source, landing: v.landing_path, device: v.device, state: lead.state.toUpperCase() };
+  };
+  const sales = await db.selectFrom('lead_sales').selectAll().where('status', 'in', ['sold', 'returned']).execute();
+  const returns = await db.selectFrom('lead_returns').selectAll().execute();
   return [
+    ...sales.map((x) => ({ at: x.decided_at!, metric: 'sale_sold', value: Number(x.price_cents), dims: dimsOf(x.lead_id) })),
+    ...returns.map((x) => ({ at: x.created_at, metric: 'sale_return', value: Number(x.price_cents), dims: dimsOf(x.lead_id) })),
     ...visits.map((v) => ({
       at: v.created_at,
       metric: 'visit',
@@ -53,36 +65,57 @@ function recount(facts: Fact[], f: FunnelFilter) {
     (x) =>
       x.at >= f.from &&
       x.at < f.to &&
-      STAGE_OF.has(x.metric) &&
+      (STAGE_OF.has(x.metric) || x.metric === 'sale_return') &&
       (['brand', 'campaign', 'source', 'landing', 'device'] as const).every((d) => f[d] === undefined || x.dims[d] === f[d]),
   );
   const tally = (xs: Fact[]) => {
     const counts: Record<string, number> = Object.fromEntries(FUNNEL_STAGES.map(([s]) => [s, 0]));
     let revenue = 0;
+    let returned = 0;
+    let returnedCents = 0;
     for (const x of xs) {
+      if (x.metric === 'sale_return') {
+        returned += 1;
+        returnedCents += x.value;
+        revenue -= x.value;
+        continue;
+      }
       counts[STAGE_OF.get(x.metric)!]! += 1;
       if (x.metric === 'sale_sold') revenue += x.value;
     }
-    return { counts, revenue };
+    return { counts, revenue, returned, returnedCents };
   };
   const by = (d: Breakdown) => {
     const keys = [...new Set(hits.map((x) => x.dims[d]))].sort();
     return keys.map((key) => {
       const t = tally(hits.filter((x) => x.dims[d] === key));
-      return { key, ...t.counts, revenueCents: t.revenue };
+      return { key, ...t.counts, revenueCents: t.revenue, returned: t.returned };
     });
   };
-  const days = [...new Set(hits.filter((x) => ['visit', 'stored', 'sale_sold'].includes(x.metric)).map((x) => x.at.slice(0, 10)))].sort();
+  const days = [...new Set(hits.filter((x) => ['visit', 'stored', 'sale_sold', 'sale_return'].includes(x.metric)).map((x) => x.at.slice(0, 10)))].sort();
   const chart = days.map((at) => {
     const t = tally(hits.filter((x) => x.at.startsWith(at)));
-    return { at, visits: t.counts.visits, stored: t.counts.stored, sold: t.counts.sold, revenueCents: t.revenue };
+    return {
+      at,
+      visits: t.counts.visits,
+      stored: t.counts.stored,
+      sold: t.counts.sold,
+      returned: t.returned,
+      returnedCents: t.returnedCents,
+      revenueCents: t.revenue,
+    };
   });
   return { total: tally(hits), breakdowns: Object.fromEntries(BREAKDOWNS.map((d) => [d, by(d)])), chart };
 }
 
 async function answered(db: Store, f: FunnelFilter) {
   const fn = await funnel(db, f);
-  const total = { counts: Object.fromEntries(fn.stages.map((s) => [s.stage, s.count])), revenue: fn.revenueCents };
+  const total = {
+    counts: Object.fromEntries(fn.stages.map((s) => [s.stage, s.count])),
+    revenue: fn.revenueCents,
+    returned: fn.returned,
+    returnedCents: fn.returnedCents,
+  };
   const breakdowns: Record<string, unknown> = {};
   for (const d of BREAKDOWNS) breakdowns[d] = (await breakdown(db, f, d, 10_000)).sort((a, b) => (a.key < b.key ? -1 : 1));
   return { total, breakdowns, chart: await series(db, f, 'day') };
@@ -98,7 +131,7 @@ const FILTERS: FunnelFilter[] = [
   { ...RANGE, brand: 'ustitleloans', device: 'desktop' },
   { ...RANGE, source: 'google', device: 'mobile' },
   RANGE,
-  { ...RANGE, brand: 'cashadvance' },
+  { ...RANGE, brand: 'honestloans' },
 ];
 
 describe.each([
@@ -110,7 +143,7 @@ describe.each([
   beforeAll(async () => {
     db = openStore(options());
     await migrateStore(db);
-    await writeDemoTraffic(db, { events: 6000, leads: 80, days: 5, seed: 7, now: NOW, brands: ['ipaydayloans', 'ustitleloans', 'cashadvance'] });
+    await writeDemoTraffic(db, { events: 6000, leads: 80, days: 5, seed: 7, now: NOW, brands: ['ipaydayloans', 'ustitleloans', 'honestloans'] });
     facts = await rawFacts(db);
   }, 120_000);
   afterAll(() => db?.destroy());

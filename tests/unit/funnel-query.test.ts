@@ -1,7 +1,8 @@
 /**
- * The funnel, breakdowns and series, answered from the rollups, against what the test itself
- * wrote: a known set of visits and events (SQLite and PostgreSQL); the rates as a table; and the
- * demo generator's data giving the same funnel from the rollups as from the raw rows.
+ * The funnel, breakdowns and series against what the test itself wrote: a known set of visits
+ * and events (the stages, from the rollups) and sale records (the money: a sale on one day, a
+ * sale returned the next), on SQLite and PostgreSQL; the rates as a table; and the demo
+ * generator's data giving the same funnel from the rollups as from the raw rows, and its money.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import { writeTraffic, type TrafficEventInput } from '../../engine/store/traffic
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { BREAKDOWNS, breakdown, dailyAnswers, funnel, funnelOf, series } from '../../engine/traffic/funnelQuery';
 import { visitRow } from '../../engine/traffic/rules';
+import { insertLead } from '../../engine/store/leads';
 import { bothStores } from '../support/bothStores';
+import { leadRow } from '../support/leadRow';
+import { recordSaleRow } from '../support/saleRecord';
 
 const { tmp, postgres } = bothStores('loansites-funnel-');
 
@@ -49,13 +53,18 @@ describe.each([
       events: [
         ...['apply_view', 'step_1', 'step_2', 'submitted'].map((m) => ev(v(1), m, day1)),
         ev(v(1), 'stored', day1, { state: 'TX' }),
-        ev(v(1), 'sale_sold', day1, { state: 'TX', value: 4200 }),
+        ev(v(2), 'stored', day1, { state: 'TX' }),
         ev(v(2), 'apply_view', day1),
         ev(v(2), 'state_refused', day1, { state: 'NY' }),
         ev(v(4), 'apply_view', day2),
         ev(v(4), 'step_1', day2),
       ],
     });
+    // v1's lead sold on day 1 for $42.00; v2's lead sold on day 1 for $10.00 and was returned on day 2.
+    const sold = await insertLead(db, leadRow({ visit_id: v(1), created_at: day1.toISOString() }), []);
+    const back = await insertLead(db, leadRow({ visit_id: v(2), created_at: day1.toISOString() }), []);
+    await recordSaleRow(db, { leadId: sold.id, buyer: 'acme', priceCents: 4200, at: day1 });
+    await recordSaleRow(db, { leadId: back.id, buyer: 'acme', priceCents: 1000, at: day1, returnedAt: day2 });
   });
   afterAll(() => db?.destroy());
 
@@ -69,17 +78,34 @@ describe.each([
       ['step1', 2],
       ['step2', 1],
       ['submitted', 1],
-      ['stored', 1],
-      ['sold', 1],
+      ['stored', 2],
+      ['sold', 2],
     ]);
-    expect([f.revenueCents, f.earningsPerLeadCents, f.earningsPerVisitCents]).toEqual([4200, 4200, 1050]);
+    expect([f.soldCents, f.returned, f.returnedCents, f.revenueCents]).toEqual([5200, 1, 1000, 4200]);
+    expect([f.earningsPerLeadCents, f.earningsPerVisitCents]).toEqual([2100, 1050]);
+  });
+
+  it('a sale returned later counts on its sale day and comes off the revenue on the day of the return', async () => {
+    expect(await funnel(db, { from: '2025-03-01T00:00:00.000Z', to: '2025-03-02T00:00:00.000Z' })).toMatchObject({
+      soldCents: 5200,
+      returned: 0,
+      revenueCents: 5200,
+    });
+    expect(await funnel(db, { from: '2025-03-02T00:00:00.000Z', to: '2025-03-03T00:00:00.000Z' })).toMatchObject({
+      soldCents: 0,
+      returned: 1,
+      returnedCents: 1000,
+      revenueCents: -1000,
+    });
+    const back = await funnel(db, { ...all, device: 'desktop' });
+    expect([back.stages.at(-1)!.count, back.returned, back.revenueCents]).toEqual([1, 1, 0]);
   });
 
   it('filters by brand, campaign, source, landing page, device and time', async () => {
     const count = async (extra: object) => (await funnel(db, { ...all, ...extra })).stages.map((s) => s.count);
-    expect(await count({ campaign: 'spring' })).toEqual([2, 2, 1, 1, 1, 1, 1]);
+    expect(await count({ campaign: 'spring' })).toEqual([2, 2, 1, 1, 1, 2, 2]);
     expect(await count({ brand: 'ustitleloans' })).toEqual([1, 1, 1, 0, 0, 0, 0]);
-    expect(await count({ source: 'google', device: 'desktop' })).toEqual([1, 1, 0, 0, 0, 0, 0]);
+    expect(await count({ source: 'google', device: 'desktop' })).toEqual([1, 1, 0, 0, 0, 1, 1]);
     expect(await count({ landing: '/' })).toEqual([1, 0, 0, 0, 0, 0, 0]);
     expect(await count({ from: '2025-03-02T00:00:00.000Z' })).toEqual([1, 1, 1, 0, 0, 0, 0]);
   });
@@ -87,14 +113,14 @@ describe.each([
   it('breaks down by campaign (largest first) and by state; a series by day', async () => {
     const byCampaign = await breakdown(db, all, 'campaign');
     expect(byCampaign.map((r) => [r.key, r.visits, r.applyViews, r.stored, r.revenueCents])).toEqual([
-      ['spring', 2, 2, 1, 4200],
+      ['spring', 2, 2, 2, 4200],
       ['', 1, 0, 0, 0],
       ['fall', 1, 1, 0, 0],
     ]);
-    expect((await breakdown(db, all, 'state')).find((r) => r.key === 'TX')).toMatchObject({ stored: 1, sold: 1 });
+    expect((await breakdown(db, all, 'state')).find((r) => r.key === 'TX')).toMatchObject({ stored: 2, sold: 2, returned: 1, revenueCents: 4200 });
     expect(await series(db, all, 'day')).toEqual([
-      { at: '2025-03-01', visits: 3, stored: 1, sold: 1, revenueCents: 4200 },
-      { at: '2025-03-02', visits: 1, stored: 0, sold: 0, revenueCents: 0 },
+      { at: '2025-03-01', visits: 3, stored: 2, sold: 2, returned: 0, returnedCents: 0, revenueCents: 5200 },
+      { at: '2025-03-02', visits: 1, stored: 0, sold: 0, returned: 1, returnedCents: 1000, revenueCents: -1000 },
     ]);
   });
 });
@@ -136,6 +162,8 @@ it('the demo generator’s data: the funnel from the rollups equals the counts o
     done.sold,
   ]);
   expect(done.leads).toBe(60);
+  expect([f.returned, f.revenueCents]).toEqual([done.returned, done.revenueCents]);
+  expect(done.returned).toBeGreaterThan(0);
   // Whole days without filters come from the daily rollups; the same range a millisecond off comes from the hourly cube: the same answers.
   const daily = { from: '2025-03-20T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z', brand: 'ipaydayloans' };
   const hourly = { ...daily, to: '2025-04-01T00:00:00.001Z' };
@@ -146,6 +174,6 @@ it('the demo generator’s data: the funnel from the rollups equals the counts o
   expect(await series(db, daily)).toEqual(await series(db, hourly));
   const leads = await db.selectFrom('leads').select(['visit_id', 'email']).execute();
   expect(leads.length).toBe(60);
-  expect(leads.every((l) => l.visit_id?.startsWith('v') && l.email.endsWith('@example.com'))).toBe(true);
+  expect(leads.every((l) => l.visit_id?.startsWith('vdemo') && l.email.endsWith('@example.com'))).toBe(true);
   await db.destroy();
 }, 60_000);

@@ -19,6 +19,7 @@ import * as m009i from './009_traffic_pairs_all_values';
 import * as m010 from './010_sale_posts_out';
 import * as m011t from './011_console_totp';
 import * as m012 from './012_traffic_bounded';
+import * as m013 from './013_lead_device_money';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['010_sale_posts_out', m010],
   ['011_console_totp', m011t],
   ['012_traffic_bounded', m012],
+  ['013_lead_device_money', m013],
 ];
 
 export const migrationProvider: MigrationProvider = {
