@@ -3,7 +3,7 @@
 #
 #   validate                                  (seconds; a broken brand file stops everything early)
 #   lint ‖ typecheck ‖ build                  (the build skips its own type check: typecheck runs it)
-#   e2e (after the build)  ‖  unit (niced)    (the unit tests fill the gaps the browser tests leave)
+#   e2e (after the build)  ‖  unit            (the unit tests fill the gaps the browser tests leave)
 #
 # Each step's output is kept and printed whole when it ends (the e2e tests stream as they run),
 # so the logs read as if the steps had run one after another; each step's wall time is printed,
@@ -45,9 +45,10 @@ if [ -n "${TEST_SERIAL:-}" ]; then
     finish "$step"
   done
 else
-  # The unit tests need no build: they start now at the lowest priority and take the CPU the
-  # other steps leave (the browser tests wait on pages, servers and timers much of the time).
-  run test:unit nice -n 19 npm run --silent test:unit
+  # The unit tests need no build: they start now and use the CPU the other steps leave (the
+  # browser tests wait on pages, servers and timers much of the time). Not niced: on a machine
+  # shared with other jobs a niced run starves and its child-process tests time out.
+  run test:unit npm run --silent test:unit
   run lint npm run --silent lint
   run typecheck npm run --silent typecheck
   run build env LOANSITES_BUILD_SKIP_TYPECHECK=1 npm run --silent build
