@@ -4,7 +4,7 @@
  * canonical, one <h1>, and zero axe violations. (crawl.spec.ts covers every linked page
  * over plain HTTP.)
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './sharedPage.fixtures';
 import { buildCatalog, readSources, type LoadedBrand } from '../../engine/catalog';
 import { resolvePage } from '../../engine/resolve';
 import { brandUrl, expectNoAxeViolations } from './helpers';

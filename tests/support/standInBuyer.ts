@@ -117,8 +117,21 @@ export async function startStandInBuyer(
     if (answer.accepted && p !== 'wrong-redirect' && !buyer.quiet) buyer.accepted.add(leadId);
     if (!res.destroyed) json(res, 200, text2);
   });
-  const port = await freePort(48000);
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  // Probing a port and then listening on it races other test runs on a shared machine (seen as an
+  // uncaught EADDRINUSE that hung a suite's beforeAll): when the port is taken, try the next one.
+  for (let from = 48000; ;) {
+    const port = await freePort(from);
+    const taken = await new Promise<boolean>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(true) : reject(err));
+      server.once('error', onError);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', onError);
+        resolve(false);
+      });
+    });
+    if (!taken) break;
+    from = port + 1;
+  }
   buyer.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return buyer;
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# npm test: every check, overlapped so a 2-core CI machine is never idle while a step waits.
+#
+#   validate                                  (seconds; a broken brand file stops everything early)
+#   lint ‖ typecheck ‖ build                  (the build skips its own type check: typecheck runs it)
+#   e2e (after the build)  ‖  unit            (the unit tests fill the gaps the browser tests leave)
+#
+# Each step's output is kept and printed whole when it ends (the e2e tests stream as they run),
+# so the logs read as if the steps had run one after another; each step's wall time is printed,
+# and the exit status is non-zero when any step failed. TEST_SERIAL=1 runs them one at a time.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+failed=()
+now() { date +%s; }
+
+# run NAME CMD…: in the background, output to $logs/NAME.log, status and seconds to $logs/NAME.rc
+run() {
+  local name=$1
+  shift
+  (
+    start=$(now)
+    "$@" >"$logs/$name.log" 2>&1
+    echo "$? $(($(now) - start))" >"$logs/$name.rc"
+  ) &
+}
+# finish NAME: wait for it, print its output and its time, note a failure
+finish() {
+  local name=$1
+  while [ ! -f "$logs/$name.rc" ]; do wait -n 2>/dev/null || sleep 0.2; done
+  read -r rc secs <"$logs/$name.rc"
+  echo "━━ npm run $name ━━"
+  cat "$logs/$name.log"
+  echo "━━ $name: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in ${secs}s ━━"
+  [ "$rc" -eq 0 ] || failed+=("$name")
+}
+
+start=$(now)
+npm run --silent validate || exit 1
+
+if [ -n "${TEST_SERIAL:-}" ]; then
+  for step in lint typecheck test:unit build; do
+    run "$step" npm run --silent "$step"
+    finish "$step"
+  done
+else
+  # The unit tests need no build: they start now and use the CPU the other steps leave (the
+  # browser tests wait on pages, servers and timers much of the time). Not niced: on a machine
+  # shared with other jobs a niced run starves and its child-process tests time out.
+  run test:unit npm run --silent test:unit
+  run lint npm run --silent lint
+  run typecheck npm run --silent typecheck
+  run build env LOANSITES_BUILD_SKIP_TYPECHECK=1 npm run --silent build
+  for step in lint typecheck build; do finish "$step"; done
+fi
+
+if [[ " ${failed[*]} " == *" build "* ]]; then
+  echo "━━ test:e2e skipped: the build failed ━━"
+else
+  echo "━━ npm run test:e2e ━━"
+  e2e_start=$(now)
+  npm run --silent test:e2e
+  rc=$?
+  echo "━━ test:e2e: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in $(($(now) - e2e_start))s ━━"
+  [ "$rc" -eq 0 ] || failed+=(test:e2e)
+fi
+[ -n "${TEST_SERIAL:-}" ] || finish test:unit
+
+echo "━━ npm test: $([ ${#failed[@]} -eq 0 ] && echo ok || echo "FAILED: ${failed[*]}") in $(($(now) - start))s ━━"
+[ ${#failed[@]} -eq 0 ]
