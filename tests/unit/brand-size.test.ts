@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LAYOUTS = 140;
-const MAX_LINES = 14_313;
+// +6: the title ad page opens on its amount (the slider block in layouts/title-loans.json).
+const MAX_LINES = 14_319;
 
 const MEASURED_BRANDS = [
   'cocoloan',

@@ -143,6 +143,7 @@ describe('deploy/Dockerfile', () => {
       'package.json',
       'public',
       'schemas',
+      'scripts/check-node.cjs',
       'server.mjs',
       'tsconfig.json',
     ]);
