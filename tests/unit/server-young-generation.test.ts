@@ -1,0 +1,58 @@
+/**
+ * The server bounds V8's young generation so a burst of requests does not leave the process
+ * ~100 MiB larger: started as `node server.mjs` (no flag), it replaces itself with the same
+ * command plus --max-semi-space-size, keeping its pid, arguments and environment.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { semiSpaceToApply } from '../../engine/http/youngGeneration.mjs';
+
+const run = promisify(execFile);
+const moduleUrl = pathToFileURL(join(__dirname, '..', '..', 'engine', 'http', 'boundYoungGeneration.mjs')).href;
+
+// A stand-in for server.mjs: the module first, then a line about the process it ended up in.
+const script = join(mkdtempSync(join(tmpdir(), 'young-gen-')), 'server.mjs');
+writeFileSync(
+  script,
+  `import ${JSON.stringify(moduleUrl)};\nconsole.log(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, argv: process.argv.slice(2) }));\n`,
+);
+
+/** What a process that imports the module first ends up with: its new space's limit, pid, argv. */
+async function startWith(env: Record<string, string>, nodeArgs: string[] = []) {
+  const { stdout } = await run(process.execPath, [...nodeArgs, script, 'first', '--second'], {
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    encoding: 'utf8',
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as { pid: number; execArgv: string[]; argv: string[] };
+}
+
+describe('the server starts with a bounded young generation', () => {
+  it('re-executes itself with 16 MiB semi-spaces by default, keeping its arguments', async () => {
+    const started = await startWith({});
+    expect(started.execArgv).toContain('--max-semi-space-size=16');
+    expect(started.argv).toEqual(['first', '--second']);
+  });
+
+  it('takes the size from SERVER_SEMI_SPACE_MB, and 0 keeps V8 sizing with no second start', async () => {
+    expect((await startWith({ SERVER_SEMI_SPACE_MB: '4' })).execArgv).toContain('--max-semi-space-size=4');
+    expect((await startWith({ SERVER_SEMI_SPACE_MB: '0' })).execArgv.join(' ')).not.toContain('semi-space');
+  });
+
+  it('leaves a flag given on the command line or in NODE_OPTIONS alone', async () => {
+    const given = await startWith({}, ['--max-semi-space-size=32']);
+    expect(given.execArgv.filter((a) => a.includes('semi-space'))).toEqual(['--max-semi-space-size=32']);
+    expect(semiSpaceToApply({ NODE_OPTIONS: '--max-semi-space-size=8' }, [])).toBeUndefined();
+  });
+
+  it('refuses a size that is not a whole number of MiB with a readable message', () => {
+    expect(() => semiSpaceToApply({ SERVER_SEMI_SPACE_MB: 'lots' }, [])).toThrow(
+      'SERVER_SEMI_SPACE_MB must be a whole number of MiB from 0 to 256, not "lots"',
+    );
+    expect(() => semiSpaceToApply({ SERVER_SEMI_SPACE_MB: '1000' }, [])).toThrow(/from 0 to 256/);
+  });
+});
