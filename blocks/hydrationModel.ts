@@ -11,7 +11,7 @@
  */
 import type { BlockType } from '../schemas/brand.types';
 import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engine/model';
-import { STORE_BRANDS } from '../engine/data/stores';
+import { STORE_BRANDS } from '../engine/browser/data/stores';
 import { STORE_SLUG as SLUG, storeLinks } from './parts/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
 import { registry } from './registry';

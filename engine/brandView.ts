@@ -3,15 +3,15 @@
  * frozen view per brand, year and kind of page, shared by every page that has it.
  */
 import type { Brand } from '../schemas/brand.types';
-import { applyUrl } from './applyUrl';
+import { applyUrl } from './browser/applyUrl';
 import { stateLinks } from './blockSpecs/links';
 import type { LoadedBrand } from './catalog';
-import { STORE_BRANDS } from './data/stores';
+import { STORE_BRANDS } from './browser/data/stores';
 import { lendingView } from './lending';
 import type { BrandView, ExitPopupView } from './model';
-import { DO_NOT_SELL_LABEL } from './privacy';
+import { DO_NOT_SELL_LABEL } from './browser/privacy';
 import { privacyChoicePath } from './privacyChoicePage';
-import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from './sharedRoutes';
+import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from './browser/sharedRoutes';
 import { listInWords, NO_SERVICE_STATES } from './states';
 import { fill, type Vars } from './templates';
 

@@ -12,7 +12,7 @@ import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
 import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
-import { withSharedRoutes } from './sharedRoutes';
+import { withSharedRoutes } from './browser/sharedRoutes';
 import { locate, parseJson, type ParsedJson } from './validate/locate';
 import { checkBrandSchema, checkLayoutSchema, checkPartSchema } from './validate/schema';
 import { checkBrand, type FileProblem, type LayoutSource } from './validate/semantic';

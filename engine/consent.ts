@@ -9,7 +9,7 @@
  * brand, and the text's SHA-256 — so the record says what the visitor saw, even after the
  * wording changes. Add a version; never edit one that leads were stored with.
  */
-import type { Country } from './regions';
+import type { Country } from './browser/regions';
 
 /** Who asks for consent, as the brand's organization data gives it. */
 export interface ConsentParty {

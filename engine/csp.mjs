@@ -9,7 +9,7 @@
  * Inline scripts are allowed by hash, never by nonce: pages are cached (ISR), and a
  * per-request nonce would make every page dynamic. The inline scripts are the error reporter
  * (engine/errors/reporterScript.mjs), the loader that starts the page's scripts after its first
- * paint (engine/afterPaintScript.mjs) and React's reveal scripts for outlined Suspense boundaries
+ * paint (engine/browser/afterPaintScript.mjs) and React's reveal scripts for outlined Suspense boundaries
  * (engine/reactInlineScripts.mjs); Next's __NEXT_DATA__ and the JSON-LD are data
  * (type="application/json" / "application/ld+json"), which CSP does not block.
  *
@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseDsn } from './errors/dsn.mjs';
-import { AFTER_PAINT_SCRIPT } from './afterPaintScript.mjs';
+import { AFTER_PAINT_SCRIPT } from './browser/afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from './errors/reporterScript.mjs';
 import { reactBoundaryScripts } from './reactInlineScripts.mjs';
 

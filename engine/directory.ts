@@ -3,7 +3,7 @@
  * s, tuv, wxyz, other), the store brands, and the nationwide city index by first letter
  * with its pagination.
  */
-import { STORE_BRANDS, type StoreBrand } from './data/stores';
+import { STORE_BRANDS, type StoreBrand } from './browser/data/stores';
 import { allCitiesByName, type City } from './cities';
 import { NEAR_ME_PREFIX } from './loanTypes';
 

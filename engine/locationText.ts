@@ -2,13 +2,13 @@
  * Facts about a state or city written from data: service availability (SPEC §1 and §9
  * lists), coverage (cities and ZIP codes from the city table), largest or nearest places.
  */
-import { formatNumber } from './amounts';
+import { formatNumber } from './browser/amounts';
 import { citiesOf, largestCities, nearbyCities, type City } from './cities';
 import { fill, possessive } from './templates';
 import { listInWords, STATE_SETS, type State } from './states';
 import type { LocationFactsData } from './blockSpecs/locationFacts';
 
-/** Counts in the brand's locale without Intl where engine/amounts.ts can (Intl's number data is ~5 MB resident once loaded). */
+/** Counts in the brand's locale without Intl where engine/browser/amounts.ts can (Intl's number data is ~5 MB resident once loaded). */
 const n = (value: number, locale: string) => formatNumber(value, locale);
 
 export function availabilitySentence(state: State, brandName: string, loanLabel: string, titleOnly = false): string {

@@ -61,7 +61,7 @@ export interface BrandView {
     stateLinks?: { heading: string; links: LinkView[] };
     disclaimers: string[];
     copyright: string;
-    /** "Stop calls and emails": the contact opt-out page every brand has (engine/sharedRoutes.ts) */
+    /** "Stop calls and emails": the contact opt-out page every brand has (engine/browser/sharedRoutes.ts) */
     contactOptOut?: LinkView;
   };
 }

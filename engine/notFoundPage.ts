@@ -12,7 +12,7 @@
 import type { Catalog } from './catalog';
 import { getCatalog } from './catalog';
 import { brandOfHost, requestHost } from './hosts';
-import { brandOfInternalPath } from './http/requestPath';
+import { brandOfInternalPath } from './browser/requestPath';
 import type { PageModel } from './model';
 import { buildPageModel } from './pageModel';
 import { NOT_FOUND_PATH } from './pageMatch';

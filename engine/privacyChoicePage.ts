@@ -1,6 +1,6 @@
 /**
  * Where a brand's privacy-choice page is, from its routes and their layouts' blocks. Kept apart
- * from engine/privacy.ts, which the browser also loads: this asks the block specs, which are
+ * from engine/browser/privacy.ts, which the browser also loads: this asks the block specs, which are
  * server code.
  */
 import type { Brand, Layout } from '../schemas/brand.types';

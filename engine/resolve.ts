@@ -6,7 +6,7 @@
  * engine/pageMatch.ts.
  */
 import type { BlockType, Brand, Layout } from '../schemas/brand.types';
-import { TITLE_APPLY } from './applyUrl';
+import { TITLE_APPLY } from './browser/applyUrl';
 import { unavailableHere } from './availability';
 import { specOf, type BlockData } from './blockSpecs';
 import type { BlockOf, ResolveContext } from './blockSpecs/types';

@@ -10,10 +10,10 @@
  * validation, the sitemap and the docs (`npm run gen`) all read from here.
  */
 import type { Brand, LoanType } from '../schemas/brand.types';
-import { formatMoney } from './amounts';
+import { formatMoney } from './browser/amounts';
 import { allCitiesByName, cityAnywhere, cityFromCityStateSlug, cityInState, citiesOf, cityStateSlug, distinctCitySlugs, type City } from './cities';
-import type { StoreBrand } from './data/stores';
-import { STORE_BRANDS } from './data/stores';
+import type { StoreBrand } from './browser/data/stores';
+import { STORE_BRANDS } from './browser/data/stores';
 import { cityPageCount, citiesStartingWith, letterGroupLabel, LETTER_GROUPS, storeBySlug, storeNearMePath } from './directory';
 import { LOAN_TYPE_VARS, loanTypeVars } from './loanTypeText';
 import { stateByCode, stateBySlug, STATES, type State } from './states';

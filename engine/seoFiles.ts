@@ -22,7 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot, type LoadedBrand } from './catalog';
 import type { ContentSource } from './content/types';
-import { SITEMAP_FILE } from './http/requestPath';
+import { SITEMAP_FILE } from './browser/requestPath';
 import { brandPaths, combinedPaths, contentPaths, robotsTxt, sitemapCountOf, sitemapIndexXmlOf, sitemapPieces, sitemapXmlOf } from './sitemap';
 
 export interface SeoFile {

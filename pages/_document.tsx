@@ -2,7 +2,7 @@ import type { AppType } from 'next/app';
 import { Head, Html, Main, NextScript, type DocumentContext, type DocumentProps } from 'next/document';
 import { RenderedOnceContext } from '../blocks/chrome/renderedOnce';
 import { createRenderOnce } from '../blocks/chrome/renderOnceOnServer';
-import { AFTER_PAINT_SCRIPT } from '../engine/afterPaintScript.mjs';
+import { AFTER_PAINT_SCRIPT } from '../engine/browser/afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
 import { scriptsAfterPaint } from '../blocks/chrome/afterPaintScripts';
 import type { PageModel } from '../engine/model';
@@ -40,7 +40,7 @@ function PageHead({ model }: { model: PageModel }) {
 }
 
 /**
- * Next's head with its chunk scripts started after the first paint (engine/afterPaintScript.mjs):
+ * Next's head with its chunk scripts started after the first paint (engine/browser/afterPaintScript.mjs):
  * the same chunks in the same order, named by preloads the loader at the end of the body runs.
  */
 class AfterPaintHead extends Head {

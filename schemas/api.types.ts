@@ -632,7 +632,7 @@ export interface LandingParams {
 }
 
 /**
- * POST /api/trace: one encrypted form trace (SPEC §7). Wire format in engine/formTrace/format.ts; the decrypted plaintext follows form-trace.schema.json.
+ * POST /api/trace: one encrypted form trace (SPEC §7). Wire format in engine/browser/formTrace/format.ts; the decrypted plaintext follows form-trace.schema.json.
  */
 export interface FormTraceEnvelope {
   /**
@@ -646,7 +646,7 @@ export interface FormTraceEnvelope {
 }
 
 /**
- * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/formTrace/format.ts).
+ * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/browser/formTrace/format.ts).
  */
 export interface FormTrace {
   /**

@@ -12,7 +12,7 @@
  */
 import './check-node.cjs';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
-import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
+import { formatAmount, formatPhone, isCountry, type Country } from '../engine/browser/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';
 import { salesOf } from '../engine/sale/store';
 import { returnsOf } from '../engine/sale/returns';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { withApplySource } from '../../engine/apply';
+import { withApplySource } from '../../engine/browser/applySource';
 import type { ApplyView } from '../../engine/model';
 import { useApplySource } from '../parts/useApplySource';
 

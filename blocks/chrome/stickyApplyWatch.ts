@@ -8,7 +8,7 @@
  * screen. Its link carries the visit's stored source (v1), as every apply link does. Returns the
  * cleanup.
  */
-import { storedSource, withApplySource } from '../../engine/apply';
+import { storedSource, withApplySource } from '../../engine/browser/applySource';
 import { localStore, rememberThisVisit } from './visitTracking';
 
 export function watchStickyApply(el: HTMLElement): () => void {

@@ -1,13 +1,13 @@
 'use client';
 import { useEffect, useId, useState } from 'react';
-import { amountLabel, amountOptions, formatMoney } from '../../engine/amounts';
-import { applyUrl, TITLE_APPLY } from '../../engine/applyUrl';
-import { LOAN_PURPOSES } from '../../engine/data/purposes';
+import { amountLabel, amountOptions, formatMoney } from '../../engine/browser/amounts';
+import { applyUrl, TITLE_APPLY } from '../../engine/browser/applyUrl';
+import { LOAN_PURPOSES } from '../../engine/browser/data/purposes';
 import type { BrandView } from '../../engine/model';
 import type { LiveExitPopup } from '../hydrationModel';
 import { storeLinks } from './storeLinks';
-import { TITLE_AMOUNT, titleSubmitAmount, typeTitleAmount } from '../../engine/widgets/amountInput';
-import { EXIT_POPUP_WIDTHS } from '../../engine/widgets/modal';
+import { TITLE_AMOUNT, titleSubmitAmount, typeTitleAmount } from '../../engine/browser/widgets/amountInput';
+import { EXIT_POPUP_WIDTHS } from '../../engine/browser/widgets/modal';
 import { AmountDropdown } from './AmountDropdown';
 import { CashForm, CREDIT_NOTE } from './CashForm';
 import { Modal } from './Modal';

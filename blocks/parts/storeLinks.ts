@@ -1,4 +1,4 @@
-import { STORE_BRANDS } from '../../engine/data/stores';
+import { STORE_BRANDS } from '../../engine/browser/data/stores';
 import type { LinkView } from '../../engine/model';
 
 /** The pattern the payday exit popup's store links follow in a first load's data (blocks/hydrationModel.ts). */

@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
-import { bracketAmount } from '../../engine/amounts';
-import { applyUrl } from '../../engine/applyUrl';
+import { bracketAmount } from '../../engine/browser/amounts';
+import { applyUrl } from '../../engine/browser/applyUrl';
 import { ApplyForm } from '../parts/ApplyForm';
 import type { BlockProps } from '../types';
 import { AmountDropdown } from '../parts/AmountDropdown';

@@ -1,4 +1,4 @@
-import type { GeocoderEndpoint } from '../geocode/client';
+import type { GeocoderEndpoint } from '../browser/geocoder/client';
 import { geocoderEndpoint } from '../geocode/endpoint';
 import type { BlockSpec } from './types';
 

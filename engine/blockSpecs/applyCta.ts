@@ -1,4 +1,4 @@
-import { applyUrl } from '../applyUrl';
+import { applyUrl } from '../browser/applyUrl';
 import { unavailableHere } from '../availability';
 import { NO_SERVICE_ALTERNATIVES } from '../locationText';
 import type { LinkView } from '../model';

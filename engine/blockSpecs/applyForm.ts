@@ -1,13 +1,13 @@
 import type { AmountParam } from '../../schemas/brand.types';
 import { originOf } from '../csp.mjs';
-import { TITLE_APPLY } from '../applyUrl';
+import { TITLE_APPLY } from '../browser/applyUrl';
 import { consentText, CONSENT_VERSION_OF } from '../consent';
 import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
-import { FORM_AMOUNT } from '../leads/formRules';
+import { FORM_AMOUNT } from '../browser/formRules';
 import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
 import { lendingView } from '../lending';
 import type { LinkView } from '../model';
-import { AU_STATES, CA_PROVINCES, type Country } from '../regions';
+import { AU_STATES, CA_PROVINCES, type Country } from '../browser/regions';
 import { STATES } from '../states';
 import type { BlockSpec } from './types';
 

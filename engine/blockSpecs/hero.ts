@@ -1,4 +1,4 @@
-import { applyUrl } from '../applyUrl';
+import { applyUrl } from '../browser/applyUrl';
 import { unavailableHere } from '../availability';
 import type { BlockSpec } from './types';
 

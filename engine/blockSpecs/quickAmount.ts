@@ -3,7 +3,7 @@
  * starts on the page's own amount (a "$500 loan" page) when that is one of its options, else on
  * the loan rules' default.
  */
-import { amountLabel, amountOptions, LOAN_AMOUNT } from '../amounts';
+import { amountLabel, amountOptions, LOAN_AMOUNT } from '../browser/amounts';
 import type { BlockSpec } from './types';
 
 export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: number; label: string }[]; defaultAmount: number; costNote: boolean }> = {

@@ -1,5 +1,5 @@
-import type { AmountRange } from '../amounts';
-import { sliderRange } from '../widgets/slider';
+import type { AmountRange } from '../browser/amounts';
+import { sliderRange } from '../browser/widgets/slider';
 import type { BlockSpec } from './types';
 
 /**

@@ -1,4 +1,4 @@
-import { STORE_BRANDS } from '../data/stores';
+import { STORE_BRANDS } from '../browser/data/stores';
 import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../directory';
 import type { LinkView } from '../model';
 import type { BlockSpec } from './types';

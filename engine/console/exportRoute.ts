@@ -11,7 +11,7 @@ import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { EXPORT_MAX, leadsCsv } from './adminQueries';
 import { requireUser } from './api';
-import { csv } from '../safeText';
+import { csv } from '../browser/safeText';
 import { googleAdsColumns, soldConversions } from '../sale/conversions';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';

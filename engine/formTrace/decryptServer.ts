@@ -9,7 +9,7 @@ import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' w
 import traceSchema from '../../schemas/api/form-trace.schema.json' with { type: 'json' };
 import { validatorFor } from '../http/api';
 import { toProblems } from '../validate/problems';
-import { FORM_TRACE_AES_KEY_BYTES, FORM_TRACE_TAG_BYTES, FormTraceError, splitData, type FormTrace, type FormTraceEnvelope } from './format';
+import { FORM_TRACE_AES_KEY_BYTES, FORM_TRACE_TAG_BYTES, FormTraceError, splitData, type FormTrace, type FormTraceEnvelope } from '../browser/formTrace/format';
 
 const problemsOf = (errors: Parameters<typeof toProblems>[0]): string[] => toProblems(errors).map((p) => `${p.pointer || '/'}: ${p.message}`);
 

@@ -16,7 +16,7 @@
 import { randomBytes, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { FORM_TRACE_MAX_RSA_BITS, FORM_TRACE_MIN_RSA_BITS } from './format';
+import { FORM_TRACE_MAX_RSA_BITS, FORM_TRACE_MIN_RSA_BITS } from '../browser/formTrace/format';
 
 /** Modulus size of pairs made by `npm run keys` and the dev fallback. */
 export const FORM_TRACE_RSA_BITS = 3072;

@@ -4,9 +4,9 @@
  * - Mapbox with GEOCODER=mapbox: MAPBOX_GEOCODING_URL (default https://api.mapbox.com/geocoding/v5)
  *   with the brand's mapKey as access token.
  * The brands' mapKey values are placeholders until real tokens are set, so the switch is the
- * environment, not the key; the client code is the same either way (engine/geocode/client.ts).
+ * environment, not the key; the client code is the same either way (engine/browser/geocoder/client.ts).
  */
-import type { GeocoderEndpoint } from './client';
+import type { GeocoderEndpoint } from '../browser/geocoder/client';
 
 export const EMBEDDED_GEOCODING_BASE = '/api/geocoding/v5';
 export const MAPBOX_GEOCODING_BASE = 'https://api.mapbox.com/geocoding/v5';

@@ -1,6 +1,6 @@
 /**
  * What the application form says differently per country, besides the field words of
- * engine/regions.ts: who asks for consent (the brand's organization), and the notices an
+ * engine/browser/regions.ts: who asks for consent (the brand's organization), and the notices an
  * enquiry form shows in Australia (the credit licence or credit-representative statement and
  * responsible lending next to the amount; the Privacy Act collection notice above the consent).
  * Canada's cost disclosure (the 35% APR cap, payday rules) is the brand's representative

@@ -7,7 +7,7 @@
  *   SHA-256 are stored with the lead, with time, IP and user agent;
  * - under 18 on the day → 422; a ZIP we do not know → 422; a state the brand cannot serve
  *   (SPEC §1, and the title brands' exclusions) → 422 and no lead (no connection to a lender);
- * - Canada and Australia: the province or state from the postal code itself (engine/regions.ts),
+ * - Canada and Australia: the province or state from the postal code itself (engine/browser/regions.ts),
  *   refused the same way where the brand cannot serve it; a body for another country's form,
  *   or a postal code, phone or consent wording of another country → 400;
  * - title brands need the purpose and the vehicle → 400.
@@ -21,13 +21,13 @@
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
-import { TITLE_APPLY } from '../applyUrl';
+import { TITLE_APPLY } from '../browser/applyUrl';
 import { consentText, countryOfConsentVersion, isConsentVersion } from '../consent';
 import { ApiError } from '../http/api';
 import { stateByCode } from '../states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
-import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../regions';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../browser/regions';
 import { consentPartyOf } from './countryText';
 import { destinationsOf } from './destinations';
 import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';

@@ -6,7 +6,7 @@
  */
 import { NO_SERVICE_STATES, STATES, TITLE_EXCLUDED_STATES, type State } from '../states';
 
-export { ageOn, MIN_AGE } from './age';
+export { ageOn, MIN_AGE } from '../browser/age';
 
 export type LoanKind = 'title' | 'general';
 

@@ -7,7 +7,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { escapeHtml } from '../errorPages';
-import { LOCALE_OF, type Country } from '../regions';
+import { LOCALE_OF, type Country } from '../browser/regions';
 import { timeZoneOf } from '../regionTimeZones';
 import type { DemoOffer, OpenedOffer } from './demoOffer';
 

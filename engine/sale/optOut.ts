@@ -9,7 +9,7 @@
  * lead sold before a key rotation was matched under the key of its day, and a later sale checks
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */
-import { PHONE_WORDS, type Country } from '../regions';
+import { PHONE_WORDS, type Country } from '../browser/regions';
 import type { Store } from '../store/db';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
 import { OPT_OUT_NOTICE } from './notices';

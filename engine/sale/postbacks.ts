@@ -20,7 +20,7 @@ export const isPostbackRow = (destination: string): boolean => destination.start
 
 type Lead = Pick<LeadsTable, 'id' | 'brand' | 'click_id' | 'source' | 'source2' | 'currency' | 'privacy_opt_out'>;
 
-/** The ad click ids of a lead: its click id is "gg" + gclid or "tt" + ttclid (engine/tracking.ts). */
+/** The ad click ids of a lead: its click id is "gg" + gclid or "tt" + ttclid (engine/browser/tracking.ts). */
 export function clickIds(clickId: string): { clickId: string; gclid: string; ttclid: string } {
   const gclid = clickId.startsWith('gg') ? clickId.slice(2) : '';
   const ttclid = clickId.startsWith('tt') ? clickId.slice(2) : '';

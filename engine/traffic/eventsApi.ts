@@ -18,7 +18,7 @@ import type { EventBatch } from '../../schemas/api.types';
 import { ApiError, brandOfRequest, clientIp, readJsonBody, requireMethod, trustProxyHeaders, userAgent } from '../http/api';
 import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
 import { requestHost } from '../hosts';
-import { privacyOptedOut } from '../privacy';
+import { privacyOptedOut } from '../browser/privacy';
 import type { TrafficBatch } from '../store/traffic';
 import { deviceClass, metricOf, visitRow } from './rules';
 import { issueVisitId, verifyVisitId } from './visitId';

@@ -7,7 +7,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { DEFAULT_LENDING } from '../lending';
-import { CURRENCY_OF, LOCALE_OF, type Country } from '../regions';
+import { CURRENCY_OF, LOCALE_OF, type Country } from '../browser/regions';
 
 export const CA_APR_CAP = 35;
 

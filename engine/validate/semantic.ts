@@ -10,8 +10,8 @@ import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
-import { TITLE_APPLY } from '../applyUrl';
-import { STORE_BRANDS } from '../data/stores';
+import { TITLE_APPLY } from '../browser/applyUrl';
+import { STORE_BRANDS } from '../browser/data/stores';
 import { isLayoutParam, shownBlockIndexes, withLayoutParams } from '../layoutParams';
 import { fill, placeholdersIn } from '../templates';
 import { encodePointer } from './locate';
@@ -108,7 +108,7 @@ export function checkBrand(
     }
   });
 
-  // Third parties and the privacy choice (engine/privacy.ts, blocks/chrome/thirdParties.ts).
+  // Third parties and the privacy choice (engine/browser/privacy.ts, blocks/chrome/thirdParties.ts).
   if (brand.config.tiktokPixelId && brand.product !== 'general') {
     add(file, '/config/tiktokPixelId', `the pixel is for general brands only (this brand's product is "${brand.product}"); remove tiktokPixelId`);
   }

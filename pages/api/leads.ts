@@ -15,7 +15,7 @@ import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/leads/runtime';
 import { saleToken, startSale } from '../../engine/sale/runtime';
-import { privacyOptedOut } from '../../engine/privacy';
+import { privacyOptedOut } from '../../engine/browser/privacy';
 import { getStore } from '../../engine/store/db';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
 import { verifyVisitId } from '../../engine/traffic/visitId';

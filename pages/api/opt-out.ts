@@ -16,7 +16,7 @@ import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
 import { contactKeys } from '../../engine/sale/runtime';
 import { getStore } from '../../engine/store/db';
-import type { Country } from '../../engine/regions';
+import type { Country } from '../../engine/browser/regions';
 
 export const config = { api: { bodyParser: false } };
 

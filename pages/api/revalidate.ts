@@ -8,7 +8,7 @@ import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json
 import type { RevalidateRequest } from '../../schemas/api.types';
 import { getCatalog } from '../../engine/catalog';
 import { ApiError, handleApi, readJsonBody, requireMethod } from '../../engine/http/api';
-import { internalPath } from '../../engine/http/requestPath';
+import { internalPath } from '../../engine/browser/requestPath';
 import { secretMatches } from '../../engine/preview';
 
 export const config = { api: { bodyParser: false } };

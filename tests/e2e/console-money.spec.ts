@@ -17,7 +17,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { CURRENT_CONSENT_VERSION } from '../../engine/consent';
 import { openStore, type Store } from '../../engine/store/db';
-import { VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
+import { VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { addUser, raw, signIn } from './console.fixtures';

@@ -12,7 +12,7 @@ import { keptValues, readStored, SESSION_KEY, stepOfHistoryState, writeStored } 
 import { placeOfPostalCode } from '../../blocks/applyForm/zip';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { consentText, CONSENT_VERSION_OF } from '../../engine/consent';
-import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/leads/formRules';
+import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/browser/formRules';
 import { regionUnavailableReason } from '../../engine/leads/rules';
 import { aprFigures } from '../../engine/validate/countryForm';
 

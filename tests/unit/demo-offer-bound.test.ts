@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
-import { isClientPagePath } from '../../engine/http/requestPath';
+import { isClientPagePath } from '../../engine/browser/requestPath';
 import { DEMO_OFFER_PATH, demoOfferKey, openDemoOffer, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { demoOfferPage, localTime, loanKindText } from '../../engine/sale/demoOfferPage';
 import { timeZoneOf } from '../../engine/regionTimeZones';
-import { AU_STATES, CA_PROVINCES } from '../../engine/regions';
+import { AU_STATES, CA_PROVINCES } from '../../engine/browser/regions';
 import { STATES } from '../../engine/states';
 
 const { brands, layouts } = readSources({ extraDir: '' });

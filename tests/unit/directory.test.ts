@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
-import { STORE_BRANDS } from '../../engine/data/stores';
+import { STORE_BRANDS } from '../../engine/browser/data/stores';
 import {
   allCitiesByName,
   bySize,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
-import { encryptFormTrace } from '../../engine/formTrace/encryptBrowser';
+import { encryptFormTrace } from '../../engine/browser/formTrace/encryptBrowser';
 import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../../engine/formTrace/keys';
 
 const pair = (bits: number, type: 'rsa' | 'ec' = 'rsa'): KeyPairPem =>

@@ -11,7 +11,7 @@ import { pagePolicy } from '../../engine/pagePolicy';
 import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/http/frontDoor';
 import { answerOf } from '../../engine/http/frontDoorAnswers';
 import { rememberingPages } from '../../engine/http/frontDoorServer';
-import { isClientPagePath, readTarget } from '../../engine/http/requestPath';
+import { isClientPagePath, readTarget } from '../../engine/browser/requestPath';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);

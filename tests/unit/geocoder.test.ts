@@ -7,7 +7,7 @@ import { geocodingHandler } from '../../engine/geocode/handler';
 import { placePagePath } from '../../engine/geocode/placePage';
 import { geocoderEndpoint } from '../../engine/geocode/endpoint';
 import { getCatalog } from '../../engine/catalog';
-import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
+import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
 
 const forward = (text: string, params = '') =>
   forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);

@@ -8,7 +8,7 @@ import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
 import { resolvePage } from '../../engine/resolve';
 import { STATE_SETS, stateByCode } from '../../engine/states';
 import { fill, possessive } from '../../engine/templates';
-import { mobileMenuGroups } from '../../engine/widgets/menu';
+import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 
 const catalog = getCatalog();
 
@@ -83,7 +83,7 @@ describe('labels', () => {
   });
 });
 
-describe('the phone menu groups (engine/widgets/menu.ts)', () => {
+describe('the phone menu groups (engine/browser/widgets/menu.ts)', () => {
   it('a group label is never a link; its own page is among its links; plain items stay links', () => {
     const groups = mobileMenuGroups([
       { label: 'Loan Types', children: [{ label: 'Payday', href: '/payday-loans' }] },

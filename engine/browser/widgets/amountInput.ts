@@ -39,7 +39,7 @@ export function titleSubmitAmount(text: string): number {
 
 /**
  * Get Your Cash: digits only, clamped on blur, placeholder 1000, empty → 1000. SPEC's 50–5000
- * within the loan rules (engine/amounts.ts): from 100, the form's smallest amount, so that what
+ * within the loan rules (engine/browser/amounts.ts): from 100, the form's smallest amount, so that what
  * the field shows after blur is what the form gets.
  */
 export const CASH_AMOUNT = widgetRange({ min: 50, max: 5000, step: 1 });

@@ -5,7 +5,7 @@
  * the field loses focus (and stay when focus comes back first). Framework-free, with the
  * timers passed in so the tests can drive them.
  */
-import { searchText } from '../geocode/client';
+import { searchText } from '../geocoder/client';
 
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SUGGESTION_HIDE_MS = 500;

@@ -1,9 +1,9 @@
 /**
  * What a page load stores (SPEC §3, §4 Visit tracking) — the part of the tracking rules that runs
  * in every page, at mount, kept apart from the session-trace rules so that every page's script
- * carries only this (engine/tracking.ts re-exports it: import the rules from there).
+ * carries only this (engine/browser/tracking.ts re-exports it: import the rules from there).
  */
-import { SOURCE_STORAGE_KEY } from './apply';
+import { SOURCE_STORAGE_KEY } from './applySource';
 
 /** Storage keys: base64 of each name (tests/unit/tracking.test.ts checks them against btoa). */
 export const STORAGE_KEYS = {

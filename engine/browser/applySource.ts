@@ -1,7 +1,7 @@
 /**
  * The apply source (SPEC §2 Apply, §3): v1 = the stored source, default landing-page. What every
  * page's script needs; the URL builder of the widgets that hand off with an amount is
- * engine/applyUrl.ts (only their chunks load it).
+ * engine/browser/applyUrl.ts (only their chunks load it).
  */
 export const DEFAULT_SOURCE = 'landing-page';
 /** Local storage key holding the apply source (SPEC §3). */

@@ -1,5 +1,5 @@
 /**
- * The cookie the privacy-choice page writes (engine/privacy.ts reads it): in its own module, so
+ * The cookie the privacy-choice page writes (engine/browser/privacy.ts reads it): in its own module, so
  * that only that page's chunk carries it.
  */
 import { OPT_OUT_COOKIE } from './privacy';

@@ -3,8 +3,8 @@
  * existing query parameters kept, v1 = the stored source (default landing-page), and the
  * amount under the brand's key only when an amount is given.
  */
-import type { AmountParam } from '../schemas/brand.types';
-import { DEFAULT_SOURCE } from './apply';
+import type { AmountParam } from '../../schemas/brand.types';
+import { DEFAULT_SOURCE } from './applySource';
 
 export type { AmountParam };
 

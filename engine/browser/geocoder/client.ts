@@ -1,7 +1,7 @@
 /**
  * The geocoding client the blocks use (browser-safe): the three map calls of SPEC §7, built as
  * Mapbox Geocoding v5 URLs under a base that is either the embedded geocoder (/api/geocoding/v5)
- * or Mapbox (MAPBOX_GEOCODING_URL), and the readings of their answers (engine/geocode/v5.ts).
+ * or Mapbox (MAPBOX_GEOCODING_URL), and the readings of their answers (engine/browser/geocoder/v5.ts).
  */
 import { addressSuggestions, geolocationResult, searchResults, type AddressSuggestion, type GeolocationResult, type SearchResult, type V5Response } from './v5';
 

@@ -6,11 +6,11 @@
  * tests/unit/apply-form-rules.test.ts. No React, no browser.
  */
 import type { LeadRequest } from '../../schemas/api.types';
-import { formatMoney, formatNumber, LOAN_AMOUNT } from '../amounts';
-import { LOAN_PURPOSES } from '../data/purposes';
-import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from '../regions';
+import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
+import { LOAN_PURPOSES } from './data/purposes';
+import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
 import { ageOn, MIN_AGE } from './age';
-import type { LoanKind } from './rules';
+import type { LoanKind } from '../leads/rules';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount): the loan rules every amount widget keeps within. */
 export const FORM_AMOUNT = LOAN_AMOUNT;

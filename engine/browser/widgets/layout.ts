@@ -1,8 +1,8 @@
 /**
  * Layout behaviour rules (SPEC §4, §9): the header turns solid once the page has scrolled past
  * 64 px; the inline error fallback. Every page's script carries this module: the breakpoints and
- * the resize delay (engine/widgets/viewport.ts) and the route progress bar
- * (engine/widgets/routeProgress.ts) are modules of their own, in the chunks that need them.
+ * the resize delay (engine/browser/widgets/viewport.ts) and the route progress bar
+ * (engine/browser/widgets/routeProgress.ts) are modules of their own, in the chunks that need them.
  */
 export const HEADER_SOLID_AFTER_PX = 64;
 export const isHeaderSolid = (scrollY: number): boolean => scrollY > HEADER_SOLID_AFTER_PX;

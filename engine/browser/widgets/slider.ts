@@ -1,7 +1,7 @@
 /**
  * Range-slider banner (SPEC §5, §9): the native input's value is a tenth of the amount shown and
  * sent, in steps of 5 ($50). SPEC's span is 50–5000; the page's range is that span within the
- * loan rules (engine/amounts.ts widgetRange: from $100, the form's smallest amount, starting on
+ * loan rules (engine/browser/amounts.ts widgetRange: from $100, the form's smallest amount, starting on
  * the form's default or the page's own amount), handed to the block as its data.
  */
 import { formatMoney, widgetRange, type AmountRange } from '../amounts';

@@ -20,7 +20,7 @@
  */
 
 export * from './visitSource';
-import type { SessionTrace } from '../schemas/api.types';
+import type { SessionTrace } from '../../schemas/api.types';
 import { TRACE_LIMITS } from './visitSource';
 
 /** Analytics client id wait (SPEC §9): every 200 ms, up to 10 tries. */

@@ -50,8 +50,8 @@ export const FORM_TRACE_MAX_ENVELOPE_BYTES = FORM_TRACE_MAX_KEY_BASE64 + FORM_TR
  * body of `POST /api/trace` that carries it sealed (schemas/api/form-trace-envelope.schema.json):
  * generated types, re-exported here beside the wire format.
  */
-export type { FormTrace, FormTraceEnvelope, FormTraceRequest, FormTraceResponse } from '../../schemas/api.types';
-import type { FormTrace } from '../../schemas/api.types';
+export type { FormTrace, FormTraceEnvelope, FormTraceRequest, FormTraceResponse } from '../../../schemas/api.types';
+import type { FormTrace } from '../../../schemas/api.types';
 
 /** What went wrong, one code per kind of failure, so a route or a log can tell them apart. */
 export type FormTraceErrorCode =

@@ -5,7 +5,7 @@
  * twelve copies of the same route that could drift apart. Client-safe (the footer and the
  * application form link here).
  */
-import type { Route } from '../schemas/brand.types';
+import type { Route } from '../../schemas/brand.types';
 
 /** The contact opt-out page: a borrower revokes consent to calls, texts and emails. */
 export const CONTACT_OPT_OUT_PATH = '/stop-calls-and-emails';
