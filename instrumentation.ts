@@ -8,8 +8,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
-  // A deployment without the key that seals leads at rest does not start (engine/leads/sealing.ts).
-  const { requireLeadKey } = await import('./engine/leads/sealing');
+  // A deployment without the key that seals leads at rest does not start (engine/keys/sealing.ts).
+  const { requireLeadKey } = await import('./engine/keys/sealing');
   const ring = requireLeadKey();
   // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
   const { configuredDestinations } = await import('./engine/leads/destinations');

@@ -28,9 +28,9 @@ import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName,
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
-import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
+import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
-import { drainServer, runShutdown, shutdownGraceMs } from './engine/http/shutdown.mjs';
+import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -75,7 +75,7 @@ const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 
 // A malformed lead key, or a deployment without one, stops the start here with the reason
-// (engine/leads/keyFormat.mjs), before the first request rather than a 500 on each.
+// (engine/keys/keyFormat.mjs), before the first request rather than a 500 on each.
 const keyProblem = leadKeyProblem(process.env);
 if (keyProblem) {
   console.error(keyProblem);
@@ -292,7 +292,7 @@ server.listen(port, () => {
 });
 /**
  * SIGTERM (a release, a scale-down) or Ctrl-C: the requests in progress are answered, then the
- * workers stop and the store and Redis connections close (engine/http/shutdown.mjs), then the
+ * workers stop and the store and Redis connections close (engine/process/shutdown.mjs), then the
  * process exits. A second signal exits at once.
  */
 let stopping = false;

@@ -6,7 +6,7 @@ import type { Catalog } from './catalog';
 import { loadPageContent, needsContent } from './content/load';
 import { contentSource, publicationState } from './content/service';
 import type { ContentSource } from './content/types';
-import { formTracePublicKey } from './formTrace/keys';
+import { formTracePublicKey } from './keys/formTraceKeys';
 import type { PageModel } from './model';
 import { matchPath, NOT_FOUND_PATH } from './pageMatch';
 import { resolvePage } from './resolve';

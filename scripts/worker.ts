@@ -5,7 +5,7 @@
  * claimed by one worker at a time.
  */
 import './check-node.cjs';
-import { requireLeadKey } from '../engine/leads/sealing';
+import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { startLeadWorker } from '../engine/leads/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';

@@ -37,7 +37,7 @@ import { brandOfHost, isBlogPath, requestHost } from '../hosts';
 import { pagePolicy } from '../pagePolicy';
 import { matchPath, searchRedirect } from '../pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
-import { isDeployment } from '../leads/keyFormat.mjs';
+import { isDeployment } from '../keys/keyFormat.mjs';
 import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
 import {

@@ -24,10 +24,10 @@ import { destinationTakes, isTestLead } from './environment';
 import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
 import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
 import { isPostbackRow, postbackRequest } from '../sale/postbacks';
-import { saleOf } from '../sale/store';
+import { saleOf } from '../store/sales';
 import { getCatalog } from '../catalog';
 import type { Postback } from '../../schemas/brand.types';
-import { openText } from './sealing';
+import { openText } from '../keys/sealing';
 
 export const MAX_ATTEMPTS = 25;
 export const LEASE_MS = 60_000;

@@ -32,8 +32,8 @@ import { consentPartyOf } from './countryText';
 import { destinationsOf } from './destinations';
 import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';
 import { destinationTakes, environmentOfHost } from './environment';
-import { openText, sealText } from './sealing';
-import { deviceClass } from '../traffic/rules';
+import { openText, sealText } from '../keys/sealing';
+import { deviceClass } from '../store/trafficRules';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;

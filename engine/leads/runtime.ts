@@ -4,7 +4,7 @@
  * it so a new lead goes out at once instead of at the next poll. Several instances may each
  * run one: claims keep a row to one worker (engine/store/leads.ts).
  */
-import { onShutdown } from '../http/shutdown.mjs';
+import { onShutdown } from '../process/shutdown.mjs';
 import { getStore, storeKindOf } from '../store/db';
 import { startLeadWorker, type LeadWorker } from './deliver';
 

@@ -8,7 +8,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { BuyerOptOutNotice } from '../../schemas/api.types';
 import type { Store } from '../store/db';
 import type { LeadDeliveriesTable, LeadsTable } from '../store/leads';
-import { saleOf } from './store';
+import { saleOf } from '../store/sales';
 
 export const OPT_OUT_NOTICE = 'optout:';
 

@@ -13,7 +13,7 @@ import { PHONE_WORDS, type Country } from '../browser/regions';
 import type { Store } from '../store/db';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
 import { OPT_OUT_NOTICE } from './notices';
-import { queueOutbox } from './store';
+import { queueOutbox } from '../store/sales';
 
 export interface OptOutBody {
   phone?: string;

@@ -12,8 +12,8 @@ import type { LeadsTable } from '../store/leads';
 import { isTestLead } from '../leads/environment';
 import { isAllowedEndpoint } from './buyers';
 import type { OutboxRequest } from './notices';
-import { queueOutbox } from './store';
-import type { LeadSalesTable } from './tables';
+import { queueOutbox } from '../store/sales';
+import type { LeadSalesTable } from '../store/saleTables';
 
 export const POSTBACK = 'postback:';
 export const isPostbackRow = (destination: string): boolean => destination.startsWith(POSTBACK);

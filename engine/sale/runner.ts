@@ -48,7 +48,7 @@ import {
   timelineOf,
   type NewEvent,
   type SaleDecision,
-} from './store';
+} from '../store/sales';
 
 export const SALE_LEASE_MS = 90_000;
 export const SALE_DEADLINE_MS = 40_000;

@@ -4,10 +4,10 @@
  * seconds takes up sales nobody holds — never started (the process died between storing the
  * lead and starting its sale) or abandoned (their worker died: the lease ran out).
  */
-import { onShutdown } from '../http/shutdown.mjs';
+import { onShutdown } from '../process/shutdown.mjs';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
-import { isDeployment, leadKeyring } from '../leads/sealing';
+import { isDeployment, leadKeyring } from '../keys/sealing';
 
 import { wakeLeadWorker } from '../leads/runtime';
 import { getCatalog } from '../catalog';
@@ -15,7 +15,7 @@ import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { buyerSecret, getBuyers } from './buyers';
 import { demoBuyer, DEMO_SECRET } from './demoLender';
 import { runSale, DUPLICATE_WINDOW_MS, type SaleDeps } from './runner';
-import { adoptLeadsWithoutSale, dueSales, ensureSale } from './store';
+import { adoptLeadsWithoutSale, dueSales, ensureSale } from '../store/sales';
 
 /** The current lead key: contact hashes and sale tokens are keyed with it (a rotated key starts a new duplicate window). */
 const leadKey = (): Buffer => leadKeyring().current.key;

@@ -20,7 +20,7 @@ import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
 import { requestHost } from '../hosts';
 import { privacyOptedOut } from '../browser/privacy';
 import type { TrafficBatch } from '../store/traffic';
-import { deviceClass, metricOf, visitRow } from './rules';
+import { deviceClass, metricOf, visitRow } from '../store/trafficRules';
 import { issueVisitId, verifyVisitId } from './visitId';
 import { sharedTrafficWriter } from './writer';
 

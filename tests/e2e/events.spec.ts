@@ -12,7 +12,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import { EVENTS_URL, VISIT_STORAGE_KEY } from '../../engine/browser/visit';
-import { deviceClass } from '../../engine/traffic/rules';
+import { deviceClass } from '../../engine/store/trafficRules';
 import { step } from './apply-form.fixtures';
 import { brandUrl } from './helpers';
 

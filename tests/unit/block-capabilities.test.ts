@@ -8,7 +8,7 @@ import type { BlockType } from '../../schemas/brand.types';
 import { BLOCK_SPECS } from '../../engine/blockSpecs';
 import type { BlockSpec } from '../../engine/blockSpecs/types';
 import { getCatalog } from '../../engine/catalog';
-import { formTracePublicKey } from '../../engine/formTrace/keys';
+import { formTracePublicKey } from '../../engine/keys/formTraceKeys';
 import { pageUsesGeolocation } from '../../engine/geocode/permissions';
 import { buildPageModel } from '../../engine/pageModel';
 import { resolvePage } from '../../engine/resolve';

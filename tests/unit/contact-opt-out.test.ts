@@ -16,7 +16,7 @@ import { backoffMs, deliverDue } from '../../engine/leads/deliver';
 import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
 import { runSale, type SaleDeps } from '../../engine/sale/runner';
-import { ensureSale } from '../../engine/sale/store';
+import { ensureSale } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { startBuyer, type Buyer as Webhook } from '../support/buyer';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
 import { encryptFormTrace } from '../../engine/browser/formTrace/encryptBrowser';
-import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../../engine/formTrace/keys';
+import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../../engine/keys/formTraceKeys';
 
 const pair = (bits: number, type: 'rsa' | 'ec' = 'rsa'): KeyPairPem =>
   type === 'ec'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backoffMs, deliverDue, leadPayload, MAX_ATTEMPTS } from '../../engine/leads/deliver';
-import { openText, sealText } from '../../engine/leads/sealing';
+import { openText, sealText } from '../../engine/keys/sealing';
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
 import { insertLead, listLeads, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';

@@ -16,7 +16,7 @@ import { backoffMs, deliverDue } from '../../engine/leads/deliver';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { fillPostback, postbacksFor, postbackValues } from '../../engine/sale/postbacks';
 import { runSale } from '../../engine/sale/runner';
-import { ensureSale } from '../../engine/sale/store';
+import { ensureSale } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead, type LeadsTable } from '../../engine/store/leads';
 import { leadRow } from '../support/leadRow';

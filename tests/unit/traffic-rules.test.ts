@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, visitFor, VISIT_IDLE_MS } from '../../engine/browser/visit';
-import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/traffic/rules';
+import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/store/trafficRules';
 
 describe('deviceClass', () => {
   it.each([

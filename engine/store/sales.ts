@@ -7,10 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Store, StoreKind } from '../store/db';
-import { newId } from '../store/leads';
-import { isPostgresStore } from '../store/trafficPartitions';
-import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './tables';
+import type { Store, StoreKind } from './db';
+import { newId } from './leads';
+import { isPostgresStore } from './trafficPartitions';
+import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './saleTables';
 
 /** Creates the pending sale of a lead (nothing when it exists). */
 export async function ensureSale(db: Store, leadId: string, now: Date): Promise<void> {

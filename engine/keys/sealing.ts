@@ -1,6 +1,6 @@
 /**
  * Sensitive lead fields (date of birth, income) and form traces are encrypted at rest with
- * AES-256-GCM under keys from the environment (engine/leads/keyFormat.mjs: LEADS_ENCRYPTION_KEYS,
+ * AES-256-GCM under keys from the environment (engine/keys/keyFormat.mjs: LEADS_ENCRYPTION_KEYS,
  * current first, or LEADS_ENCRYPTION_KEY). A database dump alone does not reveal them.
  *
  * A sealed value names the key that sealed it: "v2.<key id>.<iv>.<ciphertext+tag>" (base64url;

@@ -2,7 +2,7 @@
 /**
  * The lead keys' configuration, shared by server.mjs (which checks it before Next loads, so a
  * bad key stops the start with the reason instead of a bare 500 on every request) and
- * engine/leads/sealing.ts (which uses the keys).
+ * engine/keys/sealing.ts (which uses the keys).
  *
  * LEADS_ENCRYPTION_KEYS: comma-separated keys, the current one first, older ones after it (they
  * only open what they sealed until `npm run keys -- rotate` has re-sealed it). Without it,
