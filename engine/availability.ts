@@ -1,8 +1,8 @@
 /** Where a brand takes no request: the state a page is about, when it is one the brand cannot serve. */
 import type { Brand } from '../schemas/brand.types';
-import { stateUnavailableReason } from './leads/rules';
+import { stateUnavailableReason } from './geo/servedPlaces';
 import { stateOf, type RouteParams } from './routeParams';
-import type { State } from './states';
+import type { State } from './geo/states';
 
 /**
  * The state this page is about when the brand takes no request from it (SPEC §1's no-service

@@ -12,7 +12,7 @@ import type { BrandView, ExitPopupView } from './model';
 import { DO_NOT_SELL_LABEL } from './browser/privacy';
 import { privacyChoicePath } from './privacyChoicePage';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from './browser/sharedRoutes';
-import { listInWords, NO_SERVICE_STATES } from './states';
+import { listInWords, NO_SERVICE_STATES } from './geo/states';
 import { fill, type Vars } from './templates';
 
 function brandView(

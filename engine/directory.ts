@@ -4,7 +4,7 @@
  * with its pagination.
  */
 import { STORE_BRANDS, type StoreBrand } from './browser/data/stores';
-import { allCitiesByName, type City } from './cities';
+import { allCitiesByName, type City } from './geo/cities';
 import { NEAR_ME_PREFIX } from './loanTypes';
 
 export const LETTER_GROUPS = ['a', 'b', 'c', 'd', 'ef', 'g', 'h', 'ijk', 'l', 'm', 'nop', 'qr', 's', 'tuv', 'wxyz', 'other'] as const;

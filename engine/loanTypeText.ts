@@ -11,7 +11,7 @@
  */
 import type { LoanType } from '../schemas/brand.types';
 import { LOAN_TYPES } from './loanTypes';
-import { capitalizeFirst } from './names';
+import { capitalizeFirst } from './geo/names';
 
 const titleCase = (words: string) => words.replace(/(^|\s)(\p{Ll})/gu, (_, space: string, c: string) => space + c.toUpperCase());
 

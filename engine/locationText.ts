@@ -3,9 +3,9 @@
  * lists), coverage (cities and ZIP codes from the city table), largest or nearest places.
  */
 import { formatNumber } from './browser/amounts';
-import { citiesOf, largestCities, nearbyCities, type City } from './cities';
+import { citiesOf, largestCities, nearbyCities, type City } from './geo/cities';
 import { fill, possessive } from './templates';
-import { listInWords, STATE_SETS, type State } from './states';
+import { listInWords, STATE_SETS, type State } from './geo/states';
 import type { LocationFactsData } from './blockSpecs/locationFacts';
 
 /** Counts in the brand's locale without Intl where engine/browser/amounts.ts can (Intl's number data is ~5 MB resident once loaded). */

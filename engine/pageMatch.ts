@@ -6,7 +6,7 @@ import { specOf } from './blockSpecs';
 import type { LoadedBrand } from './catalog';
 import { matchRoute, type RouteMatch } from './routes';
 import { ROUTE_PARAMS, stateItemVars, type ParamKind } from './routeParams';
-import { STATES } from './states';
+import { STATES } from './geo/states';
 import { fill } from './templates';
 
 /** The brand's 404 page model's own path (prerendered with each brand; pages/_error.tsx shows it). */

@@ -9,7 +9,7 @@
 import type { Brand, Layout } from '../schemas/brand.types';
 import { originOf, type PagePolicy } from './csp.mjs';
 import { specOf } from './blockSpecs';
-import { geocoderEndpoint } from './geocode/endpoint';
+import { geocoderEndpoint } from './geo/geocoder/endpoint';
 
 /** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
 export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => specOf(b.type).usesGeocoder);

@@ -18,7 +18,7 @@ import type { PageContent } from './content/load';
 import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
 import type { PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
-import { capitalizeFirst } from './names';
+import { capitalizeFirst } from './geo/names';
 import { isPageByRoutes, matchPath, NOT_FOUND_PATH } from './pageMatch';
 import { pageVars, stateOf } from './routeParams';
 import type { RouteMatch } from './routes';

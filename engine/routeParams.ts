@@ -11,12 +11,12 @@
  */
 import type { Brand, LoanType } from '../schemas/brand.types';
 import { formatMoney } from './browser/amounts';
-import { allCitiesByName, cityAnywhere, cityFromCityStateSlug, cityInState, citiesOf, cityStateSlug, distinctCitySlugs, type City } from './cities';
+import { allCitiesByName, cityAnywhere, cityFromCityStateSlug, cityInState, citiesOf, cityStateSlug, distinctCitySlugs, type City } from './geo/cities';
 import type { StoreBrand } from './browser/data/stores';
 import { STORE_BRANDS } from './browser/data/stores';
 import { cityPageCount, citiesStartingWith, letterGroupLabel, LETTER_GROUPS, storeBySlug, storeNearMePath } from './directory';
 import { LOAN_TYPE_VARS, loanTypeVars } from './loanTypeText';
-import { stateByCode, stateBySlug, STATES, type State } from './states';
+import { stateByCode, stateBySlug, STATES, type State } from './geo/states';
 
 /** The values a matched path gives its page, checked against the data. */
 export interface RouteParams {

@@ -11,7 +11,7 @@ import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } fro
 import { canonicalUrl } from './seo';
 import { specOf } from './blockSpecs';
 import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from './content/types';
-import type { State } from './states';
+import type { State } from './geo/states';
 
 export const SITEMAP_MAX_URLS = 50_000;
 

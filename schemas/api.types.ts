@@ -746,7 +746,7 @@ export interface GraphQLRequest {
 }
 
 /**
- * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state, province or territory of the postal code, the consent text of the version, the brand's country) are checked by engine/leads/rules.ts.
+ * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state, province or territory of the postal code, the consent text of the version, the brand's country) are checked by engine/geo/servedPlaces.ts.
  */
 export interface LeadRequest {
   /**

@@ -18,7 +18,7 @@ import {
   type FormStep,
 } from '../../engine/browser/formRules';
 import { produce } from '../../engine/browser/widgets/copyOnWrite';
-import type { LoanKind } from '../../engine/leads/rules';
+import type { LoanKind } from '../../engine/geo/servedPlaces';
 import type { Country } from '../../engine/browser/regions';
 import type { SendOutcome } from './send';
 import type { ZipPlace } from './zip';

@@ -4,11 +4,11 @@ import { TITLE_APPLY } from '../browser/applyUrl';
 import { consentText, CONSENT_VERSION_OF } from '../consent';
 import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
 import { FORM_AMOUNT } from '../browser/formRules';
-import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
+import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../geo/servedPlaces';
 import { lendingView } from '../lending';
 import type { LinkView } from '../model';
 import { AU_STATES, CA_PROVINCES, type Country } from '../browser/regions';
-import { STATES } from '../states';
+import { STATES } from '../geo/states';
 import type { BlockSpec } from './types';
 
 /** The application form's server-resolved data (blocks/applyForm). */

@@ -1,4 +1,4 @@
-import { citiesByName } from '../cities';
+import { citiesByName } from '../geo/cities';
 import { cityPage, cityPageCount } from '../directory';
 import type { LinkView } from '../model';
 import { cityItemVars } from '../routeParams';

@@ -1,4 +1,4 @@
-import { citiesOf, largestCitiesByName } from '../cities';
+import { citiesOf, largestCitiesByName } from '../geo/cities';
 import type { LinkView } from '../model';
 import { stateItemVars } from '../routeParams';
 import type { BlockSpec } from './types';

@@ -2,7 +2,7 @@
 import type { StateExclusions } from '../../schemas/brand.types';
 import type { LinkView } from '../model';
 import { stateItemVars } from '../routeParams';
-import { STATE_SETS, STATES, type State } from '../states';
+import { STATE_SETS, STATES, type State } from '../geo/states';
 import { fill } from '../templates';
 
 function statesExcluding(exclude: StateExclusions | undefined): readonly State[] {

@@ -9,7 +9,7 @@ import type { ContentBodyData } from '../content/load';
 import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
 import type { ParamKind } from '../routeParams';
-import type { State } from '../states';
+import type { State } from '../geo/states';
 import type { Vars } from '../templates';
 
 export type BlockOf<K extends BlockType> = Extract<Block, { type: K }>;

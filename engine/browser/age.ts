@@ -1,5 +1,5 @@
 /**
- * Age on the day of a request: the one rule of engine/leads/rules.ts the application form's first
+ * Age on the day of a request: the one rule of engine/geo/servedPlaces.ts the application form's first
  * chunk needs, apart from it so that the form does not bring the table of states (rules.ts's other
  * rules) to every apply page's first load. Pure; table-tested with rules.ts.
  */

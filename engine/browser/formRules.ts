@@ -2,7 +2,7 @@
  * The application form's field rules: what each field accepts, the message a
  * visitor sees when it does not, and the JSON body built from the fields. They mirror
  * schemas/api/lead.schema.json (the server checks the same body again) and use the shared
- * rules of engine/leads/rules.ts (age). Pure functions; table-tested in
+ * rules of engine/geo/servedPlaces.ts (age). Pure functions; table-tested in
  * tests/unit/apply-form-rules.test.ts. No React, no browser.
  */
 import type { LeadRequest } from '../../schemas/api.types';
@@ -10,7 +10,7 @@ import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
 import { LOAN_PURPOSES } from './data/purposes';
 import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
 import { ageOn, MIN_AGE } from './age';
-import type { LoanKind } from '../leads/rules';
+import type { LoanKind } from '../geo/servedPlaces';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount): the loan rules every amount widget keeps within. */
 export const FORM_AMOUNT = LOAN_AMOUNT;

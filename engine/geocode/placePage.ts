@@ -8,10 +8,10 @@
  */
 import type { LoanType } from '../../schemas/brand.types';
 import type { LoadedBrand } from '../catalog';
-import { cityInState, cityStateSlug, type City } from '../cities';
+import { cityInState, cityStateSlug, type City } from '../geo/cities';
 import { matchPath } from '../pageMatch';
 import type { CompiledRoute } from '../routes';
-import { slugify, stateByCode, type State } from '../states';
+import { slugify, stateByCode, type State } from '../geo/states';
 
 export interface PlaceWanted {
   /** lowercase two-letter state code */

@@ -8,7 +8,7 @@
 import type { Brand } from '../../schemas/brand.types';
 import { escapeHtml } from '../errorPages';
 import { LOCALE_OF, type Country } from '../browser/regions';
-import { timeZoneOf } from '../regionTimeZones';
+import { timeZoneOf } from '../geo/regionTimeZones';
 import type { DemoOffer, OpenedOffer } from './demoOffer';
 
 export interface PageAnswer {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
-import { geocoderIndex } from '../../engine/geocode/data';
+import { geocoderIndex } from '../../engine/geo/geocoder/data';
 import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
 import { requestHost } from '../../engine/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';

@@ -13,7 +13,7 @@ import { placeOfPostalCode } from '../../blocks/applyForm/zip';
 import { buildCatalog, readSources } from '../../engine/catalog';
 import { consentText, CONSENT_VERSION_OF } from '../../engine/consent';
 import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/browser/formRules';
-import { regionUnavailableReason } from '../../engine/leads/rules';
+import { regionUnavailableReason } from '../../engine/geo/servedPlaces';
 import { aprFigures } from '../../engine/validate/countryForm';
 
 const today = new Date('2026-11-23T12:00:00Z');

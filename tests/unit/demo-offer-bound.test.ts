@@ -10,9 +10,9 @@ import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
 import { isClientPagePath } from '../../engine/browser/requestPath';
 import { DEMO_OFFER_PATH, demoOfferKey, openDemoOffer, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { demoOfferPage, localTime, loanKindText } from '../../engine/sale/demoOfferPage';
-import { timeZoneOf } from '../../engine/regionTimeZones';
+import { timeZoneOf } from '../../engine/geo/regionTimeZones';
 import { AU_STATES, CA_PROVINCES } from '../../engine/browser/regions';
-import { STATES } from '../../engine/states';
+import { STATES } from '../../engine/geo/states';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const door: Door = {

@@ -11,8 +11,8 @@ import {
   citiesOf,
   compareText,
   distinctCitySlugs,
-} from '../../engine/cities';
-import { STATES } from '../../engine/states';
+} from '../../engine/geo/cities';
+import { STATES } from '../../engine/geo/states';
 
 describe('store brands and letter groups', () => {
   it('files every store brand in exactly one group', () => {

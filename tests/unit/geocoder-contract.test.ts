@@ -20,7 +20,7 @@ import {
 // What the blocks do: the search panel and the autocomplete fetch the URL the client builds.
 const searchPlaces = (ep: GeocoderEndpoint, text: string) => fetchPlaces(placeSearchUrl(ep, text));
 const suggestAddresses = (ep: GeocoderEndpoint, text: string) => fetchAddressSuggestions(addressSearchUrl(ep, text));
-import { geocodingHandler } from '../../engine/geocode/handler';
+import { geocodingHandler } from '../../engine/http/geocodeApi';
 
 const fixture = (name: string) => readFileSync(`tests/fixtures/mapbox-v5/${name}.json`, 'utf8');
 const RECORDED: Record<string, string> = {

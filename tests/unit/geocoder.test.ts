@@ -1,11 +1,11 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseGeocodeRequest, type ForwardRequest } from '../../engine/geocode/request';
-import { forwardGeocode, reverseGeocode } from '../../engine/geocode/search';
-import { geocodingHandler } from '../../engine/geocode/handler';
+import { parseGeocodeRequest, type ForwardRequest } from '../../engine/http/geocodeRequest';
+import { forwardGeocode, reverseGeocode } from '../../engine/geo/geocoder/search';
+import { geocodingHandler } from '../../engine/http/geocodeApi';
 import { placePagePath } from '../../engine/geocode/placePage';
-import { geocoderEndpoint } from '../../engine/geocode/endpoint';
+import { geocoderEndpoint } from '../../engine/geo/geocoder/endpoint';
 import { getCatalog } from '../../engine/catalog';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
 

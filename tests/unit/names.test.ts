@@ -1,12 +1,12 @@
 /** Issue 16 item 7: names and labels as pages show them, from the generators (not page by page). */
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../engine/catalog';
-import { cityInState } from '../../engine/cities';
+import { cityInState } from '../../engine/geo/cities';
 import { lendingView } from '../../engine/lending';
-import { capitalizeFirst, displayPlaceName } from '../../engine/names';
+import { capitalizeFirst, displayPlaceName } from '../../engine/geo/names';
 import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
 import { resolvePage } from '../../engine/resolve';
-import { STATE_SETS, stateByCode } from '../../engine/states';
+import { STATE_SETS, stateByCode } from '../../engine/geo/states';
 import { fill, possessive } from '../../engine/templates';
 import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 

@@ -7,7 +7,7 @@ import { availabilitySentence } from '../../engine/locationText';
 import { buildPageModel } from '../../engine/pageModel';
 import { matchPath, searchRedirect } from '../../engine/pageMatch';
 import { resolvePage } from '../../engine/resolve';
-import { stateByCode } from '../../engine/states';
+import { stateByCode } from '../../engine/geo/states';
 import { fill, possessive } from '../../engine/templates';
 
 const catalog = getCatalog();

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/catalog';
-import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/cities';
+import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/geo/cities';
 import { cityPageCount } from '../../engine/directory';
 import { matchPath } from '../../engine/pageMatch';
 import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/seoFiles';
 import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/sitemap';
-import { STATES } from '../../engine/states';
+import { STATES } from '../../engine/geo/states';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 /** The fixture with more schemes: every city by {cityState}, every distinct slug by {city}, letter pages. */

@@ -15,7 +15,7 @@ import { embeddedIndex } from '../../../engine/content/service';
 import { matchPath, NOT_FOUND_PATH } from '../../../engine/pageMatch';
 import { layoutParamNames } from '../../../engine/layoutParams';
 import { fill } from '../../../engine/templates';
-import { capitalizeFirst } from '../../../engine/names';
+import { capitalizeFirst } from '../../../engine/geo/names';
 import { renderPage, samplePaths } from '../../support/pageSamples';
 
 const sources = readSources();

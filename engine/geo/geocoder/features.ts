@@ -1,6 +1,6 @@
 /** The embedded geocoder's rows as Mapbox Geocoding v5 features (same ids, names and context order as Mapbox's). */
 import type { Place, Postcode, Region } from './data';
-import type { V5ContextItem, V5Feature } from '../browser/geocoder/v5';
+import type { V5ContextItem, V5Feature } from '../../browser/geocoder/v5';
 
 export const COUNTRY = { id: 'country.840', short_code: 'us', text: 'United States' } as const;
 

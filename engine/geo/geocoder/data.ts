@@ -84,7 +84,7 @@ export function searchKey(text: string, typing = false): string {
 
 export const GEOCODER_FILE = () => join(process.cwd(), 'data/generated/geocoder.json');
 
-/** Once per process, not once per route that uses it (as engine/cities.ts's index). */
+/** Once per process, not once per route that uses it (as engine/geo/cities.ts's index). */
 const SHARED = Symbol.for('loansites.geocoder');
 const holder = globalThis as { [SHARED]?: GeocoderIndex };
 

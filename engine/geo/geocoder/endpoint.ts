@@ -6,7 +6,7 @@
  * The brands' mapKey values are placeholders until real tokens are set, so the switch is the
  * environment, not the key; the client code is the same either way (engine/browser/geocoder/client.ts).
  */
-import type { GeocoderEndpoint } from '../browser/geocoder/client';
+import type { GeocoderEndpoint } from '../../browser/geocoder/client';
 
 export const EMBEDDED_GEOCODING_BASE = '/api/geocoding/v5';
 export const MAPBOX_GEOCODING_BASE = 'https://api.mapbox.com/geocoding/v5';

@@ -4,10 +4,10 @@
  * same function runs under Next and on a bare node:http server in tests and benchmarks.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, brandOfRequest, clientIp, handleApi, requireMethod } from '../http/api';
-import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
-import { parseGeocodeRequest } from './request';
-import { forwardGeocode, reverseGeocode } from './search';
+import { ApiError, brandOfRequest, clientIp, handleApi, requireMethod } from './api';
+import { enforceRateLimit, RATE_RULES } from './rateLimit';
+import { parseGeocodeRequest } from './geocodeRequest';
+import { forwardGeocode, reverseGeocode } from '../geo/geocoder/search';
 
 export const GEOCODING_PREFIX = '/api/geocoding/v5/mapbox.places/';
 

@@ -8,8 +8,8 @@
  */
 import { geocoderIndex, lowerBound, normaliseText, searchKey, type GeocoderIndex, type Place, type Postcode, type Region } from './data';
 import { placeFeature, postcodeFeature, regionFeature, withLanguage } from './features';
-import type { ForwardRequest, PlaceType, ReverseRequest } from './request';
-import type { V5Feature, V5Response } from '../browser/geocoder/v5';
+import type { ForwardRequest, PlaceType, ReverseRequest } from '../../http/geocodeRequest';
+import type { V5Feature, V5Response } from '../../browser/geocoder/v5';
 
 export const ATTRIBUTION = 'Embedded geocoder: ZIP codes from the zipcodes package, state boundaries from us-atlas (US Census Bureau).';
 /** A point further than this from every ZIP centroid (and in no state) is outside the US. */

@@ -6,7 +6,7 @@
  * access_token accepted and ignored, unknown parameters ignored. Bad input is an ApiError
  * (4xx) whose message says what is wrong.
  */
-import { ApiError } from '../http/api';
+import { ApiError } from './api';
 
 export const PLACE_TYPES = ['country', 'region', 'postcode', 'district', 'place', 'locality', 'neighborhood', 'address', 'poi'] as const;
 export type PlaceType = (typeof PLACE_TYPES)[number];

@@ -4,7 +4,7 @@
  * zone of its largest population (Texas: Central; Florida: Eastern; Ontario: Eastern). Server-side
  * only: formatting with a time zone loads ICU's zone data.
  */
-import type { Country } from './browser/regions';
+import type { Country } from '../browser/regions';
 
 const US: Record<string, string> = {
   AL: 'America/Chicago',

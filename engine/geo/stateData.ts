@@ -1,7 +1,7 @@
 /**
  * The US state table of SPEC §3: 50 states, the District of Columbia and 6 territories.
  * Facts only (names, postal codes, ISO 3166-2 codes, demonyms, traditional abbreviations,
- * US Coast Guard codes); the lookups and helpers live in engine/states.ts.
+ * US Coast Guard codes); the lookups and helpers live in engine/geo/states.ts.
  */
 export type StateKind = 'state' | 'district' | 'territory';
 

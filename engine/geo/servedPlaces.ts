@@ -4,7 +4,7 @@
  * the brand can pass a request from a state on (SPEC §1: no service in six states; the title
  * brands' exclusions, SPEC §9). Pure functions; table-tested.
  */
-import { NO_SERVICE_STATES, STATES, TITLE_EXCLUDED_STATES, type State } from '../states';
+import { NO_SERVICE_STATES, STATES, TITLE_EXCLUDED_STATES, type State } from './states';
 
 export { ageOn, MIN_AGE } from '../browser/age';
 

@@ -1,9 +1,9 @@
-import { STATE_ROWS, type StateRow } from './data/states';
+import { STATE_ROWS, type StateRow } from './stateData';
 import { displayPlaceName } from './names';
 
 /** A state as the routes and pages use it: the 50 states plus the District of Columbia. */
 export interface State {
-  /** as pages show it: "District of Columbia" (engine/names.ts) */
+  /** as pages show it: "District of Columbia" (engine/geo/names.ts) */
   name: string;
   /** as SPEC §3's records write it: "District Of Columbia" */
   recordName: string;
