@@ -13,7 +13,7 @@
  * - security headers on every response: HSTS on the brands' production hosts, a
  *   Permissions-Policy that denies device features (pages with "Use my location" allow
  *   geolocation), Cross-Origin-Opener-Policy, nosniff, referrer and framing policies, and the
- *   Content-Security-Policy (engine/csp.mjs: our own origin, the inline scripts' hashes, and for a
+ *   Content-Security-Policy (engine/site/csp.mjs: our own origin, the inline scripts' hashes, and for a
  *   brand page what it uses from third parties, for the console its own script-free policy;
  *   CSP_MODE=report-only sends it as
  *   Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
@@ -24,7 +24,7 @@ import { createServer, request as httpRequest, ServerResponse } from 'node:http'
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/csp.mjs';
+import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
@@ -101,7 +101,7 @@ const frontDoor = await (async () => {
   return import(pathToFileURL(file).href);
 })();
 
-/** Hashes of the build's inline scripts (engine/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
+/** Hashes of the build's inline scripts (engine/site/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
 function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
   const hashes = new Set();
   if (!existsSync(dir)) return hashes;
@@ -120,7 +120,7 @@ let basePolicy = contentSecurityPolicy();
  * distinct ones built once each, and again once the error page's hashes are learnt (below)
  */
 const policies = new Map();
-const cspOf = (/** @type {import('./engine/csp.mjs').PagePolicy} */ policy) => {
+const cspOf = (/** @type {import('./engine/site/csp.mjs').PagePolicy} */ policy) => {
   const key = JSON.stringify(policy);
   let csp = policies.get(key);
   if (!csp) {

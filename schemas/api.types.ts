@@ -859,7 +859,7 @@ export interface LeadConsent {
    */
   accepted: true;
   /**
-   * Version of the consent text shown (engine/consent.ts).
+   * Version of the consent text shown (engine/site/consent.ts).
    */
   version: string;
 }

@@ -375,7 +375,7 @@ export interface ApplySettings {
   newTab?: boolean;
 }
 /**
- * Cost and trust text shown next to every apply button (under the hero's button) and on the application form. Optional: without it the engine uses defaults by the brand's product (title brands a title-loan example, the others an installment-loan one; engine/lending.ts).
+ * Cost and trust text shown next to every apply button (under the hero's button) and on the application form. Optional: without it the engine uses defaults by the brand's product (title brands a title-loan example, the others an installment-loan one; engine/site/lending.ts).
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "lending".

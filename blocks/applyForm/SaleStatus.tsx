@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import { creditHelpOf } from '../../engine/browser/creditHelp';
-import type { LinkView } from '../../engine/model';
+import type { LinkView } from '../../engine/site/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/browser/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
 import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';

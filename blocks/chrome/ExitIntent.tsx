@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import { claimExitPopup, exitFlagKey, leftDocument } from '../../engine/browser/widgets/exitIntent';
 import { localStore } from './visitTracking';
 

@@ -1,5 +1,5 @@
 import { preload } from 'react-dom';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import { ApplyLink } from './ApplyLink';
 import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 import { RenderedOnce } from './renderedOnce';

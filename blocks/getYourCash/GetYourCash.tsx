@@ -5,7 +5,7 @@ import { WidgetCostNote } from '../chrome/CostNote';
 
 /**
  * The Get Your Cash widget: an amount field and "Get My Quotes Now!" (rules in engine/browser/widgets/amountInput.ts).
- * Right under the hero (engine/leadIn.ts) it opens the page: tighter on phones, with the cost note.
+ * Right under the hero (engine/site/leadIn.ts) it opens the page: tighter on phones, with the cost note.
  */
 export default function GetYourCash({ block, brand }: BlockProps<'getYourCash'>) {
   const headingId = `${block.key}-heading`;

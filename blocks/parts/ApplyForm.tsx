@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { DEFAULT_SOURCE } from '../../engine/browser/applySource';
-import type { ApplyView } from '../../engine/model';
+import type { ApplyView } from '../../engine/site/model';
 
 /**
  * The hand-off form of the amount widgets. Without JavaScript it is a plain GET form to the

@@ -4,7 +4,7 @@ import { applyUrl } from '../../engine/browser/applyUrl';
 import { formatNumber } from '../../engine/browser/amounts';
 import { ApplyForm } from './ApplyForm';
 import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/browser/widgets/amountInput';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import { useApplySource } from './useApplySource';
 
 export const CREDIT_NOTE = "This won't affect your credit score";

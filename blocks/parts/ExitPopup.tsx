@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { amountLabel, amountOptions, formatMoney } from '../../engine/browser/amounts';
 import { applyUrl, TITLE_APPLY } from '../../engine/browser/applyUrl';
 import { LOAN_PURPOSES } from '../../engine/browser/data/purposes';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import type { LiveExitPopup } from '../hydrationModel';
 import { storeLinks } from './storeLinks';
 import { TITLE_AMOUNT, titleSubmitAmount, typeTitleAmount } from '../../engine/browser/widgets/amountInput';

@@ -14,7 +14,7 @@ import { useApplySource } from '../parts/useApplySource';
  * Range-slider banner (SPEC §5): a native range input in steps of 5 whose amount is ten times the
  * value, named by aria-valuetext ("$1,000"); its range and starting amount are the page's, from
  * the loan rules (engine/browser/widgets/slider.ts); a field to type the amount instead of dragging; and
- * the See Rates / Check Your Rate link with that amount. Right under the hero (engine/leadIn.ts)
+ * the See Rates / Check Your Rate link with that amount. Right under the hero (engine/site/leadIn.ts)
  * it opens the page: tighter on phones, with the cost note after the link.
  */
 export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>) {

@@ -1,4 +1,4 @@
-import { LOAN_TYPES } from '../loanTypes';
+import { LOAN_TYPES } from '../site/loanTypes';
 import { capitalizeFirst } from '../geo/names';
 import { STATES } from '../geo/states';
 import type { BlockSpec } from './types';

@@ -21,8 +21,8 @@
  * bootstrap (it only seeds a queue) and `nomodule` polyfills (a preload would fetch them in every
  * browser).
  *
- * The text is the same on every page, so the policy allows it by hash (engine/csp.mjs).
- * Plain JavaScript typed with JSDoc: engine/csp.mjs, loaded by server.mjs on plain Node, hashes it.
+ * The text is the same on every page, so the policy allows it by hash (engine/site/csp.mjs).
+ * Plain JavaScript typed with JSDoc: engine/site/csp.mjs, loaded by server.mjs on plain Node, hashes it.
  */
 export const AFTER_PAINT_ATTRIBUTE = 'data-after-paint';
 

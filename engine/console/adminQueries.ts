@@ -6,7 +6,7 @@
  * buyer, the time it was sold, and for a returned sale the time of the return and the price given back.
  */
 import { csv } from '../browser/safeText';
-import type { Catalog } from '../catalog';
+import type { Catalog } from '../site/catalog';
 import type { Store } from '../store/db';
 
 export interface BrandRow {

@@ -5,7 +5,7 @@
  * session's CSRF token; every export is audited with its range and row count.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getCatalog } from '../catalog';
+import { getCatalog } from '../site/catalog';
 import { ApiError, clientIp, handleApi } from '../http/api';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';

@@ -30,12 +30,12 @@
  * Routing here, not in next.config.ts rewrites: Next sends every rewrite to the browser, and with
  * it the client's rewrite resolver (~3 KiB gzip of JavaScript on every page).
  */
-import type { PagePolicy } from '../csp.mjs';
-import type { Catalog } from '../catalog';
-import { pageUsesGeolocation } from '../geocode/permissions';
-import { brandOfHost, isBlogPath, requestHost } from '../hosts';
-import { pagePolicy } from '../pagePolicy';
-import { matchPath, searchRedirect } from '../pageMatch';
+import type { PagePolicy } from '../site/csp.mjs';
+import type { Catalog } from '../site/catalog';
+import { pageUsesGeolocation } from '../site/geolocation';
+import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
+import { pagePolicy } from '../site/pagePolicy';
+import { matchPath, searchRedirect } from '../site/pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { consoleUrl, isConsolePath } from './consolePath';

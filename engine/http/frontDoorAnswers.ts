@@ -3,7 +3,7 @@
  * a broken brand's site, a path the console does not have. Pure; everything that came from the request is
  * escaped.
  */
-import { escapeHtml, plainHtml } from '../errorPages';
+import { escapeHtml, plainHtml } from '../site/errorPages';
 import { ALLOWED_METHODS, type Decision } from './frontDoor';
 
 export interface Answer {

@@ -4,13 +4,13 @@
  * server.mjs runs on plain Node, before and beside Next, and the engine is TypeScript.
  */
 export { decide, consoleHostsOf, permissionsPolicy, productionHosts, type Decision, type Door, type RequestFacts } from './frontDoor';
-export { requestHost } from '../hosts';
+export { requestHost } from '../site/hosts';
 export { answerOf } from './frontDoorAnswers';
-export { getCatalog } from '../catalog';
+export { getCatalog } from '../site/catalog';
 export { previewModeId } from './previewMode';
 export { demoLenderAvailable } from '../sale/demoAvailable';
 
-import type { Catalog } from '../catalog';
+import type { Catalog } from '../site/catalog';
 import { decide, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';
 
 /**

@@ -25,7 +25,7 @@ import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers'
 import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
 import { isPostbackRow, postbackRequest } from '../sale/postbacks';
 import { saleOf } from '../store/sales';
-import { getCatalog } from '../catalog';
+import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
 import { openText } from '../keys/sealing';
 

@@ -10,7 +10,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { isDeployment, leadKeyring } from '../keys/sealing';
 
 import { wakeLeadWorker } from '../leads/runtime';
-import { getCatalog } from '../catalog';
+import { getCatalog } from '../site/catalog';
 import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { buyerSecret, getBuyers } from './buyers';
 import { demoBuyer, DEMO_SECRET } from './demoLender';

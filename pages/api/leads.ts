@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geo/geocoder/data';
 import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
-import { requestHost } from '../../engine/hosts';
+import { requestHost } from '../../engine/site/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/leads/runtime';

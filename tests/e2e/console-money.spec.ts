@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { CURRENT_CONSENT_VERSION } from '../../engine/consent';
+import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
 import { VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { startInstance, type Instance } from '../support/instances';

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { amountOptions, widgetRange, type AmountRange } from '../../engine/browser/amounts';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { amountChangedNote, FORM_AMOUNT } from '../../engine/browser/formRules';
-import { resolvePage } from '../../engine/resolve';
-import { BORROW_AMOUNTS } from '../../engine/routeParams';
+import { resolvePage } from '../../engine/site/resolve';
+import { BORROW_AMOUNTS } from '../../engine/site/routeParams';
 import { CASH_AMOUNT, TITLE_AMOUNT, blurCashAmount, cashSubmitAmount, titleSubmitAmount } from '../../engine/browser/widgets/amountInput';
 import { sliderAmount, sliderInput, sliderRange } from '../../engine/browser/widgets/slider';
 

@@ -5,7 +5,7 @@
  * request was for and gives the expiry in the borrower's own region.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
 import { isClientPagePath } from '../../engine/browser/requestPath';
 import { DEMO_OFFER_PATH, demoOfferKey, openDemoOffer, sealDemoOffer } from '../../engine/sale/demoOffer';

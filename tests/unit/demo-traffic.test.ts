@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { leadsCsv } from '../../engine/console/adminQueries';
 import { buyersOverview } from '../../engine/console/buyerQueries';
 import { DEMO_LENDER_ID } from '../../engine/sale/demoLender';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
+import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/site/directory';
 import { STORE_BRANDS } from '../../engine/browser/data/stores';
 import {
   allCitiesByName,

@@ -5,9 +5,9 @@
  * policies a page is sent with.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { hostsOfBrand } from '../../engine/hosts';
-import { pagePolicy } from '../../engine/pagePolicy';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { hostsOfBrand } from '../../engine/site/hosts';
+import { pagePolicy } from '../../engine/site/pagePolicy';
 import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/http/frontDoor';
 import { answerOf } from '../../engine/http/frontDoorAnswers';
 import { rememberingPages } from '../../engine/http/frontDoorServer';

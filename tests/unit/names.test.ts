@@ -1,13 +1,13 @@
 /** Issue 16 item 7: names and labels as pages show them, from the generators (not page by page). */
 import { describe, expect, it } from 'vitest';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { cityInState } from '../../engine/geo/cities';
-import { lendingView } from '../../engine/lending';
+import { lendingView } from '../../engine/site/lending';
 import { capitalizeFirst, displayPlaceName } from '../../engine/geo/names';
 import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
-import { resolvePage } from '../../engine/resolve';
+import { resolvePage } from '../../engine/site/resolve';
 import { STATE_SETS, stateByCode } from '../../engine/geo/states';
-import { fill, possessive } from '../../engine/templates';
+import { fill, possessive } from '../../engine/site/templates';
 import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 
 const catalog = getCatalog();
@@ -112,7 +112,7 @@ describe('the phone menu groups (engine/browser/widgets/menu.ts)', () => {
   });
 });
 
-describe('cost and trust (brand lending, engine/lending.ts)', () => {
+describe('cost and trust (brand lending, engine/site/lending.ts)', () => {
   it('every brand has a representative example, a how-we-are-paid line and its operator', () => {
     for (const [id, loaded] of catalog.brands) {
       const l = lendingView(loaded.brand, { 'brand.name': loaded.brand.name });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserPrivacyState, pagePathFor, privacyOptedOut } from '../../engine/browser/privacy';
-import { privacyChoicePath } from '../../engine/privacyChoicePage';
+import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
 import { optInCookie, optOutCookie } from '../../engine/browser/privacyCookie';
 
 describe('the privacy choice', () => {

@@ -3,7 +3,7 @@
  * assigns each: payday for most, personal for Mariner Finance and PAYOMATIC, installment
  * for Red River Credit, title for TitleMax.
  */
-import type { LoanTypeValue } from '../../loanTypes';
+import type { LoanTypeValue } from '../../site/loanTypes';
 
 export interface StoreBrand {
   name: string;

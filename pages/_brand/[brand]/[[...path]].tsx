@@ -9,11 +9,11 @@ import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
 import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/chrome/Layout';
-import { getCatalog } from '../../../engine/catalog';
-import type { PageModel } from '../../../engine/model';
+import { getCatalog } from '../../../engine/site/catalog';
+import type { PageModel } from '../../../engine/site/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
-import { NOT_FOUND_PATH } from '../../../engine/pageMatch';
-import { buildPageModel } from '../../../engine/pageModel';
+import { NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
+import { buildPageModel } from '../../../engine/site/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
 
 /** A page's lifetime in the cache (not exported: a page module's exports are sent to the browser). */
