@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The HTTP server in front of Next (`npm start`, `npm run serve`, `npm run dev`, the e2e tests):
- * a thin adapter around the front door (engine/http/frontDoor.ts), the same in development and
+ * a thin adapter around the front door (engine/frontDoor/frontDoor.ts), the same in development and
  * production. For each request it asks the front door what to do, sets every header itself and
  * then answers the request itself (refusals, unknown hosts, a broken brand's site), replays a
  * cached page (engine/cache/cachedPageReplay.mjs), or hands Next the URL the decision names.
@@ -86,7 +86,7 @@ if (keyProblem) {
  * The front door, compiled to plain JavaScript (scripts/build-front-door.ts): by `npm run build`
  * into .next, or here at start in development (so an edited engine file counts on restart;
  * edited brand files count at once: the catalog re-reads them).
- * @type {import('./engine/http/frontDoorServer')}
+ * @type {import('./engine/frontDoor/server')}
  */
 const frontDoor = await (async () => {
   let file = join(process.cwd(), '.next', 'front-door.mjs');
@@ -157,7 +157,7 @@ const hstsHosts = new WeakMap();
 
 /**
  * Every header of the response that does not come from Next, set before anyone writes the head.
- * @param {import('node:http').ServerResponse} res @param {import('./engine/http/frontDoorServer').Decision} d
+ * @param {import('node:http').ServerResponse} res @param {import('./engine/frontDoor/server').Decision} d
  * @param {string} host the normalised host @param {object} catalog
  */
 function secure(res, d, host, catalog) {

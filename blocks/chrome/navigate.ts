@@ -27,7 +27,7 @@ export const BRAND_PAGE_ROUTE = `${INTERNAL_PREFIX}/[brand]/[[...path]]`;
  * kept. The router fetches its data from /_next/data/{build}/_brand/_/{path}.json and shows the
  * path itself in the address bar. This is what a next.config.ts rewrite resolved in the browser,
  * without the resolver Next ships with any rewrite (3.0 KiB gzip on every page; routing is
- * the front door's: engine/http/frontDoor.ts).
+ * the front door's: engine/frontDoor/frontDoor.ts).
  */
 export function brandPageHref(path: string): string {
   const url = new URL(path, 'http://page.invalid');

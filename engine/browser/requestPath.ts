@@ -1,5 +1,5 @@
 /**
- * A request target's path as the front door reads it (engine/http/frontDoor.ts), and the paths it
+ * A request target's path as the front door reads it (engine/frontDoor/frontDoor.ts), and the paths it
  * builds for Next. Pure; table-tested with the front door (tests/unit/front-door.test.ts).
  *
  * The path is judged as Next and browsers will see it: percent-decoded, backslashes as slashes,

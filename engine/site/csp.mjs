@@ -2,7 +2,7 @@
 /**
  * The Content-Security-Policy, built in one place: server.mjs sends it with every response — the
  * base policy, or for a brand page the base policy plus what that page uses, which the front door
- * decides (engine/http/frontDoor.ts, engine/site/pagePolicy.ts). Every policy allows connections to the
+ * decides (engine/frontDoor/frontDoor.ts, engine/site/pagePolicy.ts). Every policy allows connections to the
  * error-report DSN's origin when SENTRY_DSN is set (the browser posts reports there). Pure but
  * for the defaults read from the environment; table tests: tests/unit/csp.test.ts.
  *
@@ -144,7 +144,7 @@ export function cspHeaderName(mode) {
 }
 
 /**
- * The console's policy (engine/http/consolePath.ts): its pages are server-rendered HTML with no
+ * The console's policy (engine/frontDoor/consolePath.ts): its pages are server-rendered HTML with no
  * script at all (each sets unstable_runtimeJS: false), forms that post to its own API and charts
  * drawn as SVG on the server — so nothing may run, load from elsewhere, frame it or be framed.
  */

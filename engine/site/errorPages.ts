@@ -1,4 +1,4 @@
-/** Tiny self-contained HTML pages for answers decided before any brand page renders (engine/http/frontDoorAnswers.ts). */
+/** Tiny self-contained HTML pages for answers decided before any brand page renders (engine/frontDoor/answers.ts). */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

@@ -1,6 +1,6 @@
 /**
  * What the error page shows when a brand page is not found. The front door
- * (engine/http/frontDoor.ts) decides the brand: it hands Next a known host's pages as
+ * (engine/frontDoor/frontDoor.ts) decides the brand: it hands Next a known host's pages as
  * /_brand/{brand}/{path}, and a path no route matches as that brand's not-found path. When the
  * brand page's getStaticProps answers notFound (no route matches, the content is missing, a
  * draft without draft mode), Next renders pages/_error.tsx with status 404 for that URL, and the

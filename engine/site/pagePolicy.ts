@@ -3,7 +3,7 @@
  * the tag manager when the brand has a container, the pixel when it has one, the geocoder's
  * origin when the page has a block that calls it and the geocoder is not the embedded one, and a
  * third-party application form's loader (its script origin, and the origin it posts leads to).
- * The front door gives it with each brand page's decision (engine/http/frontDoor.ts); server.mjs
+ * The front door gives it with each brand page's decision (engine/frontDoor/frontDoor.ts); server.mjs
  * builds the header.
  */
 import type { Brand, Layout } from '../../schemas/brand.types';

@@ -9,7 +9,7 @@ import type { RevalidateRequest } from '../../schemas/api.types';
 import { getCatalog } from '../../engine/site/catalog';
 import { ApiError, handleApi, readJsonBody, requireMethod } from '../../engine/http/api';
 import { internalPath } from '../../engine/browser/requestPath';
-import { secretMatches } from '../../engine/preview';
+import { secretMatches } from '../../engine/http/preview';
 
 export const config = { api: { bodyParser: false } };
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
-import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
+import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { isClientPagePath } from '../../engine/browser/requestPath';
 import { DEMO_OFFER_PATH, demoOfferKey, openDemoOffer, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { demoOfferPage, localTime, loanKindText } from '../../engine/sale/demoOfferPage';

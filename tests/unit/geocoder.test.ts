@@ -285,7 +285,7 @@ describe('which geocoder the pages call', () => {
 describe('pages that ask for the position (Permissions-Policy: geolocation=(self))', () => {
   // Every page of the brand, as the front door answers it on the brand's host.
   const allowing = async (brand: string) => {
-    const { consoleHostsOf, decide, permissionsPolicy } = await import('../../engine/http/frontDoor');
+    const { consoleHostsOf, decide, permissionsPolicy } = await import('../../engine/frontDoor/frontDoor');
     const { brandPaths } = await import('../../engine/site/seo/sitemap');
     const catalog = getCatalog();
     const door = { catalog, previewModeId: null, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };

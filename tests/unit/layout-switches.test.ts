@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/site/catalog';
-import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/http/frontDoor';
+import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/frontDoor/frontDoor';
 import { layoutSwitchNames, withLayoutParams } from '../../engine/site/layoutParams';
 import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
 import { resolvePage } from '../../engine/site/resolve';

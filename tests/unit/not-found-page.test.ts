@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
-import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
+import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { notFoundView } from '../../engine/site/notFoundPage';
 
 const { brands, layouts } = readSources({ extraDir: '' });

@@ -1,5 +1,5 @@
 /**
- * The brand catch-all. The front door (engine/http/frontDoor.ts) maps {host}{path} to
+ * The brand catch-all. The front door (engine/frontDoor/frontDoor.ts) maps {host}{path} to
  * /_brand/{brandId}{path}; this page resolves the page model at build or on first request and
  * caches it per brand and path (ISR). A path no route of the brand matches is notFound here
  * (never cached): pages/_error.tsx shows the brand's own 404 page.

@@ -1,6 +1,6 @@
 /**
  * robots.txt, sitemap.xml (index) and sitemaps/{n}.xml of a brand. The front door
- * (engine/http/frontDoor.ts) hands {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here
+ * (engine/frontDoor/frontDoor.ts) hands {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here
  * with the brand of the host.
  * Each file is built once and answered from memory after (engine/site/seo/seoFiles.ts); a query string
  * is ignored (the file is the same whatever it says), so `?n=1`, `?n=2`… cannot make the

@@ -1,5 +1,5 @@
 /**
- * The answers the front door gives itself (engine/http/frontDoor.ts): refusals, the unknown host,
+ * The answers the front door gives itself (engine/frontDoor/frontDoor.ts): refusals, the unknown host,
  * a broken brand's site, a path the console does not have. Pure; everything that came from the request is
  * escaped.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's paths (engine/http/frontDoor.ts asks these): what a console host's path becomes
+ * The console's paths (engine/frontDoor/frontDoor.ts asks these): what a console host's path becomes
  * for Next, and which paths belong to the console alone. Pure; table tests in
  * tests/unit/front-door.test.ts.
  *

@@ -4,7 +4,7 @@
  * draft mode (PREVIEW content) and redirects to the page; visitors only ever see LIVE.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from './http/api';
+import { ApiError } from './api';
 
 /**
  * The secret of the preview links. Without one, previews are off and their endpoints are not

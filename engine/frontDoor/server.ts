@@ -5,7 +5,7 @@
  */
 export { decide, consoleHostsOf, permissionsPolicy, productionHosts, type Decision, type Door, type RequestFacts } from './frontDoor';
 export { requestHost } from '../site/hosts';
-export { answerOf } from './frontDoorAnswers';
+export { answerOf } from './answers';
 export { getCatalog } from '../site/catalog';
 export { previewModeId } from './previewMode';
 export { demoLenderAvailable } from '../sale/demoAvailable';

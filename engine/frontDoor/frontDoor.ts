@@ -9,7 +9,7 @@
  *    segments or encoded separators (400, engine/browser/requestPath.ts), the internal prefix
  *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
  * 2. console — the operators' console hosts (CONSOLE_HOSTS, and console.localhost outside a
- *    deployment): their paths mapped onto the console's pages and API (engine/http/consolePath.ts),
+ *    deployment): their paths mapped onto the console's pages and API (engine/frontDoor/consolePath.ts),
  *    anything else 404; on every other host the console's paths are refused (404);
  * 3. next — Next's own files and the API, and paths Next redirects first (a trailing slash,
  *    runs of slashes, a backslash), whatever the host: handed over untouched;
