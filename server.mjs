@@ -69,7 +69,7 @@ const { default: next } = await import('next');
 // Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
 choosePagesRenderer();
 const port = Number(process.env.PORT ?? 3000);
-// The built-in demo lender (engine/sale/runtime.ts: no buyer documents, not a deployment) is this server, reached on loopback.
+// The built-in demo lender (engine/outbox/saleWorker.ts: no buyer documents, not a deployment) is this server, reached on loopback.
 process.env.LOANSITES_DEMO_LENDER_ORIGIN ||= `http://127.0.0.1:${port}`;
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);

@@ -7,7 +7,7 @@
 import './check-node.cjs';
 import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
-import { startLeadWorker } from '../engine/leads/deliver';
+import { startLeadWorker } from '../engine/outbox/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
 import { checkNewestSealed } from '../engine/leads/rotation';
 

@@ -1,6 +1,6 @@
 /**
  * Outbox rows that are not a lead delivery: the opt-out notice to a buyer that bought the lead
- * ("optout:<buyer id>"). The outbox worker (engine/leads/deliver.ts) claims, retries and
+ * ("optout:<buyer id>"). The outbox worker (engine/outbox/deliver.ts) claims, retries and
  * records them like any delivery; this module only says what request a row is. The body is
  * rebuilt from stored rows on every attempt, so a retry sends the same notice.
  */

@@ -5,7 +5,7 @@
  * it answers; engine/sale/notices.ts). In one transaction: a suppression is never recorded
  * without its notices, nor a notice queued twice for the same lead.
  *
- * Hashes are made under every key of the lead keyring (engine/sale/runtime.ts contactKeys): a
+ * Hashes are made under every key of the lead keyring (engine/outbox/saleWorker.ts contactKeys): a
  * lead sold before a key rotation was matched under the key of its day, and a later sale checks
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */

@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Postback } from '../../schemas/brand.types';
-import { leadPayload } from '../leads/deliver';
+import { leadPayload } from './wire';
 import type { Store } from '../store/db';
 import { leadById } from '../store/leads';
 import { readBid, readPostAnswer } from './answers';

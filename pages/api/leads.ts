@@ -13,8 +13,9 @@ import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, trunc
 import { requestHost } from '../../engine/site/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
-import { wakeLeadWorker } from '../../engine/leads/runtime';
-import { saleToken, startSale } from '../../engine/sale/runtime';
+import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
+import { saleToken } from '../../engine/sale/keys';
+import { startSale } from '../../engine/outbox/saleWorker';
 import { privacyOptedOut } from '../../engine/browser/privacy';
 import { getStore } from '../../engine/store/db';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import noticeSchema from '../../schemas/api/buyer-opt-out.schema.json' with { type: 'json' };
 import { optOutOutcome } from '../../blocks/contactOptOut/outcome';
 import { validatorFor } from '../../engine/http/api';
-import { backoffMs, deliverDue } from '../../engine/leads/deliver';
+import { backoffMs, deliverDue } from '../../engine/outbox/deliver';
 import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
 import { runSale, type SaleDeps } from '../../engine/sale/runner';

@@ -93,7 +93,7 @@ describe.each([
       expect(leads.filter((l) => l.environment !== 'demo' || !DEMO_BRANDS.includes(l.brand))).toEqual([]);
       const buyers = await db.selectFrom('lead_sales').select('buyer_id').distinct().where('buyer_id', 'is not', null).execute();
       expect(buyers.map((b) => b.buyer_id).sort()).toEqual(['acme', DEMO_LENDER_ID]);
-      // The sale sweep of a running server (engine/sale/runtime.ts sweepSales): adopt leads without a sale, then take the pending ones.
+      // The sale sweep of a running server (engine/outbox/saleWorker.ts sweepSales): adopt leads without a sale, then take the pending ones.
       expect(await adoptLeadsWithoutSale(db, new Date(0), NOW)).toBe(0);
       expect(await dueSales(db, _kind === 'SQLite' ? 'sqlite' : 'postgres', NOW, 100)).toEqual([]);
 

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
+import { decryptFormTrace } from '../../engine/leads/formTrace';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import type { FormTrace } from '../../engine/browser/formTrace/format';
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
-import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
+import { decryptFormTrace } from '../../engine/leads/formTrace';
 import { encryptFormTrace, formTraceEngine, sealWithWebCrypto } from '../../engine/browser/formTrace/encryptBrowser';
 import { sealWithForge } from '../../engine/browser/formTrace/encryptForge';
 import {

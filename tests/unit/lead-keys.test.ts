@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDue } from '../../engine/leads/deliver';
+import { deliverDue } from '../../engine/outbox/deliver';
 import { leadKeyProblem } from '../../engine/keys/keyFormat.mjs';
 import { checkNewestSealed, resealAll } from '../../engine/leads/rotation';
 import { keyIdOf, keyringOf, leadKeyring, MissingLeadKey, openText, sealedKeyId, sealText } from '../../engine/keys/sealing';

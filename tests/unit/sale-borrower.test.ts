@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { saleView, safeContinueUrl, SALE_WAIT_MS } from '../../blocks/applyForm/saleView';
 import { outcomeOf } from '../../blocks/applyForm/send';
 import { demoBid, demoBuyer, demoPostAnswer } from '../../engine/sale/demoLender';
-import { leadOfSaleToken, saleBuyers, saleToken } from '../../engine/sale/runtime';
+import { leadOfSaleToken, saleToken } from '../../engine/sale/keys';
+import { saleBuyers } from '../../engine/sale/settings';
 import { saleStatusAnswer } from '../../engine/sale/status';
 import type { LeadSalesTable } from '../../engine/store/saleTables';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sealText } from '../../engine/keys/sealing';
-import { deliverDue } from '../../engine/leads/deliver';
+import { deliverDue } from '../../engine/outbox/deliver';
 import { buildBuyerCatalog, getBuyers } from '../../engine/sale/buyers';
 import { runSale } from '../../engine/sale/runner';
 import { ensureSale, timelineOf } from '../../engine/store/sales';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Postback } from '../../schemas/brand.types';
 import type { Buyer } from '../../schemas/buyer.types';
-import { backoffMs, deliverDue } from '../../engine/leads/deliver';
+import { backoffMs, deliverDue } from '../../engine/outbox/deliver';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { fillPostback, postbacksFor, postbackValues } from '../../engine/sale/postbacks';
 import { runSale } from '../../engine/sale/runner';

@@ -16,18 +16,18 @@
  * sends it again after its lease runs out. Every POST carries the lead id as Idempotency-Key
  * and X-Loansites-Lead, so a buyer can drop the repeat; after a recorded 2xx nothing is resent.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Store, StoreKind } from '../store/db';
 import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRejected, type ClaimedDelivery, type LeadsTable } from '../store/leads';
-import { findDestination, type LeadDestination } from './destinations';
-import { destinationTakes, isTestLead } from './environment';
+import { findDestination, type LeadDestination } from '../leads/destinations';
+import { destinationTakes } from '../leads/environment';
 import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
 import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
 import { isPostbackRow, postbackRequest } from '../sale/postbacks';
 import { saleOf } from '../store/sales';
 import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
-import { openText } from '../keys/sealing';
+import { leadPayload, signature } from '../sale/wire';
 
 export const MAX_ATTEMPTS = 25;
 export const LEASE_MS = 60_000;
@@ -35,46 +35,6 @@ const BATCH = 20;
 
 /** Delay before attempt n+1 after n failed attempts: 5 s doubling, capped at an hour. */
 export const backoffMs = (failedAttempts: number): number => Math.min(5_000 * 2 ** Math.max(0, failedAttempts - 1), 3_600_000);
-
-/** What a buyer receives for one lead. */
-export function leadPayload(lead: LeadsTable): Record<string, unknown> {
-  const sensitive = JSON.parse(openText(lead.sealed)) as { dateOfBirth: string; monthlyIncome: number };
-  return {
-    id: lead.id,
-    brand: lead.brand,
-    createdAt: lead.created_at,
-    loanKind: lead.loan_kind,
-    country: lead.country,
-    amount: lead.amount,
-    currency: lead.currency,
-    zip: lead.zip,
-    // the state, province or territory code (US, CA, AU alike); `state` stays for buyers that read it
-    region: lead.region,
-    state: lead.state.toUpperCase(),
-    city: lead.city,
-    ...(lead.purpose ? { purpose: lead.purpose } : {}),
-    ...(lead.vehicle ? { vehicle: JSON.parse(lead.vehicle) } : {}),
-    firstName: lead.first_name,
-    lastName: lead.last_name,
-    email: lead.email,
-    phone: lead.phone,
-    incomeSource: lead.income_source,
-    monthlyIncome: sensitive.monthlyIncome,
-    payFrequency: lead.pay_frequency,
-    dateOfBirth: sensitive.dateOfBirth,
-    consent: {
-      version: lead.consent_version,
-      text: lead.consent_text,
-      sha256: lead.consent_hash,
-      at: lead.created_at,
-      ip: lead.ip,
-      userAgent: lead.user_agent,
-    },
-    tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
-    privacyOptOut: lead.privacy_opt_out === 1,
-    test: isTestLead(lead),
-  };
-}
 
 /** What an HTTP status from a buyer means: 2xx delivered; 408, 429 and 5xx (and anything odd) try again later; any other 4xx is a refusal. */
 export function answerKind(status: number): 'delivered' | 'refused' | 'retry' {
@@ -129,8 +89,6 @@ async function bodyStart(res: Response, max = 4096): Promise<string> {
 }
 
 type Outcome = { kind: 'delivered' } | { kind: 'refused'; reason: string } | { kind: 'retry'; error: string };
-
-export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** The request that delivers a lead to a destination (LEAD_DESTINATIONS entry or deliver buyer). */
 function leadRequest(dest: LeadDestination, lead: LeadsTable): OutboxRequest {

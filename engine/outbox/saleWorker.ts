@@ -5,51 +5,15 @@
  * lead and starting its sale) or abandoned (their worker died: the lease ran out).
  */
 import { onShutdown } from '../process/shutdown.mjs';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Buyer } from '../../schemas/buyer.types';
-import { isDeployment, leadKeyring } from '../keys/sealing';
+import { randomBytes } from 'node:crypto';
 
-import { wakeLeadWorker } from '../leads/runtime';
+import { wakeLeadWorker } from './leadWorker';
 import { getCatalog } from '../site/catalog';
 import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
-import { buyerSecret, getBuyers } from './buyers';
-import { demoBuyer, DEMO_SECRET } from './demoLender';
-import { runSale, DUPLICATE_WINDOW_MS, type SaleDeps } from './runner';
+import { contactKey, contactKeys } from '../sale/keys';
+import { runSale, type SaleDeps } from '../sale/runner';
+import { duplicateWindowMs, saleBuyers } from '../sale/settings';
 import { adoptLeadsWithoutSale, dueSales, ensureSale } from '../store/sales';
-
-/** The current lead key: contact hashes and sale tokens are keyed with it (a rotated key starts a new duplicate window). */
-const leadKey = (): Buffer => leadKeyring().current.key;
-
-const contactKeyOf = (key: Buffer): Buffer => createHmac('sha256', key).update('loansites contact hashes v1').digest();
-
-/** The key of the contact hashes: derived from the lead key, so one secret guards both. */
-export const contactKey = (): Buffer => contactKeyOf(leadKey());
-
-/** The contact-hash keys of every lead key still in the keyring, current first: opt-outs match under all of them. */
-export const contactKeys = (): Buffer[] => [...leadKeyring().byId.values()].map(contactKeyOf);
-
-/** The duplicate window: SALE_DUPLICATE_WINDOW_DAYS (default 30). */
-export const duplicateWindowMs = (env: Record<string, string | undefined> = process.env): number => {
-  const days = Number(env.SALE_DUPLICATE_WINDOW_DAYS);
-  return Number.isFinite(days) && days >= 0 && env.SALE_DUPLICATE_WINDOW_DAYS ? days * 24 * 3600_000 : DUPLICATE_WINDOW_MS;
-};
-
-/**
- * The buyers of this process: the valid buyer documents whose secret is set. With none, outside
- * a deployment, the built-in demo lender (served by this server) so a fresh checkout shows the
- * whole loop; a deployment never uses it.
- */
-export function saleBuyers(env: Record<string, string | undefined> = process.env): { buyers: Buyer[]; secretOf: (b: Buyer) => string | undefined } {
-  const docs = [...getBuyers(env).buyers.values()].map((b) => b.buyer).filter((b) => buyerSecret(b, env));
-  // Set by server.mjs: the server reaches itself on loopback (/api/ answers on any host). A process
-  // that serves nothing (npm run worker, the tests) has no demo lender.
-  const demoOrigin = env.LOANSITES_DEMO_LENDER_ORIGIN;
-  if (!docs.length && !isDeployment(env) && demoOrigin) {
-    const demo = demoBuyer(demoOrigin);
-    return { buyers: [demo], secretOf: (b) => (b.id === demo.id ? DEMO_SECRET : undefined) };
-  }
-  return { buyers: docs, secretOf: (b) => buyerSecret(b, env) };
-}
 
 const SHARED = Symbol.for('loansites.sale');
 type Runtime = { worker: string; running: number; queue: string[]; timer?: NodeJS.Timeout; inFlight?: Set<Promise<void>>; stopped?: boolean };
@@ -139,21 +103,4 @@ export function ensureSaleSweep(intervalMs = Number(process.env.SALE_SWEEP_INTER
       .catch((err: Error) => console.error('[sale] sweep failed:', err.message));
   }, intervalMs);
   rt.timer.unref();
-}
-
-/**
- * The borrower's ticket to the sale's status: the lead id and a MAC of it under the lead key.
- * Unguessable without the key, the same on a retry of the same request, nothing to store.
- */
-export function saleToken(leadId: string): string {
-  return `${leadId}.${createHmac('sha256', leadKey()).update(`sale-status:${leadId}`).digest('base64url').slice(0, 32)}`;
-}
-
-/** The lead id of a genuine token, else undefined. */
-export function leadOfSaleToken(token: string): string | undefined {
-  const m = /^(ld_[a-z0-9]{6,40})\.([A-Za-z0-9_-]{32})$/.exec(token);
-  if (!m) return undefined;
-  const expected = Buffer.from(saleToken(m[1]!));
-  const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? m[1] : undefined;
 }
