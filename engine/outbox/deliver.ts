@@ -9,7 +9,7 @@
  * leads (engine/leads/environment.ts).
  *
  * The same rows, claims and retries carry two other kinds of message about a lead: the opt-out
- * notice to the buyer that bought it ("optout:<buyer>", engine/sale/notices.ts) and the brand's
+ * notice to the buyer that bought it ("optout:<buyer>", engine/outbox/notices.ts) and the brand's
  * conversion postbacks ("postback:<name>", a GET; engine/sale/postbacks.ts).
  *
  * Delivery is at least once: a worker that dies between the buyer's 2xx and marking the row
@@ -22,8 +22,8 @@ import { claimDueDeliveries, leadById, markAttemptFailed, markDelivered, markRej
 import { findDestination, type LeadDestination } from '../leads/destinations';
 import { destinationTakes } from '../leads/environment';
 import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
-import { isNoticeRow, noticeRequest, type OutboxRequest } from '../sale/notices';
-import { isPostbackRow, postbackRequest } from '../sale/postbacks';
+import { isNoticeRow, noticeRequest, type OutboxRequest } from './notices';
+import { isPostbackRow, postbackRequest } from './postbacks';
 import { saleOf } from '../store/sales';
 import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
@@ -142,7 +142,7 @@ const brandPostback: PostbackLookup = (brand, name) =>
     .brands.get(brand)
     ?.brand.postbacks?.find((p) => p.name === name);
 
-/** What one claimed row comes to: a lead delivery, or a notice (engine/sale/notices.ts). */
+/** What one claimed row comes to: a lead delivery, or a notice (engine/outbox/notices.ts). */
 async function attempt(db: Store, row: ClaimedDelivery, fetcher: typeof fetch, postbackOf: PostbackLookup): Promise<Outcome> {
   const lead = await leadById(db, row.lead_id);
   if (!lead) return { kind: 'retry', error: 'lead missing' };

@@ -8,9 +8,8 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { BuyerOptOutNotice } from '../../schemas/api.types';
 import type { Store } from '../store/db';
 import type { LeadDeliveriesTable, LeadsTable } from '../store/leads';
+import { OPT_OUT_NOTICE } from '../sale/optOut';
 import { saleOf } from '../store/sales';
-
-export const OPT_OUT_NOTICE = 'optout:';
 
 /** One outbox row as the HTTP request that delivers it. */
 export interface OutboxRequest {
