@@ -1,7 +1,7 @@
 /**
- * Age on the day of a request: the one rule of engine/geo/servedPlaces.ts the application form's first
- * chunk needs, apart from it so that the form does not bring the table of states (rules.ts's other
- * rules) to every apply page's first load. Pure; table-tested with rules.ts.
+ * Age on the day of a request: the one rule of a loan request the application form's first chunk
+ * needs, apart from engine/geo/servedPlaces.ts so that the form does not bring the table of states
+ * to every apply page's first load. Pure; table-tested with servedPlaces.ts.
  */
 export const MIN_AGE = 18;
 
