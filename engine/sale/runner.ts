@@ -1,7 +1,7 @@
 /**
  * runSale: one lead's sale, start to end, by the worker holding its lease, in named steps
- * (openSale → resumeUnansweredPosts → eligibleBuyers → offerByTier → queueDeliverBuyers, each
- * decision recorded by recordDecision).
+ * (openSale → resumeUnansweredPosts → eligibleBuyers → offerByTier → queueDeliverBuyers; the pings
+ * and posts in posting.ts; each decision recorded by recordDecision, saleRun.ts).
  *
  * 1. The contact (phone, email) is hashed and matched: seen within the window → duplicate (offered
  *    only to buyers taking duplicates); opted out → suppressed (offered to nobody).
@@ -19,31 +19,15 @@
  * 4. Unsold: the eligible deliver buyers get the lead through the outbox.
  * The whole sale is bounded (deadlineMs); the lease outlasts it, so a live worker keeps its sale.
  */
-import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
-import type { Postback } from '../../schemas/brand.types';
-import { leadPayload } from './wire';
 import type { Store } from '../store/db';
 import { leadById, type LeadsTable } from '../store/leads';
-import { readBid, readPostAnswer } from './answers';
-import { orderOffers, type Bid, type Offer } from './bids';
-import { contactHashes } from './contact';
-import { eligibility, type SaleLead } from './eligibility';
-import { sendSigned } from './http';
-import { saleLeadOf } from './lead';
-import { optOutHashes, queueOptOutNotices } from './optOut';
-import { postbacksFor, queuePostbacks } from './postbacks';
-import { pingPayload } from './ping';
-import { localTime } from './schedule';
 import {
-  addEvent,
   addEvents,
   claimSale,
   enqueueDeliveries,
-  finishSale,
   isSuppressed,
   recordContacts,
-  reservePost,
   seenBefore,
   settleEvent,
   soldCounts,
@@ -51,63 +35,22 @@ import {
   type NewEvent,
   type SaleDecision,
 } from '../store/sales';
+import { orderOffers, type Offer } from './bids';
+import { contactHashes } from './contact';
+import { eligibility, type SaleLead } from './eligibility';
+import { saleLeadOf } from './lead';
+import { optOutHashes } from './optOut';
+import { CONFIRM_ASKS, DEFAULT_POST_MS, pingAll, post, sendPost } from './posting';
+import { recordDecision, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
+import { localTime } from './schedule';
+
+export type { SaleDeps, SaleResult };
 
 export const SALE_LEASE_MS = 90_000;
 export const SALE_DEADLINE_MS = 40_000;
 export const DUPLICATE_WINDOW_MS = 30 * 24 * 3600_000;
-const DEFAULT_PING_MS = 1_000;
-const DEFAULT_POST_MS = 15_000;
-/** How often a post whose answer left the buyer's decision unknown is asked again, the pause before each, and the least time each is given. */
-export const CONFIRM_ASKS = 2;
-const CONFIRM_PAUSE_MS = 500;
-const CONFIRM_MIN_MS = 1_000;
-
-export interface SaleDeps {
-  /** every buyer the sale may use (secrets present) */
-  buyers: readonly Buyer[];
-  secretOf: (buyer: Buyer) => string | undefined;
-  /** key of the contact hashes */
-  contactKey: Buffer;
-  /** every key an opt-out may have been hashed under (the keyring's); default: contactKey alone */
-  suppressionKeys?: readonly Buffer[];
-  worker: string;
-  fetcher?: typeof fetch;
-  now?: () => Date;
-  duplicateWindowMs?: number;
-  deadlineMs?: number;
-  leaseMs?: number;
-  /** the brand's conversion postbacks (brand file "postbacks"), queued when a lead is sold */
-  postbacksOf?: (brand: string) => readonly Postback[] | undefined;
-}
-
-export type SaleResult = Pick<SaleDecision, 'status' | 'buyerId' | 'priceCents' | 'redirectUrl' | 'reason'>;
 
 export const deliverDestination = (buyerId: string): string => `buyer:${buyerId}`;
-const cents = (dollars: number) => Math.round(dollars * 100);
-const newPingId = () => `pg_${randomBytes(12).toString('base64url')}`;
-
-/** What every step of one sale reads: the store, the lead, the worker's settings and the clock. */
-interface SaleRun {
-  db: Store;
-  leadId: string;
-  deps: SaleDeps;
-  now: () => Date;
-}
-
-/** A sale past its checks: the stored lead, what the contact check found, and when the sale must end. */
-interface OpenSale extends SaleRun {
-  stored: LeadsTable;
-  lead: SaleLead;
-  duplicate: boolean;
-  /** the contact's opt-out hashes, checked again when a buyer accepts */
-  suppressionHashes: string[];
-  /** how an unsold lead is recorded: a duplicate stays one */
-  unsoldStatus: 'duplicate' | 'unsold';
-  deadline: number;
-}
-
-/** What a post came to: sold (the recorded result), refused (the sale goes on), or the buyer's decision still unknown. */
-type Posted = SaleResult | 'refused' | { unconfirmed: string };
 
 /** Runs the sale of one lead if no other worker holds it; undefined when it was not this worker's to run. */
 export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promise<SaleResult | undefined> {
@@ -129,29 +72,6 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
     duplicate: sale.duplicate,
     reason: eligible.length ? 'no buyer accepted' : 'no eligible buyer',
   });
-}
-
-/**
- * The decision on the timeline and on the sale. A sold lead's postbacks are queued in the same
- * transaction: a sale recorded is a conversion reported, once.
- */
-async function recordDecision({ db, leadId, deps, now }: SaleRun, stored: LeadsTable | undefined, d: SaleDecision): Promise<SaleResult> {
-  await addEvent(db, {
-    lead_id: leadId,
-    at: now().toISOString(),
-    buyer_id: d.buyerId ?? '',
-    step: 'decision',
-    outcome: d.status === 'sold' ? 'sold' : 'unsold',
-    price_cents: d.priceCents ?? null,
-    detail: d.reason ?? d.status,
-  });
-  const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
-  if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
-  else
-    await db.transaction().execute(async (trx) => {
-      if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
-    });
-  return d;
 }
 
 /**
@@ -274,83 +194,6 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
   return undefined;
 }
 
-/** One post: its timeline row (reserved against the buyer's caps when it has any), then the post itself. */
-async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
-  const { db, leadId, deps, now, deadline } = sale;
-  const b = offer.buyer;
-  const secret = deps.secretOf(b);
-  const remaining = deadline - now().getTime();
-  if (!secret || !b.endpoints.post) return 'refused';
-  const sending: NewEvent = {
-    lead_id: leadId,
-    at: now().toISOString(),
-    buyer_id: b.id,
-    step: 'post',
-    outcome: 'sending',
-    price_cents: offer.price === undefined ? null : cents(offer.price),
-    detail: offer.pingId ?? '',
-  };
-  let eventId: string;
-  if (b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined) {
-    // Eligibility counted the sales recorded; other sales (here or on another instance) may be posting to this buyer now.
-    const t = localTime(now(), b.schedule?.timeZone);
-    const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month });
-    if ('full' in r) {
-      await addEvent(db, { lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
-      return 'refused';
-    }
-    eventId = r.id;
-  } else eventId = await addEvent(db, sending);
-  return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
-}
-
-/** Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while the answer leaves the buyer's decision unknown. */
-async function sendPost(sale: OpenSale, offer: Offer, eventId: string, secret: string, timeoutMs: number, repeats: number): Promise<Posted> {
-  const { db, leadId, deps, now, stored, lead, duplicate, suppressionHashes, deadline } = sale;
-  const b = offer.buyer;
-  const postMs = b.timeouts?.postMs ?? DEFAULT_POST_MS;
-  const body = {
-    ...leadPayload(stored),
-    test: lead.test,
-    ...(offer.pingId ? { pingId: offer.pingId } : {}),
-    ...(offer.bidId ? { bidId: offer.bidId } : {}),
-    ...(offer.price !== undefined ? { price: offer.price } : {}),
-  };
-  const ask = async (ms: number) => {
-    const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs: ms, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });
-    return { sent, outcome: readPostAnswer(sent.answer, b, offer.price) };
-  };
-  let { sent, outcome } = await ask(timeoutMs);
-  for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
-    await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
-    // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
-    ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
-  }
-  if (outcome.ok) {
-    const t = localTime(now(), b.schedule?.timeZone);
-    const result = await recordDecision(sale, stored, {
-      status: 'sold',
-      duplicate,
-      buyerId: b.id,
-      priceCents: cents(outcome.price),
-      redirectUrl: outcome.redirectUrl,
-      ...(outcome.buyerLeadId ? { buyerLeadId: outcome.buyerLeadId } : {}),
-      buyerDay: t.day,
-      buyerMonth: t.month,
-    });
-    await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
-    // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
-    if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
-    return result;
-  }
-  if (outcome.unknown) {
-    await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });
-    return { unconfirmed: outcome.reason };
-  }
-  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
-  return 'refused';
-}
-
 /** Nobody bought the lead: the deliver buyers that want it get it through the outbox. */
 async function queueDeliverBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSale): Promise<void> {
   const deliver = deps.buyers.filter(
@@ -366,39 +209,4 @@ async function queueDeliverBuyers({ db, leadId, deps, now, lead, duplicate }: Op
     db,
     deliver.map((b) => ({ lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'deliver' as const, outcome: 'queued' as const })),
   );
-}
-
-/** Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping. */
-async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[], duplicate: boolean, deps: SaleDeps, now: () => Date): Promise<Bid[]> {
-  const answers = await Promise.all(
-    buyers.map(async (b) => {
-      const pingId = newPingId();
-      const secret = deps.secretOf(b)!;
-      const sent = await sendSigned(b.endpoints.ping!, pingPayload(lead, pingId, duplicate), {
-        secret,
-        timeoutMs: b.timeouts?.pingMs ?? DEFAULT_PING_MS,
-        ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
-      });
-      return { b, pingId, sent, outcome: readBid(sent.answer, b) };
-    }),
-  );
-  const bids: Bid[] = [];
-  const events: NewEvent[] = [];
-  for (const { b, pingId, sent, outcome } of answers) {
-    const floor = b.price?.floor ?? 0;
-    const under = outcome.ok && outcome.price < floor;
-    events.push({
-      lead_id: lead.id,
-      at: now().toISOString(),
-      buyer_id: b.id,
-      step: 'ping',
-      outcome: outcome.ok && !under ? 'bid' : 'no-bid',
-      latency_ms: sent.latencyMs,
-      price_cents: outcome.ok ? cents(outcome.price) : null,
-      detail: outcome.ok ? (under ? `bid under the floor ${floor}` : pingId) : outcome.reason,
-    });
-    if (outcome.ok) bids.push({ buyer: b, price: outcome.price, pingId, latencyMs: sent.latencyMs, ...(outcome.bidId ? { bidId: outcome.bidId } : {}) });
-  }
-  await addEvents(db, events);
-  return bids;
 }
