@@ -9,7 +9,7 @@
  *   as stored; an event whose visit is unknown keeps the brand and device of its request.
  * - Rollup rows are upserted with count = count + delta, keys sorted, so two instances writing at
  *   once lock the rows in the same order and never lose an increment.
- * - A funnel stage counts once per visit (rules.ts stageOf): the first event of a stage marks it in
+ * - A funnel stage counts once per visit (trafficRules.ts stageOf): the first event of a stage marks it in
  *   traffic_visit_stages (INSERT … ON CONFLICT DO NOTHING … RETURNING, so two instances agree on
  *   which was first); a later one is stored with `repeated` = 1 and left out of the rollups.
  * - On PostgreSQL the raw events are partitioned by day (./trafficPartitions.ts).
@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, Store } from './db';
-import { hourOf, stageOf, type VisitRow } from '../traffic/rules';
+import { hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
@@ -45,7 +45,7 @@ export interface TrafficEventsTable {
 
 export interface TrafficVisitStagesTable {
   visit_id: string;
-  /** rules.ts stageOf */
+  /** trafficRules.ts stageOf */
   stage: string;
   created_at: string;
 }

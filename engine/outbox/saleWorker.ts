@@ -1,0 +1,106 @@
+/**
+ * The sale in this process: startSale runs a stored lead's sale in the background (POST
+ * /api/leads does not wait for it), at most SALE_CONCURRENCY at a time; a sweep every few
+ * seconds takes up sales nobody holds — never started (the process died between storing the
+ * lead and starting its sale) or abandoned (their worker died: the lease ran out).
+ */
+import { onShutdown } from '../process/shutdown.mjs';
+import { randomBytes } from 'node:crypto';
+
+import { wakeLeadWorker } from './leadWorker';
+import { getCatalog } from '../site/catalog';
+import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
+import { contactKey, contactKeys } from '../sale/keys';
+import { runSale, type SaleDeps } from '../sale/runner';
+import { duplicateWindowMs, saleBuyers } from '../sale/settings';
+import { adoptLeadsWithoutSale, dueSales, ensureSale } from '../store/sales';
+
+const SHARED = Symbol.for('loansites.sale');
+type Runtime = { worker: string; running: number; queue: string[]; timer?: NodeJS.Timeout; inFlight?: Set<Promise<void>>; stopped?: boolean };
+const holder = globalThis as typeof globalThis & { [SHARED]?: Runtime };
+function runtime(): Runtime {
+  if (!holder[SHARED]) {
+    holder[SHARED] = { worker: `${process.pid}-${randomBytes(4).toString('hex')}`, running: 0, queue: [] };
+    onShutdown('sales', 'work', stopSales);
+  }
+  return holder[SHARED];
+}
+const concurrency = () => Math.max(1, Number(process.env.SALE_CONCURRENCY ?? 20));
+
+function depsFor(): SaleDeps {
+  const { buyers, secretOf } = saleBuyers();
+  return {
+    buyers,
+    secretOf,
+    contactKey: contactKey(),
+    suppressionKeys: contactKeys(),
+    worker: runtime().worker,
+    duplicateWindowMs: duplicateWindowMs(),
+    postbacksOf: (brand) => getCatalog().brands.get(brand)?.brand.postbacks,
+  };
+}
+
+function pump(): void {
+  const rt = runtime();
+  while (!rt.stopped && rt.running < concurrency() && rt.queue.length) {
+    const leadId = rt.queue.shift()!;
+    rt.running += 1;
+    const sale: Promise<void> = (async () => {
+      const db = await getStore();
+      const result = await runSale(db, leadId, depsFor());
+      if (result && result.status !== 'sold') wakeLeadWorker();
+    })()
+      .catch((err: Error) => console.error(`[sale] ${leadId}: ${err.message}`))
+      .finally(() => {
+        rt.running -= 1;
+        rt.inFlight?.delete(sale);
+        pump();
+      });
+    (rt.inFlight ??= new Set()).add(sale);
+  }
+}
+
+/**
+ * Stops this process's sales as it shuts down: no new one starts (the queued ones are recorded and
+ * nobody holds them, so the next sweep here or on another instance takes them up) and the running
+ * ones finish, so a buyer's answer is not left unrecorded.
+ */
+export async function stopSales(): Promise<void> {
+  const rt = runtime();
+  rt.stopped = true;
+  clearInterval(rt.timer);
+  rt.timer = undefined;
+  rt.queue.length = 0;
+  await Promise.allSettled([...(rt.inFlight ?? [])]);
+}
+
+/** Creates the lead's sale and runs it in the background; safe to call again for the same lead. */
+export async function startSale(db: Store, leadId: string): Promise<void> {
+  await ensureSale(db, leadId, new Date());
+  const rt = runtime();
+  if (!rt.queue.includes(leadId)) rt.queue.push(leadId);
+  pump();
+}
+
+/** One sweep: adopt leads without a sale (the last day) and queue the sales nobody holds. */
+export async function sweepSales(db: Store, kind: StoreKind): Promise<void> {
+  const now = new Date();
+  await adoptLeadsWithoutSale(db, new Date(now.getTime() - 24 * 3600_000), now);
+  const rt = runtime();
+  for (const id of await dueSales(db, kind, now, 50)) if (!rt.queue.includes(id)) rt.queue.push(id);
+  pump();
+}
+
+export const saleWorkerEnabled = (): boolean => process.env.SALE_WORKER !== 'off';
+
+/** Starts this process's sweep once (instrumentation.ts). */
+export function ensureSaleSweep(intervalMs = Number(process.env.SALE_SWEEP_INTERVAL_MS ?? 5000)): void {
+  const rt = runtime();
+  if (rt.timer || rt.stopped) return;
+  rt.timer = setInterval(() => {
+    getStore()
+      .then((db) => sweepSales(db, storeKindOf()))
+      .catch((err: Error) => console.error('[sale] sweep failed:', err.message));
+  }, intervalMs);
+  rt.timer.unref();
+}

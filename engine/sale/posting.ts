@@ -1,0 +1,137 @@
+/**
+ * The sale's pings and posts: every ping-post buyer of a tier pinged at once, and one post asked
+ * again while its answer leaves the buyer's decision unknown (rule 3b of engine/sale/runner.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Buyer } from '../../schemas/buyer.types';
+import type { Store } from '../store/db';
+import { addEvent, addEvents, isSuppressed, reservePost, settleEvent, type NewEvent } from '../store/sales';
+import { readBid, readPostAnswer } from './answers';
+import type { Bid, Offer } from './bids';
+import type { SaleLead } from './eligibility';
+import { sendSigned } from './http';
+import { queueOptOutNotices } from './optOut';
+import { pingPayload } from './ping';
+import { cents, recordDecision, type OpenSale, type Posted, type SaleDeps } from './saleRun';
+import { localTime } from './schedule';
+import { leadPayload } from './wire';
+
+const DEFAULT_PING_MS = 1_000;
+export const DEFAULT_POST_MS = 15_000;
+/** How often a post whose answer left the buyer's decision unknown is asked again, the pause before each, and the least time each is given. */
+export const CONFIRM_ASKS = 2;
+const CONFIRM_PAUSE_MS = 500;
+const CONFIRM_MIN_MS = 1_000;
+const newPingId = () => `pg_${randomBytes(12).toString('base64url')}`;
+
+/** Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping. */
+export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[], duplicate: boolean, deps: SaleDeps, now: () => Date): Promise<Bid[]> {
+  const answers = await Promise.all(
+    buyers.map(async (b) => {
+      const pingId = newPingId();
+      const secret = deps.secretOf(b)!;
+      const sent = await sendSigned(b.endpoints.ping!, pingPayload(lead, pingId, duplicate), {
+        secret,
+        timeoutMs: b.timeouts?.pingMs ?? DEFAULT_PING_MS,
+        ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
+      });
+      return { b, pingId, sent, outcome: readBid(sent.answer, b) };
+    }),
+  );
+  const bids: Bid[] = [];
+  const events: NewEvent[] = [];
+  for (const { b, pingId, sent, outcome } of answers) {
+    const floor = b.price?.floor ?? 0;
+    const under = outcome.ok && outcome.price < floor;
+    events.push({
+      lead_id: lead.id,
+      at: now().toISOString(),
+      buyer_id: b.id,
+      step: 'ping',
+      outcome: outcome.ok && !under ? 'bid' : 'no-bid',
+      latency_ms: sent.latencyMs,
+      price_cents: outcome.ok ? cents(outcome.price) : null,
+      detail: outcome.ok ? (under ? `bid under the floor ${floor}` : pingId) : outcome.reason,
+    });
+    if (outcome.ok) bids.push({ buyer: b, price: outcome.price, pingId, latencyMs: sent.latencyMs, ...(outcome.bidId ? { bidId: outcome.bidId } : {}) });
+  }
+  await addEvents(db, events);
+  return bids;
+}
+
+/** One post: its timeline row (reserved against the buyer's caps when it has any), then the post itself. */
+export async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
+  const { db, leadId, deps, now, deadline } = sale;
+  const b = offer.buyer;
+  const secret = deps.secretOf(b);
+  const remaining = deadline - now().getTime();
+  if (!secret || !b.endpoints.post) return 'refused';
+  const sending: NewEvent = {
+    lead_id: leadId,
+    at: now().toISOString(),
+    buyer_id: b.id,
+    step: 'post',
+    outcome: 'sending',
+    price_cents: offer.price === undefined ? null : cents(offer.price),
+    detail: offer.pingId ?? '',
+  };
+  let eventId: string;
+  if (b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined) {
+    // Eligibility counted the sales recorded; other sales (here or on another instance) may be posting to this buyer now.
+    const t = localTime(now(), b.schedule?.timeZone);
+    const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month });
+    if ('full' in r) {
+      await addEvent(db, { lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
+      return 'refused';
+    }
+    eventId = r.id;
+  } else eventId = await addEvent(db, sending);
+  return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
+}
+
+/** Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while the answer leaves the buyer's decision unknown. */
+export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, secret: string, timeoutMs: number, repeats: number): Promise<Posted> {
+  const { db, leadId, deps, now, stored, lead, duplicate, suppressionHashes, deadline } = sale;
+  const b = offer.buyer;
+  const postMs = b.timeouts?.postMs ?? DEFAULT_POST_MS;
+  const body = {
+    ...leadPayload(stored),
+    test: lead.test,
+    ...(offer.pingId ? { pingId: offer.pingId } : {}),
+    ...(offer.bidId ? { bidId: offer.bidId } : {}),
+    ...(offer.price !== undefined ? { price: offer.price } : {}),
+  };
+  const ask = async (ms: number) => {
+    const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs: ms, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });
+    return { sent, outcome: readPostAnswer(sent.answer, b, offer.price) };
+  };
+  let { sent, outcome } = await ask(timeoutMs);
+  for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
+    await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
+    // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
+    ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
+  }
+  if (outcome.ok) {
+    const t = localTime(now(), b.schedule?.timeZone);
+    const result = await recordDecision(sale, stored, {
+      status: 'sold',
+      duplicate,
+      buyerId: b.id,
+      priceCents: cents(outcome.price),
+      redirectUrl: outcome.redirectUrl,
+      ...(outcome.buyerLeadId ? { buyerLeadId: outcome.buyerLeadId } : {}),
+      buyerDay: t.day,
+      buyerMonth: t.month,
+    });
+    await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
+    // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
+    if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
+    return result;
+  }
+  if (outcome.unknown) {
+    await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });
+    return { unconfirmed: outcome.reason };
+  }
+  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
+  return 'refused';
+}

@@ -1,0 +1,79 @@
+/**
+ * One sale in progress, as every step of runSale (engine/sale/runner.ts) and of the posting
+ * (posting.ts) sees it, and how its decision is recorded.
+ */
+import type { Buyer } from '../../schemas/buyer.types';
+import type { Postback } from '../../schemas/brand.types';
+import type { Store } from '../store/db';
+import type { LeadsTable } from '../store/leads';
+import { addEvent, finishSale, type SaleDecision } from '../store/sales';
+import type { SaleLead } from './eligibility';
+import { postbacksFor, queuePostbacks } from './postbacks';
+
+export interface SaleDeps {
+  /** every buyer the sale may use (secrets present) */
+  buyers: readonly Buyer[];
+  secretOf: (buyer: Buyer) => string | undefined;
+  /** key of the contact hashes */
+  contactKey: Buffer;
+  /** every key an opt-out may have been hashed under (the keyring's); default: contactKey alone */
+  suppressionKeys?: readonly Buffer[];
+  worker: string;
+  fetcher?: typeof fetch;
+  now?: () => Date;
+  duplicateWindowMs?: number;
+  deadlineMs?: number;
+  leaseMs?: number;
+  /** the brand's conversion postbacks (brand file "postbacks"), queued when a lead is sold */
+  postbacksOf?: (brand: string) => readonly Postback[] | undefined;
+}
+
+export type SaleResult = Pick<SaleDecision, 'status' | 'buyerId' | 'priceCents' | 'redirectUrl' | 'reason'>;
+
+/** What every step of one sale reads: the store, the lead, the worker's settings and the clock. */
+export interface SaleRun {
+  db: Store;
+  leadId: string;
+  deps: SaleDeps;
+  now: () => Date;
+}
+
+/** A sale past its checks: the stored lead, what the contact check found, and when the sale must end. */
+export interface OpenSale extends SaleRun {
+  stored: LeadsTable;
+  lead: SaleLead;
+  duplicate: boolean;
+  /** the contact's opt-out hashes, checked again when a buyer accepts */
+  suppressionHashes: string[];
+  /** how an unsold lead is recorded: a duplicate stays one */
+  unsoldStatus: 'duplicate' | 'unsold';
+  deadline: number;
+}
+
+/** What a post came to: sold (the recorded result), refused (the sale goes on), or the buyer's decision still unknown. */
+export type Posted = SaleResult | 'refused' | { unconfirmed: string };
+
+export const cents = (dollars: number): number => Math.round(dollars * 100);
+
+/**
+ * The decision on the timeline and on the sale. A sold lead's postbacks are queued in the same
+ * transaction: a sale recorded is a conversion reported, once.
+ */
+export async function recordDecision({ db, leadId, deps, now }: SaleRun, stored: LeadsTable | undefined, d: SaleDecision): Promise<SaleResult> {
+  await addEvent(db, {
+    lead_id: leadId,
+    at: now().toISOString(),
+    buyer_id: d.buyerId ?? '',
+    step: 'decision',
+    outcome: d.status === 'sold' ? 'sold' : 'unsold',
+    price_cents: d.priceCents ?? null,
+    detail: d.reason ?? d.status,
+  });
+  const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
+  if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
+  else
+    await db.transaction().execute(async (trx) => {
+      if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
+    });
+  return d;
+}
