@@ -16,7 +16,7 @@ const KEPT = Symbol.for('loansites.lazyBlock.kept');
  * HTML stays on screen meanwhile). For blocks that must be usable, or at least visible, first.
  *
  * `kept` (static blocks and the site chrome; implies inline): on the first load the browser keeps
- * the server's HTML of the block and gets no data for it (layout/Kept.tsx, hydrationModel.ts), so
+ * the server's HTML of the block and gets no data for it (blocks/chrome/Kept.tsx, hydrationModel.ts), so
  * its code is fetched only when a client-side navigation renders it.
  */
 export function lazyBlock<P>(load: () => Promise<{ default: ComponentType<P> }>, opts: { inline?: boolean; kept?: boolean } = {}) {

@@ -1,6 +1,6 @@
 /**
  * What only a client-side navigation needs, one module: the components of the static blocks and
- * of the site chrome (the first load keeps the server's HTML of these parts: layout/Kept.tsx)
+ * of the site chrome (the first load keeps the server's HTML of these parts: blocks/chrome/Kept.tsx)
  * and the head writer. In the browser it is one chunk, fetched for the first navigation, ahead of
  * time on a link's hover or focus.
  */

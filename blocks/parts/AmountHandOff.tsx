@@ -7,7 +7,7 @@ import type { ApplyView } from '../../engine/model';
  * apply page (v1 and the amount field as named); with it, submitting goes to `href`, the URL
  * engine/apply.ts built from the stored source and the widget's rule for the amount.
  */
-export function ApplyForm({
+export function AmountHandOff({
   apply,
   href,
   source,
