@@ -86,7 +86,7 @@ if (keyProblem) {
  * The front door, compiled to plain JavaScript (scripts/build-front-door.ts): by `npm run build`
  * into .next, or here at start in development (so an edited engine file counts on restart;
  * edited brand files count at once: the catalog re-reads them).
- * @type {import('./engine/http/frontDoorServer')}
+ * @type {import('./engine/http/frontDoorServer') & { BLOCK_SPECS: import('./engine/blockSpec').BlockSpecs }}
  */
 const frontDoor = await (async () => {
   let file = join(process.cwd(), '.next', 'front-door.mjs');
@@ -144,7 +144,7 @@ const decide = frontDoor.rememberingPages();
  * What the front door decides by, made once per catalog. In production the catalog never changes
  * (getCatalog returns the one it built), so it is not asked again on every request.
  */
-let door = { ...settings, catalog: frontDoor.getCatalog() };
+let door = { ...settings, catalog: frontDoor.getCatalog(frontDoor.BLOCK_SPECS) };
 const doorNow = settings.production
   ? () => door
   : () => {

@@ -1,7 +1,7 @@
 import { Suspense, type ComponentType } from 'react';
 import type { BrandView } from '../engine/model';
 import type { BlockProps } from './types';
-import { registry } from './registry';
+import { registry } from './generated/registry';
 import { BlockBoundary } from './chrome/BlockBoundary';
 import { Kept } from './chrome/Kept';
 import { keptOnFirstLoad, rendersInline } from './lazyBlock';

@@ -14,7 +14,7 @@ import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engi
 import { STORE_BRANDS } from '../engine/data/stores';
 import { STORE_SLUG as SLUG, storeLinks } from './parts/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
-import { registry } from './registry';
+import { registry } from './generated/registry';
 
 /** A static block on the first load: its HTML is in the page, its data is not. */
 export interface KeptBlock {

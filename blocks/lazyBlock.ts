@@ -41,3 +41,11 @@ export const rendersInline = (component: unknown): boolean => (component as Reco
 
 /** A static block: its server HTML is kept by the browser on the first load (see lazyBlock). */
 export const keptOnFirstLoad = (component: unknown): boolean => (component as Record<symbol, unknown>)[KEPT] === true;
+
+type Statics = typeof import('./generated/staticBlocks');
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+/** A static block or chrome part, by its name in the static chunk: rendered on the server, kept as HTML by the browser on the first load (`kept`). */
+export const staticBlock = <N extends keyof Statics>(name: N) =>
+  lazyBlock<PropsOf<Statics[N]>>(() => import('./generated/staticBlocks').then((m) => ({ default: m[name] as ComponentType<PropsOf<Statics[N]>> })), {
+    kept: true,
+  });

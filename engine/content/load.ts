@@ -1,13 +1,13 @@
 /**
  * The content a page needs, fetched before it renders (getStaticProps):
  * - the item its {slug} names and the category its {list} names — missing → the page is a 404;
- * - what each block that needs content loads (its spec's content.load, engine/blockSpecs) — a
+ * - what each block that needs content loads (its spec's content.load, blocks/<type>/spec.ts) — a
  *   block may make the page a 404 (a paginated list past its last page);
  * - a failure of the page's own content throws (Next keeps serving the last good version, or
  *   shows the error page); a block that fails on its own only marks itself and the page.
  */
 import type { Brand, Layout } from '../../schemas/brand.types';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from '../blockSpec';
 import type { RouteMatch } from '../routes';
 import { listByCategory } from './strapi';
 import type { ContentSource, Entry, ListFilters, Market, PublicationState } from './types';
@@ -48,12 +48,12 @@ export interface PageContent {
   degraded: boolean;
 }
 
-export const needsContent = (match: RouteMatch, layout: Layout): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content);
+export const needsContent = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content);
 
 /** Does the content decide whether this page exists (an item, a category, a paginated list)? */
-export const contentDecidesPage = (match: RouteMatch, layout: Layout): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content?.decidesPage?.(b));
+export const contentDecidesPage = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content?.decidesPage?.(b));
 
 const marketOf = (brand: Brand): Market => brand.country.toLowerCase() as Market;
 
@@ -63,6 +63,7 @@ export async function loadPageContent(
   match: RouteMatch,
   layout: Layout,
   publicationState: PublicationState,
+  specs: BlockSpecs,
 ): Promise<PageContent | 'notFound'> {
   const brandFilter = { id: brand.id, market: marketOf(brand) };
   const one = async (collection: Parameters<ContentSource['list']>[0], slug: string, filters: ListFilters = {}) =>
@@ -104,7 +105,7 @@ export async function loadPageContent(
     degrade: () => void (degraded = true),
   };
   for (const [index, block] of layout.blocks.entries()) {
-    const needs = specOf(block.type).content;
+    const needs = specOf(specs, block.type).content;
     if (!needs) continue;
     const loaded = await needs.load(block, { ...ctx, index });
     if (loaded === 'notFound') return 'notFound';

@@ -1,3 +1,5 @@
+// the catalog gets the block specs as server.mjs hands them at start
+import '../support/blockSpecsSetup';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +10,7 @@ import { placePagePath } from '../../engine/geocode/placePage';
 import { geocoderEndpoint } from '../../engine/geocode/endpoint';
 import { getCatalog } from '../../engine/catalog';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const forward = (text: string, params = '') =>
   forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);
@@ -314,6 +317,6 @@ describe('pages that ask for the position (Permissions-Policy: geolocation=(self
 
   it('a search block without "Use my location" does not ask', async () => {
     const { pageUsesGeolocation } = await import('../../engine/geocode/permissions');
-    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] }, BLOCK_SPECS)).toBe(false);
   });
 });

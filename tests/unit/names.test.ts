@@ -1,10 +1,12 @@
 /** Issue 16 item 7: names and labels as pages show them, from the generators (not page by page). */
+// the catalog gets the block specs as server.mjs hands them at start
+import '../support/blockSpecsSetup';
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../engine/catalog';
 import { cityInState } from '../../engine/cities';
 import { lendingView } from '../../engine/lending';
 import { capitalizeFirst, displayPlaceName } from '../../engine/names';
-import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
+import { loanTypeOptionLabel } from '../../blocks/searchForm/spec';
 import { resolvePage } from '../../engine/resolve';
 import { STATE_SETS, stateByCode } from '../../engine/states';
 import { fill, possessive } from '../../engine/templates';

@@ -1,11 +1,6 @@
-import { LOAN_TYPES } from '../loanTypes';
-import { cityFacts, stateFacts } from '../locationText';
-import type { BlockSpec } from './types';
-
-export interface LocationFactsData {
-  paragraphs: string[];
-  nearby?: { label: string; href?: string; miles: number }[];
-}
+import { LOAN_TYPES } from '../../engine/loanTypes';
+import { cityFacts, stateFacts, type LocationFactsData } from '../../engine/locationText';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export const locationFactsSpec: BlockSpec<'locationFacts', LocationFactsData> = {
   data: (block, { brand, params, state, vars }) => {

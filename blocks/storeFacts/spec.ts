@@ -1,6 +1,6 @@
-import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../directory';
-import type { LinkView } from '../model';
-import type { BlockSpec } from './types';
+import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../../engine/directory';
+import type { LinkView } from '../../engine/model';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export const storeFactsSpec: BlockSpec<'storeFacts', { paragraphs: string[]; nearMe?: LinkView }> = {
   data: (_block, { brand, params, isPage }) => {

@@ -1,4 +1,4 @@
-import type { BlockSpec } from './types';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 /** An amount widget: it only sends the visitor to the apply page. Right under the hero it carries the cost note (engine/leadIn.ts). */
 export const getYourCashSpec: BlockSpec<'getYourCash', { costNote: boolean }> = {

@@ -3,8 +3,8 @@
  * item of a list (each state, city, letter…). They are filled per item, not with the page's
  * variables, and validation checks that they give real pages. Read from the generated types.
  */
-import { BLOCK_TEMPLATE_FIELDS, type BlockType } from '../../schemas/brand.types';
-import type { ItemKind } from '../routeParams';
+import { BLOCK_TEMPLATE_FIELDS, type BlockType } from '../schemas/brand.types';
+import type { ItemKind } from './routeParams';
 
 /** A schema naming an item kind that engine/routeParams.ts does not know fails `tsc` here. */
 export const TEMPLATE_FIELDS: Partial<Record<BlockType, Readonly<Record<string, ItemKind>>>> = BLOCK_TEMPLATE_FIELDS;

@@ -1,7 +1,7 @@
-import { citiesOf, largestCitiesByName } from '../cities';
-import type { LinkView } from '../model';
-import { stateItemVars } from '../routeParams';
-import type { BlockSpec } from './types';
+import { citiesOf, largestCitiesByName } from '../../engine/cities';
+import type { LinkView } from '../../engine/model';
+import { stateItemVars } from '../../engine/routeParams';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';
 

@@ -1,6 +1,6 @@
-import type { GeocoderEndpoint } from '../geocode/client';
-import { geocoderEndpoint } from '../geocode/endpoint';
-import type { BlockSpec } from './types';
+import type { GeocoderEndpoint } from '../../engine/geocode/client';
+import { geocoderEndpoint } from '../../engine/geocode/endpoint';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 /** The browser asks the geocoder for the brand's map key. */
 export const addressAutocompleteSpec: BlockSpec<'addressAutocomplete', { geocoder: GeocoderEndpoint }> = {

@@ -1,6 +1,6 @@
-import { applyUrl } from '../applyUrl';
-import { unavailableHere } from '../availability';
-import type { BlockSpec } from './types';
+import { applyUrl } from '../../engine/applyUrl';
+import { unavailableHere } from '../../engine/availability';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export interface HeroData {
   applyHref: string;

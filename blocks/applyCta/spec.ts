@@ -1,8 +1,8 @@
-import { applyUrl } from '../applyUrl';
-import { unavailableHere } from '../availability';
-import { NO_SERVICE_ALTERNATIVES } from '../locationText';
-import type { LinkView } from '../model';
-import type { BlockSpec } from './types';
+import { applyUrl } from '../../engine/applyUrl';
+import { unavailableHere } from '../../engine/availability';
+import { NO_SERVICE_ALTERNATIVES } from '../../engine/locationText';
+import type { LinkView } from '../../engine/model';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export interface ApplyCtaData {
   applyHref: string;

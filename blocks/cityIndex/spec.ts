@@ -1,9 +1,9 @@
-import { citiesByName } from '../cities';
-import { cityPage, cityPageCount } from '../directory';
-import type { LinkView } from '../model';
-import { cityItemVars } from '../routeParams';
-import { pageLinks, withoutPageNumber } from './links';
-import type { BlockSpec } from './types';
+import { citiesByName } from '../../engine/cities';
+import { cityPage, cityPageCount } from '../../engine/directory';
+import type { LinkView } from '../../engine/model';
+import { cityItemVars } from '../../engine/routeParams';
+import { pageLinks, withoutPageNumber } from '../../engine/links';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 type Current = LinkView & { current: boolean };
 

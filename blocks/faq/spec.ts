@@ -1,4 +1,4 @@
-import type { BlockSpec } from './types';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 /** The questions a page shows are also given to search engines as FAQPage JSON-LD. */
 export const faqSpec: BlockSpec<'faq'> = {

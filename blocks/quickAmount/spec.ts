@@ -3,8 +3,8 @@
  * starts on the page's own amount (a "$500 loan" page) when that is one of its options, else on
  * the loan rules' default.
  */
-import { amountLabel, amountOptions, LOAN_AMOUNT } from '../amounts';
-import type { BlockSpec } from './types';
+import { amountLabel, amountOptions, LOAN_AMOUNT } from '../../engine/amounts';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: number; label: string }[]; defaultAmount: number; costNote: boolean }> = {
   applyWidget: true,

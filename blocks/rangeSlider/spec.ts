@@ -1,6 +1,6 @@
-import type { AmountRange } from '../amounts';
-import { sliderRange } from '../widgets/slider';
-import type { BlockSpec } from './types';
+import type { AmountRange } from '../../engine/amounts';
+import { sliderRange } from '../../engine/widgets/slider';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 /**
  * An amount widget: it only sends the visitor to the apply page. Its range comes from the loan

@@ -1,15 +1,15 @@
 import type { AmountParam } from '../../schemas/brand.types';
-import { originOf } from '../csp.mjs';
-import { TITLE_APPLY } from '../applyUrl';
-import { consentText, CONSENT_VERSION_OF } from '../consent';
-import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
-import { FORM_AMOUNT } from '../leads/formRules';
-import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
-import { lendingView } from '../lending';
-import type { LinkView } from '../model';
-import { AU_STATES, CA_PROVINCES, type Country } from '../regions';
-import { STATES } from '../states';
-import type { BlockSpec } from './types';
+import { originOf } from '../../engine/csp.mjs';
+import { TITLE_APPLY } from '../../engine/applyUrl';
+import { consentText, CONSENT_VERSION_OF } from '../../engine/consent';
+import { consentPartyOf, countryNotices, type CountryNotices } from '../../engine/leads/countryText';
+import { FORM_AMOUNT } from '../../engine/leads/formRules';
+import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../../engine/leads/rules';
+import { lendingView } from '../../engine/lending';
+import type { LinkView } from '../../engine/model';
+import { AU_STATES, CA_PROVINCES, type Country } from '../../engine/regions';
+import { STATES } from '../../engine/states';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 /** The application form's server-resolved data (blocks/applyForm). */
 export interface ApplyFormData {

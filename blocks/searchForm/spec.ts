@@ -1,7 +1,7 @@
-import { LOAN_TYPES } from '../loanTypes';
-import { capitalizeFirst } from '../names';
-import { STATES } from '../states';
-import type { BlockSpec } from './types';
+import { LOAN_TYPES } from '../../engine/loanTypes';
+import { capitalizeFirst } from '../../engine/names';
+import { STATES } from '../../engine/states';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 type Option = { value: string; label: string };
 

@@ -1,7 +1,7 @@
-import { STORE_BRANDS } from '../data/stores';
-import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../directory';
-import type { LinkView } from '../model';
-import type { BlockSpec } from './types';
+import { STORE_BRANDS } from '../../engine/data/stores';
+import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
+import type { LinkView } from '../../engine/model';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export interface StoreDirectoryData {
   stores: (LinkView & { loanType: string })[];

@@ -3,14 +3,18 @@
  * the server data its component needs, the checks JSON Schema cannot express, whether it
  * needs the content service and what it adds to sitemaps. Its link-template fields are marked
  * in its schema ("x-template") and checked from there (TEMPLATE_FIELDS).
+ *
+ * Each block's spec is blocks/<type>/spec.ts; `npm run gen` collects them into one map
+ * (blocks/generated/specs.ts). The engine never imports it: the map is handed to buildCatalog and
+ * travels with the catalog (Catalog.specs, LoadedBrand.specs) to every check and page model.
  */
-import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
-import type { ContentBodyData } from '../content/load';
-import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
-import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
-import type { ParamKind } from '../routeParams';
-import type { State } from '../states';
-import type { Vars } from '../templates';
+import type { Block, BlockType, Brand, LoanType } from '../schemas/brand.types';
+import type { ContentBodyData } from './content/load';
+import type { Entry, ContentSource, ListFilters, PublicationState } from './content/types';
+import type { CompiledRoute, RouteMatch, RouteParams } from './routes';
+import type { ParamKind } from './routeParams';
+import type { State } from './states';
+import type { Vars } from './templates';
 
 export type BlockOf<K extends BlockType> = Extract<Block, { type: K }>;
 
@@ -131,3 +135,12 @@ export type AnySpec<K extends BlockType> = BlockSpec<K, unknown, any>;
 /** The data a spec's resolver gives (null for a block without one). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type DataOfSpec<S> = S extends { data?: undefined } ? null : S extends BlockSpec<any, infer D, any> ? D : null;
+
+/** Every block type's spec, as the catalog receives it: an entry missing for a block type fails `tsc`. */
+export type BlockSpecs = { readonly [K in BlockType]: AnySpec<K> };
+
+/** One block type's spec, for code that handles any block (the map's entries are typed per type). */
+export const specOf = <K extends BlockType>(specs: BlockSpecs, type: K): AnySpec<K> => specs[type];
+
+/** The data types of a spec map, by block type (what the generated map merges into engine/model.ts BlockDataByType). */
+export type DataOfSpecs<S extends BlockSpecs> = { [K in BlockType]: DataOfSpec<S[K]> };

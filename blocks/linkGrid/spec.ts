@@ -1,8 +1,8 @@
 import type { LoanType } from '../../schemas/brand.types';
-import { loanTypeVars, showsForLoanType } from '../loanTypeText';
-import { fill } from '../templates';
-import { pageLoanTypes } from '../routeLoanTypes';
-import type { BlockSpec } from './types';
+import { loanTypeVars, showsForLoanType } from '../../engine/loanTypeText';
+import { fill } from '../../engine/templates';
+import { pageLoanTypes } from '../../engine/routeLoanTypes';
+import type { BlockSpec } from '../../engine/blockSpec';
 
 export const linkGridSpec: BlockSpec<'linkGrid'> = {
   // A link may name the page's loan type ("/{loanType.slug}/location/search"): it is checked as
