@@ -9,8 +9,7 @@
  * travels with the catalog (Catalog.specs, LoadedBrand.specs) to every check and page model.
  */
 import type { Block, BlockType, Brand, LoanType } from '../schemas/brand.types';
-import type { ContentBodyData } from './content/load';
-import type { Entry, ContentSource, ListFilters, PublicationState } from './content/types';
+import type { ContentBodyData, Entry, ContentSource, ListFilters, PublicationState } from './content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from './routes';
 import type { ParamKind } from './routeParams';
 import type { State } from './states';

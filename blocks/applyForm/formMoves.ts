@@ -14,7 +14,7 @@ import {
   type FieldKey,
   type FormStep,
 } from '../../engine/leads/formRules';
-import type { FormState, Screen, UnavailableStates } from './formState';
+import type { FormState, Screen, UnavailableStates } from './formTypes';
 import type { SendOutcome } from './send';
 
 export function setError(draft: FormState, key: FieldKey, message: string | undefined) {

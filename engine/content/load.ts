@@ -12,31 +12,8 @@ import type { RouteMatch } from '../routes';
 import { listByCategory } from './strapi';
 import type { ContentSource, Entry, ListFilters, Market, PublicationState } from './types';
 
-export interface ListItemView {
-  title: string;
-  href: string;
-  description: string;
-  date: string | null;
-}
-
-export interface ContentListData {
-  items: ListItemView[];
-  pages?: { current: number; count: number };
-  error?: true;
-}
-
-export interface ContentBodyData {
-  collection: string;
-  html: string;
-  h1: string;
-  url: string;
-  publishedAt: string | null;
-  updatedAt: string;
-  author?: { name: string; href: string };
-  tags: { name: string; href: string }[];
-  category?: { name: string; href: string };
-  faq: { question: string; answer: string }[];
-}
+// the blocks' content types live with the other content types (types.ts), which the block specs' types read
+export type { ContentBodyData, ContentListData, ListItemView } from './types';
 
 export interface PageContent {
   vars: Record<string, string>;
