@@ -4,8 +4,6 @@
  * bytes, redirects and 304s. Each route's real handler runs on a local node:http server; Next's
  * part (its parsed query, res.revalidate, draft mode) is stood in for.
  */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,8 +3,6 @@
  * blocks have each capability, and what a page with such a block does because of it (the CSP of a
  * third-party form: csp.test.ts; the privacy-choice page: privacy.test.ts).
  */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { describe, expect, it } from 'vitest';
 import type { BlockType } from '../../schemas/brand.types';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';

@@ -2,8 +2,6 @@
  * In development the catalog reloads when a brand file changes, and a brand broken while the
  * server runs is left out without taking the others down — against real files on disk.
  */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

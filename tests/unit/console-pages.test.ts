@@ -5,8 +5,6 @@
  * message), a reveal needs the CSRF token and the role and is audited, an analyst's leads are
  * masked until revealed, and the leads CSV neutralises formula cells and is for admins only.
  */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';

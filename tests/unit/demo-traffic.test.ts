@@ -5,8 +5,6 @@
  * and the leads export agree on its money; and a reset takes out exactly the demo rows, leaving
  * the real visits, leads, sales and rollups as they were.
  */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../engine/catalog';

@@ -1,6 +1,4 @@
 /** Server errors reach a real envelope receiver: an API route's unexpected error (a 500) is one report. */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,3 @@
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

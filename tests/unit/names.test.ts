@@ -1,6 +1,4 @@
 /** Issue 16 item 7: names and labels as pages show them, from the generators (not page by page). */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../../engine/catalog';
 import { cityInState } from '../../engine/cities';

@@ -1,6 +1,4 @@
 /** Engine behaviour that probing the sites found wrong once (each test failed before its fix): possessives, search by loan type, blog-host links, only real pages rendered, installs from the lock. */
-// the catalog gets the block specs as server.mjs hands them at start
-import '../support/blockSpecsSetup';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { mainSiteHref, mainSiteHtml } from '../../engine/blogLinks';
