@@ -1,5 +1,5 @@
 /**
- * The front door for server.mjs: engine/http/frontDoorServer.ts and what it imports, with the block
+ * The front door for server.mjs: engine/frontDoor/server.ts and what it imports, with the block
  * specs its catalog is built with (blocks/generated/specs.ts: the engine imports no block), compiled
  * into one plain JavaScript module. `npm run build` writes .next/front-door.mjs after `next build`
  * (which empties .next first); `node server.mjs --dev` compiles its own copy at start, outside

@@ -6,10 +6,10 @@
  */
 import './check-node.cjs';
 import { BLOCK_SPECS } from '../blocks/generated/specs';
-import { setBlockSpecs } from '../engine/catalog';
-import { requireLeadKey } from '../engine/leads/sealing';
+import { setBlockSpecs } from '../engine/site/catalog';
+import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
-import { startLeadWorker } from '../engine/leads/deliver';
+import { startLeadWorker } from '../engine/outbox/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
 import { checkNewestSealed } from '../engine/leads/rotation';
 

@@ -1,8 +1,8 @@
-import { applyUrl } from '../../engine/applyUrl';
-import { unavailableHere } from '../../engine/availability';
-import { NO_SERVICE_ALTERNATIVES } from '../../engine/locationText';
-import type { LinkView } from '../../engine/model';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { applyUrl } from '../../engine/browser/applyUrl';
+import { unavailableHere } from '../../engine/site/availability';
+import { NO_SERVICE_ALTERNATIVES } from '../../engine/site/locationText';
+import type { LinkView } from '../../engine/site/model';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export interface ApplyCtaData {
   applyHref: string;

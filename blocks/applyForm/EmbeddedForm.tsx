@@ -1,6 +1,6 @@
 import { useEffect, useReducer, useRef } from 'react';
-import { amountText, fieldError, FORM_STEPS, type ApplyFormValues, type FieldKey } from '../../engine/leads/formRules';
-import { POSTAL_WORDS } from '../../engine/regions';
+import { amountText, fieldError, FORM_STEPS, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
+import { POSTAL_WORDS } from '../../engine/browser/regions';
 import { funnel } from '../chrome/funnel';
 import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';

@@ -1,4 +1,4 @@
-import type { FieldKey } from '../../engine/leads/formRules';
+import type { FieldKey } from '../../engine/browser/formRules';
 
 /** Each field's name, as the error summary and the screen reader's announcements say it (the postal code's is the country's word). */
 export const FIELD_LABELS: Record<FieldKey, string> = {

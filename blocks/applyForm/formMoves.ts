@@ -13,7 +13,7 @@ import {
   type FieldErrors,
   type FieldKey,
   type FormStep,
-} from '../../engine/leads/formRules';
+} from '../../engine/browser/formRules';
 import type { FormState, Screen, UnavailableStates } from './formTypes';
 import type { SendOutcome } from './send';
 

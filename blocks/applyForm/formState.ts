@@ -6,10 +6,10 @@
  * React. The longer moves are in formMoves.ts; what the browser does (storage, history, the ZIP
  * lookup, sending) is in the hooks beside it (use*.ts), which dispatch here.
  */
-import { EMPTY_VALUES, fieldError, type ApplyFormValues, type FieldKey } from '../../engine/leads/formRules';
-import { produce } from '../../engine/widgets/copyOnWrite';
-import type { LoanKind } from '../../engine/leads/rules';
-import type { Country } from '../../engine/regions';
+import { EMPTY_VALUES, fieldError, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
+import { produce } from '../../engine/browser/widgets/copyOnWrite';
+import type { LoanKind } from '../../engine/geo/servedPlaces';
+import type { Country } from '../../engine/browser/regions';
 import type { FormAction, FormState } from './formTypes';
 import { goTo, moveTo, next, recheck, sent, setError } from './formMoves';
 
@@ -35,7 +35,7 @@ const errorKeyOf = (field: keyof ApplyFormValues): FieldKey | undefined =>
 
 const isEmpty = (v: string | boolean) => v === '' || v === false;
 
-/** The reducer: `recipe` edits a draft whose values and errors are copies (engine/widgets/copyOnWrite.ts). */
+/** The reducer: `recipe` edits a draft whose values and errors are copies (engine/browser/widgets/copyOnWrite.ts). */
 const reducerOf =
   (recipe: (draft: FormState, action: FormAction) => void) =>
   (state: FormState, action: FormAction): FormState =>

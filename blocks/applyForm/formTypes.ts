@@ -1,7 +1,7 @@
 /** The application form's state and the actions its reducer (formState.ts) takes. */
-import type { ApplyFormValues, FieldErrors, FieldKey, FormStep } from '../../engine/leads/formRules';
-import type { LoanKind } from '../../engine/leads/rules';
-import type { Country } from '../../engine/regions';
+import type { ApplyFormValues, FieldErrors, FieldKey, FormStep } from '../../engine/browser/formRules';
+import type { LoanKind } from '../../engine/geo/servedPlaces';
+import type { Country } from '../../engine/browser/regions';
 import type { SendOutcome } from './send';
 import type { ZipPlace } from './zip';
 

@@ -3,7 +3,7 @@
  * before, forward to the next. Next's router is told to leave these entries alone.
  */
 import { useEffect, type Dispatch } from 'react';
-import { FORM_STEPS, type FormStep } from '../../engine/leads/formRules';
+import { FORM_STEPS, type FormStep } from '../../engine/browser/formRules';
 import type { FormAction, Screen } from './formState';
 import { STEP_STATE_KEY, stepOfHistoryState } from './persist';
 

@@ -4,7 +4,7 @@
  * changes, until the request is sent.
  */
 import { useEffect, useRef, type Dispatch } from 'react';
-import { amountChangedNote, amountFromQuery, amountText, type FormStep } from '../../engine/leads/formRules';
+import { amountChangedNote, amountFromQuery, amountText, type FormStep } from '../../engine/browser/formRules';
 import type { ApplyFormData } from './spec';
 import type { FormAction, FormState } from './formState';
 import { isStep } from './history';

@@ -4,8 +4,8 @@
  * would otherwise sit under it; after a refused Continue, the first wrong field.
  */
 import { useEffect, useRef, type RefObject } from 'react';
-import type { FieldKey } from '../../engine/leads/formRules';
-import { formMoveEvent } from '../../engine/traffic/browserVisit';
+import type { FieldKey } from '../../engine/browser/formRules';
+import { formMoveEvent } from '../../engine/browser/visit';
 import { funnel } from '../chrome/funnel';
 import type { Screen } from './formState';
 

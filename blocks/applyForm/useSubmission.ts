@@ -5,7 +5,7 @@
  * sent again by itself when an offline browser comes back online.
  */
 import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
-import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/leads/formRules';
+import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/browser/formRules';
 import { funnel } from '../chrome/funnel';
 import { rememberThisVisit } from '../chrome/visitTracking';
 import { sendFormTrace } from './formTrace';

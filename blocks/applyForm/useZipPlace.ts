@@ -4,8 +4,8 @@
  * the geocoder, asked once per ZIP.
  */
 import { useCallback, useEffect, useRef, type Dispatch } from 'react';
-import { isZip } from '../../engine/leads/formRules';
-import type { Country } from '../../engine/regions';
+import { isZip } from '../../engine/browser/formRules';
+import type { Country } from '../../engine/browser/regions';
 import type { FormAction } from './formState';
 import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
 

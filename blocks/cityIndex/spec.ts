@@ -1,9 +1,9 @@
-import { citiesByName } from '../../engine/cities';
-import { cityPage, cityPageCount } from '../../engine/directory';
-import type { LinkView } from '../../engine/model';
-import { cityItemVars } from '../../engine/routeParams';
-import { pageLinks, withoutPageNumber } from '../../engine/links';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { citiesByName } from '../../engine/geo/cities';
+import { cityPage, cityPageCount } from '../../engine/site/directory';
+import type { LinkView } from '../../engine/site/model';
+import { cityItemVars } from '../../engine/site/routeParams';
+import { pageLinks, withoutPageNumber } from '../../engine/site/links';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 type Current = LinkView & { current: boolean };
 

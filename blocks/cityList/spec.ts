@@ -1,7 +1,7 @@
-import { citiesOf, largestCitiesByName } from '../../engine/cities';
-import type { LinkView } from '../../engine/model';
-import { stateItemVars } from '../../engine/routeParams';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { citiesOf, largestCitiesByName } from '../../engine/geo/cities';
+import type { LinkView } from '../../engine/site/model';
+import { stateItemVars } from '../../engine/site/routeParams';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';
 

@@ -1,4 +1,4 @@
-import type { BlockSpec } from '../../engine/blockSpec';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 /** "Stop calls and emails": a page for leaving, not for asking for a loan — no sticky apply button beside it. */
 export const contactOptOutSpec: BlockSpec<'contactOptOut'> = {

@@ -1,8 +1,8 @@
 /** The body of the content item the path's {slug} names, with its author, tags and category. */
-import type { ContentBodyData } from '../../engine/content/load';
+import type { ContentBodyData } from '../../engine/site/contentLoad';
 import { markdownToSafeHtml } from '../../engine/content/markdown';
 import type { Entry } from '../../engine/content/types';
-import type { BlockSpec } from '../../engine/blockSpec';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export type ContentBodyView = (ContentBodyData & { error?: undefined }) | { error: true };
 

@@ -4,12 +4,12 @@
  * failure fails the page. Any other list that fails only marks this block, which then shows
  * "Oh snap! There was a problem loading this content" while the page still renders.
  */
-import type { ContentListData } from '../../engine/content/load';
+import type { ContentListData } from '../../engine/site/contentLoad';
 import type { Entry, ListFilters } from '../../engine/content/types';
 import { DEFAULT_PAGE_SIZE } from '../../engine/content/types';
-import type { LinkView } from '../../engine/model';
-import { pageLinks, withoutPageNumber } from '../../engine/links';
-import type { BlockSpec } from '../../engine/blockSpec';
+import type { LinkView } from '../../engine/site/model';
+import { pageLinks, withoutPageNumber } from '../../engine/site/links';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export type ContentListView = Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
 

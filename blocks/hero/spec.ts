@@ -1,12 +1,12 @@
-import { applyUrl } from '../../engine/applyUrl';
-import { unavailableHere } from '../../engine/availability';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { applyUrl } from '../../engine/browser/applyUrl';
+import { unavailableHere } from '../../engine/site/availability';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export interface HeroData {
   applyHref: string;
   /** the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
   unavailable?: { reason: string; alternativesHref: string };
-  /** the input right below is the page's call to action: the hero only introduces it (engine/leadIn.ts) */
+  /** the input right below is the page's call to action: the hero only introduces it (engine/site/leadIn.ts) */
   leadIn?: true;
 }
 

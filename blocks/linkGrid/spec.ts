@@ -1,8 +1,8 @@
 import type { LoanType } from '../../schemas/brand.types';
-import { loanTypeVars, showsForLoanType } from '../../engine/loanTypeText';
-import { fill } from '../../engine/templates';
-import { pageLoanTypes } from '../../engine/routeLoanTypes';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { loanTypeVars, showsForLoanType } from '../../engine/site/loanTypeText';
+import { fill } from '../../engine/site/templates';
+import { pageLoanTypes } from '../../engine/site/routeLoanTypes';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export const linkGridSpec: BlockSpec<'linkGrid'> = {
   // A link may name the page's loan type ("/{loanType.slug}/location/search"): it is checked as

@@ -1,6 +1,6 @@
-import { LOAN_TYPES } from '../../engine/loanTypes';
-import { cityFacts, stateFacts, type LocationFactsData } from '../../engine/locationText';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { LOAN_TYPES } from '../../engine/site/loanTypes';
+import { cityFacts, stateFacts, type LocationFactsData } from '../../engine/site/locationText';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export const locationFactsSpec: BlockSpec<'locationFacts', LocationFactsData> = {
   data: (block, { brand, params, state, vars }) => {

@@ -1,6 +1,6 @@
-import type { GeocoderEndpoint } from '../../engine/geocode/client';
-import { geocoderEndpoint } from '../../engine/geocode/endpoint';
-import type { BlockSpec } from '../../engine/blockSpec';
+import type { GeocoderEndpoint } from '../../engine/browser/geocoder/client';
+import { geocoderEndpoint } from '../../engine/geo/geocoder/endpoint';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 /** loanType: the page's (or the brand's first), for the page a chosen place opens; the geocoder for the brand's map key */
 export const locationSearchSpec: BlockSpec<'locationSearch', { loanType: string; geocoder: GeocoderEndpoint }> = {

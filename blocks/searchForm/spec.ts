@@ -1,7 +1,7 @@
-import { LOAN_TYPES } from '../../engine/loanTypes';
-import { capitalizeFirst } from '../../engine/names';
-import { STATES } from '../../engine/states';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { LOAN_TYPES } from '../../engine/site/loanTypes';
+import { capitalizeFirst } from '../../engine/geo/names';
+import { STATES } from '../../engine/geo/states';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 type Option = { value: string; label: string };
 

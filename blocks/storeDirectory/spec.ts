@@ -1,7 +1,7 @@
-import { STORE_BRANDS } from '../../engine/data/stores';
-import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
-import type { LinkView } from '../../engine/model';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { STORE_BRANDS } from '../../engine/browser/data/stores';
+import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../../engine/site/directory';
+import type { LinkView } from '../../engine/site/model';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export interface StoreDirectoryData {
   stores: (LinkView & { loanType: string })[];

@@ -1,6 +1,6 @@
-import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../../engine/directory';
-import type { LinkView } from '../../engine/model';
-import type { BlockSpec } from '../../engine/blockSpec';
+import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../../engine/site/directory';
+import type { LinkView } from '../../engine/site/model';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export const storeFactsSpec: BlockSpec<'storeFacts', { paragraphs: string[]; nearMe?: LinkView }> = {
   data: (_block, { brand, params, isPage }) => {

@@ -39,7 +39,7 @@ export default function PromoNote({ block }: BlockProps<'promoNote'>) {
 }
 `;
 
-const spec = `import type { BlockSpec } from '../../engine/blockSpec';
+const spec = `import type { BlockSpec } from '../../engine/site/blockSpec';
 
 export const promoNoteSpec: BlockSpec<'promoNote', { note: string }> = {
   data: (_block, { brand }) => ({ note: \`\${brand.name} never charges for a request.\` }),
@@ -87,8 +87,8 @@ describe('a block added as one folder', () => {
   it('renders on a brand page with the data its spec gives', async () => {
     const at = (file: string) => join(copy, file);
     const { BLOCK_SPECS } = (await import(at('blocks/generated/specs.ts'))) as typeof import('../../blocks/generated/specs');
-    const { buildCatalog } = (await import(at('engine/catalog.ts'))) as typeof import('../../engine/catalog');
-    const { buildPageModel } = (await import(at('engine/pageModel.ts'))) as typeof import('../../engine/pageModel');
+    const { buildCatalog } = (await import(at('engine/site/catalog.ts'))) as typeof import('../../engine/site/catalog');
+    const { buildPageModel } = (await import(at('engine/site/pageModel.ts'))) as typeof import('../../engine/site/pageModel');
     const { createEmbeddedSource } = (await import(at('engine/content/embedded.ts'))) as typeof import('../../engine/content/embedded');
     const { embeddedIndex } = (await import(at('engine/content/service.ts'))) as typeof import('../../engine/content/service');
     const { preloadBlocks } = (await import(at('blocks/loading.ts'))) as typeof import('../../blocks/loading');
