@@ -20,7 +20,6 @@
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
 import './scripts/check-node.cjs';
-import './engine/http/boundYoungGeneration.mjs';
 import { createServer, request as httpRequest, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,7 +86,7 @@ if (keyProblem) {
  * The front door, compiled to plain JavaScript (scripts/build-front-door.ts): by `npm run build`
  * into .next, or here at start in development (so an edited engine file counts on restart;
  * edited brand files count at once: the catalog re-reads them).
- * @type {import('./engine/frontDoor/server')}
+ * @type {import('./engine/frontDoor/server') & { BLOCK_SPECS: import('./engine/site/blockSpec').BlockSpecs }}
  */
 const frontDoor = await (async () => {
   let file = join(process.cwd(), '.next', 'front-door.mjs');
@@ -145,7 +144,7 @@ const decide = frontDoor.rememberingPages();
  * What the front door decides by, made once per catalog. In production the catalog never changes
  * (getCatalog returns the one it built), so it is not asked again on every request.
  */
-let door = { ...settings, catalog: frontDoor.getCatalog() };
+let door = { ...settings, catalog: frontDoor.getCatalog(frontDoor.BLOCK_SPECS) };
 const doorNow = settings.production
   ? () => door
   : () => {

@@ -1,7 +1,7 @@
 import { Suspense, type ComponentType } from 'react';
 import type { BrandView } from '../engine/site/model';
 import type { BlockProps } from './types';
-import { registry } from './registry';
+import { registry } from './generated/registry';
 import { BlockBoundary } from './chrome/BlockBoundary';
 import { Kept } from './chrome/Kept';
 import { keptOnFirstLoad, rendersInline } from './lazyBlock';
@@ -15,7 +15,7 @@ const isLazy = (component: unknown) => (component as { $$typeof?: symbol }).$$ty
  * blocks get a Suspense boundary: React 19 streams a larger boundary as a hidden segment that
  * an inline script reveals, so static blocks inside one would be invisible without JavaScript.
  * A static block sits in a plain <div> that the browser keeps as the server rendered it on a
- * first load (layout/Kept.tsx); its component and data arrive only with a client-side navigation.
+ * first load (blocks/chrome/Kept.tsx); its component and data arrive only with a client-side navigation.
  */
 export function Blocks({ blocks, brand }: { blocks: ClientModel['blocks']; brand: ClientModel['brand'] }) {
   return (

@@ -2,7 +2,7 @@
  * What the browser needs to hydrate a first load, and nothing more (the page data was
  * ~16–20 KB of every page). pages/_document.tsx puts this in the HTML's __NEXT_DATA__ in place of
  * the full page model; the data of a client-side navigation (/_next/data/…json) stays complete.
- * - Static blocks and the site chrome keep the server's HTML (layout/Kept.tsx): no data at all,
+ * - Static blocks and the site chrome keep the server's HTML (blocks/chrome/Kept.tsx): no data at all,
  *   only their type and key.
  * - The brand: the fields the live parts read (layout behaviour, third parties, sticky apply,
  *   exit popup, interactive blocks) — not the nav, footer lists, lending texts, search link.
@@ -14,7 +14,7 @@ import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engi
 import { STORE_BRANDS } from '../engine/browser/data/stores';
 import { STORE_SLUG as SLUG, storeLinks } from './parts/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
-import { registry } from './registry';
+import { registry } from './generated/registry';
 
 /** A static block on the first load: its HTML is in the page, its data is not. */
 export interface KeptBlock {

@@ -16,7 +16,7 @@ const KEPT = Symbol.for('loansites.lazyBlock.kept');
  * HTML stays on screen meanwhile). For blocks that must be usable, or at least visible, first.
  *
  * `kept` (static blocks and the site chrome; implies inline): on the first load the browser keeps
- * the server's HTML of the block and gets no data for it (layout/Kept.tsx, hydrationModel.ts), so
+ * the server's HTML of the block and gets no data for it (blocks/chrome/Kept.tsx, hydrationModel.ts), so
  * its code is fetched only when a client-side navigation renders it.
  */
 export function lazyBlock<P>(load: () => Promise<{ default: ComponentType<P> }>, opts: { inline?: boolean; kept?: boolean } = {}) {
@@ -41,3 +41,11 @@ export const rendersInline = (component: unknown): boolean => (component as Reco
 
 /** A static block: its server HTML is kept by the browser on the first load (see lazyBlock). */
 export const keptOnFirstLoad = (component: unknown): boolean => (component as Record<symbol, unknown>)[KEPT] === true;
+
+type Statics = typeof import('./generated/staticBlocks');
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+/** A static block or chrome part, by its name in the static chunk: rendered on the server, kept as HTML by the browser on the first load (`kept`). */
+export const staticBlock = <N extends keyof Statics>(name: N) =>
+  lazyBlock<PropsOf<Statics[N]>>(() => import('./generated/staticBlocks').then((m) => ({ default: m[name] as ComponentType<PropsOf<Statics[N]>> })), {
+    kept: true,
+  });

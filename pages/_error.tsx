@@ -8,7 +8,7 @@
 import type { NextPageContext } from 'next';
 import Head from 'next/head';
 import { Blocks } from '../blocks/Blocks';
-import { preloadBlocks } from '../blocks/registry';
+import { preloadBlocks } from '../blocks/loading';
 import { Layout } from '../blocks/chrome/Layout';
 import type { PageModel } from '../engine/site/model';
 import { isHydrationModel, type ClientModel } from '../blocks/hydrationModel';

@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { buildCatalog, projectRoot, readSources } from '../engine/site/catalog';
 import { brandFileText, readUsAddress, placeholderLogo, PRODUCTS, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
 
 const FLAGS = {
   id: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
 
   const brand = scaffoldBrand(answers);
   const text = brandFileText(brand, relative(join(root, dir), join(root, 'schemas/brand.schema.json')));
-  const catalog = buildCatalog([...sources.brands, { file, text }], sources.layouts);
+  const catalog = buildCatalog([...sources.brands, { file, text }], sources.layouts, BLOCK_SPECS);
   const problems = catalog.broken.get(answers.id);
   if (problems) throw new AnswerError(`the brand would not be valid, so nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 

@@ -10,6 +10,7 @@
  */
 import './check-node.cjs';
 import { parseArgs } from 'node:util';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
 import { getCatalog } from '../engine/site/catalog';
 import { getBuyers } from '../engine/sale/buyers';
 import { DEMO_LENDER_ID } from '../engine/sale/demoLender';
@@ -38,7 +39,7 @@ if (values.reset) {
   await closeStore();
   process.exit(0);
 }
-const brands = [...getCatalog().brands.values()].filter((b) => b.brand.country === 'US').map((b) => b.brand.id);
+const brands = [...getCatalog(BLOCK_SPECS).brands.values()].filter((b) => b.brand.country === 'US').map((b) => b.brand.id);
 const documents = [...getBuyers().buyers.keys()];
 let last = 0;
 const done = await writeDemoTraffic(db, {

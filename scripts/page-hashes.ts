@@ -10,19 +10,20 @@ import { createHash } from 'node:crypto';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import BrandPage from '../pages/_brand/[brand]/[[...path]]';
-import { preloadBlocks } from '../blocks/registry';
+import { preloadBlocks } from '../blocks/loading';
 import { buildCatalog, readSources } from '../engine/site/catalog';
 import { createEmbeddedSource } from '../engine/content/embedded';
 import { embeddedIndex } from '../engine/content/service';
 import { buildPageModel } from '../engine/site/pageModel';
 import { allPaths, robotsTxt } from '../engine/site/seo/sitemap';
 import { SAMPLE_NOW, samplePaths } from '../tests/support/pageSamples';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 async function main() {
   const sources = readSources();
-  const catalog = buildCatalog(sources.brands, sources.layouts);
+  const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
   if (catalog.problems.length) throw new Error(catalog.problems.join('\n'));
   const source = createEmbeddedSource(embeddedIndex());
   const lines: string[] = [];

@@ -19,12 +19,13 @@ import { isDeployment } from '../engine/keys/keyFormat.mjs';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
 import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
 
 const allowBroken = process.argv.includes('--allow-broken');
 const deployment = isDeployment(process.env);
 const production = process.argv.includes('--production') || deployment;
 const { brands, layouts } = readSources();
-const catalog = buildCatalog(brands, layouts);
+const catalog = buildCatalog(brands, layouts, BLOCK_SPECS);
 for (const line of catalog.problems) console.error(line);
 const ok = catalog.brands.size;
 console.log(

@@ -5,12 +5,16 @@
  * claimed by one worker at a time.
  */
 import './check-node.cjs';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
+import { setBlockSpecs } from '../engine/site/catalog';
 import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { startLeadWorker } from '../engine/outbox/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
 import { checkNewestSealed } from '../engine/leads/rotation';
 
+// the brands' postbacks come from the catalog, built with the block specs
+setBlockSpecs(BLOCK_SPECS);
 const ring = requireLeadKey();
 // Keys that cannot open the newest sealed row would fail every pending delivery one retry at a time: stop with the reason instead.
 const keyProblem = await checkNewestSealed(await getStore(), ring);

@@ -1,67 +1,19 @@
 /**
  * The application form's state: which screen shows, what was typed, which errors are shown,
- * and what became of sending. A useReducer reducer that edits a draft, in immer's style (produce
- * below); pure (the day and the geocoder's answer come in with the actions), so
- * tests/unit/apply-form-rules.test.ts drives it without React.
+ * what became of sending, and what the form is waiting for. A useReducer reducer that edits a
+ * draft, in immer's style (produce below); pure (the day, the stored answers and the geocoder's
+ * answer come in with the actions), so tests/unit/apply-form-rules.test.ts drives it without
+ * React. The longer moves are in formMoves.ts; what the browser does (storage, history, the ZIP
+ * lookup, sending) is in the hooks beside it (use*.ts), which dispatch here.
  */
-import {
-  EMPTY_VALUES,
-  fieldError,
-  fieldOfProblem,
-  FORM_STEPS,
-  stepErrors,
-  stepFields,
-  stepOfField,
-  type ApplyFormValues,
-  type FieldErrors,
-  type FieldKey,
-  type FormStep,
-} from '../../engine/browser/formRules';
+import { EMPTY_VALUES, fieldError, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
 import { produce } from '../../engine/browser/widgets/copyOnWrite';
 import type { LoanKind } from '../../engine/geo/servedPlaces';
 import type { Country } from '../../engine/browser/regions';
-import type { SendOutcome } from './send';
-import type { ZipPlace } from './zip';
+import type { FormAction, FormState } from './formTypes';
+import { goTo, moveTo, next, recheck, sent, setError } from './formMoves';
 
-/** The three steps, the state gate (no lead, no contact step) and the thank-you step. */
-export type Screen = FormStep | 'unavailable' | 'sent';
-
-export interface FormState {
-  kind: LoanKind;
-  /** the brand's country: which postal code and phone number the fields accept */
-  country: Country;
-  screen: Screen;
-  values: ApplyFormValues;
-  /** errors shown now, by field */
-  errors: FieldErrors;
-  /** a Continue or Submit on this step found errors: the summary lists them */
-  showSummary: boolean;
-  /** the geocoder's answer for the ZIP last looked up (null: unknown ZIP or failed lookup) */
-  place?: { zip: string; place: ZipPlace | null };
-  /** the state gate's message */
-  gate?: { stateName: string; reason: string };
-  sending: boolean;
-  /** what the last send said, when it was not a success */
-  notice?: { kind: 'invalid' | 'refused' | 'retry'; message: string };
-  /** the lead's id once received */
-  receiptId?: string;
-  /** the borrower's key to the sale's status (GET /api/sale-status) */
-  saleToken?: string;
-}
-
-export type UnavailableStates = readonly { code: string; name: string; reason: string }[];
-
-export type FormAction =
-  | { type: 'change'; field: keyof ApplyFormValues; value: string | boolean; today: Date }
-  | { type: 'blur'; field: FieldKey; today: Date }
-  | { type: 'restore'; amount?: string; zip?: string; kept?: Partial<ApplyFormValues> }
-  /** the browser's back or forward button reached the entry of a step (or a reload found one) */
-  | { type: 'goto'; screen: FormStep; today: Date }
-  | { type: 'place'; zip: string; place: ZipPlace | null }
-  | { type: 'next'; today: Date; unavailable: UnavailableStates }
-  | { type: 'back' }
-  | { type: 'sending' }
-  | { type: 'sent'; outcome: SendOutcome };
+export type { FormAction, FormState, Screen, UnavailableStates } from './formTypes';
 
 export const initialFormState = (kind: LoanKind, amount: string, country: Country = 'US'): FormState => ({
   kind,
@@ -71,6 +23,10 @@ export const initialFormState = (kind: LoanKind, amount: string, country: Countr
   errors: {},
   showSummary: false,
   sending: false,
+  hydrated: false,
+  checkingZip: false,
+  laterUnreachable: false,
+  announcement: '',
 });
 
 /** The field that carries a value's error (the date of birth's three inputs share one). */
@@ -88,10 +44,10 @@ const reducerOf =
 export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
   switch (action.type) {
     case 'change': {
+      if (action.field === 'amount' && action.value !== draft.values.amount) draft.amountNote = undefined;
       (draft.values as unknown as Record<string, string | boolean>)[action.field] = action.value;
       const key = errorKeyOf(action.field);
-      // An error already shown is re-checked as the visitor types, so it goes away once fixed.
-      if (key && draft.errors[key]) setError(draft, key, fieldError(key, draft.values, action.today, draft.country));
+      if (key) recheck(draft, key, action.today);
       if (action.field === 'zip') draft.gate = undefined;
       return;
     }
@@ -105,39 +61,29 @@ export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
       if (action.amount !== undefined) draft.values.amount = action.amount;
       if (action.zip !== undefined) draft.values.zip = action.zip;
       Object.assign(draft.values, action.kept ?? {});
+      if (action.step) goTo(draft, action.step, action.today ?? new Date());
+      draft.hydrated = true;
       return;
-    case 'goto': {
-      // Back is always allowed; forward only past steps that are complete (an entry may be older than an edit).
-      if (draft.screen === 'sent' || draft.screen === action.screen) return;
-      const target = FORM_STEPS.indexOf(action.screen);
-      const before = FORM_STEPS.slice(0, target);
-      if (before.some((s) => Object.keys(stepErrors(s, draft.kind, draft.values, action.today, draft.country)).length)) return;
-      moveTo(draft, action.screen);
+    case 'amountNote':
+      draft.amountNote = action.note;
       return;
-    }
+    case 'goto':
+      goTo(draft, action.screen, action.today);
+      return;
     case 'place':
       draft.place = { zip: action.zip, place: action.place };
       return;
-    case 'next': {
-      if (draft.screen !== 'request' && draft.screen !== 'contact' && draft.screen !== 'income') return;
-      const errors = stepErrors(draft.screen, draft.kind, draft.values, action.today, draft.country);
-      draft.errors = errors;
-      draft.showSummary = Object.keys(errors).length > 0;
-      if (draft.showSummary || draft.screen === 'income') return;
-      if (draft.screen === 'request') {
-        const zip = draft.values.zip.trim();
-        const place = draft.place?.zip === zip ? draft.place.place : null;
-        // Canada and Australia: the region comes from the postal code itself, so it is always known here.
-        const blocked = place ? action.unavailable.find((s) => s.code === place.stateCode) : undefined;
-        if (blocked) {
-          draft.gate = { stateName: blocked.name, reason: blocked.reason };
-          moveTo(draft, 'unavailable');
-          return;
-        }
-      }
-      moveTo(draft, FORM_STEPS[FORM_STEPS.indexOf(draft.screen) + 1]!);
+    case 'checking':
+      draft.checkingZip = true;
       return;
-    }
+    case 'checked':
+      if (action.place !== undefined) draft.place = { zip: action.zip, place: action.place };
+      draft.checkingZip = false;
+      draft.laterUnreachable = !action.laterReachable;
+      return;
+    case 'next':
+      next(draft, action.today, action.unavailable);
+      return;
     case 'back':
       if (draft.screen === 'unavailable' || draft.screen === 'contact') moveTo(draft, 'request');
       else if (draft.screen === 'income') moveTo(draft, 'contact');
@@ -146,49 +92,11 @@ export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
       draft.sending = true;
       draft.notice = undefined;
       return;
-    case 'sent': {
-      draft.sending = false;
-      const { outcome } = action;
-      if (outcome.kind === 'received') {
-        draft.receiptId = outcome.id;
-        draft.saleToken = outcome.saleToken;
-        moveTo(draft, 'sent');
-        return;
-      }
-      if (outcome.kind === 'invalid') {
-        // The server named fields: show its reasons on them, on the first step that asks for one.
-        const errors: FieldErrors = {};
-        for (const problem of outcome.problems) {
-          const field = fieldOfProblem(problem);
-          if (field && !errors[field]) errors[field] = `Please check this answer (${problem.replace(/^[^:]*:\s*/, '')})`;
-        }
-        const fields = Object.keys(errors) as FieldKey[];
-        const step = FORM_STEPS.find((s) => fields.some((f) => stepOfField(f, draft.kind) === s));
-        if (step) {
-          if (step !== draft.screen) moveTo(draft, step);
-          draft.errors = Object.fromEntries(
-            stepFields(step, draft.kind)
-              .filter((f) => errors[f])
-              .map((f) => [f, errors[f]]),
-          );
-          draft.showSummary = true;
-        }
-      }
-      draft.notice = { kind: outcome.kind, message: outcome.message };
+    case 'sent':
+      sent(draft, action.outcome);
       return;
-    }
+    case 'announce':
+      draft.announcement = action.message;
+      return;
   }
 });
-
-function setError(draft: FormState, key: FieldKey, message: string | undefined) {
-  if (message) draft.errors[key] = message;
-  else delete draft.errors[key];
-  if (!Object.keys(draft.errors).length) draft.showSummary = false;
-}
-
-function moveTo(draft: FormState, screen: Screen) {
-  draft.screen = screen;
-  draft.errors = {};
-  draft.showSummary = false;
-  if (screen !== 'income') draft.notice = undefined;
-}

@@ -2,9 +2,11 @@
  * The form's screens after step 1 (contact, income, the state gate, the thank-you and the sale's
  * progress), in their own chunk: a first load shows step 1 only, so their code is fetched when the
  * borrower first touches the form (a focus or a tap in it) — seconds before they can go on —
- * and the form waits for it before it shows a later screen (ApplyForm.tsx), so no screen is ever
+ * and the form waits for it before it shows a later screen (EmbeddedForm.tsx), so no screen is ever
  * drawn half. One request for the whole session, whichever caller asks first.
  */
+import { useState } from 'react';
+
 export type LaterScreens = typeof import('./LaterSteps');
 
 let loaded: LaterScreens | undefined;
@@ -23,4 +25,18 @@ export function loadLaterScreens(): Promise<LaterScreens> {
     },
   );
   return loading;
+}
+
+/** The later screens for a component: undefined until they arrive, then kept in its state; `fetchLater` asks for them (once a session), `prefetchLater` too but does not wait. */
+export function useLaterScreens() {
+  const [later, setLater] = useState<LaterScreens | undefined>(laterScreensNow);
+  const fetchLater = () =>
+    loadLaterScreens().then((m) => {
+      setLater(m);
+      return m;
+    });
+  const prefetchLater = () => {
+    if (!later) fetchLater().catch(() => undefined);
+  };
+  return { later, fetchLater, prefetchLater };
 }

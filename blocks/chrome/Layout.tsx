@@ -9,7 +9,7 @@ import { StickyApply } from './StickyApply';
 import { afterVisitRemembered, rememberVisitSoon, traceSessionWhenIdle } from './visitTracking';
 import { installThirdParties } from './thirdParties';
 import { keptLinksFollowTheVisit } from './keptParts';
-import { LazyFooter, LazyHeader } from '../registry';
+import { LazyFooter, LazyHeader } from '../loading';
 import type { LiveBrand } from '../hydrationModel';
 
 /**

@@ -5,7 +5,7 @@
  * Layout) follows the router's route events from the first navigation or prefetch on: every
  * route change of a page starts here (back and forward only return to entries it made).
  */
-import { preloadStaticBlocks } from '../registry';
+import { preloadStaticBlocks } from '../loading';
 import { progressState, type RouteEvent } from '../../engine/browser/widgets/routeProgress';
 // The brand the browser names: the page need not know its brand id; the front door gives the data request the host's brand.
 import { CLIENT_BRAND, INTERNAL_PREFIX, isClientPagePath } from '../../engine/browser/requestPath';

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { applyUrl } from '../../engine/browser/applyUrl';
 import { formatNumber } from '../../engine/browser/amounts';
-import { ApplyForm } from './ApplyForm';
+import { AmountHandOff } from './AmountHandOff';
 import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/browser/widgets/amountInput';
 import type { BrandView } from '../../engine/site/model';
 import { useApplySource } from './useApplySource';
@@ -28,7 +28,7 @@ export function CashForm({
   const source = useApplySource();
   const href = applyUrl(brand.apply, { source, amount: cashSubmitAmount(text) });
   return (
-    <ApplyForm apply={brand.apply} href={href} source={source}>
+    <AmountHandOff apply={brand.apply} href={href} source={source}>
       <label htmlFor={id} className="block font-medium text-slate-800">
         Loan amount{' '}
         <span className="font-normal text-slate-700">
@@ -58,6 +58,6 @@ export function CashForm({
         </button>
       </div>
       <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
-    </ApplyForm>
+    </AmountHandOff>
   );
 }

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { bracketAmount } from '../../engine/browser/amounts';
 import { applyUrl } from '../../engine/browser/applyUrl';
-import { ApplyForm } from '../parts/ApplyForm';
+import { AmountHandOff } from '../parts/AmountHandOff';
 import type { BlockProps } from '../types';
 import { AmountDropdown } from '../parts/AmountDropdown';
 import { CREDIT_NOTE } from '../parts/CashForm';
@@ -27,7 +27,12 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
       className={`mx-auto max-w-3xl px-4 ${opening ? 'my-4 sm:my-6' : 'my-6'}`}
       {...(opening ? { 'data-hero-cta': '' } : {})}
     >
-      <ApplyForm apply={brand.apply} href={href} source={source} className={`rounded-lg border border-slate-200 shadow-sm ${opening ? 'p-4 sm:p-6' : 'p-6'}`}>
+      <AmountHandOff
+        apply={brand.apply}
+        href={href}
+        source={source}
+        className={`rounded-lg border border-slate-200 shadow-sm ${opening ? 'p-4 sm:p-6' : 'p-6'}`}
+      >
         <h2 id={headingId} className="text-xl font-bold text-slate-900">
           {block.heading ?? 'How Much Instant Cash Do You Need?'}
         </h2>
@@ -46,7 +51,7 @@ export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>)
           </button>
         </div>
         <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
-      </ApplyForm>
+      </AmountHandOff>
       {opening && <WidgetCostNote block={block} brand={brand} className="mt-3" />}
     </section>
   );

@@ -90,3 +90,30 @@ export class TimeoutError extends Error {
 export class ContentError extends Error {
   override name = 'ContentError';
 }
+
+/** What the content blocks get from the content service (their specs: blocks/contentList, blocks/contentBody). */
+export interface ListItemView {
+  title: string;
+  href: string;
+  description: string;
+  date: string | null;
+}
+
+export interface ContentListData {
+  items: ListItemView[];
+  pages?: { current: number; count: number };
+  error?: true;
+}
+
+export interface ContentBodyData {
+  collection: string;
+  html: string;
+  h1: string;
+  url: string;
+  publishedAt: string | null;
+  updatedAt: string;
+  author?: { name: string; href: string };
+  tags: { name: string; href: string }[];
+  category?: { name: string; href: string };
+  faq: { question: string; answer: string }[];
+}

@@ -164,7 +164,12 @@ export function decide(req: RequestFacts, door: Door): Decision {
   if (!match) {
     const lower = path.toLowerCase();
     if (lower !== path && !blogOnly(lower) && matchPath(loaded, lower)) return { kind: 'redirect', status: 308, location: lower + search };
-    return { kind: 'notFound', brand: brandId, url: internalPath(brandId, NOT_FOUND_PAGE), policy: pagePolicy(loaded.brand, undefined, door.env) };
+    return {
+      kind: 'notFound',
+      brand: brandId,
+      url: internalPath(brandId, NOT_FOUND_PAGE),
+      policy: pagePolicy(loaded.brand, undefined, door.env, loaded.specs),
+    };
   }
   // the layout this route's pages show: its switched-off blocks ask for no policy
   const layout = loaded.layout(match.route.layout, match.route.layoutParams);
@@ -174,8 +179,8 @@ export function decide(req: RequestFacts, door: Door): Decision {
     host,
     url: internalPath(brandId, path, search),
     page: internalPath(brandId, path),
-    policy: pagePolicy(loaded.brand, layout, door.env),
-    geolocation: layout ? pageUsesGeolocation(layout) : false,
+    policy: pagePolicy(loaded.brand, layout, door.env, loaded.specs),
+    geolocation: layout ? pageUsesGeolocation(layout, loaded.specs) : false,
   };
 }
 

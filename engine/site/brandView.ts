@@ -4,7 +4,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { applyUrl } from '../browser/applyUrl';
-import { stateLinks } from '../blockSpecs/links';
+import { stateLinks } from './links';
 import type { LoadedBrand } from './catalog';
 import { STORE_BRANDS } from '../browser/data/stores';
 import { lendingView } from './lending';
@@ -72,7 +72,7 @@ export function sharedBrandView(loaded: LoadedBrand, year: number, onApplyPage: 
       brandView(loaded.brand, {
         year,
         onApplyPage,
-        privacyChoicePath: privacyChoicePath(loaded.brand, (name, params) => loaded.layout(name, params)),
+        privacyChoicePath: privacyChoicePath(loaded.brand, (name, params) => loaded.layout(name, params), loaded.specs),
         contactOptOutPath: loaded.routes.some((r) => r.path === CONTACT_OPT_OUT_PATH) ? CONTACT_OPT_OUT_PATH : undefined,
       }),
     );

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../../schemas/brand.types';
+import type { BlockSpecs } from './blockSpec';
 import { expandParts, linkListNamesIn, pointerVia, switchesIn, type Moved, type SharedPart } from './sharedParts';
 import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
@@ -29,6 +30,8 @@ export interface LoadedBrand {
   routes: CompiledRoute[];
   /** A layout by name; with a route's layoutParams, the layout that route shows (engine/site/layoutParams.ts). */
   layout(name: string, params?: LayoutParams): Layout | undefined;
+  /** every block type's spec: the catalog's (Catalog.specs), here for whatever works on one brand */
+  specs: BlockSpecs;
 }
 
 export interface Catalog {
@@ -41,6 +44,8 @@ export interface Catalog {
   blogHostMap: HostMap;
   /** every problem, formatted "file:line:col /pointer: message" */
   problems: string[];
+  /** every block type's spec, as handed to buildCatalog (blocks/generated/specs.ts): the engine imports no block */
+  specs: BlockSpecs;
 }
 
 export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text: string; json: ParsedJson }>): string {
@@ -57,7 +62,7 @@ export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/
  * A checked brand, ready to serve. Made outside buildCatalog: closures made there would keep its
  * whole scope alive with the catalog, the parsed sources and their syntax trees (~5 MB) included.
  */
-function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>): LoadedBrand {
+function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>, specs: BlockSpecs): LoadedBrand {
   const own = brand.layouts ?? {};
   // one filled copy per route's parameters (a route's object lives as long as the catalog), and
   // one per layout with switches for routes that give none
@@ -77,11 +82,14 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   const routes = withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i));
   // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
   for (const r of routes) layout(r.layout, r.layoutParams);
-  return { brand, file, routes, layout };
+  return { brand, file, routes, layout, specs };
 }
 
-/** Check and compile brand sources and shared sources: layouts and parts (from disk or from a test). */
-export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[]): Catalog {
+/**
+ * Check and compile brand sources and shared sources: layouts and parts (from disk or from a test),
+ * with the block specs (blocks/generated/specs.ts BLOCK_SPECS) their blocks are checked and resolved by.
+ */
+export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[], specs: BlockSpecs): Catalog {
   const parsed = new Map<string, { text: string; json: ParsedJson }>();
   const problems: FileProblem[] = [];
   const parse = (src: Source) => {
@@ -165,7 +173,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
 
   const brands = new Map<string, LoadedBrand>();
   for (const { src, brand, problems: unexpanded, fileFor } of candidates) {
-    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners)];
+    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners, specs)];
     const found = raw.map((p) => {
       if (p.file === src.file) return { ...p, pointer: fileFor(p.pointer) };
       const moved = sharedMoved.get(p.file);
@@ -177,7 +185,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenHosts.push({ id: brand.id, hosts: brand.hosts });
       continue;
     }
-    brands.set(brand.id, loadedBrandOf(brand, src.file, shared));
+    brands.set(brand.id, loadedBrandOf(brand, src.file, shared, specs));
   }
 
   const seen = new Set<string>();
@@ -195,6 +203,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     hostMap: buildHostMap([...[...brands.values()].map((b) => b.brand), ...brokenHosts]),
     blogHostMap: new Map([...brands.values()].flatMap((b) => blogHostsOf(b.brand).map((h) => [h, b.brand.id] as const))),
     problems: formatted,
+    specs,
   };
 }
 
@@ -253,10 +262,26 @@ let cached: Cached | undefined;
  * variable alone held one copy (~10 MB) per route that reads brands. It is never changed once built.
  */
 const SHARED = Symbol.for('loansites.catalog');
-const holder = globalThis as { [SHARED]?: Cached };
+/** The block specs the process's catalog is built with: handed in once by the entry point, kept beside the catalog. */
+const SPECS = Symbol.for('loansites.catalog.specs');
+const holder = globalThis as { [SHARED]?: Cached; [SPECS]?: BlockSpecs };
 
-/** The catalog for this process; development re-checks the files at most every 500 ms. */
-export function getCatalog(): Catalog {
+/**
+ * Hands the process's catalog its block specs (blocks/generated/specs.ts BLOCK_SPECS). The entry
+ * points do, before anything asks for the catalog: server.mjs at its start (through the front
+ * door), the brand page's getStaticProps, scripts, the unit tests' setup.
+ */
+export function setBlockSpecs(specs: BlockSpecs): void {
+  holder[SPECS] = specs;
+}
+
+/**
+ * The catalog for this process; development re-checks the files at most every 500 ms. An entry
+ * point may hand in the block specs here (setBlockSpecs); the rest of the process, engine code
+ * included, asks without them.
+ */
+export function getCatalog(specs?: BlockSpecs): Catalog {
+  if (specs) setBlockSpecs(specs);
   const dev = process.env.NODE_ENV !== 'production';
   if (!dev) cached ??= holder[SHARED];
   if (cached && (!dev || Date.now() - cached.checkedAt < 500)) return cached.catalog;
@@ -265,8 +290,13 @@ export function getCatalog(): Catalog {
     cached.checkedAt = Date.now();
     return cached.catalog;
   }
+  const given = holder[SPECS];
+  if (!given)
+    throw new Error(
+      'getCatalog: no block specs were handed in: the entry point calls setBlockSpecs(BLOCK_SPECS) or getCatalog(BLOCK_SPECS) first (blocks/generated/specs.ts)',
+    );
   const { brands, layouts } = readSources();
-  const catalog = buildCatalog(brands, layouts);
+  const catalog = buildCatalog(brands, layouts, given);
   for (const line of catalog.problems) console.error(`[brands] ${line}`);
   cached = { catalog, signature: sig, checkedAt: Date.now() };
   if (!dev) holder[SHARED] = cached;

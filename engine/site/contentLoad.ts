@@ -1,42 +1,19 @@
 /**
  * The content a page needs, fetched before it renders (getStaticProps):
  * - the item its {slug} names and the category its {list} names — missing → the page is a 404;
- * - what each block that needs content loads (its spec's content.load, engine/blockSpecs) — a
+ * - what each block that needs content loads (its spec's content.load, blocks/<type>/spec.ts) — a
  *   block may make the page a 404 (a paginated list past its last page);
  * - a failure of the page's own content throws (Next keeps serving the last good version, or
  *   shows the error page); a block that fails on its own only marks itself and the page.
  */
 import type { Brand, Layout } from '../../schemas/brand.types';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from './blockSpec';
 import type { RouteMatch } from './routes';
 import { listByCategory } from '../content/strapi';
 import type { ContentSource, Entry, ListFilters, Market, PublicationState } from '../content/types';
 
-export interface ListItemView {
-  title: string;
-  href: string;
-  description: string;
-  date: string | null;
-}
-
-export interface ContentListData {
-  items: ListItemView[];
-  pages?: { current: number; count: number };
-  error?: true;
-}
-
-export interface ContentBodyData {
-  collection: string;
-  html: string;
-  h1: string;
-  url: string;
-  publishedAt: string | null;
-  updatedAt: string;
-  author?: { name: string; href: string };
-  tags: { name: string; href: string }[];
-  category?: { name: string; href: string };
-  faq: { question: string; answer: string }[];
-}
+// the blocks' content types live with the other content types (types.ts), which the block specs' types read
+export type { ContentBodyData, ContentListData, ListItemView } from '../content/types';
 
 export interface PageContent {
   vars: Record<string, string>;
@@ -48,12 +25,12 @@ export interface PageContent {
   degraded: boolean;
 }
 
-export const needsContent = (match: RouteMatch, layout: Layout): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content);
+export const needsContent = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content);
 
 /** Does the content decide whether this page exists (an item, a category, a paginated list)? */
-export const contentDecidesPage = (match: RouteMatch, layout: Layout): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content?.decidesPage?.(b));
+export const contentDecidesPage = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content?.decidesPage?.(b));
 
 const marketOf = (brand: Brand): Market => brand.country.toLowerCase() as Market;
 
@@ -63,6 +40,7 @@ export async function loadPageContent(
   match: RouteMatch,
   layout: Layout,
   publicationState: PublicationState,
+  specs: BlockSpecs,
 ): Promise<PageContent | 'notFound'> {
   const brandFilter = { id: brand.id, market: marketOf(brand) };
   const one = async (collection: Parameters<ContentSource['list']>[0], slug: string, filters: ListFilters = {}) =>
@@ -111,7 +89,7 @@ export async function loadPageContent(
     degrade: () => void (degraded = true),
   };
   for (const [index, block] of layout.blocks.entries()) {
-    const needs = specOf(block.type).content;
+    const needs = specOf(specs, block.type).content;
     if (!needs) continue;
     const loaded = await needs.load(block, { ...ctx, index });
     if (loaded === 'notFound') return 'notFound';

@@ -3,6 +3,7 @@
  * block): those, and only those, should send `Permissions-Policy: geolocation=(self)`.
  */
 import type { Layout } from '../../schemas/brand.types';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from './blockSpec';
 
-export const pageUsesGeolocation = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => !!specOf(b.type).asksGeolocation?.(b));
+export const pageUsesGeolocation = (layout: Pick<Layout, 'blocks'>, specs: BlockSpecs): boolean =>
+  layout.blocks.some((b) => !!specOf(specs, b.type).asksGeolocation?.(b));

@@ -6,7 +6,7 @@
  * to action and the cost disclosure beside the amount. Pure: what each block is (its spec says) in, roles out.
  */
 import type { BlockType } from '../../schemas/brand.types';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from './blockSpec';
 
 export type LeadInRole = 'hero' | 'input';
 
@@ -21,7 +21,7 @@ export function leadInRoles(blocks: readonly { heading: boolean; input: boolean 
 }
 
 /** What the opening needs to know of a block type, from its spec: does it hold the page's heading, is it an input a hero may introduce. */
-export function leadInFacts(type: BlockType): { heading: boolean; input: boolean } {
-  const spec = specOf(type);
+export function leadInFacts(type: BlockType, specs: BlockSpecs): { heading: boolean; input: boolean } {
+  const spec = specOf(specs, type);
   return { heading: !!spec.pageHeading, input: !!(spec.isApplication || spec.applyWidget) };
 }

@@ -6,7 +6,12 @@ import { formatNumber } from '../browser/amounts';
 import { citiesOf, largestCities, nearbyCities, type City } from '../geo/cities';
 import { fill, possessive } from './templates';
 import { listInWords, STATE_SETS, type State } from '../geo/states';
-import type { LocationFactsData } from '../blockSpecs/locationFacts';
+
+/** The locationFacts block's server data: its paragraphs, and the nearby cities of a city page. */
+export interface LocationFactsData {
+  paragraphs: string[];
+  nearby?: { label: string; href?: string; miles: number }[];
+}
 
 /** Counts in the brand's locale without Intl where engine/browser/amounts.ts can (Intl's number data is ~5 MB resident once loaded). */
 const n = (value: number, locale: string) => formatNumber(value, locale);

@@ -1,6 +1,5 @@
 /** The page model: plain, serialisable data handed from getStaticProps to React. */
 import type { AmountParam, Block, BlockType, ExitPopupVariant, HeaderLayout } from '../../schemas/brand.types';
-import type { BlockData } from '../blockSpecs';
 import type { LendingView } from './lending';
 
 export interface LinkView {
@@ -66,11 +65,18 @@ export interface BrandView {
   };
 }
 
-export type { LocationFactsData } from '../blockSpecs/locationFacts';
-export type { ApplyFormData } from '../blockSpecs/applyForm';
-export type { BlockData } from '../blockSpecs';
+/**
+ * Each block type's server data, by type. Empty here: the generated spec map
+ * (blocks/generated/specs.ts) fills it in by declaration merging from the specs' own `data`
+ * types, so the page model is typed per block without the engine importing the blocks.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface BlockDataByType {}
 
-/** A block after placeholders are filled and its spec's resolver has run (engine/blockSpecs). */
+/** Each block type's server data (null for a block without one). */
+export type BlockData = { [K in BlockType]: K extends keyof BlockDataByType ? BlockDataByType[K] : null };
+
+/** A block after placeholders are filled and its spec's resolver has run (blocks/<type>/spec.ts). */
 export type ResolvedBlockOf<K extends BlockType> = Extract<Block, { type: K }> & { key: string; data: BlockData[K] };
 export type ResolvedBlock = { [K in BlockType]: ResolvedBlockOf<K> }[BlockType];
 

@@ -2,7 +2,7 @@
  * Which page of a brand a path names: its route match (the front door, getStaticProps, the
  * sitemap and the tests ask here), and where a search form's ?state= goes.
  */
-import { specOf } from '../blockSpecs';
+import { specOf } from './blockSpec';
 import type { LoadedBrand } from './catalog';
 import { matchRoute, type RouteMatch } from './routes';
 import { ROUTE_PARAMS, stateItemVars, type ParamKind } from './routeParams';
@@ -36,8 +36,8 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   if (!stateParam) return undefined;
   const match = matchPath(loaded, path);
   const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
-  const form = layout?.blocks.find((b) => specOf(b.type).searchTarget);
-  const searchTarget = form && specOf(form.type).searchTarget;
+  const form = layout?.blocks.find((b) => specOf(loaded.specs, b.type).searchTarget);
+  const searchTarget = form && specOf(loaded.specs, form.type).searchTarget;
   if (!form || !searchTarget) return undefined;
   const state = STATES.find((s) => s.slug === stateParam || s.code === stateParam || s.name.toLowerCase() === stateParam);
   const typeParam = query.get('type')?.toLowerCase().trim();

@@ -25,8 +25,8 @@ export async function buildPageModel(
   if (!match && path !== NOT_FOUND_PATH) return 'notFound';
   const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
   let content;
-  if (match && layout && needsContent(match, layout)) {
-    content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode));
+  if (match && layout && needsContent(match, layout, loaded.specs)) {
+    content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode), loaded.specs);
     if (content === 'notFound') return 'notFound';
   }
   return resolvePage(catalog, brandId, path, opts.now, content, match, traceKeyOnce(`${loaded.brand.id}${path}`)) ?? 'notFound';

@@ -8,25 +8,26 @@
  */
 import type { Brand, Layout } from '../../schemas/brand.types';
 import { originOf, type PagePolicy } from './csp.mjs';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from './blockSpec';
 import { geocoderEndpoint } from '../geo/geocoder/endpoint';
 
 /** Whether a page calls the geocoder (whose origin, with GEOCODER=mapbox, the policy must allow). */
-export const usesGeocoder = (layout: Pick<Layout, 'blocks'>): boolean => layout.blocks.some((b) => specOf(b.type).usesGeocoder);
+export const usesGeocoder = (layout: Pick<Layout, 'blocks'>, specs: BlockSpecs): boolean => layout.blocks.some((b) => specOf(specs, b.type).usesGeocoder);
 
 export function pagePolicy(
   brand: Pick<Brand, 'config'>,
   layout: Pick<Layout, 'blocks'> | undefined,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
+  specs: BlockSpecs,
 ): PagePolicy {
   const connect: string[] = [];
-  if (layout && usesGeocoder(layout)) {
+  if (layout && usesGeocoder(layout, specs)) {
     const origin = originOf(geocoderEndpoint(brand.config.mapKey, env).base);
     if (origin) connect.push(origin);
   }
   const scripts: string[] = [];
   for (const b of layout?.blocks ?? []) {
-    const origins = specOf(b.type).thirdPartyOrigins?.(b);
+    const origins = specOf(specs, b.type).thirdPartyOrigins?.(b);
     if (!origins) continue;
     scripts.push(...origins.scripts);
     connect.push(...origins.connect);

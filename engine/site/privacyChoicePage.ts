@@ -4,7 +4,7 @@
  * server code.
  */
 import type { Brand, Layout } from '../../schemas/brand.types';
-import { specOf } from '../blockSpecs';
+import { specOf, type BlockSpecs } from './blockSpec';
 import type { LayoutParams } from './layoutParams';
 
 /**
@@ -14,7 +14,9 @@ import type { LayoutParams } from './layoutParams';
 export function privacyChoicePath(
   brand: Pick<Brand, 'routes'>,
   layoutOf: (name: string, params?: LayoutParams) => Pick<Layout, 'blocks'> | undefined,
+  specs: BlockSpecs,
 ): string | undefined {
   // the blocks the route's pages show (a switched block counts only on the routes that switch it on)
-  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout, r.layoutParams)?.blocks.some((b) => specOf(b.type).offersPrivacyChoices))?.path;
+  return brand.routes.find((r) => !r.path.includes('{') && layoutOf(r.layout, r.layoutParams)?.blocks.some((b) => specOf(specs, b.type).offersPrivacyChoices))
+    ?.path;
 }

@@ -1,5 +1,5 @@
 /**
- * brand + path → page model: the layout's blocks resolved by their specs (engine/blockSpecs),
+ * brand + path → page model: the layout's blocks resolved by their specs (blocks/<type>/spec.ts, handed in with the catalog),
  * with the brand's view, its structured data (engine/site/seo/structuredData.ts) and, on a blog host,
  * its links to the main site (engine/site/blogLinks.ts). Pure apart from reading the catalog and the
  * city table: the same function serves getStaticProps and the tests. Which page a path names is
@@ -8,8 +8,7 @@
 import type { BlockType, Brand, Layout } from '../../schemas/brand.types';
 import { TITLE_APPLY } from '../browser/applyUrl';
 import { unavailableHere } from './availability';
-import { specOf, type BlockData } from '../blockSpecs';
-import type { BlockOf, ResolveContext } from '../blockSpecs/types';
+import { specOf, type BlockOf, type BlockSpecs, type ResolveContext } from './blockSpec';
 import { blogHostView, withMainSiteLinks } from './blogLinks';
 import { sharedBrandView } from './brandView';
 import type { Catalog } from './catalog';
@@ -17,24 +16,24 @@ import { leadInFacts, leadInRoles } from './leadIn';
 import type { PageContent } from './contentLoad';
 import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
-import type { PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
+import type { BlockData, PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
 import { capitalizeFirst } from '../geo/names';
 import { isPageByRoutes, matchPath, NOT_FOUND_PATH } from './pageMatch';
 import { pageVars, stateOf } from './routeParams';
 import type { RouteMatch } from './routes';
 import { canonicalUrl, origin } from './seo/seo';
 import { pageJsonLd } from './seo/structuredData';
-import { templateFieldsOf } from '../blockSpecs/templateFields';
+import { templateFieldsOf } from './templateFields';
 import { fill, fillDeep } from './templates';
 
-/** One block of the page: placeholders filled, then its spec's props and data (engine/blockSpecs). */
-function resolveBlock<K extends BlockType>(block: BlockOf<K>, index: number, ctx: ResolveContext, loaded: unknown): ResolvedBlockOf<K> {
-  const spec = specOf(block.type as K);
+/** One block of the page: placeholders filled, then its spec's props and data (blocks/<type>/spec.ts). */
+function resolveBlock<K extends BlockType>(specs: BlockSpecs, block: BlockOf<K>, index: number, ctx: ResolveContext, loaded: unknown): ResolvedBlockOf<K> {
+  const spec = specOf(specs, block.type as K);
   const filled = fillDeep(block, ctx.vars, templateFieldsOf(block.type));
   // A heading that starts with a lower-case value ("title loans in Houston: …") starts with a capital.
   if ('heading' in filled && typeof filled.heading === 'string') filled.heading = capitalizeFirst(filled.heading);
   const props = spec.props ? spec.props(filled, ctx) : filled;
-  // The map is typed per block type (engine/blockSpecs/index.ts), so its resolver gives BlockData[K].
+  // The generated map is typed per block type (blocks/generated/specs.ts), so its resolver gives BlockData[K].
   const data = (spec.data ? spec.data(filled, ctx, loaded) : null) as BlockData[K];
   return { ...props, key: `${index}-${block.type}`, data };
 }
@@ -82,10 +81,12 @@ export function resolvePage(
     ...(traceKey ? { traceKey } : {}),
   };
   const shown = page.blocks.filter((b) => showsForLoanType(b, params.loanType));
-  const opening = blocked ? [] : leadInRoles(shown.map((b) => leadInFacts(b.type)));
+  const opening = blocked ? [] : leadInRoles(shown.map((b) => leadInFacts(b.type, loaded.specs)));
   const blocks = shown
     .map((b, i) =>
-      blocked && specOf(b.type).applyWidget ? undefined : resolveBlock(b, i, opening[i] ? { ...ctx, leadIn: opening[i] } : ctx, content?.blocks[i]),
+      blocked && specOf(loaded.specs, b.type).applyWidget
+        ? undefined
+        : resolveBlock(loaded.specs, b, i, opening[i] ? { ...ctx, leadIn: opening[i] } : ctx, content?.blocks[i]),
     )
     .filter((b): b is ResolvedBlock => b !== undefined);
   const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;
@@ -103,7 +104,9 @@ export function resolvePage(
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, match ? path : '/'),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
-    ...(blocked || onApplyPage || blocks.some((b) => specOf(b.type).isApplication || specOf(b.type).noApply) ? { noApply: true } : {}),
+    ...(blocked || onApplyPage || blocks.some((b) => specOf(loaded.specs, b.type).isApplication || specOf(loaded.specs, b.type).noApply)
+      ? { noApply: true }
+      : {}),
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
   };

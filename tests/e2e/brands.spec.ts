@@ -8,8 +8,9 @@ import { expect, test } from './sharedPage.fixtures';
 import { buildCatalog, readSources, type LoadedBrand } from '../../engine/site/catalog';
 import { resolvePage } from '../../engine/site/resolve';
 import { brandUrl, expectNoAxeViolations } from './helpers';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
-const catalog = buildCatalog(readSources().brands, readSources().layouts);
+const catalog = buildCatalog(readSources().brands, readSources().layouts, BLOCK_SPECS);
 const SAMPLE: Record<string, string> = {
   stateCode: 'tx',
   state: 'texas',

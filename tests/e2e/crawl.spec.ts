@@ -8,13 +8,14 @@ import { expect, test } from '@playwright/test';
 import { request } from 'node:http';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { PORT } from './helpers';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const CRAWL_LIMIT = Number(process.env.CRAWL_LIMIT ?? 300);
 const CRAWL_SECONDS = Number(process.env.CRAWL_SECONDS ?? 100);
 const CONCURRENCY = 6;
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 
 function get(host: string, path: string): Promise<{ status: number; body: string; location?: string }> {
   return new Promise((resolve, reject) => {

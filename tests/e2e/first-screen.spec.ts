@@ -10,15 +10,16 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { leadInFacts, leadInRoles } from '../../engine/site/leadIn';
 import { brandUrl, expectNoAxeViolations } from './helpers';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 /** Every brand's pages that open on an input, a sample path for each route ({amount} → 500). */
 function openingPages(): { brand: string; path: string }[] {
   const { brands, layouts } = readSources({ extraDir: '' });
   const out: { brand: string; path: string }[] = [];
-  for (const [id, loaded] of buildCatalog(brands, layouts).brands) {
+  for (const [id, loaded] of buildCatalog(brands, layouts, BLOCK_SPECS).brands) {
     for (const route of loaded.brand.routes) {
       const blocks = loaded.layout(route.layout)?.blocks ?? [];
-      const roles = leadInRoles(blocks.map((b) => leadInFacts(b.type)));
+      const roles = leadInRoles(blocks.map((b) => leadInFacts(b.type, BLOCK_SPECS)));
       const path = route.path.replace('{amount}', '500');
       if (roles[0] === 'hero' && !path.includes('{')) out.push({ brand: id, path });
     }

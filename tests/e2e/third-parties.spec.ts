@@ -11,6 +11,7 @@ import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { matchPath } from '../../engine/site/pageMatch';
 import { brandUrl, expectNoAxeViolations, PORT } from './helpers';
 import { cspViolations, dataLayerEvents, fakeThirdParties, isGtmScript, isPixelEvent, isPixelScript, pageviews } from './thirdParties';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const DNS_LINK = 'Do Not Sell or Share My Personal Information';
 
@@ -201,7 +202,7 @@ test.describe('the Do Not Sell or Share page', () => {
 // ---- Content-Security-Policy: every template (layout) of every brand, everything on ----
 
 const sources = readSources({ extraDir: 'tests/fixtures/brands' });
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 
 function get(host: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

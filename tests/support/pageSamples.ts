@@ -7,7 +7,7 @@
 import { renderToString } from 'react-dom/server';
 import { createElement } from 'react';
 import BrandPage from '../../pages/_brand/[brand]/[[...path]]';
-import { preloadBlocks } from '../../blocks/registry';
+import { preloadBlocks } from '../../blocks/loading';
 import type { Catalog, LoadedBrand } from '../../engine/site/catalog';
 import { contentPaths } from '../../engine/site/seo/sitemap';
 import { buildPageModel } from '../../engine/site/pageModel';

@@ -12,9 +12,10 @@ import { resolvePage } from '../../engine/site/resolve';
 import { BORROW_AMOUNTS } from '../../engine/site/routeParams';
 import { CASH_AMOUNT, TITLE_AMOUNT, blurCashAmount, cashSubmitAmount, titleSubmitAmount } from '../../engine/browser/widgets/amountInput';
 import { sliderAmount, sliderInput, sliderRange } from '../../engine/browser/widgets/slider';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
-const catalog = buildCatalog(brands, layouts);
+const catalog = buildCatalog(brands, layouts, BLOCK_SPECS);
 const NOW = new Date('2026-11-26T15:00:00Z');
 const within = (n: number) => n >= FORM_AMOUNT.min && n <= FORM_AMOUNT.max;
 

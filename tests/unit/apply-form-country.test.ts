@@ -15,6 +15,7 @@ import { consentText, CONSENT_VERSION_OF } from '../../engine/site/consent';
 import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/browser/formRules';
 import { regionUnavailableReason } from '../../engine/geo/servedPlaces';
 import { aprFigures } from '../../engine/site/brandChecks/countryForm';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const filled = (country: 'CA' | 'AU'): ApplyFormValues => ({
@@ -143,7 +144,7 @@ describe('what a reload keeps', () => {
 describe('the validator refuses a brand whose form does not fit its country', () => {
   const brandText = (id: string) => readFileSync(join(process.cwd(), 'brands', `${id}.json`), 'utf8');
   const { layouts } = readSources();
-  const problemsOf = (id: string, text: string) => buildCatalog([{ file: `brands/${id}.json`, text }], layouts).problems;
+  const problemsOf = (id: string, text: string) => buildCatalog([{ file: `brands/${id}.json`, text }], layouts, BLOCK_SPECS).problems;
   it('WeLoans and Fast Loans Australia as they are: no problems', () => {
     expect(problemsOf('weloans', brandText('weloans'))).toEqual([]);
     expect(problemsOf('fastloansau', brandText('fastloansau'))).toEqual([]);

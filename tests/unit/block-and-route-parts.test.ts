@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, type Source } from '../../engine/site/catalog';
 import { resolvePage } from '../../engine/site/resolve';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const FILE = 'brands/acme.json';
 const base = JSON.parse(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8')) as {
@@ -45,7 +46,7 @@ const withPage = (src: Source): Source => ({
   text: src.text.replace('"routes": [', '"routes": [\n    { "path": "/questions", "layout": "questions-page" },'),
 });
 const page = (sources: Source[], shared: Source[], path: string) => {
-  const catalog = buildCatalog(sources, shared);
+  const catalog = buildCatalog(sources, shared, BLOCK_SPECS);
   expect(catalog.problems).toEqual([]);
   return resolvePage(catalog, 'acme', path, NOW);
 };
@@ -77,13 +78,13 @@ describe('block parts', () => {
       /\/layouts\/home\/blocks\/1\/part: the shared part "legal" \(brands\/parts\/legal\.json\) holds links, not blocks: name it where links go \("links": "legal"\), or name a part that holds "blocks" here \(there are: questions\)$/,
     ],
   ])('refuse %s among the blocks, saying which parts there are', (_, name, message) => {
-    const catalog = buildCatalog([brand([{ part: name }])], [questions, legal]);
+    const catalog = buildCatalog([brand([{ part: name }])], [questions, legal], BLOCK_SPECS);
     expect(catalog.brands.has('acme')).toBe(false);
     expect(catalog.problems).toEqual([expect.stringMatching(new RegExp(`^brands/acme\\.json:\\d+:\\d+ ${message.source}`))]);
   });
 
   it('refuse a part of blocks where links go', () => {
-    const problems = buildCatalog([brand([STEPS], 'questions')], [questions, legal]).problems;
+    const problems = buildCatalog([brand([STEPS], 'questions')], [questions, legal], BLOCK_SPECS).problems;
     expect(problems).toEqual([
       expect.stringMatching(
         /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: the shared part "questions" \(brands\/parts\/questions\.json\) holds blocks, not links: name it among a layout's blocks \(\{ "part": "questions" \}\), or give links or a link list here$/,
@@ -96,7 +97,7 @@ describe('block parts', () => {
       description: 'A link to a page the test brand lacks.',
       blocks: [FAQ, { type: 'linkGrid', heading: 'More', links: [{ label: 'Gone', href: '/nowhere' }] }],
     });
-    const problems = buildCatalog([brand([{ part: 'away' }, { type: 'richText', heading: 'After', paragraphs: ['{nope}'] }])], [away]).problems;
+    const problems = buildCatalog([brand([{ part: 'away' }, { type: 'richText', heading: 'After', paragraphs: ['{nope}'] }])], [away], BLOCK_SPECS).problems;
     expect(problems).toEqual([
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/home\/blocks\/1: link "\/nowhere" goes to no page of this brand/),
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/home\/blocks\/2\/paragraphs\/0: unknown placeholder \{nope\}/),
@@ -105,7 +106,7 @@ describe('block parts', () => {
 
   it('report a problem after a part in a shared layout at its place in the layout file', () => {
     const layout = sharedLayout([HERO, { part: 'questions' }, { type: 'richText', heading: 'After', paragraphs: ['{nope}'] }]);
-    const problems = buildCatalog([withPage(brand([STEPS]))], [layout, questions]).problems;
+    const problems = buildCatalog([withPage(brand([STEPS]))], [layout, questions], BLOCK_SPECS).problems;
     expect(problems).toEqual([
       expect.stringMatching(/^brands\/layouts\/questions-page\.json:\d+:\d+ \/blocks\/2\/paragraphs\/0: unknown placeholder \{nope\}/),
     ]);
@@ -124,7 +125,7 @@ describe('block parts', () => {
       /\/blocks\/0\/links: a shared part belongs to no brand, so it cannot name a link list \("loans"\): write the links here$/,
     ],
   ])('refuse a part file with %s', (_, value, message) => {
-    const problems = buildCatalog([brand([STEPS])], [part('odd', value)]).problems;
+    const problems = buildCatalog([brand([STEPS])], [part('odd', value)], BLOCK_SPECS).problems;
     expect(problems).toEqual([expect.stringMatching(new RegExp(`^brands/parts/odd\\.json:\\d+:\\d+ ${message.source}`))]);
   });
 });
@@ -143,8 +144,8 @@ describe('route parts', () => {
   };
 
   it("give the brand the part's routes in that place, as if it had listed them", () => {
-    const written = buildCatalog([withRoutes(LEGAL_ROUTES)], []);
-    const named = buildCatalog([withRoutes([{ part: 'legal-pages' }])], [legalPages]);
+    const written = buildCatalog([withRoutes(LEGAL_ROUTES)], [], BLOCK_SPECS);
+    const named = buildCatalog([withRoutes([{ part: 'legal-pages' }])], [legalPages], BLOCK_SPECS);
     expect(named.problems).toEqual([]);
     expect(named.brands.get('acme')!.brand.routes).toEqual(written.brands.get('acme')!.brand.routes);
     expect(resolvePage(named, 'acme', '/terms', NOW)).toEqual(resolvePage(written, 'acme', '/terms', NOW));
@@ -154,6 +155,7 @@ describe('route parts', () => {
     const problems = buildCatalog(
       [withRoutes([{ part: 'legal-pages' }, { path: '/gone', layout: 'nowhere' }, { part: 'questions' }])],
       [legalPages, questions],
+      BLOCK_SPECS,
     ).problems;
     expect(problems).toEqual([
       expect.stringMatching(

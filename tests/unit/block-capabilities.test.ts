@@ -1,12 +1,12 @@
 /**
- * What the engine knows about each block type comes from its spec (engine/blockSpecs): which
+ * What the engine knows about each block type comes from its spec (blocks/<type>/spec.ts): which
  * blocks have each capability, and what a page with such a block does because of it (the CSP of a
  * third-party form: csp.test.ts; the privacy-choice page: privacy.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { BlockType } from '../../schemas/brand.types';
-import { BLOCK_SPECS } from '../../engine/blockSpecs';
-import type { BlockSpec } from '../../engine/blockSpecs/types';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import type { BlockSpec } from '../../engine/site/blockSpec';
 import { getCatalog } from '../../engine/site/catalog';
 import { formTracePublicKey } from '../../engine/keys/formTraceKeys';
 import { pageUsesGeolocation } from '../../engine/site/geolocation';
@@ -46,9 +46,9 @@ describe('block capabilities', () => {
   );
 
   it('a place search asks for the visitor position unless its layout turns it off; an address field never does', () => {
-    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch' }] })).toBe(true);
-    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
-    expect(pageUsesGeolocation({ blocks: [{ type: 'addressAutocomplete' }] })).toBe(false);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch' }] }, BLOCK_SPECS)).toBe(true);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] }, BLOCK_SPECS)).toBe(false);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'addressAutocomplete' }] }, BLOCK_SPECS)).toBe(false);
   });
 
   it('a page whose form captures the trace gives that form the server key, and shows no other apply button', async () => {

@@ -12,6 +12,7 @@ import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { createEmbeddedSource } from '../../engine/content/embedded';
 import { embeddedIndex } from '../../engine/content/service';
 import { renderPage } from '../support/pageSamples';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'brand-new-'));
@@ -57,7 +58,7 @@ describe('npm run brand:new', () => {
     expect(existsSync(join(work, 'public/logos/acmeloans.svg'))).toBe(true);
 
     const sources = readSources({ extraDir: dir });
-    const catalog = buildCatalog(sources.brands, sources.layouts);
+    const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     expect(catalog.hostMap.get('acmeloans.com')).toBe('acmeloans');
     const home = await renderPage(catalog, 'acmeloans', '/', createEmbeddedSource(embeddedIndex()));

@@ -11,6 +11,7 @@ import { defaultApply } from '../../engine/site/brandExpand';
 import { buildCatalog } from '../../engine/site/catalog';
 import { matchPath } from '../../engine/site/pageMatch';
 import { resolvePage } from '../../engine/site/resolve';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const FILE = 'brands/acme.json';
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
@@ -41,7 +42,7 @@ const contentLayouts = ['content-blog-index', 'content-blog-list', 'content-arti
 
 describe('named link lists', () => {
   it('show their links in every menu, footer column and link grid that names them', () => {
-    const catalog = buildCatalog([{ file: FILE, text: withLists({ loans: LOANS }, { nav: 'loans', footer: 'loans', grid: 'loans' }) }], []);
+    const catalog = buildCatalog([{ file: FILE, text: withLists({ loans: LOANS }, { nav: 'loans', footer: 'loans', grid: 'loans' }) }], [], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     const { brand } = catalog.brands.get('acme')!;
     expect(brand.nav.items[0]!.children).toEqual(LOANS);
@@ -72,7 +73,7 @@ describe('named link lists', () => {
       /^brands\/acme\.json:\d+:\d+ \/footer\/columns\/0\/links: "Loans!" is not valid: expected the name of one of the brand's "linkLists" or of a shared part in brands\/parts\/, such as loans$/,
     ],
   ])('refuses %s', (_, text, message) => {
-    const catalog = buildCatalog([{ file: FILE, text }], []);
+    const catalog = buildCatalog([{ file: FILE, text }], [], BLOCK_SPECS);
     expect(catalog.brands.has('acme')).toBe(false);
     expect(catalog.problems).toHaveLength(1);
     expect(catalog.problems[0]).toMatch(message);
@@ -90,7 +91,7 @@ describe('named link lists', () => {
         ],
       }),
     };
-    expect(buildCatalog([], [shared]).problems).toEqual([
+    expect(buildCatalog([], [shared], BLOCK_SPECS).problems).toEqual([
       'brands/layouts/guide.json:1:145 /blocks/1/links: a shared layout belongs to no brand, so it cannot name a link list ("loans"): write the links here',
     ]);
   });
@@ -99,8 +100,8 @@ describe('named link lists', () => {
 describe('a spelt-out brand', () => {
   it('is itself a brand file that loads the same', () => {
     const text = withLists({ loans: LOANS }, { nav: 'loans', footer: 'loans' }).replace('"routes": [', '"contentSections": ["blog"],\n  "routes": [');
-    const once = buildCatalog([{ file: FILE, text }], contentLayouts).brands.get('acme')!.brand;
-    const again = buildCatalog([{ file: FILE, text: JSON.stringify(once) }], contentLayouts);
+    const once = buildCatalog([{ file: FILE, text }], contentLayouts, BLOCK_SPECS).brands.get('acme')!.brand;
+    const again = buildCatalog([{ file: FILE, text: JSON.stringify(once) }], contentLayouts, BLOCK_SPECS);
     expect(again.problems).toEqual([]);
     expect(again.brands.get('acme')!.brand).toEqual(once);
   });
@@ -111,7 +112,7 @@ describe('content sections', () => {
     base.replace('"routes": [', `"contentSections": ${JSON.stringify(sections)},\n  "routes": [${extraRoute}`);
 
   it("add the section's routes after the brand's own, and its pages answer", () => {
-    const catalog = buildCatalog([{ file: FILE, text: withSections(['blog']) }], contentLayouts);
+    const catalog = buildCatalog([{ file: FILE, text: withSections(['blog']) }], contentLayouts, BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     const loaded = catalog.brands.get('acme')!;
     expect(loaded.brand.routes.map((r) => r.path)).toEqual([
@@ -134,7 +135,7 @@ describe('content sections', () => {
 
   it("keep a route the brand writes itself with one of their paths, at the brand's place", () => {
     const own = '\n    { "path": "/blog/{page?}", "layout": "content-blog-index" },';
-    const catalog = buildCatalog([{ file: FILE, text: withSections(['blog'], own) }], contentLayouts);
+    const catalog = buildCatalog([{ file: FILE, text: withSections(['blog'], own) }], contentLayouts, BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     const paths = catalog.brands.get('acme')!.brand.routes.map((r) => r.path);
     expect(paths.filter((p) => p === '/blog/{page?}')).toHaveLength(1);
@@ -142,7 +143,7 @@ describe('content sections', () => {
   });
 
   it('report a problem with a section route at the section in the file', () => {
-    const problems = buildCatalog([{ file: FILE, text: withSections(['blog']) }], []).problems;
+    const problems = buildCatalog([{ file: FILE, text: withSections(['blog']) }], [], BLOCK_SPECS).problems;
     expect(problems.length).toBeGreaterThan(0);
     for (const p of problems) expect(p).toMatch(/^brands\/acme\.json:38:\d+ \/contentSections\/0: no layout named "content-/);
   });
@@ -164,7 +165,7 @@ describe('a link grid written once for every loan type of its layout', () => {
   };
 
   it("links each page to its own loan type's page", () => {
-    const catalog = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}/location/tx') }], []);
+    const catalog = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}/location/tx') }], [], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     const grid = (path: string) => resolvePage(catalog, 'acme', path, NOW)!.blocks.find((b) => b.type === 'linkGrid');
     expect(grid('/payday-loans/location/il')).toMatchObject({ links: [{ label: 'Payday Loans by state', href: '/payday-loans/location/tx' }] });
@@ -172,7 +173,7 @@ describe('a link grid written once for every loan type of its layout', () => {
   });
 
   it('refuses a link that gives no page for one of the loan types, saying which link it gave', () => {
-    const problems = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}') }], []).problems;
+    const problems = buildCatalog([{ file: FILE, text: withGrid('/{loanType.slug}') }], [], BLOCK_SPECS).problems;
     expect(problems).toEqual([
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/layouts\/type-state\/blocks\/1\/links\/0\/href: link "\/installment-loans" goes to no page/),
     ]);
@@ -194,7 +195,7 @@ describe('apply settings', () => {
   ])('a %s brand that writes none applies on its product default', (product, apply) => {
     expect(defaultApply(product as Parameters<typeof defaultApply>[0])).toEqual(apply);
     if (product === 'title') return; // the fixture has no title-loan apply page
-    const catalog = buildCatalog([{ file: FILE, text: without(product) }], []);
+    const catalog = buildCatalog([{ file: FILE, text: without(product) }], [], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     expect(catalog.brands.get('acme')!.brand.apply).toEqual(apply);
   });
@@ -204,6 +205,6 @@ describe('apply settings', () => {
       '"apply": { "path": "/apply", "amountParam": "requested_amount" }',
       '"apply": { "path": "/apply", "amountParam": "requestedamount" }',
     );
-    expect(buildCatalog([{ file: FILE, text }], []).brands.get('acme')!.brand.apply).toEqual({ path: '/apply', amountParam: 'requestedamount' });
+    expect(buildCatalog([{ file: FILE, text }], [], BLOCK_SPECS).brands.get('acme')!.brand.apply).toEqual({ path: '/apply', amountParam: 'requestedamount' });
   });
 });

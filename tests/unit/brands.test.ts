@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { NOT_FOUND_PATH } from '../../engine/site/pageMatch';
 import { resolvePage } from '../../engine/site/resolve';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 
 describe('brand files', () => {
   it('are all valid (npm run validate would pass)', () => {

@@ -9,6 +9,7 @@ import type { PageModel } from '../../engine/site/model';
 import { buildPageModel } from '../../engine/site/pageModel';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { withContentRoutes } from '../fixtures/content-routes';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
 const acmeCa = acme
@@ -29,6 +30,7 @@ const catalog = buildCatalog(
     { file: 'brands/acmeca.json', text: acmeCa },
   ],
   layouts,
+  BLOCK_SPECS,
 );
 const index = loadContent(join(__dirname, '../fixtures/content'));
 const embedded = createEmbeddedSource(index);

@@ -12,6 +12,7 @@ import {
 import { REPORTER_SCRIPT } from '../../engine/errors/reporterScript.mjs';
 import { pagePolicy } from '../../engine/site/pagePolicy';
 import { MAX_OUTLINED_BOUNDARIES } from '../../engine/site/reactInlineScripts.mjs';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const directives = (policy: string): Record<string, string[]> => Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
 const reporterHash = `'sha256-${createHash('sha256').update(REPORTER_SCRIPT).digest('base64')}'`;
@@ -132,12 +133,12 @@ describe('pagePolicy: what a brand page uses', () => {
       { tagManager: false, pixel: false },
     ],
   ])('%s', (_name, extra, layout, env, expected) => {
-    expect(pagePolicy({ config: { ...config, ...extra } }, layout, env)).toEqual(expected);
+    expect(pagePolicy({ config: { ...config, ...extra } }, layout, env, BLOCK_SPECS)).toEqual(expected);
   });
 
   it('the policy of a page is the pure function of those parts', () => {
     // as server.mjs builds the header from the front door's decision
-    expect(contentSecurityPolicy(pagePolicy({ config: { ...config, gtmId: 'GTM-ABC1234' } }, plain, {}))).toBe(
+    expect(contentSecurityPolicy(pagePolicy({ config: { ...config, gtmId: 'GTM-ABC1234' } }, plain, {}, BLOCK_SPECS))).toBe(
       contentSecurityPolicy({ tagManager: true, pixel: false }),
     );
   });

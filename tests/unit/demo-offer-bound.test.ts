@@ -13,10 +13,11 @@ import { demoOfferPage, localTime, loanKindText } from '../../engine/sale/demoOf
 import { timeZoneOf } from '../../engine/geo/regionTimeZones';
 import { AU_STATES, CA_PROVINCES } from '../../engine/browser/regions';
 import { STATES } from '../../engine/geo/states';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const door: Door = {
-  catalog: buildCatalog(brands, layouts),
+  catalog: buildCatalog(brands, layouts, BLOCK_SPECS),
   previewModeId: null,
   consoleHosts: consoleHostsOf({}),
   trustForwardedHost: false,

@@ -12,9 +12,10 @@ import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } f
 import { answerOf } from '../../engine/frontDoor/answers';
 import { rememberingPages } from '../../engine/frontDoor/server';
 import { isClientPagePath, readTarget } from '../../engine/browser/requestPath';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
-const catalog = buildCatalog(brands, layouts);
+const catalog = buildCatalog(brands, layouts, BLOCK_SPECS);
 const ID = 'p'.repeat(32);
 const door: Door = { catalog, previewModeId: ID, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
 const on = (host: string, target: string, extra: { method?: string; revalidate?: string } = {}): Decision =>
@@ -306,6 +307,7 @@ describe('hosts', () => {
     const broken = buildCatalog(
       brands.map((s) => (s.file.endsWith('/weloans.json') ? { ...s, text: s.text.replace('"name"', '"nom"') } : s)),
       layouts,
+      BLOCK_SPECS,
     );
     const d = decide({ method: 'GET', target: '/', host: 'weloans.ca' }, { ...door, catalog: broken });
     expect(d).toEqual({ kind: 'unavailable', brand: 'weloans', problems: [] });
@@ -416,8 +418,8 @@ describe('what a page is sent with', () => {
     for (const loaded of catalog.brands.values()) {
       const host = `${loaded.brand.id}.localhost`;
       const home = on(host, '/');
-      expect(home).toMatchObject({ kind: 'page', policy: pagePolicy(loaded.brand, loaded.layout(loaded.routes[0]!.layout), {}) });
-      expect(on(host, '/no-such-page')).toMatchObject({ kind: 'notFound', policy: pagePolicy(loaded.brand, undefined, {}) });
+      expect(home).toMatchObject({ kind: 'page', policy: pagePolicy(loaded.brand, loaded.layout(loaded.routes[0]!.layout), {}, BLOCK_SPECS) });
+      expect(on(host, '/no-such-page')).toMatchObject({ kind: 'notFound', policy: pagePolicy(loaded.brand, undefined, {}, BLOCK_SPECS) });
     }
     expect(permissionsPolicy(on(IPAYDAY, '/search'))).toMatch(/^geolocation=\(self\)/);
     expect(permissionsPolicy(on('usbadcreditloans.localhost', '/title-loans/location/search'))).toMatch(/^geolocation=\(self\)/);

@@ -8,6 +8,7 @@ import { placePagePath } from '../../engine/site/placePage';
 import { geocoderEndpoint } from '../../engine/geo/geocoder/endpoint';
 import { getCatalog } from '../../engine/site/catalog';
 import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const forward = (text: string, params = '') =>
   forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);
@@ -314,6 +315,6 @@ describe('pages that ask for the position (Permissions-Policy: geolocation=(self
 
   it('a search block without "Use my location" does not ask', async () => {
     const { pageUsesGeolocation } = await import('../../engine/site/geolocation');
-    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
+    expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] }, BLOCK_SPECS)).toBe(false);
   });
 });

@@ -8,11 +8,12 @@ import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { resolvePage } from '../../engine/site/resolve';
 import { hydrationModel, isKeptBlock } from '../../blocks/hydrationModel';
 import { storeLinks } from '../../blocks/parts/storeLinks';
-import { registry } from '../../blocks/registry';
+import { registry } from '../../blocks/generated/registry';
 import { keptOnFirstLoad } from '../../blocks/lazyBlock';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const now = new Date('2026-03-01T12:00:00Z');
 const INTERACTIVE = ['addressAutocomplete', 'applyForm', 'contactOptOut', 'getYourCash', 'locationSearch', 'privacyChoice', 'quickAmount', 'rangeSlider'];
 

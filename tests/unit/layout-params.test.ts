@@ -10,6 +10,7 @@ import { buildCatalog } from '../../engine/site/catalog';
 import { layoutParamNames, withLayoutParams } from '../../engine/site/layoutParams';
 import { resolvePage } from '../../engine/site/resolve';
 import type { Layout } from '../../schemas/brand.types';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const FILE = 'brands/acme.json';
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
@@ -55,7 +56,7 @@ describe('a shared layout with parameters', () => {
     const text = withRoutes(
       '{ "path": "/guide", "layout": "guide", "layoutParams": { "topic": "Payday loans", "home": "" } },\n    { "path": "/apply-guide", "layout": "guide", "layoutParams": { "topic": "Applying", "home": "apply" } }',
     );
-    const catalog = buildCatalog([{ file: FILE, text }], [shared]);
+    const catalog = buildCatalog([{ file: FILE, text }], [shared], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     const guide = resolvePage(catalog, 'acme', '/guide', NOW)!;
     const apply = resolvePage(catalog, 'acme', '/apply-guide', NOW)!;
@@ -68,7 +69,7 @@ describe('a shared layout with parameters', () => {
 
   it('refuses a route that misses a parameter or gives one the layout does not write', () => {
     const text = withRoutes('{ "path": "/guide", "layout": "guide", "layoutParams": { "topic": "Payday loans", "hme": "" } }');
-    const problems = buildCatalog([{ file: FILE, text }], [shared]).problems;
+    const problems = buildCatalog([{ file: FILE, text }], [shared], BLOCK_SPECS).problems;
     expect(problems.map((p) => p.replace(/^\S+ /, ''))).toEqual(
       expect.arrayContaining([
         '/routes/5: layout "guide" writes {param.home}: give its text in this route\'s "layoutParams"',
@@ -79,7 +80,7 @@ describe('a shared layout with parameters', () => {
 
   it('checks the links of each filled layout against the routes that use it', () => {
     const text = withRoutes('{ "path": "/guide", "layout": "guide", "layoutParams": { "topic": "Payday loans", "home": "nowhere" } }');
-    const problems = buildCatalog([{ file: FILE, text }], [shared]).problems;
+    const problems = buildCatalog([{ file: FILE, text }], [shared], BLOCK_SPECS).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^brands\/layouts\/guide\.json\S* \/blocks\/1\/links\/0\/href: link "\/nowhere" goes to no page of brand "acme"/);
   });

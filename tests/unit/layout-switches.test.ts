@@ -13,6 +13,7 @@ import { layoutSwitchNames, withLayoutParams } from '../../engine/site/layoutPar
 import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
 import { resolvePage } from '../../engine/site/resolve';
 import type { Brand, Layout } from '../../schemas/brand.types';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const FILE = 'brands/acme.json';
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
@@ -61,6 +62,7 @@ describe('a shared layout with a switched block', () => {
     const catalog = buildCatalog(
       [{ file: FILE, text: two('{ "topic": "Payday", "keepReading": true }', '{ "topic": "Title" }') }],
       [layoutFile([hero, { ...more, when: 'keepReading' }, faq])],
+      BLOCK_SPECS,
     );
     expect(catalog.problems).toEqual([]);
     expect(headings(catalog, '/guide')).toEqual(['Payday', 'Keep reading', 'Questions']);
@@ -71,6 +73,7 @@ describe('a shared layout with a switched block', () => {
     const catalog = buildCatalog(
       [{ file: FILE, text: two('{ "topic": "Payday", "extras": true }', '{ "topic": "Title" }') }],
       [layoutFile([hero, { part: 'guide-extras', when: 'extras' }]), part('guide-extras', [more, faq])],
+      BLOCK_SPECS,
     );
     expect(catalog.problems).toEqual([]);
     expect(headings(catalog, '/guide')).toEqual(['Payday', 'Keep reading', 'Questions']);
@@ -79,7 +82,11 @@ describe('a shared layout with a switched block', () => {
 
   it('does not hold a loan-type filter against routes that leave its block out', () => {
     const filtered = { ...more, when: 'keepReading', loanTypes: ['title-loans'] };
-    const catalog = buildCatalog([{ file: FILE, text: two('{ "topic": "Payday" }', '{ "topic": "Title" }') }], [layoutFile([hero, filtered, faq])]);
+    const catalog = buildCatalog(
+      [{ file: FILE, text: two('{ "topic": "Payday" }', '{ "topic": "Title" }') }],
+      [layoutFile([hero, filtered, faq])],
+      BLOCK_SPECS,
+    );
     expect(catalog.problems).toEqual([]);
   });
 
@@ -88,6 +95,7 @@ describe('a shared layout with a switched block', () => {
     const catalog = buildCatalog(
       [{ file: FILE, text: two('{ "topic": "Payday", "keepReading": true, "moreHeading": "More" }', '{ "topic": "Title" }') }],
       [layoutFile([hero, titled, faq])],
+      BLOCK_SPECS,
     );
     expect(catalog.problems).toEqual([]);
     expect(headings(catalog, '/guide')).toEqual(['Payday', 'More', 'Questions']);
@@ -98,6 +106,7 @@ describe('a shared layout with a switched block', () => {
     const problems = buildCatalog(
       [{ file: FILE, text: two('{ "topic": "Payday" }', '{ "topic": "Title" }') }],
       [layoutFile([hero, { ...more, when: 'keepReading' }, broken])],
+      BLOCK_SPECS,
     ).problems;
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^brands\/layouts\/guide\.json\S* \/blocks\/2\/heading: unknown placeholder \{nothing\}/);
@@ -111,7 +120,7 @@ describe('what a page asks of the browser follows its own switches', () => {
       { path: '/about', layout: 'page' },
       { path: '/choices', layout: 'page', layoutParams: { choices: true } },
     ];
-    expect(privacyChoicePath({ routes }, (_, params) => withLayoutParams(layout, params))).toBe('/choices');
+    expect(privacyChoicePath({ routes }, (_, params) => withLayoutParams(layout, params), BLOCK_SPECS)).toBe('/choices');
   });
 
   it('"Use my location" allows geolocation only on the pages of the route that switches its search on', () => {
@@ -119,6 +128,7 @@ describe('what a page asks of the browser follows its own switches', () => {
     const catalog = buildCatalog(
       [{ file: FILE, text: two('{ "topic": "Payday", "search": true }', '{ "topic": "Title" }') }],
       [layoutFile([hero, search, faq])],
+      BLOCK_SPECS,
     );
     expect(catalog.problems).toEqual([]);
     const door = { catalog, previewModeId: 'p'.repeat(32), consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
@@ -131,9 +141,11 @@ describe('what a page asks of the browser follows its own switches', () => {
 describe('a switch given or written wrongly is refused at its place', () => {
   const switched = layoutFile([hero, { ...more, when: 'keepReading' }, faq]);
   const problemsOf = (routeParams: string, shared: { file: string; text: string }[] = [switched]) =>
-    buildCatalog([{ file: FILE, text: withRoutes(`{ "path": "/guide", "layout": "guide", "layoutParams": ${routeParams} }`) }], shared).problems.map((p) =>
-      p.replace(/:\d+:\d+ /, ' '),
-    );
+    buildCatalog(
+      [{ file: FILE, text: withRoutes(`{ "path": "/guide", "layout": "guide", "layoutParams": ${routeParams} }`) }],
+      shared,
+      BLOCK_SPECS,
+    ).problems.map((p) => p.replace(/:\d+:\d+ /, ' '));
   it.each([
     [
       'a switch given as text',
@@ -187,7 +199,7 @@ describe('a switch given or written wrongly is refused at its place', () => {
 
   it('a switch on a route part, which a brand always lists whole', () => {
     const text = base.replace('{ "path": "/do-not-sell-or-share"', '{ "part": "extra-routes", "when": "x" },\n    { "path": "/do-not-sell-or-share"');
-    const problems = buildCatalog([{ file: FILE, text }], []).problems.map((p) => p.replace(/:\d+:\d+ /, ' '));
+    const problems = buildCatalog([{ file: FILE, text }], [], BLOCK_SPECS).problems.map((p) => p.replace(/:\d+:\d+ /, ' '));
     expect(problems).toContainEqual(expect.stringMatching(/^brands\/acme\.json \/routes\/5\/when: unknown property "when" \(allowed: part\)/));
   });
 });

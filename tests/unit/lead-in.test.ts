@@ -1,9 +1,11 @@
 /** Which hero only introduces the input below it (so that input is on a phone's first screen): engine/site/leadIn.ts. */
 import { describe, expect, it } from 'vitest';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { leadInFacts, leadInRoles } from '../../engine/site/leadIn';
+import type { BlockType } from '../../schemas/brand.types';
 
 /** what the opening rule sees of each block type, from its spec */
-const b = leadInFacts;
+const b = (type: BlockType) => leadInFacts(type, BLOCK_SPECS);
 
 describe('leadInRoles', () => {
   it.each([

@@ -4,6 +4,7 @@ import { indefiniteArticle, loanTypeVars, showsForLoanType } from '../../engine/
 import { heroProblems } from '../../engine/site/brandChecks/layoutReuse';
 import type { BlockType } from '../../schemas/brand.types';
 import { fill } from '../../engine/site/templates';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 describe('loan-type template variables', () => {
   it.each([
@@ -37,11 +38,11 @@ describe('a block with loanTypes', () => {
       { type: 'hero', loanTypes: ['title-loans'] },
       { type: 'richText' },
     ];
-    expect(heroProblems(blocks, ['payday-loans', 'title-loans'])).toEqual([]);
-    expect(heroProblems(blocks, ['installment-loans'])).toEqual([
+    expect(heroProblems(blocks, ['payday-loans', 'title-loans'], BLOCK_SPECS)).toEqual([]);
+    expect(heroProblems(blocks, ['installment-loans'], BLOCK_SPECS)).toEqual([
       [2, 'the first block must be a "hero" (on installment-loans pages): it holds the page\'s one <h1> heading'],
     ]);
-    expect(heroProblems([{ type: 'hero' }, ...blocks], ['payday-loans'])).toEqual([
+    expect(heroProblems([{ type: 'hero' }, ...blocks], ['payday-loans'], BLOCK_SPECS)).toEqual([
       [1, 'a page has one hero (on payday-loans pages); this is a second one (the first is block 0)'],
     ]);
   });

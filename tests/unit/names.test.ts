@@ -4,7 +4,7 @@ import { getCatalog } from '../../engine/site/catalog';
 import { cityInState } from '../../engine/geo/cities';
 import { lendingView } from '../../engine/site/lending';
 import { capitalizeFirst, displayPlaceName } from '../../engine/geo/names';
-import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
+import { loanTypeOptionLabel } from '../../blocks/searchForm/spec';
 import { resolvePage } from '../../engine/site/resolve';
 import { STATE_SETS, stateByCode } from '../../engine/geo/states';
 import { fill, possessive } from '../../engine/site/templates';

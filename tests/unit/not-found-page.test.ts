@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { notFoundView } from '../../engine/site/notFoundPage';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
-const catalog = buildCatalog(brands, layouts);
+const catalog = buildCatalog(brands, layouts, BLOCK_SPECS);
 const door: Door = { catalog, previewModeId: null, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
 
 /** The 404 page a request gets: Next is handed the URL the front door decided, with the request's Host header. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserPrivacyState, pagePathFor, privacyOptedOut } from '../../engine/browser/privacy';
 import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
 import { optInCookie, optOutCookie } from '../../engine/browser/privacyCookie';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 describe('the privacy choice', () => {
   it.each([
@@ -47,8 +48,9 @@ describe('the privacy choice', () => {
           ],
         },
         of,
+        BLOCK_SPECS,
       ),
     ).toBe('/do-not-sell-or-share');
-    expect(privacyChoicePath({ routes: [{ path: '/', layout: 'plain' }] }, of)).toBeUndefined();
+    expect(privacyChoicePath({ routes: [{ path: '/', layout: 'plain' }] }, of, BLOCK_SPECS)).toBeUndefined();
   });
 });

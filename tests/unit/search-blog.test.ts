@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../engine/site/catalog';
 import { searchRedirect } from '../../engine/site/pageMatch';
 import { resolvePage } from '../../engine/site/resolve';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const withSearchAndBlog = acme
@@ -26,7 +27,7 @@ const withSearchAndBlog = acme
       ]
     },`,
   );
-const catalog = buildCatalog([{ file: 'brands/acme.json', text: withSearchAndBlog }], []);
+const catalog = buildCatalog([{ file: 'brands/acme.json', text: withSearchAndBlog }], [], BLOCK_SPECS);
 const loaded = catalog.brands.get('acme')!;
 const q = (s: string) => new URLSearchParams(s);
 
@@ -73,7 +74,7 @@ describe('blog host', () => {
   });
   it('needs a /blog route', () => {
     const noBlog = withSearchAndBlog.replace('{ "path": "/blog", "layout": "home" },', '');
-    expect(buildCatalog([{ file: 'brands/acme.json', text: noBlog }], []).problems).toEqual([
+    expect(buildCatalog([{ file: 'brands/acme.json', text: noBlog }], [], BLOCK_SPECS).problems).toEqual([
       expect.stringMatching(/^brands\/acme\.json:\d+:\d+ \/blogHost: a blog host needs a route for "\/blog" \(its home page\)$/),
     ]);
   });

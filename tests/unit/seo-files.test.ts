@@ -11,9 +11,10 @@ import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { createEmbeddedSource } from '../../engine/content/embedded';
 import { embeddedIndex } from '../../engine/content/service';
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const content = createEmbeddedSource(embeddedIndex());
 const loaded = catalog.brands.get('ipaydayloans')!;
 const tempDir = () => mkdtempSync(join(tmpdir(), 'seo-files-'));

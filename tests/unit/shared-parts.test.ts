@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, type Source } from '../../engine/site/catalog';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const LEGAL = [
@@ -36,7 +37,7 @@ function brand(id: string, name: string, lists?: Record<string, unknown>): Sourc
 
 describe('shared parts', () => {
   it('show their links in each brand that names them, as if the brand had written them', () => {
-    const catalog = buildCatalog([brand('acme', 'legal'), brand('other', 'legal')], [legal]);
+    const catalog = buildCatalog([brand('acme', 'legal'), brand('other', 'legal')], [legal], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     for (const id of ['acme', 'other']) {
       const loaded = catalog.brands.get(id)!.brand;
@@ -46,7 +47,7 @@ describe('shared parts', () => {
   });
 
   it('refuse a name that is neither a list of the brand nor a shared part, naming both kinds it could be', () => {
-    const catalog = buildCatalog([brand('acme', 'legl')], [legal]);
+    const catalog = buildCatalog([brand('acme', 'legl')], [legal], BLOCK_SPECS);
     expect(catalog.brands.has('acme')).toBe(false);
     expect(catalog.problems).toEqual([
       expect.stringMatching(
@@ -58,13 +59,13 @@ describe('shared parts', () => {
 
   it("report a shared link to a page the brand does not have at the brand's reference", () => {
     const away = part({ description: 'Links to a page the test brand lacks.', links: [{ label: 'Gone', href: '/nowhere' }] }, 'away');
-    const problems = buildCatalog([brand('acme', 'away')], [away]).problems;
+    const problems = buildCatalog([brand('acme', 'away')], [away], BLOCK_SPECS).problems;
     expect(problems.length).toBeGreaterThan(0);
     for (const p of problems) expect(p).toMatch(/^brands\/acme\.json:\d+:\d+ \/(nav\/items\/0\/children|footer\/columns\/0\/links): .*"\/nowhere"/);
   });
 
   it('refuse a brand list with the name of a shared part, which would hide it', () => {
-    const problems = buildCatalog([brand('acme', 'legal', { legal: LEGAL })], [legal]).problems;
+    const problems = buildCatalog([brand('acme', 'legal', { legal: LEGAL })], [legal], BLOCK_SPECS).problems;
     expect(problems).toEqual([
       expect.stringMatching(
         /^brands\/acme\.json:\d+:\d+ \/linkLists\/legal: the link list "legal" has the name of the shared part brands\/parts\/legal\.json, which it would hide for this brand; rename it, or delete it and use the shared one$/,
@@ -80,7 +81,7 @@ describe('shared parts', () => {
       /^brands\/parts\/legal\.json:\d+:\d+ \/links\/0\/href: "terms" is not valid: expected a path of this brand such as \/payday-loans, or an https:\/\/ address$/,
     ],
   ])('refuse a part file %s, and the brands that name it', (_, value, message) => {
-    const catalog = buildCatalog([brand('acme', 'legal')], [part(value)]);
+    const catalog = buildCatalog([brand('acme', 'legal')], [part(value)], BLOCK_SPECS);
     expect(catalog.problems[0]).toMatch(message);
     expect(catalog.brands.has('acme')).toBe(false);
   });

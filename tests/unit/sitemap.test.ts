@@ -10,6 +10,7 @@ import { createEmbeddedSource, loadContent } from '../../engine/content/embedded
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
 import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/site/seo/sitemap';
 import { STATES } from '../../engine/geo/states';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 /** The fixture with more schemes: every city by {cityState}, every distinct slug by {city}, letter pages. */
@@ -21,7 +22,7 @@ const big = acme.replace(
     { "path": "/letters/{letter}/{page?}", "layout": "home" },
     { "path": "/blog/{list}", "layout": "home" }`,
 );
-const catalog = buildCatalog([{ file: 'brands/acme.json', text: big }], []);
+const catalog = buildCatalog([{ file: 'brands/acme.json', text: big }], [], BLOCK_SPECS);
 const loaded = catalog.brands.get('acme')!;
 
 describe('brandPaths', () => {
@@ -87,7 +88,7 @@ describe('content pages in the sitemap', () => {
     const { createEmbeddedSource, loadContent } = await import('../../engine/content/embedded');
     const { contentPaths } = await import('../../engine/site/seo/sitemap');
     const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
-    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts);
+    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS);
     const source = createEmbeddedSource(loadContent(join(__dirname, '../fixtures/content')));
     const paths = await contentPaths(c.brands.get('acme')!, source);
     expect(paths.sort()).toEqual(

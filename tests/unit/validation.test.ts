@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources, type Source } from '../../engine/site/catalog';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const FILE = 'brands/acme.json';
@@ -21,11 +22,11 @@ function at(text: string, needle: string, after = ''): string {
   return `${before.length}:${before[before.length - 1]!.length + 1}`;
 }
 
-const problemsOf = (text: string, extra: Source[] = []) => buildCatalog([{ file: FILE, text }, ...extra], []).problems;
+const problemsOf = (text: string, extra: Source[] = []) => buildCatalog([{ file: FILE, text }, ...extra], [], BLOCK_SPECS).problems;
 
 describe('the fixture brand is valid', () => {
   it('has no problems and loads', () => {
-    const catalog = buildCatalog([{ file: FILE, text: base }], []);
+    const catalog = buildCatalog([{ file: FILE, text: base }], [], BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     expect([...catalog.brands.keys()]).toEqual(['acme']);
   });
@@ -136,12 +137,12 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
         blocks: [{ type: 'hero', heading: 'Your privacy choice' }],
       }),
     };
-    const catalog = buildCatalog([{ file: FILE, text: base }], [shared]);
+    const catalog = buildCatalog([{ file: FILE, text: base }], [shared], BLOCK_SPECS);
     expect(catalog.problems).toEqual([
       `${FILE}:${at(base, '"privacy-choice": {')} /layouts/privacy-choice: layout "privacy-choice" has the name of the shared layout brands/layouts/privacy-choice.json, which it hides for this brand; rename it, delete it and use the shared one, or add "overrides": true if replacing it is intended`,
     ]);
     const overriding = edit('"privacy-choice": {', '"privacy-choice": {\n      "overrides": true,');
-    expect(buildCatalog([{ file: FILE, text: overriding }], [shared]).problems).toEqual([]);
+    expect(buildCatalog([{ file: FILE, text: overriding }], [shared], BLOCK_SPECS).problems).toEqual([]);
     expect(problemsOf(overriding)).toEqual([
       `${FILE}:${at(overriding, '"overrides"')} /layouts/privacy-choice/overrides: there is no shared layout "privacy-choice" in brands/layouts/ to override; remove "overrides"`,
     ]);
@@ -287,7 +288,7 @@ describe('test-only brands (LOANSITES_EXTRA_BRANDS_DIR)', () => {
     expect(withFixtures.brands.map((b) => b.file)).toEqual(
       expect.arrayContaining(['tests/fixtures/brands/acmetitle.json', 'tests/fixtures/brands/acmeonline.json']),
     );
-    const catalog = buildCatalog(withFixtures.brands, withFixtures.layouts);
+    const catalog = buildCatalog(withFixtures.brands, withFixtures.layouts, BLOCK_SPECS);
     expect(catalog.problems).toEqual([]);
     expect(catalog.brands.get('acmetitle')?.brand.exitPopup).toEqual({ variant: 'title', maskClosable: false });
   });
@@ -309,6 +310,7 @@ describe('a broken brand does not take the others down', () => {
         { file: 'brands/zeta.json', text: broken },
       ],
       [],
+      BLOCK_SPECS,
     );
     expect([...catalog.brands.keys()]).toEqual(['acme']);
     expect([...catalog.broken.keys()]).toEqual(['zeta']);
@@ -323,6 +325,7 @@ describe('a broken brand does not take the others down', () => {
         { file: 'brands/bad.json', text: '{ "id": ' },
       ],
       [],
+      BLOCK_SPECS,
     );
     expect([...catalog.brands.keys()]).toEqual(['acme']);
     expect(catalog.problems).toEqual(['brands/bad.json:1:9 /: not valid JSON: a value is expected here (is there a trailing comma before?)']);

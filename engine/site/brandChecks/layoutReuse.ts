@@ -6,7 +6,7 @@
  * false only for its switches ("when").
  */
 import type { BlockType, Brand } from '../../../schemas/brand.types';
-import { specOf } from '../../blockSpecs';
+import { specOf, type BlockSpecs } from '../blockSpec';
 import { blockShows, layoutParamNames, layoutSwitchNames } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
 import { loanTypesOfRoute } from '../routeLoanTypes';
@@ -74,14 +74,15 @@ export function checkLoanTypeFilters(source: LayoutSource, routes: readonly Comp
 export function heroProblems(
   blocks: readonly { type: BlockType; loanTypes?: readonly string[] }[],
   pageTypes: readonly (string | undefined)[],
+  specs: BlockSpecs,
 ): [number, string][] {
   const found = new Map<number, string>();
   for (const pageType of pageTypes.length ? pageTypes : [undefined]) {
     const shown = blocks.flatMap((b, i) => (!b.loanTypes || (pageType && b.loanTypes.includes(pageType)) ? [{ b, i }] : []));
     const label = pageType ? ` (on ${pageType} pages)` : '';
-    if (shown[0] && !specOf(shown[0].b.type).pageHeading)
+    if (shown[0] && !specOf(specs, shown[0].b.type).pageHeading)
       found.set(shown[0].i, `the first block must be a "hero"${label}: it holds the page's one <h1> heading`);
-    const heroes = shown.filter((s) => specOf(s.b.type).pageHeading);
+    const heroes = shown.filter((s) => specOf(specs, s.b.type).pageHeading);
     for (const extra of heroes.slice(1)) found.set(extra.i, `a page has one hero${label}; this is a second one (the first is block ${heroes[0]!.i})`);
   }
   return [...found];
@@ -156,9 +157,9 @@ export function checkLayoutParams(source: LayoutSource, routes: readonly Compile
 }
 
 /** A hero holds the page's one <h1> heading, so every page of its layout has it: it cannot be switched off ("when"). */
-export function checkSwitchedBlocks(source: LayoutSource): FileProblem[] {
+export function checkSwitchedBlocks(source: LayoutSource, specs: BlockSpecs): FileProblem[] {
   return source.layout.blocks.flatMap((block, i) =>
-    block.when && specOf(block.type).pageHeading
+    block.when && specOf(specs, block.type).pageHeading
       ? [
           {
             file: source.file,

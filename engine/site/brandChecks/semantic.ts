@@ -4,8 +4,8 @@
  * hero first, colours are readable, hosts belong to one brand.
  */
 import type { Block, Brand, Layout } from '../../../schemas/brand.types';
-import { specOf } from '../../blockSpecs';
-import { TEMPLATE_FIELDS, templateFieldsOf } from '../../blockSpecs/templateFields';
+import { specOf, type BlockSpecs } from '../blockSpec';
+import { TEMPLATE_FIELDS, templateFieldsOf } from '../templateFields';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
@@ -49,6 +49,7 @@ export function checkBrand(
   file: string,
   sharedLayouts: ReadonlyMap<string, LayoutSource>,
   hostOwners: ReadonlyMap<string, string>,
+  specs: BlockSpecs,
 ): FileProblem[] {
   const problems: FileProblem[] = [];
   const add = (f: string, pointer: string, message: string) => problems.push({ file: f, pointer, message });
@@ -114,10 +115,14 @@ export function checkBrand(
   }
   if (
     brand.country === 'US' &&
-    !privacyChoicePath(brand, (name, params) => {
-      const source = layoutOf(name);
-      return source && withLayoutParams(source.layout, params);
-    })
+    !privacyChoicePath(
+      brand,
+      (name, params) => {
+        const source = layoutOf(name);
+        return source && withLayoutParams(source.layout, params);
+      },
+      specs,
+    )
   ) {
     add(
       file,
@@ -145,7 +150,7 @@ export function checkBrand(
   if (brand.nav.search) {
     checkLink(file, '/nav/search/href', brand.nav.search.href);
     const route = matchRoute(compiled, pathOnly(brand.nav.search.href), { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths })?.route;
-    if (route && !layoutOf(route.layout)?.layout.blocks.some((b) => specOf(b.type).isPlaceSearch)) {
+    if (route && !layoutOf(route.layout)?.layout.blocks.some((b) => specOf(specs, b.type).isPlaceSearch)) {
       add(file, '/nav/search/href', `the header search goes to "${brand.nav.search.href}", whose layout "${route.layout}" has no locationSearch block to open`);
     }
   }
@@ -215,7 +220,7 @@ export function checkBrand(
   for (const [name, routes] of usedBy) {
     const source = layoutOf(name);
     if (!source) continue;
-    problems.push(...checkLoanTypeFilters(source, routes, brand), ...checkLayoutParams(source, routes, file), ...checkSwitchedBlocks(source));
+    problems.push(...checkLoanTypeFilters(source, routes, brand), ...checkLayoutParams(source, routes, file), ...checkSwitchedBlocks(source, specs));
     // routes giving the same parameters show the same filled layout: each such layout is checked with its routes
     const byParams = new Map<string, CompiledRoute[]>();
     for (const r of routes) byParams.set(JSON.stringify(r.layoutParams ?? {}), [...(byParams.get(JSON.stringify(r.layoutParams ?? {})) ?? []), r]);
@@ -229,7 +234,7 @@ export function checkBrand(
         const index = pointer.startsWith(blocks) ? /^\d+/.exec(pointer.slice(blocks.length))?.[0] : undefined;
         return index === undefined ? pointer : blocks + String(shown[Number(index)]) + pointer.slice(blocks.length + index.length);
       };
-      for (const p of checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate)) problems.push({ ...p, pointer: written(p.pointer) });
+      for (const p of checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate, specs)) problems.push({ ...p, pointer: written(p.pointer) });
     }
   }
   return problems;
@@ -241,13 +246,14 @@ function checkLayoutUse(
   routes: readonly CompiledRoute[],
   checkLink: (f: string, pointer: string, href: string) => void,
   checkItemTemplate: (f: string, pointer: string, template: string, kind: ItemKind, routes?: readonly CompiledRoute[]) => void,
+  specs: BlockSpecs,
 ): FileProblem[] {
   const problems: FileProblem[] = [];
   const { file, layout } = source;
   const base = source.pointer;
   const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
 
-  for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand)))
+  for (const [i, message] of heroProblems(layout.blocks, pageLoanTypes(routes, brand), specs))
     add(`${base}/blocks/${i}${message.startsWith('the first') ? '/type' : ''}`, message);
 
   const routeVars = routes.map((r) => ({ route: r, vars: varsOfRoute(r) }));
@@ -278,7 +284,7 @@ function checkLayoutUse(
     const at = `${base}/blocks/${i}`;
     scan(block, ['blocks', i], templateFieldsOf(block.type));
     const hasParam = (r: CompiledRoute, ...kinds: ParamKind[]) => r.params.some((p) => kinds.includes(p));
-    specOf(block.type).check?.(block, {
+    specOf(specs, block.type).check?.(block, {
       brand,
       at,
       routes,

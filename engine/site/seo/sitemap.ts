@@ -9,7 +9,7 @@ import { matchPath } from '../pageMatch';
 import type { CompiledRoute } from '../routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from '../routeParams';
 import { canonicalUrl } from './seo';
-import { specOf } from '../../blockSpecs';
+import { specOf } from '../blockSpec';
 import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from '../../content/types';
 import type { State } from '../../geo/states';
 
@@ -99,7 +99,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
   for (const route of loaded.routes) {
     const layout = loaded.layout(route.layout, route.layoutParams);
-    const list = layout?.blocks.map((b) => specOf(b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
+    const list = layout?.blocks.map((b) => specOf(loaded.specs, b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
     const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
     const withPages = (path: string, total: number) => {

@@ -2,7 +2,7 @@
  * A page's structured data (JSON-LD): the organization on every page, its FAQ, the breadcrumb
  * trail of a state or city page, and an article's or answer's own description with its trail.
  */
-import { specOf } from '../../blockSpecs';
+import { specOf, type BlockSpecs } from '../blockSpec';
 import type { LoadedBrand } from '../catalog';
 import type { PageContent } from '../contentLoad';
 import type { LinkView, ResolvedBlock } from '../model';
@@ -30,8 +30,8 @@ type JsonLd = Record<string, unknown>;
 export function pageJsonLd(page: PageFacts): JsonLd[] {
   const { loaded, blocks, match } = page;
   const jsonLd: JsonLd[] = [organizationJsonLd(loaded.brand)];
-  const body = contentBody(blocks);
-  const faqs = [...blocks.flatMap((b) => specOf(b.type).faqItems?.(b) ?? []), ...(body?.faq ?? [])];
+  const body = contentBody(blocks, loaded.specs);
+  const faqs = [...blocks.flatMap((b) => specOf(loaded.specs, b.type).faqItems?.(b) ?? []), ...(body?.faq ?? [])];
   if (faqs.length) jsonLd.push(faqJsonLd(faqs));
   if (match && stateOf(match.params)) jsonLd.push(locationTrail(page));
   if (match && body && page.content?.entry) jsonLd.push(...contentJsonLd(page, body, page.content.entry.attributes));
@@ -39,9 +39,9 @@ export function pageJsonLd(page: PageFacts): JsonLd[] {
 }
 
 /** The first block that shows a content item gives it (undefined when that item failed to load). */
-function contentBody(blocks: ResolvedBlock[]) {
+function contentBody(blocks: ResolvedBlock[], specs: BlockSpecs) {
   for (const b of blocks) {
-    const spec = specOf(b.type);
+    const spec = specOf(specs, b.type);
     if (spec.article) return spec.article(b.data);
   }
   return undefined;
@@ -70,8 +70,8 @@ function isStatePage(loaded: LoadedBrand, parent: string): boolean {
 /** Home › state › city (the state when its page exists) › this page, named by its hero. */
 function locationTrail({ loaded, path, match, vars, blocks, title }: PageFacts): JsonLd {
   const { brand } = loaded;
-  const first = blocks.find((b) => specOf(b.type).pageHeading);
-  const heading = (first && specOf(first.type).pageHeading?.(first)) ?? title;
+  const first = blocks.find((b) => specOf(loaded.specs, b.type).pageHeading);
+  const heading = (first && specOf(loaded.specs, first.type).pageHeading?.(first)) ?? title;
   const trail: LinkView[] = [{ label: brand.name, href: '/' }];
   const parent = path.split('/').slice(0, -1).join('/');
   const state = stateOf(match!.params)!;

@@ -7,11 +7,12 @@
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
-import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
+import { loadStaticBlocks, preloadBlocks } from '../../../blocks/loading';
 import { Layout } from '../../../blocks/chrome/Layout';
 import { getCatalog } from '../../../engine/site/catalog';
 import type { PageModel } from '../../../engine/site/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
+import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 import { NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
 import { buildPageModel } from '../../../engine/site/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
@@ -20,7 +21,7 @@ import { reportServerError } from '../../../engine/errors/report';
 const REVALIDATE_SECONDS = 3600;
 
 export const getStaticPaths: GetStaticPaths = () => {
-  const catalog = getCatalog();
+  const catalog = getCatalog(BLOCK_SPECS);
   const paths = [...catalog.brands.keys()].flatMap((brand) => [{ params: { brand, path: [] } }, { params: { brand, path: [NOT_FOUND_PATH.slice(1)] } }]);
   return { paths, fallback: 'blocking' };
 };
@@ -36,7 +37,7 @@ export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ par
   const path = '/' + segments.join('/');
   let model: Awaited<ReturnType<typeof buildPageModel>>;
   try {
-    model = await buildPageModel(getCatalog(), brand, path, { draftMode: draftMode === true });
+    model = await buildPageModel(getCatalog(BLOCK_SPECS), brand, path, { draftMode: draftMode === true });
   } catch (err) {
     reportServerError(err, { kind: 'getStaticProps', brand, url: path });
     throw err;

@@ -16,9 +16,10 @@ import type { ResolvedBlockOf } from '../../../engine/site/model';
 import { resolvePage } from '../../../engine/site/resolve';
 import { allPaths } from '../../../engine/site/seo/sitemap';
 import { SAMPLE_NOW } from '../../support/pageSamples';
+import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const content = createEmbeddedSource(embeddedIndex());
 
 const hrefsOf = (html: string) => [...html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));

@@ -17,9 +17,10 @@ import { layoutParamNames } from '../../../engine/site/layoutParams';
 import { fill } from '../../../engine/site/templates';
 import { capitalizeFirst } from '../../../engine/geo/names';
 import { renderPage, samplePaths } from '../../support/pageSamples';
+import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const content = createEmbeddedSource(embeddedIndex());
 const examplesOf = (type: string): Block[] =>
   (JSON.parse(readFileSync(join(process.cwd(), `blocks/${type}/schema.json`), 'utf8')) as { examples?: Block[] }).examples ?? [];
@@ -95,12 +96,12 @@ describe('every block renders on the server with its schema examples', () => {
         let lastProblems: string[] = [];
         const host = candidates.find((h) => {
           const { brands, layouts } = withExample(h, example);
-          lastProblems = buildCatalog(brands, layouts).problems;
+          lastProblems = buildCatalog(brands, layouts, BLOCK_SPECS).problems;
           return lastProblems.length === 0;
         });
         expect(host, `the example is valid on no page that has such a block; last problems: ${lastProblems.join('\n')}`).toBeDefined();
         const { brands, layouts } = withExample(host!, example);
-        const page = await renderPage(buildCatalog(brands, layouts), host!.brand.id, host!.path, content);
+        const page = await renderPage(buildCatalog(brands, layouts, BLOCK_SPECS), host!.brand.id, host!.path, content);
         if (page === 'notFound') throw new Error(`${host!.brand.id}${host!.path} is not a page`);
         expect(page.h1Count, `${host!.brand.id}${host!.path}`).toBe(1);
         expect(page.title.length).toBeGreaterThan(3);

@@ -19,6 +19,7 @@ import { buildCatalog, readSources } from '../../../engine/site/catalog';
 import { createEmbeddedSource } from '../../../engine/content/embedded';
 import { embeddedIndex } from '../../../engine/content/service';
 import { renderPage, samplePaths } from '../../support/pageSamples';
+import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 
 interface PageText {
   title: string;
@@ -34,7 +35,7 @@ interface BrandText {
 const DIR = join(process.cwd(), 'tests/unit/blocks/page-text');
 const updating = process.env.UPDATE_PAGE_TEXT === '1';
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const source = createEmbeddedSource(embeddedIndex());
 const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 

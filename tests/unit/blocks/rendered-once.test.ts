@@ -15,9 +15,10 @@ import { createRenderOnce } from '../../../blocks/chrome/renderOnceOnServer';
 import { buildCatalog, readSources } from '../../../engine/site/catalog';
 import type { BrandView } from '../../../engine/site/model';
 import { resolvePage } from '../../../engine/site/resolve';
+import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 
 const sources = readSources();
-const catalog = buildCatalog(sources.brands, sources.layouts);
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const now = new Date('2026-11-24T12:00:00Z');
 
 /** The server's way: React's stream renderer, read to the end. */

@@ -1,0 +1,143 @@
+import { useEffect, useReducer, useRef } from 'react';
+import { amountText, fieldError, FORM_STEPS, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
+import { POSTAL_WORDS } from '../../engine/browser/regions';
+import { funnel } from '../chrome/funnel';
+import type { BlockProps } from '../types';
+import { ErrorSummary } from './Fields';
+import { NextStepOffline, NoScriptNote, SendNotice } from './FormNotices';
+import { FIELD_LABELS } from './fieldLabels';
+import { formReducer, initialFormState, type Screen } from './formState';
+import { isStep, useStepHistory } from './history';
+import { useLaterScreens } from './laterScreens';
+import { Progress } from './Progress';
+import { RequestStep } from './RequestStep';
+import { usePersistence } from './usePersistence';
+import { useStepFocus } from './useStepFocus';
+import { useSubmission } from './useSubmission';
+import { useZipPlace } from './useZipPlace';
+
+/**
+ * The embedded application form: its state is one reducer (formState.ts); storage, history, the
+ * ZIP lookup, focus and sending are hooks of their own, called here in the order their effects
+ * must run. This file draws the screen.
+ */
+export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
+  const { data, loanKind: kind } = block;
+  const { country } = data;
+  const words = POSTAL_WORDS[country];
+  const labels = { ...FIELD_LABELS, zip: words.code };
+  const base = `form-${block.key}`;
+  const idOf = (f: FieldKey) => `${base}-${f}`;
+  const [state, dispatch] = useReducer(formReducer, undefined, () => initialFormState(kind, amountText(data.defaultAmount, brand.locale), country));
+  const { screen, values, hydrated, checkingZip } = state;
+  // The screens after step 1 arrive when the borrower first touches the form (laterScreens.ts); a move to one waits for them.
+  const { later, fetchLater, prefetchLater } = useLaterScreens();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const pendingFocusRef = useRef<FieldKey | null>(null);
+  usePersistence(state, dispatch, data, brand, fetchLater);
+  useEffect(() => {
+    funnel({ type: 'apply_view' });
+  }, []);
+  const back = useStepHistory(hydrated, screen, dispatch, fetchLater);
+  const placeFor = useZipPlace(hydrated, values.zip, country, dispatch);
+  useStepFocus(screen, state.place?.place?.stateCode, headingRef, pendingFocusRef, idOf);
+  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef });
+
+  const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
+  const blur = (field: FieldKey) => {
+    if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
+    dispatch({ type: 'blur', field, today: new Date() });
+    const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
+    const message = typed ? fieldError(field, values, new Date(), country) : undefined;
+    if (message) dispatch({ type: 'announce', message: `${labels[field]}: ${message}` });
+  };
+
+  const stepNumber = isStep(screen) ? FORM_STEPS.indexOf(screen) + 1 : 0;
+  const titles: Record<Screen, string> = {
+    request: kind === 'title' ? 'Your loan and your vehicle' : 'Your loan',
+    contact: 'Your contact details',
+    income: 'Your income and date of birth',
+    unavailable: `We can't take a request from ${state.gate?.stateName ?? `your ${words.region}`}`,
+    sent: 'Thank you — your request is on its way',
+  };
+  const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
+  const stepProps = { values, errors: state.errors, idOf, change, blur };
+  const primary =
+    'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-70';
+  const secondary =
+    'inline-flex min-h-11 items-center justify-center rounded-md border-2 border-slate-500 bg-white px-6 py-2 font-semibold text-slate-900 hover:bg-slate-100';
+
+  return (
+    // Tighter on phones: the amount is on the first screen of a 320 × 640 phone, under the hero.
+    <section aria-labelledby={`${base}-title`} className="mx-auto my-4 max-w-3xl px-4 sm:my-6">
+      <div className="rounded-lg border border-slate-300 p-4 shadow-sm sm:p-6">
+        <h2 id={`${base}-title`} className="mb-3 text-xl font-bold text-slate-900 sm:mb-4 sm:text-2xl">
+          {block.heading}
+        </h2>
+        {isStep(screen) && <Progress steps={FORM_STEPS} current={screen} />}
+        <h3 ref={headingRef} tabIndex={-1} id={`${base}-step`} className="mb-4 text-xl font-bold text-slate-900">
+          {stepNumber > 0 && (
+            <span className="block text-sm font-semibold text-slate-700">
+              Step {stepNumber} of {FORM_STEPS.length}
+            </span>
+          )}
+          {titles[screen]}
+        </h3>
+        {screen === 'unavailable' && (
+          <>
+            {later && <later.StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />}
+            <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
+              Change {words.inText}
+            </button>
+          </>
+        )}
+        {screen === 'sent' && later && !state.saleToken && (
+          <later.ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
+        )}
+        {screen === 'sent' && later && state.saleToken && (
+          <later.SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} country={country} />
+        )}
+        {isStep(screen) && (
+          <form noValidate onSubmit={onSubmit} onFocus={prefetchLater} onPointerDown={prefetchLater} aria-labelledby={`${base}-step`} className="relative">
+            {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
+            {screen === 'request' && (
+              <RequestStep
+                {...stepProps}
+                title={kind === 'title'}
+                representativeExample={block.data.representativeExample}
+                amountNote={state.amountNote}
+                notices={data.notices.besideAmount}
+                place={place}
+                country={country}
+              />
+            )}
+            {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
+            {screen === 'income' && later && <later.IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
+            {state.laterUnreachable && screen === 'request' && <NextStepOffline />}
+            {state.notice && <SendNotice notice={state.notice} sending={state.sending} onRetry={() => void send()} retryClass={`${primary} mt-3`} />}
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending}>
+                {screen !== 'income'
+                  ? checkingZip
+                    ? `Checking your ${words.inText}…`
+                    : 'Continue'
+                  : state.sending
+                    ? 'Sending your request…'
+                    : 'Submit my request'}
+              </button>
+              {screen !== 'request' && (
+                <button type="button" className={secondary} disabled={state.sending} onClick={back}>
+                  Back
+                </button>
+              )}
+            </div>
+            <NoScriptNote phone={data.phone} />
+          </form>
+        )}
+        <p aria-live="polite" className="sr-only">
+          {state.announcement}
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * Continue and Submit: each step's checks, the ZIP's place and the next screens' code before
+ * step 2, and the request itself — sent once per click, with one idempotency key for the form's
+ * life (a retry is the same lead), its exchange traced when the brand captures form traces, and
+ * sent again by itself when an offline browser comes back online.
+ */
+import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
+import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/browser/formRules';
+import { funnel } from '../chrome/funnel';
+import { rememberThisVisit } from '../chrome/visitTracking';
+import { sendFormTrace } from './formTrace';
+import type { FormAction, FormState } from './formState';
+import { isStep } from './history';
+import type { LaterScreens } from './laterScreens';
+import { newIdempotencyKey, OFFLINE_MESSAGE, sendLead } from './send';
+import type { ApplyFormData } from './spec';
+import { storage } from './storage';
+import { readApplySource, readVisitTracking } from './tracking';
+import type { ZipPlace } from './zip';
+
+export interface Submission {
+  state: FormState;
+  dispatch: Dispatch<FormAction>;
+  data: Pick<ApplyFormData, 'consent' | 'country' | 'traceKey' | 'unavailableStates'>;
+  later: LaterScreens | undefined;
+  fetchLater: () => Promise<LaterScreens>;
+  placeFor: (zip: string) => Promise<ZipPlace | null>;
+  /** the field to focus after a refused Continue (useStepFocus.ts) */
+  pendingFocusRef: RefObject<FieldKey | null>;
+}
+
+export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef }: Submission) {
+  const { kind, country, screen, values } = state;
+  const idempotencyKey = useRef<string | null>(null);
+  const sending = useRef(false);
+  const waitingOnline = useRef(false);
+  // the screen now, for the online listener, which outlives the render that added it
+  const screenNow = useRef(screen);
+  useEffect(() => {
+    screenNow.current = screen;
+  });
+
+  const send = async () => {
+    if (sending.current) return; // a double click sends once
+    sending.current = true;
+    idempotencyKey.current ??= newIdempotencyKey();
+    dispatch({ type: 'sending' });
+    funnel({ type: 'submitted' });
+    rememberThisVisit();
+    const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
+    const body = leadRequestBody(values, {
+      kind,
+      idempotencyKey: idempotencyKey.current,
+      consentVersion: data.consent.version,
+      tracking,
+      ...(country !== 'US' ? { country } : {}),
+    });
+    const traceKey = data.traceKey;
+    const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
+    sending.current = false;
+    if (outcome.kind === 'retry' && navigator.onLine === false) {
+      // Offline: sent again by itself, with the same idempotency key (one lead), once the connection is back.
+      dispatch({ type: 'sent', outcome: { kind: 'retry', message: OFFLINE_MESSAGE } });
+      if (!waitingOnline.current) {
+        waitingOnline.current = true;
+        window.addEventListener(
+          'online',
+          () => {
+            waitingOnline.current = false;
+            if (screenNow.current === 'sent') return;
+            dispatch({ type: 'announce', message: 'You are back online. Sending your request now.' });
+            void send();
+          },
+          { once: true },
+        );
+      }
+      return;
+    }
+    dispatch({ type: 'sent', outcome });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!state.hydrated || state.checkingZip || state.sending || !isStep(screen)) return;
+    const today = new Date();
+    const errors = stepErrors(screen, kind, values, today, country);
+    const firstWrong = stepFields(screen, kind).find((f) => errors[f]);
+    if (firstWrong || screen === 'contact') {
+      pendingFocusRef.current = firstWrong ?? null;
+      dispatch({ type: 'next', today, unavailable: data.unavailableStates });
+      return;
+    }
+    if (screen === 'income') return send();
+    const zip = values.zip.trim();
+    const placeKnown = state.place?.zip === zip;
+    if (!placeKnown || !later) {
+      dispatch({ type: 'checking' });
+      // The next screen's code (normally here since the first touch of the form) alongside the ZIP's place.
+      const [place, screens] = await Promise.all([placeKnown ? undefined : placeFor(zip), fetchLater().catch(() => undefined)]);
+      dispatch({ type: 'checked', zip, place, laterReachable: !!screens });
+      if (!screens) return;
+    }
+    dispatch({ type: 'next', today, unavailable: data.unavailableStates });
+  };
+
+  return { send, onSubmit };
+}

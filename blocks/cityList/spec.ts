@@ -1,0 +1,19 @@
+import { citiesOf, largestCitiesByName } from '../../engine/geo/cities';
+import type { LinkView } from '../../engine/site/model';
+import { stateItemVars } from '../../engine/site/routeParams';
+import type { BlockSpec } from '../../engine/site/blockSpec';
+
+const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';
+
+export const cityListSpec: BlockSpec<'cityList', { links: LinkView[]; total: number }> = {
+  data: (block, { state, itemFill }) => {
+    const all = state ? citiesOf(state.code) : [];
+    const top = state ? largestCitiesByName(state.code, block.limit ?? 60) : [];
+    const links = top.map((c) => ({
+      label: c.name,
+      href: itemFill(block.hrefTemplate, { ...stateItemVars(state!), 'city.slug': c.slug, 'city.name': c.name }),
+    }));
+    return { links, total: all.length };
+  },
+  check: (_block, { needs, hasParam }) => needs(STATE_PARAMS, (r) => hasParam(r, 'state', 'stateCode', 'city', 'cityState')),
+};

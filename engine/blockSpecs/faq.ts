@@ -1,6 +1,0 @@
-import type { BlockSpec } from './types';
-
-/** The questions a page shows are also given to search engines as FAQPage JSON-LD. */
-export const faqSpec: BlockSpec<'faq'> = {
-  faqItems: (block) => block.items,
-};
