@@ -118,9 +118,18 @@ export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   return body;
 }
 
+/** The host the request came to, normalised (X-Forwarded-Host's when a trusted proxy sets it). */
+export function hostOfRequest(req: IncomingMessage): string {
+  return requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+}
+
 /** The brand whose host the request came to (never from the body); 404 for an unknown host. */
 export function brandOfRequest(req: IncomingMessage): LoadedBrand {
-  const host = requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+  return brandAtHost(hostOfRequest(req));
+}
+
+/** The brand answering on a normalised host; 404 for an unknown one. */
+export function brandAtHost(host: string): LoadedBrand {
   const catalog = getCatalog();
   const id = brandOfHost(catalog, host)?.id;
   const loaded = id ? catalog.brands.get(id) : undefined;
