@@ -54,3 +54,13 @@ export const BO_LEE = {
   pay_frequency: 'weekly',
   consent_text: 't',
 } as const satisfies Partial<LeadsTable>;
+
+/** Where a request came from, for tests that look at its origin: a Google click on /payday-loans, a session, a (truncated) address. */
+export const CLICKED = {
+  created_at: '2026-11-23T10:00:00.000Z',
+  source2: '/payday-loans',
+  click_id: 'ggabc',
+  session_uuid: 'cc' + '0'.repeat(32),
+  ip: '203.0.113.0',
+  user_agent: 'test',
+} satisfies Partial<LeadsTable>;

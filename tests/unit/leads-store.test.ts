@@ -14,7 +14,7 @@ import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } f
 import { insertLead, listLeads, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
-import { leadRow } from '../support/leadRow';
+import { CLICKED, leadRow } from '../support/leadRow';
 
 const SECRET = 'buyer-shared-secret-123';
 const tmp = mkdtempSync(join(tmpdir(), 'loansites-leads-'));
@@ -31,18 +31,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-let n = 0;
-const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> =>
-  leadRow({
-    idempotency_key: `key-${++n}-abcdefghijklmnop`,
-    created_at: '2026-11-23T10:00:00.000Z',
-    source2: '/payday-loans',
-    click_id: 'ggabc',
-    session_uuid: 'cc' + '0'.repeat(32),
-    ip: '203.0.113.0',
-    user_agent: 'test',
-    ...extra,
-  });
+const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> => leadRow({ ...CLICKED, ...extra });
 
 describe('sealing at rest', () => {
   it('round-trips and hides the value', () => {
