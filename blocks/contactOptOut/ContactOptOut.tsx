@@ -19,30 +19,30 @@ const focusOnMount = (el: HTMLDivElement | null) => el?.focus();
 const INPUT =
   'mt-1 block min-h-11 w-full rounded-md border border-slate-500 px-3 py-2 text-base text-slate-900 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 aria-[invalid=true]:border-red-700';
 
+/** What each contact field is: its label and what the browser offers for it. */
+const CONTACT_FIELDS = {
+  phone: { label: 'Phone number', type: 'tel', inputMode: 'tel', autoComplete: 'tel', maxLength: 40 },
+  email: { label: 'Email address', type: 'email', inputMode: undefined, autoComplete: 'email', maxLength: 254 },
+} as const;
+
 /** One contact field with its label; `errorId` names the message when this field is the one in error. */
 function ContactField({
-  label,
   name,
-  id,
+  formId,
   inputRef,
-  type,
-  inputMode,
-  maxLength,
   value,
   onChange,
   errorId,
 }: {
-  label: string;
-  name: 'phone' | 'email';
-  id: string;
+  name: keyof typeof CONTACT_FIELDS;
+  formId: string;
   inputRef: RefObject<HTMLInputElement | null>;
-  type: 'tel' | 'email';
-  inputMode?: 'tel';
-  maxLength: number;
   value: string;
   onChange: (value: string) => void;
   errorId: string | undefined;
 }) {
+  const { label, type, inputMode, autoComplete, maxLength } = CONTACT_FIELDS[name];
+  const id = `${formId}-${name}`;
   return (
     <div>
       <label htmlFor={id} className="font-semibold text-slate-900">
@@ -54,7 +54,7 @@ function ContactField({
         name={name}
         type={type}
         inputMode={inputMode}
-        autoComplete={name === 'phone' ? 'tel' : 'email'}
+        autoComplete={autoComplete}
         maxLength={maxLength}
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -124,29 +124,8 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
         ) : (
           <form noValidate onSubmit={(e) => void submit(e)} className="mt-3 space-y-4" aria-describedby={outcome ? errorId : undefined}>
             <p className="text-slate-800">Enter the phone number or the email address you gave on your loan request (one is enough; both is fine).</p>
-            <ContactField
-              label="Phone number"
-              name="phone"
-              id={`${id}-phone`}
-              inputRef={phoneRef}
-              type="tel"
-              inputMode="tel"
-              maxLength={40}
-              value={phone}
-              onChange={setPhone}
-              errorId={invalid.phone ? errorId : undefined}
-            />
-            <ContactField
-              label="Email address"
-              name="email"
-              id={`${id}-email`}
-              inputRef={emailRef}
-              type="email"
-              maxLength={254}
-              value={email}
-              onChange={setEmail}
-              errorId={invalid.email ? errorId : undefined}
-            />
+            <ContactField name="phone" formId={id} inputRef={phoneRef} value={phone} onChange={setPhone} errorId={invalid.phone ? errorId : undefined} />
+            <ContactField name="email" formId={id} inputRef={emailRef} value={email} onChange={setEmail} errorId={invalid.email ? errorId : undefined} />
             <p id={errorId} role="alert" className="min-h-6 font-semibold text-red-800">
               {outcome?.message ?? ''}
             </p>
