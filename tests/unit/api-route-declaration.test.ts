@@ -3,11 +3,12 @@
  * client sees when a request breaks one of the declared rules (method, brand host, rate, body
  * cap, JSON, schema, signature), and what the handler is given when it keeps them.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../engine/http/api';
 import { json, route, type RouteHandler } from '../../engine/http/route';
+import { post } from '../support/traceServer';
 
 const schema = {
   type: 'object',
@@ -50,26 +51,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-interface Answer {
-  status: number;
-  headers: IncomingMessage['headers'];
-  json: Record<string, unknown>;
-}
-
-function send(method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, method, path, headers: { host: 'ipaydayloans.localhost', 'content-type': 'application/json', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : {} }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+/** A request to the test server (tests/support/traceServer.ts post: JSON, the brand's host, unless told). */
+const send = (method: string, path: string, body = '', headers: Record<string, string> = {}) =>
+  post(port, body, {
+    method,
+    path,
+    ...(headers.host ? { host: headers.host } : {}),
+    ...(headers['content-type'] ? { type: headers['content-type'] } : {}),
+    headers,
   });
-}
 
 describe('a declared API route', () => {
   it('hands the handler the checked body, the brand of the host, the host and the client address', async () => {

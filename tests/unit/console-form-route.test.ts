@@ -4,11 +4,12 @@
  * is a 404 with a reason, and the route answers POST only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { post } from '../support/traceServer';
 
 const dir = mkdtempSync(join(tmpdir(), 'loansites-console-route-'));
 let server: Server;
@@ -28,26 +29,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function send(method: string, path: string, body = '', headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: IncomingMessage['headers']; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: { host: 'console.localhost', 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : {} }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+/** A console form post as the browser sends it from the console's own page (tests/support/traceServer.ts post). */
+const send = (method: string, path: string, body = '', headers: Record<string, string> = {}) =>
+  post(port, body, {
+    method,
+    path,
+    host: 'console.localhost',
+    type: 'application/x-www-form-urlencoded',
+    headers: { 'sec-fetch-site': 'same-origin', ...headers },
   });
-}
 
 describe('the console form-post route', () => {
   it('hands a sign-in to the sign-in handler: a wrong password goes back to the sign-in page', async () => {
