@@ -17,7 +17,7 @@
  * source before the module runs, so it cannot come from here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LoadedBrand } from '../catalog';
+import type { LoadedBrand } from '../site/catalog';
 import type { Store } from '../store/db';
 import {
   ApiError,
@@ -77,7 +77,7 @@ export interface CheckedRequest<B, S, Br extends boolean> {
   signer: S;
   /** the brand of the request's host, when the route declares `brand: true` */
   brand: Br extends true ? LoadedBrand : undefined;
-  /** the host the request came to, normalised (engine/hosts.ts requestHost) */
+  /** the host the request came to, normalised (engine/site/hosts.ts requestHost) */
   host: string;
   /** the client's address (engine/http/api.ts clientIp) */
   ip: string;

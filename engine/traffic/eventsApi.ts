@@ -16,9 +16,9 @@ import type { IncomingMessage } from 'node:http';
 import type { EventBatch } from '../../schemas/api.types';
 import { ApiError, userAgent } from '../http/api';
 import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
-import { privacyOptedOut } from '../privacy';
+import { privacyOptedOut } from '../browser/privacy';
 import type { TrafficBatch } from '../store/traffic';
-import { deviceClass, metricOf, visitRow } from './rules';
+import { deviceClass, metricOf, visitRow } from '../store/trafficRules';
 import { issueVisitId, verifyVisitId } from './visitId';
 import { sharedTrafficWriter } from './writer';
 

@@ -7,14 +7,15 @@
  * the brand is not linked (the lead is kept).
  */
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
-import { geocoderIndex } from '../../engine/geocode/data';
+import { geocoderIndex } from '../../engine/geo/geocoder/data';
 import { truncateIp, userAgent } from '../../engine/http/api';
 import { json, route } from '../../engine/http/route';
 import { RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
-import { wakeLeadWorker } from '../../engine/leads/runtime';
-import { saleToken, startSale } from '../../engine/sale/runtime';
-import { privacyOptedOut } from '../../engine/privacy';
+import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
+import { saleToken } from '../../engine/sale/keys';
+import { startSale } from '../../engine/outbox/saleWorker';
+import { privacyOptedOut } from '../../engine/browser/privacy';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
 import { verifyVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';

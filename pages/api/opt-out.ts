@@ -11,11 +11,11 @@ import type { ContactOptOutRequest } from '../../schemas/api.types';
 import { ApiError } from '../../engine/http/api';
 import { json, route } from '../../engine/http/route';
 import { RATE_RULES } from '../../engine/http/rateLimit';
-import { wakeLeadWorker } from '../../engine/leads/runtime';
+import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
-import { contactKeys } from '../../engine/sale/runtime';
-import type { Country } from '../../engine/regions';
+import { contactKeys } from '../../engine/sale/keys';
+import type { Country } from '../../engine/browser/regions';
 
 export const config = { api: { bodyParser: false } };
 

@@ -6,11 +6,11 @@
 import type { NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
 import type { RevalidateRequest } from '../../schemas/api.types';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { ApiError } from '../../engine/http/api';
-import { internalPath } from '../../engine/http/requestPath';
+import { internalPath } from '../../engine/browser/requestPath';
 import { json, route } from '../../engine/http/route';
-import { secretMatches } from '../../engine/preview';
+import { secretMatches } from '../../engine/http/preview';
 
 export const config = { api: { bodyParser: false } };
 

@@ -6,8 +6,9 @@
 import { ApiError } from '../../engine/http/api';
 import { route } from '../../engine/http/route';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import { leadOfSaleToken, saleBuyers } from '../../engine/sale/runtime';
-import { saleOf } from '../../engine/sale/store';
+import { leadOfSaleToken } from '../../engine/sale/keys';
+import { saleBuyers } from '../../engine/sale/settings';
+import { saleOf } from '../../engine/store/sales';
 
 export default route({ methods: ['GET'] }, async ({ req, store }) => {
   const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';

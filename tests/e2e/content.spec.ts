@@ -6,7 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { loadContent } from '../../engine/content/embedded';
-import { previewLink } from '../../engine/preview';
+import { previewLink } from '../../engine/http/preview';
 import { startInstance, type Instance } from '../support/instances';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { PORT } from './helpers';

@@ -2,9 +2,9 @@
  * A stored lead with its pending sale, for tests of the sale and the sale bench: an ordinary
  * Texas request ($800 unless told), with a unique email and phone so it is never a duplicate unless the test gives them.
  */
-import { sealText, type LeadKeyring } from '../../engine/leads/sealing';
+import { sealText, type LeadKeyring } from '../../engine/keys/sealing';
 import type { SaleLead } from '../../engine/sale/eligibility';
-import { ensureSale } from '../../engine/sale/store';
+import { ensureSale } from '../../engine/store/sales';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { leadRow } from './leadRow';

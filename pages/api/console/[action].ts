@@ -1,6 +1,6 @@
 /**
  * POST /api/console/{login,logout,reveal,totp,export} — the console's form posts, on the console
- * host only (engine/http/consolePath.ts). Each reads its own form (engine/console/forms.ts:
+ * host only (engine/frontDoor/consolePath.ts). Each reads its own form (engine/console/forms.ts:
  * same-origin, form-encoded, capped) and answers 303 to the page to show next, or the export's
  * CSV: engine/console/formRoutes.ts, totpRoutes.ts, exportRoute.ts.
  */

@@ -1,7 +1,7 @@
 /** GET /api/preview/exit?path=… — leave draft mode (404 while previews are off). */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { route } from '../../../engine/http/route';
-import { previewSecret } from '../../../engine/preview';
+import { previewSecret } from '../../../engine/http/preview';
 
 // A link followed from a preview: it does not look at the method.
 export default route({ methods: 'any' }, async ({ req, res }) => {

@@ -1,9 +1,9 @@
 /** GET /api/preview?brand&path&sig — a signed link turns on draft mode and opens the page. */
 import type { NextApiRequest, NextApiResponse } from 'next';
-import { getCatalog } from '../../../engine/catalog';
+import { getCatalog } from '../../../engine/site/catalog';
 import { ApiError } from '../../../engine/http/api';
 import { route } from '../../../engine/http/route';
-import { previewSecret, verifyPreviewSignature } from '../../../engine/preview';
+import { previewSecret, verifyPreviewSignature } from '../../../engine/http/preview';
 
 // A signed link a person follows: it does not look at the method.
 export default route({ methods: 'any' }, async ({ req, res }) => {

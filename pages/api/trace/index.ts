@@ -5,9 +5,9 @@
  * this — but the answer still says what was wrong (400) for whoever debugs it.
  */
 import envelopeSchema from '../../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
-import { decryptFormTrace } from '../../../engine/formTrace/decryptServer';
-import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/formTrace/format';
-import { formTracePrivateKey } from '../../../engine/formTrace/keys';
+import { decryptFormTrace } from '../../../engine/leads/formTrace';
+import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/browser/formTrace/format';
+import { formTracePrivateKey } from '../../../engine/keys/formTraceKeys';
 import { ApiError, truncateIp } from '../../../engine/http/api';
 import { json, route } from '../../../engine/http/route';
 import { RATE_RULES } from '../../../engine/http/rateLimit';
