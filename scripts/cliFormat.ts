@@ -22,6 +22,23 @@ export function option(args: readonly string[], name: string): string | undefine
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
 }
 
+/** --since (`fallback` when not given) as the moment it names, with the text given; throws the reason when it cannot be read. */
+export function sinceOption(args: readonly string[], fallback: string): { since: Date; sinceText: string } {
+  const sinceText = option(args, '--since') ?? fallback;
+  const since = parseSince(sinceText);
+  if (!since) throw new Error(`--since ${sinceText}: give a number and a unit, e.g. 30m, 1h or 2d`);
+  return { since, sinceText };
+}
+
+/** What a listing command reads: --since, --limit (a positive whole number, 10,000 when not given) and --brand. */
+export function listingOptions(args: readonly string[], sinceFallback: string): { since: Date; sinceText: string; limit: number; brand?: string } {
+  const since = sinceOption(args, sinceFallback);
+  const limit = Number(option(args, '--limit') ?? 10_000);
+  if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
+  const brand = option(args, '--brand');
+  return { ...since, limit, ...(brand ? { brand } : {}) };
+}
+
 export type Column<T> = [title: string, value: (row: T) => string, max: number];
 
 const COLUMNS: Column<SessionTrace>[] = [

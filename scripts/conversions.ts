@@ -10,7 +10,7 @@
 import './check-node.cjs';
 import { soldConversions, googleAdsColumns } from '../engine/sale/conversions';
 import { closeStore, getStore } from '../engine/store/db';
-import { csv, option, parseSince } from './cliFormat';
+import { csv, option, sinceOption } from './cliFormat';
 
 const FORMATS = ['google-ads'] as const;
 
@@ -21,9 +21,7 @@ async function main(args: string[]) {
     );
     return;
   }
-  const sinceText = option(args, '--since') ?? '1d';
-  const since = parseSince(sinceText);
-  if (!since) throw new Error(`--since ${sinceText}: give a number and a unit, e.g. 30m, 1h or 2d`);
+  const { since } = sinceOption(args, '1d');
   const format = option(args, '--format') ?? 'google-ads';
   if (!(FORMATS as readonly string[]).includes(format)) throw new Error(`--format ${format}: the formats are ${FORMATS.join(', ')}`);
   const name = option(args, '--name') ?? 'Loan request sold';

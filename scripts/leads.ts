@@ -17,7 +17,7 @@ import { listLeads, type LeadListing } from '../engine/store/leads';
 import { salesOf } from '../engine/store/sales';
 import { returnsOf } from '../engine/sale/returns';
 import type { LeadReturnsTable, LeadSalesTable } from '../engine/store/saleTables';
-import { csv, option, parseSince, textTable, type Column } from './cliFormat';
+import { csv, listingOptions, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
   l.deliveries.length
@@ -101,12 +101,7 @@ async function main(args: string[]) {
     console.log('npm run leads -- --since 1d [--brand ID] [--limit N] [--json | --csv]   (--since: 30m, 1h, 2d, default 1d)');
     return;
   }
-  const sinceText = option(args, '--since') ?? '1d';
-  const since = parseSince(sinceText);
-  if (!since) throw new Error(`--since ${sinceText}: give a number and a unit, e.g. 30m, 1h or 2d`);
-  const limit = Number(option(args, '--limit') ?? 10_000);
-  if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
-  const brand = option(args, '--brand');
+  const { since, sinceText, limit, brand } = listingOptions(args, '1d');
   const db = await getStore();
   const listed = await listLeads(db, { since, limit, ...(brand ? { brand } : {}) });
   const sales = await salesOf(

@@ -9,7 +9,7 @@ import './check-node.cjs';
 import { getStore, closeStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listFormTraces, type FormTracesTable } from '../engine/store/leads';
 import { listSessionTraces, type SessionTrace } from '../engine/store/sessionTraces';
-import { option, parseSince, textTable, traceTable, type Column } from './cliFormat';
+import { listingOptions, textTable, traceTable, type Column } from './cliFormat';
 
 const FORM_COLUMNS: Column<FormTracesTable>[] = [
   ['time (UTC)', (t) => t.created_at.replace('T', ' ').slice(0, 19), 19],
@@ -25,12 +25,7 @@ async function main(args: string[]) {
     console.log('npm run traces -- --since 1h [--brand ID] [--limit N] [--json] [--forms]   (--since: 30m, 1h, 2d, default 1h; --forms: form traces, opened)');
     return;
   }
-  const sinceText = option(args, '--since') ?? '1h';
-  const since = parseSince(sinceText);
-  if (!since) throw new Error(`--since ${sinceText}: give a number and a unit, e.g. 30m, 1h or 2d`);
-  const limit = Number(option(args, '--limit') ?? 10_000);
-  if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
-  const brand = option(args, '--brand');
+  const { since, sinceText, limit, brand } = listingOptions(args, '1h');
   if (args.includes('--forms')) {
     const forms = await listFormTraces(await getStore(), { since, limit, open: true, ...(brand ? { brand } : {}) });
     if (args.includes('--json'))

@@ -1,5 +1,5 @@
 'use client';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { BlockProps } from '../types';
 import { optOutOutcome, type OptOutOutcome, OPT_OUT_URL } from './outcome';
 
@@ -15,6 +15,56 @@ import { optOutOutcome, type OptOutOutcome, OPT_OUT_URL } from './outcome';
  * a slow phone, leaving focus on the page's body.
  */
 const focusOnMount = (el: HTMLDivElement | null) => el?.focus();
+
+const INPUT =
+  'mt-1 block min-h-11 w-full rounded-md border border-slate-500 px-3 py-2 text-base text-slate-900 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 aria-[invalid=true]:border-red-700';
+
+/** What each contact field is: its label and what the browser offers for it. */
+const CONTACT_FIELDS = {
+  phone: { label: 'Phone number', type: 'tel', inputMode: 'tel', autoComplete: 'tel', maxLength: 40 },
+  email: { label: 'Email address', type: 'email', inputMode: undefined, autoComplete: 'email', maxLength: 254 },
+} as const;
+
+/** One contact field with its label; `errorId` names the message when this field is the one in error. */
+function ContactField({
+  name,
+  formId,
+  inputRef,
+  value,
+  onChange,
+  errorId,
+}: {
+  name: keyof typeof CONTACT_FIELDS;
+  formId: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onChange: (value: string) => void;
+  errorId: string | undefined;
+}) {
+  const { label, type, inputMode, autoComplete, maxLength } = CONTACT_FIELDS[name];
+  const id = `${formId}-${name}`;
+  return (
+    <div>
+      <label htmlFor={id} className="font-semibold text-slate-900">
+        {label}
+      </label>
+      <input
+        ref={inputRef}
+        id={id}
+        name={name}
+        type={type}
+        inputMode={inputMode}
+        autoComplete={autoComplete}
+        maxLength={maxLength}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={errorId !== undefined}
+        aria-describedby={errorId}
+        className={INPUT}
+      />
+    </div>
+  );
+}
 
 export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
   const id = useId();
@@ -54,8 +104,6 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
   const headingId = `${id}-heading`;
   const errorId = `${id}-error`;
   const invalid = outcome?.kind === 'invalid' ? outcome.fields : {};
-  const input =
-    'mt-1 block min-h-11 w-full rounded-md border border-slate-500 px-3 py-2 text-base text-slate-900 focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 aria-[invalid=true]:border-red-700';
   const button =
     'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-[var(--brand-theme)] px-6 py-2 font-semibold text-white focus-visible:outline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-slate-900 disabled:cursor-not-allowed disabled:opacity-60';
 
@@ -76,43 +124,8 @@ export default function ContactOptOut({ block }: BlockProps<'contactOptOut'>) {
         ) : (
           <form noValidate onSubmit={(e) => void submit(e)} className="mt-3 space-y-4" aria-describedby={outcome ? errorId : undefined}>
             <p className="text-slate-800">Enter the phone number or the email address you gave on your loan request (one is enough; both is fine).</p>
-            <div>
-              <label htmlFor={`${id}-phone`} className="font-semibold text-slate-900">
-                Phone number
-              </label>
-              <input
-                ref={phoneRef}
-                id={`${id}-phone`}
-                name="phone"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel"
-                maxLength={40}
-                value={phone}
-                onChange={(e) => setPhone(e.target.value)}
-                aria-invalid={invalid.phone === true}
-                aria-describedby={invalid.phone ? errorId : undefined}
-                className={input}
-              />
-            </div>
-            <div>
-              <label htmlFor={`${id}-email`} className="font-semibold text-slate-900">
-                Email address
-              </label>
-              <input
-                ref={emailRef}
-                id={`${id}-email`}
-                name="email"
-                type="email"
-                autoComplete="email"
-                maxLength={254}
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                aria-invalid={invalid.email === true}
-                aria-describedby={invalid.email ? errorId : undefined}
-                className={input}
-              />
-            </div>
+            <ContactField name="phone" formId={id} inputRef={phoneRef} value={phone} onChange={setPhone} errorId={invalid.phone ? errorId : undefined} />
+            <ContactField name="email" formId={id} inputRef={emailRef} value={email} onChange={setEmail} errorId={invalid.email ? errorId : undefined} />
             <p id={errorId} role="alert" className="min-h-6 font-semibold text-red-800">
               {outcome?.message ?? ''}
             </p>

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getCatalog } from '../site/catalog';
-import { ApiError, clientIp, handleApi } from '../http/api';
+import { ApiError, clientIp, handleApi, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { EXPORT_MAX, leadsCsv } from './adminQueries';
@@ -18,34 +18,37 @@ import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
 
 export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return handleApi(req, res, async () => {
-    const form = await readConsoleForm(req);
-    const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'exports.run');
-    if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-    if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
-    const q = overviewQuery({ from: form.from ?? '', to: form.to ?? '', brand: form.brand ?? '' }, new Set(getCatalog().brands.keys()));
-    if (q.problem) throw new ApiError(400, q.problem.replace(/; showing the last 7 days\./, '.'));
-    const range = `${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}`;
-    const brand = q.brand ? { brand: q.brand } : {};
-    let out: { text: string; rows: number; file: string; target: string } | undefined;
-    if (form.kind === 'google-ads') {
-      const name = (form.name ?? '').trim().slice(0, 100) || 'Loan request sold';
-      const sold = (await soldConversions(db, { since: new Date(q.filter.from), until: new Date(q.filter.to), ...brand })).filter((c) => c.gclid);
-      if (sold.length > EXPORT_MAX) throw new ApiError(413, `More than ${EXPORT_MAX} conversions in this range: export a shorter range or one brand`);
-      out = { text: csv(sold, googleAdsColumns(name)), rows: sold.length, file: `google-ads-conversions-${range}.csv`, target: 'google-ads-conversions.csv' };
-    } else if (form.kind === undefined || form.kind === 'leads') {
-      const leads = await leadsCsv(db, { from: q.filter.from, to: q.filter.to, ...brand });
-      if (!leads) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
-      out = { ...leads, file: `leads-${range}.csv`, target: 'leads.csv' };
-    } else throw new ApiError(400, 'kind must be leads or google-ads');
-    await audit(db, { actor: who.user.email, action: 'export', target: out.target, detail: { from: q.from, to: q.to, brand: q.brand, rows: out.rows } });
-    return {
-      status: 200,
-      bytes: Buffer.from(out.text, 'utf8'),
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${out.file}"`,
-      },
-    };
-  });
+  return handleApi(req, res, () => exportAnswer(db, req));
+}
+
+/** The export's answer: the CSV as a download, or a refusal (ApiError). */
+export async function exportAnswer(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
+  const form = await readConsoleForm(req);
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'exports.run');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const q = overviewQuery({ from: form.from ?? '', to: form.to ?? '', brand: form.brand ?? '' }, new Set(getCatalog().brands.keys()));
+  if (q.problem) throw new ApiError(400, q.problem.replace(/; showing the last 7 days\./, '.'));
+  const range = `${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}`;
+  const brand = q.brand ? { brand: q.brand } : {};
+  let out: { text: string; rows: number; file: string; target: string } | undefined;
+  if (form.kind === 'google-ads') {
+    const name = (form.name ?? '').trim().slice(0, 100) || 'Loan request sold';
+    const sold = (await soldConversions(db, { since: new Date(q.filter.from), until: new Date(q.filter.to), ...brand })).filter((c) => c.gclid);
+    if (sold.length > EXPORT_MAX) throw new ApiError(413, `More than ${EXPORT_MAX} conversions in this range: export a shorter range or one brand`);
+    out = { text: csv(sold, googleAdsColumns(name)), rows: sold.length, file: `google-ads-conversions-${range}.csv`, target: 'google-ads-conversions.csv' };
+  } else if (form.kind === undefined || form.kind === 'leads') {
+    const leads = await leadsCsv(db, { from: q.filter.from, to: q.filter.to, ...brand });
+    if (!leads) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
+    out = { ...leads, file: `leads-${range}.csv`, target: 'leads.csv' };
+  } else throw new ApiError(400, 'kind must be leads or google-ads');
+  await audit(db, { actor: who.user.email, action: 'export', target: out.target, detail: { from: q.from, to: q.to, brand: q.brand, rows: out.rows } });
+  return {
+    status: 200,
+    bytes: Buffer.from(out.text, 'utf8'),
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${out.file}"`,
+    },
+  };
 }

@@ -1,10 +1,11 @@
 /**
- * What every API route does before its own work, in one place: the method, the body (JSON
- * only, capped, parsed, checked against its schema in schemas/), the brand of the request's
- * host and the client's address. Each failure is a 4xx with a reason a person can read.
+ * The checks every API route makes before its own work: the method, the body (JSON only,
+ * capped, parsed, checked against its schema in schemas/), the brand of the request's host and
+ * the client's address; and the answer, or the refusal, as JSON. Each failure is a 4xx with a
+ * reason a person can read. A route declares which it needs in engine/http/route.ts.
  *
- * Routes that use readJsonBody turn Next's body parser off (`config.api.bodyParser = false`),
- * so the cap is enforced while reading, before anything is buffered past it.
+ * Routes that read a body turn Next's body parser off (`config.api.bodyParser = false`), so the
+ * cap is enforced while reading, before anything is buffered past it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
@@ -118,9 +119,18 @@ export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   return body;
 }
 
+/** The host the request came to, normalised (X-Forwarded-Host's when a trusted proxy sets it). */
+export function hostOfRequest(req: IncomingMessage): string {
+  return requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+}
+
 /** The brand whose host the request came to (never from the body); 404 for an unknown host. */
 export function brandOfRequest(req: IncomingMessage): LoadedBrand {
-  const host = requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+  return brandAtHost(hostOfRequest(req));
+}
+
+/** The brand answering on a normalised host; 404 for an unknown one. */
+export function brandAtHost(host: string): LoadedBrand {
   const catalog = getCatalog();
   const id = brandOfHost(catalog, host)?.id;
   const loaded = id ? catalog.brands.get(id) : undefined;

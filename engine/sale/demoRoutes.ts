@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiError, readRawBody } from '../http/api';
+import { ApiError } from '../http/api';
 import { leadKeyring } from '../keys/sealing';
 import { demoLenderAvailable } from './demoAvailable';
 import { DEMO_SECRET } from './demoLender';
@@ -13,14 +13,21 @@ import { demoOfferKey, sealDemoOffer, type DemoOffer } from './demoOffer';
 
 export { demoLenderAvailable };
 
-/** The signed JSON body of a request to the demo lender; 404 where it does not exist, 401 unsigned. */
-export async function readDemoRequest(req: IncomingMessage): Promise<Record<string, unknown>> {
-  if (!demoLenderAvailable()) throw new ApiError(404, 'No demo lender here');
-  if (req.method !== 'POST') throw new ApiError(405, 'Use POST', [], { Allow: 'POST' });
-  const raw = await readRawBody(req, 16 * 1024);
+/** Why the demo lender's endpoints are a 404 here, or undefined where it exists. */
+export const noDemoLenderHere = (): string | undefined => (demoLenderAvailable() ? undefined : 'No demo lender here');
+
+/** A request to the demo lender carries at most this many bytes. */
+export const DEMO_BODY_LIMIT = 16 * 1024;
+
+/** 401 unless the raw body is signed with the demo secret (X-Loansites-Signature), as any buyer's requests are. */
+export function demoSigned(raw: Buffer, req: IncomingMessage): void {
   const expected = Buffer.from(`sha256=${createHmac('sha256', DEMO_SECRET).update(raw).digest('hex')}`);
   const given = Buffer.from(String(req.headers['x-loansites-signature'] ?? ''));
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new ApiError(401, 'Missing or wrong X-Loansites-Signature');
+}
+
+/** The signed body as a JSON object; 400 otherwise. */
+export function demoRequestOf(raw: Buffer): Record<string, unknown> {
   try {
     const value = JSON.parse(raw.toString('utf8')) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;

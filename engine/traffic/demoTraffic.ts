@@ -255,27 +255,16 @@ async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
   }
   // One transaction: a demo lead is never stored without its final sale (a pending or missing sale is what a live server would sell).
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < leads.length; i += 100)
-      await trx
-        .insertInto('leads')
-        .values(leads.slice(i, i + 100))
-        .execute();
-    for (let i = 0; i < rows.length; i += 200)
-      await trx
-        .insertInto('lead_sales')
-        .values(rows.slice(i, i + 200))
-        .execute();
-    for (let i = 0; i < timeline.length; i += 200)
-      await trx
-        .insertInto('sale_events')
-        .values(timeline.slice(i, i + 200))
-        .execute();
-    for (let i = 0; i < returns.length; i += 200)
-      await trx
-        .insertInto('lead_returns')
-        .values(returns.slice(i, i + 200))
-        .execute();
+    await inChunks(leads, 100, (chunk) => trx.insertInto('leads').values(chunk).execute());
+    await inChunks(rows, 200, (chunk) => trx.insertInto('lead_sales').values(chunk).execute());
+    await inChunks(timeline, 200, (chunk) => trx.insertInto('sale_events').values(chunk).execute());
+    await inChunks(returns, 200, (chunk) => trx.insertInto('lead_returns').values(chunk).execute());
   });
+}
+
+/** Rows inserted `size` at a time: one statement per chunk keeps under the drivers' bound-parameter limits. */
+async function inChunks<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * POST /api/events, the route's work (pages/api/events.ts mounts it): a batch from one visit,
- * checked by the shared handler (JSON only, at most EVENTS_BODY_LIMIT bytes, the schema in
+ * POST /api/events, the route's work (pages/api/events.ts declares it): a batch from one visit,
+ * checked by its declaration (JSON only, at most 16 KB, the schema in
  * schemas/api/events.schema.json, a per-client rate limit), turned into rows with the brand and
  * host of the request and the device class of its user agent, and handed to the traffic writer.
  * The answer (202) does not wait for the database. No IP address is stored: it keys the rate
@@ -13,18 +13,14 @@
  * Retry-After, and the refused events are counted so the overview can say its counts are short.
  */
 import type { IncomingMessage } from 'node:http';
-import schema from '../../schemas/api/events.schema.json' with { type: 'json' };
 import type { EventBatch } from '../../schemas/api.types';
-import { ApiError, brandOfRequest, clientIp, readJsonBody, requireMethod, trustProxyHeaders, userAgent } from '../http/api';
+import { ApiError, userAgent } from '../http/api';
 import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
-import { requestHost } from '../site/hosts';
 import { privacyOptedOut } from '../browser/privacy';
 import type { TrafficBatch } from '../store/traffic';
 import { deviceClass, metricOf, visitRow } from '../store/trafficRules';
 import { issueVisitId, verifyVisitId } from './visitId';
 import { sharedTrafficWriter } from './writer';
-
-export const EVENTS_BODY_LIMIT = 16 * 1024;
 
 /** A checked body with its visit's id (verified, or issued for it). */
 type VisitBatch = EventBatch & { visitId: string };
@@ -74,16 +70,17 @@ async function admit(visitId: string, issued: boolean, events: number, brand: st
   }
 }
 
-/** Reads and checks the request; the batch to write (and the visit's id, `issued` when new), or an ApiError (4xx with the reason). */
-export async function acceptEvents(req: IncomingMessage, now = new Date()): Promise<TrafficBatch & { visitId: string; issued: boolean }> {
-  requireMethod(req, ['POST']);
-  const loaded = brandOfRequest(req);
-  await enforceRateLimit(RATE_RULES.events, clientIp(req));
-  const body = await readJsonBody<EventBatch>(req, { limit: EVENTS_BODY_LIMIT, schema });
-  const { visitId, issued } = visitOfBody(body, loaded.brand.id);
-  await admit(visitId, issued, body.events.length, loaded.brand.id);
-  const forwardedHost = req.headers['x-forwarded-host'];
-  const host = requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders());
-  const batch = batchOf({ ...body, visitId }, { brand: loaded.brand.id, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
+/**
+ * A batch that passed its route's declaration (pages/api/events.ts: POST, the brand of the host,
+ * the per-client rate limit, the schema and cap) → the rows to write (and the visit's id,
+ * `issued` when new), or an ApiError (4xx with the reason).
+ */
+export async function acceptEvents(
+  { body, brand, host, req }: { body: EventBatch; brand: string; host: string; req: IncomingMessage },
+  now = new Date(),
+): Promise<TrafficBatch & { visitId: string; issued: boolean }> {
+  const { visitId, issued } = visitOfBody(body, brand);
+  await admit(visitId, issued, body.events.length, brand);
+  const batch = batchOf({ ...body, visitId }, { brand, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
   return { ...batch, visitId, issued };
 }

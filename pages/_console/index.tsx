@@ -74,6 +74,23 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
   );
 }
 
+/** A filter chosen from a list, or none (`all`, the empty value). */
+function FilterSelect({ label, name, value, all, options }: { label: string; name: string; value: string; all: string; options: readonly string[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <select name={name} defaultValue={value} className={inputClass}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export default function OverviewPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Overview" viewer={props.viewer} forbidden />;
   const { query, brands, data, refused } = props;
@@ -82,17 +99,7 @@ export default function OverviewPage(props: Props) {
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
       <form method="get" action="/" className="mb-6 flex flex-wrap items-end gap-3">
         <DateRangeFields from={query.from} to={query.to} />
-        <label className="flex flex-col text-sm">
-          Brand
-          <select name="brand" defaultValue={query.brand} className={inputClass}>
-            <option value="">All brands</option>
-            {brands.map((b) => (
-              <option key={b} value={b}>
-                {b}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Brand" name="brand" value={query.brand} all="All brands" options={brands} />
         <label className="flex flex-col text-sm">
           Campaign
           <input type="text" name="campaign" defaultValue={query.campaign} className={inputClass} />
@@ -105,17 +112,7 @@ export default function OverviewPage(props: Props) {
           Landing page
           <input type="text" name="landing" defaultValue={query.landing} placeholder="/payday-loans" className={inputClass} />
         </label>
-        <label className="flex flex-col text-sm">
-          Device
-          <select name="device" defaultValue={query.device} className={inputClass}>
-            <option value="">All devices</option>
-            {DEVICE_CLASSES.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Device" name="device" value={query.device} all="All devices" options={DEVICE_CLASSES} />
         {query.sort.column !== 'visits' || query.sort.dir !== 'desc' ? (
           <>
             <input type="hidden" name="sort" value={query.sort.column} />

@@ -9,16 +9,13 @@
  * The answer is the same for every brand and client, and public (a DSN's key only allows sending
  * events); browsers may keep it for 5 minutes.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { browserEnvelopeUrl } from '../../engine/errors/dsn.mjs';
-import { ApiError, handleApi, requireMethod } from '../../engine/http/api';
+import { ApiError } from '../../engine/http/api';
+import { route } from '../../engine/http/route';
 import { configuredDsn, environment } from '../../engine/errors/report';
 
-export default function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['GET', 'HEAD']);
-    const dsn = configuredDsn();
-    if (!dsn) throw new ApiError(404, 'Error reports are not collected on this server');
-    return { status: 200, body: { url: browserEnvelopeUrl(dsn), environment: environment() }, headers: { 'Cache-Control': 'public, max-age=300' } };
-  });
-}
+export default route({ methods: ['GET', 'HEAD'] }, async () => {
+  const dsn = configuredDsn();
+  if (!dsn) throw new ApiError(404, 'Error reports are not collected on this server');
+  return { status: 200, body: { url: browserEnvelopeUrl(dsn), environment: environment() }, headers: { 'Cache-Control': 'public, max-age=300' } };
+});

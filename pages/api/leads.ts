@@ -6,18 +6,16 @@
  * 409 for the same idempotency key with a different body. A visit id the site did not issue for
  * the brand is not linked (the lead is kept).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geo/geocoder/data';
-import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
-import { requestHost } from '../../engine/site/hosts';
-import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
+import { truncateIp, userAgent } from '../../engine/http/api';
+import { json, route } from '../../engine/http/route';
+import { RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { saleToken } from '../../engine/sale/keys';
 import { startSale } from '../../engine/outbox/saleWorker';
 import { privacyOptedOut } from '../../engine/browser/privacy';
-import { getStore } from '../../engine/store/db';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
 import { verifyVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
@@ -29,21 +27,16 @@ function zipLookup(zip: string): ZipPlace | undefined {
   return pc ? { city: pc.place.name, state: pc.place.state } : undefined;
 }
 
-export default function handler(req: IncomingMessage, res: ServerResponse) {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['POST']);
-    const loaded = brandOfRequest(req);
-    const ip = clientIp(req);
-    await enforceRateLimit(RATE_RULES.leads, ip);
-    const sent = await readJsonBody<LeadBody>(req, { limit: 16 * 1024, schema });
+export default route(
+  { methods: ['POST'], brand: true, rate: RATE_RULES.leads, body: json<LeadBody>(schema, 16 * 1024) },
+  async ({ req, body: sent, brand: loaded, host, ip, store }) => {
     // The lead links to its visit (the funnel's `stored` stage) only by an id this site issued for this brand.
     const visitId = sent.tracking.visitId && verifyVisitId(sent.tracking.visitId, loaded.brand.id) ? sent.tracking.visitId : undefined;
     const body: LeadBody = { ...sent, tracking: { ...sent.tracking, visitId } };
-    const forwardedHost = req.headers['x-forwarded-host'];
-    const db = await getStore();
+    const db = await store();
     const result = await recordLead(db, loaded.brand, body, {
       // the host the brand was found by (a lead from a dev. or test123. host is a test lead)
-      host: requestHost({ host: req.headers.host, forwardedHost: Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost }, trustProxyHeaders()),
+      host,
       ip: truncateIp(ip),
       userAgent: userAgent(req),
       now: new Date(),
@@ -57,5 +50,5 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
     return { status: result.status, body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id) } : { status: 'received' } };
-  });
-}
+  },
+);

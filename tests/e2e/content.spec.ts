@@ -4,10 +4,10 @@
  * hostile article) — so the tests can stop, slow and break it.
  */
 import { expect, test } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { loadContent } from '../../engine/content/embedded';
 import { previewLink } from '../../engine/http/preview';
+import { startInstance, type Instance } from '../support/instances';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { PORT } from './helpers';
 
@@ -21,7 +21,7 @@ const PREVIEW_SECRET = 'e2e-preview-secret';
 const site = (path: string) => `http://ipaydayloans.localhost:${SITE_PORT}${path}`;
 
 let cms: RunningServer | undefined;
-let next: ChildProcess | undefined;
+let next: Instance | undefined;
 
 const startCms = async () => {
   cms = await startStrapiServer({ index: loadContent(join(process.cwd(), 'tests/fixtures/content')), token: TOKEN, port: CMS_PORT });
@@ -30,32 +30,17 @@ const startCms = async () => {
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   await startCms();
-  next = spawn('node', ['server.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(SITE_PORT),
-      CONTENT_GRAPHQL_URL: `http://127.0.0.1:${CMS_PORT}/graphql`,
-      CONTENT_GRAPHQL_TOKEN: TOKEN,
-      CONTENT_TIMEOUT_MS: '1500',
-      REVALIDATE_SECRET,
-      CONTENT_PREVIEW_SECRET: PREVIEW_SECRET,
-    },
-    stdio: 'ignore',
-    detached: true,
+  next = await startInstance(SITE_PORT, {
+    CONTENT_GRAPHQL_URL: `http://127.0.0.1:${CMS_PORT}/graphql`,
+    CONTENT_GRAPHQL_TOKEN: TOKEN,
+    CONTENT_TIMEOUT_MS: '1500',
+    REVALIDATE_SECRET,
+    CONTENT_PREVIEW_SECRET: PREVIEW_SECRET,
   });
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${SITE_PORT}/static/ping.txt`)).ok) return;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the content-backed server did not start');
 });
 
 test.afterAll(async () => {
-  if (next?.pid) process.kill(-next.pid, 'SIGTERM');
+  await next?.stop();
   await cms?.close();
 });
 

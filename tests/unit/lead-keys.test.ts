@@ -19,6 +19,7 @@ import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } f
 import { insertLead, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { BO_LEE, leadRow } from '../support/leadRow';
 
 const OLD = '1'.repeat(64);
 const NEW = Buffer.alloc(32, 9).toString('base64');
@@ -84,40 +85,8 @@ describe('keys named in sealed values', () => {
 });
 
 let n = 0;
-const lead = (sealed: string, at: string): Omit<LeadsTable, 'id'> => ({
-  brand: 'weloans',
-  idempotency_key: `rotate-${++n}-abcdefghijklmnop`,
-  created_at: at,
-  loan_kind: 'general',
-  amount: 900,
-  zip: '78701',
-  state: 'tx',
-  city: 'Austin',
-  country: 'US',
-  region: 'TX',
-  currency: 'USD',
-  purpose: '',
-  vehicle: '',
-  first_name: 'Bo',
-  last_name: 'Lee',
-  email: 'bo@example.org',
-  phone: '5125550199',
-  income_source: 'employment',
-  pay_frequency: 'weekly',
-  sealed,
-  consent_version: 'tcpa-2026-11',
-  consent_text: 't',
-  consent_hash: 'h',
-  source: 's',
-  source2: '',
-  click_id: '',
-  session_uuid: '',
-  privacy_opt_out: 0,
-  ip: '',
-  user_agent: '',
-  host: 'weloans.com',
-  environment: 'production',
-});
+const lead = (sealed: string, at: string): Omit<LeadsTable, 'id'> =>
+  leadRow({ ...BO_LEE, idempotency_key: `rotate-${++n}-abcdefghijklmnop`, created_at: at, amount: 900, sealed, source: 's', host: 'weloans.com' });
 
 describe.each([
   ['SQLite', (): StoreOptions => ({ url: '', file: join(tmp, 'rotate.sqlite') })],

@@ -14,7 +14,7 @@ import { destinationTakes, environmentOfHost } from '../../engine/leads/environm
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
 import { insertLead, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
-import { leadRow } from '../support/leadRow';
+import { CLICKED, leadRow } from '../support/leadRow';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const SECRET = 'buyer-shared-secret-456';
@@ -39,16 +39,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const lead = (extra: Partial<LeadsTable> = {}) =>
-  leadRow({
-    created_at: '2026-11-23T10:00:00.000Z',
-    source2: '/payday-loans',
-    click_id: 'ggabc',
-    session_uuid: 'cc' + '0'.repeat(32),
-    ip: '203.0.113.0',
-    user_agent: 'test',
-    ...extra,
-  });
+const lead = (extra: Partial<LeadsTable> = {}) => leadRow({ ...CLICKED, ...extra });
 
 describe('what a buyer answer means', () => {
   it.each([

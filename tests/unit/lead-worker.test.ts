@@ -11,6 +11,7 @@ import { sealText } from '../../engine/keys/sealing';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
+import { BO_LEE, leadRow } from '../support/leadRow';
 
 const KEY = 'c'.repeat(64);
 const SECRET = 'worker-test-secret-0001';
@@ -35,40 +36,15 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
   const now = new Date().toISOString();
   const { id } = await insertLead(
     db,
-    {
-      brand: 'weloans',
+    leadRow({
+      ...BO_LEE,
       idempotency_key: 'worker-test-key-000001',
       created_at: now,
-      loan_kind: 'general',
       amount: 800,
-      zip: '78701',
-      state: 'tx',
-      city: 'Austin',
-      country: 'US',
-      region: 'TX',
-      currency: 'USD',
-      purpose: '',
-      vehicle: '',
-      first_name: 'Bo',
-      last_name: 'Lee',
-      email: 'bo@example.org',
-      phone: '5125550199',
-      income_source: 'employment',
-      pay_frequency: 'weekly',
       sealed: sealText(JSON.stringify({ dateOfBirth: '1985-01-01', monthlyIncome: 2000 }), Buffer.from(KEY, 'hex')),
-      consent_version: 'tcpa-2026-11',
-      consent_text: 't',
-      consent_hash: 'h',
       source: 'landing-page',
-      source2: '',
-      click_id: '',
-      session_uuid: '',
-      privacy_opt_out: 0,
-      ip: '',
-      user_agent: '',
       host: 'weloans.com',
-      environment: 'production',
-    },
+    }),
     ['buyer'],
   );
   const worker = spawn('npx', ['tsx', 'scripts/worker.ts'], {

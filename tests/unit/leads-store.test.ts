@@ -15,6 +15,7 @@ import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } f
 import { insertLead, listLeads, type LeadsTable } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { CLICKED, leadRow } from '../support/leadRow';
 
 const SECRET = 'buyer-shared-secret-123';
 const tmp = mkdtempSync(join(tmpdir(), 'loansites-leads-'));
@@ -31,42 +32,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-let n = 0;
-const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> => ({
-  brand: 'ipaydayloans',
-  idempotency_key: `key-${++n}-abcdefghijklmnop`,
-  created_at: '2026-11-23T10:00:00.000Z',
-  loan_kind: 'general',
-  amount: 1000,
-  zip: '78701',
-  state: 'tx',
-  city: 'Austin',
-  country: 'US',
-  region: 'TX',
-  currency: 'USD',
-  purpose: '',
-  vehicle: '',
-  first_name: 'Ana',
-  last_name: 'García',
-  email: 'ana@example.org',
-  phone: '5125550123',
-  income_source: 'employment',
-  pay_frequency: 'biweekly',
-  sealed: sealText(JSON.stringify({ dateOfBirth: '1990-04-02', monthlyIncome: 3200 })),
-  consent_version: 'tcpa-2026-11',
-  consent_text: 'consent text',
-  consent_hash: 'h',
-  source: 'spring',
-  source2: '/payday-loans',
-  click_id: 'ggabc',
-  session_uuid: 'cc' + '0'.repeat(32),
-  privacy_opt_out: 0,
-  ip: '203.0.113.0',
-  user_agent: 'test',
-  host: 'ipaydayloans.com',
-  environment: 'production',
-  ...extra,
-});
+const lead = (extra: Partial<LeadsTable> = {}): Omit<LeadsTable, 'id'> => leadRow({ ...CLICKED, ...extra });
 
 describe('sealing at rest', () => {
   it('round-trips and hides the value', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { eligibility, type EligibilityContext, type SaleLead } from '../../engine/sale/eligibility';
 import { isOpen, localTime } from '../../engine/sale/schedule';
+import { saleLeadFacts } from '../support/saleLead';
 
 const buyer = (over: Partial<Buyer> = {}): Buyer => ({
   $schema: '',
@@ -12,21 +13,7 @@ const buyer = (over: Partial<Buyer> = {}): Buyer => ({
   secretEnv: 'ACME',
   ...over,
 });
-const lead: SaleLead = {
-  id: 'l1',
-  brand: 'ipaydayloans',
-  loanKind: 'general',
-  country: 'US',
-  state: 'TX',
-  zip: '75001',
-  amount: 800,
-  monthlyIncome: 2400,
-  incomeSource: 'employment',
-  payFrequency: 'biweekly',
-  age: 30,
-  source: 'google',
-  test: false,
-};
+const lead: SaleLead = saleLeadFacts();
 const ctx: EligibilityContext = { now: new Date('2026-01-15T18:00:00Z'), duplicate: false, suppressed: false, soldToday: 0, soldThisMonth: 0 };
 
 describe('eligibility of a buyer for a lead', () => {

@@ -6,6 +6,7 @@ import { contactHashes, normaliseEmail, normalisePhone } from '../../engine/sale
 import type { SaleLead } from '../../engine/sale/eligibility';
 import { ageBand, incomeBand, pingPayload } from '../../engine/sale/ping';
 import { checkRedirect } from '../../engine/sale/redirect';
+import { saleLeadFacts } from '../support/saleLead';
 
 const buyer = (id: string, over: Partial<Buyer> = {}): Buyer => ({
   $schema: '',
@@ -59,21 +60,7 @@ describe('the redirect a buyer asks for', () => {
 });
 
 describe('the ping', () => {
-  const lead: SaleLead = {
-    id: 'ld_secret',
-    brand: 'ipaydayloans',
-    loanKind: 'general',
-    country: 'US',
-    state: 'TX',
-    zip: '75001',
-    amount: 800,
-    monthlyIncome: 2400,
-    incomeSource: 'employment',
-    payFrequency: 'biweekly',
-    age: 30,
-    source: 'google',
-    test: false,
-  };
+  const lead: SaleLead = saleLeadFacts({ id: 'ld_secret' });
   it('says enough to price the lead and nothing that identifies the borrower', () => {
     const ping = pingPayload(lead, 'pg_abcdefghijklmnop');
     expect(ping).toEqual({

@@ -17,6 +17,7 @@ import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { startBuyer, type Buyer as Webhook } from '../support/buyer';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { BO_LEE, leadRow } from '../support/leadRow';
 
 const KEY = 'e'.repeat(64);
 const SECRET = 'outbox-listing-secret-01';
@@ -59,40 +60,16 @@ afterAll(async () => {
 async function storeLead(amount: number, phone: string): Promise<string> {
   const { id } = await insertLead(
     db,
-    {
-      brand: 'weloans',
+    leadRow({
+      ...BO_LEE,
       idempotency_key: `outbox-listing-${phone}`,
-      created_at: new Date().toISOString(),
-      loan_kind: 'general',
       amount,
-      zip: '78701',
-      state: 'tx',
-      city: 'Austin',
-      country: 'US',
-      region: 'TX',
-      currency: 'USD',
       host: 'weloans.ca',
-      environment: 'production',
-      purpose: '',
-      vehicle: '',
-      first_name: 'Bo',
-      last_name: 'Lee',
       email: `bo${phone}@example.org`,
       phone,
-      income_source: 'employment',
-      pay_frequency: 'weekly',
       sealed: sealText(JSON.stringify({ dateOfBirth: '1985-01-01', monthlyIncome: 2000 }), Buffer.from(KEY, 'hex')),
-      consent_version: 'tcpa-2026-11',
-      consent_text: 't',
-      consent_hash: 'h',
       source: 'landing-page',
-      source2: '',
-      click_id: '',
-      session_uuid: '',
-      privacy_opt_out: 0,
-      ip: '',
-      user_agent: '',
-    },
+    }),
     [],
   );
   await ensureSale(db, id, new Date());

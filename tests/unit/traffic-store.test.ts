@@ -12,6 +12,7 @@ import { pruneOnce } from '../../engine/traffic/pruneJob';
 import { hourOf, visitRow } from '../../engine/store/trafficRules';
 import { bothStores } from '../support/bothStores';
 import { trafficEvent } from '../support/trafficEvent';
+import { leadRow } from '../support/leadRow';
 
 const { tmp, postgres } = bothStores('loansites-traffic-');
 
@@ -196,36 +197,4 @@ it('EVENTS_RETENTION_DAYS: a positive whole number of days, else 90', () => {
   expect([undefined, '30', '0', '-5', '1.5', 'abc'].map((v) => eventsRetentionDays({ EVENTS_RETENTION_DAYS: v }))).toEqual([90, 30, 90, 90, 90, 90]);
 });
 
-const LEAD = {
-  brand: 'ipaydayloans',
-  created_at: '2025-03-01T00:00:00.000Z',
-  loan_kind: 'general',
-  amount: 500,
-  zip: '78701',
-  state: 'tx',
-  city: 'Austin',
-  country: 'US',
-  region: 'TX',
-  currency: 'USD',
-  host: 'ipaydayloans.com',
-  environment: 'production',
-  purpose: '',
-  vehicle: '',
-  first_name: 'A',
-  last_name: 'B',
-  email: 'a@example.org',
-  phone: '5125550123',
-  income_source: 'employment',
-  pay_frequency: 'monthly',
-  sealed: '',
-  consent_version: '1',
-  consent_text: '',
-  consent_hash: '',
-  source: '',
-  source2: '',
-  click_id: '',
-  session_uuid: '',
-  privacy_opt_out: 0,
-  ip: '',
-  user_agent: '',
-};
+const LEAD = leadRow({ created_at: '2025-03-01T00:00:00.000Z', amount: 500, sealed: '' });

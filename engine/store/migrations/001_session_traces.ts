@@ -1,19 +1,9 @@
 /** Session traces (SPEC §7): one row per session uuid; text columns, ISO 8601 created_at (see ../db.ts). */
 import type { Kysely } from 'kysely';
+import { keyedTable } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('session_traces')
-    .addColumn('uuid', 'text', (c) => c.primaryKey())
-    .addColumn('brand', 'text', (c) => c.notNull())
-    .addColumn('source1', 'text', (c) => c.notNull())
-    .addColumn('source2', 'text', (c) => c.notNull())
-    .addColumn('click_id', 'text', (c) => c.notNull())
-    .addColumn('ga_client_id', 'text', (c) => c.notNull())
-    .addColumn('user_agent', 'text', (c) => c.notNull())
-    .addColumn('ip', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .execute();
+  await keyedTable(db, 'session_traces', 'uuid', 'brand source1 source2 click_id ga_client_id user_agent ip created_at').execute();
   await db.schema.createIndex('session_traces_created_at').on('session_traces').column('created_at').execute();
 }
 

@@ -4,35 +4,15 @@
  * Text columns and ISO 8601 times as in ../db.ts; sensitive fields sealed (engine/keys/sealing.ts).
  */
 import type { Kysely } from 'kysely';
+import { keyedTable } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('leads')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('brand', 'text', (c) => c.notNull())
-    .addColumn('idempotency_key', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('loan_kind', 'text', (c) => c.notNull())
-    .addColumn('amount', 'integer', (c) => c.notNull())
-    .addColumn('zip', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('purpose', 'text', (c) => c.notNull())
-    .addColumn('vehicle', 'text', (c) => c.notNull())
-    .addColumn('first_name', 'text', (c) => c.notNull())
-    .addColumn('last_name', 'text', (c) => c.notNull())
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('phone', 'text', (c) => c.notNull())
-    .addColumn('income_source', 'text', (c) => c.notNull())
-    .addColumn('pay_frequency', 'text', (c) => c.notNull())
-    .addColumn('sealed', 'text', (c) => c.notNull())
-    .addColumn('consent_version', 'text', (c) => c.notNull())
-    .addColumn('consent_text', 'text', (c) => c.notNull())
-    .addColumn('consent_hash', 'text', (c) => c.notNull())
-    .addColumn('source', 'text', (c) => c.notNull())
-    .addColumn('source2', 'text', (c) => c.notNull())
-    .addColumn('click_id', 'text', (c) => c.notNull())
-    .addColumn('session_uuid', 'text', (c) => c.notNull())
+  await keyedTable(
+    db,
+    'leads',
+    'id',
+    'brand idempotency_key created_at loan_kind amount:integer zip state city purpose vehicle first_name last_name email phone income_source pay_frequency sealed consent_version consent_text consent_hash source source2 click_id session_uuid',
+  )
     .addColumn('privacy_opt_out', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('user_agent', 'text', (c) => c.notNull())
@@ -57,16 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('lead_deliveries_due').on('lead_deliveries').columns(['status', 'next_attempt_at']).execute();
 
-  await db.schema
-    .createTable('form_traces')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('brand', 'text', (c) => c.notNull())
-    .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('trace', 'text', (c) => c.notNull())
-    .addColumn('ip', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .execute();
+  await keyedTable(db, 'form_traces', 'id', 'brand client_id type trace ip created_at').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -6,19 +6,14 @@
  * Filled from traffic_hourly here (exactly: a day is the sum of its hours), then kept by the writer.
  */
 import { sql, type Kysely } from 'kysely';
+import { notNull } from './columns';
 
 export const DAILY_DIMS = ['all', 'campaign', 'source', 'landing', 'device', 'state'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('traffic_daily')
-    .addColumn('day', 'text', (c) => c.notNull())
-    .addColumn('brand', 'text', (c) => c.notNull())
-    .addColumn('dim', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('metric', 'text', (c) => c.notNull())
-    .addColumn('count', 'integer', (c) => c.notNull())
-    .addColumn('value', 'bigint', (c) => c.notNull())
+    .$call(notNull('day brand dim key metric count:integer value:bigint'))
     .addPrimaryKeyConstraint('traffic_daily_key', ['dim', 'day', 'brand', 'key', 'metric'])
     .execute();
   for (const dim of DAILY_DIMS) {

@@ -4,16 +4,14 @@
  * the sign-in attempts that drive the lockout (kept here so several instances share them).
  */
 import type { Kysely } from 'kysely';
+import { keyedTable, notNull } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('console_users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('email', 'text', (c) => c.notNull().unique())
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call(notNull('role password_hash created_at updated_at'))
     .execute();
   await db.schema
     .createTable('console_sessions')
@@ -23,23 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('console_sessions_user').on('console_sessions').column('user_id').execute();
-  await db.schema
-    .createTable('console_audit')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('at', 'text', (c) => c.notNull())
-    .addColumn('actor', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('target', 'text', (c) => c.notNull())
-    .addColumn('detail', 'text', (c) => c.notNull())
-    .execute();
+  await keyedTable(db, 'console_audit', 'id', 'at actor action target detail').execute();
   await db.schema.createIndex('console_audit_at').on('console_audit').column('at').execute();
-  await db.schema
-    .createTable('console_login_attempts')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('failures', 'integer', (c) => c.notNull())
-    .addColumn('window_start', 'text', (c) => c.notNull())
-    .addColumn('locked_until', 'text', (c) => c.notNull())
-    .execute();
+  await keyedTable(db, 'console_login_attempts', 'key', 'failures:integer window_start locked_until').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

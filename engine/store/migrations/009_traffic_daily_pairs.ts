@@ -7,6 +7,7 @@
  * Filled from traffic_hourly here (exactly: a day is the sum of its hours), then kept by the writer.
  */
 import { sql, type Kysely } from 'kysely';
+import { notNull } from './columns';
 
 /** The dimensions the console filters by that this table is keyed by (the brand has traffic_daily). */
 export const PAIR_FILTER_DIMS = ['campaign', 'source', 'landing', 'device'] as const;
@@ -16,14 +17,7 @@ export const PAIR_DIMS = ['all', 'brand', 'campaign', 'source', 'landing', 'devi
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('traffic_daily_pairs')
-    .addColumn('fdim', 'text', (c) => c.notNull())
-    .addColumn('fkey', 'text', (c) => c.notNull())
-    .addColumn('dim', 'text', (c) => c.notNull())
-    .addColumn('day', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('metric', 'text', (c) => c.notNull())
-    .addColumn('count', 'integer', (c) => c.notNull())
-    .addColumn('value', 'bigint', (c) => c.notNull())
+    .$call(notNull('fdim fkey dim day key metric count:integer value:bigint'))
     .addPrimaryKeyConstraint('traffic_daily_pairs_key', ['fdim', 'fkey', 'dim', 'day', 'key', 'metric'])
     .execute();
   for (const fdim of PAIR_FILTER_DIMS) {

@@ -6,14 +6,14 @@
  * return again; 401 unknown buyer or bad signature, 404 no lead of yours by that id (none, or
  * another buyer's: the same answer), 409 not returnable.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import schema from '../../../schemas/api/buyer-return.schema.json' with { type: 'json' };
 import type { BuyerReturn } from '../../../schemas/api.types';
-import { ApiError, clientIp, handleApi, parseJsonBody, readRawBody, requireJsonType, requireMethod } from '../../../engine/http/api';
-import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
+import { ApiError } from '../../../engine/http/api';
+import { json, route } from '../../../engine/http/route';
+import { RATE_RULES } from '../../../engine/http/rateLimit';
 import { buyerSecret, getBuyers } from '../../../engine/sale/buyers';
 import { recordReturn, signedBy } from '../../../engine/sale/returns';
-import { getStore } from '../../../engine/store/db';
 
 export const config = { api: { bodyParser: false } };
 
@@ -22,27 +22,28 @@ const header = (req: IncomingMessage, name: string): string => {
   return (Array.isArray(v) ? v[0] : v) ?? '';
 };
 
-export default function handler(req: IncomingMessage, res: ServerResponse) {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['POST']);
-    await enforceRateLimit(RATE_RULES.buyerApi, clientIp(req));
-    requireJsonType(req);
-    const raw = await readRawBody(req, 4 * 1024);
-    const buyer = signedBy(
-      raw,
-      header(req, 'x-loansites-buyer'),
-      header(req, 'x-loansites-signature'),
-      (id) => getBuyers().buyers.get(id)?.buyer,
-      (b) => buyerSecret(b),
+/** The buyer whose secret signed the raw body; 401 otherwise. */
+function signingBuyer(raw: Buffer, req: IncomingMessage) {
+  const buyer = signedBy(
+    raw,
+    header(req, 'x-loansites-buyer'),
+    header(req, 'x-loansites-signature'),
+    (id) => getBuyers().buyers.get(id)?.buyer,
+    (b) => buyerSecret(b),
+  );
+  if (!buyer)
+    throw new ApiError(
+      401,
+      'Unknown buyer or bad signature: sign the raw body with your secret (X-Loansites-Signature: sha256=<hex>) and name yourself in X-Loansites-Buyer',
     );
-    if (!buyer)
-      throw new ApiError(
-        401,
-        'Unknown buyer or bad signature: sign the raw body with your secret (X-Loansites-Signature: sha256=<hex>) and name yourself in X-Loansites-Buyer',
-      );
-    const body = parseJsonBody<BuyerReturn>(raw, schema);
-    const r = await recordReturn(await getStore(), buyer, body, new Date());
+  return buyer;
+}
+
+export default route(
+  { methods: ['POST'], rate: RATE_RULES.buyerApi, body: { ...json<BuyerReturn>(schema, 4 * 1024), signedBy: signingBuyer } },
+  async ({ body, signer: buyer, store }) => {
+    const r = await recordReturn(await store(), buyer, body, new Date());
     if (!r.ok) throw new ApiError(r.status, r.reason);
     return { status: r.created ? 201 : 200, body: r.answer };
-  });
-}
+  },
+);

@@ -10,13 +10,14 @@
  * (refused from the query's shape before anything is resolved: engine/content/answerSize.ts),
  * and a per-client rate limit. Every refusal is a 4xx with the reason.
  */
-import type { NextApiRequest, NextApiResponse } from 'next';
+import type { NextApiRequest } from 'next';
 import schema from '../../../schemas/api/graphql.schema.json' with { type: 'json' };
 import { embeddedIndex } from '../../../engine/content/service';
 import { QUERY_LIMITS, QueryRefused, checkAnswerSize, checkQuery } from '../../../engine/content/queryLimits';
 import { executeCheckedQuery, strapiSchema } from '../../../engine/content/strapiSchema';
-import { ApiError, clientIp, handleApi, readJsonBody, requireMethod } from '../../../engine/http/api';
-import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
+import { ApiError } from '../../../engine/http/api';
+import { json, route } from '../../../engine/http/route';
+import { RATE_RULES } from '../../../engine/http/rateLimit';
 
 export const config = { api: { bodyParser: false } };
 
@@ -26,12 +27,14 @@ interface GraphqlBody {
   operationName?: string | null;
 }
 
-export default function handler(req: NextApiRequest, res: NextApiResponse) {
-  return handleApi(req, res, async () => {
-    if (process.env.CONTENT_GRAPHQL_URL) throw new ApiError(404, 'A CMS is configured: use its address');
-    requireMethod(req, ['POST']);
-    await enforceRateLimit(RATE_RULES.graphql, clientIp(req));
-    const body = await readJsonBody<GraphqlBody>(req, { limit: 16 * 1024, schema });
+export default route(
+  {
+    unavailable: () => (process.env.CONTENT_GRAPHQL_URL ? 'A CMS is configured: use its address' : undefined),
+    methods: ['POST'],
+    rate: RATE_RULES.graphql,
+    body: json<GraphqlBody>(schema, 16 * 1024),
+  },
+  async ({ req, body }) => {
     const variables = body.variables ?? {};
     const index = embeddedIndex();
     let document;
@@ -51,5 +54,5 @@ export default function handler(req: NextApiRequest, res: NextApiResponse) {
     const text = JSON.stringify(result);
     if (Buffer.byteLength(text) > QUERY_LIMITS.MAX_RESPONSE_BYTES) throw new ApiError(400, `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes; ask for fewer entries`);
     return { status: result.errors?.length ? 400 : 200, body: result };
-  });
-}
+  },
+);

@@ -5,18 +5,16 @@
  * link is not good (engine/sale/demoOfferPage.ts). 404 where there is no demo lender (a
  * deployment, or buyer documents in use).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brandOfRequest, handleApi, requireMethod } from '../../../engine/http/api';
+import { brandAtHost } from '../../../engine/http/api';
+import { route } from '../../../engine/http/route';
 import { openDemoOffer } from '../../../engine/sale/demoOffer';
 import { demoOfferPage, noDemoLender } from '../../../engine/sale/demoOfferPage';
 import { demoLenderAvailable, offerKeys } from '../../../engine/sale/demoRoutes';
 
-export default function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['GET', 'HEAD']);
-    const token = new URL(req.url ?? '/', 'http://x').searchParams.get('o');
-    const brand = demoLenderAvailable() ? brandOfRequest(req).brand : undefined;
-    const answer = brand ? demoOfferPage(openDemoOffer(token?.slice(0, 400), new Date(), offerKeys(), brand.id), brand.product) : noDemoLender();
-    return { status: answer.status, bytes: Buffer.from(answer.body, 'utf8'), headers: answer.headers };
-  });
-}
+export default route({ methods: ['GET', 'HEAD'] }, async ({ req, host }) => {
+  const token = new URL(req.url ?? '/', 'http://x').searchParams.get('o');
+  // without a demo lender the page says so, whatever the host
+  const brand = demoLenderAvailable() ? brandAtHost(host).brand : undefined;
+  const answer = brand ? demoOfferPage(openDemoOffer(token?.slice(0, 400), new Date(), offerKeys(), brand.id), brand.product) : noDemoLender();
+  return { status: answer.status, bytes: Buffer.from(answer.body, 'utf8'), headers: answer.headers };
+});

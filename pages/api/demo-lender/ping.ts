@@ -1,17 +1,14 @@
 /** POST /api/demo-lender/ping — the built-in demo lender's bid (rules in engine/sale/demoLender.ts and the README). */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleApi } from '../../../engine/http/api';
+import { route } from '../../../engine/http/route';
 import { demoBid } from '../../../engine/sale/demoLender';
-import { readDemoRequest } from '../../../engine/sale/demoRoutes';
+import { DEMO_BODY_LIMIT, demoRequestOf, demoSigned, noDemoLenderHere } from '../../../engine/sale/demoRoutes';
 
 export const config = { api: { bodyParser: false } };
 
-export default function handler(req: IncomingMessage, res: ServerResponse) {
-  return handleApi(req, res, async () => {
-    const ping = await readDemoRequest(req);
-    return {
-      status: 200,
-      body: demoBid({ amount: Number(ping.amount), state: String(ping.state), loanKind: ping.loanKind === 'title' ? 'title' : 'general' }),
-    };
-  });
-}
+export default route({ unavailable: noDemoLenderHere, methods: ['POST'], body: { limit: DEMO_BODY_LIMIT, signedBy: demoSigned } }, async ({ raw }) => {
+  const ping = demoRequestOf(raw);
+  return {
+    status: 200,
+    body: demoBid({ amount: Number(ping.amount), state: String(ping.state), loanKind: ping.loanKind === 'title' ? 'title' : 'general' }),
+  };
+});

@@ -4,25 +4,20 @@
  * its schema and stored. SPEC §8: trace errors are logged only — the browser never waits on
  * this — but the answer still says what was wrong (400) for whoever debugs it.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import envelopeSchema from '../../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
 import { decryptFormTrace } from '../../../engine/leads/formTrace';
 import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/browser/formTrace/format';
 import { formTracePrivateKey } from '../../../engine/keys/formTraceKeys';
-import { ApiError, brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp } from '../../../engine/http/api';
-import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
-import { getStore } from '../../../engine/store/db';
+import { ApiError, truncateIp } from '../../../engine/http/api';
+import { json, route } from '../../../engine/http/route';
+import { RATE_RULES } from '../../../engine/http/rateLimit';
 import { recordFormTrace } from '../../../engine/store/leads';
 
 export const config = { api: { bodyParser: false } };
 
-export default function handler(req: IncomingMessage, res: ServerResponse) {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['POST']);
-    const loaded = brandOfRequest(req);
-    const ip = clientIp(req);
-    await enforceRateLimit(RATE_RULES.formTrace, ip);
-    const envelope = await readJsonBody<unknown>(req, { limit: FORM_TRACE_MAX_ENVELOPE_BYTES, schema: envelopeSchema });
+export default route(
+  { methods: ['POST'], brand: true, rate: RATE_RULES.formTrace, body: json<unknown>(envelopeSchema, FORM_TRACE_MAX_ENVELOPE_BYTES) },
+  async ({ body: envelope, brand: loaded, ip, store }) => {
     let trace;
     try {
       trace = decryptFormTrace(envelope, formTracePrivateKey());
@@ -33,7 +28,7 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       }
       throw err;
     }
-    const id = await recordFormTrace(await getStore(), {
+    const id = await recordFormTrace(await store(), {
       brand: loaded.brand.id,
       client_id: trace.clientId,
       type: trace.type,
@@ -42,5 +37,5 @@ export default function handler(req: IncomingMessage, res: ServerResponse) {
       created_at: new Date().toISOString(),
     });
     return { status: 201, body: { id } };
-  });
-}
+  },
+);

@@ -5,11 +5,10 @@
  * Idempotent on uuid: 201 when stored now, 200 when it was stored already. 60 posts a minute per
  * client (RATE_LIMIT_SESSION_TRACE), then 429 with Retry-After.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../../schemas/api/trace-session.schema.json' with { type: 'json' };
-import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, userAgent } from '../../../engine/http/api';
-import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
-import { getStore } from '../../../engine/store/db';
+import { truncateIp, userAgent } from '../../../engine/http/api';
+import { json, route } from '../../../engine/http/route';
+import { RATE_RULES } from '../../../engine/http/rateLimit';
 import { recordSessionTrace } from '../../../engine/store/sessionTraces';
 import type { SessionTrace } from '../../../schemas/api.types';
 
@@ -17,14 +16,10 @@ export const config = { api: { bodyParser: false } };
 
 export const SESSION_TRACE_BODY_LIMIT = 4096;
 
-export default function handler(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  return handleApi(req, res, async () => {
-    requireMethod(req, ['POST']);
-    const brand = brandOfRequest(req);
-    const ip = clientIp(req);
-    await enforceRateLimit(RATE_RULES.sessionTrace, ip);
-    const body = await readJsonBody<SessionTrace>(req, { limit: SESSION_TRACE_BODY_LIMIT, schema });
-    const created = await recordSessionTrace(await getStore(), {
+export default route(
+  { methods: ['POST'], brand: true, rate: RATE_RULES.sessionTrace, body: json<SessionTrace>(schema, SESSION_TRACE_BODY_LIMIT) },
+  async ({ req, body, brand, ip, store }) => {
+    const created = await recordSessionTrace(await store(), {
       uuid: body.uuid,
       brand: brand.brand.id,
       source1: body.source1,
@@ -36,5 +31,5 @@ export default function handler(req: IncomingMessage, res: ServerResponse): Prom
       createdAt: new Date().toISOString(),
     });
     return { status: created ? 201 : 200, body: { uuid: body.uuid, stored: created ? 'now' : 'already' } };
-  });
-}
+  },
+);

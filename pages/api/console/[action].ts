@@ -1,0 +1,31 @@
+/**
+ * POST /api/console/{login,logout,reveal,totp,export} — the console's form posts, on the console
+ * host only (engine/frontDoor/consolePath.ts). Each reads its own form (engine/console/forms.ts:
+ * same-origin, form-encoded, capped) and answers 303 to the page to show next, or the export's
+ * CSV: engine/console/formRoutes.ts, totpRoutes.ts, exportRoute.ts.
+ */
+import type { IncomingMessage } from 'node:http';
+import { exportAnswer } from '../../../engine/console/exportRoute';
+import { loginRoute, logoutRoute, revealRoute } from '../../../engine/console/formRoutes';
+import { totpRoute } from '../../../engine/console/totpRoutes';
+import type { ApiAnswer } from '../../../engine/http/api';
+import { route } from '../../../engine/http/route';
+import type { Store } from '../../../engine/store/db';
+
+export const config = { api: { bodyParser: false } };
+
+const ACTIONS = new Map<string, (db: Store, req: IncomingMessage) => Promise<ApiAnswer>>([
+  ['login', loginRoute],
+  ['logout', logoutRoute],
+  ['reveal', revealRoute],
+  ['totp', (db, req) => totpRoute(db, req)],
+  ['export', exportAnswer],
+]);
+
+/** The form post's action, from the path's last segment (read from the URL, so the route runs the same on a bare node:http server). */
+const actionOf = (req: IncomingMessage) => ACTIONS.get(new URL(req.url ?? '/', 'http://x').pathname.split('/').pop() ?? '');
+
+export default route({ unavailable: (req) => (actionOf(req) ? undefined : 'Not found'), methods: ['POST'] }, async ({ req, store }) => {
+  const action = actionOf(req)!;
+  return action(await store(), req);
+});
