@@ -28,9 +28,7 @@ export function docTable(indent: string): string {
       .map((p) => `\`${p}\``)
       .join(', ')} |`;
   });
-  return [DOC_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, DOC_END]
-    .map((l) => indent + l)
-    .join('\n');
+  return [DOC_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, DOC_END].map((l) => indent + l).join('\n');
 }
 
 const pathDescription = () =>
