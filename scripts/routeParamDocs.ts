@@ -1,11 +1,11 @@
 /**
  * The lists of route parameters in the operators' brand guide and in schemas/brand.base.json, written from
- * the parameter table (engine/routeParams.ts). `npm run gen` rewrites them;
+ * the parameter table (engine/site/routeParams.ts). `npm run gen` rewrites them;
  * tests/unit/route-param-docs.test.ts fails when they are stale.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPTIONAL_PARAM, PARAM_KINDS, ROUTE_PARAMS, TEMPLATE_VARS, type ParamKind, type RouteParamKind } from '../engine/routeParams';
+import { OPTIONAL_PARAM, PARAM_KINDS, ROUTE_PARAMS, TEMPLATE_VARS, type ParamKind, type RouteParamKind } from '../engine/site/routeParams';
 
 const root = process.cwd();
 const written = (kind: ParamKind) => (kind === OPTIONAL_PARAM ? `{${kind}?}` : `{${kind}}`);
@@ -18,7 +18,7 @@ function placeholdersOf(kind: ParamKind): string[] {
 }
 
 const DOC_FILE = 'docs/operators/brands.md';
-const DOC_START = '<!-- route-params: written by `npm run gen` from engine/routeParams.ts -->';
+const DOC_START = '<!-- route-params: written by `npm run gen` from engine/site/routeParams.ts -->';
 const DOC_END = '<!-- /route-params -->';
 
 export function docTable(indent: string): string {

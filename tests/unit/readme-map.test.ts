@@ -18,7 +18,7 @@ const PLANNED = ['engine/site', 'engine/geo', 'engine/outbox', 'engine/browser',
  * Engine folders of today's tree that are being folded into the wings above: the map describes
  * where their contents go rather than naming them. Once a folder is gone its entry here fails.
  */
-const MOVING = ['engine/blockSpecs', 'engine/data', 'engine/formTrace', 'engine/geocode', 'engine/widgets'];
+const MOVING = ['engine/blockSpecs', 'engine/data', 'engine/formTrace', 'engine/geocode', 'engine/browser/widgets'];
 
 const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
 const foldersAt = (prefix: string) =>
