@@ -20,6 +20,7 @@
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
 import './scripts/check-node.cjs';
+import './engine/process/boundYoungGeneration.mjs';
 import { createServer, request as httpRequest, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

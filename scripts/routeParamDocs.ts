@@ -1,5 +1,5 @@
 /**
- * The lists of route parameters in the README and in schemas/brand.base.json, written from
+ * The lists of route parameters in the operators' brand guide and in schemas/brand.base.json, written from
  * the parameter table (engine/site/routeParams.ts). `npm run gen` rewrites them;
  * tests/unit/route-param-docs.test.ts fails when they are stale.
  */
@@ -17,19 +17,18 @@ function placeholdersOf(kind: ParamKind): string[] {
   return families.flatMap((f) => TEMPLATE_VARS[f].names.map((n) => `{${n}}`));
 }
 
-const README_START = '<!-- route-params: written by `npm run gen` from engine/site/routeParams.ts -->';
-const README_END = '<!-- /route-params -->';
+const DOC_FILE = 'docs/operators/brands.md';
+const DOC_START = '<!-- route-params: written by `npm run gen` from engine/site/routeParams.ts -->';
+const DOC_END = '<!-- /route-params -->';
 
-export function readmeTable(indent: string): string {
+export function docTable(indent: string): string {
   const rows = PARAM_KINDS.map((k) => {
     const def = ROUTE_PARAMS[k] as RouteParamKind;
     return `| \`${written(k)}\` | ${def.doc} | \`${def.example}\` | ${placeholdersOf(k)
       .map((p) => `\`${p}\``)
       .join(', ')} |`;
   });
-  return [README_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, README_END]
-    .map((l) => indent + l)
-    .join('\n');
+  return [DOC_START, '| parameter | what it is | e.g. | placeholders it gives |', '|---|---|---|---|', ...rows, DOC_END].map((l) => indent + l).join('\n');
 }
 
 const pathDescription = () =>
@@ -38,13 +37,13 @@ const pathHint = () => `a lowercase path such as /payday-loans or /location/{sta
 
 /** file → its text with the lists brought up to date. */
 export function routeParamDocs(): Record<string, string> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf(README_START);
-  const end = readme.indexOf(README_END);
-  if (start < 0 || end < start) throw new Error(`README.md: the markers ${README_START} … ${README_END} are missing`);
-  const lineStart = readme.lastIndexOf('\n', start) + 1;
-  const indent = readme.slice(lineStart, start);
-  const newReadme = readme.slice(0, lineStart) + readmeTable(indent) + readme.slice(end + README_END.length);
+  const doc = readFileSync(join(root, DOC_FILE), 'utf8');
+  const start = doc.indexOf(DOC_START);
+  const end = doc.indexOf(DOC_END);
+  if (start < 0 || end < start) throw new Error(`${DOC_FILE}: the markers ${DOC_START} … ${DOC_END} are missing`);
+  const lineStart = doc.lastIndexOf('\n', start) + 1;
+  const indent = doc.slice(lineStart, start);
+  const newDoc = doc.slice(0, lineStart) + docTable(indent) + doc.slice(end + DOC_END.length);
 
   const schemaFile = 'schemas/brand.base.json';
   const schema = readFileSync(join(root, schemaFile), 'utf8');
@@ -54,5 +53,5 @@ export function routeParamDocs(): Record<string, string> {
     pathLine,
     (_, a: string, _hint: string, b: string, _desc: string, c: string) => a + JSON.stringify(pathHint()) + b + JSON.stringify(pathDescription()) + c,
   );
-  return { 'README.md': newReadme, [schemaFile]: newSchema };
+  return { [DOC_FILE]: newDoc, [schemaFile]: newSchema };
 }

@@ -2,7 +2,7 @@
  * Screenshots of every brand's home page on a 390 px phone, for reviewers to see what changed:
  * docs/screens/{brand}-home-390.png, the first three screens (390 × 2532 CSS px, 1×) — and the
  * operator console's overview of the last 30 days, signed in (docs/screens/console-overview.png,
- * shown in the README; fill the store with `npm run demo:traffic` first).
+ * shown in docs/operators/console.md; fill the store with `npm run demo:traffic` first).
  *
  *   npm run build && PORT=3000 node server.mjs &     # a production server
  *   npm run screens                                   # SCREENS_PORT=3000 by default

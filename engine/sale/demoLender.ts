@@ -1,7 +1,7 @@
 /**
  * The built-in demo lender: a pretend buyer served by this server (/api/demo-lender/ping and
  * /post), used only when there are no buyer documents and the process is not a deployment, so
- * a fresh checkout shows the whole loop. Its rules are simple and written in the README so a
+ * a fresh checkout shows the whole loop. Its rules are simple and written in docs/operators/buyers-and-the-sale.md so a
  * tester can predict both outcomes:
  * - it bids on every request of $3,000 or less: $12.00 for a general loan, $20.00 for a title loan;
  * - it refuses amounts above $3,000, and (to show a refusal by state) requests from New York;

@@ -12,7 +12,7 @@ const OFFER = `o2.${'Qk'.repeat(40)}`;
 
 process.env.LEADS_ENCRYPTION_KEY ??= 'f'.repeat(64);
 
-describe('the demo lender, by the rules written in the README', () => {
+describe("the demo lender, by the rules written in the operators' guide", () => {
   it.each([
     ['a Texas request for $800', { amount: 800, state: 'TX', loanKind: 'general' as const }, { bid: true, price: 12 }],
     ['a title loan for $3,000', { amount: 3000, state: 'TX', loanKind: 'title' as const }, { bid: true, price: 20 }],

@@ -4,16 +4,16 @@
  * command plus --max-semi-space-size, keeping its pid, arguments and environment.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { semiSpaceToApply } from '../../engine/http/youngGeneration.mjs';
+import { semiSpaceToApply } from '../../engine/process/youngGeneration.mjs';
 
 const run = promisify(execFile);
-const moduleUrl = pathToFileURL(join(__dirname, '..', '..', 'engine', 'http', 'boundYoungGeneration.mjs')).href;
+const moduleUrl = pathToFileURL(join(__dirname, '..', '..', 'engine', 'process', 'boundYoungGeneration.mjs')).href;
 
 // A stand-in for server.mjs: the module first, then a line about the process it ended up in.
 const script = join(mkdtempSync(join(tmpdir(), 'young-gen-')), 'server.mjs');
@@ -47,6 +47,11 @@ describe('the server starts with a bounded young generation', () => {
     const given = await startWith({}, ['--max-semi-space-size=32']);
     expect(given.execArgv.filter((a) => a.includes('semi-space'))).toEqual(['--max-semi-space-size=32']);
     expect(semiSpaceToApply({ NODE_OPTIONS: '--max-semi-space-size=8' }, [])).toBeUndefined();
+  });
+
+  it('is what server.mjs does first, right after the Node version check', () => {
+    const imports = [...readFileSync(join(__dirname, '..', '..', 'server.mjs'), 'utf8').matchAll(/^import (?:.* from )?'([^']+)';$/gm)].map((m) => m[1]);
+    expect(imports.slice(0, 2)).toEqual(['./scripts/check-node.cjs', './engine/process/boundYoungGeneration.mjs']);
   });
 
   it('refuses a size that is not a whole number of MiB with a readable message', () => {
