@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 // The engine's wings, lowest first. A wing may import (values) only from the wings before it in this
 // list; `import type` may cross anywhere (types vanish at build). tests/unit/engine-wings.test.ts
 // checks the same order on the whole import graph (dynamic imports included). Nothing in engine/ imports blocks/,
-// pages/ or scripts/. engine/blockSpecs/ counts as part of site while it remains.
+// pages/ or scripts/.
 //   browser   what blocks' components may import: pure, browser-safe (no node: modules, no other wing)
 //   process   how a stopping process closes what it opened
 //   keys      the keys that seal personal data (lead keys, the form-trace key pair)
@@ -77,7 +77,7 @@ const NODE_BUILTINS = [
   ].map((m) => `${m}$`),
 ];
 const wingBoundaries = ENGINE_WINGS.map((wing, i) => ({
-  files: wing === 'site' ? ['engine/site/**', 'engine/blockSpecs/**'] : [`engine/${wing}/**`],
+  files: [`engine/${wing}/**`],
   rules: {
     '@typescript-eslint/no-restricted-imports': [
       'error',
