@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { getCatalog } from '../../engine/site/catalog';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { openStore, type Store } from '../../engine/store/db';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 import { fillAndSubmit, uniquePhone } from './sale.fixtures';
@@ -22,7 +23,7 @@ const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.ra
 test('every brand links "Stop calls and emails" from its footer to a page that answers', async ({ page }) => {
   // 24 pages, each rendered for the first time by this server.
   test.setTimeout(300_000);
-  for (const id of getCatalog().brands.keys()) {
+  for (const id of getCatalog(BLOCK_SPECS).brands.keys()) {
     await page.goto(brandUrl(id, '/'));
     const link = page.locator('footer').getByRole('link', { name: 'Stop calls and emails' });
     await expect(link, id).toHaveAttribute('href', '/stop-calls-and-emails');
