@@ -12,7 +12,7 @@
  */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../../schemas/api/graphql.schema.json' with { type: 'json' };
-import { embeddedIndex } from '../../../engine/content/service';
+import { embeddedIndex } from '../../../engine/content/embedded';
 import { QUERY_LIMITS, QueryRefused, checkAnswerSize, checkQuery } from '../../../engine/content/queryLimits';
 import { executeCheckedQuery, strapiSchema } from '../../../engine/content/strapiSchema';
 import { ApiError, clientIp, handleApi, readJsonBody, requireMethod } from '../../../engine/http/api';
