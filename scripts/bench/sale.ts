@@ -44,9 +44,12 @@ const gc = runInNewContext('gc') as (options: object) => void;
  * last burst's peak left committed.
  */
 const memory = (): MemorySnapshot => {
+  // first a plain full GC: what a busy process holds, the committed pages of the peak included
+  gc({ type: 'major', execution: 'sync' });
+  const committedRss = process.memoryUsage.rss();
   gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-  return { rss, heapUsed, external, arrayBuffers };
+  return { rss, heapUsed, external, arrayBuffers, committedRss };
 };
 
 /** Starts stand-in buyers in a child process (scripts/bench/saleBuyers.ts); their documents, and the child to stop. */

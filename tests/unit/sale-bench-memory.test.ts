@@ -28,6 +28,12 @@ describe('the sale bench memory row', () => {
     expect(row.budget).toBe('RSS ≤ idle + 64 MB, heap < idle + 16 MB');
   });
 
+  it('prints what the last burst left committed before the heap-shrinking GC, beside the budgeted figure', () => {
+    const row = memoryRow(at(120), [at(170), { ...at(173), committedRss: 330 * MB }], 2000, 4420);
+    expect(row.measured).toContain('330 MB before the heap-shrinking GC');
+    expect(row.ok).toBe(true);
+  });
+
   it('refuses fewer than two bursts: one burst cannot tell a leak from a plateau', () => {
     expect(() => memoryRow(at(120), [at(170)], 2000, 2420)).toThrow(/at least two bursts/);
   });
