@@ -9,13 +9,11 @@
  *   one page as many times), RSS 5 s after the last;
  * - after a warm-up (below).
  *
- * The warm-up:  (npm start's configuration: SQLite, the
- * embedded geocoder, the in-memory page cache at its default bound), after start and a short
- * warm-up over every brand; beside a stock Next app (Next's minimal pages-router app,
- * firstLoadJs.ts) after the same number of requests. Both are started fresh on ports of their own
- * with the inspector on loopback, through which a full GC is asked for before the second reading,
- * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then the
- * same server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
+ * After a warm-up: the same processes, then 200 requests over every brand (the stock app: as many
+ * to its page), RSS 2 s after the last and after 30 s without requests, then a full GC asked for
+ * through the inspector (both run with it on loopback, both at start too)
+ * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then our
+ * server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
  * previous run left in .next/seo-files are removed first) and is read again: what sitemaps leave
  * held once served (engine/seoFiles.ts keeps them on disk and at most SEO_FILES_MEMORY_BYTES in memory).
  */
