@@ -8,8 +8,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
-  // A deployment without the key that seals leads at rest does not start (engine/leads/sealing.ts).
-  const { requireLeadKey } = await import('./engine/leads/sealing');
+  // A deployment without the key that seals leads at rest does not start (engine/keys/sealing.ts).
+  const { requireLeadKey } = await import('./engine/keys/sealing');
   const ring = requireLeadKey();
   // A malformed LEAD_DESTINATIONS is a start-up error that says what is wrong, not a surprise at the first lead.
   const { configuredDestinations } = await import('./engine/leads/destinations');
@@ -26,10 +26,10 @@ export async function register(): Promise<void> {
     const keyProblem = await checkNewestSealed(db, ring);
     if (keyProblem) console.error(`[leads] ${keyProblem} The lead worker is not started.`);
     // The lead outbox worker runs inside the server unless LEADS_WORKER=off (then: npm run worker).
-    const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/leads/runtime');
+    const { ensureLeadWorker, leadWorkerEnabled } = await import('./engine/outbox/leadWorker');
     if (leadWorkerEnabled() && !keyProblem) ensureLeadWorker();
     // The sale's sweep takes up sales nobody holds (a restart mid-sale); SALE_WORKER=off leaves it to another process.
-    const { ensureSaleSweep, saleWorkerEnabled } = await import('./engine/sale/runtime');
+    const { ensureSaleSweep, saleWorkerEnabled } = await import('./engine/outbox/saleWorker');
     if (saleWorkerEnabled() && !keyProblem) ensureSaleSweep();
     // Raw funnel events past their retention period are pruned in the background (the rollups stay).
     const { ensureTrafficPruner } = await import('./engine/traffic/pruneJob');

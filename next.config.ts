@@ -55,7 +55,7 @@ const config: NextConfig = {
   // the build need not check the same types a second time. A build on its own still checks them.
   typescript: { ignoreBuildErrors: process.env.LOANSITES_BUILD_SKIP_TYPECHECK === '1' },
   // No headers(), rewrites or proxy: server.mjs routes every request and sets every header it
-  // adds (engine/http/frontDoor.ts decides, per page, its Content-Security-Policy and
+  // adds (engine/frontDoor/frontDoor.ts decides, per page, its Content-Security-Policy and
   // Permissions-Policy).
 };
 

@@ -32,7 +32,7 @@ export default defineConfig({
   },
   webServer: {
     // LOANSITES_EXTRA_BRANDS_DIR: the test-only brands of tests/fixtures/brands (a title brand,
-    // a general brand) are added for this server only; see engine/catalog.ts extraBrandsDir.
+    // a general brand) are added for this server only; see engine/site/catalog.ts extraBrandsDir.
     // LOANSITES_DB_FILE: the store in a temp file, not data/loansites.sqlite.
     // LEAD_DESTINATIONS: two brands deliver to the test buyer; the worker polls every 500 ms.
     // Every test browser posts from 127.0.0.1, so the per-client write limits are raised.

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The HTTP server in front of Next (`npm start`, `npm run serve`, `npm run dev`, the e2e tests):
- * a thin adapter around the front door (engine/http/frontDoor.ts), the same in development and
+ * a thin adapter around the front door (engine/frontDoor/frontDoor.ts), the same in development and
  * production. For each request it asks the front door what to do, sets every header itself and
  * then answers the request itself (refusals, unknown hosts, a broken brand's site), replays a
  * cached page (engine/cache/cachedPageReplay.mjs), or hands Next the URL the decision names.
@@ -13,26 +13,26 @@
  * - security headers on every response: HSTS on the brands' production hosts, a
  *   Permissions-Policy that denies device features (pages with "Use my location" allow
  *   geolocation), Cross-Origin-Opener-Policy, nosniff, referrer and framing policies, and the
- *   Content-Security-Policy (engine/csp.mjs: our own origin, the inline scripts' hashes, and for a
+ *   Content-Security-Policy (engine/site/csp.mjs: our own origin, the inline scripts' hashes, and for a
  *   brand page what it uses from third parties, for the console its own script-free policy;
  *   CSP_MODE=report-only sends it as
  *   Content-Security-Policy-Report-Only, CSP_MODE=off not at all; none under --dev).
  * A deployment behind nginx (deploy/) keeps these and adds its own limits in front.
  */
 import './scripts/check-node.cjs';
-import './engine/http/boundYoungGeneration.mjs';
+import './engine/process/boundYoungGeneration.mjs';
 import { createServer, request as httpRequest, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/csp.mjs';
+import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
-import { leadKeyProblem } from './engine/leads/keyFormat.mjs';
+import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
-import { drainServer, runShutdown, shutdownGraceMs } from './engine/http/shutdown.mjs';
-import { releaseStartUpMemory } from './engine/http/memorySettings.mjs';
+import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
+import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -71,13 +71,13 @@ const { default: next } = await import('next');
 // Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
 choosePagesRenderer();
 const port = Number(process.env.PORT ?? 3000);
-// The built-in demo lender (engine/sale/runtime.ts: no buyer documents, not a deployment) is this server, reached on loopback.
+// The built-in demo lender (engine/outbox/saleWorker.ts: no buyer documents, not a deployment) is this server, reached on loopback.
 process.env.LOANSITES_DEMO_LENDER_ORIGIN ||= `http://127.0.0.1:${port}`;
 const headersTimeout = Number(process.env.HEADERS_TIMEOUT_MS ?? 10_000);
 const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS ?? 20_000);
 
 // A malformed lead key, or a deployment without one, stops the start here with the reason
-// (engine/leads/keyFormat.mjs), before the first request rather than a 500 on each.
+// (engine/keys/keyFormat.mjs), before the first request rather than a 500 on each.
 const keyProblem = leadKeyProblem(process.env);
 if (keyProblem) {
   console.error(keyProblem);
@@ -88,7 +88,7 @@ if (keyProblem) {
  * The front door, compiled to plain JavaScript (scripts/build-front-door.ts): by `npm run build`
  * into .next, or here at start in development (so an edited engine file counts on restart;
  * edited brand files count at once: the catalog re-reads them).
- * @type {import('./engine/http/frontDoorServer')}
+ * @type {import('./engine/frontDoor/server')}
  */
 const frontDoor = await (async () => {
   let file = join(process.cwd(), '.next', 'front-door.mjs');
@@ -103,7 +103,7 @@ const frontDoor = await (async () => {
   return import(pathToFileURL(file).href);
 })();
 
-/** Hashes of the build's inline scripts (engine/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
+/** Hashes of the build's inline scripts (engine/site/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
 function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
   const hashes = new Set();
   if (!existsSync(dir)) return hashes;
@@ -122,7 +122,7 @@ let basePolicy = contentSecurityPolicy();
  * distinct ones built once each, and again once the error page's hashes are learnt (below)
  */
 const policies = new Map();
-const cspOf = (/** @type {import('./engine/csp.mjs').PagePolicy} */ policy) => {
+const cspOf = (/** @type {import('./engine/site/csp.mjs').PagePolicy} */ policy) => {
   const key = JSON.stringify(policy);
   let csp = policies.get(key);
   if (!csp) {
@@ -159,7 +159,7 @@ const hstsHosts = new WeakMap();
 
 /**
  * Every header of the response that does not come from Next, set before anyone writes the head.
- * @param {import('node:http').ServerResponse} res @param {import('./engine/http/frontDoorServer').Decision} d
+ * @param {import('node:http').ServerResponse} res @param {import('./engine/frontDoor/server').Decision} d
  * @param {string} host the normalised host @param {object} catalog
  */
 function secure(res, d, host, catalog) {
@@ -295,12 +295,12 @@ function learnErrorPageHashes(then) {
 }
 server.listen(port, () => {
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
-  // the start-up work done, the memory it left committed is released (engine/http/memorySettings.mjs)
+  // the start-up work done, the memory it left committed is released (engine/process/memorySettings.mjs)
   if (!dev) learnErrorPageHashes(releaseStartUpMemory);
 });
 /**
  * SIGTERM (a release, a scale-down) or Ctrl-C: the requests in progress are answered, then the
- * workers stop and the store and Redis connections close (engine/http/shutdown.mjs), then the
+ * workers stop and the store and Redis connections close (engine/process/shutdown.mjs), then the
  * process exits. A second signal exits at once.
  */
 let stopping = false;

@@ -1,5 +1,5 @@
 import { Suspense, type ComponentType } from 'react';
-import type { BrandView } from '../engine/model';
+import type { BrandView } from '../engine/site/model';
 import type { BlockProps } from './types';
 import { registry } from './registry';
 import { BlockBoundary } from './chrome/BlockBoundary';

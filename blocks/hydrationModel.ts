@@ -10,8 +10,8 @@
  *   pages, they do not navigate); after a navigation blocks/chrome/pageHead.ts writes the next ones.
  */
 import type { BlockType } from '../schemas/brand.types';
-import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engine/model';
-import { STORE_BRANDS } from '../engine/data/stores';
+import type { BrandView, ExitPopupView, PageModel, ResolvedBlock } from '../engine/site/model';
+import { STORE_BRANDS } from '../engine/browser/data/stores';
 import { STORE_SLUG as SLUG, storeLinks } from './parts/storeLinks';
 import { keptOnFirstLoad } from './lazyBlock';
 import { registry } from './registry';
@@ -36,7 +36,7 @@ export type LiveBrand = Omit<BrandView, ChromeOnly | 'exitPopup'> & Partial<Pick
 /** The pattern of the popup's store links when they are exactly the store brands on one pattern; else the links stay. */
 const compacted = new WeakMap<ExitPopupView, LiveExitPopup>();
 function compactPopup(popup: ExitPopupView): LiveExitPopup {
-  // a brand's pages share one view (engine/brandView.ts), so its popup is compacted once
+  // a brand's pages share one view (engine/site/brandView.ts), so its popup is compacted once
   let live = compacted.get(popup);
   if (!live) compacted.set(popup, (live = compactPopupOnce(popup)));
   return live;

@@ -1,5 +1,5 @@
 import type { BlockType } from '../schemas/brand.types';
-import type { BrandView, ResolvedBlockOf } from '../engine/model';
+import type { BrandView, ResolvedBlockOf } from '../engine/site/model';
 
 export interface BlockProps<K extends BlockType> {
   block: ResolvedBlockOf<K>;

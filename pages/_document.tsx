@@ -2,11 +2,11 @@ import type { AppType } from 'next/app';
 import { Head, Html, Main, NextScript, type DocumentContext, type DocumentProps } from 'next/document';
 import { RenderedOnceContext } from '../blocks/chrome/renderedOnce';
 import { createRenderOnce } from '../blocks/chrome/renderOnceOnServer';
-import { AFTER_PAINT_SCRIPT } from '../engine/afterPaintScript.mjs';
+import { AFTER_PAINT_SCRIPT } from '../engine/browser/afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
 import { scriptsAfterPaint } from '../blocks/chrome/afterPaintScripts';
-import type { PageModel } from '../engine/model';
-import { jsonLdText } from '../engine/seo';
+import type { PageModel } from '../engine/site/model';
+import { jsonLdText } from '../engine/site/seo/seo';
 import { hydrationModel } from '../blocks/hydrationModel';
 
 type PageProps = { model?: PageModel };
@@ -40,7 +40,7 @@ function PageHead({ model }: { model: PageModel }) {
 }
 
 /**
- * Next's head with its chunk scripts started after the first paint (engine/afterPaintScript.mjs):
+ * Next's head with its chunk scripts started after the first paint (engine/browser/afterPaintScript.mjs):
  * the same chunks in the same order, named by preloads the loader at the end of the body runs.
  */
 class AfterPaintHead extends Head {
@@ -73,7 +73,7 @@ export default function Document(props: DocumentProps) {
   // on the server, and is never re-rendered or compiled by React.
   // eslint-disable-next-line react-hooks/immutability
   if (model && Array.isArray(model.blocks)) data.props = { ...data.props, pageProps: { ...pageProps, model: hydrationModel(model) } };
-  // The console's pages run no script at all (its policy allows none: engine/csp.mjs CONSOLE_POLICY).
+  // The console's pages run no script at all (its policy allows none: engine/site/csp.mjs CONSOLE_POLICY).
   const consolePage = data.page.startsWith('/_console');
   return (
     <Html lang="en">

@@ -1,7 +1,7 @@
 /**
  * Next renders this page for a 404 (500s have pages/500.tsx). A brand page that is not found
  * (its getStaticProps answered notFound) shows the brand's own 404 page: the brand the front door
- * chose (engine/notFoundPage.ts); a broken brand's host says the site is unavailable (503).
+ * chose (engine/site/notFoundPage.ts); a broken brand's host says the site is unavailable (503).
  * In the browser (a client-side navigation that ended on a 404) the page is loaded for real, so
  * that the server renders the brand's page.
  */
@@ -10,7 +10,7 @@ import Head from 'next/head';
 import { Blocks } from '../blocks/Blocks';
 import { preloadBlocks } from '../blocks/registry';
 import { Layout } from '../blocks/chrome/Layout';
-import type { PageModel } from '../engine/model';
+import type { PageModel } from '../engine/site/model';
 import { isHydrationModel, type ClientModel } from '../blocks/hydrationModel';
 
 type Props = { model?: PageModel | ClientModel; unavailable?: boolean; statusCode: number };
@@ -49,7 +49,7 @@ ErrorPage.getInitialProps = async ({ req, res, err, asPath }: NextPageContext): 
     return new Promise<Props>(() => {});
   }
   if (statusCode !== 404 || !req) return { statusCode };
-  const { notFoundView } = await import('../engine/notFoundPage');
+  const { notFoundView } = await import('../engine/site/notFoundPage');
   const forwarded = req.headers['x-forwarded-host'];
   const view = await notFoundView({ url: req.url, host: req.headers.host, forwardedHost: Array.isArray(forwarded) ? forwarded[0] : forwarded });
   if (view.kind === 'unavailable') {

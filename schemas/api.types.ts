@@ -632,7 +632,7 @@ export interface LandingParams {
 }
 
 /**
- * POST /api/trace: one encrypted form trace (SPEC §7). Wire format in engine/formTrace/format.ts; the decrypted plaintext follows form-trace.schema.json.
+ * POST /api/trace: one encrypted form trace (SPEC §7). Wire format in engine/browser/formTrace/format.ts; the decrypted plaintext follows form-trace.schema.json.
  */
 export interface FormTraceEnvelope {
   /**
@@ -646,7 +646,7 @@ export interface FormTraceEnvelope {
 }
 
 /**
- * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/formTrace/format.ts).
+ * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/browser/formTrace/format.ts).
  */
 export interface FormTrace {
   /**
@@ -746,7 +746,7 @@ export interface GraphQLRequest {
 }
 
 /**
- * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state, province or territory of the postal code, the consent text of the version, the brand's country) are checked by engine/leads/rules.ts.
+ * POST /api/leads: one loan request from the embedded application form. The brand comes from the request's host, never from the body. Rules JSON Schema cannot say (age of 18 or more, the state, province or territory of the postal code, the consent text of the version, the brand's country) are checked by engine/geo/servedPlaces.ts.
  */
 export interface LeadRequest {
   /**
@@ -859,7 +859,7 @@ export interface LeadConsent {
    */
   accepted: true;
   /**
-   * Version of the consent text shown (engine/consent.ts).
+   * Version of the consent text shown (engine/site/consent.ts).
    */
   version: string;
 }

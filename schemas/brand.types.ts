@@ -375,7 +375,7 @@ export interface ApplySettings {
   newTab?: boolean;
 }
 /**
- * Cost and trust text shown next to every apply button (under the hero's button) and on the application form. Optional: without it the engine uses defaults by the brand's product (title brands a title-loan example, the others an installment-loan one; engine/lending.ts).
+ * Cost and trust text shown next to every apply button (under the hero's button) and on the application form. Optional: without it the engine uses defaults by the brand's product (title brands a title-loan example, the others an installment-loan one; engine/site/lending.ts).
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "lending".
@@ -849,7 +849,7 @@ export interface CityListBlock {
   when?: BlockWhen;
 }
 /**
- * The "Stop calls and emails" form: a borrower enters the phone number or email address of an earlier request to revoke consent to calls, texts and emails. Later requests from that contact are not sold, and lenders that bought an earlier one are told (POST /api/opt-out). Every brand has it on /stop-calls-and-emails (engine/sharedRoutes.ts).
+ * The "Stop calls and emails" form: a borrower enters the phone number or email address of an earlier request to revoke consent to calls, texts and emails. Later requests from that contact are not sold, and lenders that bought an earlier one are told (POST /api/opt-out). Every brand has it on /stop-calls-and-emails (engine/browser/sharedRoutes.ts).
  *
  * This interface was referenced by `Brand`'s JSON-Schema
  * via the `definition` "block_contactOptOut".

@@ -5,9 +5,9 @@
  * points across the US. Prints p50/p99/max per kind. Target: p99 under 20 ms.
  */
 import './check-node.cjs';
-import { parseGeocodeRequest, type ForwardRequest, type ReverseRequest } from '../engine/geocode/request';
-import { forwardGeocode, reverseGeocode } from '../engine/geocode/search';
-import { geocoderIndex } from '../engine/geocode/data';
+import { parseGeocodeRequest, type ForwardRequest, type ReverseRequest } from '../engine/http/geocodeRequest';
+import { forwardGeocode, reverseGeocode } from '../engine/geo/geocoder/search';
+import { geocoderIndex } from '../engine/geo/geocoder/data';
 
 const started = performance.now();
 const index = geocoderIndex();

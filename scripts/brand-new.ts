@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { buildCatalog, projectRoot, readSources } from '../engine/catalog';
+import { buildCatalog, projectRoot, readSources } from '../engine/site/catalog';
 import { brandFileText, readUsAddress, placeholderLogo, PRODUCTS, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 const FLAGS = {

@@ -3,7 +3,7 @@
  * pages all use shared layouts from brands/layouts/ (the home page is `starter-home`). Pure:
  * answers in, brand JSON out; scripts/brand-new.ts asks the questions, validates and writes.
  */
-import { abbreviationForStateName, stateRowByAbbreviation } from '../engine/states';
+import { abbreviationForStateName, stateRowByAbbreviation } from '../engine/geo/states';
 import type { Brand, LoanType } from '../schemas/brand.types';
 
 export const PRODUCTS = ['payday', 'bad-credit', 'installment', 'title', 'personal', 'general'] as const;

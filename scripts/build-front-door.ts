@@ -1,5 +1,5 @@
 /**
- * The front door for server.mjs: engine/http/frontDoorServer.ts and what it imports, compiled into
+ * The front door for server.mjs: engine/frontDoor/server.ts and what it imports, compiled into
  * one plain JavaScript module. `npm run build` writes .next/front-door.mjs after `next build`
  * (which empties .next first); `node server.mjs --dev` compiles its own copy at start, outside
  * .next (next dev writes there). Packages stay imports (node_modules is there at run time); brand
@@ -15,7 +15,7 @@ export const FRONT_DOOR_FILE = join('.next', 'front-door.mjs');
 
 export async function buildFrontDoor(outfile: string = FRONT_DOOR_FILE): Promise<void> {
   await build({
-    entryPoints: ['engine/http/frontDoorServer.ts'],
+    entryPoints: ['engine/frontDoor/server.ts'],
     outfile,
     bundle: true,
     platform: 'node',

@@ -1,9 +1,9 @@
 /** What the operator commands (`npm run traces`, `npm run leads`) parse and print, as pure functions (tests/unit/traces-cli.test.ts). */
-import { visibleText } from '../engine/safeText';
+import { visibleText } from '../engine/browser/safeText';
 import type { SessionTrace } from '../engine/store/sessionTraces';
 
-/** The escaping is the engine's (engine/safeText.ts), shared with the console's pages. */
-export { csv, spreadsheetSafe, visibleText as terminalSafe } from '../engine/safeText';
+/** The escaping is the engine's (engine/browser/safeText.ts), shared with the console's pages. */
+export { csv, spreadsheetSafe, visibleText as terminalSafe } from '../engine/browser/safeText';
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

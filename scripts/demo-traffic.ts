@@ -10,7 +10,7 @@
  */
 import './check-node.cjs';
 import { parseArgs } from 'node:util';
-import { getCatalog } from '../engine/catalog';
+import { getCatalog } from '../engine/site/catalog';
 import { getBuyers } from '../engine/sale/buyers';
 import { DEMO_LENDER_ID } from '../engine/sale/demoLender';
 import { closeStore, getStore, storeLocation } from '../engine/store/db';

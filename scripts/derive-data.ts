@@ -7,8 +7,8 @@ import './check-node.cjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { STATES, slugify } from '../engine/states';
-import { displayPlaceName } from '../engine/names';
+import { STATES, slugify } from '../engine/geo/states';
+import { displayPlaceName } from '../engine/geo/names';
 import { deriveGeocoder } from './derive-geocoder';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +22,7 @@ const byState = new Map<string, Map<string, Acc>>();
 for (const zip of Object.keys(zipcodes.codes).sort()) {
   const r = zipcodes.codes[zip]!;
   if (!wanted.has(r.state) || !r.city) continue;
-  // Display spelling ("Mcallen" → "McAllen"): engine/names.ts; the slug is the same either way.
+  // Display spelling ("Mcallen" → "McAllen"): engine/geo/names.ts; the slug is the same either way.
   const name = displayPlaceName(r.city.trim().replace(/\s+/g, ' '));
   const slug = slugify(name);
   if (!slug) continue;

@@ -6,7 +6,7 @@
  *   ZIP count (the packages carry no population; a city's ZIP count follows it closely);
  * - state boundaries from `us-atlas` (states-10m.json, longitude/latitude), turned from TopoJSON
  *   into GeoJSON with `topojson-client`, coordinates rounded to 5 decimals (about 1 m).
- * engine/geocode/data.ts reads the file; the schema of a row is written down there.
+ * engine/geo/geocoder/data.ts reads the file; the schema of a row is written down there.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { feature } from 'topojson-client';
 import type { Topology, GeometryCollection } from 'topojson-specification';
 import type { Feature, MultiPolygon, Polygon, Position } from 'geojson';
-import { STATES, slugify } from '../engine/states';
+import { STATES, slugify } from '../engine/geo/states';
 
 const require = createRequire(import.meta.url);
 

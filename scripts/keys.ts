@@ -9,9 +9,16 @@
  */
 import './check-node.cjs';
 import { relative } from 'node:path';
-import { FORM_TRACE_RSA_BITS, PRIVATE_KEY_ENV, PUBLIC_KEY_ENV, defaultKeyDir, generateFormTraceKeyPair, writeFormTraceKeyPair } from '../engine/formTrace/keys';
+import {
+  FORM_TRACE_RSA_BITS,
+  PRIVATE_KEY_ENV,
+  PUBLIC_KEY_ENV,
+  defaultKeyDir,
+  generateFormTraceKeyPair,
+  writeFormTraceKeyPair,
+} from '../engine/keys/formTraceKeys';
 import { resealAll } from '../engine/leads/rotation';
-import { requireLeadKey } from '../engine/leads/sealing';
+import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 
 if (process.argv.includes('rotate')) {

@@ -12,11 +12,11 @@
  */
 import './check-node.cjs';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
-import { formatAmount, formatPhone, isCountry, type Country } from '../engine/regions';
+import { formatAmount, formatPhone, isCountry, type Country } from '../engine/browser/regions';
 import { listLeads, type LeadListing } from '../engine/store/leads';
-import { salesOf } from '../engine/sale/store';
+import { salesOf } from '../engine/store/sales';
 import { returnsOf } from '../engine/sale/returns';
-import type { LeadReturnsTable, LeadSalesTable } from '../engine/sale/tables';
+import type { LeadReturnsTable, LeadSalesTable } from '../engine/store/saleTables';
 import { csv, option, parseSince, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>

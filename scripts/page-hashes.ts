@@ -11,10 +11,10 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import BrandPage from '../pages/_brand/[brand]/[[...path]]';
 import { preloadBlocks } from '../blocks/registry';
-import { buildCatalog, readSources } from '../engine/catalog';
+import { buildCatalog, readSources } from '../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../engine/content/embedded';
-import { buildPageModel } from '../engine/pageModel';
-import { allPaths, robotsTxt } from '../engine/sitemap';
+import { buildPageModel } from '../engine/site/pageModel';
+import { allPaths, robotsTxt } from '../engine/site/seo/sitemap';
 import { SAMPLE_NOW, samplePaths } from '../tests/support/pageSamples';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -2,7 +2,7 @@
  * After `next build` (npm run build): the browser's build manifest (.next/static/<build>/_buildManifest.js,
  * a script every page loads) keeps only the pages the browser's router can open. Next lists every
  * page and API route there, with their chunks: the console's pages run no script at all (their
- * policy allows none: engine/csp.mjs CONSOLE_POLICY) and the API routes are never a client-side
+ * policy allows none: engine/site/csp.mjs CONSOLE_POLICY) and the API routes are never a client-side
  * navigation (blocks/chrome/navigate.ts routes only the brand page; an API address is loaded by the
  * browser). Their entries were ~0.6 KiB gzip of every brand page's first load. The server renders
  * from .next/build-manifest.json, which is not touched. A manifest in a form this does not know is

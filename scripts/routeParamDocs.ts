@@ -1,11 +1,11 @@
 /**
  * The lists of route parameters in the README and in schemas/brand.base.json, written from
- * the parameter table (engine/routeParams.ts). `npm run gen` rewrites them;
+ * the parameter table (engine/site/routeParams.ts). `npm run gen` rewrites them;
  * tests/unit/route-param-docs.test.ts fails when they are stale.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPTIONAL_PARAM, PARAM_KINDS, ROUTE_PARAMS, TEMPLATE_VARS, type ParamKind, type RouteParamKind } from '../engine/routeParams';
+import { OPTIONAL_PARAM, PARAM_KINDS, ROUTE_PARAMS, TEMPLATE_VARS, type ParamKind, type RouteParamKind } from '../engine/site/routeParams';
 
 const root = process.cwd();
 const written = (kind: ParamKind) => (kind === OPTIONAL_PARAM ? `{${kind}?}` : `{${kind}}`);
@@ -17,7 +17,7 @@ function placeholdersOf(kind: ParamKind): string[] {
   return families.flatMap((f) => TEMPLATE_VARS[f].names.map((n) => `{${n}}`));
 }
 
-const README_START = '<!-- route-params: written by `npm run gen` from engine/routeParams.ts -->';
+const README_START = '<!-- route-params: written by `npm run gen` from engine/site/routeParams.ts -->';
 const README_END = '<!-- /route-params -->';
 
 export function readmeTable(indent: string): string {

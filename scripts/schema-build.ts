@@ -24,7 +24,7 @@ function withBlockFilters(block: Schema): Schema {
   return { ...block, properties: { ...properties, loanTypes: { $ref: '#/$defs/blockLoanTypes' }, when: { $ref: '#/$defs/blockWhen' } } };
 }
 
-/** A reference to a shared part of blocks (among a layout's blocks) or of routes (among a brand's routes): its entries stand in its place (engine/sharedParts.ts). */
+/** A reference to a shared part of blocks (among a layout's blocks) or of routes (among a brand's routes): its entries stand in its place (engine/site/sharedParts.ts). */
 const partRef = (kind: 'blocks' | 'routes', example: string): Schema => ({
   type: 'object',
   additionalProperties: false,
@@ -60,9 +60,9 @@ export function composeBrandSchema(mode: 'validate' | 'types' = 'validate'): Sch
   const types = blockTypes();
   for (const type of types) defs[`block_${type}`] = withBlockFilters(readJson(`blocks/${type}/schema.json`));
   // The types describe the brand the engine reads, where the catalog has put each named link
-  // list in place (engine/brandExpand.ts): links are always an array there.
+  // list in place (engine/site/brandExpand.ts): links are always an array there.
   if (mode === 'types') defs.links = { ...(defs.links as Schema & { else: Schema }).else, description: 'Links, in order.' };
-  // ...and where a brand that leaves out "apply" has its product's default (engine/brandExpand.ts)
+  // ...and where a brand that leaves out "apply" has its product's default (engine/site/brandExpand.ts)
   const required = mode === 'types' ? [...(base.required as string[]), 'apply'] : base.required;
   // ...and where each block part a layout names, and each route part a brand names (brands/parts/<name>.json), has been put in place
   if (mode === 'validate') {

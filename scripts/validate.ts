@@ -14,8 +14,8 @@
 import './check-node.cjs';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog, isPartFile, projectRoot, readSources } from '../engine/catalog';
-import { isDeployment } from '../engine/leads/keyFormat.mjs';
+import { buildCatalog, isPartFile, projectRoot, readSources } from '../engine/site/catalog';
+import { isDeployment } from '../engine/keys/keyFormat.mjs';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
 import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';

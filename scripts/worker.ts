@@ -5,9 +5,9 @@
  * claimed by one worker at a time.
  */
 import './check-node.cjs';
-import { requireLeadKey } from '../engine/leads/sealing';
+import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
-import { startLeadWorker } from '../engine/leads/deliver';
+import { startLeadWorker } from '../engine/outbox/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
 import { checkNewestSealed } from '../engine/leads/rotation';
 

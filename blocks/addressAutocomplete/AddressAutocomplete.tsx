@@ -1,9 +1,9 @@
 'use client';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import useSWR from 'swr';
-import { addressSearchUrl, fetchAddressSuggestions } from '../../engine/geocode/client';
-import type { AddressSuggestion } from '../../engine/geocode/v5';
-import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
+import { addressSearchUrl, fetchAddressSuggestions } from '../../engine/browser/geocoder/client';
+import type { AddressSuggestion } from '../../engine/browser/geocoder/v5';
+import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
 import type { BlockProps } from '../types';
 import { Section } from '../chrome/Section';
 import { useHydrated } from '../chrome/useHydrated';

@@ -13,7 +13,7 @@ import {
   type ApplyFormValues,
   type FieldKey,
   type FormStep,
-} from '../../engine/leads/formRules';
+} from '../../engine/browser/formRules';
 import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
 import { formReducer, initialFormState, type Screen } from './formState';
@@ -25,10 +25,10 @@ import { newIdempotencyKey, OFFLINE_MESSAGE, sendLead } from './send';
 import { sendFormTrace, traceFetchesTo } from './formTrace';
 import { readApplySource, readVisitTracking } from './tracking';
 import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
-import { POSTAL_WORDS } from '../../engine/regions';
+import { POSTAL_WORDS } from '../../engine/browser/regions';
 import { funnel } from '../chrome/funnel';
 import { rememberThisVisit } from '../chrome/visitTracking';
-import { formMoveEvent } from '../../engine/traffic/browserVisit';
+import { formMoveEvent } from '../../engine/browser/visit';
 
 const FIELD_LABELS: Record<FieldKey, string> = {
   amount: 'Loan amount',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { FieldErrors, FieldKey } from '../../engine/leads/formRules';
+import type { FieldErrors, FieldKey } from '../../engine/browser/formRules';
 
 /** Inputs are at least 44 px tall (tap targets); the border is dark enough for 3:1 contrast. */
 const inputClass = (invalid: boolean) =>

@@ -1,6 +1,6 @@
-import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/leads/formRules';
-import type { LinkView } from '../../engine/model';
-import { PHONE_WORDS, type Country } from '../../engine/regions';
+import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/browser/formRules';
+import type { LinkView } from '../../engine/site/model';
+import { PHONE_WORDS, type Country } from '../../engine/browser/regions';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
 

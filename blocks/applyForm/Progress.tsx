@@ -1,4 +1,4 @@
-import type { FormStep } from '../../engine/leads/formRules';
+import type { FormStep } from '../../engine/browser/formRules';
 
 const LABELS: Record<FormStep, string> = { request: 'Your loan', contact: 'Contact details', income: 'Income' };
 

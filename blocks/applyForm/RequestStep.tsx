@@ -1,6 +1,6 @@
-import { LOAN_PURPOSES } from '../../engine/data/purposes';
-import { isZip, type ApplyFormValues, type FieldErrors, type FieldKey } from '../../engine/leads/formRules';
-import { POSTAL_WORDS, type Country } from '../../engine/regions';
+import { LOAN_PURPOSES } from '../../engine/browser/data/purposes';
+import { isZip, type ApplyFormValues, type FieldErrors, type FieldKey } from '../../engine/browser/formRules';
+import { POSTAL_WORDS, type Country } from '../../engine/browser/regions';
 import { SelectField, TextField } from './Fields';
 import type { ZipPlace } from './zip';
 

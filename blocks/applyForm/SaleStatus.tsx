@@ -7,9 +7,9 @@
  * phone or email) that a request with opted-out contact details is not passed on.
  */
 import { useEffect, useState } from 'react';
-import { creditHelpOf } from '../../engine/creditHelp';
-import type { LinkView } from '../../engine/model';
-import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/sharedRoutes';
+import { creditHelpOf } from '../../engine/browser/creditHelp';
+import type { LinkView } from '../../engine/site/model';
+import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/browser/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
 import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';
 

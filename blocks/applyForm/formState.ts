@@ -16,10 +16,10 @@ import {
   type FieldErrors,
   type FieldKey,
   type FormStep,
-} from '../../engine/leads/formRules';
-import { produce } from '../../engine/widgets/copyOnWrite';
-import type { LoanKind } from '../../engine/leads/rules';
-import type { Country } from '../../engine/regions';
+} from '../../engine/browser/formRules';
+import { produce } from '../../engine/browser/widgets/copyOnWrite';
+import type { LoanKind } from '../../engine/geo/servedPlaces';
+import type { Country } from '../../engine/browser/regions';
 import type { SendOutcome } from './send';
 import type { ZipPlace } from './zip';
 
@@ -79,7 +79,7 @@ const errorKeyOf = (field: keyof ApplyFormValues): FieldKey | undefined =>
 
 const isEmpty = (v: string | boolean) => v === '' || v === false;
 
-/** The reducer: `recipe` edits a draft whose values and errors are copies (engine/widgets/copyOnWrite.ts). */
+/** The reducer: `recipe` edits a draft whose values and errors are copies (engine/browser/widgets/copyOnWrite.ts). */
 const reducerOf =
   (recipe: (draft: FormState, action: FormAction) => void) =>
   (state: FormState, action: FormAction): FormState =>

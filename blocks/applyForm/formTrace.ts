@@ -5,8 +5,8 @@
  * missing) is imported only when a trace is sent, so pages without capture never load it.
  * SPEC §8: trace errors are logged only — the visitor never waits on a trace.
  */
-import type { FormTrace, FormTraceRequest, FormTraceResponse } from '../../engine/formTrace/format';
-import { gaClientIdFromCookie } from '../../engine/tracking';
+import type { FormTrace, FormTraceRequest, FormTraceResponse } from '../../engine/browser/formTrace/format';
+import { gaClientIdFromCookie } from '../../engine/browser/tracking';
 
 export interface Exchange {
   request: FormTraceRequest;
@@ -33,7 +33,7 @@ export const traceResponse = (status: number, bodyText: string | null | undefine
 /** Seals and posts one trace; never throws. */
 export async function sendFormTrace(type: string, exchange: Exchange, publicKeyPem: string): Promise<void> {
   try {
-    const { encryptFormTrace } = await import('../../engine/formTrace/encryptBrowser');
+    const { encryptFormTrace } = await import('../../engine/browser/formTrace/encryptBrowser');
     const trace: FormTrace = { clientId: gaClientIdFromCookie(document.cookie), type, ...exchange };
     const envelope = await encryptFormTrace(trace, publicKeyPem);
     const res = await fetch('/api/trace', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope), keepalive: true });

@@ -1,4 +1,4 @@
-import { amountText, type ApplyFormValues, type FormStep } from '../../engine/leads/formRules';
+import { amountText, type ApplyFormValues, type FormStep } from '../../engine/browser/formRules';
 
 /**
  * What was typed survives a reload in session storage (this tab, this session), so a reload or

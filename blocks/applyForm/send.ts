@@ -1,4 +1,4 @@
-import type { LeadRequestBody } from '../../engine/leads/formRules';
+import type { LeadRequestBody } from '../../engine/browser/formRules';
 import { traceRequest, traceResponse, type Exchange } from './formTrace';
 
 /** What became of one POST /api/leads, in the words the form shows. */

@@ -1,6 +1,6 @@
-import { DEFAULT_SOURCE, storedSource } from '../../engine/apply';
-import { clickIdOf, STORAGE_KEYS } from '../../engine/tracking';
-import { parseStoredVisit, VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
+import { DEFAULT_SOURCE, storedSource } from '../../engine/browser/applySource';
+import { clickIdOf, STORAGE_KEYS } from '../../engine/browser/tracking';
+import { parseStoredVisit, VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 
 function currentVisitId(): string {
   try {

@@ -1,4 +1,4 @@
-import { regionOfPostalCode, type Country } from '../../engine/regions';
+import { regionOfPostalCode, type Country } from '../../engine/browser/regions';
 
 /** A ZIP code's city and state, as the geocoder knows them. */
 export interface ZipPlace {
@@ -25,7 +25,7 @@ export function placeOfFeatureCollection(json: unknown, zip: string): ZipPlace |
 }
 
 /**
- * Canada and Australia: the province or state straight from the postal code (engine/regions.ts),
+ * Canada and Australia: the province or state straight from the postal code (engine/browser/regions.ts),
  * no lookup; no city. null when the code is not one of the country's.
  */
 export function placeOfPostalCode(code: string, country: Exclude<Country, 'US'>): ZipPlace | null {

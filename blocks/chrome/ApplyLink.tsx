@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { withApplySource } from '../../engine/apply';
-import type { ApplyView } from '../../engine/model';
+import { withApplySource } from '../../engine/browser/applySource';
+import type { ApplyView } from '../../engine/site/model';
 import { useApplySource } from '../parts/useApplySource';
 
 /**

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { boundaryState, type BoundaryState } from '../../engine/widgets/layout';
+import { boundaryState, type BoundaryState } from '../../engine/browser/widgets/layout';
 import { Oops } from './Oops';
 
 type Props = { block: unknown; children: ReactNode };
@@ -8,7 +8,7 @@ type Props = { block: unknown; children: ReactNode };
  * Each block's error boundary (SPEC §4, §8): a block that throws while rendering shows
  * "Oh snap! There was a problem loading this content" in its place and the rest of the page
  * stays. It resets on the next routeChangeStart, and when the next page puts a new block in
- * its place (rules: engine/widgets/layout.ts boundaryState). Each case is sent as an error report.
+ * its place (rules: engine/browser/widgets/layout.ts boundaryState). Each case is sent as an error report.
  */
 export class BlockBoundary extends Component<Props, BoundaryState<unknown>> {
   override state: BoundaryState<unknown> = { failed: false, block: this.props.block };

@@ -1,9 +1,9 @@
-import type { LendingView } from '../../engine/lending';
-import type { BrandView } from '../../engine/model';
+import type { LendingView } from '../../engine/site/lending';
+import type { BrandView } from '../../engine/site/model';
 import { Kept } from './Kept';
 
 /**
- * Cost and trust beside an apply button, from the brand's lending setting (engine/lending.ts):
+ * Cost and trust beside an apply button, from the brand's lending setting (engine/site/lending.ts):
  * "not a lender / how we're paid" in one line, the representative example (APR range and one
  * worked example), and who runs the site — its phone and address from the organization data.
  * `expandable`: the example behind a <details> disclosure (opens by keyboard and without script,
@@ -46,7 +46,7 @@ export function CostNote({
 }
 
 /**
- * The cost note of an amount widget that opens the page (engine/leadIn.ts), its example
+ * The cost note of an amount widget that opens the page (engine/site/leadIn.ts), its example
  * expandable. The lending texts are not in a first load's data (blocks/hydrationModel.ts): the
  * browser keeps the server's HTML of the note, as it does for static blocks.
  */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { BrandView } from '../../engine/model';
-import { claimExitPopup, exitFlagKey, leftDocument } from '../../engine/widgets/exitIntent';
+import type { BrandView } from '../../engine/site/model';
+import { claimExitPopup, exitFlagKey, leftDocument } from '../../engine/browser/widgets/exitIntent';
 import { localStore } from './visitTracking';
 
 const ExitPopup = lazy(() => import('../parts/ExitPopup'));

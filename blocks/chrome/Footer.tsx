@@ -1,4 +1,4 @@
-import type { BrandView, LinkView } from '../../engine/model';
+import type { BrandView, LinkView } from '../../engine/site/model';
 import { RenderedOnce } from './renderedOnce';
 
 const SmartLink = ({ link }: { link: LinkView }) => (
@@ -25,7 +25,7 @@ function FooterContent({ brand }: { brand: BrandView }) {
         <div>
           <p className="text-base font-bold text-slate-900">{brand.name}</p>
           {footer.about && <p className="mt-2">{footer.about}</p>}
-          {/* The operator, from the brand's organization data (engine/lending.ts). */}
+          {/* The operator, from the brand's organization data (engine/site/lending.ts). */}
           <address className="foot-links mt-2 not-italic">
             {brand.lending.contact.address}
             <br />

@@ -1,13 +1,13 @@
 import { preload } from 'react-dom';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import { ApplyLink } from './ApplyLink';
-import { mobileMenuGroups } from '../../engine/widgets/menu';
+import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 import { RenderedOnce } from './renderedOnce';
 
 /**
  * Header: logo, navigation with drop-downs (open on hover and on keyboard focus, pure CSS),
  * APPLY NOW, and below md the mobile menu — a <details> disclosure, so it opens without script;
- * APPLY NOW first in it, then every group the same way (engine/widgets/menu.ts). behaviour.ts
+ * APPLY NOW first in it, then every group the same way (engine/browser/widgets/menu.ts). behaviour.ts
  * adds the solid header past 64 px of scroll; mobileMenu.ts the scroll lock, Escape and a tap outside.
  * The <header> element itself is Layout's (kept from the server's HTML on a first load: Kept.tsx).
  * It depends on the brand view alone: the server renders it once per view (renderedOnce.tsx).

@@ -3,7 +3,7 @@ import { brandVars } from './brandVars';
 import { installLayoutBehaviour } from './behaviour';
 import { installClientNavigation } from './clientNavigation';
 import { ExitIntent } from './ExitIntent';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 import { Kept } from './Kept';
 import { StickyApply } from './StickyApply';
 import { afterVisitRemembered, rememberVisitSoon, traceSessionWhenIdle } from './visitTracking';

@@ -1,4 +1,4 @@
-import type { LinkView } from '../../engine/model';
+import type { LinkView } from '../../engine/site/model';
 
 /** A responsive grid of links (internal ones navigate on the client: see clientNavigation.ts). */
 export function LinkList({ links, columns = 'sm:grid-cols-2 lg:grid-cols-3' }: { links: readonly LinkView[]; columns?: string }) {

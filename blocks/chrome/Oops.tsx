@@ -1,4 +1,4 @@
-import { BLOCK_ERROR_TEXT } from '../../engine/widgets/layout';
+import { BLOCK_ERROR_TEXT } from '../../engine/browser/widgets/layout';
 
 /** SPEC §2/§8 inline fallback where a block's content could not be loaded or rendered (also BlockBoundary's). */
 export const OOPS_TEXT = BLOCK_ERROR_TEXT;

@@ -1,4 +1,4 @@
-import type { LinkView } from '../../engine/model';
+import type { LinkView } from '../../engine/site/model';
 
 /** A row of pill links (letters, letter groups, page numbers); the current one is marked aria-current. */
 export function PillNav({ label, links, className = 'mb-4' }: { label: string; links: readonly (LinkView & { current: boolean })[]; className?: string }) {

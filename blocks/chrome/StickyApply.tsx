@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 
 /**
  * The phone's sticky apply button (below md; not on apply pages nor where the brand cannot serve

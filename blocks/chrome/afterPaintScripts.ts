@@ -1,11 +1,11 @@
 import { createElement, isValidElement, type JSX } from 'react';
-import { AFTER_PAINT_ATTRIBUTE } from '../../engine/afterPaintScript.mjs';
+import { AFTER_PAINT_ATTRIBUTE } from '../../engine/browser/afterPaintScript.mjs';
 
 type ScriptProps = { src?: unknown; defer?: unknown; noModule?: unknown; crossOrigin?: string };
 
 /**
  * Next's deferred chunk scripts as preloads the after-paint loader turns back into scripts, in
- * the same order (engine/afterPaintScript.mjs says why). Anything else — the inline chunk-queue
+ * the same order (engine/browser/afterPaintScript.mjs says why). Anything else — the inline chunk-queue
  * bootstrap, a `nomodule` polyfill, an async script, a missing entry — is passed on as it is.
  */
 export function scriptsAfterPaint<T extends JSX.Element | null>(elements: T[]): (T | JSX.Element)[] {

@@ -3,9 +3,9 @@
  * every page's script): the header turns solid past 64 px of scroll. The mobile menu's behaviour
  * (mobileMenu.ts, in afterFirstInput.ts's chunk) is fetched on its first opening — the menu itself is a <details>, so it opens
  * at once and without script. (The route progress bar comes with client-side navigation:
- * navigate.ts.) Rules in engine/widgets/layout.ts.
+ * navigate.ts.) Rules in engine/browser/widgets/layout.ts.
  */
-import { isHeaderSolid } from '../../engine/widgets/layout';
+import { isHeaderSolid } from '../../engine/browser/widgets/layout';
 
 export function installLayoutBehaviour(): () => void {
   const header = document.querySelector<HTMLElement>('[data-site-header]');

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import type { BrandView } from '../../engine/model';
+import type { BrandView } from '../../engine/site/model';
 
 /** The brand's colours as the CSS variables Tailwind's bg-brand / bg-brand-progress read (styles/globals.css). */
 export const brandVars = (brand: Pick<BrandView, 'theme' | 'progressColor'>): CSSProperties =>

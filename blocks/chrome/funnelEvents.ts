@@ -1,6 +1,6 @@
 /**
  * First-party funnel events in the browser, loaded lazily by ./visitTracking after idle (never
- * part of a page's first load). It decides the visit (engine/traffic/browserVisit.ts), counts
+ * part of a page's first load). It decides the visit (engine/browser/visit.ts), counts
  * this page's view, takes over the queue ./funnel fills, and sends the events in batches with
  * navigator.sendBeacon: a couple of seconds after the last one, and at once when the page is
  * hidden or left. A new visit's first batch (its landing and this page's view) goes at once by
@@ -19,7 +19,7 @@ import {
   visitFor,
   VISIT_STORAGE_KEY,
   type StoredVisit,
-} from '../../engine/traffic/browserVisit';
+} from '../../engine/browser/visit';
 import { optedOutSoon } from './thirdParties';
 
 const SEND_AFTER_MS = 2000;

@@ -4,7 +4,7 @@
  * the parts React renders — in plain DOM code, once, after rememberThisVisit has stored it (Layout:
  * afterVisitRemembered).
  */
-import { storedSource, withApplySource } from '../../engine/apply';
+import { storedSource, withApplySource } from '../../engine/browser/applySource';
 import { localStore } from './visitTracking';
 
 export function keptLinksFollowTheVisit(): void {

@@ -2,9 +2,9 @@
  * The mobile menu (a <details> in Header.tsx), loaded on its first opening: page scroll is
  * locked while it is open; Escape closes it and puts focus back on its button; it closes on a
  * tap outside its panel (the dimmed page), when focus moves out of it, when a route change
- * starts, and when a resize (debounced 240 ms) reaches the desktop layout. Rules in engine/widgets/layout.ts.
+ * starts, and when a resize (debounced 240 ms) reaches the desktop layout. Rules in engine/browser/widgets/layout.ts.
  */
-import { debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/viewport';
+import { debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/browser/widgets/viewport';
 import { lockScroll } from './scrollLock';
 
 export function installMobileMenu(menu: HTMLDetailsElement): () => void {

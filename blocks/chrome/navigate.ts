@@ -6,9 +6,9 @@
  * route change of a page starts here (back and forward only return to entries it made).
  */
 import { preloadStaticBlocks } from '../registry';
-import { progressState, type RouteEvent } from '../../engine/widgets/routeProgress';
+import { progressState, type RouteEvent } from '../../engine/browser/widgets/routeProgress';
 // The brand the browser names: the page need not know its brand id; the front door gives the data request the host's brand.
-import { CLIENT_BRAND, INTERNAL_PREFIX, isClientPagePath } from '../../engine/http/requestPath';
+import { CLIENT_BRAND, INTERNAL_PREFIX, isClientPagePath } from '../../engine/browser/requestPath';
 
 let progressShown = false;
 function showRouteProgress(): void {
@@ -27,7 +27,7 @@ export const BRAND_PAGE_ROUTE = `${INTERNAL_PREFIX}/[brand]/[[...path]]`;
  * kept. The router fetches its data from /_next/data/{build}/_brand/_/{path}.json and shows the
  * path itself in the address bar. This is what a next.config.ts rewrite resolved in the browser,
  * without the resolver Next ships with any rewrite (3.0 KiB gzip on every page; routing is
- * the front door's: engine/http/frontDoor.ts).
+ * the front door's: engine/frontDoor/frontDoor.ts).
  */
 export function brandPageHref(path: string): string {
   const url = new URL(path, 'http://page.invalid');
@@ -39,7 +39,7 @@ export function brandPageHref(path: string): string {
   return `${BRAND_PAGE_ROUTE}?${params}`;
 }
 
-/** Whether the front door answers this address of the site with a brand page (engine/http/requestPath.ts); a file, the API or an SEO file is loaded by the browser. */
+/** Whether the front door answers this address of the site with a brand page (engine/browser/requestPath.ts); a file, the API or an SEO file is loaded by the browser. */
 const isPage = (path: string): boolean => isClientPagePath(new URL(path, window.location.href).pathname);
 
 /** Client-side navigation to a page path of this site ("/payday-loans?source1=x"); any other address is loaded by the browser. */

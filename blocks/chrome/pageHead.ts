@@ -4,7 +4,7 @@
  * tags from pages/_document.tsx, which has the full page model; next/head is not used (its code
  * was ~1.2 KiB gzip of every page's script for what these few lines do).
  */
-import type { PageModel } from '../../engine/model';
+import type { PageModel } from '../../engine/site/model';
 
 function tag(selector: string, create: () => HTMLElement): HTMLElement {
   return document.head.querySelector<HTMLElement>(selector) ?? document.head.appendChild(create());

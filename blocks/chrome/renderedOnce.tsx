@@ -4,7 +4,7 @@ import { createContext, createElement, useContext, type ReactNode } from 'react'
  * The inner HTML of a part whose content depends on one object only, rendered once per object
  * (it halves a cold render's elements). Provided by pages/_document.tsx on the server only: there the header
  * and footer — half the elements of a page, the same on every page of a brand — are rendered
- * once per brand view (engine/brandView.ts hands out one view per brand, year and kind of page)
+ * once per brand view (engine/site/brandView.ts hands out one view per brand, year and kind of page)
  * and written as HTML afterwards. In the browser there is no provider and they render as usual.
  */
 export type RenderOnce = (sameFor: object, part: string, render: () => ReactNode) => string;

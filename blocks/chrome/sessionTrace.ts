@@ -4,7 +4,15 @@
  * then the uuid is stored so this browser never posts again. A network error, 429 or 5xx leaves
  * the uuid unstored, so a later page load tries again. Errors are logged only (SPEC §8).
  */
-import { gaClientIdFromCookie, sessionTraceDue, sessionUuid, STORAGE_KEYS, traceSettled, waitForClientId, type KeyValueStorage } from '../../engine/tracking';
+import {
+  gaClientIdFromCookie,
+  sessionTraceDue,
+  sessionUuid,
+  STORAGE_KEYS,
+  traceSettled,
+  waitForClientId,
+  type KeyValueStorage,
+} from '../../engine/browser/tracking';
 import type { SessionTrace } from '../../schemas/api.types';
 
 export const SESSION_TRACE_URL = '/api/trace/session';

@@ -2,13 +2,13 @@
  * What shows and hides the phone's sticky apply button (StickyApply.tsx loads it on the page's
  * first scroll: the button only ever shows once the hero's button has scrolled away).
  * Shown once the hero's button — or the amount widget that opens the page in its stead
- * (engine/leadIn.ts), also marked data-hero-cta — (or, without one, the page's opening band) is above the screen;
+ * (engine/site/leadIn.ts), also marked data-hero-cta — (or, without one, the page's opening band) is above the screen;
  * while shown, the page gets room for it at the bottom so it never covers the end of the
  * content, and it stands aside whenever a privacy/cookie banner ([data-privacy-banner]) is on
  * screen. Its link carries the visit's stored source (v1), as every apply link does. Returns the
  * cleanup.
  */
-import { storedSource, withApplySource } from '../../engine/apply';
+import { storedSource, withApplySource } from '../../engine/browser/applySource';
 import { localStore, rememberThisVisit } from './visitTracking';
 
 export function watchStickyApply(el: HTMLElement): () => void {

@@ -9,13 +9,13 @@
  *   a page load waits on the browser process (./deferral.ts).
  * - the pixel (general brands) loads at the same moment, from ./pixel, and counts a page view
  *   on each route change.
- * - opted out (Global Privacy Control, or the Do Not Sell choice — engine/privacy.ts): no pixel
+ * - opted out (Global Privacy Control, or the Do Not Sell choice — engine/browser/privacy.ts): no pixel
  *   and no pixel page views; the tag manager starts with Google's consent mode denying ads
  *   storage and personalisation, with ads data redaction on and URL passthrough off, and the
  *   page paths it is given carry no click ids.
  * No gtmId and no pixel id → nothing is added at all.
  */
-import { browserPrivacyState, OPT_OUT_COOKIE, pagePathFor } from '../../engine/privacy';
+import { browserPrivacyState, OPT_OUT_COOKIE, pagePathFor } from '../../engine/browser/privacy';
 import { whenIdle } from './visitTracking';
 
 declare global {

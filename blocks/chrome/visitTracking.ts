@@ -1,5 +1,5 @@
 /**
- * Visit tracking in the browser (SPEC §4; the rules are engine/tracking.ts). Two steps:
+ * Visit tracking in the browser (SPEC §4; the rules are engine/browser/tracking.ts). Two steps:
  * - rememberThisVisit: stores the visit's source, path and click ids (a few hundred bytes of
  *   script, in every page) — not during hydration but when the page is first idle or at the
  *   visitor's first input (rememberVisitSoon, ./deferral.ts: the first localStorage read blocks
@@ -10,7 +10,7 @@
  *   fetch that chunk. The same idle moment loads ./funnelEvents (first-party visit and funnel
  *   counts), so neither is part of a page's first load.
  */
-import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/visitSource';
+import { rememberVisit, STORAGE_KEYS, type KeyValueStorage } from '../../engine/browser/visitSource';
 import { whenIdle, whenIdleOrFirstInput } from './deferral';
 
 export { whenIdle } from './deferral';

@@ -1,4 +1,4 @@
-import { formatNumber } from '../../engine/amounts';
+import { formatNumber } from '../../engine/browser/amounts';
 import type { BlockProps } from '../types';
 import { LinkList } from '../chrome/LinkList';
 import { Section } from '../chrome/Section';

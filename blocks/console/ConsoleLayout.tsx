@@ -8,7 +8,7 @@ import Head from 'next/head';
 import type { ReactNode } from 'react';
 import type { Permission } from '../../engine/console/roles';
 import type { Viewer } from '../../engine/console/pages';
-import { visibleText } from '../../engine/safeText';
+import { visibleText } from '../../engine/browser/safeText';
 
 const NAV: [href: string, label: string, permission: Permission][] = [
   ['/', 'Overview', 'overview.view'],
@@ -102,7 +102,7 @@ export interface TableSort {
 
 /**
  * A table with a caption, scrolled sideways on a phone rather than squeezed. Its text cells
- * show control and bidirectional characters as visible escapes (engine/safeText.ts): a cell is
+ * show control and bidirectional characters as visible escapes (engine/browser/safeText.ts): a cell is
  * often what someone outside typed, and must not reorder or hide the rest of its row.
  */
 export function DataTable(props: { caption: string; head: string[]; rows: ReactNode[][]; numeric?: boolean[]; sort?: TableSort }) {

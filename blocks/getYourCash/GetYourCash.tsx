@@ -4,8 +4,8 @@ import { CashForm } from '../parts/CashForm';
 import { WidgetCostNote } from '../chrome/CostNote';
 
 /**
- * The Get Your Cash widget: an amount field and "Get My Quotes Now!" (rules in engine/widgets/amountInput.ts).
- * Right under the hero (engine/leadIn.ts) it opens the page: tighter on phones, with the cost note.
+ * The Get Your Cash widget: an amount field and "Get My Quotes Now!" (rules in engine/browser/widgets/amountInput.ts).
+ * Right under the hero (engine/site/leadIn.ts) it opens the page: tighter on phones, with the cost note.
  */
 export default function GetYourCash({ block, brand }: BlockProps<'getYourCash'>) {
   const headingId = `${block.key}-heading`;

@@ -5,9 +5,9 @@ import { CostNote } from '../chrome/CostNote';
 /**
  * The page's opening band. With a button: cost and trust right under it (CostNote); the sticky
  * phone button (layout/StickyApply) appears once this button has scrolled away. On a state the
- * brand cannot serve (engine/availability.ts unavailableHere) there is no button: the text says so
+ * brand cannot serve (engine/site/availability.ts unavailableHere) there is no button: the text says so
  * first and links to the alternatives further down. Right before an amount widget or the
- * application form (engine/leadIn.ts) it only introduces that input, tighter on phones, so the
+ * application form (engine/site/leadIn.ts) it only introduces that input, tighter on phones, so the
  * input is on the first screen; the widget carries the button and the cost note.
  */
 export default function Hero({ block, brand }: BlockProps<'hero'>) {

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { locateRegion, type GeocoderEndpoint } from '../../engine/geocode/client';
+import { locateRegion, type GeocoderEndpoint } from '../../engine/browser/geocoder/client';
 import { goTo, placePagePath } from './goToPlace';
 
 /**

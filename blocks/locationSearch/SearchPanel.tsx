@@ -1,9 +1,9 @@
 'use client';
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import useSWR from 'swr';
-import { fetchPlaces, placeSearchUrl, type GeocoderEndpoint } from '../../engine/geocode/client';
-import type { SearchResult } from '../../engine/geocode/v5';
-import { createSearchDebouncer, SEARCH_FOCUS_DELAY_MS } from '../../engine/widgets/locationSearch';
+import { fetchPlaces, placeSearchUrl, type GeocoderEndpoint } from '../../engine/browser/geocoder/client';
+import type { SearchResult } from '../../engine/browser/geocoder/v5';
+import { createSearchDebouncer, SEARCH_FOCUS_DELAY_MS } from '../../engine/browser/widgets/locationSearch';
 import { Modal } from '../parts/Modal';
 import { Spinner } from '../parts/Spinner';
 import { GeolocationButton } from './GeolocationButton';

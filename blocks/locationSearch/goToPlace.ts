@@ -1,6 +1,6 @@
 /**
  * From a chosen place to the brand's page for it: the server picks the page from the brand's
- * routes (GET /api/place-page, engine/geocode/placePage.ts), then the router goes there.
+ * routes (GET /api/place-page, engine/site/placePage.ts), then the router goes there.
  */
 import { pushPage } from '../chrome/navigate';
 

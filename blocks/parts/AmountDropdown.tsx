@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { initialListbox, listboxReducer, type ListboxEvent } from '../../engine/widgets/listbox';
+import { initialListbox, listboxReducer, type ListboxEvent } from '../../engine/browser/widgets/listbox';
 import { funnel } from '../chrome/funnel';
 
 export interface AmountOption {
@@ -23,7 +23,7 @@ interface Props {
 
 /**
  * The amount dropdown (SPEC §4, §9): a select-only combobox (WAI-ARIA APG) — opens on click,
- * closes on blur, full keyboard support; the rules are engine/widgets/listbox.ts.
+ * closes on blur, full keyboard support; the rules are engine/browser/widgets/listbox.ts.
  */
 export function AmountDropdown({ id, label, options, defaultValue, onChange, name, autoFocus, className = '' }: Props) {
   const [state, setState] = useState(() =>

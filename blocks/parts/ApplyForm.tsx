@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
-import { DEFAULT_SOURCE } from '../../engine/apply';
-import type { ApplyView } from '../../engine/model';
+import { DEFAULT_SOURCE } from '../../engine/browser/applySource';
+import type { ApplyView } from '../../engine/site/model';
 
 /**
  * The hand-off form of the amount widgets. Without JavaScript it is a plain GET form to the
  * apply page (v1 and the amount field as named); with it, submitting goes to `href`, the URL
- * engine/apply.ts built from the stored source and the widget's rule for the amount.
+ * engine/browser/applySource.ts built from the stored source and the widget's rule for the amount.
  */
 export function ApplyForm({
   apply,

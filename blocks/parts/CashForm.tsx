@@ -1,10 +1,10 @@
 'use client';
 import { useState } from 'react';
-import { applyUrl } from '../../engine/applyUrl';
-import { formatNumber } from '../../engine/amounts';
+import { applyUrl } from '../../engine/browser/applyUrl';
+import { formatNumber } from '../../engine/browser/amounts';
 import { ApplyForm } from './ApplyForm';
-import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/widgets/amountInput';
-import type { BrandView } from '../../engine/model';
+import { blurCashAmount, CASH_AMOUNT, cashSubmitAmount, typeCashAmount } from '../../engine/browser/widgets/amountInput';
+import type { BrandView } from '../../engine/site/model';
 import { useApplySource } from './useApplySource';
 
 export const CREDIT_NOTE = "This won't affect your credit score";

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { modalWidthPx, wrapFocus, type ModalWidth } from '../../engine/widgets/modal';
+import { modalWidthPx, wrapFocus, type ModalWidth } from '../../engine/browser/widgets/modal';
 import { lockScroll } from '../chrome/scrollLock';
 
 export interface ModalProps {

@@ -1,5 +1,5 @@
-import { STORE_BRANDS } from '../../engine/data/stores';
-import type { LinkView } from '../../engine/model';
+import { STORE_BRANDS } from '../../engine/browser/data/stores';
+import type { LinkView } from '../../engine/site/model';
 
 /** The pattern the payday exit popup's store links follow in a first load's data (blocks/hydrationModel.ts). */
 export const STORE_SLUG = '{store.slug}';

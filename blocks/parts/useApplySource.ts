@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { storedSource } from '../../engine/apply';
+import { storedSource } from '../../engine/browser/applySource';
 import { afterVisitRemembered, localStore } from '../chrome/visitTracking';
 
 /**

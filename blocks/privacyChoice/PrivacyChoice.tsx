@@ -1,8 +1,8 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 import type { BlockProps } from '../types';
-import { browserPrivacyState, type PrivacyState } from '../../engine/privacy';
-import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
+import { browserPrivacyState, type PrivacyState } from '../../engine/browser/privacy';
+import { optInCookie, optOutCookie } from '../../engine/browser/privacyCookie';
 import { denyAds } from '../chrome/thirdParties';
 
 const STATUS: Record<PrivacyState, string> = {
@@ -23,7 +23,7 @@ const cookieChanged = () => cookieListeners.forEach((listener) => listener());
 /**
  * The opt-out control (CCPA/CPRA "Do Not Sell or Share"). The page is cached, so the choice is
  * read in the browser after mount; until then the status says it is being checked. Rules:
- * engine/privacy.ts. The next page (and any lead) honours the cookie; this page tells the tag
+ * engine/browser/privacy.ts. The next page (and any lead) honours the cookie; this page tells the tag
  * manager at once (consent mode update).
  */
 export default function PrivacyChoice({ block }: BlockProps<'privacyChoice'>) {

@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
-import { bracketAmount } from '../../engine/amounts';
-import { applyUrl } from '../../engine/applyUrl';
+import { bracketAmount } from '../../engine/browser/amounts';
+import { applyUrl } from '../../engine/browser/applyUrl';
 import { ApplyForm } from '../parts/ApplyForm';
 import type { BlockProps } from '../types';
 import { AmountDropdown } from '../parts/AmountDropdown';
@@ -13,7 +13,7 @@ import { useApplySource } from '../parts/useApplySource';
  * Quick amount picker "How Much Instant Cash Do You Need?": the amount dropdown (100–5000 and
  * "Above $5000") whose choice is rounded up to a bracket (500, 1000, 2500, 5000, above → 35000)
  * and handed to the apply page. Without script it is a plain GET form with the default amount.
- * Right under the hero (engine/leadIn.ts) it opens the page: tighter on phones, with the cost note.
+ * Right under the hero (engine/site/leadIn.ts) it opens the page: tighter on phones, with the cost note.
  */
 export default function QuickAmount({ block, brand }: BlockProps<'quickAmount'>) {
   const [amount, setAmount] = useState(block.data.defaultAmount);

@@ -1,10 +1,10 @@
 'use client';
 import { useState } from 'react';
-import { applyUrl } from '../../engine/applyUrl';
+import { applyUrl } from '../../engine/browser/applyUrl';
 import { funnel } from '../chrome/funnel';
-import { formatMoney } from '../../engine/amounts';
-import { digitsOnly } from '../../engine/widgets/amountInput';
-import { sliderAmount, sliderInput, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
+import { formatMoney } from '../../engine/browser/amounts';
+import { digitsOnly } from '../../engine/browser/widgets/amountInput';
+import { sliderAmount, sliderInput, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/browser/widgets/slider';
 import type { BlockProps } from '../types';
 import { CREDIT_NOTE } from '../parts/CashForm';
 import { WidgetCostNote } from '../chrome/CostNote';
@@ -13,8 +13,8 @@ import { useApplySource } from '../parts/useApplySource';
 /**
  * Range-slider banner (SPEC §5): a native range input in steps of 5 whose amount is ten times the
  * value, named by aria-valuetext ("$1,000"); its range and starting amount are the page's, from
- * the loan rules (engine/widgets/slider.ts); a field to type the amount instead of dragging; and
- * the See Rates / Check Your Rate link with that amount. Right under the hero (engine/leadIn.ts)
+ * the loan rules (engine/browser/widgets/slider.ts); a field to type the amount instead of dragging; and
+ * the See Rates / Check Your Rate link with that amount. Right under the hero (engine/site/leadIn.ts)
  * it opens the page: tighter on phones, with the cost note after the link.
  */
 export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>) {

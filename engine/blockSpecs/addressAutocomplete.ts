@@ -1,5 +1,5 @@
-import type { GeocoderEndpoint } from '../geocode/client';
-import { geocoderEndpoint } from '../geocode/endpoint';
+import type { GeocoderEndpoint } from '../browser/geocoder/client';
+import { geocoderEndpoint } from '../geo/geocoder/endpoint';
 import type { BlockSpec } from './types';
 
 /** The browser asks the geocoder for the brand's map key. */

@@ -1,7 +1,7 @@
-import { applyUrl } from '../applyUrl';
-import { unavailableHere } from '../availability';
-import { NO_SERVICE_ALTERNATIVES } from '../locationText';
-import type { LinkView } from '../model';
+import { applyUrl } from '../browser/applyUrl';
+import { unavailableHere } from '../site/availability';
+import { NO_SERVICE_ALTERNATIVES } from '../site/locationText';
+import type { LinkView } from '../site/model';
 import type { BlockSpec } from './types';
 
 export interface ApplyCtaData {

@@ -1,14 +1,14 @@
 import type { AmountParam } from '../../schemas/brand.types';
-import { originOf } from '../csp.mjs';
-import { TITLE_APPLY } from '../applyUrl';
-import { consentText, CONSENT_VERSION_OF } from '../consent';
-import { consentPartyOf, countryNotices, type CountryNotices } from '../leads/countryText';
-import { FORM_AMOUNT } from '../leads/formRules';
-import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../leads/rules';
-import { lendingView } from '../lending';
-import type { LinkView } from '../model';
-import { AU_STATES, CA_PROVINCES, type Country } from '../regions';
-import { STATES } from '../states';
+import { originOf } from '../site/csp.mjs';
+import { TITLE_APPLY } from '../browser/applyUrl';
+import { consentText, CONSENT_VERSION_OF } from '../site/consent';
+import { consentPartyOf, countryNotices, type CountryNotices } from '../site/countryText';
+import { FORM_AMOUNT } from '../browser/formRules';
+import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../geo/servedPlaces';
+import { lendingView } from '../site/lending';
+import type { LinkView } from '../site/model';
+import { AU_STATES, CA_PROVINCES, type Country } from '../browser/regions';
+import { STATES } from '../geo/states';
 import type { BlockSpec } from './types';
 
 /** The application form's server-resolved data (blocks/applyForm). */
@@ -29,7 +29,7 @@ export interface ApplyFormData {
   phone: { tel: string; text: string; hours?: string };
   /** the guide offered on the thank-you step */
   guide: LinkView;
-  /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/lending.ts) */
+  /** shown next to the amount: the block's own, else the brand's lending.representativeExample (engine/site/lending.ts) */
   representativeExample: string;
   /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
   traceKey?: string;
@@ -81,7 +81,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
   },
   // The form asks for what the server needs from this brand: purpose and vehicle when its apply
   // page is /apply-title-loans (engine/leads/record.ts loanKindOf), and what its country needs
-  // (engine/validate/countryForm.ts).
+  // (engine/site/brandChecks/countryForm.ts).
   check: (block, { brand, at, add }) => {
     if (block.provider === 'script') return;
     const formKind = brand.apply.path === TITLE_APPLY.path ? 'title' : 'general';
@@ -90,7 +90,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
         `${at}/loanKind`,
         `brand "${brand.id}" takes ${formKind} loan requests (its apply page is ${brand.apply.path}), but this form asks for "${block.loanKind}"; use a layout whose form has "loanKind": "${formKind}"`,
       );
-    // The rest of the country's fit is the brand's own (engine/validate/countryForm.ts, run on every brand).
+    // The rest of the country's fit is the brand's own (engine/site/brandChecks/countryForm.ts, run on every brand).
     if (block.loanKind === 'title' && brand.country !== 'US')
       add(`${at}/loanKind`, `title-loan requests are taken in the US only; brand "${brand.id}" is in ${brand.country}`);
   },

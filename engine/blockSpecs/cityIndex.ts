@@ -1,7 +1,7 @@
-import { citiesByName } from '../cities';
-import { cityPage, cityPageCount } from '../directory';
-import type { LinkView } from '../model';
-import { cityItemVars } from '../routeParams';
+import { citiesByName } from '../geo/cities';
+import { cityPage, cityPageCount } from '../site/directory';
+import type { LinkView } from '../site/model';
+import { cityItemVars } from '../site/routeParams';
 import { pageLinks, withoutPageNumber } from './links';
 import type { BlockSpec } from './types';
 

@@ -1,6 +1,6 @@
-import { citiesOf, largestCitiesByName } from '../cities';
-import type { LinkView } from '../model';
-import { stateItemVars } from '../routeParams';
+import { citiesOf, largestCitiesByName } from '../geo/cities';
+import type { LinkView } from '../site/model';
+import { stateItemVars } from '../site/routeParams';
 import type { BlockSpec } from './types';
 
 const STATE_PARAMS = '{state}, {stateCode}, {city} or {cityState}';

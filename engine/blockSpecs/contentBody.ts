@@ -1,5 +1,5 @@
 /** The body of the content item the path's {slug} names, with its author, tags and category. */
-import type { ContentBodyData } from '../content/load';
+import type { ContentBodyData } from '../site/contentLoad';
 import type { Entry } from '../content/types';
 import type { BlockSpec } from './types';
 

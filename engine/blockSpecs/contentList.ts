@@ -4,10 +4,10 @@
  * failure fails the page. Any other list that fails only marks this block, which then shows
  * "Oh snap! There was a problem loading this content" while the page still renders.
  */
-import type { ContentListData } from '../content/load';
+import type { ContentListData } from '../site/contentLoad';
 import type { Entry, ListFilters } from '../content/types';
 import { DEFAULT_PAGE_SIZE } from '../content/types';
-import type { LinkView } from '../model';
+import type { LinkView } from '../site/model';
 import { pageLinks, withoutPageNumber } from './links';
 import type { BlockSpec } from './types';
 

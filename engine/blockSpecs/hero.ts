@@ -1,12 +1,12 @@
-import { applyUrl } from '../applyUrl';
-import { unavailableHere } from '../availability';
+import { applyUrl } from '../browser/applyUrl';
+import { unavailableHere } from '../site/availability';
 import type { BlockSpec } from './types';
 
 export interface HeroData {
   applyHref: string;
   /** the state (or the title brand's excluded state) the page is about, where the brand takes no request; no apply button is shown */
   unavailable?: { reason: string; alternativesHref: string };
-  /** the input right below is the page's call to action: the hero only introduces it (engine/leadIn.ts) */
+  /** the input right below is the page's call to action: the hero only introduces it (engine/site/leadIn.ts) */
   leadIn?: true;
 }
 

@@ -1,7 +1,7 @@
 import type { LoanType } from '../../schemas/brand.types';
-import { loanTypeVars, showsForLoanType } from '../loanTypeText';
-import { fill } from '../templates';
-import { pageLoanTypes } from '../routeLoanTypes';
+import { loanTypeVars, showsForLoanType } from '../site/loanTypeText';
+import { fill } from '../site/templates';
+import { pageLoanTypes } from '../site/routeLoanTypes';
 import type { BlockSpec } from './types';
 
 export const linkGridSpec: BlockSpec<'linkGrid'> = {

@@ -1,9 +1,9 @@
 /** Link lists several blocks (and the footer) build: states, page numbers. */
 import type { StateExclusions } from '../../schemas/brand.types';
-import type { LinkView } from '../model';
-import { stateItemVars } from '../routeParams';
-import { STATE_SETS, STATES, type State } from '../states';
-import { fill } from '../templates';
+import type { LinkView } from '../site/model';
+import { stateItemVars } from '../site/routeParams';
+import { STATE_SETS, STATES, type State } from '../geo/states';
+import { fill } from '../site/templates';
 
 function statesExcluding(exclude: StateExclusions | undefined): readonly State[] {
   if (!exclude?.length) return STATES;

@@ -1,5 +1,5 @@
-import { LOAN_TYPES } from '../loanTypes';
-import { cityFacts, stateFacts } from '../locationText';
+import { LOAN_TYPES } from '../site/loanTypes';
+import { cityFacts, stateFacts } from '../site/locationText';
 import type { BlockSpec } from './types';
 
 export interface LocationFactsData {

@@ -3,7 +3,7 @@
  * starts on the page's own amount (a "$500 loan" page) when that is one of its options, else on
  * the loan rules' default.
  */
-import { amountLabel, amountOptions, LOAN_AMOUNT } from '../amounts';
+import { amountLabel, amountOptions, LOAN_AMOUNT } from '../browser/amounts';
 import type { BlockSpec } from './types';
 
 export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: number; label: string }[]; defaultAmount: number; costNote: boolean }> = {
@@ -11,7 +11,7 @@ export const quickAmountSpec: BlockSpec<'quickAmount', { options: { value: numbe
   data: (_block, { brand, leadIn, params }) => ({
     options: amountOptions(true).map((value) => ({ value, label: amountLabel(value, brand.locale, brand.currency) })),
     defaultAmount: params.amount !== undefined && amountOptions(true).includes(params.amount) ? params.amount : LOAN_AMOUNT.default,
-    // right under the hero the widget carries the cost note (engine/leadIn.ts)
+    // right under the hero the widget carries the cost note (engine/site/leadIn.ts)
     costNote: leadIn === 'input',
   }),
 };

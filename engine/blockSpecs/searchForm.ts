@@ -1,6 +1,6 @@
-import { LOAN_TYPES } from '../loanTypes';
-import { capitalizeFirst } from '../names';
-import { STATES } from '../states';
+import { LOAN_TYPES } from '../site/loanTypes';
+import { capitalizeFirst } from '../geo/names';
+import { STATES } from '../geo/states';
 import type { BlockSpec } from './types';
 
 type Option = { value: string; label: string };

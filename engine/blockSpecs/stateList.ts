@@ -1,5 +1,5 @@
-import type { LinkView } from '../model';
-import { fill } from '../templates';
+import type { LinkView } from '../site/model';
+import { fill } from '../site/templates';
 import { stateLinks } from './links';
 import type { BlockSpec } from './types';
 

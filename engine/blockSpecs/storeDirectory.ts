@@ -1,6 +1,6 @@
-import { STORE_BRANDS } from '../data/stores';
-import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../directory';
-import type { LinkView } from '../model';
+import { STORE_BRANDS } from '../browser/data/stores';
+import { letterGroupLabel, LETTER_GROUPS, storesInGroup } from '../site/directory';
+import type { LinkView } from '../site/model';
 import type { BlockSpec } from './types';
 
 export interface StoreDirectoryData {

@@ -1,5 +1,5 @@
-import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../directory';
-import type { LinkView } from '../model';
+import { letterGroupLabel, letterGroupOf, storeNearMePath } from '../site/directory';
+import type { LinkView } from '../site/model';
 import type { BlockSpec } from './types';
 
 export const storeFactsSpec: BlockSpec<'storeFacts', { paragraphs: string[]; nearMe?: LinkView }> = {

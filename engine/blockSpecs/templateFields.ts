@@ -4,9 +4,9 @@
  * variables, and validation checks that they give real pages. Read from the generated types.
  */
 import { BLOCK_TEMPLATE_FIELDS, type BlockType } from '../../schemas/brand.types';
-import type { ItemKind } from '../routeParams';
+import type { ItemKind } from '../site/routeParams';
 
-/** A schema naming an item kind that engine/routeParams.ts does not know fails `tsc` here. */
+/** A schema naming an item kind that engine/site/routeParams.ts does not know fails `tsc` here. */
 export const TEMPLATE_FIELDS: Partial<Record<BlockType, Readonly<Record<string, ItemKind>>>> = BLOCK_TEMPLATE_FIELDS;
 
 const NONE: ReadonlySet<string> = new Set();

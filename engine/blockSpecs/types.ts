@@ -5,12 +5,12 @@
  * in its schema ("x-template") and checked from there (TEMPLATE_FIELDS).
  */
 import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
-import type { ContentBodyData } from '../content/load';
+import type { ContentBodyData } from '../site/contentLoad';
 import type { Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
-import type { CompiledRoute, RouteMatch, RouteParams } from '../routes';
-import type { ParamKind } from '../routeParams';
-import type { State } from '../states';
-import type { Vars } from '../templates';
+import type { CompiledRoute, RouteMatch, RouteParams } from '../site/routes';
+import type { ParamKind } from '../site/routeParams';
+import type { State } from '../geo/states';
+import type { Vars } from '../site/templates';
 
 export type BlockOf<K extends BlockType> = Extract<Block, { type: K }>;
 
@@ -27,13 +27,13 @@ export interface ResolveContext {
   isPage: (path: string) => boolean;
   /**
    * The page's opening: 'hero' on a hero followed straight away by an amount widget or the
-   * application form, 'input' on that widget or form (engine/leadIn.ts). Such a hero only
+   * application form, 'input' on that widget or form (engine/site/leadIn.ts). Such a hero only
    * introduces the input, so that the input is on a phone's first screen.
    */
   leadIn?: 'hero' | 'input';
   /** a link template: each item's own variables first, then the page's (e.g. {loanType.slug}) */
   itemFill: (template: string, itemVars: Vars) => string;
-  /** the server's public key a form trace is sealed for; undefined where the deployment has none (given by engine/pageModel.ts) */
+  /** the server's public key a form trace is sealed for; undefined where the deployment has none (given by engine/site/pageModel.ts) */
   traceKey?: () => string | undefined;
 }
 

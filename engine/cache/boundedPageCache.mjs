@@ -8,7 +8,7 @@
  * - nothing is written to disk; the total is capped at PAGE_CACHE_MB (default 128) of HTML +
  *   page data, the least recently used pages dropped first;
  * - a notFound result is never stored (the brand's 404 page is rendered from a model kept once
- *   per brand, engine/notFoundPage.ts), and Next's own per-path lifetime entry for it, or for a
+ *   per brand, engine/site/notFoundPage.ts), and Next's own per-path lifetime entry for it, or for a
  *   dropped page, is removed too (Next keeps those in an unbounded map);
  * - a restart starts empty: pages are rendered again on first request (behind the deployment's
  *   HTTP cache, deploy/, most never reach the server).
@@ -41,7 +41,7 @@ function nextLifetimes() {
 
 /**
  * The bytes of a page's data as JSON, without the brand view when it is the one all pages of the
- * brand share (frozen, held by engine/brandView.ts whatever the cache holds); a page with a brand
+ * brand share (frozen, held by engine/site/brandView.ts whatever the cache holds); a page with a brand
  * object of its own (the blog host's links) counts it. Measured against the heap over 3,000 city
  * pages: 8.8 KB of heap per page for this data; counting the HTML's __NEXT_DATA__ copy instead,
  * as before, said ~1.5 KB.

@@ -87,7 +87,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
   const gzipped = new WeakMap();
   /**
    * A route's cache key, when its request target is a plain page path: the front door hands the
-   * same route object for the same host and target (engine/http/frontDoorServer.ts
+   * same route object for the same host and target (engine/frontDoor/server.ts
    * rememberingPages), so the path is checked and the key built once per route, not per hit.
    * @type {WeakMap<Route, string | null>}
    */

@@ -24,7 +24,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
-import { onShutdown } from '../http/shutdown.mjs';
+import { onShutdown } from '../process/shutdown.mjs';
 import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');

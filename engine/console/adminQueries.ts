@@ -1,12 +1,12 @@
 /**
  * The console's smaller pages: the brands (hosts, whether their files are valid, page patterns,
  * visits and leads today from the daily rollups), the audit log, and the leads export (formula-safe
- * CSV through engine/safeText.ts csv, the one CSV writer of the project). The export's money is
+ * CSV through engine/browser/safeText.ts csv, the one CSV writer of the project). The export's money is
  * the sale record's, as on the overview (engine/traffic/moneyQuery.ts): each lead's sale price and
  * buyer, the time it was sold, and for a returned sale the time of the return and the price given back.
  */
-import { csv } from '../safeText';
-import type { Catalog } from '../catalog';
+import { csv } from '../browser/safeText';
+import type { Catalog } from '../site/catalog';
 import type { Store } from '../store/db';
 
 export interface BrandRow {

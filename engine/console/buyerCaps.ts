@@ -1,11 +1,11 @@
 /**
  * How much of its caps each buyer has used today and this month, counted as the sale counts them
- * (sold leads, in the buyer's schedule time zone, across every instance: engine/sale/store.ts
+ * (sold leads, in the buyer's schedule time zone, across every instance: engine/store/sales.ts
  * soldCounts). Server only: the buyers page calls it from getServerSideProps.
  */
 import type { Buyer } from '../../schemas/buyer.types';
 import { localTime } from '../sale/schedule';
-import { soldCounts } from '../sale/store';
+import { soldCounts } from '../store/sales';
 import type { Store } from '../store/db';
 
 /** "3 of 5 today, 40 of 100 this month"; '' for a buyer without caps. */

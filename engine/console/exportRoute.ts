@@ -5,13 +5,13 @@
  * session's CSRF token; every export is audited with its range and row count.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getCatalog } from '../catalog';
+import { getCatalog } from '../site/catalog';
 import { ApiError, clientIp, handleApi } from '../http/api';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { EXPORT_MAX, leadsCsv } from './adminQueries';
 import { requireUser } from './api';
-import { csv } from '../safeText';
+import { csv } from '../browser/safeText';
 import { googleAdsColumns, soldConversions } from '../sale/conversions';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';

@@ -38,7 +38,7 @@ export function searchOf(text: string): { column: 'id' | 'email' | 'phone'; valu
   if (/^ld_[a-z0-9]+$/i.test(t)) return { column: 'id', value: t };
   if (t.includes('@')) return { column: 'email', value: t.toLowerCase() };
   const digits = t.replace(/\D/g, '');
-  // stored as national digits (engine/regions.ts normalisePhoneFor): a US/CA +1 is dropped
+  // stored as national digits (engine/browser/regions.ts normalisePhoneFor): a US/CA +1 is dropped
   if (digits.length >= 7) return { column: 'phone', value: digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits };
   return { column: 'id', value: t };
 }

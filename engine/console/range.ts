@@ -6,10 +6,10 @@
  * default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
  */
 import type { FunnelFilter } from '../traffic/funnelQuery';
-import type { DeviceClass } from '../traffic/rules';
+import type { DeviceClass } from '../store/trafficRules';
 import { sortOf, type BreakdownSort } from './breakdownSort';
 
-/** The device classes a visit is counted under (engine/traffic/rules.ts deviceClass). */
+/** The device classes a visit is counted under (engine/store/trafficRules.ts deviceClass). */
 export const DEVICE_CLASSES: readonly DeviceClass[] = ['mobile', 'tablet', 'desktop', 'bot', 'other'];
 
 export const MAX_DAYS = 366;

@@ -8,7 +8,7 @@
  * replayed from a log) cannot sign in again within its window. Server-only (node:crypto).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isDeployment } from '../leads/keyFormat.mjs';
+import { isDeployment } from '../keys/keyFormat.mjs';
 import type { Role } from './roles';
 
 export const TOTP_STEP_SECONDS = 30;

@@ -1,10 +1,10 @@
 /**
- * A console user's second factor in the store: the secret sealed at rest (engine/leads/sealing.ts,
+ * A console user's second factor in the store: the secret sealed at rest (engine/keys/sealing.ts,
  * the lead keys), enabled once a code from the app confirmed it, and the last time step a code was
  * accepted for. Accepting a code moves that step forward in one conditional update, so the same
  * code cannot be used twice even by two instances at once. Server-only.
  */
-import { openText, sealText } from '../leads/sealing';
+import { openText, sealText } from '../keys/sealing';
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
 import { normaliseEmail } from '../store/console';

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * A Sentry DSN ("https://KEY@host[:port][/path]/PROJECT") → where envelopes go. Plain
- * JavaScript: server.mjs and engine/csp.mjs (the policy's connect-src) read it too.
+ * JavaScript: server.mjs and engine/site/csp.mjs (the policy's connect-src) read it too.
  * Pure; table tests in tests/unit/error-reports.test.ts.
  *
  * Typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step).

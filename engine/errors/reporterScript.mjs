@@ -17,10 +17,10 @@
  *   policy's connect-src — with the endpoint and the environment, or 404: then nothing is sent.
  *   Pages without errors make no request at all;
  * - release and brand come from the script element's data attributes, so the text — and with
- *   it the CSP hash in engine/csp.mjs — is the same on every page and brand.
+ *   it the CSP hash in engine/site/csp.mjs — is the same on every page and brand.
  * Written by hand in ES2017 and kept small: every byte is in every page.
  *
- * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): engine/csp.mjs, which server.mjs loads on plain Node, hashes this script.
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): engine/site/csp.mjs, which server.mjs loads on plain Node, hashes this script.
  */
 export const REPORTING_CONFIG_PATH = '/api/error-reporting';
 export const MAX_REPORTS_PER_PAGE_VIEW = 5;

@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
-import { getCatalog, type LoadedBrand } from '../catalog';
-import { brandOfHost, requestHost } from '../hosts';
+import { getCatalog, type LoadedBrand } from '../site/catalog';
+import { brandOfHost, requestHost } from '../site/hosts';
 import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
 import { repeatedKey } from './jsonKeys';

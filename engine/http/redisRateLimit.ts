@@ -11,7 +11,7 @@
  */
 import type { createClient } from 'redis';
 import { rateKey } from './rateKey';
-import { onShutdown } from './shutdown.mjs';
+import { onShutdown } from '../process/shutdown.mjs';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
 
 type Client = ReturnType<typeof createClient>;

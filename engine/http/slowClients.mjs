@@ -5,7 +5,7 @@
  * that ask for a 4 MB sitemap and never read it hold their sockets (and whatever was written
  * for them) for as long as they like. Two things keep that bounded:
  * - large bodies are shared, not copied: a cached page or sitemap is one Buffer written to every
- *   client (engine/seoFiles.ts, engine/cache/cachedPageReplay.mjs), and sendBuffer below writes
+ *   client (engine/site/seo/seoFiles.ts, engine/cache/cachedPageReplay.mjs), and sendBuffer below writes
  *   one in slices, each only once the client has taken the previous ones ('drain');
  * - a send timeout (guardSlowReaders): a connection with bytes waiting for the client that has
  *   taken none of them for SEND_TIMEOUT_MS (default 15 s, nginx's send_timeout in deploy/) is

@@ -1,11 +1,11 @@
 /**
  * The environment a lead came from, by the host it was posted on: the dev. and test123. hosts
- * (engine/hosts.ts DEV_PREFIXES) are test sites, *.localhost a developer's machine; every other
+ * (engine/site/hosts.ts DEV_PREFIXES) are test sites, *.localhost a developer's machine; every other
  * host a brand answers on is production. A lead from anything but production is a test lead:
  * stored and listed like any other, delivered only to a destination that accepts test leads.
  * Pure functions; table-tested (tests/unit/lead-environment.test.ts).
  */
-import { DEV_PREFIXES, LOCAL_SUFFIX } from '../hosts';
+import { DEV_PREFIXES, LOCAL_SUFFIX } from '../site/hosts';
 
 export type LeadEnvironment = 'production' | 'test' | 'development';
 

@@ -7,7 +7,7 @@
  *   SHA-256 are stored with the lead, with time, IP and user agent;
  * - under 18 on the day → 422; a ZIP we do not know → 422; a state the brand cannot serve
  *   (SPEC §1, and the title brands' exclusions) → 422 and no lead (no connection to a lender);
- * - Canada and Australia: the province or state from the postal code itself (engine/regions.ts),
+ * - Canada and Australia: the province or state from the postal code itself (engine/browser/regions.ts),
  *   refused the same way where the brand cannot serve it; a body for another country's form,
  *   or a postal code, phone or consent wording of another country → 400;
  * - title brands need the purpose and the vehicle → 400.
@@ -21,19 +21,19 @@
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
-import { TITLE_APPLY } from '../applyUrl';
-import { consentText, countryOfConsentVersion, isConsentVersion } from '../consent';
+import { TITLE_APPLY } from '../browser/applyUrl';
+import { consentText, countryOfConsentVersion, isConsentVersion } from '../site/consent';
 import { ApiError } from '../http/api';
-import { stateByCode } from '../states';
+import { stateByCode } from '../geo/states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
-import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../regions';
-import { consentPartyOf } from './countryText';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../browser/regions';
+import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
-import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from './rules';
+import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from '../geo/servedPlaces';
 import { destinationTakes, environmentOfHost } from './environment';
-import { openText, sealText } from './sealing';
-import { deviceClass } from '../traffic/rules';
+import { openText, sealText } from '../keys/sealing';
+import { deviceClass } from '../store/trafficRules';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;

@@ -1,5 +1,5 @@
 /**
- * Lead key rotation (engine/leads/sealing.ts): put the new key first in LEADS_ENCRYPTION_KEYS and
+ * Lead key rotation (engine/keys/sealing.ts): put the new key first in LEADS_ENCRYPTION_KEYS and
  * keep the old ones after it, restart, run `npm run keys -- rotate` (resealAll: every sealed lead
  * field and form trace not sealed with the current key is opened and sealed again with it — plain
  * form traces from before sealing too), then drop the old keys. Pending deliveries keep working
@@ -10,7 +10,7 @@
  * delivery fail one by one.
  */
 import type { Store } from '../store/db';
-import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from './sealing';
+import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
 
 /** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
 export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {

@@ -11,11 +11,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Buyer } from '../../schemas/buyer.types';
-import { formatProblem, projectRoot, type Source } from '../catalog';
-import { isDeployment } from '../leads/sealing';
+import { formatProblem, projectRoot, type Source } from '../site/catalog';
+import { isDeployment } from '../keys/sealing';
 import { parseJson, type ParsedJson } from '../validate/locate';
 import { checkBuyerSchema } from '../validate/schema';
-import type { FileProblem } from '../validate/semantic';
+import type { FileProblem } from '../site/brandChecks/semantic';
 
 export type { Buyer };
 

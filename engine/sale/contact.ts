@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * A phone as the digits every brand stores it as (engine/regions.ts normalisePhoneFor): North
+ * A phone as the digits every brand stores it as (engine/browser/regions.ts normalisePhoneFor): North
  * America (US, Canada) 10 digits, a leading country code 1 dropped; an Australian mobile
  * "04xxxxxxxx", from +61 too. The two cannot collide (a North American number never starts with
  * 0). undefined when it is neither, so an Australian borrower's phone matches for duplicates and

@@ -9,7 +9,7 @@
  * on (the brand id is authenticated with it): the same link on another brand's host is not genuine.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { DEMO_OFFER_PATH } from '../http/requestPath';
+import { DEMO_OFFER_PATH } from '../browser/requestPath';
 
 export { DEMO_OFFER_PATH };
 export const DEMO_OFFER_TTL_MS = 24 * 3600_000;

@@ -6,9 +6,9 @@
  * shown is escaped, although only this server can have made an offer that opens.
  */
 import type { Brand } from '../../schemas/brand.types';
-import { escapeHtml } from '../errorPages';
-import { LOCALE_OF, type Country } from '../regions';
-import { timeZoneOf } from '../regionTimeZones';
+import { escapeHtml } from '../site/errorPages';
+import { LOCALE_OF, type Country } from '../browser/regions';
+import { timeZoneOf } from '../geo/regionTimeZones';
 import type { DemoOffer, OpenedOffer } from './demoOffer';
 
 export interface PageAnswer {

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, readRawBody } from '../http/api';
-import { leadKeyring } from '../leads/sealing';
+import { leadKeyring } from '../keys/sealing';
 import { demoLenderAvailable } from './demoAvailable';
 import { DEMO_SECRET } from './demoLender';
 import { demoOfferKey, sealDemoOffer, type DemoOffer } from './demoOffer';

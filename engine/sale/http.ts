@@ -3,7 +3,7 @@
  * read up to MAX_ANSWER_BYTES and the rest dropped unread (a buyer cannot fill our memory), and
  * every failure — refused connection, timeout, reset — comes back as a reason, never a throw.
  */
-import { signature } from '../leads/deliver';
+import { signature } from './wire';
 import { MAX_ANSWER_BYTES, type RawAnswer } from './answers';
 
 /** Failures before a connection was made: the request, and the lead in it, never reached the buyer. */

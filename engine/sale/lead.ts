@@ -1,6 +1,6 @@
 /** A stored lead as the sale sees it: its sealed fields opened, its age on the day it was stored. */
-import { leadPayload } from '../leads/deliver';
-import { ageOn } from '../leads/rules';
+import { leadPayload } from './wire';
+import { ageOn } from '../geo/servedPlaces';
 import { isTestLead } from '../leads/environment';
 import type { LeadsTable } from '../store/leads';
 import type { SaleLead } from './eligibility';

@@ -2,18 +2,18 @@
  * The borrower's opt-out ("Stop calls and emails"): the phone or email is checked, kept only as
  * keyed hashes in `suppressions` (never the plaintext), and every buyer that bought a lead with
  * that contact — and gave an optOutUrl — gets a signed notice through the outbox (retried until
- * it answers; engine/sale/notices.ts). In one transaction: a suppression is never recorded
+ * it answers; engine/outbox/notices.ts). In one transaction: a suppression is never recorded
  * without its notices, nor a notice queued twice for the same lead.
  *
- * Hashes are made under every key of the lead keyring (engine/sale/runtime.ts contactKeys): a
+ * Hashes are made under every key of the lead keyring (engine/outbox/saleWorker.ts contactKeys): a
  * lead sold before a key rotation was matched under the key of its day, and a later sale checks
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */
-import { PHONE_WORDS, type Country } from '../regions';
+import { PHONE_WORDS, type Country } from '../browser/regions';
 import type { Store } from '../store/db';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
-import { OPT_OUT_NOTICE } from './notices';
-import { queueOutbox } from './store';
+import { OPT_OUT_NOTICE } from './optOut';
+import { queueOutbox } from '../store/sales';
 
 export interface OptOutBody {
   phone?: string;

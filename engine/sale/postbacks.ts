@@ -11,16 +11,16 @@ import type { Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
 import { isTestLead } from '../leads/environment';
 import { isAllowedEndpoint } from './buyers';
-import type { OutboxRequest } from './notices';
-import { queueOutbox } from './store';
-import type { LeadSalesTable } from './tables';
+import type { OutboxRequest } from '../outbox/notices';
+import { queueOutbox } from '../store/sales';
+import type { LeadSalesTable } from '../store/saleTables';
 
 export const POSTBACK = 'postback:';
 export const isPostbackRow = (destination: string): boolean => destination.startsWith(POSTBACK);
 
 type Lead = Pick<LeadsTable, 'id' | 'brand' | 'click_id' | 'source' | 'source2' | 'currency' | 'privacy_opt_out'>;
 
-/** The ad click ids of a lead: its click id is "gg" + gclid or "tt" + ttclid (engine/tracking.ts). */
+/** The ad click ids of a lead: its click id is "gg" + gclid or "tt" + ttclid (engine/browser/tracking.ts). */
 export function clickIds(clickId: string): { clickId: string; gclid: string; ttclid: string } {
   const gclid = clickId.startsWith('gg') ? clickId.slice(2) : '';
   const ttclid = clickId.startsWith('tt') ? clickId.slice(2) : '';

@@ -10,8 +10,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { BuyerReturn, BuyerReturnAnswer } from '../../schemas/api.types';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
-import { addEvent } from './store';
-import type { LeadReturnsTable } from './tables';
+import { addEvent } from '../store/sales';
+import type { LeadReturnsTable } from '../store/saleTables';
 
 const DAY_MS = 24 * 3600_000;
 

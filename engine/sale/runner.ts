@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Postback } from '../../schemas/brand.types';
-import { leadPayload } from '../leads/deliver';
+import { leadPayload } from './wire';
 import type { Store } from '../store/db';
 import { leadById } from '../store/leads';
 import { readBid, readPostAnswer } from './answers';
@@ -48,7 +48,7 @@ import {
   timelineOf,
   type NewEvent,
   type SaleDecision,
-} from './store';
+} from '../store/sales';
 
 export const SALE_LEASE_MS = 90_000;
 export const SALE_DEADLINE_MS = 40_000;

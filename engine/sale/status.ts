@@ -9,7 +9,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { DEMO_LENDER_ID } from './demoLender';
 import { demoOfferUrl } from './demoOffer';
 import { checkRedirect } from './redirect';
-import type { LeadSalesTable } from './tables';
+import type { LeadSalesTable } from '../store/saleTables';
 
 export function saleStatusAnswer(sale: LeadSalesTable | undefined, buyerOf: (id: string) => Buyer | undefined): SaleStatusAnswer {
   if (!sale || sale.status === 'pending') return { state: 'finding' };

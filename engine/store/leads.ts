@@ -8,11 +8,11 @@
  *   makes the single UPDATE … RETURNING atomic). A row whose lease ran out (a worker died) is
  *   due again.
  * - markDelivered / markAttemptFailed / markRejected finish a claim, and only the claim's own worker can.
- * - form traces are sealed at rest like a lead's sensitive fields (engine/leads/sealing.ts) and
+ * - form traces are sealed at rest like a lead's sensitive fields (engine/keys/sealing.ts) and
  *   opened only on demand (listFormTraces with open, for `npm run traces -- --forms`).
  */
 import { randomBytes } from 'node:crypto';
-import { isSealed, openText, sealText } from '../leads/sealing';
+import { isSealed, openText, sealText } from '../keys/sealing';
 import type { Store, StoreKind } from './db';
 
 export interface LeadsTable {
@@ -59,7 +59,7 @@ export interface LeadsTable {
   environment: string;
   /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */
   visit_id?: string | null;
-  /** the device class of its user agent (engine/traffic/rules.ts deviceClass; migration 012): the money's device when the lead has no visit. Optional, so leads stored without one stay valid. */
+  /** the device class of its user agent (engine/store/trafficRules.ts deviceClass; migration 012): the money's device when the lead has no visit. Optional, so leads stored without one stay valid. */
   device?: string;
 }
 
@@ -85,7 +85,7 @@ export interface FormTracesTable {
   brand: string;
   client_id: string;
   type: string;
-  /** the trace's JSON, sealed (engine/leads/sealing.ts); rows from before sealing hold plain JSON until `npm run keys -- rotate` */
+  /** the trace's JSON, sealed (engine/keys/sealing.ts); rows from before sealing hold plain JSON until `npm run keys -- rotate` */
   trace: string;
   ip: string;
   created_at: string;

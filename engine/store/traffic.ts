@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, Store } from './db';
-import { hourOf, stageOf, type VisitRow } from '../traffic/rules';
+import { hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';

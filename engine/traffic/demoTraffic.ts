@@ -15,12 +15,12 @@
  * its final sale in the same transaction, so a live server's sale never finds one to sell.
  */
 import { randomBytes } from 'node:crypto';
-import { sealText } from '../leads/sealing';
+import { sealText } from '../keys/sealing';
 import type { Store } from '../store/db';
 import { newId, type LeadsTable } from '../store/leads';
 import { addToRollups, hourlyIncrements, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
-import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../sale/tables';
-import { deviceClass, visitRow } from './rules';
+import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../store/saleTables';
+import { deviceClass, visitRow } from '../store/trafficRules';
 
 /** A demo lead's environment (engine/leads/environment.ts: anything but "production" is a test lead). */
 export const DEMO_ENVIRONMENT = 'demo';

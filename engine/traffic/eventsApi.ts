@@ -17,10 +17,10 @@ import schema from '../../schemas/api/events.schema.json' with { type: 'json' };
 import type { EventBatch } from '../../schemas/api.types';
 import { ApiError, brandOfRequest, clientIp, readJsonBody, requireMethod, trustProxyHeaders, userAgent } from '../http/api';
 import { enforceRateLimit, RATE_RULES } from '../http/rateLimit';
-import { requestHost } from '../hosts';
-import { privacyOptedOut } from '../privacy';
+import { requestHost } from '../site/hosts';
+import { privacyOptedOut } from '../browser/privacy';
 import type { TrafficBatch } from '../store/traffic';
-import { deviceClass, metricOf, visitRow } from './rules';
+import { deviceClass, metricOf, visitRow } from '../store/trafficRules';
 import { issueVisitId, verifyVisitId } from './visitId';
 import { sharedTrafficWriter } from './writer';
 

@@ -16,7 +16,7 @@
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
 import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
-import { FUNNEL_STAGES, type FunnelStage } from './rules';
+import { FUNNEL_STAGES, type FunnelStage } from '../store/trafficRules';
 
 export interface FunnelFilter {
   /** ISO 8601 times; the range is [from, to) at hour precision */

@@ -7,7 +7,7 @@
  * DROP … IF EXISTS of a partition already dropped drops nothing. `npm run events:prune` runs it
  * once by hand.
  */
-import { onShutdown } from '../http/shutdown.mjs';
+import { onShutdown } from '../process/shutdown.mjs';
 import type { Store } from '../store/db';
 import { eventsRetentionDays, pruneTraffic } from '../store/traffic';
 

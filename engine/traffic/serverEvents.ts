@@ -4,7 +4,7 @@
  * returned). Each takes its dimensions from its visit when it has one (engine/store/traffic.ts).
  */
 import type { TrafficBatch } from '../store/traffic';
-import { deviceClass, metricOf, type SaleOutcome } from './rules';
+import { deviceClass, metricOf, type SaleOutcome } from '../store/trafficRules';
 
 const stateDim = (state: string | undefined) => (state && /^[a-z]{2}$/i.test(state) ? state.toUpperCase() : '');
 

@@ -6,13 +6,13 @@
  * brand, does not verify. The same shape as before ("v" + 32 hex digits), so stored rows, the
  * lead's visit id and the schemas keep their format.
  *
- * The key is derived from the lead keyring (engine/leads/sealing.ts), like the contact hashes:
+ * The key is derived from the lead keyring (engine/keys/sealing.ts), like the contact hashes:
  * the embedded development key works with no configuration, and every instance of a cluster,
  * sharing LEADS_ENCRYPTION_KEYS, verifies the others' ids. An id stays valid while the key it
  * was made under is in the keyring, so a key rotation does not cut visits in progress.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { leadKeyring, type LeadKeyring } from '../leads/sealing';
+import { leadKeyring, type LeadKeyring } from '../keys/sealing';
 
 export const VISIT_ID_PATTERN = /^v([0-9a-f]{16})([0-9a-f]{16})$/;
 

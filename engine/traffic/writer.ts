@@ -15,7 +15,7 @@
  */
 import { getStore, type Store } from '../store/db';
 import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
-import { hourOf, type VisitRow } from './rules';
+import { hourOf, type VisitRow } from '../store/trafficRules';
 
 export const FLUSH_MS = Number(process.env.EVENTS_FLUSH_MS ?? 1000);
 export const FLUSH_AT = 500;

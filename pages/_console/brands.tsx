@@ -2,7 +2,7 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, linkClass } from '../../blocks/console/ConsoleLayout';
 import { num } from '../../blocks/console/format';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { brandRows, type BrandRow } from '../../engine/console/adminQueries';
 import { consolePage, type ConsoleProps } from '../../engine/console/pages';
 

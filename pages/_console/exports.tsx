@@ -6,7 +6,7 @@
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { EXPORT_MAX } from '../../engine/console/adminQueries';
 import { consolePage, type ConsoleProps } from '../../engine/console/pages';
 import { overviewQuery } from '../../engine/console/range';

@@ -8,7 +8,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts';
 import { money, num, pct } from '../../blocks/console/format';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';

@@ -8,14 +8,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
-import { geocoderIndex } from '../../engine/geocode/data';
+import { geocoderIndex } from '../../engine/geo/geocoder/data';
 import { brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp, trustProxyHeaders, userAgent } from '../../engine/http/api';
-import { requestHost } from '../../engine/hosts';
+import { requestHost } from '../../engine/site/hosts';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
 import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
-import { wakeLeadWorker } from '../../engine/leads/runtime';
-import { saleToken, startSale } from '../../engine/sale/runtime';
-import { privacyOptedOut } from '../../engine/privacy';
+import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
+import { saleToken } from '../../engine/sale/keys';
+import { startSale } from '../../engine/outbox/saleWorker';
+import { privacyOptedOut } from '../../engine/browser/privacy';
 import { getStore } from '../../engine/store/db';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
 import { verifyVisitId } from '../../engine/traffic/visitId';

@@ -11,12 +11,12 @@ import schema from '../../schemas/api/contact-opt-out.schema.json' with { type: 
 import type { ContactOptOutRequest } from '../../schemas/api.types';
 import { ApiError, brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod } from '../../engine/http/api';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
-import { wakeLeadWorker } from '../../engine/leads/runtime';
+import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { getBuyers } from '../../engine/sale/buyers';
 import { readOptOut, recordOptOut } from '../../engine/sale/optOut';
-import { contactKeys } from '../../engine/sale/runtime';
+import { contactKeys } from '../../engine/sale/keys';
 import { getStore } from '../../engine/store/db';
-import type { Country } from '../../engine/regions';
+import type { Country } from '../../engine/browser/regions';
 
 export const config = { api: { bodyParser: false } };
 

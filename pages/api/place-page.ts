@@ -1,12 +1,12 @@
 /**
  * GET /api/place-page?state=tx&city=Austin&loanType=title-loans → {"path": "/title-loans/austin"}:
  * the page of this host's brand for a place a visitor chose in the location search or found with
- * "Use my location" (engine/geocode/placePage.ts). 404 when the brand has no page for it.
+ * "Use my location" (engine/site/placePage.ts). 404 when the brand has no page for it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, brandOfRequest, clientIp, handleApi, requireMethod } from '../../engine/http/api';
 import { enforceRateLimit, RATE_RULES } from '../../engine/http/rateLimit';
-import { placePagePath } from '../../engine/geocode/placePage';
+import { placePagePath } from '../../engine/site/placePage';
 import type { LoanType } from '../../schemas/brand.types';
 
 export const config = { api: { bodyParser: false } };

@@ -6,10 +6,10 @@
 import type { NextApiRequest, NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
 import type { RevalidateRequest } from '../../schemas/api.types';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { ApiError, handleApi, readJsonBody, requireMethod } from '../../engine/http/api';
-import { internalPath } from '../../engine/http/requestPath';
-import { secretMatches } from '../../engine/preview';
+import { internalPath } from '../../engine/browser/requestPath';
+import { secretMatches } from '../../engine/http/preview';
 
 export const config = { api: { bodyParser: false } };
 

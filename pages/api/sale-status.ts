@@ -6,8 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, handleApi, requireMethod } from '../../engine/http/api';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import { leadOfSaleToken, saleBuyers } from '../../engine/sale/runtime';
-import { saleOf } from '../../engine/sale/store';
+import { leadOfSaleToken } from '../../engine/sale/keys';
+import { saleBuyers } from '../../engine/sale/settings';
+import { saleOf } from '../../engine/store/sales';
 import { getStore } from '../../engine/store/db';
 
 export default function handler(req: IncomingMessage, res: ServerResponse) {

@@ -4,7 +4,7 @@
  * BENCH_PORT + 1); the heaviest page (exit popup opened); what the third parties and visit
  * tracking add.
  */
-import { namedScripts } from '../../engine/afterPaintScript.mjs';
+import { namedScripts } from '../../engine/browser/afterPaintScript.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 import { fakeThirdParties, THIRD_PARTY_HOSTS } from '../../tests/e2e/thirdParties';
 import { startServer, stopServer, type BenchContext, type Row } from './context';
-import { EVENTS_URL } from '../../engine/traffic/browserVisit';
+import { EVENTS_URL } from '../../engine/browser/visit';
 
 const PLAIN_PAGE = process.env.BENCH_PLAIN_PAGE ?? '/privacy';
 /** Candidates for the heaviest page: the ones with interactive blocks and the longest lists. */

@@ -15,7 +15,7 @@
  * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then our
  * server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
  * previous run left in .next/seo-files are removed first) and is read again: what sitemaps leave
- * held once served (engine/seoFiles.ts keeps them on disk and at most SEO_FILES_MEMORY_BYTES in memory).
+ * held once served (engine/site/seo/seoFiles.ts keeps them on disk and at most SEO_FILES_MEMORY_BYTES in memory).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

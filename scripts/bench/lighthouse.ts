@@ -30,7 +30,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium';
 export const CHROME_PATH = process.env.CHROME_PATH ?? CHROMIUM_PATH;
 export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 const FIXED_RUNS = process.env.LIGHTHOUSE_RUNS ? Math.max(1, Number(process.env.LIGHTHOUSE_RUNS)) : undefined;
-import { runsAsScript } from '../../engine/csp.mjs';
+import { runsAsScript } from '../../engine/site/csp.mjs';
 import { SCORE_MARGIN, TBT_RATIO, withinBudget } from './lighthouseBudget';
 import { onCpuTime, type CpuTimeReading } from './cpuTimeTrace';
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Buyer } from '../../schemas/buyer.types';
-import { leadKeyring } from '../../engine/leads/sealing';
+import { leadKeyring } from '../../engine/keys/sealing';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { runSale, type SaleDeps } from '../../engine/sale/runner';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';

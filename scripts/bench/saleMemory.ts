@@ -10,7 +10,7 @@
  * (its young generation, old-space pages emptied by the GC), is printed beside it (RSS after a
  * plain full GC): it goes once the process is quiet. Native memory the C allocator keeps (SQLite,
  * sockets, the compiler) is bounded by statement reuse (engine/store/sqliteConnection.ts) and two
- * malloc arenas (engine/http/memorySettings.mjs). The growth of each burst is printed too: a leak
+ * malloc arenas (engine/process/memorySettings.mjs). The growth of each burst is printed too: a leak
  * grows on every one.
  */
 import type { Row } from './context';
@@ -50,7 +50,7 @@ export function memoryRow(idle: MemorySnapshot, bursts: readonly MemorySnapshot[
     ok: over <= MEMORY_BUDGET.overIdleMb && heap < MEMORY_BUDGET.heapMb,
     note:
       `each figure after a full GC in V8's heap-shrinking flavour (what its memory reducer does once the process is quiet; a busy one also holds the pages the peak committed, printed beside it); idle: the process with its store open and migrated and its stand-in buyers read, before its first sale; ` +
-      `the process runs with the server's process settings (scripts/bench/saleRun.ts imports engine/http/boundYoungGeneration.mjs first, as server.mjs does); ` +
+      `the process runs with the server's process settings (scripts/bench/saleRun.ts imports engine/process/boundYoungGeneration.mjs first, as server.mjs does); ` +
       `the first bursts are the rows above, then ${bursts.length} bursts of ${count(perBurst)}; a leak would grow on every burst`,
   };
 }

@@ -3,7 +3,7 @@
  * server's: what server.mjs imports first (the process settings it re-executes itself with) is
  * imported first here too. Prints the rows as one line of JSON.
  */
-import '../../engine/http/boundYoungGeneration.mjs';
+import '../../engine/process/boundYoungGeneration.mjs';
 import { ROWS_PREFIX, saleRowsHere } from './sale';
 
 const rows = await saleRowsHere();

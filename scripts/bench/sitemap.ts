@@ -1,5 +1,5 @@
 /**
- * What a sitemap request costs the server (engine/seoFiles.ts), and what 100 clients that never
+ * What a sitemap request costs the server (engine/site/seo/seoFiles.ts), and what 100 clients that never
  * read one cost it (engine/http/slowClients.mjs). On a server of its own, started fresh, so the
  * first request really is the first: its CPU time (utime + stime from /proc) around each request.
  */

@@ -1,5 +1,5 @@
 /**
- * A brand page's scripts start after the browser has painted its largest text (engine/afterPaintScript.mjs):
+ * A brand page's scripts start after the browser has painted its largest text (engine/browser/afterPaintScript.mjs):
  * the text is on screen before React is evaluated, and the page then hydrates with Next's chunks
  * in the order Next wrote them, allowed by the content security policy.
  */

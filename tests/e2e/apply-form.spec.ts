@@ -8,7 +8,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_BUYER_PORT, E2E_BUYER_SECRET, E2E_DB_FILE } from '../../playwright.config';
-import { consentText } from '../../engine/consent';
+import { consentText } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
 import { openFormTrace } from '../../engine/store/leads';
 import { startBuyer } from '../support/buyer';

@@ -5,8 +5,8 @@
  * over plain HTTP.)
  */
 import { expect, test } from './sharedPage.fixtures';
-import { buildCatalog, readSources, type LoadedBrand } from '../../engine/catalog';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog, readSources, type LoadedBrand } from '../../engine/site/catalog';
+import { resolvePage } from '../../engine/site/resolve';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 const catalog = buildCatalog(readSources().brands, readSources().layouts);

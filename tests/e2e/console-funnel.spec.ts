@@ -7,7 +7,7 @@
  * written in batches, so the overview is read again until it shows them (never a fixed sleep).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
+import { VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { step } from './apply-form.fixtures';
 import { addUser, clearNetworkAttempts, CONSOLE, run, signIn, withStore } from './console.fixtures';
 import { brandUrl } from './helpers';

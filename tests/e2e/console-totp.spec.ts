@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { base32Decode, totp } from '../../engine/console/totp';
-import { isSealed } from '../../engine/leads/sealing';
+import { isSealed } from '../../engine/keys/sealing';
 import { addUser, checkPage, clearNetworkAttempts, CONSOLE, PASSWORD, signIn, withStore } from './console.fixtures';
 
 test.beforeAll(() => clearNetworkAttempts());

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { newId } from '../../engine/store/leads';
 import { writeTraffic } from '../../engine/store/traffic';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 import { leadRow } from '../support/leadRow';
 import { PORT } from './helpers';
 import { addUser, checkPage, clearNetworkAttempts, CONSOLE, CONSOLE_HOST, raw, run, signIn, withStore } from './console.fixtures';

@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { openStore, type Store } from '../../engine/store/db';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 import { fillAndSubmit, uniquePhone } from './sale.fixtures';

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { loadContent } from '../../engine/content/embedded';
-import { previewLink } from '../../engine/preview';
+import { previewLink } from '../../engine/http/preview';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { PORT } from './helpers';
 

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { request } from 'node:http';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { PORT } from './helpers';
 
 const CRAWL_LIMIT = Number(process.env.CRAWL_LIMIT ?? 300);

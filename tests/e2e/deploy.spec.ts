@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
-import { CURRENT_CONSENT_VERSION } from '../../engine/consent';
+import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { loadContent } from '../../engine/content/embedded';
 import { startBuyer, type Buyer } from '../support/buyer';
 import { createClient } from 'redis';

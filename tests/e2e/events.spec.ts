@@ -6,13 +6,13 @@
  * with sendBeacon in batches, by the one lazy chunk that holds the events code (never among a
  * page's first scripts). A visitor sending Global Privacy Control is counted without click ids.
  */
-import { namedScripts } from '../../engine/afterPaintScript.mjs';
+import { namedScripts } from '../../engine/browser/afterPaintScript.mjs';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
-import { EVENTS_URL, VISIT_STORAGE_KEY } from '../../engine/traffic/browserVisit';
-import { deviceClass } from '../../engine/traffic/rules';
+import { EVENTS_URL, VISIT_STORAGE_KEY } from '../../engine/browser/visit';
+import { deviceClass } from '../../engine/store/trafficRules';
 import { step } from './apply-form.fixtures';
 import { brandUrl } from './helpers';
 

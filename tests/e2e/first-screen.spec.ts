@@ -1,14 +1,14 @@
 /**
  * The first screen of a phone (390 × 844 and 320 × 640) holds an input on every brand's apply page
  * and on every page that opens on an amount widget (a hero followed straight away by one,
- * engine/leadIn.ts) — found from the brand files, so a new brand or layout is covered as it comes.
+ * engine/site/leadIn.ts) — found from the brand files, so a new brand or layout is covered as it comes.
  * One load per brand × page × width in one shared browser context; nothing shifts while the page
  * loads and hydrates. The widget's cost note keeps the representative example behind a real
  * disclosure, opened by keyboard, axe-clean.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { leadInFacts, leadInRoles } from '../../engine/leadIn';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { leadInFacts, leadInRoles } from '../../engine/site/leadIn';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 /** Every brand's pages that open on an input, a sample path for each route ({amount} → 500). */

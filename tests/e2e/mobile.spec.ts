@@ -208,7 +208,7 @@ test.describe('the sticky apply button on phones', () => {
 
   test('appears once the hero button has scrolled away, hides back at the top, never covers the end of the page', async ({ page }) => {
     await page.goto(brandUrl('ipaydayloans', '/'));
-    // the page's opening call to action: here the amount widget right under the hero (engine/leadIn.ts)
+    // the page's opening call to action: here the amount widget right under the hero (engine/site/leadIn.ts)
     const heroCta = page.locator('[data-hero-cta]');
     await expect(heroCta).toBeInViewport();
     await expect(sticky(page)).toBeHidden();

@@ -10,8 +10,8 @@ import { readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { citiesOf } from '../../engine/cities';
-import { STATES } from '../../engine/states';
+import { citiesOf } from '../../engine/geo/cities';
+import { STATES } from '../../engine/geo/states';
 import { startInstance, type Instance } from '../support/instances';
 import { PORT, rawGet } from './helpers';
 

@@ -7,8 +7,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { matchPath } from '../../engine/pageMatch';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { matchPath } from '../../engine/site/pageMatch';
 import { brandUrl, expectNoAxeViolations, PORT } from './helpers';
 import { cspViolations, dataLayerEvents, fakeThirdParties, isGtmScript, isPixelEvent, isPixelScript, pageviews } from './thirdParties';
 

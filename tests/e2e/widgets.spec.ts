@@ -310,7 +310,7 @@ test.describe('amount widgets on pages', () => {
     await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1000');
     await expect(link).toHaveAttribute('rel', 'nofollow');
     await expect(banner).toContainText("This won't affect your credit score");
-    // The widget opens the page (engine/leadIn.ts): no hero button before it; its cost note after it.
+    // The widget opens the page (engine/site/leadIn.ts): no hero button before it; its cost note after it.
     await expect(page.getByRole('link', { name: 'Check my options' })).toHaveCount(0);
     await slider.focus();
     await expect(slider).toBeFocused();
@@ -360,7 +360,7 @@ test.describe('amount widgets on pages', () => {
     const amount = widget.getByLabel(/Loan amount/);
     await expect(amount).toHaveAttribute('placeholder', '1000');
     await expect(widget).toContainText("This won't affect your credit score");
-    // The widget opens the page (engine/leadIn.ts): no hero button before it; its cost note after it.
+    // The widget opens the page (engine/site/leadIn.ts): no hero button before it; its cost note after it.
     await expect(page.getByRole('link', { name: 'Check my options' })).toHaveCount(0);
     await amount.focus();
     await expect(amount).toBeFocused();

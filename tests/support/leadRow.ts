@@ -3,7 +3,7 @@
  * production lead from Austin, TX, its sealed fields sealed with the keys configured when it is
  * called. Each call gets its own idempotency key; `extra` replaces any column.
  */
-import { sealText } from '../../engine/leads/sealing';
+import { sealText } from '../../engine/keys/sealing';
 import type { LeadsTable } from '../../engine/store/leads';
 
 let n = 0;

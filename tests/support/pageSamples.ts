@@ -8,10 +8,10 @@ import { renderToString } from 'react-dom/server';
 import { createElement } from 'react';
 import BrandPage from '../../pages/_brand/[brand]/[[...path]]';
 import { preloadBlocks } from '../../blocks/registry';
-import type { Catalog, LoadedBrand } from '../../engine/catalog';
-import { contentPaths } from '../../engine/sitemap';
-import { buildPageModel } from '../../engine/pageModel';
-import { matchPath } from '../../engine/pageMatch';
+import type { Catalog, LoadedBrand } from '../../engine/site/catalog';
+import { contentPaths } from '../../engine/site/seo/sitemap';
+import { buildPageModel } from '../../engine/site/pageModel';
+import { matchPath } from '../../engine/site/pageMatch';
 import type { ContentSource } from '../../engine/content/types';
 
 /** Fixed so the copyright year never changes the text. */

@@ -2,8 +2,8 @@
  * A stored lead with its pending sale, for tests of the sale and the sale bench: an ordinary
  * Texas request ($800 unless told), with a unique email and phone so it is never a duplicate unless the test gives them.
  */
-import { sealText, type LeadKeyring } from '../../engine/leads/sealing';
-import { ensureSale } from '../../engine/sale/store';
+import { sealText, type LeadKeyring } from '../../engine/keys/sealing';
+import { ensureSale } from '../../engine/store/sales';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 

@@ -2,8 +2,8 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { scriptsAfterPaint } from '../../blocks/chrome/afterPaintScripts';
-import { AFTER_PAINT_SCRIPT, namedScripts } from '../../engine/afterPaintScript.mjs';
-import { INLINE_SCRIPT_HASHES, sha256Source } from '../../engine/csp.mjs';
+import { AFTER_PAINT_SCRIPT, namedScripts } from '../../engine/browser/afterPaintScript.mjs';
+import { INLINE_SCRIPT_HASHES, sha256Source } from '../../engine/site/csp.mjs';
 
 const html = (elements: ReturnType<typeof scriptsAfterPaint>) => renderToStaticMarkup(createElement('head', null, ...elements));
 

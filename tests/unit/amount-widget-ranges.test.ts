@@ -5,13 +5,13 @@
  * amount page's widget starts on that page's amount. The exit popups' amount inputs too.
  */
 import { describe, expect, it } from 'vitest';
-import { amountOptions, widgetRange, type AmountRange } from '../../engine/amounts';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { amountChangedNote, FORM_AMOUNT } from '../../engine/leads/formRules';
-import { resolvePage } from '../../engine/resolve';
-import { BORROW_AMOUNTS } from '../../engine/routeParams';
-import { CASH_AMOUNT, TITLE_AMOUNT, blurCashAmount, cashSubmitAmount, titleSubmitAmount } from '../../engine/widgets/amountInput';
-import { sliderAmount, sliderInput, sliderRange } from '../../engine/widgets/slider';
+import { amountOptions, widgetRange, type AmountRange } from '../../engine/browser/amounts';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { amountChangedNote, FORM_AMOUNT } from '../../engine/browser/formRules';
+import { resolvePage } from '../../engine/site/resolve';
+import { BORROW_AMOUNTS } from '../../engine/site/routeParams';
+import { CASH_AMOUNT, TITLE_AMOUNT, blurCashAmount, cashSubmitAmount, titleSubmitAmount } from '../../engine/browser/widgets/amountInput';
+import { sliderAmount, sliderInput, sliderRange } from '../../engine/browser/widgets/slider';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);

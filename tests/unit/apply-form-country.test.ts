@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { formReducer, initialFormState, type FormAction, type FormState } from '../../blocks/applyForm/formState';
 import { keptValues, readStored, SESSION_KEY, stepOfHistoryState, writeStored } from '../../blocks/applyForm/persist';
 import { placeOfPostalCode } from '../../blocks/applyForm/zip';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { consentText, CONSENT_VERSION_OF } from '../../engine/consent';
-import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/leads/formRules';
-import { regionUnavailableReason } from '../../engine/leads/rules';
-import { aprFigures } from '../../engine/validate/countryForm';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { consentText, CONSENT_VERSION_OF } from '../../engine/site/consent';
+import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from '../../engine/browser/formRules';
+import { regionUnavailableReason } from '../../engine/geo/servedPlaces';
+import { aprFigures } from '../../engine/site/brandChecks/countryForm';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const filled = (country: 'CA' | 'AU'): ApplyFormValues => ({

@@ -1,4 +1,4 @@
-/** The application form's rules (engine/leads/formRules.ts), its step reducer and its small browser-free helpers, as tables. */
+/** The application form's rules (engine/browser/formRules.ts), its step reducer and its small browser-free helpers, as tables. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -18,7 +18,7 @@ import {
   stepOfField,
   type ApplyFormValues,
   type FieldKey,
-} from '../../engine/leads/formRules';
+} from '../../engine/browser/formRules';
 import { formReducer, initialFormState, type FormAction, type FormState } from '../../blocks/applyForm/formState';
 import { initialRequest, readStored } from '../../blocks/applyForm/persist';
 import { newIdempotencyKey, outcomeOf } from '../../blocks/applyForm/send';

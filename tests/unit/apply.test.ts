@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { amountLabel, amountOptions, bracketAmount, formatMoney } from '../../engine/amounts';
-import { storedSource } from '../../engine/apply';
-import { applyUrl, TITLE_APPLY } from '../../engine/applyUrl';
+import { amountLabel, amountOptions, bracketAmount, formatMoney } from '../../engine/browser/amounts';
+import { storedSource } from '../../engine/browser/applySource';
+import { applyUrl, TITLE_APPLY } from '../../engine/browser/applyUrl';
 
 const general = { path: '/apply', amountParam: 'requested_amount' } as const;
 const title = { path: '/apply-title-loans', amountParam: 'requestedamount' } as const;

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type Source } from '../../engine/catalog';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog, type Source } from '../../engine/site/catalog';
+import { resolvePage } from '../../engine/site/resolve';
 
 const FILE = 'brands/acme.json';
 const base = JSON.parse(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8')) as {

@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { BlockType } from '../../schemas/brand.types';
 import { BLOCK_SPECS } from '../../engine/blockSpecs';
 import type { BlockSpec } from '../../engine/blockSpecs/types';
-import { getCatalog } from '../../engine/catalog';
-import { formTracePublicKey } from '../../engine/formTrace/keys';
-import { pageUsesGeolocation } from '../../engine/geocode/permissions';
-import { buildPageModel } from '../../engine/pageModel';
-import { resolvePage } from '../../engine/resolve';
+import { getCatalog } from '../../engine/site/catalog';
+import { formTracePublicKey } from '../../engine/keys/formTraceKeys';
+import { pageUsesGeolocation } from '../../engine/site/geolocation';
+import { buildPageModel } from '../../engine/site/pageModel';
+import { resolvePage } from '../../engine/site/resolve';
 
 type Capability = Exclude<keyof BlockSpec<BlockType>, 'data' | 'props' | 'check'>;
 

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
 import { renderPage } from '../support/pageSamples';
 

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultApply } from '../../engine/brandExpand';
-import { buildCatalog } from '../../engine/catalog';
-import { matchPath } from '../../engine/pageMatch';
-import { resolvePage } from '../../engine/resolve';
+import { defaultApply } from '../../engine/site/brandExpand';
+import { buildCatalog } from '../../engine/site/catalog';
+import { matchPath } from '../../engine/site/pageMatch';
+import { resolvePage } from '../../engine/site/resolve';
 
 const FILE = 'brands/acme.json';
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');

@@ -2,11 +2,11 @@
  * How much brand JSON there is: shared layouts plus every brand's own, and the lines of
  * brands/*.json, brands/layouts/*.json and brands/parts/*.json
  * (`cat brands/*.json brands/layouts/*.json brands/parts/*.json | wc -l`).
- * Near-copy layouts are folded into shared ones with parameters (engine/layoutParams.ts: text,
+ * Near-copy layouts are folded into shared ones with parameters (engine/site/layoutParams.ts: text,
  * and switches for blocks only some pages show), and
  * repeated link lists (a brand's own, or a shared part several brands name), blocks several
- * layouts show and routes several brands list (block and route parts, engine/sharedParts.ts)
- * and content routes are written once (engine/brandExpand.ts); these
+ * layouts show and routes several brands list (block and route parts, engine/site/sharedParts.ts)
+ * and content routes are written once (engine/site/brandExpand.ts); these
  * ceilings keep a copy from creeping back unnoticed. Folding more lowers them; a page that
  * needs more raises them deliberately in the same commit (the aim of 140 layouts and 14,500
  * lines is met). They count the twelve brands measured when they were set: an operator who adds a brand

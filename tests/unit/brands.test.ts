@@ -1,8 +1,8 @@
 /** The real brand files: all valid, and the pages they promise resolve to real content. */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { NOT_FOUND_PATH } from '../../engine/pageMatch';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { NOT_FOUND_PATH } from '../../engine/site/pageMatch';
+import { resolvePage } from '../../engine/site/resolve';
 
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);

@@ -15,7 +15,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { recordReturn } from '../../engine/sale/returns';
 import { runSale } from '../../engine/sale/runner';
-import { ensureSale, saleOf, timelineOf } from '../../engine/sale/store';
+import { ensureSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { leadRow } from '../support/leadRow';

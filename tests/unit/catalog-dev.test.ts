@@ -21,7 +21,7 @@ describe('getCatalog in development', () => {
   afterAll(() => vi.unstubAllEnvs());
 
   it('reloads changed files and keeps the other brands when one breaks', async () => {
-    const { getCatalog } = await import('../../engine/catalog');
+    const { getCatalog } = await import('../../engine/site/catalog');
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect([...getCatalog().brands.keys()].sort()).toEqual(['acme', 'beta']);
 

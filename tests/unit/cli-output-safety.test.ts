@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealText } from '../../engine/leads/sealing';
+import { sealText } from '../../engine/keys/sealing';
 import { migrateStore, openStore } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { recordSessionTrace } from '../../engine/store/sessionTraces';

@@ -13,7 +13,7 @@ import { hashPassword } from '../../engine/console/passwords';
 import { addUser } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { writeTraffic } from '../../engine/store/traffic';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 
 const dir = mkdtempSync(join(tmpdir(), 'loansites-console-api-'));
 let db: Store;

@@ -13,7 +13,7 @@ import { hashPassword } from '../../engine/console/passwords';
 import { newTotpSecret } from '../../engine/console/totp';
 import { spendTotpStep, startTotpSetup, userTotp } from '../../engine/console/totpStore';
 import { runUserCli } from '../../engine/console/userCli';
-import { isSealed } from '../../engine/leads/sealing';
+import { isSealed } from '../../engine/keys/sealing';
 import { addUser, findUser, saveAttempts } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';

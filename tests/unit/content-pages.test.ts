@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
 import { createStrapiClient } from '../../engine/content/strapi';
 import type { ContentSource } from '../../engine/content/types';
-import type { PageModel } from '../../engine/model';
-import { buildPageModel } from '../../engine/pageModel';
+import type { PageModel } from '../../engine/site/model';
+import { buildPageModel } from '../../engine/site/pageModel';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { withContentRoutes } from '../fixtures/content-routes';
 

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, cspHeaderName, errorReportOrigin, INLINE_SCRIPT_HASHES, inlineScripts, originOf, sha256Source } from '../../engine/csp.mjs';
+import {
+  contentSecurityPolicy,
+  cspHeaderName,
+  errorReportOrigin,
+  INLINE_SCRIPT_HASHES,
+  inlineScripts,
+  originOf,
+  sha256Source,
+} from '../../engine/site/csp.mjs';
 import { REPORTER_SCRIPT } from '../../engine/errors/reporterScript.mjs';
-import { pagePolicy } from '../../engine/pagePolicy';
-import { MAX_OUTLINED_BOUNDARIES } from '../../engine/reactInlineScripts.mjs';
+import { pagePolicy } from '../../engine/site/pagePolicy';
+import { MAX_OUTLINED_BOUNDARIES } from '../../engine/site/reactInlineScripts.mjs';
 
 const directives = (policy: string): Record<string, string[]> => Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
 const reporterHash = `'sha256-${createHash('sha256').update(REPORTER_SCRIPT).digest('base64')}'`;

@@ -5,14 +5,14 @@
  * request was for and gives the expiry in the borrower's own region.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
-import { isClientPagePath } from '../../engine/http/requestPath';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { isClientPagePath } from '../../engine/browser/requestPath';
 import { DEMO_OFFER_PATH, demoOfferKey, openDemoOffer, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { demoOfferPage, localTime, loanKindText } from '../../engine/sale/demoOfferPage';
-import { timeZoneOf } from '../../engine/regionTimeZones';
-import { AU_STATES, CA_PROVINCES } from '../../engine/regions';
-import { STATES } from '../../engine/states';
+import { timeZoneOf } from '../../engine/geo/regionTimeZones';
+import { AU_STATES, CA_PROVINCES } from '../../engine/browser/regions';
+import { STATES } from '../../engine/geo/states';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const door: Door = {

@@ -7,17 +7,17 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getCatalog } from '../../engine/catalog';
+import { getCatalog } from '../../engine/site/catalog';
 import { leadsCsv } from '../../engine/console/adminQueries';
 import { buyersOverview } from '../../engine/console/buyerQueries';
 import { DEMO_LENDER_ID } from '../../engine/sale/demoLender';
-import { adoptLeadsWithoutSale, dueSales } from '../../engine/sale/store';
+import { adoptLeadsWithoutSale, dueSales } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { writeTraffic } from '../../engine/store/traffic';
 import { DEMO_BRANDS, DEMO_BUYERS, resetDemoTraffic, writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { funnel } from '../../engine/traffic/funnelQuery';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 import { bothStores } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
@@ -93,7 +93,7 @@ describe.each([
       expect(leads.filter((l) => l.environment !== 'demo' || !DEMO_BRANDS.includes(l.brand))).toEqual([]);
       const buyers = await db.selectFrom('lead_sales').select('buyer_id').distinct().where('buyer_id', 'is not', null).execute();
       expect(buyers.map((b) => b.buyer_id).sort()).toEqual(['acme', DEMO_LENDER_ID]);
-      // The sale sweep of a running server (engine/sale/runtime.ts sweepSales): adopt leads without a sale, then take the pending ones.
+      // The sale sweep of a running server (engine/outbox/saleWorker.ts sweepSales): adopt leads without a sale, then take the pending ones.
       expect(await adoptLeadsWithoutSale(db, new Date(0), NOW)).toBe(0);
       expect(await dueSales(db, _kind === 'SQLite' ? 'sqlite' : 'postgres', NOW, 100)).toEqual([]);
 

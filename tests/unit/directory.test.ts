@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/directory';
-import { STORE_BRANDS } from '../../engine/data/stores';
+import { CITY_PAGE_SIZE, cityPage, cityPageCount, citiesStartingWith, letterGroupOf, LETTER_GROUPS, storesInGroup } from '../../engine/site/directory';
+import { STORE_BRANDS } from '../../engine/browser/data/stores';
 import {
   allCitiesByName,
   bySize,
@@ -11,8 +11,8 @@ import {
   citiesOf,
   compareText,
   distinctCitySlugs,
-} from '../../engine/cities';
-import { STATES } from '../../engine/states';
+} from '../../engine/geo/cities';
+import { STATES } from '../../engine/geo/states';
 
 describe('store brands and letter groups', () => {
   it('files every store brand in exactly one group', () => {

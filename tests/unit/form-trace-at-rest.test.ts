@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { encryptFormTrace } from '../../engine/formTrace/encryptBrowser';
-import type { FormTrace } from '../../engine/formTrace/format';
+import { encryptFormTrace } from '../../engine/browser/formTrace/encryptBrowser';
+import type { FormTrace } from '../../engine/browser/formTrace/format';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 const KEY = 'e'.repeat(64);

@@ -13,9 +13,9 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
+import { decryptFormTrace } from '../../engine/leads/formTrace';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
-import type { FormTrace } from '../../engine/formTrace/format';
+import type { FormTrace } from '../../engine/browser/formTrace/format';
 
 const INSECURE_HOST = 'test123.example';
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   const out = await build({
-    entryPoints: [join(process.cwd(), 'engine/formTrace/encryptBrowser.ts')],
+    entryPoints: [join(process.cwd(), 'engine/browser/formTrace/encryptBrowser.ts')],
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
-import { encryptFormTrace } from '../../engine/formTrace/encryptBrowser';
-import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../../engine/formTrace/keys';
+import { decryptFormTrace } from '../../engine/leads/formTrace';
+import { encryptFormTrace } from '../../engine/browser/formTrace/encryptBrowser';
+import { loadFormTraceKeys, writeFormTraceKeyPair, type KeyPairPem } from '../../engine/keys/formTraceKeys';
 
 const pair = (bits: number, type: 'rsa' | 'ec' = 'rsa'): KeyPairPem =>
   type === 'ec'

@@ -1,9 +1,9 @@
 import { generateKeyPairSync, webcrypto } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
-import { decryptFormTrace } from '../../engine/formTrace/decryptServer';
-import { encryptFormTrace, formTraceEngine, sealWithWebCrypto } from '../../engine/formTrace/encryptBrowser';
-import { sealWithForge } from '../../engine/formTrace/encryptForge';
+import { decryptFormTrace } from '../../engine/leads/formTrace';
+import { encryptFormTrace, formTraceEngine, sealWithWebCrypto } from '../../engine/browser/formTrace/encryptBrowser';
+import { sealWithForge } from '../../engine/browser/formTrace/encryptForge';
 import {
   FORM_TRACE_MAX_DATA_BASE64,
   FORM_TRACE_MAX_KEY_BASE64,
@@ -18,7 +18,7 @@ import {
   splitData,
   type FormTrace,
   type FormTraceEnvelope,
-} from '../../engine/formTrace/format';
+} from '../../engine/browser/formTrace/format';
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 

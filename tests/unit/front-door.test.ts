@@ -1,17 +1,17 @@
 /**
- * What happens to a request (engine/http/frontDoor.ts), decided for the real brand files: the
+ * What happens to a request (engine/frontDoor/frontDoor.ts), decided for the real brand files: the
  * refusals, the internal prefix and its spellings, the client router's data requests, what a
  * brand host's path becomes, every host of every brand and the hosts that are not one, and the
  * policies a page is sent with.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { hostsOfBrand } from '../../engine/hosts';
-import { pagePolicy } from '../../engine/pagePolicy';
-import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/http/frontDoor';
-import { answerOf } from '../../engine/http/frontDoorAnswers';
-import { rememberingPages } from '../../engine/http/frontDoorServer';
-import { isClientPagePath, readTarget } from '../../engine/http/requestPath';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { hostsOfBrand } from '../../engine/site/hosts';
+import { pagePolicy } from '../../engine/site/pagePolicy';
+import { consoleHostsOf, decide, permissionsPolicy, type Decision, type Door } from '../../engine/frontDoor/frontDoor';
+import { answerOf } from '../../engine/frontDoor/answers';
+import { rememberingPages } from '../../engine/frontDoor/server';
+import { isClientPagePath, readTarget } from '../../engine/browser/requestPath';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);

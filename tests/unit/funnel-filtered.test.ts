@@ -12,7 +12,7 @@ import { migrateStore, openStore, type Store, type StoreOptions } from '../../en
 import * as pairsMigration from '../../engine/store/migrations/009_traffic_daily_pairs';
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { BREAKDOWNS, breakdown, funnel, pairPlan, series, type Breakdown, type FunnelFilter } from '../../engine/traffic/funnelQuery';
-import { FUNNEL_STAGES } from '../../engine/traffic/rules';
+import { FUNNEL_STAGES } from '../../engine/store/trafficRules';
 import { bothStores } from '../support/bothStores';
 
 const { tmp, postgres } = bothStores('loansites-funnel-filtered-');

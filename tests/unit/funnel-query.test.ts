@@ -10,7 +10,7 @@ import { migrateStore, openStore, type Store, type StoreOptions } from '../../en
 import { writeTraffic, type TrafficEventInput } from '../../engine/store/traffic';
 import { writeDemoTraffic } from '../../engine/traffic/demoTraffic';
 import { BREAKDOWNS, breakdown, dailyAnswers, funnel, funnelOf, series } from '../../engine/traffic/funnelQuery';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 import { insertLead } from '../../engine/store/leads';
 import { bothStores } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';

@@ -1,5 +1,5 @@
 /**
- * Contract: the blocks' geocoding client (engine/geocode/client.ts) gets what the UI needs —
+ * Contract: the blocks' geocoding client (engine/browser/geocoder/client.ts) gets what the UI needs —
  * place names with their city and state, address suggestions (label, postcode, city, state),
  * the region of a point — from the embedded geocoder and from Mapbox alike. Mapbox is a local
  * server answering recorded v5 responses (tests/fixtures/mapbox-v5) at its own path.
@@ -8,12 +8,19 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addressSearchUrl, fetchAddressSuggestions, fetchPlaces, locateRegion, placeSearchUrl, type GeocoderEndpoint } from '../../engine/geocode/client';
+import {
+  addressSearchUrl,
+  fetchAddressSuggestions,
+  fetchPlaces,
+  locateRegion,
+  placeSearchUrl,
+  type GeocoderEndpoint,
+} from '../../engine/browser/geocoder/client';
 
 // What the blocks do: the search panel and the autocomplete fetch the URL the client builds.
 const searchPlaces = (ep: GeocoderEndpoint, text: string) => fetchPlaces(placeSearchUrl(ep, text));
 const suggestAddresses = (ep: GeocoderEndpoint, text: string) => fetchAddressSuggestions(addressSearchUrl(ep, text));
-import { geocodingHandler } from '../../engine/geocode/handler';
+import { geocodingHandler } from '../../engine/http/geocodeApi';
 
 const fixture = (name: string) => readFileSync(`tests/fixtures/mapbox-v5/${name}.json`, 'utf8');
 const RECORDED: Record<string, string> = {

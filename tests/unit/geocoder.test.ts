@@ -1,13 +1,13 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseGeocodeRequest, type ForwardRequest } from '../../engine/geocode/request';
-import { forwardGeocode, reverseGeocode } from '../../engine/geocode/search';
-import { geocodingHandler } from '../../engine/geocode/handler';
-import { placePagePath } from '../../engine/geocode/placePage';
-import { geocoderEndpoint } from '../../engine/geocode/endpoint';
-import { getCatalog } from '../../engine/catalog';
-import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/widgets/locationSearch';
+import { parseGeocodeRequest, type ForwardRequest } from '../../engine/http/geocodeRequest';
+import { forwardGeocode, reverseGeocode } from '../../engine/geo/geocoder/search';
+import { geocodingHandler } from '../../engine/http/geocodeApi';
+import { placePagePath } from '../../engine/site/placePage';
+import { geocoderEndpoint } from '../../engine/geo/geocoder/endpoint';
+import { getCatalog } from '../../engine/site/catalog';
+import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
 
 const forward = (text: string, params = '') =>
   forwardGeocode(parseGeocodeRequest(`${encodeURIComponent(text)}.json`, new URLSearchParams(params)) as ForwardRequest);
@@ -285,8 +285,8 @@ describe('which geocoder the pages call', () => {
 describe('pages that ask for the position (Permissions-Policy: geolocation=(self))', () => {
   // Every page of the brand, as the front door answers it on the brand's host.
   const allowing = async (brand: string) => {
-    const { consoleHostsOf, decide, permissionsPolicy } = await import('../../engine/http/frontDoor');
-    const { brandPaths } = await import('../../engine/sitemap');
+    const { consoleHostsOf, decide, permissionsPolicy } = await import('../../engine/frontDoor/frontDoor');
+    const { brandPaths } = await import('../../engine/site/seo/sitemap');
     const catalog = getCatalog();
     const door = { catalog, previewModeId: null, consoleHosts: consoleHostsOf({}), trustForwardedHost: false, production: true, env: {} };
     const paths = brandPaths(catalog.brands.get(brand)!);
@@ -313,7 +313,7 @@ describe('pages that ask for the position (Permissions-Policy: geolocation=(self
   );
 
   it('a search block without "Use my location" does not ask', async () => {
-    const { pageUsesGeolocation } = await import('../../engine/geocode/permissions');
+    const { pageUsesGeolocation } = await import('../../engine/site/geolocation');
     expect(pageUsesGeolocation({ blocks: [{ type: 'locationSearch', geolocation: false }] })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What a stopping server does (engine/http/shutdown.mjs): the requests in progress are answered,
+ * What a stopping server does (engine/process/shutdown.mjs): the requests in progress are answered,
  * no new connection is taken, then the workers stop before the store and Redis connections close.
  * Against a real node:http server, a real SQLite file and a real redis-server.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainServer, onShutdown, runShutdown, shutdownGraceMs, shutdownOrder } from '../../engine/http/shutdown.mjs';
+import { drainServer, onShutdown, runShutdown, shutdownGraceMs, shutdownOrder } from '../../engine/process/shutdown.mjs';
 import { memoryRateLimiter } from '../../engine/http/rateLimit';
 import { redisRateLimiter } from '../../engine/http/redisRateLimit';
 import { getStore } from '../../engine/store/db';

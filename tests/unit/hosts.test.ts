@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHostMap, hostsOfBrand, lookupBrandId, normaliseHost, requestHost } from '../../engine/hosts';
+import { buildHostMap, hostsOfBrand, lookupBrandId, normaliseHost, requestHost } from '../../engine/site/hosts';
 
 describe('normaliseHost', () => {
   it.each([

@@ -4,8 +4,8 @@
  * JSON-LD or static block data.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { resolvePage } from '../../engine/site/resolve';
 import { hydrationModel, isKeptBlock } from '../../blocks/hydrationModel';
 import { storeLinks } from '../../blocks/parts/storeLinks';
 import { registry } from '../../blocks/registry';

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../engine/catalog';
-import { layoutParamNames, withLayoutParams } from '../../engine/layoutParams';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog } from '../../engine/site/catalog';
+import { layoutParamNames, withLayoutParams } from '../../engine/site/layoutParams';
+import { resolvePage } from '../../engine/site/resolve';
 import type { Layout } from '../../schemas/brand.types';
 
 const FILE = 'brands/acme.json';

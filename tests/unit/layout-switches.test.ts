@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../engine/catalog';
-import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/http/frontDoor';
-import { layoutSwitchNames, withLayoutParams } from '../../engine/layoutParams';
-import { privacyChoicePath } from '../../engine/privacyChoicePage';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog } from '../../engine/site/catalog';
+import { consoleHostsOf, decide, permissionsPolicy } from '../../engine/frontDoor/frontDoor';
+import { layoutSwitchNames, withLayoutParams } from '../../engine/site/layoutParams';
+import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
+import { resolvePage } from '../../engine/site/resolve';
 import type { Brand, Layout } from '../../schemas/brand.types';
 
 const FILE = 'brands/acme.json';

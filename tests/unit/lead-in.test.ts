@@ -1,6 +1,6 @@
-/** Which hero only introduces the input below it (so that input is on a phone's first screen): engine/leadIn.ts. */
+/** Which hero only introduces the input below it (so that input is on a phone's first screen): engine/site/leadIn.ts. */
 import { describe, expect, it } from 'vitest';
-import { leadInFacts, leadInRoles } from '../../engine/leadIn';
+import { leadInFacts, leadInRoles } from '../../engine/site/leadIn';
 
 /** what the opening rule sees of each block type, from its spec */
 const b = leadInFacts;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { answerKind, buyerReason, deliverDue } from '../../engine/leads/deliver';
+import { answerKind, buyerReason, deliverDue } from '../../engine/outbox/deliver';
 import { destinationTakes, environmentOfHost } from '../../engine/leads/environment';
 import { migrateStore, openStore, storeKindOf, type Store, type StoreOptions } from '../../engine/store/db';
 import { insertLead, type LeadsTable } from '../../engine/store/leads';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sealText } from '../../engine/leads/sealing';
+import { sealText } from '../../engine/keys/sealing';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { startBuyer, type Buyer } from '../support/buyer';

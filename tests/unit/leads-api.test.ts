@@ -6,10 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentText, CONSENT_VERSION_OF, CURRENT_CONSENT_VERSION } from '../../engine/consent';
+import { consentText, CONSENT_VERSION_OF, CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { getStore, openStore, type Store } from '../../engine/store/db';
 import { writeTraffic } from '../../engine/store/traffic';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';

@@ -1,9 +1,9 @@
 /** Loan-type words for templates, the per-block loanTypes filter, and heroes per loan type. */
 import { describe, expect, it } from 'vitest';
-import { indefiniteArticle, loanTypeVars, showsForLoanType } from '../../engine/loanTypeText';
-import { heroProblems } from '../../engine/validate/layoutReuse';
+import { indefiniteArticle, loanTypeVars, showsForLoanType } from '../../engine/site/loanTypeText';
+import { heroProblems } from '../../engine/site/brandChecks/layoutReuse';
 import type { BlockType } from '../../schemas/brand.types';
-import { fill } from '../../engine/templates';
+import { fill } from '../../engine/site/templates';
 
 describe('loan-type template variables', () => {
   it.each([

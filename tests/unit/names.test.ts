@@ -1,14 +1,14 @@
 /** Issue 16 item 7: names and labels as pages show them, from the generators (not page by page). */
 import { describe, expect, it } from 'vitest';
-import { getCatalog } from '../../engine/catalog';
-import { cityInState } from '../../engine/cities';
-import { lendingView } from '../../engine/lending';
-import { capitalizeFirst, displayPlaceName } from '../../engine/names';
+import { getCatalog } from '../../engine/site/catalog';
+import { cityInState } from '../../engine/geo/cities';
+import { lendingView } from '../../engine/site/lending';
+import { capitalizeFirst, displayPlaceName } from '../../engine/geo/names';
 import { loanTypeOptionLabel } from '../../engine/blockSpecs/searchForm';
-import { resolvePage } from '../../engine/resolve';
-import { STATE_SETS, stateByCode } from '../../engine/states';
-import { fill, possessive } from '../../engine/templates';
-import { mobileMenuGroups } from '../../engine/widgets/menu';
+import { resolvePage } from '../../engine/site/resolve';
+import { STATE_SETS, stateByCode } from '../../engine/geo/states';
+import { fill, possessive } from '../../engine/site/templates';
+import { mobileMenuGroups } from '../../engine/browser/widgets/menu';
 
 const catalog = getCatalog();
 
@@ -83,7 +83,7 @@ describe('labels', () => {
   });
 });
 
-describe('the phone menu groups (engine/widgets/menu.ts)', () => {
+describe('the phone menu groups (engine/browser/widgets/menu.ts)', () => {
   it('a group label is never a link; its own page is among its links; plain items stay links', () => {
     const groups = mobileMenuGroups([
       { label: 'Loan Types', children: [{ label: 'Payday', href: '/payday-loans' }] },
@@ -112,7 +112,7 @@ describe('the phone menu groups (engine/widgets/menu.ts)', () => {
   });
 });
 
-describe('cost and trust (brand lending, engine/lending.ts)', () => {
+describe('cost and trust (brand lending, engine/site/lending.ts)', () => {
   it('every brand has a representative example, a how-we-are-paid line and its operator', () => {
     for (const [id, loaded] of catalog.brands) {
       const l = lendingView(loaded.brand, { 'brand.name': loaded.brand.name });

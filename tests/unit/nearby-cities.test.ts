@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citiesOf, milesBetween, nearbyCities, type City } from '../../engine/cities';
+import { citiesOf, milesBetween, nearbyCities, type City } from '../../engine/geo/cities';
 
 /** The plain way: every other city of the state by distance, then by slug. */
 function reference(city: City, count: number) {

@@ -4,9 +4,9 @@
  * own files, the API) shows the host's brand by the same lookup.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
-import { consoleHostsOf, decide, type Door } from '../../engine/http/frontDoor';
-import { notFoundView } from '../../engine/notFoundPage';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { notFoundView } from '../../engine/site/notFoundPage';
 
 const { brands, layouts } = readSources({ extraDir: '' });
 const catalog = buildCatalog(brands, layouts);

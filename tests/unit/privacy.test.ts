@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { browserPrivacyState, pagePathFor, privacyOptedOut } from '../../engine/privacy';
-import { privacyChoicePath } from '../../engine/privacyChoicePage';
-import { optInCookie, optOutCookie } from '../../engine/privacyCookie';
+import { browserPrivacyState, pagePathFor, privacyOptedOut } from '../../engine/browser/privacy';
+import { privacyChoicePath } from '../../engine/site/privacyChoicePage';
+import { optInCookie, optOutCookie } from '../../engine/browser/privacyCookie';
 
 describe('the privacy choice', () => {
   it.each([

@@ -1,14 +1,14 @@
 /** Engine behaviour that probing the sites found wrong once (each test failed before its fix): possessives, search by loan type, blog-host links, only real pages rendered, installs from the lock. */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { mainSiteHref, mainSiteHtml } from '../../engine/blogLinks';
-import { getCatalog } from '../../engine/catalog';
-import { availabilitySentence } from '../../engine/locationText';
-import { buildPageModel } from '../../engine/pageModel';
-import { matchPath, searchRedirect } from '../../engine/pageMatch';
-import { resolvePage } from '../../engine/resolve';
-import { stateByCode } from '../../engine/states';
-import { fill, possessive } from '../../engine/templates';
+import { mainSiteHref, mainSiteHtml } from '../../engine/site/blogLinks';
+import { getCatalog } from '../../engine/site/catalog';
+import { availabilitySentence } from '../../engine/site/locationText';
+import { buildPageModel } from '../../engine/site/pageModel';
+import { matchPath, searchRedirect } from '../../engine/site/pageMatch';
+import { resolvePage } from '../../engine/site/resolve';
+import { stateByCode } from '../../engine/geo/states';
+import { fill, possessive } from '../../engine/site/templates';
 
 const catalog = getCatalog();
 

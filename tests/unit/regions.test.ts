@@ -1,4 +1,4 @@
-/** Postal code → province or state, phone numbers and amounts per country (engine/regions.ts), as tables. */
+/** Postal code → province or state, phone numbers and amounts per country (engine/browser/regions.ts), as tables. */
 import { describe, expect, it } from 'vitest';
 import {
   auStateOfPostcode,
@@ -9,7 +9,7 @@ import {
   normalisePhoneFor,
   normalisePostalCode,
   type Country,
-} from '../../engine/regions';
+} from '../../engine/browser/regions';
 
 describe('Canadian postal code → province or territory (the first letter; X by the whole FSA)', () => {
   const table: [string, string][] = [

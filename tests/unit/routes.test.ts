@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRoute, isDisabled, matchRoute, RoutePatternError } from '../../engine/routes';
+import { compileRoute, isDisabled, matchRoute, RoutePatternError } from '../../engine/site/routes';
 
 const specs = [
   { path: '/', layout: 'home' },

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { saleView, safeContinueUrl, SALE_WAIT_MS } from '../../blocks/applyForm/saleView';
 import { outcomeOf } from '../../blocks/applyForm/send';
 import { demoBid, demoBuyer, demoPostAnswer } from '../../engine/sale/demoLender';
-import { leadOfSaleToken, saleBuyers, saleToken } from '../../engine/sale/runtime';
+import { leadOfSaleToken, saleToken } from '../../engine/sale/keys';
+import { saleBuyers } from '../../engine/sale/settings';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import type { LeadSalesTable } from '../../engine/sale/tables';
+import type { LeadSalesTable } from '../../engine/store/saleTables';
 
 /** A sealed demo offer as the demo lender's reference (its form only: what it opens to is tested in sale-demo-offer.test.ts). */
 const OFFER = `o2.${'Qk'.repeat(40)}`;

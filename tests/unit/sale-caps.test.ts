@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { runSale, type SaleDeps } from '../../engine/sale/runner';
-import { saleOf, timelineOf } from '../../engine/sale/store';
+import { saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { storeSaleLead } from '../support/saleLead';

@@ -14,7 +14,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { buyerStats } from '../../engine/console/buyerQueries';
 import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
-import { saleOf, timelineOf } from '../../engine/sale/store';
+import { saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { freePort } from '../support/ports';
 import { storeSaleLead } from '../support/saleLead';

@@ -20,7 +20,7 @@ import { demoBuyer } from '../../engine/sale/demoLender';
 import { demoOfferKey, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { runSale } from '../../engine/sale/runner';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import { saleOf, timelineOf } from '../../engine/sale/store';
+import { saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { storeSaleLead } from '../support/saleLead';
 import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
-import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/sale/store';
+import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { storeSaleLead } from '../support/saleLead';

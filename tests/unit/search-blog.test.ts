@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../engine/catalog';
-import { searchRedirect } from '../../engine/pageMatch';
-import { resolvePage } from '../../engine/resolve';
+import { buildCatalog } from '../../engine/site/catalog';
+import { searchRedirect } from '../../engine/site/pageMatch';
+import { resolvePage } from '../../engine/site/resolve';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const withSearchAndBlog = acme

@@ -1,15 +1,15 @@
 /**
  * robots.txt and sitemaps are built once and answered from memory or disk after
- * (engine/seoFiles.ts): repeats, requests that arrive together and a restart cost no second
+ * (engine/site/seo/seoFiles.ts): repeats, requests that arrive together and a restart cost no second
  * build, and what a process keeps in memory stays within its bound however many sitemaps it serves.
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../engine/catalog';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
-import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/seoFiles';
+import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
 
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);

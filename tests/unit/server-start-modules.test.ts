@@ -3,7 +3,7 @@
  * not hold the content libraries: the front-matter parser (gray-matter, with js-yaml and esprima)
  * loads with the first content query, and the Markdown sanitiser (sanitize-html, with htmlparser2
  * and postcss) with the first content body. Measured: ~1 MB of the ~6 MB of JavaScript files an
- * idle server had loaded, and RSS 5 s after start −8 MiB. The page bundle's engine (engine/pageModel.ts and the block specs it loads) is run in a
+ * idle server had loaded, and RSS 5 s after start −8 MiB. The page bundle's engine (engine/site/pageModel.ts and the block specs it loads) is run in a
  * fresh process, as the server runs it, and Node's module cache read before and after.
  */
 import { execFile } from 'node:child_process';
@@ -22,8 +22,8 @@ const CONTENT_ONLY = ['gray-matter/index.js', 'js-yaml/index.js', 'esprima/dist/
 // Builds page models as getStaticProps does and prints which of CONTENT_ONLY are loaded after each step.
 const script = `
 import { createRequire } from 'node:module';
-import { buildPageModel } from ${url('engine/pageModel.ts')};
-import { buildCatalog, readSources } from ${url('engine/catalog.ts')};
+import { buildPageModel } from ${url('engine/site/pageModel.ts')};
+import { buildCatalog, readSources } from ${url('engine/site/catalog.ts')};
 const require = createRequire(import.meta.url);
 const wanted = ${JSON.stringify(CONTENT_ONLY)};
 const loaded = () => wanted.filter((m) => Object.keys(require.cache).some((f) => f.endsWith('/node_modules/' + m)));

@@ -3,7 +3,7 @@
  * ~100 MiB larger: started as `node server.mjs` (no flag), it replaces itself with the same
  * command plus --max-semi-space-size, keeping its pid, arguments and environment. The same
  * re-execution exposes V8's gc (one heap-shrinking collection once the start-up work is done) and
- * sets glibc's MALLOC_ARENA_MAX=2 (engine/http/memorySettings.mjs): ~50 MiB less resident at idle.
+ * sets glibc's MALLOC_ARENA_MAX=2 (engine/process/memorySettings.mjs): ~50 MiB less resident at idle.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { memorySettingsToApply, releaseStartUpMemory } from '../../engine/http/memorySettings.mjs';
-import { semiSpaceToApply } from '../../engine/http/youngGeneration.mjs';
+import { memorySettingsToApply, releaseStartUpMemory } from '../../engine/process/memorySettings.mjs';
+import { semiSpaceToApply } from '../../engine/process/youngGeneration.mjs';
 
 const run = promisify(execFile);
 const moduleUrl = pathToFileURL(join(__dirname, '..', '..', 'engine', 'http', 'boundYoungGeneration.mjs')).href;

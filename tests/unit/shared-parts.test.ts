@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type Source } from '../../engine/catalog';
+import { buildCatalog, type Source } from '../../engine/site/catalog';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const LEGAL = [

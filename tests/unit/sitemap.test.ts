@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../engine/catalog';
-import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/cities';
-import { cityPageCount } from '../../engine/directory';
-import { matchPath } from '../../engine/pageMatch';
+import { buildCatalog } from '../../engine/site/catalog';
+import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/geo/cities';
+import { cityPageCount } from '../../engine/site/directory';
+import { matchPath } from '../../engine/site/pageMatch';
 import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
-import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/seoFiles';
-import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/sitemap';
-import { STATES } from '../../engine/states';
+import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
+import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/site/seo/sitemap';
+import { STATES } from '../../engine/geo/states';
 
 const acme = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 /** The fixture with more schemes: every city by {cityState}, every distinct slug by {city}, letter pages. */
@@ -83,9 +83,9 @@ describe('robots.txt', () => {
 describe('content pages in the sitemap', () => {
   it('lists every live content page of the brand and nothing else', async () => {
     const { withContentRoutes } = await import('../fixtures/content-routes');
-    const { readSources } = await import('../../engine/catalog');
+    const { readSources } = await import('../../engine/site/catalog');
     const { createEmbeddedSource, loadContent } = await import('../../engine/content/embedded');
-    const { contentPaths } = await import('../../engine/sitemap');
+    const { contentPaths } = await import('../../engine/site/seo/sitemap');
     const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
     const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts);
     const source = createEmbeddedSource(loadContent(join(__dirname, '../fixtures/content')));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviationForStateName, stateByCode, stateBySlug, stateRowByAbbreviation, STATES } from '../../engine/states';
-import { STATE_ROWS } from '../../engine/data/states';
+import { abbreviationForStateName, stateByCode, stateBySlug, stateRowByAbbreviation, STATES } from '../../engine/geo/states';
+import { STATE_ROWS } from '../../engine/geo/stateData';
 
 describe('state tables', () => {
   it('has 50 states, DC and 6 territories in the full table', () => {

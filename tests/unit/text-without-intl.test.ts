@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dateText } from '../../blocks/chrome/FaqList';
-import { citiesOf } from '../../engine/cities';
-import { cityFacts, stateFacts } from '../../engine/locationText';
-import { STATES } from '../../engine/states';
+import { citiesOf } from '../../engine/geo/cities';
+import { cityFacts, stateFacts } from '../../engine/site/locationText';
+import { STATES } from '../../engine/geo/states';
 
 const byIntl = (iso: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 

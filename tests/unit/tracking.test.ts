@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import schema from '../../schemas/api/trace-session.schema.json' with { type: 'json' };
-import { SOURCE_STORAGE_KEY, withApplySource } from '../../engine/apply';
+import { SOURCE_STORAGE_KEY, withApplySource } from '../../engine/browser/applySource';
 import {
   clickIdOf,
   gaClientIdFromCookie,
@@ -19,7 +19,7 @@ import {
   visitOffer,
   waitForClientId,
   type KeyValueStorage,
-} from '../../engine/tracking';
+} from '../../engine/browser/tracking';
 import { validatorFor } from '../../engine/http/api';
 
 class MapStorage implements KeyValueStorage {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
 import { pruneTraffic, writeTraffic } from '../../engine/store/traffic';
 import { eventPartitionDays } from '../../engine/store/trafficPartitions';
-import { visitRow } from '../../engine/traffic/rules';
+import { visitRow } from '../../engine/store/trafficRules';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { trafficEvent } from '../support/trafficEvent';
 import { campaignCounts } from '../support/campaignCounts';

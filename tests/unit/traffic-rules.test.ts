@@ -4,8 +4,8 @@
  * the funnel event of an apply-form move, and batching.
  */
 import { describe, expect, it } from 'vitest';
-import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, visitFor, VISIT_IDLE_MS } from '../../engine/traffic/browserVisit';
-import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/traffic/rules';
+import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, visitFor, VISIT_IDLE_MS } from '../../engine/browser/visit';
+import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/store/trafficRules';
 
 describe('deviceClass', () => {
   it.each([

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store, type StoreOptions } from '../../engine/store/db';
 import { eventsRetentionDays, pruneTraffic, writeTraffic, type TrafficBatch } from '../../engine/store/traffic';
 import { pruneOnce } from '../../engine/traffic/pruneJob';
-import { hourOf, visitRow } from '../../engine/traffic/rules';
+import { hourOf, visitRow } from '../../engine/store/trafficRules';
 import { bothStores } from '../support/bothStores';
 import { trafficEvent } from '../support/trafficEvent';
 

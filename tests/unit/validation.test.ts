@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources, type Source } from '../../engine/catalog';
+import { buildCatalog, readSources, type Source } from '../../engine/site/catalog';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const FILE = 'brands/acme.json';

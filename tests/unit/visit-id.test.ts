@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyringOf } from '../../engine/leads/sealing';
-import { stageOf } from '../../engine/traffic/rules';
+import { keyringOf } from '../../engine/keys/sealing';
+import { stageOf } from '../../engine/store/trafficRules';
 import { issueVisitId, verifyVisitId } from '../../engine/traffic/visitId';
 
 const k1 = randomBytes(32);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '../../engine/tracking';
-import { SOURCE_STORAGE_KEY } from '../../engine/apply';
+import { STORAGE_KEYS } from '../../engine/browser/tracking';
+import { SOURCE_STORAGE_KEY } from '../../engine/browser/applySource';
 
 /** A window with a real-behaving localStorage (a Map), its reads counted, and idle callbacks and listeners fired by the test. */
 function fakeWindow(search: string, pathname: string) {

@@ -10,16 +10,16 @@ import {
   typeCashAmount,
   typeTitleAmount,
   withSeparators,
-} from '../../engine/widgets/amountInput';
-import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/widgets/exitIntent';
-import { BLOCK_ERROR_TEXT, boundaryState, isHeaderSolid } from '../../engine/widgets/layout';
-import { progressState } from '../../engine/widgets/routeProgress';
-import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/widgets/viewport';
-import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/widgets/listbox';
-import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/widgets/modal';
-import { sliderAmount, sliderInput, sliderRange, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/widgets/slider';
-import { amountLabel, amountOptions, formatMoney, formatNumber } from '../../engine/amounts';
-import { LOAN_PURPOSES } from '../../engine/data/purposes';
+} from '../../engine/browser/widgets/amountInput';
+import { claimExitPopup, exitFlagKey, exitPopupSeen, leftDocument, type FlagStorage } from '../../engine/browser/widgets/exitIntent';
+import { BLOCK_ERROR_TEXT, boundaryState, isHeaderSolid } from '../../engine/browser/widgets/layout';
+import { progressState } from '../../engine/browser/widgets/routeProgress';
+import { BREAKPOINTS, debounce, isDesktopWidth, RESIZE_DEBOUNCE_MS } from '../../engine/browser/widgets/viewport';
+import { initialListbox, listboxReducer, type ListboxEvent, type ListboxState } from '../../engine/browser/widgets/listbox';
+import { EXIT_POPUP_WIDTHS, modalWidthPx, wrapFocus } from '../../engine/browser/widgets/modal';
+import { sliderAmount, sliderInput, sliderRange, sliderValueForAmount, sliderValueText, snapSliderValue } from '../../engine/browser/widgets/slider';
+import { amountLabel, amountOptions, formatMoney, formatNumber } from '../../engine/browser/amounts';
+import { LOAN_PURPOSES } from '../../engine/browser/data/purposes';
 
 describe('typed amounts', () => {
   it.each([

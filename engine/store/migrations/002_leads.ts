@@ -1,7 +1,7 @@
 /**
  * Leads and their delivery outbox. A lead is stored, with one outbox row per destination, in
  * one transaction before anything else happens; a worker then delivers the outbox rows.
- * Text columns and ISO 8601 times as in ../db.ts; sensitive fields sealed (engine/leads/sealing.ts).
+ * Text columns and ISO 8601 times as in ../db.ts; sensitive fields sealed (engine/keys/sealing.ts).
  */
 import type { Kysely } from 'kysely';
 

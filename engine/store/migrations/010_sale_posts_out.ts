@@ -1,6 +1,6 @@
 /**
  * The posts still out to a buyer (timeline rows `sending`): counted with its sales each time a
- * post to a capped buyer is reserved (engine/sale/store.ts reservePost). A partial index keeps
+ * post to a capped buyer is reserved (engine/store/sales.ts reservePost). A partial index keeps
  * that count to the few rows in flight, however long the timeline grows.
  */
 import { sql, type Kysely } from 'kysely';

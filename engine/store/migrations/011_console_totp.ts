@@ -1,6 +1,6 @@
 /**
  * The console's second factor: a user's TOTP secret (sealed like a lead's sensitive fields,
- * engine/leads/sealing.ts; set but not yet enabled while they enrol), whether it is enabled, and
+ * engine/keys/sealing.ts; set but not yet enabled while they enrol), whether it is enabled, and
  * the last time step a code was accepted for (so a code cannot be used twice). A session has a
  * stage: `full`, or `code` (the password was right, the code is still to come) or `enrol` (an
  * admin in a deployment who must set up an authenticator before anything else).

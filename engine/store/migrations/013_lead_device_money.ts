@@ -6,7 +6,7 @@
  * they were decided and the returns by the day they were made, so both get an index on that time.
  */
 import { sql, type Kysely } from 'kysely';
-import { deviceClass } from '../../traffic/rules';
+import { deviceClass } from '../trafficRules';
 
 const CHUNK = 500;
 

@@ -1,5 +1,5 @@
 /**
- * The brand catch-all. The front door (engine/http/frontDoor.ts) maps {host}{path} to
+ * The brand catch-all. The front door (engine/frontDoor/frontDoor.ts) maps {host}{path} to
  * /_brand/{brandId}{path}; this page resolves the page model at build or on first request and
  * caches it per brand and path (ISR). A path no route of the brand matches is notFound here
  * (never cached): pages/_error.tsx shows the brand's own 404 page.
@@ -9,11 +9,11 @@ import { useEffect } from 'react';
 import { Blocks } from '../../../blocks/Blocks';
 import { loadStaticBlocks, preloadBlocks } from '../../../blocks/registry';
 import { Layout } from '../../../blocks/chrome/Layout';
-import { getCatalog } from '../../../engine/catalog';
-import type { PageModel } from '../../../engine/model';
+import { getCatalog } from '../../../engine/site/catalog';
+import type { PageModel } from '../../../engine/site/model';
 import { isHydrationModel, type ClientModel } from '../../../blocks/hydrationModel';
-import { NOT_FOUND_PATH } from '../../../engine/pageMatch';
-import { buildPageModel } from '../../../engine/pageModel';
+import { NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
+import { buildPageModel } from '../../../engine/site/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
 
 /** A page's lifetime in the cache (not exported: a page module's exports are sent to the browser). */

@@ -11,7 +11,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
-import { visibleText } from '../../../engine/safeText';
+import { visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';

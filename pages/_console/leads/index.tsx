@@ -6,7 +6,7 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
-import { getCatalog } from '../../../engine/catalog';
+import { getCatalog } from '../../../engine/site/catalog';
 import { listLeadsPage, type LeadRow } from '../../../engine/console/leadQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 

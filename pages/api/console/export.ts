@@ -1,4 +1,4 @@
-/** POST /api/console/export — the leads CSV (engine/console/exportRoute.ts); on the console host only (engine/http/consolePath.ts). */
+/** POST /api/console/export — the leads CSV (engine/console/exportRoute.ts); on the console host only (engine/frontDoor/consolePath.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportRoute } from '../../../engine/console/exportRoute';
 import { getStore } from '../../../engine/store/db';

@@ -1,4 +1,4 @@
-/** POST /api/console/login — a console form post (engine/console/formRoutes.ts loginRoute); on the console host only (engine/http/consolePath.ts). */
+/** POST /api/console/login — a console form post (engine/console/formRoutes.ts loginRoute); on the console host only (engine/frontDoor/consolePath.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute } from '../../../engine/console/formRoutes';
 import { handleApi } from '../../../engine/http/api';

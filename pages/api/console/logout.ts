@@ -1,4 +1,4 @@
-/** POST /api/console/logout — a console form post (engine/console/formRoutes.ts logoutRoute); on the console host only (engine/http/consolePath.ts). */
+/** POST /api/console/logout — a console form post (engine/console/formRoutes.ts logoutRoute); on the console host only (engine/frontDoor/consolePath.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logoutRoute } from '../../../engine/console/formRoutes';
 import { handleApi } from '../../../engine/http/api';

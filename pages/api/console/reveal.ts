@@ -1,4 +1,4 @@
-/** POST /api/console/reveal — a console form post (engine/console/formRoutes.ts revealRoute); on the console host only (engine/http/consolePath.ts). */
+/** POST /api/console/reveal — a console form post (engine/console/formRoutes.ts revealRoute); on the console host only (engine/frontDoor/consolePath.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { revealRoute } from '../../../engine/console/formRoutes';
 import { handleApi } from '../../../engine/http/api';

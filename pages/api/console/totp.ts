@@ -1,4 +1,4 @@
-/** POST /api/console/totp — a console form post (engine/console/totpRoutes.ts): the sign-in code, and setting up an authenticator; on the console host only (engine/http/consolePath.ts). */
+/** POST /api/console/totp — a console form post (engine/console/totpRoutes.ts): the sign-in code, and setting up an authenticator; on the console host only (engine/frontDoor/consolePath.ts). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { totpRoute } from '../../../engine/console/totpRoutes';
 import { handleApi } from '../../../engine/http/api';

@@ -1,6 +1,6 @@
 /**
  * The demo lender's offer page, rendered for the front door's /demo-lender/offer on a brand's
- * host (engine/http/frontDoor.ts hands it here; asked for directly, this path is a 404 there): the
+ * host (engine/frontDoor/frontDoor.ts hands it here; asked for directly, this path is a 404 there): the
  * offer sealed in the link, opened only on the brand it was made on, or a 4xx page saying why the
  * link is not good (engine/sale/demoOfferPage.ts). 404 where there is no demo lender (a
  * deployment, or buyer documents in use).

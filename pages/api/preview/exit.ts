@@ -1,7 +1,7 @@
 /** GET /api/preview/exit?path=… — leave draft mode (404 while previews are off). */
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { handleApi } from '../../../engine/http/api';
-import { previewSecret } from '../../../engine/preview';
+import { previewSecret } from '../../../engine/http/preview';
 
 export default function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
   return handleApi(req, res, async () => {

@@ -1,8 +1,8 @@
 /** GET /api/preview?brand&path&sig — a signed link turns on draft mode and opens the page. */
 import type { NextApiRequest, NextApiResponse } from 'next';
-import { getCatalog } from '../../../engine/catalog';
+import { getCatalog } from '../../../engine/site/catalog';
 import { ApiError, handleApi } from '../../../engine/http/api';
-import { previewSecret, verifyPreviewSignature } from '../../../engine/preview';
+import { previewSecret, verifyPreviewSignature } from '../../../engine/http/preview';
 
 export default function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
   return handleApi(req, res, async () => {

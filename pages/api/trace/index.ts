@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import envelopeSchema from '../../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
-import { decryptFormTrace } from '../../../engine/formTrace/decryptServer';
-import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/formTrace/format';
-import { formTracePrivateKey } from '../../../engine/formTrace/keys';
+import { decryptFormTrace } from '../../../engine/leads/formTrace';
+import { FORM_TRACE_MAX_ENVELOPE_BYTES, FormTraceError } from '../../../engine/browser/formTrace/format';
+import { formTracePrivateKey } from '../../../engine/keys/formTraceKeys';
 import { ApiError, brandOfRequest, clientIp, handleApi, readJsonBody, requireMethod, truncateIp } from '../../../engine/http/api';
 import { enforceRateLimit, RATE_RULES } from '../../../engine/http/rateLimit';
 import { getStore } from '../../../engine/store/db';

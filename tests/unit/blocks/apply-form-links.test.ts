@@ -3,17 +3,17 @@
  * are rendered after the visitor acts, so no crawl of the server's HTML ever sees them): every
  * brand's form, each such step rendered as the browser renders it, and every link resolved
  * against the brand's pages — its routes with their data, and the content store's pages, as the
- * sitemap lists them (engine/sitemap.ts allPaths).
+ * sitemap lists them (engine/site/seo/sitemap.ts allPaths).
  */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { StateGate, ThankYou } from '../../../blocks/applyForm/LaterSteps';
-import { buildCatalog, readSources } from '../../../engine/catalog';
+import { buildCatalog, readSources } from '../../../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../../../engine/content/embedded';
-import type { ResolvedBlockOf } from '../../../engine/model';
-import { resolvePage } from '../../../engine/resolve';
-import { allPaths } from '../../../engine/sitemap';
+import type { ResolvedBlockOf } from '../../../engine/site/model';
+import { resolvePage } from '../../../engine/site/resolve';
+import { allPaths } from '../../../engine/site/seo/sitemap';
 import { SAMPLE_NOW } from '../../support/pageSamples';
 
 const sources = readSources();

@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BLOCK_TYPES, type Block, type Brand, type Layout } from '../../../schemas/brand.types';
-import { buildCatalog, readSources, type Source } from '../../../engine/catalog';
+import { buildCatalog, readSources, type Source } from '../../../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../../../engine/content/embedded';
-import { matchPath, NOT_FOUND_PATH } from '../../../engine/pageMatch';
-import { layoutParamNames } from '../../../engine/layoutParams';
-import { fill } from '../../../engine/templates';
-import { capitalizeFirst } from '../../../engine/names';
+import { matchPath, NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
+import { layoutParamNames } from '../../../engine/site/layoutParams';
+import { fill } from '../../../engine/site/templates';
+import { capitalizeFirst } from '../../../engine/geo/names';
 import { renderPage, samplePaths } from '../../support/pageSamples';
 
 const sources = readSources();

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, readSources } from '../../../engine/catalog';
+import { buildCatalog, readSources } from '../../../engine/site/catalog';
 import { createEmbeddedSource, embeddedIndex } from '../../../engine/content/embedded';
 import { renderPage, samplePaths } from '../../support/pageSamples';
 

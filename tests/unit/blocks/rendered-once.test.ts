@@ -12,9 +12,9 @@ import { Footer } from '../../../blocks/chrome/Footer';
 import { Header } from '../../../blocks/chrome/Header';
 import { RenderedOnceContext, type RenderOnce } from '../../../blocks/chrome/renderedOnce';
 import { createRenderOnce } from '../../../blocks/chrome/renderOnceOnServer';
-import { buildCatalog, readSources } from '../../../engine/catalog';
-import type { BrandView } from '../../../engine/model';
-import { resolvePage } from '../../../engine/resolve';
+import { buildCatalog, readSources } from '../../../engine/site/catalog';
+import type { BrandView } from '../../../engine/site/model';
+import { resolvePage } from '../../../engine/site/resolve';
 
 const sources = readSources();
 const catalog = buildCatalog(sources.brands, sources.layouts);

@@ -1,8 +1,8 @@
 /**
  * robots.txt, sitemap.xml (index) and sitemaps/{n}.xml of a brand. The front door
- * (engine/http/frontDoor.ts) hands {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here
+ * (engine/frontDoor/frontDoor.ts) hands {host}/robots.txt, /sitemap.xml and /sitemaps/{n}.xml here
  * with the brand of the host.
- * Each file is built once and answered from memory after (engine/seoFiles.ts); a query string
+ * Each file is built once and answered from memory after (engine/site/seo/seoFiles.ts); a query string
  * is ignored (the file is the same whatever it says), so `?n=1`, `?n=2`… cannot make the
  * server build anything again, nor nginx's microcache miss (it keys these files by path).
  */
@@ -10,7 +10,7 @@ import type { NextApiRequest, NextApiResponse } from 'next';
 import { ApiError, brandOfRequest, clientIp, handleApi, requireMethod } from '../../../../engine/http/api';
 import { enforceRateLimit, RATE_RULES } from '../../../../engine/http/rateLimit';
 import { contentSource } from '../../../../engine/content/service';
-import { seoFile, type SeoFile } from '../../../../engine/seoFiles';
+import { seoFile, type SeoFile } from '../../../../engine/site/seo/seoFiles';
 
 // A sitemap is up to 50,000 URLs (~4 MB), sent from memory: Next's 4 MB warning for API answers does not apply.
 export const config = { api: { responseLimit: false } };

@@ -1,5 +1,5 @@
-/** The embedded Mapbox-compatible geocoder (engine/geocode/handler.ts). */
-import { geocodingHandler } from '../../../../../engine/geocode/handler';
+/** The embedded Mapbox-compatible geocoder (engine/http/geocodeApi.ts). */
+import { geocodingHandler } from '../../../../../engine/http/geocodeApi';
 
 export const config = { api: { bodyParser: false } };
 

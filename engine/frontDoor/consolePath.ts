@@ -1,0 +1,39 @@
+/**
+ * The console's paths (engine/frontDoor/frontDoor.ts asks these): what a console host's path becomes
+ * for Next, and which paths belong to the console alone. Pure; table tests in
+ * tests/unit/front-door.test.ts.
+ *
+ * The console's pages live in Next under an internal prefix (pages/_console/…) and its API under
+ * /api/console/… (pages/api/console/…). A console host maps its short paths ("/leads") onto the
+ * internal ones; every other host is refused both, so no brand host can ever reach a console
+ * page, its data requests or its API, whatever the spelling.
+ */
+
+/** The internal prefix Next serves console pages under: /_console{path}. */
+export const CONSOLE_PREFIX = '/_console';
+export const CONSOLE_API = '/api/console';
+
+/** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
+const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|brands|exports|users|audit|account)$/;
+const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
+/** Next's built files (the console's stylesheet) and the favicon. */
+const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
+
+/** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
+export function consoleUrl(path: string, search: string): string | undefined {
+  if (PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
+  if (API.test(path) || OWN_FILES.test(path)) return path + search;
+  return undefined;
+}
+
+const startsWithSegment = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
+const CONSOLE_DATA = /^\/_next\/data\/[^/]+\/_console(?:[/.]|$)/;
+
+/**
+ * Whether a path (normalised: decoded, backslashes as slashes, runs of slashes as one; any case)
+ * names a console page, a console page's data or the console's API: refused on every other host.
+ */
+export function isConsolePath(normalised: string): boolean {
+  const lower = normalised.toLowerCase();
+  return startsWithSegment(lower, CONSOLE_PREFIX) || startsWithSegment(lower, CONSOLE_API) || CONSOLE_DATA.test(lower);
+}

@@ -1,0 +1,205 @@
+/**
+ * The front door: what happens to a request, decided in one pure function before Next sees it.
+ * server.mjs asks `decide` for every request (development and production alike), sets the
+ * headers the decision names and then answers itself, replays a cached page, or hands Next the
+ * URL the decision gives. Table test: tests/unit/front-door.test.ts.
+ *
+ * In order:
+ * 1. refuse — methods no page has (405), a target that is not a path (400), a path with dot
+ *    segments or encoded separators (400, engine/browser/requestPath.ts), the internal prefix
+ *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
+ * 2. console — the operators' console hosts (CONSOLE_HOSTS, and console.localhost outside a
+ *    deployment): their paths mapped onto the console's pages and API (engine/frontDoor/consolePath.ts),
+ *    anything else 404; on every other host the console's paths are refused (404);
+ * 3. next — Next's own files and the API, and paths Next redirects first (a trailing slash,
+ *    runs of slashes, a backslash), whatever the host: handed over untouched;
+ * 4. unknown host (404, "Server error: host … not found") and site unavailable (503: the brand's
+ *    file is broken; the other sites are not affected);
+ * 5. next — the client router's data requests, given the host's brand;
+ * 6. redirect — a blog host's / to /blog (308), a search form's ?state= to its page (302), a
+ *    path with capitals to the lower-case page it names (308);
+ * 7. demoLender — /demo-lender/offer, the built-in demo lender's offer page, on a brand's own
+ *    host while the demo lender exists (not a deployment, no buyer documents: Door.demoLender),
+ *    handed to its API route (the offer opens only on the brand of the host it was made on);
+ *    otherwise that path is an ordinary unknown page of the brand. The API route itself is
+ *    refused (404) when asked for directly: the offer page has one address;
+ *    seo — robots.txt and the sitemaps, from the SEO API route;
+ * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
+ *    parties) and whether it may use geolocation; replayable from the page cache;
+ * 9. not found — the brand's own 404 page.
+ * Routing here, not in next.config.ts rewrites: Next sends every rewrite to the browser, and with
+ * it the client's rewrite resolver (~3 KiB gzip of JavaScript on every page).
+ */
+import type { PagePolicy } from '../site/csp.mjs';
+import type { Catalog } from '../site/catalog';
+import { pageUsesGeolocation } from '../site/geolocation';
+import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
+import { pagePolicy } from '../site/pagePolicy';
+import { matchPath, searchRedirect } from '../site/pageMatch';
+import { DEMO_OFFER_PATH } from '../sale/demoOffer';
+import { isDeployment } from '../keys/keyFormat.mjs';
+import { consoleUrl, isConsolePath } from './consolePath';
+import { isPreviewModeId } from './previewMode';
+import {
+  brandDataUrl,
+  CLIENT_BRAND,
+  dataPagePath,
+  internalDataBrand,
+  internalPath,
+  isInternal,
+  NEXT_OWN,
+  nextRedirects,
+  NOT_FOUND_PAGE,
+  readTarget,
+  seoFileOf,
+  seoUrl,
+} from '../browser/requestPath';
+
+/** What the front door reads of a request. */
+export interface RequestFacts {
+  method: string;
+  /** the request target as sent (req.url) */
+  target: string;
+  host?: string | undefined;
+  forwardedHost?: string | undefined;
+  /** x-prerender-revalidate: Next's own revalidation presents the build's preview-mode id */
+  revalidate?: string | undefined;
+}
+
+/** What the front door decides by: the catalog and a few settings of the running server. */
+export interface Door {
+  catalog: Catalog;
+  /** the build's preview-mode id (null without a build, and in development) */
+  previewModeId: string | null;
+  /** the operators' console hosts, normalised */
+  consoleHosts: ReadonlySet<string>;
+  /** believe x-forwarded-host (a trusted proxy in front sets it) */
+  trustForwardedHost: boolean;
+  /** a brand's problems are shown on its 503 page only outside production */
+  production: boolean;
+  /** the environment the page policies read (the geocoder's origin) */
+  env: Record<string, string | undefined>;
+  /** the built-in demo lender exists here (engine/sale/demoRoutes.ts demoLenderAvailable): its offer page is served on the brands' hosts */
+  demoLender?: boolean;
+}
+
+export type Decision =
+  | { kind: 'refuse'; status: 400 | 404 | 405; reason: string }
+  /** url: what Next is handed; undefined for a path the console does not have (404) */
+  | { kind: 'console'; host: string; url: string | undefined }
+  | { kind: 'next'; url: string }
+  | { kind: 'unknownHost'; host: string }
+  | { kind: 'unavailable'; brand: string; problems: string[] }
+  | { kind: 'redirect'; status: 302 | 308; location: string }
+  | { kind: 'seo'; brand: string; url: string }
+  | { kind: 'demoLender'; brand: string; url: string }
+  | { kind: 'page'; brand: string; host: string; url: string; page: string; policy: PagePolicy; geolocation: boolean }
+  | { kind: 'notFound'; brand: string; url: string; policy: PagePolicy };
+
+/** Methods no page has (Next would answer them with a 500). */
+export const REFUSED_METHODS: ReadonlySet<string> = new Set(['TRACE', 'TRACK', 'CONNECT']);
+export const ALLOWED_METHODS = 'GET, HEAD, POST';
+
+const DATA = /^\/_next\/data\//;
+/** The API route that renders the demo lender's offer page. */
+export const DEMO_LENDER_PAGE = '/api/demo-lender/offer';
+/** That route asked for directly, in any spelling Next would route to it. */
+const DEMO_LENDER_PAGE_ASKED = /^\/api\/demo-lender\/offer(?:$|[/.])/i;
+
+/** The offer page's internal URL: the link's offer, nothing else the visitor sent (the route reads the brand from the host). */
+export function demoLenderPageUrl(search: string): string {
+  const offer = new URLSearchParams(search).get('o');
+  return offer === null ? DEMO_LENDER_PAGE : `${DEMO_LENDER_PAGE}?${new URLSearchParams({ o: offer })}`;
+}
+
+export function decide(req: RequestFacts, door: Door): Decision {
+  if (REFUSED_METHODS.has(req.method)) return { kind: 'refuse', status: 405, reason: `Method ${req.method} is not allowed` };
+  if (!req.target.startsWith('/'))
+    return req.method === 'OPTIONS'
+      ? { kind: 'refuse', status: 405, reason: 'OPTIONS * is not supported' }
+      : { kind: 'refuse', status: 400, reason: 'The request target must be a path' };
+  const target = readTarget(req.target);
+  if (!target.ok) return { kind: 'refuse', status: 400, reason: target.reason };
+  const { path, search, normalised } = target;
+  const notFound = { kind: 'refuse', status: 404, reason: 'Not found' } as const;
+
+  const host = requestHost({ host: req.host ?? null, forwardedHost: req.forwardedHost ?? null }, door.trustForwardedHost);
+  const { catalog } = door;
+  const owner = brandOfHost(catalog, host);
+  const brandId = owner?.id;
+  const blogBrand = owner?.blog ? owner.id : undefined;
+
+  if (isInternal(normalised)) return isPreviewModeId(req.revalidate, door.previewModeId) ? { kind: 'next', url: req.target } : notFound;
+  if (DEMO_LENDER_PAGE_ASKED.test(normalised)) return notFound;
+  const named = internalDataBrand(normalised);
+  if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
+
+  if (door.consoleHosts.has(host)) return { kind: 'console', host, url: consoleUrl(path, search) };
+  if (isConsolePath(normalised)) return notFound;
+  if (NEXT_OWN.test(path) || (!DATA.test(path) && nextRedirects(path))) return { kind: 'next', url: req.target };
+
+  if (!brandId) return { kind: 'unknownHost', host: host || (req.host ?? '') };
+  const loaded = catalog.brands.get(brandId);
+  if (!loaded) return { kind: 'unavailable', brand: brandId, problems: door.production ? [] : [...(catalog.broken.get(brandId) ?? [])] };
+  const blogOnly = (p: string) => blogBrand !== undefined && !isBlogPath(p);
+
+  if (DATA.test(path)) {
+    if (named === brandId) return { kind: 'next', url: req.target };
+    const url = brandDataUrl(req.target, brandId);
+    if (!url) return { kind: 'next', url: req.target };
+    const pagePath = dataPagePath(url);
+    return pagePath !== undefined && blogOnly(pagePath) ? notFound : { kind: 'next', url };
+  }
+
+  if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
+  if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: demoLenderPageUrl(search) };
+  const seo = seoFileOf(path);
+  if (seo) return { kind: 'seo', brand: brandId, url: seoUrl(brandId, seo, search) };
+  const query = new URLSearchParams(search);
+  if (query.has('state')) {
+    const to = searchRedirect(loaded, path, query);
+    if (to) return { kind: 'redirect', status: 302, location: to };
+  }
+  const match = blogOnly(path) ? undefined : matchPath(loaded, path);
+  if (!match) {
+    const lower = path.toLowerCase();
+    if (lower !== path && !blogOnly(lower) && matchPath(loaded, lower)) return { kind: 'redirect', status: 308, location: lower + search };
+    return { kind: 'notFound', brand: brandId, url: internalPath(brandId, NOT_FOUND_PAGE), policy: pagePolicy(loaded.brand, undefined, door.env) };
+  }
+  // the layout this route's pages show: its switched-off blocks ask for no policy
+  const layout = loaded.layout(match.route.layout, match.route.layoutParams);
+  return {
+    kind: 'page',
+    brand: brandId,
+    host,
+    url: internalPath(brandId, path, search),
+    page: internalPath(brandId, path),
+    policy: pagePolicy(loaded.brand, layout, door.env),
+    geolocation: layout ? pageUsesGeolocation(layout) : false,
+  };
+}
+
+/** Device features are denied on every response; a page with "Use my location" allows geolocation on its own origin. */
+export const PERMISSIONS_DENIED = 'geolocation=(), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+export const PERMISSIONS_GEOLOCATION = 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()';
+export const permissionsPolicy = (d: Decision): string => (d.kind === 'page' && d.geolocation ? PERMISSIONS_GEOLOCATION : PERMISSIONS_DENIED);
+
+/** The brands' production hosts and blog hosts: Strict-Transport-Security is sent on these. */
+export function productionHosts(catalog: Catalog): Set<string> {
+  const hosts = new Set<string>();
+  for (const { brand } of catalog.brands.values()) {
+    for (const h of brand.hosts) hosts.add(h.toLowerCase());
+    if (brand.blogHost) hosts.add(brand.blogHost.toLowerCase());
+  }
+  return hosts;
+}
+
+/**
+ * The console hosts: CONSOLE_HOSTS (comma-separated), and console.localhost outside a deployment
+ * (LOANSITES_DEPLOYMENT=production), so `npm start` shows it at http://console.localhost:3000/
+ * while a deployment without CONSOLE_HOSTS has no console at all.
+ */
+export function consoleHostsOf(env: Record<string, string | undefined>): Set<string> {
+  const listed = (env.CONSOLE_HOSTS ?? '').split(',').map((h) => requestHost({ host: h }));
+  return new Set([...(isDeployment(env) ? [] : ['console.localhost']), ...listed.filter(Boolean)]);
+}

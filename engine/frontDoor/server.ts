@@ -1,0 +1,50 @@
+/**
+ * What server.mjs loads of the front door: compiled with what it imports into one plain
+ * JavaScript module at build time (scripts/build-front-door.ts → .next/front-door.mjs), because
+ * server.mjs runs on plain Node, before and beside Next, and the engine is TypeScript.
+ */
+export { decide, consoleHostsOf, permissionsPolicy, productionHosts, type Decision, type Door, type RequestFacts } from './frontDoor';
+export { requestHost } from '../site/hosts';
+export { answerOf } from './answers';
+export { getCatalog } from '../site/catalog';
+export { previewModeId } from './previewMode';
+export { demoLenderAvailable } from '../sale/demoAvailable';
+
+import type { Catalog } from '../site/catalog';
+import { decide, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';
+
+/**
+ * `decide`, with a brand page's decision remembered per host and target (bounded) for as long as
+ * the catalog is the same object: matching a path against a brand's routes costs ~20 µs, a
+ * sizeable part of a replayed cache hit. Only page decisions are kept: they depend on nothing
+ * but the host, the target, the catalog and the environment. Kept by host, then by target, so a
+ * hit looks up the strings as the request has them (no key joined from them on every request);
+ * a remembered decision is the same object on every hit (the replay keys its own work by it).
+ */
+export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) => Decision {
+  let catalog: Catalog | undefined;
+  const pages = new Map<string, Map<string, Decision>>();
+  let size = 0;
+  return (req, door) => {
+    if (door.catalog !== catalog) {
+      pages.clear();
+      size = 0;
+      catalog = door.catalog;
+    }
+    const host = door.trustForwardedHost ? `${req.host}\n${req.forwardedHost}` : `${req.host}`;
+    const known = pages.get(host)?.get(req.target);
+    if (known && !REFUSED_METHODS.has(req.method)) return known;
+    const d = decide(req, door);
+    if (d.kind === 'page' && host.length + req.target.length < 1024) {
+      if (size >= max) {
+        pages.clear();
+        size = 0;
+      }
+      let targets = pages.get(host);
+      if (!targets) pages.set(host, (targets = new Map()));
+      if (!targets.has(req.target)) size++;
+      targets.set(req.target, d);
+    }
+    return d;
+  };
+}

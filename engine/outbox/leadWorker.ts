@@ -1,0 +1,32 @@
+/**
+ * The lead worker of this process. The server starts it (instrumentation.ts) unless
+ * LEADS_WORKER=off — then `npm run worker` runs it as its own process. POST /api/leads wakes
+ * it so a new lead goes out at once instead of at the next poll. Several instances may each
+ * run one: claims keep a row to one worker (engine/store/leads.ts).
+ */
+import { onShutdown } from '../process/shutdown.mjs';
+import { getStore, storeKindOf } from '../store/db';
+import { startLeadWorker, type LeadWorker } from './deliver';
+
+const KEY = Symbol.for('loansites.leadWorker');
+type Holder = { [KEY]?: LeadWorker };
+
+/** Starts this process's worker once (API routes and instrumentation are separate bundles: the holder is global). */
+export function ensureLeadWorker(): LeadWorker {
+  const g = globalThis as Holder;
+  if (!g[KEY]) {
+    const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
+      intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
+    });
+    g[KEY] = worker;
+    // The round in progress ends before the store closes: a delivery is recorded, not cut in half.
+    onShutdown('lead worker', 'work', () => worker.stop());
+  }
+  return g[KEY];
+}
+
+export const leadWorkerEnabled = (): boolean => process.env.LEADS_WORKER !== 'off';
+
+export function wakeLeadWorker(): void {
+  if (leadWorkerEnabled()) ensureLeadWorker().wake();
+}

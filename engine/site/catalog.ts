@@ -1,0 +1,274 @@
+/**
+ * The catalog: every brand file, shared layout and shared part read from disk, checked (schema, then the
+ * semantic checks) and compiled. A broken brand is kept out — its hosts answer with a
+ * configuration-error page — and never takes the other brands down. Loaded once in
+ * production; in development it reloads when a file under brands/ changes.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Brand, Layout } from '../../schemas/brand.types';
+import { expandParts, linkListNamesIn, pointerVia, switchesIn, type Moved, type SharedPart } from './sharedParts';
+import { expandBrand } from './brandExpand';
+import { withLayoutParams, type LayoutParams } from './layoutParams';
+import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
+import { compileRoute, type CompiledRoute } from './routes';
+import { withSharedRoutes } from '../browser/sharedRoutes';
+import { locate, parseJson, type ParsedJson } from '../validate/locate';
+import { checkBrandSchema, checkLayoutSchema, checkPartSchema } from '../validate/schema';
+import { checkBrand, type FileProblem, type LayoutSource } from './brandChecks/semantic';
+
+export interface Source {
+  /** path relative to the project root, e.g. brands/ipaydayloans.json */
+  file: string;
+  text: string;
+}
+
+export interface LoadedBrand {
+  brand: Brand;
+  file: string;
+  routes: CompiledRoute[];
+  /** A layout by name; with a route's layoutParams, the layout that route shows (engine/site/layoutParams.ts). */
+  layout(name: string, params?: LayoutParams): Layout | undefined;
+}
+
+export interface Catalog {
+  brands: ReadonlyMap<string, LoadedBrand>;
+  /** brand id → its problems, for brands kept out */
+  broken: ReadonlyMap<string, string[]>;
+  /** host → brand id, broken brands included (they get an error page, not "host not found") */
+  hostMap: HostMap;
+  /** blog host → brand id (a brand's separate blog host serves only its /blog pages) */
+  blogHostMap: HostMap;
+  /** every problem, formatted "file:line:col /pointer: message" */
+  problems: string[];
+}
+
+export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text: string; json: ParsedJson }>): string {
+  const src = parsed.get(p.file);
+  const pos = p.position ?? (src ? locate(src.text, src.json.tree, p.pointer) : undefined);
+  return `${p.file}${pos ? `:${pos.line}:${pos.column}` : ''} ${p.pointer || '/'}: ${p.message}`;
+}
+
+const layoutName = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
+/** A shared part (brands/parts/<name>.json) travels with the shared layouts; its folder tells it apart. */
+export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/.test(file);
+
+/**
+ * A checked brand, ready to serve. Made outside buildCatalog: closures made there would keep its
+ * whole scope alive with the catalog, the parsed sources and their syntax trees (~5 MB) included.
+ */
+function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>): LoadedBrand {
+  const own = brand.layouts ?? {};
+  // one filled copy per route's parameters (a route's object lives as long as the catalog), and
+  // one per layout with switches for routes that give none
+  const filled = new WeakMap<LayoutParams, Layout>();
+  const unswitched = new Map<string, Layout>();
+  const named = (name: string) => own[name] ?? shared.get(name)?.layout;
+  const layout = (name: string, params?: LayoutParams): Layout | undefined => {
+    const found = named(name);
+    if (!found) return found;
+    const known = params ? filled.get(params) : unswitched.get(name);
+    if (known) return known;
+    const made = withLayoutParams(found, params);
+    if (params) filled.set(params, made);
+    else if (made !== found) unswitched.set(name, made);
+    return made;
+  };
+  const routes = withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i));
+  // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
+  for (const r of routes) layout(r.layout, r.layoutParams);
+  return { brand, file, routes, layout };
+}
+
+/** Check and compile brand sources and shared sources: layouts and parts (from disk or from a test). */
+export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[]): Catalog {
+  const parsed = new Map<string, { text: string; json: ParsedJson }>();
+  const problems: FileProblem[] = [];
+  const parse = (src: Source) => {
+    const json = parseJson(src.text);
+    parsed.set(src.file, { text: src.text, json });
+    if (json.error) problems.push({ file: src.file, pointer: '', message: json.error.message, position: json.error.position });
+    return json;
+  };
+
+  const parts = new Map<string, SharedPart>();
+  for (const src of layoutSources.filter((s) => isPartFile(s.file))) {
+    const json = parse(src);
+    if (json.error) continue;
+    const found = checkPartSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    const { links, blocks, routes } = json.value as Omit<SharedPart, 'file'>;
+    const kinds = [links, blocks, routes].filter(Boolean).length;
+    if (!found.length && kinds !== 1)
+      found.push({
+        file: src.file,
+        pointer: '',
+        message: `a part holds one of "links" (a list of links, named where links go), "blocks" (named among a layout's blocks) and "routes" (named among a brand's routes), ${kinds ? 'not more than one' : 'and this has none'}`,
+      });
+    if (!found.length)
+      for (const { pointer, name } of linkListNamesIn(blocks ?? []))
+        found.push({ file: src.file, pointer, message: `a shared part belongs to no brand, so it cannot name a link list ("${name}"): write the links here` });
+    if (!found.length)
+      for (const { pointer, name } of switchesIn(blocks ?? []))
+        found.push({
+          file: src.file,
+          pointer,
+          message: `a part's blocks show wherever it is named, so they cannot say "when": remove it here and switch the part where a layout names it ({ "part": "${layoutName(src.file)}", "when": "${name}" })`,
+        });
+    problems.push(...found);
+    if (!found.length) parts.set(layoutName(src.file), { file: src.file, links, blocks, routes });
+  }
+
+  const shared = new Map<string, LayoutSource>();
+  // where each block of a shared layout that names block parts was written, by file
+  const sharedMoved = new Map<string, Moved[]>();
+  for (const src of layoutSources.filter((s) => !isPartFile(s.file))) {
+    const json = parse(src);
+    if (json.error) continue;
+    const found = checkLayoutSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    const layout = json.value as Layout;
+    const expanded = found.length ? undefined : expandParts('blocks', layout.blocks, parts, ['blocks']);
+    if (expanded) {
+      found.push(...expanded.problems.map((p) => ({ ...p, file: src.file })));
+      sharedMoved.set(src.file, expanded.moved);
+    }
+    if (!found.length)
+      for (const { pointer, name } of linkListNamesIn(layout.blocks))
+        found.push({
+          file: src.file,
+          pointer,
+          message: `a shared layout belongs to no brand, so it cannot name a link list ("${name}"): write the links here`,
+        });
+    problems.push(...found);
+    if (!found.length) shared.set(layoutName(src.file), { file: src.file, pointer: '', layout: { ...layout, blocks: expanded!.entries as Layout['blocks'] } });
+  }
+
+  // Each brand spelt out (its named link lists and content sections in place); a problem found
+  // in a spelt-out part is reported where the file wrote it.
+  const candidates: ({ src: Source } & ReturnType<typeof expandBrand>)[] = [];
+  const brokenIds = new Map<string, FileProblem[]>();
+  const brokenHosts: { id: string; hosts: string[] }[] = [];
+  for (const src of brandSources) {
+    const json = parse(src);
+    const value = json.value as Partial<Brand> | undefined;
+    const id = typeof value?.id === 'string' ? value.id : layoutName(src.file);
+    const own = json.error ? [problems[problems.length - 1]!] : checkBrandSchema(json.value).map((p) => ({ ...p, file: src.file }));
+    if (!json.error) problems.push(...own);
+    if (own.length) {
+      brokenIds.set(id, own);
+      const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
+      brokenHosts.push({ id, hosts });
+    } else candidates.push({ src, ...expandBrand(value as Brand, parts) });
+  }
+
+  const hostOwners = new Map<string, string>();
+  for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
+
+  const brands = new Map<string, LoadedBrand>();
+  for (const { src, brand, problems: unexpanded, fileFor } of candidates) {
+    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners)];
+    const found = raw.map((p) => {
+      if (p.file === src.file) return { ...p, pointer: fileFor(p.pointer) };
+      const moved = sharedMoved.get(p.file);
+      return moved ? { ...p, pointer: pointerVia(moved, p.pointer) } : p;
+    });
+    problems.push(...found);
+    if (found.length) {
+      brokenIds.set(brand.id, found);
+      brokenHosts.push({ id: brand.id, hosts: brand.hosts });
+      continue;
+    }
+    brands.set(brand.id, loadedBrandOf(brand, src.file, shared));
+  }
+
+  const seen = new Set<string>();
+  const formatted: string[] = [];
+  for (const p of problems) {
+    const line = formatProblem(p, parsed);
+    if (seen.has(line)) continue;
+    seen.add(line);
+    formatted.push(line);
+  }
+  const broken = new Map([...brokenIds].map(([id, list]) => [id, [...new Set(list.map((p) => formatProblem(p, parsed)))]]));
+  return {
+    brands,
+    broken,
+    hostMap: buildHostMap([...[...brands.values()].map((b) => b.brand), ...brokenHosts]),
+    blogHostMap: new Map([...brands.values()].flatMap((b) => blogHostsOf(b.brand).map((h) => [h, b.brand.id] as const))),
+    problems: formatted,
+  };
+}
+
+export const projectRoot = () => process.env.LOANSITES_ROOT || process.cwd();
+/** An absolute path under the project root. Brand files are read at run time, not bundled: next.config traces brands/. */
+const fromRoot = (file: string) => join(/* turbopackIgnore: true */ projectRoot(), file);
+
+function listJson(dir: string): string[] {
+  try {
+    return readdirSync(fromRoot(dir))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => `${dir}/${f}`);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Test-only brands (e.g. a title brand, whose widgets no production brand uses yet): when
+ * LOANSITES_EXTRA_BRANDS_DIR names a folder under the project root, its *.json brands are
+ * added to brands/. Only the end-to-end server sets it (playwright.config.ts, to
+ * tests/fixtures/brands); `npm start`, `npm run build`, the validator and the tests that read
+ * the real brands never do.
+ */
+export const extraBrandsDir = (): string | undefined => process.env.LOANSITES_EXTRA_BRANDS_DIR?.trim().replace(/\/+$/, '') || undefined;
+
+const brandFiles = (extraDir = extraBrandsDir()): string[] => [...listJson('brands'), ...(extraDir ? listJson(extraDir) : [])];
+
+/** The brand files, and the shared files: layouts (brands/layouts/) and parts (brands/parts/) as `layouts`. */
+export function readSources(opts: { extraDir?: string } = {}): { brands: Source[]; layouts: Source[] } {
+  const read = (file: string): Source => ({ file, text: readFileSync(fromRoot(file), 'utf8') });
+  // the shared parts travel with the shared layouts (isPartFile tells them apart)
+  return { brands: brandFiles(opts.extraDir ?? extraBrandsDir()).map(read), layouts: [...listJson('brands/layouts'), ...listJson('brands/parts')].map(read) };
+}
+
+function signature(): string {
+  return [...brandFiles(), ...listJson('brands/layouts'), ...listJson('brands/parts')]
+    .map((f) => {
+      try {
+        const s = statSync(fromRoot(f));
+        return `${f}:${s.mtimeMs}:${s.size}`;
+      } catch {
+        return f;
+      }
+    })
+    .join('|');
+}
+
+type Cached = { catalog: Catalog; signature: string; checkedAt: number };
+let cached: Cached | undefined;
+
+/**
+ * In production the catalog is built once per process and shared: Next loads each route's server
+ * code with a module registry of its own, and the front door is bundled apart, so a module-level
+ * variable alone held one copy (~10 MB) per route that reads brands. It is never changed once built.
+ */
+const SHARED = Symbol.for('loansites.catalog');
+const holder = globalThis as { [SHARED]?: Cached };
+
+/** The catalog for this process; development re-checks the files at most every 500 ms. */
+export function getCatalog(): Catalog {
+  const dev = process.env.NODE_ENV !== 'production';
+  if (!dev) cached ??= holder[SHARED];
+  if (cached && (!dev || Date.now() - cached.checkedAt < 500)) return cached.catalog;
+  const sig = dev ? signature() : '';
+  if (cached && sig === cached.signature) {
+    cached.checkedAt = Date.now();
+    return cached.catalog;
+  }
+  const { brands, layouts } = readSources();
+  const catalog = buildCatalog(brands, layouts);
+  for (const line of catalog.problems) console.error(`[brands] ${line}`);
+  cached = { catalog, signature: sig, checkedAt: Date.now() };
+  if (!dev) holder[SHARED] = cached;
+  return catalog;
+}

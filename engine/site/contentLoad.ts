@@ -1,0 +1,121 @@
+/**
+ * The content a page needs, fetched before it renders (getStaticProps):
+ * - the item its {slug} names and the category its {list} names — missing → the page is a 404;
+ * - what each block that needs content loads (its spec's content.load, engine/blockSpecs) — a
+ *   block may make the page a 404 (a paginated list past its last page);
+ * - a failure of the page's own content throws (Next keeps serving the last good version, or
+ *   shows the error page); a block that fails on its own only marks itself and the page.
+ */
+import type { Brand, Layout } from '../../schemas/brand.types';
+import { specOf } from '../blockSpecs';
+import type { RouteMatch } from './routes';
+import { listByCategory } from '../content/strapi';
+import type { ContentSource, Entry, ListFilters, Market, PublicationState } from '../content/types';
+
+export interface ListItemView {
+  title: string;
+  href: string;
+  description: string;
+  date: string | null;
+}
+
+export interface ContentListData {
+  items: ListItemView[];
+  pages?: { current: number; count: number };
+  error?: true;
+}
+
+export interface ContentBodyData {
+  collection: string;
+  html: string;
+  h1: string;
+  url: string;
+  publishedAt: string | null;
+  updatedAt: string;
+  author?: { name: string; href: string };
+  tags: { name: string; href: string }[];
+  category?: { name: string; href: string };
+  faq: { question: string; answer: string }[];
+}
+
+export interface PageContent {
+  vars: Record<string, string>;
+  entry?: Entry;
+  category?: Entry;
+  /** what each block that needs content loaded, by its place in the layout */
+  blocks: Record<number, unknown>;
+  /** true when a secondary block failed: revalidate soon */
+  degraded: boolean;
+}
+
+export const needsContent = (match: RouteMatch, layout: Layout): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content);
+
+/** Does the content decide whether this page exists (an item, a category, a paginated list)? */
+export const contentDecidesPage = (match: RouteMatch, layout: Layout): boolean =>
+  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(b.type).content?.decidesPage?.(b));
+
+const marketOf = (brand: Brand): Market => brand.country.toLowerCase() as Market;
+
+export async function loadPageContent(
+  source: ContentSource,
+  brand: Brand,
+  match: RouteMatch,
+  layout: Layout,
+  publicationState: PublicationState,
+): Promise<PageContent | 'notFound'> {
+  const brandFilter = { id: brand.id, market: marketOf(brand) };
+  const one = async (collection: Parameters<ContentSource['list']>[0], slug: string, filters: ListFilters = {}) =>
+    (await source.list(collection, { filters: { slug, ...filters }, pagination: { page: 1, pageSize: 1 }, publicationState })).data[0];
+  const shownHere = (c: string) => (c === 'category' || c === 'tag' ? {} : { brand: brandFilter });
+
+  let category: Entry | undefined;
+  if (match.params.list !== undefined) {
+    category = await one('category', match.params.list);
+    if (!category) return 'notFound';
+    const articles = await listByCategory(source, {
+      categoryName: category.attributes.slug,
+      query: { filters: { brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState },
+    });
+    if (!articles.meta.pagination.total) return 'notFound'; // no empty category pages
+  }
+  /** Categories and tags are shown only where this brand has articles under them. */
+  const hasArticles = async (filter: 'category' | 'tag', slug: string) =>
+    (await source.list('article', { filters: { [filter]: slug, brand: brandFilter }, pagination: { page: 1, pageSize: 1 }, publicationState })).meta.pagination
+      .total > 0;
+  let entry: Entry | undefined;
+  const collection = match.route.content;
+  if (match.params.slug !== undefined && collection) {
+    entry = await one(collection, match.params.slug, shownHere(collection));
+    if (!entry) return 'notFound';
+    if (category && collection === 'article' && entry.attributes.category !== category.attributes.slug) return 'notFound';
+    if (collection === 'tag' && !(await hasArticles('tag', entry.attributes.slug))) return 'notFound';
+  }
+  const named = entry ?? category;
+  const vars: Record<string, string> = named
+    ? { 'content.title': named.attributes.title, 'content.h1': named.attributes.h1, 'content.description': named.attributes.description }
+    : {};
+
+  const blocks: Record<number, unknown> = {};
+  let degraded = false;
+  const ctx = {
+    source,
+    brand,
+    match,
+    publicationState,
+    shownHere,
+    one,
+    hasArticles,
+    ...(entry ? { entry } : {}),
+    ...(category ? { category } : {}),
+    degrade: () => void (degraded = true),
+  };
+  for (const [index, block] of layout.blocks.entries()) {
+    const needs = specOf(block.type).content;
+    if (!needs) continue;
+    const loaded = await needs.load(block, { ...ctx, index });
+    if (loaded === 'notFound') return 'notFound';
+    if (loaded !== undefined) blocks[index] = loaded;
+  }
+  return { vars, ...(entry ? { entry } : {}), ...(category ? { category } : {}), blocks, degraded };
+}

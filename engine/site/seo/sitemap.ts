@@ -1,0 +1,162 @@
+/**
+ * Every page of a brand, enumerated from its routes and the data behind their parameters
+ * (all states, all cities for every scheme, letter pages, letter groups, amounts, store
+ * brands), deduplicated and checked to resolve; split into sitemaps of at most 50,000 URLs
+ * under a sitemap index.
+ */
+import type { LoadedBrand } from '../catalog';
+import { matchPath } from '../pageMatch';
+import type { CompiledRoute } from '../routes';
+import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from '../routeParams';
+import { canonicalUrl } from './seo';
+import { specOf } from '../../blockSpecs';
+import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from '../../content/types';
+import type { State } from '../../geo/states';
+
+export const SITEMAP_MAX_URLS = 50_000;
+
+type Assignment = Partial<Record<ParamKind, string>>;
+
+/** Every assignment of a route's parameters the table can enumerate (none for content-decided ones). */
+function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignment> {
+  const kinds = route.params.filter((k) => k !== OPTIONAL_PARAM);
+  const enumerators = kinds.map((k) => ROUTE_PARAMS[k] as RouteParamKind);
+  if (enumerators.some((def) => def.sitemap === 'content')) return; // the content store decides (contentPaths)
+  const optional = route.params.includes(OPTIONAL_PARAM) ? (ROUTE_PARAMS[OPTIONAL_PARAM] as RouteParamKind) : undefined;
+  const brand = loaded.brand;
+  function* step(i: number, acc: Assignment, state?: State): Generator<Assignment> {
+    if (i === kinds.length) {
+      yield acc;
+      if (optional && optional.sitemap !== 'content')
+        for (const v of optional.sitemap({ brand, assigned: acc, ...(state ? { state } : {}) })) yield { ...acc, [OPTIONAL_PARAM]: v.value };
+      return;
+    }
+    const values = enumerators[i]!.sitemap;
+    if (values === 'content') return;
+    for (const v of values({ brand, assigned: acc, ...(state ? { state } : {}) })) yield* step(i + 1, { ...acc, [kinds[i]!]: v.value }, v.state ?? state);
+  }
+  yield* step(0, {});
+}
+
+const fillPath = (pattern: string, values: Assignment): string =>
+  pattern.replace(/\/\{page\?\}$/, values.page ? `/${values.page}` : '').replace(/\{(\w+)\}/g, (_, k: ParamKind) => values[k] ?? '');
+
+/** Every path of the brand that resolves, in route order, each once. */
+export function brandPaths(loaded: LoadedBrand): string[] {
+  const seen = new Set<string>();
+  for (const route of loaded.routes) {
+    for (const values of expand(route, loaded)) {
+      const path = fillPath(route.path, values);
+      if (seen.has(path)) continue;
+      const match = matchPath(loaded, path);
+      // A city slug that is also a state slug resolves to the state page: keep it once, under its own route.
+      if (match) seen.add(path);
+    }
+  }
+  return [...seen];
+}
+
+const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+export function robotsTxt(loaded: LoadedBrand): string {
+  const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
+  const apply = loaded.brand.apply.path;
+  return `User-agent: *\nAllow: /\nDisallow: ${apply}\nDisallow: /api/\n\nSitemap: ${base}/sitemap.xml\n`;
+}
+
+/**
+ * Pages whose existence the content service decides: list pages (every category with articles
+ * for the brand, and page 2… of paginated lists) and items (articles, answers, hub entries,
+ * tags, authors). Each path is checked against the brand's routes.
+ */
+export async function contentPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
+  const brand = { id: loaded.brand.id, market: loaded.brand.country.toLowerCase() as Market };
+  const all = async (collection: Collection, filters: ListFilters = {}) => {
+    const out: Entry[] = [];
+    for (let page = 1; ; page++) {
+      const r = await source.list(collection, { filters, pagination: { page, pageSize: 100 }, publicationState: 'LIVE' });
+      out.push(...r.data);
+      if (page >= r.meta.pagination.pageCount) return out;
+    }
+  };
+  const articles = await all('article', { brand });
+  const countBy = (key: (e: Entry) => string[]) => {
+    const m = new Map<string, number>();
+    for (const e of articles) for (const k of key(e)) m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+  };
+  const perCategory = countBy((e) => (e.attributes.category ? [e.attributes.category] : []));
+  const perTag = countBy((e) => e.attributes.extras?.tags ?? []);
+  const items: Record<string, Entry[]> = {
+    article: articles,
+    answer: await all('answer', { brand }),
+    hub: await all('hub', { brand }),
+    author: await all('author', { brand }),
+    tag: (await all('tag')).filter((t) => perTag.has(t.attributes.slug)),
+    category: (await all('category')).filter((c) => perCategory.has(c.attributes.slug)),
+  };
+  const out: string[] = [];
+  const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
+  for (const route of loaded.routes) {
+    const layout = loaded.layout(route.layout, route.layoutParams);
+    const list = layout?.blocks.map((b) => specOf(b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
+    const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
+    const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
+    const withPages = (path: string, total: number) => {
+      out.push(path);
+      if (route.params.includes('page') && list) for (let p = 2; p <= pagesOf(total, pageSize); p++) out.push(`${path}/${p}`);
+    };
+    if (route.params.includes('slug') && route.content) {
+      for (const e of items[route.content] ?? [])
+        out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
+    } else if (route.params.includes('list')) {
+      for (const [category, n] of perCategory) withPages(base({ list: category }), n);
+    } else if (route.params.includes('page') && list && route.params.length === 1) {
+      withPages(base({}), list.collection === 'article' ? articles.length : (items[list.collection]?.length ?? 0));
+    }
+  }
+  return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
+}
+
+/** Route pages then content pages, each once, in that order (what the sitemaps list). */
+export const combinedPaths = (routePaths: readonly string[], content: readonly string[]): string[] => [...new Set([...routePaths, ...content])];
+
+/** Route pages plus content pages, listed afresh (engine/site/seo/seoFiles.ts keeps what it builds from them, not the list). */
+export async function allPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
+  return combinedPaths(brandPaths(loaded), await contentPaths(loaded, source));
+}
+
+export const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
+
+export function sitemapIndexXmlOf(loaded: LoadedBrand, paths: readonly string[]): string {
+  const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
+  const items = Array.from({ length: sitemapCountOf(paths) }, (_, i) => `<sitemap><loc>${xmlEscape(`${base}/sitemaps/${i}.xml`)}</loc></sitemap>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>\n`;
+}
+
+/** URLs per piece of sitemapPieces: ~80 KB of text, small enough to leave no large allocation behind. */
+const PIECE_URLS = 1000;
+
+/**
+ * Sitemap `n` (0-based) of the brand in pieces of PIECE_URLS URLs, which joined are the file: a
+ * sitemap can be written out without ever being one 4 MB string. Nothing when there is no sitemap `n`.
+ */
+export function* sitemapPieces(loaded: LoadedBrand, paths: readonly string[], n: number): Generator<string> {
+  if (!Number.isInteger(n) || n < 0 || n >= sitemapCountOf(paths)) return;
+  const end = Math.min(paths.length, (n + 1) * SITEMAP_MAX_URLS);
+  let piece = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
+  for (let i = n * SITEMAP_MAX_URLS, k = 0; i < end; i++, k++) {
+    if (k === PIECE_URLS) {
+      yield piece;
+      piece = '';
+      k = 0;
+    }
+    piece += `${i > n * SITEMAP_MAX_URLS ? '\n' : ''}<url><loc>${xmlEscape(canonicalUrl(loaded.brand, paths[i]!))}</loc></url>`;
+  }
+  yield `${piece}</urlset>\n`;
+}
+
+export function sitemapXmlOf(loaded: LoadedBrand, paths: readonly string[], n: number): string | undefined {
+  const pieces = [...sitemapPieces(loaded, paths, n)];
+  return pieces.length ? pieces.join('') : undefined;
+}

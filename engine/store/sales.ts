@@ -1,0 +1,298 @@
+/**
+ * The sale's queries. A sale row is held by one worker at a time through a lease (claimed_by,
+ * claimed_until): claiming is one UPDATE whose WHERE says "still pending and nobody's lease is
+ * running", atomic on SQLite (one writer) and on PostgreSQL (the row lock re-checks the WHERE).
+ * A final status is written only by the lease holder and only over 'pending': a recorded sale is
+ * never overwritten.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Store, StoreKind } from './db';
+import { newId } from './leads';
+import { isPostgresStore } from './trafficPartitions';
+import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './saleTables';
+
+/** Creates the pending sale of a lead (nothing when it exists). */
+export async function ensureSale(db: Store, leadId: string, now: Date): Promise<void> {
+  await db
+    .insertInto('lead_sales')
+    .values({ lead_id: leadId, status: 'pending', duplicate: 0, runs: 0, created_at: now.toISOString() })
+    .onConflict((oc) => oc.column('lead_id').doNothing())
+    .execute();
+}
+
+/** Leads stored since `since` that have no sale yet (the process died between storing and starting it). */
+export async function adoptLeadsWithoutSale(db: Store, since: Date, now: Date): Promise<number> {
+  const orphans = await db
+    .selectFrom('leads')
+    .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
+    .select('leads.id')
+    .where('leads.created_at', '>=', since.toISOString())
+    .where('lead_sales.lead_id', 'is', null)
+    .limit(200)
+    .execute();
+  for (const o of orphans) await ensureSale(db, o.id, now);
+  return orphans.length;
+}
+
+/** Takes one lead's sale for `worker` until now + leaseMs; undefined when it is final or held by another. */
+export async function claimSale(db: Store, leadId: string, worker: string, now: Date, leaseMs: number): Promise<LeadSalesTable | undefined> {
+  const at = now.toISOString();
+  return db
+    .updateTable('lead_sales')
+    .set((eb) => ({ claimed_by: worker, claimed_until: new Date(now.getTime() + leaseMs).toISOString(), runs: eb('runs', '+', 1) }))
+    .where('lead_id', '=', leadId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Lead ids of pending sales nobody holds (never started, or their worker died), oldest first. */
+export async function dueSales(db: Store, kind: StoreKind, now: Date, limit: number): Promise<string[]> {
+  let q = db
+    .selectFrom('lead_sales')
+    .select('lead_id')
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now.toISOString())]))
+    .orderBy('created_at')
+    .limit(limit);
+  if (kind === 'postgres') q = q.forUpdate().skipLocked();
+  return (await q.execute()).map((r) => r.lead_id);
+}
+
+export interface SaleDecision {
+  status: Exclude<SaleStatus, 'pending'>;
+  duplicate: boolean;
+  buyerId?: string;
+  priceCents?: number;
+  redirectUrl?: string;
+  buyerLeadId?: string;
+  reason?: string;
+  buyerDay?: string;
+  buyerMonth?: string;
+}
+
+/** Records the outcome; false when this worker no longer holds the sale (nothing written). */
+export async function finishSale(db: Store, leadId: string, worker: string, d: SaleDecision, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('lead_sales')
+    .set({
+      status: d.status,
+      duplicate: d.duplicate ? 1 : 0,
+      buyer_id: d.buyerId ?? null,
+      price_cents: d.priceCents ?? null,
+      redirect_url: d.redirectUrl ?? null,
+      buyer_lead_id: d.buyerLeadId ?? null,
+      reason: d.reason?.slice(0, 500) ?? null,
+      buyer_day: d.buyerDay ?? null,
+      buyer_month: d.buyerMonth ?? null,
+      claimed_by: null,
+      claimed_until: null,
+      decided_at: now.toISOString(),
+    })
+    .where('lead_id', '=', leadId)
+    .where('status', '=', 'pending')
+    .where('claimed_by', '=', worker)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function saleOf(db: Store, leadId: string): Promise<LeadSalesTable | undefined> {
+  return db.selectFrom('lead_sales').selectAll().where('lead_id', '=', leadId).executeTakeFirst();
+}
+
+/** Leads sold to a buyer on its calendar day and month (across every instance: counted in the store). */
+export async function soldCounts(db: Store, buyerId: string, day: string, month: string): Promise<{ day: number; month: number }> {
+  const row = await db
+    .selectFrom('lead_sales')
+    .select([
+      sql<number>`sum(case when buyer_day = ${day} then 1 else 0 end)`.as('day'),
+      sql<number>`sum(case when buyer_month = ${month} then 1 else 0 end)`.as('month'),
+    ])
+    .where('buyer_id', '=', buyerId)
+    .where('status', '=', 'sold')
+    .where('buyer_month', '=', month)
+    .executeTakeFirst();
+  return { day: Number(row?.day ?? 0), month: Number(row?.month ?? 0) };
+}
+
+/** A buyer's caps as the sale counts them: its limits, and its calendar day and month now. */
+export interface CapWindow {
+  perDay?: number | undefined;
+  perMonth?: number | undefined;
+  day: string;
+  month: string;
+}
+
+/**
+ * Records a post about to go out to a capped buyer (its `sending` row) only if the buyer's caps
+ * leave room, counting the sales recorded and the posts still out (sending, their sale pending).
+ * Check and record are one transaction holding a lock per buyer — an advisory lock on
+ * PostgreSQL, the write lock on SQLite (the insert comes first) — so two instances can never
+ * both take the last place: caps hold exactly. The event id, or why the cap is full.
+ */
+export async function reservePost(db: Store, e: NewEvent, cap: CapWindow): Promise<{ id: string } | { full: string }> {
+  const full = new Error('cap full');
+  let reason = '';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      const id = eventId();
+      await trx
+        .insertInto('sale_events')
+        .values({ price_cents: null, latency_ms: null, ...e, id, detail: (e.detail ?? '').slice(0, 500) })
+        .execute();
+      // One statement, one snapshot: a sale finishing meanwhile is counted once, as sold or as being posted.
+      const { rows } = await sql<{ day: number | string; month: number | string; out: number | string }>`
+        select
+          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_day = ${cap.day}) as day,
+          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_month = ${cap.month}) as month,
+          (select count(*) from sale_events join lead_sales on lead_sales.lead_id = sale_events.lead_id
+            where sale_events.buyer_id = ${e.buyer_id} and sale_events.step = 'post' and sale_events.outcome = 'sending'
+              and lead_sales.status = 'pending' and sale_events.id <> ${id}) as out`.execute(trx);
+      const sold = { day: Number(rows[0]?.day ?? 0), month: Number(rows[0]?.month ?? 0) };
+      const inFlight = Number(rows[0]?.out ?? 0);
+      if (cap.perDay !== undefined && sold.day + inFlight >= cap.perDay)
+        reason = `daily cap ${cap.perDay} reached (${sold.day} sold, ${inFlight} being posted)`;
+      else if (cap.perMonth !== undefined && sold.month + inFlight >= cap.perMonth)
+        reason = `monthly cap ${cap.perMonth} reached (${sold.month} sold, ${inFlight} being posted)`;
+      if (reason) throw full;
+      return { id };
+    });
+  } catch (err) {
+    if (err === full) return { full: reason };
+    throw err;
+  }
+}
+
+export type NewEvent = Omit<SaleEventsTable, 'id' | 'price_cents' | 'latency_ms' | 'detail'> &
+  Partial<Pick<SaleEventsTable, 'price_cents' | 'latency_ms' | 'detail'>>;
+
+/*
+ * A sale writes several events within one millisecond (skips, queued deliveries, the decision);
+ * the timeline orders by time and then id, so ids carry a per-process counter after the time:
+ * events of one sale (run by one worker under its lease) sort in the order they were written.
+ */
+let eventSeq = 0;
+const eventId = (): string => {
+  eventSeq = (eventSeq + 1) % 36 ** 6;
+  return `se_${Date.now().toString(36).padStart(9, '0')}${eventSeq.toString(36).padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+};
+
+export async function addEvent(db: Store, e: NewEvent): Promise<string> {
+  const id = eventId();
+  await db
+    .insertInto('sale_events')
+    .values({ price_cents: null, latency_ms: null, ...e, id, detail: (e.detail ?? '').slice(0, 500) })
+    .execute();
+  return id;
+}
+
+export async function addEvents(db: Store, events: readonly NewEvent[]): Promise<void> {
+  if (!events.length) return;
+  await db
+    .insertInto('sale_events')
+    .values(events.map((e) => ({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) })))
+    .execute();
+}
+
+export async function settleEvent(
+  db: Store,
+  id: string,
+  e: Pick<SaleEventsTable, 'outcome'> & Partial<Pick<SaleEventsTable, 'latency_ms' | 'detail' | 'price_cents'>>,
+): Promise<void> {
+  await db
+    .updateTable('sale_events')
+    .set({ ...e, ...(e.detail !== undefined ? { detail: e.detail.slice(0, 500) } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The sale's timeline, in order. */
+export async function timelineOf(db: Store, leadId: string): Promise<SaleEventsTable[]> {
+  return db.selectFrom('sale_events').selectAll().where('lead_id', '=', leadId).orderBy('at').orderBy('id').execute();
+}
+
+/** Posts that went out and whose answer was never recorded (the worker died waiting). */
+export async function unsettledPosts(db: Store, leadId: string): Promise<SaleEventsTable[]> {
+  return db.selectFrom('sale_events').selectAll().where('lead_id', '=', leadId).where('step', '=', 'post').where('outcome', '=', 'sending').execute();
+}
+
+/** Records a lead's contact hashes (again: nothing). */
+export async function recordContacts(db: Store, leadId: string, hashes: readonly string[], createdAt: string): Promise<void> {
+  if (!hashes.length) return;
+  await db
+    .insertInto('contact_hashes')
+    .values(hashes.map((hash) => ({ hash, lead_id: leadId, created_at: createdAt })))
+    .onConflict((oc) => oc.columns(['hash', 'lead_id']).doNothing())
+    .execute();
+}
+
+/** Whether an earlier lead (by time, then id) had one of these contacts within the window. */
+export async function seenBefore(db: Store, leadId: string, hashes: readonly string[], createdAt: string, windowMs: number): Promise<boolean> {
+  if (!hashes.length) return false;
+  const from = new Date(Date.parse(createdAt) - windowMs).toISOString();
+  const row = await db
+    .selectFrom('contact_hashes')
+    .select('lead_id')
+    .where('hash', 'in', hashes)
+    .where('lead_id', '<>', leadId)
+    .where('created_at', '>=', from)
+    .where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('lead_id', '<', leadId)])]))
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function isSuppressed(db: Store, hashes: readonly string[]): Promise<boolean> {
+  if (!hashes.length) return false;
+  return !!(await db.selectFrom('suppressions').select('hash').where('hash', 'in', hashes).limit(1).executeTakeFirst());
+}
+
+/**
+ * Outbox rows (lead, destination) for the worker to send: deliver buyers of an unsold lead,
+ * postbacks of a sale, opt-out notices. A row already queued for that lead and destination stays
+ * as it was, so a resumed sale or a repeated opt-out queues nothing twice.
+ */
+export async function queueOutbox(db: Store, rows: readonly { leadId: string; destination: string }[], now: Date): Promise<void> {
+  if (!rows.length) return;
+  const at = now.toISOString();
+  await db
+    .insertInto('lead_deliveries')
+    .values(
+      rows.map((r) => ({
+        id: newId('dl'),
+        lead_id: r.leadId,
+        destination: r.destination,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+    .execute();
+}
+
+/** Outbox rows for the deliver buyers of an unsold lead (the existing worker sends them). */
+export const enqueueDeliveries = (db: Store, leadId: string, destinations: readonly string[], now: Date): Promise<void> =>
+  queueOutbox(
+    db,
+    destinations.map((destination) => ({ leadId, destination })),
+    now,
+  );
+
+/** The sales of these leads, by lead id. */
+export async function salesOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadSalesTable>> {
+  const out = new Map<string, LeadSalesTable>();
+  for (let i = 0; i < leadIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('lead_sales')
+      .selectAll()
+      .where('lead_id', 'in', leadIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.lead_id, r);
+  }
+  return out;
+}
