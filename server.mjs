@@ -32,6 +32,7 @@ import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.m
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
+import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -265,13 +266,14 @@ guardSlowReaders(server, { sendTimeoutMs: sendTimeoutFromEnv() });
 /**
  * A brand's 404 page is rendered by pages/_error.tsx on request (never prerendered), and its
  * Turbopack bootstrap script names _error's own chunks: its hash is learnt from one 404 rendered
- * at start, by a request to this server, and added to the build's hashes.
+ * at start, by a request to this server, and added to the build's hashes. `then` runs after it.
+ * @param {() => void} then
  */
-function learnErrorPageHashes() {
+function learnErrorPageHashes(then) {
   const brand = readdirSync(join(process.cwd(), 'brands'))
     .find((f) => f.endsWith('.json'))
     ?.replace(/\.json$/, '');
-  if (!brand) return;
+  if (!brand) return then();
   const req = httpRequest({ host: '127.0.0.1', port, path: '/__loansites-start-check-no-such-page', headers: { host: `${brand}.localhost` } }, (res) => {
     let html = '';
     res.setEncoding('utf8');
@@ -282,14 +284,19 @@ function learnErrorPageHashes() {
       process.env[BUILD_HASHES_ENV] = [...known].join(' ');
       basePolicy = contentSecurityPolicy();
       policies.clear();
+      then();
     });
   });
-  req.on('error', (err) => console.error('[server] could not render a 404 page at start:', err.message));
+  req.on('error', (err) => {
+    console.error('[server] could not render a 404 page at start:', err.message);
+    then();
+  });
   req.end();
 }
 server.listen(port, () => {
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
-  if (!dev) learnErrorPageHashes();
+  // the start-up work done, the memory it left committed is released (engine/process/memorySettings.mjs)
+  if (!dev) learnErrorPageHashes(releaseStartUpMemory);
 });
 /**
  * SIGTERM (a release, a scale-down) or Ctrl-C: the requests in progress are answered, then the

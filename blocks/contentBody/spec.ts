@@ -1,6 +1,5 @@
 /** The body of the content item the path's {slug} names, with its author, tags and category. */
 import type { ContentBodyData } from '../../engine/site/contentLoad';
-import { markdownToSafeHtml } from '../../engine/content/markdown';
 import type { Entry } from '../../engine/content/types';
 import type { BlockSpec } from '../../engine/site/blockSpec';
 
@@ -17,6 +16,8 @@ export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentB
       const author = authorSlug ? await one('author', authorSlug) : undefined;
       const tags = await Promise.all((a.extras?.tags ?? []).map((t) => one('tag', t)));
       const cat = a.category && collection === 'article' ? (category ?? (await one('category', a.category))) : undefined;
+      // loaded with the first content page: marked and sanitize-html (with postcss) are not held by a server that has rendered none
+      const { markdownToSafeHtml } = await import('../../engine/content/markdown');
       return {
         collection: collection!,
         html: markdownToSafeHtml(a.extras?.body ?? ''),

@@ -50,6 +50,16 @@ export interface ContentIndex {
   problems: ContentProblem[];
 }
 
+let index: ContentIndex | undefined;
+/** The content/ folder's index (LOANSITES_ROOT or the working directory), read once; its problems logged. */
+export function embeddedIndex(): ContentIndex {
+  if (!index) {
+    index = loadContent(join(/* turbopackIgnore: true */ process.env.LOANSITES_ROOT || process.cwd(), 'content'));
+    for (const p of index.problems) console.error(`[content] ${p.file}: ${p.message}`);
+  }
+  return index;
+}
+
 /** Read and check every content file under a root folder (content/ by default). */
 export function loadContent(root: string): ContentIndex {
   const entries = new Map<Collection, Entry[]>();

@@ -4,8 +4,6 @@
  * set. Time-out 5000 ms in production, 100000 ms otherwise; publication state LIVE in
  * production, PREVIEW otherwise or in draft mode.
  */
-import { join } from 'node:path';
-import { createEmbeddedSource, loadContent, type ContentIndex } from './embedded';
 import { createStrapiClient } from './strapi';
 import type { ContentSource, PublicationState } from './types';
 
@@ -23,20 +21,25 @@ export function browserContentUrl(env: Record<string, string | undefined> = proc
   return env.NEXT_PUBLIC_CONTENT_GRAPHQL_URL || '/api/content/graphql';
 }
 
-let index: ContentIndex | undefined;
-export function embeddedIndex(): ContentIndex {
-  if (!index) {
-    index = loadContent(join(/* turbopackIgnore: true */ process.env.LOANSITES_ROOT || process.cwd(), 'content'));
-    for (const p of index.problems) console.error(`[content] ${p.file}: ${p.message}`);
-  }
-  return index;
-}
+let embedded: Promise<ContentSource> | undefined;
+/**
+ * The embedded store, loaded with the first query: its module brings the front-matter parser
+ * (gray-matter, js-yaml, esprima) and a compiled schema, which a server that has not read
+ * content yet (most pages read none) does not hold (tests/unit/server-start-modules.test.ts).
+ */
+const embeddedSource: ContentSource = {
+  kind: 'embedded',
+  list: async (collection, query) => {
+    embedded ??= import('./embedded').then((m) => m.createEmbeddedSource(m.embeddedIndex()));
+    return (await embedded).list(collection, query);
+  },
+};
 
 let source: ContentSource | undefined;
 export function contentSource(): ContentSource {
   if (source) return source;
   const url = process.env.CONTENT_GRAPHQL_URL;
   const token = process.env.CONTENT_GRAPHQL_TOKEN;
-  source = url && token ? createStrapiClient({ url, token, timeoutMs: contentTimeoutMs() }) : createEmbeddedSource(embeddedIndex());
+  source = url && token ? createStrapiClient({ url, token, timeoutMs: contentTimeoutMs() }) : embeddedSource;
   return source;
 }

@@ -40,7 +40,8 @@ export interface BenchContext {
 
 export type RowProducer = (ctx: BenchContext) => Promise<Row[]>;
 
-export async function startServer(cwd: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+/** `ready: false` returns once the process is spawned, without asking it for anything (idleMemory.ts waits for a connection itself). */
+export async function startServer(cwd: string, port: number, env: Record<string, string> = {}, { ready = true } = {}): Promise<ChildProcess> {
   const [cmd, args] = existsSync(join(cwd, 'server.mjs')) ? ['node', ['server.mjs']] : ['npx', ['next', 'start', '-p', String(port)]];
   const child = spawn(cmd, args, {
     cwd,
@@ -56,6 +57,7 @@ export async function startServer(cwd: string, port: number, env: Record<string,
       ...env,
     },
   });
+  if (!ready) return child;
   for (let i = 0; i < 150; i++) {
     if ((await get(port, 'ipaydayloans.localhost', '/static/ping.txt').catch(() => undefined))?.status) return child;
     await new Promise((r) => setTimeout(r, 200));

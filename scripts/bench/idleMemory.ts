@@ -1,21 +1,34 @@
 /**
- * Idle memory of one instance on the embedded defaults (npm start's configuration: SQLite, the
- * embedded geocoder, the in-memory page cache at its default bound), after start and a short
- * warm-up over every brand; beside a stock Next app (Next's minimal pages-router app,
- * firstLoadJs.ts) after the same number of requests. Both are started fresh on ports of their own
- * with the inspector on loopback, through which a full GC is asked for before the second reading,
- * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then the
- * same server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
+ * Idle memory of one instance on the embedded defaults (npm start's configuration), beside a stock
+ * Next app (Next's minimal pages-router app, firstLoadJs.ts) measured the same way in the same run,
+ * each started fresh, three ways:
+ * - at start: RSS (/proc VmRSS, the process and its children) 5 s after the server first accepts a
+ *   connection, nothing asked of it (no page rendered by a visitor; ours renders one 404 itself at
+ *   start to learn the error page's script hashes, server.mjs, which counts);
+ * - after one page of each brand: the home page of every brand, one at a time (the stock app its
+ *   one page as many times), RSS 5 s after the last;
+ * - after a warm-up (below).
+ *
+ * After a warm-up: the same processes, then 200 requests over every brand (the stock app: as many
+ * to its page), RSS 2 s after the last and after 30 s without requests, then a full GC asked for
+ * through the inspector (both run with it on loopback, both at start too)
+ * and process.memoryUsage() read (where the rest goes: heap, external, array buffers). Then our
+ * server reads every brand's sitemap index and sitemaps once (built from scratch: the files a
  * previous run left in .next/seo-files are removed first) and is read again: what sitemaps leave
  * held once served (engine/site/seo/seoFiles.ts keeps them on disk and at most SEO_FILES_MEMORY_BYTES in memory).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { get, startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
 import { startNextApp, treeRssBytes } from './nextFloor';
 
 const WARM_UP = 200;
+/** Ours over the stock Next app, at start and after one page of each brand. */
+const IDLE_RATIO_BUDGET = 1.3;
+/** How long after the first connection (or the last page) the resident size is read. */
+const SETTLE_MS = 5000;
 /**
  * What reading every sitemap may add to the idle figure: the sitemaps kept in memory (at most
  * 16 MiB) and what the C allocator keeps of the freed ones (measured: its main arena grew by
@@ -110,6 +123,39 @@ async function readEverySitemap(root: string, port: number): Promise<{ files: nu
  */
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
 
+/** Resolves once something accepts TCP connections on the port (asks for nothing: no page is rendered). */
+async function accepting(port: number): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing accepted connections on ${port}`);
+}
+
+const settled = async (pid: number) => {
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return treeRssBytes(pid);
+};
+
+/** RSS 5 s after the first connection, then 5 s after `pages` (one at a time). */
+async function startAndFirstPages(pid: number, port: number, pages: { host: string; path: string }[]): Promise<{ atStart: number; afterPages: number }> {
+  await accepting(port);
+  const atStart = await settled(pid);
+  for (const p of pages) {
+    const res = await get(port, p.host, p.path);
+    if (res.status !== 200) throw new Error(`${p.host}${p.path}: status ${res.status}`);
+  }
+  return { atStart, afterPages: await settled(pid) };
+}
+
 async function reading(pid: number, inspectPort: number): Promise<{ rss: number; idle: number; afterGc: Usage }> {
   await new Promise((r) => setTimeout(r, 2000));
   const rss = treeRssBytes(pid);
@@ -125,12 +171,16 @@ export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
   const stockPort = ctx.port + 5;
   const stockInspect = ctx.port + 6;
   rmSync(join(ctx.root, '.next/seo-files'), { recursive: true, force: true });
-  const server = await startServer(ctx.root, port, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`, RATE_LIMIT_SITEMAP: '100000' });
+  const homes = brandIds(ctx.root).map((brand) => ({ host: `${brand}.localhost:${port}`, path: '/' }));
+  // no readiness request: the first thing asked of the server is the bench's
+  const server = await startServer(ctx.root, port, { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`, RATE_LIMIT_SITEMAP: '100000' }, { ready: false });
+  let first: Awaited<ReturnType<typeof startAndFirstPages>>;
   let ours: Awaited<ReturnType<typeof reading>>;
   let afterSitemaps: Awaited<ReturnType<typeof reading>>;
   let sitemaps: { files: number; bytes: number };
   let requests: { host: string; path: string }[];
   try {
+    first = await startAndFirstPages(server.pid!, port, homes);
     requests = await warmUpRequests(ctx, port, WARM_UP);
     for (const r of requests) await get(port, r.host, r.path);
     ours = await reading(server.pid!, inspectPort);
@@ -139,22 +189,44 @@ export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
   } finally {
     stopServer(server);
   }
-  const stock = await startNextApp(ctx.root, buildMinimalApp(ctx.root), stockPort, { NODE_OPTIONS: `--inspect=127.0.0.1:${stockInspect}` });
+  const stock = await startNextApp(ctx.root, buildMinimalApp(ctx.root), stockPort, { NODE_OPTIONS: `--inspect=127.0.0.1:${stockInspect}` }, { ready: false });
+  let stockFirst: Awaited<ReturnType<typeof startAndFirstPages>>;
   let reference: Awaited<ReturnType<typeof reading>>;
   try {
+    stockFirst = await startAndFirstPages(
+      stock.pid!,
+      stockPort,
+      homes.map(() => ({ host: '127.0.0.1', path: '/' })),
+    );
     for (let i = 0; i < requests.length; i++) await get(stockPort, '127.0.0.1', '/');
     reference = await reading(stock.pid!, stockInspect);
   } finally {
     stopServer(stock);
   }
   const split = (u: Usage) => `heap ${MiB(u.heapUsed)} of ${MiB(u.heapTotal)}, external ${MiB(u.external)} (array buffers ${MiB(u.arrayBuffers)})`;
+  const ratio = (a: number, b: number) => a / b;
+  const both = `both started fresh with the inspector on loopback (the warm-up row's full GC), RSS of the process and its children (/proc VmRSS); Next's minimal pages-router app by next start on port ${stockPort}`;
   return [
     {
+      figure: 'idle memory at start, no page rendered (÷ stock Next app)',
+      measured: `${ratio(first.atStart, stockFirst.atStart).toFixed(2)}× (${MiB(first.atStart)} vs ${MiB(stockFirst.atStart)})`,
+      budget: `≤ ${IDLE_RATIO_BUDGET}×`,
+      ok: ratio(first.atStart, stockFirst.atStart) <= IDLE_RATIO_BUDGET,
+      note: `RSS ${SETTLE_MS / 1000} s after the server first accepted a TCP connection, nothing requested (ours renders one 404 to itself at start, server.mjs learnErrorPageHashes); ${both}`,
+    },
+    {
+      figure: 'idle memory after one page of each brand (÷ stock Next app)',
+      measured: `${ratio(first.afterPages, stockFirst.afterPages).toFixed(2)}× (${MiB(first.afterPages)} vs ${MiB(stockFirst.afterPages)})`,
+      budget: `≤ ${IDLE_RATIO_BUDGET}×`,
+      ok: ratio(first.afterPages, stockFirst.afterPages) <= IDLE_RATIO_BUDGET,
+      note: `then each of the ${homes.length} brands' home page once, one at a time (the stock app: its page ${homes.length} times), RSS ${SETTLE_MS / 1000} s after the last; ${both}`,
+    },
+    {
       figure: 'idle memory, one instance (embedded defaults)',
-      measured: `${MiB(ours.idle)} RSS after ${IDLE_MS / 1000} s idle; ${MiB(ours.rss)} 2 s after the last of ${requests.length} requests, ${MiB(ours.afterGc.rss)} after a full GC (stock Next app: ${MiB(reference.idle)} idle; ${MiB(reference.rss)}, ${MiB(reference.afterGc.rss)})`,
+      measured: `${MiB(ours.idle)} RSS after ${IDLE_MS / 1000} s idle (${ratio(ours.idle, reference.idle).toFixed(2)}× the stock Next app); ${MiB(ours.rss)} 2 s after the last of ${requests.length} requests, ${MiB(ours.afterGc.rss)} after a full GC (stock Next app: ${MiB(reference.idle)} idle; ${MiB(reference.rss)}, ${MiB(reference.afterGc.rss)})`,
       budget: '≤ 150 MiB idle',
       ok: ours.idle <= 150 * 1024 * 1024,
-      note: `a fresh server.mjs (SQLite, embedded geocoder, in-memory page cache at its default bound) on port ${port}, ${requests.length} requests over every brand (its home page and the pages it links to), one at a time, RSS (/proc VmRSS) 2 s later and after ${IDLE_MS / 1000} s without requests (BENCH_IDLE_SECONDS), then a full GC through the inspector: ours ${split(ours.afterGc)}; Next's minimal app (next start) after as many requests to its page: ${split(reference.afterGc)}`,
+      note: `the same server.mjs (SQLite, embedded geocoder, in-memory page cache at its default bound) on port ${port}, then ${requests.length} requests over every brand (its home page and the pages it links to), one at a time, RSS (/proc VmRSS) 2 s later and after ${IDLE_MS / 1000} s without requests (BENCH_IDLE_SECONDS), then a full GC through the inspector: ours ${split(ours.afterGc)}; Next's minimal app (next start) after as many requests to its page: ${split(reference.afterGc)}`,
     },
     {
       figure: "idle memory after every brand's sitemaps were read once",

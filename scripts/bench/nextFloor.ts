@@ -62,14 +62,18 @@ export function visibleHtml(page: string): string {
   return body.length <= half ? body : body.slice(0, body.lastIndexOf('<', half));
 }
 
-/** Starts `next start` of an app folder as the node process itself (no npx in between: its CPU is read from /proc). */
-export async function startNextApp(root: string, dir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+/**
+ * Starts `next start` of an app folder as the node process itself (no npx in between: its CPU is
+ * read from /proc); `ready: false` returns once spawned (a readiness request would render its 404).
+ */
+export async function startNextApp(root: string, dir: string, port: number, env: Record<string, string> = {}, { ready = true } = {}): Promise<ChildProcess> {
   const child = spawn('node', [join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: dir,
     stdio: 'ignore',
     detached: true,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
   });
+  if (!ready) return child;
   for (let i = 0; i < 150; i++) {
     const res = await get(port, '127.0.0.1', '/floor-ping').catch(() => undefined);
     if (res?.status) return child;

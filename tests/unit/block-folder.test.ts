@@ -89,8 +89,7 @@ describe('a block added as one folder', () => {
     const { BLOCK_SPECS } = (await import(at('blocks/generated/specs.ts'))) as typeof import('../../blocks/generated/specs');
     const { buildCatalog } = (await import(at('engine/site/catalog.ts'))) as typeof import('../../engine/site/catalog');
     const { buildPageModel } = (await import(at('engine/site/pageModel.ts'))) as typeof import('../../engine/site/pageModel');
-    const { createEmbeddedSource } = (await import(at('engine/content/embedded.ts'))) as typeof import('../../engine/content/embedded');
-    const { embeddedIndex } = (await import(at('engine/content/service.ts'))) as typeof import('../../engine/content/service');
+    const { createEmbeddedSource, embeddedIndex } = (await import(at('engine/content/embedded.ts'))) as typeof import('../../engine/content/embedded');
     const { preloadBlocks } = (await import(at('blocks/loading.ts'))) as typeof import('../../blocks/loading');
     const page = (await import(at('pages/_brand/[brand]/[[...path]].tsx'))) as { default: ComponentType<{ model: unknown }> };
 

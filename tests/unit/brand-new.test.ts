@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
-import { createEmbeddedSource } from '../../engine/content/embedded';
-import { embeddedIndex } from '../../engine/content/service';
+import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
 import { renderPage } from '../support/pageSamples';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 

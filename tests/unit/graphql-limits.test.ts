@@ -8,8 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'graphql';
 import handler from '../../pages/api/content/graphql';
-import { embeddedIndex } from '../../engine/content/service';
-import type { ContentIndex } from '../../engine/content/embedded';
+import { embeddedIndex, type ContentIndex } from '../../engine/content/embedded';
 import { executeCheckedQuery } from '../../engine/content/strapiSchema';
 
 let server: Server;

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
-import { createEmbeddedSource } from '../../engine/content/embedded';
-import { embeddedIndex } from '../../engine/content/service';
+import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 

@@ -12,7 +12,7 @@
  */
 import type { NextApiRequest } from 'next';
 import schema from '../../../schemas/api/graphql.schema.json' with { type: 'json' };
-import { embeddedIndex } from '../../../engine/content/service';
+import { embeddedIndex } from '../../../engine/content/embedded';
 import { QUERY_LIMITS, QueryRefused, checkAnswerSize, checkQuery } from '../../../engine/content/queryLimits';
 import { executeCheckedQuery, strapiSchema } from '../../../engine/content/strapiSchema';
 import { ApiError } from '../../../engine/http/api';

@@ -16,8 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../../engine/site/catalog';
-import { createEmbeddedSource } from '../../../engine/content/embedded';
-import { embeddedIndex } from '../../../engine/content/service';
+import { createEmbeddedSource, embeddedIndex } from '../../../engine/content/embedded';
 import { renderPage, samplePaths } from '../../support/pageSamples';
 import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 
