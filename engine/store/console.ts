@@ -58,6 +58,7 @@ export type AuditAction =
   | 'sign_out'
   | 'reveal'
   | 'form_trace'
+  | 'cost_import'
   | 'export'
   | 'user_added'
   | 'user_removed'
