@@ -29,6 +29,8 @@ export interface AdCostInput {
 }
 
 export interface CostImportResult {
+  /** the audit entry that records it */
+  auditId: string;
   rows: number;
   /** of those, how many replaced a row imported before */
   replaced: number;
@@ -88,14 +90,14 @@ export async function importCosts(
         .execute();
     }
     const result = { rows: rows.length, replaced, days: { from: days[0] ?? '', to: days[days.length - 1] ?? '' } };
-    await audit(trx, {
+    const auditId = await audit(trx, {
       actor,
       action: 'cost_import',
       target: source,
       detail: { ...result, ...(meta.file ? { file: meta.file.slice(0, 200) } : {}) },
       now: meta.now,
     });
-    return result;
+    return { auditId, ...result };
   });
 }
 

@@ -31,7 +31,7 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
       source: 'generic',
       actor: 'ops@example.com',
     });
-    expect(first).toEqual({ ok: true, rows: 2, replaced: 0, days: { from: '2026-11-01', to: '2026-11-02' } });
+    expect(first).toMatchObject({ ok: true, rows: 2, replaced: 0, days: { from: '2026-11-01', to: '2026-11-02' } });
     const again = await importCostReport(db(), { text: 'day,campaign,cost,clicks\n2026-11-01,spring,20.00,10\n', source: 'generic', actor: 'cli' });
     expect(again).toMatchObject({ ok: true, rows: 1, replaced: 1 });
     const google = await importCostReport(db(), { text: 'Day,Campaign,Cost,Clicks,Impr.\n2026-11-01,spring,1.00,1,9\n', source: 'google', actor: 'cli' });
