@@ -55,13 +55,11 @@ test('an admin uploads a cost report; the overview shows the campaign’s cost p
 
   // A Google Ads report: $30.00 and 12 clicks for the campaign yesterday.
   await upload.getByLabel('Platform').selectOption('google');
-  await upload
-    .getByLabel('Cost report')
-    .setInputFiles({
-      name: 'google.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(`Campaign report\nDay,Campaign,Cost,Clicks,Impr.\n${day},${campaign},30.00,12,400\n`),
-    });
+  await upload.getByLabel('Cost report').setInputFiles({
+    name: 'google.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`Campaign report\nDay,Campaign,Cost,Clicks,Impr.\n${day},${campaign},30.00,12,400\n`),
+  });
   await upload.getByRole('button', { name: 'Upload costs' }).click();
   await expect(page.getByRole('status')).toContainText('1 day-campaign rows from google imported');
   await checkPage(page, `/exports?costs=${new URL(page.url()).searchParams.get('costs')}`, 'Exports');
