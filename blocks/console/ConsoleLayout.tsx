@@ -120,7 +120,7 @@ export function DataTable(props: { caption: string; head: string[]; rows: ReactN
                 aria-sort={sort?.active === i ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
                 className={`border-b border-slate-400 px-2 py-1 ${props.numeric?.[i] ? 'text-right' : 'text-left'}`}
               >
-                {sort ? (
+                {sort?.hrefs[i] ? (
                   <a href={sort.hrefs[i]} className="inline-block min-h-6 underline">
                     {h}
                     {sort.active === i && <span aria-hidden="true">{sort.dir === 'asc' ? ' ▲' : ' ▼'}</span>}

@@ -47,7 +47,7 @@ function valueOf(r: BreakdownRow, column: BreakdownColumn): number | string {
   }
 }
 
-export function sortBreakdown(rows: readonly BreakdownRow[], s: BreakdownSort): BreakdownRow[] {
+export function sortBreakdown<T extends BreakdownRow>(rows: readonly T[], s: BreakdownSort): T[] {
   const sign = s.dir === 'asc' ? 1 : -1;
   return rows
     .map((r, i) => ({ r, i, v: valueOf(r, s.column) }))

@@ -58,6 +58,7 @@ export type AuditAction =
   | 'sign_out'
   | 'reveal'
   | 'form_trace'
+  | 'cost_import'
   | 'export'
   | 'user_added'
   | 'user_removed'
@@ -70,11 +71,13 @@ export const normaliseEmail = (email: string): string => email.trim().toLowerCas
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-export async function audit(db: Store, entry: { actor: string; action: AuditAction; target?: string; detail?: object; now?: Date }): Promise<void> {
+/** Records an entry; its id (a page can show the entry a post made). */
+export async function audit(db: Store, entry: { actor: string; action: AuditAction; target?: string; detail?: object; now?: Date }): Promise<string> {
+  const id = newId('au');
   await db
     .insertInto('console_audit')
     .values({
-      id: newId('au'),
+      id,
       at: (entry.now ?? new Date()).toISOString(),
       actor: entry.actor,
       action: entry.action,
@@ -82,6 +85,7 @@ export async function audit(db: Store, entry: { actor: string; action: AuditActi
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();
+  return id;
 }
 
 /** Adds a user; false when the email has an account already. */

@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import type { Store } from '../store/db';
 import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
 import { FUNNEL_STAGES, type FunnelStage } from '../store/trafficRules';
+import { costFigures, costsOf, type CostFigures } from './costMetrics';
 
 export interface FunnelFilter {
   /** ISO 8601 times; the range is [from, to) at hour precision */
@@ -306,13 +307,31 @@ export async function overview(db: Store, f: FunnelFilter) {
   const cells = moneyOf(db, f);
   // Each table awaits it after its own query: a failure is handled there, not left unhandled meanwhile.
   cells.catch(() => undefined);
-  const [total, byCampaign, bySource, byLanding, byState, chart] = await Promise.all([
+  const [total, byCampaign, bySource, byLanding, byState, chart, costs] = await Promise.all([
     funnel(db, f, cells),
     breakdown(db, f, 'campaign', 50, cells),
     breakdown(db, f, 'source', 50, cells),
     breakdown(db, f, 'landing', 50, cells),
     breakdown(db, f, 'state', 50, cells),
     series(db, f, 'day', cells),
+    costsOf(db, f),
   ]);
-  return { funnel: total, byCampaign, bySource, byLanding, byState, chart };
+  const counts = (visits: number, stored: number, sold: number, revenueCents: number) => ({ visits, stored, sold, revenueCents });
+  const withCost = <T extends BreakdownRow>(rows: T[], cost: (r: T) => { cents: number; clicks: number } | undefined): (T & { cost: CostFigures })[] =>
+    rows.map((r) => ({ ...r, cost: costFigures(cost(r), counts(r.visits, r.stored, r.sold, r.revenueCents)) }));
+  const none = () => undefined;
+  const stage = (s: FunnelStage) => total.stages.find((x) => x.stage === s)!.count;
+  return {
+    funnel: total,
+    /** the whole funnel's cost figures: a cost is known when costs were imported for the range and the filter is by campaign or none */
+    cost: costFigures(costs.total, counts(stage('visits'), stage('stored'), stage('sold'), total.revenueCents)),
+    /** false: the filter cuts by something cost reports do not give (brand, source, landing page, device) */
+    costApplies: costs.applies,
+    costsLeftOut: costs.leftOut,
+    byCampaign: withCost(byCampaign, (r) => costs.byCampaign.get(r.key)),
+    bySource: withCost(bySource, none),
+    byLanding: withCost(byLanding, none),
+    byState: withCost(byState, none),
+    chart: chart.map((p) => ({ ...p, cost: costFigures(costs.byDay.get(p.at), counts(p.visits, p.stored, p.sold, p.revenueCents)) })),
+  };
 }

@@ -8,23 +8,43 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { getCatalog } from '../../engine/site/catalog';
 import { EXPORT_MAX } from '../../engine/console/adminQueries';
-import { consolePage, type ConsoleProps } from '../../engine/console/pages';
+import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { costUploadResult } from '../../engine/console/costUpload';
+import { COST_SOURCES } from '../../engine/traffic/costCsv';
+import { visibleText } from '../../engine/browser/safeText';
 import { overviewQuery } from '../../engine/console/range';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ from: string; to: string; brands: string[] }>;
+type Props = ConsoleProps<{
+  from: string;
+  to: string;
+  brands: string[];
+  /** the result of the cost upload just made */ costs: { ok: boolean; lines: string[] } | null;
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'exports.run', async () => {
+  consolePage(ctx, 'exports.run', async (db, viewer) => {
     const { from, to } = overviewQuery({}, new Set());
-    return { from, to, brands: [...getCatalog().brands.keys()].sort() };
+    const upload = queryText(ctx.query.costs);
+    const costs = upload ? ((await costUploadResult(db, upload, viewer.email)) ?? null) : null;
+    return { from, to, brands: [...getCatalog().brands.keys()].sort(), costs };
   });
 
 export default function ExportsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Exports" viewer={props.viewer} forbidden />;
   return (
     <ConsoleLayout title="Exports" viewer={props.viewer} current="/exports">
+      {props.costs && (
+        <div role={props.costs.ok ? 'status' : 'alert'} className="mb-6 rounded border border-slate-500 p-3">
+          <p className="font-semibold">{props.costs.ok ? 'Cost report imported' : 'Cost report refused: nothing was imported'}</p>
+          <ul className="list-disc pl-5">
+            {props.costs.lines.map((l, i) => (
+              <li key={i}>{visibleText(l)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <h2 id="leads-export" className="mb-2 text-xl font-semibold">
         Leads (CSV)
       </h2>
@@ -66,6 +86,38 @@ export default function ExportsPage(props: Props) {
         </label>
         <button type="submit" className={buttonClass}>
           Download conversions CSV
+        </button>
+      </form>
+      <h2 id="costs-upload" className="mt-8 mb-2 text-xl font-semibold">
+        Ad costs (CSV upload)
+      </h2>
+      <p className="mb-4 max-w-2xl">
+        A cost report as Google Ads, Microsoft Advertising, Meta or TikTok exports it, or a generic CSV (day, campaign, cost, clicks, impressions). Importing
+        the same days and campaigns again replaces them. A file with any bad line is refused whole, with the line numbers; at most 2 MB. Every upload is
+        recorded in the audit log.
+      </p>
+      <form method="post" action="/api/console/costs" encType="multipart/form-data" aria-labelledby="costs-upload" className="flex flex-wrap items-end gap-3">
+        <input type="hidden" name="csrf" value={props.viewer.csrf} />
+        <label className="flex flex-col text-sm">
+          Platform
+          <select name="source" defaultValue="google" className={inputClass}>
+            {COST_SOURCES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          Currency, if the file has none
+          <input type="text" name="currency" defaultValue="USD" maxLength={3} pattern="[A-Za-z]{3}" className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Cost report
+          <input type="file" name="file" accept=".csv,.tsv,text/csv" required className={inputClass} />
+        </label>
+        <button type="submit" className={buttonClass}>
+          Upload costs
         </button>
       </form>
     </ConsoleLayout>

@@ -13,6 +13,7 @@ import { consolePage, queryText, type ConsoleProps } from '../../engine/console/
 import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
 import { overview } from '../../engine/traffic/funnelQuery';
+import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
 
 export const config = { unstable_runtimeJS: false };
@@ -53,13 +54,13 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
   return (
     <DataTable
       caption={caption}
-      head={BREAKDOWN_COLUMNS.map(([, label]) => label)}
+      head={[...BREAKDOWN_COLUMNS.map(([, label]) => label), ...COST_HEAD]}
       sort={{
         hrefs: BREAKDOWN_COLUMNS.map(([column]) => sortHref(query, column)),
         active: BREAKDOWN_COLUMNS.findIndex(([column]) => column === query.sort.column),
         dir: query.sort.dir,
       }}
-      numeric={[false, true, true, true, true, true, true, true]}
+      numeric={[false, true, true, true, true, true, true, true, ...COST_HEAD.map(() => true)]}
       rows={rows.map((r) => [
         r.key || '(none)',
         num(r.visits),
@@ -69,9 +70,26 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
         num(r.sold),
         r.visits ? pct(r.stored / r.visits) : '—',
         money(r.revenueCents),
+        ...costCells(r.cost),
       ])}
     />
   );
+}
+
+/** The cost metrics' columns, beside the funnel's ('—' where no cost, or nothing to divide by, is known). */
+const COST_HEAD = ['Cost', 'Cost per visit', 'Cost per lead', 'Revenue per lead', 'Revenue per sold lead', 'Earnings per click', 'Profit', 'ROAS'];
+const ratioText = (r: number | null) => (r === null ? '—' : `${r.toFixed(2)}×`);
+function costCells(c: CostFigures): string[] {
+  return [
+    money(c.costCents),
+    money(c.costPerVisitCents),
+    money(c.costPerLeadCents),
+    money(c.revenuePerLeadCents),
+    money(c.revenuePerSoldCents),
+    money(c.earningsPerClickCents),
+    money(c.profitCents),
+    ratioText(c.roas),
+  ];
 }
 
 /** A filter chosen from a list, or none (`all`, the empty value). */
@@ -148,6 +166,7 @@ export default function OverviewPage(props: Props) {
           ['Returned', `${num(f.returned)}, ${money(f.returnedCents)} given back`],
           ['Earnings per lead', money(f.earningsPerLeadCents)],
           ['Earnings per visit', money(f.earningsPerVisitCents)],
+          ...COST_HEAD.map((k, i) => [k, costCells(data.cost)[i]!]),
         ].map(([k, v]) => (
           <div key={k} className="rounded border border-slate-300 p-3">
             <dt className="text-sm text-slate-700">{k}</dt>
@@ -155,6 +174,14 @@ export default function OverviewPage(props: Props) {
           </div>
         ))}
       </dl>
+      {!data.costApplies && (
+        <p className="mb-4">Costs are reported by day and campaign only, so they are not shown for a brand, source, landing page or device.</p>
+      )}
+      {data.costsLeftOut.length > 0 && (
+        <p className="mb-4">
+          {`Costs in ${data.costsLeftOut.map((c) => `${c.currency} (${money(c.cents, c.currency)})`).join(', ')} are left out of the cost figures: revenue is in US dollars and no conversion rate is set.`}
+        </p>
+      )}
       <h2 className="mb-2 text-xl font-semibold">Funnel</h2>
       <FunnelChart stages={f.stages} />
       <DataTable
@@ -167,8 +194,8 @@ export default function OverviewPage(props: Props) {
       <DailyChart points={data.chart} />
       <DataTable
         caption="Visits, leads and sales per day"
-        head={['Day', 'Visits', 'Stored leads', 'Sold', 'Returned', 'Revenue']}
-        numeric={[false, true, true, true, true, true]}
+        head={['Day', 'Visits', 'Stored leads', 'Sold', 'Returned', 'Revenue', ...COST_HEAD]}
+        numeric={[false, true, true, true, true, true, ...COST_HEAD.map(() => true)]}
         rows={data.chart.map((p) => [
           p.at,
           num(p.visits),
@@ -176,6 +203,7 @@ export default function OverviewPage(props: Props) {
           num(p.sold),
           p.returned ? `${num(p.returned)} (${money(-p.returnedCents)})` : '0',
           money(p.revenueCents),
+          ...costCells(p.cost),
         ])}
       />
       <h2 className="mb-2 text-xl font-semibold">Breakdowns</h2>

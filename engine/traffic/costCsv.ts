@@ -1,0 +1,238 @@
+/**
+ * Ad platforms' cost reports (CSV) → one row a day and campaign: the cost in cents, clicks and
+ * impressions. Each platform names its columns its own way (the mapping below, written out in
+ * docs/operators/console.md); the header is found among the first lines, since Google Ads puts a
+ * report title and a date range above it, and "Total" lines are skipped. Pure: no store.
+ *
+ * A file is refused whole, with every problem's line number (up to MAX_ERRORS), rather than
+ * imported in part: a half-imported report would make the costs of some days silently wrong.
+ * Refused: a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
+ * plain non-negative number, a day that is not a date, the same day and campaign twice, a file
+ * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS.
+ */
+
+export const COST_SOURCES = ['google', 'microsoft', 'meta', 'tiktok', 'generic'] as const;
+export type CostSource = (typeof COST_SOURCES)[number];
+
+export const COST_CSV_MAX_BYTES = 2 * 1024 * 1024;
+export const COST_CSV_MAX_ROWS = 50_000;
+const MAX_ERRORS = 20;
+/** lines above the header a report may have (a title, a date range) */
+const HEADER_SEARCH = 10;
+
+type Field = 'day' | 'campaign' | 'cost' | 'clicks' | 'impressions' | 'currency';
+
+/** Each source's column names per field, lower-case; the first present wins. Currency is optional. */
+export const COST_COLUMNS: Record<CostSource, Record<Field, readonly string[]>> = {
+  google: {
+    day: ['day', 'date'],
+    campaign: ['campaign', 'campaign name'],
+    cost: ['cost'],
+    clicks: ['clicks'],
+    impressions: ['impr.', 'impressions'],
+    currency: ['currency code', 'currency'],
+  },
+  microsoft: {
+    day: ['gregorian date', 'timeperiod', 'date', 'day'],
+    campaign: ['campaign name', 'campaignname', 'campaign'],
+    cost: ['spend', 'cost'],
+    clicks: ['clicks'],
+    impressions: ['impressions', 'impr.'],
+    currency: ['currency code', 'currencycode', 'currency'],
+  },
+  meta: {
+    day: ['day', 'reporting starts', 'date'],
+    campaign: ['campaign name', 'campaign'],
+    cost: ['amount spent', 'amount spent (usd)', 'cost'],
+    clicks: ['link clicks', 'clicks (all)', 'clicks'],
+    impressions: ['impressions'],
+    currency: ['currency'],
+  },
+  tiktok: {
+    day: ['by day', 'date', 'day', 'stat time day'],
+    campaign: ['campaign name', 'campaign'],
+    cost: ['cost', 'total cost', 'spend'],
+    clicks: ['clicks (destination)', 'clicks'],
+    impressions: ['impressions', 'impression'],
+    currency: ['currency'],
+  },
+  generic: {
+    day: ['day'],
+    campaign: ['campaign'],
+    cost: ['cost'],
+    clicks: ['clicks'],
+    impressions: ['impressions'],
+    currency: ['currency'],
+  },
+};
+
+export interface CostRow {
+  /** YYYY-MM-DD */
+  day: string;
+  campaign: string;
+  costCents: number;
+  clicks: number;
+  impressions: number;
+  /** ISO 4217, upper-case */
+  currency: string;
+  /** the file's line the row came from */
+  line: number;
+}
+
+export type CostParse = { ok: true; rows: CostRow[] } | { ok: false; errors: string[] };
+
+/** RFC 4180 records with the line each starts on; quotes may hold commas, quotes ("") and line breaks. */
+export function csvRecords(text: string, delimiter: string): { line: number; cells: string[] }[] {
+  const out: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let touched = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        cell += ch;
+      }
+      continue;
+    }
+    if (ch === '"' && cell === '') {
+      quoted = true;
+      touched = true;
+    } else if (ch === delimiter) {
+      cells.push(cell);
+      cell = '';
+      touched = true;
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      if (touched || cell !== '') out.push({ line: start, cells: [...cells, cell] });
+      cells = [];
+      cell = '';
+      touched = false;
+      line++;
+      start = line;
+    } else {
+      cell += ch;
+      touched = true;
+    }
+  }
+  if (touched || cell !== '') out.push({ line: start, cells: [...cells, cell] });
+  return out;
+}
+
+const headerName = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** Money as the platforms write it ("1,234.56", "$12.30", "12.3 USD") → cents; undefined when not a plain non-negative amount. */
+export function centsOf(raw: string): number | undefined {
+  const s = raw
+    .trim()
+    .replace(/^[$€£]|\s*[A-Z]{3}$/g, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
+  if (s === '--' || s === '') return 0;
+  const m = /^(\d{1,12})(?:\.(\d{1,6}))?$/.exec(s);
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Math.round(Number(`0.${m[2] ?? '0'}`) * 100);
+}
+
+function countOf(raw: string): number | undefined {
+  const s = raw.trim().replace(/,(?=\d{3}(\D|$))/g, '');
+  if (s === '--' || s === '') return 0;
+  return /^\d{1,12}$/.test(s) ? Number(s) : undefined;
+}
+
+/** "2026-11-01", "2026-11-01 00:00:00", "11/1/2026" → "2026-11-01"; undefined when not a real date. */
+export function dayOf(raw: string): string | undefined {
+  const s = raw.trim();
+  let y: number, mo: number, d: number;
+  let m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T][\d:.]+Z?)?$/.exec(s);
+  if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s))) [y, mo, d] = [Number(m[3]), Number(m[1]), Number(m[2])];
+  else return undefined;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return date.toISOString().slice(0, 10);
+}
+
+/** A cell a spreadsheet would run as a formula (or that hides text behind a control character). */
+const formulaLike = (s: string) => /^[=+\-@]/.test(s) || [...s].some(hidden);
+const hidden = (ch: string) => {
+  const c = ch.codePointAt(0)!;
+  return c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+};
+
+/** Parses one platform's cost report; `currency` is used where the file has no currency column. */
+export function parseCostCsv(text: string, source: CostSource, currency = 'USD'): CostParse {
+  if (Buffer.byteLength(text, 'utf8') > COST_CSV_MAX_BYTES)
+    return { ok: false, errors: [`The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`] };
+  const body = text.replace(/^\uFEFF/, '');
+  const firstLines = body.split(/\r?\n/, HEADER_SEARCH).join('\n');
+  const delimiter = firstLines.includes('\t') && !firstLines.includes(',') ? '\t' : ',';
+  const records = csvRecords(body, delimiter);
+  const columns = COST_COLUMNS[source];
+  let header: { at: number; index: Record<Field, number> } | undefined;
+  for (let r = 0; r < Math.min(HEADER_SEARCH, records.length) && !header; r++) {
+    const names = records[r]!.cells.map(headerName);
+    const index = Object.fromEntries(
+      (Object.keys(columns) as Field[]).map((f) => {
+        const i = columns[f].map((c) => names.indexOf(c)).find((i) => i >= 0);
+        return [f, i ?? -1];
+      }),
+    ) as Record<Field, number>;
+    if (index.day >= 0 && index.campaign >= 0 && index.cost >= 0) header = { at: r, index };
+  }
+  if (!header) {
+    const want = (['day', 'campaign', 'cost'] as const).map((f) => `${f} (${columns[f].map((c) => `"${c}"`).join(' or ')})`).join(', ');
+    return { ok: false, errors: [`No header line with the ${source} columns ${want} in the first ${HEADER_SEARCH} lines`] };
+  }
+  const data = records.slice(header.at + 1);
+  if (data.length > COST_CSV_MAX_ROWS)
+    return { ok: false, errors: [`The file has more than ${COST_CSV_MAX_ROWS.toLocaleString('en-US')} lines; split it by date range`] };
+  const errors: string[] = [];
+  const rows: CostRow[] = [];
+  const seen = new Map<string, number>();
+  const fail = (line: number, why: string) => {
+    if (errors.length < MAX_ERRORS) errors.push(`line ${line}: ${why}`);
+    else if (errors.length === MAX_ERRORS) errors.push('… and more; fix these first');
+  };
+  const { index } = header;
+  for (const { line, cells } of data) {
+    const at = (f: Field) => (index[f] >= 0 ? (cells[index[f]] ?? '') : '');
+    const dayCell = at('day').trim();
+    if (/^total/i.test(dayCell) || /^total/i.test(at('campaign').trim()) || cells.every((c) => c.trim() === '')) continue;
+    const day = dayOf(dayCell);
+    const campaign = at('campaign').trim();
+    const costCents = centsOf(at('cost'));
+    const clicks = index.clicks >= 0 ? countOf(at('clicks')) : 0;
+    const impressions = index.impressions >= 0 ? countOf(at('impressions')) : 0;
+    const cur = (index.currency >= 0 ? at('currency').trim().toUpperCase() : '') || currency.toUpperCase();
+    const before = errors.length;
+    if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
+    if (!campaign) fail(line, 'the campaign is empty');
+    else if (campaign.length > 200) fail(line, 'the campaign is longer than 200 characters');
+    else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');
+    if (costCents === undefined) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is not an amount`);
+    if (clicks === undefined) fail(line, `the clicks "${at('clicks').trim().slice(0, 40)}" are not a whole number`);
+    if (impressions === undefined) fail(line, `the impressions "${at('impressions').trim().slice(0, 40)}" are not a whole number`);
+    if (!/^[A-Z]{3}$/.test(cur)) fail(line, `the currency "${cur.slice(0, 10)}" is not a three-letter code`);
+    if (errors.length > before) continue;
+    const key = `${day}\u0000${campaign}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      fail(line, `${day} for campaign "${campaign}" is already on line ${first}`);
+      continue;
+    }
+    seen.set(key, line);
+    rows.push({ day: day!, campaign, costCents: costCents!, clicks: clicks!, impressions: impressions!, currency: cur, line });
+  }
+  if (errors.length) return { ok: false, errors };
+  if (!rows.length) return { ok: false, errors: ['The file has a header but no cost lines'] };
+  return { ok: true, rows };
+}

@@ -1,0 +1,25 @@
+/**
+ * A cost report imported: parsed for its platform (./costCsv.ts), then stored, replacing the same
+ * days and campaigns imported before, with an audit entry (engine/store/costs.ts). Shared by
+ * `npm run costs -- import` and the console's upload form, so both refuse and accept the same files.
+ */
+import type { Store } from '../store/db';
+import { importCosts, type CostImportResult } from '../store/costs';
+import { COST_SOURCES, parseCostCsv, type CostSource } from './costCsv';
+
+export const isCostSource = (s: string): s is CostSource => (COST_SOURCES as readonly string[]).includes(s);
+
+export type CostImportAnswer = ({ ok: true } & CostImportResult) | { ok: false; errors: string[] };
+
+export async function importCostReport(
+  db: Store,
+  opts: { text: string; source: string; actor: string; currency?: string; file?: string; now?: Date },
+): Promise<CostImportAnswer> {
+  if (!isCostSource(opts.source)) return { ok: false, errors: [`Unknown source "${opts.source.slice(0, 40)}"; use one of ${COST_SOURCES.join(', ')}`] };
+  if (opts.currency !== undefined && !/^[A-Za-z]{3}$/.test(opts.currency))
+    return { ok: false, errors: ['The currency must be a three-letter code such as USD'] };
+  const parsed = parseCostCsv(opts.text, opts.source, opts.currency);
+  if (!parsed.ok) return parsed;
+  const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now });
+  return { ok: true, ...done };
+}

@@ -1,0 +1,54 @@
+/**
+ * npm run costs -- import FILE --source google|microsoft|meta|tiktok|generic [--currency USD]
+ * Imports an ad platform's cost report (CSV: day, campaign, cost, clicks, impressions; each
+ * platform's column names in docs/operators/console.md). Importing the same days again replaces
+ * them; a file with any bad line is refused whole, each problem with its line number; every
+ * import is in the console's audit log with the actor "cli".
+ */
+import './check-node.cjs';
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { closeStore, getStore } from '../engine/store/db';
+import { COST_CSV_MAX_BYTES, COST_SOURCES } from '../engine/traffic/costCsv';
+import { importCostReport } from '../engine/traffic/costImport';
+import { option } from './cliFormat';
+
+const USAGE = `usage: npm run costs -- import FILE --source ${COST_SOURCES.join('|')} [--currency USD]`;
+
+async function main(args: string[]): Promise<number> {
+  const [command, file] = args;
+  const source = option(args, '--source');
+  if (command !== 'import' || !file || file.startsWith('--') || !source) {
+    console.error(USAGE);
+    return 2;
+  }
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    console.error(`costs: cannot read ${file}`);
+    return 1;
+  }
+  if (size > COST_CSV_MAX_BYTES) {
+    console.error(`costs: ${file} is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`);
+    return 1;
+  }
+  const text = readFileSync(file, 'utf8');
+  const a = await importCostReport(await getStore(), { text, source, currency: option(args, '--currency'), actor: 'cli', file: basename(file) });
+  if (!a.ok) {
+    console.error(`costs: ${file} was not imported:\n${a.errors.map((e) => `  ${e}`).join('\n')}`);
+    return 1;
+  }
+  console.log(`costs: ${a.rows} day-campaign rows from ${source} (${a.days.from} … ${a.days.to}); ${a.replaced} replaced earlier imports`);
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main(process.argv.slice(2));
+} catch (err) {
+  console.error(`costs: ${(err as Error).message}`);
+} finally {
+  await closeStore();
+}
+process.exit(code);

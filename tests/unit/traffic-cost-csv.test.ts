@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, type CostSource } from '../../engine/traffic/costCsv';
+
+/** Each platform's report as it exports it, and the rows an operator expects from it. */
+const REPORTS: [CostSource, string, { day: string; campaign: string; costCents: number; clicks: number; impressions: number; currency: string }[]][] = [
+  [
+    'google',
+    'Campaign report\n"November 1, 2026 - November 2, 2026"\nDay,Campaign,Currency code,Cost,Clicks,Impr.\n2026-11-01,tx-payday,USD,"1,234.50","1,020","40,100"\n2026-11-02,tx-payday,USD,10.05,3,--\nTotal: Account,,USD,"1,244.55",1023,40100\n',
+    [
+      { day: '2026-11-01', campaign: 'tx-payday', costCents: 123450, clicks: 1020, impressions: 40100, currency: 'USD' },
+      { day: '2026-11-02', campaign: 'tx-payday', costCents: 1005, clicks: 3, impressions: 0, currency: 'USD' },
+    ],
+  ],
+  [
+    'microsoft',
+    '\uFEFFGregorian date,Campaign name,Spend,Clicks,Impressions,Currency code\r\n11/1/2026,ca-installment,12.3,4,100,CAD\r\n',
+    [{ day: '2026-11-01', campaign: 'ca-installment', costCents: 1230, clicks: 4, impressions: 100, currency: 'CAD' }],
+  ],
+  [
+    'meta',
+    'Reporting starts,Reporting ends,Campaign name,Amount spent (USD),Link clicks,Impressions\n2026-11-01,2026-11-01,"fb, lookalike",7.5,2,90\n',
+    [{ day: '2026-11-01', campaign: 'fb, lookalike', costCents: 750, clicks: 2, impressions: 90, currency: 'USD' }],
+  ],
+  [
+    'tiktok',
+    'By Day\tCampaign name\tCost\tClicks (Destination)\tImpressions\n2026-11-01 00:00:00\ttt-spring\t$3.00\t1\t50\n',
+    [{ day: '2026-11-01', campaign: 'tt-spring', costCents: 300, clicks: 1, impressions: 50, currency: 'USD' }],
+  ],
+  [
+    'generic',
+    'day,campaign,cost,clicks,impressions\n2026-11-01,tx-payday,0.99,1,1\n',
+    [{ day: '2026-11-01', campaign: 'tx-payday', costCents: 99, clicks: 1, impressions: 1, currency: 'USD' }],
+  ],
+];
+
+describe('cost reports per platform', () => {
+  it.each(REPORTS)('%s: every day and campaign with its cost in cents, clicks and impressions', (source, text, expected) => {
+    const r = parseCostCsv(text, source);
+    expect(r.ok ? r.rows.map(({ line: _line, ...row }) => row) : r.errors).toEqual(expected);
+  });
+
+  it('uses the currency given when the report has no currency column', () => {
+    const r = parseCostCsv('day,campaign,cost\n2026-11-01,au-payday,5\n', 'generic', 'aud');
+    expect(r.ok && r.rows[0]!.currency).toBe('AUD');
+  });
+});
+
+/** Files an operator (or someone else) might upload, and the message that must come back. */
+const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][] = [
+  [
+    'a formula in the campaign',
+    'generic',
+    'day,campaign,cost\n2026-11-01,=HYPERLINK("http://x"),1\n',
+    /^line 2: the campaign starts like a spreadsheet formula/,
+  ],
+  ['a formula hidden after a quote', 'generic', 'day,campaign,cost\n2026-11-01,"@SUM(A1)",1\n', /^line 2: the campaign starts like a spreadsheet formula/],
+  ['a negative cost', 'generic', 'day,campaign,cost\n2026-11-01,a,-5\n', /^line 2: the cost "-5" is not an amount/],
+  ['a formula as the cost', 'generic', 'day,campaign,cost\n2026-11-01,a,=1+1\n', /^line 2: the cost "=1\+1" is not an amount/],
+  ['a day that does not exist', 'generic', 'day,campaign,cost\n2026-02-30,a,1\n', /^line 2: the day "2026-02-30" is not a date/],
+  ['clicks with a fraction', 'generic', 'day,campaign,cost,clicks\n2026-11-01,a,1,1.5\n', /^line 2: the clicks "1.5" are not a whole number/],
+  [
+    'the same day and campaign twice',
+    'generic',
+    'day,campaign,cost\n2026-11-01,a,1\n2026-11-02,a,1\n2026-11-01,a,2\n',
+    /^line 4: 2026-11-01 for campaign "a" is already on line 2/,
+  ],
+  ['wrong columns', 'google', 'date,name,amount\n2026-11-01,a,1\n', /^No header line with the google columns day \("day" or "date"\), campaign/],
+  ['a Meta report given as Google', 'google', 'Reporting starts,Campaign name,Amount spent (USD)\n2026-11-01,a,1\n', /^No header line with the google columns/],
+  ['a header and nothing else', 'generic', 'day,campaign,cost\n', /^The file has a header but no cost lines/],
+  ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^No header line/],
+  [
+    'a line break in a quoted campaign',
+    'generic',
+    'day,campaign,cost\n2026-11-01,"a\nb",1\n2026-11-01,c,x\n',
+    /^line 2: the campaign starts like a spreadsheet formula or holds control characters/,
+  ],
+];
+
+describe('hostile cost reports are refused whole, with line numbers', () => {
+  it.each(HOSTILE)('%s', (_what, source, text, error) => {
+    const r = parseCostCsv(text, source);
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.errors[0]).toMatch(error);
+  });
+
+  it('reports the line of a later problem after a quoted line break', () => {
+    const r = parseCostCsv('day,campaign,cost\n2026-11-01,"x",1\n2026-11-01,c,x\n', 'generic');
+    expect(!r.ok && r.errors).toEqual(['line 3: the cost "x" is not an amount']);
+  });
+
+  it('lists at most twenty problems, then says there are more', () => {
+    const text = `day,campaign,cost\n${Array.from({ length: 30 }, (_, i) => `2026-11-01,c${i},bad`).join('\n')}\n`;
+    const r = parseCostCsv(text, 'generic');
+    expect(!r.ok && r.errors.length).toBe(21);
+    expect(!r.ok && r.errors[20]).toBe('… and more; fix these first');
+  });
+
+  it('refuses a file over the size cap before reading its lines', () => {
+    const r = parseCostCsv(`day,campaign,cost\n${'2026-11-01,a,1\n'.repeat(COST_CSV_MAX_BYTES / 15 + 1)}`, 'generic');
+    expect(!r.ok && r.errors).toEqual(['The file is larger than 2 MB; split it by date range']);
+  });
+
+  it('refuses more lines than the cap', () => {
+    const text = `day,campaign,cost\n${Array.from({ length: COST_CSV_MAX_ROWS + 1 }, (_, i) => `2026-11-01,c${i},1`).join('\n')}`;
+    const r = parseCostCsv(text, 'generic');
+    expect(!r.ok && r.errors).toEqual(['The file has more than 50,000 lines; split it by date range']);
+  });
+});
+
+describe('cells', () => {
+  it.each([
+    ['12', 1200],
+    ['12.345', 1235],
+    ['$1,000.10', 100010],
+    ['7.5 USD', 750],
+    ['--', 0],
+    ['1e3', undefined],
+    ['12,34', undefined],
+  ])('the amount %s is %s cents', (raw, cents) => expect(centsOf(raw)).toBe(cents));
+
+  it.each([
+    ['2026-11-01', '2026-11-01'],
+    ['11/30/2026', '2026-11-30'],
+    ['2026-11-01T00:00:00Z', '2026-11-01'],
+    ['31/12/2026', undefined],
+    ['yesterday', undefined],
+  ])('the day %s is %s', (raw, day) => expect(dayOf(raw)).toBe(day));
+});

@@ -1,0 +1,97 @@
+/**
+ * Ad costs imported and set against the funnel, on SQLite and PostgreSQL: a report imported
+ * twice counts once (the second replaces the first, both audited), and the overview shows the
+ * cost, cost per lead, profit and ROAS of the whole funnel, a campaign and a day — and '—'
+ * (null) for cuts cost reports do not give.
+ */
+import { describe, expect, it } from 'vitest';
+import { costCells } from '../../engine/store/costs';
+import { writeTraffic } from '../../engine/store/traffic';
+import { insertLead } from '../../engine/store/leads';
+import { visitRow } from '../../engine/store/trafficRules';
+import { importCostReport } from '../../engine/traffic/costImport';
+import { overview } from '../../engine/traffic/funnelQuery';
+import { bothStores, migratedStore } from '../support/bothStores';
+import { leadRow } from '../support/leadRow';
+import { recordSaleRow } from '../support/saleRecord';
+import { trafficEvent } from '../support/trafficEvent';
+
+const stores = bothStores('loansites-costs-');
+const day1 = new Date('2026-11-01T10:00:00.000Z');
+const RANGE = { from: '2026-11-01T00:00:00.000Z', to: '2026-11-03T00:00:00.000Z' };
+const ctx = (now: Date) => ({ brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'iPhone', optedOut: false, now });
+const v = (n: number) => `v${n.toString(16).padStart(32, '0')}`;
+
+describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
+  const db = migratedStore(options);
+
+  it('imports a report, and importing it again replaces its days instead of adding them (each import audited)', async () => {
+    const first = await importCostReport(db(), {
+      text: 'day,campaign,cost,clicks\n2026-11-01,spring,30.00,10\n2026-11-02,spring,5,2\n',
+      source: 'generic',
+      actor: 'ops@example.com',
+    });
+    expect(first).toMatchObject({ ok: true, rows: 2, replaced: 0, days: { from: '2026-11-01', to: '2026-11-02' } });
+    const again = await importCostReport(db(), { text: 'day,campaign,cost,clicks\n2026-11-01,spring,20.00,10\n', source: 'generic', actor: 'cli' });
+    expect(again).toMatchObject({ ok: true, rows: 1, replaced: 1 });
+    const google = await importCostReport(db(), { text: 'Day,Campaign,Cost,Clicks,Impr.\n2026-11-01,spring,1.00,1,9\n', source: 'google', actor: 'cli' });
+    expect(google).toMatchObject({ ok: true, replaced: 0 });
+    const cells = await costCells(db(), '2026-11-01', '2026-11-03');
+    expect(cells.map((c) => [c.day, c.source, c.campaign, c.costCents, c.clicks]).sort()).toEqual([
+      ['2026-11-01', 'generic', 'spring', 2000, 10],
+      ['2026-11-01', 'google', 'spring', 100, 1],
+      ['2026-11-02', 'generic', 'spring', 500, 2],
+    ]);
+    const audits = await db().selectFrom('console_audit').select(['actor', 'target', 'detail']).where('action', '=', 'cost_import').orderBy('at').execute();
+    expect(audits.map((a) => [a.actor, a.target, JSON.parse(a.detail).rows])).toEqual([
+      ['ops@example.com', 'generic', 2],
+      ['cli', 'generic', 1],
+      ['cli', 'google', 1],
+    ]);
+  });
+
+  it('refuses a bad report whole: nothing of it is stored', async () => {
+    const a = await importCostReport(db(), { text: 'day,campaign,cost\n2026-11-02,spring,1\n2026-11-02,=cmd,1\n', source: 'generic', actor: 'cli' });
+    expect(a).toEqual({ ok: false, errors: ['line 3: the campaign starts like a spreadsheet formula or holds control characters'] });
+    expect((await costCells(db(), '2026-11-02', '2026-11-03')).map((c) => c.costCents)).toEqual([500]);
+  });
+
+  it('shows cost, cost per lead, profit and ROAS for the funnel, the campaign and the day; none for a brand', async () => {
+    // Two visits of "spring" on day 1, both stored leads; one sold for $42.00.
+    await writeTraffic(db(), {
+      visits: [1, 2].map((n) => visitRow(v(n), { path: '/payday-loans', params: { utm_campaign: 'spring' } }, ctx(day1))),
+      events: [1, 2].map((n) => trafficEvent(v(n), 'stored', day1.toISOString(), { state: 'TX' })),
+    });
+    const lead = await insertLead(db(), leadRow({ visit_id: v(1), created_at: day1.toISOString() }), []);
+    await recordSaleRow(db(), { leadId: lead.id, buyer: 'acme', priceCents: 4200, at: day1 });
+
+    const o = await overview(db(), RANGE);
+    // $20.00 + $1.00 + $5.00 spent; $42.00 earned from 2 visits, 2 leads, 1 sale, 13 clicks
+    expect(o.cost).toEqual({
+      costCents: 2600,
+      clicks: 13,
+      costPerVisitCents: 1300,
+      costPerLeadCents: 1300,
+      revenuePerLeadCents: 2100,
+      revenuePerSoldCents: 4200,
+      earningsPerClickCents: 323.08,
+      profitCents: 1600,
+      roas: 1.62,
+    });
+    expect(o.byCampaign.find((r) => r.key === 'spring')!.cost).toMatchObject({ costCents: 2600, costPerLeadCents: 1300, profitCents: 1600 });
+    expect(o.chart.map((p) => [p.at, p.cost.costCents, p.cost.profitCents])).toEqual([['2026-11-01', 2100, 2100]]);
+    expect(o.byState.find((r) => r.key === 'TX')!.cost).toMatchObject({ costCents: null, profitCents: null, revenuePerLeadCents: 2100 });
+
+    const branded = await overview(db(), { ...RANGE, brand: 'ipaydayloans' });
+    expect([branded.costApplies, branded.cost.costCents, branded.cost.profitCents]).toEqual([false, null, null]);
+    const campaign = await overview(db(), { ...RANGE, campaign: 'spring' });
+    expect(campaign.cost).toMatchObject({ costCents: 2600, profitCents: 1600 });
+  });
+
+  it('leaves costs in another currency out, and says which', async () => {
+    await importCostReport(db(), { text: 'day,campaign,cost,currency\n2026-11-01,ca-spring,10,CAD\n', source: 'generic', actor: 'cli' });
+    const o = await overview(db(), RANGE);
+    expect(o.costsLeftOut).toEqual([{ currency: 'CAD', cents: 1000 }]);
+    expect(o.cost.costCents).toBe(2600);
+  });
+});
