@@ -22,6 +22,7 @@ import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTa
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficRefusedTable, TrafficVisitStagesTable, TrafficVisitsTable } from './traffic';
 import type { TrafficDailyPairsTable } from './trafficPairs';
+import type { DocumentRevisionsTable } from './revisions';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -60,6 +61,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   console_audit: ConsoleAuditTable;
   console_login_attempts: ConsoleLoginAttemptsTable;
+  document_revisions: DocumentRevisionsTable;
 }
 
 export type Store = Kysely<Database>;
