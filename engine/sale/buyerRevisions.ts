@@ -70,7 +70,9 @@ export function applyRevision(buyer: Buyer, revision: Revision<BuyerChange> | un
   const merged = overlayBuyer(buyer, revision.document);
   const problems = buyerProblems(merged);
   if (!problems.length) return merged;
-  console.error(`[buyers] revision ${revision.version} of "${buyer.id}" no longer fits its file (${problems[0]!.pointer}: ${problems[0]!.message}); the file applies`);
+  console.error(
+    `[buyers] revision ${revision.version} of "${buyer.id}" no longer fits its file (${problems[0]!.pointer}: ${problems[0]!.message}); the file applies`,
+  );
   return buyer;
 }
 

@@ -143,7 +143,15 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
       if ((current?.version ?? 0) !== save.expectedVersion) throw new RevisionConflict(current!, save.expectedVersion);
       await trx
         .insertInto('document_revisions')
-        .values({ kind: save.kind, key: save.key, version, document: JSON.stringify(save.document), author: save.author, saved_at: at, base_hash: save.baseHash })
+        .values({
+          kind: save.kind,
+          key: save.key,
+          version,
+          document: JSON.stringify(save.document),
+          author: save.author,
+          saved_at: at,
+          base_hash: save.baseHash,
+        })
         .execute();
       await audit(trx, {
         actor: save.author,

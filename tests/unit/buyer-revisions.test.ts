@@ -32,18 +32,50 @@ describe.each(stores.kinds('revisions.sqlite'))('%s', (_kind, options) => {
 
   it('numbers the revisions of a document 1, 2, … and keeps its history, newest first', async () => {
     const base = fileHash(fileText);
-    const one = await saveRevision(db(), { kind: 'buyer', key: 'v1', document: { enabled: false }, expectedVersion: 0, author: 'a@example.com', baseHash: base, before: {} });
-    const two = await saveRevision(db(), { kind: 'buyer', key: 'v1', document: { enabled: true }, expectedVersion: 1, author: 'b@example.com', baseHash: base, before: {} });
+    const one = await saveRevision(db(), {
+      kind: 'buyer',
+      key: 'v1',
+      document: { enabled: false },
+      expectedVersion: 0,
+      author: 'a@example.com',
+      baseHash: base,
+      before: {},
+    });
+    const two = await saveRevision(db(), {
+      kind: 'buyer',
+      key: 'v1',
+      document: { enabled: true },
+      expectedVersion: 1,
+      author: 'b@example.com',
+      baseHash: base,
+      before: {},
+    });
     expect([one.version, two.version]).toEqual([1, 2]);
-    expect((await latestRevision(db(), 'buyer', 'v1'))).toMatchObject({ version: 2, document: { enabled: true }, author: 'b@example.com', baseHash: base });
+    expect(await latestRevision(db(), 'buyer', 'v1')).toMatchObject({ version: 2, document: { enabled: true }, author: 'b@example.com', baseHash: base });
     expect((await revisionHistory(db(), 'buyer', 'v1')).map((r) => r.author)).toEqual(['b@example.com', 'a@example.com']);
     // another kind with the same key is another document
     expect(await latestRevision(db(), 'brand', 'v1')).toBeUndefined();
   });
 
   it('refuses a save over a version someone saved past, naming who, and keeps their change', async () => {
-    await saveRevision(db(), { kind: 'buyer', key: 'c1', document: { enabled: false }, expectedVersion: 0, author: 'first@example.com', baseHash: '', before: {} });
-    const stale = saveRevision(db(), { kind: 'buyer', key: 'c1', document: { enabled: true }, expectedVersion: 0, author: 'late@example.com', baseHash: '', before: {} });
+    await saveRevision(db(), {
+      kind: 'buyer',
+      key: 'c1',
+      document: { enabled: false },
+      expectedVersion: 0,
+      author: 'first@example.com',
+      baseHash: '',
+      before: {},
+    });
+    const stale = saveRevision(db(), {
+      kind: 'buyer',
+      key: 'c1',
+      document: { enabled: true },
+      expectedVersion: 0,
+      author: 'late@example.com',
+      baseHash: '',
+      before: {},
+    });
     await expect(stale).rejects.toBeInstanceOf(RevisionConflict);
     await expect(stale).rejects.toThrow(/first@example\.com changed this .*version 1/);
     expect(await latestRevision(db(), 'buyer', 'c1')).toMatchObject({ version: 1, author: 'first@example.com', document: { enabled: false } });
@@ -58,7 +90,15 @@ describe.each(stores.kinds('revisions.sqlite'))('%s', (_kind, options) => {
   });
 
   it('audits every save in the console audit log with the document before and after', async () => {
-    await saveRevision(db(), { kind: 'buyer', key: 'a1', document: { caps: { perDay: 9 } }, expectedVersion: 0, author: 'ops@example.com', baseHash: '', before: { caps: { perDay: 50 } } });
+    await saveRevision(db(), {
+      kind: 'buyer',
+      key: 'a1',
+      document: { caps: { perDay: 9 } },
+      expectedVersion: 0,
+      author: 'ops@example.com',
+      baseHash: '',
+      before: { caps: { perDay: 50 } },
+    });
     const row = await db().selectFrom('console_audit').selectAll().where('target', '=', 'buyer:a1').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ actor: 'ops@example.com', action: 'revision_saved' });
     expect(JSON.parse(row.detail)).toEqual({ version: 1, before: { caps: { perDay: 50 } }, after: { caps: { perDay: 9 } } });
@@ -78,9 +118,24 @@ describe.each(stores.kinds('revisions.sqlite'))('%s', (_kind, options) => {
   it('overlays a buyer file with its stored revision: the managed fields from the revision, the rest from the file', async () => {
     const file = fileBuyer();
     const change: BuyerChange = { ...managedOf(file), enabled: false, caps: { perDay: 7, perMonth: 100 } };
-    await saveRevision(db(), { kind: 'buyer', key: 'acme', document: change, expectedVersion: 0, author: 'a', baseHash: fileHash(fileText), before: managedOf(file) });
+    await saveRevision(db(), {
+      kind: 'buyer',
+      key: 'acme',
+      document: change,
+      expectedVersion: 0,
+      author: 'a',
+      baseHash: fileHash(fileText),
+      before: managedOf(file),
+    });
     const live = applyRevision(file, (await latestRevisions<BuyerChange>(db(), 'buyer')).get('acme'));
-    expect(live).toMatchObject({ id: 'acme', enabled: false, caps: { perDay: 7, perMonth: 100 }, price: { floor: 5 }, endpoints: FILE.endpoints, secretEnv: 'BUYER_ACME_SECRET' });
+    expect(live).toMatchObject({
+      id: 'acme',
+      enabled: false,
+      caps: { perDay: 7, perMonth: 100 },
+      price: { floor: 5 },
+      endpoints: FILE.endpoints,
+      secretEnv: 'BUYER_ACME_SECRET',
+    });
   });
 });
 
