@@ -11,7 +11,8 @@ import type { ReactNode } from 'react';
 import { ConsoleLayout, DataTable, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, num, pct, when } from '../../../blocks/console/format';
 import { buyerDetail, DAYS_SHOWN, type BuyerDetail } from '../../../engine/console/buyerDetail';
-import { buyerBase, DAYS, fieldOfPointer, formValuesOf, saveBuyerForm, type FormValues } from '../../../engine/console/buyerForm';
+import { buyerBase, saveBuyerForm } from '../../../engine/console/buyerForm';
+import { DAYS, fieldOfPointer, formValuesOf, type FormValues } from '../../../engine/console/buyerFormFields';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { readConsoleForm } from '../../../engine/console/forms';
 import { ApiError } from '../../../engine/http/api';
@@ -35,6 +36,7 @@ interface Data {
   notice: string;
   alert: boolean;
   detail: BuyerDetail | null;
+  daysShown: number;
   canManage: boolean;
   redirectTo: string | null;
 }
@@ -55,6 +57,7 @@ const empty = (id: string): Data => ({
   notice: '',
   alert: false,
   detail: null,
+  daysShown: DAYS_SHOWN,
   canManage: false,
   redirectTo: null,
 });
@@ -275,7 +278,7 @@ export default function BuyerPage(props: Props) {
           from the file.
         </p>
       )}
-      <h2 className="mt-6 mb-2 text-xl font-bold">Last {DAYS_SHOWN} days (UTC)</h2>
+      <h2 className="mt-6 mb-2 text-xl font-bold">Last {props.daysShown} days (UTC)</h2>
       <ul className="mb-3">
         <li>{`Acceptance rate: ${pct(d.acceptRate)} (${num(d.accepted)} of ${num(d.posts)} posts)`}</li>
         <li>{`Return rate: ${pct(d.returnRate)} (${num(d.returns)} of ${num(d.wins)} wins)`}</li>
