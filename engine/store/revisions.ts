@@ -63,15 +63,7 @@ const revisionOf = <T>(r: DocumentRevisionsTable): Revision<T> => ({
 
 /** The newest revision of one document, if it has any. */
 export async function latestRevision<T = unknown>(db: Store, kind: string, key: string): Promise<Revision<T> | undefined> {
-  const r = await db
-    .selectFrom('document_revisions')
-    .selectAll()
-    .where('kind', '=', kind)
-    .where('key', '=', key)
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return r && revisionOf<T>(r);
+  return (await revisionHistory<T>(db, kind, key, 1))[0];
 }
 
 /** The newest revision of every document of a kind, by key. */
