@@ -13,7 +13,7 @@ import { E2E_PORT } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
-import { addUser, checkPage, signIn } from './console.fixtures';
+import { addUser, checkPage, raw, signIn } from './console.fixtures';
 import { fillAndSubmit } from './sale.fixtures';
 
 /** This spec's own server: its buyer is paused and resumed, which must not reach other specs' sales. */
@@ -67,6 +67,13 @@ async function apply(page: Page, email: string) {
   await fillAndSubmit(page, { brand: 'ipaydayloans', path: '/apply', email, port: PORT });
   await expect.poll(async () => (await saleOf(email))?.status ?? 'pending', { timeout: 60_000 }).not.toBe('pending');
   return saleOf(email);
+}
+
+/** A form post made outside the page (as a forger would), with the signed-in browser's cookie. */
+async function postAs(page: Page, form: Record<string, string>) {
+  const cookie = (await page.context().cookies(CONSOLE_URL)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const body = new URLSearchParams(form).toString();
+  return raw('POST', `/buyers/${BUYER}`, `console.localhost:${PORT}`, body, { cookie, 'content-type': 'application/x-www-form-urlencoded' }, undefined, PORT);
 }
 
 async function setStatus(page: Page, label: 'Active: offered leads' | 'Paused: offered nothing') {
@@ -126,19 +133,18 @@ test('an analyst sees the buyer’s record but no form; a post made anyway, or o
   const revisions = () => db.selectFrom('document_revisions').select('version').where('key', '=', BUYER).execute();
   const before = (await revisions()).length;
   const csrf = await page.locator('input[name="csrf"]').first().inputValue();
-  const forged = await page.request.post(`${CONSOLE_URL}/buyers/${BUYER}`, { form: { csrf, version: '0', status: 'paused' }, maxRedirects: 0 });
-  expect(forged.status()).toBe(403);
+  const forged = await postAs(page, { csrf, version: '0', status: 'paused' });
+  expect(forged.status).toBe(403);
+  expect(forged.body).toContain('may not change buyers');
 
   const adminPage = await browser.newPage();
   await signIn(adminPage, addUser('admin', DB_FILE), undefined, CONSOLE_URL);
-  const noToken = await adminPage.request.post(`${CONSOLE_URL}/buyers/${BUYER}`, { form: { version: '0', status: 'paused' }, maxRedirects: 0 });
-  expect(noToken.status()).toBe(403);
+  const noToken = await postAs(adminPage, { version: '0', status: 'paused' });
+  expect(noToken.status).toBe(403);
   const adminCsrf = await adminPage.locator('input[name="csrf"]').first().inputValue();
-  const secret = await adminPage.request.post(`${CONSOLE_URL}/buyers/${BUYER}`, {
-    form: { csrf: adminCsrf, version: '0', status: 'paused', secretEnv: 'STOLEN' },
-    maxRedirects: 0,
-  });
-  expect(secret.status()).toBe(400);
+  const secret = await postAs(adminPage, { csrf: adminCsrf, version: '0', status: 'paused', secretEnv: 'STOLEN' });
+  expect(secret.status).toBe(400);
+  expect(secret.body).toContain('never in the console');
   // nothing of the three took effect
   expect(await revisions()).toHaveLength(before);
   await adminPage.close();
