@@ -1,16 +1,18 @@
 /**
  * Who may see what in the console, as one table: admin (everything: users, exports, the form
- * trace), analyst (funnel, buyers, leads with personal data masked unless revealed, each reveal
- * audited), viewer (aggregates only). A page or API checks `may(role, permission)`; anything not
+ * trace, changing buyers), analyst (funnel, buyers, leads with personal data masked unless
+ * revealed, each reveal audited), buyer-manager (pauses and changes buyers — caps, price, schedule,
+ * filters — and sees what analysts see of them, but no leads), viewer (aggregates only). A page or API checks `may(role, permission)`; anything not
  * in the table is refused.
  */
-export const ROLES = ['admin', 'analyst', 'viewer'] as const;
+export const ROLES = ['admin', 'analyst', 'viewer', 'buyer-manager'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
   'overview.view',
   'brands.view',
   'buyers.view',
+  'buyers.manage',
   'leads.list',
   'leads.view',
   'leads.reveal',
@@ -25,6 +27,7 @@ export const ROLE_RULES: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
   analyst: ['overview.view', 'brands.view', 'buyers.view', 'leads.list', 'leads.view', 'leads.reveal'],
   viewer: ['overview.view', 'brands.view'],
+  'buyer-manager': ['overview.view', 'brands.view', 'buyers.view', 'buyers.manage'],
 };
 
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 /**
  * npm run console:user -- <command>: console accounts from a terminal, non-interactively too.
- *   add --email E --role admin|analyst|viewer --password-stdin
+ *   add --email E --role admin|analyst|viewer|buyer-manager --password-stdin
  *   list
  *   remove --email E
  *   reset --email E --password-stdin        (new password; signs the user out everywhere)

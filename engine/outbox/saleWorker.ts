@@ -13,6 +13,8 @@ import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { contactKey, contactKeys } from '../sale/keys';
 import { runSale, type SaleDeps } from '../sale/runner';
 import { duplicateWindowMs, saleBuyers } from '../sale/settings';
+import { BUYER_KIND } from '../sale/buyerRevisions';
+import { revisionsReady } from '../store/liveRevisions';
 import { adoptLeadsWithoutSale, dueSales, ensureSale } from '../store/sales';
 
 const SHARED = Symbol.for('loansites.sale');
@@ -47,6 +49,8 @@ function pump(): void {
     rt.running += 1;
     const sale: Promise<void> = (async () => {
       const db = await getStore();
+      // The console's changes to buyers (a pause, a cap) are read once at start, then kept current.
+      await revisionsReady(BUYER_KIND);
       const result = await runSale(db, leadId, depsFor());
       if (result && result.status !== 'sold') wakeLeadWorker();
     })()

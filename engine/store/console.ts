@@ -65,7 +65,8 @@ export type AuditAction =
   | 'password_reset'
   | 'totp_enrolled'
   | 'totp_failed'
-  | 'totp_reset';
+  | 'totp_reset'
+  | 'revision_saved';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

@@ -23,6 +23,7 @@ import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficRefusedTable, TrafficVisitStagesTable, TrafficVisitsTable } from './traffic';
 import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
+import type { DocumentRevisionsTable } from './revisions';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -62,6 +63,7 @@ export interface Database {
   console_audit: ConsoleAuditTable;
   console_login_attempts: ConsoleLoginAttemptsTable;
   ad_costs: AdCostsTable;
+  document_revisions: DocumentRevisionsTable;
 }
 
 export type Store = Kysely<Database>;

@@ -1,22 +1,29 @@
 /** The console's buyers: each buyer's pings, bids, posts, wins and money over a date range (engine/console/buyerQueries.ts), with an alert for a buyer that has refused everything lately. */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DateRangeFields, DataTable, buttonClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
 import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { overviewQuery } from '../../engine/console/range';
-import { getBuyers } from '../../engine/sale/buyers';
+import { editableBuyerIds } from '../../engine/console/buyerForm';
+import { BUYER_KIND, liveBuyers } from '../../engine/sale/buyerRevisions';
+import { revisionsReady } from '../../engine/store/liveRevisions';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ from: string; to: string; problem: string; rows: BuyerStats[] }>;
+type Props = ConsoleProps<{ from: string; to: string; problem: string; rows: BuyerStats[]; buyers: { id: string; name: string; paused: boolean }[] }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'buyers.view', async (db) => {
     const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
-    const buyers = [...getBuyers().buyers.values()].map((b) => b.buyer);
-    return { from, to, problem, rows: await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers)) };
+    await revisionsReady(BUYER_KIND);
+    const buyers = [...liveBuyers().buyers.values()].map((b) => b.buyer);
+    const listed = editableBuyerIds().map((id) => {
+      const b = buyers.find((x) => x.id === id);
+      return { id, name: b?.displayName ?? id, paused: b?.enabled === false };
+    });
+    return { from, to, problem, buyers: listed, rows: await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers)) };
   });
 
 export default function BuyersPage(props: Props) {
@@ -24,6 +31,16 @@ export default function BuyersPage(props: Props) {
   const alerts = props.rows.filter((r) => r.alert);
   return (
     <ConsoleLayout title="Buyers" viewer={props.viewer} current="/buyers">
+      <ul className="mb-4" aria-label="Each buyer's page">
+        {props.buyers.map((b) => (
+          <li key={b.id}>
+            <a href={`/buyers/${b.id}`} className={linkClass}>
+              {b.name}
+            </a>{' '}
+            ({b.id}, {b.paused ? 'paused' : 'active'})
+          </li>
+        ))}
+      </ul>
       <form method="get" action="/buyers" className="mb-4 flex flex-wrap items-end gap-3">
         <DateRangeFields from={props.from} to={props.to} />
         <button type="submit" className={buttonClass}>

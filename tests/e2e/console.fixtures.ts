@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { expect, type Page } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
+import type { Role } from '../../engine/console/roles';
 import { expectNoAxeViolations, PORT } from './helpers';
 import { smallTapTargets } from './tapTargets';
 
@@ -19,11 +20,11 @@ export const PASSWORD = 'correct horse battery staple';
 
 /** A console account, made as an operator makes one: the real CLI, the password on standard input. */
 let accounts = 0;
-export function addUser(role: 'admin' | 'analyst' | 'viewer', dbFile = E2E_DB_FILE): string {
+export function addUser(role: Role, dbFile = E2E_DB_FILE, databaseUrl = ''): string {
   const email = `${role}-${run}-${++accounts}@example.com`;
   execFileSync('npm', ['run', '--silent', 'console:user', '--', 'add', '--email', email, '--role', role, '--password-stdin'], {
     input: PASSWORD,
-    env: { ...process.env, LOANSITES_DB_FILE: dbFile, DATABASE_URL: '' },
+    env: { ...process.env, LOANSITES_DB_FILE: dbFile, DATABASE_URL: databaseUrl },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   return email;
@@ -77,8 +78,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD, con
 }
 
 /** The page's answer carries no-store and the console's script-free policy; axe finds nothing; every target is at least 24 px. */
-export async function checkPage(page: Page, path: string, heading: string | RegExp, status = 200) {
-  const res = await page.goto(`${CONSOLE}${path}`);
+export async function checkPage(page: Page, path: string, heading: string | RegExp, status = 200, consoleUrl = CONSOLE) {
+  const res = await page.goto(`${consoleUrl}${path}`);
   expect(res?.status(), path).toBe(status);
   const h = res!.headers();
   expect(h['cache-control']).toContain('no-store');

@@ -10,17 +10,18 @@ import { hashPassword, passwordProblem, verifyPassword } from '../../engine/cons
 import { may, PERMISSIONS, ROLES, type Permission, type Role } from '../../engine/console/roles';
 
 describe('who may see what', () => {
-  const TABLE: Record<Permission, [admin: boolean, analyst: boolean, viewer: boolean]> = {
-    'overview.view': [true, true, true],
-    'brands.view': [true, true, true],
-    'buyers.view': [true, true, false],
-    'leads.list': [true, true, false],
-    'leads.view': [true, true, false],
-    'leads.reveal': [true, true, false],
-    'leads.trace': [true, false, false],
-    'exports.run': [true, false, false],
-    'users.manage': [true, false, false],
-    'audit.view': [true, false, false],
+  const TABLE: Record<Permission, [admin: boolean, analyst: boolean, viewer: boolean, buyerManager: boolean]> = {
+    'overview.view': [true, true, true, true],
+    'brands.view': [true, true, true, true],
+    'buyers.view': [true, true, false, true],
+    'buyers.manage': [true, false, false, true],
+    'leads.list': [true, true, false, false],
+    'leads.view': [true, true, false, false],
+    'leads.reveal': [true, true, false, false],
+    'leads.trace': [true, false, false, false],
+    'exports.run': [true, false, false, false],
+    'users.manage': [true, false, false, false],
+    'audit.view': [true, false, false, false],
   };
   it('the table names every permission', () => expect(Object.keys(TABLE).sort()).toEqual([...PERMISSIONS].sort()));
   it.each(PERMISSIONS.flatMap((p) => ROLES.map((r, i) => [r, p, TABLE[p][i]] as const)))('%s may %s: %s', (role, permission, want) => {

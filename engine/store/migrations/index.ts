@@ -22,6 +22,7 @@ import * as m012 from './012_traffic_bounded';
 import * as m013 from './013_lead_device_money';
 import * as m014c from './014_money_costs';
 import * as m014i from './014_money_covering';
+import * as m014b from './014_buyers_revisions';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['013_lead_device_money', m013],
   ['014_money_costs', m014c],
   ['014_money_covering', m014i],
+  ['014_buyers_revisions', m014b],
 ];
 
 export const migrationProvider: MigrationProvider = {

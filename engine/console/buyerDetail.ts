@@ -1,0 +1,135 @@
+/**
+ * One buyer's record for its console page, from the sale's own tables: a daily trend (pings, bids,
+ * wins, revenue, returns) over the last DAYS_SHOWN days, its acceptance and return rates, its
+ * response time p50/p95 (pings and posts that were answered) and its last errors (posts refused or
+ * never confirmed, and pings that failed with a reason). Days are UTC, as on the overview.
+ */
+import { sql } from 'kysely';
+import type { Store } from '../store/db';
+
+export const DAYS_SHOWN = 14;
+const LATENCY_SAMPLE = 5000;
+
+export interface BuyerDay {
+  day: string;
+  pings: number;
+  bids: number;
+  wins: number;
+  revenueCents: number;
+  returns: number;
+}
+
+export interface BuyerDetail {
+  days: BuyerDay[];
+  posts: number;
+  accepted: number;
+  acceptRate: number;
+  wins: number;
+  returns: number;
+  returnRate: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  errors: { at: string; step: string; outcome: string; detail: string }[];
+}
+
+/** The value below which `share` of the sorted values lie (nearest rank); null for none. */
+export function percentile(sorted: readonly number[], share: number): number | null {
+  if (!sorted.length) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
+}
+
+export async function buyerDetail(db: Store, buyer: string, now = new Date()): Promise<BuyerDetail> {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DAYS_SHOWN - 1)));
+  const from = first.toISOString();
+  const day = (col: string) => sql<string>`substr(${sql.ref(col)}, 1, 10)`;
+  const events = await db
+    .selectFrom('sale_events')
+    .where('buyer_id', '=', buyer)
+    .where('at', '>=', from)
+    .select((eb) => [day('at').as('day'), 'step', 'outcome', eb.fn.countAll<number | string>().as('n')])
+    .groupBy([day('at'), 'step', 'outcome'])
+    .execute();
+  const wins = await db
+    .selectFrom('lead_sales')
+    .where('buyer_id', '=', buyer)
+    .where('status', 'in', ['sold', 'returned'])
+    .where('decided_at', '>=', from)
+    .select((eb) => [day('decided_at').as('day'), eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('price_cents').as('cents')])
+    .groupBy(day('decided_at'))
+    .execute();
+  const returns = await db
+    .selectFrom('lead_returns')
+    .where('buyer_id', '=', buyer)
+    .where('created_at', '>=', from)
+    .select((eb) => [day('created_at').as('day'), eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('price_cents').as('cents')])
+    .groupBy(day('created_at'))
+    .execute();
+  const days = new Map<string, BuyerDay>();
+  for (let i = 0; i < DAYS_SHOWN; i++) {
+    const d = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    days.set(d, { day: d, pings: 0, bids: 0, wins: 0, revenueCents: 0, returns: 0 });
+  }
+  let posts = 0;
+  let accepted = 0;
+  for (const e of events) {
+    const d = days.get(e.day);
+    const n = Number(e.n);
+    if (e.step === 'ping') {
+      if (d) d.pings += n;
+      if (d && e.outcome === 'bid') d.bids += n;
+    }
+    if (e.step === 'post' && e.outcome !== 'sending') {
+      posts += n;
+      if (e.outcome === 'accepted') accepted += n;
+    }
+  }
+  for (const w of wins) {
+    const d = days.get(w.day);
+    if (!d) continue;
+    d.wins += Number(w.n);
+    d.revenueCents += Number(w.cents ?? 0);
+  }
+  for (const r of returns) {
+    const d = days.get(r.day);
+    if (!d) continue;
+    d.returns += Number(r.n);
+    d.revenueCents -= Number(r.cents ?? 0);
+  }
+  const latencies = await db
+    .selectFrom('sale_events')
+    .select('latency_ms')
+    .where('buyer_id', '=', buyer)
+    .where('at', '>=', from)
+    .where('step', 'in', ['ping', 'post'])
+    .where('latency_ms', 'is not', null)
+    .orderBy('at', 'desc')
+    .limit(LATENCY_SAMPLE)
+    .execute();
+  const sorted = latencies.map((l) => Number(l.latency_ms)).sort((a, b) => a - b);
+  const errors = await db
+    .selectFrom('sale_events')
+    .select(['at', 'step', 'outcome', 'detail'])
+    .where('buyer_id', '=', buyer)
+    .where((eb) =>
+      eb.or([eb('outcome', 'in', ['refused', 'unconfirmed']), eb.and([eb('step', '=', 'ping'), eb('outcome', '=', 'no-bid'), eb('detail', '!=', '')])]),
+    )
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(10)
+    .execute();
+  const list = [...days.values()];
+  const winCount = list.reduce((s, d) => s + d.wins, 0);
+  const returnCount = list.reduce((s, d) => s + d.returns, 0);
+  return {
+    days: list,
+    posts,
+    accepted,
+    acceptRate: posts ? accepted / posts : 0,
+    wins: winCount,
+    returns: returnCount,
+    returnRate: winCount ? returnCount / winCount : 0,
+    p50Ms: percentile(sorted, 0.5),
+    p95Ms: percentile(sorted, 0.95),
+    errors: errors.map((e) => ({ ...e, detail: e.detail.slice(0, 200) })),
+  };
+}

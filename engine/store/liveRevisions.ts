@@ -1,0 +1,155 @@
+/**
+ * The newest revision of every document of a kind, held in memory and kept current on every
+ * instance without a restart, so the code that uses them (the sale, for buyers) reads them
+ * synchronously at no cost per request:
+ * - on the instance that saved: at once (publishRevision reloads before the console answers);
+ * - elsewhere, with REDIS_URL: a message on the `loansites:revisions` channel reloads the kind;
+ * - always, whether Redis is there or lost a message: every REVISIONS_POLL_MS (default 2000) one
+ *   count of the kind's revisions is read, and a changed count reloads it.
+ * So a change lands everywhere within one poll (~2 s), usually at once. A kind is watched from the
+ * first time it is asked for; revisionsReady(kind) resolves once it was first read.
+ *
+ * Held on globalThis: Next bundles this module more than once (the instrumentation hook, each API
+ * route, the console's pages), and all of them must see the same set.
+ */
+import type { createClient } from 'redis';
+import { onShutdown } from '../process/shutdown.mjs';
+import { getStore, type Store } from './db';
+import { latestRevisions, revisionStamp, type Revision } from './revisions';
+
+const CHANNEL = 'loansites:revisions';
+type Client = ReturnType<typeof createClient>;
+
+interface Kind {
+  revisions: Map<string, Revision>;
+  stamp: number;
+  ready: Promise<void>;
+  loading?: Promise<void>;
+}
+interface Live {
+  kinds: Map<string, Kind>;
+  timer?: NodeJS.Timeout;
+  publisher?: Promise<Client | undefined>;
+  subscriber?: Promise<Client | undefined>;
+  stopped?: boolean;
+}
+
+const SHARED = Symbol.for('loansites.liveRevisions');
+const holder = globalThis as typeof globalThis & { [SHARED]?: Live };
+
+const pollMs = () => Math.max(100, Number(process.env.REVISIONS_POLL_MS) || 2000);
+
+function live(): Live {
+  if (!holder[SHARED]) {
+    const state: Live = { kinds: new Map() };
+    holder[SHARED] = state;
+    state.timer = setInterval(() => void poll(state), pollMs());
+    state.timer.unref();
+    const url = process.env.REDIS_URL?.trim();
+    if (url) state.subscriber = subscribe(state, url);
+    onShutdown('revisions', 'connections', stopLiveRevisions);
+  }
+  return holder[SHARED];
+}
+
+async function load(kind: string, entry: Kind, db?: Store): Promise<void> {
+  const store = db ?? (await getStore());
+  const stamp = await revisionStamp(store, kind);
+  entry.revisions = await latestRevisions(store, kind);
+  entry.stamp = stamp;
+}
+
+/** Reloads a kind (one load at a time; a failure keeps the last set and is retried at the next poll). */
+function reload(kind: string, entry: Kind, db?: Store): Promise<void> {
+  entry.loading ??= load(kind, entry, db)
+    .catch((err: Error) => console.error(`[revisions] could not read the ${kind} revisions: ${err.message}`))
+    .finally(() => (entry.loading = undefined));
+  return entry.loading;
+}
+
+function kindEntry(kind: string): Kind {
+  const state = live();
+  let entry = state.kinds.get(kind);
+  if (!entry) {
+    entry = { revisions: new Map(), stamp: -1, ready: Promise.resolve() };
+    state.kinds.set(kind, entry);
+    entry.ready = reload(kind, entry);
+  }
+  return entry;
+}
+
+async function poll(state: Live): Promise<void> {
+  if (state.stopped) return;
+  for (const [kind, entry] of state.kinds) {
+    if (entry.loading) continue;
+    try {
+      const stamp = await revisionStamp(await getStore(), kind);
+      if (stamp !== entry.stamp) await reload(kind, entry);
+    } catch {
+      /* the store is down: the last set stays; the next poll tries again */
+    }
+  }
+}
+
+async function connect(url: string, role: string): Promise<Client | undefined> {
+  try {
+    const { createClient: create } = await import('redis');
+    const client: Client = create({ url, socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) } });
+    let warned = false;
+    client.on('error', (err: Error) => {
+      if (!warned) console.error(`[revisions] Redis ${role} unavailable (changes still arrive by polling): ${err.message}`);
+      warned = true;
+    });
+    client.on('ready', () => (warned = false));
+    await client.connect();
+    return client;
+  } catch {
+    return undefined;
+  }
+}
+
+async function subscribe(state: Live, url: string): Promise<Client | undefined> {
+  const client = await connect(url, 'subscriber');
+  await client
+    ?.subscribe(CHANNEL, (kind) => {
+      const entry = state.kinds.get(kind);
+      if (entry) void reload(kind, entry);
+    })
+    .catch(() => undefined);
+  return client;
+}
+
+/** The newest revision per key of a kind, as this instance knows them now (empty until first read). */
+export function currentRevisions<T = unknown>(kind: string): ReadonlyMap<string, Revision<T>> {
+  return kindEntry(kind).revisions as Map<string, Revision<T>>;
+}
+
+/** Resolves once the kind's revisions were read the first time. */
+export const revisionsReady = (kind: string): Promise<void> => kindEntry(kind).ready;
+
+/**
+ * After a save: this instance takes the new revision at once (before the console answers), and
+ * the others are told through Redis when there is one (their poll catches it otherwise).
+ */
+export async function publishRevision(kind: string, db?: Store): Promise<void> {
+  const entry = kindEntry(kind);
+  await entry.ready;
+  await entry.loading;
+  await reload(kind, entry, db);
+  const url = process.env.REDIS_URL?.trim();
+  if (!url) return;
+  const state = live();
+  state.publisher ??= connect(url, 'publisher');
+  const client = await state.publisher;
+  await client?.publish(CHANNEL, kind).catch(() => undefined);
+}
+
+/** Stops polling and closes the Redis connections (shutdown, tests). */
+export async function stopLiveRevisions(): Promise<void> {
+  const state = holder[SHARED];
+  if (!state) return;
+  holder[SHARED] = undefined;
+  state.stopped = true;
+  clearInterval(state.timer);
+  for (const c of await Promise.all([state.publisher, state.subscriber])) await c?.quit().catch(() => undefined);
+}
