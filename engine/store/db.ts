@@ -22,6 +22,7 @@ import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTa
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficRefusedTable, TrafficVisitStagesTable, TrafficVisitsTable } from './traffic';
 import type { TrafficDailyPairsTable } from './trafficPairs';
+import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -49,6 +50,8 @@ export interface Database {
   contact_hashes: ContactHashesTable;
   suppressions: SuppressionsTable;
   lead_returns: LeadReturnsTable;
+  lead_certificates: LeadCertificatesTable;
+  lead_certificate_claims: LeadCertificateClaimsTable;
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_visit_stages: TrafficVisitStagesTable;
