@@ -122,11 +122,17 @@ export function signCertificate(certificate: Certificate, keys: CertificateKeys 
   return { certificate, signature: { alg: 'Ed25519', kid: keys.current.kid, value } };
 }
 
+/** Whether `signature` (base64url) is `kid`'s signature of exactly these bytes: a buyer's check, byte for byte. */
+export function signatureHolds(bytes: Buffer, kid: string, signature: string, keys: CertificateKeys = certificateKeys()): boolean {
+  const key = keys.byKid.get(kid);
+  return key !== undefined && verify(null, bytes, key.publicKey, Buffer.from(signature, 'base64url'));
+}
+
 /** Why a signed certificate does not verify, or undefined when it does (any published key, old ones too). */
 export function certificateProblem(signed: SignedCertificate, keys: CertificateKeys = certificateKeys()): string | undefined {
-  const key = keys.byKid.get(signed.signature?.kid);
-  if (!key) return `signed with key ${String(signed.signature?.kid)}, which is not published`;
+  if (!keys.byKid.has(signed.signature?.kid)) return `signed with key ${String(signed.signature?.kid)}, which is not published`;
   if (signed.signature.alg !== 'Ed25519') return `unknown signature algorithm ${String(signed.signature.alg)}`;
-  const ok = verify(null, Buffer.from(canonicalJson(signed.certificate)), key.publicKey, Buffer.from(signed.signature.value, 'base64url'));
-  return ok ? undefined : 'the signature does not match the certificate: it was altered';
+  return signatureHolds(Buffer.from(canonicalJson(signed.certificate)), signed.signature.kid, signed.signature.value, keys)
+    ? undefined
+    : 'the signature does not match the certificate: it was altered';
 }
