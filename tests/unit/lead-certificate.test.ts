@@ -14,7 +14,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyringOf } from '../../engine/keys/sealing';
 import { canonicalJson } from '../../engine/leads/certificate/canonical';
-import { buildCertificate, certificateProblem, newCertificateId, signatureHolds, signCertificate, type CertificateFacts } from '../../engine/leads/certificate/certificate';
+import {
+  buildCertificate,
+  certificateProblem,
+  newCertificateId,
+  signatureHolds,
+  signCertificate,
+  type CertificateFacts,
+} from '../../engine/leads/certificate/certificate';
 import { keptUntil, readCertificate, retentionDays } from '../../engine/leads/certificate/issue';
 import { certificateKeys, wellKnownKeys } from '../../engine/leads/certificate/keys';
 import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
@@ -76,7 +83,10 @@ describe('signing and verifying a certificate', () => {
   });
 
   it('fails when a field is changed, or the signature is', () => {
-    const changedText = { ...signed, certificate: { ...signed.certificate, consent: { ...signed.certificate.consent, text: signed.certificate.consent.text + ' ' } } };
+    const changedText = {
+      ...signed,
+      certificate: { ...signed.certificate, consent: { ...signed.certificate.consent, text: signed.certificate.consent.text + ' ' } },
+    };
     expect(certificateProblem(changedText, certificateKeys(OLD))).toMatch(/altered/);
     const sig = Buffer.from(signed.signature.value, 'base64url');
     sig[10] = sig[10]! ^ 0x80;
