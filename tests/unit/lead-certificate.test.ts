@@ -198,10 +198,9 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
   });
   const buyerPost = (path: string, body: object, secret = SECRET) => {
     const text = JSON.stringify(body);
-    return post(server.port, text, {
-      path,
-      headers: { 'x-loansites-buyer': 'certbuyer', 'x-loansites-signature': `sha256=${createHmac('sha256', secret).update(text).digest('hex')}` },
-    });
+    const headers = buyer.signed(text);
+    if (secret !== SECRET) headers['x-loansites-signature'] = `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
+    return post(server.port, text, { path, headers });
   };
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
   const idOf = (url: unknown) => String(url).replace('/certificate/', '');
