@@ -33,14 +33,33 @@ export function parseColour(css: string): number[] | undefined {
   return [Number(m[1]), Number(m[2]), Number(m[3]), alpha];
 }
 
+let paint: CanvasRenderingContext2D | null | undefined;
+
+/** Any CSS colour the page computes (Tailwind's oklch() included) as [r, g, b, alpha]: rgb() read directly, anything else painted on a 1 px canvas. */
+function colourOf(css: string): number[] | undefined {
+  const direct = parseColour(css);
+  if (direct) return direct;
+  if (paint === undefined) {
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    paint = canvas.getContext('2d', { willReadFrequently: true });
+  }
+  if (!paint) return undefined;
+  paint.clearRect(0, 0, 1, 1);
+  paint.fillStyle = css;
+  paint.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = paint.getImageData(0, 0, 1, 1).data;
+  return [r!, g!, b!, a! / 255];
+}
+
 /** The consent text's computed size and its contrast with the first opaque background behind it (white when none is). */
 export function measureConsent(el: Element): { fontSizePx: number; contrast: number } | undefined {
   const style = getComputedStyle(el);
-  const fg = parseColour(style.color);
+  const fg = colourOf(style.color);
   if (!fg) return undefined;
   let bg = [255, 255, 255];
   for (let node: Element | null = el; node; node = node.parentElement) {
-    const c = parseColour(getComputedStyle(node).backgroundColor);
+    const c = colourOf(getComputedStyle(node).backgroundColor);
     if (c && c[3]! >= 0.99) {
       bg = c.slice(0, 3);
       break;

@@ -30,6 +30,8 @@ let buyer: StandInBuyer;
 let db: Store;
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+// one server of its own for the spec: its tests share it, in one worker
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
