@@ -297,3 +297,32 @@ describe('the certificate in the ping and the post', () => {
     expect(leadPayload(row).certificate).toEqual({ id: 'ct_4fJ2k9Qm0aB1cD2eF3gH4i', url: 'https://ipaydayloans.com/certificate/ct_4fJ2k9Qm0aB1cD2eF3gH4i' });
   });
 });
+
+describe('a lead-key rotation and stored certificates', () => {
+  it('re-seals stored certificates with the new key, and they still open and verify while the old key is listed', async () => {
+    const { resealAll } = await import('../../engine/leads/rotation');
+    const { issueCertificate } = await import('../../engine/leads/certificate/issue');
+    const dir = mkdtempSync(join(tmpdir(), 'loansites-cert-rotation-'));
+    const db = openStore({ url: '', file: join(dir, 's.sqlite') });
+    const saved = { ...process.env };
+    try {
+      await migrateStore(db);
+      const [oldKey, newKey] = ['1'.repeat(64), '2'.repeat(64)];
+      process.env.LEADS_ENCRYPTION_KEYS = oldKey;
+      const f = facts();
+      await issueCertificate(db, f);
+      process.env.LEADS_ENCRYPTION_KEYS = `${newKey},${oldKey}`;
+      const ring = keyringOf([Buffer.from(newKey, 'hex'), Buffer.from(oldKey, 'hex')]);
+      expect(await resealAll(db, ring)).toMatchObject({ certificates: 1, unopened: [] });
+      const row = await db.selectFrom('lead_certificates').select('sealed').where('id', '=', f.id).executeTakeFirstOrThrow();
+      expect(row.sealed.startsWith(`v2.${ring.current.id}.`)).toBe(true);
+      const stored = await readCertificate(db, f.id, new Date(f.receivedAt.getTime() + 1000));
+      expect(stored?.problem).toBeUndefined();
+      expect(stored?.signed.signature.kid).toBe(certificateKeys(keyringOf([Buffer.from(oldKey, 'hex')])).current.kid);
+    } finally {
+      process.env = saved;
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
