@@ -35,7 +35,7 @@ import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
 import { newCertificateId } from './certificate/certificate';
-import { issueCertificate } from './certificate/issue';
+import { certificateRowOf } from './certificate/issue';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;
@@ -165,6 +165,19 @@ export async function recordLead(
     destinationsOf(brand.id)
       .filter((d) => destinationTakes(d, { environment }))
       .map((d) => d.name),
+    // the consent certificate is stored with the lead: one commit, never a lead without its evidence
+    (leadId) =>
+      certificateRowOf({
+        id: certificateId,
+        leadId,
+        brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
+        consent: { version: body.consent.version, text },
+        pageUrl: `https://${ctx.host}${body.evidence?.page ?? brand.apply.path}`,
+        receivedAt: ctx.now,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        evidence: body.evidence,
+      }),
   );
   const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
   if (previous !== undefined && previous !== hash) {
@@ -173,18 +186,6 @@ export async function recordLead(
       `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
     );
   }
-  if (created)
-    await issueCertificate(db, {
-      id: certificateId,
-      leadId: id,
-      brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
-      consent: { version: body.consent.version, text },
-      pageUrl: `https://${ctx.host}${body.evidence?.page ?? brand.apply.path}`,
-      receivedAt: ctx.now,
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-      evidence: body.evidence,
-    });
   return { status: created ? 201 : 200, id, state: place.state, certificateId: created ? certificateId : storedCertificateId || undefined };
 }
 

@@ -10,7 +10,7 @@
  * delivery fail one by one.
  */
 import type { Store } from '../store/db';
-import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
+import { isSealed, openBytes, openText, sealBytes, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
 
 /** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
 export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {
@@ -80,7 +80,8 @@ export async function resealAll(db: Store, ring: LeadKeyring, batch = 200): Prom
         if (table !== 'form_traces' && !sealed) continue;
         let next: string;
         try {
-          next = reseal(stored, sealed);
+          // a certificate is sealed bytes (deflated JSON), not text
+          next = table === 'lead_certificates' ? sealBytes(openBytes(stored, ring), ring) : reseal(stored, sealed);
         } catch (err) {
           report.unopened.push(`${row.id}: ${(err as Error).message}`);
           continue;

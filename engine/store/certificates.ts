@@ -6,7 +6,7 @@
  * well under 2 KB stored.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { openText, sealText } from '../keys/sealing';
+import { openBytes, sealBytes } from '../keys/sealing';
 import type { Store } from './db';
 
 export interface LeadCertificatesTable {
@@ -16,7 +16,7 @@ export interface LeadCertificatesTable {
   created_at: string;
   /** deleted after this (pruneCertificates); a claim moves it later */
   expires_at: string;
-  /** sealed base64 of the deflated signed certificate JSON */
+  /** the deflated signed certificate JSON, sealed (engine/keys/sealing.ts sealBytes) */
   sealed: string;
 }
 
@@ -26,8 +26,8 @@ export interface LeadCertificateClaimsTable {
   claimed_at: string;
 }
 
-export const sealCertificateJson = (json: string): string => sealText(deflateRawSync(Buffer.from(json, 'utf8')).toString('base64'));
-export const openCertificateJson = (sealed: string): string => inflateRawSync(Buffer.from(openText(sealed), 'base64')).toString('utf8');
+export const sealCertificateJson = (json: string): string => sealBytes(deflateRawSync(Buffer.from(json, 'utf8')));
+export const openCertificateJson = (sealed: string): string => inflateRawSync(openBytes(sealed)).toString('utf8');
 
 /** Stores a lead's certificate once: a retry of the same lead keeps the first. */
 export async function insertCertificate(db: Store, row: LeadCertificatesTable): Promise<void> {

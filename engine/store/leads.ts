@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isSealed, openText, sealText } from '../keys/sealing';
+import type { LeadCertificatesTable } from './certificates';
 import type { Store, StoreKind } from './db';
 
 export interface LeadsTable {
@@ -104,6 +105,8 @@ export async function insertLead(
   db: Store,
   lead: Omit<LeadsTable, 'id'>,
   destinations: readonly string[],
+  /** the lead's consent certificate, made once its id is known; stored in the same transaction */
+  certificateFor?: (leadId: string) => LeadCertificatesTable,
 ): Promise<{ id: string; created: boolean; sealed?: string; certificateId?: string }> {
   return db.transaction().execute(async (trx) => {
     const id = newId('ld');
@@ -121,6 +124,7 @@ export async function insertLead(
         .executeTakeFirstOrThrow();
       return { id: existing.id, created: false, sealed: existing.sealed, certificateId: existing.certificate_id ?? '' };
     }
+    if (certificateFor) await trx.insertInto('lead_certificates').values(certificateFor(id)).execute();
     if (destinations.length) {
       await trx
         .insertInto('lead_deliveries')

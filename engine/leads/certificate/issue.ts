@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/db';
-import { certificateRow, insertCertificate, openCertificateJson, sealCertificateJson } from '../../store/certificates';
+import { certificateRow, insertCertificate, openCertificateJson, sealCertificateJson, type LeadCertificatesTable } from '../../store/certificates';
 import { canonicalJson } from './canonical';
 import { buildCertificate, certificateProblem, signCertificate, type CertificateFacts, type SignedCertificate } from './certificate';
 
@@ -24,19 +24,21 @@ export function retentionDays(env: Record<string, string | undefined> = process.
 
 export const keptUntil = (from: Date, env?: Record<string, string | undefined>): Date => new Date(from.getTime() + retentionDays(env) * DAY_MS);
 
-/** Builds, signs and stores the certificate of a lead just stored. */
-export async function issueCertificate(db: Store, facts: CertificateFacts): Promise<SignedCertificate> {
+/** The stored row of a lead's certificate: built, signed and sealed (the lead's transaction inserts it, engine/store/leads.ts insertLead). */
+export function certificateRowOf(facts: CertificateFacts): LeadCertificatesTable {
   const signed = signCertificate(buildCertificate(facts));
-  await insertCertificate(db, {
+  return {
     id: facts.id,
     lead_id: facts.leadId,
     brand: facts.brand.id,
     created_at: facts.receivedAt.toISOString(),
     expires_at: keptUntil(facts.receivedAt).toISOString(),
     sealed: sealCertificateJson(canonicalJson(signed)),
-  });
-  return signed;
+  };
 }
+
+/** Builds, signs and stores a certificate on its own (outside a lead's transaction). */
+export const issueCertificate = (db: Store, facts: CertificateFacts): Promise<void> => insertCertificate(db, certificateRowOf(facts));
 
 export interface StoredCertificate {
   signed: SignedCertificate;
