@@ -23,6 +23,24 @@ export interface BuyerBid {
 }
 
 /**
+ * A buyer's request about a consent certificate: POST /api/certificates/verify, /claim or /fetch, signed like a return (X-Loansites-Buyer and X-Loansites-Signature: sha256=<hex HMAC-SHA256 of the raw body with the buyer's secret>). A claim needs phoneSha256 or emailSha256 of the lead it holds.
+ */
+export interface BuyerCertificateRequest {
+  /**
+   * The certificate's id, from the ping's certificateId or the post's certificate.id.
+   */
+  certificateId: string;
+  /**
+   * SHA-256 (hex) of the phone's digits only, as the post carries it: (512) 555-0123 is hashed as 5125550123.
+   */
+  phoneSha256?: string;
+  /**
+   * SHA-256 (hex) of the email address trimmed and in lower case.
+   */
+  emailSha256?: string;
+}
+
+/**
  * POST to a buyer's optOutUrl, signed like every request (X-Loansites-Signature), with Idempotency-Key "optout:<lead id>": the borrower of a lead this buyer bought revoked consent to calls, texts and emails on the "Stop calls and emails" page. Stop contacting them within 10 business days. Answer 2xx once recorded; anything else but a 4xx is retried with back-off.
  */
 export interface BuyerOptOutNotice {
@@ -112,6 +130,10 @@ export interface BuyerPing {
    * true when the same phone or email applied within the duplicate window (only sent to buyers that take duplicates).
    */
   duplicate?: boolean;
+  /**
+   * The lead's consent certificate (no personal data): verify it before you bid with POST /api/certificates/verify (docs/lenders/protocol.md).
+   */
+  certificateId?: string;
 }
 
 /**
@@ -235,6 +257,19 @@ export interface BuyerPost {
    * true: the borrower asked us not to sell or share personal information beyond this request.
    */
   privacyOptOut: boolean;
+  /**
+   * The lead's signed consent certificate: verify, claim and fetch it with POST /api/certificates/verify, /claim and /fetch (docs/lenders/protocol.md).
+   */
+  certificate?: {
+    /**
+     * The certificate's id.
+     */
+    id: string;
+    /**
+     * Its human-readable page on the brand's site: the consent as the borrower saw it, the steps and their times.
+     */
+    url: string;
+  };
 }
 /**
  * Title loans only: the vehicle that secures the loan.
@@ -822,6 +857,7 @@ export interface LeadRequest {
    * Honeypot: a field people never see. A filled one is accepted with 202 and not stored.
    */
   website?: string;
+  evidence?: LeadEvidence;
 }
 /**
  * Title loans only: the basics of the vehicle that secures the loan.
@@ -890,6 +926,3894 @@ export interface LeadTracking {
    * The first-party visit this request came from (POST /api/events' visitId), when the browser has one.
    */
   visitId?: string;
+}
+/**
+ * What the browser measured for the consent certificate (engine/leads/certificate): the form's steps and their times, how each field was filled (counts only, never values) and the consent as rendered. Times are milliseconds since the page loaded; the server anchors them on its own clock.
+ *
+ * This interface was referenced by `LeadRequest`'s JSON-Schema
+ * via the `definition` "Evidence".
+ */
+export interface LeadEvidence {
+  /**
+   * The path of the page the form was on (no query).
+   */
+  page: string;
+  /**
+   * SHA-256 (hex) of the page's HTML as the browser received it.
+   */
+  pageHtmlSha256?: string;
+  /**
+   * Each step as it was shown, in order.
+   *
+   * @maxItems 20
+   *
+   * Items: One step of the form.
+   */
+  steps:
+    | []
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ]
+    | [
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        },
+        {
+          /**
+           * The step's number.
+           */
+          step: number;
+          /**
+           * When it was shown.
+           */
+          shownMs: number;
+          /**
+           * When it was left (next or submit).
+           */
+          doneMs: number;
+          /**
+           * SHA-256 (hex) of the step's form markup as shown.
+           */
+          htmlSha256?: string;
+        }
+      ];
+  /**
+   * When the form was submitted.
+   */
+  submitMs: number;
+  /**
+   * How each field was filled, by field name.
+   */
+  fields: {
+    [k: string]: FieldFill;
+  };
+  /**
+   * The consent text as rendered.
+   */
+  consent?: {
+    /**
+     * Its computed font size in CSS pixels.
+     */
+    fontSizePx: number;
+    /**
+     * The contrast ratio of its colour on its background (WCAG).
+     */
+    contrast: number;
+  };
+}
+/**
+ * How one field was filled: how many times each way (never the value).
+ *
+ * This interface was referenced by `LeadRequest`'s JSON-Schema
+ * via the `definition` "FieldFill".
+ */
+export interface FieldFill {
+  /**
+   * Edits made by typing.
+   */
+  typed: number;
+  /**
+   * Pastes.
+   */
+  pasted: number;
+  /**
+   * Fills by the browser's autofill.
+   */
+  autofilled: number;
 }
 
 /**

@@ -14,6 +14,7 @@
 import './check-node.cjs';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { benchDeploy } from './bench-deploy';
+import { certificateRows } from './bench/certificate';
 import { coldRenderRows } from './bench/coldRender';
 import { eventIngestRows } from './bench/eventIngest';
 import { startServer, stopServer, type BenchContext, type Row, type RowProducer } from './bench/context';
@@ -39,6 +40,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
   { name: 'event ingest', rows: eventIngestRows },
+  { name: 'consent certificate', rows: certificateRows },
 ];
 
 const root = process.cwd();

@@ -26,7 +26,7 @@ if (process.argv.includes('rotate')) {
     const ring = requireLeadKey();
     const report = await resealAll(await getStore(), ring);
     console.log(
-      `keys: re-sealed ${report.leads} lead(s) and ${report.formTraces} form trace(s) with lead key ${ring.current.id} in the ${storeKindOf()} store at ${storeLocation()}.`,
+      `keys: re-sealed ${report.leads} lead(s) and ${report.formTraces} form trace(s) with lead key ${ring.current.id} (and ${report.certificates} consent certificate(s)) in the ${storeKindOf()} store at ${storeLocation()}.`,
     );
     if (report.unopened.length) {
       console.error(`keys: ${report.unopened.length} row(s) open with none of the configured keys and were left as they are:`);

@@ -15,6 +15,7 @@ import { usePersistence } from './usePersistence';
 import { useStepFocus } from './useStepFocus';
 import { useSubmission } from './useSubmission';
 import { useZipPlace } from './useZipPlace';
+import { consentRecorder, type ConsentRecorder } from '../../engine/browser/consentEvidence';
 
 /**
  * The embedded application form: its state is one reducer (formState.ts); storage, history, the
@@ -34,6 +35,10 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const { later, fetchLater, prefetchLater } = useLaterScreens();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const pendingFocusRef = useRef<FieldKey | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const recorder = useRef<ConsentRecorder | null>(null);
+  recorder.current ??= consentRecorder(`${base}-`);
+  useEffect(() => (sectionRef.current ? recorder.current?.watch(sectionRef.current) : undefined), []);
   usePersistence(state, dispatch, data, brand, fetchLater);
   useEffect(() => {
     funnel({ type: 'apply_view' });
@@ -41,7 +46,8 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const back = useStepHistory(hydrated, screen, dispatch, fetchLater);
   const placeFor = useZipPlace(hydrated, values.zip, country, dispatch);
   useStepFocus(screen, state.place?.place?.stateCode, headingRef, pendingFocusRef, idOf);
-  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef });
+  const evidence = () => recorder.current!.evidence(sectionRef.current?.querySelector('[data-consent-text]') ?? null);
+  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence });
 
   const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
   const blur = (field: FieldKey) => {
@@ -53,6 +59,14 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   };
 
   const stepNumber = isStep(screen) ? FORM_STEPS.indexOf(screen) + 1 : 0;
+  // each step as it is shown, for the consent certificate (after the render that shows it)
+  const recordedScreen = useRef<Screen | null>(null);
+  useEffect(() => {
+    if (stepNumber === 0) recordedScreen.current = screen;
+    if (!hydrated || stepNumber === 0 || recordedScreen.current === screen || (screen !== 'request' && !later)) return;
+    recordedScreen.current = screen;
+    recorder.current?.step(stepNumber, sectionRef.current?.querySelector('form') ?? null);
+  }, [hydrated, stepNumber, screen, later]);
   const titles: Record<Screen, string> = {
     request: kind === 'title' ? 'Your loan and your vehicle' : 'Your loan',
     contact: 'Your contact details',
@@ -69,7 +83,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
 
   return (
     // Tighter on phones: the amount is on the first screen of a 320 × 640 phone, under the hero.
-    <section aria-labelledby={`${base}-title`} className="mx-auto my-4 max-w-3xl px-4 sm:my-6">
+    <section ref={sectionRef} aria-labelledby={`${base}-title`} className="mx-auto my-4 max-w-3xl px-4 sm:my-6">
       <div className="rounded-lg border border-slate-300 p-4 shadow-sm sm:p-6">
         <h2 id={`${base}-title`} className="mb-3 text-xl font-bold text-slate-900 sm:mb-4 sm:text-2xl">
           {block.heading}
@@ -96,6 +110,14 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         )}
         {screen === 'sent' && later && state.saleToken && (
           <later.SaleStatus token={state.saleToken} homeHref={brand.homeHref} guide={data.guide} country={country} />
+        )}
+        {screen === 'sent' && state.certificateUrl && (
+          <p className="mt-4 text-slate-800">
+            <a href={state.certificateUrl} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center font-semibold text-blue-800 underline">
+              Your consent certificate (opens in a new tab)
+            </a>{' '}
+            — the consent you gave, as you saw it, and when.
+          </p>
         )}
         {isStep(screen) && (
           <form noValidate onSubmit={onSubmit} onFocus={prefetchLater} onPointerDown={prefetchLater} aria-labelledby={`${base}-step`} className="relative">

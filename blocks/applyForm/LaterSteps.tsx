@@ -95,7 +95,7 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText, no
               className="h-6 w-6 accent-brand"
             />
           </span>
-          <label htmlFor={consentId} className="pt-2 text-sm text-slate-800">
+          <label htmlFor={consentId} data-consent-text className="pt-2 text-sm text-slate-800">
             {consentText}
           </label>
         </div>

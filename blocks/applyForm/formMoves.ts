@@ -70,6 +70,7 @@ export function sent(draft: FormState, outcome: SendOutcome) {
   if (outcome.kind === 'received') {
     draft.receiptId = outcome.id;
     draft.saleToken = outcome.saleToken;
+    draft.certificateUrl = outcome.certificateUrl;
     moveTo(draft, 'sent');
     return;
   }

@@ -29,6 +29,8 @@ export interface FormState {
   receiptId?: string;
   /** the borrower's key to the sale's status (GET /api/sale-status) */
   saleToken?: string;
+  /** the page of the request's consent certificate (the borrower's copy), linked from the thank-you screen */
+  certificateUrl?: string;
   /** the query and the session's stored answers are read (usePersistence.ts): Continue works from here on */
   hydrated: boolean;
   /** Continue waits for the ZIP's place and the next screens' code */

@@ -1,9 +1,10 @@
+import { CERTIFICATE_PAGE_PREFIX } from '../../engine/browser/certificatePath';
 import type { LeadRequestBody } from '../../engine/browser/formRules';
 import { traceRequest, traceResponse, type Exchange } from './formTrace';
 
 /** What became of one POST /api/leads, in the words the form shows. */
 export type SendOutcome =
-  | { kind: 'received'; id?: string; saleToken?: string }
+  | { kind: 'received'; id?: string; saleToken?: string; certificateUrl?: string }
   /** 400: the server named the fields it refused ("/pointer: reason") */
   | { kind: 'invalid'; message: string; problems: string[] }
   /** 422: a rule of the request itself (state, age); trying again will not help */
@@ -22,9 +23,21 @@ function waitText(retryAfter: string | null): string {
 
 /** A response of POST /api/leads → what the form does next. Pure: tested in tests/unit/apply-form-rules.test.ts. */
 export function outcomeOf(status: number, body: unknown, retryAfter: string | null): SendOutcome {
-  const b = (body && typeof body === 'object' ? body : {}) as { id?: unknown; error?: unknown; problems?: unknown; saleToken?: unknown };
+  const b = (body && typeof body === 'object' ? body : {}) as {
+    id?: unknown;
+    error?: unknown;
+    problems?: unknown;
+    saleToken?: unknown;
+    certificateUrl?: unknown;
+  };
   if (status === 200 || status === 201 || status === 202)
-    return { kind: 'received', ...(typeof b.id === 'string' ? { id: b.id } : {}), ...(typeof b.saleToken === 'string' ? { saleToken: b.saleToken } : {}) };
+    return {
+      kind: 'received',
+      ...(typeof b.id === 'string' ? { id: b.id } : {}),
+      ...(typeof b.saleToken === 'string' ? { saleToken: b.saleToken } : {}),
+      // only a page of this site's own certificates is linked
+      ...(typeof b.certificateUrl === 'string' && b.certificateUrl.startsWith(CERTIFICATE_PAGE_PREFIX) ? { certificateUrl: b.certificateUrl } : {}),
+    };
   const error = typeof b.error === 'string' && b.error.trim() ? b.error.trim() : undefined;
   if (status === 400) {
     const problems = Array.isArray(b.problems) ? b.problems.filter((p): p is string => typeof p === 'string') : [];

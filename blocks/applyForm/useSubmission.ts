@@ -17,6 +17,7 @@ import type { ApplyFormData } from './spec';
 import { storage } from './storage';
 import { readApplySource, readVisitTracking } from './tracking';
 import type { ZipPlace } from './zip';
+import type { LeadEvidence } from '../../schemas/api.types';
 
 export interface Submission {
   state: FormState;
@@ -27,9 +28,11 @@ export interface Submission {
   placeFor: (zip: string) => Promise<ZipPlace | null>;
   /** the field to focus after a refused Continue (useStepFocus.ts) */
   pendingFocusRef: RefObject<FieldKey | null>;
+  /** what the consent certificate records of this form (engine/browser/consentEvidence.ts) */
+  evidence: () => Promise<LeadEvidence>;
 }
 
-export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef }: Submission) {
+export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence }: Submission) {
   const { kind, country, screen, values } = state;
   const idempotencyKey = useRef<string | null>(null);
   const sending = useRef(false);
@@ -55,8 +58,13 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
       tracking,
       ...(country !== 'US' ? { country } : {}),
     });
+    // measured now, while the consent is on screen; a failed measurement never holds the request back
+    const measured = await evidence().catch(() => undefined);
     const traceKey = data.traceKey;
-    const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
+    const outcome = await sendLead(
+      measured ? { ...body, evidence: measured } : body,
+      traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined,
+    );
     sending.current = false;
     if (outcome.kind === 'retry' && navigator.onLine === false) {
       // Offline: sent again by itself, with the same idempotency key (one lead), once the connection is back.

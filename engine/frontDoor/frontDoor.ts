@@ -24,6 +24,9 @@
  *    otherwise that path is an ordinary unknown page of the brand. The API route itself is
  *    refused (404) when asked for directly: the offer page has one address;
  *    seo — robots.txt and the sitemaps, from the SEO API route;
+ *    certificates — /certificate/<id> (a consent certificate's page) and
+ *    /.well-known/loansites-certificate-keys.json (the keys that verify them), handed to their
+ *    API routes (engine/browser/certificatePath.ts), which read the brand from the host;
  * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
  *    parties) and whether it may use geolocation; replayable from the page cache;
  * 9. not found — the brand's own 404 page.
@@ -37,6 +40,7 @@ import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
 import { pagePolicy } from '../site/pagePolicy';
 import { matchPath, searchRedirect } from '../site/pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
+import { certificateRouteOf } from '../browser/certificatePath';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
@@ -153,6 +157,8 @@ export function decide(req: RequestFacts, door: Door): Decision {
 
   if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
   if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: demoLenderPageUrl(search) };
+  const certificateRoute = certificateRouteOf(path);
+  if (certificateRoute) return { kind: 'next', url: certificateRoute };
   const seo = seoFileOf(path);
   if (seo) return { kind: 'seo', brand: brandId, url: seoUrl(brandId, seo, search) };
   const query = new URLSearchParams(search);

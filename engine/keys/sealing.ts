@@ -81,19 +81,22 @@ export function requireLeadKey(env: Record<string, string | undefined> = process
 
 const ringOf = (keys: Buffer | LeadKeyring): LeadKeyring => (Buffer.isBuffer(keys) ? keyringOf([keys]) : keys);
 
-export function sealText(plain: string, keys: Buffer | LeadKeyring = leadKeyring()): string {
+export const sealText = (plain: string, keys: Buffer | LeadKeyring = leadKeyring()): string => sealBytes(Buffer.from(plain, 'utf8'), keys);
+
+/** Seals bytes as sealText seals text (the same format): for values already compressed, with no text encoding in between. */
+export function sealBytes(plain: Buffer, keys: Buffer | LeadKeyring = leadKeyring()): string {
   const { id, key } = ringOf(keys).current;
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const body = Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   return `v2.${id}.${iv.toString('base64url')}.${body.toString('base64url')}`;
 }
 
-function openWith(key: Buffer, iv: string, body: string): string {
+function openWith(key: Buffer, iv: string, body: string): Buffer {
   const bytes = Buffer.from(body, 'base64url');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]);
 }
 
 export const isSealed = (value: string): boolean => /^v1\.[\w-]+\.[\w-]+$|^v2\.[0-9a-f]{8}\.[\w-]+\.[\w-]+$/.test(value);
@@ -101,7 +104,9 @@ export const isSealed = (value: string): boolean => /^v1\.[\w-]+\.[\w-]+$|^v2\.[
 /** The id of the key that sealed a value (undefined for a value from before key ids). */
 export const sealedKeyId = (sealed: string): string | undefined => (sealed.startsWith('v2.') ? sealed.split('.')[1] : undefined);
 
-export function openText(sealed: string, keys: Buffer | LeadKeyring = leadKeyring()): string {
+export const openText = (sealed: string, keys: Buffer | LeadKeyring = leadKeyring()): string => openBytes(sealed, keys).toString('utf8');
+
+export function openBytes(sealed: string, keys: Buffer | LeadKeyring = leadKeyring()): Buffer {
   const ring = ringOf(keys);
   const parts = sealed.split('.');
   if (parts[0] === 'v2' && parts.length === 4) {

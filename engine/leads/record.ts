@@ -34,6 +34,8 @@ import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type L
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
+import { newCertificateId } from './certificate/certificate';
+import { certificateRowOf } from './certificate/issue';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
 export type LeadBody = LeadRequest;
@@ -64,8 +66,9 @@ export function requestHash(body: LeadBody): string {
             .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
         )
       : v;
+  // the browser's measurements differ on a resend of the same request; they are not what was asked
   return createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
+    .update(JSON.stringify(canonical({ ...body, evidence: undefined })))
     .digest('hex');
 }
 
@@ -78,7 +81,12 @@ interface SealedFields {
 
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
 
-export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<{ status: 200 | 201 | 202; id?: string; state?: string }> {
+export async function recordLead(
+  db: Store,
+  brand: Brand,
+  body: LeadBody,
+  ctx: LeadContext,
+): Promise<{ status: 200 | 201 | 202; id?: string; state?: string; certificateId?: string }> {
   if (body.website) return { status: 202 };
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
@@ -108,11 +116,13 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   const text = consentText(body.consent.version, consentPartyOf(brand));
   const environment = environmentOfHost(ctx.host);
   const hash = requestHash(body);
+  const certificateId = newCertificateId();
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
   const {
     id,
     created,
     sealed: stored,
+    certificateId: storedCertificateId,
   } = await insertLead(
     db,
     {
@@ -150,10 +160,24 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       device: deviceClass(ctx.userAgent),
       host: ctx.host,
       environment,
+      certificate_id: certificateId,
     },
     destinationsOf(brand.id)
       .filter((d) => destinationTakes(d, { environment }))
       .map((d) => d.name),
+    // the consent certificate is stored with the lead: one commit, never a lead without its evidence
+    (leadId) =>
+      certificateRowOf({
+        id: certificateId,
+        leadId,
+        brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
+        consent: { version: body.consent.version, text },
+        pageUrl: `https://${ctx.host}${body.evidence?.page ?? brand.apply.path}`,
+        receivedAt: ctx.now,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+        evidence: body.evidence,
+      }),
   );
   const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
   if (previous !== undefined && previous !== hash) {
@@ -162,7 +186,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
     );
   }
-  return { status: created ? 201 : 200, id, state: place.state };
+  return { status: created ? 201 : 200, id, state: place.state, certificateId: created ? certificateId : storedCertificateId || undefined };
 }
 
 /** The request hash sealed with a stored lead (undefined for leads stored before it was kept, or sealed with a key no longer configured). */

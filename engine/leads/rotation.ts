@@ -10,7 +10,7 @@
  * delivery fail one by one.
  */
 import type { Store } from '../store/db';
-import { isSealed, openText, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
+import { isSealed, openBytes, openText, sealBytes, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
 
 /** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
 export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {
@@ -49,17 +49,19 @@ export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<s
 export interface ResealReport {
   leads: number;
   formTraces: number;
+  /** consent certificates (their signatures stay as they were: only the sealing at rest changes) */
+  certificates: number;
   /** rows no configured key opens: left as they are */
   unopened: string[];
 }
 
 /** Re-seals with the current key every value sealed with another key (or, for form traces, not sealed at all). */
 export async function resealAll(db: Store, ring: LeadKeyring, batch = 200): Promise<ResealReport> {
-  const report: ResealReport = { leads: 0, formTraces: 0, unopened: [] };
+  const report: ResealReport = { leads: 0, formTraces: 0, certificates: 0, unopened: [] };
   const current = `v2.${ring.current.id}.`;
   const reseal = (stored: string, sealed: boolean): string => sealText(sealed ? openText(stored, ring) : stored, ring);
-  for (const table of ['leads', 'form_traces'] as const) {
-    const column = table === 'leads' ? 'sealed' : 'trace';
+  for (const table of ['leads', 'form_traces', 'lead_certificates'] as const) {
+    const column = table === 'form_traces' ? 'trace' : 'sealed';
     let after = '';
     for (;;) {
       const rows = (await db
@@ -75,20 +77,21 @@ export async function resealAll(db: Store, ring: LeadKeyring, batch = 200): Prom
       for (const row of rows) {
         const stored = (row.sealed ?? row.trace)!;
         const sealed = isSealed(stored);
-        if (table === 'leads' && !sealed) continue;
+        if (table !== 'form_traces' && !sealed) continue;
         let next: string;
         try {
-          next = reseal(stored, sealed);
+          // a certificate is sealed bytes (deflated JSON), not text
+          next = table === 'lead_certificates' ? sealBytes(openBytes(stored, ring), ring) : reseal(stored, sealed);
         } catch (err) {
           report.unopened.push(`${row.id}: ${(err as Error).message}`);
           continue;
         }
         // only if nobody changed the row meanwhile
         const r =
-          table === 'leads'
-            ? await db.updateTable('leads').set({ sealed: next }).where('id', '=', row.id).where('sealed', '=', stored).executeTakeFirst()
-            : await db.updateTable('form_traces').set({ trace: next }).where('id', '=', row.id).where('trace', '=', stored).executeTakeFirst();
-        if (Number(r.numUpdatedRows) > 0) report[table === 'leads' ? 'leads' : 'formTraces'] += 1;
+          table === 'form_traces'
+            ? await db.updateTable('form_traces').set({ trace: next }).where('id', '=', row.id).where('trace', '=', stored).executeTakeFirst()
+            : await db.updateTable(table).set({ sealed: next }).where('id', '=', row.id).where('sealed', '=', stored).executeTakeFirst();
+        if (Number(r.numUpdatedRows) > 0) report[table === 'leads' ? 'leads' : table === 'form_traces' ? 'formTraces' : 'certificates'] += 1;
       }
     }
   }

@@ -5,6 +5,7 @@
  * run one: claims keep a row to one worker (engine/store/leads.ts).
  */
 import { onShutdown } from '../process/shutdown.mjs';
+import { pruneCertificates } from '../store/certificates';
 import { getStore, storeKindOf } from '../store/db';
 import { startLeadWorker, type LeadWorker } from './deliver';
 
@@ -21,6 +22,15 @@ export function ensureLeadWorker(): LeadWorker {
     g[KEY] = worker;
     // The round in progress ends before the store closes: a delivery is recorded, not cut in half.
     onShutdown('lead worker', 'work', () => worker.stop());
+    // Consent certificates past their retention (CERTIFICATE_RETENTION_DAYS, longer once claimed) are deleted hourly.
+    const prune = setInterval(() => {
+      getStore()
+        .then((db) => pruneCertificates(db, new Date()))
+        .then((n) => n && console.log(`[certificates] ${n} past their retention deleted`))
+        .catch((err: Error) => console.error(`[certificates] pruning failed: ${err.message}`));
+    }, 3600_000);
+    prune.unref();
+    onShutdown('certificate pruning', 'work', async () => clearInterval(prune));
   }
   return g[KEY];
 }

@@ -23,6 +23,8 @@ export interface SaleLead {
   age: number;
   source: string;
   test: boolean;
+  /** its consent certificate (none for leads stored before certificates) */
+  certificateId?: string;
 }
 
 export interface EligibilityContext {

@@ -26,5 +26,6 @@ export function saleLeadOf(lead: LeadsTable): SaleLead {
     age: ageOn(payload.dateOfBirth, new Date(lead.created_at)) ?? 0,
     source: lead.source,
     test: isTestLead(lead),
+    ...(lead.certificate_id ? { certificateId: lead.certificate_id } : {}),
   };
 }

@@ -38,5 +38,6 @@ export function pingPayload(lead: SaleLead, pingId: string, duplicate = false): 
     payFrequency: lead.payFrequency as BuyerPing['payFrequency'],
     incomeSource: lead.incomeSource as BuyerPing['incomeSource'],
     ...(duplicate ? { duplicate: true } : {}),
+    ...(lead.certificateId ? { certificateId: lead.certificateId } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { openText } from '../keys/sealing';
 import { isTestLead } from '../leads/environment';
 import type { LeadsTable } from '../store/leads';
+import { CERTIFICATE_PAGE_PREFIX } from '../browser/certificatePath';
 
 /** What a buyer receives for one lead. */
 export function leadPayload(lead: LeadsTable): Record<string, unknown> {
@@ -45,7 +46,11 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
     privacyOptOut: lead.privacy_opt_out === 1,
     test: isTestLead(lead),
+    ...(lead.certificate_id ? { certificate: { id: lead.certificate_id, url: certificateUrl(lead.host, lead.certificate_id) } } : {}),
   };
 }
+
+/** A certificate's page, on the host its lead was posted on. */
+export const certificateUrl = (host: string, id: string): string => `https://${host}${CERTIFICATE_PAGE_PREFIX}${id}`;
 
 export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

@@ -24,6 +24,7 @@ import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, Traffic
 import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
 import type { DocumentRevisionsTable } from './revisions';
+import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -51,6 +52,8 @@ export interface Database {
   contact_hashes: ContactHashesTable;
   suppressions: SuppressionsTable;
   lead_returns: LeadReturnsTable;
+  lead_certificates: LeadCertificatesTable;
+  lead_certificate_claims: LeadCertificateClaimsTable;
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_visit_stages: TrafficVisitStagesTable;

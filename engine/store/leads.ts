@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isSealed, openText, sealText } from '../keys/sealing';
+import type { LeadCertificatesTable } from './certificates';
 import type { Store, StoreKind } from './db';
 
 export interface LeadsTable {
@@ -61,6 +62,8 @@ export interface LeadsTable {
   visit_id?: string | null;
   /** the device class of its user agent (engine/store/trafficRules.ts deviceClass; migration 012): the money's device when the lead has no visit. Optional, so leads stored without one stay valid. */
   device?: string;
+  /** its consent certificate's id (engine/store/certificates.ts; migration 014), '' for leads stored before certificates. Optional, so leads stored without one stay valid. */
+  certificate_id?: string;
 }
 
 /** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */
@@ -102,7 +105,9 @@ export async function insertLead(
   db: Store,
   lead: Omit<LeadsTable, 'id'>,
   destinations: readonly string[],
-): Promise<{ id: string; created: boolean; sealed?: string }> {
+  /** the lead's consent certificate, made once its id is known; stored in the same transaction */
+  certificateFor?: (leadId: string) => LeadCertificatesTable,
+): Promise<{ id: string; created: boolean; sealed?: string; certificateId?: string }> {
   return db.transaction().execute(async (trx) => {
     const id = newId('ld');
     const inserted = await trx
@@ -113,12 +118,13 @@ export async function insertLead(
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
       const existing = await trx
         .selectFrom('leads')
-        .select(['id', 'sealed'])
+        .select(['id', 'sealed', 'certificate_id'])
         .where('brand', '=', lead.brand)
         .where('idempotency_key', '=', lead.idempotency_key)
         .executeTakeFirstOrThrow();
-      return { id: existing.id, created: false, sealed: existing.sealed };
+      return { id: existing.id, created: false, sealed: existing.sealed, certificateId: existing.certificate_id ?? '' };
     }
+    if (certificateFor) await trx.insertInto('lead_certificates').values(certificateFor(id)).execute();
     if (destinations.length) {
       await trx
         .insertInto('lead_deliveries')

@@ -2,7 +2,8 @@
  * POST /api/leads — a loan request from the embedded application form. JSON only, at most
  * 16 KB, checked against schemas/api/lead.schema.json, rate-limited per client, the brand from
  * the host. Stored (engine/leads/record.ts) before anything else; the outbox worker delivers it.
- * 201 {id} for a new lead, 200 {id} for the same idempotency key again, 202 for the honeypot,
+ * 201 {id, saleToken, certificateUrl} for a new lead (certificateUrl: the borrower's page of its consent
+ * certificate, engine/leads/certificate), 200 the same for the same idempotency key again, 202 for the honeypot,
  * 409 for the same idempotency key with a different body. A visit id the site did not issue for
  * the brand is not linked (the lead is kept).
  */
@@ -16,6 +17,7 @@ import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { saleToken } from '../../engine/sale/keys';
 import { startSale } from '../../engine/outbox/saleWorker';
 import { privacyOptedOut } from '../../engine/browser/privacy';
+import { certificatePagePath } from '../../engine/browser/certificatePath';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
 import { verifyVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
@@ -49,6 +51,11 @@ export default route(
     }
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
-    return { status: result.status, body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id) } : { status: 'received' } };
+    // the borrower's own copy of the consent certificate: the thank-you screen links its page
+    const certificate = result.certificateId ? { certificateUrl: certificatePagePath(result.certificateId) } : {};
+    return {
+      status: result.status,
+      body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id), ...certificate } : { status: 'received' },
+    };
   },
 );

@@ -33,6 +33,8 @@ export interface StandInBuyer {
   /** posts that got past the hold (held ones count once released) */
   released: number;
   document(extra?: Record<string, unknown>): Record<string, unknown>;
+  /** the headers of a request this buyer signs to our buyer API (returns, certificates): its id and the HMAC of the raw body */
+  signed(body: string): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startStandInBuyer(
       redirectHosts: [`${id}.lender.example`],
       ...extra,
     }),
+    signed: (body) => ({ 'x-loansites-buyer': id, 'x-loansites-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }),
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
   const json = (res: ServerResponse, status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);

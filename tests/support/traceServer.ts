@@ -23,15 +23,29 @@ const ROUTES: Record<string, () => Promise<{ default: Handler }>> = {
   '/api/events': () => import('../../pages/api/events'),
   '/api/opt-out': () => import('../../pages/api/opt-out'),
   '/api/buyers/returns': () => import('../../pages/api/buyers/returns'),
+  '/api/certificates/verify': () => import('../../pages/api/certificates/verify'),
+  '/api/certificates/claim': () => import('../../pages/api/certificates/claim'),
+  '/api/certificates/fetch': () => import('../../pages/api/certificates/fetch'),
+  '/api/certificates/page': () => import('../../pages/api/certificates/page'),
+  '/api/certificates/keys': () => import('../../pages/api/certificates/keys'),
 };
 
-export async function startTraceServer(env: Record<string, string> = {}, route: keyof typeof ROUTES = '/api/trace/session'): Promise<TraceServer> {
+type Route = keyof typeof ROUTES;
+
+/** One route answers every path; several are answered each at its own path (anything else: 404). */
+export async function startTraceServer(env: Record<string, string> = {}, route: Route | readonly Route[] = '/api/trace/session'): Promise<TraceServer> {
   const dir = mkdtempSync(join(tmpdir(), 'loansites-trace-'));
   const dbFile = join(dir, 'traces.sqlite');
   Object.assign(process.env, { LOANSITES_DB_FILE: dbFile, DATABASE_URL: '', TRUST_FORWARDED_HOST: '1', ...env });
-  const { default: handler } = await ROUTES[route]!();
+  const routes = typeof route === 'string' ? [route] : route;
+  const handlers = new Map(await Promise.all(routes.map(async (r) => [r, (await ROUTES[r]!()).default] as const)));
+  const only = routes.length === 1 ? handlers.get(routes[0]!) : undefined;
   const { closeStore } = await import('../../engine/store/db');
-  const server: Server = createServer((req, res) => void handler(req, res));
+  const server: Server = createServer((req, res) => {
+    const handler = only ?? handlers.get(new URL(req.url ?? '/', 'http://x').pathname as Route);
+    if (handler) void handler(req, res);
+    else res.writeHead(404).end();
+  });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {

@@ -23,6 +23,7 @@ import * as m013 from './013_lead_device_money';
 import * as m014c from './014_money_costs';
 import * as m014i from './014_money_covering';
 import * as m014b from './014_buyers_revisions';
+import * as m014c from './014_certificate_lead_certificates';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['014_money_costs', m014c],
   ['014_money_covering', m014i],
   ['014_buyers_revisions', m014b],
+  ['014_certificate_lead_certificates', m014c],
 ];
 
 export const migrationProvider: MigrationProvider = {

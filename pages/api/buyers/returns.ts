@@ -6,38 +6,15 @@
  * return again; 401 unknown buyer or bad signature, 404 no lead of yours by that id (none, or
  * another buyer's: the same answer), 409 not returnable.
  */
-import type { IncomingMessage } from 'node:http';
 import schema from '../../../schemas/api/buyer-return.schema.json' with { type: 'json' };
 import type { BuyerReturn } from '../../../schemas/api.types';
 import { ApiError } from '../../../engine/http/api';
 import { json, route } from '../../../engine/http/route';
 import { RATE_RULES } from '../../../engine/http/rateLimit';
-import { buyerSecret, getBuyers } from '../../../engine/sale/buyers';
-import { recordReturn, signedBy } from '../../../engine/sale/returns';
+import { signingBuyer } from '../../../engine/sale/buyerSignature';
+import { recordReturn } from '../../../engine/sale/returns';
 
 export const config = { api: { bodyParser: false } };
-
-const header = (req: IncomingMessage, name: string): string => {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
-};
-
-/** The buyer whose secret signed the raw body; 401 otherwise. */
-function signingBuyer(raw: Buffer, req: IncomingMessage) {
-  const buyer = signedBy(
-    raw,
-    header(req, 'x-loansites-buyer'),
-    header(req, 'x-loansites-signature'),
-    (id) => getBuyers().buyers.get(id)?.buyer,
-    (b) => buyerSecret(b),
-  );
-  if (!buyer)
-    throw new ApiError(
-      401,
-      'Unknown buyer or bad signature: sign the raw body with your secret (X-Loansites-Signature: sha256=<hex>) and name yourself in X-Loansites-Buyer',
-    );
-  return buyer;
-}
 
 export default route(
   { methods: ['POST'], rate: RATE_RULES.buyerApi, body: { ...json<BuyerReturn>(schema, 4 * 1024), signedBy: signingBuyer } },

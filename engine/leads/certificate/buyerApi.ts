@@ -1,0 +1,67 @@
+/**
+ * What a buyer may ask of a certificate (pages/api/certificates/*): verify it (the signature
+ * holds, nothing was altered, and whether a phone or email hash it has is the lead's), claim it
+ * (it holds the lead: recorded, and the certificate kept longer) and fetch it. An id that was never
+ * issued, or whose retention ended, is a 404 — the same answer, so ids cannot be probed.
+ */
+import type { Store } from '../../store/db';
+import { claimCertificate } from '../../store/certificates';
+import { emailHash, keptUntil, phoneHash, readCertificate, sameHash, type StoredCertificate } from './issue';
+
+export interface ContactHashes {
+  phoneSha256?: string | undefined;
+  emailSha256?: string | undefined;
+}
+
+export type Refusal = { ok: false; status: 403 | 404; reason: string };
+
+const unknown = (id: string): Refusal => ({ ok: false, status: 404, reason: `No certificate ${id}` });
+
+/** Whether each hash given matches the lead's phone or email (null: not asked). */
+async function contactMatches(db: Store, stored: StoredCertificate, asked: ContactHashes) {
+  const lead = await db.selectFrom('leads').select(['phone', 'email']).where('id', '=', stored.signed.certificate.leadId).executeTakeFirst();
+  const match = (given: string | undefined, own: string | undefined) => (given === undefined ? null : own !== undefined && sameHash(given, own));
+  return { phone: match(asked.phoneSha256, lead && phoneHash(lead.phone)), email: match(asked.emailSha256, lead && emailHash(lead.email)) };
+}
+
+export async function verifyForBuyer(db: Store, id: string, asked: ContactHashes, now: Date) {
+  const stored = await readCertificate(db, id, now);
+  if (!stored) return unknown(id);
+  const matches = await contactMatches(db, stored, asked);
+  return {
+    ok: true as const,
+    answer: {
+      certificateId: id,
+      valid: stored.problem === undefined,
+      ...(stored.problem ? { problem: stored.problem } : {}),
+      kid: stored.signed.signature.kid,
+      issuedAt: stored.signed.certificate.issuedAt,
+      expiresAt: stored.expiresAt,
+      phoneMatches: matches.phone,
+      emailMatches: matches.email,
+    },
+  };
+}
+
+/** A claim must prove the buyer has the lead: a phone or email hash that matches it. */
+export async function claimForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
+  const stored = await readCertificate(db, id, now);
+  if (!stored) return unknown(id);
+  const matches = await contactMatches(db, stored, asked);
+  if (matches.phone === null && matches.email === null)
+    return { ok: false as const, status: 403 as const, reason: 'Send phoneSha256 or emailSha256 of the lead you hold to claim its certificate' };
+  if (matches.phone === false || matches.email === false)
+    return {
+      ok: false as const,
+      status: 403 as const,
+      reason: `The ${matches.phone === false ? 'phone' : 'email'} hash does not match this certificate's lead`,
+    };
+  const claim = await claimCertificate(db, id, buyerId, now, keptUntil(now));
+  return { ok: true as const, answer: { certificateId: id, buyer: buyerId, claimedAt: claim.claimedAt, expiresAt: claim.expiresAt } };
+}
+
+export async function fetchForBuyer(db: Store, id: string, now: Date) {
+  const stored = await readCertificate(db, id, now);
+  if (!stored) return unknown(id);
+  return { ok: true as const, answer: { ...stored.signed, valid: stored.problem === undefined, expiresAt: stored.expiresAt } };
+}
