@@ -5,6 +5,7 @@
  * sent again by itself when an offline browser comes back online.
  */
 import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
+import type { FormSignals } from '../../engine/browser/formSignals';
 import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/browser/formRules';
 import { funnel } from '../chrome/funnel';
 import { rememberThisVisit } from '../chrome/visitTracking';
@@ -27,11 +28,15 @@ export interface Submission {
   placeFor: (zip: string) => Promise<ZipPlace | null>;
   /** the field to focus after a refused Continue (useStepFocus.ts) */
   pendingFocusRef: RefObject<FieldKey | null>;
+  /** how the form was filled (useFormSignals.ts), given the number of fields filled */
+  readSignals: (filledFields: number) => FormSignals;
 }
 
-export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef }: Submission) {
+export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, readSignals }: Submission) {
   const { kind, country, screen, values } = state;
   const idempotencyKey = useRef<string | null>(null);
+  // read once per idempotency key: a retry must send the very same body (else the server answers 409)
+  const signals = useRef<FormSignals | null>(null);
   const sending = useRef(false);
   const waitingOnline = useRef(false);
   // the screen now, for the online listener, which outlives the render that added it
@@ -44,17 +49,18 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
     if (sending.current) return; // a double click sends once
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
+    signals.current ??= readSignals(Object.entries(values).filter(([k, v]) => k !== 'website' && typeof v === 'string' && v.trim() !== '').length);
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
     rememberThisVisit();
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
-    const body = leadRequestBody(values, {
+    const body = { ...leadRequestBody(values, {
       kind,
       idempotencyKey: idempotencyKey.current,
       consentVersion: data.consent.version,
       tracking,
       ...(country !== 'US' ? { country } : {}),
-    });
+    }), signals: signals.current };
     const traceKey = data.traceKey;
     const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
     sending.current = false;

@@ -20,6 +20,7 @@ import * as m010 from './010_sale_posts_out';
 import * as m011t from './011_console_totp';
 import * as m012 from './012_traffic_bounded';
 import * as m013 from './013_lead_device_money';
+import * as m014s from './014_screening_lead_screening';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['011_console_totp', m011t],
   ['012_traffic_bounded', m012],
   ['013_lead_device_money', m013],
+  ['014_screening_lead_screening', m014s],
 ];
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,22 @@
+/**
+ * Bot signals from the form (engine/browser/formSignals.ts): a step finished faster than a person
+ * reads and types it, no pointer and no key event at all, every field pasted, the trap field
+ * filled, and a browser that says it is automated. Undefined signals (an old page, a form
+ * provider's script) cannot be judged: the check reports itself unavailable.
+ */
+import type { FormSignals } from '../../browser/formSignals';
+import type { ReasonCode } from './codes';
+
+/** The fastest a person fills each step of the form: amount and ZIP, contact, income and date of birth. */
+export const MIN_STEP_MS = [1500, 3000, 3000];
+
+export function botReasons(signals: FormSignals | undefined, trapFilled: boolean): ReasonCode[] | undefined {
+  const out: ReasonCode[] = [];
+  if (trapFilled) out.push('bot-trap-field');
+  if (!signals) return trapFilled ? out : undefined;
+  if (signals.stepMs.some((ms, i) => ms < (MIN_STEP_MS[i] ?? MIN_STEP_MS[MIN_STEP_MS.length - 1]!))) out.push('bot-fast');
+  if (signals.pointerEvents === 0 && signals.keyEvents === 0) out.push('bot-no-input-events');
+  if (signals.filledFields > 0 && signals.pastedFields >= signals.filledFields) out.push('bot-paste-all');
+  if (signals.webdriver) out.push('bot-webdriver');
+  return out;
+}
