@@ -7,8 +7,8 @@
 import type { FormSignals } from '../../browser/formSignals';
 import type { ReasonCode } from './codes';
 
-/** The fastest a person fills each step of the form: amount and ZIP, contact, income and date of birth. */
-export const MIN_STEP_MS = [1500, 3000, 3000];
+/** The fastest a person fills each step: amount and ZIP; contact (the browser may autofill it); income and date of birth (typed). */
+export const MIN_STEP_MS = [1000, 1000, 1500];
 
 export function botReasons(signals: FormSignals | undefined, trapFilled: boolean): ReasonCode[] | undefined {
   const out: ReasonCode[] = [];

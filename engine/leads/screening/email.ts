@@ -22,6 +22,8 @@ export function emailReasons(email: string): ReasonCode[] {
   const e = email.trim().toLowerCase();
   if (!SYNTAX.test(e)) return ['email-syntax'];
   const domain = e.slice(e.lastIndexOf('@') + 1);
-  if (disposable(domain)) return ['email-disposable'];
-  return suggestEmail(e) ? ['email-typo'] : [];
+  // a typo of a common domain first: some (gmial.com) are also listed as disposable, being
+  // catch-alls squatting on the typo, yet the borrower most likely meant the common one
+  if (suggestEmail(e)) return ['email-typo'];
+  return disposable(domain) ? ['email-disposable'] : [];
 }
