@@ -80,7 +80,7 @@ describe('screening on POST /api/leads', () => {
     const res = await send(body({ phone: first.phone }), { host: 'usinstallmentloans.localhost' });
     expect(res.status).toBe(201);
     // the sale, started by the post, adds `duplicate` too: the same phone is also a duplicate
-    expect(((await screeningOfres.json.id) as string).codes.split(',')).toContain('velocity-1h');
+    expect((await screeningOf(res.json.id as string)).codes.split(',')).toContain('velocity-1h');
   });
 
   it('malformed signals are a 400 with the reason', async () => {
