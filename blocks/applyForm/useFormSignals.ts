@@ -4,6 +4,9 @@ import { FORM_STEPS } from '../../engine/browser/formRules';
 import type { Screen } from './formState';
 
 const fieldOf = (e: SyntheticEvent) => (e.target as HTMLInputElement).name || (e.target as HTMLElement).id;
+/** Typing and pasting happen in text fields only (a select or a radio button changes by choice). */
+const TEXT_TYPES = new Set(['text', 'email', 'tel', 'number', 'search', 'url']);
+const isTextField = (e: SyntheticEvent) => e.target instanceof HTMLTextAreaElement || (e.target instanceof HTMLInputElement && TEXT_TYPES.has(e.target.type));
 
 /**
  * How the form is being filled, for the server's screening (engine/browser/formSignals.ts): the
@@ -23,13 +26,15 @@ export function useFormSignals(screen: Screen) {
     onPointerDownCapture: () => collector.current.onPointer(),
     onKeyDownCapture: () => collector.current.onKey(),
     onPasteCapture: (e: SyntheticEvent) => collector.current.onPaste(fieldOf(e)),
-    onInputCapture: (e: SyntheticEvent) => collector.current.onInput(fieldOf(e), (e.nativeEvent as InputEvent).inputType ?? ''),
+    onInputCapture: (e: SyntheticEvent) => {
+      if (isTextField(e)) collector.current.onInput(fieldOf(e), (e.nativeEvent as InputEvent).inputType ?? '');
+    },
   };
-  const read = (filledFields: number): FormSignals => {
+  const read = (): FormSignals => {
     // the step being submitted counts up to now
     const c = collector.current;
     c.stepLeft();
-    const out = c.read(filledFields);
+    const out = c.read();
     const step = FORM_STEPS.indexOf(screen as (typeof FORM_STEPS)[number]);
     if (step >= 0) c.stepShown(step);
     return out;

@@ -28,8 +28,8 @@ export interface Submission {
   placeFor: (zip: string) => Promise<ZipPlace | null>;
   /** the field to focus after a refused Continue (useStepFocus.ts) */
   pendingFocusRef: RefObject<FieldKey | null>;
-  /** how the form was filled (useFormSignals.ts), given the number of fields filled */
-  readSignals: (filledFields: number) => FormSignals;
+  /** how the form was filled (useFormSignals.ts) */
+  readSignals: () => FormSignals;
 }
 
 export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, readSignals }: Submission) {
@@ -49,18 +49,21 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
     if (sending.current) return; // a double click sends once
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
-    signals.current ??= readSignals(Object.entries(values).filter(([k, v]) => k !== 'website' && typeof v === 'string' && v.trim() !== '').length);
+    signals.current ??= readSignals();
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
     rememberThisVisit();
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
-    const body = { ...leadRequestBody(values, {
-      kind,
-      idempotencyKey: idempotencyKey.current,
-      consentVersion: data.consent.version,
-      tracking,
-      ...(country !== 'US' ? { country } : {}),
-    }), signals: signals.current };
+    const body = {
+      ...leadRequestBody(values, {
+        kind,
+        idempotencyKey: idempotencyKey.current,
+        consentVersion: data.consent.version,
+        tracking,
+        ...(country !== 'US' ? { country } : {}),
+      }),
+      signals: signals.current,
+    };
     const traceKey = data.traceKey;
     const outcome = await sendLead(body, traceKey ? (exchange) => void sendFormTrace(kind, exchange, traceKey) : undefined);
     sending.current = false;

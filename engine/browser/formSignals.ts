@@ -1,7 +1,7 @@
 /**
  * What the form tells screening about how it was filled — counts and durations only, never a
  * value typed: per step the milliseconds from showing it to leaving it, pointer and key events
- * counted, the fields filled by paste among the fields filled, and whether the browser says it is
+ * counted, the text fields filled by paste among those typed or pasted into, and whether the browser says it is
  * driven by automation (navigator.webdriver). Sent with the lead (schemas/api/lead.schema.json
  * `signals`); a missing or partial set is screened as "not known", never as a bot.
  */
@@ -12,7 +12,7 @@ export interface FormSignals {
   keyEvents: number;
   /** fields whose value came (last) from a paste */
   pastedFields: number;
-  /** fields with a value at submit */
+  /** text fields typed or pasted into */
   filledFields: number;
   webdriver: boolean;
 }
@@ -29,12 +29,15 @@ export interface SignalCollector {
   onKey(): void;
   /** a paste into a field */
   onPaste(field: string): void;
-  /** a field changed: pasted when the input was a paste, or followed one */
+  /** a text field changed: pasted when the input was a paste, or followed one */
   onInput(field: string, inputType: string): void;
-  read(filledFields: number): FormSignals;
+  read(): FormSignals;
 }
 
-export function signalCollector(now: () => number = () => Date.now(), webdriver = () => typeof navigator !== 'undefined' && navigator.webdriver === true): SignalCollector {
+export function signalCollector(
+  now: () => number = () => Date.now(),
+  webdriver = () => typeof navigator !== 'undefined' && navigator.webdriver === true,
+): SignalCollector {
   const stepMs: number[] = [];
   let shown: { step: number; at: number } | undefined;
   let pointer = 0;
@@ -58,13 +61,13 @@ export function signalCollector(now: () => number = () => Date.now(), webdriver 
     onInput(field, inputType) {
       pasted.set(field, inputType === 'insertFromPaste' || pastePending.delete(field));
     },
-    read(filledFields) {
+    read() {
       return {
         stepMs: Array.from(stepMs, (ms) => ms ?? 0).slice(0, 10),
         pointerEvents: pointer,
         keyEvents: key,
         pastedFields: [...pasted.values()].filter(Boolean).length,
-        filledFields,
+        filledFields: pasted.size,
         webdriver: webdriver(),
       };
     },

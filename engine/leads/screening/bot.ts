@@ -16,7 +16,7 @@ export function botReasons(signals: FormSignals | undefined, trapFilled: boolean
   if (!signals) return trapFilled ? out : undefined;
   if (signals.stepMs.some((ms, i) => ms < (MIN_STEP_MS[i] ?? MIN_STEP_MS[MIN_STEP_MS.length - 1]!))) out.push('bot-fast');
   if (signals.pointerEvents === 0 && signals.keyEvents === 0) out.push('bot-no-input-events');
-  if (signals.filledFields > 0 && signals.pastedFields >= signals.filledFields) out.push('bot-paste-all');
+  if (signals.filledFields >= 3 && signals.pastedFields >= signals.filledFields) out.push('bot-paste-all');
   if (signals.webdriver) out.push('bot-webdriver');
   return out;
 }
