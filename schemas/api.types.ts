@@ -924,11 +924,11 @@ export interface FormSignals {
    */
   keyEvents: number;
   /**
-   * Fields whose value came from a paste.
+   * Text fields whose value came from a paste.
    */
   pastedFields: number;
   /**
-   * Fields with a value at submit.
+   * Text fields typed or pasted into.
    */
   filledFields: number;
   /**

@@ -5,17 +5,9 @@
  * driven by automation (navigator.webdriver). Sent with the lead (schemas/api/lead.schema.json
  * `signals`); a missing or partial set is screened as "not known", never as a bot.
  */
-export interface FormSignals {
-  /** milliseconds each step was shown before it was left (step 1 first) */
-  stepMs: number[];
-  pointerEvents: number;
-  keyEvents: number;
-  /** fields whose value came (last) from a paste */
-  pastedFields: number;
-  /** text fields typed or pasted into */
-  filledFields: number;
-  webdriver: boolean;
-}
+import type { FormSignals } from '../../schemas/api.types';
+
+export type { FormSignals };
 
 const CAP = 1_000_000;
 
