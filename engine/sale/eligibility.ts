@@ -50,7 +50,11 @@ export function eligibility(buyer: Buyer, lead: SaleLead, ctx: EligibilityContex
   if (lead.test && !buyer.acceptsTestLeads) return no('a test lead');
   if (ctx.duplicate && !buyer.acceptsDuplicates) return no('a duplicate');
   if (buyer.minQualityScore !== undefined && (lead.quality?.score ?? -1) < buyer.minQualityScore)
-    return no(lead.quality ? `quality score ${lead.quality.score} under its minimum ${buyer.minQualityScore}` : `not screened (minimum quality score ${buyer.minQualityScore})`);
+    return no(
+      lead.quality
+        ? `quality score ${lead.quality.score} under its minimum ${buyer.minQualityScore}`
+        : `not screened (minimum quality score ${buyer.minQualityScore})`,
+    );
   if (lead.quality?.routing === 'low-quality-buyers' && !buyer.acceptsLowQuality) return no(`quality score ${lead.quality.score} under the brand's threshold`);
   const f = buyer.filters ?? {};
   if (f.brands && !f.brands.includes(lead.brand)) return no(`brand ${lead.brand} not taken`);

@@ -28,7 +28,13 @@ export async function velocityCounts(db: Store, keys: VelocityKeys, now: Date): 
   const entries = await Promise.all(
     (Object.entries(KEY_KINDS) as [keyof typeof KEY_KINDS, keyof VelocityKeys][]).map(async ([kind, column]) => {
       if (!keys[column]) return [kind, { hour: 0, day: 0 }] as const;
-      const times = await db.selectFrom('lead_screening').select('created_at').where(column, '=', keys[column]).where('created_at', '>=', dayAgo).limit(100).execute();
+      const times = await db
+        .selectFrom('lead_screening')
+        .select('created_at')
+        .where(column, '=', keys[column])
+        .where('created_at', '>=', dayAgo)
+        .limit(100)
+        .execute();
       return [kind, { hour: times.filter((t) => t.created_at >= hourAgo).length, day: times.length }] as const;
     }),
   );
@@ -51,5 +57,9 @@ export async function addScreeningCodes(db: Store, leadId: string, codes: readon
   const row = await screeningOf(db, leadId);
   if (!row || !codes.length) return;
   const all = [...new Set([...row.codes.split(',').filter(Boolean), ...codes])];
-  await db.updateTable('lead_screening').set({ codes: all.join(',') }).where('lead_id', '=', leadId).execute();
+  await db
+    .updateTable('lead_screening')
+    .set({ codes: all.join(',') })
+    .where('lead_id', '=', leadId)
+    .execute();
 }

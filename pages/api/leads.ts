@@ -47,9 +47,13 @@ export default route(
     });
     if (result.status === 201) {
       // Screened before its sale starts, so the sale reads the score; a failure leaves it unscreened, never lost.
-      await screenStoredLead(db, loaded.brand, body, { leadId: result.id!, ip, region: (result.state ?? '').toUpperCase(), loanKind: loanKindOf(loaded.brand), now: new Date() }).catch(
-        (err: Error) => console.error(`[screening] ${result.id}: ${err.message}`),
-      );
+      await screenStoredLead(db, loaded.brand, body, {
+        leadId: result.id!,
+        ip,
+        region: (result.state ?? '').toUpperCase(),
+        loanKind: loanKindOf(loaded.brand),
+        now: new Date(),
+      }).catch((err: Error) => console.error(`[screening] ${result.id}: ${err.message}`));
       wakeLeadWorker();
       sharedTrafficWriter().add(storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }));
     }
