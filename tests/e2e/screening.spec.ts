@@ -61,6 +61,7 @@ test.describe('a person on a phone', () => {
     await page.getByRole('button', { name: 'Submit my request' }).tap();
     await expect(page.getByRole('heading', { name: /^You're matched with Demo Lender/ })).toBeVisible({ timeout: 45_000 });
     const screened = await screeningOf(email);
+    expect(screened?.codes).toBe('bot-webdriver');
     expect(screened?.band).toBe('high');
     expect(screened?.score).toBeGreaterThanOrEqual(80);
   });

@@ -100,7 +100,10 @@ describe('the velocity check', () => {
     ['2001:db8:1:2::9', '2001:db8:1:2'],
     ['2001:0db8:0001:0002:aaaa::1', '2001:db8:1:2'],
     ['2001:db8::1', '2001:db8:0:0'],
-  ])('the network of %s is %s (IPv6 by its /64)', (ip, net) => {
+    ['127.0.0.1', ''],
+    ['::ffff:127.0.0.1', ''],
+    ['::1', ''],
+  ])('the network of %s is "%s" (IPv6 by its /64; loopback, this machine, not compared)', (ip, net) => {
     expect(networkOf(ip)).toBe(net);
   });
 });

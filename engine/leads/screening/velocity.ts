@@ -25,8 +25,13 @@ export function velocityReasons(counts: VelocityCounts): ReasonCode[] {
   return [];
 }
 
-/** The network of an address: an IPv4 address as it is, an IPv6 address's first 64 bits. */
+/**
+ * The network of an address: an IPv4 address as it is, an IPv6 address's first 64 bits; '' (not
+ * compared) for a loopback address, which names this machine (a proxy that did not pass the
+ * client on), not a borrower's network — counting it would flag every request behind it.
+ */
 export function networkOf(ip: string): string {
+  if (ip === '::1' || /^(::ffff:)?127\./i.test(ip)) return '';
   const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   if (v4) return v4[1]!;
   if (!ip.includes(':')) return ip;
