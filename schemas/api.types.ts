@@ -134,6 +134,16 @@ export interface BuyerPing {
    * The lead's consent certificate (no personal data): verify it before you bid with POST /api/certificates/verify (docs/lenders/protocol.md).
    */
   certificateId?: string;
+  /**
+   * The lead's screening quality score band: high 80-100, medium 50-79, low 0-49. Absent when the lead was not screened.
+   */
+  qualityBand?: 'high' | 'medium' | 'low';
+  /**
+   * The screening's reason codes (e.g. email-typo, velocity-24h): what lowered the score; no personal data.
+   *
+   * @maxItems 30
+   */
+  reasonCodes?: string[];
 }
 
 /**
@@ -853,6 +863,7 @@ export interface LeadRequest {
   dateOfBirth: string;
   consent: LeadConsent;
   tracking: LeadTracking;
+  signals?: FormSignals;
   /**
    * Honeypot: a field people never see. A filled one is accepted with 202 and not stored.
    */
@@ -926,6 +937,40 @@ export interface LeadTracking {
    * The first-party visit this request came from (POST /api/events' visitId), when the browser has one.
    */
   visitId?: string;
+}
+/**
+ * How the form was filled, for screening: counts and durations only, never a value typed (engine/browser/formSignals.ts).
+ *
+ * This interface was referenced by `LeadRequest`'s JSON-Schema
+ * via the `definition` "Signals".
+ */
+export interface FormSignals {
+  /**
+   * Per step (step 1 first), the milliseconds it was shown (the form has three; the body's 16 KB cap bounds it).
+   *
+   * Items: Milliseconds the step was shown before it was left.
+   */
+  stepMs: number[];
+  /**
+   * Pointer events on the form.
+   */
+  pointerEvents: number;
+  /**
+   * Key events on the form.
+   */
+  keyEvents: number;
+  /**
+   * Text fields whose value came from a paste.
+   */
+  pastedFields: number;
+  /**
+   * Text fields typed or pasted into.
+   */
+  filledFields: number;
+  /**
+   * navigator.webdriver: the browser says it is driven by automation.
+   */
+  webdriver: boolean;
 }
 /**
  * What the browser measured for the consent certificate (engine/leads/certificate): the form's steps and their times, how each field was filled (counts only, never values) and the consent as rendered. Times are milliseconds since the page loaded; the server anchors them on its own clock.

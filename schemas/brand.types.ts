@@ -238,6 +238,7 @@ export interface Brand {
      */
     [k: string]: [Link, ...Link[]];
   };
+  screening?: Screening;
   /**
    * This brand's own page layouts, by name.
    */
@@ -597,6 +598,64 @@ export interface Postback {
    * Sent only when the lead has this click id (a postback without it would be ignored by the platform).
    */
   requires?: 'clickId' | 'gclid' | 'ttclid';
+}
+/**
+ * Lead screening before a lead is sold: each check's reason codes lower a quality score (0-100); a lead under the threshold is refused, held for review or offered only to buyers that take low-quality leads. Leave out for the defaults.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "screening".
+ */
+export interface Screening {
+  /**
+   * Leads scoring under this are handled as belowThreshold says (default 40).
+   */
+  threshold?: number;
+  /**
+   * refuse: sold to nobody; hold (default): kept back from buyers for an operator's review; offer: offered only to buyers with acceptsLowQuality.
+   */
+  belowThreshold?: 'refuse' | 'hold' | 'offer';
+  /**
+   * The amount range the consistency check expects (default $100-$5,000; $10,000 for title loans).
+   */
+  amount?: {
+    /**
+     * Smallest consistent amount.
+     */
+    min?: number;
+    /**
+     * Largest consistent amount.
+     */
+    max?: number;
+  };
+  /**
+   * Per check: what its findings do and what happens when it cannot run.
+   */
+  checks?: {
+    phone?: ScreeningCheck;
+    email?: ScreeningCheck;
+    velocity?: ScreeningCheck;
+    bot?: ScreeningCheck;
+    consistency?: ScreeningCheck;
+    duplicate?: ScreeningCheck;
+    optOut?: ScreeningCheck;
+    scrub?: ScreeningCheck;
+  };
+}
+/**
+ * One screening check's setting.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "screeningCheck".
+ */
+export interface ScreeningCheck {
+  /**
+   * off: not run; flag (default; scrub defaults to off): its reason codes lower the score; refuse: any finding refuses the lead.
+   */
+  action?: 'off' | 'flag' | 'refuse';
+  /**
+   * open (default): a check that cannot run counts as passed (fail-open); closed: it reports <check>-unavailable and costs 20 points (fail-closed).
+   */
+  whenUnavailable?: 'open' | 'closed';
 }
 /**
  * A page layout: title and description templates and the ordered blocks.

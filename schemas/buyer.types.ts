@@ -66,6 +66,14 @@ export interface Buyer {
    */
   acceptsTestLeads?: boolean;
   /**
+   * Offered only leads whose screening quality score is at least this (a lead without a score is not offered).
+   */
+  minQualityScore?: number;
+  /**
+   * true: also offered leads under a brand's quality threshold where the brand offers those to buyers that take them (screening.belowThreshold offer).
+   */
+  acceptsLowQuality?: boolean;
+  /**
    * The hosts the borrower may be sent to after a sale; an accept must carry a redirect URL on one of them (https): one without, on any other host or not https counts as a refusal.
    */
   redirectHosts?: Host[];

@@ -23,6 +23,7 @@ import { htmlSizeRows } from './bench/htmlSize';
 import { idleMemoryRows } from './bench/idleMemory';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { saleRows } from './bench/sale';
+import { screeningRows } from './bench/screening';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
@@ -39,6 +40,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'console overview', rows: trafficOverviewRows },
   { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
+  { name: 'screening', rows: screeningRows },
   { name: 'event ingest', rows: eventIngestRows },
   { name: 'consent certificate', rows: certificateRows },
 ];

@@ -13,6 +13,7 @@ import { Progress } from './Progress';
 import { RequestStep } from './RequestStep';
 import { usePersistence } from './usePersistence';
 import { useStepFocus } from './useStepFocus';
+import { useFormSignals } from './useFormSignals';
 import { useSubmission } from './useSubmission';
 import { useZipPlace } from './useZipPlace';
 import { consentRecorder, type ConsentRecorder } from '../../engine/browser/consentEvidence';
@@ -47,7 +48,8 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   const placeFor = useZipPlace(hydrated, values.zip, country, dispatch);
   useStepFocus(screen, state.place?.place?.stateCode, headingRef, pendingFocusRef, idOf);
   const evidence = () => recorder.current!.evidence(sectionRef.current?.querySelector('[data-consent-text]') ?? null);
-  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence });
+  const signals = useFormSignals(screen);
+  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence, readSignals: signals.read });
 
   const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
   const blur = (field: FieldKey) => {
@@ -120,7 +122,15 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
           </p>
         )}
         {isStep(screen) && (
-          <form noValidate onSubmit={onSubmit} onFocus={prefetchLater} onPointerDown={prefetchLater} aria-labelledby={`${base}-step`} className="relative">
+          <form
+            noValidate
+            onSubmit={onSubmit}
+            onFocus={prefetchLater}
+            onPointerDown={prefetchLater}
+            {...signals.handlers}
+            aria-labelledby={`${base}-step`}
+            className="relative"
+          >
             {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
             {screen === 'request' && (
               <RequestStep

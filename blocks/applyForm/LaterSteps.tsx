@@ -1,6 +1,7 @@
 import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/browser/formRules';
 import type { LinkView } from '../../engine/site/model';
 import { PHONE_WORDS, type Country } from '../../engine/browser/regions';
+import { suggestEmail } from '../../engine/browser/emailTypo';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
 
@@ -14,7 +15,10 @@ export function ContactStep({ values, errors, idOf, change, blur, country }: Ste
     <div className="grid gap-5 sm:grid-cols-2">
       <TextField {...field('firstName')} label="First name" autoComplete="given-name" maxLength={50} />
       <TextField {...field('lastName')} label="Last name" autoComplete="family-name" maxLength={50} />
-      <TextField {...field('email')} label="Email address" type="email" inputMode="email" autoComplete="email" maxLength={120} className="sm:col-span-2" />
+      <div className="sm:col-span-2">
+        <TextField {...field('email')} label="Email address" type="email" inputMode="email" autoComplete="email" maxLength={120} />
+        <EmailSuggestion email={values.email} onAccept={(fixed) => change('email', fixed)} />
+      </div>
       <TextField
         {...field('phone')}
         label="Mobile phone number"
@@ -26,6 +30,23 @@ export function ContactStep({ values, errors, idOf, change, blur, country }: Ste
         className="sm:col-span-2 sm:max-w-xs"
       />
     </div>
+  );
+}
+
+/** A likely typo of a common mail domain, offered back before submit; a button takes the fix. */
+function EmailSuggestion({ email, onAccept }: { email: string; onAccept: (fixed: string) => void }) {
+  const meant = suggestEmail(email.trim());
+  return (
+    <p aria-live="polite" className="mt-1 text-sm text-slate-800">
+      {meant && (
+        <>
+          Did you mean <strong>{meant}</strong>?{' '}
+          <button type="button" className="min-h-11 font-semibold text-brand underline" onClick={() => onAccept(meant)}>
+            Use {meant}
+          </button>
+        </>
+      )}
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@
  * sent again by itself when an offline browser comes back online.
  */
 import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
+import type { FormSignals } from '../../engine/browser/formSignals';
 import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/browser/formRules';
 import { funnel } from '../chrome/funnel';
 import { rememberThisVisit } from '../chrome/visitTracking';
@@ -30,11 +31,15 @@ export interface Submission {
   pendingFocusRef: RefObject<FieldKey | null>;
   /** what the consent certificate records of this form (engine/browser/consentEvidence.ts) */
   evidence: () => Promise<LeadEvidence>;
+  /** how the form was filled (useFormSignals.ts) */
+  readSignals: () => FormSignals;
 }
 
-export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence }: Submission) {
+export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence, readSignals }: Submission) {
   const { kind, country, screen, values } = state;
   const idempotencyKey = useRef<string | null>(null);
+  // read once per idempotency key: a retry must send the very same body (else the server answers 409)
+  const signals = useRef<FormSignals | null>(null);
   const sending = useRef(false);
   const waitingOnline = useRef(false);
   // the screen now, for the online listener, which outlives the render that added it
@@ -47,17 +52,21 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
     if (sending.current) return; // a double click sends once
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
+    signals.current ??= readSignals();
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
     rememberThisVisit();
     const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
-    const body = leadRequestBody(values, {
-      kind,
-      idempotencyKey: idempotencyKey.current,
-      consentVersion: data.consent.version,
-      tracking,
-      ...(country !== 'US' ? { country } : {}),
-    });
+    const body = {
+      ...leadRequestBody(values, {
+        kind,
+        idempotencyKey: idempotencyKey.current,
+        consentVersion: data.consent.version,
+        tracking,
+        ...(country !== 'US' ? { country } : {}),
+      }),
+      signals: signals.current,
+    };
     // measured now, while the consent is on screen; a failed measurement never holds the request back
     const measured = await evidence().catch(() => undefined);
     const traceKey = data.traceKey;

@@ -13,6 +13,7 @@ import { visibleText } from '../../engine/browser/safeText';
 const NAV: [href: string, label: string, permission: Permission][] = [
   ['/', 'Overview', 'overview.view'],
   ['/leads', 'Leads', 'leads.list'],
+  ['/quality', 'Lead quality', 'leads.list'],
   ['/buyers', 'Buyers', 'buyers.view'],
   ['/brands', 'Brands', 'brands.view'],
   ['/exports', 'Exports', 'exports.run'],

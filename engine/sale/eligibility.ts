@@ -25,6 +25,8 @@ export interface SaleLead {
   test: boolean;
   /** its consent certificate (none for leads stored before certificates) */
   certificateId?: string;
+  /** the lead's screening (engine/leads/screening); absent when it was not screened */
+  quality?: { score: number; band: 'high' | 'medium' | 'low'; codes: string[]; routing: string };
 }
 
 export interface EligibilityContext {
@@ -49,6 +51,13 @@ export function eligibility(buyer: Buyer, lead: SaleLead, ctx: EligibilityContex
   if (ctx.suppressed) return no('the contact opted out');
   if (lead.test && !buyer.acceptsTestLeads) return no('a test lead');
   if (ctx.duplicate && !buyer.acceptsDuplicates) return no('a duplicate');
+  if (buyer.minQualityScore !== undefined && (lead.quality?.score ?? -1) < buyer.minQualityScore)
+    return no(
+      lead.quality
+        ? `quality score ${lead.quality.score} under its minimum ${buyer.minQualityScore}`
+        : `not screened (minimum quality score ${buyer.minQualityScore})`,
+    );
+  if (lead.quality?.routing === 'low-quality-buyers' && !buyer.acceptsLowQuality) return no(`quality score ${lead.quality.score} under the brand's threshold`);
   const f = buyer.filters ?? {};
   if (f.brands && !f.brands.includes(lead.brand)) return no(`brand ${lead.brand} not taken`);
   if (f.loanKinds && !f.loanKinds.includes(lead.loanKind)) return no(`${lead.loanKind} loans not taken`);

@@ -3,6 +3,7 @@ import { leadPayload } from './wire';
 import { ageOn } from '../geo/servedPlaces';
 import { isTestLead } from '../leads/environment';
 import type { LeadsTable } from '../store/leads';
+import type { LeadScreeningTable } from '../store/screening';
 import type { SaleLead } from './eligibility';
 
 /**
@@ -28,4 +29,18 @@ export function saleLeadOf(lead: LeadsTable): SaleLead {
     test: isTestLead(lead),
     ...(lead.certificate_id ? { certificateId: lead.certificate_id } : {}),
   };
+}
+
+/** A stored screening as the sale reads it. */
+export function qualityOf(row: LeadScreeningTable): NonNullable<SaleLead['quality']> {
+  const band = row.band === 'high' || row.band === 'medium' ? row.band : 'low';
+  return { score: row.score, band, codes: row.codes.split(',').filter(Boolean), routing: row.routing };
+}
+
+/** Why screening keeps the lead from every buyer (the brand refuses or holds it), or undefined. */
+export function screeningDecision(lead: SaleLead): string | undefined {
+  const q = lead.quality;
+  if (q?.routing === 'refuse') return `refused by screening (score ${q.score}: ${q.codes.join(', ') || 'no codes'})`;
+  if (q?.routing === 'hold') return `held for review by screening (score ${q.score}: ${q.codes.join(', ') || 'no codes'})`;
+  return undefined;
 }

@@ -39,5 +39,7 @@ export function pingPayload(lead: SaleLead, pingId: string, duplicate = false): 
     incomeSource: lead.incomeSource as BuyerPing['incomeSource'],
     ...(duplicate ? { duplicate: true } : {}),
     ...(lead.certificateId ? { certificateId: lead.certificateId } : {}),
+    // the score's band and the reason codes only: no value the borrower gave
+    ...(lead.quality ? { qualityBand: lead.quality.band, reasonCodes: lead.quality.codes.slice(0, 30) } : {}),
   };
 }

@@ -38,7 +38,8 @@ import {
 import { orderOffers, type Offer } from './bids';
 import { contactHashes } from './contact';
 import { eligibility, type SaleLead } from './eligibility';
-import { saleLeadOf } from './lead';
+import { qualityOf, saleLeadOf, screeningDecision } from './lead';
+import { addScreeningCodes, screeningOf } from '../store/screening';
 import { optOutHashes } from './optOut';
 import { CONFIRM_ASKS, DEFAULT_POST_MS, pingAll, post, sendPost } from './posting';
 import { recordDecision, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
@@ -92,7 +93,14 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
   await recordContacts(db, leadId, hashes, stored.created_at);
   const duplicate = await seenBefore(db, leadId, hashes, stored.created_at, deps.duplicateWindowMs ?? DUPLICATE_WINDOW_MS);
   const suppressionHashes = optOutHashes(deps.suppressionKeys ?? [deps.contactKey], stored);
-  if (await isSuppressed(db, suppressionHashes)) return { stored, decision: { status: 'suppressed', duplicate, reason: 'the contact opted out' } };
+  const suppressed = await isSuppressed(db, suppressionHashes);
+  // duplicates and opt-outs are reported with screening's codes, beside what screening found
+  await addScreeningCodes(db, leadId, [...(duplicate ? ['duplicate'] : []), ...(suppressed ? ['opted-out'] : [])]);
+  if (suppressed) return { stored, decision: { status: 'suppressed', duplicate, reason: 'the contact opted out' } };
+  const screened = await screeningOf(db, leadId);
+  if (screened) lead.quality = qualityOf(screened);
+  const held = screeningDecision(lead);
+  if (held) return { stored, decision: { status: duplicate ? 'duplicate' : 'unsold', duplicate, reason: held } };
   return {
     ...run,
     stored,

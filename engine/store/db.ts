@@ -18,6 +18,7 @@ import { onShutdown } from '../process/shutdown.mjs';
 import { migrationProvider } from './migrations';
 import type { FormTracesTable, LeadDeliveriesTable, LeadsTable } from './leads';
 import { ReopeningSqlite } from './sqliteConnection';
+import type { LeadScreeningTable } from './screening';
 import type { ContactHashesTable, LeadReturnsTable, LeadSalesTable, SaleEventsTable, SuppressionsTable } from './saleTables';
 import type { ConsoleAuditTable, ConsoleLoginAttemptsTable, ConsoleSessionsTable, ConsoleUsersTable } from './console';
 import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, TrafficRefusedTable, TrafficVisitStagesTable, TrafficVisitsTable } from './traffic';
@@ -54,6 +55,7 @@ export interface Database {
   lead_returns: LeadReturnsTable;
   lead_certificates: LeadCertificatesTable;
   lead_certificate_claims: LeadCertificateClaimsTable;
+  lead_screening: LeadScreeningTable;
   traffic_visits: TrafficVisitsTable;
   traffic_events: TrafficEventsTable;
   traffic_visit_stages: TrafficVisitStagesTable;

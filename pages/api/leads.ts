@@ -1,7 +1,8 @@
 /**
  * POST /api/leads — a loan request from the embedded application form. JSON only, at most
  * 16 KB, checked against schemas/api/lead.schema.json, rate-limited per client, the brand from
- * the host. Stored (engine/leads/record.ts) before anything else; the outbox worker delivers it.
+ * the host. Stored (engine/leads/record.ts) before anything else, then screened
+ * (engine/leads/screening/run.ts: a quality score and reason codes); the outbox worker delivers it.
  * 201 {id, saleToken, certificateUrl} for a new lead (certificateUrl: the borrower's page of its consent
  * certificate, engine/leads/certificate), 200 the same for the same idempotency key again, 202 for the honeypot,
  * 409 for the same idempotency key with a different body. A visit id the site did not issue for
@@ -12,7 +13,8 @@ import { geocoderIndex } from '../../engine/geo/geocoder/data';
 import { truncateIp, userAgent } from '../../engine/http/api';
 import { json, route } from '../../engine/http/route';
 import { RATE_RULES } from '../../engine/http/rateLimit';
-import { recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
+import { loanKindOf, recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
+import { screenStoredLead } from '../../engine/leads/screening/run';
 import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { saleToken } from '../../engine/sale/keys';
 import { startSale } from '../../engine/outbox/saleWorker';
@@ -46,6 +48,14 @@ export default route(
       zipLookup,
     });
     if (result.status === 201) {
+      // Screened before its sale starts, so the sale reads the score; a failure leaves it unscreened, never lost.
+      await screenStoredLead(db, loaded.brand, body, {
+        leadId: result.id!,
+        ip,
+        region: (result.state ?? '').toUpperCase(),
+        loanKind: loanKindOf(loaded.brand),
+        now: new Date(),
+      }).catch((err: Error) => console.error(`[screening] ${result.id}: ${err.message}`));
       wakeLeadWorker();
       sharedTrafficWriter().add(storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }));
     }

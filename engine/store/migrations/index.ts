@@ -24,6 +24,7 @@ import * as m014c from './014_money_costs';
 import * as m014i from './014_money_covering';
 import * as m014b from './014_buyers_revisions';
 import * as m014c from './014_certificate_lead_certificates';
+import * as m014s from './014_screening_lead_screening';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['014_money_covering', m014i],
   ['014_buyers_revisions', m014b],
   ['014_certificate_lead_certificates', m014c],
+  ['014_screening_lead_screening', m014s],
 ];
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,8 @@
  * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
  * campaign, click ids), the consent snapshot, the sale (with where the borrower was sent, masked
  * with the person) and its timeline (eligibility, pings, bids, posts, the decision) and the
- * deliveries. A viewer may not open it (403). An admin may open the lead's form trace
+ * deliveries, and its screening (quality score, reason codes, routing). A viewer may not open it
+ * (403). An admin may open the lead's form trace
  * (`?trace=open`: decrypted on demand, each opening audited); any other role asking for it gets
  * 403.
  */
@@ -13,13 +14,21 @@ import { money, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
 import { visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
+import { leadScreening } from '../../../engine/console/qualityQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
 
 export const config = { unstable_runtimeJS: false };
 
 type Detail = NonNullable<Awaited<ReturnType<typeof leadDetail>>>;
-type Props = ConsoleProps<{ id: string; detail: Detail | null; canReveal: boolean; canTrace: boolean; trace: ShownFormTrace | null | 'closed' }>;
+type Props = ConsoleProps<{
+  id: string;
+  detail: Detail | null;
+  screening?: Awaited<ReturnType<typeof leadScreening>>;
+  canReveal: boolean;
+  canTrace: boolean;
+  trace: ShownFormTrace | null | 'closed';
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
   const wantsTrace = queryText(ctx.query.trace) === 'open';
@@ -30,8 +39,16 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
     if (!detail) ctx.res.statusCode = 404;
     const lead = detail?.lead;
     const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
-    return { id, detail, canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'), canTrace: may(viewer.role, 'leads.trace'), trace };
+    const screening = detail ? await leadScreening(db, id) : null;
+    return { id, detail, screening, canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'), canTrace: may(viewer.role, 'leads.trace'), trace };
   });
+};
+
+const SCREENING_ROUTING: Record<string, string> = {
+  offer: 'offered to buyers',
+  'low-quality-buyers': 'under the brand’s threshold: offered only to buyers that take low-quality leads',
+  hold: 'under the brand’s threshold: held for review',
+  refuse: 'refused by screening',
 };
 
 /** The form trace as the trace holds it: the request the apply form posted and the answer it got. */
@@ -70,7 +87,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, canTrace, trace, viewer } = props;
+  const { detail, id, canReveal, canTrace, trace, viewer, screening } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -149,6 +166,18 @@ export default function LeadPage(props: Props) {
                 ['Decided', when(sale.decided_at)],
               ]
             : [['Status', 'no sale']]
+        }
+      />
+      <Facts
+        label="Screening"
+        facts={
+          screening
+            ? [
+                ['Quality score', `${screening.score} (${screening.band})`],
+                ['Reason codes', screening.codes.join(', ') || 'none'],
+                ['Routing', SCREENING_ROUTING[screening.routing] ?? screening.routing],
+              ]
+            : [['Quality score', 'not screened']]
         }
       />
       <DataTable

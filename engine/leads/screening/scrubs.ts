@@ -1,0 +1,43 @@
+/**
+ * Outside scrubs: a Do-Not-Call registry, a list of known TCPA litigators — services a brand may
+ * contract for, consulted with the lead's phone and email only. Off by default (the brand's
+ * `screening.checks.scrub`); a scrub that fails or answers late counts as "could not run".
+ */
+import type { ReasonCode } from './codes';
+
+export interface ScrubQuery {
+  phone: string;
+  email: string;
+  country: string;
+}
+export interface Scrub {
+  name: string;
+  /** the codes the service reports for this contact ([] = clear); a throw = could not run */
+  check(q: ScrubQuery, signal: AbortSignal): Promise<ReasonCode[]>;
+}
+
+/** Runs every scrub within `timeoutMs`; undefined when any could not answer. */
+export async function runScrubs(scrubs: readonly Scrub[], q: ScrubQuery, timeoutMs = 300): Promise<ReasonCode[] | undefined> {
+  if (!scrubs.length) return [];
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const answers = await Promise.all(
+      scrubs.map((s) =>
+        Promise.race([
+          s.check(q, signal),
+          new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(`${s.name} timed out`)), { once: true })),
+        ]),
+      ),
+    );
+    return [...new Set(answers.flat())];
+  } catch {
+    return undefined;
+  }
+}
+
+let configured: readonly Scrub[] = [];
+/** The scrubs the server consults (none unless a deployment or a test registers one). */
+export const configuredScrubs = (): readonly Scrub[] => configured;
+export function setScrubs(scrubs: readonly Scrub[]): void {
+  configured = scrubs;
+}

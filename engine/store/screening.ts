@@ -1,0 +1,65 @@
+/**
+ * Screening results in the store (migration 014): one row per lead — score, band, reason codes,
+ * routing and the velocity keys (short hashes, never the values) — and the velocity counts.
+ */
+import type { Store } from './db';
+
+export interface LeadScreeningTable {
+  lead_id: string;
+  created_at: string;
+  score: number;
+  band: string;
+  /** reason codes, comma-separated */
+  codes: string;
+  routing: string;
+  phone_key: string;
+  email_key: string;
+  ip_key: string;
+  device_key: string;
+}
+
+export type VelocityKeys = Pick<LeadScreeningTable, 'phone_key' | 'email_key' | 'ip_key' | 'device_key'>;
+const KEY_KINDS = { phone: 'phone_key', email: 'email_key', ip: 'ip_key', device: 'device_key' } as const;
+
+/** Earlier screened requests with each key, in the hour and the day before `now`. */
+export async function velocityCounts(db: Store, keys: VelocityKeys, now: Date): Promise<Record<keyof typeof KEY_KINDS, { hour: number; day: number }>> {
+  const hourAgo = new Date(now.getTime() - 3600_000).toISOString();
+  const dayAgo = new Date(now.getTime() - 24 * 3600_000).toISOString();
+  const entries = await Promise.all(
+    (Object.entries(KEY_KINDS) as [keyof typeof KEY_KINDS, keyof VelocityKeys][]).map(async ([kind, column]) => {
+      if (!keys[column]) return [kind, { hour: 0, day: 0 }] as const;
+      const times = await db
+        .selectFrom('lead_screening')
+        .select('created_at')
+        .where(column, '=', keys[column])
+        .where('created_at', '>=', dayAgo)
+        .limit(100)
+        .execute();
+      return [kind, { hour: times.filter((t) => t.created_at >= hourAgo).length, day: times.length }] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<keyof typeof KEY_KINDS, { hour: number; day: number }>;
+}
+
+export async function saveScreening(db: Store, row: LeadScreeningTable): Promise<void> {
+  await db
+    .insertInto('lead_screening')
+    .values(row)
+    .onConflict((c) => c.column('lead_id').doNothing())
+    .execute();
+}
+
+export const screeningOf = (db: Store, leadId: string): Promise<LeadScreeningTable | undefined> =>
+  db.selectFrom('lead_screening').selectAll().where('lead_id', '=', leadId).executeTakeFirst();
+
+/** Adds codes the sale finds (a duplicate, an opt-out) to the lead's screening. */
+export async function addScreeningCodes(db: Store, leadId: string, codes: readonly string[]): Promise<void> {
+  const row = await screeningOf(db, leadId);
+  if (!row || !codes.length) return;
+  const all = [...new Set([...row.codes.split(',').filter(Boolean), ...codes])];
+  await db
+    .updateTable('lead_screening')
+    .set({ codes: all.join(',') })
+    .where('lead_id', '=', leadId)
+    .execute();
+}
