@@ -17,7 +17,7 @@ export const FRONT_DOOR_FILE = join('.next', 'front-door.mjs');
 export async function buildFrontDoor(outfile: string = FRONT_DOOR_FILE): Promise<void> {
   await build({
     stdin: {
-      contents: "export * from './engine/http/frontDoorServer';\nexport { BLOCK_SPECS } from './blocks/generated/specs';\n",
+      contents: "export * from './engine/frontDoor/server';\nexport { BLOCK_SPECS } from './blocks/generated/specs';\n",
       resolveDir: process.cwd(),
       sourcefile: 'front-door-entry.ts',
       loader: 'ts',
