@@ -20,6 +20,7 @@ import * as m010 from './010_sale_posts_out';
 import * as m011t from './011_console_totp';
 import * as m012 from './012_traffic_bounded';
 import * as m013 from './013_lead_device_money';
+import * as m014u from './014_leadslist_console_user_admin';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['011_console_totp', m011t],
   ['012_traffic_bounded', m012],
   ['013_lead_device_money', m013],
+  ['014_leadslist_console_user_admin', m014u],
 ];
 
 export const migrationProvider: MigrationProvider = {

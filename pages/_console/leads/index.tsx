@@ -7,7 +7,7 @@
  * a viewer may not open this page (403).
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, DateRangeFields, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DataTable, DateRangeFields, Options, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { listLeadsPage, type LeadRow } from '../../../engine/console/leadQueries';
@@ -46,22 +46,14 @@ export default function LeadsPage(props: Props) {
           Brand
           <select name="brand" defaultValue={form.brand} className={inputClass}>
             <option value="">All brands</option>
-            {brands.map((b) => (
-              <option key={b} value={b}>
-                {b}
-              </option>
-            ))}
+            <Options values={brands} />
           </select>
         </label>
         <label className={field}>
           Status
           <select name="status" defaultValue={form.status} className={inputClass}>
             <option value="">Any status</option>
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Options values={LEAD_STATUSES} />
           </select>
         </label>
         <label className={field}>
