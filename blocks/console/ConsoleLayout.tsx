@@ -123,9 +123,10 @@ export function DataTable(props: { caption: string; head: string[]; rows: ReactN
   return (
     // A phone scrolls a wide table inside its own box (the page itself never scrolls sideways): the box
     // is focusable so a keyboard can scroll it too, its edges shade while columns are hidden past them,
-    // and the caption says so. CSS only: the console runs no script.
+    // and the caption says so. CSS only: the console runs no script. `relative` keeps a visually hidden
+    // label in a cell (absolutely placed) inside the box, where it would otherwise widen the page.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must take focus to be scrolled by keyboard (axe scrollable-region-focusable)
-    <div className="console-scroll mb-6 overflow-x-auto" tabIndex={0} role="region" aria-label={`${props.caption} (scrolls sideways)`}>
+    <div className="console-scroll relative mb-6 overflow-x-auto" tabIndex={0} role="region" aria-label={`${props.caption} (scrolls sideways)`}>
       <table className="min-w-full border-collapse text-sm">
         <caption className="mb-1 text-left font-semibold">
           {props.caption}
