@@ -28,6 +28,12 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   });
 
 const field = 'flex flex-col text-sm';
+const TEXT_FIELDS: [name: LeadFormField, label: string, size: number][] = [
+  ['buyer', 'Buyer', 12],
+  ['campaign', 'Campaign', 14],
+  ['source', 'Source', 12],
+  ['state', 'State', 4],
+];
 
 export default function LeadsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Leads" viewer={props.viewer} forbidden />;
@@ -56,22 +62,12 @@ export default function LeadsPage(props: Props) {
             <Options values={LEAD_STATUSES} />
           </select>
         </label>
-        <label className={field}>
-          Buyer
-          <input name="buyer" defaultValue={form.buyer} className={inputClass} size={12} />
-        </label>
-        <label className={field}>
-          Campaign
-          <input name="campaign" defaultValue={form.campaign} className={inputClass} size={14} />
-        </label>
-        <label className={field}>
-          Source
-          <input name="source" defaultValue={form.source} className={inputClass} size={12} />
-        </label>
-        <label className={field}>
-          State
-          <input name="state" defaultValue={form.state} className={inputClass} size={4} />
-        </label>
+        {TEXT_FIELDS.map(([name, label, size]) => (
+          <label key={name} className={field}>
+            {label}
+            <input name={name} defaultValue={form[name]} className={inputClass} size={size} />
+          </label>
+        ))}
         <label className={field}>
           Sort by
           <select name="sort" defaultValue={form.sort || 'created'} className={inputClass}>
