@@ -8,6 +8,8 @@
 import { csv } from '../browser/safeText';
 import type { Catalog } from '../site/catalog';
 import type { Store } from '../store/db';
+import type { LeadFilter } from './leadFilter';
+import { leadFilterWhere } from './leadQueries';
 
 export interface BrandRow {
   id: string;
@@ -95,9 +97,9 @@ type ExportLead = {
   refund_cents: number | null;
 };
 
-/** Leads stored in [from, to) (and of one brand), oldest first, as CSV; undefined when there are more than EXPORT_MAX. */
-export async function leadsCsv(db: Store, f: { from: string; to: string; brand?: string }): Promise<{ text: string; rows: number } | undefined> {
-  let q = db
+/** The leads the filter selects (as the console's leads list does), oldest first, as CSV; undefined when there are more than EXPORT_MAX. */
+export async function leadsCsv(db: Store, f: LeadFilter): Promise<{ text: string; rows: number } | undefined> {
+  const q = db
     .selectFrom('leads')
     .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
     .leftJoin('lead_returns', 'lead_returns.lead_id', 'leads.id')
@@ -122,9 +124,7 @@ export async function leadsCsv(db: Store, f: { from: string; to: string; brand?:
       'lead_returns.created_at as returned_at',
       'lead_returns.price_cents as refund_cents',
     ])
-    .where('leads.created_at', '>=', f.from)
-    .where('leads.created_at', '<', f.to);
-  if (f.brand) q = q.where('leads.brand', '=', f.brand);
+    .where(leadFilterWhere(f));
   const rows = await q
     .orderBy('leads.created_at')
     .orderBy('leads.id')

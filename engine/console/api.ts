@@ -167,7 +167,8 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   const user = await findUser(db, email);
   let success = false;
   try {
-    if (user) success = await verifyPassword(input.value.password, user.password_hash);
+    // a disabled account answers as a wrong password does: the sign-in says no more to whoever holds it
+    if (user) success = (await verifyPassword(input.value.password, user.password_hash)) && !user.disabled_at;
     else await timeOfAVerification();
   } catch (err) {
     if (!(err instanceof HashingBusy)) throw err;

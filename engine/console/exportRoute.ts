@@ -16,6 +16,7 @@ import { googleAdsColumns, soldConversions } from '../sale/conversions';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
+import { leadListQuery } from './leadFilter';
 
 export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return handleApi(req, res, () => exportAnswer(db, req));
@@ -27,7 +28,8 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'exports.run');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
-  const q = overviewQuery({ from: form.from ?? '', to: form.to ?? '', brand: form.brand ?? '' }, new Set(getCatalog().brands.keys()));
+  const brands = new Set(getCatalog().brands.keys());
+  const q = overviewQuery({ from: form.from ?? '', to: form.to ?? '', brand: form.brand ?? '' }, brands);
   if (q.problem) throw new ApiError(400, q.problem.replace(/; showing the last 7 days\./, '.'));
   const range = `${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}`;
   const brand = q.brand ? { brand: q.brand } : {};
@@ -38,11 +40,30 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
     if (sold.length > EXPORT_MAX) throw new ApiError(413, `More than ${EXPORT_MAX} conversions in this range: export a shorter range or one brand`);
     out = { text: csv(sold, googleAdsColumns(name)), rows: sold.length, file: `google-ads-conversions-${range}.csv`, target: 'google-ads-conversions.csv' };
   } else if (form.kind === undefined || form.kind === 'leads') {
-    const leads = await leadsCsv(db, { from: q.filter.from, to: q.filter.to, ...brand });
+    // The leads list's own filter (engine/console/leadFilter.ts), so its export is exactly its rows.
+    const f = leadListQuery(form, brands, who.user.role);
+    if (f.problems.length) throw new ApiError(400, f.problems.join(' '));
+    const leads = await leadsCsv(db, f.filter);
     if (!leads) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
-    out = { ...leads, file: `leads-${range}.csv`, target: 'leads.csv' };
+    const leadRange = [f.form.from || 'start', f.form.to || 'today', ...(['brand', 'status', 'state'] as const).map((k) => f.form[k]).filter(Boolean)].join(
+      '-',
+    );
+    out = { ...leads, file: `leads-${leadRange}.csv`, target: 'leads.csv' };
+    await audit(db, {
+      actor: who.user.email,
+      action: 'export',
+      target: out.target,
+      detail: { from: f.form.from, to: f.form.to, brand: f.form.brand, ...nonEmpty(f.form), rows: out.rows },
+    });
+    return csvAnswer(out);
   } else throw new ApiError(400, 'kind must be leads or google-ads');
   await audit(db, { actor: who.user.email, action: 'export', target: out.target, detail: { from: q.from, to: q.to, brand: q.brand, rows: out.rows } });
+  return csvAnswer(out);
+}
+
+const nonEmpty = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v));
+
+function csvAnswer(out: { text: string; file: string }): ApiAnswer {
   return {
     status: 200,
     bytes: Buffer.from(out.text, 'utf8'),

@@ -1,15 +1,16 @@
 /**
- * What the console's lead pages read: a page of leads (newest first, filtered by brand, or found
- * by an exact lead id, email or phone), and one lead with its visit, consent snapshot, sale,
+ * What the console's lead pages read: a page of leads (filtered and sorted as
+ * engine/console/leadFilter.ts reads the query, by keyset), and one lead with its visit, consent snapshot, sale,
  * sale timeline and deliveries. Personal data leaves here only through leadForRole
  * (engine/console/masking.ts); a reveal counts for REVEAL_MS after its audit row.
  */
-import type { Store } from '../store/db';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
 import { leadForRole, maskUrl } from './masking';
 import type { Role } from './roles';
+import { cursorText, type LeadFilter, type LeadListQuery } from './leadFilter';
 
-export const LEADS_PAGE_SIZE = 50;
 /** How long an analyst's reveal of one lead lasts. */
 export const REVEAL_MS = 15 * 60_000;
 
@@ -27,28 +28,77 @@ export interface LeadRow {
   phone: string;
   source: string;
   status: string;
+  buyer_id: string | null;
   price_cents: number | null;
   masked: boolean;
 }
 
-/** How a search text is read: a lead id, an email or a phone number (digits only); exact matches only. */
-export function searchOf(text: string): { column: 'id' | 'email' | 'phone'; value: string } | undefined {
-  const t = text.trim();
-  if (!t) return undefined;
-  if (/^ld_[a-z0-9]+$/i.test(t)) return { column: 'id', value: t };
-  if (t.includes('@')) return { column: 'email', value: t.toLowerCase() };
-  const digits = t.replace(/\D/g, '');
-  // stored as national digits (engine/browser/regions.ts normalisePhoneFor): a US/CA +1 is dropped
-  if (digits.length >= 7) return { column: 'phone', value: digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits };
-  return { column: 'id', value: t };
+const likePrefix = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+
+/**
+ * The filter as one condition on `leads` (the sale and the visit by subquery, so the list and the
+ * CSV export, whose joins differ, apply exactly the same rows). Campaign and source are the
+ * lead's visit's, as on the overview (engine/traffic/moneyQuery.ts).
+ */
+export function leadFilterWhere(f: LeadFilter) {
+  return (eb: ExpressionBuilder<Database, 'leads'>) => {
+    const all: Expression<SqlBool>[] = [];
+    if (f.from) all.push(eb('leads.created_at', '>=', f.from));
+    if (f.to) all.push(eb('leads.created_at', '<', f.to));
+    if (f.brand) all.push(eb('leads.brand', '=', f.brand));
+    if (f.state) all.push(eb('leads.region', '=', f.state));
+    if (f.status === 'test') all.push(eb('leads.environment', '!=', 'production'));
+    else if (f.status)
+      all.push(
+        eb.exists(
+          eb.selectFrom('lead_sales').select('lead_sales.lead_id').whereRef('lead_sales.lead_id', '=', 'leads.id').where('lead_sales.status', '=', f.status),
+        ),
+      );
+    if (f.buyer)
+      all.push(
+        eb.exists(
+          eb.selectFrom('lead_sales').select('lead_sales.lead_id').whereRef('lead_sales.lead_id', '=', 'leads.id').where('lead_sales.buyer_id', '=', f.buyer),
+        ),
+      );
+    for (const key of ['campaign', 'source'] as const) {
+      const value = f[key];
+      if (value)
+        all.push(
+          eb.exists(
+            eb
+              .selectFrom('traffic_visits')
+              .select('traffic_visits.id')
+              .whereRef('traffic_visits.id', '=', 'leads.visit_id')
+              .where(`traffic_visits.${key}`, '=', value),
+          ),
+        );
+    }
+    const s = f.search;
+    if (s && s.prefix) all.push(sql<SqlBool>`${sql.ref(`leads.${s.column}`)} like ${likePrefix(s.value)} escape '\\'`);
+    else if (s) all.push(eb(`leads.${s.column}`, '=', s.value));
+    return eb.and(all);
+  };
 }
 
-export async function listLeadsPage(
-  db: Store,
-  role: Role,
-  opts: { brand?: string; search?: string; page: number },
-): Promise<{ rows: LeadRow[]; more: boolean }> {
-  let q = db
+export interface LeadsPage {
+  rows: LeadRow[];
+  /** the cursors of the next (older, for newest first) and previous pages, when there are any */
+  next?: string;
+  prev?: string;
+}
+
+/**
+ * One page of the list by keyset: the rows after (or before) the cursor's sort value and id, so a
+ * lead stored meanwhile neither shifts a page nor appears twice, and a deep page costs what the
+ * first does (an OFFSET would read and drop every row before it).
+ */
+export async function listLeadsPage(db: Store, role: Role, q: Pick<LeadListQuery, 'filter' | 'sort' | 'dir' | 'size' | 'cursor'>): Promise<LeadsPage> {
+  const col = q.sort === 'amount' ? 'leads.amount' : 'leads.created_at';
+  const back = q.cursor?.back === true;
+  // Going back walks the other way and turns the page around afterwards.
+  const dir = (q.dir === 'desc') !== back ? 'desc' : 'asc';
+  const cmp = dir === 'desc' ? '<' : '>';
+  let query = db
     .selectFrom('leads')
     .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
     .select([
@@ -65,19 +115,25 @@ export async function listLeadsPage(
       'leads.phone',
       'leads.source',
       'lead_sales.status',
+      'lead_sales.buyer_id',
       'lead_sales.price_cents',
-    ]);
-  if (opts.brand) q = q.where('leads.brand', '=', opts.brand);
-  const search = searchOf(opts.search ?? '');
-  if (search) q = q.where(`leads.${search.column}`, '=', search.value);
-  const rows = await q
-    .orderBy('leads.created_at', 'desc')
-    .orderBy('leads.id', 'desc')
-    .limit(LEADS_PAGE_SIZE + 1)
-    .offset(Math.max(0, opts.page) * LEADS_PAGE_SIZE)
+    ])
+    .where(leadFilterWhere(q.filter));
+  const c = q.cursor;
+  if (c) query = query.where((eb) => eb.or([eb(col, cmp, c.value as never), eb.and([eb(col, '=', c.value as never), eb('leads.id', cmp, c.id)])]));
+  const found = await query
+    .orderBy(col, dir)
+    .orderBy('leads.id', dir)
+    .limit(q.size + 1)
     .execute();
-  const seen = rows.slice(0, LEADS_PAGE_SIZE).map((r) => leadForRole({ ...r, status: r.status ?? 'none', price_cents: r.price_cents ?? null }, role, false)!);
-  return { rows: seen, more: rows.length > LEADS_PAGE_SIZE };
+  const more = found.length > q.size;
+  const page = found.slice(0, q.size);
+  if (back) page.reverse();
+  const rows = page.map((r) => leadForRole({ ...r, status: r.status ?? 'none', price_cents: r.price_cents ?? null }, role, false)!);
+  const at = (r: LeadRow | undefined) => (r ? cursorText({ value: q.sort === 'amount' ? r.amount : r.created_at, id: r.id }) : undefined);
+  const next = back ? (c ? at(rows.at(-1)) : undefined) : more ? at(rows.at(-1)) : undefined;
+  const prev = back ? (more ? at(rows[0]) : undefined) : c ? at(rows[0]) : undefined;
+  return { rows, ...(next ? { next } : {}), ...(prev ? { prev } : {}) };
 }
 
 /** Whether `actor` revealed this lead within REVEAL_MS (the audit log is the record of reveals). */

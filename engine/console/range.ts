@@ -30,7 +30,7 @@ export interface OverviewQuery {
 }
 
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
-const dayOf = (text: string): number | undefined => {
+export const dayOf = (text: string): number | undefined => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
   const t = Date.parse(`${text}T00:00:00.000Z`);
   return Number.isNaN(t) || isoDay(t) !== text ? undefined : t;

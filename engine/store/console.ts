@@ -19,6 +19,10 @@ export interface ConsoleUsersTable {
   totp_enabled: ColumnType<number, number | undefined, number>;
   /** the last TOTP time step a code was accepted for (a code is good once) */
   totp_last_step: ColumnType<number, number | undefined, number>;
+  /** when an admin disabled the account (migration 014); null while it may sign in */
+  disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** a new account's temporary password, sealed, until the admin who made it has seen it once (engine/store/consoleUserAdmin.ts) */
+  shown_once: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -66,7 +70,10 @@ export type AuditAction =
   | 'totp_enrolled'
   | 'totp_failed'
   | 'totp_reset'
-  | 'revision_saved';
+  | 'revision_saved'
+  | 'role_changed'
+  | 'user_disabled'
+  | 'user_enabled';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -141,13 +148,17 @@ export async function createSession(db: Store, userId: string, now = new Date(),
 /** The signed-in user of a session token, unless it expired or was removed. */
 export async function sessionUser(db: Store, token: string, now = new Date()) {
   if (!token) return undefined;
-  return db
-    .selectFrom('console_sessions')
-    .innerJoin('console_users', 'console_users.id', 'console_sessions.user_id')
-    .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at', 'console_sessions.stage'])
-    .where('console_sessions.token_hash', '=', tokenHash(token))
-    .where('console_sessions.expires_at', '>', now.toISOString())
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('console_sessions')
+      .innerJoin('console_users', 'console_users.id', 'console_sessions.user_id')
+      .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at', 'console_sessions.stage'])
+      .where('console_sessions.token_hash', '=', tokenHash(token))
+      .where('console_sessions.expires_at', '>', now.toISOString())
+      // a disabled account's sessions are deleted as it is disabled; this holds even for one made in between
+      .where('console_users.disabled_at', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 export async function endSession(db: Store, token: string): Promise<void> {

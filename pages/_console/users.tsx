@@ -1,29 +1,116 @@
-/** The console's users (admin): who has an account and with which role; accounts are added, reset and removed with `npm run console:user`. */
+/**
+ * The console's users (admin): every account with its role and state, and the forms to add one
+ * (its temporary password shown once, to the admin who added it), change a role, disable or
+ * enable it, and reset its second factor — posts to /api/console/users (engine/console/userRoutes.ts),
+ * each audited. `npm run console:user` does the same from a terminal.
+ */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable } from '../../blocks/console/ConsoleLayout';
+import type { ReactNode } from 'react';
+import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
-import { consolePage, type ConsoleProps } from '../../engine/console/pages';
-import { listUsers } from '../../engine/store/console';
+import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { ROLES } from '../../engine/console/roles';
+import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
+import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ users: { email: string; role: string; created_at: string; updated_at: string }[] }>;
+type Props = ConsoleProps<{ users: UserRow[]; note: string; ok: boolean; shown: { email: string; password: string }[] }>;
 
-export const getServerSideProps: GetServerSideProps<Props> = (ctx) => consolePage(ctx, 'users.manage', async (db) => ({ users: await listUsers(db) }));
+const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op'];
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'users.manage', async (db, viewer) => {
+    const key = queryText(ctx.query.note);
+    const note = key in USER_NOTES ? (key as UserNote) : undefined;
+    return {
+      shown: await takeShownOnce(db, viewer.email),
+      users: await userRows(db),
+      note: note ? USER_NOTES[note] : '',
+      ok: !!note && !FAILED.includes(note),
+    };
+  });
+
+const smallButton = 'inline-flex min-h-11 min-w-11 items-center rounded border border-slate-600 bg-white px-3 text-sm';
+
+function UserForm(props: { csrf: string; email: string; op: string; label: string; children?: ReactNode }) {
+  return (
+    <form method="post" action="/api/console/users" className="flex flex-wrap items-center gap-2">
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <input type="hidden" name="email" value={props.email} />
+      <input type="hidden" name="op" value={props.op} />
+      {props.children}
+      <button type="submit" className={smallButton} aria-label={`${props.label} ${props.email}`}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
 
 export default function UsersPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Users" viewer={props.viewer} forbidden />;
+  const { csrf } = props.viewer;
   return (
     <ConsoleLayout title="Users" viewer={props.viewer} current="/users">
-      <p className="mb-4 max-w-2xl">
-        Accounts are managed from a terminal on the server: <code>npm run console:user -- add --email E --role admin|analyst|viewer --password-stdin</code>, and{' '}
-        <code>list</code>, <code>reset</code>, <code>remove</code>.
-      </p>
+      {props.note && (
+        <p
+          role={props.ok ? 'status' : 'alert'}
+          className={`mb-4 rounded border p-2 ${props.ok ? 'border-green-700 bg-green-50' : 'border-amber-700 bg-amber-50'}`}
+        >
+          {props.note}
+        </p>
+      )}
+      {props.shown.map((s) => (
+        <p key={s.email} className="mb-4 rounded border border-slate-500 p-2">
+          Temporary password for {s.email}: <code data-temporary-password>{s.password}</code> (shown only this once: give it to them over a channel you trust)
+        </p>
+      ))}
+      <h2 id="add-user" className="mb-2 text-xl font-semibold">
+        Add an account
+      </h2>
+      <form method="post" action="/api/console/users" aria-labelledby="add-user" className="mb-6 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="op" value="add" />
+        <label className="flex flex-col text-sm">
+          Email
+          <input type="email" name="email" required className={inputClass} autoComplete="off" />
+        </label>
+        <label className="flex flex-col text-sm">
+          Role
+          <select name="role" defaultValue="analyst" className={inputClass}>
+            <Options values={ROLES} />
+          </select>
+        </label>
+        <button type="submit" className={buttonClass}>
+          Add with a temporary password
+        </button>
+      </form>
       <DataTable
         caption="Accounts"
-        head={['Email', 'Role', 'Created', 'Changed']}
-        rows={props.users.map((u) => [u.email, u.role, when(u.created_at), when(u.updated_at)])}
+        head={['Email', 'Role', 'State', 'Two-step', 'Created', 'Changed', 'Change']}
+        rows={props.users.map((u) => [
+          u.email,
+          u.role,
+          u.disabled_at ? `disabled ${when(u.disabled_at)}` : 'active',
+          Number(u.totp_enabled) === 1 ? 'on' : 'off',
+          when(u.created_at),
+          when(u.updated_at),
+          <div key="change" className="flex flex-wrap gap-2">
+            <UserForm csrf={csrf} email={u.email} op="role" label="Set role">
+              <label className="sr-only" htmlFor={`role-${u.email}`}>{`Role of ${u.email}`}</label>
+              <select id={`role-${u.email}`} name="role" defaultValue={u.role} className={inputClass}>
+                <Options values={ROLES} />
+              </select>
+            </UserForm>
+            <UserForm csrf={csrf} email={u.email} op={u.disabled_at ? 'enable' : 'disable'} label={u.disabled_at ? 'Enable' : 'Disable'} />
+            {Number(u.totp_enabled) === 1 && <UserForm csrf={csrf} email={u.email} op="totp-reset" label="Reset two-step" />}
+          </div>,
+        ])}
       />
+      <p className="max-w-2xl text-sm">
+        From a terminal on the server: <code>npm run console:user -- add --email E --role admin|analyst|viewer --password-stdin</code>, and <code>list</code>,{' '}
+        <code>reset</code>, <code>remove</code>, <code>totp-reset</code>.
+      </p>
     </ConsoleLayout>
   );
 }

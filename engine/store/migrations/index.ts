@@ -20,11 +20,12 @@ import * as m010 from './010_sale_posts_out';
 import * as m011t from './011_console_totp';
 import * as m012 from './012_traffic_bounded';
 import * as m013 from './013_lead_device_money';
-import * as m014c from './014_money_costs';
-import * as m014i from './014_money_covering';
-import * as m014b from './014_buyers_revisions';
-import * as m014c from './014_certificate_lead_certificates';
-import * as m014s from './014_screening_lead_screening';
+import * as m014 from './014_money_costs';
+import * as m015 from './015_money_covering';
+import * as m016 from './016_buyers_revisions';
+import * as m017 from './017_lead_certificates';
+import * as m018 from './018_lead_screening';
+import * as m019 from './019_console_user_admin';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -43,11 +44,12 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['011_console_totp', m011t],
   ['012_traffic_bounded', m012],
   ['013_lead_device_money', m013],
-  ['014_money_costs', m014c],
-  ['014_money_covering', m014i],
-  ['014_buyers_revisions', m014b],
-  ['014_certificate_lead_certificates', m014c],
-  ['014_screening_lead_screening', m014s],
+  ['014_money_costs', m014],
+  ['015_money_covering', m015],
+  ['016_buyers_revisions', m016],
+  ['017_lead_certificates', m017],
+  ['018_lead_screening', m018],
+  ['019_console_user_admin', m019],
 ];
 
 export const migrationProvider: MigrationProvider = {

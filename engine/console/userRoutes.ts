@@ -1,0 +1,88 @@
+/**
+ * POST /api/console/users (admin, with the session's CSRF token): add an account (with a
+ * temporary password the adding admin is shown once on /users), change a role, disable or enable
+ * an account (disabling ends its sessions at once), reset a second factor. The same store
+ * functions the CLI uses (engine/console/userCli.ts); each change audited with the admin as actor.
+ * A person's mistake (a taken email, the last admin, disabling oneself) goes back to /users with a
+ * message; a forged post is a 403.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import type { Store } from '../store/db';
+import { addUser, audit, normaliseEmail } from '../store/console';
+import { keepShownOnce, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
+import { requireUser } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+import { hashPassword } from './passwords';
+import { isRole, ROLES } from './roles';
+import { resetTotp } from './totpStore';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The messages /users shows after a post (by key, so no text from the request is echoed into the page). */
+export const USER_NOTES = {
+  added: 'Account added. Give its user the temporary password below; it is shown only this once.',
+  role: 'Role changed.',
+  disabled: 'Account disabled; its sessions have ended.',
+  enabled: 'Account enabled.',
+  totp: 'Two-step sign-in removed; its sessions have ended. The user sets it up again on /account.',
+  taken: 'That email has an account already.',
+  email: 'Give an email address such as name@example.com.',
+  role_invalid: `The role must be one of ${ROLES.join(', ')}.`,
+  missing: 'There is no account with that email.',
+  last_admin: 'That is the last enabled admin: make another admin first.',
+  self: 'You cannot disable your own account or take away your own admin role.',
+  op: 'Unknown change.',
+} as const;
+export type UserNote = keyof typeof USER_NOTES;
+
+const back = (note: UserNote): ApiAnswer => ({ status: 303, body: { location: `/users?note=${note}` }, headers: { Location: `/users?note=${note}` } });
+const noteOf = (r: UserChange, ok: UserNote): UserNote => (r === 'ok' ? ok : r === 'missing' ? 'missing' : 'last_admin');
+
+/** A temporary password: 18 random bytes, 24 characters a person can type. */
+export const temporaryPassword = () => randomBytes(18).toString('base64url');
+
+export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
+  const form = await readConsoleForm(req);
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const actor = who.user.email;
+  const raw = (form.email ?? '').trim();
+  if (!EMAIL.test(raw) || raw.length > 254) return back('email');
+  const email = normaliseEmail(raw);
+  const self = email === normaliseEmail(actor);
+  switch (form.op) {
+    case 'add': {
+      if (!isRole(form.role)) return back('role_invalid');
+      const password = temporaryPassword();
+      if (!(await addUser(db, { email, role: form.role, passwordHash: await hashPassword(password) }))) return back('taken');
+      await keepShownOnce(db, email, password, actor);
+      await audit(db, { actor, action: 'user_added', target: email, detail: { role: form.role, temporaryPassword: true } });
+      return back('added');
+    }
+    case 'role': {
+      if (!isRole(form.role)) return back('role_invalid');
+      if (self && form.role !== 'admin') return back('self');
+      const r = await setRole(db, email, form.role);
+      if (r === 'ok') await audit(db, { actor, action: 'role_changed', target: email, detail: { role: form.role } });
+      return back(noteOf(r, 'role'));
+    }
+    case 'disable':
+    case 'enable': {
+      if (self) return back('self');
+      const r = await setDisabled(db, email, form.op === 'disable');
+      if (r === 'ok') await audit(db, { actor, action: form.op === 'disable' ? 'user_disabled' : 'user_enabled', target: email });
+      return back(noteOf(r, form.op === 'disable' ? 'disabled' : 'enabled'));
+    }
+    case 'totp-reset': {
+      if (!(await resetTotp(db, email))) return back('missing');
+      await audit(db, { actor, action: 'totp_reset', target: email });
+      return back('totp');
+    }
+    default:
+      return back('op');
+  }
+}

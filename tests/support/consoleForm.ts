@@ -1,0 +1,32 @@
+/**
+ * A console form post as the browser sends it (same-origin, form-encoded), for unit tests of the
+ * console's form routes without a server; and a sign-in through the real sign-in route.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { csrfToken } from '../../engine/console/csrf';
+import { loginRoute } from '../../engine/console/formRoutes';
+import type { Store } from '../../engine/store/db';
+
+export const CONSOLE_TEST_HOST = 'console.localhost:3000';
+
+export function consolePost(fields: Record<string, string>, headers: Record<string, string> = {}): IncomingMessage {
+  const body = new URLSearchParams(fields).toString();
+  const req = Readable.from([Buffer.from(body)]) as unknown as IncomingMessage;
+  Object.assign(req, {
+    method: 'POST',
+    url: '/api/console/x',
+    headers: { host: CONSOLE_TEST_HOST, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    socket: { remoteAddress: '198.51.100.9' },
+  });
+  return req;
+}
+
+/** Signs in through the sign-in route: the session cookie (name=value) and its CSRF token, or undefined when refused. */
+export async function consoleSignIn(db: Store, email: string, password: string): Promise<{ cookie: string; csrf: string; location: string } | undefined> {
+  const r = await loginRoute(db, consolePost({ email, password }));
+  const set = r.headers?.['Set-Cookie'];
+  if (!set) return undefined;
+  const cookie = set.split(';')[0]!;
+  return { cookie, csrf: csrfToken(cookie.split('=')[1]!), location: r.headers!.Location! };
+}
