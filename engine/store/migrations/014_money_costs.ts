@@ -5,19 +5,12 @@
  * for the overview's cost metrics.
  */
 import type { Kysely } from 'kysely';
+import { notNull } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('ad_costs')
-    .addColumn('day', 'text', (c) => c.notNull())
-    .addColumn('source', 'text', (c) => c.notNull())
-    .addColumn('campaign', 'text', (c) => c.notNull())
-    .addColumn('cost_cents', 'bigint', (c) => c.notNull())
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('clicks', 'bigint', (c) => c.notNull())
-    .addColumn('impressions', 'bigint', (c) => c.notNull())
-    .addColumn('imported_at', 'text', (c) => c.notNull())
-    .addColumn('imported_by', 'text', (c) => c.notNull())
+    .$call(notNull('day source campaign cost_cents:bigint currency clicks:bigint impressions:bigint imported_at imported_by'))
     .addPrimaryKeyConstraint('ad_costs_pk', ['day', 'source', 'campaign'])
     .execute();
   await db.schema.createIndex('ad_costs_campaign_day').on('ad_costs').columns(['campaign', 'day']).execute();

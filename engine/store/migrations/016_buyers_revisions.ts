@@ -5,17 +5,12 @@
  * same version cannot both win: the second insert fails, and that is the conflict they are told of.
  */
 import type { Kysely } from 'kysely';
+import { notNull } from './columns';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('document_revisions')
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('document', 'text', (c) => c.notNull())
-    .addColumn('author', 'text', (c) => c.notNull())
-    .addColumn('saved_at', 'text', (c) => c.notNull())
-    .addColumn('base_hash', 'text', (c) => c.notNull())
+    .$call(notNull('kind key version:integer document author saved_at base_hash'))
     .addPrimaryKeyConstraint('document_revisions_pk', ['kind', 'key', 'version'])
     .execute();
 }
