@@ -8,9 +8,10 @@ const protocol = readdirSync(dir).filter((f) => f.startsWith('buyer-'));
 const load = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { examples?: unknown[]; properties: Record<string, { description?: string }> };
 
 describe('the buyer protocol schemas', () => {
-  it('has the ping, the bid answer, the post, the post answer, the opt-out notice and the return', () => {
+  it('has the ping, the bid answer, the post, the post answer, the opt-out notice, the return and the certificate request', () => {
     expect(protocol.sort()).toEqual([
       'buyer-bid.schema.json',
+      'buyer-certificate.schema.json',
       'buyer-opt-out.schema.json',
       'buyer-ping.schema.json',
       'buyer-post-answer.schema.json',

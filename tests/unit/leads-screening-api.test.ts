@@ -50,7 +50,7 @@ describe('screening on POST /api/leads', () => {
     const res = await send(body());
     expect(res.status).toBe(201);
     const answer = res.json;
-    expect(Object.keys(answer).sort()).toEqual(['id', 'saleToken', 'status']);
+    expect(Object.keys(answer).sort()).toEqual(['certificateUrl', 'id', 'saleToken', 'status']);
     expect(await screeningOf(answer.id as string)).toMatchObject({ score: 100, band: 'high', codes: '', routing: 'offer' });
   });
 
