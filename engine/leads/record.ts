@@ -34,7 +34,8 @@ import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type L
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
-import { newCertificateId } from './certificate/certificate';
+import { newCertificateId, pageLoadedAt } from './certificate/certificate';
+import { servedPage } from './certificate/servedPage';
 import { certificateRowOf } from './certificate/issue';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
@@ -117,6 +118,8 @@ export async function recordLead(
   const environment = environmentOfHost(ctx.host);
   const hash = requestHash(body);
   const certificateId = newCertificateId();
+  // the form page the borrower submitted from: its URL and its HTML as served go in the certificate
+  const pagePath = body.evidence?.page ?? brand.apply.path;
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
   const {
     id,
@@ -168,11 +171,12 @@ export async function recordLead(
     // the consent certificate is stored with the lead: one commit, never a lead without its evidence
     (leadId) =>
       certificateRowOf({
+        served: servedPage(brand.id, pagePath, pageLoadedAt(ctx.now, body.evidence)),
         id: certificateId,
         leadId,
         brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
         consent: { version: body.consent.version, text },
-        pageUrl: `https://${ctx.host}${body.evidence?.page ?? brand.apply.path}`,
+        pageUrl: `https://${ctx.host}${pagePath}`,
         receivedAt: ctx.now,
         ip: ctx.ip,
         userAgent: ctx.userAgent,

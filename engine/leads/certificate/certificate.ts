@@ -41,7 +41,8 @@ export interface Certificate {
     sha256: string;
     display: { fontSizePx: number | null; contrast: number | null; minFontPx: number; minContrast: number; meetsRules: boolean; problems: string[] };
   };
-  page: { url: string; htmlSha256: string | null; steps: { step: number; htmlSha256: string | null }[] };
+  /** htmlSha256: the page's HTML as we served it (./servedPage.ts), null when we cannot vouch for it; htmlCachedAt: when that version was rendered */
+  page: { url: string; htmlSha256: string | null; htmlCachedAt: string | null; steps: { step: number; htmlSha256: string | null }[] };
   times: { pageLoadedAt: string; steps: { step: number; shownAt: string; doneAt: string; ms: number }[]; submittedAt: string; receivedAt: string };
   fields: Record<string, FieldFill>;
   client: { ip: string; userAgent: string };
@@ -69,15 +70,20 @@ export interface CertificateFacts {
   ip: string;
   userAgent: string;
   evidence?: Evidence | undefined;
+  /** the form page's HTML as served, read on our side (./servedPage.ts); the browser's own claim is not taken */
+  served?: { sha256: string; cachedAt: string } | undefined;
 }
 
 const at = (ms: number) => new Date(ms).toISOString();
 
+/** When the borrower's page loaded, on the server's clock: the browser sends only offsets from it. */
+export const pageLoadedAt = (receivedAt: Date, evidence: Pick<Evidence, 'submitMs'> | undefined): Date =>
+  new Date(receivedAt.getTime() - Math.max(0, Math.round(evidence?.submitMs ?? 0)));
+
 /** The certificate of one submit. Times are anchored on the server's clock: the browser's are only offsets from its page load. */
 export function buildCertificate(f: CertificateFacts): Certificate {
   const ev = f.evidence;
-  const received = f.receivedAt.getTime();
-  const loaded = received - Math.max(0, Math.round(ev?.submitMs ?? 0));
+  const loaded = pageLoadedAt(f.receivedAt, ev).getTime();
   const problems = displayProblems(ev?.consent);
   return {
     version: CERTIFICATE_VERSION,
@@ -100,7 +106,12 @@ export function buildCertificate(f: CertificateFacts): Certificate {
         problems,
       },
     },
-    page: { url: f.pageUrl, htmlSha256: ev?.pageHtmlSha256 ?? null, steps: (ev?.steps ?? []).map((s) => ({ step: s.step, htmlSha256: s.htmlSha256 ?? null })) },
+    page: {
+      url: f.pageUrl,
+      htmlSha256: f.served?.sha256 ?? null,
+      htmlCachedAt: f.served?.cachedAt ?? null,
+      steps: (ev?.steps ?? []).map((s) => ({ step: s.step, htmlSha256: s.htmlSha256 ?? null })),
+    },
     times: {
       pageLoadedAt: at(loaded),
       steps: (ev?.steps ?? []).map((s) => ({
