@@ -239,6 +239,7 @@ export interface Brand {
     [k: string]: [Link, ...Link[]];
   };
   screening?: Screening;
+  consentProvider?: ConsentProvider;
   /**
    * This brand's own page layouts, by name.
    */
@@ -656,6 +657,22 @@ export interface ScreeningCheck {
    * open (default): a check that cannot run counts as passed (fail-open); closed: it reports <check>-unavailable and costs 20 points (fail-closed).
    */
   whenUnavailable?: 'open' | 'closed';
+}
+/**
+ * A third-party consent certificate captured with every lead from this brand's own application form, beside our own certificate, and passed to buyers in the ping and the post (docs/lenders/protocol.md). Its script runs on the apply page only, and only this brand's apply page allows it in its Content-Security-Policy. Leave out (or none) for our certificate alone.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "consentProvider".
+ */
+export interface ConsentProvider {
+  /**
+   * none: no third-party script; trustedform: TrustedForm's script, its certificate URL sent with the lead; jornaya: Jornaya LeadiD's script, its 36-character token sent with the lead.
+   */
+  kind: 'none' | 'trustedform' | 'jornaya';
+  /**
+   * Jornaya: the campaign id its script is named by (create.lidstatic.com/campaign/<campaignId>.js); required for jornaya, not used by TrustedForm.
+   */
+  campaignId?: string;
 }
 /**
  * A page layout: title and description templates and the ordered blocks.

@@ -6,6 +6,7 @@ import { consentPartyOf, countryNotices, type CountryNotices } from '../../engin
 import { FORM_AMOUNT } from '../../engine/browser/formRules';
 import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../../engine/geo/servedPlaces';
 import { lendingView } from '../../engine/site/lending';
+import { consentProviderOf } from '../../engine/site/consentProvider';
 import type { LinkView } from '../../engine/site/model';
 import { AU_STATES, CA_PROVINCES, type Country } from '../../engine/browser/regions';
 import { STATES } from '../../engine/geo/states';
@@ -33,6 +34,8 @@ export interface ApplyFormData {
   representativeExample: string;
   /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
   traceKey?: string;
+  /** the brand's consent provider (engine/site/consentProvider.ts): its script, and the hidden field it fills with its certificate URL or token */
+  consentProvider?: { kind: 'trustedform' | 'jornaya'; scriptUrl: string; field: string };
 }
 
 export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
@@ -56,6 +59,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
         .find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
     // Read only for a form that captures its trace: a page without one needs no key.
     const key = block.traceCapture ? traceKey?.() : undefined;
+    const provider = consentProviderOf(brand);
     return {
       amountParam: brand.apply.amountParam,
       defaultAmount: FORM_AMOUNT.default,
@@ -77,6 +81,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
       guide: { label: guide.label, href: guide.href },
       representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
       ...(key !== undefined ? { traceKey: key } : {}),
+      ...(provider ? { consentProvider: { kind: provider.kind, scriptUrl: provider.scriptUrl, field: provider.field } } : {}),
     };
   },
   // The form asks for what the server needs from this brand: purpose and vehicle when its apply

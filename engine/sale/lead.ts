@@ -28,6 +28,7 @@ export function saleLeadOf(lead: LeadsTable): SaleLead {
     source: lead.source,
     test: isTestLead(lead),
     ...(lead.certificate_id ? { certificateId: lead.certificate_id } : {}),
+    ...(lead.consent_provider && lead.consent_provider_id ? { thirdPartyConsent: { kind: lead.consent_provider, value: lead.consent_provider_id } } : {}),
   };
 }
 

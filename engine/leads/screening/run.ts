@@ -10,6 +10,7 @@ import type { Store } from '../../store/db';
 import { saveScreening, velocityCounts } from '../../store/screening';
 import { screen, screeningSettings, type Screening } from './index';
 import { configuredScrubs, runScrubs } from './scrubs';
+import { scrubTimeoutMs } from './httpScrub';
 import { networkOf, velocityKey } from './velocity';
 import { ageOn } from '../../geo/servedPlaces';
 
@@ -32,7 +33,9 @@ export async function screenStoredLead(db: Store, brand: Brand, body: LeadBody, 
   };
   const [velocity, scrubs] = await Promise.all([
     settings.checks.velocity.action === 'off' ? undefined : velocityCounts(db, keys, ctx.now).catch(() => undefined),
-    settings.checks.scrub.action === 'off' ? [] : runScrubs(configuredScrubs(), { phone: body.phone, email: body.email, country: brand.country }),
+    settings.checks.scrub.action === 'off'
+      ? []
+      : runScrubs(configuredScrubs(), { phone: body.phone, email: body.email, country: brand.country }, scrubTimeoutMs()),
   ]);
   const result = screen(
     {
