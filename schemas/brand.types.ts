@@ -240,6 +240,7 @@ export interface Brand {
   };
   screening?: Screening;
   consentProvider?: ConsentProvider;
+  consentText?: ConsentText;
   /**
    * This brand's own page layouts, by name.
    */
@@ -673,6 +674,34 @@ export interface ConsentProvider {
    * Jornaya: the campaign id its script is named by (create.lidstatic.com/campaign/<campaignId>.js); required for jornaya, not used by TrustedForm.
    */
   campaignId?: string;
+}
+/**
+ * How the consent next to the application form's submit button is shown, and the least this brand accepts: the validator refuses a brand whose consent would be smaller or fainter than its rules, and each lead's consent certificate records the size and contrast the borrower's browser rendered, checked against them. Leave out for 14 px #1e293b on white, at least 12 px and 4.5:1.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "consentText".
+ */
+export interface ConsentText {
+  /**
+   * The consent's font size in CSS pixels (default 14).
+   */
+  fontSizePx?: number;
+  /**
+   * The consent's text colour (default #1e293b).
+   */
+  color?: string;
+  /**
+   * The colour behind the consent (default #ffffff, the form's).
+   */
+  background?: string;
+  /**
+   * The smallest size this brand accepts (default 12; never under 12).
+   */
+  minFontPx?: number;
+  /**
+   * The least contrast ratio of text to background this brand accepts (default 4.5, WCAG AA; never under 4.5).
+   */
+  minContrast?: number;
 }
 /**
  * A page layout: title and description templates and the ordered blocks.

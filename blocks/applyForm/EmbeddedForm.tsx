@@ -159,7 +159,9 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
               />
             )}
             {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
-            {screen === 'income' && later && <later.IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
+            {screen === 'income' && later && (
+              <later.IncomeStep {...stepProps} consentText={data.consent.text} consentLook={data.consentLook} notices={data.notices.beforeConsent} />
+            )}
             {state.laterUnreachable && screen === 'request' && <NextStepOffline />}
             {state.notice && <SendNotice notice={state.notice} sending={state.sending} onRetry={() => void send()} retryClass={`${primary} mt-3`} />}
             <div className="mt-6 flex flex-wrap items-center gap-3">

@@ -37,6 +37,7 @@ import { deviceClass } from '../store/trafficRules';
 import { newCertificateId, pageLoadedAt } from './certificate/certificate';
 import { servedPage } from './certificate/servedPage';
 import { consentProviderOf, thirdPartyConsentProblem } from '../site/consentProvider';
+import { consentLookOf } from '../site/consentLook';
 import { certificateRowOf } from './certificate/issue';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
@@ -176,6 +177,7 @@ export async function recordLead(
     (leadId) =>
       certificateRowOf({
         served: servedPage(brand.id, pagePath, pageLoadedAt(ctx.now, body.evidence)),
+        consentRules: consentLookOf(brand).rules,
         id: certificateId,
         leadId,
         brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, sign, verify } from 'node:crypto';
 import { canonicalJson } from './canonical';
 import { certificateKeys, type CertificateKeys } from './keys';
-import { CONSENT_DISPLAY_RULES, displayProblems, type ConsentDisplay } from './rules';
+import { CONSENT_DISPLAY_RULES, displayProblems, type ConsentDisplay, type ConsentDisplayRules } from '../../site/consentRules';
 
 export const CERTIFICATE_VERSION = 1;
 
@@ -63,6 +63,8 @@ export interface CertificateFacts {
   id: string;
   leadId: string;
   brand: { id: string; name: string; legalName?: string };
+  /** the brand's rules for the consent's size and contrast (engine/site/consentLook.ts); the defaults when not given */
+  consentRules?: ConsentDisplayRules | undefined;
   consent: { version: string; text: string };
   /** the page the form was on, as the borrower's browser had it (no query: it may carry tracking ids) */
   pageUrl: string;
@@ -84,7 +86,8 @@ export const pageLoadedAt = (receivedAt: Date, evidence: Pick<Evidence, 'submitM
 export function buildCertificate(f: CertificateFacts): Certificate {
   const ev = f.evidence;
   const loaded = pageLoadedAt(f.receivedAt, ev).getTime();
-  const problems = displayProblems(ev?.consent);
+  const rules = f.consentRules ?? CONSENT_DISPLAY_RULES;
+  const problems = displayProblems(ev?.consent, rules);
   return {
     version: CERTIFICATE_VERSION,
     id: f.id,
@@ -100,8 +103,8 @@ export function buildCertificate(f: CertificateFacts): Certificate {
       display: {
         fontSizePx: ev?.consent?.fontSizePx ?? null,
         contrast: ev?.consent?.contrast ?? null,
-        minFontPx: CONSENT_DISPLAY_RULES.minFontPx,
-        minContrast: CONSENT_DISPLAY_RULES.minContrast,
+        minFontPx: rules.minFontPx,
+        minContrast: rules.minContrast,
         meetsRules: problems.length === 0,
         problems,
       },
