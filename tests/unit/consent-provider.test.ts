@@ -1,6 +1,6 @@
 /**
  * TrustedForm and Jornaya LeadiD per brand (engine/site/consentProvider.ts), for the fixture
- * brands of tests/fixtures/consent-provider-brands and the real ones: the Content-Security-Policy
+ * brands of tests/fixtures/quality-brands and the real ones: the Content-Security-Policy
  * the front door gives allows the provider's script only on that brand's apply page (a stand-in's
  * origin when the URL is pointed at one); the lead route keeps a well-formed certificate URL or token, refuses a forged one with a 422 and
  * keeps nothing for a brand without a provider; the ping and the post carry it to buyers.
@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 process.env.LEADS_ENCRYPTION_KEY = 'b'.repeat(64);
-const { brands, layouts } = readSources({ extraDir: 'tests/fixtures/consent-provider-brands' });
+const { brands, layouts } = readSources({ extraDir: 'tests/fixtures/quality-brands' });
 const catalog = buildCatalog(brands, layouts, BLOCK_SPECS);
 const STAND_IN = { TRUSTEDFORM_SCRIPT_URL: 'http://127.0.0.1:4511/trustedform.js', TRUSTEDFORM_CERT_ORIGIN: 'http://127.0.0.1:4511' };
 const doorWith = (env: Record<string, string>): Door => ({
