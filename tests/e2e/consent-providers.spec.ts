@@ -17,6 +17,7 @@ import { readCertificate } from '../../engine/leads/certificate/issue';
 import { startConsentProviderStandIns, type ConsentProviderStandIns } from '../support/consentProviderStandIns';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { raw } from './console.fixtures';
 import { brandUrl } from './helpers';
 import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
@@ -80,10 +81,10 @@ test("TrustedForm's script runs on that brand's apply page only; its certificate
 }) => {
   test.setTimeout(120_000);
   // the policies: the stand-in's origin on this brand's apply page, on no other page
-  const home = await page.request.get(brandUrl('acmetrusted', '/', PORT));
-  expect(scriptSrc(home.headers()['content-security-policy'] ?? '')).not.toContain(providers.origin);
-  const other = await page.request.get(brandUrl('acmeopen', '/apply', PORT));
-  expect(scriptSrc(other.headers()['content-security-policy'] ?? '')).not.toContain(providers.origin);
+  const cspAt = async (brand: string, path: string) =>
+    String((await raw('GET', path, `${brand}.localhost:${PORT}`, '', {}, undefined, PORT)).headers['content-security-policy'] ?? '');
+  expect(scriptSrc(await cspAt('acmetrusted', '/'))).not.toContain(providers.origin);
+  expect(scriptSrc(await cspAt('acmeopen', '/apply'))).not.toContain(providers.origin);
 
   const email = uniqueEmail('trusted');
   const served = page.waitForResponse((r) => new URL(r.url()).pathname === '/apply' && r.request().resourceType() === 'document');

@@ -13,12 +13,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
-import { addUser, checkPage, signIn } from './console.fixtures';
+import { addUser, checkPage, raw, signIn } from './console.fixtures';
 import { brandUrl } from './helpers';
 import { scriptedInstantFill } from './sale.fixtures';
 
@@ -68,6 +68,20 @@ test.afterAll(async () => {
 const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
 const leadOf = (email: string) => db.selectFrom('leads').select(['id', 'certificate_id']).where('email', '=', email).executeTakeFirst();
 const pingsFor = (buyer: StandInBuyer, certificateId: string) => buyer.pings.filter((p) => p.certificateId === certificateId).length;
+/** A form post to the console's review as this browser context would send it (its session cookie), with any CSRF token. */
+async function review(context: BrowserContext, lead: string, decision: string, csrf: string) {
+  const cookie = (await context.cookies(CONSOLE)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const body = new URLSearchParams({ lead, decision, csrf }).toString();
+  return raw(
+    'POST',
+    '/api/console/review',
+    `console.localhost:${PORT}`,
+    body,
+    { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    undefined,
+    PORT,
+  );
+}
 const saleStatus = async (leadId: string) => (await db.selectFrom('lead_sales').select('status').where('lead_id', '=', leadId).executeTakeFirst())?.status;
 
 test('minQualityScore: a low-score lead is offered to the buyer asking 10, not to the one asking 95', async ({ page }) => {
@@ -110,8 +124,8 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   await checkPage(ops, `/leads/${lead.id}`, `Lead ${lead.id}`, 200, CONSOLE);
 
   // a forged release (no session's CSRF token) changes nothing
-  const forged = await ops.request.post(`${CONSOLE}/api/console/review`, { form: { lead: lead.id, decision: 'release', csrf: 'forged' }, maxRedirects: 0 });
-  expect(forged.status()).toBe(403);
+  const forged = await review(operator, lead.id, 'release', 'forged');
+  expect(forged.status).toBe(403);
   expect(await saleStatus(lead.id)).toBe('unsold');
 
   await ops.getByRole('button', { name: 'Release for sale' }).click();
@@ -122,12 +136,9 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   expect(pingsFor(strict, lead.certificate_id!)).toBe(0);
 
   // the same release again (a reload that posts twice): not held any more, never offered twice
-  const again = await ops.request.post(`${CONSOLE}/api/console/review`, {
-    form: { lead: lead.id, decision: 'release', csrf: (await ops.locator('input[name="csrf"]').first().getAttribute('value'))! },
-    maxRedirects: 0,
-  });
-  expect(again.status()).toBe(303);
-  expect(again.headers().location).toBe(`/leads/${lead.id}?review=not-held`);
+  const again = await review(operator, lead.id, 'release', (await ops.locator('input[name="csrf"]').first().getAttribute('value'))!);
+  expect(again.status).toBe(303);
+  expect(again.headers.location).toBe(`/leads/${lead.id}?review=not-held`);
   expect(pingsFor(lenient, lead.certificate_id!)).toBe(1);
   await checkPage(ops, '/audit', 'Audit log', 200, CONSOLE);
   await expect(ops.getByRole('table').first()).toContainText('lead_released');
@@ -137,7 +148,7 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   const viewer = await browser.newContext();
   const viewerPage = await viewer.newPage();
   await signIn(viewerPage, addUser('viewer', DB_FILE), undefined, CONSOLE);
-  const refused = await viewerPage.request.post(`${CONSOLE}/api/console/review`, { form: { lead: lead.id, decision: 'reject', csrf: 'x' }, maxRedirects: 0 });
-  expect(refused.status()).toBe(403);
+  const refused = await review(viewer, lead.id, 'reject', 'x');
+  expect(refused.status).toBe(403);
   await viewer.close();
 });
