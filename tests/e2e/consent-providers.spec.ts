@@ -7,26 +7,20 @@
  * page's HTML exactly as the browser got it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { openStore, type Store } from '../../engine/store/db';
+import type { Store } from '../../engine/store/db';
 import { readCertificate } from '../../engine/leads/certificate/issue';
 import { startConsentProviderStandIns, type ConsentProviderStandIns } from '../support/consentProviderStandIns';
-import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { raw } from './console.fixtures';
 import { brandUrl } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
-const PORT = E2E_PORT + 7;
+const PORT = E2E_PORT + 3;
 const SECRET = 'consent-provider-buyer-secret-01';
-const dir = mkdtempSync(join(tmpdir(), 'loansites-consent-providers-'));
-const DB_FILE = join(dir, 'store.sqlite');
-
-let server: Instance;
+let own: OwnServer;
 let providers: ConsentProviderStandIns;
 let buyer: StandInBuyer;
 let db: Store;
@@ -38,27 +32,18 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   providers = await startConsentProviderStandIns(E2E_PORT + 1001);
   buyer = await startStandInBuyer('provider-buyer', SECRET, { ping: { bid: 20 }, post: 'accept' });
-  mkdirSync(join(dir, 'buyers'));
-  writeFileSync(join(dir, 'buyers', 'provider-buyer.json'), JSON.stringify(buyer.document({ acceptsTestLeads: true, acceptsDuplicates: true })));
-  server = await startInstance(PORT, {
-    LOANSITES_DB_FILE: DB_FILE,
-    DATABASE_URL: '',
-    LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
-    LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands',
-    BUYER_PROVIDER_BUYER_SECRET: SECRET,
-    LEAD_DESTINATIONS: '',
-    RATE_LIMIT_LEADS: '1000',
-    ...providers.env,
+  own = await startOwnServer(PORT, {
+    secret: SECRET,
+    buyers: [{ buyer }],
+    env: { LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands', ...providers.env },
   });
-  db = openStore({ url: '', file: DB_FILE });
+  db = own.db;
 });
 
 test.afterAll(async () => {
-  await db?.destroy();
-  await server?.stop();
+  await own?.stop();
   await buyer?.close();
   await providers?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const leadOf = (email: string) => db.selectFrom('leads').selectAll().where('email', '=', email).executeTakeFirst();

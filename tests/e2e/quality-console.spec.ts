@@ -10,25 +10,19 @@
  *   the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
  *   release and a viewer's are refused.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { openStore, type Store } from '../../engine/store/db';
-import { startInstance, type Instance } from '../support/instances';
+import type { Store } from '../../engine/store/db';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { addUser, checkPage, raw, signIn } from './console.fixtures';
 import { brandUrl } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { scriptedInstantFill } from './sale.fixtures';
 
-const PORT = E2E_PORT + 8;
+const PORT = E2E_PORT + 4;
 const CONSOLE = `http://console.localhost:${PORT}`;
 const SECRET = 'quality-console-buyer-secret-01';
-const dir = mkdtempSync(join(tmpdir(), 'loansites-quality-console-'));
-const DB_FILE = join(dir, 'store.sqlite');
-
-let server: Instance;
+let own: OwnServer;
 let strict: StandInBuyer;
 let lenient: StandInBuyer;
 let db: Store;
@@ -40,29 +34,21 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   strict = await startStandInBuyer('strict', SECRET, { ping: { bid: 40 }, post: 'refuse' });
   lenient = await startStandInBuyer('lenient', SECRET, { ping: { bid: 15 }, post: 'refuse' });
-  mkdirSync(join(dir, 'buyers'));
-  const doc = (b: StandInBuyer, minQualityScore: number) => JSON.stringify(b.document({ acceptsTestLeads: true, acceptsDuplicates: true, minQualityScore }));
-  writeFileSync(join(dir, 'buyers', 'strict.json'), doc(strict, 95));
-  writeFileSync(join(dir, 'buyers', 'lenient.json'), doc(lenient, 10));
-  server = await startInstance(PORT, {
-    LOANSITES_DB_FILE: DB_FILE,
-    DATABASE_URL: '',
-    LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
-    LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands',
-    BUYER_STRICT_SECRET: SECRET,
-    BUYER_LENIENT_SECRET: SECRET,
-    LEAD_DESTINATIONS: '',
-    RATE_LIMIT_LEADS: '1000',
+  own = await startOwnServer(PORT, {
+    secret: SECRET,
+    buyers: [
+      { buyer: strict, document: { minQualityScore: 95 } },
+      { buyer: lenient, document: { minQualityScore: 10 } },
+    ],
+    env: { LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands' },
   });
-  db = openStore({ url: '', file: DB_FILE });
+  db = own.db;
 });
 
 test.afterAll(async () => {
-  await db?.destroy();
-  await server?.stop();
+  await own?.stop();
   await strict?.close();
   await lenient?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
@@ -109,7 +95,7 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   await expect.poll(() => saleStatus(lead.id), { timeout: 30_000 }).toBe('unsold');
   expect(pingsFor(lenient, lead.certificate_id!)).toBe(0);
 
-  const admin = addUser('admin', DB_FILE);
+  const admin = addUser('admin', own.dbFile);
   const operator = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
   const ops = await operator.newPage();
   await signIn(ops, admin, undefined, CONSOLE);
@@ -147,7 +133,7 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   // a viewer may not review
   const viewer = await browser.newContext();
   const viewerPage = await viewer.newPage();
-  await signIn(viewerPage, addUser('viewer', DB_FILE), undefined, CONSOLE);
+  await signIn(viewerPage, addUser('viewer', own.dbFile), undefined, CONSOLE);
   const refused = await review(viewer, lead.id, 'reject', 'x');
   expect(refused.status).toBe(403);
   await viewer.close();

@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { saleOf } from '../../engine/store/sales';
 import { screeningOf } from '../../engine/store/screening';
 import { bothStores } from '../support/bothStores';
+import { leadRequest } from '../support/leadRequest';
 import { standIns } from '../support/saleKit';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 import type { StandInBuyer } from '../support/standInBuyer';
@@ -35,23 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => buyers.closeAll());
 
-let n = 0;
-const lead = (phone: string) => ({
-  idempotencyKey: `access-${Date.now()}-${++n}-abcdefghij`,
-  amount: 1500,
-  zip: '78701',
-  firstName: 'Ana',
-  lastName: 'García',
-  email: `ana${n}@example.org`,
-  phone,
-  incomeSource: 'employment',
-  monthlyIncome: 3200,
-  payFrequency: 'biweekly',
-  dateOfBirth: '1990-04-02',
-  consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-  tracking: { source: 'spring' },
-  evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: 20_000 }], submitMs: 30_000, fields: {} },
-});
+const lead = (phone: string) =>
+  leadRequest({ phone, evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: 20_000 }], submitMs: 30_000, fields: {} } });
 
 describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offered the lead, on %s', (kind, options) => {
   let server: TraceServer;

@@ -12,31 +12,16 @@ import { createStore } from '../../engine/cache/boundedPageCache.mjs';
 import { certificateProblem } from '../../engine/leads/certificate/certificate';
 import { readCertificate } from '../../engine/leads/certificate/issue';
 import { servedPage } from '../../engine/leads/certificate/servedPage';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { leadRequest } from '../support/leadRequest';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
 const sha = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
 const STATS = Symbol.for('loansites.boundedPageCache');
 const APPLY_HTML = '<!doctype html><html lang="en"><head><title>Apply — iPaydayLoans</title></head><body><form id="apply">é</form></body></html>';
 
-let n = 0;
-const lead = (submitMs: number, extra: Record<string, unknown> = {}) => ({
-  idempotencyKey: `served-${Date.now()}-${++n}-abcdefghij`,
-  amount: 1500,
-  zip: '78701',
-  firstName: 'Ana',
-  lastName: 'García',
-  email: `served${n}@example.org`,
-  phone: '5125550123',
-  incomeSource: 'employment',
-  monthlyIncome: 3200,
-  payFrequency: 'biweekly',
-  dateOfBirth: '1990-04-02',
-  consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-  tracking: { source: 'spring' },
-  evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: submitMs - 100 }], submitMs, fields: {}, ...extra },
-});
+const lead = (submitMs: number, extra: Record<string, unknown> = {}) =>
+  leadRequest({ evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: submitMs - 100 }], submitMs, fields: {}, ...extra } });
 
 describe('the page HTML as served, in the certificate', () => {
   let server: TraceServer;

@@ -14,10 +14,10 @@ import { pingPayload } from '../../engine/sale/ping';
 import { leadPayload } from '../../engine/sale/wire';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { contentSecurityPolicy } from '../../engine/site/csp.mjs';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { leadById } from '../../engine/store/leads';
 import { ApiError } from '../../engine/http/api';
 import { migratedStore } from '../support/bothStores';
+import { leadRequest } from '../support/leadRequest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,24 +77,8 @@ describe('the form and the lead', () => {
     rmSync(dir, { recursive: true, force: true });
   });
   const brand = (id: string) => catalog.brands.get(id)!.brand;
-  let n = 0;
   const body = (thirdPartyConsent?: string): LeadBody =>
-    ({
-      idempotencyKey: `provider-${Date.now()}-${++n}-abcdefghij`,
-      amount: 800,
-      zip: '78701',
-      firstName: 'Ana',
-      lastName: 'García',
-      email: `ana.${n}@example.org`,
-      phone: '5125550123',
-      incomeSource: 'employment',
-      monthlyIncome: 3200,
-      payFrequency: 'biweekly',
-      dateOfBirth: '1990-04-02',
-      consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-      tracking: { source: 'spring' },
-      ...(thirdPartyConsent ? { thirdPartyConsent } : {}),
-    }) as LeadBody;
+    leadRequest(thirdPartyConsent ? { amount: 800, thirdPartyConsent } : { amount: 800 }) as unknown as LeadBody;
   const ctx = (host: string) => ({
     host,
     ip: '203.0.113.0',
