@@ -641,6 +641,7 @@ export interface Screening {
     duplicate?: ScreeningCheck;
     optOut?: ScreeningCheck;
     scrub?: ScreeningCheck;
+    consentProvider?: ScreeningCheck;
   };
 }
 /**

@@ -3,12 +3,14 @@
  * brands of tests/fixtures/quality-brands and the real ones: the Content-Security-Policy
  * the front door gives allows the provider's script only on that brand's apply page (a stand-in's
  * origin when the URL is pointed at one); the lead route keeps a well-formed certificate URL or token, refuses a forged one with a 422 and
- * keeps nothing for a brand without a provider; the ping and the post carry it to buyers.
+ * keeps nothing for a brand without a provider; the ping and the post carry it to buyers; a lead
+ * without it on a brand that runs one is screened with consent-provider-missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { recordLead, type LeadBody } from '../../engine/leads/record';
+import { screenStoredLead } from '../../engine/leads/screening/run';
 import { saleLeadOf } from '../../engine/sale/lead';
 import { pingPayload } from '../../engine/sale/ping';
 import { leadPayload } from '../../engine/sale/wire';
@@ -116,6 +118,19 @@ describe('the form and the lead', () => {
     const err = await recordLead(db(), brand(brandId), body(value), ctx(`${brandId}.localhost`)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 422, message: expect.stringMatching(reason) });
+  });
+
+  it('screens a lead that came without its provider certificate with consent-provider-missing; with one, or on a brand without a provider, not', async () => {
+    const screenOf = async (brandId: string, value?: string) => {
+      const b = body(value);
+      const r = await recordLead(db(), brand(brandId), b, ctx(`${brandId}.localhost`));
+      return screenStoredLead(db(), brand(brandId), b, { leadId: r.id!, ip: `198.51.100.${++ip}`, region: 'TX', loanKind: 'general', now: new Date() });
+    };
+    let ip = 0;
+    const missing = await screenOf('acmetrusted');
+    expect(missing.codes).toContain('consent-provider-missing');
+    expect((await screenOf('acmetrusted', `http://127.0.0.1:4511/${'0b'.repeat(20)}`)).codes).not.toContain('consent-provider-missing');
+    expect((await screenOf('acmeopen')).codes).not.toContain('consent-provider-missing');
   });
 
   it('stores none when the script gave nothing, and keeps nothing for a brand without a provider', async () => {

@@ -13,6 +13,7 @@ import { configuredScrubs, runScrubs } from './scrubs';
 import { scrubTimeoutMs } from './httpScrub';
 import { networkOf, velocityKey } from './velocity';
 import { ageOn } from '../../geo/servedPlaces';
+import { consentProviderOf } from '../../site/consentProvider';
 
 export interface ScreenContext {
   leadId: string;
@@ -45,6 +46,7 @@ export async function screenStoredLead(db: Store, brand: Brand, body: LeadBody, 
       trapFilled: Boolean(body.website),
       velocity,
       scrubs,
+      consentProviderMissing: consentProviderOf(brand) !== undefined && !body.thirdPartyConsent,
       country: brand.country,
       region: ctx.region,
       zip: body.zip,
