@@ -135,6 +135,14 @@ export interface BuyerPing {
    */
   certificateId?: string;
   /**
+   * The TrustedForm certificate URL captured with the lead, when the brand uses TrustedForm (claim it with TrustedForm as usual).
+   */
+  trustedFormCertUrl?: string;
+  /**
+   * The Jornaya LeadiD token (36 characters) captured with the lead, when the brand uses Jornaya.
+   */
+  jornayaLeadId?: string;
+  /**
    * The lead's screening quality score band: high 80-100, medium 50-79, low 0-49. Absent when the lead was not screened.
    */
   qualityBand?: 'high' | 'medium' | 'low';
@@ -267,6 +275,14 @@ export interface BuyerPost {
    * true: the borrower asked us not to sell or share personal information beyond this request.
    */
   privacyOptOut: boolean;
+  /**
+   * The TrustedForm certificate URL captured with the lead, when the brand uses TrustedForm (claim it with TrustedForm as usual).
+   */
+  trustedFormCertUrl?: string;
+  /**
+   * The Jornaya LeadiD token (36 characters) captured with the lead, when the brand uses Jornaya.
+   */
+  jornayaLeadId?: string;
   /**
    * The lead's signed consent certificate: verify, claim and fetch it with POST /api/certificates/verify, /claim and /fetch (docs/lenders/protocol.md).
    */
@@ -864,6 +880,10 @@ export interface LeadRequest {
   consent: LeadConsent;
   tracking: LeadTracking;
   signals?: FormSignals;
+  /**
+   * The brand's consent provider's certificate as its script gave the form: a TrustedForm certificate URL or a Jornaya LeadiD token (engine/site/consentProvider.ts). Checked against the brand's provider; ignored for a brand without one.
+   */
+  thirdPartyConsent?: string;
   /**
    * Honeypot: a field people never see. A filled one is accepted with 202 and not stored.
    */

@@ -239,6 +239,8 @@ export interface Brand {
     [k: string]: [Link, ...Link[]];
   };
   screening?: Screening;
+  consentProvider?: ConsentProvider;
+  consentText?: ConsentText;
   /**
    * This brand's own page layouts, by name.
    */
@@ -639,6 +641,7 @@ export interface Screening {
     duplicate?: ScreeningCheck;
     optOut?: ScreeningCheck;
     scrub?: ScreeningCheck;
+    consentProvider?: ScreeningCheck;
   };
 }
 /**
@@ -656,6 +659,50 @@ export interface ScreeningCheck {
    * open (default): a check that cannot run counts as passed (fail-open); closed: it reports <check>-unavailable and costs 20 points (fail-closed).
    */
   whenUnavailable?: 'open' | 'closed';
+}
+/**
+ * A third-party consent certificate captured with every lead from this brand's own application form, beside our own certificate, and passed to buyers in the ping and the post (docs/lenders/protocol.md). Its script runs on the apply page only, and only this brand's apply page allows it in its Content-Security-Policy. Leave out (or none) for our certificate alone.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "consentProvider".
+ */
+export interface ConsentProvider {
+  /**
+   * none: no third-party script; trustedform: TrustedForm's script, its certificate URL sent with the lead; jornaya: Jornaya LeadiD's script, its 36-character token sent with the lead.
+   */
+  kind: 'none' | 'trustedform' | 'jornaya';
+  /**
+   * Jornaya: the campaign id its script is named by (create.lidstatic.com/campaign/<campaignId>.js); required for jornaya, not used by TrustedForm.
+   */
+  campaignId?: string;
+}
+/**
+ * How the consent next to the application form's submit button is shown, and the least this brand accepts: the validator refuses a brand whose consent would be smaller or fainter than its rules, and each lead's consent certificate records the size and contrast the borrower's browser rendered, checked against them. Leave out for 14 px #1e293b on white, at least 12 px and 4.5:1.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "consentText".
+ */
+export interface ConsentText {
+  /**
+   * The consent's font size in CSS pixels (default 14).
+   */
+  fontSizePx?: number;
+  /**
+   * The consent's text colour (default #1e293b).
+   */
+  color?: string;
+  /**
+   * The colour behind the consent (default #ffffff, the form's).
+   */
+  background?: string;
+  /**
+   * The smallest size this brand accepts (default 12; never under 12).
+   */
+  minFontPx?: number;
+  /**
+   * The least contrast ratio of text to background this brand accepts (default 4.5, WCAG AA; never under 4.5).
+   */
+  minContrast?: number;
 }
 /**
  * A page layout: title and description templates and the ordered blocks.

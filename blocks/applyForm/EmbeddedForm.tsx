@@ -14,6 +14,7 @@ import { RequestStep } from './RequestStep';
 import { usePersistence } from './usePersistence';
 import { useStepFocus } from './useStepFocus';
 import { useFormSignals } from './useFormSignals';
+import { useConsentProvider } from './useConsentProvider';
 import { useSubmission } from './useSubmission';
 import { useZipPlace } from './useZipPlace';
 import { consentRecorder, type ConsentRecorder } from '../../engine/browser/consentEvidence';
@@ -49,7 +50,19 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   useStepFocus(screen, state.place?.place?.stateCode, headingRef, pendingFocusRef, idOf);
   const evidence = () => recorder.current!.evidence(sectionRef.current?.querySelector('[data-consent-text]') ?? null);
   const signals = useFormSignals(screen);
-  const { send, onSubmit } = useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence, readSignals: signals.read });
+  const provider = useConsentProvider(data.consentProvider);
+  const { send, onSubmit } = useSubmission({
+    state,
+    dispatch,
+    data,
+    later,
+    fetchLater,
+    placeFor,
+    pendingFocusRef,
+    evidence,
+    readSignals: signals.read,
+    readThirdPartyConsent: provider.read,
+  });
 
   const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
   const blur = (field: FieldKey) => {
@@ -131,6 +144,8 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             aria-labelledby={`${base}-step`}
             className="relative"
           >
+            {/* the consent provider's script writes its certificate URL or token here (Jornaya finds it by id, TrustedForm by name) */}
+            {data.consentProvider && <input type="hidden" id={data.consentProvider.field} name={data.consentProvider.field} />}
             {state.showSummary && <ErrorSummary errors={state.errors} labels={labels} idOf={idOf} />}
             {screen === 'request' && (
               <RequestStep
@@ -144,7 +159,9 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
               />
             )}
             {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
-            {screen === 'income' && later && <later.IncomeStep {...stepProps} consentText={data.consent.text} notices={data.notices.beforeConsent} />}
+            {screen === 'income' && later && (
+              <later.IncomeStep {...stepProps} consentText={data.consent.text} consentLook={data.consentLook} notices={data.notices.beforeConsent} />
+            )}
             {state.laterUnreachable && screen === 'request' && <NextStepOffline />}
             {state.notice && <SendNotice notice={state.notice} sending={state.sending} onRetry={() => void send()} retryClass={`${primary} mt-3`} />}
             <div className="mt-6 flex flex-wrap items-center gap-3">

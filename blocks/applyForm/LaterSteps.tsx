@@ -51,7 +51,16 @@ function EmailSuggestion({ email, onAccept }: { email: string; onAccept: (fixed:
 }
 
 /** Step 3: income basics, date of birth, and the consent right above the submit button (which the parent renders). */
-export function IncomeStep({ values, errors, idOf, change, blur, consentText, notices }: StepProps & { consentText: string; notices: string[] }) {
+export function IncomeStep({
+  values,
+  errors,
+  idOf,
+  change,
+  blur,
+  consentText,
+  consentLook,
+  notices,
+}: StepProps & { consentText: string; consentLook?: { fontSizePx: number; color: string; background: string }; notices: string[] }) {
   const consentId = idOf('consent');
   return (
     <div className="space-y-5">
@@ -116,7 +125,13 @@ export function IncomeStep({ values, errors, idOf, change, blur, consentText, no
               className="h-6 w-6 accent-brand"
             />
           </span>
-          <label htmlFor={consentId} data-consent-text className="pt-2 text-sm text-slate-800">
+          {/* the brand's size and colours (validated against its rules); the browser measures them for the certificate */}
+          <label
+            htmlFor={consentId}
+            data-consent-text
+            className="pt-2 text-sm text-slate-800"
+            style={consentLook ? { fontSize: `${consentLook.fontSizePx}px`, color: consentLook.color, backgroundColor: consentLook.background } : undefined}
+          >
             {consentText}
           </label>
         </div>

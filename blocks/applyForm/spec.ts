@@ -6,6 +6,8 @@ import { consentPartyOf, countryNotices, type CountryNotices } from '../../engin
 import { FORM_AMOUNT } from '../../engine/browser/formRules';
 import { regionUnavailableReason, stateUnavailableReason, unavailableStateCodes } from '../../engine/geo/servedPlaces';
 import { lendingView } from '../../engine/site/lending';
+import { consentProviderOf } from '../../engine/site/consentProvider';
+import { consentLookOf } from '../../engine/site/consentLook';
 import type { LinkView } from '../../engine/site/model';
 import { AU_STATES, CA_PROVINCES, type Country } from '../../engine/browser/regions';
 import { STATES } from '../../engine/geo/states';
@@ -33,6 +35,10 @@ export interface ApplyFormData {
   representativeExample: string;
   /** with trace capture on: the server's public key (SPKI PEM) the form trace is sealed for */
   traceKey?: string;
+  /** the brand's consent provider (engine/site/consentProvider.ts): its script, and the hidden field it fills with its certificate URL or token */
+  consentProvider?: { kind: 'trustedform' | 'jornaya'; scriptUrl: string; field: string };
+  /** how the consent is shown: the brand's size and colours (engine/site/consentLook.ts), checked by the validator */
+  consentLook: { fontSizePx: number; color: string; background: string };
 }
 
 export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
@@ -56,6 +62,8 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
         .find((l) => l.href.startsWith('/') && l.href !== brand.apply.path) ?? { label: `${brand.name} home`, href: '/' };
     // Read only for a form that captures its trace: a page without one needs no key.
     const key = block.traceCapture ? traceKey?.() : undefined;
+    const provider = consentProviderOf(brand);
+    const look = consentLookOf(brand);
     return {
       amountParam: brand.apply.amountParam,
       defaultAmount: FORM_AMOUNT.default,
@@ -67,6 +75,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
         ...(brand.organization.openingHours ? { hours: brand.organization.openingHours } : {}),
       },
       consent: { version, text: consentText(version, consentPartyOf(brand)) },
+      consentLook: { fontSizePx: look.fontSizePx, color: look.color, background: look.background },
       unavailableStates:
         country === 'US'
           ? STATES.filter((s) => unavailable.has(s.code)).map((s) => ({ code: s.code, name: s.name, reason: stateUnavailableReason(s, kind, brand.name)! }))
@@ -77,6 +86,7 @@ export const applyFormSpec: BlockSpec<'applyForm', ApplyFormData> = {
       guide: { label: guide.label, href: guide.href },
       representativeExample: block.representativeExample ?? lendingView(brand, vars).representativeExample,
       ...(key !== undefined ? { traceKey: key } : {}),
+      ...(provider ? { consentProvider: { kind: provider.kind, scriptUrl: provider.scriptUrl, field: provider.field } } : {}),
     };
   },
   // The form asks for what the server needs from this brand: purpose and vehicle when its apply

@@ -33,13 +33,27 @@ export interface Submission {
   evidence: () => Promise<LeadEvidence>;
   /** how the form was filled (useFormSignals.ts) */
   readSignals: () => FormSignals;
+  /** the brand's consent provider's certificate URL or token ('' when none) */
+  readThirdPartyConsent?: () => string;
 }
 
-export function useSubmission({ state, dispatch, data, later, fetchLater, placeFor, pendingFocusRef, evidence, readSignals }: Submission) {
+export function useSubmission({
+  state,
+  dispatch,
+  data,
+  later,
+  fetchLater,
+  placeFor,
+  pendingFocusRef,
+  evidence,
+  readSignals,
+  readThirdPartyConsent,
+}: Submission) {
   const { kind, country, screen, values } = state;
   const idempotencyKey = useRef<string | null>(null);
   // read once per idempotency key: a retry must send the very same body (else the server answers 409)
   const signals = useRef<FormSignals | null>(null);
+  const thirdParty = useRef<string | null>(null);
   const sending = useRef(false);
   const waitingOnline = useRef(false);
   // the screen now, for the online listener, which outlives the render that added it
@@ -53,6 +67,7 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
     sending.current = true;
     idempotencyKey.current ??= newIdempotencyKey();
     signals.current ??= readSignals();
+    thirdParty.current ??= readThirdPartyConsent?.() ?? '';
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
     rememberThisVisit();
@@ -66,6 +81,7 @@ export function useSubmission({ state, dispatch, data, later, fetchLater, placeF
         ...(country !== 'US' ? { country } : {}),
       }),
       signals: signals.current,
+      ...(thirdParty.current ? { thirdPartyConsent: thirdParty.current } : {}),
     };
     // measured now, while the consent is on screen; a failed measurement never holds the request back
     const measured = await evidence().catch(() => undefined);

@@ -70,3 +70,23 @@ export async function qualityBreakdown(db: Store, range: { from: string; to: str
     }))
     .sort((a, b) => a.averageScore - b.averageScore || b.leads - a.leads);
 }
+
+export interface HeldLead {
+  id: string;
+  brand: string;
+  createdAt: string;
+  score: number;
+  codes: string[];
+}
+
+/** The leads screening holds for review (oldest first: the longest waiting), at most 200: each row links to its lead's page, where it is released or rejected. */
+export async function heldLeads(db: Store, brand?: string): Promise<HeldLead[]> {
+  let q = db
+    .selectFrom('lead_screening as s')
+    .innerJoin('leads as l', 'l.id', 's.lead_id')
+    .select(['l.id', 'l.brand', 's.created_at', 's.score', 's.codes'])
+    .where('s.routing', '=', 'hold');
+  if (brand) q = q.where('l.brand', '=', brand);
+  const rows = await q.orderBy('s.created_at').limit(200).execute();
+  return rows.map((r) => ({ id: r.id, brand: r.brand, createdAt: r.created_at, score: r.score, codes: r.codes.split(',').filter(Boolean) }));
+}

@@ -1,7 +1,7 @@
 /**
  * Who may see what in the console, as one table: admin (everything: users, exports, the form
  * trace, changing buyers), analyst (funnel, buyers, leads with personal data masked unless
- * revealed, each reveal audited), buyer-manager (pauses and changes buyers — caps, price, schedule,
+ * revealed, each reveal audited; releases or rejects leads screening held for review), buyer-manager (pauses and changes buyers — caps, price, schedule,
  * filters — and sees what analysts see of them, but no leads), viewer (aggregates only). A page or API checks `may(role, permission)`; anything not
  * in the table is refused.
  */
@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'leads.list',
   'leads.view',
   'leads.reveal',
+  'leads.review',
   'leads.trace',
   'exports.run',
   'users.manage',
@@ -25,7 +26,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_RULES: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
-  analyst: ['overview.view', 'brands.view', 'buyers.view', 'leads.list', 'leads.view', 'leads.reveal'],
+  analyst: ['overview.view', 'brands.view', 'buyers.view', 'leads.list', 'leads.view', 'leads.reveal', 'leads.review'],
   viewer: ['overview.view', 'brands.view'],
   'buyer-manager': ['overview.view', 'brands.view', 'buyers.view', 'buyers.manage'],
 };

@@ -34,7 +34,10 @@ import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type L
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
-import { newCertificateId } from './certificate/certificate';
+import { newCertificateId, pageLoadedAt } from './certificate/certificate';
+import { servedPage } from './certificate/servedPage';
+import { consentProviderOf, thirdPartyConsentProblem } from '../site/consentProvider';
+import { consentLookOf } from '../site/consentLook';
 import { certificateRowOf } from './certificate/issue';
 
 /** The body of POST /api/leads, as its schema declares it (schemas/api/lead.schema.json → schemas/api.types.ts). */
@@ -117,6 +120,9 @@ export async function recordLead(
   const environment = environmentOfHost(ctx.host);
   const hash = requestHash(body);
   const certificateId = newCertificateId();
+  const thirdParty = thirdPartyConsentOf(brand, body.thirdPartyConsent);
+  // the form page the borrower submitted from: its URL and its HTML as served go in the certificate
+  const pagePath = body.evidence?.page ?? brand.apply.path;
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
   const {
     id,
@@ -161,6 +167,8 @@ export async function recordLead(
       host: ctx.host,
       environment,
       certificate_id: certificateId,
+      consent_provider: thirdParty?.kind ?? '',
+      consent_provider_id: thirdParty?.value ?? '',
     },
     destinationsOf(brand.id)
       .filter((d) => destinationTakes(d, { environment }))
@@ -168,11 +176,13 @@ export async function recordLead(
     // the consent certificate is stored with the lead: one commit, never a lead without its evidence
     (leadId) =>
       certificateRowOf({
+        served: servedPage(brand.id, pagePath, pageLoadedAt(ctx.now, body.evidence)),
+        consentRules: consentLookOf(brand).rules,
         id: certificateId,
         leadId,
         brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
         consent: { version: body.consent.version, text },
-        pageUrl: `https://${ctx.host}${body.evidence?.page ?? brand.apply.path}`,
+        pageUrl: `https://${ctx.host}${pagePath}`,
         receivedAt: ctx.now,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
@@ -187,6 +197,20 @@ export async function recordLead(
     );
   }
   return { status: created ? 201 : 200, id, state: place.state, certificateId: created ? certificateId : storedCertificateId || undefined };
+}
+
+/**
+ * The brand's consent provider's certificate as the form sent it, checked against the provider: a
+ * value that is not one the provider gives is a 422 (its script writes it; a changed one is not
+ * evidence). A brand without a provider keeps nothing of it; a missing one is stored as none.
+ */
+function thirdPartyConsentOf(brand: Brand, value: string | undefined): { kind: string; value: string } | undefined {
+  const provider = consentProviderOf(brand);
+  if (!provider) return undefined;
+  if (!value) return { kind: provider.kind, value: '' };
+  const problem = thirdPartyConsentProblem(provider.kind, value);
+  if (problem) throw new ApiError(422, problem);
+  return { kind: provider.kind, value };
 }
 
 /** The request hash sealed with a stored lead (undefined for leads stored before it was kept, or sealed with a key no longer configured). */

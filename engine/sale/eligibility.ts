@@ -25,6 +25,8 @@ export interface SaleLead {
   test: boolean;
   /** its consent certificate (none for leads stored before certificates) */
   certificateId?: string;
+  /** its brand's consent provider's certificate (TrustedForm URL or Jornaya token), none when the brand has none */
+  thirdPartyConsent?: { kind: string; value: string };
   /** the lead's screening (engine/leads/screening); absent when it was not screened */
   quality?: { score: number; band: 'high' | 'medium' | 'low'; codes: string[]; routing: string };
 }

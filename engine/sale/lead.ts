@@ -28,6 +28,7 @@ export function saleLeadOf(lead: LeadsTable): SaleLead {
     source: lead.source,
     test: isTestLead(lead),
     ...(lead.certificate_id ? { certificateId: lead.certificate_id } : {}),
+    ...(lead.consent_provider && lead.consent_provider_id ? { thirdPartyConsent: { kind: lead.consent_provider, value: lead.consent_provider_id } } : {}),
   };
 }
 
@@ -42,5 +43,7 @@ export function screeningDecision(lead: SaleLead): string | undefined {
   const q = lead.quality;
   if (q?.routing === 'refuse') return `refused by screening (score ${q.score}: ${q.codes.join(', ') || 'no codes'})`;
   if (q?.routing === 'hold') return `held for review by screening (score ${q.score}: ${q.codes.join(', ') || 'no codes'})`;
+  // an operator's review of a held lead (engine/store/screening.ts reviewHeldLead): "released" is sold as any other lead
+  if (q?.routing === 'rejected') return `rejected by an operator's review (score ${q.score}: ${q.codes.join(', ') || 'no codes'})`;
   return undefined;
 }

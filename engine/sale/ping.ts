@@ -4,6 +4,7 @@
  */
 import type { BuyerPing } from '../../schemas/api.types';
 import type { SaleLead } from './eligibility';
+import { thirdPartyConsentFields } from '../site/consentProvider';
 
 export function incomeBand(monthly: number): BuyerPing['incomeBand'] {
   if (monthly < 1000) return '0-999';
@@ -39,6 +40,8 @@ export function pingPayload(lead: SaleLead, pingId: string, duplicate = false): 
     incomeSource: lead.incomeSource as BuyerPing['incomeSource'],
     ...(duplicate ? { duplicate: true } : {}),
     ...(lead.certificateId ? { certificateId: lead.certificateId } : {}),
+    // a certificate URL or token of the brand's consent provider: no personal data
+    ...thirdPartyConsentFields(lead.thirdPartyConsent?.kind, lead.thirdPartyConsent?.value),
     // the score's band and the reason codes only: no value the borrower gave
     ...(lead.quality ? { qualityBand: lead.quality.band, reasonCodes: lead.quality.codes.slice(0, 30) } : {}),
   };

@@ -8,6 +8,7 @@ import { openText } from '../keys/sealing';
 import { isTestLead } from '../leads/environment';
 import type { LeadsTable } from '../store/leads';
 import { CERTIFICATE_PAGE_PREFIX } from '../browser/certificatePath';
+import { thirdPartyConsentFields } from '../site/consentProvider';
 
 /** What a buyer receives for one lead. */
 export function leadPayload(lead: LeadsTable): Record<string, unknown> {
@@ -46,6 +47,7 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     tracking: { source: lead.source, source2: lead.source2, clickId: lead.privacy_opt_out ? '' : lead.click_id, uuid: lead.session_uuid },
     privacyOptOut: lead.privacy_opt_out === 1,
     test: isTestLead(lead),
+    ...thirdPartyConsentFields(lead.consent_provider, lead.consent_provider_id),
     ...(lead.certificate_id ? { certificate: { id: lead.certificate_id, url: certificateUrl(lead.host, lead.certificate_id) } } : {}),
   };
 }

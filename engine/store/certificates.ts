@@ -43,6 +43,22 @@ export async function certificateRow(db: Store, id: string, now: Date): Promise<
   return db.selectFrom('lead_certificates').selectAll().where('id', '=', id).where('expires_at', '>', now.toISOString()).executeTakeFirst();
 }
 
+/** The sale's steps that put a lead in front of a buyer: its ping (no personal data, the certificate id), its post, its delivery. */
+const OFFER_STEPS = ['ping', 'post', 'deliver'] as const;
+
+/** Whether the lead was offered to `buyerId` (pinged, posted or delivered): who may read its certificate. */
+export async function offeredTo(db: Store, leadId: string, buyerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sale_events')
+    .select('id')
+    .where('lead_id', '=', leadId)
+    .where('buyer_id', '=', buyerId)
+    .where('step', 'in', OFFER_STEPS)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records that `buyerId` holds the certificate and keeps it at least until `keepUntil`; the first claim's time stays. */
 export async function claimCertificate(db: Store, id: string, buyerId: string, now: Date, keepUntil: Date): Promise<{ claimedAt: string; expiresAt: string }> {
   return db.transaction().execute(async (trx) => {

@@ -73,7 +73,9 @@ export type AuditAction =
   | 'revision_saved'
   | 'role_changed'
   | 'user_disabled'
-  | 'user_enabled';
+  | 'user_enabled'
+  | 'lead_released'
+  | 'lead_rejected';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

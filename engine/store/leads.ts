@@ -64,6 +64,9 @@ export interface LeadsTable {
   device?: string;
   /** its consent certificate's id (engine/store/certificates.ts; migration 014), '' for leads stored before certificates. Optional, so leads stored without one stay valid. */
   certificate_id?: string;
+  /** its brand's consent provider when it was stored — trustedform, jornaya or '' — and the certificate URL or token that provider's script gave (migration 020). Optional like certificate_id. */
+  consent_provider?: string;
+  consent_provider_id?: string;
 }
 
 /** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */

@@ -63,3 +63,47 @@ export async function addScreeningCodes(db: Store, leadId: string, codes: readon
     .where('lead_id', '=', leadId)
     .execute();
 }
+
+/** What an operator's review of a held lead came to. */
+export type ReviewOutcome = 'released' | 'rejected' | 'not-held' | 'sale-running';
+
+/**
+ * An operator's decision on a lead screening held for review. Released: its routing becomes
+ * "released" and its sale, which ended held, is pending again, for the sale worker to run once.
+ * Rejected: "rejected", and the sale stays unsold. Both only from "hold", in one transaction, so
+ * of two reviews at once (two operators, a double submit) exactly one counts and a lead goes to
+ * the sale at most once. A lead whose held sale is still being decided is left for a moment
+ * later ("sale-running"); one whose sale ended otherwise (its contact opted out) is not held.
+ */
+export async function reviewHeldLead(db: Store, leadId: string, decision: 'release' | 'reject', now: Date): Promise<ReviewOutcome> {
+  const routing = decision === 'release' ? 'released' : 'rejected';
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const changed = await trx.updateTable('lead_screening').set({ routing }).where('lead_id', '=', leadId).where('routing', '=', 'hold').executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0) return 'not-held' as const;
+      const sale = await trx.selectFrom('lead_sales').select('status').where('lead_id', '=', leadId).executeTakeFirst();
+      // rolled back: the routing stays "hold" for a later review
+      if (!sale || sale.status === 'pending') throw new ReviewUndone('sale-running');
+      if (sale.status !== 'unsold' && sale.status !== 'duplicate') throw new ReviewUndone('not-held');
+      const reason = `${routing} by review at ${now.toISOString()}`;
+      if (decision === 'release')
+        await trx
+          .updateTable('lead_sales')
+          .set({ status: 'pending', claimed_by: null, claimed_until: null, decided_at: null, reason })
+          .where('lead_id', '=', leadId)
+          .execute();
+      else await trx.updateTable('lead_sales').set({ reason }).where('lead_id', '=', leadId).execute();
+      return routing;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof ReviewUndone) return err.outcome;
+      throw err;
+    });
+}
+
+class ReviewUndone extends Error {
+  constructor(readonly outcome: 'sale-running' | 'not-held') {
+    super(`review undone: ${outcome}`);
+  }
+}

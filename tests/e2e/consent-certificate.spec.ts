@@ -7,25 +7,19 @@
  * guessed id is a 404 — for the buyer API and the page alike.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
-import { openStore, type Store } from '../../engine/store/db';
-import { startInstance, type Instance } from '../support/instances';
+import type { Store } from '../../engine/store/db';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { raw } from './console.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { fillAndSubmit, uniquePhone } from './sale.fixtures';
 
 const PORT = E2E_PORT + 8;
 const HOST = `ipaydayloans.localhost:${PORT}`;
 const SECRET = 'certificate-stand-in-buyer-secret-01';
-const dir = mkdtempSync(join(tmpdir(), 'loansites-certificate-'));
-const DB_FILE = join(dir, 'store.sqlite');
-
-let server: Instance;
+let own: OwnServer;
 let buyer: StandInBuyer;
 let db: Store;
 
@@ -36,24 +30,13 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   buyer = await startStandInBuyer('cert-buyer', SECRET, { ping: { bid: 20 } });
-  mkdirSync(join(dir, 'buyers'));
-  writeFileSync(join(dir, 'buyers', 'cert-buyer.json'), JSON.stringify(buyer.document({ acceptsTestLeads: true, acceptsDuplicates: true })));
-  server = await startInstance(PORT, {
-    LOANSITES_DB_FILE: DB_FILE,
-    DATABASE_URL: '',
-    LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
-    BUYER_CERT_BUYER_SECRET: SECRET,
-    LEAD_DESTINATIONS: '',
-    RATE_LIMIT_LEADS: '1000',
-  });
-  db = openStore({ url: '', file: DB_FILE });
+  own = await startOwnServer(PORT, { secret: SECRET, buyers: [{ buyer }] });
+  db = own.db;
 });
 
 test.afterAll(async () => {
-  await db?.destroy();
-  await server?.stop();
+  await own?.stop();
   await buyer?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -9,7 +9,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import { brandUrl, expectNoAxeViolations } from './helpers';
-import { uniquePhone } from './sale.fixtures';
+import { scriptedInstantFill, uniquePhone } from './sale.fixtures';
 
 let db: Store;
 test.beforeAll(() => {
@@ -71,32 +71,7 @@ test.describe('a person on a phone', () => {
 test('a scripted instant fill that pastes every field: a low score, offered to no buyer, and the borrower told honestly', async ({ page }) => {
   test.setTimeout(90_000);
   const email = uniqueEmail('script');
-  // a script: pastes each value, clicks by dispatching events (no pointer, no key), no pause
-  const paste = async (field: Locator, text: string) => {
-    await field.dispatchEvent('paste');
-    await field.fill(text);
-  };
-  const press = (button: Locator) => button.dispatchEvent('click');
-  await page.goto(brandUrl('ipaydayloans', '/apply'));
-  await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
-  await paste(page.getByLabel('Loan amount'), '800');
-  await paste(page.getByLabel('ZIP code'), '78701');
-  await press(page.getByRole('button', { name: 'Continue' }));
-  await expect(stepHeading(page)).toContainText('Step 2 of 3');
-  await paste(page.getByLabel('First name'), 'Ana');
-  await paste(page.getByLabel('Last name'), 'Garcia');
-  await paste(page.getByLabel('Email address'), email);
-  await paste(page.getByLabel('Mobile phone number'), uniquePhone());
-  await press(page.getByRole('button', { name: 'Continue' }));
-  await expect(stepHeading(page)).toContainText('Step 3 of 3');
-  await page.getByLabel('Main source of income').selectOption('employment');
-  await paste(page.getByLabel('Monthly income after tax'), '2800');
-  await press(page.getByRole('radio', { name: 'Every two weeks' }));
-  await paste(page.getByLabel('Month', { exact: true }), '3');
-  await paste(page.getByLabel('Day', { exact: true }), '27');
-  await paste(page.getByLabel('Year', { exact: true }), '1990');
-  await press(page.getByRole('checkbox').first());
-  await press(page.getByRole('button', { name: 'Submit my request' }));
+  await scriptedInstantFill(page, brandUrl('ipaydayloans', '/apply'), email);
   await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
 
   const screened = await screeningOf(email);

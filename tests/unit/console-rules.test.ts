@@ -18,6 +18,7 @@ describe('who may see what', () => {
     'leads.list': [true, true, false, false],
     'leads.view': [true, true, false, false],
     'leads.reveal': [true, true, false, false],
+    'leads.review': [true, true, false, false],
     'leads.trace': [true, false, false, false],
     'exports.run': [true, false, false, false],
     'users.manage': [true, false, false, false],

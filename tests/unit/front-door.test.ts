@@ -340,6 +340,7 @@ describe('hosts', () => {
     ['/exports', '/_console/exports'],
     ['/users', '/_console/users'],
     ['/audit', '/_console/audit'],
+    ['/quality', '/_console/quality'],
     ['/account', '/_console/account'],
     ['/leads/ld_abc123?trace=open', '/_console/leads/ld_abc123?trace=open'],
     ['/api/console/login', '/api/console/login'],

@@ -27,6 +27,7 @@ import { certificateKeys, wellKnownKeys } from '../../engine/leads/certificate/k
 import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { pruneCertificates } from '../../engine/store/certificates';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { leadRequest } from '../support/leadRequest';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 
@@ -155,7 +156,7 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
   beforeAll(async () => {
     buyer = await startStandInBuyer('certbuyer', SECRET);
     mkdirSync(join(dir, 'buyers'));
-    writeFileSync(join(dir, 'buyers', 'certbuyer.json'), JSON.stringify(buyer.document()));
+    writeFileSync(join(dir, 'buyers', 'certbuyer.json'), JSON.stringify(buyer.document({ acceptsTestLeads: true, acceptsDuplicates: true })));
     server = await startTraceServer(
       {
         LEADS_ENCRYPTION_KEY: 'c'.repeat(64),
@@ -179,23 +180,8 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
     rmSync(dir, { recursive: true, force: true });
   });
 
-  let n = 0;
-  const lead = (phone = '5125550123') => ({
-    idempotencyKey: `cert-${Date.now()}-${++n}-abcdefghij`,
-    amount: 1500,
-    zip: '78701',
-    firstName: 'Ana',
-    lastName: 'García',
-    email: 'Ana@Example.org',
-    phone,
-    incomeSource: 'employment',
-    monthlyIncome: 3200,
-    payFrequency: 'biweekly',
-    dateOfBirth: '1990-04-02',
-    consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-    tracking: { source: 'spring' },
-    evidence: { page: '/apply', ...facts().evidence },
-  });
+  // the same email on every lead: the buyer's email hash below is of 'ana@example.org'
+  const lead = (phone = '5125550123') => leadRequest({ email: 'Ana@Example.org', phone, evidence: { page: '/apply', ...facts().evidence } });
   const buyerPost = (path: string, body: object, secret = SECRET) => {
     const text = JSON.stringify(body);
     const headers = buyer.signed(text);
@@ -210,7 +196,7 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
     const first = await post(server.port, JSON.stringify(body), { path: '/api/leads' });
     expect(first.status).toBe(201);
     expect(first.json.certificateUrl).toMatch(/^\/certificate\/ct_[A-Za-z0-9_-]{22}$/);
-    const again = await post(server.port, JSON.stringify({ ...body, evidence: { ...body.evidence, submitMs: 99_000 } }), { path: '/api/leads' });
+    const again = await post(server.port, JSON.stringify({ ...body, evidence: { ...(body.evidence as object), submitMs: 99_000 } }), { path: '/api/leads' });
     expect(again.status).toBe(200);
     expect(again.json.certificateUrl).toBe(first.json.certificateUrl);
     const row = await db.selectFrom('lead_certificates').selectAll().where('id', '=', idOf(first.json.certificateUrl)).executeTakeFirstOrThrow();
@@ -235,6 +221,8 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
   it('lets a signed buyer verify and claim with the lead phone hash, refuses another hash, and 404s an unknown or guessed id', async () => {
     const { json } = await post(server.port, JSON.stringify(lead('5125550177')), { path: '/api/leads' });
     const certificateId = idOf(json.certificateUrl);
+    // only a buyer the lead was offered to may ask: the lead POST's sale pings this one
+    await expect.poll(() => buyer.pings.some((p) => p.certificateId === certificateId), { timeout: 20_000 }).toBe(true);
     const verified = await buyerPost('/api/certificates/verify', { certificateId, phoneSha256: sha('5125550177'), emailSha256: sha('ana@example.org') });
     expect(verified.status).toBe(200);
     expect(verified.json).toMatchObject({ certificateId, valid: true, phoneMatches: true, emailMatches: true });

@@ -1,11 +1,13 @@
 /**
  * What a buyer may ask of a certificate (pages/api/certificates/*): verify it (the signature
  * holds, nothing was altered, and whether a phone or email hash it has is the lead's), claim it
- * (it holds the lead: recorded, and the certificate kept longer) and fetch it. An id that was never
- * issued, or whose retention ended, is a 404 — the same answer, so ids cannot be probed.
+ * (it holds the lead: recorded, and the certificate kept longer) and fetch it — only a buyer the
+ * lead was offered to (pinged, posted or delivered). An id that was never issued, whose retention
+ * ended, or whose lead was never offered to the asking buyer is the same 404, so a buyer cannot
+ * learn from us which leads exist, nor read the consent evidence of another buyer's lead.
  */
 import type { Store } from '../../store/db';
-import { claimCertificate } from '../../store/certificates';
+import { claimCertificate, offeredTo } from '../../store/certificates';
 import { emailHash, keptUntil, phoneHash, readCertificate, sameHash, type StoredCertificate } from './issue';
 
 export interface ContactHashes {
@@ -15,7 +17,13 @@ export interface ContactHashes {
 
 export type Refusal = { ok: false; status: 403 | 404; reason: string };
 
-const unknown = (id: string): Refusal => ({ ok: false, status: 404, reason: `No certificate ${id}` });
+const unknown = (id: string, buyerId: string): Refusal => ({ ok: false, status: 404, reason: `No certificate ${id} of a lead offered to ${buyerId}` });
+
+/** The certificate when it is kept and its lead was offered to this buyer; undefined otherwise (one answer for every case). */
+async function buyersCertificate(db: Store, buyerId: string, id: string, now: Date): Promise<StoredCertificate | undefined> {
+  const stored = await readCertificate(db, id, now);
+  return stored && (await offeredTo(db, stored.signed.certificate.leadId, buyerId)) ? stored : undefined;
+}
 
 /** Whether each hash given matches the lead's phone or email (null: not asked). */
 async function contactMatches(db: Store, stored: StoredCertificate, asked: ContactHashes) {
@@ -24,9 +32,9 @@ async function contactMatches(db: Store, stored: StoredCertificate, asked: Conta
   return { phone: match(asked.phoneSha256, lead && phoneHash(lead.phone)), email: match(asked.emailSha256, lead && emailHash(lead.email)) };
 }
 
-export async function verifyForBuyer(db: Store, id: string, asked: ContactHashes, now: Date) {
-  const stored = await readCertificate(db, id, now);
-  if (!stored) return unknown(id);
+export async function verifyForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
+  const stored = await buyersCertificate(db, buyerId, id, now);
+  if (!stored) return unknown(id, buyerId);
   const matches = await contactMatches(db, stored, asked);
   return {
     ok: true as const,
@@ -45,8 +53,8 @@ export async function verifyForBuyer(db: Store, id: string, asked: ContactHashes
 
 /** A claim must prove the buyer has the lead: a phone or email hash that matches it. */
 export async function claimForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
-  const stored = await readCertificate(db, id, now);
-  if (!stored) return unknown(id);
+  const stored = await buyersCertificate(db, buyerId, id, now);
+  if (!stored) return unknown(id, buyerId);
   const matches = await contactMatches(db, stored, asked);
   if (matches.phone === null && matches.email === null)
     return { ok: false as const, status: 403 as const, reason: 'Send phoneSha256 or emailSha256 of the lead you hold to claim its certificate' };
@@ -60,8 +68,8 @@ export async function claimForBuyer(db: Store, buyerId: string, id: string, aske
   return { ok: true as const, answer: { certificateId: id, buyer: buyerId, claimedAt: claim.claimedAt, expiresAt: claim.expiresAt } };
 }
 
-export async function fetchForBuyer(db: Store, id: string, now: Date) {
-  const stored = await readCertificate(db, id, now);
-  if (!stored) return unknown(id);
+export async function fetchForBuyer(db: Store, buyerId: string, id: string, now: Date) {
+  const stored = await buyersCertificate(db, buyerId, id, now);
+  if (!stored) return unknown(id, buyerId);
   return { ok: true as const, answer: { ...stored.signed, valid: stored.problem === undefined, expiresAt: stored.expiresAt } };
 }

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, sign, verify } from 'node:crypto';
 import { canonicalJson } from './canonical';
 import { certificateKeys, type CertificateKeys } from './keys';
-import { CONSENT_DISPLAY_RULES, displayProblems, type ConsentDisplay } from './rules';
+import { CONSENT_DISPLAY_RULES, displayProblems, type ConsentDisplay, type ConsentDisplayRules } from '../../site/consentRules';
 
 export const CERTIFICATE_VERSION = 1;
 
@@ -41,7 +41,8 @@ export interface Certificate {
     sha256: string;
     display: { fontSizePx: number | null; contrast: number | null; minFontPx: number; minContrast: number; meetsRules: boolean; problems: string[] };
   };
-  page: { url: string; htmlSha256: string | null; steps: { step: number; htmlSha256: string | null }[] };
+  /** htmlSha256: the page's HTML as we served it (./servedPage.ts), null when we cannot vouch for it; htmlCachedAt: when that version was rendered */
+  page: { url: string; htmlSha256: string | null; htmlCachedAt: string | null; steps: { step: number; htmlSha256: string | null }[] };
   times: { pageLoadedAt: string; steps: { step: number; shownAt: string; doneAt: string; ms: number }[]; submittedAt: string; receivedAt: string };
   fields: Record<string, FieldFill>;
   client: { ip: string; userAgent: string };
@@ -62,6 +63,8 @@ export interface CertificateFacts {
   id: string;
   leadId: string;
   brand: { id: string; name: string; legalName?: string };
+  /** the brand's rules for the consent's size and contrast (engine/site/consentLook.ts); the defaults when not given */
+  consentRules?: ConsentDisplayRules | undefined;
   consent: { version: string; text: string };
   /** the page the form was on, as the borrower's browser had it (no query: it may carry tracking ids) */
   pageUrl: string;
@@ -69,16 +72,22 @@ export interface CertificateFacts {
   ip: string;
   userAgent: string;
   evidence?: Evidence | undefined;
+  /** the form page's HTML as served, read on our side (./servedPage.ts); the browser's own claim is not taken */
+  served?: { sha256: string; cachedAt: string } | undefined;
 }
 
 const at = (ms: number) => new Date(ms).toISOString();
 
+/** When the borrower's page loaded, on the server's clock: the browser sends only offsets from it. */
+export const pageLoadedAt = (receivedAt: Date, evidence: Pick<Evidence, 'submitMs'> | undefined): Date =>
+  new Date(receivedAt.getTime() - Math.max(0, Math.round(evidence?.submitMs ?? 0)));
+
 /** The certificate of one submit. Times are anchored on the server's clock: the browser's are only offsets from its page load. */
 export function buildCertificate(f: CertificateFacts): Certificate {
   const ev = f.evidence;
-  const received = f.receivedAt.getTime();
-  const loaded = received - Math.max(0, Math.round(ev?.submitMs ?? 0));
-  const problems = displayProblems(ev?.consent);
+  const loaded = pageLoadedAt(f.receivedAt, ev).getTime();
+  const rules = f.consentRules ?? CONSENT_DISPLAY_RULES;
+  const problems = displayProblems(ev?.consent, rules);
   return {
     version: CERTIFICATE_VERSION,
     id: f.id,
@@ -94,13 +103,18 @@ export function buildCertificate(f: CertificateFacts): Certificate {
       display: {
         fontSizePx: ev?.consent?.fontSizePx ?? null,
         contrast: ev?.consent?.contrast ?? null,
-        minFontPx: CONSENT_DISPLAY_RULES.minFontPx,
-        minContrast: CONSENT_DISPLAY_RULES.minContrast,
+        minFontPx: rules.minFontPx,
+        minContrast: rules.minContrast,
         meetsRules: problems.length === 0,
         problems,
       },
     },
-    page: { url: f.pageUrl, htmlSha256: ev?.pageHtmlSha256 ?? null, steps: (ev?.steps ?? []).map((s) => ({ step: s.step, htmlSha256: s.htmlSha256 ?? null })) },
+    page: {
+      url: f.pageUrl,
+      htmlSha256: f.served?.sha256 ?? null,
+      htmlCachedAt: f.served?.cachedAt ?? null,
+      steps: (ev?.steps ?? []).map((s) => ({ step: s.step, htmlSha256: s.htmlSha256 ?? null })),
+    },
     times: {
       pageLoadedAt: at(loaded),
       steps: (ev?.steps ?? []).map((s) => ({

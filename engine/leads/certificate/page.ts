@@ -51,7 +51,7 @@ export function certificatePage(signed: SignedCertificate, problem: string | und
       'Consent certificate',
       `<h1>Consent certificate</h1>
 <p>${problem ? `<span class="bad">This certificate does not verify: ${e(problem)}.</span>` : `<span class="ok">Signature valid</span> (Ed25519, key ${e(signed.signature.kid)}): nothing in it was changed since it was issued.`}</p>
-<dl><dt>Certificate</dt><dd><code>${e(c.id)}</code></dd><dt>Issued</dt><dd>${e(c.issuedAt)}</dd><dt>Asked by</dt><dd>${e(c.seller.legalName)} (${e(c.seller.brandName)})</dd><dt>Page</dt><dd>${e(c.page.url)}</dd></dl>
+<dl><dt>Certificate</dt><dd><code>${e(c.id)}</code></dd><dt>Issued</dt><dd>${e(c.issuedAt)}</dd><dt>Asked by</dt><dd>${e(c.seller.legalName)} (${e(c.seller.brandName)})</dd><dt>Page</dt><dd>${e(c.page.url)}</dd><dt>The page’s HTML as served</dt><dd>${c.page.htmlSha256 ? `SHA-256 <code>${e(c.page.htmlSha256)}</code>${c.page.htmlCachedAt ? ` (the version rendered ${e(c.page.htmlCachedAt)})` : ''}` : 'Not recorded'}</dd></dl>
 <h2>The consent as it was shown</h2>
 <blockquote lang="en">${e(c.consent.text)}</blockquote>
 <p>Version ${e(c.consent.version)}, SHA-256 <code>${e(c.consent.sha256)}</code>.</p>

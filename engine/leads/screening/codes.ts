@@ -25,11 +25,23 @@ export const REASONS = {
   'opted-out': { check: 'optOut', weight: 100 },
   'scrub-dnc': { check: 'scrub', weight: 50 },
   'scrub-litigator': { check: 'scrub', weight: 100 },
+  // the brand runs TrustedForm or Jornaya, and the lead came without its certificate (script blocked or stripped)
+  'consent-provider-missing': { check: 'consentProvider', weight: 15 },
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
 export type CheckName = (typeof REASONS)[ReasonCode]['check'];
-export const CHECKS = ['phone', 'email', 'velocity', 'bot', 'consistency', 'duplicate', 'optOut', 'scrub'] as const satisfies readonly CheckName[];
+export const CHECKS = [
+  'phone',
+  'email',
+  'velocity',
+  'bot',
+  'consistency',
+  'duplicate',
+  'optOut',
+  'scrub',
+  'consentProvider',
+] as const satisfies readonly CheckName[];
 
 /** A check that could not run (a scrub service down, signals not sent) and is set fail-closed. */
 export const unavailableCode = (check: CheckName): string => `${check}-unavailable`;

@@ -23,6 +23,8 @@ export interface ScreeningInput extends ConsistencyFacts {
   velocity?: VelocityCounts;
   /** undefined: a scrub could not answer; [] when none is configured */
   scrubs?: ReasonCode[];
+  /** the brand runs a consent provider (TrustedForm, Jornaya) and the lead came without its certificate */
+  consentProviderMissing?: boolean;
 }
 
 export function screen(input: ScreeningInput, settings: ScreeningSettings): Screening {
@@ -33,6 +35,7 @@ export function screen(input: ScreeningInput, settings: ScreeningSettings): Scre
     bot: botReasons(input.signals, input.trapFilled),
     consistency: consistencyReasons(input),
     scrub: input.scrubs,
+    consentProvider: input.consentProviderMissing ? ['consent-provider-missing'] : [],
   };
   return scoreFindings(findings, settings);
 }

@@ -10,8 +10,10 @@ import type { Store } from '../../store/db';
 import { saveScreening, velocityCounts } from '../../store/screening';
 import { screen, screeningSettings, type Screening } from './index';
 import { configuredScrubs, runScrubs } from './scrubs';
+import { scrubTimeoutMs } from './httpScrub';
 import { networkOf, velocityKey } from './velocity';
 import { ageOn } from '../../geo/servedPlaces';
+import { consentProviderOf } from '../../site/consentProvider';
 
 export interface ScreenContext {
   leadId: string;
@@ -32,7 +34,9 @@ export async function screenStoredLead(db: Store, brand: Brand, body: LeadBody, 
   };
   const [velocity, scrubs] = await Promise.all([
     settings.checks.velocity.action === 'off' ? undefined : velocityCounts(db, keys, ctx.now).catch(() => undefined),
-    settings.checks.scrub.action === 'off' ? [] : runScrubs(configuredScrubs(), { phone: body.phone, email: body.email, country: brand.country }),
+    settings.checks.scrub.action === 'off'
+      ? []
+      : runScrubs(configuredScrubs(), { phone: body.phone, email: body.email, country: brand.country }, scrubTimeoutMs()),
   ]);
   const result = screen(
     {
@@ -42,6 +46,7 @@ export async function screenStoredLead(db: Store, brand: Brand, body: LeadBody, 
       trapFilled: Boolean(body.website),
       velocity,
       scrubs,
+      consentProviderMissing: consentProviderOf(brand) !== undefined && !body.thirdPartyConsent,
       country: brand.country,
       region: ctx.region,
       zip: body.zip,

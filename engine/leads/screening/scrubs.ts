@@ -4,6 +4,7 @@
  * `screening.checks.scrub`); a scrub that fails or answers late counts as "could not run".
  */
 import type { ReasonCode } from './codes';
+import { scrubFromEnv } from './httpScrub';
 
 export interface ScrubQuery {
   phone: string;
@@ -35,9 +36,9 @@ export async function runScrubs(scrubs: readonly Scrub[], q: ScrubQuery, timeout
   }
 }
 
-let configured: readonly Scrub[] = [];
-/** The scrubs the server consults (none unless a deployment or a test registers one). */
-export const configuredScrubs = (): readonly Scrub[] => configured;
-export function setScrubs(scrubs: readonly Scrub[]): void {
+let configured: readonly Scrub[] | undefined;
+/** The scrubs the server consults: the ones registered (setScrubs), else the service at SCREENING_SCRUB_URL (./httpScrub.ts), else none. */
+export const configuredScrubs = (): readonly Scrub[] => (configured ??= [scrubFromEnv()].filter((s): s is Scrub => s !== undefined));
+export function setScrubs(scrubs: readonly Scrub[] | undefined): void {
   configured = scrubs;
 }

@@ -20,6 +20,7 @@ import { privacyChoicePath } from '../privacyChoicePage';
 import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, checkSwitchedBlocks, heroProblems } from './layoutReuse';
 import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
+import { consentLookProblems } from '../consentLook';
 
 export interface FileProblem extends Problem {
   file: string;
@@ -206,6 +207,8 @@ export function checkBrand(
 
   // The application form's country: currency, locale, the cost disclosure and licence it shows.
   for (const [pointer, message] of countryFormProblems(brand)) add(file, pointer, message);
+  // The consent beside the submit button: legible by the brand's own rules, or no lead of it is defensible.
+  for (const [pointer, message] of consentLookProblems(brand)) add(file, pointer, message);
 
   const footerVars = new Set<string>([...ALWAYS_VARS, 'noServiceStates']);
   brand.footer.disclaimers.forEach((text, i) => {

@@ -3,7 +3,8 @@
  * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
  * campaign, click ids), the consent snapshot, the sale (with where the borrower was sent, masked
  * with the person) and its timeline (eligibility, pings, bids, posts, the decision) and the
- * deliveries, and its screening (quality score, reason codes, routing). A viewer may not open it
+ * deliveries, and its screening (quality score, reason codes, routing) — a lead held for review
+ * has a form to release it for sale or reject it (leads.review, audited). A viewer may not open it
  * (403). An admin may open the lead's form trace
  * (`?trace=open`: decrypted on demand, each opening audited); any other role asking for it gets
  * 403.
@@ -15,6 +16,7 @@ import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/
 import { visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { leadScreening } from '../../../engine/console/qualityQueries';
+import { REVIEW_NOTES } from '../../../engine/console/reviewRoute';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
 
@@ -26,6 +28,9 @@ type Props = ConsoleProps<{
   detail: Detail | null;
   screening?: Awaited<ReturnType<typeof leadScreening>>;
   canReveal: boolean;
+  canReview?: boolean;
+  /** what the last review post came to (?review=…), as its fixed message */
+  reviewNote?: string;
   canTrace: boolean;
   trace: ShownFormTrace | null | 'closed';
 }>;
@@ -40,7 +45,17 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
     const lead = detail?.lead;
     const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
     const screening = detail ? await leadScreening(db, id) : null;
-    return { id, detail, screening, canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'), canTrace: may(viewer.role, 'leads.trace'), trace };
+    const reviewNote = REVIEW_NOTES[queryText(ctx.query.review, 20) as keyof typeof REVIEW_NOTES] ?? '';
+    return {
+      id,
+      detail,
+      screening,
+      canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'),
+      canReview: may(viewer.role, 'leads.review'),
+      reviewNote,
+      canTrace: may(viewer.role, 'leads.trace'),
+      trace,
+    };
   });
 };
 
@@ -49,6 +64,8 @@ const SCREENING_ROUTING: Record<string, string> = {
   'low-quality-buyers': 'under the brand’s threshold: offered only to buyers that take low-quality leads',
   hold: 'under the brand’s threshold: held for review',
   refuse: 'refused by screening',
+  released: 'held for review, then released for sale by an operator',
+  rejected: 'held for review, then rejected by an operator',
 };
 
 /** The form trace as the trace holds it: the request the apply form posted and the answer it got. */
@@ -87,7 +104,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, canTrace, trace, viewer, screening } = props;
+  const { detail, id, canReveal, canReview, reviewNote, canTrace, trace, viewer, screening } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -180,6 +197,23 @@ export default function LeadPage(props: Props) {
             : [['Quality score', 'not screened']]
         }
       />
+      {reviewNote && (
+        <p role="status" className="mb-4 rounded border border-slate-400 bg-slate-50 p-2">
+          {reviewNote}
+        </p>
+      )}
+      {canReview && screening?.routing === 'hold' && (
+        <form method="post" action="/api/console/review" className="mb-6 flex flex-wrap gap-3" aria-label="Review the held lead">
+          <input type="hidden" name="csrf" value={viewer.csrf} />
+          <input type="hidden" name="lead" value={lead.id} />
+          <button type="submit" name="decision" value="release" className={buttonClass}>
+            Release for sale
+          </button>
+          <button type="submit" name="decision" value="reject" className={buttonClass}>
+            Reject
+          </button>
+        </form>
+      )}
       <DataTable
         caption="The sale’s timeline"
         head={['When', 'Buyer', 'Step', 'Outcome', 'Price', 'Latency', 'Detail']}

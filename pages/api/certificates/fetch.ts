@@ -9,4 +9,4 @@ import { certificateRoute } from '../../../engine/sale/certificateRoute';
 
 export const config = { api: { bodyParser: false } };
 
-export default certificateRoute((db, _buyer, body, now) => fetchForBuyer(db, body.certificateId, now));
+export default certificateRoute((db, buyer, body, now) => fetchForBuyer(db, buyer.id, body.certificateId, now));

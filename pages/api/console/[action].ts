@@ -1,13 +1,14 @@
 /**
- * POST /api/console/{login,logout,reveal,totp,export,costs,users} — the console's form posts, on the console
+ * POST /api/console/{login,logout,reveal,review,totp,export,costs,users} — the console's form posts, on the console
  * host only (engine/frontDoor/consolePath.ts). Each reads its own form (engine/console/forms.ts:
  * same-origin, form-encoded, capped) and answers 303 to the page to show next, or the export's
- * CSV: engine/console/formRoutes.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts; the cost upload is multipart (costUpload.ts).
+ * CSV: engine/console/formRoutes.ts, reviewRoute.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts; the cost upload is multipart (costUpload.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { costUploadRoute } from '../../../engine/console/costUpload';
 import { exportAnswer } from '../../../engine/console/exportRoute';
 import { loginRoute, logoutRoute, revealRoute } from '../../../engine/console/formRoutes';
+import { reviewRoute } from '../../../engine/console/reviewRoute';
 import { totpRoute } from '../../../engine/console/totpRoutes';
 import { usersRoute } from '../../../engine/console/userRoutes';
 import type { ApiAnswer } from '../../../engine/http/api';
@@ -20,6 +21,7 @@ const ACTIONS = new Map<string, (db: Store, req: IncomingMessage) => Promise<Api
   ['login', loginRoute],
   ['logout', logoutRoute],
   ['reveal', revealRoute],
+  ['review', reviewRoute],
   ['totp', (db, req) => totpRoute(db, req)],
   ['export', exportAnswer],
   ['costs', costUploadRoute],

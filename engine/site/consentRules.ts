@@ -1,6 +1,7 @@
 /**
  * How the consent must be shown to count: its text at least this large and this far from its
- * background (WCAG 2.1 AA's 4.5:1 for normal text). The browser measures the consent as
+ * background (WCAG 2.1 AA's 4.5:1 for normal text) — the least any brand accepts; a brand may ask
+ * for more (./consentLook.ts). The browser measures the consent as
  * rendered; the server checks the measurement here and writes the outcome into the certificate,
  * so a buyer sees at once whether the consent was legible as shown.
  */

@@ -1,0 +1,44 @@
+/**
+ * POST /api/console/review (leads.review: admin, analyst; with the session's CSRF token): release
+ * or reject a lead that screening held for review (engine/store/screening.ts reviewHeldLead). A
+ * released lead's sale is started again in this process (the sale sweep would take it up anyway)
+ * and runs once; a rejected one stays unsold. Each decision is audited with the operator as actor.
+ * The answer is 303 back to the lead's page with what happened, named by key (no request text is
+ * echoed); a forged or outdated post is a 403, another role's a 403, an unknown lead a 404.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import type { Store } from '../store/db';
+import { audit } from '../store/console';
+import { reviewHeldLead, type ReviewOutcome } from '../store/screening';
+import { startSale } from '../outbox/saleWorker';
+import { requireUser } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+
+/** What the lead's page says after a review, by the outcome's key. */
+export const REVIEW_NOTES: Record<ReviewOutcome, string> = {
+  released: 'Released: the lead is offered to buyers now (once).',
+  rejected: 'Rejected: the lead will not be offered to any buyer.',
+  'not-held': 'This lead is not held for review (it was reviewed already, or its sale ended another way); nothing was changed.',
+  'sale-running': 'This lead’s sale is still being decided; try again in a moment. Nothing was changed.',
+};
+
+export async function reviewRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
+  const form = await readConsoleForm(req);
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'leads.review');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const decision = form.decision;
+  if (decision !== 'release' && decision !== 'reject') throw new ApiError(400, 'The decision must be release or reject');
+  const id = form.lead ?? '';
+  const lead = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await db.selectFrom('leads').select('id').where('id', '=', id).executeTakeFirst() : undefined;
+  if (!lead) throw new ApiError(404, 'No such lead');
+  const outcome = await reviewHeldLead(db, lead.id, decision, new Date());
+  if (outcome === 'released' || outcome === 'rejected') {
+    await audit(db, { actor: who.user.email, action: outcome === 'released' ? 'lead_released' : 'lead_rejected', target: lead.id });
+    if (outcome === 'released') await startSale(db, lead.id).catch((err: Error) => console.error(`[sale] not started for ${lead.id}: ${err.message}`));
+  }
+  const location = `/leads/${lead.id}?review=${outcome}`;
+  return { status: 303, body: { location }, headers: { Location: location } };
+}

@@ -1,0 +1,140 @@
+/**
+ * Lead quality end to end, in Chromium, on a production server of this spec's own with two stand-in
+ * buyers — one asking a minimum quality score of 95, one of 10 — and a brand that offers every
+ * lead (tests/fixtures/quality-brands/acmeopen.json, threshold 0):
+ * - a scripted instant fill scores low: the buyer asking 95 is not pinged (its timeline entry says
+ *   why), the one asking 10 is;
+ * - on a brand that holds low scores for review (ipaydayloans), an operator on a phone finds the
+ *   held lead on the console's quality page, sees its score and reasons on its page, and releases
+ *   it: it is offered to buyers once — the lenient buyer pinged once, the strict one never — and
+ *   the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
+ *   release and a viewer's are refused.
+ */
+import { expect, test, type BrowserContext } from '@playwright/test';
+import { E2E_PORT } from '../../playwright.config';
+import type { Store } from '../../engine/store/db';
+import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { addUser, checkPage, raw, signIn } from './console.fixtures';
+import { brandUrl } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer.fixtures';
+import { scriptedInstantFill } from './sale.fixtures';
+
+const PORT = E2E_PORT + 4;
+const CONSOLE = `http://console.localhost:${PORT}`;
+const SECRET = 'quality-console-buyer-secret-01';
+let own: OwnServer;
+let strict: StandInBuyer;
+let lenient: StandInBuyer;
+let db: Store;
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  strict = await startStandInBuyer('strict', SECRET, { ping: { bid: 40 }, post: 'refuse' });
+  lenient = await startStandInBuyer('lenient', SECRET, { ping: { bid: 15 }, post: 'refuse' });
+  own = await startOwnServer(PORT, {
+    secret: SECRET,
+    buyers: [
+      { buyer: strict, document: { minQualityScore: 95 } },
+      { buyer: lenient, document: { minQualityScore: 10 } },
+    ],
+    env: { LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands' },
+  });
+  db = own.db;
+});
+
+test.afterAll(async () => {
+  await own?.stop();
+  await strict?.close();
+  await lenient?.close();
+});
+
+const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1e6)}@example.com`;
+const leadOf = (email: string) => db.selectFrom('leads').select(['id', 'certificate_id']).where('email', '=', email).executeTakeFirst();
+const pingsFor = (buyer: StandInBuyer, certificateId: string) => buyer.pings.filter((p) => p.certificateId === certificateId).length;
+/** A form post to the console's review as this browser context would send it (its session cookie), with any CSRF token. */
+async function review(context: BrowserContext, lead: string, decision: string, csrf: string) {
+  const cookie = (await context.cookies(CONSOLE)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const body = new URLSearchParams({ lead, decision, csrf }).toString();
+  return raw(
+    'POST',
+    '/api/console/review',
+    `console.localhost:${PORT}`,
+    body,
+    { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    undefined,
+    PORT,
+  );
+}
+const saleStatus = async (leadId: string) => (await db.selectFrom('lead_sales').select('status').where('lead_id', '=', leadId).executeTakeFirst())?.status;
+
+test('minQualityScore: a low-score lead is offered to the buyer asking 10, not to the one asking 95', async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail('minimum');
+  await scriptedInstantFill(page, brandUrl('acmeopen', '/apply', PORT), email);
+  await expect.poll(async () => (await leadOf(email))?.id, { timeout: 30_000 }).toBeTruthy();
+  const lead = (await leadOf(email))!;
+  await expect.poll(() => saleStatus(lead.id), { timeout: 45_000 }).not.toBe('pending');
+  const screening = await db.selectFrom('lead_screening').selectAll().where('lead_id', '=', lead.id).executeTakeFirstOrThrow();
+  expect(screening.score).toBeLessThan(95);
+  expect(screening.score).toBeGreaterThanOrEqual(10);
+  expect(pingsFor(lenient, lead.certificate_id!)).toBe(1);
+  expect(pingsFor(strict, lead.certificate_id!)).toBe(0);
+  const skipped = await db.selectFrom('sale_events').select('detail').where('lead_id', '=', lead.id).where('buyer_id', '=', 'strict').executeTakeFirst();
+  expect(skipped?.detail).toBe(`quality score ${screening.score} under its minimum 95`);
+});
+
+test("an operator sees a held lead's score and reasons and releases it: offered once, audited", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('held');
+  await scriptedInstantFill(page, brandUrl('ipaydayloans', '/apply', PORT), email);
+  await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
+  const lead = (await leadOf(email))!;
+  await expect.poll(() => saleStatus(lead.id), { timeout: 30_000 }).toBe('unsold');
+  expect(pingsFor(lenient, lead.certificate_id!)).toBe(0);
+
+  const admin = addUser('admin', own.dbFile);
+  const operator = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const ops = await operator.newPage();
+  await signIn(ops, admin, undefined, CONSOLE);
+  await checkPage(ops, '/quality', 'Lead quality', 200, CONSOLE);
+  const held = ops.getByRole('region', { name: /^Held for review/ });
+  await held.getByRole('link', { name: lead.id }).click();
+  await expect(ops.getByRole('heading', { level: 1 })).toHaveText(`Lead ${lead.id}`);
+  const screening = ops.getByRole('region', { name: 'Screening' });
+  await expect(screening).toContainText(/Quality score\s*\d+ \(low\)/);
+  await expect(screening).toContainText('bot-paste-all');
+  await expect(screening).toContainText('held for review');
+  await checkPage(ops, `/leads/${lead.id}`, `Lead ${lead.id}`, 200, CONSOLE);
+
+  // a forged release (no session's CSRF token) changes nothing
+  const forged = await review(operator, lead.id, 'release', 'forged');
+  expect(forged.status).toBe(403);
+  expect(await saleStatus(lead.id)).toBe('unsold');
+
+  await ops.getByRole('button', { name: 'Release for sale' }).click();
+  await expect(ops.getByRole('status')).toHaveText('Released: the lead is offered to buyers now (once).');
+  await expect(ops.getByRole('button', { name: 'Release for sale' })).toHaveCount(0);
+  await expect.poll(() => pingsFor(lenient, lead.certificate_id!), { timeout: 45_000 }).toBe(1);
+  await expect.poll(() => saleStatus(lead.id), { timeout: 45_000 }).not.toBe('pending');
+  expect(pingsFor(strict, lead.certificate_id!)).toBe(0);
+
+  // the same release again (a reload that posts twice): not held any more, never offered twice
+  const again = await review(operator, lead.id, 'release', (await ops.locator('input[name="csrf"]').first().getAttribute('value'))!);
+  expect(again.status).toBe(303);
+  expect(again.headers.location).toBe(`/leads/${lead.id}?review=not-held`);
+  expect(pingsFor(lenient, lead.certificate_id!)).toBe(1);
+  await checkPage(ops, '/audit', 'Audit log', 200, CONSOLE);
+  await expect(ops.getByRole('table').first()).toContainText('lead_released');
+  await operator.close();
+
+  // a viewer may not review
+  const viewer = await browser.newContext();
+  const viewerPage = await viewer.newPage();
+  await signIn(viewerPage, addUser('viewer', own.dbFile), undefined, CONSOLE);
+  const refused = await review(viewer, lead.id, 'reject', 'x');
+  expect(refused.status).toBe(403);
+  await viewer.close();
+});

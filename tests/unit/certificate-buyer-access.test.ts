@@ -1,0 +1,127 @@
+/**
+ * Who may read a consent certificate, on SQLite and on PostgreSQL: the real lead and certificate
+ * routes on a Node server over each store, and the sale the lead POST starts, which pings one stand-in buyer. The
+ * buyer the lead was offered to verifies, claims and fetches its certificate; another signed
+ * buyer gets the same 404 as for an id never issued (it learns nothing of the lead); an unsigned
+ * request is a 401. The certificate and screening rows land in the store the server runs on.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { saleOf } from '../../engine/store/sales';
+import { screeningOf } from '../../engine/store/screening';
+import { bothStores } from '../support/bothStores';
+import { leadRequest } from '../support/leadRequest';
+import { standIns } from '../support/saleKit';
+import { post, startTraceServer, type TraceServer } from '../support/traceServer';
+import type { StandInBuyer } from '../support/standInBuyer';
+
+const SECRET = 'certificate-access-buyer-secret-01';
+const stores = bothStores('loansites-certificate-access-');
+const buyers = standIns(SECRET);
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+let offered: StandInBuyer;
+let stranger: StandInBuyer;
+beforeAll(async () => {
+  offered = await buyers.start('offeredbuyer', { ping: { bid: 20 }, post: 'refuse' });
+  stranger = await buyers.start('strangerbuyer');
+  mkdirSync(join(stores.tmp, 'buyers'));
+  // leads from a localhost host are test leads: the stranger, taking none, is never offered one
+  writeFileSync(join(stores.tmp, 'buyers', 'offeredbuyer.json'), JSON.stringify(offered.document({ acceptsTestLeads: true, acceptsDuplicates: true })));
+  writeFileSync(join(stores.tmp, 'buyers', 'strangerbuyer.json'), JSON.stringify(stranger.document()));
+});
+afterAll(() => buyers.closeAll());
+
+const lead = (phone: string) =>
+  leadRequest({ phone, evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: 20_000 }], submitMs: 30_000, fields: {} } });
+
+describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offered the lead, on %s', (kind, options) => {
+  let server: TraceServer;
+  let db: Store;
+  beforeAll(async () => {
+    const o = options();
+    server = await startTraceServer(
+      {
+        LEADS_ENCRYPTION_KEY: 'e'.repeat(64),
+        LOANSITES_BUYERS_DIR: join(stores.tmp, 'buyers'),
+        BUYER_OFFEREDBUYER_SECRET: SECRET,
+        BUYER_STRANGERBUYER_SECRET: SECRET,
+        LEADS_WORKER: 'off',
+        SALE_WORKER: 'off',
+        LEAD_DESTINATIONS: '',
+        RATE_LIMIT_LEADS: '50',
+        ...(o.url ? { DATABASE_URL: o.url } : {}),
+      },
+      ['/api/leads', '/api/certificates/verify', '/api/certificates/claim', '/api/certificates/fetch'],
+    );
+    db = openStore(o.url ? { url: o.url } : { url: '', file: server.dbFile });
+    await migrateStore(db);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.destroy();
+    await server?.close();
+  });
+
+  const ask = (buyer: StandInBuyer, op: 'verify' | 'claim' | 'fetch', body: object) => {
+    const text = JSON.stringify(body);
+    return post(server.port, text, { path: `/api/certificates/${op}`, headers: buyer.signed(text) });
+  };
+
+  /** A lead stored over HTTP and sold to `offered` only (pinged; its post refused). */
+  async function offeredLead(phone: string) {
+    const created = await post(server.port, JSON.stringify(lead(phone)), { path: '/api/leads' });
+    expect(created.status).toBe(201);
+    const leadId = String(created.json.id);
+    const certificateId = String(created.json.certificateUrl).replace('/certificate/', '');
+    // the lead POST starts its sale: the offered buyer is pinged (its post refused), the stranger skipped
+    await expect.poll(() => offered.pings.some((p) => p.certificateId === certificateId), { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await saleOf(db, leadId))?.status, { timeout: 20_000 }).not.toBe('pending');
+    return { leadId, certificateId };
+  }
+
+  it('lets the buyer the lead was offered to verify, claim and fetch its certificate', async () => {
+    const { certificateId } = await offeredLead('5125550141');
+    const verified = await ask(offered, 'verify', { certificateId, phoneSha256: sha('5125550141') });
+    expect(verified.status).toBe(200);
+    expect(verified.json).toMatchObject({ certificateId, valid: true, phoneMatches: true });
+    const claimed = await ask(offered, 'claim', { certificateId, phoneSha256: sha('5125550141') });
+    expect(claimed.status).toBe(200);
+    expect(claimed.json).toMatchObject({ certificateId, buyer: 'offeredbuyer' });
+    const fetched = await ask(offered, 'fetch', { certificateId });
+    expect(fetched.status).toBe(200);
+    expect((fetched.json.certificate as { id: string }).id).toBe(certificateId);
+  }, 60_000);
+
+  it('answers a buyer the lead was never offered to exactly as for an id never issued, and stores no claim for it', async () => {
+    const { certificateId } = await offeredLead('5125550142');
+    const madeUp = `ct_${'Q'.repeat(22)}`;
+    for (const op of ['verify', 'claim', 'fetch'] as const) {
+      const theirs = await ask(stranger, op, { certificateId, phoneSha256: sha('5125550142') });
+      const none = await ask(stranger, op, { certificateId: madeUp, phoneSha256: sha('5125550142') });
+      expect(theirs.status, op).toBe(404);
+      expect(none.status, op).toBe(404);
+      // the same words for both, but for the id the buyer itself sent
+      expect(String(theirs.json.error).replace(certificateId, 'ID'), op).toBe(String(none.json.error).replace(madeUp, 'ID'));
+      expect(String(theirs.json.error)).toContain('offered to strangerbuyer');
+    }
+    const claims = await db.selectFrom('lead_certificate_claims').selectAll().where('certificate_id', '=', certificateId).execute();
+    expect(claims).toEqual([]);
+  }, 60_000);
+
+  it('refuses an unsigned request before reading anything', async () => {
+    const { certificateId } = await offeredLead('5125550143');
+    const text = JSON.stringify({ certificateId });
+    const unsigned = await post(server.port, text, { path: '/api/certificates/fetch', headers: { 'x-loansites-buyer': 'offeredbuyer' } });
+    expect(unsigned.status).toBe(401);
+  }, 60_000);
+
+  it(`keeps the lead's certificate and screening in ${kind}`, async () => {
+    const { leadId, certificateId } = await offeredLead('5125550144');
+    const cert = await db.selectFrom('lead_certificates').select(['id', 'lead_id']).where('id', '=', certificateId).executeTakeFirst();
+    expect(cert).toEqual({ id: certificateId, lead_id: leadId });
+    expect(await screeningOf(db, leadId)).toMatchObject({ lead_id: leadId, band: expect.stringMatching(/^(high|medium|low)$/) });
+  }, 60_000);
+});
