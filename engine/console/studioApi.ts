@@ -66,7 +66,7 @@ const PUBLISH_SCHEMA = {
   type: 'object',
   required: ['version'],
   additionalProperties: false,
-  properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', format: 'date-time', minLength: 10, maxLength: 40 } },
+  properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', minLength: 10, maxLength: 40 } },
 };
 const RESTORE_SCHEMA = { type: 'object', required: ['version'], additionalProperties: false, properties: { version: { type: 'integer', minimum: 0 } } };
 const ANSWERS = { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 40 };
