@@ -45,7 +45,7 @@ export async function studioRevisionRows(ctx: BenchContext): Promise<Row[]> {
   const server = await startServer(ctx.root, port, { LOANSITES_DB_FILE: dbFile, PAGE_CACHE_STATS: '1', REVISIONS_POLL_MS: '200' });
   const db = openStore({ url: '', file: dbFile });
   try {
-    const hosts = { [MEASURED]: `${MEASURED}.localhost:${port}`, [CONTROL]: `${CONTROL}.localhost:${port}` };
+    const hosts: Record<string, string> = { [MEASURED]: `${MEASURED}.localhost:${port}`, [CONTROL]: `${CONTROL}.localhost:${port}` };
     const fresh: Record<string, string[]> = {};
     for (const id of [MEASURED, CONTROL]) fresh[id] = spread(await sitemapPaths({ port, host: hosts[id]! }), COLD_PAGES * 3);
     // warm the render path (a just-started server compiles as it renders)
