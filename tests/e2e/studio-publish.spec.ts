@@ -90,7 +90,15 @@ test.describe('the studio on one server', () => {
     // a visitor on the brand's hosts: the local one in a browser, the dev. and test123. ones as nginx would send them
     await page.goto(`http://${id}.localhost:${PORT}/`);
     await expect(page.getByText(`Words published from the studio ${run}.`)).toBeVisible();
-    for (const h of [`dev.${host}`, `test123.${host}`]) expect((await pageText(PORT, h)).body).toContain(`Words published from the studio ${run}.`);
+    for (const h of [`dev.${host}`, `test123.${host}`]) expect(await shows(PORT, h, '/', `Words published from the studio ${run}.`)).toBe(true);
+
+    // published again: the page, cached and replayed by now, shows the new words at once
+    for (let i = 0; i < 3; i++) await pageText(PORT, `${id}.localhost`);
+    expect((await pageText(PORT, `${id}.localhost`)).cache).toBe('HIT');
+    doc.footer.about = `Words published again ${run}.`;
+    const again = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: fixed.body.version });
+    expect(await studio(page, 'POST', `brands/${id}/publish`, { version: again.body.version })).toMatchObject({ status: 200 });
+    expect(await shows(PORT, `${id}.localhost`, '/', `Words published again ${run}.`)).toBe(true);
   });
 });
 
