@@ -88,8 +88,9 @@ test.describe('the studio on one server', () => {
     expect(await studio(page, 'POST', `brands/${id}/publish`, { version: fixed.body.version })).toMatchObject({ status: 200 });
 
     // a visitor on the brand's hosts: the local one in a browser, the dev. and test123. ones as nginx would send them
-    await page.goto(`http://${id}.localhost:${PORT}/`);
-    await expect(page.getByText(`Words published from the studio ${run}.`)).toBeVisible();
+    const visitor = await page.context().newPage();
+    await visitor.goto(`http://${id}.localhost:${PORT}/`);
+    await expect(visitor.getByText(`Words published from the studio ${run}.`)).toBeVisible();
     for (const h of [`dev.${host}`, `test123.${host}`]) expect(await shows(PORT, h, '/', `Words published from the studio ${run}.`)).toBe(true);
 
     // published again: the page, cached and replayed by now, shows the new words at once
