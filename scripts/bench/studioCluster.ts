@@ -8,11 +8,11 @@
  * hit on B throughout. BENCH_STUDIO_PORT (default 3450) is the first of the ports it uses.
  */
 import '../check-node.cjs';
-import { request } from 'node:http';
 import { startInstance, type Instance } from '../../tests/support/instances';
 import { startPostgres } from '../../tests/support/postgres';
 import { startRedis } from '../../tests/support/redis';
 import { freePort } from '../../tests/support/ports';
+import { rawRequest } from '../../tests/support/rawRequest';
 import { openStore } from '../../engine/store/db';
 import { addUser } from '../../engine/store/console';
 import { hashPassword } from '../../engine/console/passwords';
@@ -22,19 +22,8 @@ const BASE_PORT = Number(process.env.BENCH_STUDIO_PORT ?? 3450);
 const BRAND = 'ipaydayloans';
 const PAGE = '/faqs';
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-function send(port: number, method: string, path: string, host: string, headers: Record<string, string> = {}, body = ''): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { host, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (port: number, method: string, path: string, host: string, headers: Record<string, string> = {}, body = '') =>
+  rawRequest(port, method, path, host, body, headers);
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)]!;
 
