@@ -3,7 +3,9 @@
  * signed-in console page, so the browser sends its own Sec-Fetch-Site and the session cookie):
  * - on the e2e server: an editor makes a brand with the wizard, a link to a page that does not
  *   exist is pointed at and refuses the publish, the fixed draft publishes, and a visitor sees the
- *   brand on its {id}.localhost, dev. and test123. hosts at once, without a build;
+ *   brand on its {id}.localhost, dev. and test123. hosts at once, without a build; published
+ *   again, its cached (replayed) page shows the new words at once; a publication set for 3 s
+ *   later goes live by itself at its time;
  * - on a cluster (two production instances on one PostgreSQL and one Redis, behind the shipped
  *   nginx): a publish on A is served by B within 5 s while another brand's page stays a cache
  *   hit; restore brings the old text back; two editors conflict (409 with the other change); an
@@ -100,6 +102,15 @@ test.describe('the studio on one server', () => {
     const again = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: fixed.body.version });
     expect(await studio(page, 'POST', `brands/${id}/publish`, { version: again.body.version })).toMatchObject({ status: 200 });
     expect(await shows(PORT, `${id}.localhost`, '/', `Words published again ${run}.`)).toBe(true);
+
+    // set to be published in 3 s: not before, then by itself
+    doc.footer.about = `Words published on schedule ${run}.`;
+    const later = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: again.body.version });
+    const at = new Date(Date.now() + 3000).toISOString();
+    expect(await studio(page, 'POST', `brands/${id}/publish`, { version: later.body.version, at })).toMatchObject({ status: 200, body: { scheduledAt: at } });
+    expect(await shows(PORT, `${id}.localhost`, '/', `Words published on schedule ${run}.`)).toBe(false);
+    await expect.poll(() => shows(PORT, `${id}.localhost`, '/', `Words published on schedule ${run}.`), { timeout: 10_000 }).toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
   });
 });
 
