@@ -14,8 +14,14 @@ export const CONSOLE_PREFIX = '/_console';
 export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
-const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality)$/;
-const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
+const PAGE =
+  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?)$/;
+/**
+ * The console's API: its form posts (/api/console/{action}), the brand studio's JSON API
+ * (/api/console/studio/…: lower-case segments, brand ids and version numbers only), and the logos
+ * uploaded in the studio (its pages show them, as every brand host does).
+ */
+const API = /^\/api\/(?:console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})|brand-logo\/[0-9a-f]{32}\.(?:svg|png))$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
 const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
 

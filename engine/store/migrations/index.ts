@@ -27,6 +27,7 @@ import * as m017 from './017_lead_certificates';
 import * as m018 from './018_lead_screening';
 import * as m019 from './019_console_user_admin';
 import * as m020 from './020_consent_provider';
+import * as m021 from './021_editor_brands';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['018_lead_screening', m018],
   ['019_console_user_admin', m019],
   ['020_consent_provider', m020],
+  ['021_editor_brands', m021],
 ];
 
 export const migrationProvider: MigrationProvider = {
