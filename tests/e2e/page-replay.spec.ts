@@ -2,7 +2,7 @@
  * Issue 13: fresh cache hits are answered by server.mjs from the page cache
  * (engine/cache/cachedPageReplay.mjs), and pages render with React's Node build
  * (engine/http/reactRenderer.mjs). Two instances of the same build, one as we run it and one
- * as Next alone would (PAGE_CACHE_REPLAY=0, REACT_SERVER_BUILD=edge), get the same requests:
+ * as Next alone would (PAGE_CACHE_REPLAY=0, REACT_SERVER_BUILD=edge, COLD_RENDER_DIRECT=0), get the same requests:
  * the first render of every page of several brands and templates is the same HTML from both,
  * and after it every answer — status, bytes (plain and gzip), every header but the framing
  * ones — and the first instance did answer them itself.
@@ -37,7 +37,7 @@ test.beforeAll(async () => {
   const env = (port: number) => ({ PAGE_CACHE_STATS: '1', LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-${port}.sqlite`), DATABASE_URL: '', REDIS_URL: '' });
   [on, off] = await Promise.all([
     startInstance(ON_PORT, env(ON_PORT)),
-    startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0', REACT_SERVER_BUILD: 'edge' }),
+    startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0', REACT_SERVER_BUILD: 'edge', COLD_RENDER_DIRECT: '0' }),
   ]);
 });
 test.afterAll(async () => {
