@@ -28,7 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
-import { createColdPageRender } from './engine/cache/coldPageRender.mjs';
+import { createColdPageRender } from './engine/http/coldPageRender.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
@@ -188,7 +188,7 @@ const pageCacheStatsOn = process.env.PAGE_CACHE_STATS === '1';
 const app = next({ dev, port, ...(builtConfig ? { conf: builtConfig } : {}) });
 const handle = app.getRequestHandler();
 await app.prepare();
-/** A brand page's cache miss rendered with Next's renderer, without its request pipeline (engine/cache/coldPageRender.mjs). */
+/** A brand page's cache miss rendered with Next's renderer, without its request pipeline (engine/http/coldPageRender.mjs). */
 const cold = createColdPageRender({ enabled: !dev && process.env.COLD_RENDER_DIRECT !== '0', config: builtConfig });
 cold.prepare();
 

@@ -1,6 +1,6 @@
 /**
  * A brand page's cache miss is rendered by server.mjs with Next's own renderer, without Next's
- * request pipeline (engine/cache/coldPageRender.mjs). Two instances of the same build, one as we
+ * request pipeline (engine/http/coldPageRender.mjs). Two instances of the same build, one as we
  * run it and one with COLD_RENDER_DIRECT=0 (every miss through Next), get the same first requests
  * of pages of several brands and templates: every answer — status, bytes (plain and gzip), every
  * header but the framing ones — is the same, the first instance rendered them itself, and what it

@@ -17,7 +17,7 @@
  *   Content-Length) and Next's own compression middleware (gzip when asked, Vary).
  * Only a plain GET of a page with no entry in this process's page cache comes here; everything
  * else goes to Next as before: a stale or present entry (Next serves it and revalidates), draft
- * mode, data and revalidation requests (cachedPageReplay.mjs's candidates only), HEAD, a page
+ * mode, data and revalidation requests (engine/cache/cachedPageReplay.mjs's candidates only), HEAD, a page
  * already being rendered, Redis (no local store to know a miss by), a notFound, a redirect, an
  * error (Next renders it again and shows its error page), or before Next has rendered one brand
  * page itself. COLD_RENDER_DIRECT=0 turns it off.
@@ -26,7 +26,10 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pageCacheStore } from './boundedPageCache.mjs';
+import { pageCacheStore } from '../cache/boundedPageCache.mjs';
+
+/** React renders answered from renderToString while `render` runs (./reactPagesServer.cjs). */
+const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => T) => T }} */ (createRequire(import.meta.url)('./reactPagesServer.cjs'));
 
 /** The brand catch-all's page, as Next names it (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE = '/_brand/[brand]/[[...path]]';
@@ -139,7 +142,8 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
     let result;
     try {
       req.url = url;
-      result = await routeModule.render.original.call(routeModule, req, res, contextFor(base, brand, path, page));
+      const context = contextFor(base, brand, path, page);
+      result = await renderingToString(() => routeModule.render.original.call(routeModule, req, res, context));
     } catch {
       // Next renders it again and answers as it does for a failed render (its error page, reported)
       inFlight.delete(key);
@@ -180,7 +184,7 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
     res.setHeader('x-nextjs-cache', 'MISS');
     res.setHeader('Cache-Control', cacheControlHeader({ revalidate: cacheControl.revalidate, expire: cacheControl.expire }));
     res.setHeader('Content-Type', HTML);
-    // the bytes the cache handler has just made of the HTML (boundedPageCache.mjs), not encoded again to be counted and sent
+    // the bytes the cache handler has just made of the HTML (engine/cache/boundedPageCache.mjs), not encoded again to be counted and sent
     const bytes = store.storedBytesOf(key, html);
     res.setHeader('Content-Length', bytes ? bytes.length : Buffer.byteLength(html));
     res.end(bytes ?? html);
