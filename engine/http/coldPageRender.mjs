@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { pageCacheStore } from '../cache/boundedPageCache.mjs';
 
 /** React renders answered from renderToString while `render` runs (./reactPagesServer.cjs). */
-const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => T) => T }} */ (createRequire(import.meta.url)('./reactPagesServer.cjs'));
+const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => Promise<T>) => Promise<T> }} */ (createRequire(import.meta.url)('./reactPagesServer.cjs'));
 
 /** The brand catch-all's page, as Next names it (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE = '/_brand/[brand]/[[...path]]';

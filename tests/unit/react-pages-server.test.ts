@@ -60,6 +60,16 @@ describe('the pages router React build', () => {
     expect(asked.html).toBe(streamed.html);
   });
 
+  it('refuses a render whose markup was read as bytes rather than text (it would go out without it)', async () => {
+    const asBytes = async () => {
+      const s = await pages.renderToReadableStream(page());
+      const parts: Uint8Array[] = [];
+      for await (const chunk of s as unknown as AsyncIterable<Uint8Array>) parts.push(chunk);
+      return Buffer.concat(parts).toString();
+    };
+    await expect(pages.renderingToString(asBytes)).rejects.toThrow(/not read back as text/);
+  });
+
   it('outside renderingToString, and with options, it is the streaming build', async () => {
     expect((await text(pages.renderToReadableStream(page()))).chunks).toBeGreaterThan(1);
     expect((await pages.renderingToString(() => text(pages.renderToReadableStream(page(), {})))).chunks).toBeGreaterThan(1);
