@@ -190,7 +190,6 @@ const handle = app.getRequestHandler();
 await app.prepare();
 /** A brand page's cache miss rendered with Next's renderer, without its request pipeline (engine/http/coldPageRender.mjs). */
 const cold = createColdPageRender({ enabled: !dev && process.env.COLD_RENDER_DIRECT !== '0', config: builtConfig });
-cold.prepare();
 
 /** Next answers the request, as `url`. @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} url */
 function toNext(req, res, url) {
@@ -237,7 +236,7 @@ function answerRequest(req, res) {
     case 'page':
       // the replay looks at the page path the visitor asked for; Next is given the internal one
       return replay.handle(req, res, { page: d.page, host: d.host }, (c) =>
-        c && cold.ready() ? cold.render(req, res, { page: d.page, url: d.url, key: c.key }, () => toNext(req, res, d.url)) : toNext(req, res, d.url),
+        cold.render(req, res, { page: d.page, url: d.url, key: c?.key }, () => toNext(req, res, d.url)),
       );
     case 'console':
       // answerOf answered a path the console does not have; here url is set

@@ -29,7 +29,9 @@ import { join } from 'node:path';
 import { pageCacheStore } from '../cache/boundedPageCache.mjs';
 
 /** React renders answered from renderToString while `render` runs (./reactPagesServer.cjs). */
-const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => Promise<T>) => Promise<T> }} */ (createRequire(import.meta.url)('./reactPagesServer.cjs'));
+const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => Promise<T>) => Promise<T> }} */ (
+  createRequire(import.meta.url)('./reactPagesServer.cjs')
+);
 
 /** The brand catch-all's page, as Next names it (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE = '/_brand/[brand]/[[...path]]';
@@ -60,10 +62,15 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
   /** @type {(res: any) => void} */
   let releaseCompression;
 
+  /** Whether the route module was loaded and its render wrapped (undefined: not tried yet). */
+  let prepared = /** @type {boolean | undefined} */ (undefined);
+
   /**
-   * Call after Next is prepared: loads the brand route module as Next does (the same module
-   * instance: Node's module cache) and wraps its render to learn the options Next renders with.
-   * Returns whether cold renders can be answered here once Next has rendered one brand page.
+   * Loads the brand route module as Next does (the same module instance: Node's module cache)
+   * and wraps its render to learn the options Next renders with. Done as the first brand page
+   * goes to Next, which loads the module then anyway (loading it at start would hold every
+   * page chunk in an idle server's memory). Returns whether cold renders can be answered here
+   * once Next has rendered that page.
    */
   function prepare() {
     if (!usable) return false;
@@ -128,15 +135,19 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
    * `route.page` is the internal page path (/_brand/{brand}/…), `url` the same with the request's
    * search (what Next would be given), `key` its cache key.
    * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
-   * @param {{ page: string, url: string, key: string }} route
+   * @param {{ page: string, url: string, key?: string }} route (no key: a request the page cache may not answer, Next's)
    * @param {() => unknown} toNext Next answers instead (called at most once, before anything is written)
    */
   async function render(req, res, route, toNext) {
     const base = learnt;
+    if (!base) {
+      prepared ??= prepare();
+      return toNext();
+    }
     const store = pageCacheStore();
     const incrementalCache = /** @type {any} */ (globalThis).__incrementalCache;
     const { key, page, url } = route;
-    if (!base || !store || !incrementalCache || req.method !== 'GET' || inFlight.has(key) || store.get(key) !== null) return toNext();
+    if (!key || !store || !incrementalCache || req.method !== 'GET' || inFlight.has(key) || store.get(key) !== null) return toNext();
     const [, , brand = '', ...path] = page.split('/');
     inFlight.add(key);
     let result;
@@ -190,10 +201,5 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
     res.end(bytes ?? html);
   }
 
-  return {
-    prepare,
-    render,
-    /** Whether a brand page render has been learnt (cold misses are answered here from then on). */
-    ready: () => !!learnt,
-  };
+  return { render };
 }
