@@ -7,10 +7,8 @@
  * stored is what Next then serves as its cache hit.
  */
 import { expect, test } from '@playwright/test';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startInstance, type Instance } from '../support/instances';
+import type { Instance } from '../support/instances';
+import { pageAnswer, startComparedPair } from '../support/comparedInstances';
 import { PORT } from './helpers';
 
 const ON_PORT = PORT + 77;
@@ -26,41 +24,19 @@ const PAGES: [host: string, path: string, headers: Record<string, string>][] = [
   ['ustitleloans.localhost', '/title-loans', {}],
   ['cocoloan.localhost', '/', {}],
 ];
-/** Framing and the moment: the only headers allowed to differ. */
-const FRAMING = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 let on: Instance;
 let off: Instance;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const env = (port: number) => ({ PAGE_CACHE_STATS: '1', LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-${port}.sqlite`), DATABASE_URL: '', REDIS_URL: '' });
-  [on, off] = await Promise.all([startInstance(ON_PORT, env(ON_PORT)), startInstance(OFF_PORT, { ...env(OFF_PORT), COLD_RENDER_DIRECT: '0' })]);
+  [on, off] = await startComparedPair(ON_PORT, OFF_PORT, { COLD_RENDER_DIRECT: '0' });
 });
 test.afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-function get(port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (!FRAMING.has(name)) kept[name] = String(value);
-        resolve({ status: res.statusCode ?? 0, headers: kept, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = pageAnswer;
 const stats = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()) as { renderedDirect: number; stored: number };
 
 test('a first render answered by our server is the one Next answers: same status, bytes and headers, gzip included; its cache hit too', async () => {
