@@ -68,9 +68,8 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
   /**
    * Loads the brand route module as Next does (the same module instance: Node's module cache)
    * and wraps its render to learn the options Next renders with. Done as the first brand page
-   * goes to Next, which loads the module then anyway (loading it at start would hold every
-   * page chunk in an idle server's memory). Returns whether cold renders can be answered here
-   * once Next has rendered that page.
+   * goes to Next, which loads the module then anyway: nothing is loaded earlier than before.
+   * Returns whether cold renders can be answered here once Next has rendered that page.
    */
   function prepare() {
     if (!usable) return false;
