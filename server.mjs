@@ -28,6 +28,7 @@ import { pathToFileURL } from 'node:url';
 import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
+import { createColdPageRender } from './engine/http/coldPageRender.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
@@ -191,6 +192,8 @@ const pageCacheStatsOn = process.env.PAGE_CACHE_STATS === '1';
 const app = next({ dev, port, ...(builtConfig ? { conf: builtConfig } : {}) });
 const handle = app.getRequestHandler();
 await app.prepare();
+/** A brand page's cache miss rendered with Next's renderer, without its request pipeline (engine/http/coldPageRender.mjs). */
+const cold = createColdPageRender({ enabled: !dev && process.env.COLD_RENDER_DIRECT !== '0', config: builtConfig });
 
 /** Next answers the request, as `url`. @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} url */
 function toNext(req, res, url) {
@@ -236,7 +239,9 @@ function answerRequest(req, res) {
       return res.end();
     case 'page':
       // the replay looks at the page path the visitor asked for; Next is given the internal one
-      return replay.handle(req, res, { page: d.page, host: d.host }, () => toNext(req, res, d.url));
+      return replay.handle(req, res, { page: d.page, host: d.host }, (c) =>
+        cold.render(req, res, { page: d.page, url: d.url, key: c?.key }, () => toNext(req, res, d.url)),
+      );
     case 'console':
       // answerOf answered a path the console does not have; here url is set
       return toNext(req, res, d.url ?? '/_console');

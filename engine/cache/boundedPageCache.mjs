@@ -71,7 +71,8 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
   let lastKey = /** @type {string | undefined} */ (undefined);
   const lifetimes = nextLifetimes();
   const asBytes = process.env.PAGE_CACHE_BUFFERS !== '0';
-  const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0, replayed: 0 };
+  // renderedDirect: misses rendered by server.mjs itself (coldPageRender.mjs), not through Next's pipeline
+  const stats = { maxBytes, bytes: 0, entries: 0, stored: 0, evicted: 0, notFoundSkipped: 0, largest: 0, replayed: 0, renderedDirect: 0 };
   /**
    * The HTML of the pages stored last, as Next handed it and as the bytes kept, until Next sends
    * the same string as the page's response (engine/cache/cachedPageReplay.mjs sends these bytes

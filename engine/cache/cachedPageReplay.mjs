@@ -186,7 +186,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * it could be answered from the cache later, records the head Next writes for it.
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
      * @param {Route | undefined} route the brand and normalised host the front door routed the request to
-     * @param {() => unknown} next
+     * @param {(candidate?: Candidate) => unknown} next given the candidate (its cache key) when the page may be cached
      */
     handle(req, res, route, next) {
       const c = api.candidate(req, route);
@@ -216,7 +216,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
           return out;
         }
       );
-      return next();
+      return next(c);
     },
 
     /**

@@ -11,15 +11,19 @@
  * out) but keeps markup as strings and encodes them straight into its 4 KB output buffer.
  *
  * So server.mjs points Next's request for the edge build at the Node build of the same
- * react-dom package, through Next's own alias table (next/dist/server/require-hook.js, the
+ * react-dom package (./reactPagesServer.cjs, which also answers a cold brand page's renders from
+ * renderToString), through Next's own alias table (next/dist/server/require-hook.js, the
  * table Next uses for its own module aliases). The HTML is byte for byte the same
  * (tests/e2e/page-replay.spec.ts compares a server rendering each way).
  * REACT_SERVER_BUILD=edge keeps Next's choice.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const EDGE = 'react-dom/server.edge';
+/** React's Node build as Next's pages router is given it (./reactPagesServer.cjs). */
+const PAGES_SERVER = fileURLToPath(new URL('./reactPagesServer.cjs', import.meta.url));
 
 /**
  * Call after Next is imported (its alias table then exists) and before the first page renders.
@@ -34,7 +38,9 @@ export function choosePagesRenderer(root = process.cwd(), env = process.env) {
     // the Node build in the same react-dom package the edge build would have come from
     const nodeBuild = join(require.resolve(EDGE).replace(/server\.edge\.js$/, ''), 'server.node.js');
     require(nodeBuild);
-    addHookAliases([[EDGE, nodeBuild]]);
+    // the Node build, with the string renders of ./reactPagesServer.cjs for the renders that ask for them
+    if (require(PAGES_SERVER).renderToString !== require(nodeBuild).renderToString) throw new Error(`${PAGES_SERVER} does not load ${nodeBuild}`);
+    addHookAliases([[EDGE, PAGES_SERVER]]);
     return 'node';
   } catch (err) {
     console.warn(`[server] pages render with React's edge build: ${/** @type {Error} */ (err).message}`);

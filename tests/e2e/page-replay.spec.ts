@@ -2,17 +2,15 @@
  * Issue 13: fresh cache hits are answered by server.mjs from the page cache
  * (engine/cache/cachedPageReplay.mjs), and pages render with React's Node build
  * (engine/http/reactRenderer.mjs). Two instances of the same build, one as we run it and one
- * as Next alone would (PAGE_CACHE_REPLAY=0, REACT_SERVER_BUILD=edge), get the same requests:
+ * as Next alone would (PAGE_CACHE_REPLAY=0, REACT_SERVER_BUILD=edge, COLD_RENDER_DIRECT=0), get the same requests:
  * the first render of every page of several brands and templates is the same HTML from both,
  * and after it every answer — status, bytes (plain and gzip), every header but the framing
  * ones — and the first instance did answer them itself.
  */
 import { expect, test } from '@playwright/test';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { startInstance, type Instance } from '../support/instances';
+import type { Instance } from '../support/instances';
+import { pageAnswer, startComparedPair, type PageAnswer } from '../support/comparedInstances';
 import { PORT } from './helpers';
 
 const ON_PORT = PORT + 72;
@@ -26,44 +24,19 @@ const PAGES: [host: string, path: string][] = [
   ['ustitleloans.localhost', '/title-loans'],
   ['cocoloan.localhost', '/'],
 ];
-/** Framing and the moment: the only headers allowed to differ. */
-const FRAMING = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 let on: Instance;
 let off: Instance;
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const env = (port: number) => ({ PAGE_CACHE_STATS: '1', LOANSITES_DB_FILE: join(tmpdir(), `loansites-e2e-${port}.sqlite`), DATABASE_URL: '', REDIS_URL: '' });
-  [on, off] = await Promise.all([
-    startInstance(ON_PORT, env(ON_PORT)),
-    startInstance(OFF_PORT, { ...env(OFF_PORT), PAGE_CACHE_REPLAY: '0', REACT_SERVER_BUILD: 'edge' }),
-  ]);
+  [on, off] = await startComparedPair(ON_PORT, OFF_PORT, { PAGE_CACHE_REPLAY: '0', REACT_SERVER_BUILD: 'edge', COLD_RENDER_DIRECT: '0' });
 });
 test.afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-function get(port: number, host: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, agent: false, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (!FRAMING.has(name)) kept[name] = String(value);
-        resolve({ status: res.statusCode ?? 0, headers: kept, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = pageAnswer;
 const stats = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()) as { replayed: number; reactServerBuild: string };
 const replayed = async (port: number) => (await stats(port)).replayed;
 
@@ -91,7 +64,7 @@ test('every page answered from the cache is the one Next answers: same status, b
       const what = `${method} ${host}${url} ${JSON.stringify(headers)}`;
       expect(a.status, what).toBe(b.status);
       expect(a.headers, what).toEqual(b.headers);
-      const plain = (x: Answer) => (x.headers['content-encoding'] === 'gzip' ? gunzipSync(x.body) : x.body).toString();
+      const plain = (x: PageAnswer) => (x.headers['content-encoding'] === 'gzip' ? gunzipSync(x.body) : x.body).toString();
       expect(plain(a), what).toBe(plain(b));
     }
   }

@@ -1,0 +1,83 @@
+/**
+ * A brand page's cache miss is rendered by server.mjs with Next's own renderer, without Next's
+ * request pipeline (engine/http/coldPageRender.mjs). Two instances of the same build, one as we
+ * run it and one with COLD_RENDER_DIRECT=0 (every miss through Next), get the same first requests
+ * of pages of several brands and templates: every answer — status, bytes (plain and gzip), every
+ * header but the framing ones — is the same, the first instance rendered them itself, and what it
+ * stored is what Next then serves as its cache hit.
+ */
+import { expect, test } from '@playwright/test';
+import type { Instance } from '../support/instances';
+import { pageAnswer, startComparedPair } from '../support/comparedInstances';
+import { PORT } from './helpers';
+
+const ON_PORT = PORT + 77;
+const OFF_PORT = PORT + 78;
+/** Never requested before on either instance; the first one is rendered through Next on both (the direct path learns from it). */
+const PAGES: [host: string, path: string, headers: Record<string, string>][] = [
+  ['ipaydayloans.localhost', '/payday-loans', {}],
+  ['ipaydayloans.localhost', '/', {}],
+  ['ipaydayloans.localhost', '/location/ca/los-angeles', { 'accept-encoding': 'gzip, deflate, br' }],
+  ['ipaydayloans.localhost', '/location/tx/austin?gclid=abc', {}],
+  ['ipaydayloans.localhost', '/apply', {}],
+  ['usbadcreditloans.localhost', '/payday-loans/location/california', { 'accept-encoding': 'gzip' }],
+  ['ustitleloans.localhost', '/title-loans', {}],
+  ['cocoloan.localhost', '/', {}],
+];
+
+let on: Instance;
+let off: Instance;
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  [on, off] = await startComparedPair(ON_PORT, OFF_PORT, { COLD_RENDER_DIRECT: '0' });
+});
+test.afterAll(async () => {
+  await Promise.all([on?.stop(), off?.stop()]);
+});
+
+const get = pageAnswer;
+const stats = async (port: number) => (await (await fetch(`http://127.0.0.1:${port}/__page-cache`)).json()) as { renderedDirect: number; stored: number };
+
+test('a first render answered by our server is the one Next answers: same status, bytes and headers, gzip included; its cache hit too', async () => {
+  test.setTimeout(180_000);
+  for (const [host, path, headers] of PAGES) {
+    const [a, b] = [await get(ON_PORT, host, path, headers), await get(OFF_PORT, host, path, headers)];
+    const what = `first ${host}${path} ${JSON.stringify(headers)}`;
+    expect([a.status, b.status], what).toEqual([200, 200]);
+    expect(a.headers['x-nextjs-cache'], what).toBe('MISS');
+    expect(a.headers, what).toEqual(b.headers);
+    expect(a.body.equals(b.body), what).toBe(true);
+  }
+  // every page but the first (Next's render the direct path learnt from) was rendered by our server
+  expect((await stats(ON_PORT)).renderedDirect).toBe(PAGES.length - 1);
+  expect((await stats(OFF_PORT)).renderedDirect).toBe(0);
+  for (const [host, path, headers] of PAGES) {
+    const [a, b] = [await get(ON_PORT, host, path, headers), await get(OFF_PORT, host, path, headers)];
+    const what = `again ${host}${path}`;
+    expect(a.headers['x-nextjs-cache'], what).toBe('HIT');
+    expect(a.headers, what).toEqual(b.headers);
+    expect(a.body.equals(b.body), what).toBe(true);
+  }
+});
+
+test('eight visitors asking for the same never-rendered page at once all get it, and it is rendered here once', async () => {
+  const path = '/location/ny/buffalo';
+  const before = await stats(ON_PORT);
+  const answers = await Promise.all(Array.from({ length: 8 }, () => get(ON_PORT, 'ipaydayloans.localhost', path)));
+  const reference = await get(OFF_PORT, 'ipaydayloans.localhost', path);
+  for (const a of answers) {
+    expect(a.status).toBe(200);
+    expect(a.body.toString()).toBe(reference.body.toString());
+  }
+  expect((await stats(ON_PORT)).renderedDirect - before.renderedDirect).toBe(1);
+});
+
+test('what is not a brand page miss still reaches Next: a brand 404, a draft-mode cookie', async () => {
+  const before = (await stats(ON_PORT)).renderedDirect;
+  const [a, b] = [await get(ON_PORT, 'ipaydayloans.localhost', '/no-such-page'), await get(OFF_PORT, 'ipaydayloans.localhost', '/no-such-page')];
+  expect([a.status, b.status]).toEqual([404, 404]);
+  expect(a.body.toString()).toBe(b.body.toString());
+  expect((await get(ON_PORT, 'ipaydayloans.localhost', '/location/ny/albany', { cookie: '__prerender_bypass=x' })).status).toBe(200);
+  expect((await stats(ON_PORT)).renderedDirect).toBe(before);
+});
