@@ -23,6 +23,10 @@ export interface ConsoleUsersTable {
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** a new account's temporary password, sealed, until the admin who made it has seen it once (engine/store/consoleUserAdmin.ts) */
   shown_once: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the IANA zone the user's figures are grouped in (migration 020); '' = UTC */
+  time_zone: ColumnType<string, string | undefined, string>;
+  /** the currency the user's money is shown in; '' = US dollars */
+  currency: ColumnType<string, string | undefined, string>;
   created_at: string;
   updated_at: string;
 }

@@ -65,12 +65,12 @@ const add = (m: Map<string, { cents: number; clicks: number }>, k: string, c: Co
 };
 
 /** The filter's costs by campaign and by day (whole days: a cost report has no hours). */
-export async function costsOf(db: Store, f: FunnelFilter): Promise<Costs> {
+export async function costsOf(db: Store, f: FunnelFilter, days = { from: f.from.slice(0, 10), to: f.to.slice(0, 10) }): Promise<Costs> {
   const applies = f.brand === undefined && f.source === undefined && f.landing === undefined && f.device === undefined;
   const byCampaign = new Map<string, { cents: number; clicks: number }>();
   const byDay = new Map<string, { cents: number; clicks: number }>();
   if (!applies) return { applies, byCampaign, byDay, leftOut: [] };
-  const cells = await costCells(db, f.from.slice(0, 10), f.to.slice(0, 10), f.campaign);
+  const cells = await costCells(db, days.from, days.to, f.campaign);
   const other = new Map<string, number>();
   let total: { cents: number; clicks: number } | undefined;
   for (const c of cells) {

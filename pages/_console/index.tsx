@@ -15,25 +15,37 @@ import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/
 import { overview } from '../../engine/traffic/funnelQuery';
 import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
+import { moneyCells } from '../../engine/traffic/moneyQuery';
+import { CUTS, leadCuts, type Cut, type CutRow } from '../../engine/console/cutsQuery';
 
 export const config = { unstable_runtimeJS: false };
 
 type Overview = Awaited<ReturnType<typeof overview>>;
 type Query = Omit<OverviewQuery, 'filter'>;
-type Props = ConsoleProps<{ query: Query; brands: string[]; data: Overview; /** events refused past the ingest budget in the range */ refused: number }>;
+type Props = ConsoleProps<{
+  query: Query;
+  brands: string[];
+  data: Overview;
+  cuts: Record<Cut, CutRow[]>;
+  /** events refused past the ingest budget in the range */
+  refused: number;
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db) => {
     const brands = [...getCatalog().brands.keys()].sort();
     const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
     const { filter, ...query } = overviewQuery(q, new Set(brands));
-    const data = await overview(db, filter);
+    const cells = moneyCells(db, filter);
+    const data = await overview(db, filter, { cells });
+    const cuts = await leadCuts(db, filter, await cells);
     const refused = await refusedEvents(db, filter);
     const sorted = (rows: Overview['byCampaign']) => sortBreakdown(rows, query.sort);
     return {
       query,
       brands,
       refused,
+      cuts,
       data: { ...data, byCampaign: sorted(data.byCampaign), bySource: sorted(data.bySource), byLanding: sorted(data.byLanding), byState: sorted(data.byState) },
     };
   });
@@ -92,6 +104,53 @@ function costCells(c: CostFigures): string[] {
   ];
 }
 
+const CUT_HEAD = [
+  'Leads',
+  'Sold',
+  'Rejected',
+  'Returns',
+  'Return %',
+  'Revenue',
+  'Cost',
+  'Profit',
+  'Cost per lead',
+  'Revenue per lead',
+  'Revenue per sold lead',
+  'Earnings per click',
+  'Acceptance %',
+];
+const rate = (r: number | null) => (r === null ? '—' : pct(r));
+
+/** A lead cut (buyer, sub-id, landing page, loan kind) with the lead platforms' columns; response times per buyer only. */
+function CutTable({ cut, caption, rows }: { cut: Cut; caption: string; rows: CutRow[] }) {
+  const timed = cut === 'buyer';
+  const head = ['Value', ...CUT_HEAD, ...(timed ? ['Response p50', 'Response p95'] : [])];
+  return (
+    <DataTable
+      caption={caption}
+      head={head}
+      numeric={head.map((_, i) => i > 0)}
+      rows={rows.map((r) => [
+        r.key || '(none)',
+        num(r.leads),
+        num(r.sold),
+        num(r.rejected),
+        num(r.returned),
+        rate(r.returnRate),
+        money(r.revenueCents),
+        money(r.cost.costCents),
+        money(r.cost.profitCents),
+        money(r.cost.costPerLeadCents),
+        money(r.cost.revenuePerLeadCents),
+        money(r.cost.revenuePerSoldCents),
+        money(r.cost.earningsPerClickCents),
+        rate(r.acceptance),
+        ...(timed ? [r.p50Ms === null ? '—' : `${num(r.p50Ms)} ms`, r.p95Ms === null ? '—' : `${num(r.p95Ms)} ms`] : []),
+      ])}
+    />
+  );
+}
+
 /** A filter chosen from a list, or none (`all`, the empty value). */
 function FilterSelect({ label, name, value, all, options }: { label: string; name: string; value: string; all: string; options: readonly string[] }) {
   return (
@@ -111,7 +170,7 @@ function FilterSelect({ label, name, value, all, options }: { label: string; nam
 
 export default function OverviewPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Overview" viewer={props.viewer} forbidden />;
-  const { query, brands, data, refused } = props;
+  const { query, brands, data, refused, cuts } = props;
   const f = data.funnel;
   return (
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
@@ -211,6 +270,14 @@ export default function OverviewPage(props: Props) {
       <Breakdown query={query} caption="By source" rows={data.bySource} />
       <Breakdown query={query} caption="By landing page" rows={data.byLanding} />
       <Breakdown query={query} caption="By state" rows={data.byState} />
+      <h2 className="mb-2 text-xl font-semibold">Leads, buyers and sales</h2>
+      <p className="mb-4">
+        A buyer&apos;s leads are those offered to it, its rejected ones those it neither bid on nor accepted; elsewhere rejected leads are those no buyer took.
+        Costs are reported by day and campaign only, so these cuts show no cost.
+      </p>
+      {CUTS.map(([cut, caption]) => (
+        <CutTable key={cut} cut={cut} caption={caption} rows={cuts[cut]} />
+      ))}
     </ConsoleLayout>
   );
 }
