@@ -77,7 +77,13 @@ export type AuditAction =
   | 'revision_saved'
   | 'role_changed'
   | 'user_disabled'
-  | 'user_enabled';
+  | 'user_enabled'
+  | 'currency_rate_set'
+  | 'settings_changed'
+  | 'alert_rule_added'
+  | 'alert_rule_removed'
+  | 'sign_in_link_created'
+  | 'sign_in_link_used';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

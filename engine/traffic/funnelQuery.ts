@@ -18,6 +18,7 @@ import type { Store } from '../store/db';
 import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
 import { FUNNEL_STAGES, type FunnelStage } from '../store/trafficRules';
 import { costFigures, costsOf, type CostFigures } from './costMetrics';
+import type { Converter } from './currency';
 
 export interface FunnelFilter {
   /** ISO 8601 times; the range is [from, to) at hour precision */
@@ -310,6 +311,8 @@ export interface OverviewOptions {
   hourly?: boolean;
   /** the cost reports' days to read, [from, to) as YYYY-MM-DD (default: the filter's UTC days) */
   costDays?: { from: string; to: string };
+  /** the currency costs are converted to (default: US dollars, others left out) */
+  money?: Converter;
 }
 
 /** Everything the overview page shows, in one call (the bench times this). */
@@ -326,7 +329,7 @@ export async function overview(db: Store, f: FunnelFilter, opts: OverviewOptions
     breakdown(db, f, 'landing', 50, cells),
     breakdown(db, f, 'state', 50, cells),
     series(db, f, bucket, cells),
-    costsOf(db, f, opts.costDays),
+    costsOf(db, f, opts.costDays, opts.money),
   ]);
   const counts = (visits: number, stored: number, sold: number, revenueCents: number) => ({ visits, stored, sold, revenueCents });
   const withCost = <T extends BreakdownRow>(rows: T[], cost: (r: T) => { cents: number; clicks: number } | undefined): (T & { cost: CostFigures })[] =>

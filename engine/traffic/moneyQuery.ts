@@ -14,13 +14,15 @@
  * page and device when the visit is known, else the lead's brand and device and none of the
  * rest; the state from the lead. So a filter or a breakdown splits sales exactly as it splits
  * leads, on SQLite and PostgreSQL alike (only literals in the grouped expressions: PostgreSQL
- * matches GROUP BY to SELECT by their text).
+ * matches GROUP BY to SELECT by their text). The cells also carry the lead's sub-id (source2),
+ * loan kind and currency, the sale's buyer, and the leads no buyer took (unsold, on the day that
+ * was decided), for the console's lead cuts (engine/console/cutsQuery.ts).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../store/db';
 import type { FunnelFilter } from './funnelQuery';
 
-export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device', 'subId', 'loanKind', 'buyer'] as const;
+export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device', 'subId', 'loanKind', 'buyer', 'currency'] as const;
 export type MoneyDim = (typeof MONEY_DIMS)[number];
 
 /** Sales and returns of one bucket (day or hour) and one combination of dimensions. */
@@ -47,6 +49,8 @@ const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
   loanKind: sql<string>`coalesce(l.loan_kind, '')`,
   // the sale's buyer, or the returning one ('' for a lead no buyer took)
   buyer: sql<string>`coalesce(m.buyer_id, '')`,
+  // a price is in its lead's currency (the brand's); the console converts (./currency.ts)
+  currency: sql<string>`coalesce(nullif(l.currency, ''), 'USD')`,
 };
 
 const FILTERS = ['brand', 'campaign', 'source', 'landing', 'device'] as const;

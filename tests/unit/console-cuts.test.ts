@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { insertLead } from '../../engine/store/leads';
-import { addEvents } from '../../engine/store/sales';
+import { addEvents, type NewEvent } from '../../engine/store/sales';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
 import { histogramPercentile, leadCuts } from '../../engine/console/cutsQuery';
@@ -80,7 +80,7 @@ describe.each(stores.kinds('cuts.sqlite'))('%s', (_kind, options) => {
       .insertInto('lead_sales')
       .values({ lead_id: d, status: 'unsold', duplicate: 0, runs: 1, created_at: at.toISOString(), decided_at: at.toISOString() })
       .execute();
-    const ping = (lead_id: string, buyer_id: string, outcome: string, latency_ms: number) => ({
+    const ping = (lead_id: string, buyer_id: string, outcome: 'bid' | 'no-bid', latency_ms: number): NewEvent => ({
       lead_id,
       buyer_id,
       step: 'ping',
