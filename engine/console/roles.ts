@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   'exports.run',
   'users.manage',
   'audit.view',
+  'settings.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

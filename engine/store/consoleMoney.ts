@@ -29,7 +29,7 @@ export interface AlertRulesTable {
 
 export interface AlertEpisodesTable {
   rule_id: string;
-  /** what fired: e.g. the buyer and its cap level */
+  /** what fired: e.g. "acme day 90%" (one row per rule and subject: its latest episode) */
   subject: string;
   state: 'open' | 'resolved';
   opened_at: string;

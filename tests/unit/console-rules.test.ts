@@ -22,6 +22,7 @@ describe('who may see what', () => {
     'exports.run': [true, false, false, false],
     'users.manage': [true, false, false, false],
     'audit.view': [true, false, false, false],
+    'settings.manage': [true, false, false, false],
   };
   it('the table names every permission', () => expect(Object.keys(TABLE).sort()).toEqual([...PERMISSIONS].sort()));
   it.each(PERMISSIONS.flatMap((p) => ROLES.map((r, i) => [r, p, TABLE[p][i]] as const)))('%s may %s: %s', (role, permission, want) => {

@@ -9,8 +9,9 @@
  * - Each console user keeps a time zone and a currency for the figures they see ('' = UTC, USD).
  * - currency_rates: what one unit of a currency is worth in US dollars, set by an admin (never
  *   fetched), in millionths so sums stay exact.
- * - alert_rules, alert_episodes (one open episode per rule and subject: an alert is sent once when
- *   it opens and once when it resolves) and alert_deliveries (the webhook messages, retried with
+ * - alert_rules, alert_episodes (one row per rule and subject, its latest episode: opening it is a
+ *   conditional write only one instance wins, so an alert is sent once when it opens and once when
+ *   it resolves) and alert_deliveries (the webhook messages, retried with
  *   the outbox's back-off: the lead outbox's rows belong to a lead, these do not).
  * - console_sign_in_links: a one-time link's token SHA-256 only, its expiry and when it was used.
  */
@@ -54,7 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('alert_episodes')
     .$call(notNull('rule_id subject state opened_at message'))
     .addColumn('resolved_at', 'text')
-    .addPrimaryKeyConstraint('alert_episodes_pk', ['rule_id', 'subject', 'opened_at'])
+    .addPrimaryKeyConstraint('alert_episodes_pk', ['rule_id', 'subject'])
     .execute();
   await db.schema.createIndex('alert_episodes_open').on('alert_episodes').columns(['state', 'rule_id', 'subject']).execute();
   await keyedTable(db, 'alert_deliveries', 'id', 'body status attempts:integer next_attempt_at created_at').addColumn('last_error', 'text').execute();
