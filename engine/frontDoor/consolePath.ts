@@ -15,13 +15,15 @@ export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
 const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account)$/;
+/** The money settings' page (currency rates, alert rules). */
+const SETTINGS_PAGE = /^\/settings$/;
 const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
 const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {
-  if (PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
+  if (PAGE.test(path) || SETTINGS_PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
   if (API.test(path) || OWN_FILES.test(path)) return path + search;
   return undefined;
 }
