@@ -55,4 +55,6 @@ export interface ConsoleSignInLinksTable {
   created_at: string;
   expires_at: string;
   used_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the link's token, sealed, until the admin who made it has seen it once */
+  shown_once: ColumnType<string | null, string | null | undefined, string | null>;
 }

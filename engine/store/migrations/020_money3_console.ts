@@ -13,7 +13,8 @@
  *   conditional write only one instance wins, so an alert is sent once when it opens and once when
  *   it resolves) and alert_deliveries (the webhook messages, retried with
  *   the outbox's back-off: the lead outbox's rows belong to a lead, these do not).
- * - console_sign_in_links: a one-time link's token SHA-256 only, its expiry and when it was used.
+ * - console_sign_in_links: a one-time link's token SHA-256 only, its expiry and when it was used; the
+ *   link itself sealed until the admin who made it has seen it once.
  */
 import { sql, type Kysely } from 'kysely';
 import { keyedTable, notNull } from './columns';
@@ -61,7 +62,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await keyedTable(db, 'alert_deliveries', 'id', 'body status attempts:integer next_attempt_at created_at').addColumn('last_error', 'text').execute();
   await db.schema.createIndex('alert_deliveries_due').on('alert_deliveries').columns(['status', 'next_attempt_at']).execute();
 
-  await keyedTable(db, 'console_sign_in_links', 'token_hash', 'user_id created_by created_at expires_at').addColumn('used_at', 'text').execute();
+  await keyedTable(db, 'console_sign_in_links', 'token_hash', 'user_id created_by created_at expires_at')
+    .addColumn('used_at', 'text')
+    .addColumn('shown_once', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
