@@ -28,6 +28,7 @@ import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { throughputRows } from './bench/throughput';
 import { trafficOverviewRows } from './bench/trafficOverview';
+import { floodMemoryRows } from './bench/floodMemory';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
@@ -42,6 +43,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'sale', rows: saleRows },
   { name: 'screening', rows: screeningRows },
   { name: 'event ingest', rows: eventIngestRows },
+  { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },
 ];
 

@@ -23,13 +23,7 @@ import { dimWhere, moneyBy, type MoneyCell } from '../traffic/moneyQuery';
 import { costFigures, type CostFigures } from '../traffic/costMetrics';
 import type { FunnelFilter } from '../traffic/funnelQuery';
 
-export const CUTS = [
-  ['buyer', 'By buyer'],
-  ['subId', 'By sub-id'],
-  ['landing', 'By landing page (leads)'],
-  ['loanKind', 'By loan kind'],
-] as const;
-export type Cut = (typeof CUTS)[number][0];
+import type { Cut } from './cuts';
 
 export interface CutRow {
   key: string;

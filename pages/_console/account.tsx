@@ -10,7 +10,7 @@ import { consolePage, queryText, type ConsoleProps } from '../../engine/console/
 import { groupedSecret, otpauthUri, totpRequired } from '../../engine/console/totp';
 import { userTotp } from '../../engine/console/totpStore';
 import { findUser } from '../../engine/store/console';
-import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsRoutes';
+import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsNotes';
 
 export const config = { unstable_runtimeJS: false };
 

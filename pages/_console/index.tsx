@@ -15,7 +15,8 @@ import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/
 import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
 import { rateText } from '../../engine/traffic/currency';
-import { CUTS, type CutRow } from '../../engine/console/cutsQuery';
+import type { CutRow } from '../../engine/console/cutsQuery';
+import { CUTS } from '../../engine/console/cuts';
 import { overviewData, type Totals } from '../../engine/console/overviewData';
 import { delta, GRAINS, grainOf } from '../../engine/console/periods';
 import { findUser } from '../../engine/store/console';

@@ -7,7 +7,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsRoutes';
+import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsNotes';
 import { alertRules, webhookOf } from '../../engine/console/alerts';
 import { ALERT_KINDS, MAX_WINDOW_HOURS, ruleText } from '../../engine/console/alertRules';
 import { rateRows } from '../../engine/store/currencyRates';
