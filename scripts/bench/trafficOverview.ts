@@ -43,7 +43,15 @@ const day = (iso: string) => iso.slice(0, 10);
 
 async function timed(db: Store, f: FunnelFilter, kind: keyof typeof BUDGET): Promise<{ ms: number; answer: unknown }> {
   const { from, to, ...dims } = f;
-  const ask = { from: day(from), to: day(new Date(Date.parse(to) - 86_400_000).toISOString()), dims, zone: '', grain: 'day' as const, compare: false, currency: 'USD' };
+  const ask = {
+    from: day(from),
+    to: day(new Date(Date.parse(to) - 86_400_000).toISOString()),
+    dims,
+    zone: '',
+    grain: 'day' as const,
+    compare: false,
+    currency: 'USD',
+  };
   const answer = await overviewData(db, ask);
   const times: number[] = [];
   for (let i = 0; i < BUDGET[kind].runs; i++) {
@@ -73,7 +81,11 @@ async function addCosts(db: Store): Promise<void> {
         imported_at: NOW.toISOString(),
         imported_by: 'bench',
       });
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('ad_costs').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('ad_costs')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 const figure = (kind: string, name: string) =>

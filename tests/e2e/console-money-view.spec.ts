@@ -30,18 +30,26 @@ test.beforeAll(async () => {
     const at = [EVENING, AFTERNOON, AFTERNOON, BEFORE];
     await writeTraffic(db, {
       visits: at.map((t, i) =>
-        visitRow(v(i), { path: '/payday-loans', params: { utm_campaign: campaign } }, { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'iPhone', optedOut: false, now: t }),
+        visitRow(
+          v(i),
+          { path: '/payday-loans', params: { utm_campaign: campaign } },
+          { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'iPhone', optedOut: false, now: t },
+        ),
       ),
       events: at.map((t, i) => trafficEvent(v(i), 'stored', t.toISOString())),
     });
-    const lead = (i: number, extra = {}) => insertLead(db, leadRow({ visit_id: v(i), created_at: at[i]!.toISOString(), source2: `sub-${r}`, ...extra }), []).then((l) => l.id);
+    const lead = (i: number, extra = {}) =>
+      insertLead(db, leadRow({ visit_id: v(i), created_at: at[i]!.toISOString(), source2: `sub-${r}`, ...extra }), []).then((l) => l.id);
     const l1 = await lead(0);
     const l2 = await lead(1, { brand: 'weloans', currency: 'CAD' });
     const l3 = await lead(2);
     const l4 = await lead(3);
     await recordSaleRow(db, { leadId: l1, buyer: buyerA, priceCents: 4000, at: EVENING });
     await recordSaleRow(db, { leadId: l2, buyer: buyerB, priceCents: 10000, at: AFTERNOON }); // C$100.00
-    await db.insertInto('lead_sales').values({ lead_id: l3, status: 'unsold', duplicate: 0, runs: 1, created_at: AFTERNOON.toISOString(), decided_at: AFTERNOON.toISOString() }).execute();
+    await db
+      .insertInto('lead_sales')
+      .values({ lead_id: l3, status: 'unsold', duplicate: 0, runs: 1, created_at: AFTERNOON.toISOString(), decided_at: AFTERNOON.toISOString() })
+      .execute();
     await recordSaleRow(db, { leadId: l4, buyer: buyerA, priceCents: 1000, at: BEFORE });
     await addEvents(db, [
       { lead_id: l1, buyer_id: buyerA, step: 'ping', outcome: 'bid', latency_ms: 120, at: EVENING.toISOString() },
