@@ -14,7 +14,7 @@ import type { Store } from '../store/db';
 import { currencyRates } from '../store/currencyRates';
 import { costFigures, costsOf, type CostFigures } from '../traffic/costMetrics';
 import { converter, convertRows, type Converter } from '../traffic/currency';
-import { funnel, overview, type FunnelFilter } from '../traffic/funnelQuery';
+import { funnel, overview, type FunnelFilter, type SeriesPoint } from '../traffic/funnelQuery';
 import { moneyCells, type MoneyCell } from '../traffic/moneyQuery';
 import { leadCuts } from './cutsQuery';
 import { bucketOf, localHour, nextDay, previousPeriod, zonedRange, type Grain } from './periods';
@@ -43,14 +43,8 @@ export interface Totals {
   revenuePerLeadCents: number | null;
 }
 
-export interface PeriodRow {
-  at: string;
-  visits: number;
-  stored: number;
-  sold: number;
-  returned: number;
-  returnedCents: number;
-  revenueCents: number;
+/** A series point of the operator's period (hour, day, week or month) with its cost figures. */
+export interface PeriodRow extends SeriesPoint {
   cost: CostFigures;
 }
 
@@ -98,9 +92,7 @@ export function groupPeriods(
       const r = row(bucketOf(day, grain));
       r.costKnown = { cents: (r.costKnown?.cents ?? 0) + c.cents, clicks: (r.costKnown?.clicks ?? 0) + c.clicks };
     }
-  return [...rows.values()]
-    .sort((a, b) => (a.at < b.at ? -1 : 1))
-    .map(({ costKnown, ...r }) => ({ ...r, cost: costFigures(costKnown, r) }));
+  return [...rows.values()].sort((a, b) => (a.at < b.at ? -1 : 1)).map(({ costKnown, ...r }) => ({ ...r, cost: costFigures(costKnown, r) }));
 }
 
 export async function overviewData(db: Store, ask: OverviewAsk) {

@@ -4,6 +4,7 @@
  * and how the last webhook messages fared. Posts to /api/console/settings, each change audited.
  */
 import type { GetServerSideProps } from 'next';
+import type { ReactNode } from 'react';
 import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
@@ -48,6 +49,17 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     };
   });
 
+/** A post to /api/console/settings with the session's CSRF token and the change it makes. */
+function SettingsForm({ csrf, op, className, children }: { csrf: string; op: string; className?: string; children: ReactNode }) {
+  return (
+    <form method="post" action="/api/console/settings" className={className}>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="op" value={op} />
+      {children}
+    </form>
+  );
+}
+
 const smallButton = 'inline-flex min-h-11 min-w-11 items-center rounded border border-slate-600 bg-white px-3 text-sm';
 
 export default function SettingsPage(props: Props) {
@@ -76,9 +88,7 @@ export default function SettingsPage(props: Props) {
           head={['Currency', 'Rate', 'Set by', 'Set at']}
           rows={props.rates.length ? props.rates.map((r) => [r.currency, r.text, r.setBy, when(r.setAt)]) : [['—', 'No rate is set', '', '']]}
         />
-        <form method="post" action="/api/console/settings" className="flex flex-wrap items-end gap-3">
-          <input type="hidden" name="csrf" value={csrf} />
-          <input type="hidden" name="op" value="rate" />
+        <SettingsForm csrf={csrf} op="rate" className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col text-sm">
             Currency
             <select name="currency" className={inputClass}>
@@ -92,7 +102,7 @@ export default function SettingsPage(props: Props) {
           <button type="submit" className={buttonClass}>
             Save rate
           </button>
-        </form>
+        </SettingsForm>
       </section>
       <section aria-labelledby="alerts" className="mb-8 max-w-3xl">
         <h2 id="alerts" className="mb-2 text-xl font-semibold">
@@ -109,20 +119,16 @@ export default function SettingsPage(props: Props) {
           {props.rules.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center gap-2">
               <span>{r.text}</span>
-              <form method="post" action="/api/console/settings">
-                <input type="hidden" name="csrf" value={csrf} />
-                <input type="hidden" name="op" value="alert-remove" />
+              <SettingsForm csrf={csrf} op="alert-remove">
                 <input type="hidden" name="id" value={r.id} />
                 <button type="submit" className={smallButton} aria-label={`Remove the alert: ${r.text}`}>
                   Remove
                 </button>
-              </form>
+              </SettingsForm>
             </li>
           ))}
         </ul>
-        <form method="post" action="/api/console/settings" className="flex flex-wrap items-end gap-3">
-          <input type="hidden" name="csrf" value={csrf} />
-          <input type="hidden" name="op" value="alert-add" />
+        <SettingsForm csrf={csrf} op="alert-add" className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col text-sm">
             Kind
             <select name="kind" className={inputClass}>
@@ -151,7 +157,7 @@ export default function SettingsPage(props: Props) {
           <button type="submit" className={buttonClass}>
             Add alert
           </button>
-        </form>
+        </SettingsForm>
       </section>
     </ConsoleLayout>
   );
