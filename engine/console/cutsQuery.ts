@@ -58,13 +58,23 @@ const LEAD_KEYS = {
   landing: sql<string>`coalesce(v.landing_path, '')`,
 };
 
-/** Leads stored in the range by sub-id, loan kind and landing page (one grouped query). */
-async function storedLeads(db: Store, f: FunnelFilter) {
-  const q = dimWhere(
-    db.selectFrom('leads as l').leftJoin('traffic_visits as v', 'v.id', 'l.visit_id').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to),
-    f,
-  );
-  return q
+const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' && k !== 'to');
+
+/**
+ * Leads stored in the range by sub-id, loan kind and landing page (one grouped query). Unfiltered,
+ * with the landing pages' stored leads given (the overview has them from the rollups), the lead's
+ * visit is not read at all: the query reads one covering index of the leads.
+ */
+async function storedLeads(db: Store, f: FunnelFilter, landings?: ReadonlyMap<string, number>) {
+  const range = db.selectFrom('leads as l').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to);
+  if (landings && !filtered(f)) {
+    const rows = await range
+      .select((eb) => [LEAD_KEYS.subId.as('subId'), LEAD_KEYS.loanKind.as('loanKind'), eb.fn.countAll<number | string>().as('n')])
+      .groupBy([LEAD_KEYS.subId, LEAD_KEYS.loanKind])
+      .execute();
+    return { rows: rows.map((r) => ({ ...r, landing: undefined })), landings };
+  }
+  const rows = await dimWhere(range.leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f)
     .select((eb) => [
       LEAD_KEYS.subId.as('subId'),
       LEAD_KEYS.loanKind.as('loanKind'),
@@ -73,6 +83,7 @@ async function storedLeads(db: Store, f: FunnelFilter) {
     ])
     .groupBy([LEAD_KEYS.subId, LEAD_KEYS.loanKind, LEAD_KEYS.landing])
     .execute();
+  return { rows, landings: undefined };
 }
 
 /** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
@@ -80,11 +91,11 @@ const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
 
 /** Each buyer's offered and accepted leads, and its answered latencies as counts per value. */
 async function offers(db: Store, f: FunnelFilter) {
-  const filtered = Object.keys(f).some((k) => k !== 'from' && k !== 'to');
   const base = () => {
     let q = db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
     // Only a filtered question looks at the lead and its visit (the unfiltered one reads one index).
-    if (filtered) q = q.where('m.lead_id', 'in', dimWhere(db.selectFrom('leads as l').leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f).select('l.id'));
+    if (filtered(f))
+      q = q.where('m.lead_id', 'in', dimWhere(db.selectFrom('leads as l').leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f).select('l.id'));
     return q;
   };
   const [counts, latencies] = await Promise.all([
@@ -128,14 +139,24 @@ function rowOf(key: string, leads: number, m: { sold: number; rejected: number; 
 
 const ZERO = { sold: 0, rejected: 0, returned: 0, revenueCents: 0 };
 
-/** Every cut's rows, largest by leads (then revenue) first, at most `limit` each. */
-export async function leadCuts(db: Store, f: FunnelFilter, cells: readonly MoneyCell[], limit = 50): Promise<Record<Cut, CutRow[]>> {
-  const [leads, offered] = await Promise.all([storedLeads(db, f), offers(db, f)]);
+/**
+ * Every cut's rows, largest by leads (then revenue) first, at most `limit` each. `landings`: the
+ * stored leads by landing page when the caller has them (the rollups' "stored", as the overview's
+ * landing-page breakdown counts them), used when the question is unfiltered.
+ */
+export async function leadCuts(
+  db: Store,
+  f: FunnelFilter,
+  cells: readonly MoneyCell[],
+  limit = 50,
+  landings?: ReadonlyMap<string, number>,
+): Promise<Record<Cut, CutRow[]>> {
+  const [leads, offered] = await Promise.all([storedLeads(db, f, landings), offers(db, f)]);
   const order = (rows: CutRow[]) => rows.sort((a, b) => b.leads - a.leads || b.revenueCents - a.revenueCents || (a.key < b.key ? -1 : 1)).slice(0, limit);
   const out = {} as Record<Cut, CutRow[]>;
   for (const cut of ['subId', 'loanKind', 'landing'] as const) {
-    const stored = new Map<string, number>();
-    for (const r of leads) stored.set(r[cut], (stored.get(r[cut]) ?? 0) + Number(r.n));
+    const stored = new Map<string, number>(cut === 'landing' && leads.landings ? leads.landings : []);
+    if (!(cut === 'landing' && leads.landings)) for (const r of leads.rows) stored.set(r[cut]!, (stored.get(r[cut]!) ?? 0) + Number(r.n));
     const money = moneyBy(cells, (c) => c[cut]);
     const keys = new Set([...stored.keys(), ...money.keys()]);
     out[cut] = order([...keys].map((k) => rowOf(k, stored.get(k) ?? 0, money.get(k) ?? ZERO)));

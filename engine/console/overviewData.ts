@@ -103,7 +103,7 @@ export async function overviewData(db: Store, ask: OverviewAsk) {
   const cells = moneyIn(db, f, hourly ? 'hour' : 'day', money);
   cells.catch(() => undefined);
   const data = await overview(db, f, { cells, hourly, costDays: { from: ask.from, to: nextDay(ask.to) }, money });
-  const cuts = await leadCuts(db, f, await cells);
+  const cuts = await leadCuts(db, f, await cells, 50, new Map(data.byLanding.map((r) => [r.key, r.stored])));
   const periods = groupPeriods(data.chart, data.costDays, zone, ask.grain, hourly);
   const stage = (s: string) => data.funnel.stages.find((x) => x.stage === s)!.count;
   const totals = totalsOf(stage('visits'), stage('stored'), stage('sold'), data.funnel.revenueCents, data.cost);

@@ -53,6 +53,9 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const utc = await overviewData(db(), ask());
     expect(utc.periods.map((p) => [p.at, p.visits, p.sold, p.revenueCents])).toEqual([['2026-11-02', 2, 2, 6000]]);
     expect(utc.zone).toBe('UTC');
+    // the landing page's leads from the rollups' stored leads, its sales from the sale records
+    expect(utc.cuts.landing.map((r) => [r.key, r.leads, r.sold, r.revenueCents])).toEqual([['/payday-loans', 2, 2, 6000]]);
+    expect(utc.cuts.loanKind.map((r) => [r.key, r.leads, r.sold])).toEqual([['general', 2, 2]]);
 
     const ny = await overviewData(db(), ask({ zone: 'America/New_York' }));
     expect(ny.periods.map((p) => [p.at, p.visits, p.sold, p.revenueCents])).toEqual([
@@ -70,7 +73,10 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
       ['week of 2026-11-02', 1],
     ]);
     const months = await overviewData(db(), ask({ from: '2026-10-31', grain: 'month' }));
-    expect(months.periods.map((p) => [p.at, p.sold])).toEqual([['2026-10', 1], ['2026-11', 2]]);
+    expect(months.periods.map((p) => [p.at, p.sold])).toEqual([
+      ['2026-10', 1],
+      ['2026-11', 2],
+    ]);
 
     // 1–2 November against 30–31 October: $60.00 against $10.00
     const compared = await overviewData(db(), ask({ compare: true }));
