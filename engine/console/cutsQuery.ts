@@ -86,6 +86,8 @@ async function storedLeads(db: Store, f: FunnelFilter, landings?: ReadonlyMap<st
   return { rows, landings: undefined };
 }
 
+const OFFER_LAG_MS = 7 * 86_400_000;
+
 /** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
 const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
 
@@ -94,8 +96,21 @@ async function offers(db: Store, f: FunnelFilter) {
   const base = () => {
     let q = db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
     // Only a filtered question looks at the lead and its visit (the unfiltered one reads one index).
+    // A lead is offered when its sale runs, right after it is stored (or within minutes, a sale taken up again after a
+    // restart): the leads of the range and the week before it are the only candidates, read from one covering index.
     if (filtered(f))
-      q = q.where('m.lead_id', 'in', dimWhere(db.selectFrom('leads as l').leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f).select('l.id'));
+      q = q.where(
+        'm.lead_id',
+        'in',
+        dimWhere(
+          db
+            .selectFrom('leads as l')
+            .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
+            .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
+            .where('l.created_at', '<', f.to),
+          f,
+        ).select('l.id'),
+      );
     return q;
   };
   const [counts, latencies] = await Promise.all([

@@ -5,7 +5,8 @@
  * 1,000,000 raw events and 20,000 leads with their sales, returns and the buyers' pings, spread
  * over 90 days, unfiltered and filtered, on SQLite and on PostgreSQL. The data comes from the demo
  * generator once and is kept in data/bench/traffic-sales-{events}-{leads}.sqlite for later runs
- * (BENCH_TRAFFIC_EVENTS and BENCH_TRAFFIC_LEADS choose other sizes); PostgreSQL is started for the
+ * (BENCH_TRAFFIC_EVENTS and BENCH_TRAFFIC_LEADS choose other sizes; BENCH_OVERVIEW_POSTGRES=off
+ * times SQLite alone); PostgreSQL is started for the
  * run (as tests/support/postgres.ts does) and gets the same rows copied in (./trafficCopy.ts), and
  * must answer exactly as SQLite does. Without PostgreSQL installed its rows say so and are skipped.
  * Budgets: SQLite ≤ 150 ms (median of 10), PostgreSQL p95 ≤ 300 ms (of 20), after one warm-up.
@@ -142,6 +143,7 @@ export async function trafficOverviewRows(ctx?: Pick<BenchContext, 'root'>): Pro
   } finally {
     await sqlite.destroy();
   }
+  if (process.env.BENCH_OVERVIEW_POSTGRES === 'off') return [{ ...rows[0]!, note: NOTE }, ...rows.slice(1)];
   if (!existsSync(join(PG_BIN, 'initdb'))) {
     const why = `skipped: PostgreSQL 15 is not installed (${join(PG_BIN, 'initdb')} is missing; bash scripts/ensure-services.sh installs it)`;
     console.log(`[bench] console overview on PostgreSQL ${why}`);
