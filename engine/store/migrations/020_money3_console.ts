@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .columns([...before, ...added])
       .execute();
   }
-  await db.schema.createIndex('leads_cuts').on('leads').columns(['created_at', 'visit_id', 'brand', 'device', 'source2', 'loan_kind']).execute();
+  await db.schema.createIndex('leads_cuts').on('leads').columns(['created_at', 'visit_id', 'brand', 'device', 'source2', 'loan_kind', 'id']).execute();
   await db.schema.createIndex('sale_events_offers').on('sale_events').columns(['at', 'step', 'buyer_id', 'outcome', 'lead_id', 'latency_ms']).execute();
   if (!isPostgresStore(db)) for (const table of ['lead_sales', 'lead_returns', 'leads', 'sale_events']) await sql`analyze ${sql.table(table)}`.execute(db);
 
