@@ -35,7 +35,8 @@ export function ruleOf(form: Record<string, string | undefined>, buyers: Readonl
   if (subject && !buyers.has(subject)) return { ok: false, problem: 'Choose a buyer from the list, or every buyer.' };
   if (kind === 'cap') return { ok: true, rule: { kind, subject, threshold: 0, windowHours: 0 } };
   const threshold = Number(form.threshold);
-  if (!/^\d{1,3}$/.test(form.threshold ?? '') || threshold < 1 || threshold > 100) return { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' };
+  if (!/^\d{1,3}$/.test(form.threshold ?? '') || threshold < 1 || threshold > 100)
+    return { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' };
   const windowHours = Number(form.window);
   if (!/^\d{1,3}$/.test(form.window ?? '') || windowHours < 1 || windowHours > MAX_WINDOW_HOURS)
     return { ok: false, problem: `The look-back window is a whole number of hours from 1 to ${MAX_WINDOW_HOURS}.` };

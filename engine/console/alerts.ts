@@ -43,7 +43,15 @@ export async function addAlertRule(db: Store, rule: Omit<AlertRule, 'id'>, actor
   const id = `al${randomBytes(8).toString('hex')}`;
   await db
     .insertInto('alert_rules')
-    .values({ id, kind: rule.kind, subject: rule.subject, threshold: rule.threshold, window_hours: rule.windowHours, created_by: actor, created_at: new Date().toISOString() })
+    .values({
+      id,
+      kind: rule.kind,
+      subject: rule.subject,
+      threshold: rule.threshold,
+      window_hours: rule.windowHours,
+      created_by: actor,
+      created_at: new Date().toISOString(),
+    })
     .execute();
   await audit(db, { actor, action: 'alert_rule_added', target: id, detail: { ...rule, text: ruleText(rule) } });
   return id;
@@ -71,7 +79,10 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
         ['month', sold.month, b.caps.perMonth, t.month],
       ] as const)
         for (const level of capLevels(used, cap))
-          out.set(`${b.id} ${period} ${level}%`, `Buyer ${b.id} is at ${level} % of its ${period === 'day' ? 'daily' : 'monthly'} cap: ${used} of ${cap} sold (${when}).`);
+          out.set(
+            `${b.id} ${period} ${level}%`,
+            `Buyer ${b.id} is at ${level} % of its ${period === 'day' ? 'daily' : 'monthly'} cap: ${used} of ${cap} sold (${when}).`,
+          );
     }
     return out;
   }
@@ -87,7 +98,10 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
     .select((eb) => [
       eb.ref('m.buyer_id').as('buyer'),
       eb.fn.count<number | string>('m.lead_id').distinct().as('offered'),
-      eb.fn.count<number | string>(eb.case().when('m.outcome', 'in', ['bid', 'accepted']).then(eb.ref('m.lead_id')).end()).distinct().as('accepted'),
+      eb.fn
+        .count<number | string>(eb.case().when('m.outcome', 'in', ['bid', 'accepted']).then(eb.ref('m.lead_id')).end())
+        .distinct()
+        .as('accepted'),
     ])
     .groupBy('m.buyer_id')
     .execute();
@@ -106,7 +120,14 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
 async function enqueue(db: Store, body: object, now: Date): Promise<void> {
   await db
     .insertInto('alert_deliveries')
-    .values({ id: `ad${randomBytes(10).toString('hex')}`, body: JSON.stringify(body), status: 'pending', attempts: 0, next_attempt_at: now.toISOString(), created_at: now.toISOString() })
+    .values({
+      id: `ad${randomBytes(10).toString('hex')}`,
+      body: JSON.stringify(body),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 
@@ -159,7 +180,11 @@ export async function evaluateAlerts(db: Store, buyers: readonly Buyer[], now = 
       if (!Number(r.numUpdatedRows)) continue;
       resolved += 1;
       const message = `Resolved: ${row.message}`;
-      await enqueue(db, { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } }, now);
+      await enqueue(
+        db,
+        { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } },
+        now,
+      );
     }
   }
   return { opened, resolved };
@@ -228,7 +253,11 @@ const SHARED = Symbol.for('loansites.alertWorker');
 const holder = globalThis as typeof globalThis & { [SHARED]?: () => void };
 
 /** Starts this process's alert checks once (every ALERT_CHECK_MS, default a minute); returns its stop function. */
-export function ensureAlertWorker(store: () => Promise<Store>, buyers: () => readonly Buyer[], env: Record<string, string | undefined> = process.env): () => void {
+export function ensureAlertWorker(
+  store: () => Promise<Store>,
+  buyers: () => readonly Buyer[],
+  env: Record<string, string | undefined> = process.env,
+): () => void {
   if (holder[SHARED]) return holder[SHARED];
   const every = Math.max(200, Number(env.ALERT_CHECK_MS ?? 60_000));
   let running = false;

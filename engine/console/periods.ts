@@ -21,7 +21,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const formatter = (zone: string) => {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -29,7 +37,11 @@ const formatter = (zone: string) => {
 
 /** The zone's offset from UTC at instant `t`, in ms (New York in winter: −5 h). */
 export function offsetMs(t: number, zone: string): number {
-  const p = Object.fromEntries(formatter(zone).formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(new Date(t))
+      .map((x) => [x.type, x.value]),
+  );
   const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
   return local - Math.floor(t / 60_000) * 60_000;
 }
@@ -107,6 +119,7 @@ export function delta(now: number | null, before: number | null): { change: numb
 export function grainOf(asked: string, from: string, to: string): { grain: Grain; problem: string } {
   const grain = (GRAINS as readonly string[]).includes(asked) ? (asked as Grain) : 'day';
   const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY) + 1;
-  if (grain === 'hour' && days > MAX_HOURLY_DAYS) return { grain: 'day', problem: `Grouping by the hour is for ranges of at most ${MAX_HOURLY_DAYS} days; showing days.` };
+  if (grain === 'hour' && days > MAX_HOURLY_DAYS)
+    return { grain: 'day', problem: `Grouping by the hour is for ranges of at most ${MAX_HOURLY_DAYS} days; showing days.` };
   return { grain, problem: '' };
 }

@@ -65,7 +65,13 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       alerts: await openAlerts(db),
       view: {
         ...view,
-        data: { ...data, byCampaign: sorted(data.byCampaign), bySource: sorted(data.bySource), byLanding: sorted(data.byLanding), byState: sorted(data.byState) },
+        data: {
+          ...data,
+          byCampaign: sorted(data.byCampaign),
+          bySource: sorted(data.bySource),
+          byLanding: sorted(data.byLanding),
+          byState: sorted(data.byState),
+        },
       },
     };
   });
@@ -196,7 +202,13 @@ function Comparison({ now, before, period, cur }: { now: Totals; before: Totals;
       rows={COMPARED.map(([label, key, kind]) => {
         const d = delta(now[key], before[key]);
         const sign = d.change !== null && d.change > 0 ? '+' : '';
-        return [label, show(now[key], kind), show(before[key], kind), d.change === null ? '—' : sign + show(d.change, kind), d.share === null ? '—' : sign + pct(d.share)];
+        return [
+          label,
+          show(now[key], kind),
+          show(before[key], kind),
+          d.change === null ? '—' : sign + show(d.change, kind),
+          d.share === null ? '—' : sign + pct(d.share),
+        ];
       })}
     />
   );

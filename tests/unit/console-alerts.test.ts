@@ -19,13 +19,31 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 describe('alert rules', () => {
   const buyers = new Set(['acme']);
   it.each([
-    [{ kind: 'cap', buyer: 'acme' }, { ok: true, rule: { kind: 'cap', subject: 'acme', threshold: 0, windowHours: 0 } }],
-    [{ kind: 'acceptance', buyer: '', threshold: '40', window: '6' }, { ok: true, rule: { kind: 'acceptance', subject: '', threshold: 40, windowHours: 6 } }],
+    [
+      { kind: 'cap', buyer: 'acme' },
+      { ok: true, rule: { kind: 'cap', subject: 'acme', threshold: 0, windowHours: 0 } },
+    ],
+    [
+      { kind: 'acceptance', buyer: '', threshold: '40', window: '6' },
+      { ok: true, rule: { kind: 'acceptance', subject: '', threshold: 40, windowHours: 6 } },
+    ],
     [{ kind: 'weather' }, { ok: false, problem: 'The kind must be one of cap, acceptance.' }],
-    [{ kind: 'cap', buyer: 'nobody' }, { ok: false, problem: 'Choose a buyer from the list, or every buyer.' }],
-    [{ kind: 'acceptance', threshold: '0', window: '6' }, { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' }],
-    [{ kind: 'acceptance', threshold: '50%', window: '6' }, { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' }],
-    [{ kind: 'acceptance', threshold: '50', window: '169' }, { ok: false, problem: 'The look-back window is a whole number of hours from 1 to 168.' }],
+    [
+      { kind: 'cap', buyer: 'nobody' },
+      { ok: false, problem: 'Choose a buyer from the list, or every buyer.' },
+    ],
+    [
+      { kind: 'acceptance', threshold: '0', window: '6' },
+      { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' },
+    ],
+    [
+      { kind: 'acceptance', threshold: '50%', window: '6' },
+      { ok: false, problem: 'The acceptance threshold is a whole percentage from 1 to 100.' },
+    ],
+    [
+      { kind: 'acceptance', threshold: '50', window: '169' },
+      { ok: false, problem: 'The look-back window is a whole number of hours from 1 to 168.' },
+    ],
   ])('%j → %j', (form, want) => {
     expect(ruleOf(form, buyers)).toEqual(want);
   });
@@ -47,7 +65,9 @@ describe('alert rules', () => {
     expect(acceptanceLow(offered, accepted, pct)).toBe(low);
   });
   it('reads as an operator would say it', () => {
-    expect(ruleText({ kind: 'acceptance', subject: 'acme', threshold: 40, windowHours: 6 })).toBe('buyer acme accepting under 40 % of leads offered over the last 6 h');
+    expect(ruleText({ kind: 'acceptance', subject: 'acme', threshold: 40, windowHours: 6 })).toBe(
+      'buyer acme accepting under 40 % of leads offered over the last 6 h',
+    );
     expect(ruleText({ kind: 'cap', subject: '', threshold: 0, windowHours: 0 })).toBe('any buyer at 90 % and 100 % of a daily or monthly cap');
   });
 });
@@ -74,7 +94,18 @@ describe.each(stores.kinds('alerts.sqlite'))('%s', (_kind, options) => {
         const lead = await insertLead(db(), leadRow({ created_at: NOW.toISOString() }), []);
         await db()
           .insertInto('lead_sales')
-          .values({ lead_id: lead.id, status: 'sold', duplicate: 0, buyer_id: 'acme', price_cents: 100, buyer_day: '2026-11-20', buyer_month: '2026-11', runs: 1, created_at: NOW.toISOString(), decided_at: NOW.toISOString() })
+          .values({
+            lead_id: lead.id,
+            status: 'sold',
+            duplicate: 0,
+            buyer_id: 'acme',
+            price_cents: 100,
+            buyer_day: '2026-11-20',
+            buyer_month: '2026-11',
+            runs: 1,
+            created_at: NOW.toISOString(),
+            decided_at: NOW.toISOString(),
+          })
           .execute();
       }
     };
