@@ -34,6 +34,10 @@ export async function register(): Promise<void> {
     // Raw funnel events past their retention period are pruned in the background (the rollups stay).
     const { ensureTrafficPruner } = await import('./engine/traffic/pruneJob');
     ensureTrafficPruner(getStore);
+    // Alert rules set in the console are checked in the background, their webhook messages sent with retries.
+    const { ensureAlertWorker } = await import('./engine/console/alerts');
+    const { liveBuyers } = await import('./engine/sale/buyerRevisions');
+    ensureAlertWorker(getStore, () => [...liveBuyers().buyers.values()].map((b) => b.buyer));
   } catch (err) {
     // The pages do not need the store; its API routes answer with an error and retry on the next request.
     console.error('[store] not ready:', err instanceof Error ? err.message : err);

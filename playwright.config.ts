@@ -9,6 +9,9 @@ export const E2E_DB_FILE = process.env.E2E_DB_FILE ?? join(tmpdir(), `loansites-
 /** The lead buyer the e2e server delivers ipaydayloans' and ustitleloans' leads to; a test starts it (tests/support/buyer.ts). */
 export const E2E_BUYER_PORT = E2E_PORT + 1000;
 export const E2E_BUYER_SECRET = 'e2e-buyer-shared-secret';
+/** The alert webhook the e2e server sends to; a test starts a receiver there (tests/support/webhookReceiver.ts). */
+export const E2E_ALERT_PORT = E2E_PORT + 1002;
+export const E2E_ALERT_SECRET = 'e2e-alert-webhook-secret';
 
 /**
  * End-to-end tests against the production build (`npm run build` first), in Debian's
@@ -59,6 +62,10 @@ export default defineConfig({
       // per-client limit every page asks again, and a keepalive fetch cut by the next navigation
       // never finishes in Playwright's eyes, so waits for 'networkidle' would hang.
       RATE_LIMIT_EVENTS: '100000',
+      // Alert rules are checked every second and sent to a receiver a test starts.
+      ALERT_CHECK_MS: '1000',
+      ALERT_WEBHOOK_URL: `http://127.0.0.1:${E2E_ALERT_PORT}/hook`,
+      ALERT_WEBHOOK_SECRET: E2E_ALERT_SECRET,
     },
     url: `http://127.0.0.1:${E2E_PORT}/static/ping.txt`,
     reuseExistingServer: !process.env.CI,

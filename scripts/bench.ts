@@ -29,6 +29,7 @@ import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
 import { throughputRows } from './bench/throughput';
 import { trafficOverviewRows } from './bench/trafficOverview';
+import { floodMemoryRows } from './bench/floodMemory';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
@@ -43,6 +44,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'sale', rows: saleRows },
   { name: 'screening', rows: screeningRows },
   { name: 'event ingest', rows: eventIngestRows },
+  { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },
   { name: 'studio revision', rows: studioRevisionRows },
 ];

@@ -19,6 +19,7 @@ const NAV: [href: string, label: string, permission: Permission][] = [
   ['/exports', 'Exports', 'exports.run'],
   ['/users', 'Users', 'users.manage'],
   ['/audit', 'Audit log', 'audit.view'],
+  ['/settings', 'Settings', 'settings.manage'],
 ];
 
 // 44 px targets on a phone (WCAG 2.5.5, where fingers tap), the denser 32 px from the sm breakpoint up

@@ -45,7 +45,7 @@ export function FunnelChart({ stages }: { stages: { stage: string; count: number
   );
 }
 
-export function DailyChart({ points }: { points: { at: string; visits: number; stored: number; sold: number }[] }) {
+export function DailyChart({ points, unit = 'day' }: { points: { at: string; visits: number; stored: number; sold: number }[]; unit?: string }) {
   const W = 720;
   const H = 180;
   const pad = 28;
@@ -54,10 +54,10 @@ export function DailyChart({ points }: { points: { at: string; visits: number; s
   const y = (v: number) => H - pad - (v / max) * (H - pad * 2);
   return (
     <svg role="img" aria-labelledby="daily-chart-title" viewBox={`0 0 ${W} ${H}`} className="mb-2 w-full max-w-3xl">
-      <title id="daily-chart-title">{`Visits (bars) and sales (dots) per day, ${points.length} days, at most ${num(max)} visits a day`}</title>
+      <title id="daily-chart-title">{`Visits (bars) and sales (dots) per ${unit}, ${points.length} ${unit}s, at most ${num(max)} visits a ${unit}`}</title>
       <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} stroke="#334155" />
       <text x={pad} y={14} fontSize="12" fill="#0f172a">
-        {`max ${num(max)} visits/day`}
+        {`max ${num(max)} visits/${unit}`}
       </text>
       {points.map((p, i) => (
         <g key={p.at}>

@@ -26,6 +26,7 @@ export const PERMISSIONS = [
   'audit.view',
   'studio.view',
   'studio.edit',
+  'settings.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

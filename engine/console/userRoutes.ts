@@ -35,6 +35,8 @@ export const USER_NOTES = {
   last_admin: 'That is the last enabled admin: make another admin first.',
   self: 'You cannot disable your own account or take away your own admin role.',
   op: 'Unknown change.',
+  link: 'Sign-in link made. Give it to its user: it signs in once, until it expires, and is shown only this once.',
+  link_disabled: 'That account is disabled: enable it before making a sign-in link.',
 } as const;
 export type UserNote = keyof typeof USER_NOTES;
 

@@ -21,13 +21,15 @@ const PAGE =
  * (/api/console/studio/…: lower-case segments, brand ids and version numbers only), and the logos
  * uploaded in the studio (its pages show them, as every brand host does).
  */
+/** The money settings' page (currency rates, alert rules). */
+const SETTINGS_PAGE = /^\/settings$/;
 const API = /^\/api\/(?:console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})|brand-logo\/[0-9a-f]{32}\.(?:svg|png))$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
 const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {
-  if (PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
+  if (PAGE.test(path) || SETTINGS_PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
   if (API.test(path) || OWN_FILES.test(path)) return path + search;
   return undefined;
 }

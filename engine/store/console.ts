@@ -23,8 +23,12 @@ export interface ConsoleUsersTable {
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** a new account's temporary password, sealed, until the admin who made it has seen it once (engine/store/consoleUserAdmin.ts) */
   shown_once: ColumnType<string | null, string | null | undefined, string | null>;
-  /** an editor's brands in the studio, comma-separated; null or empty: every brand (migration 020) */
+  /** an editor's brands in the studio, comma-separated; null or empty: every brand (migration 021) */
   brands: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the IANA zone the user's figures are grouped in (migration 022); '' = UTC */
+  time_zone: ColumnType<string, string | undefined, string>;
+  /** the currency the user's money is shown in; '' = US dollars */
+  currency: ColumnType<string, string | undefined, string>;
   created_at: string;
   updated_at: string;
 }
@@ -82,7 +86,13 @@ export type AuditAction =
   | 'user_disabled'
   | 'user_enabled'
   | 'lead_released'
-  | 'lead_rejected';
+  | 'lead_rejected'
+  | 'currency_rate_set'
+  | 'settings_changed'
+  | 'alert_rule_added'
+  | 'alert_rule_removed'
+  | 'sign_in_link_created'
+  | 'sign_in_link_used';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

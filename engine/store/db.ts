@@ -26,6 +26,7 @@ import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
 import type { DocumentRevisionsTable } from './revisions';
 import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
+import type { AlertDeliveriesTable, AlertEpisodesTable, AlertRulesTable, ConsoleSignInLinksTable, CurrencyRatesTable } from './consoleMoney';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
 export interface SessionTracesTable {
@@ -69,6 +70,11 @@ export interface Database {
   console_login_attempts: ConsoleLoginAttemptsTable;
   ad_costs: AdCostsTable;
   document_revisions: DocumentRevisionsTable;
+  currency_rates: CurrencyRatesTable;
+  alert_rules: AlertRulesTable;
+  alert_episodes: AlertEpisodesTable;
+  alert_deliveries: AlertDeliveriesTable;
+  console_sign_in_links: ConsoleSignInLinksTable;
 }
 
 export type Store = Kysely<Database>;

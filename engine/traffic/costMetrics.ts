@@ -3,12 +3,14 @@
  * visits, leads and revenue of the same days. Costs are reported by day and campaign only, so a
  * cost is known for the whole funnel, a campaign and a day — and not when the funnel is cut by
  * anything the platforms do not report (brand, source, landing page, state, device): those show
- * "—" rather than a share guessed from visits. Revenue is in US dollars (the sale prices), so only
- * USD costs are set against it; costs in another currency are left out and the page names them.
+ * "—" rather than a share guessed from visits. Costs are converted to the currency the revenue is
+ * shown in (./currency.ts; US dollars unless the console says otherwise); a cost in a currency with
+ * no rate set is left out and the page names it.
  */
 import type { Store } from '../store/db';
 import { costCells, type CostCell } from '../store/costs';
 import type { FunnelFilter } from './funnelQuery';
+import { converter, type Converter } from './currency';
 
 export const REVENUE_CURRENCY = 'USD';
 
@@ -65,19 +67,26 @@ const add = (m: Map<string, { cents: number; clicks: number }>, k: string, c: Co
 };
 
 /** The filter's costs by campaign and by day (whole days: a cost report has no hours). */
-export async function costsOf(db: Store, f: FunnelFilter): Promise<Costs> {
+export async function costsOf(
+  db: Store,
+  f: FunnelFilter,
+  days = { from: f.from.slice(0, 10), to: f.to.slice(0, 10) },
+  money: Converter = converter(REVENUE_CURRENCY, new Map()),
+): Promise<Costs> {
   const applies = f.brand === undefined && f.source === undefined && f.landing === undefined && f.device === undefined;
   const byCampaign = new Map<string, { cents: number; clicks: number }>();
   const byDay = new Map<string, { cents: number; clicks: number }>();
   if (!applies) return { applies, byCampaign, byDay, leftOut: [] };
-  const cells = await costCells(db, f.from.slice(0, 10), f.to.slice(0, 10), f.campaign);
+  const cells = await costCells(db, days.from, days.to, f.campaign);
   const other = new Map<string, number>();
   let total: { cents: number; clicks: number } | undefined;
-  for (const c of cells) {
-    if (c.currency !== REVENUE_CURRENCY) {
-      other.set(c.currency, (other.get(c.currency) ?? 0) + c.costCents);
+  for (const cell of cells) {
+    const cents = money.convert(cell.costCents, cell.currency);
+    if (cents === undefined) {
+      other.set(cell.currency, (other.get(cell.currency) ?? 0) + cell.costCents);
       continue;
     }
+    const c = { ...cell, costCents: cents };
     add(byCampaign, c.campaign, c);
     add(byDay, c.day, c);
     total = { cents: (total?.cents ?? 0) + c.costCents, clicks: (total?.clicks ?? 0) + c.clicks };

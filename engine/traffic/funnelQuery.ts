@@ -18,6 +18,7 @@ import type { Store } from '../store/db';
 import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
 import { FUNNEL_STAGES, type FunnelStage } from '../store/trafficRules';
 import { costFigures, costsOf, type CostFigures } from './costMetrics';
+import type { Converter } from './currency';
 
 export interface FunnelFilter {
   /** ISO 8601 times; the range is [from, to) at hour precision */
@@ -254,8 +255,9 @@ export interface SeriesPoint {
 }
 
 /** Visits, stored leads, sales, returns and revenue per day ("2025-03-01") or hour ("2025-03-01T10"). */
-export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day', dayCells?: MoneyCells): Promise<SeriesPoint[]> {
-  const money = bucket === 'day' && dayCells ? dayCells : moneyOf(db, f, bucket);
+export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day', cells?: MoneyCells): Promise<SeriesPoint[]> {
+  // the cells given are by the same bucket
+  const money = cells ?? moneyOf(db, f, bucket);
   const plan = bucket === 'day' ? pairPlan(f) : undefined;
   let rows: { at: string; metric: string; n: number | string }[];
   if (plan) {
@@ -301,10 +303,23 @@ function points(rows: { at: string; metric: string; n: number | string }[], mone
   return [...points.values()].sort((a, b) => (a.at < b.at ? -1 : 1));
 }
 
+/** How the overview is asked: the money cells when the caller reads them too, and hourly points (for grouping in a time zone). */
+export interface OverviewOptions {
+  /** the filter's money cells by the same bucket as the points (hour when `hourly`), read once for every table */
+  cells?: Promise<MoneyCell[]>;
+  /** points by UTC hour instead of by UTC day (the caller groups them) */
+  hourly?: boolean;
+  /** the cost reports' days to read, [from, to) as YYYY-MM-DD (default: the filter's UTC days) */
+  costDays?: { from: string; to: string };
+  /** the currency costs are converted to (default: US dollars, others left out) */
+  money?: Converter;
+}
+
 /** Everything the overview page shows, in one call (the bench times this). */
-export async function overview(db: Store, f: FunnelFilter) {
-  // The sale records are read once, by day and every dimension, and summed for each table.
-  const cells = moneyOf(db, f);
+export async function overview(db: Store, f: FunnelFilter, opts: OverviewOptions = {}) {
+  const bucket = opts.hourly ? 'hour' : 'day';
+  // The sale records are read once, by bucket and every dimension, and summed for each table.
+  const cells = opts.cells ?? moneyOf(db, f, bucket);
   // Each table awaits it after its own query: a failure is handled there, not left unhandled meanwhile.
   cells.catch(() => undefined);
   const [total, byCampaign, bySource, byLanding, byState, chart, costs] = await Promise.all([
@@ -313,8 +328,8 @@ export async function overview(db: Store, f: FunnelFilter) {
     breakdown(db, f, 'source', 50, cells),
     breakdown(db, f, 'landing', 50, cells),
     breakdown(db, f, 'state', 50, cells),
-    series(db, f, 'day', cells),
-    costsOf(db, f),
+    series(db, f, bucket, cells),
+    costsOf(db, f, opts.costDays, opts.money),
   ]);
   const counts = (visits: number, stored: number, sold: number, revenueCents: number) => ({ visits, stored, sold, revenueCents });
   const withCost = <T extends BreakdownRow>(rows: T[], cost: (r: T) => { cents: number; clicks: number } | undefined): (T & { cost: CostFigures })[] =>
@@ -333,5 +348,7 @@ export async function overview(db: Store, f: FunnelFilter) {
     byLanding: withCost(byLanding, none),
     byState: withCost(byState, none),
     chart: chart.map((p) => ({ ...p, cost: costFigures(costs.byDay.get(p.at), counts(p.visits, p.stored, p.sold, p.revenueCents)) })),
+    /** the known costs by the cost report's day (for grouping the points by other periods) */
+    costDays: Object.fromEntries(costs.byDay),
   };
 }

@@ -14,19 +14,23 @@
  * page and device when the visit is known, else the lead's brand and device and none of the
  * rest; the state from the lead. So a filter or a breakdown splits sales exactly as it splits
  * leads, on SQLite and PostgreSQL alike (only literals in the grouped expressions: PostgreSQL
- * matches GROUP BY to SELECT by their text).
+ * matches GROUP BY to SELECT by their text). The cells also carry the lead's sub-id (source2),
+ * loan kind and currency, the sale's buyer, and the leads no buyer took (unsold, on the day that
+ * was decided), for the console's lead cuts (engine/console/cutsQuery.ts).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../store/db';
 import type { FunnelFilter } from './funnelQuery';
 
-export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device'] as const;
+export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device', 'subId', 'loanKind', 'buyer', 'currency'] as const;
 export type MoneyDim = (typeof MONEY_DIMS)[number];
 
 /** Sales and returns of one bucket (day or hour) and one combination of dimensions. */
 export interface MoneyCell extends Record<MoneyDim, string> {
   at: string;
   sold: number;
+  /** leads no buyer took, decided in the bucket */
+  rejected: number;
   soldCents: number;
   returned: number;
   returnedCents: number;
@@ -40,9 +44,25 @@ const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
   // as serverEvents.ts stateDim: a two-letter code, upper-case; '' for the longer region codes
   state: sql<string>`case when length(l.state) = 2 then upper(l.state) else '' end`,
   device: sql<string>`coalesce(v.device, l.device)`,
+  // the lead's sub-id, as the quality page reads it
+  subId: sql<string>`coalesce(l.source2, '')`,
+  loanKind: sql<string>`coalesce(l.loan_kind, '')`,
+  // the sale's buyer, or the returning one ('' for a lead no buyer took)
+  buyer: sql<string>`coalesce(m.buyer_id, '')`,
+  // a price is in its lead's currency (the brand's); the console converts (./currency.ts)
+  currency: sql<string>`coalesce(nullif(l.currency, ''), 'USD')`,
 };
 
 const FILTERS = ['brand', 'campaign', 'source', 'landing', 'device'] as const;
+
+/** A query over a lead (`l`) and its visit (`v`) narrowed to the filter's values, as the money cells are. */
+export function dimWhere<Q extends { where(lhs: RawBuilder<string>, op: '=', rhs: string): Q }>(q: Q, f: FunnelFilter): Q {
+  for (const d of FILTERS) {
+    const value = f[d];
+    if (value !== undefined) q = q.where(DIM_SQL[d], '=', value);
+  }
+  return q;
+}
 
 /** Money by `bucket` and every dimension, over the filter's range and values. */
 export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day'): Promise<MoneyCell[]> {
@@ -52,34 +72,37 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
   const dims = MONEY_DIMS.map((d) => DIM_SQL[d].as(d));
   const grouped = MONEY_DIMS.map((d) => DIM_SQL[d]);
 
-  const salesAt = sql<string>`substr(s.decided_at, 1, ${width})`;
+  // Both tables are aliased m, so the buyer dimension reads m.buyer_id in either.
+  const salesAt = sql<string>`substr(m.decided_at, 1, ${width})`;
   let sales = db
-    .selectFrom('lead_sales as s')
-    .innerJoin('leads as l', 'l.id', 's.lead_id')
+    .selectFrom('lead_sales as m')
+    .innerJoin('leads as l', 'l.id', 'm.lead_id')
     .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
-    .where('s.status', 'in', ['sold', 'returned'])
-    .where('s.decided_at', '>=', from)
-    .where('s.decided_at', '<', to);
-  const returnsAt = sql<string>`substr(r.created_at, 1, ${width})`;
+    .where('m.status', 'in', ['sold', 'returned', 'unsold'])
+    .where('m.decided_at', '>=', from)
+    .where('m.decided_at', '<', to);
+  const returnsAt = sql<string>`substr(m.created_at, 1, ${width})`;
   let returns = db
-    .selectFrom('lead_returns as r')
-    .innerJoin('leads as l', 'l.id', 'r.lead_id')
+    .selectFrom('lead_returns as m')
+    .innerJoin('leads as l', 'l.id', 'm.lead_id')
     .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
-    .where('r.created_at', '>=', from)
-    .where('r.created_at', '<', to);
-  for (const d of FILTERS) {
-    const value = f[d];
-    if (value === undefined) continue;
-    sales = sales.where(DIM_SQL[d], '=', value);
-    returns = returns.where(DIM_SQL[d], '=', value);
-  }
+    .where('m.created_at', '>=', from)
+    .where('m.created_at', '<', to);
+  sales = dimWhere(sales, f);
+  returns = dimWhere(returns, f);
   const [sold, back] = await Promise.all([
     sales
-      .select((eb) => [salesAt.as('at'), ...dims, eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('s.price_cents').as('cents')])
+      .select(() => [
+        salesAt.as('at'),
+        ...dims,
+        sql<number | string>`sum(case when m.status = 'unsold' then 0 else 1 end)`.as('n'),
+        sql<number | string>`sum(case when m.status = 'unsold' then 1 else 0 end)`.as('rejected'),
+        sql<number | string | null>`sum(case when m.status = 'unsold' then 0 else m.price_cents end)`.as('cents'),
+      ])
       .groupBy([salesAt, ...grouped])
       .execute(),
     returns
-      .select((eb) => [returnsAt.as('at'), ...dims, eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('r.price_cents').as('cents')])
+      .select((eb) => [returnsAt.as('at'), ...dims, eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('m.price_cents').as('cents')])
       .groupBy([returnsAt, ...grouped])
       .execute(),
   ]);
@@ -92,6 +115,7 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
         at: r.at,
         ...(Object.fromEntries(MONEY_DIMS.map((d) => [d, r[d]])) as Record<MoneyDim, string>),
         sold: 0,
+        rejected: 0,
         soldCents: 0,
         returned: 0,
         returnedCents: 0,
@@ -103,6 +127,7 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
   for (const r of sold) {
     const c = cell(r);
     c.sold += Number(r.n);
+    c.rejected += Number(r.rejected);
     c.soldCents += Number(r.cents ?? 0);
   }
   for (const r of back) {
@@ -115,6 +140,7 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
 
 export interface MoneyTotals {
   sold: number;
+  rejected: number;
   soldCents: number;
   returned: number;
   returnedCents: number;
@@ -122,7 +148,7 @@ export interface MoneyTotals {
   revenueCents: number;
 }
 
-export const NO_MONEY: MoneyTotals = { sold: 0, soldCents: 0, returned: 0, returnedCents: 0, revenueCents: 0 };
+export const NO_MONEY: MoneyTotals = { sold: 0, rejected: 0, soldCents: 0, returned: 0, returnedCents: 0, revenueCents: 0 };
 
 /** The cells summed by `keyOf` (one group: the totals). */
 export function moneyBy(cells: readonly MoneyCell[], keyOf: (c: MoneyCell) => string): Map<string, MoneyTotals> {
@@ -131,6 +157,7 @@ export function moneyBy(cells: readonly MoneyCell[], keyOf: (c: MoneyCell) => st
     const k = keyOf(c);
     const t = out.get(k) ?? { ...NO_MONEY };
     t.sold += c.sold;
+    t.rejected += c.rejected;
     t.soldCents += c.soldCents;
     t.returned += c.returned;
     t.returnedCents += c.returnedCents;

@@ -10,6 +10,7 @@ import { consolePage, queryText, type ConsoleProps } from '../../engine/console/
 import { groupedSecret, otpauthUri, totpRequired } from '../../engine/console/totp';
 import { userTotp } from '../../engine/console/totpStore';
 import { findUser } from '../../engine/store/console';
+import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsNotes';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -19,7 +20,15 @@ const MESSAGES: Record<string, [text: string, alert: boolean]> = {
   enrolled: ['Two-step sign-in is on. Each sign-in now asks for a code from your app.', false],
 };
 
-type Props = ConsoleProps<{ enabled: boolean; required: boolean; pending: { uri: string; secret: string } | null; message: string; alert: boolean }>;
+type Props = ConsoleProps<{
+  enabled: boolean;
+  required: boolean;
+  pending: { uri: string; secret: string } | null;
+  message: string;
+  alert: boolean;
+  zone: string;
+  currency: string;
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(
@@ -28,13 +37,19 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     async (db, viewer) => {
       const user = await findUser(db, viewer.email);
       const totp = user ? await userTotp(db, user.id) : { enabled: false, lastStep: 0 };
-      const [message, alert] = MESSAGES[queryText(ctx.query.error) || queryText(ctx.query.status)] ?? ['', false];
+      const key = queryText(ctx.query.note);
+      const note = key in SETTINGS_NOTES ? (key as SettingsNote) : undefined;
+      const [message, alert] = note
+        ? [SETTINGS_NOTES[note], SETTINGS_FAILED.includes(note)]
+        : (MESSAGES[queryText(ctx.query.error) || queryText(ctx.query.status)] ?? ['', false]);
       return {
         enabled: totp.enabled,
         required: totpRequired(viewer.role),
         pending: !totp.enabled && totp.secret ? { uri: otpauthUri(totp.secret, viewer.email), secret: groupedSecret(totp.secret) } : null,
         message,
         alert,
+        zone: user?.time_zone || 'UTC',
+        currency: user?.currency || 'USD',
       };
     },
     ['full', 'enrol'],
@@ -42,7 +57,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
 
 export default function AccountPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Your account" viewer={props.viewer} forbidden />;
-  const { viewer, enabled, required, pending, message, alert } = props;
+  const { viewer, enabled, required, pending, message, alert, zone, currency } = props;
   return (
     <ConsoleLayout title="Your account" viewer={viewer} current="/account">
       {message && (
@@ -56,6 +71,33 @@ export default function AccountPage(props: Props) {
       <p className="mb-4">
         Signed in as {viewer.email} ({viewer.role}).
       </p>
+      <section aria-labelledby="your-view" className="mb-6 max-w-xl">
+        <h2 id="your-view" className="mb-2 text-xl font-semibold">
+          Your figures
+        </h2>
+        <p className="mb-2">The overview groups days, weeks and months in this time zone and shows amounts in this currency.</p>
+        <form method="post" action="/api/console/settings" className="flex flex-wrap items-end gap-3">
+          <input type="hidden" name="csrf" value={viewer.csrf} />
+          <input type="hidden" name="op" value="view" />
+          <label className="flex flex-col text-sm">
+            Time zone
+            <input name="zone" defaultValue={zone} placeholder="America/New_York" autoComplete="off" className={inputClass} />
+          </label>
+          <label className="flex flex-col text-sm">
+            Currency
+            <select name="currency" defaultValue={currency} className={inputClass}>
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className={buttonClass}>
+            Save
+          </button>
+        </form>
+      </section>
       <section aria-labelledby="two-step" className="mb-6 max-w-xl">
         <h2 id="two-step" className="mb-2 text-xl font-semibold">
           Two-step sign-in

@@ -7,50 +7,91 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts';
-import { money, num, pct } from '../../blocks/console/format';
+import { money, num, pct, when } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
-import { overview } from '../../engine/traffic/funnelQuery';
 import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
+import { rateText } from '../../engine/traffic/currency';
+import type { CutRow } from '../../engine/console/cutsQuery';
+import { CUTS } from '../../engine/console/cuts';
+import { overviewData, type Totals } from '../../engine/console/overviewData';
+import { delta, GRAINS, grainOf } from '../../engine/console/periods';
+import { findUser } from '../../engine/store/console';
+import { openAlerts, type OpenAlert } from '../../engine/console/alerts';
 
 export const config = { unstable_runtimeJS: false };
 
-type Overview = Awaited<ReturnType<typeof overview>>;
-type Query = Omit<OverviewQuery, 'filter'>;
-type Props = ConsoleProps<{ query: Query; brands: string[]; data: Overview; /** events refused past the ingest budget in the range */ refused: number }>;
+type Data = Awaited<ReturnType<typeof overviewData>>;
+type Overview = Data['data'];
+type Query = Omit<OverviewQuery, 'filter'> & { grain: (typeof GRAINS)[number]; compare: boolean };
+type Props = ConsoleProps<{
+  query: Query;
+  brands: string[];
+  view: Omit<Data, 'filter' | 'data'> & { data: Omit<Overview, 'chart' | 'costDays'> };
+  alerts: OpenAlert[];
+  /** events refused past the ingest budget in the range */
+  refused: number;
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'overview.view', async (db) => {
+  consolePage(ctx, 'overview.view', async (db, viewer) => {
     const brands = [...getCatalog().brands.keys()].sort();
     const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
-    const { filter, ...query } = overviewQuery(q, new Set(brands));
-    const data = await overview(db, filter);
-    const refused = await refusedEvents(db, filter);
+    const { filter, ...base } = overviewQuery(q, new Set(brands));
+    const user = await findUser(db, viewer.email);
+    const { grain, problem } = grainOf(queryText(ctx.query.grain), base.from, base.to);
+    const query: Query = { ...base, grain, compare: queryText(ctx.query.compare) === '1', problem: base.problem || problem };
+    const { from: _from, to: _to, ...dims } = filter;
+    const all = await overviewData(db, {
+      from: query.from,
+      to: query.to,
+      dims,
+      zone: user?.time_zone ?? '',
+      grain,
+      compare: query.compare,
+      currency: user?.currency || 'USD',
+    });
+    const refused = await refusedEvents(db, all.filter);
+    const { chart: _chart, costDays: _days, ...data } = all.data;
     const sorted = (rows: Overview['byCampaign']) => sortBreakdown(rows, query.sort);
+    const { filter: _f, data: _d, ...view } = all;
     return {
       query,
       brands,
       refused,
-      data: { ...data, byCampaign: sorted(data.byCampaign), bySource: sorted(data.bySource), byLanding: sorted(data.byLanding), byState: sorted(data.byState) },
+      alerts: await openAlerts(db),
+      view: {
+        ...view,
+        data: {
+          ...data,
+          byCampaign: sorted(data.byCampaign),
+          bySource: sorted(data.bySource),
+          byLanding: sorted(data.byLanding),
+          byState: sorted(data.byState),
+        },
+      },
     };
   });
 
 const FIELDS = ['from', 'to', 'brand', 'campaign', 'source', 'landing', 'device', 'sort', 'dir'] as const;
+const KEPT = ['from', 'to', 'brand', 'campaign', 'source', 'landing', 'device'] as const;
 
 /** The overview's own URL with the same filter and another sort (a header's link; the console sends no script). */
 function sortHref(query: Query, column: BreakdownSort['column']): string {
   const dir = query.sort.column === column ? (query.sort.dir === 'asc' ? 'desc' : 'asc') : column === 'key' ? 'asc' : 'desc';
   const params = new URLSearchParams();
-  for (const k of ['from', 'to', 'brand', 'campaign', 'source', 'landing', 'device'] as const) if (query[k]) params.set(k, query[k]);
+  for (const k of KEPT) if (query[k]) params.set(k, query[k]);
+  if (query.grain !== 'day') params.set('grain', query.grain);
+  if (query.compare) params.set('compare', '1');
   params.set('sort', column);
   params.set('dir', dir);
   return `/?${params.toString()}`;
 }
 
-function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['byCampaign']; query: Query }) {
+function Breakdown({ caption, rows, query, cur }: { caption: string; rows: Overview['byCampaign']; query: Query; cur: string }) {
   return (
     <DataTable
       caption={caption}
@@ -69,8 +110,8 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
         num(r.stored),
         num(r.sold),
         r.visits ? pct(r.stored / r.visits) : '—',
-        money(r.revenueCents),
-        ...costCells(r.cost),
+        money(r.revenueCents, cur),
+        ...costCells(r.cost, cur),
       ])}
     />
   );
@@ -79,17 +120,98 @@ function Breakdown({ caption, rows, query }: { caption: string; rows: Overview['
 /** The cost metrics' columns, beside the funnel's ('—' where no cost, or nothing to divide by, is known). */
 const COST_HEAD = ['Cost', 'Cost per visit', 'Cost per lead', 'Revenue per lead', 'Revenue per sold lead', 'Earnings per click', 'Profit', 'ROAS'];
 const ratioText = (r: number | null) => (r === null ? '—' : `${r.toFixed(2)}×`);
-function costCells(c: CostFigures): string[] {
+function costCells(c: CostFigures, cur: string): string[] {
   return [
-    money(c.costCents),
-    money(c.costPerVisitCents),
-    money(c.costPerLeadCents),
-    money(c.revenuePerLeadCents),
-    money(c.revenuePerSoldCents),
-    money(c.earningsPerClickCents),
-    money(c.profitCents),
+    money(c.costCents, cur),
+    money(c.costPerVisitCents, cur),
+    money(c.costPerLeadCents, cur),
+    money(c.revenuePerLeadCents, cur),
+    money(c.revenuePerSoldCents, cur),
+    money(c.earningsPerClickCents, cur),
+    money(c.profitCents, cur),
     ratioText(c.roas),
   ];
+}
+
+const CUT_HEAD = [
+  'Leads',
+  'Sold',
+  'Rejected',
+  'Returns',
+  'Return %',
+  'Revenue',
+  'Cost',
+  'Profit',
+  'Cost per lead',
+  'Revenue per lead',
+  'Revenue per sold lead',
+  'Earnings per click',
+  'Acceptance %',
+];
+const rate = (r: number | null) => (r === null ? '—' : pct(r));
+
+/** A lead cut (buyer, sub-id, landing page, loan kind) with the lead platforms' columns; response times per buyer only. */
+function CutTable({ cut, caption, rows, cur }: { cut: (typeof CUTS)[number][0]; caption: string; rows: CutRow[]; cur: string }) {
+  const timed = cut === 'buyer';
+  const head = ['Value', ...CUT_HEAD, ...(timed ? ['Response p50', 'Response p95'] : [])];
+  return (
+    <DataTable
+      caption={caption}
+      head={head}
+      numeric={head.map((_, i) => i > 0)}
+      rows={rows.map((r) => [
+        r.key || '(none)',
+        num(r.leads),
+        num(r.sold),
+        num(r.rejected),
+        num(r.returned),
+        rate(r.returnRate),
+        money(r.revenueCents, cur),
+        money(r.cost.costCents, cur),
+        money(r.cost.profitCents, cur),
+        money(r.cost.costPerLeadCents, cur),
+        money(r.cost.revenuePerLeadCents, cur),
+        money(r.cost.revenuePerSoldCents, cur),
+        money(r.cost.earningsPerClickCents, cur),
+        rate(r.acceptance),
+        ...(timed ? [r.p50Ms === null ? '—' : `${num(r.p50Ms)} ms`, r.p95Ms === null ? '—' : `${num(r.p95Ms)} ms`] : []),
+      ])}
+    />
+  );
+}
+
+const COMPARED: [label: string, key: keyof Totals, kind: 'count' | 'money'][] = [
+  ['Visits', 'visits', 'count'],
+  ['Stored leads', 'stored', 'count'],
+  ['Sold', 'sold', 'count'],
+  ['Revenue', 'revenueCents', 'money'],
+  ['Cost', 'costCents', 'money'],
+  ['Profit', 'profitCents', 'money'],
+  ['Cost per lead', 'costPerLeadCents', 'money'],
+  ['Revenue per lead', 'revenuePerLeadCents', 'money'],
+];
+
+/** The headline figures beside the previous period's, with the change (the console sends no script: a table). */
+function Comparison({ now, before, period, cur }: { now: Totals; before: Totals; period: string; cur: string }) {
+  const show = (v: number | null, kind: 'count' | 'money') => (v === null ? '—' : kind === 'money' ? money(v, cur) : num(v));
+  return (
+    <DataTable
+      caption={`Compared with the previous period, ${period}`}
+      head={['Figure', 'This period', `Previous (${period})`, 'Change', 'Change %']}
+      numeric={[false, true, true, true, true]}
+      rows={COMPARED.map(([label, key, kind]) => {
+        const d = delta(now[key], before[key]);
+        const sign = d.change !== null && d.change > 0 ? '+' : '';
+        return [
+          label,
+          show(now[key], kind),
+          show(before[key], kind),
+          d.change === null ? '—' : sign + show(d.change, kind),
+          d.share === null ? '—' : sign + pct(d.share),
+        ];
+      })}
+    />
+  );
 }
 
 /** A filter chosen from a list, or none (`all`, the empty value). */
@@ -111,10 +233,27 @@ function FilterSelect({ label, name, value, all, options }: { label: string; nam
 
 export default function OverviewPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Overview" viewer={props.viewer} forbidden />;
-  const { query, brands, data, refused } = props;
+  const { query, brands, view, refused, alerts } = props;
+  const { data, cuts, periods, totals, previous, zone } = view;
+  const cur = view.currency;
   const f = data.funnel;
+  const unit = query.grain;
   return (
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
+      {alerts.length > 0 && (
+        <section aria-labelledby="alerts-now" className="mb-6 rounded border border-red-700 bg-red-50 p-3">
+          <h2 id="alerts-now" className="mb-1 text-lg font-semibold">
+            Alerts
+          </h2>
+          <ul className="list-disc pl-5">
+            {alerts.map((a) => (
+              <li key={`${a.ruleId}/${a.subject}`}>
+                {a.message} <span className="text-sm text-slate-700">(since {when(a.openedAt)})</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <form method="get" action="/" className="mb-6 flex flex-wrap items-end gap-3">
         <DateRangeFields from={query.from} to={query.to} />
         <FilterSelect label="Brand" name="brand" value={query.brand} all="All brands" options={brands} />
@@ -131,6 +270,20 @@ export default function OverviewPage(props: Props) {
           <input type="text" name="landing" defaultValue={query.landing} placeholder="/payday-loans" className={inputClass} />
         </label>
         <FilterSelect label="Device" name="device" value={query.device} all="All devices" options={DEVICE_CLASSES} />
+        <label className="flex flex-col text-sm">
+          Group by
+          <select name="grain" defaultValue={query.grain} className={inputClass}>
+            {GRAINS.map((g) => (
+              <option key={g} value={g}>
+                {g}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex min-h-11 items-center gap-2 text-sm">
+          <input type="checkbox" name="compare" value="1" defaultChecked={query.compare} className="h-6 w-6" />
+          Compare with the previous period
+        </label>
         {query.sort.column !== 'visits' || query.sort.dir !== 'desc' ? (
           <>
             <input type="hidden" name="sort" value={query.sort.column} />
@@ -146,13 +299,24 @@ export default function OverviewPage(props: Props) {
           {query.problem}
         </p>
       )}
-      <p className="mb-4">
-        {query.from} to {query.to} (UTC){query.brand && `, ${query.brand}`}
+      <p className="mb-4" data-testid="range">
+        {query.from} to {query.to} ({zone}){query.brand && `, ${query.brand}`}
         {query.campaign && `, campaign ${query.campaign}`}
         {query.source && `, source ${query.source}`}
         {query.landing && `, landing page ${query.landing}`}
-        {query.device && `, ${query.device}`}
+        {query.device && `, ${query.device}`}. Amounts in {cur}.
       </p>
+      {view.currencies.length > 0 && (
+        <p className="mb-4" data-testid="rates">
+          {view.currencies
+            .map((c) =>
+              c.usdMicros === null
+                ? `Amounts in ${c.currency} (${money(c.leftOutCents, c.currency)}) are left out: no rate to ${cur} is set (an admin sets rates on Settings).`
+                : `${c.currency} converted at ${rateText(c.currency, c.usdMicros)}.`,
+            )
+            .join(' ')}
+        </p>
+      )}
       {refused > 0 && (
         <p role="status" className="mb-4 rounded border border-amber-700 bg-amber-50 p-2">
           Sampled data: {num(refused)} events were refused past the ingest budget in this range, so the counts below are lower than what happened.
@@ -161,12 +325,12 @@ export default function OverviewPage(props: Props) {
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-3" data-testid="totals">
         {[
           ['Visits', num(f.stages[0]!.count)],
-          ['Revenue', money(f.revenueCents)],
-          ['Sold', `${num(f.stages[f.stages.length - 1]!.count)} for ${money(f.soldCents)}`],
-          ['Returned', `${num(f.returned)}, ${money(f.returnedCents)} given back`],
-          ['Earnings per lead', money(f.earningsPerLeadCents)],
-          ['Earnings per visit', money(f.earningsPerVisitCents)],
-          ...COST_HEAD.map((k, i) => [k, costCells(data.cost)[i]!]),
+          ['Revenue', money(f.revenueCents, cur)],
+          ['Sold', `${num(f.stages[f.stages.length - 1]!.count)} for ${money(f.soldCents, cur)}`],
+          ['Returned', `${num(f.returned)}, ${money(f.returnedCents, cur)} given back`],
+          ['Earnings per lead', money(f.earningsPerLeadCents, cur)],
+          ['Earnings per visit', money(f.earningsPerVisitCents, cur)],
+          ...COST_HEAD.map((k, i) => [k, costCells(data.cost, cur)[i]!]),
         ].map(([k, v]) => (
           <div key={k} className="rounded border border-slate-300 p-3">
             <dt className="text-sm text-slate-700">{k}</dt>
@@ -174,13 +338,9 @@ export default function OverviewPage(props: Props) {
           </div>
         ))}
       </dl>
+      {previous && <Comparison now={totals} before={previous.totals} period={`${previous.from} to ${previous.to}`} cur={cur} />}
       {!data.costApplies && (
         <p className="mb-4">Costs are reported by day and campaign only, so they are not shown for a brand, source, landing page or device.</p>
-      )}
-      {data.costsLeftOut.length > 0 && (
-        <p className="mb-4">
-          {`Costs in ${data.costsLeftOut.map((c) => `${c.currency} (${money(c.cents, c.currency)})`).join(', ')} are left out of the cost figures: revenue is in US dollars and no conversion rate is set.`}
-        </p>
       )}
       <h2 className="mb-2 text-xl font-semibold">Funnel</h2>
       <FunnelChart stages={f.stages} />
@@ -190,27 +350,35 @@ export default function OverviewPage(props: Props) {
         numeric={[false, true, true, true]}
         rows={f.stages.map((s) => [stageLabel(s.stage), num(s.count), pct(s.rate), pct(s.ofVisits)])}
       />
-      <h2 className="mb-2 text-xl font-semibold">By day</h2>
-      <DailyChart points={data.chart} />
+      <h2 className="mb-2 text-xl font-semibold">By {unit}</h2>
+      <DailyChart points={periods} unit={unit} />
       <DataTable
-        caption="Visits, leads and sales per day"
-        head={['Day', 'Visits', 'Stored leads', 'Sold', 'Returned', 'Revenue', ...COST_HEAD]}
+        caption={`Visits, leads and sales per ${unit} (${zone})`}
+        head={[unit[0]!.toUpperCase() + unit.slice(1), 'Visits', 'Stored leads', 'Sold', 'Returned', 'Revenue', ...COST_HEAD]}
         numeric={[false, true, true, true, true, true, ...COST_HEAD.map(() => true)]}
-        rows={data.chart.map((p) => [
+        rows={periods.map((p) => [
           p.at,
           num(p.visits),
           num(p.stored),
           num(p.sold),
-          p.returned ? `${num(p.returned)} (${money(-p.returnedCents)})` : '0',
-          money(p.revenueCents),
-          ...costCells(p.cost),
+          p.returned ? `${num(p.returned)} (${money(-p.returnedCents, cur)})` : '0',
+          money(p.revenueCents, cur),
+          ...costCells(p.cost, cur),
         ])}
       />
       <h2 className="mb-2 text-xl font-semibold">Breakdowns</h2>
-      <Breakdown query={query} caption="By campaign" rows={data.byCampaign} />
-      <Breakdown query={query} caption="By source" rows={data.bySource} />
-      <Breakdown query={query} caption="By landing page" rows={data.byLanding} />
-      <Breakdown query={query} caption="By state" rows={data.byState} />
+      <Breakdown cur={cur} query={query} caption="By campaign" rows={data.byCampaign} />
+      <Breakdown cur={cur} query={query} caption="By source" rows={data.bySource} />
+      <Breakdown cur={cur} query={query} caption="By landing page" rows={data.byLanding} />
+      <Breakdown cur={cur} query={query} caption="By state" rows={data.byState} />
+      <h2 className="mb-2 text-xl font-semibold">Leads, buyers and sales</h2>
+      <p className="mb-4">
+        A buyer&apos;s leads are those offered to it, its rejected ones those it neither bid on nor accepted; elsewhere rejected leads are those no buyer took.
+        Costs are reported by day and campaign only, so these cuts show no cost.
+      </p>
+      {CUTS.map(([cut, caption]) => (
+        <CutTable key={cut} cut={cut} caption={caption} rows={cuts[cut]} cur={cur} />
+      ))}
     </ConsoleLayout>
   );
 }

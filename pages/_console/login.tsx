@@ -9,6 +9,7 @@ import { requireUser } from '../../engine/console/api';
 import { csrfToken } from '../../engine/console/csrf';
 import { consoleRequestOf, queryText } from '../../engine/console/pages';
 import { getStore } from '../../engine/store/db';
+import { LINK_TOKEN } from '../../engine/console/signInLinks';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -21,13 +22,16 @@ const MESSAGES: Record<string, string> = {
   out: 'You are signed out.',
   expired: 'Your session has expired. Sign in again.',
   code: 'That code is not right, or was used already. Enter the code your app shows now.',
+  link: 'That sign-in link was used already, has expired, or is not one of ours. Ask an admin for a new one.',
 };
 
-/** `csrf` when the password was right and the authenticator's code is still to come. */
-type Props = { message: string; alert: boolean; csrf: string | null };
+/** `csrf` when the password was right and the authenticator's code is still to come; `link` a one-time sign-in link's token to spend. */
+type Props = { message: string; alert: boolean; csrf: string | null; link: string | null };
 
 export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   ctx.res.setHeader('Cache-Control', 'no-store');
+  // The link's token stays out of the address of whatever is loaded from this page.
+  ctx.res.setHeader('Referrer-Policy', 'no-referrer');
   const who = await requireUser(await getStore(), consoleRequestOf(ctx), 'overview.view', ['full', 'code']);
   if (!('refused' in who) && who.user.stage === 'full') return { redirect: { destination: '/', permanent: false } };
   const csrf = 'refused' in who ? null : csrfToken(who.token);
@@ -38,12 +42,13 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   if (code === 'busy') {
     ctx.res.statusCode = 503;
     ctx.res.setHeader('Retry-After', '2');
-  } else if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code')
-    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' || code === 'code' ? 401 : 400;
-  return { props: { message, alert: code !== 'out' && !!message, csrf } };
+  } else if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code' || code === 'link')
+    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' || code === 'code' || code === 'link' ? 401 : 400;
+  const token = queryText(ctx.query.link);
+  return { props: { message, alert: code !== 'out' && !!message, csrf, link: LINK_TOKEN.test(token) ? token : null } };
 };
 
-export default function LoginPage({ message, alert, csrf }: Props) {
+export default function LoginPage({ message, alert, csrf, link }: Props) {
   return (
     <ConsoleLayout title="Sign in">
       {message && (
@@ -54,7 +59,18 @@ export default function LoginPage({ message, alert, csrf }: Props) {
           {message}
         </p>
       )}
-      {csrf ? (
+      {link && !csrf ? (
+        <form method="post" action="/api/console/links" className="flex max-w-md flex-col gap-4">
+          <input type="hidden" name="op" value="use" />
+          <input type="hidden" name="token" value={link} />
+          <p>An admin made you a one-time sign-in link. It works once, and expires.</p>
+          <div>
+            <button type="submit" className={buttonClass}>
+              Sign in with this link
+            </button>
+          </div>
+        </form>
+      ) : csrf ? (
         <form method="post" action="/api/console/totp" className="flex max-w-md flex-col gap-4">
           <input type="hidden" name="csrf" value={csrf} />
           <input type="hidden" name="action" value="code" />

@@ -12,12 +12,20 @@ import { consolePage, queryText, type ConsoleProps } from '../../engine/console/
 import { ROLES } from '../../engine/console/roles';
 import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
 import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
+import { takeShownLinks } from '../../engine/console/signInLinks';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ users: UserRow[]; note: string; ok: boolean; shown: { email: string; password: string }[] }>;
+type Props = ConsoleProps<{
+  users: UserRow[];
+  note: string;
+  ok: boolean;
+  shown: { email: string; password: string }[];
+  /** one-time sign-in links this admin made, shown once */
+  links: { email: string; url: string; expiresAt: string }[];
+}>;
 
-const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op'];
+const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op', 'link_disabled'];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'users.manage', async (db, viewer) => {
@@ -25,6 +33,11 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const note = key in USER_NOTES ? (key as UserNote) : undefined;
     return {
       shown: await takeShownOnce(db, viewer.email),
+      links: (await takeShownLinks(db, viewer.email)).map((l) => ({
+        email: l.email,
+        url: `https://${ctx.req.headers.host ?? ''}/login?link=${l.token}`,
+        expiresAt: l.expiresAt,
+      })),
       users: await userRows(db),
       note: note ? USER_NOTES[note] : '',
       ok: !!note && !FAILED.includes(note),
@@ -33,9 +46,9 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
 
 const smallButton = 'inline-flex min-h-11 min-w-11 items-center rounded border border-slate-600 bg-white px-3 text-sm';
 
-function UserForm(props: { csrf: string; email: string; op: string; label: string; children?: ReactNode }) {
+function UserForm(props: { csrf: string; email: string; op: string; label: string; action?: string; children?: ReactNode }) {
   return (
-    <form method="post" action="/api/console/users" className="flex flex-wrap items-center gap-2">
+    <form method="post" action={props.action ?? '/api/console/users'} className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="csrf" value={props.csrf} />
       <input type="hidden" name="email" value={props.email} />
       <input type="hidden" name="op" value={props.op} />
@@ -63,6 +76,11 @@ export default function UsersPage(props: Props) {
       {props.shown.map((s) => (
         <p key={s.email} className="mb-4 rounded border border-slate-500 p-2">
           Temporary password for {s.email}: <code data-temporary-password>{s.password}</code> (shown only this once: give it to them over a channel you trust)
+        </p>
+      ))}
+      {props.links.map((l) => (
+        <p key={l.url} className="mb-4 rounded border border-slate-500 p-2 break-all">
+          One-time sign-in link for {l.email}, until {when(l.expiresAt)}: <code data-sign-in-link>{l.url}</code> (shown only this once; it signs in once)
         </p>
       ))}
       <h2 id="add-user" className="mb-2 text-xl font-semibold">
@@ -104,6 +122,7 @@ export default function UsersPage(props: Props) {
             </UserForm>
             <UserForm csrf={csrf} email={u.email} op={u.disabled_at ? 'enable' : 'disable'} label={u.disabled_at ? 'Enable' : 'Disable'} />
             {Number(u.totp_enabled) === 1 && <UserForm csrf={csrf} email={u.email} op="totp-reset" label="Reset two-step" />}
+            {!u.disabled_at && <UserForm csrf={csrf} email={u.email} op="create" action="/api/console/links" label="Make a sign-in link" />}
           </div>,
         ])}
       />

@@ -27,11 +27,11 @@ const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 15);
 const INGEST_BUDGET = 2000;
 const INGEST_CONNECTIONS = Number(process.env.BENCH_INGEST_CONNECTIONS ?? 4);
 const HOST = 'ipaydayloans.localhost';
-const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+export const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 128 });
 
-function postEvents(port: number, body: unknown, ip: string): Promise<{ status: number; json: Record<string, unknown> }> {
+export function postEvents(port: number, body: unknown, ip: string): Promise<{ status: number; json: Record<string, unknown> }> {
   const text = JSON.stringify(body);
   return new Promise((resolve) => {
     const req = request(
@@ -69,10 +69,10 @@ function postEvents(port: number, body: unknown, ip: string): Promise<{ status: 
 }
 
 const dbBytes = (file: string) => [file, `${file}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
-const settle = () => new Promise((r) => setTimeout(r, 2500));
+export const settle = () => new Promise((r) => setTimeout(r, 2500));
 
 /** One client's loop for `ms`: batches from `events()`, a new visit when it has none (or its id is refused). */
-async function client(port: number, ip: string, ms: number, events: () => unknown[], tally: Map<number, number>): Promise<void> {
+export async function client(port: number, ip: string, ms: number, events: () => unknown[], tally: Map<number, number>): Promise<void> {
   const end = Date.now() + ms;
   let visitId: string | undefined;
   while (Date.now() < end) {
@@ -85,7 +85,7 @@ async function client(port: number, ip: string, ms: number, events: () => unknow
   }
 }
 
-const tallyText = (t: Map<number, number>) =>
+export const tallyText = (t: Map<number, number>) =>
   [...t.entries()]
     .sort()
     .map(([s, n]) => `${n} × ${s}`)

@@ -17,6 +17,8 @@ export const COPIED_TABLES = [
   'leads',
   'lead_sales',
   'lead_returns',
+  'sale_events',
+  'ad_costs',
 ] as const;
 const CHUNK = 20_000;
 const ARRAY_TYPE: Record<string, string> = { text: 'text[]', integer: 'int4[]', bigint: 'int8[]' };

@@ -27,7 +27,7 @@ test.beforeAll(async () => {
 test('every console page at 390 px: no sideways scroll of the page, axe clean, 44 px targets', async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, addUser('admin'));
-  for (const path of ['/users', '/audit', '/account', '/', '/leads', `/leads/${leadId}`, '/buyers', '/brands', '/exports']) {
+  for (const path of ['/users', '/audit', '/account', '/', '/leads', `/leads/${leadId}`, '/buyers', '/brands', '/exports', '/settings']) {
     const res = await page.goto(`${CONSOLE}${path}`);
     expect(res?.status(), path).toBe(200);
     // what sticks out past the screen's right edge (outside a box that scrolls itself), to say which element widens the page

@@ -25,6 +25,7 @@ describe('who may see what', () => {
     'audit.view': [true, false, false, false, false],
     'studio.view': [true, true, true, true, true],
     'studio.edit': [true, false, false, false, true],
+    'settings.manage': [true, false, false, false, false],
   };
   it('the table names every permission', () => expect(Object.keys(TABLE).sort()).toEqual([...PERMISSIONS].sort()));
   it.each(PERMISSIONS.flatMap((p) => ROLES.map((r, i) => [r, p, TABLE[p][i]] as const)))('%s may %s: %s', (role, permission, want) => {

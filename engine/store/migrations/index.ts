@@ -28,6 +28,7 @@ import * as m018 from './018_lead_screening';
 import * as m019 from './019_console_user_admin';
 import * as m020 from './020_consent_provider';
 import * as m021 from './021_editor_brands';
+import * as m022 from './022_console_money';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['019_console_user_admin', m019],
   ['020_consent_provider', m020],
   ['021_editor_brands', m021],
+  ['022_console_money', m022],
 ];
 
 export const migrationProvider: MigrationProvider = {

@@ -1,8 +1,8 @@
 /**
- * POST /api/console/{login,logout,reveal,review,totp,export,costs,users} — the console's form posts, on the console
+ * POST /api/console/{login,logout,reveal,review,totp,export,costs,users,settings,links} — the console's form posts, on the console
  * host only (engine/frontDoor/consolePath.ts). Each reads its own form (engine/console/forms.ts:
  * same-origin, form-encoded, capped) and answers 303 to the page to show next, or the export's
- * CSV: engine/console/formRoutes.ts, reviewRoute.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts; the cost upload is multipart (costUpload.ts).
+ * CSV: engine/console/formRoutes.ts, reviewRoute.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts, settingsRoutes.ts, signInLinkRoute.ts; the cost upload is multipart (costUpload.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { costUploadRoute } from '../../../engine/console/costUpload';
@@ -11,6 +11,8 @@ import { loginRoute, logoutRoute, revealRoute } from '../../../engine/console/fo
 import { reviewRoute } from '../../../engine/console/reviewRoute';
 import { totpRoute } from '../../../engine/console/totpRoutes';
 import { usersRoute } from '../../../engine/console/userRoutes';
+import { settingsRoute } from '../../../engine/console/settingsRoutes';
+import { signInLinkRoute } from '../../../engine/console/signInLinkRoute';
 import type { ApiAnswer } from '../../../engine/http/api';
 import { route } from '../../../engine/http/route';
 import type { Store } from '../../../engine/store/db';
@@ -26,6 +28,8 @@ const ACTIONS = new Map<string, (db: Store, req: IncomingMessage) => Promise<Api
   ['export', exportAnswer],
   ['costs', costUploadRoute],
   ['users', usersRoute],
+  ['settings', settingsRoute],
+  ['links', signInLinkRoute],
 ]);
 
 /** The form post's action, from the path's last segment (read from the URL, so the route runs the same on a bare node:http server). */

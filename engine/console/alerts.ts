@@ -1,0 +1,284 @@
+/**
+ * Alerts: rules an admin sets on the Settings page (engine/console/alertRules.ts says when each
+ * fires), checked every ALERT_CHECK_MS (default a minute) by every instance, shown on the overview
+ * while open, and sent to ALERT_WEBHOOK_URL as Slack-compatible JSON ({"text": …} plus the alert's
+ * fields), signed like every message this server sends (X-Loansites-Signature: sha256=HMAC of the
+ * body with ALERT_WEBHOOK_SECRET).
+ *
+ * - An alert is sent once when it opens and once when it resolves: opening and resolving are
+ *   conditional writes of the rule's row for that subject, which one instance wins.
+ * - Webhook messages are stored first and delivered by the same rules as the lead outbox (2xx
+ *   delivered; 408, 429, 5xx and no answer retried with its back-off; any other 4xx refused), from
+ *   their own table: the outbox's rows belong to a lead, an alert does not.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Buyer } from '../../schemas/buyer.types';
+import type { Store } from '../store/db';
+import { audit } from '../store/console';
+import { soldCounts } from '../store/sales';
+import { localTime } from '../sale/schedule';
+import { signature } from '../sale/wire';
+import { answerKind, backoffMs, MAX_ATTEMPTS } from '../outbox/deliver';
+import { onShutdown } from '../process/shutdown.mjs';
+import { acceptanceLow, capLevels, ruleText, type AlertKind, type AlertRule } from './alertRules';
+
+export interface OpenAlert {
+  ruleId: string;
+  subject: string;
+  message: string;
+  openedAt: string;
+}
+
+export async function openAlerts(db: Store): Promise<OpenAlert[]> {
+  const rows = await db.selectFrom('alert_episodes').selectAll().where('state', '=', 'open').orderBy('opened_at', 'desc').limit(50).execute();
+  return rows.map((r) => ({ ruleId: r.rule_id, subject: r.subject, message: r.message, openedAt: r.opened_at }));
+}
+
+export async function alertRules(db: Store): Promise<AlertRule[]> {
+  const rows = await db.selectFrom('alert_rules').selectAll().orderBy('created_at').execute();
+  return rows.map((r) => ({ id: r.id, kind: r.kind as AlertKind, subject: r.subject, threshold: Number(r.threshold), windowHours: r.window_hours }));
+}
+
+export async function addAlertRule(db: Store, rule: Omit<AlertRule, 'id'>, actor: string): Promise<string> {
+  const id = `al${randomBytes(8).toString('hex')}`;
+  await db
+    .insertInto('alert_rules')
+    .values({
+      id,
+      kind: rule.kind,
+      subject: rule.subject,
+      threshold: rule.threshold,
+      window_hours: rule.windowHours,
+      created_by: actor,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  await audit(db, { actor, action: 'alert_rule_added', target: id, detail: { ...rule, text: ruleText(rule) } });
+  return id;
+}
+
+export async function removeAlertRule(db: Store, id: string, actor: string): Promise<boolean> {
+  const r = await db.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
+  if (!Number(r.numDeletedRows)) return false;
+  await db.deleteFrom('alert_episodes').where('rule_id', '=', id).execute();
+  await audit(db, { actor, action: 'alert_rule_removed', target: id });
+  return true;
+}
+
+/** What a rule finds now: subject → message, for each subject in alert. */
+async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now: Date): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const watched = buyers.filter((b) => !rule.subject || b.id === rule.subject);
+  if (rule.kind === 'cap') {
+    for (const b of watched) {
+      if (b.caps?.perDay === undefined && b.caps?.perMonth === undefined) continue;
+      const t = localTime(now, b.schedule?.timeZone);
+      const sold = await soldCounts(db, b.id, t.day, t.month);
+      for (const [period, used, cap, when] of [
+        ['day', sold.day, b.caps.perDay, t.day],
+        ['month', sold.month, b.caps.perMonth, t.month],
+      ] as const)
+        for (const level of capLevels(used, cap))
+          out.set(
+            `${b.id} ${period} ${level}%`,
+            `Buyer ${b.id} is at ${level} % of its ${period === 'day' ? 'daily' : 'monthly'} cap: ${used} of ${cap} sold (${when}).`,
+          );
+    }
+    return out;
+  }
+  const since = new Date(now.getTime() - rule.windowHours * 3_600_000).toISOString();
+  let q = db
+    .selectFrom('sale_events as m')
+    .where('m.at', '>=', since)
+    .where('m.at', '<', now.toISOString())
+    .where('m.step', 'in', ['ping', 'post'])
+    .where((eb) => eb.or([eb('m.step', '=', 'ping'), eb('m.outcome', '<>', 'sending')]));
+  if (rule.subject) q = q.where('m.buyer_id', '=', rule.subject);
+  const rows = await q
+    .select((eb) => [
+      eb.ref('m.buyer_id').as('buyer'),
+      eb.fn.count<number | string>('m.lead_id').distinct().as('offered'),
+      eb.fn
+        .count<number | string>(eb.case().when('m.outcome', 'in', ['bid', 'accepted']).then(eb.ref('m.lead_id')).end())
+        .distinct()
+        .as('accepted'),
+    ])
+    .groupBy('m.buyer_id')
+    .execute();
+  for (const r of rows) {
+    const offered = Number(r.offered);
+    const accepted = Number(r.accepted);
+    if (acceptanceLow(offered, accepted, rule.threshold))
+      out.set(
+        `${r.buyer} acceptance`,
+        `Buyer ${r.buyer} accepted ${accepted} of ${offered} leads (${Math.round((accepted * 100) / offered)} %) over the last ${rule.windowHours} h, under ${rule.threshold} %.`,
+      );
+  }
+  return out;
+}
+
+async function enqueue(db: Store, body: object, now: Date): Promise<void> {
+  await db
+    .insertInto('alert_deliveries')
+    .values({
+      id: `ad${randomBytes(10).toString('hex')}`,
+      body: JSON.stringify(body),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now.toISOString(),
+      created_at: now.toISOString(),
+    })
+    .execute();
+}
+
+/** Checks every rule once: opens the episodes that began, resolves those that ended, and queues a webhook message for each. */
+export async function evaluateAlerts(db: Store, buyers: readonly Buyer[], now = new Date()): Promise<{ opened: number; resolved: number }> {
+  let opened = 0;
+  let resolved = 0;
+  const at = now.toISOString();
+  for (const rule of await alertRules(db)) {
+    const found = await firing(db, rule, buyers, now);
+    const rows = await db.selectFrom('alert_episodes').selectAll().where('rule_id', '=', rule.id).execute();
+    const known = new Map(rows.map((r) => [r.subject, r]));
+    for (const [subject, message] of found) {
+      const row = known.get(subject);
+      if (row?.state === 'open') continue;
+      const won = row
+        ? Number(
+            (
+              await db
+                .updateTable('alert_episodes')
+                .set({ state: 'open', opened_at: at, resolved_at: null, message })
+                .where('rule_id', '=', rule.id)
+                .where('subject', '=', subject)
+                .where('state', '=', 'resolved')
+                .executeTakeFirst()
+            ).numUpdatedRows,
+          ) > 0
+        : Number(
+            (
+              await db
+                .insertInto('alert_episodes')
+                .values({ rule_id: rule.id, subject, state: 'open', opened_at: at, message })
+                .onConflict((oc) => oc.columns(['rule_id', 'subject']).doNothing())
+                .executeTakeFirst()
+            ).numInsertedOrUpdatedRows ?? 0,
+          ) > 0;
+      if (!won) continue;
+      opened += 1;
+      await enqueue(db, { text: `:rotating_light: ${message}`, alert: { state: 'open', rule: rule.id, kind: rule.kind, subject, message, at } }, now);
+    }
+    for (const row of rows) {
+      if (row.state !== 'open' || found.has(row.subject)) continue;
+      const r = await db
+        .updateTable('alert_episodes')
+        .set({ state: 'resolved', resolved_at: at })
+        .where('rule_id', '=', rule.id)
+        .where('subject', '=', row.subject)
+        .where('state', '=', 'open')
+        .executeTakeFirst();
+      if (!Number(r.numUpdatedRows)) continue;
+      resolved += 1;
+      const message = `Resolved: ${row.message}`;
+      await enqueue(
+        db,
+        { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } },
+        now,
+      );
+    }
+  }
+  return { opened, resolved };
+}
+
+export interface Webhook {
+  url: string;
+  secret: string;
+  timeoutMs?: number;
+}
+
+export const webhookOf = (env: Record<string, string | undefined> = process.env): Webhook | undefined =>
+  env.ALERT_WEBHOOK_URL && env.ALERT_WEBHOOK_SECRET ? { url: env.ALERT_WEBHOOK_URL, secret: env.ALERT_WEBHOOK_SECRET } : undefined;
+
+const LEASE_MS = 30_000;
+
+/** Sends the due webhook messages once each (claimed by a conditional write, so two instances never send one twice at once). */
+export async function deliverAlerts(db: Store, hook: Webhook, now = new Date()): Promise<number> {
+  const due = await db
+    .selectFrom('alert_deliveries')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now.toISOString())
+    .orderBy('created_at')
+    .limit(20)
+    .execute();
+  let sent = 0;
+  for (const row of due) {
+    const claim = await db
+      .updateTable('alert_deliveries')
+      .set({ next_attempt_at: new Date(now.getTime() + LEASE_MS).toISOString() })
+      .where('id', '=', row.id)
+      .where('next_attempt_at', '=', row.next_attempt_at)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (!Number(claim.numUpdatedRows)) continue;
+    let kind: 'delivered' | 'refused' | 'retry';
+    let error: string | null = null;
+    try {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, row.body), 'Idempotency-Key': row.id },
+        body: row.body,
+        signal: AbortSignal.timeout(hook.timeoutMs ?? 10_000),
+      });
+      kind = answerKind(res.status);
+      if (kind !== 'delivered') error = `HTTP ${res.status}`;
+      await res.body?.cancel();
+    } catch (err) {
+      kind = 'retry';
+      error = err instanceof Error ? err.message.slice(0, 200) : 'no answer';
+    }
+    const attempts = row.attempts + 1;
+    const status = kind === 'delivered' ? 'delivered' : kind === 'refused' ? 'refused' : attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
+    await db
+      .updateTable('alert_deliveries')
+      .set({ status, attempts, last_error: error, next_attempt_at: new Date(now.getTime() + backoffMs(attempts)).toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    if (kind === 'delivered') sent += 1;
+  }
+  return sent;
+}
+
+const SHARED = Symbol.for('loansites.alertWorker');
+const holder = globalThis as typeof globalThis & { [SHARED]?: () => void };
+
+/** Starts this process's alert checks once (every ALERT_CHECK_MS, default a minute); returns its stop function. */
+export function ensureAlertWorker(
+  store: () => Promise<Store>,
+  buyers: () => readonly Buyer[],
+  env: Record<string, string | undefined> = process.env,
+): () => void {
+  if (holder[SHARED]) return holder[SHARED];
+  const every = Math.max(200, Number(env.ALERT_CHECK_MS ?? 60_000));
+  let running = false;
+  const run = () => {
+    if (running) return;
+    running = true;
+    store()
+      .then(async (db) => {
+        await evaluateAlerts(db, buyers());
+        const hook = webhookOf(env);
+        if (hook) await deliverAlerts(db, hook);
+      })
+      .catch((err: Error) => console.error('[alerts] check failed:', err.message))
+      .finally(() => (running = false));
+  };
+  const timer = setInterval(run, every);
+  timer.unref();
+  const stop = (holder[SHARED] = () => {
+    clearInterval(timer);
+    holder[SHARED] = undefined;
+  });
+  onShutdown('alert checks', 'work', stop);
+  return stop;
+}

@@ -1,0 +1,200 @@
+/**
+ * The overview's lead cuts — by buyer, sub-id, landing page and loan kind — with the columns lead
+ * platforms show per cut: leads, sold, rejected, returns and return %, revenue, cost and profit,
+ * cost per lead, revenue per lead and per sold lead, earnings per click, acceptance %, and (per
+ * buyer) the response time p50/p95.
+ *
+ * - Money (sold, returns, revenue, leads no buyer took) comes from the same sale-record cells as
+ *   every other figure on the overview (engine/traffic/moneyQuery.ts): a sale on the day it was
+ *   decided, a return on the day it was made.
+ * - A sub-id, landing page or loan kind's leads are the leads stored in the range (the lead's
+ *   source2, its visit's landing page, its loan kind); "rejected" is the leads no buyer took,
+ *   and acceptance % is sold ÷ (sold + rejected).
+ * - A buyer's leads are the leads offered to it in the range (pinged, or posted without a ping),
+ *   "rejected" the offered leads it neither bid on nor accepted, acceptance % the rest ÷ offered,
+ *   and p50/p95 over its answered pings and posts (exact: latencies are read as counts per
+ *   millisecond value, the same SQL on both stores).
+ * - Cost reports give a cost per day and campaign only, so no cut here has a known cost: cost,
+ *   profit, cost per lead and earnings per click read "—" (engine/traffic/costMetrics.ts).
+ */
+import { sql } from 'kysely';
+import type { Store } from '../store/db';
+import { dimWhere, moneyBy, type MoneyCell } from '../traffic/moneyQuery';
+import { costFigures, type CostFigures } from '../traffic/costMetrics';
+import type { FunnelFilter } from '../traffic/funnelQuery';
+
+import type { Cut } from './cuts';
+
+export interface CutRow {
+  key: string;
+  leads: number;
+  sold: number;
+  rejected: number;
+  returned: number;
+  /** returns ÷ sales of the range; null with no sale */
+  returnRate: number | null;
+  revenueCents: number;
+  /** null with no lead offered or decided */
+  acceptance: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  cost: CostFigures;
+}
+
+/** The value below which `share` of the counted values lie (nearest rank), from [value, count] pairs; null for none. */
+export function histogramPercentile(hist: readonly (readonly [number, number])[], share: number): number | null {
+  const sorted = [...hist].filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((t, [, n]) => t + n, 0);
+  if (!total) return null;
+  const rank = Math.min(total, Math.max(1, Math.ceil(share * total)));
+  let seen = 0;
+  for (const [v, n] of sorted) if ((seen += n) >= rank) return v;
+  return sorted[sorted.length - 1]![0];
+}
+
+const LEAD_KEYS = {
+  subId: sql<string>`coalesce(l.source2, '')`,
+  loanKind: sql<string>`coalesce(l.loan_kind, '')`,
+  landing: sql<string>`coalesce(v.landing_path, '')`,
+};
+
+const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' && k !== 'to');
+
+/**
+ * Leads stored in the range by sub-id, loan kind and landing page (one grouped query). Unfiltered,
+ * with the landing pages' stored leads given (the overview has them from the rollups), the lead's
+ * visit is not read at all: the query reads one covering index of the leads.
+ */
+async function storedLeads(db: Store, f: FunnelFilter, landings?: ReadonlyMap<string, number>) {
+  const range = db.selectFrom('leads as l').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to);
+  if (landings && !filtered(f)) {
+    const rows = await range
+      .select((eb) => [LEAD_KEYS.subId.as('subId'), LEAD_KEYS.loanKind.as('loanKind'), eb.fn.countAll<number | string>().as('n')])
+      .groupBy([LEAD_KEYS.subId, LEAD_KEYS.loanKind])
+      .execute();
+    return { rows: rows.map((r) => ({ ...r, landing: undefined })), landings };
+  }
+  const rows = await dimWhere(range.leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f)
+    .select((eb) => [
+      LEAD_KEYS.subId.as('subId'),
+      LEAD_KEYS.loanKind.as('loanKind'),
+      LEAD_KEYS.landing.as('landing'),
+      eb.fn.countAll<number | string>().as('n'),
+    ])
+    .groupBy([LEAD_KEYS.subId, LEAD_KEYS.loanKind, LEAD_KEYS.landing])
+    .execute();
+  return { rows, landings: undefined };
+}
+
+const OFFER_LAG_MS = 7 * 86_400_000;
+
+/** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
+const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
+
+/** Each buyer's offered and accepted leads, and its answered latencies as counts per value. */
+async function offers(db: Store, f: FunnelFilter) {
+  const base = () => {
+    let q = db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
+    // Only a filtered question looks at the lead and its visit (the unfiltered one reads one index).
+    // A lead is offered when its sale runs, right after it is stored (or within minutes, a sale taken up again after a
+    // restart): the leads of the range and the week before it are the only candidates, read from one covering index.
+    if (filtered(f))
+      q = q.where(
+        'm.lead_id',
+        'in',
+        dimWhere(
+          db
+            .selectFrom('leads as l')
+            .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
+            .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
+            .where('l.created_at', '<', f.to),
+          f,
+        ).select('l.id'),
+      );
+    return q;
+  };
+  const [counts, latencies] = await Promise.all([
+    base()
+      .where(OFFERED)
+      .select((eb) => [
+        eb.ref('m.buyer_id').as('buyer'),
+        sql<number | string>`count(distinct m.lead_id)`.as('offered'),
+        sql<number | string>`count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)`.as('accepted'),
+      ])
+      .groupBy('m.buyer_id')
+      .execute(),
+    base()
+      .where('m.latency_ms', 'is not', null)
+      .where('m.outcome', '<>', 'sending')
+      .select((eb) => ['m.buyer_id as buyer', 'm.latency_ms as ms', eb.fn.countAll<number | string>().as('n')])
+      .groupBy(['m.buyer_id', 'm.latency_ms'])
+      .execute(),
+  ]);
+  return { counts, latencies };
+}
+
+const NO_COST = undefined;
+
+function rowOf(key: string, leads: number, m: { sold: number; rejected: number; returned: number; revenueCents: number }, accepted?: number): CutRow {
+  const decided = m.sold + m.rejected;
+  return {
+    key,
+    leads,
+    sold: m.sold,
+    rejected: accepted === undefined ? m.rejected : leads - accepted,
+    returned: m.returned,
+    returnRate: m.sold ? m.returned / m.sold : null,
+    revenueCents: m.revenueCents,
+    acceptance: accepted === undefined ? (decided ? m.sold / decided : null) : leads ? accepted / leads : null,
+    p50Ms: null,
+    p95Ms: null,
+    cost: costFigures(NO_COST, { visits: 0, stored: leads, sold: m.sold, revenueCents: m.revenueCents }),
+  };
+}
+
+const ZERO = { sold: 0, rejected: 0, returned: 0, revenueCents: 0 };
+
+/**
+ * Every cut's rows, largest by leads (then revenue) first, at most `limit` each. `landings`: the
+ * stored leads by landing page when the caller has them (the rollups' "stored", as the overview's
+ * landing-page breakdown counts them), used when the question is unfiltered.
+ */
+export async function leadCuts(
+  db: Store,
+  f: FunnelFilter,
+  cells: readonly MoneyCell[],
+  limit = 50,
+  landings?: ReadonlyMap<string, number>,
+): Promise<Record<Cut, CutRow[]>> {
+  const [leads, offered] = await Promise.all([storedLeads(db, f, landings), offers(db, f)]);
+  const order = (rows: CutRow[]) => rows.sort((a, b) => b.leads - a.leads || b.revenueCents - a.revenueCents || (a.key < b.key ? -1 : 1)).slice(0, limit);
+  const out = {} as Record<Cut, CutRow[]>;
+  for (const cut of ['subId', 'loanKind', 'landing'] as const) {
+    const stored = new Map<string, number>(cut === 'landing' && leads.landings ? leads.landings : []);
+    if (!(cut === 'landing' && leads.landings)) for (const r of leads.rows) stored.set(r[cut]!, (stored.get(r[cut]!) ?? 0) + Number(r.n));
+    const money = moneyBy(cells, (c) => c[cut]);
+    const keys = new Set([...stored.keys(), ...money.keys()]);
+    out[cut] = order([...keys].map((k) => rowOf(k, stored.get(k) ?? 0, money.get(k) ?? ZERO)));
+  }
+  // A lead no buyer took has no buyer: its cell's buyer is '' and is not a buyer's row.
+  const money = moneyBy(
+    cells.filter((c) => c.buyer !== ''),
+    (c) => c.buyer,
+  );
+  const byBuyer = new Map(offered.counts.map((r) => [r.buyer, { offered: Number(r.offered), accepted: Number(r.accepted) }]));
+  const hist = new Map<string, [number, number][]>();
+  for (const r of offered.latencies) hist.set(r.buyer, [...(hist.get(r.buyer) ?? []), [Number(r.ms), Number(r.n)]]);
+  const buyers = new Set([...byBuyer.keys(), ...money.keys()]);
+  out.buyer = order(
+    [...buyers].map((b) => {
+      const o = byBuyer.get(b) ?? { offered: 0, accepted: 0 };
+      const h = hist.get(b) ?? [];
+      return {
+        ...rowOf(b, o.offered, { ...ZERO, ...money.get(b), rejected: 0 }, o.accepted),
+        p50Ms: histogramPercentile(h, 0.5),
+        p95Ms: histogramPercentile(h, 0.95),
+      };
+    }),
+  );
+  return out;
+}

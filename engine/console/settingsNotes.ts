@@ -1,0 +1,42 @@
+/**
+ * What the settings forms may hold and the messages their pages show after a post (by key: no
+ * text from the request is echoed). Pure, so the pages' components can read it
+ * (engine/console/settingsRoutes.ts does the posts).
+ */
+
+/** The currencies the brands sell in (brands/*.json currency). */
+export const CURRENCIES = ['USD', 'CAD', 'AUD'] as const;
+
+export const SETTINGS_NOTES = {
+  view: 'Saved: the overview now shows your time zone and currency.',
+  zone_format: 'A time zone is written like America/New_York.',
+  zone_unknown: 'That is not a time zone this server knows.',
+  zone_fraction: 'That zone is off UTC by a fraction of an hour, and the figures are kept by the hour: choose a zone on a whole hour.',
+  currency: `The currency must be one of ${CURRENCIES.join(', ')}.`,
+  rate: 'Rate saved.',
+  rate_invalid: 'A rate is what one unit is worth in US dollars, a number such as 0.73 (at most 6 decimals, above 0 and at most 1000).',
+  rate_usd: 'US dollars need no rate.',
+  alert_added: 'Alert added.',
+  alert_removed: 'Alert removed.',
+  alert_missing: 'There is no such alert.',
+  alert_kind: 'The kind must be one of cap, acceptance.',
+  alert_buyer: 'Choose a buyer from the list, or every buyer.',
+  alert_threshold: 'The acceptance threshold is a whole percentage from 1 to 100.',
+  alert_window: 'The look-back window is a whole number of hours from 1 to 168.',
+  op: 'Unknown change.',
+} as const;
+export type SettingsNote = keyof typeof SETTINGS_NOTES;
+export const SETTINGS_FAILED: readonly SettingsNote[] = [
+  'zone_format',
+  'zone_unknown',
+  'zone_fraction',
+  'currency',
+  'rate_invalid',
+  'rate_usd',
+  'alert_missing',
+  'alert_kind',
+  'alert_buyer',
+  'alert_threshold',
+  'alert_window',
+  'op',
+];

@@ -1,0 +1,43 @@
+/**
+ * POST /api/console/links: op=create (admin, with the session's CSRF token, rate-limited per
+ * admin) makes a one-time sign-in link for an account, shown once on /users; op=use (anyone, from
+ * the console's own sign-in page: same-origin, rate-limited per address) spends one and signs in
+ * (engine/console/signInLinks.ts). A link that was used, expired or never made sends the browser
+ * back to the sign-in page with one message for all three.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { enforceRateLimit } from '../http/rateLimit';
+import type { Store } from '../store/db';
+import { normaliseEmail } from '../store/console';
+import { requireUser, sessionCookie } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+import { createSignInLink, spendSignInLink } from './signInLinks';
+
+const CREATE = { name: 'sign-in-link-create', limit: Number(process.env.RATE_LIMIT_SIGN_IN_LINKS ?? 20), windowMs: 60_000 };
+const USE = { name: 'sign-in-link-use', limit: Number(process.env.RATE_LIMIT_SIGN_IN_LINKS ?? 20), windowMs: 60_000 };
+
+const see = (location: string, headers: Record<string, string> = {}): ApiAnswer => ({
+  status: 303,
+  body: { location },
+  headers: { Location: location, ...headers },
+});
+
+export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
+  const form = await readConsoleForm(req);
+  if (form.op === 'use') {
+    await enforceRateLimit(USE, clientIp(req), 1, 'Too many sign-in links tried');
+    const used = await spendSignInLink(db, form.token ?? '');
+    if (!used.ok) return see('/login?error=link');
+    const next = used.stage === 'code' ? '/login' : used.stage === 'enrol' ? '/account' : '/';
+    return see(next, { 'Set-Cookie': sessionCookie(used.token, req.headers.host ?? '', used.ttlMs / 1000) });
+  }
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if (form.op !== 'create') return see('/users?note=op');
+  await enforceRateLimit(CREATE, who.user.email, 1, 'Too many sign-in links made');
+  const r = await createSignInLink(db, normaliseEmail((form.email ?? '').slice(0, 254)), who.user.email);
+  return see(`/users?note=${r === 'ok' ? 'link' : r === 'missing' ? 'missing' : 'link_disabled'}`);
+}

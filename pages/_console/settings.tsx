@@ -1,0 +1,164 @@
+/**
+ * The console's money settings (admin): the currency rates every amount is converted with (set
+ * here, never fetched) and the alert rules (engine/console/alerts.ts), with where alerts are sent
+ * and how the last webhook messages fared. Posts to /api/console/settings, each change audited.
+ */
+import type { GetServerSideProps } from 'next';
+import type { ReactNode } from 'react';
+import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { when } from '../../blocks/console/format';
+import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsNotes';
+import { alertRules, webhookOf } from '../../engine/console/alerts';
+import { ALERT_KINDS, MAX_WINDOW_HOURS, ruleText } from '../../engine/console/alertRules';
+import { rateRows } from '../../engine/store/currencyRates';
+import { rateText } from '../../engine/traffic/currency';
+import { liveBuyers } from '../../engine/sale/buyerRevisions';
+
+export const config = { unstable_runtimeJS: false };
+
+type Props = ConsoleProps<{
+  note: string;
+  ok: boolean;
+  rates: { currency: string; text: string; setBy: string; setAt: string }[];
+  rules: { id: string; text: string }[];
+  buyers: string[];
+  /** where alerts go (the host only), or '' when no webhook is set */
+  webhookHost: string;
+  deliveries: { status: string; n: number }[];
+}>;
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'settings.manage', async (db) => {
+    const key = queryText(ctx.query.note);
+    const note = key in SETTINGS_NOTES ? (key as SettingsNote) : undefined;
+    const hook = webhookOf();
+    const deliveries = await db
+      .selectFrom('alert_deliveries')
+      .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('status')
+      .execute();
+    return {
+      note: note ? SETTINGS_NOTES[note] : '',
+      ok: !!note && !SETTINGS_FAILED.includes(note),
+      rates: (await rateRows(db)).map((r) => ({ currency: r.currency, text: rateText(r.currency, Number(r.usd_micros)), setBy: r.set_by, setAt: r.set_at })),
+      rules: (await alertRules(db)).map((r) => ({ id: r.id, text: ruleText(r) })),
+      buyers: [...liveBuyers().buyers.keys()].sort(),
+      webhookHost: hook ? new URL(hook.url).host : '',
+      deliveries: deliveries.map((d) => ({ status: d.status, n: Number(d.n) })),
+    };
+  });
+
+/** A post to /api/console/settings with the session's CSRF token and the change it makes. */
+function SettingsForm({ csrf, op, className, children }: { csrf: string; op: string; className?: string; children: ReactNode }) {
+  return (
+    <form method="post" action="/api/console/settings" className={className}>
+      <input type="hidden" name="csrf" value={csrf} />
+      <input type="hidden" name="op" value={op} />
+      {children}
+    </form>
+  );
+}
+
+const smallButton = 'inline-flex min-h-11 min-w-11 items-center rounded border border-slate-600 bg-white px-3 text-sm';
+
+export default function SettingsPage(props: Props) {
+  if (props.forbidden) return <ConsoleLayout title="Settings" viewer={props.viewer} forbidden />;
+  const { csrf } = props.viewer;
+  return (
+    <ConsoleLayout title="Settings" viewer={props.viewer} current="/settings">
+      {props.note && (
+        <p
+          role={props.ok ? 'status' : 'alert'}
+          className={`mb-4 max-w-xl rounded border p-2 ${props.ok ? 'border-green-700 bg-green-50' : 'border-amber-700 bg-amber-50'}`}
+        >
+          {props.note}
+        </p>
+      )}
+      <section aria-labelledby="rates" className="mb-8 max-w-3xl">
+        <h2 id="rates" className="mb-2 text-xl font-semibold">
+          Currency rates
+        </h2>
+        <p className="mb-2">
+          Sales are in their brand&apos;s currency and costs in their report&apos;s. Each operator reads amounts in their own currency (set on Your account),
+          converted with these rates; a currency without a rate is left out of the figures and named. Rates are never fetched: set them here.
+        </p>
+        <DataTable
+          caption="Rates in use"
+          head={['Currency', 'Rate', 'Set by', 'Set at']}
+          rows={props.rates.length ? props.rates.map((r) => [r.currency, r.text, r.setBy, when(r.setAt)]) : [['—', 'No rate is set', '', '']]}
+        />
+        <SettingsForm csrf={csrf} op="rate" className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col text-sm">
+            Currency
+            <select name="currency" className={inputClass}>
+              <Options values={CURRENCIES.filter((c) => c !== 'USD')} />
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            One unit in US dollars
+            <input name="rate" inputMode="decimal" required placeholder="0.73" className={inputClass} />
+          </label>
+          <button type="submit" className={buttonClass}>
+            Save rate
+          </button>
+        </SettingsForm>
+      </section>
+      <section aria-labelledby="alerts" className="mb-8 max-w-3xl">
+        <h2 id="alerts" className="mb-2 text-xl font-semibold">
+          Alerts
+        </h2>
+        <p className="mb-2" data-testid="webhook">
+          {props.webhookHost
+            ? `Alerts show on the overview while open and are sent, signed, to ${props.webhookHost} when they open and when they resolve.`
+            : 'Alerts show on the overview while open. No webhook is set (ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET), so none are sent.'}
+          {props.deliveries.length > 0 && ` Webhook messages: ${props.deliveries.map((d) => `${d.n} ${d.status}`).join(', ')}.`}
+        </p>
+        <ul className="mb-4 flex flex-col gap-2">
+          {props.rules.length === 0 && <li>No alert is set.</li>}
+          {props.rules.map((r) => (
+            <li key={r.id} className="flex flex-wrap items-center gap-2">
+              <span>{r.text}</span>
+              <SettingsForm csrf={csrf} op="alert-remove">
+                <input type="hidden" name="id" value={r.id} />
+                <button type="submit" className={smallButton} aria-label={`Remove the alert: ${r.text}`}>
+                  Remove
+                </button>
+              </SettingsForm>
+            </li>
+          ))}
+        </ul>
+        <SettingsForm csrf={csrf} op="alert-add" className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col text-sm">
+            Kind
+            <select name="kind" className={inputClass}>
+              {ALERT_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k === 'cap' ? 'Cap at 90 % and 100 %' : 'Acceptance under a threshold'}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            Buyer
+            <select name="buyer" className={inputClass}>
+              <option value="">Every buyer</option>
+              <Options values={props.buyers} />
+            </select>
+          </label>
+          <label className="flex flex-col text-sm">
+            Acceptance under (%)
+            <input name="threshold" inputMode="numeric" placeholder="40" className={inputClass} />
+          </label>
+          <label className="flex flex-col text-sm">
+            {`Over the last (hours, at most ${MAX_WINDOW_HOURS})`}
+            <input name="window" inputMode="numeric" placeholder="6" className={inputClass} />
+          </label>
+          <button type="submit" className={buttonClass}>
+            Add alert
+          </button>
+        </SettingsForm>
+      </section>
+    </ConsoleLayout>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * A one-time sign-in link, as an admin and a new colleague use it: the admin makes the link on
+ * Users and sees it once; the colleague opens it, presses the button and is signed in; the same
+ * link a second time says it was used, and signs nobody in.
+ */
+import { expect, test } from '@playwright/test';
+import { addUser, checkPage, CONSOLE, signIn } from './console.fixtures';
+
+test('an admin makes a sign-in link; it signs its user in once', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const viewer = addUser('viewer');
+  await signIn(page, addUser('admin'));
+  await checkPage(page, '/users', 'Users');
+  await page.getByRole('button', { name: `Make a sign-in link ${viewer}` }).click();
+  await expect(page.getByRole('status')).toContainText('Sign-in link made.');
+  const url = new URL((await page.locator('[data-sign-in-link]').textContent())!);
+  expect(url.pathname).toBe('/login');
+  // shown once: a reload no longer has it
+  await page.reload();
+  await expect(page.locator('[data-sign-in-link]')).toHaveCount(0);
+
+  const colleague = await browser.newContext();
+  const theirs = await colleague.newPage();
+  const link = `${CONSOLE}/login${url.search}`;
+  await checkPage(theirs, `/login${url.search}`, 'Sign in');
+  await theirs.getByRole('button', { name: 'Sign in with this link' }).click();
+  await expect(theirs).toHaveURL(`${CONSOLE}/`);
+  await expect(theirs.getByRole('heading', { level: 1 })).toHaveText('Overview');
+
+  const other = await browser.newContext();
+  const again = await other.newPage();
+  await again.goto(link);
+  await again.getByRole('button', { name: 'Sign in with this link' }).click();
+  await expect(again.getByRole('alert')).toHaveText('That sign-in link was used already, has expired, or is not one of ours. Ask an admin for a new one.');
+  await colleague.close();
+  await other.close();
+});
