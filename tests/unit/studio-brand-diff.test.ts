@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Brand, Route } from '../../schemas/brand.types';
-import { diffBrands } from '../../engine/console/studio/brandDiff';
+import { diffBrands } from '../../engine/browser/studio/brandDiff';
 
 const brand = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;
 const copy = () => structuredClone(brand);

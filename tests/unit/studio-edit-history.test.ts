@@ -1,9 +1,9 @@
 /** Undo and redo in the studio: each edit one step (typing into one field one step), undone and redone exactly, the untouched parts shared. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canRedo, canUndo, edit, rebase, redo, startHistory, undo } from '../../engine/console/studio/editHistory';
+import { canRedo, canUndo, edit, rebase, redo, startHistory, undo } from '../../engine/browser/studio/editHistory';
 import type { Brand } from '../../schemas/brand.types';
-import { applyPatches, setPatch, type Patch } from '../../engine/console/studio/patches';
+import { applyPatches, setPatch, type Patch } from '../../engine/browser/studio/patches';
 
 const brand = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;
 

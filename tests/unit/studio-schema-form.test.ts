@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Brand } from '../../schemas/brand.types';
-import { allFields, emptyValue, fieldFor, fieldId, type Field, type FormContext, type Schema } from '../../engine/console/studio/schemaForm';
+import { allFields, emptyValue, fieldFor, fieldId, type Field, type FormContext, type Schema } from '../../engine/browser/studio/schemaForm';
 
 const root = JSON.parse(readFileSync('schemas/brand.schema.json', 'utf8')) as Schema;
 const brand = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;

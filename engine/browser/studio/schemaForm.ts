@@ -4,10 +4,10 @@
  * from its name and helped by its description; enums as selects; arrays with their entries; and
  * references to layouts, parts, link lists and pages as pickers listing what exists. A field's id
  * is made from its JSON pointer, so a problem the validator reports at a pointer finds its field
- * (engine/console/studio/problemFields.ts). Pure: the page renders the tree this returns.
+ * (engine/browser/studio/problemFields.ts). Pure: the page renders the tree this returns.
  * Tests in tests/unit/studio-schema-form.test.ts.
  */
-import { encodePointer } from '../../validate/locate';
+import { encodePointer } from '../jsonPointer';
 import type { Path } from './patches';
 
 export type Schema = {

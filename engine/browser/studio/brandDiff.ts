@@ -4,7 +4,7 @@
  * matched by their path, so adding one route shows one added route rather than every later route
  * changed; other lists are matched by position. Pure; tests in tests/unit/studio-brand-diff.test.ts.
  */
-import { encodePointer } from '../../validate/locate';
+import { encodePointer } from '../jsonPointer';
 import { entryName, labelOf, nounOf } from './schemaForm';
 
 export interface FieldChange {

@@ -6,7 +6,7 @@
  * A problem no field stands for is still listed at the top, against the whole brand. Pure.
  * Tests in tests/unit/studio-problem-fields.test.ts.
  */
-import { decodePointer, encodePointer } from '../../validate/locate';
+import { decodePointer, encodePointer } from '../jsonPointer';
 import { fieldId } from './schemaForm';
 
 export interface Problem {

@@ -1,6 +1,6 @@
 /**
  * Undo and redo for one editing session: each step is the patches an edit made and their
- * inverses (engine/console/studio/patches.ts), so undo and redo cost the size of the edit, never
+ * inverses (engine/browser/studio/patches.ts), so undo and redo cost the size of the edit, never
  * a copy of the document. Typing into one field is one step, not one per key: an edit of the
  * same field within `mergeMs` of the last one joins it. Pure; the studio page holds the state.
  * Tests in tests/unit/studio-edit-history.test.ts.
