@@ -44,8 +44,24 @@ export interface Catalog {
   blogHostMap: HostMap;
   /** every problem, formatted "file:line:col /pointer: message" */
   problems: string[];
+  /** brand id → its problems one by one (the file and pointer they were found at, the message, and the line above), for brands kept out */
+  findings: ReadonlyMap<string, Finding[]>;
   /** every block type's spec, as handed to buildCatalog (blocks/generated/specs.ts): the engine imports no block */
   specs: BlockSpecs;
+}
+
+export interface Finding {
+  /** the file the problem is in: the brand's, or a shared layout's or part's */
+  file: string;
+  pointer: string;
+  message: string;
+  /** as `npm run validate` prints it */
+  text: string;
+}
+
+export interface BuildOptions {
+  /** host → the file of a brand outside these sources that claims it (a brand checked alone still may not take another's host) */
+  hostOwners?: ReadonlyMap<string, string>;
 }
 
 export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text: string; json: ParsedJson }>): string {
@@ -89,7 +105,7 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
  * Check and compile brand sources and shared sources: layouts and parts (from disk or from a test),
  * with the block specs (blocks/generated/specs.ts BLOCK_SPECS) their blocks are checked and resolved by.
  */
-export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[], specs: BlockSpecs): Catalog {
+export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[], specs: BlockSpecs, options: BuildOptions = {}): Catalog {
   const parsed = new Map<string, { text: string; json: ParsedJson }>();
   const problems: FileProblem[] = [];
   const parse = (src: Source) => {
@@ -168,7 +184,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     } else candidates.push({ src, ...expandBrand(value as Brand, parts) });
   }
 
-  const hostOwners = new Map<string, string>();
+  const hostOwners = new Map<string, string>(options.hostOwners);
   for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
 
   const brands = new Map<string, LoadedBrand>();
@@ -196,13 +212,27 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     seen.add(line);
     formatted.push(line);
   }
-  const broken = new Map([...brokenIds].map(([id, list]) => [id, [...new Set(list.map((p) => formatProblem(p, parsed)))]]));
+  const findings = new Map(
+    [...brokenIds].map(([id, list]) => {
+      const seenHere = new Set<string>();
+      const out: Finding[] = [];
+      for (const p of list) {
+        const text = formatProblem(p, parsed);
+        if (seenHere.has(text)) continue;
+        seenHere.add(text);
+        out.push({ file: p.file, pointer: p.pointer, message: p.message, text });
+      }
+      return [id, out] as const;
+    }),
+  );
+  const broken = new Map([...findings].map(([id, list]) => [id, list.map((f) => f.text)]));
   return {
     brands,
     broken,
     hostMap: buildHostMap([...[...brands.values()].map((b) => b.brand), ...brokenHosts]),
     blogHostMap: new Map([...brands.values()].flatMap((b) => blogHostsOf(b.brand).map((h) => [h, b.brand.id] as const))),
     problems: formatted,
+    findings,
     specs,
   };
 }
@@ -276,11 +306,10 @@ export function setBlockSpecs(specs: BlockSpecs): void {
 }
 
 /**
- * The catalog for this process; development re-checks the files at most every 500 ms. An entry
- * point may hand in the block specs here (setBlockSpecs); the rest of the process, engine code
- * included, asks without them.
+ * The catalog of the brand files alone (what the build shipped); development re-checks the files
+ * at most every 500 ms.
  */
-export function getCatalog(specs?: BlockSpecs): Catalog {
+export function fileCatalog(specs?: BlockSpecs): Catalog {
   if (specs) setBlockSpecs(specs);
   const dev = process.env.NODE_ENV !== 'production';
   if (!dev) cached ??= holder[SHARED];
@@ -302,3 +331,146 @@ export function getCatalog(specs?: BlockSpecs): Catalog {
   if (!dev) holder[SHARED] = cached;
   return catalog;
 }
+
+/** A published brand document standing in for (or beside) the files: its id, document and when it was published. */
+export interface BrandRevisionSource {
+  key: string;
+  version: number;
+  document: Brand;
+  savedAt: string;
+}
+
+/**
+ * The published revisions the server applies over the files (engine/site/brandLive.ts registers
+ * the live set; nothing does in the build, the validator or the unit tests, which read files only).
+ */
+const REVISIONS = Symbol.for('loansites.catalog.revisions');
+/** The catalog with the revisions applied: made once per set of revisions (and per file catalog), shared by every copy of this module. */
+const OVERLAY = Symbol.for('loansites.catalog.overlay');
+/** Calls made after the catalog changed (server.mjs's front door, the page caches' invalidation). */
+const LISTENERS = Symbol.for('loansites.catalog.listeners');
+
+export interface Overlay {
+  base: Catalog;
+  revisions: ReadonlyMap<string, BrandRevisionSource>;
+  catalog: Catalog;
+  /** brand id → the text it was built from, to tell which brands a new set changed */
+  texts: ReadonlyMap<string, string>;
+  /** revisions left out because they do not build (the file, or nothing, applies instead) */
+  refused: ReadonlyMap<string, string[]>;
+}
+
+type CatalogListener = (catalog: Catalog, changed: ReadonlySet<string>) => void;
+const overlayHolder = globalThis as {
+  [REVISIONS]?: () => ReadonlyMap<string, BrandRevisionSource>;
+  [OVERLAY]?: Overlay;
+  [LISTENERS]?: Set<CatalogListener>;
+};
+
+/** Hands the catalog the published revisions to apply (a function: asked for the current set each time the catalog is). */
+export function setBrandRevisionSource(source: (() => ReadonlyMap<string, BrandRevisionSource>) | undefined): void {
+  overlayHolder[REVISIONS] = source;
+  if (!source) overlayHolder[OVERLAY] = undefined;
+}
+
+/** Calls `listener` each time the process's catalog is replaced, with the brands whose documents changed; returns the call that stops it. */
+export function onCatalogChange(listener: CatalogListener): () => void {
+  const set = (overlayHolder[LISTENERS] ??= new Set());
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** The file a brand's revision stands in for: its own file when it has one, else brands/{id}.json (a brand made in the studio). */
+const fileOfRevision = (id: string, brands: readonly Source[]) => brands.find((b) => layoutName(b.file) === id)?.file ?? `brands/${id}.json`;
+
+/** A revision's document as a source: the text the catalog's messages point into, two-space indented like the files. */
+export const revisionText = (document: unknown): string => JSON.stringify(document, null, 2) + '\n';
+
+/**
+ * The brand sources with revisions applied: the brands without one first, as the files list them,
+ * then the revised ones, oldest publication first. Host ownership follows this order, so a
+ * revision can never take a host from a brand published before it (it is the one refused).
+ */
+export function sourcesWithRevisions(brands: readonly Source[], revisions: ReadonlyMap<string, { document: unknown; savedAt?: string }>): Source[] {
+  const revised = [...revisions].sort(([, a], [, b]) => (a.savedAt ?? '').localeCompare(b.savedAt ?? ''));
+  const ids = new Set(revisions.keys());
+  return [
+    ...brands.filter((b) => !ids.has(layoutName(b.file))),
+    ...revised.map(([id, r]) => ({ file: fileOfRevision(id, brands), text: revisionText(r.document) })),
+  ];
+}
+
+/**
+ * The catalog with the published revisions over the files. A revision that does not build (a
+ * deploy changed a shared layout it uses, say) is left out with a log line — its file, or for a
+ * brand made in the studio nothing, applies — and never takes another brand down. Brands whose
+ * text is what the previous catalog was built from keep their LoadedBrand object, so what hangs
+ * off it (sitemaps, brand views) stays.
+ */
+export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, BrandRevisionSource>, previous?: Overlay): Overlay {
+  const { brands, layouts } = readSources();
+  const specs = base.specs;
+  let applied = new Map(revisions);
+  let sources = sourcesWithRevisions(brands, applied);
+  let catalog = buildCatalog(sources, layouts, specs);
+  const refused = new Map<string, string[]>();
+  for (const id of applied.keys()) {
+    const problems = catalog.broken.get(id);
+    if (!problems) continue;
+    refused.set(id, problems);
+    applied.delete(id);
+    console.error(
+      `[brands] the published revision ${revisions.get(id)!.version} of "${id}" does not build (${problems[0]}); ${brands.some((b) => layoutName(b.file) === id) ? 'its file applies' : 'it is left out'}`,
+    );
+  }
+  if (refused.size) {
+    applied = new Map(applied);
+    sources = sourcesWithRevisions(brands, applied);
+    catalog = buildCatalog(sources, layouts, specs);
+  }
+  const texts = new Map<string, string>();
+  for (const src of sources) texts.set(layoutName(src.file), src.text);
+  // Keep the brand objects whose text is unchanged: the base's (built from the same files) or the previous overlay's.
+  const kept = new Map(catalog.brands);
+  for (const [id, loaded] of catalog.brands) {
+    const text = texts.get(id);
+    const before = previous?.texts.get(id) === text ? previous?.catalog.brands.get(id) : undefined;
+    const fromFile = !applied.has(id) ? base.brands.get(id) : undefined;
+    const same = before ?? fromFile;
+    if (same && same.file === loaded.file) kept.set(id, same);
+  }
+  return { base, revisions, catalog: { ...catalog, brands: kept }, texts, refused };
+}
+
+/**
+ * The catalog for this process: the brand files, with the newest published revision of each brand
+ * over its file once the server registered them (setBrandRevisionSource). Made once per set of
+ * revisions, not per request. An entry point may hand in the block specs here (setBlockSpecs);
+ * the rest of the process, engine code included, asks without them.
+ */
+export function getCatalog(specs?: BlockSpecs): Catalog {
+  const base = fileCatalog(specs);
+  const source = overlayHolder[REVISIONS];
+  if (!source) return base;
+  const revisions = source();
+  const overlay = overlayHolder[OVERLAY];
+  if (overlay && overlay.base === base && overlay.revisions === revisions) return overlay.catalog;
+  if (!overlay && revisions.size === 0) return base;
+  const made = overlayCatalog(base, revisions, overlay);
+  overlayHolder[OVERLAY] = made;
+  const changed = new Set<string>();
+  const beforeTexts = overlay?.texts;
+  for (const [id, text] of made.texts) if (beforeTexts ? beforeTexts.get(id) !== text : revisions.has(id)) changed.add(id);
+  if (beforeTexts) for (const id of beforeTexts.keys()) if (!made.texts.has(id)) changed.add(id);
+  for (const listener of overlayHolder[LISTENERS] ?? []) {
+    try {
+      listener(made.catalog, changed);
+    } catch (err) {
+      console.error(`[brands] a catalog listener failed: ${(err as Error).message}`);
+    }
+  }
+  return made.catalog;
+}
+
+/** The catalog with revisions the process holds now, and which were refused (the studio says so). */
+export const currentOverlay = (): Overlay | undefined => overlayHolder[OVERLAY];

@@ -71,6 +71,11 @@ export type AuditAction =
   | 'totp_failed'
   | 'totp_reset'
   | 'revision_saved'
+  | 'brand_draft_saved'
+  | 'brand_published'
+  | 'brand_scheduled'
+  | 'brand_restored'
+  | 'brand_logo_uploaded'
   | 'role_changed'
   | 'user_disabled'
   | 'user_enabled';

@@ -22,6 +22,8 @@ type Client = ReturnType<typeof createClient>;
 
 interface Kind {
   revisions: Map<string, Revision>;
+  /** called after each load that replaced the set (engine/site/brandLive.ts rebuilds the catalog) */
+  listeners: Set<(revisions: ReadonlyMap<string, Revision>, before: ReadonlyMap<string, Revision>) => void>;
   stamp: number;
   ready: Promise<void>;
   loading?: Promise<void>;
@@ -55,8 +57,16 @@ function live(): Live {
 async function load(kind: string, entry: Kind, db?: Store): Promise<void> {
   const store = db ?? (await getStore());
   const stamp = await revisionStamp(store, kind);
+  const before = entry.revisions;
   entry.revisions = await latestRevisions(store, kind);
   entry.stamp = stamp;
+  for (const listener of entry.listeners) {
+    try {
+      listener(entry.revisions, before);
+    } catch (err) {
+      console.error(`[revisions] a listener of the ${kind} revisions failed: ${(err as Error).message}`);
+    }
+  }
 }
 
 /** Reloads a kind (one load at a time; a failure keeps the last set and is retried at the next poll). */
@@ -71,7 +81,7 @@ function kindEntry(kind: string): Kind {
   const state = live();
   let entry = state.kinds.get(kind);
   if (!entry) {
-    entry = { revisions: new Map(), stamp: -1, ready: Promise.resolve() };
+    entry = { revisions: new Map(), listeners: new Set(), stamp: -1, ready: Promise.resolve() };
     state.kinds.set(kind, entry);
     entry.ready = reload(kind, entry);
   }
@@ -122,6 +132,20 @@ async function subscribe(state: Live, url: string): Promise<Client | undefined> 
 /** The newest revision per key of a kind, as this instance knows them now (empty until first read). */
 export function currentRevisions<T = unknown>(kind: string): ReadonlyMap<string, Revision<T>> {
   return kindEntry(kind).revisions as Map<string, Revision<T>>;
+}
+
+/**
+ * Calls `listener` after every load of the kind that replaced its set (the first read included),
+ * with the set before; returns the call that stops it.
+ */
+export function onRevisions<T = unknown>(
+  kind: string,
+  listener: (revisions: ReadonlyMap<string, Revision<T>>, before: ReadonlyMap<string, Revision<T>>) => void,
+): () => void {
+  const entry = kindEntry(kind);
+  const l = listener as (revisions: ReadonlyMap<string, Revision>, before: ReadonlyMap<string, Revision>) => void;
+  entry.listeners.add(l);
+  return () => entry.listeners.delete(l);
 }
 
 /** Resolves once the kind's revisions were read the first time. */

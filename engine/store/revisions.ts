@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from './db';
-import { audit } from './console';
+import { audit, type AuditAction } from './console';
 
 export interface DocumentRevisionsTable {
   kind: string;
@@ -86,6 +86,18 @@ export async function latestRevisions<T = unknown>(db: Store, kind: string): Pro
   return new Map(rows.map((r) => [r.key, revisionOf<T>(r)]));
 }
 
+/** One revision of a document, by version. */
+export async function revisionAt<T = unknown>(db: Store, kind: string, key: string, version: number): Promise<Revision<T> | undefined> {
+  const row = await db
+    .selectFrom('document_revisions')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('key', '=', key)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return row ? revisionOf<T>(row) : undefined;
+}
+
 /** A document's history, newest first. */
 export async function revisionHistory<T = unknown>(db: Store, kind: string, key: string, limit = 20): Promise<Revision<T>[]> {
   const rows = await db
@@ -123,12 +135,22 @@ export interface SaveRevision<T> {
   /** the document as the author saw it (the file's when there was no revision), for the audit log */
   before: unknown;
   now?: Date;
+  /**
+   * The version the new revision gets (default expectedVersion + 1): a kind whose versions follow
+   * another kind's — a brand's published revisions carry the number of the draft they publish —
+   * may skip numbers, never go back.
+   */
+  version?: number;
+  /** the audit log's action (default revision_saved) and what its entry says besides the document before and after */
+  action?: AuditAction;
+  detail?: Record<string, unknown>;
 }
 
 /** Saves a new revision over `expectedVersion`; throws RevisionConflict when someone saved since. */
 export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise<Revision<T>> {
   const at = (save.now ?? new Date()).toISOString();
-  const version = save.expectedVersion + 1;
+  const version = save.version ?? save.expectedVersion + 1;
+  if (!(version > save.expectedVersion)) throw new Error(`a revision's version (${version}) must be newer than the one it follows (${save.expectedVersion})`);
   try {
     await db.transaction().execute(async (trx) => {
       const current = await latestRevision(trx, save.kind, save.key);
@@ -147,9 +169,9 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
         .execute();
       await audit(trx, {
         actor: save.author,
-        action: 'revision_saved',
+        action: save.action ?? 'revision_saved',
         target: `${save.kind}:${save.key}`,
-        detail: { version, before: save.before, after: save.document },
+        detail: { version, ...save.detail, before: save.before, after: save.document },
         now: save.now,
       });
     });
@@ -157,7 +179,7 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
     if (err instanceof RevisionConflict) throw err;
     // Two saves over the same version at once: the primary key let one in; the other is a conflict.
     const current = await latestRevision(db, save.kind, save.key).catch(() => undefined);
-    if (current && current.version >= version) throw new RevisionConflict(current, save.expectedVersion);
+    if (current && current.version > save.expectedVersion) throw new RevisionConflict(current, save.expectedVersion);
     throw err;
   }
   return { kind: save.kind, key: save.key, version, document: save.document, author: save.author, savedAt: at, baseHash: save.baseHash };

@@ -1,0 +1,115 @@
+/**
+ * One brand document checked and placed among the others as the studio edits it: the problems
+ * `npm run validate` would print for it (same words, same "file:line:col /pointer: message"
+ * line), each with the JSON pointer of the field it concerns, and the catalog with the document in
+ * place for the preview. The other brands are the ones the process serves (their files, or their
+ * published revisions), so a host another brand holds is refused here exactly as it would be in
+ * the catalog: two brands can never claim the same host.
+ */
+import type { Brand } from '../../schemas/brand.types';
+import { isDeployment } from '../keys/keyFormat.mjs';
+import { placeholdersInBrandText } from '../validate/placeholders';
+import { blogHostsOf, hostsOfBrand } from './hosts';
+import {
+  buildCatalog,
+  currentOverlay,
+  getCatalog,
+  isPartFile,
+  readSources,
+  revisionText,
+  sourcesWithRevisions,
+  type BrandRevisionSource,
+  type Catalog,
+  type Source,
+} from './catalog';
+
+export interface BrandProblem {
+  /** where in the brand document ('' for the document as a whole, or a problem in a shared file) */
+  pointer: string;
+  message: string;
+  /** the line `npm run validate` prints for it */
+  text: string;
+  /** the file the problem was found in (the brand's own, brands/{id}.json, or a shared layout or part it uses) */
+  file: string;
+}
+
+export interface CheckOptions {
+  /** the brands the document is checked among (default: the process's catalog) */
+  catalog?: Catalog;
+  /** the shared layouts and parts (default: read from brands/) */
+  layouts?: readonly Source[];
+  /** also refuse production placeholders (default: in a deployment, LOANSITES_DEPLOYMENT=production, as the build does) */
+  production?: boolean;
+}
+
+/** The file a brand's document stands for: its own file, or brands/{id}.json for a brand made in the studio. */
+const fileOf = (id: string, catalog: Catalog) => catalog.brands.get(id)?.file ?? `brands/${id}.json`;
+
+let sharedLayouts: { catalog: Catalog; layouts: Source[] } | undefined;
+/** The shared layouts and parts, read once per file catalog (they change only with a deploy, or an edit in development). */
+function layoutsFor(catalog: Catalog): Source[] {
+  if (sharedLayouts?.catalog !== catalog) sharedLayouts = { catalog, layouts: readSources().layouts };
+  return sharedLayouts.layouts;
+}
+
+/** host → the file of the brand holding it, for every brand but `id`. */
+function otherHosts(catalog: Catalog, id: string): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const [other, loaded] of catalog.brands) {
+    if (other === id) continue;
+    for (const h of [...hostsOfBrand(loaded.brand), ...blogHostsOf(loaded.brand)]) if (!owners.has(h)) owners.set(h, loaded.file);
+  }
+  return owners;
+}
+
+/** Every problem of a brand document among the process's brands, as `npm run validate` words it, with its pointer. */
+export function checkBrandDocument(id: string, document: unknown, options: CheckOptions = {}): { problems: BrandProblem[] } {
+  const catalog = options.catalog ?? getCatalog();
+  const file = fileOf(id, catalog);
+  const text = revisionText(document);
+  const layouts = options.layouts ?? layoutsFor(catalog);
+  const built = buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id) });
+  const docId = document && typeof document === 'object' && typeof (document as { id?: unknown }).id === 'string' ? (document as { id: string }).id : id;
+  const problems: BrandProblem[] = (built.findings.get(docId) ?? built.findings.get(id) ?? []).map((f) => ({
+    pointer: f.file === file ? f.pointer : '',
+    message: f.message,
+    text: f.text,
+    file: f.file,
+  }));
+  // a shared file's own problem (not this brand's) would be the same whatever the brand says: not the editor's to fix, not shown
+  if (options.production ?? isDeployment(process.env))
+    for (const p of placeholdersInBrandText(file, text))
+      problems.push({
+        pointer: p.pointer,
+        message: p.message,
+        text: `${file}:${p.position.line}:${p.position.column} ${p.pointer || '/'}: ${p.message}`,
+        file,
+      });
+  return { problems };
+}
+
+const previews: { key: string; base: Catalog; catalog: Catalog }[] = [];
+
+/**
+ * The process's catalog with one brand's document in place of its published one (or beside the
+ * others, for a brand not published yet), for the preview. The last few are kept: the preview asks
+ * for the same draft again as its frames load.
+ */
+export function catalogWithBrand(id: string, document: Brand): Catalog {
+  const base = getCatalog();
+  const key = `${id}\n${revisionText(document)}`;
+  const known = previews.find((p) => p.key === key && p.base === base);
+  if (known) return known.catalog;
+  const { brands, layouts } = readSources();
+  const revisions = new Map<string, Pick<BrandRevisionSource, 'document' | 'savedAt'>>(currentOverlay()?.revisions ?? []);
+  revisions.delete(id);
+  // last: the draft is the one refused a host another brand holds
+  revisions.set(id, { document, savedAt: '\uffff' });
+  const catalog = buildCatalog(sourcesWithRevisions(brands, revisions), layouts, base.specs);
+  previews.unshift({ key, base, catalog });
+  if (previews.length > 3) previews.pop();
+  return catalog;
+}
+
+/** Whether a source is a shared layout (not a part): for callers listing what a brand's routes may name. */
+export const isLayoutSource = (src: Source): boolean => !isPartFile(src.file) && src.file.startsWith('brands/layouts/');
