@@ -17,7 +17,15 @@ describe('the preview token', () => {
     expect(previewTokenValid('another-session', 'acme', '/payday-loans', token, now)).toBe(false);
     expect(previewTokenValid(session, 'other', '/payday-loans', token, now)).toBe(false);
     expect(previewTokenValid(session, 'acme', '/', token, now)).toBe(false);
-    expect(previewTokenValid(session, 'acme', '/payday-loans', token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), now)).toBe(false);
+    expect(
+      previewTokenValid(
+        session,
+        'acme',
+        '/payday-loans',
+        token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        now,
+      ),
+    ).toBe(false);
     expect(previewTokenValid(session, 'acme', '/payday-loans', undefined, now)).toBe(false);
     expect(previewTokenValid('', 'acme', '/payday-loans', token, now)).toBe(false);
   });

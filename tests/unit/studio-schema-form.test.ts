@@ -129,3 +129,15 @@ describe("the form generated from a block's schema", () => {
     expect(fieldId('/layouts/home/blocks/0/heading')).not.toBe(fieldId('/layouts/home/blocks/0heading'));
   });
 });
+
+describe("a page's list of blocks", () => {
+  it('offers a new block of each type, started with what its schema requires, and a shared part', () => {
+    const blocks = at('/layouts/home/blocks');
+    expect(blocks.kind).toBe('array');
+    const choices = blocks.kind === 'array' ? (blocks.choices ?? []) : [];
+    expect(choices).toContainEqual({ label: 'Hero block', value: JSON.stringify({ type: 'hero', heading: '' }) });
+    expect(choices).toContainEqual({ label: 'Faq block', value: expect.stringContaining('"type":"faq"') });
+    expect(choices[0]).toEqual({ label: 'The blocks of a shared part', value: '{"part":""}' });
+    expect(at('/hosts').kind === 'array' && at('/hosts')).not.toHaveProperty('choices');
+  });
+});

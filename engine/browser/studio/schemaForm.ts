@@ -75,10 +75,12 @@ export type Field =
   | (Base & { kind: 'select'; value: string; options: Option[] })
   /** a name of something that exists (layout, part, link list) or a page's path; `free` allows a value not listed (an https:// link) */
   | (Base & { kind: 'reference'; refKind: 'layout' | 'blockPart' | 'routePart' | 'linkList' | 'page'; value: string; options: Option[]; free: boolean })
-  | (Base & { kind: 'object'; fields: Field[]; present: boolean })
-  | (Base & { kind: 'array'; items: Field[]; newItem: unknown; minItems: number; maxItems?: number; itemNoun: string })
+  /** `source`: the value the fields were made from (the same object until an edit changes it, so a view redraws only what changed) */
+  | (Base & { kind: 'object'; fields: Field[]; present: boolean; source: unknown })
+  /** `choices`: the kinds of entry a list takes when there are several (a page's blocks: one per block type, or a shared part) */
+  | (Base & { kind: 'array'; items: Field[]; newItem: unknown; choices?: Option[]; minItems: number; maxItems?: number; itemNoun: string; source: unknown })
   /** a value of one of several forms (a list of links, or the name of a link list); `chosen` is the form the value has */
-  | (Base & { kind: 'choice'; chosen: number; forms: { label: string; empty: unknown }[]; field: Field });
+  | (Base & { kind: 'choice'; chosen: number; forms: { label: string; empty: unknown }[]; field: Field; source: unknown });
 
 /** A field's HTML id from its JSON pointer: letters, digits, '-' and '_' only, one id per pointer. */
 export function fieldId(pointer: string): string {
@@ -264,7 +266,7 @@ export function fieldFor(
     const field = fieldFor(ctx, chosenSchema, value, path, key, required, label);
     if (!field) return undefined;
     const forms = cond.forms.map((f) => ({ label: formLabel(ctx.root, f), empty: emptyValue(ctx.root, f) }));
-    return { ...base, kind: 'choice', chosen: cond.chosen, forms, field };
+    return { ...base, kind: 'choice', chosen: cond.chosen, forms, field, source: value };
   }
   if (schema.enum) {
     const current = value === undefined ? '' : String(value);
@@ -316,9 +318,11 @@ export function fieldFor(
         kind: 'array',
         items,
         newItem: emptyValue(ctx.root, itemSchema),
+        ...entryChoices(ctx.root, itemSchema),
         minItems: schema.minItems ?? 0,
         ...(schema.maxItems !== undefined ? { maxItems: schema.maxItems } : {}),
         itemNoun: noun,
+        source: value,
       };
     }
     case 'object':
@@ -329,7 +333,7 @@ export function fieldFor(
       if (!schema.properties && entry && typeof entry === 'object') {
         // a map by name: a field per entry, labelled by its name
         const fields = Object.entries(obj).flatMap(([k, v]) => fieldFor(ctx, entry, v, [...path, k], k, true, k) ?? []);
-        return { ...base, kind: 'object', fields, present: value !== undefined };
+        return { ...base, kind: 'object', fields, present: value !== undefined, source: value };
       }
       const req = new Set(schema.required ?? []);
       const fields = Object.entries(schema.properties ?? {}).flatMap(([k, s]) => {
@@ -353,11 +357,30 @@ export function fieldFor(
         }
         return fieldFor(ctx, s, obj[k], [...path, k], k, req.has(k)) ?? [];
       });
-      return { ...base, kind: 'object', fields, present: value !== undefined };
+      return { ...base, kind: 'object', fields, present: value !== undefined, source: value };
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * The kinds of entry a list of blocks takes: one per block type (its required properties empty,
+ * as JSON in `value`), and the blocks of a shared part. Undefined for a list of one kind.
+ */
+export function entryChoices(root: Schema, itemSchema: Schema): { choices: Option[] } | Record<string, never> {
+  const item = resolve(root, itemSchema);
+  const forms = item.if && item.then && item.else ? [resolve(root, item.then), resolve(root, item.else)] : [item];
+  const choices: Option[] = [];
+  for (const form of forms) {
+    const typed = (form.allOf ?? []).flatMap((b) => {
+      const type = b.if?.properties?.type?.const;
+      return typeof type === 'string' && b.then ? [{ value: JSON.stringify(emptyValue(root, b.then)), label: `${humanise(type)} block` }] : [];
+    });
+    if (typed.length) choices.push(...typed);
+    else if (form.required?.includes('part')) choices.push({ value: JSON.stringify({ part: '' }), label: 'The blocks of a shared part' });
+  }
+  return choices.length > 1 ? { choices } : {};
 }
 
 /** "List" for an array form, "Name" for a string one, else the definition's own title. */
@@ -405,7 +428,8 @@ function layoutParamsField(ctx: FormContext, base: Base, value: unknown, path: P
       };
     }),
   ];
-  return { ...base, kind: 'object', fields, present: value !== undefined };
+  // the route's parameters depend on its layout too: the route is their source
+  return { ...base, kind: 'object', fields, present: value !== undefined, source: route };
 }
 
 /** Every field of a tree, depth first (for the problem map and the list of fields). */

@@ -36,7 +36,8 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   const path = queryText(ctx.query.path, 400) || '/';
   const db = await getStore();
   const who = await requireUser(db, consoleRequestOf(ctx), 'brands.view');
-  if ('refused' in who || !previewTokenValid(who.token, brand, path, ctx.query.token)) return refuse(403, 'This preview address has expired or is not yours: open the preview from the studio again.');
+  if ('refused' in who || !previewTokenValid(who.token, brand, path, ctx.query.token))
+    return refuse(403, 'This preview address has expired or is not yours: open the preview from the studio again.');
   const draft = (await brandDraft(db, brand)) ?? (await publishedBrand(db, brand));
   const file = draft ? undefined : brandFile(brand);
   const document = draft?.document ?? (file ? (JSON.parse(file.text) as Brand) : undefined);

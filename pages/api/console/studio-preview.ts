@@ -8,4 +8,6 @@ import type { ConsoleStudioPreview } from '../../../schemas/api.types';
 
 export const config = { api: { bodyParser: false } };
 
-export default route({ methods: ['POST'], body: json<ConsoleStudioPreview>(previewSchema, 2048) }, async ({ req, body, store }) => previewLinkAnswer(await store(), req, body));
+export default route({ methods: ['POST'], body: json<ConsoleStudioPreview>(previewSchema, 2048) }, async ({ req, body, store }) =>
+  previewLinkAnswer(await store(), req, body),
+);

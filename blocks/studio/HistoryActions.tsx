@@ -1,0 +1,64 @@
+/** Restore an earlier version in one action, or publish a draft at a set time: the history page's two changes. */
+import { useMemo, useState } from 'react';
+import { controlClass, smallButton } from './FieldView';
+import { studioApi } from './studioApi';
+
+export function HistoryActions(props: { id: string; csrf: string; versions: { version: number; published: boolean }[] }) {
+  const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
+  const [note, setNote] = useState('');
+  const [restoreVersion, setRestoreVersion] = useState(String(props.versions.find((v) => v.published)?.version ?? props.versions[0]?.version ?? ''));
+  const [draftVersion, setDraftVersion] = useState(String(props.versions[0]?.version ?? ''));
+  const [at, setAt] = useState('');
+  const restore = async () => {
+    setNote('Restoring…');
+    const a = await api.restore(props.id, Number(restoreVersion));
+    setNote(a.ok ? `Version ${restoreVersion} is live again, as version ${a.value.version}.` : `Not restored: ${a.error}`);
+  };
+  const schedule = async () => {
+    const time = new Date(at);
+    if (Number.isNaN(time.getTime())) return setNote('Give the day and time to publish at.');
+    setNote('Setting…');
+    const a = await api.schedule(props.id, Number(draftVersion), time.toISOString());
+    setNote(a.ok ? `Version ${draftVersion} will be published at ${time.toLocaleString()}.` : `Not set: ${a.error}`);
+  };
+  return (
+    <section aria-labelledby="history-actions" className="mt-6 flex flex-col gap-4">
+      <h2 id="history-actions" className="text-xl font-bold">
+        Restore or schedule
+      </h2>
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col text-sm">
+          Version to restore
+          <select className={controlClass} value={restoreVersion} onChange={(e) => setRestoreVersion(e.target.value)}>
+            {props.versions.map((v) => (
+              <option key={v.version} value={v.version}>
+                {`version ${v.version}${v.published ? ' (was published)' : ''}`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className={smallButton} onClick={restore}>
+          Restore this version
+        </button>
+      </div>
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col text-sm">
+          Draft to publish
+          <select className={controlClass} value={draftVersion} onChange={(e) => setDraftVersion(e.target.value)}>
+            {props.versions.map((v) => (
+              <option key={v.version} value={v.version}>{`version ${v.version}`}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col text-sm">
+          Publish at (your time)
+          <input type="datetime-local" className={controlClass} value={at} onChange={(e) => setAt(e.target.value)} />
+        </label>
+        <button type="button" className={smallButton} onClick={schedule}>
+          Publish at this time
+        </button>
+      </div>
+      <p role="status">{note}</p>
+    </section>
+  );
+}
