@@ -175,10 +175,14 @@ const settings = {
 };
 const decide = frontDoor.rememberingPages();
 /**
- * What the front door decides by, made once per catalog. In production the catalog never changes
- * (getCatalog returns the one it built), so it is not asked again on every request.
+ * What the front door decides by, made once per catalog. In production the catalog changes only
+ * when a brand is published in the studio (engine/site/brandLive.ts rebuilds it once and says so
+ * here), so it is not asked again on every request.
  */
 let door = { ...settings, catalog: frontDoor.getCatalog(frontDoor.BLOCK_SPECS) };
+// Published brand revisions over the files, read before the first request (the files serve if the store cannot be read).
+await frontDoor.watchBrandRevisions({ onChange: (catalog) => (door = { ...settings, catalog }) });
+door = { ...settings, catalog: frontDoor.getCatalog() };
 const doorNow = settings.production
   ? () => door
   : () => {

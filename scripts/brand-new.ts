@@ -1,7 +1,8 @@
 /**
  * npm run brand:new — a new brand file from the shared layouts, for operators.
  *
- *   npm run brand:new                      asks for each answer (Enter keeps the [default])
+ *   npm run brand:new                      asks for each answer (Enter keeps the [default]; a
+ *                                          wrong or missing answer is asked again, with the reason)
  *   npm run brand:new -- --yes --id acme --name "Acme Loans" --loan-focus general \
  *     --hosts acmeloans.com,www.acmeloans.com --primary-color #0b5394 \
  *     --phone +1-800-555-0100 --email help@acmeloans.com --address "1 Main St, Austin, TX 78701"
@@ -16,113 +17,71 @@ import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { buildCatalog, projectRoot, readSources } from '../engine/site/catalog';
-import { brandFileText, readUsAddress, placeholderLogo, PRODUCTS, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+import { brandFileText, placeholderLogo, scaffoldBrand, type Answers } from '../engine/site/brandScaffold';
+import { checkAnswer, QUESTIONS, readAnswers } from '../engine/site/brandQuestions';
 import { BLOCK_SPECS } from '../blocks/generated/specs';
-
-const FLAGS = {
-  id: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
-  name: 'The brand name visitors see',
-  country: 'Country (US; Canadian and Australian brands start from brands/weloans.json or brands/fastloansau.json)',
-  'loan-focus': `Loan focus (${PRODUCTS.join(', ')})`,
-  hosts: 'Production host names, comma-separated',
-  'primary-color': 'Primary colour, #rrggbb (buttons: dark enough for white text)',
-  'progress-color': 'Progress bar colour, #rrggbb',
-  phone: 'Contact phone',
-  email: 'Contact email',
-  address: 'Postal address: street, city, state (code or name) and ZIP code',
-  'map-key': 'Maps access token (public; only used with GEOCODER=mapbox)',
-  'site-key': 'Captcha site key (public)',
-} as const;
-type Flag = keyof typeof FLAGS;
 
 class AnswerError extends Error {}
 
-/** Each answer's own check, in words an operator understands; undefined when fine. */
-const CHECKS: Record<Flag, (v: string) => string | undefined> = {
-  id: (v) =>
-    /^[a-z0-9][a-z0-9-]{1,40}$/.test(v) ? undefined : 'use 2-41 lowercase letters, digits or hyphens, starting with a letter or digit, e.g. acmeloans',
-  name: (v) => (v.length >= 2 && v.length <= 60 ? undefined : 'use 2 to 60 characters'),
-  country: (v) =>
-    v === 'US'
-      ? undefined
-      : 'only US brands can be made from the shared layouts (their legal pages and application form are for the US); copy brands/weloans.json (CA) or brands/fastloansau.json (AU) instead',
-  'loan-focus': (v) => ((PRODUCTS as readonly string[]).includes(v) ? undefined : `use one of ${PRODUCTS.join(', ')}`),
-  hosts: (v) =>
-    v.split(',').every((h) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(h.trim()))
-      ? undefined
-      : 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)',
-  'primary-color': (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #0b5394'),
-  'progress-color': (v) => (/^#[0-9a-fA-F]{6}$/.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #38bdf8'),
-  phone: (v) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : 'write a phone number such as +1-800-555-0100'),
-  email: (v) => (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(v) ? undefined : 'write an email address such as help@acmeloans.com'),
-  address: (v) => {
-    const read = readUsAddress(v);
-    return 'problem' in read ? read.problem : undefined;
-  },
-  'map-key': (v) => (v.length ? undefined : 'give a token, or keep the placeholder until you have one'),
-  'site-key': (v) => (v.length ? undefined : 'give a key, or keep the placeholder until you have one'),
-};
-
-const defaults = (a: Partial<Record<Flag, string>>): Partial<Record<Flag, string>> => ({
-  country: 'US',
-  'loan-focus': 'general',
-  ...(a.id ? { hosts: `${a.id}.com,www.${a.id}.com` } : {}),
-  ...(a['primary-color'] ? { 'progress-color': a['primary-color'] } : {}),
-  ...(a.id ? { 'map-key': `pk.${a.id}-public-token`, 'site-key': `6Lc-${a.id}-site-key` } : {}),
-});
-
-async function collect(given: Partial<Record<Flag, string>>, interactive: boolean): Promise<Answers> {
-  const a: Partial<Record<Flag, string>> = { ...given };
-  const rl = interactive ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+/**
+ * Every answer, from the flags, else asked (one line each; standard input may be a terminal or a
+ * pipe). An asked question is asked again — with the reason — until its answer passes its check,
+ * a blank one included when it has no default; nothing answered so far is lost. With --yes, or
+ * once the input has ended, a missing or wrong answer ends the command with the reason.
+ */
+async function collect(given: Partial<Record<string, string>>, interactive: boolean): Promise<Answers> {
+  const a: Partial<Record<string, string>> = {};
+  const rl = interactive ? createInterface({ input: process.stdin, terminal: process.stdin.isTTY === true }) : undefined;
+  const lines = rl?.[Symbol.asyncIterator]();
+  let ended = !lines;
   try {
-    for (const flag of Object.keys(FLAGS) as Flag[]) {
+    for (const q of QUESTIONS) {
       for (;;) {
-        const fallback = defaults(a)[flag];
-        if (a[flag] === undefined && rl) a[flag] = (await rl.question(`${FLAGS[flag]}${fallback ? ` [${fallback}]` : ''}: `)).trim() || fallback;
-        a[flag] ??= fallback;
-        if (a[flag] === undefined) throw new AnswerError(`--${flag} is missing: ${FLAGS[flag]}`);
-        const problem = CHECKS[flag](a[flag]!);
-        if (!problem) break;
-        if (!rl || given[flag] !== undefined) throw new AnswerError(`--${flag} "${a[flag]}": ${problem}`);
-        console.log(`  ${problem}`);
-        a[flag] = undefined;
+        const flag = given[q.flag];
+        let value = flag;
+        if (value === undefined && !ended) {
+          const fallback = q.fallback?.(a);
+          process.stdout.write(`${q.label}${fallback ? ` [${fallback}]` : ''}: `);
+          const line = await lines!.next();
+          if (line.done) {
+            ended = true;
+            process.stdout.write('\n');
+          } else value = String(line.value);
+        }
+        if (value === undefined && ended && !q.fallback?.(a)) throw new AnswerError(`--${q.flag} is missing: ${q.label}`);
+        const r = checkAnswer(q.key, value, a);
+        if (r.ok) {
+          a[q.key] = r.value;
+          break;
+        }
+        if (flag !== undefined || ended) throw new AnswerError(`--${q.flag}${r.value !== undefined ? ` "${r.value}"` : ''}: ${r.message}`);
+        console.log(`  ${r.message}`);
       }
     }
   } finally {
     rl?.close();
   }
-  return {
-    id: a.id!,
-    name: a.name!,
-    country: a.country!,
-    product: a['loan-focus'] as Product,
-    hosts: a.hosts!.split(',').map((h) => h.trim()),
-    primaryColor: a['primary-color']!,
-    progressColor: a['progress-color']!,
-    phone: a.phone!,
-    email: a.email!,
-    address: a.address!,
-    mapKey: a['map-key']!,
-    siteKey: a['site-key']!,
-  };
+  const read = readAnswers(a);
+  if ('problems' in read) throw new AnswerError(read.problems.map((p) => p.message).join('; '));
+  return read.answers;
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])),
+      ...Object.fromEntries(QUESTIONS.map((q) => [q.flag, { type: 'string' as const }])),
       yes: { type: 'boolean' },
       dir: { type: 'string' },
       'public-dir': { type: 'string' },
     },
   });
   const flagValues = values as Record<string, string | boolean | undefined>;
-  const given = Object.fromEntries(Object.keys(FLAGS).flatMap((f) => (typeof flagValues[f] === 'string' ? [[f, flagValues[f]]] : []))) as Partial<
-    Record<Flag, string>
+  const given = Object.fromEntries(QUESTIONS.flatMap((q) => (typeof flagValues[q.flag] === 'string' ? [[q.flag, flagValues[q.flag]]] : []))) as Partial<
+    Record<string, string>
   >;
   const dir = (values.dir as string | undefined)?.replace(/\/+$/, '') ?? 'brands';
   const root = projectRoot();
-  const answers = await collect(given, !values.yes && process.stdin.isTTY === true);
+  const answers = await collect(given, !values.yes);
 
   const sources = readSources(dir === 'brands' ? {} : { extraDir: dir });
   const file = `${dir}/${answers.id}.json`;

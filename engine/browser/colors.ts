@@ -14,3 +14,11 @@ export function contrastRatio(a: string, b: string): number {
 
 /** WCAG AA for normal text. */
 export const MIN_TEXT_CONTRAST = 4.5;
+
+/** Why white text on a button of this colour is unreadable (the validator's words), or undefined when it is readable. */
+export function whiteTextProblem(color: string): string | undefined {
+  const ratio = contrastRatio(color, '#ffffff');
+  return ratio < MIN_TEXT_CONTRAST
+    ? `white text on ${color} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour`
+    : undefined;
+}

@@ -162,6 +162,25 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
     delete(key) {
       remove(key);
     },
+    /**
+     * Drops every page whose internal path is `path` or under it (a brand's /_brand/{id}: its
+     * document changed); the count dropped. The replay serves only what is stored, so its copies go too.
+     * @param {string} path
+     */
+    dropUnder(path) {
+      let dropped = 0;
+      for (const key of [...entries.keys()]) {
+        const at = key.indexOf(path);
+        if (at < 0 || (keyPrefix !== undefined && at !== keyPrefix.length)) continue;
+        const rest = key.slice(at + path.length);
+        if (rest !== '' && !rest.startsWith('/')) continue;
+        remove(key);
+        lifetimes?.delete(key);
+        unsent.delete(key);
+        dropped++;
+      }
+      return dropped;
+    },
   };
 }
 

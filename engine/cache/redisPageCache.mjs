@@ -256,6 +256,29 @@ export function createPageCache(ctx) {
       if (!(await reachable())) throw new Error('the shared page cache (Redis) is unreachable: nothing was revalidated');
       return handler.revalidateTag(args[0]);
     },
+    /**
+     * Deletes from Redis every page whose internal path is `path` or under it (a brand's
+     * /_brand/{id}: its document changed), for every instance (each local copy hears the deletions);
+     * the count deleted.
+     * @param {string} path
+     */
+    async dropUnder(path) {
+      if (!(await reachable())) return 0;
+      let dropped = 0;
+      for (const pattern of [`${keyPrefix}*${path}`, `${keyPrefix}*${path}/*`]) {
+        /** @type {string[]} */
+        let batch = [];
+        for await (const found of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+          batch.push(...[found].flat());
+          if (batch.length >= 500) {
+            dropped += await client.unlink(batch);
+            batch = [];
+          }
+        }
+        if (batch.length) dropped += await client.unlink(batch);
+      }
+      return dropped;
+    },
     /** the handler, for tests that check what it keeps */
     handler,
     /** Closes this process's Redis connections, so none is left retrying (and logging) after Redis goes away. */

@@ -2,10 +2,13 @@
  * Who may see what in the console, as one table: admin (everything: users, exports, the form
  * trace, changing buyers), analyst (funnel, buyers, leads with personal data masked unless
  * revealed, each reveal audited), buyer-manager (pauses and changes buyers — caps, price, schedule,
- * filters — and sees what analysts see of them, but no leads), viewer (aggregates only). A page or API checks `may(role, permission)`; anything not
+ * filters — and sees what analysts see of them, but no leads), viewer (aggregates only), editor
+ * (edits and publishes brands in the studio: every brand, or only the brands its account names —
+ * console_users.brands — and sees the overview; no leads, no buyers). Everyone else sees the
+ * studio read-only. A page or API checks `may(role, permission)`; anything not
  * in the table is refused.
  */
-export const ROLES = ['admin', 'analyst', 'viewer', 'buyer-manager'] as const;
+export const ROLES = ['admin', 'analyst', 'viewer', 'buyer-manager', 'editor'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
@@ -20,18 +23,35 @@ export const PERMISSIONS = [
   'exports.run',
   'users.manage',
   'audit.view',
+  'studio.view',
+  'studio.edit',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_RULES: Readonly<Record<Role, readonly Permission[]>> = {
   admin: PERMISSIONS,
-  analyst: ['overview.view', 'brands.view', 'buyers.view', 'leads.list', 'leads.view', 'leads.reveal'],
-  viewer: ['overview.view', 'brands.view'],
-  'buyer-manager': ['overview.view', 'brands.view', 'buyers.view', 'buyers.manage'],
+  analyst: ['overview.view', 'brands.view', 'buyers.view', 'leads.list', 'leads.view', 'leads.reveal', 'studio.view'],
+  viewer: ['overview.view', 'brands.view', 'studio.view'],
+  'buyer-manager': ['overview.view', 'brands.view', 'buyers.view', 'buyers.manage', 'studio.view'],
+  editor: ['overview.view', 'brands.view', 'studio.view', 'studio.edit'],
 };
 
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 
 export function may(role: Role | undefined, permission: Permission): boolean {
   return !!role && isRole(role) && ROLE_RULES[role].includes(permission);
+}
+
+/**
+ * Whether a user may change one brand in the studio: admins any; editors any when their account
+ * names no brands (`brands` null or empty), else only those it names (comma-separated ids).
+ */
+export function mayEditBrand(user: { role: Role | string; brands?: string | null }, brandId: string): boolean {
+  if (!isRole(user.role) || !may(user.role, 'studio.edit')) return false;
+  if (user.role === 'admin') return true;
+  const named = (user.brands ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return named.length === 0 || named.includes(brandId);
 }

@@ -1,6 +1,6 @@
 /**
  * npm run console:user -- <command>: console accounts from a terminal, non-interactively too.
- *   add --email E --role admin|analyst|viewer|buyer-manager --password-stdin
+ *   add --email E --role admin|analyst|viewer|buyer-manager|editor [--brands a,b] --password-stdin
  *   list
  *   remove --email E
  *   reset --email E --password-stdin        (new password; signs the user out everywhere)
@@ -16,7 +16,7 @@ import { resetTotp } from './totpStore';
 import { hashPassword, passwordProblem } from './passwords';
 import { isRole, ROLES } from './roles';
 
-export const USAGE = `usage: npm run console:user -- add --email E --role ${ROLES.join('|')} --password-stdin
+export const USAGE = `usage: npm run console:user -- add --email E --role ${ROLES.join('|')} [--brands a,b (editor)] --password-stdin
        npm run console:user -- list
        npm run console:user -- remove --email E
        npm run console:user -- reset --email E --password-stdin
@@ -36,7 +36,7 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { email: { type: 'string' }, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+      options: { email: { type: 'string' }, role: { type: 'string' }, brands: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
     });
   } catch (err) {
     io.err(`${(err as Error).message}\n${USAGE}`);
@@ -69,13 +69,21 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
       const who = needEmail();
       if (!who) return 2;
       if (!isRole(role)) return usage(`--role must be one of ${ROLES.join(', ')}`);
+      // an editor may be limited to some brands in the studio (none named: every brand)
+      const brands = (parsed.values.brands ?? '')
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean);
+      if (brands.length && role !== 'editor') return usage('--brands limits an editor to some brands; give it with --role editor');
+      if (brands.some((b) => !/^[a-z0-9][a-z0-9-]{0,62}$/.test(b)))
+        return usage('--brands lists brand ids (lower-case letters, digits, hyphens), comma-separated');
       const pw = await password();
       if (pw === undefined) return parsed.values['password-stdin'] ? 1 : 2;
-      if (!(await addUser(db, { email: who, role, passwordHash: await hashPassword(pw) }))) {
+      if (!(await addUser(db, { email: who, role, passwordHash: await hashPassword(pw), brands }))) {
         io.err(`${who} has an account already (use reset to change its password)`);
         return 1;
       }
-      await audit(db, { actor: 'cli', action: 'user_added', target: who, detail: { role } });
+      await audit(db, { actor: 'cli', action: 'user_added', target: who, detail: { role, ...(brands.length ? { brands } : {}) } });
       io.out(`added ${who} (${role})`);
       return 0;
     }

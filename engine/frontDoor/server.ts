@@ -7,6 +7,7 @@ export { decide, consoleHostsOf, permissionsPolicy, productionHosts, type Decisi
 export { requestHost } from '../site/hosts';
 export { answerOf } from './answers';
 export { getCatalog } from '../site/catalog';
+export { watchBrandRevisions } from '../site/brandLive';
 export { previewModeId } from './previewMode';
 export { demoLenderAvailable } from '../sale/demoAvailable';
 

@@ -23,6 +23,8 @@ export interface ConsoleUsersTable {
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** a new account's temporary password, sealed, until the admin who made it has seen it once (engine/store/consoleUserAdmin.ts) */
   shown_once: ColumnType<string | null, string | null | undefined, string | null>;
+  /** an editor's brands in the studio, comma-separated; null or empty: every brand (migration 020) */
+  brands: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -102,11 +104,19 @@ export async function audit(db: Store, entry: { actor: string; action: AuditActi
 }
 
 /** Adds a user; false when the email has an account already. */
-export async function addUser(db: Store, user: { email: string; role: Role; passwordHash: string; now?: Date }): Promise<boolean> {
+export async function addUser(db: Store, user: { email: string; role: Role; passwordHash: string; now?: Date; brands?: readonly string[] }): Promise<boolean> {
   const at = (user.now ?? new Date()).toISOString();
   const r = await db
     .insertInto('console_users')
-    .values({ id: newId('us'), email: normaliseEmail(user.email), role: user.role, password_hash: user.passwordHash, created_at: at, updated_at: at })
+    .values({
+      id: newId('us'),
+      email: normaliseEmail(user.email),
+      role: user.role,
+      password_hash: user.passwordHash,
+      created_at: at,
+      updated_at: at,
+      ...(user.brands?.length ? { brands: user.brands.join(',') } : {}),
+    })
     .onConflict((oc) => oc.column('email').doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -157,7 +167,14 @@ export async function sessionUser(db: Store, token: string, now = new Date()) {
     db
       .selectFrom('console_sessions')
       .innerJoin('console_users', 'console_users.id', 'console_sessions.user_id')
-      .select(['console_users.id', 'console_users.email', 'console_users.role', 'console_sessions.expires_at', 'console_sessions.stage'])
+      .select([
+        'console_users.id',
+        'console_users.email',
+        'console_users.role',
+        'console_users.brands',
+        'console_sessions.expires_at',
+        'console_sessions.stage',
+      ])
       .where('console_sessions.token_hash', '=', tokenHash(token))
       .where('console_sessions.expires_at', '>', now.toISOString())
       // a disabled account's sessions are deleted as it is disabled; this holds even for one made in between

@@ -98,7 +98,7 @@ describe('npm run brand:new', () => {
       [['--address', '1 Main St, Austin, ZZ 78701'], '--address "1 Main St, Austin, ZZ 78701": state "ZZ": No state found!'],
       [['--address', '1 Main St, Austin, Atlantis 78701'], 'state "Atlantis": No abbreviation found with that state name'],
       [['--loan-focus', 'cars'], '--loan-focus "cars": use one of payday, bad-credit, installment, title, personal, general'],
-      [['--primary-color', '#ffee00'], '/config/theme: white text on #ffee00 has a contrast of 1.2:1'],
+      [['--primary-color', '#ffee00'], '--primary-color "#ffee00": white text on #ffee00 has a contrast of 1.2:1'],
       [['--hosts', 'ipaydayloans.com'], '/hosts/0: host "ipaydayloans.com" is also claimed by brands/ipaydayloans.json'],
     ] as const;
     for (const [args, message] of bad) {

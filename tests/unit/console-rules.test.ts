@@ -7,21 +7,23 @@ import { csrfToken, csrfValid } from '../../engine/console/csrf';
 import { afterAttempt, loginAllowed, LOGIN_RULES, NETWORK_LOGIN_RULES, NO_ATTEMPTS, type AttemptRecord } from '../../engine/console/loginLimit';
 import { leadForRole, maskEmail, maskPhone } from '../../engine/console/masking';
 import { hashPassword, passwordProblem, verifyPassword } from '../../engine/console/passwords';
-import { may, PERMISSIONS, ROLES, type Permission, type Role } from '../../engine/console/roles';
+import { may, mayEditBrand, PERMISSIONS, ROLES, type Permission, type Role } from '../../engine/console/roles';
 
 describe('who may see what', () => {
-  const TABLE: Record<Permission, [admin: boolean, analyst: boolean, viewer: boolean, buyerManager: boolean]> = {
-    'overview.view': [true, true, true, true],
-    'brands.view': [true, true, true, true],
-    'buyers.view': [true, true, false, true],
-    'buyers.manage': [true, false, false, true],
-    'leads.list': [true, true, false, false],
-    'leads.view': [true, true, false, false],
-    'leads.reveal': [true, true, false, false],
-    'leads.trace': [true, false, false, false],
-    'exports.run': [true, false, false, false],
-    'users.manage': [true, false, false, false],
-    'audit.view': [true, false, false, false],
+  const TABLE: Record<Permission, [admin: boolean, analyst: boolean, viewer: boolean, buyerManager: boolean, editor: boolean]> = {
+    'overview.view': [true, true, true, true, true],
+    'brands.view': [true, true, true, true, true],
+    'buyers.view': [true, true, false, true, false],
+    'buyers.manage': [true, false, false, true, false],
+    'leads.list': [true, true, false, false, false],
+    'leads.view': [true, true, false, false, false],
+    'leads.reveal': [true, true, false, false, false],
+    'leads.trace': [true, false, false, false, false],
+    'exports.run': [true, false, false, false, false],
+    'users.manage': [true, false, false, false, false],
+    'audit.view': [true, false, false, false, false],
+    'studio.view': [true, true, true, true, true],
+    'studio.edit': [true, false, false, false, true],
   };
   it('the table names every permission', () => expect(Object.keys(TABLE).sort()).toEqual([...PERMISSIONS].sort()));
   it.each(PERMISSIONS.flatMap((p) => ROLES.map((r, i) => [r, p, TABLE[p][i]] as const)))('%s may %s: %s', (role, permission, want) => {
@@ -29,6 +31,21 @@ describe('who may see what', () => {
   });
   it('no role, or an unknown one, may do nothing', () => {
     expect(PERMISSIONS.some((p) => may(undefined, p) || may('root' as Role, p))).toBe(false);
+  });
+});
+
+describe('who may change a brand in the studio', () => {
+  it.each([
+    ['admin', null, 'ipaydayloans', true],
+    ['editor', null, 'ipaydayloans', true],
+    ['editor', '', 'ipaydayloans', true],
+    ['editor', 'cocoloan, ipaydayloans', 'ipaydayloans', true],
+    ['editor', 'cocoloan', 'ipaydayloans', false],
+    ['analyst', null, 'ipaydayloans', false],
+    ['viewer', null, 'ipaydayloans', false],
+    ['buyer-manager', null, 'ipaydayloans', false],
+  ] as const)('%s limited to %j may change %s: %s', (role, brands, brand, want) => {
+    expect(mayEditBrand({ role, brands }, brand)).toBe(want);
   });
 });
 

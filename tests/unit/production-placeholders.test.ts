@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { placeholderLogo } from '../../scripts/brandScaffold';
+import { placeholderLogo } from '../../engine/site/brandScaffold';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../../engine/validate/placeholders';
 
 const brandText = `{

@@ -6,7 +6,7 @@
 import type { Block, Brand, Layout } from '../../../schemas/brand.types';
 import { specOf, type BlockSpecs } from '../blockSpec';
 import { TEMPLATE_FIELDS, templateFieldsOf } from '../templateFields';
-import { contrastRatio, MIN_TEXT_CONTRAST } from '../../browser/colors';
+import { whiteTextProblem } from '../../browser/colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';
@@ -73,14 +73,8 @@ export function checkBrand(
 
   problems.push(...checkShadowedLayouts(brand, file, sharedLayouts));
 
-  const ratio = contrastRatio(brand.config.theme, '#ffffff');
-  if (ratio < MIN_TEXT_CONTRAST) {
-    add(
-      file,
-      '/config/theme',
-      `white text on ${brand.config.theme} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour`,
-    );
-  }
+  const unreadable = whiteTextProblem(brand.config.theme);
+  if (unreadable) add(file, '/config/theme', unreadable);
 
   // Routes compile and name existing layouts.
   const own = brand.layouts ?? {};

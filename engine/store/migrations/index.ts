@@ -26,6 +26,7 @@ import * as m016 from './016_buyers_revisions';
 import * as m017 from './017_lead_certificates';
 import * as m018 from './018_lead_screening';
 import * as m019 from './019_console_user_admin';
+import * as m020s from './020_studio-core_editor_brands';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['017_lead_certificates', m017],
   ['018_lead_screening', m018],
   ['019_console_user_admin', m019],
+  ['020_studio-core_editor_brands', m020s],
 ];
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,10 @@
 /**
  * What `npm run brand:new` writes: a brand document built from an operator's answers, whose
  * pages all use shared layouts from brands/layouts/ (the home page is `starter-home`). Pure:
- * answers in, brand JSON out; scripts/brand-new.ts asks the questions, validates and writes.
+ * answers in, brand JSON out; the questions (engine/site/brandQuestions.ts) are asked by scripts/brand-new.ts and the studio's wizard.
  */
-import { abbreviationForStateName, stateRowByAbbreviation } from '../engine/geo/states';
-import type { Brand, LoanType } from '../schemas/brand.types';
+import { abbreviationForStateName, stateRowByAbbreviation } from '../geo/states';
+import type { Brand, LoanType } from '../../schemas/brand.types';
 
 export const PRODUCTS = ['payday', 'bad-credit', 'installment', 'title', 'personal', 'general'] as const;
 export type Product = (typeof PRODUCTS)[number];

@@ -1,0 +1,65 @@
+/**
+ * The brands the server serves are the files overlaid by the newest published revision of each
+ * (engine/store/brandRevisions.ts), kept current on every instance without a restart:
+ * - the published revisions are a kind of the live revisions (engine/store/liveRevisions.ts): the
+ *   instance that publishes takes them at once, the others through Redis at once or their next
+ *   poll (REVISIONS_POLL_MS, 2 s by default) — within 5 s everywhere;
+ * - each new set rebuilds the catalog once (engine/site/catalog.ts getCatalog), not per request,
+ *   and the pages of the brands whose documents changed are dropped from the page cache (this
+ *   process's, or Redis's: engine/cache/brandPages.mjs) — the other brands stay cache hits;
+ * - publications set for later are made by whichever instance sees them due first (checked at
+ *   each poll), refused when the validator finds a problem in them.
+ * Started by the server (server.mjs, through the front door) only: the build, the validator and
+ * the tests that read brand files never open the store for it.
+ */
+import type { Brand } from '../../schemas/brand.types';
+import { dropBrandPages } from '../cache/brandPages.mjs';
+import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
+import { getStore } from '../store/db';
+import { currentRevisions, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
+import { checkBrandDocument } from './brandOverlay';
+import { getCatalog, onCatalogChange, setBrandRevisionSource, type Catalog } from './catalog';
+
+const WATCHING = Symbol.for('loansites.brandLive');
+const holder = globalThis as { [WATCHING]?: Promise<void> };
+
+const pollMs = () => Math.max(100, Number(process.env.REVISIONS_POLL_MS) || 2000);
+
+/** Why a document may not go live, as the validator says it first; undefined when it may. */
+export function publishRefusal(id: string, document: Brand): string | undefined {
+  return checkBrandDocument(id, document).problems[0]?.text;
+}
+
+async function publishDue(): Promise<void> {
+  try {
+    const made = await publishDueBrands(await getStore(), new Date(), publishRefusal);
+    if (made.length) {
+      console.log(`[brands] published as scheduled: ${made.join(', ')}`);
+      await publishRevision(BRAND_PUBLISHED);
+    }
+  } catch (err) {
+    console.error(`[brands] scheduled publications not checked: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Starts applying published revisions (once per process); resolves once the first set was read
+ * (or could not be: the files serve meanwhile), within `waitMs`.
+ */
+export function watchBrandRevisions(opts: { onChange?: (catalog: Catalog, changed: ReadonlySet<string>) => void; waitMs?: number } = {}): Promise<void> {
+  if (opts.onChange) onCatalogChange(opts.onChange);
+  if (holder[WATCHING]) return holder[WATCHING];
+  setBrandRevisionSource(() => currentRevisions<Brand>(BRAND_PUBLISHED));
+  onCatalogChange((_catalog, changed) => {
+    for (const id of changed)
+      dropBrandPages(id).catch((err: Error) => console.error(`[brands] the cached pages of "${id}" could not all be dropped: ${err.message}`));
+  });
+  // a new set rebuilds the catalog at once (not at the next request for a page)
+  onRevisions(BRAND_PUBLISHED, () => void getCatalog());
+  const timer = setInterval(() => void publishDue(), pollMs());
+  timer.unref();
+  const ready = revisionsReady(BRAND_PUBLISHED).then(() => void getCatalog());
+  const wait = new Promise<void>((resolve) => setTimeout(resolve, opts.waitMs ?? 5000).unref());
+  holder[WATCHING] = Promise.race([ready, wait]);
+  return holder[WATCHING];
+}

@@ -1,0 +1,156 @@
+/**
+ * The questions a new brand starts from, each with its own check in words an operator
+ * understands: asked by `npm run brand:new` in a terminal and by the studio's wizard in the
+ * browser, with the same words. Each answer is checked as it is given (the button colour's
+ * contrast included), so nobody types everything again after a mistake at the end.
+ */
+import type { Brand } from '../../schemas/brand.types';
+import { whiteTextProblem } from '../browser/colors';
+import { PRODUCTS, readUsAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+
+export interface Question {
+  /** the answer's key in the wizard's answers (camelCase) */
+  key: keyof Answers | 'kind';
+  /** the command-line flag of brand:new */
+  flag: string;
+  /** what is asked */
+  label: string;
+  /** why the answer cannot be used, or undefined when it can */
+  check: (value: string) => string | undefined;
+  /** the answer given when none is (from the answers so far), if there is one */
+  fallback?: (answers: Partial<Record<string, string>>) => string | undefined;
+}
+
+const HOST = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+export const QUESTIONS: readonly Question[] = [
+  {
+    key: 'id',
+    flag: 'id',
+    label: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
+    check: (v) =>
+      /^[a-z0-9][a-z0-9-]{1,40}$/.test(v) ? undefined : 'use 2-41 lowercase letters, digits or hyphens, starting with a letter or digit, e.g. acmeloans',
+  },
+  { key: 'name', flag: 'name', label: 'The brand name visitors see', check: (v) => (v.length >= 2 && v.length <= 60 ? undefined : 'use 2 to 60 characters') },
+  {
+    key: 'country',
+    flag: 'country',
+    label: 'Country (US; Canadian and Australian brands start from brands/weloans.json or brands/fastloansau.json)',
+    check: (v) =>
+      v === 'US'
+        ? undefined
+        : 'only US brands can be made from the shared layouts (their legal pages and application form are for the US); copy brands/weloans.json (CA) or brands/fastloansau.json (AU) instead',
+    fallback: () => 'US',
+  },
+  {
+    key: 'kind',
+    flag: 'loan-focus',
+    label: `Loan focus (${PRODUCTS.join(', ')})`,
+    check: (v) => ((PRODUCTS as readonly string[]).includes(v) ? undefined : `use one of ${PRODUCTS.join(', ')}`),
+    fallback: () => 'general',
+  },
+  {
+    key: 'hosts',
+    flag: 'hosts',
+    label: 'Production host names, comma-separated',
+    check: (v) =>
+      v.split(',').every((h) => HOST.test(h.trim())) ? undefined : 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)',
+    fallback: (a) => (a.id ? `${a.id}.com,www.${a.id}.com` : undefined),
+  },
+  {
+    key: 'primaryColor',
+    flag: 'primary-color',
+    label: 'Primary colour, #rrggbb (buttons: dark enough for white text)',
+    check: (v) => (COLOR.test(v) ? whiteTextProblem(v) : 'write a colour as #rrggbb, e.g. #0b5394'),
+  },
+  {
+    key: 'progressColor',
+    flag: 'progress-color',
+    label: 'Progress bar colour, #rrggbb',
+    check: (v) => (COLOR.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #38bdf8'),
+    fallback: (a) => a.primaryColor,
+  },
+  {
+    key: 'phone',
+    flag: 'phone',
+    label: 'Contact phone',
+    check: (v) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : 'write a phone number such as +1-800-555-0100'),
+  },
+  {
+    key: 'email',
+    flag: 'email',
+    label: 'Contact email',
+    check: (v) => (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(v) ? undefined : 'write an email address such as help@acmeloans.com'),
+  },
+  {
+    key: 'address',
+    flag: 'address',
+    label: 'Postal address: street, city, state (code or name) and ZIP code',
+    check: (v) => {
+      const read = readUsAddress(v);
+      return 'problem' in read ? read.problem : undefined;
+    },
+  },
+  {
+    key: 'mapKey',
+    flag: 'map-key',
+    label: 'Maps access token (public; only used with GEOCODER=mapbox)',
+    check: (v) => (v.length ? undefined : 'give a token, or keep the placeholder until you have one'),
+    fallback: (a) => (a.id ? `pk.${a.id}-public-token` : undefined),
+  },
+  {
+    key: 'siteKey',
+    flag: 'site-key',
+    label: 'Captcha site key (public)',
+    check: (v) => (v.length ? undefined : 'give a key, or keep the placeholder until you have one'),
+    fallback: (a) => (a.id ? `6Lc-${a.id}-site-key` : undefined),
+  },
+];
+
+export const questionOf = (key: string): Question | undefined => QUESTIONS.find((q) => q.key === key || q.flag === key);
+
+/** The answer to one question with the answers so far: its fallback when it is blank, then its check. */
+export function checkAnswer(
+  key: string,
+  value: string | undefined,
+  answers: Partial<Record<string, string>> = {},
+): { ok: boolean; message?: string; value?: string } {
+  const q = questionOf(key);
+  if (!q) return { ok: false, message: `there is no question "${key}"` };
+  const given = (value ?? '').trim() || q.fallback?.(answers);
+  if (given === undefined || given === '') return { ok: false, message: 'this needs an answer (it has no default)' };
+  const problem = q.check(given);
+  return problem ? { ok: false, message: problem, value: given } : { ok: true, value: given };
+}
+
+/** Every answer checked (blank ones given their fallback); the problems by question, or the answers ready for the scaffold. */
+export function readAnswers(raw: Partial<Record<string, string>>): { answers: Answers } | { problems: { question: string; message: string }[] } {
+  const got: Record<string, string> = {};
+  const problems: { question: string; message: string }[] = [];
+  for (const q of QUESTIONS) {
+    const r = checkAnswer(q.key, raw[q.key], got);
+    if (r.ok) got[q.key] = r.value!;
+    else problems.push({ question: q.key, message: r.message! });
+  }
+  if (problems.length) return { problems };
+  return {
+    answers: {
+      id: got.id!,
+      name: got.name!,
+      country: got.country!,
+      product: got.kind as Product,
+      hosts: got.hosts!.split(',').map((h) => h.trim()),
+      primaryColor: got.primaryColor!,
+      progressColor: got.progressColor!,
+      phone: got.phone!,
+      email: got.email!,
+      address: got.address!,
+      mapKey: got.mapKey!,
+      siteKey: got.siteKey!,
+    },
+  };
+}
+
+/** The new brand's document from checked answers (the studio's brands carry no "$schema": they are not files). */
+export const newBrandDocument = (answers: Answers): Brand => scaffoldBrand(answers) as Brand;

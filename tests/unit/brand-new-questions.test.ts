@@ -1,0 +1,94 @@
+/**
+ * npm run brand:new asked question by question (answers on standard input, as a person types
+ * them): a question without a default left blank is asked again instead of ending the command,
+ * and a button colour too light for white text is refused at its own question, so nothing
+ * answered before is typed again. The studio's wizard checks each answer with the same words.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkAnswer, readAnswers } from '../../engine/site/brandQuestions';
+
+const root = process.cwd();
+const work = mkdtempSync(join(tmpdir(), 'brand-new-asked-'));
+const dir = relative(root, join(work, 'brands'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const ask = (lines: string[]) => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/brand-new.ts', '--dir', dir, '--public-dir', relative(root, join(work, 'public'))], {
+    cwd: root,
+    encoding: 'utf8',
+    input: lines.join('\n') + '\n',
+  });
+  return { status: run.status, out: run.stdout, err: run.stderr };
+};
+
+const WHITE_ON_YELLOW = 'white text on #ffd54f has a contrast of 1.4:1; it needs at least 4.5:1 to be readable — use a darker colour';
+
+describe('npm run brand:new, asked', () => {
+  it('asks a question without a default again when it is left blank, and keeps the answers before it', () => {
+    const run = ask([
+      'askedagain',
+      '',
+      'Asked Again Loans',
+      '',
+      '',
+      '',
+      '#0b5394',
+      '',
+      '+1-800-555-0100',
+      'help@askedagain.com',
+      '1 Main St, Austin, TX 78701',
+      '',
+      '',
+    ]);
+    expect(run.err).toBe('');
+    expect(run.out).not.toContain('--name is missing');
+    expect(run.out).toContain('this needs an answer (it has no default)');
+    expect(run.out.match(/The brand name visitors see: /g)).toHaveLength(2);
+    expect(run.status).toBe(0);
+    expect(existsSync(join(work, 'brands/askedagain.json'))).toBe(true);
+  });
+
+  it('refuses a light button colour at its question and asks for it again', () => {
+    const run = ask([
+      'lightbutton',
+      'Light Button Loans',
+      '',
+      '',
+      '',
+      '#ffd54f',
+      '#0b5394',
+      '',
+      '+1-800-555-0100',
+      'help@lightbutton.com',
+      '1 Main St, Austin, TX 78701',
+      '',
+      '',
+    ]);
+    expect(run.err).toBe('');
+    const refusedAt = run.out.indexOf(WHITE_ON_YELLOW);
+    expect(refusedAt).toBeGreaterThan(0);
+    // refused before the next question (the progress colour) was asked
+    expect(run.out.indexOf('Progress bar colour')).toBeGreaterThan(refusedAt);
+    expect(run.status).toBe(0);
+    expect(existsSync(join(work, 'brands/lightbutton.json'))).toBe(true);
+  });
+});
+
+describe('the wizard’s checks', () => {
+  it('checks one answer as it is given, in the words of brand:new', () => {
+    expect(checkAnswer('primaryColor', '#ffd54f')).toEqual({ ok: false, message: WHITE_ON_YELLOW, value: '#ffd54f' });
+    expect(checkAnswer('primaryColor', '#0b5394')).toMatchObject({ ok: true });
+    expect(checkAnswer('name', '  ')).toEqual({ ok: false, message: 'this needs an answer (it has no default)' });
+    expect(checkAnswer('hosts', '', { id: 'acme' })).toEqual({ ok: true, value: 'acme.com,www.acme.com' });
+    expect(checkAnswer('hosts', 'https://acme.com')).toMatchObject({ ok: false, message: expect.stringMatching(/no https:\/\//) });
+  });
+
+  it('names every question with a problem at once', () => {
+    const read = readAnswers({ id: 'ok-id', name: '', primaryColor: '#ffd54f' });
+    expect('problems' in read && read.problems.map((p) => p.question)).toEqual(['name', 'primaryColor', 'progressColor', 'phone', 'email', 'address']);
+  });
+});
