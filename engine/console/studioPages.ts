@@ -9,6 +9,8 @@ import { getCatalog, isPartFile, readSources } from '../site/catalog';
 import type { Store } from '../store/db';
 import { brandDraft, brandFile, brandFileChanged, publishedBrand } from '../store/brandRevisions';
 import type { Problem } from '../browser/studio/problemFields';
+import { requireUser, type ConsoleRequest } from './api';
+import { mayEditBrand } from './roles';
 
 export interface StudioBrand {
   document: Record<string, unknown>;
@@ -77,4 +79,10 @@ export function studioRefs(id: string): StudioRefs {
   }
   const routes = getCatalog().brands.get(id)?.routes ?? [];
   return { ...refsCache.refs, knownPages: routes.filter((r) => !r.path.includes('{')).map((r) => r.path) };
+}
+
+/** Whether the signed-in user of this request may change this brand (an editor limited to some brands, others read-only). */
+export async function mayEditHere(db: Store, req: ConsoleRequest, id: string): Promise<boolean> {
+  const who = await requireUser(db, req, 'studio.edit');
+  return !('refused' in who) && mayEditBrand(who.user, id);
 }

@@ -49,7 +49,7 @@ export const previewUrl = (session: string, brand: string, path: string, now = D
 
 /** POST {brand, path} with X-CSRF-Token: a fresh preview address for the signed-in editor (any role that may see the studio). */
 export async function previewLinkAnswer(db: Store, req: IncomingMessage, body: ConsoleStudioPreview, now = new Date()): Promise<ApiAnswer> {
-  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: '' }, 'brands.view');
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: '' }, 'studio.view');
   if ('refused' in who) throw new ApiError(who.refused!.status, String((who.refused!.body as { error: string }).error));
   if (!csrfValid(who.token, req.headers['x-csrf-token'])) throw new ApiError(403, 'The page is out of date; reload it and try again');
   return {

@@ -5,7 +5,8 @@
  *
  * The console's pages live in Next under an internal prefix (pages/_console/…) and its API under
  * /api/console/… (pages/api/console/…). A console host maps its short paths ("/leads") onto the
- * internal ones; every other host is refused both, so no brand host can ever reach a console
+ * internal ones (the studio's: /studio, /studio/new, /studio/{brand}, /studio/{brand}/history and a
+ * draft's preview, /studio-preview/{brand}); every other host is refused both, so no brand host can ever reach a console
  * page, its data requests or its API, whatever the spelling.
  */
 
@@ -14,7 +15,8 @@ export const CONSOLE_PREFIX = '/_console';
 export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
-const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account)$/;
+const PAGE =
+  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|studio|studio\/[a-z0-9][a-z0-9-]{1,40}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{1,40})$/;
 const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
 const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;

@@ -35,7 +35,7 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   const brand = typeof ctx.params?.brandId === 'string' ? ctx.params.brandId : '';
   const path = queryText(ctx.query.path, 400) || '/';
   const db = await getStore();
-  const who = await requireUser(db, consoleRequestOf(ctx), 'brands.view');
+  const who = await requireUser(db, consoleRequestOf(ctx), 'studio.view');
   if ('refused' in who || !previewTokenValid(who.token, brand, path, ctx.query.token))
     return refuse(403, 'This preview address has expired or is not yours: open the preview from the studio again.');
   const draft = (await brandDraft(db, brand)) ?? (await publishedBrand(db, brand));

@@ -5,7 +5,6 @@ import { consolePage, type ConsoleProps } from '../../../engine/console/pages';
 import { getCatalog } from '../../../engine/site/catalog';
 import { brandDrafts, brandFile, brandFileChanged, publishedBrands } from '../../../engine/store/brandRevisions';
 import { BLOCK_SPECS } from '../../../blocks/generated/specs';
-import type { Permission } from '../../../engine/console/roles';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -23,7 +22,7 @@ type Props = ConsoleProps<{ rows: Row[]; canCreate: boolean }>;
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 16) + ' UTC';
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'brands.view', async (db, viewer) => {
+  consolePage(ctx, 'studio.view', async (db, viewer) => {
     const catalog = getCatalog(BLOCK_SPECS);
     const [drafts, published] = await Promise.all([brandDrafts(db), publishedBrands(db)]);
     const ids = [...new Set([...catalog.brands.keys(), ...catalog.broken.keys(), ...drafts.keys()])].sort();
@@ -41,7 +40,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         fileChanged: brandFileChanged(p),
       };
     });
-    return { rows, canCreate: viewer.may.includes('studio.edit' as Permission) };
+    return { rows, canCreate: viewer.may.includes('studio.edit') };
   });
 
 export default function StudioBrands(props: Props) {

@@ -3,12 +3,11 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout } from '../../../blocks/console/ConsoleLayout';
 import { NewBrandWizard } from '../../../blocks/studio/NewBrandWizard';
 import { consolePage, type ConsoleProps } from '../../../engine/console/pages';
-import type { Permission } from '../../../engine/console/roles';
 
 type Props = ConsoleProps<{ canCreate: boolean }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'brands.view', async (_db, viewer) => ({ canCreate: viewer.may.includes('studio.edit' as Permission) }));
+  consolePage(ctx, 'studio.view', async (_db, viewer) => ({ canCreate: viewer.may.includes('studio.edit') }));
 
 export default function NewBrandPage(props: Props) {
   if (props.forbidden || !props.canCreate) return <ConsoleLayout title="Launch a new brand" viewer={props.viewer} forbidden />;

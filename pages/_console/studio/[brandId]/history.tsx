@@ -7,8 +7,8 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, inputClass, buttonClass, linkClass } from '../../../../blocks/console/ConsoleLayout';
 import { HistoryActions } from '../../../../blocks/studio/HistoryActions';
 import { diffBrands, type FieldChange } from '../../../../engine/browser/studio/brandDiff';
-import { consolePage, queryText, type ConsoleProps } from '../../../../engine/console/pages';
-import type { Permission } from '../../../../engine/console/roles';
+import { consolePage, consoleRequestOf, queryText, type ConsoleProps } from '../../../../engine/console/pages';
+import { mayEditHere } from '../../../../engine/console/studioPages';
 import { brandHistory, brandRevision, brandSchedule, type BrandHistoryEntry } from '../../../../engine/store/brandRevisions';
 
 type Props = ConsoleProps<{
@@ -24,7 +24,7 @@ type Props = ConsoleProps<{
 const when = (iso?: string) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '');
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'brands.view', async (db, viewer) => {
+  consolePage(ctx, 'studio.view', async (db) => {
     const id = typeof ctx.params?.brandId === 'string' ? ctx.params.brandId : '';
     const entries = await brandHistory(db, id);
     const newest = entries[0]?.version ?? 0;
@@ -40,7 +40,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       b,
       changes: ra && rb ? diffBrands(ra.document, rb.document) : null,
       scheduled: schedule ? { version: schedule.version, at: schedule.at } : null,
-      canEdit: viewer.may.includes('studio.edit' as Permission),
+      canEdit: await mayEditHere(db, consoleRequestOf(ctx), id),
     };
   });
 

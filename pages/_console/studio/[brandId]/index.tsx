@@ -2,16 +2,15 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout } from '../../../../blocks/console/ConsoleLayout';
 import { BrandEditor, type BrandEditorProps } from '../../../../blocks/studio/BrandEditor';
-import { consolePage, type ConsoleProps } from '../../../../engine/console/pages';
-import { studioBrand, studioProblems, studioRefs } from '../../../../engine/console/studioPages';
+import { consolePage, consoleRequestOf, type ConsoleProps } from '../../../../engine/console/pages';
+import { mayEditHere, studioBrand, studioProblems, studioRefs } from '../../../../engine/console/studioPages';
 import { getCatalog } from '../../../../engine/site/catalog';
 import { BLOCK_SPECS } from '../../../../blocks/generated/specs';
-import type { Permission } from '../../../../engine/console/roles';
 
 type Props = ConsoleProps<{ editor: Omit<BrandEditorProps, 'csrf' | 'readOnly'> | null; readOnly: boolean }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'brands.view', async (db, viewer) => {
+  consolePage(ctx, 'studio.view', async (db) => {
     const id = typeof ctx.params?.brandId === 'string' ? ctx.params.brandId : '';
     getCatalog(BLOCK_SPECS);
     const brand = await studioBrand(db, id);
@@ -21,7 +20,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     }
     return {
       editor: { brandId: id, ...brand, problems: studioProblems(id, brand.document), ...studioRefs(id) },
-      readOnly: !viewer.may.includes('studio.edit' as Permission),
+      readOnly: !(await mayEditHere(db, consoleRequestOf(ctx), id)),
     };
   });
 
