@@ -127,21 +127,23 @@ function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
 if (!dev) process.env[BUILD_HASHES_ENV] = [...buildScriptHashes()].join(' ');
 
 /**
- * Hashes of the chunk bootstraps of the pages the studio's editor renders (its pages and _app),
- * from their build manifests: they render per request, so there is no prerendered HTML to read.
+ * Hashes of the chunk bootstraps of the pages the studio's editor renders (_app's and the page's,
+ * as one script), from their build manifests: they render per request, so there is no
+ * prerendered HTML to read.
  */
 function studioBootstrapHashes(dir = join(process.cwd(), '.next/server/pages')) {
-  const hashes = new Set();
-  const manifests = [join(dir, '_app/build-manifest.json')];
+  const read = (/** @type {string} */ file) => JSON.parse(readFileSync(file, 'utf8'));
+  const appFile = join(dir, '_app/build-manifest.json');
   const studio = join(dir, '_console/studio');
-  if (existsSync(studio))
-    for (const entry of readdirSync(studio, { recursive: true, withFileTypes: true }))
-      if (entry.isFile() && entry.name === 'build-manifest.json') manifests.push(join(entry.parentPath, entry.name));
-  for (const file of manifests) {
-    if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  if (!existsSync(appFile) || !existsSync(studio)) return [];
+  const app = read(appFile);
+  const appGroups = Object.values(app.pagesChunkGroupBootstrapParams ?? {});
+  const hashes = new Set();
+  for (const entry of readdirSync(studio, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name !== 'build-manifest.json') continue;
+    const manifest = read(join(entry.parentPath, entry.name));
     for (const params of Object.values(manifest.pagesChunkGroupBootstrapParams ?? {}))
-      hashes.add(sha256Source(chunkBootstrapScript(params, manifest.chunkLoadingGlobal)));
+      hashes.add(sha256Source(chunkBootstrapScript([...appGroups, params], manifest.chunkLoadingGlobal)));
   }
   return [...hashes];
 }

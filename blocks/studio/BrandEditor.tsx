@@ -206,7 +206,8 @@ export function BrandEditor(props: BrandEditorProps) {
   const routes = (doc.routes ?? []) as Record<string, unknown>[];
   const routeField = whole.fields.find((f) => f.pointer === '/routes');
   const current = routes[route];
-  const previewPath = typeof current?.path === 'string' && !current.path.includes('{') ? current.path : '/';
+  // the page being edited, when it has one path; the home page otherwise
+  const previewPath = section === 'pages' && typeof current?.path === 'string' && !current.path.includes('{') ? current.path : '/';
   const blocking = placed.length > 0;
   const saved = save.kind === 'saved';
 
@@ -302,7 +303,7 @@ export function BrandEditor(props: BrandEditorProps) {
         </section>
       )}
       <div className="grid gap-4 lg:grid-cols-2">
-        <div>
+        <div className="min-w-0">
           <nav aria-label="Parts of the brand">
             <ul className="flex flex-wrap gap-2">
               {SECTIONS.map(([id, label]) => (

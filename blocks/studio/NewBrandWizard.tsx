@@ -9,62 +9,26 @@ import type { Problem } from '../../engine/browser/studio/problemFields';
 import { ContrastNote, controlClass, FieldProblems, smallButton } from './FieldView';
 import { studioApi } from './studioApi';
 
-interface Question {
+/** A question as the server asks it (engine/site/brandQuestions.ts, the words of `npm run brand:new`), with how the studio takes its answer. */
+export interface WizardQuestion {
   key: string;
   label: string;
-  help: string;
   kind?: 'select' | 'color' | 'file';
   options?: string[];
   initial?: string;
 }
 
-const QUESTIONS: Question[] = [
-  { key: 'name', label: 'Brand name', help: 'The name visitors see, e.g. Acme Loans (2 to 60 characters).' },
-  {
-    key: 'id',
-    label: 'Brand id',
-    help: "The brand's key: lowercase letters, digits and hyphens, e.g. acmeloans. It is also its local address {id}.localhost.",
-  },
-  {
-    key: 'hosts',
-    label: 'Host names',
-    help: 'Production host names, separated by commas, e.g. acmeloans.com, www.acmeloans.com. dev. and test123. hosts are added for you.',
-  },
-  {
-    key: 'product',
-    label: 'Kind of loans',
-    help: 'What the brand is about.',
-    kind: 'select',
-    options: ['general', 'payday', 'installment', 'title', 'personal', 'bad-credit'],
-    initial: 'general',
-  },
-  { key: 'country', label: 'Country', help: 'New brands from the shared layouts are US brands.', kind: 'select', options: ['US'], initial: 'US' },
-  {
-    key: 'theme',
-    label: 'Brand colour',
-    help: 'Buttons use white text on it, so it must be dark enough to read (#rrggbb).',
-    kind: 'color',
-    initial: '#0b5394',
-  },
-  { key: 'progressColor', label: 'Progress bar colour', help: 'The bar shown while a page loads (#rrggbb).', kind: 'color', initial: '#0b5394' },
-  {
-    key: 'logo',
-    label: 'Logo',
-    help: 'An SVG or PNG file of at most 200 KB; an SVG is cleaned of scripts and outside references before it is stored.',
-    kind: 'file',
-  },
-  { key: 'phone', label: 'Contact phone', help: 'e.g. +1-800-555-0100' },
-  { key: 'email', label: 'Contact email', help: 'e.g. help@acmeloans.com' },
-  { key: 'address', label: 'Postal address', help: 'Street, city, state and ZIP code, e.g. 1 Main St, Austin, TX 78701' },
-  { key: 'legalName', label: 'Legal entity', help: 'The company that operates the brand, e.g. Acme Loans LLC.' },
-];
+/** A check's problem: by the question's key, or by the pointer of the field it concerns. */
+type WizardProblem = Problem & { question?: string };
+const keyOf = (p: WizardProblem) => p.question ?? p.pointer.split('/')[1] ?? '';
 
 const fieldIdOf = (key: string) => `new-${key}`;
 
-export function NewBrandWizard(props: { csrf: string }) {
+export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[] }) {
+  const QUESTIONS = props.questions;
   const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
   const [answers, setAnswers] = useState<Record<string, unknown>>(() => Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))));
-  const [problems, setProblems] = useState<Problem[]>([]);
+  const [problems, setProblems] = useState<WizardProblem[]>([]);
   const [answered, setAnswered] = useState<Set<string>>(new Set());
   const [note, setNote] = useState('');
   // each answer is checked as it is given (a moment after the typing stops), with the others given so far
@@ -82,8 +46,8 @@ export function NewBrandWizard(props: { csrf: string }) {
     setAnswers((a) => ({ ...a, [key]: value }));
     setAnswered((s) => (s.has(key) ? s : new Set([...s, key])));
   };
-  const mine = (key: string) => problems.filter((p) => answered.has(key) && (p.pointer === `/${key}` || p.pointer.startsWith(`/${key}/`)));
-  const shown = problems.filter((p) => answered.has(p.pointer.split('/')[1] ?? ''));
+  const mine = (key: string) => problems.filter((p) => answered.has(key) && keyOf(p) === key);
+  const shown = problems.filter((p) => answered.has(keyOf(p)));
 
   const readLogo = (file: File | undefined) => {
     if (!file) return;
@@ -121,7 +85,7 @@ export function NewBrandWizard(props: { csrf: string }) {
           <ul className="list-disc pl-6">
             {shown.map((p, i) => (
               <li key={i}>
-                <a className="text-blue-800 underline" href={`#${fieldIdOf(p.pointer.split('/')[1] ?? '')}`}>
+                <a className="text-blue-800 underline" href={`#${fieldIdOf(keyOf(p))}`}>
                   {p.message}
                 </a>
               </li>
@@ -134,17 +98,14 @@ export function NewBrandWizard(props: { csrf: string }) {
         const list = mine(q.key).map((p) => ({ ...p, fieldId: id }));
         const value = answers[q.key];
         const text = typeof value === 'string' ? value : '';
-        const common = { id, 'aria-describedby': `${id}-help${list.length ? ` ${id}-problems` : ''}`, 'aria-invalid': list.length ? true : undefined } as const;
+        const common = { id, 'aria-describedby': list.length ? `${id}-problems` : undefined, 'aria-invalid': list.length ? true : undefined } as const;
         return (
           <div key={q.key} className="my-2 flex flex-col gap-1">
             <label htmlFor={id} className="font-semibold">
               {q.label}
             </label>
-            <p id={`${id}-help`} className="text-sm text-slate-700">
-              {q.help}
-            </p>
             {q.kind === 'select' ? (
-              <select {...common} className={controlClass} value={text} onChange={(e) => set(q.key, e.target.value)}>
+              <select {...common} className={controlClass} value={text || q.initial} onChange={(e) => set(q.key, e.target.value)}>
                 {q.options!.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
@@ -171,7 +132,7 @@ export function NewBrandWizard(props: { csrf: string }) {
                 )}
               </div>
             )}
-            {q.key === 'theme' && <ContrastNote id={id} color={text} />}
+            {q.kind === 'color' && q.key === 'primaryColor' && <ContrastNote id={id} color={text} />}
             <FieldProblems id={id} list={list} />
           </div>
         );

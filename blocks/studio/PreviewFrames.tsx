@@ -29,7 +29,7 @@ export function PreviewFrames(props: { api: StudioApi; brand: string; path: stri
     };
   }, [api, brand, path, version, open]);
   return (
-    <section aria-labelledby="preview-heading" className="flex flex-col gap-2">
+    <section aria-labelledby="preview-heading" className="flex min-w-0 flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <h2 id="preview-heading" className="text-lg font-bold">
           Preview of {path}

@@ -175,13 +175,15 @@ export function consoleArea(url) {
 }
 
 /**
- * The inline script Turbopack writes into a page's HTML to start its chunks, from the page's
- * `pagesChunkGroupBootstrapParams` in .next/server/pages/<page>/build-manifest.json: the studio's
- * pages render per request (nothing prerendered to hash), so server.mjs hashes these at start.
- * @param {unknown} params @param {string} [global] the manifest's chunkLoadingGlobal
+ * The inline script Turbopack writes into a page's HTML to start its chunks: one push per chunk
+ * group — _app's, then the page's — from their `pagesChunkGroupBootstrapParams` in
+ * .next/server/pages/<page>/build-manifest.json, one line each. The studio's pages render per
+ * request (nothing prerendered to hash), so server.mjs hashes these at start.
+ * @param {unknown[]} groups the bootstrap params of _app and of the page, in that order
+ * @param {string} [global] the manifest's chunkLoadingGlobal
  */
-export const chunkBootstrapScript = (params, global = 'TURBOPACK') =>
-  `(globalThis[${JSON.stringify(global)}] || (globalThis[${JSON.stringify(global)}] = [])).push(${JSON.stringify(params)});`;
+export const chunkBootstrapScript = (groups, global = 'TURBOPACK') =>
+  groups.map((params) => `(globalThis[${JSON.stringify(global)}] || (globalThis[${JSON.stringify(global)}] = [])).push(${JSON.stringify(params)});`).join('\n');
 
 /**
  * The studio's editor pages: the console's policy but that they run script — only our origin's

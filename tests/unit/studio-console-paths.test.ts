@@ -20,6 +20,12 @@ describe("the studio's console paths", () => {
     },
   );
 
+  it("serves the brands' logos, which a draft's preview shows, and no other public file", () => {
+    expect(consoleUrl('/logos/acmeonline.svg', '')).toBe('/logos/acmeonline.svg');
+    expect(consoleUrl('/logos/../static/ping.txt', '')).toBeUndefined();
+    expect(consoleUrl('/static/ping.txt', '')).toBeUndefined();
+  });
+
   it("keeps the preview's internal path off every brand host", () => {
     expect(isConsolePath('/_console/studio-preview/acme')).toBe(true);
     expect(consoleUrl('/api/console/studio-preview', '')).toBe('/api/console/studio-preview');
