@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand } from '../../schemas/brand.types';
 import type { Store } from './db';
+import { audit } from './console';
 import { fileHash, latestRevision, latestRevisions, revisionAt, revisionHistory, RevisionConflict, saveRevision, type Revision } from './revisions';
 
 export const BRAND_DRAFT = 'brand-draft';
@@ -305,4 +306,49 @@ export async function publishDueBrands(db: Store, now: Date, check?: (id: string
     }
   }
   return done;
+}
+
+/** Logos uploaded in the studio: stored once by their content's hash, never changed (the name is the hash). */
+export const BRAND_LOGO = 'brand-logo';
+
+export interface StoredLogo {
+  /** "{hash}.svg" or "{hash}.png" */
+  name: string;
+  type: 'image/svg+xml' | 'image/png';
+  bytes: Buffer;
+}
+
+/** Stores a logo (already checked and sanitised) under its hash, audited; storing the same bytes again is not an error. */
+export async function saveBrandLogo(db: Store, logo: StoredLogo & { brand: string; author: string; now?: Date }): Promise<void> {
+  const at = (logo.now ?? new Date()).toISOString();
+  await db.transaction().execute(async (trx) => {
+    const known = await revisionAt(trx, BRAND_LOGO, logo.name, 1);
+    if (!known)
+      await trx
+        .insertInto('document_revisions')
+        .values({
+          kind: BRAND_LOGO,
+          key: logo.name,
+          version: 1,
+          document: JSON.stringify({ type: logo.type, data: logo.bytes.toString('base64') }),
+          author: logo.author,
+          saved_at: at,
+          base_hash: '',
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    await audit(trx, {
+      actor: logo.author,
+      action: 'brand_logo_uploaded',
+      target: `brand:${logo.brand}`,
+      detail: { logo: logo.name, bytes: logo.bytes.length },
+      now: logo.now,
+    });
+  });
+}
+
+/** A stored logo by name, if there is one. */
+export async function brandLogo(db: Store, name: string): Promise<StoredLogo | undefined> {
+  const r = await revisionAt<{ type: StoredLogo['type']; data: string }>(db, BRAND_LOGO, name, 1);
+  return r ? { name, type: r.document.type, bytes: Buffer.from(r.document.data, 'base64') } : undefined;
 }

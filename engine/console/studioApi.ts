@@ -1,0 +1,408 @@
+/**
+ * The brand studio's JSON API, on the console host only (/api/console/studio/…, routed by
+ * pages/api/console/studio/[...path].ts): brands with their drafts and published revisions, a
+ * draft saved with optimistic locking, publishing (now or at a set time) refused while the
+ * validator finds a problem, restoring, the history, the new-brand wizard's questions, the logo
+ * upload. The contract is written down in docs/engineers/studio-api.md.
+ *
+ * Everyone signed in to the console may read (studio.view); only admins and editors may write
+ * (studio.edit), an editor limited to some brands only those (engine/console/roles.ts). A write
+ * must come from the console's own pages (Sec-Fetch-Site / Origin, engine/console/forms.ts)
+ * with the session's CSRF token in X-CSRF-Token; its JSON body is capped and checked against a
+ * schema; writes are rate-limited per client address.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Brand } from '../../schemas/brand.types';
+import { ApiError, clientIp, parseJsonBody, readRawBody, requireJsonType, type ApiAnswer } from '../http/api';
+import { enforceRateLimit, type RateRule } from '../http/rateLimit';
+import { checkBrandDocument, type BrandProblem } from '../site/brandOverlay';
+import { checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
+import { getCatalog, isPartFile, readSources, revisionText, type Catalog } from '../site/catalog';
+import { layoutParamNames, layoutSwitchNames } from '../site/layoutParams';
+import { PARAM_KINDS } from '../site/routeParams';
+import {
+  brandDraft,
+  brandDrafts,
+  brandFile,
+  brandFileChanged,
+  brandHistory,
+  brandRevision,
+  BrandRevisionError,
+  brandSchedule,
+  BRAND_PUBLISHED,
+  cancelBrandSchedule,
+  publishBrand,
+  publishedBrand,
+  publishedBrands,
+  restoreBrand,
+  RevisionConflict,
+  saveBrandDraft,
+  saveBrandLogo,
+} from '../store/brandRevisions';
+import type { Store } from '../store/db';
+import { publishRevision } from '../store/liveRevisions';
+import type { Revision } from '../store/revisions';
+import type { Layout } from '../../schemas/brand.types';
+import { requireUser } from './api';
+import { csrfToken, csrfValid } from './csrf';
+import { sameOriginPost } from './forms';
+import { checkLogo, LOGO_LIMIT, LOGO_PATH } from './logoUpload';
+import { may, mayEditBrand } from './roles';
+
+/** A brand document's body: the largest brand file is ~70 KB; room for growth, not for abuse. */
+export const DRAFT_LIMIT = 1024 * 1024;
+export const SMALL_LIMIT = 16 * 1024;
+export const STUDIO_RATE: RateRule = { name: 'studio', limit: Number(process.env.RATE_LIMIT_STUDIO ?? 600), windowMs: 60_000 };
+
+const BRAND_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+const DRAFT_SCHEMA = {
+  type: 'object',
+  required: ['document', 'expectedVersion'],
+  additionalProperties: false,
+  properties: { document: { type: 'object' }, expectedVersion: { type: 'integer', minimum: 0 } },
+};
+const PUBLISH_SCHEMA = {
+  type: 'object',
+  required: ['version'],
+  additionalProperties: false,
+  properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', format: 'date-time', minLength: 10, maxLength: 40 } },
+};
+const RESTORE_SCHEMA = { type: 'object', required: ['version'], additionalProperties: false, properties: { version: { type: 'integer', minimum: 0 } } };
+const ANSWERS = { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 40 };
+const CREATE_SCHEMA = { type: 'object', required: ['answers'], additionalProperties: false, properties: { answers: ANSWERS } };
+const CHECK_SCHEMA = {
+  type: 'object',
+  required: ['question', 'value'],
+  additionalProperties: false,
+  properties: { question: { type: 'string', maxLength: 40 }, value: { type: 'string', maxLength: 500 }, answers: ANSWERS },
+};
+
+type User = { email: string; role: string; brands?: string | null };
+interface Ctx {
+  db: Store;
+  req: IncomingMessage;
+  user: User;
+  token: string;
+  now: Date;
+  /** tells every instance (this one at once) that a brand was published */
+  announce: () => Promise<void>;
+}
+
+export interface StudioOptions {
+  now?: Date;
+  /** default: the live revisions' announcement (engine/store/liveRevisions.ts publishRevision) */
+  announce?: () => Promise<void>;
+}
+
+const ok = (body: unknown, status = 200): ApiAnswer => ({ status, body });
+
+/** The signed-in console user who may see the studio; 401/403 otherwise. */
+async function signedIn(db: Store, req: IncomingMessage): Promise<{ user: User; token: string }> {
+  const who = await requireUser(
+    db,
+    { method: req.method ?? 'GET', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) },
+    'studio.view',
+  );
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  return { user: who.user as User, token: who.token };
+}
+
+/** A change: from the console's own pages, with the session's CSRF token, by someone who may change this brand (any, for a new one), counted. */
+async function mayWrite(ctx: Ctx, brandId?: string): Promise<void> {
+  const headers = ctx.req.headers as Record<string, string | undefined>;
+  if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Studio changes are accepted from the console’s own pages only');
+  if (!csrfValid(ctx.token, headers['x-csrf-token'])) throw new ApiError(403, 'The page is out of date; reload it and try again');
+  if (!may(ctx.user.role as never, 'studio.edit')) throw new ApiError(403, 'Your role may look at brands in the studio but not change them');
+  if (brandId !== undefined && !mayEditBrand(ctx.user, brandId)) throw new ApiError(403, `Your account may not change the brand "${brandId}"`);
+  await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio changes');
+}
+
+async function jsonBody<T>(req: IncomingMessage, schema: object, limit: number): Promise<T> {
+  requireJsonType(req);
+  return parseJsonBody<T>(await readRawBody(req, limit), schema);
+}
+
+/** Problems of a document, remembered per catalog and text: the list page counts every brand's. */
+const checked = new Map<string, { catalog: Catalog; problems: BrandProblem[] }>();
+function problemsOf(id: string, document: unknown): BrandProblem[] {
+  const catalog = getCatalog();
+  const key = `${id}\n${revisionText(document)}`;
+  const known = checked.get(key);
+  if (known?.catalog === catalog) return known.problems;
+  const { problems } = checkBrandDocument(id, document, { catalog });
+  checked.set(key, { catalog, problems });
+  if (checked.size > 64) checked.delete(checked.keys().next().value!);
+  return problems;
+}
+
+const who = (r: Revision | undefined) => (r ? { version: r.version, author: r.author, at: r.savedAt } : null);
+
+/** The document the editor works on: the newest draft, else the published revision, else the file. */
+async function working(db: Store, id: string): Promise<{ document: Brand; draft?: Revision<Brand>; published?: Revision<Brand> } | undefined> {
+  const [draft, published] = await Promise.all([brandDraft(db, id), publishedBrand(db, id)]);
+  const document = draft?.document ?? published?.document ?? (await brandRevision(db, id, 0))?.document;
+  return document ? { document, draft, published } : undefined;
+}
+
+function brandIdOf(raw: string): string {
+  if (!BRAND_ID.test(raw)) throw new ApiError(404, `No brand "${raw.slice(0, 64)}"`);
+  return raw;
+}
+
+async function listBrands(ctx: Ctx): Promise<ApiAnswer> {
+  const catalog = getCatalog();
+  const [published, drafts] = await Promise.all([publishedBrands(ctx.db), brandDrafts(ctx.db)]);
+  const ids = [...new Set([...catalog.brands.keys(), ...catalog.broken.keys(), ...published.keys(), ...drafts.keys()])].sort();
+  const brands = [];
+  for (const id of ids) {
+    const p = published.get(id);
+    const d = drafts.get(id);
+    const document = d?.document ?? p?.document ?? catalog.brands.get(id)?.brand ?? (await brandRevision(ctx.db, id, 0))?.document;
+    brands.push({
+      id,
+      name: document?.name ?? id,
+      hosts: document?.hosts ?? [],
+      published: who(p),
+      // a draft is shown when there is one newer than what is live
+      draft: d && (!p || d.version > p.version) ? who(d) : null,
+      fileChanged: brandFileChanged(p),
+      problems: document ? problemsOf(id, document).length : 1,
+      canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
+    });
+  }
+  return ok({ brands, csrf: csrfToken(ctx.token) });
+}
+
+/** What the editor's pickers list: layouts (shared and the brand's own, with the text parameters and switches a route may give), parts, block types, route parameters. */
+function pickers(document: Brand, catalog: Catalog) {
+  const shared = readSources().layouts;
+  const layouts: { name: string; shared: boolean; params: string[]; switches: string[] }[] = [];
+  const parts: { name: string; holds: string }[] = [];
+  for (const src of shared) {
+    const name = src.file.replace(/^.*\//, '').replace(/\.json$/, '');
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(src.text) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (isPartFile(src.file)) parts.push({ name, holds: ['links', 'blocks', 'routes'].find((k) => k in json) ?? '' });
+    else if (Array.isArray(json.blocks))
+      layouts.push({ name, shared: true, params: layoutParamNames(json), switches: layoutSwitchNames(json as unknown as Layout) });
+  }
+  for (const [name, layout] of Object.entries(document.layouts ?? {}))
+    layouts.push({ name, shared: false, params: layoutParamNames(layout), switches: layoutSwitchNames(layout as Layout) });
+  const routes = (document.routes ?? []).flatMap((r) => ('path' in r && typeof r.path === 'string' ? [r.path] : []));
+  return {
+    layouts: layouts.sort((a, b) => a.name.localeCompare(b.name)),
+    parts: parts.sort((a, b) => a.name.localeCompare(b.name)),
+    blockTypes: Object.keys(catalog.specs).sort(),
+    routes,
+    routeParams: PARAM_KINDS,
+  };
+}
+
+async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  const w = await working(ctx.db, id);
+  if (!w) throw new ApiError(404, `No brand "${id}"`);
+  const catalog = getCatalog();
+  const schedule = await brandSchedule(ctx.db, id);
+  return ok({
+    id,
+    document: w.document,
+    version: w.draft?.version ?? 0,
+    publishedVersion: w.published?.version ?? 0,
+    fileChanged: brandFileChanged(w.published),
+    hasFile: !!brandFile(id),
+    scheduled: schedule ? { version: schedule.version, at: schedule.at, author: schedule.author } : null,
+    problems: problemsOf(id, w.document),
+    canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
+    csrf: csrfToken(ctx.token),
+    ...pickers(w.document, catalog),
+  });
+}
+
+async function saveDraft(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  await mayWrite(ctx, id);
+  const body = await jsonBody<{ document: Brand; expectedVersion: number }>(ctx.req, DRAFT_SCHEMA, DRAFT_LIMIT);
+  try {
+    const saved = await saveBrandDraft(ctx.db, { id, document: body.document, expectedVersion: body.expectedVersion, author: ctx.user.email, now: ctx.now });
+    return ok({ version: saved.version, savedAt: saved.savedAt, problems: problemsOf(id, body.document) });
+  } catch (err) {
+    if (!(err instanceof RevisionConflict)) throw err;
+    const c = err.current;
+    return { status: 409, body: { error: err.message, current: { version: c.version, author: c.author, savedAt: c.savedAt, document: c.document } } };
+  }
+}
+
+const refusal = (err: unknown): ApiAnswer => {
+  if (err instanceof BrandRevisionError) return { status: err.status, body: { error: err.message } };
+  if (err instanceof RevisionConflict) return { status: 409, body: { error: err.message } };
+  throw err;
+};
+
+async function publish(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  await mayWrite(ctx, id);
+  const body = await jsonBody<{ version: number; at?: string }>(ctx.req, PUBLISH_SCHEMA, SMALL_LIMIT);
+  const at = body.at === undefined ? undefined : new Date(body.at);
+  if (at && Number.isNaN(at.getTime())) throw new ApiError(400, 'at must be a date and time, e.g. 2026-12-01T09:00:00Z');
+  const draft = await brandRevision(ctx.db, id, body.version);
+  if (!draft) return { status: 404, body: { error: `brand "${id}" has no draft version ${body.version}` } };
+  const problems = problemsOf(id, draft.document);
+  if (problems.length)
+    return {
+      status: 422,
+      body: { error: `version ${body.version} has ${problems.length} problem${problems.length === 1 ? '' : 's'} to fix before it can be published`, problems },
+    };
+  try {
+    const done = await publishBrand(ctx.db, { id, version: body.version, author: ctx.user.email, at, now: ctx.now });
+    if (!done.scheduledAt) await ctx.announce();
+    return ok({ publishedVersion: done.publishedVersion, ...(done.scheduledAt ? { scheduledAt: done.scheduledAt } : {}) });
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+async function unschedule(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  await mayWrite(ctx, id);
+  return ok({ cancelled: await cancelBrandSchedule(ctx.db, id, ctx.user.email, ctx.now) });
+}
+
+async function restore(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  await mayWrite(ctx, id);
+  const body = await jsonBody<{ version: number }>(ctx.req, RESTORE_SCHEMA, SMALL_LIMIT);
+  const old = await brandRevision(ctx.db, id, body.version);
+  if (!old) return { status: 404, body: { error: `brand "${id}" has no version ${body.version}` } };
+  const problems = problemsOf(id, old.document);
+  if (problems.length)
+    return { status: 422, body: { error: `version ${body.version} no longer passes the checks, so it cannot be restored as it is`, problems } };
+  try {
+    const done = await restoreBrand(ctx.db, { id, version: body.version, author: ctx.user.email, now: ctx.now });
+    await ctx.announce();
+    return ok({ publishedVersion: done.publishedVersion, version: done.publishedVersion });
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+async function history(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  const revisions = await brandHistory(ctx.db, id);
+  if (!revisions.length && !brandFile(id)) throw new ApiError(404, `No brand "${id}"`);
+  return ok({ revisions, hasFile: !!brandFile(id) });
+}
+
+async function revision(ctx: Ctx, id: string, raw: string): Promise<ApiAnswer> {
+  const version = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (Number.isNaN(version)) throw new ApiError(404, `No version "${raw.slice(0, 20)}"`);
+  const r = await brandRevision(ctx.db, id, version);
+  if (!r) throw new ApiError(404, `brand "${id}" has no version ${version}`);
+  return ok({ version, author: r.author, savedAt: r.savedAt, document: r.document });
+}
+
+async function create(ctx: Ctx): Promise<ApiAnswer> {
+  await mayWrite(ctx);
+  const body = await jsonBody<{ answers: Record<string, string> }>(ctx.req, CREATE_SCHEMA, SMALL_LIMIT);
+  const read = readAnswers(body.answers);
+  if ('problems' in read) return { status: 422, body: { error: 'some answers need another look', problems: read.problems } };
+  const id = read.answers.id;
+  if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, `Your account may not change the brand "${id}"`);
+  const catalog = getCatalog();
+  if (catalog.brands.has(id) || catalog.broken.has(id) || brandFile(id) || (await brandDraft(ctx.db, id)))
+    return {
+      status: 422,
+      body: {
+        error: 'some answers need another look',
+        problems: [{ question: 'id', message: `a brand with the id "${id}" already exists; choose another id` }],
+      },
+    };
+  const document = newBrandDocument(read.answers);
+  // the host and colour checks of the whole brand, in the words of the question they come from
+  const hostProblem = problemsOf(id, document).find((p) => p.pointer.startsWith('/hosts'));
+  if (hostProblem) return { status: 422, body: { error: 'some answers need another look', problems: [{ question: 'hosts', message: hostProblem.message }] } };
+  try {
+    const saved = await saveBrandDraft(ctx.db, { id, document, expectedVersion: 0, author: ctx.user.email, now: ctx.now, file: null });
+    return ok({ id, version: saved.version, problems: problemsOf(id, document) }, 201);
+  } catch (err) {
+    if (err instanceof RevisionConflict)
+      return {
+        status: 422,
+        body: {
+          error: 'some answers need another look',
+          problems: [{ question: 'id', message: `a brand with the id "${id}" already exists; choose another id` }],
+        },
+      };
+    throw err;
+  }
+}
+
+async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
+  const body = await jsonBody<{ question: string; value: string; answers?: Record<string, string> }>(ctx.req, CHECK_SCHEMA, SMALL_LIMIT);
+  await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio requests');
+  const r = checkAnswer(body.question, body.value, body.answers ?? {});
+  if (r.ok && body.question === 'id' && r.value) {
+    const catalog = getCatalog();
+    if (catalog.brands.has(r.value) || catalog.broken.has(r.value) || brandFile(r.value) || (await brandDraft(ctx.db, r.value)))
+      return ok({ ok: false, message: `a brand with the id "${r.value}" already exists; choose another id` });
+  }
+  if (r.ok && body.question === 'hosts' && r.value) {
+    const taken = r.value
+      .split(',')
+      .map((h) => h.trim())
+      .find((h) => getCatalog().hostMap.has(h));
+    if (taken)
+      return ok({ ok: false, message: `host "${taken}" already belongs to the brand ${getCatalog().hostMap.get(taken)}; a host can belong to one brand only` });
+  }
+  return ok(r.ok ? { ok: true } : { ok: false, message: r.message });
+}
+
+async function uploadLogo(ctx: Ctx, id: string): Promise<ApiAnswer> {
+  await mayWrite(ctx, id);
+  const bytes = await readRawBody(ctx.req, LOGO_LIMIT);
+  const logo = checkLogo(bytes, String(ctx.req.headers['content-type'] ?? ''));
+  if (!logo.ok) return { status: logo.problem.startsWith('send the logo') ? 415 : 422, body: { error: logo.problem } };
+  await saveBrandLogo(ctx.db, { name: logo.name, type: logo.type, bytes: logo.bytes, brand: id, author: ctx.user.email, now: ctx.now });
+  return ok({ src: `${LOGO_PATH}${logo.name}` });
+}
+
+/** The questions of the new-brand wizard (the same as brand:new's), for the wizard's page. */
+const questions = (): ApiAnswer => ok({ questions: QUESTIONS.map((q) => ({ question: q.key, label: q.label, hasDefault: !!q.fallback })) });
+
+/** One studio request: its path's segments after /api/console/studio/. */
+export async function studioRoute(db: Store, req: IncomingMessage, segments: readonly string[], options: StudioOptions = {}): Promise<ApiAnswer> {
+  const method = req.method ?? 'GET';
+  const allow = (...methods: string[]) => {
+    if (!methods.includes(method)) throw new ApiError(405, `Use ${methods.join(' or ')}`, [], { Allow: methods.join(', ') });
+  };
+  const { user, token } = await signedIn(db, req);
+  const ctx: Ctx = { db, req, user, token, now: options.now ?? new Date(), announce: options.announce ?? (() => publishRevision(BRAND_PUBLISHED, db)) };
+  const [head, rawId, action, extra, ...rest] = segments;
+  if (rest.length) throw new ApiError(404, 'Not found');
+  if (head === 'check' && !rawId) return (allow('POST'), checkOne(ctx));
+  if (head === 'questions' && !rawId) return (allow('GET'), questions());
+  if (head !== 'brands') throw new ApiError(404, 'Not found');
+  if (rawId === undefined) {
+    allow('GET', 'POST');
+    return method === 'GET' ? listBrands(ctx) : create(ctx);
+  }
+  const id = brandIdOf(rawId);
+  switch (action) {
+    case undefined:
+      return (allow('GET'), getBrand(ctx, id));
+    case 'draft':
+      return (allow('PUT'), saveDraft(ctx, id));
+    case 'publish':
+      allow('POST', 'DELETE');
+      return method === 'POST' ? publish(ctx, id) : unschedule(ctx, id);
+    case 'restore':
+      return (allow('POST'), restore(ctx, id));
+    case 'history':
+      return (allow('GET'), history(ctx, id));
+    case 'logo':
+      return (allow('POST'), uploadLogo(ctx, id));
+    case 'revisions':
+      if (extra === undefined) break;
+      return (allow('GET'), revision(ctx, id, extra));
+  }
+  throw new ApiError(404, 'Not found');
+}

@@ -1,0 +1,225 @@
+/**
+ * The brand studio's JSON API (engine/console/studioApi.ts) on SQLite and a real PostgreSQL, as
+ * the studio's pages call it: an editor makes a brand with the wizard, saves drafts, is refused a
+ * publish while a link goes nowhere (each problem with its field's pointer), publishes once it is
+ * fixed, restores an older version; a second editor over an old version gets a 409 with the other
+ * change; analysts read but may not change anything; an editor limited to one brand may not touch
+ * another; a write without the CSRF token, from another site, too large or malformed is refused.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { studioRoute } from '../../engine/console/studioApi';
+import { hashPassword } from '../../engine/console/passwords';
+import { addUser } from '../../engine/store/console';
+import type { Role } from '../../engine/console/roles';
+import type { Brand } from '../../schemas/brand.types';
+import { bothStores, migratedStore } from '../support/bothStores';
+import { CONSOLE_TEST_HOST, consoleSignIn } from '../support/consoleForm';
+
+const stores = bothStores('loansites-studio-api-');
+const cheap = { N: 2 ** 12, r: 8, p: 1 };
+
+type Who = { cookie: string; csrf: string };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers' bodies are read as JSON
+type Answer = { status: number; body: Record<string, any> };
+const request = (method: string, path: string, who: Who, body?: unknown, headers: Record<string, string> = {}): IncomingMessage => {
+  const raw = body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  const req = Readable.from(raw.length ? [raw] : []) as unknown as IncomingMessage;
+  Object.assign(req, {
+    method,
+    url: `/api/console/studio/${path}`,
+    headers: {
+      host: CONSOLE_TEST_HOST,
+      cookie: who.cookie,
+      'x-csrf-token': who.csrf,
+      'sec-fetch-site': 'same-origin',
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(raw.length) }),
+      ...headers,
+    },
+    socket: { remoteAddress: '198.51.100.7' },
+  });
+  return req;
+};
+
+const ANSWERS = {
+  id: 'studiotest',
+  name: 'Studio Test Loans',
+  kind: 'general',
+  hosts: 'studiotest.example',
+  primaryColor: '#0b5394',
+  phone: '+1-800-555-0100',
+  email: 'help@studiotest.example',
+  address: '1 Main St, Austin, TX 78701',
+};
+
+describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
+  const db = migratedStore(options);
+  const announced: string[] = [];
+  const call = async (method: string, path: string, who: Who, body?: unknown, headers?: Record<string, string>) => {
+    try {
+      const r = await studioRoute(db(), request(method, path, who, body, headers), path.split('/').filter(Boolean), {
+        announce: async () => void announced.push(path),
+      });
+      return r as Answer;
+    } catch (err) {
+      const e = err as { status?: number; message: string };
+      if (!e.status) throw err;
+      return { status: e.status, body: { error: e.message } } as Answer;
+    }
+  };
+  const user = async (email: string, role: Role, brands?: string[]): Promise<Who> => {
+    await addUser(db(), { email, role, passwordHash: await hashPassword('a long passphrase 1', cheap), brands });
+    return (await consoleSignIn(db(), email, 'a long passphrase 1'))!;
+  };
+  let editor: Who, second: Who, analyst: Who, limited: Who;
+
+  it('an editor makes a brand with the wizard; a wrong answer is named by its question', async () => {
+    editor = await user('editor@example.com', 'editor');
+    second = await user('second@example.com', 'editor');
+    analyst = await user('analyst@example.com', 'analyst');
+    limited = await user('limited@example.com', 'editor', ['cocoloan']);
+    const wrong = await call('POST', 'brands', editor, { answers: { ...ANSWERS, primaryColor: '#ffd54f', name: '' } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.problems).toEqual([
+      { question: 'name', message: 'this needs an answer (it has no default)' },
+      { question: 'primaryColor', message: expect.stringMatching(/^white text on #ffd54f has a contrast of 1\.4:1/) },
+      { question: 'progressColor', message: 'this needs an answer (it has no default)' },
+    ]);
+    const taken = await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'other-one', hosts: 'ipaydayloans.com' } });
+    expect(taken).toMatchObject({
+      status: 422,
+      body: { problems: [{ question: 'hosts', message: expect.stringMatching(/also claimed by brands\/ipaydayloans\.json/) }] },
+    });
+    const made = await call('POST', 'brands', editor, { answers: ANSWERS });
+    expect(made).toMatchObject({ status: 201, body: { id: 'studiotest', version: 1 } });
+    const again = await call('POST', 'brands', second, { answers: ANSWERS });
+    expect(again).toMatchObject({ status: 422, body: { problems: [{ question: 'id' }] } });
+    expect(await call('POST', 'check', editor, { question: 'id', value: 'studiotest' })).toMatchObject({
+      body: { ok: false, message: expect.stringMatching(/already exists/) },
+    });
+    expect(await call('POST', 'check', editor, { question: 'primaryColor', value: '#ffd54f' })).toMatchObject({
+      body: { ok: false, message: expect.stringMatching(/contrast/) },
+    });
+    expect(await call('POST', 'check', editor, { question: 'primaryColor', value: '#0b5394' })).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it('publishing is refused while a link goes nowhere, with the field’s pointer and the validator’s words; fixed, it publishes', async () => {
+    const opened = await call('GET', 'brands/studiotest', editor);
+    expect(opened).toMatchObject({ status: 200, body: { id: 'studiotest', version: 1, publishedVersion: 0, canEdit: true, problems: [] } });
+    expect((opened.body.layouts as { name: string }[]).map((l) => l.name)).toContain('starter-home');
+    const doc = structuredClone(opened.body.document) as unknown as Brand;
+    doc.nav.items.push({ label: 'Nowhere', href: '/no-such-page' });
+    const saved = await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: 1 });
+    expect(saved.status).toBe(200);
+    expect(saved.body.version).toBe(2);
+    const pointer = `/nav/items/${doc.nav.items.length - 1}/href`;
+    expect(saved.body.problems).toEqual([
+      expect.objectContaining({ pointer, text: expect.stringMatching(new RegExp(`^brands/studiotest\\.json:\\d+:\\d+ ${pointer}: `)) }),
+    ]);
+    const refused = await call('POST', 'brands/studiotest/publish', editor, { version: 2 });
+    expect(refused).toMatchObject({ status: 422, body: { problems: [{ pointer }] } });
+    doc.nav.items.pop();
+    doc.footer.about = 'First published words.';
+    expect((await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: 2 })).body).toMatchObject({ version: 3, problems: [] });
+    expect(await call('POST', 'brands/studiotest/publish', editor, { version: 3 })).toEqual({ status: 200, body: { publishedVersion: 3 } });
+    expect(announced).toContain('brands/studiotest/publish');
+    const list = await call('GET', 'brands', analyst);
+    const row = (list.body.brands as { id: string }[]).find((b) => b.id === 'studiotest');
+    expect(row).toMatchObject({
+      name: 'Studio Test Loans',
+      hosts: ['studiotest.example'],
+      published: { version: 3, author: 'editor@example.com' },
+      draft: null,
+      fileChanged: false,
+      problems: 0,
+      canEdit: false,
+    });
+    // a file brand is listed with nothing published
+    expect((list.body.brands as { id: string }[]).find((b) => b.id === 'ipaydayloans')).toMatchObject({ published: null, draft: null, problems: 0 });
+  });
+
+  it('a second editor saving over an old version gets a 409 with the other change; nothing is lost', async () => {
+    const doc = (await call('GET', 'brands/studiotest', second)).body.document as unknown as Brand;
+    const mine = { ...doc, footer: { ...doc.footer, about: 'Editor one’s words.' } };
+    const theirs = { ...doc, footer: { ...doc.footer, about: 'Editor two’s words.' } };
+    expect((await call('PUT', 'brands/studiotest/draft', editor, { document: mine, expectedVersion: 3 })).status).toBe(200);
+    const conflict = await call('PUT', 'brands/studiotest/draft', second, { document: theirs, expectedVersion: 3 });
+    expect(conflict).toMatchObject({
+      status: 409,
+      body: {
+        error: expect.stringMatching(/editor@example\.com changed this/),
+        current: { version: 4, author: 'editor@example.com', document: { footer: { about: 'Editor one’s words.' } } },
+      },
+    });
+    expect((await call('PUT', 'brands/studiotest/draft', second, { document: theirs, expectedVersion: 4 })).body).toMatchObject({ version: 5 });
+  });
+
+  it('restores an earlier version in one action, and lists the history with who published what', async () => {
+    expect(await call('POST', 'brands/studiotest/publish', second, { version: 5 })).toMatchObject({ status: 200, body: { publishedVersion: 5 } });
+    const restored = await call('POST', 'brands/studiotest/restore', editor, { version: 3 });
+    expect(restored).toMatchObject({ status: 200, body: { publishedVersion: 6 } });
+    expect((await call('GET', 'brands/studiotest/revisions/6', analyst)).body).toMatchObject({ document: { footer: { about: 'First published words.' } } });
+    const history = (await call('GET', 'brands/studiotest/history', analyst)).body.revisions as { version: number; published: boolean; publishedBy?: string }[];
+    expect(history.filter((h) => h.published).map((h) => [h.version, h.publishedBy])).toEqual([
+      [6, 'editor@example.com'],
+      [5, 'second@example.com'],
+      [3, 'editor@example.com'],
+    ]);
+    // version 0 is the file, for brands that have one
+    expect((await call('GET', 'brands/ipaydayloans/revisions/0', analyst)).body).toMatchObject({ document: { id: 'ipaydayloans' } });
+  });
+
+  it('schedules a publication for later instead of publishing now', async () => {
+    const doc = (await call('GET', 'brands/studiotest', editor)).body.document;
+    const saved = await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: 6 });
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(await call('POST', 'brands/studiotest/publish', editor, { version: saved.body.version, at })).toEqual({
+      status: 200,
+      body: { publishedVersion: 6, scheduledAt: at },
+    });
+    expect((await call('GET', 'brands/studiotest', editor)).body).toMatchObject({ publishedVersion: 6, scheduled: { version: 7, at } });
+    expect(await call('DELETE', 'brands/studiotest/publish', editor)).toMatchObject({ body: { cancelled: true } });
+  });
+
+  it('analysts read but may not change; an editor limited to one brand may not change another', async () => {
+    expect((await call('GET', 'brands/studiotest', analyst)).body).toMatchObject({ canEdit: false });
+    for (const [method, path, body] of [
+      ['PUT', 'brands/studiotest/draft', { document: {}, expectedVersion: 7 }],
+      ['POST', 'brands/studiotest/publish', { version: 7 }],
+      ['POST', 'brands/studiotest/restore', { version: 3 }],
+      ['POST', 'brands', { answers: ANSWERS }],
+    ] as const)
+      expect(await call(method, path, analyst, body)).toMatchObject({ status: 403 });
+    expect(await call('POST', 'brands/studiotest/publish', limited, { version: 7 })).toMatchObject({
+      status: 403,
+      body: { error: expect.stringMatching(/may not change the brand "studiotest"/) },
+    });
+    expect((await call('GET', 'brands/cocoloan', limited)).body).toMatchObject({ canEdit: true });
+    expect((await call('GET', 'brands/studiotest', limited)).body).toMatchObject({ canEdit: false });
+  });
+
+  it('refuses a write without the CSRF token, from another site, too large, not JSON or not matching its schema; a stranger gets 401', async () => {
+    const doc = { document: {}, expectedVersion: 7 };
+    expect(await call('PUT', 'brands/studiotest/draft', { ...editor, csrf: 'wrong' }, doc)).toMatchObject({ status: 403 });
+    expect(await call('PUT', 'brands/studiotest/draft', editor, doc, { 'sec-fetch-site': 'cross-site' })).toMatchObject({ status: 403 });
+    expect(await call('PUT', 'brands/studiotest/draft', editor, Buffer.alloc(2 * 1024 * 1024, 32))).toMatchObject({ status: 413 });
+    expect(await call('PUT', 'brands/studiotest/draft', editor, doc, { 'content-type': 'text/plain' })).toMatchObject({ status: 415 });
+    expect(await call('PUT', 'brands/studiotest/draft', editor, { document: 'x', expectedVersion: -1 })).toMatchObject({ status: 400 });
+    expect(await call('GET', 'brands', { cookie: '', csrf: '' })).toMatchObject({ status: 401 });
+    expect(await call('GET', 'brands/NOT_AN_ID', editor)).toMatchObject({ status: 404 });
+    expect(await call('POST', 'brands/studiotest/history', editor)).toMatchObject({ status: 405 });
+  });
+
+  it('stores an uploaded SVG logo sanitised, and serves its address', async () => {
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><rect width="10" height="10"/></svg>',
+    );
+    const up = await call('POST', 'brands/studiotest/logo', editor, svg, { 'content-type': 'image/svg+xml' });
+    expect(up).toMatchObject({ status: 200, body: { src: expect.stringMatching(/^\/api\/brand-logo\/[0-9a-f]{32}\.svg$/) } });
+    const { brandLogo } = await import('../../engine/store/brandRevisions');
+    const stored = await brandLogo(db(), String(up.body.src).split('/').pop()!);
+    expect(stored?.bytes.toString()).not.toMatch(/alert|onload|script/);
+    expect(await call('POST', 'brands/studiotest/logo', analyst, svg, { 'content-type': 'image/svg+xml' })).toMatchObject({ status: 403 });
+  });
+});
