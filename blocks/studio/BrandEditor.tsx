@@ -102,8 +102,12 @@ export function BrandEditor(props: BrandEditorProps) {
           return edit(h, patches, key ? { key } : {});
         }),
       patch: (patches: Patch[]) => apply(patches),
+      uploadLogo: async (file: File) => {
+        const a = await api.logo(props.brandId, file);
+        return a.ok ? { src: a.value.src } : { error: a.error };
+      },
     }),
-    [apply, props.readOnly],
+    [apply, props.readOnly, api, props.brandId],
   );
   const step = useCallback((back: boolean) => {
     setHistory((h) => {
@@ -195,8 +199,8 @@ export function BrandEditor(props: BrandEditorProps) {
     setPublishNote('Publishing…');
     const a = await api.publish(props.brandId, versionRef.current);
     if (a.ok) {
-      setPublished({ version: a.value.version, author: 'you', savedAt: new Date().toISOString() });
-      setPublishNote(`Published version ${a.value.version}: the brand's sites show it now.`);
+      setPublished({ version: a.value.publishedVersion, author: 'you', savedAt: new Date().toISOString() });
+      setPublishNote(`Published version ${a.value.publishedVersion}: the brand's sites show it now.`);
     } else {
       if (a.problems) setProblems(a.problems);
       setPublishNote(`Not published: ${a.error}`);

@@ -20,6 +20,36 @@ export interface FieldActions {
   set(path: Path, value: unknown, key?: string): void;
   /** patches made by a list's buttons */
   patch(patches: Patch[]): void;
+  /** stores an uploaded logo and answers its address, or why it was refused */
+  uploadLogo?(file: File): Promise<{ src: string } | { error: string }>;
+}
+
+/** The logo field's upload: the file is stored (an SVG cleaned first), and its address put in the field. */
+function LogoUpload({ field, actions }: { field: Field; actions: FieldActions }) {
+  const [note, setNote] = useState('');
+  if (!actions.uploadLogo) return null;
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    setNote('Uploading…');
+    const answer = await actions.uploadLogo!(file);
+    if ('src' in answer) {
+      actions.set(field.path, answer.src);
+      setNote('Uploaded.');
+    } else setNote(`Not uploaded: ${answer.error}`);
+  };
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      <label htmlFor={`${field.id}-upload`}>Upload a logo (SVG or PNG, at most 256 KB)</label>
+      <input
+        id={`${field.id}-upload`}
+        type="file"
+        accept="image/svg+xml,image/png"
+        className={controlClass}
+        onChange={(e) => void upload(e.target.files?.[0])}
+      />
+      <p role="status">{note}</p>
+    </div>
+  );
 }
 
 export interface FieldViewProps {
@@ -207,6 +237,7 @@ function Leaf({ field, problems, readOnly, actions }: FieldViewProps) {
       <Help field={field} />
       {control}
       {field.kind === 'color' && field.pointer === '/config/theme' ? <ContrastNote id={field.id} color={field.value} /> : null}
+      {field.kind === 'text' && field.pointer === '/organization/logo' && !readOnly ? <LogoUpload field={field} actions={actions} /> : null}
       <FieldProblems id={field.id} list={list} />
     </div>
   );

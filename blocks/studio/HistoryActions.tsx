@@ -12,7 +12,7 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
   const restore = async () => {
     setNote('Restoring…');
     const a = await api.restore(props.id, Number(restoreVersion));
-    setNote(a.ok ? `Version ${restoreVersion} is live again, as version ${a.value.version}.` : `Not restored: ${a.error}`);
+    setNote(a.ok ? `Version ${restoreVersion} is live again, as version ${a.value.publishedVersion}.` : `Not restored: ${a.error}`);
   };
   const schedule = async () => {
     const time = new Date(at);

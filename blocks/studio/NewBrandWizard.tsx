@@ -5,7 +5,6 @@
  * (a refused answer, a refused creation, the console out of reach), so a mistake costs one answer, never all of them.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Problem } from '../../engine/browser/studio/problemFields';
 import { ContrastNote, controlClass, FieldProblems, smallButton } from './FieldView';
 import { studioApi } from './studioApi';
 
@@ -18,54 +17,65 @@ export interface WizardQuestion {
   initial?: string;
 }
 
-/** A check's problem: by the question's key, or by the pointer of the field it concerns. */
-type WizardProblem = Problem & { question?: string };
-const keyOf = (p: WizardProblem) => p.question ?? p.pointer.split('/')[1] ?? '';
-
 const fieldIdOf = (key: string) => `new-${key}`;
+
+/** Answers the scaffold does not take, written into the new draft once it exists: the logo (uploaded) and the legal entity. */
+const AFTER = new Set(['logo', 'legalName']);
 
 export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[] }) {
   const QUESTIONS = props.questions;
   const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
-  const [answers, setAnswers] = useState<Record<string, unknown>>(() => Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))));
-  const [problems, setProblems] = useState<WizardProblem[]>([]);
-  const [answered, setAnswered] = useState<Set<string>>(new Set());
+  const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))));
+  const [logo, setLogo] = useState<File | undefined>(undefined);
+  const [messages, setMessages] = useState<Record<string, string>>({});
+  const [last, setLast] = useState<string | undefined>(undefined);
   const [note, setNote] = useState('');
-  // each answer is checked as it is given (a moment after the typing stops), with the others given so far
+
+  // each answer is checked as it is given (a moment after the typing stops), with the answers so far (a blank one takes its default from them)
   useEffect(() => {
-    if (!answered.size) return;
+    if (!last || AFTER.has(last)) return;
     const timer = setTimeout(async () => {
-      const a = await api.check(answers);
-      if (a.ok) setProblems(a.value.problems);
-      else setNote(a.error);
+      const scaffold = Object.fromEntries(Object.entries(answers).filter(([k]) => !AFTER.has(k)));
+      const a = await api.check(last, answers[last] ?? '', scaffold);
+      if (!a.ok) return setNote(a.error);
+      setMessages((m) => {
+        const { [last]: _old, ...rest } = m;
+        return a.value.ok ? rest : { ...rest, [last]: a.value.message ?? 'this answer cannot be used' };
+      });
     }, 300);
     return () => clearTimeout(timer);
-  }, [answers, answered, api]);
+  }, [answers, last, api]);
 
-  const set = (key: string, value: unknown) => {
+  const set = (key: string, value: string) => {
     setAnswers((a) => ({ ...a, [key]: value }));
-    setAnswered((s) => (s.has(key) ? s : new Set([...s, key])));
+    setLast(key);
   };
-  const mine = (key: string) => problems.filter((p) => answered.has(key) && keyOf(p) === key);
-  const shown = problems.filter((p) => answered.has(keyOf(p)));
-
-  const readLogo = (file: File | undefined) => {
-    if (!file) return;
-    const reader = new FileReader();
-    reader.onload = () => set('logo', { name: file.name, type: file.type, data: String(reader.result).replace(/^data:[^,]*,/, '') });
-    reader.readAsDataURL(file);
-  };
+  const shown = QUESTIONS.filter((q) => messages[q.key]);
 
   const create = async () => {
-    setAnswered(new Set(QUESTIONS.map((q) => q.key)));
     setNote('Creating the draft…');
-    const a = await api.create(answers);
-    if (a.ok) {
-      window.location.assign(`/studio/${a.value.id}`);
-    } else {
-      if (a.problems) setProblems(a.problems);
-      setNote(`Not created yet: ${a.error}. Your answers are kept; fix the ones marked and try again.`);
+    const scaffold = Object.fromEntries(Object.entries(answers).filter(([k]) => !AFTER.has(k)));
+    const a = await api.create(scaffold);
+    if (!a.ok) {
+      const byQuestion = Object.fromEntries((a.problems ?? []).flatMap((p) => (p.question ? [[p.question, p.message]] : [])));
+      setMessages(byQuestion);
+      return setNote(`Not created yet: ${a.error}. Your answers are kept; change the ones marked and try again.`);
     }
+    const id = a.value.id;
+    if (logo || answers.legalName) {
+      // the logo and the legal entity go into the new draft itself
+      const uploaded = logo ? await api.logo(id, logo) : undefined;
+      if (uploaded && !uploaded.ok) setMessages((m) => ({ ...m, logo: uploaded.error }));
+      const brand = await api.brand(id);
+      if (brand.ok) {
+        const organization = { ...(brand.value.document.organization as Record<string, unknown>) };
+        if (uploaded?.ok) organization.logo = uploaded.value.src;
+        if (answers.legalName) organization.legalName = answers.legalName;
+        await api.saveDraft(id, { ...brand.value.document, organization }, brand.value.version);
+      }
+      if (uploaded && !uploaded.ok) return setNote(`The draft brand ${id} is made, but its logo was refused: ${uploaded.error}. Upload another in the editor.`);
+    }
+    window.location.assign(`/studio/${id}`);
   };
 
   return (
@@ -83,10 +93,10 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
             {shown.length === 1 ? '1 answer needs' : `${shown.length} answers need`} a change
           </h2>
           <ul className="list-disc pl-6">
-            {shown.map((p, i) => (
-              <li key={i}>
-                <a className="text-blue-800 underline" href={`#${fieldIdOf(keyOf(p))}`}>
-                  {p.message}
+            {shown.map((q) => (
+              <li key={q.key}>
+                <a className="text-blue-800 underline" href={`#${fieldIdOf(q.key)}`}>
+                  {q.label.replace(/[:(].*$/, '').trim()}: {messages[q.key]}
                 </a>
               </li>
             ))}
@@ -95,9 +105,8 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
       )}
       {QUESTIONS.map((q) => {
         const id = fieldIdOf(q.key);
-        const list = mine(q.key).map((p) => ({ ...p, fieldId: id }));
-        const value = answers[q.key];
-        const text = typeof value === 'string' ? value : '';
+        const list = messages[q.key] ? [{ pointer: `/${q.key}`, message: messages[q.key]!, fieldId: id }] : [];
+        const text = answers[q.key] ?? '';
         const common = { id, 'aria-describedby': list.length ? `${id}-problems` : undefined, 'aria-invalid': list.length ? true : undefined } as const;
         return (
           <div key={q.key} className="my-2 flex flex-col gap-1">
@@ -111,7 +120,7 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
                 ))}
               </select>
             ) : q.kind === 'file' ? (
-              <input {...common} type="file" accept="image/svg+xml,image/png" className={controlClass} onChange={(e) => readLogo(e.target.files?.[0])} />
+              <input {...common} type="file" accept="image/svg+xml,image/png" className={controlClass} onChange={(e) => setLogo(e.target.files?.[0])} />
             ) : (
               <div className="flex flex-wrap items-center gap-2">
                 <input

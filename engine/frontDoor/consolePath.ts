@@ -23,7 +23,8 @@ const PAGE =
  */
 const API = /^\/api\/console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})$/;
 /** Next's built files (the console's stylesheet), the favicon and the brands' logos (a draft's preview shows its brand's, from public/ or uploaded). */
-const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[a-z0-9][a-z0-9-]{0,60}\.(?:svg|png)|api\/brand-logo\/[a-z0-9]{8,64}\.(?:svg|png))$/;
+const OWN_FILES =
+  /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[a-z0-9][a-z0-9-]{0,60}\.(?:svg|png)|api\/brand-logo\/[a-z0-9]{8,64}\.(?:svg|png))$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {

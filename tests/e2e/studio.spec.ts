@@ -35,7 +35,13 @@ async function openStudioPage(page: Page, path: string, heading: string | RegExp
   expect(h['cache-control']).toContain('no-store');
   const script = /script-src ([^;]*)/.exec(h['content-security-policy'] ?? '')?.[1] ?? '';
   expect(script.split(' ')[0]).toBe("'self'");
-  expect(script.split(' ').slice(1).every((s) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(s)), script).toBe(true);
+  expect(
+    script
+      .split(' ')
+      .slice(1)
+      .every((s) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(s)),
+    script,
+  ).toBe(true);
   expect(h['x-frame-options']).toBe('DENY');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
 }
