@@ -15,6 +15,7 @@ import { allFields, fieldFor, type Field, type FormContext, type Refs, type Sche
 import { layoutFacts, pagesOf, type LayoutFacts } from '../../engine/browser/studio/layoutFacts';
 import { FieldView, smallButton, type FieldActions } from './FieldView';
 import { PreviewFrames } from './PreviewFrames';
+import { useHydrated } from '../chrome/useHydrated';
 import { studioApi } from './studioApi';
 
 const root = brandSchema as unknown as Schema;
@@ -77,6 +78,10 @@ export function BrandEditor(props: BrandEditorProps) {
   const [route, setRoute] = useState(0);
   const [publishNote, setPublishNote] = useState('');
   const doc = history.doc;
+  // set once the page's script runs (its first paint is the server's HTML, before the editor works)
+  const ready = useHydrated();
+  // the fields stay disabled until then, rather than take typing the editor would not see
+  const locked = props.readOnly || !ready;
   // edits not saved yet, as patches (undo and redo add theirs), and the document as last saved
   const unsaved = useRef<Patch[]>([]);
   const savedDoc = useRef<Doc>(props.document);
@@ -182,7 +187,10 @@ export function BrandEditor(props: BrandEditorProps) {
     for (const f of allFields(whole)) pointers.add(f.pointer);
     return placeProblems(problems, pointers, doc as { routes?: unknown[] });
   }, [whole, problems, doc]);
-  const byField = useMemo(() => problemsByField(placed), [placed]);
+  // the same problems at the same fields keep the same map, so the fields an edit did not touch are not drawn again
+  const placedKey = JSON.stringify(placed);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose: `placed` is a new array after every edit
+  const byField = useMemo(() => problemsByField(placed), [placedKey]);
 
   const goTo = (p: PlacedProblem) => {
     const where = placeOf(p.at ?? p.pointer, doc);
@@ -240,7 +248,7 @@ export function BrandEditor(props: BrandEditorProps) {
             type="button"
             className="inline-flex min-h-11 items-center rounded bg-blue-800 px-4 font-semibold text-white disabled:bg-slate-500"
             onClick={publish}
-            disabled={blocking || !saved || version === 0}
+            disabled={!ready || blocking || !saved || version === 0}
             aria-describedby="publish-why"
           >
             Publish
@@ -327,11 +335,11 @@ export function BrandEditor(props: BrandEditorProps) {
           {section === 'settings' &&
             whole.fields
               .filter((f) => !SETTINGS_SKIP.has(String(f.path[0])))
-              .map((f) => <FieldView key={f.pointer} field={f} problems={byField} readOnly={props.readOnly} actions={actions} />)}
+              .map((f) => <FieldView key={f.pointer} field={f} problems={byField} readOnly={locked} actions={actions} />)}
           {(section === 'nav' || section === 'footer') &&
             whole.fields
               .filter((f) => f.path[0] === section)
-              .map((f) => <FieldView key={f.pointer} field={f} problems={byField} readOnly={props.readOnly} actions={actions} />)}
+              .map((f) => <FieldView key={f.pointer} field={f} problems={byField} readOnly={locked} actions={actions} />)}
           {section === 'pages' && routeField?.kind === 'array' && (
             <PagesSection
               routes={routes}
@@ -342,7 +350,7 @@ export function BrandEditor(props: BrandEditorProps) {
               facts={facts}
               doc={doc}
               byField={byField}
-              readOnly={props.readOnly}
+              readOnly={locked}
               actions={actions}
               apply={apply}
             />

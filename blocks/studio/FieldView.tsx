@@ -243,6 +243,20 @@ function Leaf({ field, problems, readOnly, actions }: FieldViewProps) {
   );
 }
 
+/** A list or an object as a group of fields: its legend (focusable, a problem's link lands there), help and problems, then its fields. */
+function Group({ field, list, children }: { field: Field; list: PlacedProblem[] | undefined; children: ReactNode }) {
+  return (
+    <fieldset className="my-3 rounded border border-slate-300 p-2 sm:p-3" data-pointer={field.pointer}>
+      <legend id={field.id} tabIndex={-1} className="px-1 font-semibold">
+        {field.label}
+      </legend>
+      <Help field={field} />
+      <FieldProblems id={field.id} list={list} />
+      {children}
+    </fieldset>
+  );
+}
+
 /** A list's entries, each with its handle and buttons; the handle moves its entry by arrow keys or by dragging. */
 function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewProps & { field: Extract<Field, { kind: 'array' }> }) {
   const [dragging, setDragging] = useState<number | undefined>(undefined);
@@ -273,12 +287,7 @@ function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewPr
     actions.patch(count ? [{ op: 'add', path: [...field.path, count], value }] : [{ op: 'add', path: field.path, value: [value] }]);
   };
   return (
-    <fieldset className="my-3 rounded border border-slate-300 p-2 sm:p-3" data-pointer={field.pointer}>
-      <legend id={field.id} tabIndex={-1} className="px-1 font-semibold">
-        {field.label}
-      </legend>
-      <Help field={field} />
-      <FieldProblems id={field.id} list={list} />
+    <Group field={field} list={list}>
       <p className="sr-only" aria-live="polite">
         {announce}
       </p>
@@ -350,7 +359,7 @@ function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewPr
           </button>
         </div>
       )}
-    </fieldset>
+    </Group>
   );
 }
 
@@ -371,14 +380,9 @@ function FieldViewOf(props: FieldViewProps) {
       );
     }
     return (
-      <fieldset className="my-3 rounded border border-slate-300 p-2 sm:p-3" data-pointer={field.pointer}>
-        <legend id={field.id} tabIndex={-1} className="px-1 font-semibold">
-          {field.label}
-        </legend>
-        <Help field={field} />
-        <FieldProblems id={field.id} list={list} />
+      <Group field={field} list={list}>
         {inner}
-      </fieldset>
+      </Group>
     );
   }
   if (field.kind === 'choice') {

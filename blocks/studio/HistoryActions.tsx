@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import { controlClass, smallButton } from './FieldView';
 import { studioApi } from './studioApi';
+import { useHydrated } from '../chrome/useHydrated';
 
 export function HistoryActions(props: { id: string; csrf: string; versions: { version: number; published: boolean }[] }) {
   const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
@@ -9,6 +10,8 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
   const [restoreVersion, setRestoreVersion] = useState(String(props.versions.find((v) => v.published)?.version ?? props.versions[0]?.version ?? ''));
   const [draftVersion, setDraftVersion] = useState(String(props.versions[0]?.version ?? ''));
   const [at, setAt] = useState('');
+  // the buttons work once the page's script runs
+  const ready = useHydrated();
   const restore = async () => {
     setNote('Restoring…');
     const a = await api.restore(props.id, Number(restoreVersion));
@@ -22,7 +25,7 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
     setNote(a.ok ? `Version ${draftVersion} will be published at ${time.toLocaleString()}.` : `Not set: ${a.error}`);
   };
   return (
-    <section aria-labelledby="history-actions" className="mt-6 flex flex-col gap-4">
+    <section aria-labelledby="history-actions" className="mt-6 flex flex-col gap-4" data-studio-ready={ready ? '' : undefined}>
       <h2 id="history-actions" className="text-xl font-bold">
         Restore or schedule
       </h2>
@@ -37,7 +40,7 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
             ))}
           </select>
         </label>
-        <button type="button" className={smallButton} onClick={restore}>
+        <button type="button" className={smallButton} onClick={restore} disabled={!ready}>
           Restore this version
         </button>
       </div>
@@ -54,7 +57,7 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
           Publish at (your time)
           <input type="datetime-local" className={controlClass} value={at} onChange={(e) => setAt(e.target.value)} />
         </label>
-        <button type="button" className={smallButton} onClick={schedule}>
+        <button type="button" className={smallButton} onClick={schedule} disabled={!ready}>
           Publish at this time
         </button>
       </div>

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ContrastNote, controlClass, FieldProblems, smallButton } from './FieldView';
 import { studioApi } from './studioApi';
+import { useHydrated } from '../chrome/useHydrated';
 
 /** A question as the server asks it (engine/site/brandQuestions.ts, the words of `npm run brand:new`), with how the studio takes its answer. */
 export interface WizardQuestion {
@@ -30,6 +31,8 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
   const [messages, setMessages] = useState<Record<string, string>>({});
   const [last, setLast] = useState<string | undefined>(undefined);
   const [note, setNote] = useState('');
+  // the answers are taken once the page's script runs (until then a typed answer would not be checked)
+  const ready = useHydrated();
 
   // each answer is checked as it is given (a moment after the typing stops), with the answers so far (a blank one takes its default from them)
   useEffect(() => {
@@ -80,6 +83,7 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
 
   return (
     <form
+      data-studio-ready={ready ? '' : undefined}
       className="flex max-w-2xl flex-col gap-1"
       onSubmit={(e) => {
         e.preventDefault();
@@ -107,7 +111,12 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
         const id = fieldIdOf(q.key);
         const list = messages[q.key] ? [{ pointer: `/${q.key}`, message: messages[q.key]!, fieldId: id }] : [];
         const text = answers[q.key] ?? '';
-        const common = { id, 'aria-describedby': list.length ? `${id}-problems` : undefined, 'aria-invalid': list.length ? true : undefined } as const;
+        const common = {
+          id,
+          disabled: !ready,
+          'aria-describedby': list.length ? `${id}-problems` : undefined,
+          'aria-invalid': list.length ? true : undefined,
+        } as const;
         return (
           <div key={q.key} className="my-2 flex flex-col gap-1">
             <label htmlFor={id} className="font-semibold">
@@ -146,7 +155,7 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
           </div>
         );
       })}
-      <button type="submit" className={`${smallButton} mt-2 self-start bg-blue-800 font-semibold text-white`}>
+      <button type="submit" disabled={!ready} className={`${smallButton} mt-2 self-start bg-blue-800 font-semibold text-white`}>
         Create the draft brand
       </button>
       <p role="status">{note}</p>

@@ -8,6 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './helpers';
 import { addUser, clearNetworkAttempts, CONSOLE, raw, run, signIn } from './console.fixtures';
+import { asPage, csrfOf, openStudio } from './studio.fixtures';
 
 test.beforeAll(clearNetworkAttempts);
 
@@ -24,12 +25,8 @@ const answersFor = (id: string) => ({
 
 /** A new draft brand through the API, as the wizard makes one. */
 async function createBrand(page: Page, id: string) {
-  const { csrf } = (await (await page.request.get(`${CONSOLE}/api/console/studio/brands`)).json()) as { csrf: string };
-  const res = await page.request.post(`${CONSOLE}/api/console/studio/brands`, {
-    data: { answers: answersFor(id) },
-    headers: { 'X-CSRF-Token': csrf, Origin: CONSOLE },
-  });
-  expect(res.status(), await res.text()).toBe(201);
+  const res = await asPage(page, 'POST', '/api/console/studio/brands', { answers: answersFor(id) }, { 'x-csrf-token': await csrfOf(page) });
+  expect(res.status, res.body).toBe(201);
 }
 
 /** The dev. host of the brand, asked as a visitor's browser would. */
@@ -43,7 +40,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   test.setTimeout(240_000);
   const id = `st${run}`;
   await signIn(page, addUser('editor'));
-  await page.goto(`${CONSOLE}/studio/new`);
+  await openStudio(page, '/studio/new');
   const a = answersFor(id);
   await page.getByLabel('The brand name visitors see').fill(a.name);
   await page.getByLabel(/^The brand key/).fill(a.id);
@@ -61,6 +58,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Create the draft brand' }).click();
   await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
+  await expect(page.locator('[data-studio-ready]')).toBeAttached();
 
   // the home page's headline, on a copy of the shared layout for this page only; the preview follows
   await page.getByRole('button', { name: 'Pages', exact: true }).click();
@@ -83,12 +81,9 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await expect(link).toContainText('link "/no-such-page" goes to no page', { timeout: 15_000 });
   await expect(page.getByRole('region', { name: /problem/ }).getByRole('link', { name: /link "\/no-such-page" goes to no page/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
-  const { csrf, version } = (await (await page.request.get(`${CONSOLE}/api/console/studio/brands/${id}`)).json()) as { csrf: string; version: number };
-  const refused = await page.request.post(`${CONSOLE}/api/console/studio/brands/${id}/publish`, {
-    data: { version },
-    headers: { 'X-CSRF-Token': csrf, Origin: CONSOLE },
-  });
-  expect(refused.status()).toBe(422);
+  const { csrf, version } = (await asPage(page, 'GET', `/api/console/studio/brands/${id}`)).json() as { csrf: string; version: number };
+  const refused = await asPage(page, 'POST', `/api/console/studio/brands/${id}/publish`, { version }, { 'x-csrf-token': csrf });
+  expect(refused.status, refused.body).toBe(422);
   expect((await devPage(id)).body).not.toContain(headline);
   await expectNoAxeViolations(page);
 
@@ -109,7 +104,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/);
   await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(`Second headline ${run}`);
 
-  await page.getByRole('link', { name: 'History' }).click();
+  await openStudio(page, `/studio/${id}/history`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`History of ${id}`);
   await expectNoAxeViolations(page);
   const firstPublished = page
@@ -119,6 +114,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   const firstVersion = (await firstPublished.getByRole('cell').first().textContent())!.trim();
   await page.getByLabel('From').selectOption(firstVersion);
   await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page.locator('[data-studio-ready]')).toBeAttached();
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText('Heading');
   await page.getByLabel('Version to restore').selectOption(firstVersion);
@@ -134,8 +130,8 @@ test("two editors save the same brand: the second sees the first's change, and n
   await signIn(one, addUser('editor'));
   await signIn(two, addUser('editor'));
   await createBrand(one, id);
-  await one.goto(`${CONSOLE}/studio/${id}`);
-  await two.goto(`${CONSOLE}/studio/${id}`);
+  await openStudio(one, `/studio/${id}`);
+  await openStudio(two, `/studio/${id}`);
 
   await one.getByLabel('Name (required)').fill(`Renamed ${run}`);
   await saved(one);
@@ -147,7 +143,7 @@ test("two editors save the same brand: the second sees the first's change, and n
   await expect(two.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
 
   // as stored: both edits
-  await one.reload();
+  await openStudio(one, `/studio/${id}`);
   await expect(one.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
   await expect(one.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
 });

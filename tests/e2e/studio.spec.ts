@@ -9,8 +9,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { saveBrandDraft, brandDraft } from '../../engine/store/brandRevisions';
 import type { Brand } from '../../schemas/brand.types';
 import { readFileSync } from 'node:fs';
-import { brandUrl, expectNoAxeViolations } from './helpers';
+import { expectNoAxeViolations } from './helpers';
 import { addUser, clearNetworkAttempts, CONSOLE, CONSOLE_HOST, raw, run, signIn, withStore } from './console.fixtures';
+import { asPage, openStudio } from './studio.fixtures';
 import { smallTapTargets } from './tapTargets';
 
 test.beforeAll(clearNetworkAttempts);
@@ -79,7 +80,7 @@ test('every studio page is axe-clean, fits a phone, runs under its own policy, a
   }
   // the editor's script runs: a change enables Undo, and Undo brings the name back
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`${CONSOLE}/studio/${BRAND}`);
+  await openStudio(page, `/studio/${BRAND}`);
   const name = page.getByLabel('Name (required)');
   await expect(name).toHaveValue(file.name);
   await name.fill(`${file.name} Studio`);
@@ -109,7 +110,7 @@ test('an analyst sees a brand read-only: nothing to change, nothing to publish',
 
 test("a page's blocks reorder by keyboard on the handle and by the Move buttons; undo and redo bring each order back", async ({ page }) => {
   await signIn(page, addUser('editor'));
-  await page.goto(`${CONSOLE}/studio/${BRAND}`);
+  await openStudio(page, `/studio/${BRAND}`);
   await page.getByRole('button', { name: 'Pages', exact: true }).click();
   await page.getByLabel('Page', { exact: true }).selectOption({ label: '/' });
   const blocks = page.locator('fieldset[data-pointer="/layouts/home/blocks"] > ol > li');
@@ -144,7 +145,7 @@ test("the preview shows the draft through the engine's own page at 390 and 1,280
   const heading = `Draft headline ${run}`;
   await seedDraft(heading);
   await signIn(page, addUser('editor'));
-  await page.goto(`${CONSOLE}/studio/${BRAND}`);
+  await openStudio(page, `/studio/${BRAND}`);
   for (const width of [390, 1280]) {
     const frame = page.frameLocator(`iframe[data-width="${width}"]`);
     await expect(frame.getByRole('heading', { level: 1 })).toHaveText(heading);
@@ -153,25 +154,24 @@ test("the preview shows the draft through the engine's own page at 390 and 1,280
   expect(src).toMatch(/^\/studio-preview\/acmeonline\?path=%2F&token=/);
 
   // the address answers the signed-in editor only: no-store, never indexed, framed by our origin only
-  const res = await page.request.get(`${CONSOLE}${src}`);
-  expect(res.status()).toBe(200);
-  expect(res.headers()['cache-control']).toContain('no-store');
-  expect(res.headers()['x-robots-tag']).toBe('noindex');
-  expect(res.headers()['x-frame-options']).toBe('SAMEORIGIN');
-  expect(res.headers()['content-security-policy']).toContain("script-src 'none'");
-  expect(await res.text()).toContain(heading);
+  const res = await asPage(page, 'GET', src);
+  expect(res.status).toBe(200);
+  expect(res.headers['cache-control']).toContain('no-store');
+  expect(res.headers['x-robots-tag']).toBe('noindex');
+  expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  expect(res.headers['content-security-policy']).toContain("script-src 'none'");
+  expect(res.body).toContain(heading);
   // without the session, another page or a changed token: nothing of the draft
   for (const path of [src, src.replace('path=%2F', 'path=%2Fapply'), src.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))]) {
     const anon = await raw('GET', path, CONSOLE_HOST);
     expect(anon.body).not.toContain(heading);
-    const mine = await page.request.get(`${CONSOLE}${path}`);
+    const mine = await asPage(page, 'GET', path);
     if (path !== src) {
-      expect(mine.status()).toBe(403);
-      expect(await mine.text()).not.toContain(heading);
+      expect(mine.status).toBe(403);
+      expect(mine.body).not.toContain(heading);
     }
   }
   // visitors still see the published page
   const visitor = await raw('GET', '/', `${BRAND}.localhost`);
   expect(visitor.body).not.toContain(heading);
-  await expect.poll(async () => (await page.request.get(brandUrl(BRAND))).text()).not.toContain(heading);
 });
