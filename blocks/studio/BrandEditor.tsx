@@ -138,7 +138,7 @@ export function BrandEditor(props: BrandEditorProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [step, props.readOnly]);
 
-  // autosave: half a second after the last edit, the draft is saved over the version this page last saw
+  // autosave: a moment (300 ms) after the last edit, the draft is saved over the version this page last saw
   useEffect(() => {
     if (props.readOnly || !unsaved.current.length) return;
     const timer = setTimeout(async () => {
@@ -165,7 +165,7 @@ export function BrandEditor(props: BrandEditorProps) {
         if (answer.problems) setProblems(answer.problems);
         setSave({ kind: 'error', message: answer.error });
       }
-    }, 500);
+    }, 300);
     return () => clearTimeout(timer);
   }, [doc, api, props.brandId, props.readOnly]);
 

@@ -3,7 +3,7 @@
  * real preview page (pages/_console/studio-preview/), loaded afresh — with a new signed address —
  * whenever the draft is saved. The frames are mounted only when the preview is open.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { StudioApi } from './studioApi';
 import { smallButton } from './FieldView';
 
@@ -12,22 +12,28 @@ const WIDTHS = [390, 1280] as const;
 export function PreviewFrames(props: { api: StudioApi; brand: string; path: string; version: number; readOnly: boolean }) {
   const { api, brand, path, version } = props;
   const [open, setOpen] = useState(true);
-  const [url, setUrl] = useState<string | undefined>(undefined);
+  // the signed address for this page, asked again only for another page or shortly before it expires
+  const [signed, setSigned] = useState<{ path: string; url: string; expires: number } | undefined>(undefined);
   const [error, setError] = useState('');
+  const known = useRef(signed);
   useEffect(() => {
-    if (!open) return;
+    const had = known.current;
+    if (!open || (had && had.path === path && had.expires - Date.now() > 60_000)) return;
     let live = true;
     void api.previewUrl(brand, path).then((a) => {
       if (!live) return;
       if (a.ok) {
-        setUrl(`${a.value.url}&v=${version}`);
+        known.current = { path, url: a.value.url, expires: Date.parse(a.value.expiresAt) };
+        setSigned(known.current);
         setError('');
       } else setError(a.error);
     });
     return () => {
       live = false;
     };
-  }, [api, brand, path, version, open]);
+  }, [api, brand, path, open, version]);
+  // a new draft version reloads the frames at once: the same address, another version
+  const url = signed && signed.path === path ? `${signed.url}&v=${version}` : undefined;
   return (
     <section aria-labelledby="preview-heading" className="flex min-w-0 flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
