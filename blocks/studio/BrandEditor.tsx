@@ -224,7 +224,7 @@ export function BrandEditor(props: BrandEditorProps) {
   const saved = save.kind === 'saved';
 
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-4" data-studio-ready={ready ? '' : undefined}>
       {props.readOnly && <p className="rounded border border-slate-400 bg-slate-100 p-2">Your role can look at this brand but not change or publish it.</p>}
       {props.fileChanged && (
         <p className="rounded border border-amber-700 bg-amber-50 p-2">
