@@ -138,10 +138,16 @@ export function BrandEditor(props: BrandEditorProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [step, props.readOnly]);
 
-  // autosave: a moment (300 ms) after the last edit, the draft is saved over the version this page last saw
+  // autosave: a moment (300 ms) after the last edit, the draft is saved over the version this page
+  // last saw — one save at a time (a second one sent before the first answers would be refused as
+  // a conflict with this very page); edits made meanwhile are saved when it answers
+  const saving = useRef(false);
+  const [saveAgain, setSaveAgain] = useState(0);
   useEffect(() => {
     if (props.readOnly || !unsaved.current.length) return;
     const timer = setTimeout(async () => {
+      if (saving.current) return;
+      saving.current = true;
       const sending = unsaved.current.length;
       const sent = doc;
       setSave({ kind: 'saving', message: 'Saving…' });
@@ -165,9 +171,11 @@ export function BrandEditor(props: BrandEditorProps) {
         if (answer.problems) setProblems(answer.problems);
         setSave({ kind: 'error', message: answer.error });
       }
+      saving.current = false;
+      if (answer.ok && unsaved.current.length) setSaveAgain((n) => n + 1);
     }, 300);
     return () => clearTimeout(timer);
-  }, [doc, api, props.brandId, props.readOnly]);
+  }, [doc, saveAgain, api, props.brandId, props.readOnly]);
 
   const facts = useMemo(() => layoutFacts(doc, props.sharedLayouts), [doc, props.sharedLayouts]);
   const refs: Refs = useMemo(
@@ -399,7 +407,9 @@ function PagesSection(props: {
         .replace(/^-|-$/g, '') || 'home';
     let name = `${base}-page`;
     for (let n = 2; doc.layouts?.[name] || props.facts.has(name); n++) name = `${base}-page-${n}`;
-    apply([...setPatch(doc, ['layouts', name], shared.layout), { op: 'replace', path: ['routes', route, 'layout'], value: name }]);
+    // the copy is the brand's own: no schema path (a file's) and nothing to override
+    const { $schema: _schema, overrides: _overrides, ...copy } = shared.layout as Record<string, unknown>;
+    apply([...setPatch(doc, ['layouts', name], copy), { op: 'replace', path: ['routes', route, 'layout'], value: name }]);
   };
   return (
     <div className="mt-3 flex flex-col gap-2">

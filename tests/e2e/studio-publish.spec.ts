@@ -112,7 +112,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
     .filter({ hasText: /by editor-/ })
     .last();
   const firstVersion = (await firstPublished.getByRole('cell').first().textContent())!.trim();
-  await page.getByLabel('From').selectOption(firstVersion);
+  await page.getByLabel('From', { exact: true }).selectOption(firstVersion);
   await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page.locator('[data-studio-ready]')).toBeAttached();
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);

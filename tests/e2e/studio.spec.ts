@@ -162,7 +162,9 @@ test("the preview shows the draft through the engine's own page at 390 and 1,280
   expect(res.headers['content-security-policy']).toContain("script-src 'none'");
   expect(res.body).toContain(heading);
   // without the session, another page or a changed token: nothing of the draft
-  for (const path of [src, src.replace('path=%2F', 'path=%2Fapply'), src.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))]) {
+  const token = new URL(src, CONSOLE).searchParams.get('token')!;
+  const altered = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+  for (const path of [src, src.replace('path=%2F', 'path=%2Fapply'), src.replace(token, altered)]) {
     const anon = await raw('GET', path, CONSOLE_HOST);
     expect(anon.body).not.toContain(heading);
     const mine = await asPage(page, 'GET', path);
