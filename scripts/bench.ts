@@ -26,6 +26,7 @@ import { saleRows } from './bench/sale';
 import { screeningRows } from './bench/screening';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
+import { studioRevisionRows } from './bench/studioRevision';
 import { throughputRows } from './bench/throughput';
 import { trafficOverviewRows } from './bench/trafficOverview';
 
@@ -43,6 +44,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'screening', rows: screeningRows },
   { name: 'event ingest', rows: eventIngestRows },
   { name: 'consent certificate', rows: certificateRows },
+  { name: 'studio revision', rows: studioRevisionRows },
 ];
 
 const root = process.cwd();

@@ -66,7 +66,7 @@ const PUBLISH_SCHEMA = {
   type: 'object',
   required: ['version'],
   additionalProperties: false,
-  properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', format: 'date-time', minLength: 10, maxLength: 40 } },
+  properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', minLength: 10, maxLength: 40 } },
 };
 const RESTORE_SCHEMA = { type: 'object', required: ['version'], additionalProperties: false, properties: { version: { type: 'integer', minimum: 0 } } };
 const ANSWERS = { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 40 };
@@ -306,6 +306,12 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   const read = readAnswers(body.answers);
   if ('problems' in read) return { status: 422, body: { error: 'some answers need another look', problems: read.problems } };
   const id = read.answers.id;
+  // the studio's own page for a new brand is /studio/new
+  if (id === 'new')
+    return {
+      status: 422,
+      body: { error: 'some answers need another look', problems: [{ question: 'id', message: '"new" is the studio’s own page; choose another id' }] },
+    };
   if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, `Your account may not change the brand "${id}"`);
   const catalog = getCatalog();
   if (catalog.brands.has(id) || catalog.broken.has(id) || brandFile(id) || (await brandDraft(ctx.db, id)))

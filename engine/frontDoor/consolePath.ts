@@ -18,13 +18,13 @@ export const CONSOLE_API = '/api/console';
 const PAGE =
   /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{0,62})$/;
 /**
- * The console's API: its form posts (/api/console/{action}) and the brand studio's JSON API
- * (/api/console/studio/…: lower-case segments, brand ids and version numbers only).
+ * The console's API: its form posts (/api/console/{action}), the brand studio's JSON API
+ * (/api/console/studio/…: lower-case segments, brand ids and version numbers only), and the logos
+ * uploaded in the studio (its pages show them, as every brand host does).
  */
-const API = /^\/api\/console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})$/;
-/** Next's built files (the console's stylesheet), the favicon and the brands' logos (a draft's preview shows its brand's, from public/ or uploaded). */
-const OWN_FILES =
-  /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[a-z0-9][a-z0-9-]{0,60}\.(?:svg|png)|api\/brand-logo\/[a-z0-9]{8,64}\.(?:svg|png))$/;
+const API = /^\/api\/(?:console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})|brand-logo\/[0-9a-f]{32}\.(?:svg|png))$/;
+/** Next's built files (the console's stylesheet), the favicon and the brands' logos in public/ (a draft's preview shows its brand's). */
+const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[a-z0-9][a-z0-9-]{0,60}\.(?:svg|png))$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {

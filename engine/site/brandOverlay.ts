@@ -10,18 +10,7 @@ import type { Brand } from '../../schemas/brand.types';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { placeholdersInBrandText } from '../validate/placeholders';
 import { blogHostsOf, hostsOfBrand } from './hosts';
-import {
-  buildCatalog,
-  currentOverlay,
-  getCatalog,
-  isPartFile,
-  readSources,
-  revisionText,
-  sourcesWithRevisions,
-  type BrandRevisionSource,
-  type Catalog,
-  type Source,
-} from './catalog';
+import { buildCatalog, getCatalog, isPartFile, readSources, revisionText, type Catalog, type Source } from './catalog';
 
 export interface BrandProblem {
   /** where in the brand document ('' for the document as a whole, or a problem in a shared file) */
@@ -62,21 +51,25 @@ function otherHosts(catalog: Catalog, id: string): Map<string, string> {
   return owners;
 }
 
+/** The document built alone as a catalog (with the shared layouts), the hosts of every other brand already taken. */
+function buildAlone(id: string, document: unknown, catalog: Catalog, layouts: readonly Source[]): { built: Catalog; file: string; text: string } {
+  const file = fileOf(id, catalog);
+  const text = revisionText(document);
+  return { built: buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id) }), file, text };
+}
+
 /** Every problem of a brand document among the process's brands, as `npm run validate` words it, with its pointer. */
 export function checkBrandDocument(id: string, document: unknown, options: CheckOptions = {}): { problems: BrandProblem[] } {
   const catalog = options.catalog ?? getCatalog();
-  const file = fileOf(id, catalog);
-  const text = revisionText(document);
-  const layouts = options.layouts ?? layoutsFor(catalog);
-  const built = buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id) });
+  const { built, file, text } = buildAlone(id, document, catalog, options.layouts ?? layoutsFor(catalog));
   const docId = document && typeof document === 'object' && typeof (document as { id?: unknown }).id === 'string' ? (document as { id: string }).id : id;
   const problems: BrandProblem[] = (built.findings.get(docId) ?? built.findings.get(id) ?? []).map((f) => ({
+    // a problem found in a shared layout or part this brand uses: shown at the top, not at a field of the brand
     pointer: f.file === file ? f.pointer : '',
     message: f.message,
     text: f.text,
     file: f.file,
   }));
-  // a shared file's own problem (not this brand's) would be the same whatever the brand says: not the editor's to fix, not shown
   if (options.production ?? isDeployment(process.env))
     for (const p of placeholdersInBrandText(file, text))
       problems.push({
@@ -91,24 +84,21 @@ export function checkBrandDocument(id: string, document: unknown, options: Check
 const previews: { key: string; base: Catalog; catalog: Catalog }[] = [];
 
 /**
- * The process's catalog with one brand's document in place of its published one (or beside the
- * others, for a brand not published yet), for the preview. The last few are kept: the preview asks
- * for the same draft again as its frames load.
+ * A catalog holding one brand's document (in place of its published one, or a brand not published
+ * yet), checked exactly as the process's catalog would check it, for the preview: the brand alone
+ * with the shared layouts, so a preview costs the memory of one brand, not of every brand. The
+ * last few are kept: the preview asks for the same draft again as its frames load. A document with
+ * problems is in `broken` (and its `findings`), not in `brands`.
  */
 export function catalogWithBrand(id: string, document: Brand): Catalog {
   const base = getCatalog();
   const key = `${id}\n${revisionText(document)}`;
   const known = previews.find((p) => p.key === key && p.base === base);
   if (known) return known.catalog;
-  const { brands, layouts } = readSources();
-  const revisions = new Map<string, Pick<BrandRevisionSource, 'document' | 'savedAt'>>(currentOverlay()?.revisions ?? []);
-  revisions.delete(id);
-  // last: the draft is the one refused a host another brand holds
-  revisions.set(id, { document, savedAt: '\uffff' });
-  const catalog = buildCatalog(sourcesWithRevisions(brands, revisions), layouts, base.specs);
-  previews.unshift({ key, base, catalog });
+  const { built } = buildAlone(id, document, base, layoutsFor(base));
+  previews.unshift({ key, base, catalog: built });
   if (previews.length > 3) previews.pop();
-  return catalog;
+  return built;
 }
 
 /** Whether a source is a shared layout (not a part): for callers listing what a brand's routes may name. */

@@ -204,27 +204,20 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     brands.set(brand.id, loadedBrandOf(brand, src.file, shared, specs));
   }
 
-  const seen = new Set<string>();
-  const formatted: string[] = [];
-  for (const p of problems) {
-    const line = formatProblem(p, parsed);
-    if (seen.has(line)) continue;
-    seen.add(line);
-    formatted.push(line);
-  }
-  const findings = new Map(
-    [...brokenIds].map(([id, list]) => {
-      const seenHere = new Set<string>();
-      const out: Finding[] = [];
-      for (const p of list) {
-        const text = formatProblem(p, parsed);
-        if (seenHere.has(text)) continue;
-        seenHere.add(text);
-        out.push({ file: p.file, pointer: p.pointer, message: p.message, text });
-      }
-      return [id, out] as const;
-    }),
-  );
+  /** Each problem with its line, a line given twice kept once. */
+  const withText = (list: readonly FileProblem[]) => {
+    const seen = new Set<string>();
+    const out: Finding[] = [];
+    for (const p of list) {
+      const text = formatProblem(p, parsed);
+      if (seen.has(text)) continue;
+      seen.add(text);
+      out.push({ file: p.file, pointer: p.pointer, message: p.message, text });
+    }
+    return out;
+  };
+  const formatted = withText(problems).map((f) => f.text);
+  const findings = new Map([...brokenIds].map(([id, list]) => [id, withText(list)] as const));
   const broken = new Map([...findings].map(([id, list]) => [id, list.map((f) => f.text)]));
   return {
     brands,

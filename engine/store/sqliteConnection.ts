@@ -39,7 +39,7 @@ const NO_ROLLBACK: SqliteStatement = { reader: false, all: () => [], run: () => 
 export class ReopeningSqlite implements SqliteDatabase {
   #db: SQLite.Database;
   #stale = false;
-  /** SQL text → its statement, in order of last use */
+  /** SQL text to its statement, in order of last use */
   #prepared = new Map<string, SQLite.Statement>();
   constructor(readonly file: string) {
     this.#db = openSqliteFile(file);

@@ -34,7 +34,7 @@ const WARM_UP_PAGES = Number(process.env.BENCH_COLD_WARM_UP ?? 2000);
 const FIRST_PAGES = 400;
 
 /** Every URL path of the brand's sitemaps. */
-async function sitemapPaths(ctx: BenchContext): Promise<string[]> {
+export async function sitemapPaths(ctx: { port: number; host: string }): Promise<string[]> {
   const index = await get(ctx.port, ctx.host, '/sitemap.xml');
   const files = [...index.body.matchAll(/<loc>https?:\/\/[^/]+(\/sitemaps\/\d+\.xml)<\/loc>/g)].map((m) => m[1]!);
   const paths: string[] = [];
@@ -43,7 +43,7 @@ async function sitemapPaths(ctx: BenchContext): Promise<string[]> {
 }
 
 /** A fixed shuffle (same URLs every run, spread over states and page kinds). */
-function spread<T>(items: T[], count: number): T[] {
+export function spread<T>(items: T[], count: number): T[] {
   const step = Math.max(1, Math.floor(items.length / count));
   const out: T[] = [];
   for (let i = 0; out.length < count && i < items.length * 2; i += step) out.push(items[(i * 7919) % items.length]!);
@@ -73,7 +73,7 @@ async function getOnce(ctx: { port: number; host: string }, path: string): Retur
 }
 
 /** Renders the paths, CONCURRENCY at a time: pages per second, each latency, how many did not answer 200. */
-async function render(
+export async function render(
   ctx: { port: number; host: string },
   urls: string[],
   pid?: number,

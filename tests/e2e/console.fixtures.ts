@@ -5,12 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { expect, type Page } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore, type Store } from '../../engine/store/db';
 import type { Role } from '../../engine/console/roles';
 import { expectNoAxeViolations, PORT } from './helpers';
+import { rawRequest } from '../support/rawRequest';
 import { smallTapTargets } from './tapTargets';
 
 export const CONSOLE = `http://console.localhost:${PORT}`;
@@ -46,18 +46,8 @@ export const clearNetworkAttempts = () => withStore((db) => db.deleteFrom('conso
  * A raw request with any Host header (a browser will not send a brand host to the console's paths
  * on purpose), from `localAddress` when given: another loopback address is another client.
  */
-export function raw(method: string, path: string, host: string, body = '', headers: Record<string, string> = {}, localAddress?: string, port = PORT) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent: false, localAddress, headers: { host, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+export const raw = (method: string, path: string, host: string, body = '', headers: Record<string, string> = {}, localAddress?: string, port = PORT) =>
+  rawRequest(port, method, path, host, body, headers, localAddress);
 
 /** Sign in through the form, by keyboard only: the skip link first, then the email, the password, Enter. */
 export async function signIn(page: Page, email: string, password = PASSWORD, consoleUrl = CONSOLE) {

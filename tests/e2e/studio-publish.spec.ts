@@ -1,149 +1,206 @@
 /**
- * A brand launched, edited, published and restored in the browser, as an editor does it: the
- * wizard's questions (a colour too light for white text told at its question, nothing else lost),
- * a new headline seen in the preview, a link to a page that does not exist told at its field with
- * publishing refused, the fix published and served on the brand's dev. host without a build, an
- * earlier version restored; and two editors saving the same brand, neither losing an edit.
+ * The brand studio's server side, through its JSON API as the studio's pages call it (fetch from a
+ * signed-in console page, so the browser sends its own Sec-Fetch-Site and the session cookie):
+ * - on the e2e server: an editor makes a brand with the wizard, a link to a page that does not
+ *   exist is pointed at and refuses the publish, the fixed draft publishes, and a visitor sees the
+ *   brand on its {id}.localhost, dev. and test123. hosts at once, without a build; published
+ *   again, its cached (replayed) page shows the new words at once; a publication set for 3 s
+ *   later goes live by itself at its time;
+ * - on a cluster (two production instances on one PostgreSQL and one Redis, behind the shipped
+ *   nginx): a publish on A is served by B within 5 s while another brand's page stays a cache
+ *   hit; restore brings the old text back; two editors conflict (409 with the other change); an
+ *   analyst cannot publish.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations } from './helpers';
-import { addUser, clearNetworkAttempts, CONSOLE, raw, run, signIn } from './console.fixtures';
-import { asPage, csrfOf, openStudio } from './studio.fixtures';
+import { E2E_PORT } from '../../playwright.config';
+import { startInstance, type Instance } from '../support/instances';
+import { startNginx, type RunningNginx } from '../support/nginx';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { startRedis, type RunningRedis } from '../support/redis';
+import { freePort } from '../support/ports';
+import { addUser, raw, run, signIn } from './console.fixtures';
+import { PORT } from './helpers';
 
-test.beforeAll(clearNetworkAttempts);
+type Answer = { status: number; body: Record<string, unknown> & { [k: string]: unknown } };
 
-/** The answers a new brand needs (its id and host from `name`). */
-const answersFor = (id: string) => ({
-  id,
-  name: `Studio ${id}`,
-  hosts: `${id}.com`,
-  primaryColor: '#0b5394',
-  phone: '+1-800-555-0100',
-  email: `help@${id}.com`,
-  address: '1 Main St, Austin, TX 78701',
-});
-
-/** A new draft brand through the API, as the wizard makes one. */
-async function createBrand(page: Page, id: string) {
-  const res = await asPage(page, 'POST', '/api/console/studio/brands', { answers: answersFor(id) }, { 'x-csrf-token': await csrfOf(page) });
-  expect(res.status, res.body).toBe(201);
+/** A studio API call from the signed-in console page (its CSRF token from the list). */
+async function studio(page: Page, method: string, path: string, body?: unknown): Promise<Answer> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const list = await fetch('/api/console/studio/brands');
+      const csrf = ((await list.json()) as { csrf?: string }).csrf ?? '';
+      const r = await fetch(`/api/console/studio/${path}`, {
+        method,
+        headers: { 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    },
+    { method, path, body },
+  );
 }
 
-/** The dev. host of the brand, asked as a visitor's browser would. */
-const devPage = async (id: string, path = '/') => raw('GET', path, `dev.${id}.com`);
+const pageText = async (port: number, host: string, path = '/') => {
+  const r = await raw('GET', path, host, '', {}, undefined, port);
+  return { status: r.status, body: r.body, cache: String(r.headers['x-nextjs-cache'] ?? '') };
+};
+/** Whether the page shows the text (a boolean, so a failure does not print the whole page). */
+const shows = async (port: number, host: string, path: string, text: string) => (await pageText(port, host, path)).body.includes(text);
 
-const saved = (page: Page) => expect(page.getByRole('status').filter({ hasText: /^Saved as draft version \d+$/ })).toBeVisible({ timeout: 15_000 });
+test.describe('the studio on one server', () => {
+  const id = `studio${run}`;
+  const host = `${id}.example`;
 
-test('an editor launches a brand in the wizard, changes its headline in the preview, is refused a broken link at its field, publishes the fix to its dev. host and restores the earlier text', async ({
-  page,
-}) => {
-  test.setTimeout(240_000);
-  const id = `st${run}`;
-  await signIn(page, addUser('editor'));
-  await openStudio(page, '/studio/new');
-  const a = answersFor(id);
-  await page.getByLabel('The brand name visitors see').fill(a.name);
-  await page.getByLabel(/^The brand key/).fill(a.id);
-  await page.getByLabel('Production host names, comma-separated').fill(a.hosts);
-  // a colour too light for white text is told at its question, and the other answers stay
-  const color = page.getByLabel(/^Primary colour/).first();
-  await color.fill('#ffd54f');
-  await expect(page.locator('#new-primaryColor-problems')).toContainText('white text on #ffd54f has a contrast of 1.');
-  await expect(page.getByLabel('The brand name visitors see')).toHaveValue(a.name);
-  await color.fill(a.primaryColor);
-  await expect(page.locator('#new-primaryColor-problems')).toHaveCount(0);
-  await page.getByLabel('Contact phone').fill(a.phone);
-  await page.getByLabel('Contact email').fill(a.email);
-  await page.getByLabel(/^Postal address/).fill(a.address);
-  await expectNoAxeViolations(page);
-  await page.getByRole('button', { name: 'Create the draft brand' }).click();
-  await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
-  await expect(page.locator('[data-studio-ready]')).toBeAttached();
+  test('an editor makes a brand, is refused a publish while a link goes nowhere, publishes the fix, and a visitor sees it on its hosts at once', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signIn(page, addUser('editor'));
+    const made = await studio(page, 'POST', 'brands', {
+      answers: {
+        id,
+        name: `Studio ${run} Loans`,
+        hosts: host,
+        primaryColor: '#0b5394',
+        phone: '+1-800-555-0100',
+        email: `help@${host}`,
+        address: '1 Main St, Austin, TX 78701',
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // not published yet: its host is not served
+    expect((await pageText(PORT, `${id}.localhost`)).status).toBe(404);
 
-  // the home page's headline, on a copy of the shared layout for this page only; the preview follows
-  await page.getByRole('button', { name: 'Pages', exact: true }).click();
-  await page.getByLabel('Page', { exact: true }).selectOption({ label: '/' });
-  await page.getByRole('button', { name: 'Give this page its own copy of the layout' }).click();
-  const headline = `Fresh headline ${run}`;
-  const heading = page.locator('fieldset[data-pointer$="/blocks"] > ol > li').first().getByLabel('Heading (required)');
-  await heading.fill(headline);
-  const typed = Date.now();
-  const phone = page.frameLocator('iframe[data-width="390"]');
-  await expect(phone.getByRole('heading', { level: 1 })).toHaveText(headline, { timeout: 15_000 });
-  await expect(page.frameLocator('iframe[data-width="1280"]').getByRole('heading', { level: 1 })).toHaveText(headline);
-  console.log(`preview updated ${Date.now() - typed} ms after the last keystroke`);
+    const opened = await studio(page, 'GET', `brands/${id}`);
+    const doc = opened.body.document as { footer: { about: string }; nav: { items: { label: string; href?: string }[] } };
+    doc.nav.items.push({ label: 'Nowhere', href: '/no-such-page' });
+    const broken = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: opened.body.version });
+    const pointer = `/nav/items/${doc.nav.items.length - 1}/href`;
+    expect(broken.body.problems).toEqual([expect.objectContaining({ pointer })]);
+    const refused = await studio(page, 'POST', `brands/${id}/publish`, { version: broken.body.version });
+    expect(refused.status).toBe(422);
 
-  // a link to a page that does not exist: the problem at the link's field, listed at the top, publishing refused
-  await page.getByRole('button', { name: 'Navigation', exact: true }).click();
-  const link = page.locator('[data-pointer="/nav/items/1/href"]');
-  const href = await link.getByRole('combobox').inputValue();
-  await link.getByRole('combobox').fill('/no-such-page');
-  await expect(link).toContainText('link "/no-such-page" goes to no page', { timeout: 15_000 });
-  await expect(page.getByRole('region', { name: /problem/ }).getByRole('link', { name: /link "\/no-such-page" goes to no page/ })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
-  const { csrf, version } = (await asPage(page, 'GET', `/api/console/studio/brands/${id}`)).json() as { csrf: string; version: number };
-  const refused = await asPage(page, 'POST', `/api/console/studio/brands/${id}/publish`, { version }, { 'x-csrf-token': csrf });
-  expect(refused.status, refused.body).toBe(422);
-  expect((await devPage(id)).body).not.toContain(headline);
-  await expectNoAxeViolations(page);
+    doc.nav.items.pop();
+    doc.footer.about = `Words published from the studio ${run}.`;
+    const fixed = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: broken.body.version });
+    expect(fixed.body.problems).toEqual([]);
+    expect(await studio(page, 'POST', `brands/${id}/publish`, { version: fixed.body.version })).toMatchObject({ status: 200 });
 
-  // fixed, published: the dev. host answers with the new page at once, without a build
-  await link.getByRole('combobox').fill(href);
-  await expect(link).not.toContainText('goes to no page', { timeout: 15_000 });
-  await saved(page);
-  await page.getByRole('button', { name: 'Publish' }).click();
-  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/);
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(headline);
+    // a visitor on the brand's hosts: the local one in a browser, the dev. and test123. ones as nginx would send them
+    const visitor = await page.context().newPage();
+    await visitor.goto(`http://${id}.localhost:${PORT}/`);
+    await expect(visitor.getByText(`Words published from the studio ${run}.`)).toBeVisible();
+    for (const h of [`dev.${host}`, `test123.${host}`]) expect(await shows(PORT, h, '/', `Words published from the studio ${run}.`)).toBe(true);
 
-  // a second text published, then the first restored from the history
-  await page.getByRole('button', { name: 'Pages', exact: true }).click();
-  await page.getByLabel('Page', { exact: true }).selectOption({ label: '/' });
-  await page.locator('fieldset[data-pointer$="/blocks"] > ol > li').first().getByLabel('Heading (required)').fill(`Second headline ${run}`);
-  await saved(page);
-  await page.getByRole('button', { name: 'Publish' }).click();
-  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/);
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(`Second headline ${run}`);
+    // published again: the page, cached and replayed by now, shows the new words at once
+    for (let i = 0; i < 3; i++) await pageText(PORT, `${id}.localhost`);
+    expect((await pageText(PORT, `${id}.localhost`)).cache).toBe('HIT');
+    doc.footer.about = `Words published again ${run}.`;
+    const again = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: fixed.body.version });
+    expect(await studio(page, 'POST', `brands/${id}/publish`, { version: again.body.version })).toMatchObject({ status: 200 });
+    expect(await shows(PORT, `${id}.localhost`, '/', `Words published again ${run}.`)).toBe(true);
 
-  await openStudio(page, `/studio/${id}/history`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`History of ${id}`);
-  await expectNoAxeViolations(page);
-  const firstPublished = page
-    .getByRole('row')
-    .filter({ hasText: /by editor-/ })
-    .last();
-  const firstVersion = (await firstPublished.getByRole('cell').first().textContent())!.trim();
-  await page.getByLabel('From', { exact: true }).selectOption(firstVersion);
-  await page.getByRole('button', { name: 'Compare' }).click();
-  await expect(page.locator('[data-studio-ready]')).toBeAttached();
-  await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
-  await expect(page.getByRole('table', { name: /What changed/ })).toContainText('Heading');
-  await page.getByLabel('Version to restore').selectOption(firstVersion);
-  await page.getByRole('button', { name: 'Restore this version' }).click();
-  await expect(page.getByRole('status')).toHaveText(new RegExp(`^Version ${firstVersion} is live again`));
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(headline);
+    // set to be published in 3 s: not before, then by itself
+    doc.footer.about = `Words published on schedule ${run}.`;
+    const later = await studio(page, 'PUT', `brands/${id}/draft`, { document: doc, expectedVersion: again.body.version });
+    const at = new Date(Date.now() + 3000).toISOString();
+    expect(await studio(page, 'POST', `brands/${id}/publish`, { version: later.body.version, at })).toMatchObject({ status: 200, body: { scheduledAt: at } });
+    expect(await shows(PORT, `${id}.localhost`, '/', `Words published on schedule ${run}.`)).toBe(false);
+    await expect.poll(() => shows(PORT, `${id}.localhost`, '/', `Words published on schedule ${run}.`), { timeout: 10_000 }).toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
+  });
 });
 
-test("two editors save the same brand: the second sees the first's change, and neither loses an edit", async ({ browser }) => {
-  test.setTimeout(180_000);
-  const id = `sc${run}`;
-  const [one, two] = await Promise.all([browser.newPage(), browser.newPage()]);
-  await signIn(one, addUser('editor'));
-  await signIn(two, addUser('editor'));
-  await createBrand(one, id);
-  await openStudio(one, `/studio/${id}`);
-  await openStudio(two, `/studio/${id}`);
+test.describe('the studio on a cluster', () => {
+  test.describe.configure({ mode: 'serial' });
+  const dir = mkdtempSync(join(tmpdir(), 'loansites-studio-cluster-'));
+  let redis: RunningRedis;
+  let postgres: RunningPostgres;
+  let databaseUrl: string;
+  let a: Instance;
+  let b: Instance;
+  let nginx: RunningNginx;
+  const consoleOf = (i: Instance) => `http://console.localhost:${i.port}`;
 
-  await one.getByLabel('Name (required)').fill(`Renamed ${run}`);
-  await saved(one);
-  await two.getByLabel('Page title (required)').fill(`Title by two ${run}`);
-  const conflict = two.getByRole('region', { name: /saved this brand while you were editing/ });
-  await expect(conflict).toContainText(`Name: Studio ${id} → Renamed ${run}`, { timeout: 15_000 });
-  await saved(two);
-  await expect(two.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
-  await expect(two.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    [redis, postgres] = await Promise.all([startRedis({ port: await freePort(E2E_PORT + 3) }), startPostgres()]);
+    databaseUrl = await postgres.createDatabase('studio_cluster');
+    const env = { REDIS_URL: redis.url, DATABASE_URL: databaseUrl, LEAD_DESTINATIONS: '', LEADS_ENCRYPTION_KEY: 'd'.repeat(64) };
+    // one after the other: both migrate on start
+    a = await startInstance(await freePort(E2E_PORT + 4), env);
+    b = await startInstance(await freePort(E2E_PORT + 5), env);
+    nginx = await startNginx({ port: await freePort(E2E_PORT + 6), upstreams: [a.port, b.port] });
+  });
 
-  // as stored: both edits
-  await openStudio(one, `/studio/${id}`);
-  await expect(one.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
-  await expect(one.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
+  test.afterAll(async () => {
+    await Promise.allSettled([a?.stop(), b?.stop(), nginx?.stop()]);
+    await Promise.allSettled([redis?.stop(), postgres?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const FAQ = '/faqs';
+  /** another brand's page, which a publish of ipaydayloans must leave in the cache */
+  const OTHER = '/contact-us';
+  const published = (n: number) => `Published on A, edit ${n} ${run}.`;
+
+  test('a publish on A is served by B within 5 s, another brand stays a cache hit; restore brings the old text back', async ({ page }) => {
+    test.setTimeout(120_000);
+    // B has both brands' pages cached before the publish
+    const warm: [string, string][] = [
+      ['ipaydayloans.localhost', FAQ],
+      ['cocoloan.localhost', OTHER],
+    ];
+    for (const [host, path] of warm) await expect.poll(async () => (await pageText(b.port, host, path)).cache).toBe('HIT');
+    const before = (await pageText(b.port, 'ipaydayloans.localhost', FAQ)).body;
+
+    await signIn(page, addUser('editor', '', databaseUrl), undefined, consoleOf(a));
+    const opened = await studio(page, 'GET', 'brands/ipaydayloans');
+    expect(opened.body).toMatchObject({ version: 0, publishedVersion: 0, fileChanged: false, canEdit: true });
+    const doc = opened.body.document as { footer: { about: string } };
+    const original = doc.footer.about;
+    doc.footer.about = published(1);
+    const saved = await studio(page, 'PUT', 'brands/ipaydayloans/draft', { document: doc, expectedVersion: 0 });
+    expect(await studio(page, 'POST', 'brands/ipaydayloans/publish', { version: saved.body.version })).toMatchObject({ status: 200 });
+
+    await expect.poll(async () => shows(b.port, 'ipaydayloans.localhost', FAQ, published(1)), { timeout: 5_000, intervals: [100] }).toBe(true);
+    // through nginx too (its microcache lives 2 s)
+    await expect.poll(async () => shows(nginx.port, 'ipaydayloans.localhost', FAQ, published(1)), { timeout: 5_000, intervals: [100] }).toBe(true);
+    // another brand's page was not dropped: still a hit on B
+    expect((await pageText(b.port, 'cocoloan.localhost', OTHER)).cache).toBe('HIT');
+
+    const restored = await studio(page, 'POST', 'brands/ipaydayloans/restore', { version: 0 });
+    expect(restored).toMatchObject({ status: 200 });
+    await expect.poll(async () => shows(b.port, 'ipaydayloans.localhost', FAQ, published(1)), { timeout: 5_000, intervals: [100] }).toBe(false);
+    expect((await pageText(b.port, 'ipaydayloans.localhost', FAQ)).body).toContain(original.slice(0, 40));
+    expect(before).toContain(original.slice(0, 40));
+  });
+
+  test('two editors on A and B: the second save over the old version is a 409 showing the first one’s change', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const [one, two] = await Promise.all([browser.newPage(), browser.newPage()]);
+    await signIn(one, addUser('editor', '', databaseUrl), undefined, consoleOf(a));
+    await signIn(two, addUser('editor', '', databaseUrl), undefined, consoleOf(b));
+    const [mine, theirs] = await Promise.all([studio(one, 'GET', 'brands/cocoloan'), studio(two, 'GET', 'brands/cocoloan')]);
+    const doc = (about: string) => ({ ...(mine.body.document as object), footer: { ...(mine.body.document as { footer: object }).footer, about } });
+    expect(await studio(one, 'PUT', 'brands/cocoloan/draft', { document: doc('Editor one was first.'), expectedVersion: mine.body.version })).toMatchObject({
+      status: 200,
+    });
+    const conflict = await studio(two, 'PUT', 'brands/cocoloan/draft', { document: doc('Editor two came second.'), expectedVersion: theirs.body.version });
+    expect(conflict).toMatchObject({ status: 409, body: { current: { document: { footer: { about: 'Editor one was first.' } } } } });
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  test('an analyst sees the studio but cannot publish', async ({ page }) => {
+    await signIn(page, addUser('analyst', '', databaseUrl), undefined, consoleOf(a));
+    const opened = await studio(page, 'GET', 'brands/cocoloan');
+    expect(opened.body).toMatchObject({ canEdit: false });
+    expect(await studio(page, 'POST', 'brands/cocoloan/publish', { version: Number(opened.body.version) || 1 })).toMatchObject({ status: 403 });
+    expect(await studio(page, 'PUT', 'brands/cocoloan/draft', { document: opened.body.document, expectedVersion: opened.body.version })).toMatchObject({
+      status: 403,
+    });
+  });
 });

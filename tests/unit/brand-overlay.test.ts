@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Brand } from '../../schemas/brand.types';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { buildCatalog, overlayCatalog, readSources, sourcesWithRevisions, revisionText } from '../../engine/site/catalog';
-import { checkBrandDocument } from '../../engine/site/brandOverlay';
+import { catalogWithBrand, checkBrandDocument } from '../../engine/site/brandOverlay';
 
 const sources = readSources({ extraDir: '' });
 const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
@@ -134,5 +134,19 @@ describe('the catalog with published revisions', () => {
       ]),
     ).map((s) => s.file);
     expect(files.slice(-2)).toEqual(['brands/cocoloan.json', 'brands/zz-new.json']);
+  });
+});
+
+describe('catalogWithBrand, for the preview', () => {
+  it('holds the draft in place of the brand, checked as the catalog checks it', () => {
+    const doc = copy();
+    doc.name = 'iPayday Draft';
+    const preview = catalogWithBrand('ipaydayloans', doc);
+    expect(preview.brands.get('ipaydayloans')?.brand.name).toBe('iPayday Draft');
+    expect(catalogWithBrand('ipaydayloans', structuredClone(doc))).toBe(preview);
+    const thief = { ...copy(), hosts: ['cocoloan.com'] } as Brand;
+    const refused = catalogWithBrand('ipaydayloans', thief);
+    expect(refused.brands.has('ipaydayloans')).toBe(false);
+    expect(refused.findings.get('ipaydayloans')?.map((f) => f.pointer)).toContain('/hosts/0');
   });
 });

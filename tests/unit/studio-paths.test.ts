@@ -16,6 +16,7 @@ describe('studio paths on the console host', () => {
     ['/api/console/studio/brands/ipaydayloans/draft', '/api/console/studio/brands/ipaydayloans/draft'],
     ['/api/console/studio/brands/ipaydayloans/revisions/12', '/api/console/studio/brands/ipaydayloans/revisions/12'],
     ['/api/console/studio/check', '/api/console/studio/check'],
+    ['/api/brand-logo/0123456789abcdef0123456789abcdef.svg', '/api/brand-logo/0123456789abcdef0123456789abcdef.svg'],
   ])('%s → %s', (path, url) => expect(consoleUrl(path, '')).toBe(url));
 
   it.each([
