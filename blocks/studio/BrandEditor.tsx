@@ -177,18 +177,22 @@ export function BrandEditor(props: BrandEditorProps) {
     return () => clearTimeout(timer);
   }, [doc, saveAgain, api, props.brandId, props.readOnly]);
 
-  const facts = useMemo(() => layoutFacts(doc, props.sharedLayouts), [doc, props.sharedLayouts]);
-  const refs: Refs = useMemo(
-    () => ({
-      layouts: [...new Set([...Object.keys(doc.layouts ?? {}), ...Object.keys(props.sharedLayouts)])].sort(),
-      blockParts: props.blockParts,
-      routeParts: props.routeParts,
-      linkLists: Object.keys((doc.linkLists as object | undefined) ?? {}),
-      pages: pagesOf(doc, props.knownPages),
-    }),
-    [doc, props.sharedLayouts, props.blockParts, props.routeParts, props.knownPages],
-  );
-  const ctx: FormContext = useMemo(() => ({ root, refs, layoutParamsOf: (r) => facts.get(String(r.layout))?.params }), [refs, facts]);
+  const facts = useMemo(() => layoutFacts({ layouts: doc.layouts }, props.sharedLayouts), [doc.layouts, props.sharedLayouts]);
+  // what the pickers list and the layouts' parameters, kept the same while their content is: the
+  // form's context stays the same and its fields are made again only where an edit changed the brand
+  const refsKey = JSON.stringify({
+    layouts: [...new Set([...Object.keys(doc.layouts ?? {}), ...Object.keys(props.sharedLayouts)])].sort(),
+    blockParts: props.blockParts,
+    routeParts: props.routeParts,
+    linkLists: Object.keys((doc.linkLists as object | undefined) ?? {}),
+    pages: pagesOf(doc, props.knownPages),
+  });
+  const paramsKey = JSON.stringify([...facts].map(([name, f]) => [name, f.params]));
+  const ctx: FormContext = useMemo(() => {
+    const refs = JSON.parse(refsKey) as Refs;
+    const params = new Map(JSON.parse(paramsKey) as [string, LayoutFacts['params']][]);
+    return { root, refs, layoutParamsOf: (r) => params.get(String(r.layout)), cache: new WeakMap() };
+  }, [refsKey, paramsKey]);
   const whole = useMemo(() => fieldFor(ctx, root, doc, [], '', true) as Extract<Field, { kind: 'object' }>, [ctx, doc]);
   const placed = useMemo(() => {
     const pointers = new Set<string>();

@@ -17,7 +17,10 @@ describe("the studio's content security policies", () => {
   });
 
   it("lets the editor run our origin's chunks, the after-paint loader and the given bootstraps, nothing inline otherwise, and frame only our origin", () => {
-    const boot = chunkBootstrapScript([{ otherChunks: ['static/chunks/app.js'], runtimeModuleIds: [1] }, { otherChunks: ['static/chunks/a.js'], runtimeModuleIds: [1, 2] }]);
+    const boot = chunkBootstrapScript([
+      { otherChunks: ['static/chunks/app.js'], runtimeModuleIds: [1] },
+      { otherChunks: ['static/chunks/a.js'], runtimeModuleIds: [1, 2] },
+    ]);
     // as Turbopack writes it into a page: _app's group, then the page's, one line each
     expect(boot).toBe(
       '(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).push({"otherChunks":["static/chunks/app.js"],"runtimeModuleIds":[1]});\n' +

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Brand } from '../../schemas/brand.types';
+import { applyPatches, setPatch } from '../../engine/browser/studio/patches';
 import { allFields, emptyValue, fieldFor, fieldId, type Field, type FormContext, type Schema } from '../../engine/browser/studio/schemaForm';
 
 const root = JSON.parse(readFileSync('schemas/brand.schema.json', 'utf8')) as Schema;
@@ -139,5 +140,21 @@ describe("a page's list of blocks", () => {
     expect(choices).toContainEqual({ label: 'Faq block', value: expect.stringContaining('"type":"faq"') });
     expect(choices[0]).toEqual({ label: 'The blocks of a shared part', value: '{"part":""}' });
     expect(at('/hosts').kind === 'array' && at('/hosts')).not.toHaveProperty('choices');
+  });
+});
+
+describe('the form of a large brand after an edit', () => {
+  it('is made again only where the edit changed the brand: the other parts are the same fields', () => {
+    const cached: FormContext = { ...ctx, cache: new WeakMap() };
+    const before = fieldFor(cached, root, brand, [], '', true)!;
+    const edited = applyPatches(brand, setPatch(brand, ['layouts', 'home', 'blocks', 0, 'heading'], 'New words'));
+    const after = fieldFor(cached, root, edited, [], '', true)!;
+    const part = (f: Field, pointer: string) => [...allFields(f)].find((x) => x.pointer === pointer);
+    expect(part(after, '/footer')).toBe(part(before, '/footer'));
+    expect(part(after, '/layouts/home/blocks/1')).toBe(part(before, '/layouts/home/blocks/1'));
+    expect(part(after, '/layouts/home/blocks/0/heading')).toMatchObject({ value: 'New words' });
+    expect(part(before, '/layouts/home/blocks/0/heading')).toMatchObject({
+      value: brand.layouts!.home!.blocks[0]!.type === 'hero' ? (brand.layouts!.home!.blocks[0] as { heading: string }).heading : '',
+    });
   });
 });

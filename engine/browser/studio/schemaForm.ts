@@ -207,6 +207,12 @@ export interface FormContext {
   root: Schema;
   refs: Refs;
   layoutParamsOf?: LayoutParamsOf;
+  /**
+   * Fields already made from an object or list value, by the value itself: an edit copies only
+   * the objects on its path (engine/browser/studio/patches.ts), so the form of a large brand is
+   * made again only where it changed. Good for one context (its refs and layout parameters).
+   */
+  cache?: WeakMap<object, Map<string, Field | undefined>>;
 }
 
 function referenceOf(
@@ -245,6 +251,15 @@ export function fieldFor(
   required: boolean,
   label = labelOf(key),
 ): Field | undefined {
+  if (!ctx.cache || value === null || typeof value !== 'object') return makeField(ctx, schemaIn, value, path, key, required, label);
+  const id = `${encodePointer(path)}|${key}|${label}|${required}|${schemaIn.$ref ?? ''}`;
+  let known = ctx.cache.get(value);
+  if (!known) ctx.cache.set(value, (known = new Map()));
+  if (!known.has(id)) known.set(id, makeField(ctx, schemaIn, value, path, key, required, label));
+  return known.get(id);
+}
+
+function makeField(ctx: FormContext, schemaIn: Schema, value: unknown, path: Path, key: string, required: boolean, label: string): Field | undefined {
   const schema = resolve(ctx.root, schemaIn);
   const pointer = encodePointer(path);
   const base: Base = {
