@@ -113,7 +113,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
     .last();
   // the cell's text may carry its column's name for a phone's reader: the number is what counts
   const firstVersion = /\d+$/.exec(((await firstPublished.getByRole('cell').first().textContent()) ?? '').trim())![0];
-  await page.getByLabel('From', { exact: true }).selectOption(firstVersion);
+  await page.locator('select[name="a"]').selectOption(firstVersion);
   await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page.locator('[data-studio-ready]')).toBeAttached();
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
