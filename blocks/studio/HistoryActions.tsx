@@ -30,29 +30,13 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
         Restore or schedule
       </h2>
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col text-sm">
-          Version to restore
-          <select className={controlClass} value={restoreVersion} onChange={(e) => setRestoreVersion(e.target.value)}>
-            {props.versions.map((v) => (
-              <option key={v.version} value={v.version}>
-                {`version ${v.version}${v.published ? ' (was published)' : ''}`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionSelect label="Version to restore" value={restoreVersion} onChange={setRestoreVersion} versions={props.versions} />
         <button type="button" className={smallButton} onClick={restore} disabled={!ready}>
           Restore this version
         </button>
       </div>
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col text-sm">
-          Draft to publish
-          <select className={controlClass} value={draftVersion} onChange={(e) => setDraftVersion(e.target.value)}>
-            {props.versions.map((v) => (
-              <option key={v.version} value={v.version}>{`version ${v.version}`}</option>
-            ))}
-          </select>
-        </label>
+        <VersionSelect label="Draft to publish" value={draftVersion} onChange={setDraftVersion} versions={props.versions} />
         <label className="flex flex-col text-sm">
           Publish at (your time)
           <input type="datetime-local" className={controlClass} value={at} onChange={(e) => setAt(e.target.value)} />
@@ -63,5 +47,21 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
       </div>
       <p role="status">{note}</p>
     </section>
+  );
+}
+
+/** A saved version to act on, the published ones marked. */
+function VersionSelect(props: { label: string; value: string; onChange: (v: string) => void; versions: { version: number; published: boolean }[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {props.label}
+      <select className={controlClass} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.versions.map((v) => (
+          <option key={v.version} value={v.version}>
+            {`version ${v.version}${v.published ? ' (was published)' : ''}`}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

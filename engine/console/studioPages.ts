@@ -6,6 +6,7 @@
 import { factsOf, type LayoutFacts } from '../browser/studio/layoutFacts';
 import { checkBrandDocument, isLayoutSource } from '../site/brandOverlay';
 import { getCatalog, isPartFile, readSources } from '../site/catalog';
+import { parseJson } from '../validate/locate';
 import type { Store } from '../store/db';
 import { brandDraft, brandFile, brandFileChanged, publishedBrand } from '../store/brandRevisions';
 import type { Problem } from '../browser/studio/problemFields';
@@ -64,14 +65,12 @@ export function studioRefs(id: string): StudioRefs {
     const sharedLayouts: Record<string, LayoutFacts> = {};
     const blockParts: string[] = [];
     const routeParts: string[] = [];
-    for (const src of layouts) {
-      const name = src.file.replace(/^.*\//, '').replace(/\.json$/, '');
-      let json: Record<string, unknown>;
-      try {
-        json = JSON.parse(src.text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
+    // a file that does not parse is the validator's to report; here it offers nothing to pick
+    const parsed = layouts.flatMap((src) => {
+      const json = parseJson(src.text).value;
+      return json && typeof json === 'object' ? [{ src, json: json as Record<string, unknown>, name: src.file.replace(/^.*\/|\.json$/g, '') }] : [];
+    });
+    for (const { src, json, name } of parsed) {
       if (isLayoutSource(src)) sharedLayouts[name] = factsOf(json);
       else if (isPartFile(src.file)) (json.routes ? routeParts : blockParts).push(name);
     }
