@@ -25,7 +25,18 @@ import { createServer, request as httpRequest, ServerResponse } from 'node:http'
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILD_HASHES_ENV, CONSOLE_POLICY, contentSecurityPolicy, cspHeaderName, inlineScripts, sha256Source } from './engine/site/csp.mjs';
+import {
+  BUILD_HASHES_ENV,
+  chunkBootstrapScript,
+  CONSOLE_POLICY,
+  consoleArea,
+  contentSecurityPolicy,
+  cspHeaderName,
+  inlineScripts,
+  sha256Source,
+  STUDIO_PREVIEW_POLICY,
+  studioPolicy,
+} from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { createColdPageRender } from './engine/http/coldPageRender.mjs';
@@ -116,6 +127,29 @@ function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
 }
 if (!dev) process.env[BUILD_HASHES_ENV] = [...buildScriptHashes()].join(' ');
 
+/**
+ * Hashes of the chunk bootstraps of the pages the studio's editor renders (_app's and the page's,
+ * as one script), from their build manifests: they render per request, so there is no
+ * prerendered HTML to read.
+ */
+function studioBootstrapHashes(dir = join(process.cwd(), '.next/server/pages')) {
+  const read = (/** @type {string} */ file) => JSON.parse(readFileSync(file, 'utf8'));
+  const appFile = join(dir, '_app/build-manifest.json');
+  const studio = join(dir, '_console/studio');
+  if (!existsSync(appFile) || !existsSync(studio)) return [];
+  const app = read(appFile);
+  const appGroups = Object.values(app.pagesChunkGroupBootstrapParams ?? {});
+  const hashes = new Set();
+  for (const entry of readdirSync(studio, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name !== 'build-manifest.json') continue;
+    const manifest = read(join(entry.parentPath, entry.name));
+    for (const params of Object.values(manifest.pagesChunkGroupBootstrapParams ?? {}))
+      hashes.add(sha256Source(chunkBootstrapScript([...appGroups, params], manifest.chunkLoadingGlobal)));
+  }
+  return [...hashes];
+}
+const STUDIO_POLICY = dev ? '' : studioPolicy(studioBootstrapHashes());
+
 const cspHeader = dev ? undefined : cspHeaderName(process.env.CSP_MODE);
 let basePolicy = contentSecurityPolicy();
 /**
@@ -170,13 +204,16 @@ const hstsHosts = new WeakMap();
 function secure(res, d, host, catalog) {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', d.kind === 'console' ? 'DENY' : 'SAMEORIGIN');
+  const area = d.kind === 'console' ? consoleArea(d.url) : undefined;
+  // a draft's preview is framed by the studio (same origin); the rest of the console by nothing
+  res.setHeader('X-Frame-Options', area && area !== 'preview' ? 'DENY' : 'SAMEORIGIN');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', frontDoor.permissionsPolicy(d));
   if (d.kind === 'console') {
-    // the console: no script at all, and never stored by a browser, proxy or the page cache
-    if (cspHeader) res.setHeader(cspHeader, CONSOLE_POLICY);
+    // the console: no script at all but in the studio's editor, and never stored by a browser, proxy or the page cache
+    if (cspHeader) res.setHeader(cspHeader, area === 'studio' ? STUDIO_POLICY : area === 'preview' ? STUDIO_PREVIEW_POLICY : CONSOLE_POLICY);
     res.setHeader('Cache-Control', 'no-store');
+    if (area === 'preview') res.setHeader('X-Robots-Tag', 'noindex');
   } else if (cspHeader) res.setHeader(cspHeader, d.kind === 'page' || d.kind === 'notFound' ? cspOf(d.policy) : basePolicy);
   let hosts = hstsHosts.get(catalog);
   if (!hosts) hstsHosts.set(catalog, (hosts = frontDoor.productionHosts(/** @type {any} */ (catalog))));

@@ -7,6 +7,7 @@ import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
 import { scriptsAfterPaint } from '../blocks/chrome/afterPaintScripts';
 import type { PageModel } from '../engine/site/model';
 import { jsonLdText } from '../engine/site/seo/seo';
+import { consoleArea } from '../engine/site/csp.mjs';
 import { hydrationModel } from '../blocks/hydrationModel';
 
 type PageProps = { model?: PageModel };
@@ -73,8 +74,10 @@ export default function Document(props: DocumentProps) {
   // on the server, and is never re-rendered or compiled by React.
   // eslint-disable-next-line react-hooks/immutability
   if (model && Array.isArray(model.blocks)) data.props = { ...data.props, pageProps: { ...pageProps, model: hydrationModel(model) } };
-  // The console's pages run no script at all (its policy allows none: engine/site/csp.mjs CONSOLE_POLICY).
+  // The console's pages run no script at all (its policy allows none: engine/site/csp.mjs CONSOLE_POLICY),
+  // but for the studio's editor, whose chunks the after-paint loader starts (engine/site/csp.mjs studioPolicy).
   const consolePage = data.page.startsWith('/_console');
+  const studioEditor = consoleArea(data.page) === 'studio';
   return (
     <Html lang="en">
       <AfterPaintHead>
@@ -87,7 +90,7 @@ export default function Document(props: DocumentProps) {
       <body>
         <Main />
         <NextScript />
-        {!consolePage && <script dangerouslySetInnerHTML={{ __html: AFTER_PAINT_SCRIPT }} />}
+        {(!consolePage || studioEditor) && <script dangerouslySetInnerHTML={{ __html: AFTER_PAINT_SCRIPT }} />}
       </body>
     </Html>
   );

@@ -554,6 +554,20 @@ export interface ConsoleLogin {
 }
 
 /**
+ * A request for a signed, short-lived address of a draft's preview (POST /api/console/studio-preview, with the session's X-CSRF-Token header).
+ */
+export interface ConsoleStudioPreview {
+  /**
+   * The brand whose draft is shown.
+   */
+  brand: string;
+  /**
+   * The page of the draft to show.
+   */
+  path: string;
+}
+
+/**
  * A console form post about the signed-in user's second factor (POST /api/console/totp): the code at sign-in, starting an authenticator set-up, or confirming it with a code.
  */
 export interface ConsoleTotp {

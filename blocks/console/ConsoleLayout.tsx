@@ -16,6 +16,7 @@ const NAV: [href: string, label: string, permission: Permission][] = [
   ['/quality', 'Lead quality', 'leads.list'],
   ['/buyers', 'Buyers', 'buyers.view'],
   ['/brands', 'Brands', 'brands.view'],
+  ['/studio', 'Studio', 'studio.view'],
   ['/exports', 'Exports', 'exports.run'],
   ['/users', 'Users', 'users.manage'],
   ['/audit', 'Audit log', 'audit.view'],

@@ -5,7 +5,8 @@
  *
  * The console's pages live in Next under an internal prefix (pages/_console/…) and its API under
  * /api/console/… (pages/api/console/…). A console host maps its short paths ("/leads") onto the
- * internal ones; every other host is refused both, so no brand host can ever reach a console
+ * internal ones (the studio's: /studio, /studio/new, /studio/{brand}, /studio/{brand}/history and a
+ * draft's preview, /studio-preview/{brand}); every other host is refused both, so no brand host can ever reach a console
  * page, its data requests or its API, whatever the spelling.
  */
 
@@ -15,17 +16,17 @@ export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
 const PAGE =
-  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?)$/;
+  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{0,62})$/;
+/** The money settings' page (currency rates, alert rules). */
+const SETTINGS_PAGE = /^\/settings$/;
 /**
  * The console's API: its form posts (/api/console/{action}), the brand studio's JSON API
  * (/api/console/studio/…: lower-case segments, brand ids and version numbers only), and the logos
  * uploaded in the studio (its pages show them, as every brand host does).
  */
-/** The money settings' page (currency rates, alert rules). */
-const SETTINGS_PAGE = /^\/settings$/;
 const API = /^\/api\/(?:console\/(?:[a-z][a-z-]{0,31}|studio(?:\/[a-z0-9][a-z0-9-]{0,62}){1,4})|brand-logo\/[0-9a-f]{32}\.(?:svg|png))$/;
-/** Next's built files (the console's stylesheet) and the favicon. */
-const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;
+/** Next's built files (the console's stylesheet), the favicon and the brands' logos in public/ (a draft's preview shows its brand's). */
+const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[a-z0-9][a-z0-9-]{0,60}\.(?:svg|png))$/;
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {

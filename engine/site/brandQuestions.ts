@@ -5,7 +5,7 @@
  * contrast included), so nobody types everything again after a mistake at the end.
  */
 import type { Brand } from '../../schemas/brand.types';
-import { whiteTextProblem } from './colors';
+import { whiteTextProblem } from '../browser/colors';
 import { PRODUCTS, readUsAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 export interface Question {

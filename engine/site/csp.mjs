@@ -160,3 +160,67 @@ export const CONSOLE_POLICY = [
   "base-uri 'none'",
   "object-src 'none'",
 ].join('; ');
+
+/**
+ * The console's area a console page's internal URL belongs to: the studio's editor pages run
+ * their own script, its preview shows a draft inside the editor's frames, every other page runs none.
+ * @param {string | undefined} url the URL Next is handed (/_console/…)
+ * @returns {'console' | 'studio' | 'preview'}
+ */
+export function consoleArea(url) {
+  const path = (url ?? '').replace(/[?#].*$/, '');
+  if (/^\/_console\/studio-preview(?:\/|$)/.test(path)) return 'preview';
+  if (/^\/_console\/studio(?:\/|$)/.test(path)) return 'studio';
+  return 'console';
+}
+
+/**
+ * The inline script Turbopack writes into a page's HTML to start its chunks: one push per chunk
+ * group — _app's, then the page's — from their `pagesChunkGroupBootstrapParams` in
+ * .next/server/pages/<page>/build-manifest.json, one line each. The studio's pages render per
+ * request (nothing prerendered to hash), so server.mjs hashes these at start.
+ * @param {unknown[]} groups the bootstrap params of _app and of the page, in that order
+ * @param {string} [global] the manifest's chunkLoadingGlobal
+ */
+export const chunkBootstrapScript = (groups, global = 'TURBOPACK') =>
+  groups.map((params) => `(globalThis[${JSON.stringify(global)}] || (globalThis[${JSON.stringify(global)}] = [])).push(${JSON.stringify(params)});`).join('\n');
+
+/**
+ * The studio's editor pages: the console's policy but that they run script — only our origin's
+ * chunks, the after-paint loader and the build's chunk bootstraps by hash, nothing inline
+ * otherwise, nothing from elsewhere — frame the preview (our origin only), and let React write
+ * style attributes (a colour's swatch). Nothing may frame them.
+ * @param {string[]} bootstrapHashes sha256 sources of the studio pages' chunk bootstraps
+ */
+export function studioPolicy(bootstrapHashes) {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${[sha256Source(AFTER_PAINT_SCRIPT), ...bootstrapHashes].join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/**
+ * A draft's preview: the brand's page as visitors get it, without any script (nothing of an
+ * unpublished draft runs), its colours as style attributes, framed only by the studio on our own origin.
+ */
+export const STUDIO_PREVIEW_POLICY = [
+  "default-src 'none'",
+  "script-src 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');

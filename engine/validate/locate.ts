@@ -1,4 +1,5 @@
 /** JSON text ↔ positions: strict parsing with line:column errors, and JSON pointer → line:column. */
+import { decodePointer, encodePointer } from '../browser/jsonPointer';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 export interface Position {
@@ -18,16 +19,7 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - last };
 }
 
-export const decodePointer = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-
-export const encodePointer = (parts: readonly (string | number)[]): string =>
-  parts.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+export { decodePointer, encodePointer };
 
 export interface ParsedJson {
   value?: unknown;

@@ -6,7 +6,7 @@
 import type { Block, Brand, Layout } from '../../../schemas/brand.types';
 import { specOf, type BlockSpecs } from '../blockSpec';
 import { TEMPLATE_FIELDS, templateFieldsOf } from '../templateFields';
-import { whiteTextProblem } from '../colors';
+import { whiteTextProblem } from '../../browser/colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
 import { blogHostsOf, hostsOfBrand } from '../hosts';

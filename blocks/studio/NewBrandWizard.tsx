@@ -1,0 +1,164 @@
+/**
+ * A new brand in the browser: the questions of `npm run brand:new`, each checked by the server as
+ * it is answered (POST /api/console/studio/check: the same checks, the id and hosts against every
+ * brand), the colour's contrast as it is picked. The answers stay in the page whatever goes wrong
+ * (a refused answer, a refused creation, the console out of reach), so a mistake costs one answer, never all of them.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { ContrastNote, controlClass, FieldProblems, smallButton } from './FieldView';
+import { studioApi } from './studioApi';
+import { useHydrated } from '../chrome/useHydrated';
+
+/** A question as the server asks it (engine/site/brandQuestions.ts, the words of `npm run brand:new`), with how the studio takes its answer. */
+export interface WizardQuestion {
+  key: string;
+  label: string;
+  kind?: 'select' | 'color' | 'file';
+  options?: string[];
+  initial?: string;
+}
+
+const fieldIdOf = (key: string) => `new-${key}`;
+
+/** Answers the scaffold does not take, written into the new draft once it exists: the logo (uploaded) and the legal entity. */
+const AFTER = new Set(['logo', 'legalName']);
+
+export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[] }) {
+  const QUESTIONS = props.questions;
+  const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
+  const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))));
+  const [logo, setLogo] = useState<File | undefined>(undefined);
+  const [messages, setMessages] = useState<Record<string, string>>({});
+  const [last, setLast] = useState<string | undefined>(undefined);
+  const [note, setNote] = useState('');
+  // the answers are taken once the page's script runs (until then a typed answer would not be checked)
+  const ready = useHydrated();
+
+  // each answer is checked as it is given (a moment after the typing stops), with the answers so far (a blank one takes its default from them)
+  useEffect(() => {
+    if (!last || AFTER.has(last)) return;
+    const timer = setTimeout(async () => {
+      const scaffold = Object.fromEntries(Object.entries(answers).filter(([k]) => !AFTER.has(k)));
+      const a = await api.check(last, answers[last] ?? '', scaffold);
+      if (!a.ok) return setNote(a.error);
+      setMessages((m) => {
+        const { [last]: _old, ...rest } = m;
+        return a.value.ok ? rest : { ...rest, [last]: a.value.message ?? 'this answer cannot be used' };
+      });
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [answers, last, api]);
+
+  const set = (key: string, value: string) => {
+    setAnswers((a) => ({ ...a, [key]: value }));
+    setLast(key);
+  };
+  const shown = QUESTIONS.filter((q) => messages[q.key]);
+
+  const create = async () => {
+    setNote('Creating the draft…');
+    const scaffold = Object.fromEntries(Object.entries(answers).filter(([k]) => !AFTER.has(k)));
+    const a = await api.create(scaffold);
+    if (!a.ok) {
+      const byQuestion = Object.fromEntries((a.problems ?? []).flatMap((p) => (p.question ? [[p.question, p.message]] : [])));
+      setMessages(byQuestion);
+      return setNote(`Not created yet: ${a.error}. Your answers are kept; change the ones marked and try again.`);
+    }
+    const id = a.value.id;
+    if (logo || answers.legalName) {
+      // the logo and the legal entity go into the new draft itself
+      const uploaded = logo ? await api.logo(id, logo) : undefined;
+      if (uploaded && !uploaded.ok) setMessages((m) => ({ ...m, logo: uploaded.error }));
+      const brand = await api.brand(id);
+      if (brand.ok) {
+        const organization = { ...(brand.value.document.organization as Record<string, unknown>) };
+        if (uploaded?.ok) organization.logo = uploaded.value.src;
+        if (answers.legalName) organization.legalName = answers.legalName;
+        await api.saveDraft(id, { ...brand.value.document, organization }, brand.value.version);
+      }
+      if (uploaded && !uploaded.ok) return setNote(`The draft brand ${id} is made, but its logo was refused: ${uploaded.error}. Upload another in the editor.`);
+    }
+    window.location.assign(`/studio/${id}`);
+  };
+
+  return (
+    <form
+      data-studio-ready={ready ? '' : undefined}
+      className="flex max-w-2xl flex-col gap-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create();
+      }}
+      noValidate
+    >
+      {shown.length > 0 && (
+        <section aria-labelledby="wizard-problems" className="rounded border border-red-800 p-2">
+          <h2 id="wizard-problems" className="font-bold text-red-800">
+            {shown.length === 1 ? '1 answer needs' : `${shown.length} answers need`} a change
+          </h2>
+          <ul className="list-disc pl-6">
+            {shown.map((q) => (
+              <li key={q.key}>
+                <a className="text-blue-800 underline" href={`#${fieldIdOf(q.key)}`}>
+                  {q.label.replace(/[:(].*$/, '').trim()}: {messages[q.key]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {QUESTIONS.map((q) => {
+        const id = fieldIdOf(q.key);
+        const list = messages[q.key] ? [{ pointer: `/${q.key}`, message: messages[q.key]!, fieldId: id }] : [];
+        const text = answers[q.key] ?? '';
+        const common = {
+          id,
+          disabled: !ready,
+          'aria-describedby': list.length ? `${id}-problems` : undefined,
+          'aria-invalid': list.length ? true : undefined,
+        } as const;
+        return (
+          <div key={q.key} className="my-2 flex flex-col gap-1">
+            <label htmlFor={id} className="font-semibold">
+              {q.label}
+            </label>
+            {q.kind === 'select' ? (
+              <select {...common} className={controlClass} value={text || q.initial} onChange={(e) => set(q.key, e.target.value)}>
+                {q.options!.map((o) => (
+                  <option key={o}>{o}</option>
+                ))}
+              </select>
+            ) : q.kind === 'file' ? (
+              <input {...common} type="file" accept="image/svg+xml,image/png" className={controlClass} onChange={(e) => setLogo(e.target.files?.[0])} />
+            ) : (
+              <div className="flex flex-wrap items-center gap-2">
+                <input
+                  {...common}
+                  type="text"
+                  className={`${controlClass} ${q.kind === 'color' ? 'max-w-40 font-mono' : ''}`}
+                  value={text}
+                  onChange={(e) => set(q.key, e.target.value)}
+                />
+                {q.kind === 'color' && (
+                  <input
+                    type="color"
+                    aria-label={`${q.label}: pick`}
+                    className="h-11 w-16 rounded border border-slate-500"
+                    value={/^#[0-9a-fA-F]{6}$/.test(text) ? text : '#000000'}
+                    onChange={(e) => set(q.key, e.target.value)}
+                  />
+                )}
+              </div>
+            )}
+            {q.kind === 'color' && q.key === 'primaryColor' && <ContrastNote id={id} color={text} />}
+            <FieldProblems id={id} list={list} />
+          </div>
+        );
+      })}
+      <button type="submit" disabled={!ready} className={`${smallButton} mt-2 self-start bg-blue-800 font-semibold text-white`}>
+        Create the draft brand
+      </button>
+      <p role="status">{note}</p>
+    </form>
+  );
+}

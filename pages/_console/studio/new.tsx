@@ -1,0 +1,36 @@
+/** The studio's new-brand questions (blocks/studio/NewBrandWizard.tsx), for a role that may edit brands. */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout } from '../../../blocks/console/ConsoleLayout';
+import { NewBrandWizard, type WizardQuestion } from '../../../blocks/studio/NewBrandWizard';
+import { QUESTIONS } from '../../../engine/site/brandQuestions';
+import { PRODUCTS } from '../../../engine/site/brandScaffold';
+import { consolePage, type ConsoleProps } from '../../../engine/console/pages';
+
+type Props = ConsoleProps<{ canCreate: boolean; questions: WizardQuestion[] }>;
+
+/** How the studio asks each of brand:new's questions: a list where the answers are few, a colour picker for a colour. */
+const KINDS: Record<string, Pick<WizardQuestion, 'kind' | 'options' | 'initial'>> = {
+  country: { kind: 'select', options: ['US'], initial: 'US' },
+  kind: { kind: 'select', options: [...PRODUCTS], initial: 'general' },
+  primaryColor: { kind: 'color', initial: '#0b5394' },
+  progressColor: { kind: 'color', initial: '#0b5394' },
+};
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'studio.view', async (_db, viewer) => ({
+    canCreate: viewer.may.includes('studio.edit'),
+    questions: [
+      ...QUESTIONS.map((q) => ({ key: q.key, label: q.label, ...KINDS[q.key] })),
+      { key: 'logo', label: 'Logo: an SVG or PNG file (an SVG is cleaned of scripts and outside references before it is stored)', kind: 'file' as const },
+      { key: 'legalName', label: 'Legal entity: the company that operates the brand, e.g. Acme Loans LLC' },
+    ],
+  }));
+
+export default function NewBrandPage(props: Props) {
+  if (props.forbidden || !props.canCreate) return <ConsoleLayout title="Launch a new brand" viewer={props.viewer} forbidden />;
+  return (
+    <ConsoleLayout title="Launch a new brand" viewer={props.viewer} current="/studio">
+      <NewBrandWizard csrf={props.viewer.csrf} questions={props.questions} />
+    </ConsoleLayout>
+  );
+}
