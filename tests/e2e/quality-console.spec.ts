@@ -107,6 +107,12 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   await expect(screening).toContainText(/Quality score\s*\d+ \(low\)/);
   await expect(screening).toContainText('bot-paste-all');
   await expect(screening).toContainText('held for review');
+  // the lead's consent certificate: it verifies, its page is on the brand's host, no buyer holds it yet
+  const certificate = ops.getByRole('region', { name: 'Consent certificate' });
+  await expect(certificate).toContainText(lead.certificate_id!);
+  await expect(certificate).toContainText(/Signature\s*verifies/);
+  await expect(certificate).toContainText(`/certificate/${lead.certificate_id}`);
+  await expect(certificate).toContainText(/Claimed by\s*no buyer yet/);
   await checkPage(ops, `/leads/${lead.id}`, `Lead ${lead.id}`, 200, CONSOLE);
 
   // a forged release (no session's CSRF token) changes nothing

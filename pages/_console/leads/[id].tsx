@@ -3,7 +3,8 @@
  * is audited and lasts REVEAL_MS; an admin sees it), the visit it came from (landing page,
  * campaign, click ids), the consent snapshot, the sale (with where the borrower was sent, masked
  * with the person) and its timeline (eligibility, pings, bids, posts, the decision) and the
- * deliveries, and its screening (quality score, reason codes, routing) — a lead held for review
+ * deliveries, its consent certificate (whether it verifies, its page, its claims) and its
+ * screening (quality score, reason codes, routing) — a lead held for review
  * has a form to release it for sale or reject it (leads.review, audited). A viewer may not open it
  * (403). An admin may open the lead's form trace
  * (`?trace=open`: decrypted on demand, each opening audited); any other role asking for it gets
@@ -15,6 +16,7 @@ import { money, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
 import { visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
+import { leadCertificate } from '../../../engine/console/certificateQueries';
 import { leadScreening } from '../../../engine/console/qualityQueries';
 import { REVIEW_NOTES } from '../../../engine/console/reviewRoute';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
@@ -27,6 +29,7 @@ type Props = ConsoleProps<{
   id: string;
   detail: Detail | null;
   screening?: Awaited<ReturnType<typeof leadScreening>>;
+  certificate?: Awaited<ReturnType<typeof leadCertificate>>;
   canReveal: boolean;
   canReview?: boolean;
   /** what the last review post came to (?review=…), as its fixed message */
@@ -45,11 +48,13 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
     const lead = detail?.lead;
     const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
     const screening = detail ? await leadScreening(db, id) : null;
+    const certificate = lead ? await leadCertificate(db, lead.certificate_id) : null;
     const reviewNote = REVIEW_NOTES[queryText(ctx.query.review, 20) as keyof typeof REVIEW_NOTES] ?? '';
     return {
       id,
       detail,
       screening,
+      certificate,
       canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'),
       canReview: may(viewer.role, 'leads.review'),
       reviewNote,
@@ -104,7 +109,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, canReview, reviewNote, canTrace, trace, viewer, screening } = props;
+  const { detail, id, canReveal, canReview, reviewNote, canTrace, trace, viewer, screening, certificate } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -169,6 +174,36 @@ export default function LeadPage(props: Props) {
           ['Text shown', lead.consent_text],
           ['Opted out of sale', lead.privacy_opt_out ? 'yes' : 'no'],
         ]}
+      />
+      <Facts
+        label="Consent certificate"
+        facts={
+          certificate
+            ? [
+                ['Certificate', certificate.id],
+                ['Signature', certificate.problem ? `does not verify: ${certificate.problem}` : 'verifies'],
+                ['Its page', certificate.pageAddress],
+                ['Issued', when(certificate.issuedAt)],
+                ['Kept until', when(certificate.keptUntil)],
+                ['Page as served (SHA-256)', certificate.htmlSha256 ?? 'not recorded (the page was not in this server’s cache)'],
+                [
+                  'Consent as shown',
+                  certificate.consentMeetsRules
+                    ? 'met the brand’s size and contrast rules'
+                    : `did not meet the brand’s rules: ${certificate.consentProblems.join('; ')}`,
+                ],
+                ['Claimed by', certificate.claims.map((c) => `${c.buyer} (${when(c.at)})`).join(', ') || 'no buyer yet'],
+                ...(lead.consent_provider
+                  ? [
+                      [lead.consent_provider === 'jornaya' ? 'Jornaya LeadiD' : 'TrustedForm certificate', lead.consent_provider_id || 'missing'] as [
+                        string,
+                        string,
+                      ],
+                    ]
+                  : []),
+              ]
+            : [['Certificate', lead.certificate_id ? 'no longer kept' : 'none']]
+        }
       />
       <Facts
         label="Sale"
