@@ -14,6 +14,7 @@ const NAV: [href: string, label: string, permission: Permission][] = [
   ['/', 'Overview', 'overview.view'],
   ['/leads', 'Leads', 'leads.list'],
   ['/quality', 'Lead quality', 'leads.list'],
+  ['/experiments', 'Experiments', 'overview.view'],
   ['/buyers', 'Buyers', 'buyers.view'],
   ['/brands', 'Brands', 'brands.view'],
   ['/exports', 'Exports', 'exports.run'],

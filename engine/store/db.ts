@@ -25,6 +25,7 @@ import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, Traffic
 import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
 import type { DocumentRevisionsTable } from './revisions';
+import type { ExperimentExposuresTable } from './experiments';
 import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
@@ -69,6 +70,7 @@ export interface Database {
   console_login_attempts: ConsoleLoginAttemptsTable;
   ad_costs: AdCostsTable;
   document_revisions: DocumentRevisionsTable;
+  experiment_exposures: ExperimentExposuresTable;
 }
 
 export type Store = Kysely<Database>;

@@ -21,6 +21,7 @@ import { hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
+import { writeExposures, type ExposureInput } from './experiments';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -97,6 +98,8 @@ export interface TrafficEventInput {
 export interface TrafficBatch {
   visits: VisitRow[];
   events: TrafficEventInput[];
+  /** experiment exposures the batch's page views made (./experiments.ts) */
+  exposures?: ExposureInput[];
 }
 
 const CHUNK = 200;
@@ -171,6 +174,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       ...(dims.get(e.visitId) ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
     }));
     for (const part of chunks(events)) await trx.insertInto('traffic_events').values(part).execute();
+    if (batch.exposures?.length) await writeExposures(trx, batch.exposures, dims);
 
     await addToRollups(trx, hourlyIncrements(newVisits, events));
     return { visits: newVisits.length, events: events.length };

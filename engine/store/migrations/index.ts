@@ -26,6 +26,7 @@ import * as m016 from './016_buyers_revisions';
 import * as m017 from './017_lead_certificates';
 import * as m018 from './018_lead_screening';
 import * as m019 from './019_console_user_admin';
+import * as m020x from './020_experiments_exposures';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['017_lead_certificates', m017],
   ['018_lead_screening', m018],
   ['019_console_user_admin', m019],
+  ['020_experiments_exposures', m020x],
 ];
 
 export const migrationProvider: MigrationProvider = {
