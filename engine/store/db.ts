@@ -25,7 +25,7 @@ import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, Traffic
 import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
 import type { DocumentRevisionsTable } from './revisions';
-import type { ExperimentExposuresTable } from './experiments';
+import type { ExperimentDailyTable, ExperimentExposuresTable } from './experiments';
 import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
 
 /** A stored session trace (SPEC §7), one row per session uuid. */
@@ -71,6 +71,7 @@ export interface Database {
   ad_costs: AdCostsTable;
   document_revisions: DocumentRevisionsTable;
   experiment_exposures: ExperimentExposuresTable;
+  experiment_daily: ExperimentDailyTable;
 }
 
 export type Store = Kysely<Database>;
