@@ -44,6 +44,23 @@ export function DateRangeFields(props: { from?: string; to?: string; required?: 
   );
 }
 
+/** A filter chosen from a list, or none (`all`, the empty value). */
+export function FilterSelect({ label, name, value, all, options }: { label: string; name: string; value: string; all: string; options: readonly string[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <select name={name} defaultValue={value} className={inputClass}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** A select's options, each value its own label. */
 export function Options(props: { values: readonly string[] }) {
   return props.values.map((v) => (

@@ -71,7 +71,13 @@ async function fill(db: Store): Promise<void> {
        UNION ALL SELECT 'vb' || i, 'stored', '2026-01-01T00:00:00.000Z' FROM generate_series(1, ${n}) AS i WHERE i % 33 = 0`,
     )
     .execute(db);
-  const lead = await fillerColumns(db, 'leads', { id: "'lb' || i", idempotency_key: "'bench-' || i", visit_id: "'vb' || i", brand: "'ipaydayloans'", created_at: "'2026-01-01T00:00:00.000Z'" });
+  const lead = await fillerColumns(db, 'leads', {
+    id: "'lb' || i",
+    idempotency_key: "'bench-' || i",
+    visit_id: "'vb' || i",
+    brand: "'ipaydayloans'",
+    created_at: "'2026-01-01T00:00:00.000Z'",
+  });
   await sql.raw(`INSERT INTO leads (${lead.names}) SELECT ${lead.values} FROM generate_series(1, ${n}) AS i WHERE i % 50 = 0`).execute(db);
   const sale = await fillerColumns(db, 'lead_sales', {
     lead_id: "'lb' || i",
@@ -128,5 +134,6 @@ export async function experimentPageRows(): Promise<Row[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await experimentPageRows()) console.log(`${r.figure}  ${r.measured}  ${r.budget ? `[budget ${r.budget}] ${r.ok ? '✓' : '✗ over budget'}` : ''}`);
+  for (const r of await experimentPageRows())
+    console.log(`${r.figure}  ${r.measured}  ${r.budget ? `[budget ${r.budget}] ${r.ok ? '✓' : '✗ over budget'}` : ''}`);
 }

@@ -10,7 +10,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { step } from './apply-form.fixtures';
 import { addUser, checkPage, clearNetworkAttempts, CONSOLE, raw, run, signIn, withStore } from './console.fixtures';
-import { brandUrl } from './helpers';
+import { brandUrl, layoutShifts, watchLayoutShifts } from './helpers';
 import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
 const EXPERIMENT = 'payday-hero-headline';
@@ -26,13 +26,7 @@ const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exe
 async function visitorIn(browser: import('@playwright/test').Browser, variant: Variant): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   await context.addCookies([{ name: 'lsx', value: `${randomBytes(8).toString('hex')}|${EXPERIMENT}:${variant}`, domain: HOST, path: '/' }]);
-  await context.addInitScript(() => {
-    const w = window as unknown as { __shift: number };
-    w.__shift = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__shift += e.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await watchLayoutShifts(context);
   return { context, page: await context.newPage() };
 }
 
@@ -51,7 +45,7 @@ test('each visitor sees their variant from the cache, keeps it on reload, and th
     expect(cached?.headers()['x-loansites-experiment']).toBe(`${EXPERIMENT}=${variant}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(HEADINGS[variant]);
     await hydrated(page);
-    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), `${variant}: nothing shifts`).toBe(0);
+    expect(await layoutShifts(page), `${variant}: nothing shifts`).toBe(0);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://ipaydayloans.com/payday-loans');
   }
 
@@ -71,9 +65,7 @@ test('each visitor sees their variant from the cache, keeps it on reload, and th
     const email = `experiment-${variant}-${run}@example.org`;
     await contactAndIncome(page, email, uniquePhone());
     await page.getByRole('button', { name: 'Submit my request' }).click();
-    await expect
-      .poll(() => withStore((db) => db.selectFrom('leads').select('id').where('email', '=', email).execute()), { timeout: 30_000 })
-      .toHaveLength(1);
+    await expect.poll(() => withStore((db) => db.selectFrom('leads').select('id').where('email', '=', email).execute()), { timeout: 30_000 }).toHaveLength(1);
   }
 
   const operatorContext = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -5,14 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  assignmentCookie,
-  bucketOf,
-  readAssignments,
-  servingOf,
-  variantByWeight,
-  type LiveExperiment,
-} from '../../engine/site/experiments/assign';
+import { assignmentCookie, bucketOf, readAssignments, servingOf, variantByWeight, type LiveExperiment } from '../../engine/site/experiments/assign';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const experiment = (over: Partial<LiveExperiment> = {}): LiveExperiment => ({
@@ -103,7 +96,17 @@ describe('assignment', () => {
 
 describe('the cookie', () => {
   it('keeps the visitor, their live experiments and this one; drops experiments that no longer exist', () => {
-    const cookie = assignmentCookie('0123456789abcdef', new Map([['gone', 'b'], ['other', 'x'], ['hero-headline', 'long']]), 'hero-headline', 'short', new Set(['other', 'hero-headline']));
+    const cookie = assignmentCookie(
+      '0123456789abcdef',
+      new Map([
+        ['gone', 'b'],
+        ['other', 'x'],
+        ['hero-headline', 'long'],
+      ]),
+      'hero-headline',
+      'short',
+      new Set(['other', 'hero-headline']),
+    );
     expect(cookie).toBe('lsx=0123456789abcdef|other:x|hero-headline:short; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly');
   });
 

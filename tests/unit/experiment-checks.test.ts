@@ -53,7 +53,9 @@ describe('experiments in the brand document', () => {
   it('refuses a variant whose page links to a page that does not exist, at the variant', () => {
     const broken = { id: 'b', weight: 50, layout: 'ipd-by-state-payday', texts: { '/blocks/4/links/0/href': '/no-such-page' } };
     expect(problemsWith([experiment([control, broken])])).toEqual([
-      expect.stringMatching(/:\d+:\d+ \/experiments\/0\/variants\/1: variant "b" does not build on route "\/payday-loans": link "\/no-such-page" goes to no page of this brand/),
+      expect.stringMatching(
+        /:\d+:\d+ \/experiments\/0\/variants\/1: variant "b" does not build on route "\/payday-loans": link "\/no-such-page" goes to no page of this brand/,
+      ),
     ]);
   });
 

@@ -103,7 +103,7 @@ describe('the decision rule (mSPRT)', () => {
     // 200 A/A experiments, 1,000 visitors a day to each arm at 5 %, judged daily for 30 days:
     // an always-valid rule calls a winner in at most about 5 % of them (a naive daily z-test in ~30 %).
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     let falseWinners = 0;
     for (let e = 0; e < 200; e++) {
       const a = rate(0, 0);
@@ -116,13 +116,14 @@ describe('the decision rule (mSPRT)', () => {
           if (random() < 0.05) a.sum = a.squares = a.sum + 1;
           if (random() < 0.05) b.sum = b.squares = b.sum + 1;
         }
-        called = judge(
-          [
-            { id: 'a', sample: { ...a } },
-            { id: 'b', sample: { ...b } },
-          ],
-          { rate: true, minimumSample: 1000 },
-        ).verdict.kind !== 'noWinner';
+        called =
+          judge(
+            [
+              { id: 'a', sample: { ...a } },
+              { id: 'b', sample: { ...b } },
+            ],
+            { rate: true, minimumSample: 1000 },
+          ).verdict.kind !== 'noWinner';
       }
       if (called) falseWinners++;
     }

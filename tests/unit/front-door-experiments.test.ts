@@ -50,7 +50,9 @@ describe('a page under an experiment', () => {
       if (d.kind !== 'page' || !d.experiment) throw new Error('no variant');
       seen.add(d.experiment.variant);
       expect(d.url).toBe(d.experiment.variant === 'control' ? CONTROL_URL : VARIANT_URL);
-      expect(d.experiment.setCookie).toMatch(/^lsx=[0-9a-f]{16}\|payday-hero-headline:(control|cash-before-payday); Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly$/);
+      expect(d.experiment.setCookie).toMatch(
+        /^lsx=[0-9a-f]{16}\|payday-hero-headline:(control|cash-before-payday); Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly$/,
+      );
       expect(d.experiment.headers).toEqual(['X-Loansites-Experiment', `${EXPERIMENT}=${d.experiment.variant}`, 'Set-Cookie', d.experiment.setCookie]);
     }
     expect([...seen].sort()).toEqual(['cash-before-payday', 'control']);
@@ -60,7 +62,11 @@ describe('a page under an experiment', () => {
     const first = on('/payday-loans');
     const cookie = cookieOf(first)!;
     const again = on('/payday-loans', `other=1; ${cookie}`);
-    expect(again).toMatchObject({ kind: 'page', url: (first as { url: string }).url, experiment: { variant: (first as { experiment: { variant: string } }).experiment.variant } });
+    expect(again).toMatchObject({
+      kind: 'page',
+      url: (first as { url: string }).url,
+      experiment: { variant: (first as { experiment: { variant: string } }).experiment.variant },
+    });
     expect(cookieOf(again)).toBeUndefined();
     // the server remembers the route: each variant is then one object (the replay keys its work by it)
     const remembering = rememberingPages();
@@ -71,7 +77,12 @@ describe('a page under an experiment', () => {
 
   it('keeps the page itself: the visitor’s URL, the query and the page the replay looks up are the variant’s', () => {
     const d = on('/payday-loans?utm_source=x', `lsx=${'1'.repeat(16)}|${EXPERIMENT}:cash-before-payday`);
-    expect(d).toMatchObject({ kind: 'page', url: `${VARIANT_URL}?utm_source=x`, page: VARIANT_URL, experiment: { variant: 'cash-before-payday', counted: true } });
+    expect(d).toMatchObject({
+      kind: 'page',
+      url: `${VARIANT_URL}?utm_source=x`,
+      page: VARIANT_URL,
+      experiment: { variant: 'cash-before-payday', counted: true },
+    });
     expect(on('/payday-loans', `lsx=${'1'.repeat(16)}|${EXPERIMENT}:control`)).toMatchObject({ url: CONTROL_URL, page: CONTROL_URL });
   });
 
@@ -108,7 +119,10 @@ describe('a page under an experiment', () => {
       expect(cookieOf(d)).toBeUndefined();
     }
     const toControl = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "stopped"')));
-    expect(on('/payday-loans', `lsx=${'3'.repeat(16)}|${EXPERIMENT}:cash-before-payday`, toControl)).toMatchObject({ url: CONTROL_URL, experiment: { variant: 'control' } });
+    expect(on('/payday-loans', `lsx=${'3'.repeat(16)}|${EXPERIMENT}:cash-before-payday`, toControl)).toMatchObject({
+      url: CONTROL_URL,
+      experiment: { variant: 'control' },
+    });
   });
 
   it('shows the control before the start, counting nothing', () => {

@@ -125,7 +125,11 @@ describe("the client router's data requests", () => {
       '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location',
     ],
     // by page path (the router's background HEAD after a navigation; / → index.json, /index… → index/index…)
-    [IPAYDAY, '/_next/data/b1/installment-loans.json?brand=_&path=installment-loans', '/_next/data/b1/_brand/ipaydayloans/installment-loans.json?brand=_&path=installment-loans'],
+    [
+      IPAYDAY,
+      '/_next/data/b1/installment-loans.json?brand=_&path=installment-loans',
+      '/_next/data/b1/_brand/ipaydayloans/installment-loans.json?brand=_&path=installment-loans',
+    ],
     [IPAYDAY, '/_next/data/b1/location/tx.json', '/_next/data/b1/_brand/ipaydayloans/location/tx.json'],
     [IPAYDAY, '/_next/data/b1/index.json', '/_next/data/b1/_brand/ipaydayloans.json'],
     [IPAYDAY, '/_next/data/b1/index/index.json', '/_next/data/b1/_brand/ipaydayloans/index.json'],

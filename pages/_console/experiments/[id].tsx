@@ -6,7 +6,7 @@
  * the change to make in the brand's JSON to pause the experiment or stop it with a winner.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, DateRangeFields, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DataTable, DateRangeFields, FilterSelect, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
@@ -133,15 +133,7 @@ export default function ExperimentPage(props: Props) {
           Source
           <input type="text" name="source" defaultValue={f.query.source} className={inputClass} />
         </label>
-        <label className="flex flex-col text-sm">
-          Device
-          <select name="device" defaultValue={f.query.device} className={inputClass}>
-            <option value="">All devices</option>
-            {DEVICE_CLASSES.map((d) => (
-              <option key={d}>{d}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Device" name="device" value={f.query.device} all="All devices" options={DEVICE_CLASSES} />
         <button type="submit" className={buttonClass}>
           Show
         </button>
@@ -179,15 +171,15 @@ export default function ExperimentPage(props: Props) {
         ])}
       />
       <p className="mb-6 text-sm">
-        The rule (a sequential test, mSPRT) may be read every day: a variant is called better or worse only when its always-valid p is at most 5 %
-        divided among the variants compared, and no winner is named before every variant has its minimum sample.
+        The rule (a sequential test, mSPRT) may be read every day: a variant is called better or worse only when its always-valid p is at most 5 % divided among
+        the variants compared, and no winner is named before every variant has its minimum sample.
       </p>
       {f.actions.length > 0 && (
         <>
           <h2 className="mb-2 text-xl font-semibold">Actions</h2>
           <p className="mb-2">
-            Set these members of the experiment in <code>{f.actions[0]!.file}</code> at <code>{f.actions[0]!.pointer}</code>, then validate and
-            publish the brand.
+            Set these members of the experiment in <code>{f.actions[0]!.file}</code> at <code>{f.actions[0]!.pointer}</code>, then validate and publish the
+            brand.
           </p>
           <ul className="mb-6 flex flex-col gap-3">
             {f.actions.map((a) => (

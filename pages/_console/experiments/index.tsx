@@ -45,8 +45,8 @@ export default function ExperimentsPage(props: Props) {
   return (
     <ConsoleLayout title="Experiments" viewer={props.viewer} current="/experiments">
       <p className="mb-4">
-        An experiment is declared in its brand’s document (<code>experiments</code>); each visitor sees one variant on every page it covers, each
-        variant served from the page cache.
+        An experiment is declared in its brand’s document (<code>experiments</code>); each visitor sees one variant on every page it covers, each variant served
+        from the page cache.
       </p>
       {props.rows.length ? (
         <DataTable
