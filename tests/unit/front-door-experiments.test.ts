@@ -10,6 +10,7 @@ import { buildCatalog, readSources, type Catalog } from '../../engine/site/catal
 import { consoleHostsOf, decide, type Decision, type Door } from '../../engine/frontDoor/frontDoor';
 import { rememberingPages } from '../../engine/frontDoor/server';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import { variantPathsOf } from '../../engine/site/experiments/pages';
 
 const sources = readSources({ extraDir: '' });
 const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
@@ -131,5 +132,24 @@ describe('a page under an experiment', () => {
       url: CONTROL_URL,
       experiment: { variant: 'control', counted: false },
     });
+  });
+});
+
+describe('the pages an experiment adds', () => {
+  it('are its page-changing variants’ internal paths, which a revalidation of the page reaches too', () => {
+    const loaded = catalog.brands.get('ipaydayloans')!;
+    expect(variantPathsOf(loaded, '/payday-loans')).toEqual([`/_v~${EXPERIMENT}~cash-before-payday/payday-loans`]);
+    expect(variantPathsOf(loaded, '/installment-loans')).toEqual([]);
+  });
+});
+
+describe('the console’s experiment pages', () => {
+  it.each([
+    ['/experiments', '/_console/experiments'],
+    ['/experiments/payday-hero-headline?from=2026-11-01', '/_console/experiments/payday-hero-headline?from=2026-11-01'],
+    ['/experiments/Bad_Id', undefined],
+    ['/experiments/a/b', undefined],
+  ])('%s → %s', (target, url) => {
+    expect(decide({ method: 'GET', target, host: 'console.localhost' }, door)).toEqual({ kind: 'console', host: 'console.localhost', url });
   });
 });
