@@ -223,7 +223,7 @@ function answerRequest(req, res) {
   // included: nothing more is set for it (engine/cache/cachedPageReplay.mjs). The decision is
   // the route: the same object for the same host and target, which the replay keys its work by.
   // (a page under an experiment: the visitor's variant's entry, with its experiment headers and, for a visitor assigned now, the cookie)
-  if (d.kind === 'page' && replay.serveFresh(req, res, d, d.experiment?.headers)) return;
+  if (d.kind === 'page' && replay.serveFresh(req, res, /** @type {typeof d} */ (d.experiment?.sameAs ?? d), d.experiment?.headers)) return;
   const routedHost = frontDoor.requestHost(facts, settings.trustForwardedHost);
   // Next, and the pages it renders, see the host the front door routed by.
   if (settings.trustForwardedHost && routedHost) req.headers.host = routedHost;

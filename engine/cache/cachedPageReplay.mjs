@@ -28,7 +28,16 @@ import { pageCacheStore } from './boundedPageCache.mjs';
  * Headers that belong to one response's framing, never replayed as recorded; nor those that belong
  * to one visitor (a cookie, an experiment's variant: server.mjs hands them to each reply).
  */
-const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive', 'set-cookie', 'x-loansites-experiment']);
+const FRAMING = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+  'set-cookie',
+  'x-loansites-experiment',
+]);
 /** The names of the headers set on a response, as set (Node has had getRawHeaderNames since 15.13; its types miss it). */
 const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) => /** @type {string[]} */ (/** @type {any} */ (res).getRawHeaderNames());
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */

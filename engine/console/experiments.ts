@@ -60,9 +60,7 @@ export async function experimentResults(db: Store, listed: ListedExperiment, fil
   const metric = e.metric ?? DEFAULT_METRIC;
   const minimumSample = e.minimumSample ?? DEFAULT_MINIMUM_SAMPLE;
   const found = new Map((await variantTotals(db, { ...filter, brand: listed.brand, experiment: e.id })).map((t) => [t.variant, t]));
-  const totals = e.variants.map(
-    (v) => found.get(v.id) ?? { variant: v.id, visitors: 0, submitted: 0, stored: 0, sold: 0, revenueCents: 0, revenueSquares: 0 },
-  );
+  const totals = e.variants.map((v) => found.get(v.id) ?? { variant: v.id, visitors: 0, submitted: 0, stored: 0, sold: 0, revenueCents: 0, revenueSquares: 0 });
   const rate = metric !== 'revenuePerVisit';
   const { results, verdict } = judge(
     totals.map((t) => ({ id: t.variant, sample: sampleOf(t, metric) })),
@@ -96,7 +94,10 @@ export function stateOf(e: Experiment, now = Date.now()): string {
  * members to set there, as JSON an operator pastes over the experiment's own (before the studio
  * publishes it from here).
  */
-export function actionChange(listed: ListedExperiment, action: { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop'; winner: string }): { file: string; pointer: string; json: string } {
+export function actionChange(
+  listed: ListedExperiment,
+  action: { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop'; winner: string },
+): { file: string; pointer: string; json: string } {
   const members = action.kind === 'stop' ? { status: 'stopped', winner: action.winner } : { status: action.kind === 'pause' ? 'paused' : 'running' };
   return { file: listed.file, pointer: `/experiments/${listed.index}`, json: JSON.stringify(members, null, 2).replace(/^\{\n|\n\}$/g, '') };
 }

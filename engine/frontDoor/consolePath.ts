@@ -14,7 +14,8 @@ export const CONSOLE_PREFIX = '/_console';
 export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
-const PAGE = /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|experiments(?:\/[a-z][a-z0-9-]{0,39})?)$/;
+const PAGE =
+  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|experiments(?:\/[a-z][a-z0-9-]{0,39})?)$/;
 const API = /^\/api\/console\/[a-z][a-z-]{0,31}$/;
 /** Next's built files (the console's stylesheet) and the favicon. */
 const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico)$/;

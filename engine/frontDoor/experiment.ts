@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoadedBrand } from '../site/catalog';
 import type { CompiledRoute } from '../site/routes';
 import { matchPath } from '../site/pageMatch';
-import { assignmentCookie, readAssignments, servingOf } from '../site/experiments/assign';
+import { assignedIn, assignmentCookie, readAssignments, servingOf } from '../site/experiments/assign';
 import { variantSegment } from '../site/experiments/variants';
 import type { BrandExperiment } from '../site/experiments/compile';
 import type { Decision, Door, RequestFacts } from './frontDoor';
@@ -30,6 +30,8 @@ export interface PageExperiment {
   setCookie?: string;
   /** headers the response carries for it, as a flat [name, value, …] list */
   headers: readonly string[];
+  /** for a visitor assigned now: the variant's decision every visitor with the cookie gets (the replay keys its work by that object) */
+  sameAs?: object;
 }
 
 export const EXPERIMENT_HEADER = 'X-Loansites-Experiment';
@@ -59,7 +61,9 @@ export function dataWithVariant(d: Decision & { kind: 'next' }, loaded: LoadedBr
   const brandPrefix = `/_brand/${loaded.brand.id}`;
   const at = d.url.indexOf(brandPrefix);
   return underExperiment(d, loaded, match.route, (_route, segment) =>
-    at < 0 || !segment ? { kind: 'next', url: d.url } : { kind: 'next', url: d.url.slice(0, at + brandPrefix.length) + segment + d.url.slice(at + brandPrefix.length) },
+    at < 0 || !segment
+      ? { kind: 'next', url: d.url }
+      : { kind: 'next', url: d.url.slice(0, at + brandPrefix.length) + segment + d.url.slice(at + brandPrefix.length) },
   );
 }
 
@@ -70,9 +74,10 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
   const p = pending.get(d);
   if (!p) return d;
   const e = p.experiment;
-  const mine = readAssignments(req.cookie);
-  const visitor = mine?.visitor ?? (door.newVisitorId ?? newVisitorId)();
-  const serving = servingOf(e, mine?.chosen.get(e.id), visitor, door.now?.() ?? Date.now());
+  // the cookie is taken apart only to assign (a visitor who has their variant costs one scan of it)
+  const held = assignedIn(req.cookie, e.id);
+  const mine = held === undefined ? readAssignments(req.cookie) : undefined;
+  const serving = servingOf(e, held, () => mine?.visitor ?? (door.newVisitorId ?? newVisitorId)(), door.now?.() ?? Date.now());
   const key = `${serving.variant} ${serving.counted}`;
   let made = p.made.get(key);
   if (!made) {
@@ -83,6 +88,6 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
     p.made.set(key, made);
   }
   if (!serving.assigned || !('experiment' in made) || !made.experiment) return made;
-  const setCookie = assignmentCookie(visitor, mine?.chosen ?? new Map(), e.id, serving.variant, p.loaded.experiments.ids);
-  return { ...made, experiment: { ...made.experiment, setCookie, headers: [...made.experiment.headers, 'Set-Cookie', setCookie] } } as Decision;
+  const setCookie = assignmentCookie(serving.visitor!, mine?.chosen ?? new Map(), e.id, serving.variant, p.loaded.experiments.ids);
+  return { ...made, experiment: { ...made.experiment, setCookie, headers: [...made.experiment.headers, 'Set-Cookie', setCookie], sameAs: made } } as Decision;
 }

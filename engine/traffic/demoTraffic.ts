@@ -136,10 +136,11 @@ export async function writeDemoTraffic(
     const brand = pick(brands);
     const landing = pick(LANDINGS);
     const now = new Date(at);
-    const tested = o.experiments?.find((x) => x.brand === brand && x.paths.includes(landing) && x.experiment.status === 'running' && at >= x.experiment.startMs);
+    const tested = o.experiments?.find(
+      (x) => x.brand === brand && x.paths.includes(landing) && x.experiment.status === 'running' && at >= x.experiment.startMs,
+    );
     const variant = tested && variantByWeight(bucketOf(id, tested.experiment.id), tested.experiment.variants);
-    if (tested && variant)
-      (batch.exposures ??= []).push({ visitId: id, brand, experiment: tested.experiment.id, variant, createdAt: now.toISOString() });
+    if (tested && variant) (batch.exposures ??= []).push({ visitId: id, brand, experiment: tested.experiment.id, variant, createdAt: now.toISOString() });
     const applies = 0.28 * (variant && variant !== tested.experiment.variants[0]!.id ? DEMO_VARIANT_LIFT : 1);
     batch.visits.push(
       visitRow(

@@ -80,11 +80,7 @@ export function alwaysValidP(control: Sample, variant: Sample, tau = TAU_SHARE *
   return Math.min(1, Math.exp(-logLambda));
 }
 
-export type Verdict =
-  | { kind: 'collecting'; needed: number }
-  | { kind: 'winner'; variant: string }
-  | { kind: 'noWinner' }
-  | { kind: 'control' };
+export type Verdict = { kind: 'collecting'; needed: number } | { kind: 'winner'; variant: string } | { kind: 'noWinner' } | { kind: 'control' };
 
 export interface VariantResult {
   id: string;
@@ -102,7 +98,10 @@ export interface VariantResult {
  * `minimumSample` visitors; then the variant that beats the control by the rule with the best
  * mean, or "control" when every other trails it, or "noWinner" yet.
  */
-export function judge(variants: readonly { id: string; sample: Sample }[], opts: { rate: boolean; minimumSample: number }): { results: VariantResult[]; verdict: Verdict } {
+export function judge(
+  variants: readonly { id: string; sample: Sample }[],
+  opts: { rate: boolean; minimumSample: number },
+): { results: VariantResult[]; verdict: Verdict } {
   const [control, ...others] = variants;
   if (!control) return { results: [], verdict: { kind: 'noWinner' } };
   const alpha = ALPHA / Math.max(1, others.length);

@@ -27,7 +27,13 @@ export function exposuresOf(
     const serving = servingOf(experiment, mine.chosen.get(experiment.id), mine.visitor, ctx.now.getTime());
     // only a variant the cookie holds is one the visitor was served (one assigned now was not)
     if (!serving.counted || serving.assigned) continue;
-    found.set(experiment.id, { visitId: ctx.visitId, brand: loaded.brand.id, experiment: experiment.id, variant: serving.variant, createdAt: ctx.now.toISOString() });
+    found.set(experiment.id, {
+      visitId: ctx.visitId,
+      brand: loaded.brand.id,
+      experiment: experiment.id,
+      variant: serving.variant,
+      createdAt: ctx.now.toISOString(),
+    });
   }
   return [...found.values()];
 }

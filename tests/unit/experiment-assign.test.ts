@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assignmentCookie, bucketOf, readAssignments, servingOf, variantByWeight, type LiveExperiment } from '../../engine/site/experiments/assign';
+import { assignedIn, assignmentCookie, bucketOf, readAssignments, servingOf, variantByWeight, type LiveExperiment } from '../../engine/site/experiments/assign';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const experiment = (over: Partial<LiveExperiment> = {}): LiveExperiment => ({
@@ -117,5 +117,14 @@ describe('the cookie', () => {
     expect(readAssignments('xlsx=0123456789abcdef|a:b')).toBeUndefined();
     expect(readAssignments('lsx=not-hex|a:b')).toBeUndefined();
     expect(readAssignments(undefined)).toBeUndefined();
+  });
+
+  it('gives one experiment’s variant as the front door reads it, the same as taken apart', () => {
+    const header = 'a=1; lsx=0123456789abcdef|other:x|hero-headline:short; b=2';
+    expect(assignedIn(header, 'hero-headline')).toBe('short');
+    expect(assignedIn(header, 'other')).toBe('x');
+    expect(assignedIn(header, 'hero')).toBeUndefined();
+    expect(assignedIn('lsx=not-hex|hero-headline:short', 'hero-headline')).toBeUndefined();
+    expect(assignedIn(undefined, 'hero-headline')).toBeUndefined();
   });
 });

@@ -50,7 +50,8 @@ export function checkExperiments(
     if (Math.abs(total - 100) > 1e-9) add(`${at}/variants`, `the variants' weights add up to ${total}, not 100`);
     if (e.winner !== undefined && !variantIds.has(e.winner))
       add(`${at}/winner`, `"${e.winner}" is none of this experiment's variants (${[...variantIds].join(', ')})`);
-    if (e.winner !== undefined && e.status !== 'stopped') add(`${at}/winner`, 'a winner is for a stopped experiment: set "status": "stopped" too, or remove it');
+    if (e.winner !== undefined && e.status !== 'stopped')
+      add(`${at}/winner`, 'a winner is for a stopped experiment: set "status": "stopped" too, or remove it');
     if (Number.isNaN(timeOf(e.start))) add(`${at}/start`, `"${e.start}" is not a real day or time`);
     if (e.end !== undefined && Number.isNaN(timeOf(e.end))) add(`${at}/end`, `"${e.end}" is not a real day or time`);
     else if (e.end !== undefined && timeOf(e.end) <= timeOf(e.start)) add(`${at}/end`, 'the end must come after the start');
@@ -75,7 +76,10 @@ export function checkExperiments(
         const found = pageProblems(built, [{ ...route, layout: vr.layout, layoutParams: params }], params);
         const first = found[0];
         if (first)
-          add(vat, `variant "${v.id}" does not build on route "${route.path}": ${first.message} (${first.file} ${first.pointer || '/'})${found.length > 1 ? ` and ${found.length - 1} more` : ''}`);
+          add(
+            vat,
+            `variant "${v.id}" does not build on route "${route.path}": ${first.message} (${first.file} ${first.pointer || '/'})${found.length > 1 ? ` and ${found.length - 1} more` : ''}`,
+          );
       }
     });
   });

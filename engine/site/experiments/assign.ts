@@ -39,12 +39,17 @@ export interface Serving {
   counted: boolean;
   /** the visitor was assigned now: the cookie is to be set */
   assigned: boolean;
+  /** the visitor assigned now (their id, for the cookie) */
+  visitor?: string;
 }
 
 /** A day ("2026-11-01", UTC midnight) or a UTC time, as epoch milliseconds. */
 export const timeOf = (text: string): number => Date.parse(/T/.test(text) ? text : `${text}T00:00:00Z`);
 
-export function liveExperiment(e: { id: string; variants: readonly ExperimentVariant[]; status: LiveExperiment['status']; winner?: string; start: string; end?: string }, changes: (v: ExperimentVariant) => boolean): LiveExperiment {
+export function liveExperiment(
+  e: { id: string; variants: readonly ExperimentVariant[]; status: LiveExperiment['status']; winner?: string; start: string; end?: string },
+  changes: (v: ExperimentVariant) => boolean,
+): LiveExperiment {
   return {
     id: e.id,
     variants: e.variants.map((v) => ({ id: v.id, weight: v.weight, changes: changes(v) })),
@@ -96,6 +101,23 @@ export function readAssignments(cookieHeader: string | undefined): { visitor: st
   return { visitor, chosen };
 }
 
+/**
+ * The variant the experiments' cookie holds for one experiment, read without taking the cookie
+ * apart (what the front door asks on every request for a page under an experiment); undefined
+ * without a valid cookie or an entry for it.
+ */
+export function assignedIn(cookieHeader: string | undefined, experiment: string): string | undefined {
+  const value = cookieValue(cookieHeader, EXPERIMENT_COOKIE);
+  if (!value) return undefined;
+  const bar = value.indexOf('|');
+  if (!VISITOR.test(bar < 0 ? value : value.slice(0, bar))) return undefined;
+  const key = `|${experiment}:`;
+  const at = value.indexOf(key);
+  if (at < 0) return undefined;
+  const end = value.indexOf('|', at + key.length);
+  return value.slice(at + key.length, end < 0 ? undefined : end);
+}
+
 /** One cookie's value in a Cookie header (the first of that name). */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -115,12 +137,15 @@ export function cookieValue(header: string | undefined, name: string): string | 
 /** Whether a variant id is one of the experiment's. */
 const hasVariant = (e: LiveExperiment, id: string | undefined): id is string => id !== undefined && e.variants.some((v) => v.id === id);
 
-/** What a visitor with this cookie variant (if any) is served of an experiment at `now`. */
-export function servingOf(e: LiveExperiment, mine: string | undefined, visitor: string, now: number): Serving {
+/** What a visitor with this cookie variant (if any) is served of an experiment at `now` (`visitor`: their id, or how to make one). */
+export function servingOf(e: LiveExperiment, mine: string | undefined, visitor: string | (() => string), now: number): Serving {
   if (e.status === 'stopped') return { variant: hasVariant(e, e.winner) ? e.winner : e.variants[0]!.id, counted: false, assigned: false };
-  if (e.status === 'paused' || now < e.startMs || (e.endMs !== undefined && now >= e.endMs)) return { variant: e.variants[0]!.id, counted: false, assigned: false };
+  if (e.status === 'paused' || now < e.startMs || (e.endMs !== undefined && now >= e.endMs))
+    return { variant: e.variants[0]!.id, counted: false, assigned: false };
   if (hasVariant(e, mine)) return { variant: mine, counted: true, assigned: false };
-  return { variant: variantByWeight(bucketOf(visitor, e.id), e.variants), counted: true, assigned: true };
+  // the visitor's id is made only here, when one is assigned
+  const id = typeof visitor === 'string' ? visitor : visitor();
+  return { variant: variantByWeight(bucketOf(id, e.id), e.variants), counted: true, assigned: true, visitor: id };
 }
 
 /**

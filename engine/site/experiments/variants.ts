@@ -18,7 +18,8 @@ import type { LayoutParams } from '../layoutParams';
 export const VARIANT_SEGMENT = '_v~';
 
 /** Whether a variant changes anything of the page its route shows. */
-export const changesPage = (v: ExperimentVariant): boolean => v.layout !== undefined || v.layoutParams !== undefined || v.texts !== undefined || v.order !== undefined;
+export const changesPage = (v: ExperimentVariant): boolean =>
+  v.layout !== undefined || v.layoutParams !== undefined || v.texts !== undefined || v.order !== undefined;
 
 /** The path a variant's page is rendered at, inside its brand's internal prefix ("" for a variant that changes nothing). */
 export const variantSegment = (experiment: string, variant: string): string => `/${VARIANT_SEGMENT}${experiment}~${variant}`;
@@ -30,7 +31,10 @@ export function readVariantPath(path: string): { experiment: string; variant: st
 }
 
 /** The layout name and parameters a variant shows on a route with these. */
-export function variantRouteOf(route: { layout: string; layoutParams?: LayoutParams | undefined }, v: ExperimentVariant): { layout: string; layoutParams?: LayoutParams } {
+export function variantRouteOf(
+  route: { layout: string; layoutParams?: LayoutParams | undefined },
+  v: ExperimentVariant,
+): { layout: string; layoutParams?: LayoutParams } {
   const params = v.layoutParams ? { ...route.layoutParams, ...v.layoutParams } : route.layoutParams;
   return { layout: v.layout ?? route.layout, ...(params ? { layoutParams: params } : {}) };
 }
@@ -41,7 +45,10 @@ export function variantProblems(layout: Layout, v: ExperimentVariant): { pointer
   for (const pointer of Object.keys(v.texts ?? {})) {
     const at = textAt(layout, pointer);
     if (at === undefined)
-      problems.push({ pointer: `/texts/${pointer.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `"${pointer}" names no text of the layout this page shows` });
+      problems.push({
+        pointer: `/texts/${pointer.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        message: `"${pointer}" names no text of the layout this page shows`,
+      });
   }
   if (v.order) {
     const n = layout.blocks.length;
