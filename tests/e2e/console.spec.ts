@@ -218,7 +218,7 @@ test('a viewer sees the aggregates only: leads and a lead are 403', async ({ pag
   const email = addUser('viewer');
   await signIn(page, email);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Overview', 'Brands']);
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Overview', 'Experiments', 'Brands']);
   await checkPage(page, '/leads', 'Not for your role', 403);
   await checkPage(page, `/leads/${leadId}`, 'Not for your role', 403);
   await expect(page.getByText(leadEmail)).toHaveCount(0);
