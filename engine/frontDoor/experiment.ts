@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoadedBrand } from '../site/catalog';
 import type { CompiledRoute } from '../site/routes';
 import { matchPath } from '../site/pageMatch';
-import { assignedIn, assignmentCookie, readAssignments, servingOf } from '../site/experiments/assign';
+import { assignmentCookie, cookieNeedle, heldIn, readAssignments, servingOf } from '../site/experiments/assign';
 import { variantSegment } from '../site/experiments/variants';
 import type { BrandExperiment } from '../site/experiments/compile';
 import type { Decision, Door, RequestFacts } from './frontDoor';
@@ -44,13 +44,17 @@ interface Pending {
   make: (route: CompiledRoute, segment: string) => Decision;
   /** each variant's decision, made once: `${variant} ${counted}` → decision */
   made: Map<string, Decision>;
+  /** the decisions of visitors who hold their variant while the experiment runs, by variant (the hot path) */
+  held: Map<string, Decision>;
+  /** the experiment's entry in the cookie (heldIn) */
+  needle: string;
 }
 const pending = new WeakMap<Decision, Pending>();
 
 /** A route's decision that an experiment covers: kept with what its variants need (the decision itself when none covers it). */
 export function underExperiment(d: Decision, loaded: LoadedBrand, route: CompiledRoute, make: Pending['make']): Decision {
   const experiment = loaded.experiments.of(route);
-  if (experiment) pending.set(d, { experiment, loaded, route, make, made: new Map() });
+  if (experiment) pending.set(d, { experiment, loaded, route, make, made: new Map(), held: new Map(), needle: cookieNeedle(experiment.id) });
   return d;
 }
 
@@ -74,10 +78,16 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
   const p = pending.get(d);
   if (!p) return d;
   const e = p.experiment;
-  // the cookie is taken apart only to assign (a visitor who has their variant costs one scan of it)
-  const held = assignedIn(req.cookie, e.id);
+  const now = door.now ? door.now() : Date.now();
+  // a visitor who holds their variant of a running experiment: one scan of the cookie and a look-up
+  const held = heldIn(req.cookie, p.needle);
+  if (held !== undefined && e.status === 'running' && now >= e.startMs && (e.endMs === undefined || now < e.endMs)) {
+    const known = p.held.get(held);
+    if (known) return known;
+  }
+  // otherwise the rules (./assign.ts); the cookie is taken apart only to assign
   const mine = held === undefined ? readAssignments(req.cookie) : undefined;
-  const serving = servingOf(e, held, () => mine?.visitor ?? (door.newVisitorId ?? newVisitorId)(), door.now?.() ?? Date.now());
+  const serving = servingOf(e, held, () => mine?.visitor ?? (door.newVisitorId ?? newVisitorId)(), now);
   const key = `${serving.variant} ${serving.counted}`;
   let made = p.made.get(key);
   if (!made) {
@@ -87,6 +97,7 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
     made = { ...base, experiment: { id: e.id, variant: serving.variant, counted: serving.counted, headers } } as Decision;
     p.made.set(key, made);
   }
+  if (serving.counted && !serving.assigned) p.held.set(serving.variant, made);
   if (!serving.assigned || !('experiment' in made) || !made.experiment) return made;
   const setCookie = assignmentCookie(serving.visitor!, mine?.chosen ?? new Map(), e.id, serving.variant, p.loaded.experiments.ids);
   return { ...made, experiment: { ...made.experiment, setCookie, headers: [...made.experiment.headers, 'Set-Cookie', setCookie], sameAs: made } } as Decision;

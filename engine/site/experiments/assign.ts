@@ -106,16 +106,21 @@ export function readAssignments(cookieHeader: string | undefined): { visitor: st
  * apart (what the front door asks on every request for a page under an experiment); undefined
  * without a valid cookie or an entry for it.
  */
-export function assignedIn(cookieHeader: string | undefined, experiment: string): string | undefined {
+export const assignedIn = (cookieHeader: string | undefined, experiment: string): string | undefined => heldIn(cookieHeader, cookieNeedle(experiment));
+
+/** What marks an experiment's entry in the cookie's value: made once per experiment by whoever reads it often. */
+export const cookieNeedle = (experiment: string): string => `|${experiment}:`;
+
+const VISITOR_FIRST = /^[0-9a-f]{16,32}(?:\||$)/;
+
+/** assignedIn with the experiment's needle made beforehand: no more than the variant's text is made per call. */
+export function heldIn(cookieHeader: string | undefined, needle: string): string | undefined {
   const value = cookieValue(cookieHeader, EXPERIMENT_COOKIE);
-  if (!value) return undefined;
-  const bar = value.indexOf('|');
-  if (!VISITOR.test(bar < 0 ? value : value.slice(0, bar))) return undefined;
-  const key = `|${experiment}:`;
-  const at = value.indexOf(key);
+  if (!value || !VISITOR_FIRST.test(value)) return undefined;
+  const at = value.indexOf(needle);
   if (at < 0) return undefined;
-  const end = value.indexOf('|', at + key.length);
-  return value.slice(at + key.length, end < 0 ? undefined : end);
+  const end = value.indexOf('|', at + needle.length);
+  return value.slice(at + needle.length, end < 0 ? undefined : end);
 }
 
 /** One cookie's value in a Cookie header (the first of that name). */
