@@ -32,10 +32,22 @@ const experiment = (variants: unknown[], over: Record<string, unknown> = {}) => 
 const control = { id: 'control', weight: 50 };
 
 describe('experiments in the brand document', () => {
-  it('accepts the demo experiment, and variants that change texts, order, parameters or the layout', () => {
+  it('accepts the demo experiment, and variants that change texts, the order or the layout', () => {
     expect(problemsWith([experiment([control, { id: 'b', weight: 50, texts: { '/blocks/0/heading': 'Other words' } }])])).toEqual([]);
     expect(problemsWith([experiment([control, { id: 'b', weight: 50, order: [0, 2, 1, 3, 4, 5, 6, 7, 8] }])])).toEqual([]);
     expect(problemsWith([experiment([control, { id: 'b', weight: 50, layout: 'cash-advance' }])])).toEqual([]);
+  });
+
+  it('accepts a variant that gives the route’s layout other parameters, and refuses one that names a parameter the layout does not have', () => {
+    const routes = ['/personal-loans/location/{stateCode}'];
+    expect(
+      problemsWith([experiment([control, { id: 'b', weight: 50, layoutParams: { title: 'Personal Loans in {state.name}: A Short Guide' } }], { routes })]),
+    ).toEqual([]);
+    expect(problemsWith([experiment([control, { id: 'b', weight: 50, layoutParams: { noSuchParam: 'x' } }], { routes })])).toEqual([
+      expect.stringMatching(
+        /:\d+:\d+ \/experiments\/0\/variants\/1: variant "b" does not build on route "\/personal-loans\/location\/\{stateCode\}": .*noSuchParam/,
+      ),
+    ]);
   });
 
   it('refuses weights that do not add up to 100, at the variants', () => {
