@@ -10,6 +10,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database, Store } from './db';
+import { isPostgresStore } from './trafficPartitions';
 
 export interface ExperimentExposuresTable {
   visit_id: string;
@@ -215,7 +216,7 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
   ];
   // per sold visit, its exposure's variant by the exposure's key (one index look-up each: sold
   // visits are few next to exposures; a join would read every exposure)
-  const sales = await sql<{ variant: string; sold: number | string; revenue: number | string | null; squares: number | string | null }>`
+  const salesQuery = sql<{ variant: string; sold: number | string; revenue: number | string | null; squares: number | string | null }>`
     SELECT t.variant AS variant, COUNT(*) AS sold, SUM(t.revenue) AS revenue, SUM(t.revenue * t.revenue) AS squares
     FROM (
       SELECT (SELECT x.variant FROM experiment_exposures x WHERE x.visit_id = m.visit_id AND ${sql.join(filters, sql` AND `)}) AS variant, m.revenue AS revenue
@@ -226,7 +227,15 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
         GROUP BY l.visit_id
       ) m
     ) t
-    GROUP BY t.variant`.execute(db);
+    GROUP BY t.variant`;
+  // PostgreSQL's planner prices the thousands of look-ups above past its JIT threshold, and
+  // compiling the query costs more than running it: off for this statement's transaction
+  const sales = isPostgresStore(db)
+    ? await db.transaction().execute(async (trx) => {
+        await sql`SET LOCAL jit = off`.execute(trx);
+        return salesQuery.execute(trx);
+      })
+    : await salesQuery.execute(db);
   // (the sold visits of no exposure in the filter make a group of their own, without a variant)
   const sold = new Map(sales.rows.filter((r) => r.variant !== null).map((r) => [r.variant, r]));
   return (await daily.execute()).map((r) => {
