@@ -253,17 +253,29 @@ function answerRequest(req, res) {
     return res.end(JSON.stringify(stats ? { ...stats, reactServerBuild: renderedWith() } : null) + '\n');
   }
   const { host, 'x-forwarded-host': forwardedHost, 'x-prerender-revalidate': revalidate } = req.headers;
-  const facts = { method: req.method ?? 'GET', target: req.url ?? '/', host, forwardedHost: String(forwardedHost ?? ''), revalidate: String(revalidate ?? '') };
+  const facts = {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    host,
+    forwardedHost: String(forwardedHost ?? ''),
+    revalidate: String(revalidate ?? ''),
+    cookie: req.headers.cookie,
+  };
   const door = doorNow();
   const d = decide(facts, door);
   // A fresh cached page goes out with the head recorded when Next answered it, these headers
   // included: nothing more is set for it (engine/cache/cachedPageReplay.mjs). The decision is
   // the route: the same object for the same host and target, which the replay keys its work by.
-  if (d.kind === 'page' && replay.serveFresh(req, res, d)) return;
+  // (a page under an experiment: the visitor's variant's entry, with its experiment headers and, for a visitor assigned now, the cookie)
+  if (d.kind === 'page' && replay.serveFresh(req, res, /** @type {typeof d} */ (d.experiment?.sameAs ?? d), d.experiment?.headers)) return;
   const routedHost = frontDoor.requestHost(facts, settings.trustForwardedHost);
   // Next, and the pages it renders, see the host the front door routed by.
   if (settings.trustForwardedHost && routedHost) req.headers.host = routedHost;
   secure(res, d, routedHost, door.catalog);
+  if ((d.kind === 'page' || d.kind === 'next') && d.experiment) {
+    const h = d.experiment.headers;
+    for (let i = 0; i < h.length; i += 2) res.setHeader(/** @type {string} */ (h[i]), /** @type {string} */ (h[i + 1]));
+  }
   const answer = frontDoor.answerOf(d);
   if (answer) {
     res.writeHead(answer.status, answer.headers);

@@ -197,6 +197,209 @@ export interface Brand {
    */
   routes: [Route, ...Route[]];
   /**
+   * Experiments on this brand's pages: each shows two or more variants of the pages of the routes it covers, every visitor sticking to one variant (a first-party cookie), every variant a cached page of its own (docs/operators/experiments.md).
+   *
+   * @maxItems 20
+   */
+  experiments?:
+    | []
+    | [Experiment]
+    | [Experiment, Experiment]
+    | [Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment]
+    | [Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment, Experiment]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ]
+    | [
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment,
+        Experiment
+      ];
+  /**
    * Content sections this site has; each adds its pages after the brand's own routes; a route of the brand's own with one of their paths replaces that one, at the brand's place in the order. blog: /blog/{page?} (the blog), /blog/{list}/{page?} (a category), /blog/{list}/{slug} (an article), /tag, /tag/{slug}, /author, /author/{slug}. hub: /hub, /hub/{slug}. answers: /answers/{page?}, /answers/{slug}.
    *
    * @minItems 1
@@ -572,6 +775,128 @@ export interface Route {
      */
     [k: string]: string | boolean;
   };
+}
+/**
+ * An experiment: the pages of the routes it covers are shown in two or more variants, each visitor assigned one by a hash of a first-party visitor id and the experiment's id, sticky (a cookie) on every page of the experiment and after a reload. The first variant is the control.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "experiment".
+ */
+export interface Experiment {
+  /**
+   * The experiment's id: in the console, the cookie and the cache keys of its variants. Keep it while the experiment runs; a new id starts over.
+   */
+  id: string;
+  /**
+   * What the experiment tries, for the console.
+   */
+  description?: string;
+  /**
+   * The routes whose pages the experiment covers: a visitor sees the same variant on each.
+   *
+   * @minItems 1
+   * @maxItems 50
+   *
+   * Items: A route's path pattern exactly as this brand's routes write it, e.g. /payday-loans.
+   */
+  routes: [string, ...string[]];
+  /**
+   * The variants, the control first (it is the page as its route shows it, unless it says otherwise). Their weights add up to 100.
+   *
+   * @minItems 2
+   * @maxItems 8
+   */
+  variants:
+    | [ExperimentVariant, ExperimentVariant]
+    | [ExperimentVariant, ExperimentVariant, ExperimentVariant]
+    | [ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant]
+    | [ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant]
+    | [ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant, ExperimentVariant]
+    | [
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant
+      ]
+    | [
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant,
+        ExperimentVariant
+      ];
+  /**
+   * When assignment starts (UTC). Before it every visitor sees the control and nothing is counted.
+   */
+  start: string;
+  /**
+   * When it ends (UTC), if set: from then every visitor sees the control (or the winner, once stopped) and nothing more is counted.
+   */
+  end?: string;
+  /**
+   * What decides the winner: stored leads per visit (the default), submitted forms per visit, sold leads per visit, or revenue per visit.
+   */
+  metric?: 'storedPerVisit' | 'submittedPerVisit' | 'soldPerVisit' | 'revenuePerVisit';
+  /**
+   * Visitors each variant needs before the console names a winner (default 1000).
+   */
+  minimumSample?: number;
+  /**
+   * running: visitors are assigned and counted; paused: everyone sees the control, assignments are kept and nothing is counted; stopped: everyone sees the winner (or the control), the cookie is ignored.
+   */
+  status: 'running' | 'paused' | 'stopped';
+  /**
+   * With "stopped": the variant every visitor sees from now on (the control when left out).
+   */
+  winner?: string;
+}
+/**
+ * One variant: the page of each covered route with these changes. Each change must give a page that builds.
+ *
+ * This interface was referenced by `Brand`'s JSON-Schema
+ * via the `definition` "experimentVariant".
+ */
+export interface ExperimentVariant {
+  /**
+   * The variant's id, e.g. control or short-headline.
+   */
+  id: string;
+  /**
+   * The share of new visitors assigned this variant, in percent; the variants' weights add up to 100. A change only moves new visitors: an assigned visitor keeps their variant.
+   */
+  weight: number;
+  /**
+   * Another layout for the covered routes' pages: one of this brand's layouts or a shared one.
+   */
+  layout?: string;
+  /**
+   * Layout parameters put over each covered route's own: a text for a {param.name}, or true / false to switch a block ("when") on or off.
+   */
+  layoutParams?: {
+    /**
+     * The text, or the switch.
+     */
+    [k: string]: string | boolean;
+  };
+  /**
+   * Texts of the layout replaced, by JSON pointer into the layout the page shows, e.g. "/blocks/0/heading": "Cash before payday". Each pointer must name a text of that layout.
+   */
+  texts?: {
+    /**
+     * The text put there; it may hold page placeholders.
+     */
+    [k: string]: string;
+  };
+  /**
+   * The blocks of the layout the page shows, by index, in the order this variant shows them; every index once (the first block stays the hero).
+   */
+  order?: number[];
 }
 /**
  * One conversion postback to a traffic source.

@@ -28,11 +28,14 @@ import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
 import { throughputRows } from './bench/throughput';
+import { experimentHitRows } from './bench/experimentHit';
+import { experimentPageRows } from './bench/experimentPage';
 import { trafficOverviewRows } from './bench/trafficOverview';
 import { floodMemoryRows } from './bench/floodMemory';
 
 const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'throughput', rows: throughputRows },
+  { name: 'experiment hit', rows: experimentHitRows },
   { name: 'cold render and page cache', rows: coldRenderRows },
   { name: 'idle memory', rows: idleMemoryRows },
   { name: 'HTML size', rows: htmlSizeRows },
@@ -40,6 +43,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'first-load JavaScript', rows: firstLoadJsRows },
   { name: 'lighthouse', rows: lighthouseRows },
   { name: 'console overview', rows: trafficOverviewRows },
+  { name: 'console experiment page', rows: experimentPageRows },
   { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
   { name: 'screening', rows: screeningRows },

@@ -40,10 +40,15 @@ if (values.reset) {
   process.exit(0);
 }
 const brands = [...getCatalog(BLOCK_SPECS).brands.values()].filter((b) => b.brand.country === 'US').map((b) => b.brand.id);
+// the brands' experiments on pages with a fixed path (the demo's landings), filled with exposures
+const experiments = [...getCatalog().brands.values()].flatMap((b) =>
+  b.experiments.list.map((experiment) => ({ brand: b.brand.id, paths: experiment.source.routes.filter((r) => !r.includes('{')), experiment })),
+);
 const documents = [...getBuyers().buyers.keys()];
 let last = 0;
 const done = await writeDemoTraffic(db, {
   brands,
+  experiments,
   buyers: documents.length ? documents : [DEMO_LENDER_ID],
   events: num('events'),
   leads: num('leads'),

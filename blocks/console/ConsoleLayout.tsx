@@ -14,6 +14,7 @@ const NAV: [href: string, label: string, permission: Permission][] = [
   ['/', 'Overview', 'overview.view'],
   ['/leads', 'Leads', 'leads.list'],
   ['/quality', 'Lead quality', 'leads.list'],
+  ['/experiments', 'Experiments', 'overview.view'],
   ['/buyers', 'Buyers', 'buyers.view'],
   ['/brands', 'Brands', 'brands.view'],
   ['/studio', 'Studio', 'studio.view'],
@@ -42,6 +43,23 @@ export function DateRangeFields(props: { from?: string; to?: string; required?: 
         <input type="date" name="to" defaultValue={props.to} required={props.required} className={inputClass} />
       </label>
     </>
+  );
+}
+
+/** A filter chosen from a list, or none (`all`, the empty value). */
+export function FilterSelect({ label, name, value, all, options }: { label: string; name: string; value: string; all: string; options: readonly string[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <select name={name} defaultValue={value} className={inputClass}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -24,8 +24,20 @@
 import { gzipSync } from 'node:zlib';
 import { pageCacheStore } from './boundedPageCache.mjs';
 
-/** Headers that belong to one response's framing, never replayed as recorded. */
-const FRAMING = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'date', 'connection', 'keep-alive']);
+/**
+ * Headers that belong to one response's framing, never replayed as recorded; nor those that belong
+ * to one visitor (a cookie, an experiment's variant: server.mjs hands them to each reply).
+ */
+const FRAMING = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+  'set-cookie',
+  'x-loansites-experiment',
+]);
 /** The names of the headers set on a response, as set (Node has had getRawHeaderNames since 15.13; its types miss it). */
 const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) => /** @type {string[]} */ (/** @type {any} */ (res).getRawHeaderNames());
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
@@ -148,6 +160,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
     /** @type {import('node:http').ServerResponse} */ res,
     /** @type {string} */ key,
     /** @type {string} */ host,
+    /** @type {readonly string[] | undefined} */ extra,
   ) => {
     const entry = fresh(key);
     const rec = entry && recorded.get(entry)?.get(host);
@@ -155,11 +168,25 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
     const { head, body } = acceptsGzip(req.headers['accept-encoding'])
       ? (rec.gzip ??= prepare(entry, rec.headers, true))
       : (rec.plain ??= prepare(entry, rec.headers, false));
-    res.writeHead(200, head);
+    res.writeHead(200, extra?.length ? withExtra(head, extra) : head);
     res.end(req.method === 'HEAD' ? undefined : body);
     const stats = store()?.stats;
     if (stats) stats.replayed++;
     return true;
+  };
+
+  /**
+   * A prepared head with a visitor's headers after it: made once per head and list (a variant's
+   * list is one object per variant), a new one only for a visitor's first assignment.
+   * @type {WeakMap<string[], WeakMap<readonly string[], string[]>>}
+   */
+  const extended = new WeakMap();
+  const withExtra = (/** @type {string[]} */ head, /** @type {readonly string[]} */ extra) => {
+    let byList = extended.get(head);
+    if (!byList) extended.set(head, (byList = new WeakMap()));
+    let made = byList.get(extra);
+    if (!made) byList.set(extra, (made = [...head, ...extra]));
+    return made;
   };
 
   const api = {
@@ -169,8 +196,9 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * path of a replayed hit: no allocation of its own once the route's key is known.
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
      * @param {Route} route the internal page and normalised host the front door routed the request to
+     * @param {readonly string[]} [extra] headers of this visitor's own, after the recorded ones (a flat [name, value, …] list)
      */
-    serveFresh(req, res, route) {
+    serveFresh(req, res, route, extra) {
       if (!plainRequest(req)) return false;
       let key = keys.get(route);
       if (key === undefined) {
@@ -178,7 +206,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
         if (key === undefined) return false;
         keys.set(route, key);
       }
-      return key !== null && reply(req, res, key, route.host);
+      return key !== null && reply(req, res, key, route.host, extra);
     },
 
     /**
@@ -238,7 +266,7 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
      * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {Candidate} c
      */
     serve(req, res, c) {
-      return reply(req, res, c.key, c.host);
+      return reply(req, res, c.key, c.host, undefined);
     },
 
     /**

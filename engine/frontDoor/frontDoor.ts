@@ -28,13 +28,17 @@
  *    /.well-known/loansites-certificate-keys.json (the keys that verify them), handed to their
  *    API routes (engine/browser/certificatePath.ts), which read the brand from the host;
  * 8. page — a brand page: its internal URL, its Content-Security-Policy (what it uses from third
- *    parties) and whether it may use geolocation; replayable from the page cache;
+ *    parties) and whether it may use geolocation; replayable from the page cache. A page under
+ *    an experiment names the visitor's variant (./experiment.ts): each variant that changes the
+ *    page is a page of its own, at its own internal URL and cache entry; the canonical URL,
+ *    the visitor's URL and everything else stay the page's;
  * 9. not found — the brand's own 404 page.
  * Routing here, not in next.config.ts rewrites: Next sends every rewrite to the browser, and with
  * it the client's rewrite resolver (~3 KiB gzip of JavaScript on every page).
  */
 import type { PagePolicy } from '../site/csp.mjs';
 import type { Catalog } from '../site/catalog';
+import type { CompiledRoute } from '../site/routes';
 import { pageUsesGeolocation } from '../site/geolocation';
 import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
 import { pagePolicy } from '../site/pagePolicy';
@@ -44,6 +48,7 @@ import { certificateRouteOf } from '../browser/certificatePath';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
+import { dataWithVariant, underExperiment, withVariant, type PageExperiment } from './experiment';
 import {
   brandDataUrl,
   CLIENT_BRAND,
@@ -68,6 +73,8 @@ export interface RequestFacts {
   forwardedHost?: string | undefined;
   /** x-prerender-revalidate: Next's own revalidation presents the build's preview-mode id */
   revalidate?: string | undefined;
+  /** the Cookie header: only the experiments' cookie is read (./experiment.ts) */
+  cookie?: string | undefined;
 }
 
 /** What the front door decides by: the catalog and a few settings of the running server. */
@@ -85,19 +92,34 @@ export interface Door {
   env: Record<string, string | undefined>;
   /** the built-in demo lender exists here (engine/sale/demoRoutes.ts demoLenderAvailable): its offer page is served on the brands' hosts */
   demoLender?: boolean;
+  /** the time experiments are judged at (Date.now by default) */
+  now?: () => number;
+  /** a new first-party visitor id, for a visitor without the experiments' cookie (random by default) */
+  newVisitorId?: () => string;
 }
 
 export type Decision =
   | { kind: 'refuse'; status: 400 | 404 | 405; reason: string }
   /** url: what Next is handed; undefined for a path the console does not have (404) */
   | { kind: 'console'; host: string; url: string | undefined }
-  | { kind: 'next'; url: string }
+  /** experiment: a data request for a page under an experiment (the client router's), with the visitor's variant */
+  | { kind: 'next'; url: string; experiment?: PageExperiment }
   | { kind: 'unknownHost'; host: string }
   | { kind: 'unavailable'; brand: string; problems: string[] }
   | { kind: 'redirect'; status: 302 | 308; location: string }
   | { kind: 'seo'; brand: string; url: string }
   | { kind: 'demoLender'; brand: string; url: string }
-  | { kind: 'page'; brand: string; host: string; url: string; page: string; policy: PagePolicy; geolocation: boolean }
+  | {
+      kind: 'page';
+      brand: string;
+      host: string;
+      url: string;
+      page: string;
+      policy: PagePolicy;
+      geolocation: boolean;
+      /** the visitor's variant of the experiment covering the page, if one does */
+      experiment?: PageExperiment;
+    }
   | { kind: 'notFound'; brand: string; url: string; policy: PagePolicy };
 
 /** Methods no page has (Next would answer them with a 500). */
@@ -116,7 +138,14 @@ export function demoLenderPageUrl(search: string): string {
   return offer === null ? DEMO_LENDER_PAGE : `${DEMO_LENDER_PAGE}?${new URLSearchParams({ o: offer })}`;
 }
 
-export function decide(req: RequestFacts, door: Door): Decision {
+/** What happens to a request: the route it takes, then for a page under an experiment the visitor's variant. */
+export const decide = (req: RequestFacts, door: Door): Decision => withVariant(decideRoute(req, door), req, door);
+
+/**
+ * The route a request takes, the same for every visitor (engine/frontDoor/server.ts remembers it
+ * per host and target); a page under an experiment is then given the visitor's variant (withVariant).
+ */
+export function decideRoute(req: RequestFacts, door: Door): Decision {
   if (REFUSED_METHODS.has(req.method)) return { kind: 'refuse', status: 405, reason: `Method ${req.method} is not allowed` };
   if (!req.target.startsWith('/'))
     return req.method === 'OPTIONS'
@@ -152,7 +181,8 @@ export function decide(req: RequestFacts, door: Door): Decision {
     const url = brandDataUrl(req.target, brandId);
     if (!url) return { kind: 'next', url: req.target };
     const pagePath = dataPagePath(url);
-    return pagePath !== undefined && blogOnly(pagePath) ? notFound : { kind: 'next', url };
+    if (pagePath !== undefined && blogOnly(pagePath)) return notFound;
+    return dataWithVariant({ kind: 'next', url }, loaded, pagePath, req, door);
   }
 
   if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
@@ -178,16 +208,20 @@ export function decide(req: RequestFacts, door: Door): Decision {
     };
   }
   // the layout this route's pages show: its switched-off blocks ask for no policy
-  const layout = loaded.layout(match.route.layout, match.route.layoutParams);
-  return {
-    kind: 'page',
-    brand: brandId,
-    host,
-    url: internalPath(brandId, path, search),
-    page: internalPath(brandId, path),
-    policy: pagePolicy(loaded.brand, layout, door.env, loaded.specs),
-    geolocation: layout ? pageUsesGeolocation(layout, loaded.specs) : false,
+  const page = (route: CompiledRoute, segment = ''): Decision => {
+    const layout = loaded.layout(route.layout, route.layoutParams);
+    const at = segment + (segment && path === '/' ? '' : path);
+    return {
+      kind: 'page',
+      brand: brandId,
+      host,
+      url: internalPath(brandId, at, search),
+      page: internalPath(brandId, at),
+      policy: pagePolicy(loaded.brand, layout, door.env, loaded.specs),
+      geolocation: layout ? pageUsesGeolocation(layout, loaded.specs) : false,
+    };
   };
+  return underExperiment(page(match.route), loaded, match.route, page);
 }
 
 /** Device features are denied on every response; a page with "Use my location" allows geolocation on its own origin. */

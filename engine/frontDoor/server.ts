@@ -12,7 +12,8 @@ export { previewModeId } from './previewMode';
 export { demoLenderAvailable } from '../sale/demoAvailable';
 
 import type { Catalog } from '../site/catalog';
-import { decide, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';
+import { decideRoute, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';
+import { withVariant } from './experiment';
 
 /**
  * `decide`, with a brand page's decision remembered per host and target (bounded) for as long as
@@ -21,6 +22,8 @@ import { decide, REFUSED_METHODS, type Decision, type Door, type RequestFacts } 
  * but the host, the target, the catalog and the environment. Kept by host, then by target, so a
  * hit looks up the strings as the request has them (no key joined from them on every request);
  * a remembered decision is the same object on every hit (the replay keys its own work by it).
+ * What is remembered is the route; a page under an experiment then gets the visitor's variant
+ * (./experiment.ts), itself one object per variant.
  */
 export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) => Decision {
   let catalog: Catalog | undefined;
@@ -34,8 +37,8 @@ export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) =>
     }
     const host = door.trustForwardedHost ? `${req.host}\n${req.forwardedHost}` : `${req.host}`;
     const known = pages.get(host)?.get(req.target);
-    if (known && !REFUSED_METHODS.has(req.method)) return known;
-    const d = decide(req, door);
+    if (known && !REFUSED_METHODS.has(req.method)) return withVariant(known, req, door);
+    const d = decideRoute(req, door);
     if (d.kind === 'page' && host.length + req.target.length < 1024) {
       if (size >= max) {
         pages.clear();
@@ -46,6 +49,6 @@ export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) =>
       if (!targets.has(req.target)) size++;
       targets.set(req.target, d);
     }
-    return d;
+    return withVariant(d, req, door);
   };
 }

@@ -17,6 +17,7 @@ import { withSharedRoutes } from '../browser/sharedRoutes';
 import { locate, parseJson, type ParsedJson } from '../validate/locate';
 import { checkBrandSchema, checkLayoutSchema, checkPartSchema } from '../validate/schema';
 import { checkBrand, type FileProblem, type LayoutSource } from './brandChecks/semantic';
+import { compileExperiments, type BrandExperiments } from './experiments/compile';
 
 export interface Source {
   /** path relative to the project root, e.g. brands/ipaydayloans.json */
@@ -32,6 +33,8 @@ export interface LoadedBrand {
   layout(name: string, params?: LayoutParams): Layout | undefined;
   /** every block type's spec: the catalog's (Catalog.specs), here for whatever works on one brand */
   specs: BlockSpecs;
+  /** the brand's experiments: which covers a route, and the route each variant's page renders from */
+  experiments: BrandExperiments;
 }
 
 export interface Catalog {
@@ -84,7 +87,9 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   // one per layout with switches for routes that give none
   const filled = new WeakMap<LayoutParams, Layout>();
   const unswitched = new Map<string, Layout>();
-  const named = (name: string) => own[name] ?? shared.get(name)?.layout;
+  // an experiment's variant layouts, under names no layout file can have (engine/site/experiments/compile.ts)
+  const variants = new Map<string, Layout>();
+  const named = (name: string) => variants.get(name) ?? own[name] ?? shared.get(name)?.layout;
   const layout = (name: string, params?: LayoutParams): Layout | undefined => {
     const found = named(name);
     if (!found) return found;
@@ -98,7 +103,8 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   const routes = withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i));
   // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
   for (const r of routes) layout(r.layout, r.layoutParams);
-  return { brand, file, routes, layout, specs };
+  const experiments = compileExperiments(brand, routes, layout, (name, made) => variants.set(name, made));
+  return { brand, file, routes, layout, specs, experiments };
 }
 
 /**

@@ -15,11 +15,15 @@ export async function buildPageModel(
   catalog: Catalog,
   brandId: string,
   path: string,
-  opts: { draftMode?: boolean; source?: ContentSource; now?: Date } = {},
+  opts: { draftMode?: boolean; source?: ContentSource; now?: Date; variant?: { experiment: string; variant: string } } = {},
 ): Promise<PageModel | 'notFound'> {
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return 'notFound';
-  const match = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  const matched = path === NOT_FOUND_PATH ? undefined : matchPath(loaded, path);
+  // an experiment's variant: the same page (path, params, canonical) from the variant's route
+  const variantRoute = matched && opts.variant && loaded.experiments.variantRoute(matched.route, opts.variant.experiment, opts.variant.variant);
+  if (opts.variant && !variantRoute) return 'notFound';
+  const match = matched && variantRoute ? { ...matched, route: variantRoute } : matched;
   // Only a real page (or the brand's own 404 page) is ever rendered and cached: a path that no
   // route of the brand matches is notFound here too, whoever asks for it.
   if (!match && path !== NOT_FOUND_PATH) return 'notFound';

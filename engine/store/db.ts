@@ -25,6 +25,7 @@ import type { TrafficDailyTable, TrafficEventsTable, TrafficHourlyTable, Traffic
 import type { TrafficDailyPairsTable } from './trafficPairs';
 import type { AdCostsTable } from './costs';
 import type { DocumentRevisionsTable } from './revisions';
+import type { ExperimentDailyTable, ExperimentExposuresTable } from './experiments';
 import type { LeadCertificateClaimsTable, LeadCertificatesTable } from './certificates';
 import type { AlertDeliveriesTable, AlertEpisodesTable, AlertRulesTable, ConsoleSignInLinksTable, CurrencyRatesTable } from './consoleMoney';
 
@@ -75,6 +76,8 @@ export interface Database {
   alert_episodes: AlertEpisodesTable;
   alert_deliveries: AlertDeliveriesTable;
   console_sign_in_links: ConsoleSignInLinksTable;
+  experiment_exposures: ExperimentExposuresTable;
+  experiment_daily: ExperimentDailyTable;
 }
 
 export type Store = Kysely<Database>;

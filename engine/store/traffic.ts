@@ -21,6 +21,7 @@ import { hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
+import { writeExperimentCounts, type ExposureInput } from './experiments';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -97,6 +98,8 @@ export interface TrafficEventInput {
 export interface TrafficBatch {
   visits: VisitRow[];
   events: TrafficEventInput[];
+  /** experiment exposures the batch's page views made (./experiments.ts) */
+  exposures?: ExposureInput[];
 }
 
 const CHUNK = 200;
@@ -140,6 +143,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       for (const r of rows) dims.set(r.id, { brand: r.brand, campaign: r.campaign, source: r.source, landing: r.landing_path, device: r.device });
     }
     const firsts = new Set<string>();
+    const marks: { visit_id: string; stage: string }[] = [];
     const stageRows = [
       ...new Map(
         batch.events.filter((e) => stageOf(e)).map((e) => [`${e.visitId}\n${stageOf(e)}`, { visit_id: e.visitId, stage: stageOf(e), created_at: e.createdAt }]),
@@ -153,6 +157,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
         .returning(['visit_id', 'stage'])
         .execute();
       for (const r of marked) firsts.add(`${r.visit_id}\n${r.stage}`);
+      marks.push(...marked);
     }
     // The first event of a newly marked stage counts; any other of that stage is a repeat.
     const repeatedOf = (e: TrafficEventInput): number => {
@@ -171,6 +176,8 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       ...(dims.get(e.visitId) ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
     }));
     for (const part of chunks(events)) await trx.insertInto('traffic_events').values(part).execute();
+    // experiments: the batch's exposures, and the stages exposed visits reached (./experiments.ts)
+    await writeExperimentCounts(trx, batch.exposures ?? [], marks, dims);
 
     await addToRollups(trx, hourlyIncrements(newVisits, events));
     return { visits: newVisits.length, events: events.length };

@@ -21,6 +21,8 @@ import { newId, type LeadsTable } from '../store/leads';
 import { addToRollups, hourlyIncrements, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
 import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../store/saleTables';
 import { deviceClass, visitRow } from '../store/trafficRules';
+import { bucketOf, variantByWeight, type LiveExperiment } from '../site/experiments/assign';
+import { rebuildExperimentDaily } from '../store/experiments';
 
 /** A demo lead's environment (engine/leads/environment.ts: anything but "production" is a test lead). */
 export const DEMO_ENVIRONMENT = 'demo';
@@ -39,7 +41,16 @@ export interface DemoOptions {
   /** buyer ids the sales go to, each a buyer the server knows (its documents, or the demo lender) */
   buyers?: string[];
   onProgress?: (done: { events: number; leads: number; visits: number }) => void;
+  /**
+   * Experiments whose pages demo visits land on: each such visit is exposed to a variant (by the
+   * weights, as the front door assigns), and every variant after the control converts a fifth
+   * more often, so the console's experiment page has a story to tell.
+   */
+  experiments?: readonly { brand: string; paths: readonly string[]; experiment: LiveExperiment }[];
 }
+
+/** How much more often a demo visit shown a variant other than the control goes on to apply. */
+export const DEMO_VARIANT_LIFT = 1.2;
 
 /** The default brands and buyer: brands of the catalog and the built-in demo lender (tests/unit/demo-traffic.test.ts checks them). */
 export const DEMO_BRANDS = ['ipaydayloans', 'ustitleloans', 'usinstallmentloans', 'personalloans', 'honestloans', 'unityloan'];
@@ -125,6 +136,12 @@ export async function writeDemoTraffic(
     const brand = pick(brands);
     const landing = pick(LANDINGS);
     const now = new Date(at);
+    const tested = o.experiments?.find(
+      (x) => x.brand === brand && x.paths.includes(landing) && x.experiment.status === 'running' && at >= x.experiment.startMs,
+    );
+    const variant = tested && variantByWeight(bucketOf(id, tested.experiment.id), tested.experiment.variants);
+    if (tested && variant) (batch.exposures ??= []).push({ visitId: id, brand, experiment: tested.experiment.id, variant, createdAt: now.toISOString() });
+    const applies = 0.28 * (variant && variant !== tested.experiment.variants[0]!.id ? DEMO_VARIANT_LIFT : 1);
     batch.visits.push(
       visitRow(
         id,
@@ -152,7 +169,7 @@ export async function writeDemoTraffic(
     const views = 1 + Math.floor(rnd() * rnd() * 4);
     for (let i = 0; i < views; i++) ev('page_view');
     if (rnd() < 0.3) ev('amount_used');
-    if (rnd() < 0.28) {
+    if (rnd() < applies) {
       ev('apply_view', { path: '/apply' });
       const state = pick(STATES);
       if (rnd() < 0.05) ev('state_refused', { path: '/apply', state: pick(['NY', 'VT', 'MD']) });
@@ -287,6 +304,8 @@ export async function resetDemoTraffic(db: Store): Promise<{ leads: number; visi
       await trx.deleteFrom(table).where('lead_id', 'like', like).execute();
     const leads = await trx.deleteFrom('leads').where('id', 'like', like).executeTakeFirst();
     await trx.deleteFrom('traffic_events').where('visit_id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    await trx.deleteFrom('experiment_exposures').where('visit_id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
+    await rebuildExperimentDaily(trx);
     await trx.deleteFrom('traffic_visits').where('id', 'like', `${DEMO_VISIT_PREFIX}%`).execute();
     return { leads: Number(leads.numDeletedRows ?? 0), visits: visits.length, events: events.length };
   });

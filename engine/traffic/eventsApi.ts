@@ -21,6 +21,8 @@ import type { TrafficBatch } from '../store/traffic';
 import { deviceClass, metricOf, visitRow } from '../store/trafficRules';
 import { issueVisitId, verifyVisitId } from './visitId';
 import { sharedTrafficWriter } from './writer';
+import { exposuresOf } from './exposures';
+import { getCatalog } from '../site/catalog';
 
 /** A checked body with its visit's id (verified, or issued for it). */
 type VisitBatch = EventBatch & { visitId: string };
@@ -82,5 +84,6 @@ export async function acceptEvents(
   const { visitId, issued } = visitOfBody(body, brand);
   await admit(visitId, issued, body.events.length, brand);
   const batch = batchOf({ ...body, visitId }, { brand, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
-  return { ...batch, visitId, issued };
+  const exposures = exposuresOf(body.events, { visitId, loaded: getCatalog().brands.get(brand), cookie: req.headers.cookie, now });
+  return { ...batch, ...(exposures.length ? { exposures } : {}), visitId, issued };
 }

@@ -16,6 +16,7 @@
 import { getStore, type Store } from '../store/db';
 import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
 import { hourOf, type VisitRow } from '../store/trafficRules';
+import type { ExposureInput } from '../store/experiments';
 
 export const FLUSH_MS = Number(process.env.EVENTS_FLUSH_MS ?? 1000);
 export const FLUSH_AT = 500;
@@ -35,6 +36,7 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
   const { flushMs = FLUSH_MS, flushAt = FLUSH_AT, maxQueued = MAX_QUEUED } = opts;
   let visits: VisitRow[] = [];
   let events: TrafficEventInput[] = [];
+  let exposures: ExposureInput[] = [];
   let refused = new Map<string, { hour: string; brand: string; count: number }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
@@ -45,9 +47,10 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const batch = { visits, events: events.slice(0, MAX_BATCH) };
+    const batch = { visits, events: events.slice(0, MAX_BATCH), exposures };
     const lost = [...refused.values()];
     visits = [];
+    exposures = [];
     events = events.slice(MAX_BATCH);
     refused = new Map();
     inflight += batch.events.length;
@@ -100,6 +103,7 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
       }
       visits.push(...batch.visits);
       events.push(...batch.events);
+      if (batch.exposures) exposures.push(...batch.exposures);
       if (events.length >= flushAt && !inflight) void flush();
       else schedule();
     },

@@ -5,7 +5,7 @@
  * overview): the stages up to stored leads from the event rollups, the money from the sale records.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, DataTable, FilterSelect, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts';
 import { money, num, pct, when } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/site/catalog';
@@ -211,23 +211,6 @@ function Comparison({ now, before, period, cur }: { now: Totals; before: Totals;
         ];
       })}
     />
-  );
-}
-
-/** A filter chosen from a list, or none (`all`, the empty value). */
-function FilterSelect({ label, name, value, all, options }: { label: string; name: string; value: string; all: string; options: readonly string[] }) {
-  return (
-    <label className="flex flex-col text-sm">
-      {label}
-      <select name={name} defaultValue={value} className={inputClass}>
-        <option value="">{all}</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * POST /api/revalidate — for a CMS webhook. Header x-revalidate-secret must equal
  * REVALIDATE_SECRET (401 otherwise, nothing read or rebuilt); the JSON body {brand, paths} is
- * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413).
+ * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413). A
+ * page under an experiment is revalidated with each of its variants' pages.
  */
 import type { NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
@@ -11,6 +12,7 @@ import { ApiError } from '../../engine/http/api';
 import { internalPath } from '../../engine/browser/requestPath';
 import { json, route } from '../../engine/http/route';
 import { secretMatches } from '../../engine/http/preview';
+import { variantPathsOf } from '../../engine/site/experiments/pages';
 
 export const config = { api: { bodyParser: false } };
 
@@ -25,12 +27,14 @@ export default route(
     body: json<RevalidateRequest>(schema, REVALIDATE_BODY_LIMIT),
   },
   async ({ res, body: { brand, paths } }) => {
-    if (!getCatalog().brands.has(brand)) throw new ApiError(404, `No brand "${brand}"`);
+    const loaded = getCatalog().brands.get(brand);
+    if (!loaded) throw new ApiError(404, `No brand "${brand}"`);
     const revalidated: string[] = [];
     const failed: { path: string; error: string }[] = [];
     for (const path of paths) {
       try {
-        await (res as NextApiResponse).revalidate(internalPath(brand, path));
+        // a page under an experiment: each variant's copy too
+        for (const at of [path, ...variantPathsOf(loaded, path)]) await (res as NextApiResponse).revalidate(internalPath(brand, at));
         revalidated.push(path);
       } catch (err) {
         failed.push({ path, error: (err as Error).message });

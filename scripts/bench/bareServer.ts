@@ -50,11 +50,13 @@ export async function loadWithCpu(
   path: string,
   seconds: number,
   rate?: number,
+  /** more request headers (a cookie) */
+  headers: Record<string, string> = {},
 ): Promise<{ rps: number; cpuUs: number }> {
   const before = cpuSeconds(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
-    headers: { host },
+    headers: { host, ...headers },
     connections: 20,
     duration: seconds,
     pipelining: 1,

@@ -219,7 +219,7 @@ test('a viewer sees the aggregates only: leads and a lead are 403', async ({ pag
   await signIn(page, email);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
   // the studio too, read-only: every role may look at the brands there
-  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Overview', 'Brands', 'Studio']);
+  await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link')).toHaveText(['Overview', 'Experiments', 'Brands', 'Studio']);
   await checkPage(page, '/leads', 'Not for your role', 403);
   await checkPage(page, `/leads/${leadId}`, 'Not for your role', 403);
   await expect(page.getByText(leadEmail)).toHaveCount(0);

@@ -9,7 +9,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { leadInFacts, leadInRoles } from '../../engine/site/leadIn';
-import { brandUrl, expectNoAxeViolations } from './helpers';
+import { brandUrl, expectNoAxeViolations, layoutShifts, watchLayoutShifts } from './helpers';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 /** Every brand's pages that open on an input, a sample path for each route ({amount} → 500). */
@@ -48,13 +48,7 @@ for (const viewport of [
     let page: Page;
     test.beforeAll(async ({ browser }) => {
       context = await browser.newContext({ viewport, hasTouch: true });
-      await context.addInitScript(() => {
-        const w = window as unknown as { __shift: number };
-        w.__shift = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__shift += e.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await watchLayoutShifts(context);
       page = await context.newPage();
     });
     test.afterAll(() => context?.close());
@@ -71,7 +65,7 @@ for (const viewport of [
           .evaluate((h) => h.getBoundingClientRect().bottom);
         expect(box.y).toBeGreaterThanOrEqual(headerBottom);
         expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
-        expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
+        expect(await layoutShifts(page)).toBeLessThan(0.01);
         // the cost note stays beside the amount on a page the widget opens
         if (!/apply|application/.test(path)) await expect(page.locator('[data-hero-cta] [data-cost-note]')).toContainText('not a lender');
       });

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { request as httpRequest, type Agent } from 'node:http';
 import { E2E_PORT } from '../../playwright.config';
 
@@ -41,3 +41,17 @@ export function rawGet(path: string, host: string, opts: { port?: number; agent?
     req.end();
   });
 }
+
+/** Sums the layout shifts (without recent input) of every page the context opens, from the first paint on: read with layoutShifts(page). */
+export async function watchLayoutShifts(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__shift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shifts summed so far on a page of a context watchLayoutShifts watches. */
+export const layoutShifts = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __shift: number }).__shift);

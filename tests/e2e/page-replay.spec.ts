@@ -17,7 +17,8 @@ const ON_PORT = PORT + 72;
 const OFF_PORT = PORT + 73;
 const PAGES: [host: string, path: string][] = [
   ['ipaydayloans.localhost', '/'],
-  ['ipaydayloans.localhost', '/payday-loans'],
+  // (/payday-loans is under the demo experiment: each cookieless request a variant of its own; tests/e2e/experiments.spec.ts replays those)
+  ['ipaydayloans.localhost', '/installment-loans'],
   ['ipaydayloans.localhost', '/location/ca/los-angeles'],
   ['ipaydayloans.localhost', '/apply'],
   ['usbadcreditloans.localhost', '/payday-loans/location/california'],

@@ -70,7 +70,7 @@ describe('the internal prefix', () => {
     [IPAYDAY, '/_brandx', undefined, BRAND_404],
     [IPAYDAY, '/_404', undefined, BRAND_404],
     ['evil.com', '/__loansites-proxy', undefined, { kind: 'unknownHost', host: 'evil.com' }],
-    [IPAYDAY, '/payday-loans', undefined, { kind: 'page', url: '/_brand/ipaydayloans/payday-loans' }],
+    [IPAYDAY, '/installment-loans', undefined, { kind: 'page', url: '/_brand/ipaydayloans/installment-loans' }],
   ] as const)('%s %s (revalidate header %s) → %j', (host, target, revalidate, expected) => {
     expect(on(host, target, { revalidate })).toMatchObject(expected);
   });
@@ -117,7 +117,7 @@ describe('dot segments and encoded separators never reach another page', () => {
 
 describe("the client router's data requests", () => {
   it.each([
-    [IPAYDAY, '/_next/data/b1/_brand/_/payday-loans.json', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json'],
+    [IPAYDAY, '/_next/data/b1/_brand/_/installment-loans.json', '/_next/data/b1/_brand/ipaydayloans/installment-loans.json'],
     [IPAYDAY, '/_next/data/b1/_brand/_.json?x=1', '/_next/data/b1/_brand/ipaydayloans.json?x=1'],
     [
       'weloans.localhost',
@@ -125,7 +125,11 @@ describe("the client router's data requests", () => {
       '/_next/data/b1/_brand/weloans/location/tx.json?brand=_&path=location',
     ],
     // by page path (the router's background HEAD after a navigation; / → index.json, /index… → index/index…)
-    [IPAYDAY, '/_next/data/b1/payday-loans.json?brand=_&path=payday-loans', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json?brand=_&path=payday-loans'],
+    [
+      IPAYDAY,
+      '/_next/data/b1/installment-loans.json?brand=_&path=installment-loans',
+      '/_next/data/b1/_brand/ipaydayloans/installment-loans.json?brand=_&path=installment-loans',
+    ],
     [IPAYDAY, '/_next/data/b1/location/tx.json', '/_next/data/b1/_brand/ipaydayloans/location/tx.json'],
     [IPAYDAY, '/_next/data/b1/index.json', '/_next/data/b1/_brand/ipaydayloans.json'],
     [IPAYDAY, '/_next/data/b1/index/index.json', '/_next/data/b1/_brand/ipaydayloans/index.json'],
@@ -154,7 +158,7 @@ describe("what a brand host's request becomes", () => {
   it.each([
     ['/', { kind: 'page', url: '/_brand/ipaydayloans' }],
     ['/?gclid=x', { kind: 'page', url: '/_brand/ipaydayloans?gclid=x' }],
-    ['/payday-loans', { kind: 'page', url: '/_brand/ipaydayloans/payday-loans' }],
+    ['/installment-loans', { kind: 'page', url: '/_brand/ipaydayloans/installment-loans' }],
     ['/location/tx/houston?source1=a&b=2', { kind: 'page', url: '/_brand/ipaydayloans/location/tx/houston?source1=a&b=2' }],
     // brand paths that start like the API or a public folder are the brand's (here: its 404 page)
     ['/apiary', BRAND_404],
@@ -431,7 +435,7 @@ describe('what a page is sent with', () => {
 
   it('a remembered page decision is the same as a fresh one, and a refused method is still refused', () => {
     const remembering = rememberingPages();
-    const facts = { method: 'GET', target: '/payday-loans', host: IPAYDAY };
+    const facts = { method: 'GET', target: '/installment-loans', host: IPAYDAY };
     expect(remembering(facts, door)).toEqual(decide(facts, door));
     expect(remembering(facts, door)).toBe(remembering(facts, door));
     expect(remembering({ ...facts, method: 'TRACE' }, door)).toMatchObject({ kind: 'refuse', status: 405 });

@@ -21,6 +21,7 @@ import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, checkSwi
 import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
 import { consentLookProblems } from '../consentLook';
+import { checkExperiments } from './experiments';
 
 export interface FileProblem extends Problem {
   file: string;
@@ -234,6 +235,15 @@ export function checkBrand(
       for (const p of checkLayoutUse(brand, filled, group, checkLink, checkItemTemplate, specs)) problems.push({ ...p, pointer: written(p.pointer) });
     }
   }
+
+  // Experiments: each variant's page gets the same checks as a route's (what checkLink adds is taken back and returned).
+  const pageProblems = (source: LayoutSource, routes: readonly CompiledRoute[], params: CompiledRoute['layoutParams']): FileProblem[] => {
+    const before = problems.length;
+    const filled = { ...source, layout: withLayoutParams(source.layout, params) };
+    const found = [...checkLayoutParams(source, routes, file), ...checkLayoutUse(brand, filled, routes, checkLink, checkItemTemplate, specs)];
+    return [...problems.splice(before), ...found];
+  };
+  problems.push(...checkExperiments(brand, file, compiled, layoutOf, pageProblems));
   return problems;
 }
 

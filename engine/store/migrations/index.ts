@@ -29,6 +29,7 @@ import * as m019 from './019_console_user_admin';
 import * as m020 from './020_consent_provider';
 import * as m021 from './021_editor_brands';
 import * as m022 from './022_console_money';
+import * as m023 from './023_experiment_exposures';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['020_consent_provider', m020],
   ['021_editor_brands', m021],
   ['022_console_money', m022],
+  ['023_experiment_exposures', m023],
 ];
 
 export const migrationProvider: MigrationProvider = {

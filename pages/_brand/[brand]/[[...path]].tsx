@@ -16,6 +16,7 @@ import { BLOCK_SPECS } from '../../../blocks/generated/specs';
 import { NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
 import { buildPageModel } from '../../../engine/site/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
+import { readVariantPath } from '../../../engine/site/experiments/variants';
 
 /** A page's lifetime in the cache (not exported: a page module's exports are sent to the browser). */
 const REVALIDATE_SECONDS = 3600;
@@ -34,10 +35,13 @@ export const getStaticPaths: GetStaticPaths = () => {
 export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ params, draftMode }) => {
   const brand = typeof params?.brand === 'string' ? params.brand : '';
   const segments = Array.isArray(params?.path) ? params.path : [];
-  const path = '/' + segments.join('/');
+  const asked = '/' + segments.join('/');
+  // an experiment's variant is a page of its own (its own cache entry) at /_v~{experiment}~{variant}{path}
+  const variant = readVariantPath(asked);
+  const path = variant?.path ?? asked;
   let model: Awaited<ReturnType<typeof buildPageModel>>;
   try {
-    model = await buildPageModel(getCatalog(BLOCK_SPECS), brand, path, { draftMode: draftMode === true });
+    model = await buildPageModel(getCatalog(BLOCK_SPECS), brand, path, { draftMode: draftMode === true, ...(variant ? { variant } : {}) });
   } catch (err) {
     reportServerError(err, { kind: 'getStaticProps', brand, url: path });
     throw err;

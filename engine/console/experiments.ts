@@ -1,0 +1,103 @@
+/**
+ * The console's experiment pages: every brand's experiments as their documents declare them,
+ * and one experiment's results over the overview's filters (dates, campaign, source, device):
+ * per variant its visitors, conversions on the experiment's metric, the rate or mean with its
+ * 95 % interval, the lift over the control and the always-valid decision rule
+ * (engine/traffic/experimentStats.ts), revenue per visit once sales exist — and, until the studio
+ * publishes changes, the change to make in the brand's JSON to pause or stop it.
+ */
+import type { Experiment } from '../../schemas/brand.types';
+import type { Catalog } from '../site/catalog';
+import { timeOf } from '../site/experiments/assign';
+import type { Store } from '../store/db';
+import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
+import { judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
+
+export type Metric = NonNullable<Experiment['metric']>;
+export const DEFAULT_METRIC: Metric = 'storedPerVisit';
+export const DEFAULT_MINIMUM_SAMPLE = 1000;
+export const METRIC_LABELS: Record<Metric, string> = {
+  storedPerVisit: 'Stored leads per visit',
+  submittedPerVisit: 'Submitted forms per visit',
+  soldPerVisit: 'Sold leads per visit',
+  revenuePerVisit: 'Revenue per visit',
+};
+
+export interface ListedExperiment {
+  brand: string;
+  file: string;
+  /** the experiment's index in the brand's "experiments" */
+  index: number;
+  experiment: Experiment;
+}
+
+/** Every experiment of every brand, by brand then id. */
+export function listExperiments(catalog: Catalog): ListedExperiment[] {
+  return [...catalog.brands.values()]
+    .flatMap((b) => (b.brand.experiments ?? []).map((experiment, index) => ({ brand: b.brand.id, file: b.file, index, experiment })))
+    .sort((a, b) => (a.brand + a.experiment.id < b.brand + b.experiment.id ? -1 : 1));
+}
+
+/** A variant's sample on a metric: a rate's conversions (each 0 or 1), or revenue in cents. */
+export function sampleOf(t: VariantTotals, metric: Metric): Sample {
+  if (metric === 'revenuePerVisit') return { n: t.visitors, sum: t.revenueCents, squares: t.revenueSquares };
+  const x = metric === 'submittedPerVisit' ? t.submitted : metric === 'soldPerVisit' ? t.sold : t.stored;
+  return { n: t.visitors, sum: x, squares: x };
+}
+
+export interface ExperimentResults {
+  metric: Metric;
+  rate: boolean;
+  minimumSample: number;
+  rows: (VariantResult & { weight: number; totals: VariantTotals; revenuePerVisitCents: number })[];
+  verdict: Verdict;
+  /** revenue per visit is shown once any variant has a sale */
+  hasSales: boolean;
+}
+
+export async function experimentResults(db: Store, listed: ListedExperiment, filter: Omit<ExposureFilter, 'brand' | 'experiment'>): Promise<ExperimentResults> {
+  const e = listed.experiment;
+  const metric = e.metric ?? DEFAULT_METRIC;
+  const minimumSample = e.minimumSample ?? DEFAULT_MINIMUM_SAMPLE;
+  const found = new Map((await variantTotals(db, { ...filter, brand: listed.brand, experiment: e.id })).map((t) => [t.variant, t]));
+  const totals = e.variants.map((v) => found.get(v.id) ?? { variant: v.id, visitors: 0, submitted: 0, stored: 0, sold: 0, revenueCents: 0, revenueSquares: 0 });
+  const rate = metric !== 'revenuePerVisit';
+  const { results, verdict } = judge(
+    totals.map((t) => ({ id: t.variant, sample: sampleOf(t, metric) })),
+    { rate, minimumSample },
+  );
+  return {
+    metric,
+    rate,
+    minimumSample,
+    verdict,
+    hasSales: totals.some((t) => t.sold > 0),
+    rows: results.map((r, i) => ({
+      ...r,
+      weight: e.variants[i]!.weight,
+      totals: totals[i]!,
+      revenuePerVisitCents: mean({ n: totals[i]!.visitors, sum: totals[i]!.revenueCents, squares: 0 }),
+    })),
+  };
+}
+
+/** Where an experiment stands now: running, paused, stopped, not started yet or ended. */
+export function stateOf(e: Experiment, now = Date.now()): string {
+  if (e.status !== 'running') return e.status === 'stopped' ? `stopped${e.winner ? `, ${e.winner} for everyone` : ', control for everyone'}` : 'paused';
+  if (now < timeOf(e.start)) return 'not started yet';
+  if (e.end !== undefined && now >= timeOf(e.end)) return 'ended';
+  return 'running';
+}
+
+/**
+ * The change an action makes to the brand document: its file, the experiment's pointer and the
+ * members to set there, as JSON an operator pastes over the experiment's own (before the studio
+ * publishes it from here).
+ */
+export function actionChange(
+  listed: ListedExperiment,
+  action: { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop'; winner: string },
+): { file: string; pointer: string; json: string } {
+  const members = action.kind === 'stop' ? { status: 'stopped', winner: action.winner } : { status: action.kind === 'pause' ? 'paused' : 'running' };
+  return { file: listed.file, pointer: `/experiments/${listed.index}`, json: JSON.stringify(members, null, 2).replace(/^\{\n|\n\}$/g, '') };
+}

@@ -1,0 +1,104 @@
+/**
+ * The front door's part in experiments (engine/site/experiments/assign.ts has the rules): a page
+ * under an experiment, and the client router's data request for one, get the visitor's variant.
+ *
+ * The route is decided once per host and target (engine/frontDoor/server.ts remembers it); the
+ * variant per request, from the experiments' cookie. Each variant's decision is made once and
+ * kept with the route's (the page cache's replay keys its work by the decision object), so a
+ * visitor who has the cookie costs a cookie read and a map look-up over a page without an
+ * experiment. A visitor assigned now gets the same decision with the cookie to set.
+ *
+ * While an experiment runs its pages say so in X-Loansites-Experiment: a shared cache in front
+ * (nginx's microcache, deploy/nginx.conf) must not keep one visitor's variant for the next.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LoadedBrand } from '../site/catalog';
+import type { CompiledRoute } from '../site/routes';
+import { matchPath } from '../site/pageMatch';
+import { assignmentCookie, cookieNeedle, heldIn, readAssignments, servingOf } from '../site/experiments/assign';
+import { variantSegment } from '../site/experiments/variants';
+import type { BrandExperiment } from '../site/experiments/compile';
+import type { Decision, Door, RequestFacts } from './frontDoor';
+
+/** The variant a request is served, as its decision names it. */
+export interface PageExperiment {
+  id: string;
+  variant: string;
+  /** the visitor's exposure counts (running, their own variant) */
+  counted: boolean;
+  /** the Set-Cookie value when the visitor was assigned by this request */
+  setCookie?: string;
+  /** headers the response carries for it, as a flat [name, value, …] list */
+  headers: readonly string[];
+  /** for a visitor assigned now: the variant's decision every visitor with the cookie gets (the replay keys its work by that object) */
+  sameAs?: object;
+}
+
+export const EXPERIMENT_HEADER = 'X-Loansites-Experiment';
+
+interface Pending {
+  experiment: BrandExperiment;
+  loaded: LoadedBrand;
+  route: CompiledRoute;
+  /** the decision for the route a variant renders from, at its internal path */
+  make: (route: CompiledRoute, segment: string) => Decision;
+  /** each variant's decision, made once: `${variant} ${counted}` → decision */
+  made: Map<string, Decision>;
+  /** the decisions of visitors who hold their variant while the experiment runs, by variant (the hot path) */
+  held: Map<string, Decision>;
+  /** the experiment's entry in the cookie (heldIn) */
+  needle: string;
+}
+const pending = new WeakMap<Decision, Pending>();
+
+/** A route's decision that an experiment covers: kept with what its variants need (the decision itself when none covers it). */
+export function underExperiment(d: Decision, loaded: LoadedBrand, route: CompiledRoute, make: Pending['make']): Decision {
+  const experiment = loaded.experiments.of(route);
+  if (experiment) pending.set(d, { experiment, loaded, route, make, made: new Map(), held: new Map(), needle: cookieNeedle(experiment.id) });
+  return d;
+}
+
+/** The client router's data request for a page: its variant's data when an experiment covers the page. */
+export function dataWithVariant(d: Decision & { kind: 'next' }, loaded: LoadedBrand, pagePath: string | undefined, _req: RequestFacts, _door: Door): Decision {
+  const match = pagePath === undefined ? undefined : matchPath(loaded, pagePath);
+  if (!match) return d;
+  const brandPrefix = `/_brand/${loaded.brand.id}`;
+  const at = d.url.indexOf(brandPrefix);
+  return underExperiment(d, loaded, match.route, (_route, segment) =>
+    at < 0 || !segment
+      ? { kind: 'next', url: d.url }
+      : { kind: 'next', url: d.url.slice(0, at + brandPrefix.length) + segment + d.url.slice(at + brandPrefix.length) },
+  );
+}
+
+export const newVisitorId = (): string => randomBytes(8).toString('hex');
+
+/** The decision with the visitor's variant, for a route an experiment covers (any other decision as it is). */
+export function withVariant(d: Decision, req: RequestFacts, door: Door): Decision {
+  const p = pending.get(d);
+  if (!p) return d;
+  const e = p.experiment;
+  const now = door.now ? door.now() : Date.now();
+  // a visitor who holds their variant of a running experiment: one scan of the cookie and a look-up
+  const held = heldIn(req.cookie, p.needle);
+  if (held !== undefined && e.status === 'running' && now >= e.startMs && (e.endMs === undefined || now < e.endMs)) {
+    const known = p.held.get(held);
+    if (known) return known;
+  }
+  // otherwise the rules (./assign.ts); the cookie is taken apart only to assign
+  const mine = held === undefined ? readAssignments(req.cookie) : undefined;
+  const serving = servingOf(e, held, () => mine?.visitor ?? (door.newVisitorId ?? newVisitorId)(), now);
+  const key = `${serving.variant} ${serving.counted}`;
+  let made = p.made.get(key);
+  if (!made) {
+    const route = p.loaded.experiments.variantRoute(p.route, e.id, serving.variant) ?? p.route;
+    const base = route === p.route ? d : p.make(route, variantSegment(e.id, serving.variant));
+    const headers = serving.counted ? [EXPERIMENT_HEADER, `${e.id}=${serving.variant}`] : [];
+    made = { ...base, experiment: { id: e.id, variant: serving.variant, counted: serving.counted, headers } } as Decision;
+    p.made.set(key, made);
+  }
+  if (serving.counted && !serving.assigned) p.held.set(serving.variant, made);
+  if (!serving.assigned || !('experiment' in made) || !made.experiment) return made;
+  const setCookie = assignmentCookie(serving.visitor!, mine?.chosen ?? new Map(), e.id, serving.variant, p.loaded.experiments.ids);
+  return { ...made, experiment: { ...made.experiment, setCookie, headers: [...made.experiment.headers, 'Set-Cookie', setCookie], sameAs: made } } as Decision;
+}

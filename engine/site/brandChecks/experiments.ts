@@ -1,0 +1,87 @@
+/**
+ * A brand's experiments, checked beyond their schema: each covers routes the brand has (and no
+ * route is in two), its variants' weights add up to 100, a winner names a variant, the end is
+ * after the start, and every variant builds on every route it covers — its layout exists, its
+ * parameters are the layout's, its texts name texts of the layout, its order names every block
+ * once, and the page it gives passes the same checks as any page (links to real pages, known
+ * placeholders, one hero first…). Each problem is reported at the experiment's own pointer.
+ */
+import type { Brand, Experiment, Layout } from '../../../schemas/brand.types';
+import type { CompiledRoute } from '../routes';
+import { timeOf } from '../experiments/assign';
+import { applyVariant, variantProblems, variantRouteOf } from '../experiments/variants';
+import { withLayoutParams } from '../layoutParams';
+import type { FileProblem, LayoutSource } from './semantic';
+
+/**
+ * @param layoutOf a layout of the brand's or a shared one, by name, with where it was written
+ * @param pageProblems the checks a page of `layout` gets on `routes` (semantic.ts, as for every layout a route uses)
+ */
+export function checkExperiments(
+  brand: Brand,
+  file: string,
+  compiled: readonly CompiledRoute[],
+  layoutOf: (name: string) => LayoutSource | undefined,
+  pageProblems: (source: LayoutSource, routes: readonly CompiledRoute[], params: CompiledRoute['layoutParams']) => FileProblem[],
+): FileProblem[] {
+  const problems: FileProblem[] = [];
+  const add = (pointer: string, message: string) => problems.push({ file, pointer, message });
+  const ids = new Set<string>();
+  const covered = new Map<string, string>();
+  (brand.experiments ?? []).forEach((e: Experiment, i) => {
+    const at = `/experiments/${i}`;
+    if (ids.has(e.id)) add(`${at}/id`, `another experiment is already "${e.id}"; each id appears once`);
+    ids.add(e.id);
+    const routes: CompiledRoute[] = [];
+    e.routes.forEach((path, k) => {
+      const route = compiled.find((r) => r.path === path);
+      if (!route) return add(`${at}/routes/${k}`, `"${path}" is no route of this brand (write a route's path as its routes do, e.g. /payday-loans)`);
+      const other = covered.get(path);
+      if (other) return add(`${at}/routes/${k}`, `"${path}" is already in experiment "${other}"; a page is in one experiment at a time`);
+      covered.set(path, e.id);
+      routes.push(route);
+    });
+    const variantIds = new Set<string>();
+    e.variants.forEach((v, j) => {
+      if (variantIds.has(v.id)) add(`${at}/variants/${j}/id`, `another variant is already "${v.id}"; each id appears once`);
+      variantIds.add(v.id);
+    });
+    const total = e.variants.reduce((s, v) => s + v.weight, 0);
+    if (Math.abs(total - 100) > 1e-9) add(`${at}/variants`, `the variants' weights add up to ${total}, not 100`);
+    if (e.winner !== undefined && !variantIds.has(e.winner))
+      add(`${at}/winner`, `"${e.winner}" is none of this experiment's variants (${[...variantIds].join(', ')})`);
+    if (e.winner !== undefined && e.status !== 'stopped')
+      add(`${at}/winner`, 'a winner is for a stopped experiment: set "status": "stopped" too, or remove it');
+    if (Number.isNaN(timeOf(e.start))) add(`${at}/start`, `"${e.start}" is not a real day or time`);
+    if (e.end !== undefined && Number.isNaN(timeOf(e.end))) add(`${at}/end`, `"${e.end}" is not a real day or time`);
+    else if (e.end !== undefined && timeOf(e.end) <= timeOf(e.start)) add(`${at}/end`, 'the end must come after the start');
+
+    e.variants.forEach((v, j) => {
+      const vat = `${at}/variants/${j}`;
+      for (const route of routes) {
+        const vr = variantRouteOf(route, v);
+        const source = layoutOf(vr.layout);
+        if (!source) {
+          add(`${vat}/layout`, `no layout named "${vr.layout}" (this brand's: ${Object.keys(brand.layouts ?? {}).join(', ') || 'none'}, or a shared one)`);
+          return;
+        }
+        const filled: Layout = withLayoutParams(source.layout, vr.layoutParams);
+        const own = variantProblems(filled, v);
+        for (const p of own) add(vat + p.pointer, `${p.message} (route "${route.path}")`);
+        if (own.length) return;
+        // texts and order apply to the filled layout: it is checked as filled, with no parameters left to give
+        const reworked = v.texts !== undefined || v.order !== undefined;
+        const built = { ...source, layout: reworked ? applyVariant(filled, v) : source.layout };
+        const params = reworked ? undefined : vr.layoutParams;
+        const found = pageProblems(built, [{ ...route, layout: vr.layout, layoutParams: params }], params);
+        const first = found[0];
+        if (first)
+          add(
+            vat,
+            `variant "${v.id}" does not build on route "${route.path}": ${first.message} (${first.file} ${first.pointer || '/'})${found.length > 1 ? ` and ${found.length - 1} more` : ''}`,
+          );
+      }
+    });
+  });
+  return problems;
+}
