@@ -22,7 +22,11 @@ import { availableParallelism } from 'node:os';
 import { loadAverage, loadWithCpu, startBareServer, stopBareServer } from './bareServer';
 import { get, median, rps, startServer, stopServer, type BenchContext, type Row } from './context';
 
-export const CACHED_PAGE = '/payday-loans';
+/**
+ * A page under no experiment: the payday brand's /payday-loans runs the demo experiment, whose
+ * first visits are assigned and sent a cookie (that cost has its own row, experimentHit.ts).
+ */
+export const CACHED_PAGE = '/';
 export const SAME_BYTES_FILE = '/static/bench-page.html';
 /** Requests/s offered to both servers when their CPU per request is compared: well under what either answers on a busy 2-core machine. */
 export const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 1000);

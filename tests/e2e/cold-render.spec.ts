@@ -15,7 +15,8 @@ const ON_PORT = PORT + 77;
 const OFF_PORT = PORT + 78;
 /** Never requested before on either instance; the first one is rendered through Next on both (the direct path learns from it). */
 const PAGES: [host: string, path: string, headers: Record<string, string>][] = [
-  ['ipaydayloans.localhost', '/payday-loans', {}],
+  // not the payday brand's /payday-loans: its demo experiment gives a visitor without a cookie either variant
+  ['cocoloan.localhost', '/payday-loans', {}],
   ['ipaydayloans.localhost', '/', {}],
   ['ipaydayloans.localhost', '/location/ca/los-angeles', { 'accept-encoding': 'gzip, deflate, br' }],
   ['ipaydayloans.localhost', '/location/tx/austin?gclid=abc', {}],
