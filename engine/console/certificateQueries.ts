@@ -22,9 +22,19 @@ export interface LeadCertificateView {
 }
 
 /** The certificate of a lead, or null when it has none kept (never issued, or past its retention). */
-export async function leadCertificate(db: Store, certificateId: string | undefined, now = new Date()): Promise<LeadCertificateView | null> {
+export async function leadCertificate(
+  db: Store,
+  certificateId: string | undefined,
+  now = new Date(),
+): Promise<LeadCertificateView | { unreadable: string } | null> {
   if (!certificateId) return null;
-  const stored = await readCertificate(db, certificateId, now);
+  let stored: Awaited<ReturnType<typeof readCertificate>>;
+  try {
+    stored = await readCertificate(db, certificateId, now);
+  } catch (err) {
+    // sealed with a key this server no longer holds, or damaged: the page says so rather than failing
+    return { unreadable: (err as Error).message };
+  }
   if (!stored) return null;
   const { certificate } = stored.signed;
   const claims = await db

@@ -178,31 +178,36 @@ export default function LeadPage(props: Props) {
       <Facts
         label="Consent certificate"
         facts={
-          certificate
+          certificate && 'unreadable' in certificate
             ? [
-                ['Certificate', certificate.id],
-                ['Signature', certificate.problem ? `does not verify: ${certificate.problem}` : 'verifies'],
-                ['Its page', certificate.pageAddress],
-                ['Issued', when(certificate.issuedAt)],
-                ['Kept until', when(certificate.keptUntil)],
-                ['Page as served (SHA-256)', certificate.htmlSha256 ?? 'not recorded (the page was not in this server’s cache)'],
-                [
-                  'Consent as shown',
-                  certificate.consentMeetsRules
-                    ? 'met the brand’s size and contrast rules'
-                    : `did not meet the brand’s rules: ${certificate.consentProblems.join('; ')}`,
-                ],
-                ['Claimed by', certificate.claims.map((c) => `${c.buyer} (${when(c.at)})`).join(', ') || 'no buyer yet'],
-                ...(lead.consent_provider
-                  ? [
-                      [lead.consent_provider === 'jornaya' ? 'Jornaya LeadiD' : 'TrustedForm certificate', lead.consent_provider_id || 'missing'] as [
-                        string,
-                        string,
-                      ],
-                    ]
-                  : []),
+                ['Certificate', lead.certificate_id ?? ''],
+                ['Signature', `cannot be opened here: ${certificate.unreadable}`],
               ]
-            : [['Certificate', lead.certificate_id ? 'no longer kept' : 'none']]
+            : certificate
+              ? [
+                  ['Certificate', certificate.id],
+                  ['Signature', certificate.problem ? `does not verify: ${certificate.problem}` : 'verifies'],
+                  ['Its page', certificate.pageAddress],
+                  ['Issued', when(certificate.issuedAt)],
+                  ['Kept until', when(certificate.keptUntil)],
+                  ['Page as served (SHA-256)', certificate.htmlSha256 ?? 'not recorded (the page was not in this server’s cache)'],
+                  [
+                    'Consent as shown',
+                    certificate.consentMeetsRules
+                      ? 'met the brand’s size and contrast rules'
+                      : `did not meet the brand’s rules: ${certificate.consentProblems.join('; ')}`,
+                  ],
+                  ['Claimed by', certificate.claims.map((c) => `${c.buyer} (${when(c.at)})`).join(', ') || 'no buyer yet'],
+                  ...(lead.consent_provider
+                    ? [
+                        [lead.consent_provider === 'jornaya' ? 'Jornaya LeadiD' : 'TrustedForm certificate', lead.consent_provider_id || 'missing'] as [
+                          string,
+                          string,
+                        ],
+                      ]
+                    : []),
+                ]
+              : [['Certificate', lead.certificate_id ? 'no longer kept' : 'none']]
         }
       />
       <Facts
