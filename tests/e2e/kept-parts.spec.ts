@@ -11,7 +11,8 @@ const keptTexts = (page: Page) =>
   page.locator('[data-kept]').evaluateAll((els) => els.map((el) => [(el as HTMLElement).dataset.kept, el.textContent?.replace(/\s+/g, ' ').trim()]));
 
 const PAGES: [brand: string, path: string][] = [
-  ['ipaydayloans', '/payday-loans'],
+  // a page under no experiment: the browser and the raw fetch must get the same page
+  ['cocoloan', '/payday-loans'],
   ['usbadcreditloans', '/apply'],
 ];
 
