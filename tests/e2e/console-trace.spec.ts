@@ -14,8 +14,13 @@ const email = `ana-${run}@example.org`;
 const marker = `tracecampaign-${run}`;
 const openLink = (page: import('@playwright/test').Page) => page.getByRole('link', { name: /Open the form trace/ });
 
+// Fully parallel: a worker that runs both tests runs this hook before each, in the same module
+// (the same ids); the leads are stored once.
+let stored = false;
 test.beforeAll(async () => {
   await clearNetworkAttempts();
+  if (stored) return;
+  stored = true;
   const now = new Date();
   const trace = (id: string, mail: string) =>
     JSON.stringify({

@@ -84,11 +84,16 @@ describe('the revalidation route', () => {
   const post = (body: string, secret = 'unit-secret', type = 'application/json') =>
     call('POST', '/revalidate', { 'x-revalidate-secret': secret, 'content-type': type }, body);
 
-  it('rebuilds the named pages of the brand at their internal paths', async () => {
+  it('rebuilds the named pages of the brand at their internal paths, and each variant of a page under an experiment', async () => {
     const res = await post('{"brand":"ipaydayloans","paths":["/blog","/payday-loans"]}');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({ revalidated: ['/blog', '/payday-loans'], failed: [] });
-    expect(revalidated).toEqual(['/_brand/ipaydayloans/blog', '/_brand/ipaydayloans/payday-loans']);
+    // /payday-loans runs the demo experiment: its variant is a cached page of its own
+    expect(revalidated).toEqual([
+      '/_brand/ipaydayloans/blog',
+      '/_brand/ipaydayloans/payday-loans',
+      '/_brand/ipaydayloans/_v~payday-hero-headline~cash-before-payday/payday-loans',
+    ]);
   });
 
   it.each([
