@@ -176,12 +176,15 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
   };
 
   /**
-   * A prepared head with a visitor's headers after it: made once per head and list (a variant's
-   * list is one object per variant), a new one only for a visitor's first assignment.
+   * A prepared head with a visitor's headers after it: made once per head and list for a list the
+   * front door keeps (frozen: a variant's headers, one object per variant); a visitor's own list
+   * (their first assignment, with its cookie) is joined for that one reply and not remembered: an
+   * entry per new visitor in a WeakMap is work for the garbage collector that nothing reuses.
    * @type {WeakMap<string[], WeakMap<readonly string[], string[]>>}
    */
   const extended = new WeakMap();
   const withExtra = (/** @type {string[]} */ head, /** @type {readonly string[]} */ extra) => {
+    if (!Object.isFrozen(extra)) return head.concat(extra);
     let byList = extended.get(head);
     if (!byList) extended.set(head, (byList = new WeakMap()));
     let made = byList.get(extra);
