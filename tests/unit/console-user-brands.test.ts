@@ -5,8 +5,6 @@
  * refused with a message naming it and nothing changes; only an editor's account takes a list;
  * an empty list gives every brand back; each change is audited with the admin as actor.
  */
-import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../engine/console/passwords';
 import { studioRoute } from '../../engine/console/studioApi';
@@ -14,31 +12,12 @@ import { usersRoute } from '../../engine/console/userRoutes';
 import { addUser } from '../../engine/store/console';
 import { userRows } from '../../engine/store/consoleUserAdmin';
 import { bothStores, migratedStore } from '../support/bothStores';
-import { CONSOLE_TEST_HOST, consolePost, consoleSignIn } from '../support/consoleForm';
+import { consolePost, consoleSignIn } from '../support/consoleForm';
+import { studioRequest } from '../support/studioRequest';
 
 const stores = bothStores('loansites-user-brands-');
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
 type Who = { cookie: string; csrf: string };
-
-/** A studio API request as the studio's page sends it. */
-function studioRequest(method: string, path: string, who: Who, body: unknown): IncomingMessage {
-  const raw = Buffer.from(JSON.stringify(body));
-  const req = Readable.from([raw]) as unknown as IncomingMessage;
-  Object.assign(req, {
-    method,
-    url: `/api/console/studio/${path}`,
-    headers: {
-      host: CONSOLE_TEST_HOST,
-      cookie: who.cookie,
-      'x-csrf-token': who.csrf,
-      'sec-fetch-site': 'same-origin',
-      'content-type': 'application/json',
-      'content-length': String(raw.length),
-    },
-    socket: { remoteAddress: '198.51.100.8' },
-  });
-  return req;
-}
 
 describe.each(stores.kinds('user-brands.sqlite'))('%s: an editor’s brands set from the console', (_kind, options) => {
   const db = migratedStore(options);
