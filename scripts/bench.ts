@@ -27,6 +27,7 @@ import { screeningRows } from './bench/screening';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
+import { studioPreviewRows } from './bench/studioPreview';
 import { throughputRows } from './bench/throughput';
 import { experimentHitRows } from './bench/experimentHit';
 import { experimentPageRows } from './bench/experimentPage';
@@ -51,6 +52,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },
   { name: 'studio revision', rows: studioRevisionRows },
+  { name: 'studio preview', rows: studioPreviewRows },
 ];
 
 const root = process.cwd();

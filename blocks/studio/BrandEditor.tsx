@@ -138,7 +138,8 @@ export function BrandEditor(props: BrandEditorProps) {
     return () => window.removeEventListener('keydown', onKey);
   }, [step, props.readOnly]);
 
-  // autosave: a moment (300 ms) after the last edit, the draft is saved over the version this page
+  // autosave: a moment (150 ms: the preview follows the save, and should follow within a second)
+  // after the last edit, the draft is saved over the version this page
   // last saw — one save at a time (a second one sent before the first answers would be refused as
   // a conflict with this very page); edits made meanwhile are saved when it answers
   const saving = useRef(false);
@@ -157,7 +158,10 @@ export function BrandEditor(props: BrandEditorProps) {
         setVersion(answer.value.version);
         savedDoc.current = sent;
         unsaved.current = unsaved.current.slice(sending);
-        setProblems(answer.value.problems ?? []);
+        // the same problems again (the usual case while typing) keep their list, so the form is not
+        // placed and drawn again while the preview frames load
+        const next = answer.value.problems ?? [];
+        setProblems((had) => (JSON.stringify(had) === JSON.stringify(next) ? had : next));
         setSave({ kind: unsaved.current.length ? 'unsaved' : 'saved', message: `Saved as draft version ${answer.value.version}` });
       } else if (answer.status === 409 && answer.current) {
         // someone saved in between: their version, with this page's unsaved edits on top, is saved next
@@ -173,7 +177,7 @@ export function BrandEditor(props: BrandEditorProps) {
       }
       saving.current = false;
       if (answer.ok && unsaved.current.length) setSaveAgain((n) => n + 1);
-    }, 300);
+    }, 150);
     return () => clearTimeout(timer);
   }, [doc, saveAgain, api, props.brandId, props.readOnly]);
 

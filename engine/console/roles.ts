@@ -51,9 +51,19 @@ export function may(role: Role | undefined, permission: Permission): boolean {
 export function mayEditBrand(user: { role: Role | string; brands?: string | null }, brandId: string): boolean {
   if (!isRole(user.role) || !may(user.role, 'studio.edit')) return false;
   if (user.role === 'admin') return true;
-  const named = (user.brands ?? '')
-    .split(',')
-    .map((b) => b.trim())
-    .filter(Boolean);
+  const named = brandList(user.brands ?? '');
   return named.length === 0 || named.includes(brandId);
 }
+
+/** A brand id as brands/ names its files: lower-case letters, digits and hyphens. */
+export const BRAND_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** A list of brand ids as a person types it (comma- or space-separated); none: every brand. */
+export const brandList = (text: string): string[] => [
+  ...new Set(
+    text
+      .split(/[\s,]+/)
+      .map((b) => b.trim())
+      .filter(Boolean),
+  ),
+];

@@ -47,14 +47,12 @@ import { requireUser } from './api';
 import { csrfToken, csrfValid } from './csrf';
 import { sameOriginPost } from './forms';
 import { checkLogo, LOGO_LIMIT, LOGO_PATH } from './logoUpload';
-import { may, mayEditBrand } from './roles';
+import { BRAND_ID, may, mayEditBrand } from './roles';
 
 /** A brand document's body: the largest brand file is ~70 KB; room for growth, not for abuse. */
 export const DRAFT_LIMIT = 1024 * 1024;
 export const SMALL_LIMIT = 16 * 1024;
 export const STUDIO_RATE: RateRule = { name: 'studio', limit: Number(process.env.RATE_LIMIT_STUDIO ?? 600), windowMs: 60_000 };
-
-const BRAND_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const DRAFT_SCHEMA = {
   type: 'object',
@@ -150,10 +148,19 @@ function brandIdOf(raw: string): string {
   return raw;
 }
 
-async function listBrands(ctx: Ctx): Promise<ApiAnswer> {
+/** Every brand the studio lists: the build's files (even broken ones), and those published or drafted in the studio. */
+async function studioBrands(db: Store) {
   const catalog = getCatalog();
-  const [published, drafts] = await Promise.all([publishedBrands(ctx.db), brandDrafts(ctx.db)]);
+  const [published, drafts] = await Promise.all([publishedBrands(db), brandDrafts(db)]);
   const ids = [...new Set([...catalog.brands.keys(), ...catalog.broken.keys(), ...published.keys(), ...drafts.keys()])].sort();
+  return { catalog, published, drafts, ids };
+}
+
+/** The ids of every brand the studio lists (what an editor's account may be limited to). */
+export const studioBrandIds = async (db: Store): Promise<string[]> => (await studioBrands(db)).ids;
+
+async function listBrands(ctx: Ctx): Promise<ApiAnswer> {
+  const { catalog, published, drafts, ids } = await studioBrands(ctx.db);
   const brands = [];
   for (const id of ids) {
     const p = published.get(id);

@@ -14,7 +14,7 @@ import type { Store } from '../store/db';
 import { addUser, audit, listUsers, normaliseEmail, removeUser, resetPassword } from '../store/console';
 import { resetTotp } from './totpStore';
 import { hashPassword, passwordProblem } from './passwords';
-import { isRole, ROLES } from './roles';
+import { BRAND_ID, brandList, isRole, ROLES } from './roles';
 
 export const USAGE = `usage: npm run console:user -- add --email E --role ${ROLES.join('|')} [--brands a,b (editor)] --password-stdin
        npm run console:user -- list
@@ -70,13 +70,9 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
       if (!who) return 2;
       if (!isRole(role)) return usage(`--role must be one of ${ROLES.join(', ')}`);
       // an editor may be limited to some brands in the studio (none named: every brand)
-      const brands = (parsed.values.brands ?? '')
-        .split(',')
-        .map((b) => b.trim())
-        .filter(Boolean);
+      const brands = brandList(parsed.values.brands ?? '');
       if (brands.length && role !== 'editor') return usage('--brands limits an editor to some brands; give it with --role editor');
-      if (brands.some((b) => !/^[a-z0-9][a-z0-9-]{0,62}$/.test(b)))
-        return usage('--brands lists brand ids (lower-case letters, digits, hyphens), comma-separated');
+      if (brands.some((b) => !BRAND_ID.test(b))) return usage('--brands lists brand ids (lower-case letters, digits, hyphens), comma-separated');
       const pw = await password();
       if (pw === undefined) return parsed.values['password-stdin'] ? 1 : 2;
       if (!(await addUser(db, { email: who, role, passwordHash: await hashPassword(pw), brands }))) {

@@ -1,7 +1,8 @@
 /**
  * POST /api/console/users (admin, with the session's CSRF token): add an account (with a
  * temporary password the adding admin is shown once on /users), change a role, disable or enable
- * an account (disabling ends its sessions at once), reset a second factor. The same store
+ * an account (disabling ends its sessions at once), reset a second factor, limit an editor to
+ * some brands in the studio (or let it edit every brand). The same store
  * functions the CLI uses (engine/console/userCli.ts); each change audited with the admin as actor.
  * A person's mistake (a taken email, the last admin, disabling oneself) goes back to /users with a
  * message; a forged post is a 403.
@@ -11,12 +12,13 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { addUser, audit, normaliseEmail } from '../store/console';
-import { keepShownOnce, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
+import { keepShownOnce, setBrands, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { hashPassword } from './passwords';
-import { isRole, ROLES } from './roles';
+import { BRAND_ID, brandList, isRole, ROLES } from './roles';
+import { studioBrandIds } from './studioApi';
 import { resetTotp } from './totpStore';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -37,10 +39,17 @@ export const USER_NOTES = {
   op: 'Unknown change.',
   link: 'Sign-in link made. Give it to its user: it signs in once, until it expires, and is shown only this once.',
   link_disabled: 'That account is disabled: enable it before making a sign-in link.',
+  brands: 'Brands changed.',
+  brands_unknown:
+    'No brand has that id: give ids the studio lists (lower-case, separated by commas), or leave the list empty for every brand. Nothing was changed.',
+  brands_role: 'Only an editor is limited to some brands (an admin edits every brand, the other roles none): make the account an editor first.',
 } as const;
 export type UserNote = keyof typeof USER_NOTES;
 
-const back = (note: UserNote): ApiAnswer => ({ status: 303, body: { location: `/users?note=${note}` }, headers: { Location: `/users?note=${note}` } });
+const back = (note: UserNote, more = ''): ApiAnswer => {
+  const location = `/users?note=${note}${more}`;
+  return { status: 303, body: { location }, headers: { Location: location } };
+};
 const noteOf = (r: UserChange, ok: UserNote): UserNote => (r === 'ok' ? ok : r === 'missing' ? 'missing' : 'last_admin');
 
 /** A temporary password: 18 random bytes, 24 characters a person can type. */
@@ -78,6 +87,18 @@ export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAn
       const r = await setDisabled(db, email, form.op === 'disable');
       if (r === 'ok') await audit(db, { actor, action: form.op === 'disable' ? 'user_disabled' : 'user_enabled', target: email });
       return back(noteOf(r, form.op === 'disable' ? 'disabled' : 'enabled'));
+    }
+    case 'brands': {
+      // empty: every brand; else each id must be a brand the studio lists (the unknown ones named back)
+      const brands = brandList(form.brands ?? '');
+      const known = new Set(await studioBrandIds(db));
+      const unknown = brands.filter((b) => !known.has(b));
+      if (unknown.length)
+        return back('brands_unknown', unknown.every((b) => BRAND_ID.test(b)) ? `&unknown=${encodeURIComponent(unknown.slice(0, 20).join(','))}` : '');
+      const r = await setBrands(db, email, brands);
+      if (r === 'not-editor') return back('brands_role');
+      if (r === 'ok') await audit(db, { actor, action: 'brands_changed', target: email, detail: { brands: brands.length ? brands : 'every brand' } });
+      return back(noteOf(r, 'brands'));
     }
     case 'totp-reset': {
       if (!(await resetTotp(db, email))) return back('missing');

@@ -52,16 +52,26 @@ function otherHosts(catalog: Catalog, id: string): Map<string, string> {
 }
 
 /** The document built alone as a catalog (with the shared layouts), the hosts of every other brand already taken. */
-function buildAlone(id: string, document: unknown, catalog: Catalog, layouts: readonly Source[]): { built: Catalog; file: string; text: string } {
+function buildAlone(
+  id: string,
+  document: unknown,
+  catalog: Catalog,
+  layouts: readonly Source[],
+  text = revisionText(document),
+): { built: Catalog; file: string; text: string } {
   const file = fileOf(id, catalog);
-  const text = revisionText(document);
   return { built: buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id) }), file, text };
 }
 
 /** Every problem of a brand document among the process's brands, as `npm run validate` words it, with its pointer. */
 export function checkBrandDocument(id: string, document: unknown, options: CheckOptions = {}): { problems: BrandProblem[] } {
   const catalog = options.catalog ?? getCatalog();
-  const { built, file, text } = buildAlone(id, document, catalog, options.layouts ?? layoutsFor(catalog));
+  // among the process's brands and shared layouts, the catalog built here is the one the preview
+  // shows: kept for it, so a saved draft is built once, not once to check and again per frame
+  const { built, file, text } =
+    catalog === getCatalog() && !options.layouts
+      ? builtAmongServed(id, document, catalog)
+      : buildAlone(id, document, catalog, options.layouts ?? layoutsFor(catalog));
   const docId = document && typeof document === 'object' && typeof (document as { id?: unknown }).id === 'string' ? (document as { id: string }).id : id;
   const problems: BrandProblem[] = (built.findings.get(docId) ?? built.findings.get(id) ?? []).map((f) => ({
     // a problem found in a shared layout or part this brand uses: shown at the top, not at a field of the brand
@@ -81,24 +91,30 @@ export function checkBrandDocument(id: string, document: unknown, options: Check
   return { problems };
 }
 
-const previews: { key: string; base: Catalog; catalog: Catalog }[] = [];
+const previews: { key: string; base: Catalog; built: ReturnType<typeof buildAlone> }[] = [];
+
+/** buildAlone among the served brands, the last few kept (keyed by the document's text and the catalog it was placed in). */
+function builtAmongServed(id: string, document: unknown, base: Catalog): ReturnType<typeof buildAlone> {
+  const text = revisionText(document);
+  const key = `${id}\n${text}`;
+  const known = previews.find((p) => p.key === key && p.base === base);
+  if (known) return known.built;
+  const built = buildAlone(id, document, base, layoutsFor(base), text);
+  previews.unshift({ key, base, built });
+  if (previews.length > 3) previews.pop();
+  return built;
+}
 
 /**
  * A catalog holding one brand's document (in place of its published one, or a brand not published
  * yet), checked exactly as the process's catalog would check it, for the preview: the brand alone
  * with the shared layouts, so a preview costs the memory of one brand, not of every brand. The
  * last few are kept: the preview asks for the same draft again as its frames load. A document with
- * problems is in `broken` (and its `findings`), not in `brands`.
+ * problems is in `broken` (and its `findings`), not in `brands`. A draft checked by
+ * checkBrandDocument as it was saved is found here already built.
  */
 export function catalogWithBrand(id: string, document: Brand): Catalog {
-  const base = getCatalog();
-  const key = `${id}\n${revisionText(document)}`;
-  const known = previews.find((p) => p.key === key && p.base === base);
-  if (known) return known.catalog;
-  const { built } = buildAlone(id, document, base, layoutsFor(base));
-  previews.unshift({ key, base, catalog: built });
-  if (previews.length > 3) previews.pop();
-  return built;
+  return builtAmongServed(id, document, getCatalog()).built;
 }
 
 /** Whether a source is a shared layout (not a part): for callers listing what a brand's routes may name. */

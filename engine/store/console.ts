@@ -83,6 +83,7 @@ export type AuditAction =
   | 'brand_restored'
   | 'brand_logo_uploaded'
   | 'role_changed'
+  | 'brands_changed'
   | 'user_disabled'
   | 'user_enabled'
   | 'lead_released'

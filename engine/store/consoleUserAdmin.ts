@@ -17,10 +17,12 @@ export interface UserRow {
   updated_at: string;
   disabled_at: string | null;
   totp_enabled: number;
+  /** an editor's brands, comma-separated; null: every brand */
+  brands: string | null;
 }
 
 export const userRows = (db: Store): Promise<UserRow[]> =>
-  db.selectFrom('console_users').select(['email', 'role', 'created_at', 'updated_at', 'disabled_at', 'totp_enabled']).orderBy('email').execute();
+  db.selectFrom('console_users').select(['email', 'role', 'created_at', 'updated_at', 'disabled_at', 'totp_enabled', 'brands']).orderBy('email').execute();
 
 export type UserChange = 'ok' | 'missing' | 'last-admin';
 
@@ -46,6 +48,22 @@ export function setRole(db: Store, email: string, role: Role, now = new Date()):
     await trx.updateTable('console_users').set({ role, updated_at: now.toISOString() }).where('id', '=', user.id).execute();
     return 'ok';
   });
+}
+
+/**
+ * Limits an editor to some brands in the studio, or (none given) lets it edit every brand. Only an
+ * editor's account is limited: an admin edits every brand and the other roles none.
+ */
+export async function setBrands(db: Store, email: string, brands: readonly string[], now = new Date()): Promise<UserChange | 'not-editor'> {
+  const user = await db.selectFrom('console_users').select(['id', 'role']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  if (!user) return 'missing';
+  if (user.role !== 'editor') return 'not-editor';
+  await db
+    .updateTable('console_users')
+    .set({ brands: brands.length ? brands.join(',') : null, updated_at: now.toISOString() })
+    .where('id', '=', user.id)
+    .execute();
+  return 'ok';
 }
 
 /** Disables (ending every session of the account in the same transaction) or enables an account. */

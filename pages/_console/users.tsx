@@ -1,7 +1,7 @@
 /**
  * The console's users (admin): every account with its role and state, and the forms to add one
  * (its temporary password shown once, to the admin who added it), change a role, disable or
- * enable it, and reset its second factor — posts to /api/console/users (engine/console/userRoutes.ts),
+ * enable it, reset its second factor, and limit an editor to some brands in the studio — posts to /api/console/users (engine/console/userRoutes.ts),
  * each audited. `npm run console:user` does the same from a terminal.
  */
 import type { GetServerSideProps } from 'next';
@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { ROLES } from '../../engine/console/roles';
+import { BRAND_ID, brandList, ROLES } from '../../engine/console/roles';
 import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
 import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
 import { takeShownLinks } from '../../engine/console/signInLinks';
@@ -25,12 +25,14 @@ type Props = ConsoleProps<{
   links: { email: string; url: string; expiresAt: string }[];
 }>;
 
-const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op', 'link_disabled'];
+const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op', 'link_disabled', 'brands_unknown', 'brands_role'];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'users.manage', async (db, viewer) => {
     const key = queryText(ctx.query.note);
     const note = key in USER_NOTES ? (key as UserNote) : undefined;
+    // the ids a refused brand list named that no brand has (only well-formed ids are repeated)
+    const unknown = note === 'brands_unknown' ? brandList(queryText(ctx.query.unknown, 1400)).filter((b) => BRAND_ID.test(b)) : [];
     return {
       shown: await takeShownOnce(db, viewer.email),
       links: (await takeShownLinks(db, viewer.email)).map((l) => ({
@@ -39,7 +41,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         expiresAt: l.expiresAt,
       })),
       users: await userRows(db),
-      note: note ? USER_NOTES[note] : '',
+      note: note ? `${USER_NOTES[note]}${unknown.length ? ` Unknown: ${unknown.join(', ')}.` : ''}` : '',
       ok: !!note && !FAILED.includes(note),
     };
   });
@@ -105,10 +107,11 @@ export default function UsersPage(props: Props) {
       </form>
       <DataTable
         caption="Accounts"
-        head={['Email', 'Role', 'State', 'Two-step', 'Created', 'Changed', 'Change']}
+        head={['Email', 'Role', 'Brands in the studio', 'State', 'Two-step', 'Created', 'Changed', 'Change']}
         rows={props.users.map((u) => [
           u.email,
           u.role,
+          u.role === 'admin' ? 'every brand' : u.role === 'editor' ? u.brands || 'every brand' : 'none (reads only)',
           u.disabled_at ? `disabled ${when(u.disabled_at)}` : 'active',
           Number(u.totp_enabled) === 1 ? 'on' : 'off',
           when(u.created_at),
@@ -120,6 +123,20 @@ export default function UsersPage(props: Props) {
                 <Options values={ROLES} />
               </select>
             </UserForm>
+            {u.role === 'editor' && (
+              <UserForm csrf={csrf} email={u.email} op="brands" label="Set brands">
+                <label className="sr-only" htmlFor={`brands-${u.email}`}>{`Brands ${u.email} may edit (ids separated by commas; empty: every brand)`}</label>
+                <input
+                  id={`brands-${u.email}`}
+                  name="brands"
+                  defaultValue={u.brands ?? ''}
+                  placeholder="every brand"
+                  className={inputClass}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+              </UserForm>
+            )}
             <UserForm csrf={csrf} email={u.email} op={u.disabled_at ? 'enable' : 'disable'} label={u.disabled_at ? 'Enable' : 'Disable'} />
             {Number(u.totp_enabled) === 1 && <UserForm csrf={csrf} email={u.email} op="totp-reset" label="Reset two-step" />}
             {!u.disabled_at && <UserForm csrf={csrf} email={u.email} op="create" action="/api/console/links" label="Make a sign-in link" />}
@@ -127,7 +144,8 @@ export default function UsersPage(props: Props) {
         ])}
       />
       <p className="max-w-2xl text-sm">
-        From a terminal on the server: <code>npm run console:user -- add --email E --role admin|analyst|viewer --password-stdin</code>, and <code>list</code>,{' '}
+        An editor edits every brand in the studio while its brands are left empty, or only the brands listed. From a terminal on the server:{' '}
+        <code>npm run console:user -- add --email E --role admin|analyst|viewer|editor [--brands a,b] --password-stdin</code>, and <code>list</code>,{' '}
         <code>reset</code>, <code>remove</code>, <code>totp-reset</code>.
       </p>
     </ConsoleLayout>

@@ -6,8 +6,6 @@
  * change; analysts read but may not change anything; an editor limited to one brand may not touch
  * another; a write without the CSRF token, from another site, too large or malformed is refused.
  */
-import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { studioRoute } from '../../engine/console/studioApi';
 import { hashPassword } from '../../engine/console/passwords';
@@ -15,7 +13,8 @@ import { addUser } from '../../engine/store/console';
 import type { Role } from '../../engine/console/roles';
 import type { Brand } from '../../schemas/brand.types';
 import { bothStores, migratedStore } from '../support/bothStores';
-import { CONSOLE_TEST_HOST, consoleSignIn } from '../support/consoleForm';
+import { consoleSignIn } from '../support/consoleForm';
+import { studioRequest } from '../support/studioRequest';
 
 const stores = bothStores('loansites-studio-api-');
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
@@ -23,24 +22,7 @@ const cheap = { N: 2 ** 12, r: 8, p: 1 };
 type Who = { cookie: string; csrf: string };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers' bodies are read as JSON
 type Answer = { status: number; body: Record<string, any> };
-const request = (method: string, path: string, who: Who, body?: unknown, headers: Record<string, string> = {}): IncomingMessage => {
-  const raw = body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-  const req = Readable.from(raw.length ? [raw] : []) as unknown as IncomingMessage;
-  Object.assign(req, {
-    method,
-    url: `/api/console/studio/${path}`,
-    headers: {
-      host: CONSOLE_TEST_HOST,
-      cookie: who.cookie,
-      'x-csrf-token': who.csrf,
-      'sec-fetch-site': 'same-origin',
-      ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(raw.length) }),
-      ...headers,
-    },
-    socket: { remoteAddress: '198.51.100.7' },
-  });
-  return req;
-};
+const request = studioRequest;
 
 const ANSWERS = {
   id: 'studiotest',

@@ -14,7 +14,7 @@ import { consoleRequestOf, queryText } from '../../../engine/console/pages';
 import { requireUser } from '../../../engine/console/api';
 import { previewTokenValid } from '../../../engine/console/studioPreview';
 import { catalogWithBrand } from '../../../engine/site/brandOverlay';
-import { getCatalog } from '../../../engine/site/catalog';
+import { getCatalog, type Catalog } from '../../../engine/site/catalog';
 import type { PageModel } from '../../../engine/site/model';
 import { buildPageModel } from '../../../engine/site/pageModel';
 import { getStore } from '../../../engine/store/db';
@@ -24,6 +24,23 @@ import type { Brand } from '../../../schemas/brand.types';
 export const config = { unstable_runtimeJS: false };
 
 type Props = { model: PageModel } | { refused: string };
+
+// Both frames (390 and 1,280 px) ask for the same page of the same draft at once: its model is
+// built once per draft catalog (kept as long as brandOverlay keeps that catalog) and path.
+const models = new WeakMap<Catalog, Map<string, Promise<PageModel | 'notFound'>>>();
+function modelOf(catalog: Catalog, brand: string, path: string): Promise<PageModel | 'notFound'> {
+  let byPath = models.get(catalog);
+  if (!byPath) models.set(catalog, (byPath = new Map()));
+  let model = byPath.get(path);
+  if (!model) {
+    // the promise is kept, so the second frame waits for the first one's build instead of repeating it
+    model = buildPageModel(catalog, brand, path, { draftMode: false });
+    byPath.set(path, model);
+    model.catch(() => byPath.delete(path));
+    if (byPath.size > 8) byPath.delete(byPath.keys().next().value!);
+  }
+  return model;
+}
 
 export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   ctx.res.setHeader('Cache-Control', 'no-store');
@@ -45,7 +62,7 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   getCatalog(BLOCK_SPECS);
   const catalog = catalogWithBrand(brand, document);
   if (!catalog.brands.has(brand)) return refuse(422, 'The draft has problems the studio lists; the preview shows it again once they are fixed.');
-  const model = await buildPageModel(catalog, brand, path, { draftMode: false });
+  const model = await modelOf(catalog, brand, path);
   if (model === 'notFound') return refuse(404, `The draft has no page at ${path}.`);
   await preloadBlocks(model.blocks.map((b) => b.type));
   return { props: { model } };
