@@ -28,10 +28,15 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pageCacheStore } from '../cache/boundedPageCache.mjs';
 
-/** React renders answered from renderToString while `render` runs (./reactPagesServer.cjs). */
-const { renderingToString } = /** @type {{ renderingToString: <T>(render: () => Promise<T>) => Promise<T> }} */ (
-  createRequire(import.meta.url)('./reactPagesServer.cjs')
-);
+/**
+ * React renders answered from renderToString while `render` runs (./reactPagesServer.cjs). Loaded
+ * when the first cold render is set up, not when this module is imported: React picks its
+ * development or production build from NODE_ENV as it is first required, and server.mjs sets
+ * NODE_ENV only after its imports (loaded at import, every page rendered with React's development
+ * build, warnings and all).
+ * @returns {<T>(render: () => Promise<T>) => Promise<T>}
+ */
+const stringRenders = () => createRequire(import.meta.url)('./reactPagesServer.cjs').renderingToString;
 
 /** The brand catch-all's page, as Next names it (pages/_brand/[brand]/[[...path]].tsx). */
 export const BRAND_PAGE = '/_brand/[brand]/[[...path]]';
@@ -48,6 +53,7 @@ const HTML = 'text/html; charset=utf-8';
 export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT !== '0', root = process.cwd(), config } = {}) {
   // ETags and X-Powered-By would need Next's send path: with either on (ours has both off), Next answers.
   const usable = enabled && !!config && !config.generateEtags && !config.poweredByHeader;
+  const renderingToString = usable ? stringRenders() : undefined;
   /** @type {any} the brand route module (its `render` is wrapped to learn the render options) */
   let routeModule;
   /** @type {RenderContext | undefined} what Next passed the route module's render for a plain brand page */
@@ -153,7 +159,9 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
     try {
       req.url = url;
       const context = contextFor(base, brand, path, page);
-      result = await renderingToString(() => routeModule.render.original.call(routeModule, req, res, context));
+      result = await /** @type {NonNullable<typeof renderingToString>} */ (renderingToString)(() =>
+        routeModule.render.original.call(routeModule, req, res, context),
+      );
     } catch {
       // Next renders it again and answers as it does for a failed render (its error page, reported)
       inFlight.delete(key);
