@@ -33,9 +33,8 @@ describe("the server's imports and React's build", () => {
   });
 
   it('loads no React module while server.mjs imports them (NODE_ENV is set after)', { timeout: 60_000 }, async () => {
-    const env = { ...process.env };
-    delete env.NODE_ENV;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', env });
+    const { NODE_ENV: _unset, ...env } = process.env as Record<string, string | undefined>;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', env: env as NodeJS.ProcessEnv });
     expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([]);
   });
 });
