@@ -50,7 +50,15 @@ export async function failuresFound(db: Store, rule: AlertRule, now: Date): Prom
       'buyer_id as buyer',
       eb.fn.countAll<number | string>().as('calls'),
       eb.fn.count<number | string>(eb.case().when(failed(eb)).then(1).end()).as('failed'),
-      eb.fn.count<number | string>(eb.case().when(eb.and([failed(eb), eb('detail', 'like', TIMED_OUT)])).then(1).end()).as('timeouts'),
+      eb.fn
+        .count<number | string>(
+          eb
+            .case()
+            .when(eb.and([failed(eb), eb('detail', 'like', TIMED_OUT)]))
+            .then(1)
+            .end(),
+        )
+        .as('timeouts'),
     ])
     .groupBy('buyer_id')
     .execute();

@@ -52,7 +52,11 @@ export async function alertRules(db: Store): Promise<AlertRule[]> {
   }));
 }
 
-export async function addAlertRule(db: Store, rule: Pick<AlertRule, 'kind' | 'subject' | 'threshold' | 'windowHours'> & Partial<RuleFields>, actor: string): Promise<string> {
+export async function addAlertRule(
+  db: Store,
+  rule: Pick<AlertRule, 'kind' | 'subject' | 'threshold' | 'windowHours'> & Partial<RuleFields>,
+  actor: string,
+): Promise<string> {
   const id = `al${randomBytes(8).toString('hex')}`;
   await db
     .insertInto('alert_rules')

@@ -77,6 +77,28 @@ const deliveryText = (rows: Delivery[], channel: string) =>
     .map((d) => `${d.n} ${d.status}`)
     .join(', ');
 
+/** A choice of one (a buyer, a brand) or every one. */
+function EveryOrOne({ label, name, every, values }: { label: string; name: string; every: string; values: string[] }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <select name={name} className={inputClass}>
+        <option value="">{every}</option>
+        <Options values={values} />
+      </select>
+    </label>
+  );
+}
+
+function NumberField({ label, name, placeholder, required = true }: { label: string; name: string; placeholder: string; required?: boolean }) {
+  return (
+    <label className="flex flex-col text-sm">
+      {label}
+      <input name={name} inputMode="numeric" required={required} placeholder={placeholder} className={inputClass} />
+    </label>
+  );
+}
+
 const smallButton = 'inline-flex min-h-11 min-w-11 items-center rounded border border-slate-600 bg-white px-3 text-sm';
 
 export default function SettingsPage(props: Props) {
@@ -159,43 +181,22 @@ export default function SettingsPage(props: Props) {
               <option value="acceptance">Acceptance under a threshold</option>
             </select>
           </label>
-          <label className="flex flex-col text-sm">
-            Buyer
-            <select name="buyer" className={inputClass}>
-              <option value="">Every buyer</option>
-              <Options values={props.buyers} />
-            </select>
-          </label>
-          <label className="flex flex-col text-sm">
-            Acceptance under (%)
-            <input name="threshold" inputMode="numeric" placeholder="40" className={inputClass} />
-          </label>
-          <label className="flex flex-col text-sm">
-            {`Over the last (hours, at most ${MAX_WINDOW_HOURS})`}
-            <input name="window" inputMode="numeric" placeholder="6" className={inputClass} />
-          </label>
+          <EveryOrOne label="Buyer" name="buyer" every="Every buyer" values={props.buyers} />
+          <NumberField label="Acceptance under (%)" name="threshold" placeholder="40" required={false} />
+          <NumberField label={`Over the last (hours, at most ${MAX_WINDOW_HOURS})`} name="window" placeholder="6" required={false} />
           <button type="submit" className={buttonClass}>
             Add alert
           </button>
         </SettingsForm>
         <h3 className="mb-1 font-semibold">A buyer&apos;s failed calls in the last hour</h3>
         <p className="mb-2 text-sm">
-          Failures are pings and posts without an answer in time, with a broken connection, a status other than 200, or an answer that could not be read
-          or was refused as hostile; a plain &ldquo;no bid&rdquo; or &ldquo;refused&rdquo; is the buyer&apos;s choice, not a failure.
+          Failures are pings and posts without an answer in time, with a broken connection, a status other than 200, or an answer that could not be read or was
+          refused as hostile; a plain &ldquo;no bid&rdquo; or &ldquo;refused&rdquo; is the buyer&apos;s choice, not a failure.
         </p>
         <SettingsForm csrf={csrf} op="alert-add" className="mb-4 flex flex-wrap items-end gap-3">
           <input type="hidden" name="kind" value="failures" />
-          <label className="flex flex-col text-sm">
-            Buyer
-            <select name="buyer" className={inputClass}>
-              <option value="">Every buyer</option>
-              <Options values={props.buyers} />
-            </select>
-          </label>
-          <label className="flex flex-col text-sm">
-            At or over
-            <input name="threshold" inputMode="numeric" required placeholder="20" className={inputClass} />
-          </label>
+          <EveryOrOne label="Buyer" name="buyer" every="Every buyer" values={props.buyers} />
+          <NumberField label="At or over" name="threshold" placeholder="20" />
           <label className="flex flex-col text-sm">
             Counted as
             <select name="unit" className={inputClass}>
@@ -210,10 +211,7 @@ export default function SettingsPage(props: Props) {
         <h3 className="mb-1 font-semibold">No sale while buyers are scheduled</h3>
         <SettingsForm csrf={csrf} op="alert-add" className="mb-4 flex flex-wrap items-end gap-3">
           <input type="hidden" name="kind" value="no-sale" />
-          <label className="flex flex-col text-sm">
-            {`No sale for (minutes, at most ${MAX_QUIET_MINUTES})`}
-            <input name="minutes" inputMode="numeric" required placeholder="30" className={inputClass} />
-          </label>
+          <NumberField label={`No sale for (minutes, at most ${MAX_QUIET_MINUTES})`} name="minutes" placeholder="30" />
           <button type="submit" className={buttonClass}>
             Add no-sale alert
           </button>
@@ -221,25 +219,10 @@ export default function SettingsPage(props: Props) {
         <h3 className="mb-1 font-semibold">A brand&apos;s visit → lead rate against the same hours last week</h3>
         <SettingsForm csrf={csrf} op="alert-add" className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="kind" value="lead-rate" />
-          <label className="flex flex-col text-sm">
-            Brand
-            <select name="brand" className={inputClass}>
-              <option value="">Every brand</option>
-              <Options values={props.brands} />
-            </select>
-          </label>
-          <label className="flex flex-col text-sm">
-            {"Under (% of last week's rate)"}
-            <input name="threshold" inputMode="numeric" required placeholder="50" className={inputClass} />
-          </label>
-          <label className="flex flex-col text-sm">
-            {`Over the last (whole hours, at most ${MAX_WINDOW_HOURS})`}
-            <input name="window" inputMode="numeric" required placeholder="3" className={inputClass} />
-          </label>
-          <label className="flex flex-col text-sm">
-            With at least (visits in each window)
-            <input name="minimum" inputMode="numeric" required placeholder="200" className={inputClass} />
-          </label>
+          <EveryOrOne label="Brand" name="brand" every="Every brand" values={props.brands} />
+          <NumberField label="Under (% of last week's rate)" name="threshold" placeholder="50" />
+          <NumberField label={`Over the last (whole hours, at most ${MAX_WINDOW_HOURS})`} name="window" placeholder="3" />
+          <NumberField label="With at least (visits in each window)" name="minimum" placeholder="200" />
           <button type="submit" className={buttonClass}>
             Add lead-rate alert
           </button>

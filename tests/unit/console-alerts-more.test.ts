@@ -16,6 +16,7 @@ import { insertLead } from '../../engine/store/leads';
 import { addEvents, type NewEvent } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
+import { recordSaleRow } from '../support/saleRecord';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtpReceiver';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
@@ -25,22 +26,58 @@ describe('the failures, no-sale and lead-rate rules', () => {
   const buyers = new Set(['acme']);
   const brands = new Set(['ipaydayloans']);
   it.each([
-    [{ kind: 'failures', buyer: 'acme', threshold: '20', unit: '%' }, { ok: true, rule: { ...EMPTY, kind: 'failures', subject: 'acme', threshold: 20, windowHours: 1, unit: '%' } }],
-    [{ kind: 'failures', buyer: '', threshold: '500', unit: 'calls' }, { ok: true, rule: { ...EMPTY, kind: 'failures', subject: '', threshold: 500, windowHours: 1, unit: 'calls' } }],
-    [{ kind: 'failures', threshold: '101', unit: '%' }, { ok: false, problem: 'The failure threshold is a whole percentage from 1 to 100, or a whole number of calls from 1 to 10000.' }],
-    [{ kind: 'failures', threshold: '5', unit: 'per hour' }, { ok: false, problem: 'The failure threshold counts either % of calls or calls.' }],
-    [{ kind: 'failures', buyer: 'nobody', threshold: '5', unit: 'calls' }, { ok: false, problem: 'Choose a buyer from the list, or every buyer.' }],
-    [{ kind: 'no-sale', minutes: '30' }, { ok: true, rule: { ...EMPTY, kind: 'no-sale', subject: '', windowMinutes: 30 } }],
-    [{ kind: 'no-sale', minutes: '1441' }, { ok: false, problem: 'The quiet time is a whole number of minutes from 1 to 1440.' }],
-    [{ kind: 'no-sale', minutes: '-5' }, { ok: false, problem: 'The quiet time is a whole number of minutes from 1 to 1440.' }],
+    [
+      { kind: 'failures', buyer: 'acme', threshold: '20', unit: '%' },
+      { ok: true, rule: { ...EMPTY, kind: 'failures', subject: 'acme', threshold: 20, windowHours: 1, unit: '%' } },
+    ],
+    [
+      { kind: 'failures', buyer: '', threshold: '500', unit: 'calls' },
+      { ok: true, rule: { ...EMPTY, kind: 'failures', subject: '', threshold: 500, windowHours: 1, unit: 'calls' } },
+    ],
+    [
+      { kind: 'failures', threshold: '101', unit: '%' },
+      { ok: false, problem: 'The failure threshold is a whole percentage from 1 to 100, or a whole number of calls from 1 to 10000.' },
+    ],
+    [
+      { kind: 'failures', threshold: '5', unit: 'per hour' },
+      { ok: false, problem: 'The failure threshold counts either % of calls or calls.' },
+    ],
+    [
+      { kind: 'failures', buyer: 'nobody', threshold: '5', unit: 'calls' },
+      { ok: false, problem: 'Choose a buyer from the list, or every buyer.' },
+    ],
+    [
+      { kind: 'no-sale', minutes: '30' },
+      { ok: true, rule: { ...EMPTY, kind: 'no-sale', subject: '', windowMinutes: 30 } },
+    ],
+    [
+      { kind: 'no-sale', minutes: '1441' },
+      { ok: false, problem: 'The quiet time is a whole number of minutes from 1 to 1440.' },
+    ],
+    [
+      { kind: 'no-sale', minutes: '-5' },
+      { ok: false, problem: 'The quiet time is a whole number of minutes from 1 to 1440.' },
+    ],
     [
       { kind: 'lead-rate', brand: 'ipaydayloans', threshold: '50', window: '3', minimum: '200' },
       { ok: true, rule: { ...EMPTY, kind: 'lead-rate', subject: 'ipaydayloans', threshold: 50, windowHours: 3, minimum: 200 } },
     ],
-    [{ kind: 'lead-rate', brand: 'elsewhere', threshold: '50', window: '3', minimum: '200' }, { ok: false, problem: 'Choose a brand from the list, or every brand.' }],
-    [{ kind: 'lead-rate', threshold: '0', window: '3', minimum: '200' }, { ok: false, problem: "The lead-rate threshold is a whole percentage of last week's rate from 1 to 100." }],
-    [{ kind: 'lead-rate', threshold: '50', window: '200', minimum: '200' }, { ok: false, problem: 'The look-back window is a whole number of hours from 1 to 168.' }],
-    [{ kind: 'lead-rate', threshold: '50', window: '3', minimum: '' }, { ok: false, problem: 'The least number of visits is a whole number from 1 to 100000.' }],
+    [
+      { kind: 'lead-rate', brand: 'elsewhere', threshold: '50', window: '3', minimum: '200' },
+      { ok: false, problem: 'Choose a brand from the list, or every brand.' },
+    ],
+    [
+      { kind: 'lead-rate', threshold: '0', window: '3', minimum: '200' },
+      { ok: false, problem: "The lead-rate threshold is a whole percentage of last week's rate from 1 to 100." },
+    ],
+    [
+      { kind: 'lead-rate', threshold: '50', window: '200', minimum: '200' },
+      { ok: false, problem: 'The look-back window is a whole number of hours from 1 to 168.' },
+    ],
+    [
+      { kind: 'lead-rate', threshold: '50', window: '3', minimum: '' },
+      { ok: false, problem: 'The least number of visits is a whole number from 1 to 100000.' },
+    ],
   ])('%j → %j', (form, want) => {
     expect(ruleOf(form, buyers, brands)).toEqual(want);
   });
@@ -100,21 +137,7 @@ const minutes = (at: Date, n: number) => new Date(at.getTime() + n * 60_000);
 
 async function sellAt(db: Store, at: Date): Promise<void> {
   const lead = await insertLead(db, leadRow({ created_at: at.toISOString() }), []);
-  await db
-    .insertInto('lead_sales')
-    .values({
-      lead_id: lead.id,
-      status: 'sold',
-      duplicate: 0,
-      buyer_id: 'acme',
-      price_cents: 100,
-      buyer_day: at.toISOString().slice(0, 10),
-      buyer_month: at.toISOString().slice(0, 7),
-      runs: 1,
-      created_at: at.toISOString(),
-      decided_at: at.toISOString(),
-    })
-    .execute();
+  await recordSaleRow(db, { leadId: lead.id, buyer: 'acme', priceCents: 100, at });
 }
 
 describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
@@ -133,7 +156,15 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
     // Each answer read by the sale's own reader, and recorded as the sale records it.
     const ping = (raw: RawAnswer, at: Date): NewEvent => {
       const o = readBid(raw, acme);
-      return { lead_id: lead.id, buyer_id: 'acme', step: 'ping', outcome: o.ok ? 'bid' : 'no-bid', latency_ms: 50, at: at.toISOString(), detail: o.ok ? 'pg_1' : o.reason };
+      return {
+        lead_id: lead.id,
+        buyer_id: 'acme',
+        step: 'ping',
+        outcome: o.ok ? 'bid' : 'no-bid',
+        latency_ms: 50,
+        at: at.toISOString(),
+        detail: o.ok ? 'pg_1' : o.reason,
+      };
     };
     const post = (raw: RawAnswer, at: Date): NewEvent => {
       const o = readPostAnswer(raw, acme, 10);
@@ -205,10 +236,7 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
     const rule = await addAlertRule(db(), { kind: 'lead-rate', subject: 'ipaydayloans', threshold: 50, windowHours: 3, minimum: 100 }, ADMIN);
     const quiet = await addAlertRule(db(), { kind: 'lead-rate', subject: '', threshold: 50, windowHours: 3, minimum: 1000 }, ADMIN);
     const roll = (hour: string, metric: string, count: number, brand = 'ipaydayloans', device = 'mobile') =>
-      db()
-        .insertInto('traffic_hourly')
-        .values({ hour, brand, campaign: '', source: '', landing: '/', device, state: '', metric, count, value: 0 })
-        .execute();
+      db().insertInto('traffic_hourly').values({ hour, brand, campaign: '', source: '', landing: '/', device, state: '', metric, count, value: 0 }).execute();
     // last week, 12:00 to 15:00: 300 visits, 30 leads (10 %)
     for (const h of ['12', '13', '14']) {
       await roll(`2026-11-13T${h}`, 'visit', 100);
