@@ -9,7 +9,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface SmtpReceiver {
   url: (user: string, pass: string) => string;
-  received: { from: string; to: string[]; user: string; raw: string }[];
+  /** each message: its envelope, the user it signed in as, its Subject header (unfolded) and its raw text */
+  received: { from: string; to: string[]; user: string; subject: string; raw: string }[];
   /** reply codes to answer the next messages with (e.g. 451, 550); after them 250 */
   answers: number[];
   close(): Promise<void>;
@@ -36,11 +37,13 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
           const err = Object.assign(new Error(`refused with ${code}`), { responseCode: code });
           return callback(err);
         }
+        const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           user: String(session.user ?? ''),
-          raw: Buffer.concat(chunks).toString('utf8'),
+          subject: (/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(raw)?.[1] ?? '').replace(/\r\n[ \t]/g, ' '),
+          raw,
         });
         callback();
       });
