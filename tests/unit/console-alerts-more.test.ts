@@ -11,6 +11,7 @@ import { failuresHigh, leadRateLow, ruleOf, ruleText, type RuleFields } from '..
 import { addAlertRule, deliverAlerts, deliverEmails, evaluateAlerts, openAlerts, removeAlertRule } from '../../engine/console/alerts';
 import { smtpOf } from '../../engine/console/alertEmail';
 import { readBid, readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
+import { overlayBuyer } from '../../engine/sale/buyerRevisions';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
 import { addEvents, type NewEvent } from '../../engine/store/sales';
@@ -209,12 +210,13 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
   it('opens a no-sale alert only after the quiet time passed with buyers scheduled through all of it, once, and resolves it on the next sale', async () => {
     const rule = await addAlertRule(db(), { kind: 'no-sale', subject: '', threshold: 0, windowHours: 0, windowMinutes: 30 }, ADMIN);
     const day = { id: 'day', schedule: { from: '09:00', to: '17:00', timeZone: 'UTC' } } as unknown as Buyer;
-    const paused = { id: 'paused', enabled: false } as unknown as Buyer;
+    // enabled in its file, paused in the console (a revision over the file, as the alert worker's live buyers apply it)
+    const paused = overlayBuyer({ id: 'paused', enabled: true } as unknown as Buyer, { enabled: false });
     const OPEN = new Date('2026-11-11T09:00:00.000Z');
     await sellAt(db(), minutes(OPEN, -120));
     // the buyer opened at 09:00: at 09:29:59 it has not been scheduled for 30 minutes
     expect(await evaluateAlerts(db(), [day, paused], new Date(minutes(OPEN, 30).getTime() - 1000))).toEqual({ opened: 0, resolved: 0 });
-    // a paused buyer is not scheduled, however long the quiet
+    // a buyer paused in the console is not scheduled, however long the quiet
     expect(await evaluateAlerts(db(), [paused], minutes(OPEN, 60))).toEqual({ opened: 0, resolved: 0 });
     expect(await evaluateAlerts(db(), [day, paused], minutes(OPEN, 30))).toEqual({ opened: 1, resolved: 0 });
     expect(await evaluateAlerts(db(), [day, paused], minutes(OPEN, 31))).toEqual({ opened: 0, resolved: 0 });
