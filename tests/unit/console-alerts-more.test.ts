@@ -10,6 +10,9 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { failuresHigh, leadRateLow, ruleOf, ruleText, type RuleFields } from '../../engine/console/alertRules';
 import { addAlertRule, deliverAlerts, deliverEmails, evaluateAlerts, openAlerts, removeAlertRule } from '../../engine/console/alerts';
 import { smtpOf } from '../../engine/console/alertEmail';
+import { hashPassword } from '../../engine/console/passwords';
+import { settingsRoute } from '../../engine/console/settingsRoutes';
+import { addUser } from '../../engine/store/console';
 import { readBid, readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { overlayBuyer } from '../../engine/sale/buyerRevisions';
 import type { Store } from '../../engine/store/db';
@@ -18,6 +21,7 @@ import { addEvents, type NewEvent } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
+import { consolePost, consoleSignIn } from '../support/consoleForm';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtpReceiver';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
@@ -147,6 +151,29 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
   beforeEach(async () => {
     await db().deleteFrom('alert_rules').execute();
     await db().deleteFrom('alert_episodes').execute();
+  });
+
+  it('an admin adds each new kind on Settings: a wrong field comes back with its reason, a right one is stored and audited as it reads', async () => {
+    await addUser(db(), { email: 'boss@example.com', role: 'admin', passwordHash: await hashPassword('boss passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+    const boss = (await consoleSignIn(db(), 'boss@example.com', 'boss passphrase 1'))!;
+    const post = async (fields: Record<string, string>) =>
+      (await settingsRoute(db(), consolePost({ csrf: boss.csrf, op: 'alert-add', ...fields }, { cookie: boss.cookie }))).headers?.Location;
+    expect(await post({ kind: 'failures', threshold: '0', unit: 'calls' })).toBe('/settings?note=alert_failures');
+    expect(await post({ kind: 'failures', threshold: '10', unit: 'per day' })).toBe('/settings?note=alert_unit');
+    expect(await post({ kind: 'no-sale', minutes: '1 hour' })).toBe('/settings?note=alert_minutes');
+    expect(await post({ kind: 'lead-rate', brand: 'no-such-brand', threshold: '50', window: '3', minimum: '100' })).toBe('/settings?note=alert_brand');
+    expect(await post({ kind: 'lead-rate', brand: 'ipaydayloans', threshold: '50', window: '3', minimum: '0' })).toBe('/settings?note=alert_minimum');
+    expect(await db().selectFrom('alert_rules').select('id').execute()).toEqual([]);
+    expect(await post({ kind: 'failures', buyer: '', threshold: '25', unit: '%' })).toBe('/settings?note=alert_added');
+    expect(await post({ kind: 'no-sale', minutes: '45' })).toBe('/settings?note=alert_added');
+    expect(await post({ kind: 'lead-rate', brand: 'ipaydayloans', threshold: '50', window: '3', minimum: '100' })).toBe('/settings?note=alert_added');
+    const audited = await db().selectFrom('console_audit').select(['actor', 'detail']).where('action', '=', 'alert_rule_added').orderBy('at').execute();
+    // sorted: the three may share a millisecond
+    expect(audited.map((a) => [a.actor, (JSON.parse(a.detail) as { text: string }).text]).sort()).toEqual([
+      ['boss@example.com', 'any buyer failing or timing out on 25 % or more of its pings and posts in the last hour'],
+      ['boss@example.com', 'brand ipaydayloans turning visits into leads at under 50 % of its rate in the same 3 h last week (at least 100 visits)'],
+      ['boss@example.com', 'no sale for 45 min while buyers are scheduled'],
+    ]);
   });
 
   it("opens a failure alert when a buyer's failed or timed-out calls in the last hour reach the threshold, not for its plain refusals, and resolves it an hour on", async () => {
