@@ -87,11 +87,11 @@ export async function removeAlertRule(db: Store, id: string, actor: string): Pro
 
 /** What a rule finds now: subject → message, for each subject in alert. */
 async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now: Date): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const watched = buyers.filter((b) => !rule.subject || b.id === rule.subject);
   if (rule.kind === 'failures') return failuresFound(db, rule, now);
   if (rule.kind === 'no-sale') return noSaleFound(db, rule, buyers, now);
   if (rule.kind === 'lead-rate') return leadRateFound(db, rule, now);
+  const out = new Map<string, string>();
+  const watched = buyers.filter((b) => !rule.subject || b.id === rule.subject);
   if (rule.kind === 'cap') {
     for (const b of watched) {
       if (b.caps?.perDay === undefined && b.caps?.perMonth === undefined) continue;

@@ -1,6 +1,7 @@
 /**
  * The failures, no-sale and lead-rate alerts, and alerts by e-mail: the rules as table tests (what
- * an admin may set, when each fires, the edges), then on SQLite and PostgreSQL each rule opened
+ * an admin may set, when each fires, the edges), then on SQLite and PostgreSQL each new kind posted
+ * to Settings (refused with its reason, or stored and audited), each rule opened
  * once per episode and resolved once, from the sale's timeline (buyer answers read by the sale's
  * own reader), its decisions and the traffic rollup; and the messages e-mailed to a real local
  * SMTP server beside the webhook, retried after a temporary SMTP refusal.
