@@ -3,13 +3,15 @@
  * fires), checked every ALERT_CHECK_MS (default a minute) by every instance, shown on the overview
  * while open, and sent to ALERT_WEBHOOK_URL as Slack-compatible JSON ({"text": …} plus the alert's
  * fields), signed like every message this server sends (X-Loansites-Signature: sha256=HMAC of the
- * body with ALERT_WEBHOOK_SECRET).
+ * body with ALERT_WEBHOOK_SECRET) — and, when an SMTP server is configured (./alertEmail.ts),
+ * e-mailed too.
  *
  * - An alert is sent once when it opens and once when it resolves: opening and resolving are
  *   conditional writes of the rule's row for that subject, which one instance wins.
- * - Webhook messages are stored first and delivered by the same rules as the lead outbox (2xx
- *   delivered; 408, 429, 5xx and no answer retried with its back-off; any other 4xx refused), from
- *   their own table: the outbox's rows belong to a lead, an alert does not.
+ * - Messages are stored first, one row per channel, and delivered by the same rules as the lead
+ *   outbox (2xx delivered; 408, 429, 5xx and no answer retried with its back-off; any other 4xx
+ *   refused; for e-mail a 5xx SMTP reply is the refusal), from their own table: the outbox's rows
+ *   belong to a lead, an alert does not.
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
@@ -20,7 +22,9 @@ import { localTime } from '../sale/schedule';
 import { signature } from '../sale/wire';
 import { answerKind, backoffMs, MAX_ATTEMPTS } from '../outbox/deliver';
 import { onShutdown } from '../process/shutdown.mjs';
-import { acceptanceLow, capLevels, ruleText, type AlertKind, type AlertRule } from './alertRules';
+import { acceptanceLow, capLevels, ruleText, type AlertKind, type AlertRule, type RuleFields } from './alertRules';
+import { failuresFound, leadRateFound, noSaleFound } from './alertQueries';
+import { sendEmail, smtpOf, type Sent, type Smtp } from './alertEmail';
 
 export interface OpenAlert {
   ruleId: string;
@@ -36,10 +40,23 @@ export async function openAlerts(db: Store): Promise<OpenAlert[]> {
 
 export async function alertRules(db: Store): Promise<AlertRule[]> {
   const rows = await db.selectFrom('alert_rules').selectAll().orderBy('created_at').execute();
-  return rows.map((r) => ({ id: r.id, kind: r.kind as AlertKind, subject: r.subject, threshold: Number(r.threshold), windowHours: r.window_hours }));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind as AlertKind,
+    subject: r.subject,
+    threshold: Number(r.threshold),
+    windowHours: r.window_hours,
+    unit: r.unit,
+    windowMinutes: Number(r.window_minutes),
+    minimum: Number(r.minimum),
+  }));
 }
 
-export async function addAlertRule(db: Store, rule: Omit<AlertRule, 'id'>, actor: string): Promise<string> {
+export async function addAlertRule(
+  db: Store,
+  rule: Pick<AlertRule, 'kind' | 'subject' | 'threshold' | 'windowHours'> & Partial<RuleFields>,
+  actor: string,
+): Promise<string> {
   const id = `al${randomBytes(8).toString('hex')}`;
   await db
     .insertInto('alert_rules')
@@ -49,6 +66,9 @@ export async function addAlertRule(db: Store, rule: Omit<AlertRule, 'id'>, actor
       subject: rule.subject,
       threshold: rule.threshold,
       window_hours: rule.windowHours,
+      unit: rule.unit ?? '',
+      window_minutes: rule.windowMinutes ?? 0,
+      minimum: rule.minimum ?? 0,
       created_by: actor,
       created_at: new Date().toISOString(),
     })
@@ -67,6 +87,9 @@ export async function removeAlertRule(db: Store, id: string, actor: string): Pro
 
 /** What a rule finds now: subject → message, for each subject in alert. */
 async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now: Date): Promise<Map<string, string>> {
+  if (rule.kind === 'failures') return failuresFound(db, rule, now);
+  if (rule.kind === 'no-sale') return noSaleFound(db, rule, buyers, now);
+  if (rule.kind === 'lead-rate') return leadRateFound(db, rule, now);
   const out = new Map<string, string>();
   const watched = buyers.filter((b) => !rule.subject || b.id === rule.subject);
   if (rule.kind === 'cap') {
@@ -117,22 +140,36 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
   return out;
 }
 
-async function enqueue(db: Store, body: object, now: Date): Promise<void> {
+export type Channel = 'webhook' | 'email';
+
+async function enqueue(db: Store, body: object, now: Date, channels: readonly Channel[]): Promise<void> {
   await db
     .insertInto('alert_deliveries')
-    .values({
-      id: `ad${randomBytes(10).toString('hex')}`,
-      body: JSON.stringify(body),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now.toISOString(),
-      created_at: now.toISOString(),
-    })
+    .values(
+      channels.map((channel) => ({
+        id: `ad${randomBytes(10).toString('hex')}`,
+        channel,
+        body: JSON.stringify(body),
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now.toISOString(),
+        created_at: now.toISOString(),
+      })),
+    )
     .execute();
 }
 
-/** Checks every rule once: opens the episodes that began, resolves those that ended, and queues a webhook message for each. */
-export async function evaluateAlerts(db: Store, buyers: readonly Buyer[], now = new Date()): Promise<{ opened: number; resolved: number }> {
+/**
+ * Checks every rule once: opens the episodes that began, resolves those that ended, and queues a
+ * webhook message for each (and an e-mail when `email` is set: an SMTP server is configured).
+ */
+export async function evaluateAlerts(
+  db: Store,
+  buyers: readonly Buyer[],
+  now = new Date(),
+  opts: { email?: boolean } = {},
+): Promise<{ opened: number; resolved: number }> {
+  const channels: Channel[] = opts.email ? ['webhook', 'email'] : ['webhook'];
   let opened = 0;
   let resolved = 0;
   const at = now.toISOString();
@@ -166,7 +203,7 @@ export async function evaluateAlerts(db: Store, buyers: readonly Buyer[], now = 
           ) > 0;
       if (!won) continue;
       opened += 1;
-      await enqueue(db, { text: `:rotating_light: ${message}`, alert: { state: 'open', rule: rule.id, kind: rule.kind, subject, message, at } }, now);
+      await enqueue(db, { text: `:rotating_light: ${message}`, alert: { state: 'open', rule: rule.id, kind: rule.kind, subject, message, at } }, now, channels);
     }
     for (const row of rows) {
       if (row.state !== 'open' || found.has(row.subject)) continue;
@@ -184,6 +221,7 @@ export async function evaluateAlerts(db: Store, buyers: readonly Buyer[], now = 
         db,
         { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } },
         now,
+        channels,
       );
     }
   }
@@ -201,13 +239,17 @@ export const webhookOf = (env: Record<string, string | undefined> = process.env)
 
 const LEASE_MS = 30_000;
 
-/** Sends the due webhook messages once each (claimed by a conditional write, so two instances never send one twice at once). */
-export async function deliverAlerts(db: Store, hook: Webhook, now = new Date()): Promise<number> {
+/**
+ * Sends a channel's due messages once each (claimed by a conditional write, so two instances never
+ * send one twice at once), with the outbox's attempts and back-off; the number delivered.
+ */
+export async function deliverDue(db: Store, channel: Channel, send: (body: string, id: string) => Promise<Sent>, now = new Date()): Promise<number> {
   const due = await db
     .selectFrom('alert_deliveries')
     .selectAll()
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now.toISOString())
+    .where('channel', '=', channel)
     .orderBy('created_at')
     .limit(20)
     .execute();
@@ -221,33 +263,45 @@ export async function deliverAlerts(db: Store, hook: Webhook, now = new Date()):
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (!Number(claim.numUpdatedRows)) continue;
-    let kind: 'delivered' | 'refused' | 'retry';
-    let error: string | null = null;
+    let r: Sent;
     try {
-      const res = await fetch(hook.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, row.body), 'Idempotency-Key': row.id },
-        body: row.body,
-        signal: AbortSignal.timeout(hook.timeoutMs ?? 10_000),
-      });
-      kind = answerKind(res.status);
-      if (kind !== 'delivered') error = `HTTP ${res.status}`;
-      await res.body?.cancel();
+      r = await send(row.body, row.id);
     } catch (err) {
-      kind = 'retry';
-      error = err instanceof Error ? err.message.slice(0, 200) : 'no answer';
+      r = { kind: 'retry', error: err instanceof Error ? err.message.slice(0, 200) : 'no answer' };
     }
     const attempts = row.attempts + 1;
-    const status = kind === 'delivered' ? 'delivered' : kind === 'refused' ? 'refused' : attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
+    const status = r.kind === 'delivered' ? 'delivered' : r.kind === 'refused' ? 'refused' : attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
     await db
       .updateTable('alert_deliveries')
-      .set({ status, attempts, last_error: error, next_attempt_at: new Date(now.getTime() + backoffMs(attempts)).toISOString() })
+      .set({ status, attempts, last_error: r.error ?? null, next_attempt_at: new Date(now.getTime() + backoffMs(attempts)).toISOString() })
       .where('id', '=', row.id)
       .execute();
-    if (kind === 'delivered') sent += 1;
+    if (r.kind === 'delivered') sent += 1;
   }
   return sent;
 }
+
+/** Sends the due webhook messages, signed. */
+export const deliverAlerts = (db: Store, hook: Webhook, now = new Date()): Promise<number> =>
+  deliverDue(
+    db,
+    'webhook',
+    async (body, id) => {
+      const res = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, body), 'Idempotency-Key': id },
+        body,
+        signal: AbortSignal.timeout(hook.timeoutMs ?? 10_000),
+      });
+      await res.body?.cancel();
+      const kind = answerKind(res.status);
+      return kind === 'delivered' ? { kind } : { kind, error: `HTTP ${res.status}` };
+    },
+    now,
+  );
+
+/** Sends the due e-mails through the configured SMTP server. */
+export const deliverEmails = (db: Store, smtp: Smtp, now = new Date()): Promise<number> => deliverDue(db, 'email', (body) => sendEmail(smtp, body), now);
 
 const SHARED = Symbol.for('loansites.alertWorker');
 const holder = globalThis as typeof globalThis & { [SHARED]?: () => void };
@@ -266,9 +320,11 @@ export function ensureAlertWorker(
     running = true;
     store()
       .then(async (db) => {
-        await evaluateAlerts(db, buyers());
+        const smtp = smtpOf(env);
+        await evaluateAlerts(db, buyers(), new Date(), { email: !!smtp });
         const hook = webhookOf(env);
         if (hook) await deliverAlerts(db, hook);
+        if (smtp) await deliverEmails(db, smtp);
       })
       .catch((err: Error) => console.error('[alerts] check failed:', err.message))
       .finally(() => (running = false));

@@ -3,6 +3,7 @@
  * text from the request is echoed). Pure, so the pages' components can read it
  * (engine/console/settingsRoutes.ts does the posts).
  */
+import { RULE_PROBLEMS } from './alertRules';
 
 /** The currencies the brands sell in (brands/*.json currency). */
 export const CURRENCIES = ['USD', 'CAD', 'AUD'] as const;
@@ -19,10 +20,7 @@ export const SETTINGS_NOTES = {
   alert_added: 'Alert added.',
   alert_removed: 'Alert removed.',
   alert_missing: 'There is no such alert.',
-  alert_kind: 'The kind must be one of cap, acceptance.',
-  alert_buyer: 'Choose a buyer from the list, or every buyer.',
-  alert_threshold: 'The acceptance threshold is a whole percentage from 1 to 100.',
-  alert_window: 'The look-back window is a whole number of hours from 1 to 168.',
+  ...RULE_PROBLEMS,
   op: 'Unknown change.',
 } as const;
 export type SettingsNote = keyof typeof SETTINGS_NOTES;
@@ -34,9 +32,6 @@ export const SETTINGS_FAILED: readonly SettingsNote[] = [
   'rate_invalid',
   'rate_usd',
   'alert_missing',
-  'alert_kind',
-  'alert_buyer',
-  'alert_threshold',
-  'alert_window',
+  ...(Object.keys(RULE_PROBLEMS) as (keyof typeof RULE_PROBLEMS)[]),
   'op',
 ];

@@ -19,9 +19,10 @@ import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { zoneProblem } from './periods';
-import { ruleOf } from './alertRules';
+import { getCatalog } from '../site/catalog';
+import { RULE_PROBLEMS, ruleOf } from './alertRules';
 import { addAlertRule, removeAlertRule } from './alerts';
-import { CURRENCIES, type SettingsNote } from './settingsNotes';
+import { CURRENCIES, SETTINGS_NOTES, type SettingsNote } from './settingsNotes';
 
 const RULE = { name: 'console-settings', limit: Number(process.env.RATE_LIMIT_CONSOLE_SETTINGS ?? 30), windowMs: 60_000 };
 
@@ -33,13 +34,6 @@ const back = (page: string, note: SettingsNote): ApiAnswer => ({
 
 const zoneNote = (problem: string): SettingsNote =>
   problem.includes('written like') ? 'zone_format' : problem.includes('fraction') ? 'zone_fraction' : 'zone_unknown';
-
-const ALERT_NOTES: [fragment: string, note: SettingsNote][] = [
-  ['kind', 'alert_kind'],
-  ['buyer', 'alert_buyer'],
-  ['threshold', 'alert_threshold'],
-  ['window', 'alert_window'],
-];
 
 /** "0.73" → 730000 millionths; undefined for anything else. */
 export function rateMicros(text: string): number | undefined {
@@ -87,8 +81,8 @@ export async function settingsRoute(db: Store, req: IncomingMessage): Promise<Ap
       return back('/settings', 'rate');
     }
     case 'alert-add': {
-      const r = ruleOf(form, new Set(liveBuyers().buyers.keys()));
-      if (!r.ok) return back('/settings', ALERT_NOTES.find(([f]) => r.problem.includes(f))?.[1] ?? 'op');
+      const r = ruleOf(form, new Set(liveBuyers().buyers.keys()), new Set(getCatalog().brands.keys()));
+      if (!r.ok) return back('/settings', (Object.keys(RULE_PROBLEMS) as SettingsNote[]).find((k) => SETTINGS_NOTES[k] === r.problem) ?? 'op');
       await addAlertRule(db, r.rule, actor);
       return back('/settings', 'alert_added');
     }

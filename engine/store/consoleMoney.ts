@@ -23,6 +23,12 @@ export interface AlertRulesTable {
   /** per kind: a percentage (cap, acceptance) or a count */
   threshold: number | string;
   window_hours: number;
+  /** failures: '%' (of calls) or 'calls'; '' for the other kinds */
+  unit: ColumnType<string, string | undefined, string>;
+  /** no-sale: the quiet time in minutes */
+  window_minutes: ColumnType<number, number | undefined, number>;
+  /** lead-rate: the least visits in each window before it is judged */
+  minimum: ColumnType<number, number | undefined, number>;
   created_by: string;
   created_at: string;
 }
@@ -39,8 +45,10 @@ export interface AlertEpisodesTable {
 
 export interface AlertDeliveriesTable {
   id: string;
-  /** the webhook's JSON body */
+  /** the webhook's JSON body (an e-mail is written from it too) */
   body: string;
+  /** 'webhook' or 'email' */
+  channel: ColumnType<string, string | undefined, string>;
   status: 'pending' | 'delivered' | 'refused' | 'failed';
   attempts: number;
   next_attempt_at: string;

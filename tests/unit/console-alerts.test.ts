@@ -21,13 +21,13 @@ describe('alert rules', () => {
   it.each([
     [
       { kind: 'cap', buyer: 'acme' },
-      { ok: true, rule: { kind: 'cap', subject: 'acme', threshold: 0, windowHours: 0 } },
+      { ok: true, rule: { kind: 'cap', subject: 'acme', threshold: 0, windowHours: 0, unit: '', windowMinutes: 0, minimum: 0 } },
     ],
     [
       { kind: 'acceptance', buyer: '', threshold: '40', window: '6' },
-      { ok: true, rule: { kind: 'acceptance', subject: '', threshold: 40, windowHours: 6 } },
+      { ok: true, rule: { kind: 'acceptance', subject: '', threshold: 40, windowHours: 6, unit: '', windowMinutes: 0, minimum: 0 } },
     ],
-    [{ kind: 'weather' }, { ok: false, problem: 'The kind must be one of cap, acceptance.' }],
+    [{ kind: 'weather' }, { ok: false, problem: 'The kind must be one of cap, acceptance, failures, no-sale, lead-rate.' }],
     [
       { kind: 'cap', buyer: 'nobody' },
       { ok: false, problem: 'Choose a buyer from the list, or every buyer.' },
