@@ -3,8 +3,8 @@
  * and one experiment's results over the overview's filters (dates, campaign, source, device):
  * per variant its visitors, conversions on the experiment's metric, the rate or mean with its
  * 95 % interval, the lift over the control and the always-valid decision rule
- * (engine/traffic/experimentStats.ts), revenue per visit once sales exist — and, until the studio
- * publishes changes, the change to make in the brand's JSON to pause or stop it.
+ * (engine/traffic/experimentStats.ts), revenue per visit once sales exist. Pausing, resuming and
+ * stopping publish a revision of the brand (./experimentActions.ts).
  */
 import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
@@ -87,17 +87,4 @@ export function stateOf(e: Experiment, now = Date.now()): string {
   if (now < timeOf(e.start)) return 'not started yet';
   if (e.end !== undefined && now >= timeOf(e.end)) return 'ended';
   return 'running';
-}
-
-/**
- * The change an action makes to the brand document: its file, the experiment's pointer and the
- * members to set there, as JSON an operator pastes over the experiment's own (before the studio
- * publishes it from here).
- */
-export function actionChange(
-  listed: ListedExperiment,
-  action: { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop'; winner: string },
-): { file: string; pointer: string; json: string } {
-  const members = action.kind === 'stop' ? { status: 'stopped', winner: action.winner } : { status: action.kind === 'pause' ? 'paused' : 'running' };
-  return { file: listed.file, pointer: `/experiments/${listed.index}`, json: JSON.stringify(members, null, 2).replace(/^\{\n|\n\}$/g, '') };
 }
