@@ -30,6 +30,7 @@ import * as m020 from './020_consent_provider';
 import * as m021 from './021_editor_brands';
 import * as m022 from './022_console_money';
 import * as m023 from './023_experiment_exposures';
+import * as m024x from './024_exp-actions_exposure_retention';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['021_editor_brands', m021],
   ['022_console_money', m022],
   ['023_experiment_exposures', m023],
+  ['024_exp-actions_exposure_retention', m024x],
 ];
 
 export const migrationProvider: MigrationProvider = {
