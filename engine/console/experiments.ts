@@ -11,6 +11,7 @@ import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
+import { conversionsOf } from '../traffic/bandit';
 import { judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
 
 export type Metric = NonNullable<Experiment['metric']>;
@@ -41,7 +42,7 @@ export function listExperiments(catalog: Catalog): ListedExperiment[] {
 /** A variant's sample on a metric: a rate's conversions (each 0 or 1), or revenue in cents. */
 export function sampleOf(t: VariantTotals, metric: Metric): Sample {
   if (metric === 'revenuePerVisit') return { n: t.visitors, sum: t.revenueCents, squares: t.revenueSquares };
-  const x = metric === 'submittedPerVisit' ? t.submitted : metric === 'soldPerVisit' ? t.sold : t.stored;
+  const x = conversionsOf(t, metric);
   return { n: t.visitors, sum: x, squares: x };
 }
 

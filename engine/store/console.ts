@@ -96,7 +96,8 @@ export type AuditAction =
   | 'sign_in_link_used'
   | 'experiment_paused'
   | 'experiment_resumed'
-  | 'experiment_stopped';
+  | 'experiment_stopped'
+  | 'experiment_weights_set';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

@@ -5,27 +5,18 @@
  * recent ones stay, and an experiment's results then count only the days kept.
  */
 import { describe, expect, it } from 'vitest';
-import { pruneTraffic, writeTraffic } from '../../engine/store/traffic';
+import { pruneTraffic } from '../../engine/store/traffic';
+import type { Store } from '../../engine/store/db';
 import { variantTotals } from '../../engine/store/experiments';
 import { pruneOnce } from '../../engine/traffic/pruneJob';
 import { bothStores, migratedStore } from '../support/bothStores';
-import { trafficEvent } from '../support/trafficEvent';
+import { writeExposures } from '../support/experimentExposures';
 
 const stores = bothStores('experiment-exposures-retention-');
 const EXPERIMENT = 'payday-hero-headline';
 const FILTER = { brand: 'ipaydayloans', experiment: EXPERIMENT, fromDay: '2024-01-01', toDay: '2026-12-31' };
 
-/** `n` visits exposed to `variant` at `at`, each having stored a lead. */
-async function exposed(db: Parameters<typeof writeTraffic>[0], prefix: string, n: number, variant: string, at: string) {
-  for (let i = 0; i < n; i += 100) {
-    const ids = Array.from({ length: Math.min(100, n - i) }, (_, k) => `${prefix}${String(i + k).padStart(6, '0')}`);
-    await writeTraffic(db, {
-      visits: [],
-      events: ids.map((id) => trafficEvent(id, 'stored', at)),
-      exposures: ids.map((visitId) => ({ visitId, brand: 'ipaydayloans', experiment: EXPERIMENT, variant, createdAt: at })),
-    });
-  }
-}
+const exposed = (db: Store, prefix: string, n: number, variant: string, at: string) => writeExposures(db, { prefix, n, variant, at });
 
 describe.each(stores.kinds('exposures-retention.sqlite'))('%s', (_kind, options) => {
   const db = migratedStore(options);

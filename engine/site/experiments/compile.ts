@@ -11,6 +11,7 @@
 import type { Brand, Experiment, Layout } from '../../../schemas/brand.types';
 import type { LayoutParams } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
+import { allocationFor } from './allocation';
 import { liveExperiment, type LiveExperiment } from './assign';
 import { applyVariant, changesPage, fixedVariant, variantRouteOf } from './variants';
 
@@ -45,7 +46,11 @@ export function compileExperiments(
 ): BrandExperiments {
   const written = brand.experiments ?? [];
   if (!written.length) return NO_EXPERIMENTS;
-  const list = written.map((e) => ({ ...liveExperiment(e, changesPage), source: e }));
+  const list = written.map((e): BrandExperiment => {
+    const live = liveExperiment(e, changesPage);
+    // a bandit's new visitors are assigned by the weights it sets (./allocation.ts), its written ones until then
+    return { ...live, ...(e.allocation === 'bandit' ? { allocation: allocationFor(brand.id, e.id, live.variants) } : {}), source: e };
+  });
   const byRoute = new Map<CompiledRoute, BrandExperiment>();
   const variantRoutes = new Map<string, CompiledRoute>();
   const winners = new Map<CompiledRoute, CompiledRoute>();

@@ -14,6 +14,8 @@ import { consolePage, queryText, type ConsoleProps } from '../../../engine/conso
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
 import { experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
+import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
+import { banditWeights } from '../../../engine/store/experimentWeights';
 import { EXPERIMENT_NOTES, FAILED_NOTES, liveBrand, mayActOn, type ExperimentNote, type ExperimentOp } from '../../../engine/console/experimentActions';
 
 export const config = { unstable_runtimeJS: false };
@@ -30,6 +32,10 @@ interface Found {
   results: ExperimentResults;
   /** the forms the viewer may post (none for a role that may not change the brand) */
   actions: { op: ExperimentOp; label: string; winner?: string }[];
+  /** how new visitors are shared: the written weights, or the bandit's (with when it set them) */
+  allocation: string;
+  /** the weights in force by variant, when the bandit has set them */
+  weights: Record<string, number> | null;
   /** the brand's live version the forms were drawn from */
   version: number;
   note: string;
@@ -67,6 +73,13 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
           ...(now.status === 'paused' ? [{ op: 'resume' as const, label: 'Resume' }] : []),
           ...(now.status !== 'stopped' ? now.variants.map((v) => ({ op: 'stop' as const, label: `Stop with ${v.id} as the winner`, winner: v.id })) : []),
         ];
+    const bandit = e.allocation === 'bandit' ? await banditWeights(db, listed.brand, e.id) : undefined;
+    const allocation =
+      e.allocation !== 'bandit'
+        ? 'The written weights'
+        : bandit
+          ? `Bandit (Thompson sampling), weights set ${bandit.document.setAt.slice(0, 16).replace('T', ' ')} UTC; set again at most hourly`
+          : `Bandit (Thompson sampling): the written weights until every variant has ${num(e.burnIn ?? DEFAULT_BURN_IN)} visitors`;
     const key = queryText(ctx.query.note, 20);
     const note = key in EXPERIMENT_NOTES ? (key as ExperimentNote) : undefined;
     return {
@@ -82,6 +95,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         query: { from: q.from, to: q.to, campaign: q.campaign, source: q.source, device: q.device, problem: q.problem },
         results,
         actions,
+        allocation,
+        weights: bandit?.document.weights ?? null,
         version: live?.version ?? 0,
         note: note ? EXPERIMENT_NOTES[note] : '',
         noteOk: !!note && !FAILED_NOTES.includes(note),
@@ -138,6 +153,7 @@ export default function ExperimentPage(props: Props) {
           ['Pages', f.routes.join(', ')],
           ['Decided by', METRIC_LABELS[r.metric]],
           ['Minimum sample', `${num(r.minimumSample)} visitors a variant`],
+          ['New visitors shared by', f.allocation],
           ['From', f.dates],
         ].map(([k, v]) => (
           <div key={k} className="rounded border border-slate-300 p-2">
@@ -185,7 +201,7 @@ export default function ExperimentPage(props: Props) {
         numeric={[false, true, true, true, true, true, true, true]}
         rows={r.rows.map((row, i) => [
           i === 0 ? `${row.id} (control)` : row.id,
-          `${row.weight} %`,
+          `${f.weights?.[row.id] ?? row.weight} %`,
           num(row.sample.n),
           r.rate ? num(row.sample.sum) : money(row.sample.sum),
           `${r.rate ? pct(row.mean) : money(row.mean)} (${range(row.interval, r.rate)})`,
