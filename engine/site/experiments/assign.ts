@@ -7,12 +7,14 @@
  *   personal; it only makes the site serve the same page again.
  * - A visitor meeting an experiment for the first time is assigned by a hash of their id and the
  *   experiment's id, against the weights at that moment (a bandit's as last set, ./allocation.ts);
- *   the cookie then keeps the variant, so a change of weights moves new visitors only, and the visitor sees the same variant on every
- *   page of the experiment and after a reload. Nothing about the request (its user agent
- *   included) plays a part: a crawler is a visitor without the cookie.
+ *   the cookie then keeps the variant, so a change of weights moves new visitors only, and the
+ *   visitor sees the same variant on every page of the experiment and after a reload. Nothing
+ *   about the request (its user agent included) plays a part: a crawler is a visitor without the
+ *   cookie.
  * - running: assigned and counted; paused, before its start or from its end: everyone sees the
  *   control and nothing is counted (assignments are kept for a resume); stopped: everyone sees
- *   the winner (or the control), the cookie ignored.
+ *   the winner (or the control), the cookie ignored — the catalog then makes it the route's own
+ *   page (./compile.ts), so the front door no longer asks here.
  */
 import type { ExperimentVariant } from '../../../schemas/brand.types';
 
