@@ -36,23 +36,8 @@ import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
+import type { ExperimentNote, ExperimentOp } from './experimentNotes';
 import { STUDIO_RATE } from './studioApi';
-
-export type ExperimentOp = 'pause' | 'resume' | 'stop';
-
-/** What the experiment page says after a post, by the key its address carries. */
-export const EXPERIMENT_NOTES = {
-  paused: 'Paused: everyone sees the control now; assignments are kept for a resume.',
-  resumed: 'Resumed: visitors are assigned and counted again.',
-  stopped: 'Stopped: the winner is now the page itself, for every visitor.',
-  stale:
-    'Someone published this brand since this page was loaded, so nothing was changed. The page now shows where the experiment stands; try again if it still applies.',
-  state: 'That action does not apply to the experiment as it stands now; nothing was changed.',
-  winner: 'Choose one of the experiment’s variants as the winner.',
-  invalid: 'The brand would not pass its checks with this change, so nothing was published. Open the brand in the studio to see why.',
-} as const;
-export type ExperimentNote = keyof typeof EXPERIMENT_NOTES;
-export const FAILED_NOTES: readonly ExperimentNote[] = ['stale', 'state', 'winner', 'invalid'];
 
 /** The brand document with the experiment changed by `op`, or the note saying why it may not be. */
 export function withAction(document: Brand, experiment: string, op: ExperimentOp, winner?: string): { document: Brand } | { note: ExperimentNote } {

@@ -11,8 +11,7 @@ import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
-import { conversionsOf } from '../traffic/bandit';
-import { judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
+import { conversionsOf, judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
 
 export type Metric = NonNullable<Experiment['metric']>;
 export const DEFAULT_METRIC: Metric = 'storedPerVisit';

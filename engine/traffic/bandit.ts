@@ -17,7 +17,8 @@ import { onShutdown } from '../process/shutdown.mjs';
 import { getCatalog, type Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
 import type { Store } from '../store/db';
-import { variantTotals, type VariantTotals } from '../store/experiments';
+import { variantTotals } from '../store/experiments';
+import { conversionsOf } from './experimentStats';
 import { banditWeights, EXPERIMENT_WEIGHTS, saveBanditWeights, type BanditWeights } from '../store/experimentWeights';
 import { publishRevision } from '../store/liveRevisions';
 import { RevisionConflict } from '../store/revisions';
@@ -29,13 +30,6 @@ export const BANDIT_EVERY_MS = 3_600_000;
 export const DEFAULT_BURN_IN = 1000;
 /** Draws from the posteriors per setting: the weights' noise is under 1 % of a share. */
 export const BANDIT_DRAWS = 20_000;
-
-type Metric = NonNullable<Experiment['metric']>;
-
-/** A variant's conversions on a rate metric (the bandit's and the console's). */
-export function conversionsOf(t: VariantTotals, metric: Metric): number {
-  return metric === 'submittedPerVisit' ? t.submitted : metric === 'soldPerVisit' ? t.sold : t.stored;
-}
 
 export { seededRandom } from './seededRandom';
 

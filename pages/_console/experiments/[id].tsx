@@ -16,7 +16,8 @@ import { experimentResults, listExperiments, METRIC_LABELS, stateOf, type Experi
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
 import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
 import { banditWeights } from '../../../engine/store/experimentWeights';
-import { EXPERIMENT_NOTES, FAILED_NOTES, liveBrand, mayActOn, type ExperimentNote, type ExperimentOp } from '../../../engine/console/experimentActions';
+import { liveBrand, mayActOn } from '../../../engine/console/experimentActions';
+import { EXPERIMENT_NOTES, FAILED_NOTES, type ExperimentNote, type ExperimentOp } from '../../../engine/console/experimentNotes';
 
 export const config = { unstable_runtimeJS: false };
 
