@@ -34,6 +34,9 @@ export async function register(): Promise<void> {
     // Raw funnel events past their retention period are pruned in the background (the rollups stay).
     const { ensureTrafficPruner } = await import('./engine/traffic/pruneJob');
     ensureTrafficPruner(getStore);
+    // A bandit experiment's weights are set again at most hourly from its exposures (engine/traffic/bandit.ts).
+    const { ensureBanditJob } = await import('./engine/traffic/bandit');
+    ensureBanditJob(getStore);
     // Alert rules set in the console are checked in the background, their webhook messages sent with retries.
     const { ensureAlertWorker } = await import('./engine/console/alerts');
     const { liveBuyers } = await import('./engine/sale/buyerRevisions');

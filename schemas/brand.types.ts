@@ -852,6 +852,14 @@ export interface Experiment {
    */
   status: 'running' | 'paused' | 'stopped';
   /**
+   * How new visitors are shared among the variants: by the written weights (the default), or, for three or more variants, by a bandit: once every variant has its burn-in sample at its written weight, the weights are set again at most hourly by Thompson sampling on the experiment's metric (a floor keeps every variant shown); assigned visitors keep their variant.
+   */
+  allocation?: 'weights' | 'bandit';
+  /**
+   * With "allocation": "bandit": the visitors every variant gets at its written weight before the bandit first sets the weights (default 1000).
+   */
+  burnIn?: number;
+  /**
    * With "stopped": the variant every visitor sees from now on (the control when left out).
    */
   winner?: string;

@@ -3,15 +3,15 @@
  * and one experiment's results over the overview's filters (dates, campaign, source, device):
  * per variant its visitors, conversions on the experiment's metric, the rate or mean with its
  * 95 % interval, the lift over the control and the always-valid decision rule
- * (engine/traffic/experimentStats.ts), revenue per visit once sales exist — and, until the studio
- * publishes changes, the change to make in the brand's JSON to pause or stop it.
+ * (engine/traffic/experimentStats.ts), revenue per visit once sales exist. Pausing, resuming and
+ * stopping publish a revision of the brand (./experimentActions.ts).
  */
 import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
-import { judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
+import { conversionsOf, judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
 
 export type Metric = NonNullable<Experiment['metric']>;
 export const DEFAULT_METRIC: Metric = 'storedPerVisit';
@@ -41,7 +41,7 @@ export function listExperiments(catalog: Catalog): ListedExperiment[] {
 /** A variant's sample on a metric: a rate's conversions (each 0 or 1), or revenue in cents. */
 export function sampleOf(t: VariantTotals, metric: Metric): Sample {
   if (metric === 'revenuePerVisit') return { n: t.visitors, sum: t.revenueCents, squares: t.revenueSquares };
-  const x = metric === 'submittedPerVisit' ? t.submitted : metric === 'soldPerVisit' ? t.sold : t.stored;
+  const x = conversionsOf(t, metric);
   return { n: t.visitors, sum: x, squares: x };
 }
 
@@ -87,17 +87,4 @@ export function stateOf(e: Experiment, now = Date.now()): string {
   if (now < timeOf(e.start)) return 'not started yet';
   if (e.end !== undefined && now >= timeOf(e.end)) return 'ended';
   return 'running';
-}
-
-/**
- * The change an action makes to the brand document: its file, the experiment's pointer and the
- * members to set there, as JSON an operator pastes over the experiment's own (before the studio
- * publishes it from here).
- */
-export function actionChange(
-  listed: ListedExperiment,
-  action: { kind: 'pause' } | { kind: 'resume' } | { kind: 'stop'; winner: string },
-): { file: string; pointer: string; json: string } {
-  const members = action.kind === 'stop' ? { status: 'stopped', winner: action.winner } : { status: action.kind === 'pause' ? 'paused' : 'running' };
-  return { file: listed.file, pointer: `/experiments/${listed.index}`, json: JSON.stringify(members, null, 2).replace(/^\{\n|\n\}$/g, '') };
 }

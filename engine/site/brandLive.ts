@@ -8,7 +8,9 @@
  *   and the pages of the brands whose documents changed are dropped from the page cache (this
  *   process's, or Redis's: engine/cache/brandPages.mjs) — the other brands stay cache hits;
  * - publications set for later are made by whichever instance sees them due first (checked at
- *   each poll), refused when the validator finds a problem in them.
+ *   each poll), refused when the validator finds a problem in them;
+ * - a bandit experiment's weights, as last set (engine/site/experiments/allocation.ts), follow
+ *   the same way.
  * Started by the server (server.mjs, through the front door) only: the build, the validator and
  * the tests that read brand files never open the store for it.
  */
@@ -18,6 +20,7 @@ import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
 import { getStore } from '../store/db';
 import { currentRevisions, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
 import { checkBrandDocument } from './brandOverlay';
+import { watchBanditWeights } from './experiments/allocation';
 import { getCatalog, onCatalogChange, setBrandRevisionSource, type Catalog } from './catalog';
 
 const WATCHING = Symbol.for('loansites.brandLive');
@@ -56,6 +59,8 @@ export function watchBrandRevisions(opts: { onChange?: (catalog: Catalog, change
   });
   // a new set rebuilds the catalog at once (not at the next request for a page)
   onRevisions(BRAND_PUBLISHED, () => void getCatalog());
+  // a bandit experiment's weights as last set, for its new visitors' assignment
+  watchBanditWeights();
   const timer = setInterval(() => void publishDue(), pollMs());
   timer.unref();
   const ready = revisionsReady(BRAND_PUBLISHED).then(() => void getCatalog());

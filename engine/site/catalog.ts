@@ -104,7 +104,8 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
   for (const r of routes) layout(r.layout, r.layoutParams);
   const experiments = compileExperiments(brand, routes, layout, (name, made) => variants.set(name, made));
-  return { brand, file, routes, layout, specs, experiments };
+  // a stopped experiment's winner is its routes' own page
+  return { brand, file, routes: experiments.served ? [...experiments.served] : routes, layout, specs, experiments };
 }
 
 /**

@@ -93,7 +93,11 @@ export type AuditAction =
   | 'alert_rule_added'
   | 'alert_rule_removed'
   | 'sign_in_link_created'
-  | 'sign_in_link_used';
+  | 'sign_in_link_used'
+  | 'experiment_paused'
+  | 'experiment_resumed'
+  | 'experiment_stopped'
+  | 'experiment_weights_set';
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;

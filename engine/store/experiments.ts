@@ -51,7 +51,8 @@ export interface ExperimentDailyTable {
 const COUNTED = ['submitted', 'stored'] as const;
 type Counted = (typeof COUNTED)[number];
 const isCounted = (stage: string): stage is Counted => (COUNTED as readonly string[]).includes(stage);
-const DAILY_KEY = ['brand', 'experiment', 'day', 'variant', 'campaign', 'source', 'device'] as const;
+/** The daily rollup's primary key. */
+export const DAILY_KEY = ['brand', 'experiment', 'day', 'variant', 'campaign', 'source', 'device'] as const;
 
 /**
  * In a traffic batch's transaction (engine/store/traffic.ts writeTraffic): stores the batch's

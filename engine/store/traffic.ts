@@ -21,7 +21,7 @@ import { hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
-import { writeExperimentCounts, type ExposureInput } from './experiments';
+import { DAILY_KEY, writeExperimentCounts, type ExposureInput } from './experiments';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -280,14 +280,25 @@ export async function addToRollups(trx: Transaction<Database>, rows: readonly Tr
 /** Rows deleted per statement by pruning: each statement holds SQLite's write lock only briefly. */
 export const PRUNE_BATCH = 5000;
 
-/** Deletes, PRUNE_BATCH rows at a time, the rows `select` names (by primary key columns `key`); returns rows and statements. */
+/** Each pruned table's primary key: the columns a batch names its rows by. */
+const PRUNED_KEYS = {
+  traffic_events: ['id'],
+  traffic_visits: ['id'],
+  traffic_visit_stages: ['visit_id', 'stage'],
+  experiment_exposures: ['visit_id', 'experiment'],
+  experiment_daily: DAILY_KEY,
+} as const;
+
+/** Deletes, PRUNE_BATCH rows at a time, the rows `where` names (by the table's primary key); returns rows and statements. */
 async function deleteInBatches(
   db: Store,
-  table: 'traffic_events' | 'traffic_visits' | 'traffic_visit_stages',
+  table: keyof typeof PRUNED_KEYS,
   where: RawBuilder<boolean>,
   batchSize: number,
 ): Promise<{ rows: number; batches: number }> {
-  const [key, cols] = table === 'traffic_visit_stages' ? [sql`(visit_id, stage)`, sql`visit_id, stage`] : [sql`id`, sql`id`];
+  const names = PRUNED_KEYS[table];
+  const cols = sql.join(names.map((c) => sql.ref(c)));
+  const key = names.length > 1 ? sql`(${cols})` : cols;
   let rows = 0;
   let batches = 0;
   for (;;) {
@@ -306,13 +317,16 @@ async function deleteInBatches(
 /**
  * Deletes raw events older than `retentionDays` (PostgreSQL: drops the days' partitions wholly
  * past it; SQLite: in batches of `batchSize`), visits as old that no lead refers to (a lead keeps
- * its visit) and their stage marks, in batches. The rollups stay. Returns how many rows went,
- * how many partitions were dropped and how many delete statements ran.
+ * its visit) and their stage marks, in batches. The traffic rollups stay. Experiment exposures
+ * of the days wholly past it go too, with their daily rollup, in batches on either store: an
+ * experiment's results join the two (visitors from the rollup, sales through the exposures), so
+ * they cover the same days. Returns how many rows went, how many partitions were dropped and how
+ * many delete statements ran.
  */
 export async function pruneTraffic(
   db: Store,
   opts: { now: Date; retentionDays: number; batchSize?: number },
-): Promise<{ events: number; visits: number; partitions: number; batches: number }> {
+): Promise<{ events: number; visits: number; partitions: number; exposures: number; batches: number }> {
   const cutoff = new Date(opts.now.getTime() - opts.retentionDays * 86_400_000).toISOString();
   const size = opts.batchSize ?? PRUNE_BATCH;
   let batches = 0;
@@ -331,7 +345,10 @@ export async function pruneTraffic(
     size,
   );
   const st = await deleteInBatches(db, 'traffic_visit_stages', sql<boolean>`created_at < ${cutoff}`, size);
-  return { events, visits: vi.rows, partitions, batches: batches + vi.batches + st.batches };
+  const day = cutoff.slice(0, 10);
+  const ex = await deleteInBatches(db, 'experiment_exposures', sql<boolean>`day < ${day}`, size);
+  const daily = await deleteInBatches(db, 'experiment_daily', sql<boolean>`day < ${day}`, size);
+  return { events, visits: vi.rows, partitions, exposures: ex.rows, batches: batches + vi.batches + st.batches + ex.batches + daily.batches };
 }
 
 /** Adds refused events to their hour's count (count = count + n, keys sorted, as the rollups). */

@@ -23,6 +23,7 @@ import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../store
 import { deviceClass, visitRow } from '../store/trafficRules';
 import { bucketOf, variantByWeight, type LiveExperiment } from '../site/experiments/assign';
 import { rebuildExperimentDaily } from '../store/experiments';
+import { seededRandom } from './seededRandom';
 
 /** A demo lead's environment (engine/leads/environment.ts: anything but "production" is a test lead). */
 export const DEMO_ENVIRONMENT = 'demo';
@@ -78,16 +79,7 @@ const DEVICE_UA = [
   ['Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)', 0.05],
 ] as const;
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 export async function writeDemoTraffic(
   db: Store,

@@ -17,6 +17,8 @@
  * Metrics: a rate per visit (a visit either converts or not) or revenue per visit (a mean with
  * its own variance, from the sum of squares).
  */
+import type { Experiment } from '../../schemas/brand.types';
+import type { VariantTotals } from '../store/experiments';
 
 export const Z95 = 1.959963984540054;
 export const ALPHA = 0.05;
@@ -120,4 +122,9 @@ export function judge(
   if (winners[0]) return { results, verdict: { kind: 'winner', variant: winners[0].id } };
   if (others.length && results.slice(1).every((r) => r.decided === -1)) return { results, verdict: { kind: 'control' } };
   return { results, verdict: { kind: 'noWinner' } };
+}
+
+/** A variant's conversions on a rate metric (the console's results and the bandit's posteriors). */
+export function conversionsOf(t: Pick<VariantTotals, 'submitted' | 'stored' | 'sold'>, metric: NonNullable<Experiment['metric']>): number {
+  return metric === 'submittedPerVisit' ? t.submitted : metric === 'soldPerVisit' ? t.sold : t.stored;
 }

@@ -1,6 +1,6 @@
 /**
- * The retention job: raw funnel events (and visits no lead refers to) older than
- * EVENTS_RETENTION_DAYS are deleted every EVENTS_PRUNE_INTERVAL_MS (default 6 hours), the first
+ * The retention job: raw funnel events (and visits no lead refers to), and experiment exposures
+ * with their daily rollup, older than EVENTS_RETENTION_DAYS are deleted every EVENTS_PRUNE_INTERVAL_MS (default 6 hours), the first
  * time a minute after start; the hourly rollups stay for good. On PostgreSQL whole days'
  * partitions of events are dropped; on SQLite rows go in bounded batches (engine/store/traffic.ts
  * pruneTraffic). Several instances may run it: a DELETE of rows already gone deletes nothing, a
@@ -27,7 +27,10 @@ export function ensureTrafficPruner(store: () => Promise<Store>): () => void {
       .then((db) => pruneOnce(db))
       .then(
         (n) =>
-          (n.events || n.visits) && console.log(`[traffic] pruned ${n.events} events (${n.partitions} day partitions) and ${n.visits} visits past retention`),
+          (n.events || n.visits || n.exposures) &&
+          console.log(
+            `[traffic] pruned ${n.events} events (${n.partitions} day partitions), ${n.visits} visits and ${n.exposures} experiment exposures past retention`,
+          ),
       )
       .catch((err: Error) => console.error('[traffic] pruning failed:', err.message));
   const first = setTimeout(run, 60_000);

@@ -112,18 +112,23 @@ describe('a page under an experiment', () => {
     expect(cookieOf(d)).toBeDefined();
   });
 
-  it('shows the winner to everyone once stopped, ignoring the cookie, counting and setting nothing', () => {
-    const stopped = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "stopped", "winner": "cash-before-payday"')));
-    for (const cookie of [undefined, `lsx=${'3'.repeat(16)}|${EXPERIMENT}:control`]) {
+  it('makes the winner the page itself once stopped: its plain URL, whatever the cookie, with no experiment work, cookie or count', () => {
+    const stoppedCatalog = catalogWith((t) => t.replace('"status": "running"', '"status": "stopped", "winner": "cash-before-payday"'));
+    const stopped = doorOf(stoppedCatalog);
+    for (const cookie of [undefined, `lsx=${'3'.repeat(16)}|${EXPERIMENT}:control`, `lsx=${'3'.repeat(16)}|${EXPERIMENT}:cash-before-payday`]) {
       const d = on('/payday-loans', cookie, stopped);
-      expect(d).toMatchObject({ kind: 'page', url: VARIANT_URL, experiment: { variant: 'cash-before-payday', counted: false, headers: [] } });
-      expect(cookieOf(d)).toBeUndefined();
+      expect(d).toMatchObject({ kind: 'page', url: CONTROL_URL });
+      expect(d).not.toHaveProperty('experiment');
     }
-    const toControl = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "stopped"')));
-    expect(on('/payday-loans', `lsx=${'3'.repeat(16)}|${EXPERIMENT}:cash-before-payday`, toControl)).toMatchObject({
-      url: CONTROL_URL,
-      experiment: { variant: 'control' },
-    });
+    // the page that plain path renders is the winner's
+    const loaded = stoppedCatalog.brands.get('ipaydayloans')!;
+    const route = loaded.routes.find((r) => r.path === '/payday-loans')!;
+    expect(loaded.layout(route.layout, route.layoutParams)?.blocks[0]).toMatchObject({ heading: 'Cash Before Payday, Without the Runaround' });
+    const toControl = catalogWith((t) => t.replace('"status": "running"', '"status": "stopped"'));
+    expect(on('/payday-loans', `lsx=${'3'.repeat(16)}|${EXPERIMENT}:cash-before-payday`, doorOf(toControl))).toMatchObject({ url: CONTROL_URL });
+    const plain = toControl.brands.get('ipaydayloans')!;
+    const own = plain.routes.find((r) => r.path === '/payday-loans')!;
+    expect(plain.layout(own.layout, own.layoutParams)?.blocks[0]).not.toMatchObject({ heading: 'Cash Before Payday, Without the Runaround' });
   });
 
   it('shows the control before the start, counting nothing', () => {

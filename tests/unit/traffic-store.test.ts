@@ -13,20 +13,11 @@ import { hourOf, visitRow } from '../../engine/store/trafficRules';
 import { bothStores } from '../support/bothStores';
 import { trafficEvent } from '../support/trafficEvent';
 import { leadRow } from '../support/leadRow';
+import { seededRandom } from '../../engine/traffic/seededRandom';
 
 const { tmp, postgres } = bothStores('loansites-traffic-');
 
-/** mulberry32: the same seed, the same sequence. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 function randomBatches(seed: number, count: number): TrafficBatch[] {
   const rnd = random(seed);

@@ -1,6 +1,7 @@
 /**
  * A brand's experiments, checked beyond their schema: each covers routes the brand has (and no
- * route is in two), its variants' weights add up to 100, a winner names a variant, the end is
+ * route is in two), its variants' weights add up to 100, a winner names a variant, a bandit has
+ * three or more variants and a rate to weigh them by, the end is
  * after the start, and every variant builds on every route it covers — its layout exists, its
  * parameters are the layout's, its texts name texts of the layout, its order names every block
  * once, and the page it gives passes the same checks as any page (links to real pages, known
@@ -52,6 +53,14 @@ export function checkExperiments(
       add(`${at}/winner`, `"${e.winner}" is none of this experiment's variants (${[...variantIds].join(', ')})`);
     if (e.winner !== undefined && e.status !== 'stopped')
       add(`${at}/winner`, 'a winner is for a stopped experiment: set "status": "stopped" too, or remove it');
+    if (e.allocation === 'bandit' && e.variants.length < 3)
+      add(
+        `${at}/allocation`,
+        `a bandit is for three or more variants; this experiment has ${e.variants.length}, so its written weights are what counts (remove "allocation")`,
+      );
+    if (e.allocation === 'bandit' && e.metric === 'revenuePerVisit')
+      add(`${at}/metric`, 'a bandit weighs the variants by a rate (stored, submitted or sold per visit), not by revenue per visit');
+    if (e.burnIn !== undefined && e.allocation !== 'bandit') add(`${at}/burnIn`, 'a burn-in is for a bandit: set "allocation": "bandit" too, or remove it');
     if (Number.isNaN(timeOf(e.start))) add(`${at}/start`, `"${e.start}" is not a real day or time`);
     if (e.end !== undefined && Number.isNaN(timeOf(e.end))) add(`${at}/end`, `"${e.end}" is not a real day or time`);
     else if (e.end !== undefined && timeOf(e.end) <= timeOf(e.start)) add(`${at}/end`, 'the end must come after the start');

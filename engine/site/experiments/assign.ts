@@ -6,13 +6,15 @@
  *   "<visitor>|<experiment>:<variant>|…", HttpOnly, SameSite=Lax, a year). Nothing in it is
  *   personal; it only makes the site serve the same page again.
  * - A visitor meeting an experiment for the first time is assigned by a hash of their id and the
- *   experiment's id, against the weights at that moment; the cookie then keeps the variant, so a
- *   change of weights moves new visitors only, and the visitor sees the same variant on every
- *   page of the experiment and after a reload. Nothing about the request (its user agent
- *   included) plays a part: a crawler is a visitor without the cookie.
+ *   experiment's id, against the weights at that moment (a bandit's as last set, ./allocation.ts);
+ *   the cookie then keeps the variant, so a change of weights moves new visitors only, and the
+ *   visitor sees the same variant on every page of the experiment and after a reload. Nothing
+ *   about the request (its user agent included) plays a part: a crawler is a visitor without the
+ *   cookie.
  * - running: assigned and counted; paused, before its start or from its end: everyone sees the
  *   control and nothing is counted (assignments are kept for a resume); stopped: everyone sees
- *   the winner (or the control), the cookie ignored.
+ *   the winner (or the control), the cookie ignored — the catalog then makes it the route's own
+ *   page (./compile.ts), so the front door no longer asks here.
  */
 import type { ExperimentVariant } from '../../../schemas/brand.types';
 
@@ -30,6 +32,8 @@ export interface LiveExperiment {
   winner?: string | undefined;
   startMs: number;
   endMs?: number | undefined;
+  /** a bandit's allocation (./allocation.ts): the variants with the weights in force, which new visitors are assigned by */
+  allocation?: { readonly variants: LiveExperiment['variants'] } | undefined;
 }
 
 /** What a visitor is served of an experiment. */
@@ -150,7 +154,7 @@ export function servingOf(e: LiveExperiment, mine: string | undefined, visitor: 
   if (hasVariant(e, mine)) return { variant: mine, counted: true, assigned: false };
   // the visitor's id is made only here, when one is assigned
   const id = typeof visitor === 'string' ? visitor : visitor();
-  return { variant: variantByWeight(bucketOf(id, e.id), e.variants), counted: true, assigned: true, visitor: id };
+  return { variant: variantByWeight(bucketOf(id, e.id), (e.allocation ?? e).variants), counted: true, assigned: true, visitor: id };
 }
 
 /**

@@ -31,6 +31,7 @@ import * as m021 from './021_editor_brands';
 import * as m022 from './022_console_money';
 import * as m023 from './023_experiment_exposures';
 import * as m024 from './024_alert_rule_params';
+import * as m025 from './025_exposure_retention';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -60,6 +61,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['022_console_money', m022],
   ['023_experiment_exposures', m023],
   ['024_alert_rule_params', m024],
+  ['025_exposure_retention', m025],
 ];
 
 export const migrationProvider: MigrationProvider = {

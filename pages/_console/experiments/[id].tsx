@@ -2,8 +2,9 @@
  * One experiment's results (engine/console/experiments.ts): per variant its visitors, conversions,
  * rate with its 95 % interval, lift over the control with its interval and the always-valid
  * p-value of the decision rule, revenue per visit once sales exist, over the overview's filters
- * (dates, campaign, source, device); the verdict, never a winner before the minimum sample; and
- * the change to make in the brand's JSON to pause the experiment or stop it with a winner.
+ * (dates, campaign, source, device); the verdict, never a winner before the minimum sample; and,
+ * for admins and editors of the brand, the forms that pause, resume or stop it with a winner
+ * (each publishes a revision of the brand: engine/console/experimentActions.ts).
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, DateRangeFields, FilterSelect, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
@@ -11,8 +12,12 @@ import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
-import { actionChange, experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
+import { experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
+import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
+import { banditWeights } from '../../../engine/store/experimentWeights';
+import { liveBrand, mayActOn } from '../../../engine/console/experimentActions';
+import { EXPERIMENT_NOTES, FAILED_NOTES, type ExperimentNote, type ExperimentOp } from '../../../engine/console/experimentNotes';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -26,12 +31,21 @@ interface Found {
   dates: string;
   query: { from: string; to: string; campaign: string; source: string; device: string; problem: string };
   results: ExperimentResults;
-  actions: { label: string; file: string; pointer: string; json: string }[];
+  /** the forms the viewer may post (none for a role that may not change the brand) */
+  actions: { op: ExperimentOp; label: string; winner?: string }[];
+  /** how new visitors are shared: the written weights, or the bandit's (with when it set them) */
+  allocation: string;
+  /** the weights in force by variant, when the bandit has set them */
+  weights: Record<string, number> | null;
+  /** the brand's live version the forms were drawn from */
+  version: number;
+  note: string;
+  noteOk: boolean;
 }
 type Props = ConsoleProps<{ found: Found | null; id: string }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'overview.view', async (db) => {
+  consolePage(ctx, 'overview.view', async (db, viewer) => {
     const id = queryText(ctx.query.id, 40);
     const all = listExperiments(getCatalog()).filter((l) => l.experiment.id === id);
     const listed = all.find((l) => l.brand === queryText(ctx.query.brand, 60)) ?? all[0];
@@ -49,13 +63,26 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       ...(q.source ? { source: q.source } : {}),
       ...(q.device ? { device: q.device } : {}),
     });
-    const actions = [
-      ...(e.status === 'running' ? [{ label: 'Pause (everyone sees the control; assignments are kept)', ...actionChange(listed, { kind: 'pause' }) }] : []),
-      ...(e.status === 'paused' ? [{ label: 'Resume', ...actionChange(listed, { kind: 'resume' }) }] : []),
-      ...(e.status !== 'stopped'
-        ? e.variants.map((v) => ({ label: `Stop with ${v.id} as the winner (everyone sees it)`, ...actionChange(listed, { kind: 'stop', winner: v.id }) }))
-        : []),
-    ];
+    // the actions act on the live document (what the form's version names), which the catalog follows within a poll
+    const live = await liveBrand(db, listed.brand);
+    const now = live?.document.experiments?.find((x) => x.id === e.id);
+    const mayAct = !!now && (await mayActOn(db, viewer, listed.brand));
+    const actions: Found['actions'] = !mayAct
+      ? []
+      : [
+          ...(now.status === 'running' ? [{ op: 'pause' as const, label: 'Pause' }] : []),
+          ...(now.status === 'paused' ? [{ op: 'resume' as const, label: 'Resume' }] : []),
+          ...(now.status !== 'stopped' ? now.variants.map((v) => ({ op: 'stop' as const, label: `Stop with ${v.id} as the winner`, winner: v.id })) : []),
+        ];
+    const bandit = e.allocation === 'bandit' ? await banditWeights(db, listed.brand, e.id) : undefined;
+    const allocation =
+      e.allocation !== 'bandit'
+        ? 'The written weights'
+        : bandit
+          ? `Bandit (Thompson sampling), weights set ${bandit.document.setAt.slice(0, 16).replace('T', ' ')} UTC; set again at most hourly`
+          : `Bandit (Thompson sampling): the written weights until every variant has ${num(e.burnIn ?? DEFAULT_BURN_IN)} visitors`;
+    const key = queryText(ctx.query.note, 20);
+    const note = key in EXPERIMENT_NOTES ? (key as ExperimentNote) : undefined;
     return {
       id,
       found: {
@@ -69,6 +96,11 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         query: { from: q.from, to: q.to, campaign: q.campaign, source: q.source, device: q.device, problem: q.problem },
         results,
         actions,
+        allocation,
+        weights: bandit?.document.weights ?? null,
+        version: live?.version ?? 0,
+        note: note ? EXPERIMENT_NOTES[note] : '',
+        noteOk: !!note && !FAILED_NOTES.includes(note),
       },
     };
   });
@@ -106,6 +138,14 @@ export default function ExperimentPage(props: Props) {
   const r = f.results;
   return (
     <ConsoleLayout title={`Experiment ${f.id}`} viewer={props.viewer} current="/experiments">
+      {f.note && (
+        <p
+          role={f.noteOk ? 'status' : 'alert'}
+          className={`mb-4 max-w-3xl rounded border p-2 ${f.noteOk ? 'border-green-700 bg-green-50' : 'border-amber-700 bg-amber-50'}`}
+        >
+          {f.note}
+        </p>
+      )}
       {f.description && <p className="mb-4">{f.description}</p>}
       <dl className="mb-4 grid grid-cols-1 gap-2 sm:grid-cols-3">
         {[
@@ -114,6 +154,7 @@ export default function ExperimentPage(props: Props) {
           ['Pages', f.routes.join(', ')],
           ['Decided by', METRIC_LABELS[r.metric]],
           ['Minimum sample', `${num(r.minimumSample)} visitors a variant`],
+          ['New visitors shared by', f.allocation],
           ['From', f.dates],
         ].map(([k, v]) => (
           <div key={k} className="rounded border border-slate-300 p-2">
@@ -161,7 +202,7 @@ export default function ExperimentPage(props: Props) {
         numeric={[false, true, true, true, true, true, true, true]}
         rows={r.rows.map((row, i) => [
           i === 0 ? `${row.id} (control)` : row.id,
-          `${row.weight} %`,
+          `${f.weights?.[row.id] ?? row.weight} %`,
           num(row.sample.n),
           r.rate ? num(row.sample.sum) : money(row.sample.sum),
           `${r.rate ? pct(row.mean) : money(row.mean)} (${range(row.interval, r.rate)})`,
@@ -175,21 +216,32 @@ export default function ExperimentPage(props: Props) {
         the variants compared, and no winner is named before every variant has its minimum sample.
       </p>
       {f.actions.length > 0 && (
-        <>
-          <h2 className="mb-2 text-xl font-semibold">Actions</h2>
-          <p className="mb-2">
-            Set these members of the experiment in <code>{f.actions[0]!.file}</code> at <code>{f.actions[0]!.pointer}</code>, then validate and publish the
-            brand.
+        <section aria-labelledby="actions" className="mb-6">
+          <h2 id="actions" className="mb-2 text-xl font-semibold">
+            Actions
+          </h2>
+          <p className="mb-2 max-w-3xl">
+            Each action publishes a new version of the brand at once, on every instance. Pausing shows everyone the control and keeps assignments for a resume;
+            stopping with a winner makes that variant the page itself for every visitor, whatever variant they were shown before.
           </p>
-          <ul className="mb-6 flex flex-col gap-3">
+          <ul className="flex flex-wrap gap-3">
             {f.actions.map((a) => (
               <li key={a.label}>
-                <p className="font-semibold">{a.label}</p>
-                <pre className="overflow-x-auto rounded border border-slate-300 bg-slate-50 p-2 text-sm">{a.json}</pre>
+                <form method="post" action="/api/console/experiments">
+                  <input type="hidden" name="csrf" value={props.viewer.csrf} />
+                  <input type="hidden" name="brand" value={f.brand} />
+                  <input type="hidden" name="experiment" value={f.id} />
+                  <input type="hidden" name="version" value={String(f.version)} />
+                  <input type="hidden" name="op" value={a.op} />
+                  {a.winner && <input type="hidden" name="winner" value={a.winner} />}
+                  <button type="submit" className={buttonClass}>
+                    {a.label}
+                  </button>
+                </form>
               </li>
             ))}
           </ul>
-        </>
+        </section>
       )}
     </ConsoleLayout>
   );

@@ -1,11 +1,12 @@
 /**
- * POST /api/console/{login,logout,reveal,review,totp,export,costs,users,settings,links} — the console's form posts, on the console
+ * POST /api/console/{login,logout,reveal,review,totp,export,costs,users,settings,links,experiments} — the console's form posts, on the console
  * host only (engine/frontDoor/consolePath.ts). Each reads its own form (engine/console/forms.ts:
  * same-origin, form-encoded, capped) and answers 303 to the page to show next, or the export's
- * CSV: engine/console/formRoutes.ts, reviewRoute.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts, settingsRoutes.ts, signInLinkRoute.ts; the cost upload is multipart (costUpload.ts).
+ * CSV: engine/console/formRoutes.ts, reviewRoute.ts, totpRoutes.ts, exportRoute.ts, userRoutes.ts, settingsRoutes.ts, signInLinkRoute.ts, experimentActions.ts; the cost upload is multipart (costUpload.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { costUploadRoute } from '../../../engine/console/costUpload';
+import { experimentActionRoute } from '../../../engine/console/experimentActions';
 import { exportAnswer } from '../../../engine/console/exportRoute';
 import { loginRoute, logoutRoute, revealRoute } from '../../../engine/console/formRoutes';
 import { reviewRoute } from '../../../engine/console/reviewRoute';
@@ -30,6 +31,7 @@ const ACTIONS = new Map<string, (db: Store, req: IncomingMessage) => Promise<Api
   ['users', usersRoute],
   ['settings', settingsRoute],
   ['links', signInLinkRoute],
+  ['experiments', (db, req) => experimentActionRoute(db, req)],
 ]);
 
 /** The form post's action, from the path's last segment (read from the URL, so the route runs the same on a bare node:http server). */

@@ -1,0 +1,129 @@
+/**
+ * POST /api/console/experiments: pause, resume or stop an experiment from its console page, by
+ * publishing a new revision of its brand — the studio's own path (engine/store/brandRevisions.ts):
+ * the live document (the newest published revision, else the brand's file) with the experiment's
+ * status changed is saved as a draft and published at once, refused while the brand's validator
+ * finds a problem in it, audited with the document before and after, and applied on every
+ * instance without a restart (engine/site/brandLive.ts drops the brand's cached pages).
+ *
+ * The form carries the brand's live version the page was drawn from: when someone published
+ * since, nothing is changed and the page says so (optimistic locking, as the studio's 409).
+ * Stopping with a winner makes the winner the covered routes' own page (engine/site/experiments/compile.ts).
+ *
+ * Only admins and editors of the brand may; a forged post (another role, another brand, no or
+ * a wrong CSRF token, another site) is a 403. A person's mistake goes back to the page with a
+ * note by key (nothing from the request is echoed into the page).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Brand, Experiment } from '../../schemas/brand.types';
+import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { enforceRateLimit } from '../http/rateLimit';
+import { checkBrandDocument } from '../site/brandOverlay';
+import {
+  brandDraft,
+  brandRevision,
+  BrandRevisionError,
+  BRAND_PUBLISHED,
+  publishBrand,
+  publishedBrand,
+  RevisionConflict,
+  saveBrandDraft,
+} from '../store/brandRevisions';
+import { audit } from '../store/console';
+import type { Store } from '../store/db';
+import { publishRevision } from '../store/liveRevisions';
+import { requireUser } from './api';
+import { csrfValid } from './csrf';
+import { readConsoleForm } from './forms';
+import { BRAND_ID, mayEditBrand } from './roles';
+import type { ExperimentNote, ExperimentOp } from './experimentNotes';
+import { STUDIO_RATE } from './studioApi';
+
+/** The brand document with the experiment changed by `op`, or the note saying why it may not be. */
+export function withAction(document: Brand, experiment: string, op: ExperimentOp, winner?: string): { document: Brand } | { note: ExperimentNote } {
+  const index = (document.experiments ?? []).findIndex((e) => e.id === experiment);
+  const e = document.experiments?.[index];
+  if (!e) return { note: 'state' };
+  let changed: Experiment;
+  if (op === 'pause' && e.status === 'running') changed = { ...e, status: 'paused' };
+  else if (op === 'resume' && e.status === 'paused') {
+    const { winner: _none, ...rest } = e;
+    changed = { ...rest, status: 'running' };
+  } else if (op === 'stop' && e.status !== 'stopped') {
+    if (!winner || !e.variants.some((v) => v.id === winner)) return { note: 'winner' };
+    changed = { ...e, status: 'stopped', winner };
+  } else return { note: 'state' };
+  const experiments = [...document.experiments!] as NonNullable<Brand['experiments']>;
+  experiments[index] = changed;
+  return { document: { ...document, experiments } };
+}
+
+/** The brand's live document and its version (0: the brand's file, no published revision). */
+export async function liveBrand(db: Store, id: string): Promise<{ version: number; document: Brand } | undefined> {
+  const published = await publishedBrand(db, id);
+  if (published) return { version: published.version, document: published.document };
+  const file = await brandRevision(db, id, 0);
+  return file ? { version: 0, document: file.document } : undefined;
+}
+
+/** Whether a console user (their role, and an editor's brands as their account names them) may change a brand from the console. */
+export async function mayActOn(db: Store, viewer: { email: string; role: string }, brand: string): Promise<boolean> {
+  const row = await db.selectFrom('console_users').select('brands').where('email', '=', viewer.email).executeTakeFirst();
+  return mayEditBrand({ role: viewer.role, brands: row?.brands ?? null }, brand);
+}
+
+const back = (brand: string, experiment: string, note: ExperimentNote): ApiAnswer => {
+  const location = `/experiments/${encodeURIComponent(experiment)}?brand=${encodeURIComponent(brand)}&note=${note}`;
+  return { status: 303, body: { location }, headers: { Location: location } };
+};
+
+export interface ExperimentActionOptions {
+  now?: Date;
+  /** default: the live revisions' announcement of a published brand */
+  announce?: () => Promise<void>;
+}
+
+export async function experimentActionRoute(db: Store, req: IncomingMessage, options: ExperimentActionOptions = {}): Promise<ApiAnswer> {
+  const form = await readConsoleForm(req);
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'studio.edit');
+  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  const brand = form.brand ?? '';
+  const experiment = form.experiment ?? '';
+  if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');
+  if (!mayEditBrand(who.user, brand)) throw new ApiError(403, `Your account may not change the brand "${brand}"`);
+  const op = form.op;
+  if (op !== 'pause' && op !== 'resume' && op !== 'stop') throw new ApiError(400, 'op must be pause, resume or stop');
+  await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(req)}`, 1, 'Too many studio changes');
+  const live = await liveBrand(db, brand);
+  if (!live) throw new ApiError(404, 'No such experiment');
+  if (String(live.version) !== form.version) return back(brand, experiment, 'stale');
+  const changed = withAction(live.document, experiment, op, form.winner);
+  if ('note' in changed) return back(brand, experiment, changed.note);
+  if (checkBrandDocument(brand, changed.document).problems.length) return back(brand, experiment, 'invalid');
+  const now = options.now ?? new Date();
+  const author = who.user.email;
+  try {
+    // over the newest draft (an unpublished one stays in the history; the studio's next save over it is told)
+    const saved = await saveBrandDraft(db, {
+      id: brand,
+      document: changed.document,
+      expectedVersion: (await brandDraft(db, brand))?.version ?? 0,
+      author,
+      now,
+    });
+    await publishBrand(db, { id: brand, version: saved.version, author, now });
+    await audit(db, {
+      actor: author,
+      action: `experiment_${op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'resumed'}`,
+      target: `brand:${brand}`,
+      detail: { experiment, version: saved.version, ...(op === 'stop' ? { winner: form.winner } : {}) },
+      now,
+    });
+  } catch (err) {
+    if (err instanceof RevisionConflict || err instanceof BrandRevisionError) return back(brand, experiment, 'stale');
+    throw err;
+  }
+  await (options.announce ?? (() => publishRevision(BRAND_PUBLISHED, db)))();
+  return back(brand, experiment, op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'resumed');
+}
