@@ -191,7 +191,7 @@ async function main(args: string[]) {
     // The last line sums the converted money and states the rates, as the console's leads export does.
     const total = CSV_COLUMNS.map(([title]): string => {
       if (title === 'created_at') return 'total';
-      if (title === 'sale_status') return `${t.sold} sold, ${t.returned} returned, revenue ${plainMoney(t.revenueCents, to)}`;
+      if (title === 'sale_status') return `${t.sold} sold; ${t.returned} returned; revenue ${plainMoney(t.revenueCents, to)}`;
       if (title === 'converted_currency') return to;
       if (title === 'price_converted') return cents(t.soldCents);
       if (title === 'refund_converted') return cents(t.returnedCents);

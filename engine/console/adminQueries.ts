@@ -174,7 +174,7 @@ export async function leadsCsv(db: Store, f: LeadFilter, money?: Converter): Pro
     source: '',
     source2: '',
     click_id: '',
-    status: `${t.sold} sold, ${t.returned} returned, revenue ${(t.revenueCents / 100).toFixed(2)} ${conv.to}`,
+    status: `${t.sold} sold; ${t.returned} returned; revenue ${plainMoney(t.revenueCents, conv.to)}`,
     price_cents: null,
     buyer_id: null,
     decided_at: null,

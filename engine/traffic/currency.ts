@@ -71,7 +71,7 @@ export function converter(to: string, rates: Rates): Converter {
       return [c, to]
         .filter((x) => x !== BASE_CURRENCY)
         .map((x) => rateText(x, usdMicros(x, rates)!))
-        .join(', ');
+        .join('; ');
     },
   };
 }

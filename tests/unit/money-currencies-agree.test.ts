@@ -151,7 +151,7 @@ describe.each(stores.kinds('currencies.sqlite'))('%s', (_kind, options) => {
       converted_currency: 'USD',
       price_converted: '109.87',
       refund_converted: '36.50',
-      sale_status: '5 sold, 1 returned, revenue 73.37 USD',
+      sale_status: '5 sold; 1 returned; revenue 73.37 USD',
     });
     expect(total.rate).toBe(
       'Amounts in AUD (20.00 AUD) are left out: no rate to USD is set (an admin sets rates on Settings). CAD converted at 1 CAD = 0.730000 USD.',
