@@ -13,6 +13,7 @@ import { setCurrencyRate } from '../../engine/store/currencyRates';
 import { importCostReport } from '../../engine/traffic/costImport';
 import { overviewData, type OverviewAsk } from '../../engine/console/overviewData';
 import { bothStores, migratedStore } from '../support/bothStores';
+import { overviewAsk } from '../support/overviewAsk';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
 import { trafficEvent } from '../support/trafficEvent';
@@ -22,16 +23,7 @@ const v = (n: number) => `v${n.toString(16).padStart(32, '0')}`;
 const EVENING = new Date('2026-11-02T03:30:00.000Z'); // 22:30 on 1 November in New York
 const AFTERNOON = new Date('2026-11-02T15:30:00.000Z');
 const BEFORE = new Date('2026-10-31T12:00:00.000Z');
-const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => ({
-  from: '2026-11-01',
-  to: '2026-11-02',
-  dims: {},
-  zone: '',
-  grain: 'day',
-  compare: false,
-  currency: 'USD',
-  ...extra,
-});
+const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => overviewAsk({ from: '2026-11-01', to: '2026-11-02', ...extra });
 
 describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
   const db = migratedStore(options);

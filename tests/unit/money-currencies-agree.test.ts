@@ -19,6 +19,7 @@ import { leadsCsv } from '../../engine/console/adminQueries';
 import { converter, ratesUsed } from '../../engine/traffic/currency';
 import { currencyRates } from '../../engine/store/currencyRates';
 import { bothStores, migratedStore } from '../support/bothStores';
+import { overviewAsk } from '../support/overviewAsk';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
 
@@ -26,16 +27,7 @@ const stores = bothStores('loansites-currencies-');
 const NOW = new Date();
 const TODAY = NOW.toISOString().slice(0, 10);
 const DAY = { from: `${TODAY}T00:00:00.000Z`, to: new Date(Date.parse(TODAY) + 86_400_000).toISOString() };
-const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => ({
-  from: TODAY,
-  to: TODAY,
-  dims: {},
-  zone: '',
-  grain: 'day',
-  compare: false,
-  currency: 'USD',
-  ...extra,
-});
+const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => overviewAsk({ from: TODAY, to: TODAY, ...extra });
 
 /** sold, returned and revenue as every page must show them */
 interface Figures {
