@@ -60,7 +60,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
     .execute();
   const to = new Date(first.getTime() + DAYS_SHOWN * 86_400_000).toISOString();
   const conv = money ?? converter(BASE_CURRENCY, await currencyRates(db));
-  const byDay = moneyBy(await moneyCells(db, { from, to }, 'day', conv, { buyer }), (c) => c.at);
+  const byDay = moneyBy(await moneyCells(db, { from, to }, 'day', conv, { buyer, dims: ['buyer'] }), (c) => c.at);
   const days = new Map<string, BuyerDay>();
   for (let i = 0; i < DAYS_SHOWN; i++) {
     const d = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);

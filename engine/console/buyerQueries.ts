@@ -157,7 +157,7 @@ export async function buyersOverview(
     ])
     .groupBy(['buyer_id', 'step', 'outcome'])
     .execute();
-  const cells = await moneyCells(db, { from, to }, 'day', money ?? converter(BASE_CURRENCY, await currencyRates(db)));
+  const cells = await moneyCells(db, { from, to }, 'day', money ?? converter(BASE_CURRENCY, await currencyRates(db)), { dims: ['buyer'] });
   const byBuyer = [...moneyBy(cells, (c) => c.buyer)].filter(([buyer]) => buyer !== '');
   const called = [...new Set(counts.map((c) => c.buyer_id))];
   const recent = new Map<string, string[]>();

@@ -70,22 +70,33 @@ export function dimWhere<Q extends { where(lhs: RawBuilder<string>, op: '=', rhs
   return q;
 }
 
-/** Money by `bucket` and every dimension, over the filter's range and values. */
+/**
+ * Money by `bucket` and every dimension (or only `opts.dims`, the others '': the buyers pages need
+ * no more than buyer and currency), over the filter's range and values (and `opts.buyer`'s sales).
+ */
 export async function moneyCells(
   db: Store,
   f: FunnelFilter,
   bucket: 'day' | 'hour' = 'day',
   money?: Converter,
-  only: { buyer?: string } = {},
+  opts: { buyer?: string; dims?: readonly MoneyDim[] } = {},
 ): Promise<MoneyCell[]> {
   const width = sql.lit(bucket === 'day' ? 10 : 13);
   const from = f.from.slice(0, 13);
   const to = f.to.slice(0, 13);
-  // Converting: a price not in the target currency is its own group (0: nothing to convert).
+  // Converting: a price not in the target currency is its own group (0 or null: nothing to convert;
+  // a row whose currency is the target's anyway converts to itself). The raw column, not the
+  // dimension's expression: cheaper on every row of the overview.
   const target = money && /^[A-Z]{3}$/.test(money.to) ? money.to : undefined;
-  const unit = target ? sql<number | string>`case when ${DIM_SQL.currency} = ${sql.lit(target)} then 0 else coalesce(m.price_cents, 0) end` : sql<number>`0`;
-  const dims = [...MONEY_DIMS.map((d) => DIM_SQL[d].as(d)), unit.as('unit')];
-  const grouped = [...MONEY_DIMS.map((d) => DIM_SQL[d]), ...(target ? [unit] : [])];
+  const unit = !target
+    ? sql<number>`0`
+    : target === 'USD'
+      ? sql<number | string | null>`case when l.currency = 'USD' or l.currency = '' then 0 else m.price_cents end`
+      : sql<number | string | null>`case when l.currency = ${sql.lit(target)} then 0 else m.price_cents end`;
+  // a converter reads each row's currency
+  const kept = MONEY_DIMS.filter((d) => !opts.dims || opts.dims.includes(d) || d === 'currency');
+  const dims = [...MONEY_DIMS.map((d) => (kept.includes(d) ? DIM_SQL[d] : sql<string>`''`).as(d)), unit.as('unit')];
+  const grouped = [...kept.map((d) => DIM_SQL[d]), ...(target ? [unit] : [])];
 
   // Both tables are aliased m, so the buyer dimension reads m.buyer_id in either.
   const salesAt = sql<string>`substr(m.decided_at, 1, ${width})`;
@@ -105,9 +116,9 @@ export async function moneyCells(
     .where('m.created_at', '<', to);
   sales = dimWhere(sales, f);
   returns = dimWhere(returns, f);
-  if (only.buyer !== undefined) {
-    sales = sales.where('m.buyer_id', '=', only.buyer);
-    returns = returns.where('m.buyer_id', '=', only.buyer);
+  if (opts.buyer !== undefined) {
+    sales = sales.where('m.buyer_id', '=', opts.buyer);
+    returns = returns.where('m.buyer_id', '=', opts.buyer);
   }
   const [sold, back] = await Promise.all([
     sales
@@ -146,8 +157,8 @@ export async function moneyCells(
     return c;
   };
   /** The row's cents in the target currency (undefined: no rate, the row is left out); as they are without a converter. */
-  const inTarget = (r: { currency: string; unit: number | string }, n: number, cents: number) =>
-    !money ? cents : Number(r.unit) === 0 ? money.convert(cents, r.currency) : money.convertEach(n, Number(r.unit), r.currency);
+  const inTarget = (r: { currency: string; unit: number | string | null }, n: number, cents: number) =>
+    !money ? cents : !Number(r.unit) ? money.convert(cents, r.currency) : money.convertEach(n, Number(r.unit), r.currency);
   for (const r of sold) {
     const cents = inTarget(r, Number(r.n), Number(r.cents ?? 0));
     if (cents === undefined) continue;
