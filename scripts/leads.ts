@@ -56,6 +56,13 @@ const cents = (c: number | null | undefined) => (c == null ? '' : (c / 100).toFi
 const currencyOf = (l: Listed) => l.lead.currency || 'USD';
 const price = (l: Listed) => cents(l.sale?.price_cents);
 const refund = (l: Listed) => cents(l.returned?.price_cents);
+/** The price (and refund) in the listing's currency, or why not. */
+const converted = (l: Listed): string => {
+  if (!price(l) && !refund(l)) return '';
+  if (l.converted.priceCents === null && l.converted.refundCents === null) return l.converted.rate;
+  const back = l.converted.refundCents === null ? '' : ` -${cents(l.converted.refundCents)}`;
+  return `${cents(l.converted.priceCents)}${back} ${l.converted.to}`;
+};
 /** sold, unsold, duplicate, suppressed; pending while the sale runs; "none" for a lead stored before the sale existed. */
 const saleStatus = (l: Listed) => (l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : l.sale.status) : 'none');
 
@@ -73,13 +80,7 @@ const COLUMNS: Column<Listed>[] = [
   ['buyer', (l) => l.sale?.buyer_id ?? '', 20],
   ['price', (l) => (price(l) ? `${price(l)} ${currencyOf(l)}` : ''), 14],
   ['returned', (l) => (l.returned ? `${l.returned.created_at.slice(0, 10)} -${refund(l)} ${currencyOf(l)}` : ''), 26],
-  [
-    'converted',
-    (l) =>
-      [cents(l.converted.priceCents), l.converted.refundCents === null ? '' : `-${cents(l.converted.refundCents)}`].filter(Boolean).join(' ') +
-      (price(l) ? ` ${l.converted.to}` : ''),
-    24,
-  ],
+  ['converted', converted, 28],
   ['delivery', delivery, 60],
 ];
 

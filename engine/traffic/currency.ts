@@ -37,7 +37,7 @@ export interface Converter {
   convertEach(n: number, unitCents: number, from: string): number | undefined;
   /** the rate a `from` amount is converted at, as a sentence ('' in the target currency itself), or undefined without one */
   rateOf(from: string): string | undefined;
-  /** the currencies met, besides the target, with the rate used (millionths of a US dollar; undefined: none set, left out) */
+  /** the currencies met, besides the target, with the rate used (millionths of a US dollar; undefined: it or the target has none, left out) */
   met: Map<string, { usdMicros: number | undefined; leftOutCents: number }>;
 }
 
@@ -45,7 +45,7 @@ export function converter(to: string, rates: Rates): Converter {
   const met = new Map<string, { usdMicros: number | undefined; leftOutCents: number }>();
   const meet = (c: string, leftOut: number) => {
     if (c === to) return;
-    const m = met.get(c) ?? { usdMicros: usdMicros(c, rates), leftOutCents: 0 };
+    const m = met.get(c) ?? { usdMicros: usdMicros(to, rates) === undefined ? undefined : usdMicros(c, rates), leftOutCents: 0 };
     m.leftOutCents += leftOut;
     met.set(c, m);
   };
@@ -68,6 +68,7 @@ export function converter(to: string, rates: Rates): Converter {
       const c = from || BASE_CURRENCY;
       if (c === to) return '';
       if (convertCents(0, c, to, rates) === undefined) return undefined;
+      // through US dollars: each rate that is not the dollar's own
       return [c, to]
         .filter((x) => x !== BASE_CURRENCY)
         .map((x) => rateText(x, usdMicros(x, rates)!))
@@ -76,17 +77,19 @@ export function converter(to: string, rates: Rates): Converter {
   };
 }
 
-/** A currency a converter met besides its target: the rate used (millionths of a US dollar; null: none set) and what was left out for want of one. */
+/** A currency a converter met besides its target: its rate (millionths of a US dollar; null: it or the target has none), what was left out for want of one, and the rates used as text. */
 export interface RateUsed {
   currency: string;
   usdMicros: number | null;
   leftOutCents: number;
+  /** "1 CAD = 0.730000 USD" (both rates when neither currency is the US dollar); null: left out */
+  rate: string | null;
 }
 
 /** What a converter met, by currency: every page and export states it beside its totals. */
 export const ratesUsed = (c: Converter): RateUsed[] =>
   [...c.met]
-    .map(([currency, m]) => ({ currency, usdMicros: m.usdMicros ?? null, leftOutCents: m.leftOutCents }))
+    .map(([currency, m]) => ({ currency, usdMicros: m.usdMicros ?? null, leftOutCents: m.leftOutCents, rate: c.rateOf(currency) ?? null }))
     .sort((a, b) => (a.currency < b.currency ? -1 : 1));
 
 /**
@@ -96,9 +99,9 @@ export const ratesUsed = (c: Converter): RateUsed[] =>
 export const ratesNote = (used: readonly RateUsed[], to: string, money: (cents: number, currency: string) => string): string =>
   used
     .map((c) =>
-      c.usdMicros === null
+      c.rate === null
         ? `Amounts in ${c.currency} (${money(c.leftOutCents, c.currency)}) are left out: no rate to ${to} is set (an admin sets rates on Settings).`
-        : `${c.currency} converted at ${rateText(c.currency, c.usdMicros)}.`,
+        : `${c.currency} converted at ${c.rate}.`,
     )
     .join(' ');
 
@@ -139,7 +142,7 @@ export function convertedLines(c: Converter) {
         totals.returnedCents += refund;
       }
       totals.revenueCents = totals.soldCents - totals.returnedCents;
-      const rate = l.priceCents === null && l.refundCents === null ? '' : (c.rateOf(currency) ?? `no rate for ${currency} is set`);
+      const rate = l.priceCents === null && l.refundCents === null ? '' : (c.rateOf(currency) ?? `no rate from ${currency} to ${c.to} is set`);
       return { currency, priceCents: price ?? null, refundCents: refund ?? null, rate };
     },
   };

@@ -1,4 +1,8 @@
-/** The console's buyers: each buyer's pings, bids, posts, wins and money over a date range (engine/console/buyerQueries.ts), with an alert for a buyer that has refused everything lately. */
+/**
+ * The console's buyers: each buyer's pings, bids, posts, wins and money over a date range
+ * (engine/console/buyerQueries.ts), the money in the viewer's currency with the rates named as on
+ * the overview, with an alert for a buyer that has refused everything lately.
+ */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';

@@ -89,14 +89,14 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const none = await overviewData(db(), ask(day));
     expect(none.data.funnel.revenueCents).toBe(7300);
     expect(none.data.cost.costCents).toBeNull();
-    expect(none.currencies).toEqual([{ currency: 'CAD', usdMicros: null, leftOutCents: 15000 }]);
+    expect(none.currencies).toEqual([{ currency: 'CAD', usdMicros: null, leftOutCents: 15000, rate: null }]);
 
     await setCurrencyRate(db(), 'CAD', 730_000, 'admin@example.com');
     const inUsd = await overviewData(db(), ask(day));
     // C$100.00 × 0.73 = $73.00, plus $73.00; the cost C$50.00 = $36.50
     expect(inUsd.data.funnel.revenueCents).toBe(14600);
     expect(inUsd.data.cost).toMatchObject({ costCents: 3650, profitCents: 14600 - 3650 });
-    expect(inUsd.currencies).toEqual([{ currency: 'CAD', usdMicros: 730_000, leftOutCents: 0 }]);
+    expect(inUsd.currencies).toEqual([{ currency: 'CAD', usdMicros: 730_000, leftOutCents: 0, rate: '1 CAD = 0.730000 USD' }]);
     expect(inUsd.cuts.buyer.map((r) => [r.key, r.revenueCents])).toEqual([
       ['acme', 7300],
       ['maple', 7300],
@@ -106,7 +106,7 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const inCad = await overviewData(db(), ask({ ...day, currency: 'CAD' }));
     expect(inCad.data.funnel.revenueCents).toBe(20000);
     expect(inCad.data.cost.costCents).toBe(5000);
-    expect(inCad.currencies).toEqual([{ currency: 'USD', usdMicros: 1_000_000, leftOutCents: 0 }]);
+    expect(inCad.currencies).toEqual([{ currency: 'USD', usdMicros: 1_000_000, leftOutCents: 0, rate: '1 CAD = 0.730000 USD' }]);
 
     const audit = await db().selectFrom('console_audit').select(['actor', 'target', 'detail']).where('action', '=', 'currency_rate_set').execute();
     expect(audit.map((a) => [a.actor, a.target, JSON.parse(a.detail)])).toEqual([['admin@example.com', 'CAD', { before: null, after: 730_000 }]]);

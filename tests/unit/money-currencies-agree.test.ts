@@ -57,8 +57,8 @@ describe.each(stores.kinds('currencies.sqlite'))('%s', (_kind, options) => {
     // In US dollars: $37.50 + $21.25, and C$10.01 → $7.31 (twice) and C$50.00 → $36.50, given back the same day; A$20.00 left out.
     const want: Figures = { sold: 5, soldCents: 3750 + 2125 + 731 + 731 + 3650, returned: 1, returnedCents: 3650, revenueCents: 10987 - 3650 };
     const rates = [
-      { currency: 'AUD', usdMicros: null, leftOutCents: 2000 },
-      { currency: 'CAD', usdMicros: 730_000, leftOutCents: 0 },
+      { currency: 'AUD', usdMicros: null, leftOutCents: 2000, rate: null },
+      { currency: 'CAD', usdMicros: 730_000, leftOutCents: 0, rate: '1 CAD = 0.730000 USD' },
     ];
 
     // The overview, unfiltered and by brand.
@@ -128,7 +128,9 @@ describe.each(stores.kinds('currencies.sqlite'))('%s', (_kind, options) => {
       ['10.01', '7.31', '1 CAD = 0.730000 USD'],
       ['50.00', '36.50', '1 CAD = 0.730000 USD'],
     ]);
-    expect(leads.filter((r) => r.currency === 'AUD').map((r) => [r.price, r.price_converted, r.rate])).toEqual([['20.00', '', 'no rate for AUD is set']]);
+    expect(leads.filter((r) => r.currency === 'AUD').map((r) => [r.price, r.price_converted, r.rate])).toEqual([
+      ['20.00', '', 'no rate from AUD to USD is set'],
+    ]);
     const soldLines = leads.filter((r) => r.sold_at && r.price_converted);
     const csvFigures = {
       sold: soldLines.length,
@@ -190,5 +192,13 @@ describe.each(stores.kinds('currencies.sqlite'))('%s', (_kind, options) => {
     expect(cadBuyers.reduce((s, r) => s + r.revenueCents, 0)).toBe(cadRevenue);
     expect(cadCsv).toContain(`revenue ${(cadRevenue / 100).toFixed(2)} CAD`);
     expect(Math.round(cadCli.totals.revenue * 100)).toBe(cadRevenue);
+
+    // Read in Australian dollars, which have no rate: only the A$20.00 sale counts, and every other currency is named as left out.
+    const inAud = await overviewData(db(), ask({ currency: 'AUD' }));
+    expect(inAud.data.funnel.revenueCents).toBe(2000);
+    expect(inAud.currencies.map((c) => [c.currency, c.rate, c.leftOutCents])).toEqual([
+      ['CAD', null, 1001 + 1001 + 5000 + 5000],
+      ['USD', null, 3750 + 2125],
+    ]);
   }, 120_000);
 });
