@@ -250,6 +250,11 @@ test('real sales to three buyers in two currencies and a return: the overview (e
     'money-c': ['1', '$21.91', '0'],
   });
   await expect(page.getByTestId('rates')).toHaveText('CAD converted at 1 CAD = 0.730000 USD.');
+  // money-c's own page: the day's revenue converted, the rate named.
+  await page.goto(`${CONSOLE_URL}/buyers/money-c`);
+  await expect(page.getByTestId('rates')).toHaveText('CAD converted at 1 CAD = 0.730000 USD.');
+  const trend = await tableRows(page, /^Daily trend/);
+  expect(trend.filter((d) => d.Wins !== '0').map((d) => [d.Wins, d.Revenue, d.Returns])).toEqual([['1', '$21.91', '0']]);
 
   // The leads CSV export: each lead's price in its currency and converted, the return's refund, and the total line.
   await page.goto(`${CONSOLE_URL}/exports`);

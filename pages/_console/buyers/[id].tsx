@@ -288,7 +288,12 @@ export default function BuyerPage(props: Props) {
       </ul>
       <p className="mb-3">
         Revenue: the prices of the sales won on the day, less those given back by the returns made on it. Amounts in {d.currency}.
-        {d.currencies.length > 0 && <span data-testid="rates"> {ratesNote(d.currencies, d.currency, money)}</span>}
+        {d.currencies.length > 0 && (
+          <>
+            {' '}
+            <span data-testid="rates">{ratesNote(d.currencies, d.currency, money)}</span>
+          </>
+        )}
       </p>
       <DataTable
         caption="Daily trend"
