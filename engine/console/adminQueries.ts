@@ -4,10 +4,15 @@
  * CSV through engine/browser/safeText.ts csv, the one CSV writer of the project). The export's money is
  * the sale record's, as on the overview (engine/traffic/moneyQuery.ts): each lead's sale price and
  * buyer, the time it was sold, and for a returned sale the time of the return and the price given back.
+ * Those amounts stay in the lead's currency (the brand's); beside them, each is converted to the
+ * exporting operator's currency with the rate used, and a last line, "total", sums the converted
+ * sales and returns and states the rates (engine/traffic/currency.ts: the overview's cents).
  */
 import { csv } from '../browser/safeText';
 import type { Catalog } from '../site/catalog';
 import type { Store } from '../store/db';
+import { currencyRates } from '../store/currencyRates';
+import { BASE_CURRENCY, converter, convertedLines, plainMoney, ratesNote, ratesUsed, type Converter } from '../traffic/currency';
 import type { LeadFilter } from './leadFilter';
 import { leadFilterWhere } from './leadQueries';
 
@@ -63,7 +68,7 @@ const EXPORT_COLUMNS: [string, (l: ExportLead) => string][] = [
   ['email', (l) => l.email],
   ['phone', (l) => l.phone],
   ['region', (l) => l.region],
-  ['amount', (l) => String(l.amount)],
+  ['amount', (l) => (l.amount === null ? '' : String(l.amount))],
   ['currency', (l) => l.currency],
   ['source', (l) => l.source],
   ['source2', (l) => l.source2],
@@ -74,7 +79,12 @@ const EXPORT_COLUMNS: [string, (l: ExportLead) => string][] = [
   ['sold_at', (l) => (l.status === 'sold' || l.status === 'returned' ? (l.decided_at ?? '') : '')],
   ['returned_at', (l) => l.returned_at ?? ''],
   ['refund', (l) => (l.refund_cents === null ? '' : (l.refund_cents / 100).toFixed(2))],
+  ['converted_currency', (l) => l.converted.to],
+  ['price_converted', (l) => cents(l.converted.priceCents)],
+  ['refund_converted', (l) => cents(l.converted.refundCents)],
+  ['rate', (l) => l.converted.rate],
 ];
+const cents = (c: number | null) => (c === null ? '' : (c / 100).toFixed(2));
 type ExportLead = {
   id: string;
   created_at: string;
@@ -84,7 +94,7 @@ type ExportLead = {
   email: string;
   phone: string;
   region: string;
-  amount: number;
+  amount: number | null;
   currency: string;
   source: string;
   source2: string;
@@ -95,10 +105,15 @@ type ExportLead = {
   decided_at: string | null;
   returned_at: string | null;
   refund_cents: number | null;
+  converted: { to: string; priceCents: number | null; refundCents: number | null; rate: string };
 };
 
-/** The leads the filter selects (as the console's leads list does), oldest first, as CSV; undefined when there are more than EXPORT_MAX. */
-export async function leadsCsv(db: Store, f: LeadFilter): Promise<{ text: string; rows: number } | undefined> {
+/**
+ * The leads the filter selects (as the console's leads list does), oldest first, as CSV, then the
+ * "total" line; undefined when there are more than EXPORT_MAX. Money converted by `money`
+ * (default: to US dollars at the rates set).
+ */
+export async function leadsCsv(db: Store, f: LeadFilter, money?: Converter): Promise<{ text: string; rows: number } | undefined> {
   const q = db
     .selectFrom('leads')
     .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
@@ -131,5 +146,41 @@ export async function leadsCsv(db: Store, f: LeadFilter): Promise<{ text: string
     .limit(EXPORT_MAX + 1)
     .execute();
   if (rows.length > EXPORT_MAX) return undefined;
-  return { text: csv(rows, EXPORT_COLUMNS), rows: rows.length };
+  const conv = money ?? converter(BASE_CURRENCY, await currencyRates(db));
+  const lines = convertedLines(conv);
+  const leads: ExportLead[] = rows.map((r) => {
+    const won = r.status === 'sold' || r.status === 'returned';
+    const c = lines.line({
+      currency: r.currency,
+      priceCents: r.price_cents === null ? null : Number(r.price_cents),
+      refundCents: r.refund_cents === null ? null : Number(r.refund_cents),
+      won,
+    });
+    return { ...r, converted: { to: conv.to, priceCents: c.priceCents, refundCents: c.refundCents, rate: c.rate } };
+  });
+  const t = lines.totals;
+  const note = ratesNote(ratesUsed(conv), conv.to, plainMoney);
+  const total: ExportLead = {
+    id: 'total',
+    created_at: '',
+    brand: '',
+    first_name: '',
+    last_name: '',
+    email: '',
+    phone: '',
+    region: '',
+    amount: null,
+    currency: '',
+    source: '',
+    source2: '',
+    click_id: '',
+    status: `${t.sold} sold; ${t.returned} returned; revenue ${plainMoney(t.revenueCents, conv.to)}`,
+    price_cents: null,
+    buyer_id: null,
+    decided_at: null,
+    returned_at: null,
+    refund_cents: null,
+    converted: { to: conv.to, priceCents: t.soldCents, refundCents: t.returnedCents, rate: note || `All in ${conv.to}.` },
+  };
+  return { text: csv([...leads, total], EXPORT_COLUMNS), rows: rows.length };
 }

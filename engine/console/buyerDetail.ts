@@ -2,10 +2,16 @@
  * One buyer's record for its console page, from the sale's own tables: a daily trend (pings, bids,
  * wins, revenue, returns) over the last DAYS_SHOWN days, its acceptance and return rates, its
  * response time p50/p95 (pings and posts that were answered) and its last errors (posts refused or
- * never confirmed, and pings that failed with a reason). Days are UTC, as on the overview.
+ * never confirmed, and pings that failed with a reason). Days are UTC, as on the overview. Wins,
+ * returns and revenue are the overview's money cells for this buyer (moneyCells), in the
+ * operator's currency: converted sale by sale at the rates set, a currency without a rate left out
+ * and named (engine/traffic/currency.ts).
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
+import { currencyRates } from '../store/currencyRates';
+import { BASE_CURRENCY, converter, ratesUsed, type Converter, type RateUsed } from '../traffic/currency';
+import { moneyBy, moneyCells } from '../traffic/moneyQuery';
 
 export const DAYS_SHOWN = 14;
 const LATENCY_SAMPLE = 5000;
@@ -30,6 +36,9 @@ export interface BuyerDetail {
   p50Ms: number | null;
   p95Ms: number | null;
   errors: { at: string; step: string; outcome: string; detail: string }[];
+  /** the currency of the revenue, and the currencies converted to it or left out */
+  currency: string;
+  currencies: RateUsed[];
 }
 
 /** The value below which `share` of the sorted values lie (nearest rank); null for none. */
@@ -38,7 +47,7 @@ export function percentile(sorted: readonly number[], share: number): number | n
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
 }
 
-export async function buyerDetail(db: Store, buyer: string, now = new Date()): Promise<BuyerDetail> {
+export async function buyerDetail(db: Store, buyer: string, now = new Date(), money?: Converter): Promise<BuyerDetail> {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DAYS_SHOWN - 1)));
   const from = first.toISOString();
   const day = (col: string) => sql<string>`substr(${sql.ref(col)}, 1, 10)`;
@@ -49,21 +58,9 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date()): P
     .select((eb) => [day('at').as('day'), 'step', 'outcome', eb.fn.countAll<number | string>().as('n')])
     .groupBy([day('at'), 'step', 'outcome'])
     .execute();
-  const wins = await db
-    .selectFrom('lead_sales')
-    .where('buyer_id', '=', buyer)
-    .where('status', 'in', ['sold', 'returned'])
-    .where('decided_at', '>=', from)
-    .select((eb) => [day('decided_at').as('day'), eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('price_cents').as('cents')])
-    .groupBy(day('decided_at'))
-    .execute();
-  const returns = await db
-    .selectFrom('lead_returns')
-    .where('buyer_id', '=', buyer)
-    .where('created_at', '>=', from)
-    .select((eb) => [day('created_at').as('day'), eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('price_cents').as('cents')])
-    .groupBy(day('created_at'))
-    .execute();
+  const to = new Date(first.getTime() + DAYS_SHOWN * 86_400_000).toISOString();
+  const conv = money ?? converter(BASE_CURRENCY, await currencyRates(db));
+  const byDay = moneyBy(await moneyCells(db, { from, to }, 'day', conv, { buyer, dims: ['buyer'] }), (c) => c.at);
   const days = new Map<string, BuyerDay>();
   for (let i = 0; i < DAYS_SHOWN; i++) {
     const d = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
@@ -83,17 +80,12 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date()): P
       if (e.outcome === 'accepted') accepted += n;
     }
   }
-  for (const w of wins) {
-    const d = days.get(w.day);
+  for (const [at, m] of byDay) {
+    const d = days.get(at);
     if (!d) continue;
-    d.wins += Number(w.n);
-    d.revenueCents += Number(w.cents ?? 0);
-  }
-  for (const r of returns) {
-    const d = days.get(r.day);
-    if (!d) continue;
-    d.returns += Number(r.n);
-    d.revenueCents -= Number(r.cents ?? 0);
+    d.wins += m.sold;
+    d.returns += m.returned;
+    d.revenueCents += m.revenueCents;
   }
   const latencies = await db
     .selectFrom('sale_events')
@@ -131,5 +123,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date()): P
     p50Ms: percentile(sorted, 0.5),
     p95Ms: percentile(sorted, 0.95),
     errors: errors.map((e) => ({ ...e, detail: e.detail.slice(0, 200) })),
+    currency: conv.to,
+    currencies: ratesUsed(conv),
   };
 }

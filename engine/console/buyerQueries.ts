@@ -6,9 +6,15 @@
  * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales, lead_returns);
  * the pivot is pure (tests/unit/console-pages.test.ts). Money as on the overview
  * (engine/traffic/moneyQuery.ts): a sale is won on the day it was decided, at its price, even if
- * returned later; a return counts on its own day and its price comes off that day's revenue.
+ * returned later; a return counts on its own day and its price comes off that day's revenue. The
+ * money is the overview's own cells (moneyCells), so it is in the operator's currency, converted
+ * sale by sale at the rates an admin set, a currency without a rate left out and named
+ * (engine/traffic/currency.ts).
  */
 import type { Store } from '../store/db';
+import { currencyRates } from '../store/currencyRates';
+import { BASE_CURRENCY, converter, type Converter } from '../traffic/currency';
+import { moneyBy, moneyCells } from '../traffic/moneyQuery';
 
 export const ALERT_AFTER = 10;
 
@@ -125,8 +131,17 @@ export function buyerStats(
   return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
 }
 
-/** The buyers' rows over [from, to); `capsUsed` from engine/console/buyerCaps.ts (kept apart: this module is also the page's, in the browser bundle). */
-export async function buyersOverview(db: Store, from: string, to: string, capsUsed: ReadonlyMap<string, string> = new Map()): Promise<BuyerStats[]> {
+/**
+ * The buyers' rows over [from, to); `capsUsed` from engine/console/buyerCaps.ts (kept apart: this module is also the page's, in the browser bundle);
+ * money in `money`'s currency (default: US dollars at the rates set), its `met` naming what was converted or left out.
+ */
+export async function buyersOverview(
+  db: Store,
+  from: string,
+  to: string,
+  capsUsed: ReadonlyMap<string, string> = new Map(),
+  money?: Converter,
+): Promise<BuyerStats[]> {
   const counts = await db
     .selectFrom('sale_events')
     .where('at', '>=', from)
@@ -142,22 +157,8 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
     ])
     .groupBy(['buyer_id', 'step', 'outcome'])
     .execute();
-  const wins = await db
-    .selectFrom('lead_sales')
-    .where('status', 'in', ['sold', 'returned'])
-    .where('decided_at', '>=', from)
-    .where('decided_at', '<', to)
-    .where('buyer_id', 'is not', null)
-    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('price_cents').as('cents')])
-    .groupBy('buyer_id')
-    .execute();
-  const returns = await db
-    .selectFrom('lead_returns')
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .select((eb) => ['buyer_id', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('price_cents').as('cents')])
-    .groupBy('buyer_id')
-    .execute();
+  const cells = await moneyCells(db, { from, to }, 'day', money ?? converter(BASE_CURRENCY, await currencyRates(db)), { dims: ['buyer'] });
+  const byBuyer = [...moneyBy(cells, (c) => c.buyer)].filter(([buyer]) => buyer !== '');
   const called = [...new Set(counts.map((c) => c.buyer_id))];
   const recent = new Map<string, string[]>();
   const lastErrors = new Map<string, string>();
@@ -180,9 +181,12 @@ export async function buyersOverview(db: Store, from: string, to: string, capsUs
   }
   return buyerStats(
     counts.map((c) => ({ ...c, n: Number(c.n), latency: Number(c.latency ?? 0), latencyCount: Number(c.latencyCount) })),
-    wins.map((w) => ({ buyer_id: w.buyer_id!, n: Number(w.n), cents: Number(w.cents ?? 0) })),
+    byBuyer.filter(([, m]) => m.sold > 0).map(([buyer, m]) => ({ buyer_id: buyer, n: m.sold, cents: m.soldCents })),
     recent,
     lastErrors,
-    { returned: new Map(returns.map((r) => [r.buyer_id, { n: Number(r.n), cents: Number(r.cents) }])), capsUsed: new Map(capsUsed) },
+    {
+      returned: new Map(byBuyer.filter(([, m]) => m.returned > 0).map(([buyer, m]) => [buyer, { n: m.returned, cents: m.returnedCents }])),
+      capsUsed: new Map(capsUsed),
+    },
   );
 }

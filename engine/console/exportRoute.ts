@@ -1,5 +1,6 @@
 /**
- * POST /api/console/export: the leads of a date range (and brand) as a CSV download, or
+ * POST /api/console/export: the leads of a date range (and brand) as a CSV download (each sale's
+ * price in its lead's currency and converted to the admin's, with a total line stating the rates), or
  * (kind=google-ads) the Google Ads offline-conversions upload of the leads sold in that range
  * (engine/sale/conversions.ts, as `npm run conversions` writes it); for an admin only, with the
  * session's CSRF token; every export is audited with its range and row count.
@@ -17,6 +18,7 @@ import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
 import { leadListQuery } from './leadFilter';
+import { operatorMoney } from './operatorMoney';
 
 export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return handleApi(req, res, () => exportAnswer(db, req));
@@ -43,7 +45,7 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
     // The leads list's own filter (engine/console/leadFilter.ts), so its export is exactly its rows.
     const f = leadListQuery(form, brands, who.user.role);
     if (f.problems.length) throw new ApiError(400, f.problems.join(' '));
-    const leads = await leadsCsv(db, f.filter);
+    const leads = await leadsCsv(db, f.filter, await operatorMoney(db, who.user.email));
     if (!leads) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
     const leadRange = [f.form.from || 'start', f.form.to || 'today', ...(['brand', 'status', 'state'] as const).map((k) => f.form[k]).filter(Boolean)].join(
       '-',

@@ -7,13 +7,14 @@
  *   zone other than UTC, or grouping by the hour, reads the figures by UTC hour and groups them
  *   here. Cost reports have days only: a report's day is taken as the operator's day of that date,
  *   and grouped by the hour no cost is shown.
- * - Money is converted cell by cell through the rates an admin set (engine/traffic/currency.ts);
- *   what has no rate is left out and named, with the rates used.
+ * - Money is converted sale by sale through the rates an admin set (engine/traffic/currency.ts),
+ *   as on the buyers pages, the leads export and `npm run leads`; what has no rate is left out
+ *   and named, with the rates used.
  */
 import type { Store } from '../store/db';
 import { currencyRates } from '../store/currencyRates';
 import { costFigures, costsOf, type CostFigures } from '../traffic/costMetrics';
-import { converter, convertRows, type Converter } from '../traffic/currency';
+import { converter, ratesUsed, type Converter } from '../traffic/currency';
 import { funnel, overview, type FunnelFilter, type SeriesPoint } from '../traffic/funnelQuery';
 import { moneyCells, type MoneyCell } from '../traffic/moneyQuery';
 import { leadCuts } from './cutsQuery';
@@ -48,10 +49,7 @@ export interface PeriodRow extends SeriesPoint {
   cost: CostFigures;
 }
 
-const MONEY_FIELDS = ['soldCents', 'returnedCents'] as const;
-
-const moneyIn = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour', money: Converter): Promise<MoneyCell[]> =>
-  moneyCells(db, f, bucket).then((cells) => convertRows(cells, MONEY_FIELDS, money));
+const moneyIn = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour', money: Converter): Promise<MoneyCell[]> => moneyCells(db, f, bucket, money);
 
 const totalsOf = (visits: number, stored: number, sold: number, revenueCents: number, cost: CostFigures): Totals => ({
   visits,
@@ -121,6 +119,5 @@ export async function overviewData(db: Store, ask: OverviewAsk) {
     });
     previous = { ...p, totals: totalsOf(count('visits'), count('stored'), count('sold'), fun.revenueCents, cost) };
   }
-  const currencies = [...money.met].map(([currency, m]) => ({ currency, usdMicros: m.usdMicros ?? null, leftOutCents: m.leftOutCents }));
-  return { filter: f, zone, data, cuts, periods, totals, previous, currency: ask.currency, currencies };
+  return { filter: f, zone, data, cuts, periods, totals, previous, currency: ask.currency, currencies: ratesUsed(money) };
 }

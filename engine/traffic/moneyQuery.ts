@@ -17,10 +17,16 @@
  * matches GROUP BY to SELECT by their text). The cells also carry the lead's sub-id (source2),
  * loan kind and currency, the sale's buyer, and the leads no buyer took (unsold, on the day that
  * was decided), for the console's lead cuts (engine/console/cutsQuery.ts).
+ *
+ * Given a converter (./currency.ts), the cells come in its currency: a price in another currency
+ * is converted sale by sale (the query splits those rows by price, so a cell's total is its sales
+ * converted one by one — the same cents the leads export and `npm run leads` show a line at a
+ * time), and a currency without a rate is left out, the converter naming it.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../store/db';
 import type { FunnelFilter } from './funnelQuery';
+import type { Converter } from './currency';
 
 export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device', 'subId', 'loanKind', 'buyer', 'currency'] as const;
 export type MoneyDim = (typeof MONEY_DIMS)[number];
@@ -64,13 +70,33 @@ export function dimWhere<Q extends { where(lhs: RawBuilder<string>, op: '=', rhs
   return q;
 }
 
-/** Money by `bucket` and every dimension, over the filter's range and values. */
-export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day'): Promise<MoneyCell[]> {
+/**
+ * Money by `bucket` and every dimension (or only `opts.dims`, the others '': the buyers pages need
+ * no more than buyer and currency), over the filter's range and values (and `opts.buyer`'s sales).
+ */
+export async function moneyCells(
+  db: Store,
+  f: FunnelFilter,
+  bucket: 'day' | 'hour' = 'day',
+  money?: Converter,
+  opts: { buyer?: string; dims?: readonly MoneyDim[] } = {},
+): Promise<MoneyCell[]> {
   const width = sql.lit(bucket === 'day' ? 10 : 13);
   const from = f.from.slice(0, 13);
   const to = f.to.slice(0, 13);
-  const dims = MONEY_DIMS.map((d) => DIM_SQL[d].as(d));
-  const grouped = MONEY_DIMS.map((d) => DIM_SQL[d]);
+  // Converting: a price not in the target currency is its own group (0 or null: nothing to convert;
+  // a row whose currency is the target's anyway converts to itself). The raw column, not the
+  // dimension's expression: cheaper on every row of the overview.
+  const target = money && /^[A-Z]{3}$/.test(money.to) ? money.to : undefined;
+  const unit = !target
+    ? sql<number>`0`
+    : target === 'USD'
+      ? sql<number | string | null>`case when l.currency = 'USD' or l.currency = '' then 0 else m.price_cents end`
+      : sql<number | string | null>`case when l.currency = ${sql.lit(target)} then 0 else m.price_cents end`;
+  // a converter reads each row's currency
+  const kept = MONEY_DIMS.filter((d) => !opts.dims || opts.dims.includes(d) || d === 'currency');
+  const dims = [...MONEY_DIMS.map((d) => (kept.includes(d) ? DIM_SQL[d] : sql<string>`''`).as(d)), unit.as('unit')];
+  const grouped = [...kept.map((d) => DIM_SQL[d]), ...(target ? [unit] : [])];
 
   // Both tables are aliased m, so the buyer dimension reads m.buyer_id in either.
   const salesAt = sql<string>`substr(m.decided_at, 1, ${width})`;
@@ -90,6 +116,10 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
     .where('m.created_at', '<', to);
   sales = dimWhere(sales, f);
   returns = dimWhere(returns, f);
+  if (opts.buyer !== undefined) {
+    sales = sales.where('m.buyer_id', '=', opts.buyer);
+    returns = returns.where('m.buyer_id', '=', opts.buyer);
+  }
   const [sold, back] = await Promise.all([
     sales
       .select(() => [
@@ -108,12 +138,14 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
   ]);
   const cells = new Map<string, MoneyCell>();
   const cell = (r: Record<MoneyDim | 'at', string>) => {
-    const key = JSON.stringify([r.at, ...MONEY_DIMS.map((d) => r[d])]);
+    const currency = money ? money.to : r.currency;
+    const key = JSON.stringify([r.at, ...MONEY_DIMS.map((d) => (d === 'currency' ? currency : r[d]))]);
     let c = cells.get(key);
     if (!c) {
       c = {
         at: r.at,
         ...(Object.fromEntries(MONEY_DIMS.map((d) => [d, r[d]])) as Record<MoneyDim, string>),
+        currency,
         sold: 0,
         rejected: 0,
         soldCents: 0,
@@ -124,16 +156,23 @@ export async function moneyCells(db: Store, f: FunnelFilter, bucket: 'day' | 'ho
     }
     return c;
   };
+  /** The row's cents in the target currency (undefined: no rate, the row is left out); as they are without a converter. */
+  const inTarget = (r: { currency: string; unit: number | string | null }, n: number, cents: number) =>
+    !money ? cents : !Number(r.unit) ? money.convert(cents, r.currency) : money.convertEach(n, Number(r.unit), r.currency);
   for (const r of sold) {
+    const cents = inTarget(r, Number(r.n), Number(r.cents ?? 0));
+    if (cents === undefined) continue;
     const c = cell(r);
     c.sold += Number(r.n);
     c.rejected += Number(r.rejected);
-    c.soldCents += Number(r.cents ?? 0);
+    c.soldCents += cents;
   }
   for (const r of back) {
+    const cents = inTarget(r, Number(r.n), Number(r.cents));
+    if (cents === undefined) continue;
     const c = cell(r);
     c.returned += Number(r.n);
-    c.returnedCents += Number(r.cents);
+    c.returnedCents += cents;
   }
   return [...cells.values()];
 }

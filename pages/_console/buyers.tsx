@@ -1,4 +1,8 @@
-/** The console's buyers: each buyer's pings, bids, posts, wins and money over a date range (engine/console/buyerQueries.ts), with an alert for a buyer that has refused everything lately. */
+/**
+ * The console's buyers: each buyer's pings, bids, posts, wins and money over a date range
+ * (engine/console/buyerQueries.ts), the money in the viewer's currency with the rates named as on
+ * the overview, with an alert for a buyer that has refused everything lately.
+ */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
@@ -9,13 +13,24 @@ import { overviewQuery } from '../../engine/console/range';
 import { editableBuyerIds } from '../../engine/console/buyerForm';
 import { BUYER_KIND, liveBuyers } from '../../engine/sale/buyerRevisions';
 import { revisionsReady } from '../../engine/store/liveRevisions';
+import { operatorMoney } from '../../engine/console/operatorMoney';
+import { ratesNote, ratesUsed, type RateUsed } from '../../engine/traffic/currency';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ from: string; to: string; problem: string; rows: BuyerStats[]; buyers: { id: string; name: string; paused: boolean }[] }>;
+type Props = ConsoleProps<{
+  from: string;
+  to: string;
+  problem: string;
+  rows: BuyerStats[];
+  buyers: { id: string; name: string; paused: boolean }[];
+  /** the currency the money is in, and the currencies converted to it or left out */
+  currency: string;
+  currencies: RateUsed[];
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'buyers.view', async (db) => {
+  consolePage(ctx, 'buyers.view', async (db, viewer) => {
     const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
     await revisionsReady(BUYER_KIND);
     const buyers = [...liveBuyers().buyers.values()].map((b) => b.buyer);
@@ -23,12 +38,15 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       const b = buyers.find((x) => x.id === id);
       return { id, name: b?.displayName ?? id, paused: b?.enabled === false };
     });
-    return { from, to, problem, buyers: listed, rows: await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers)) };
+    const money = await operatorMoney(db, viewer.email);
+    const rows = await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers), money);
+    return { from, to, problem, buyers: listed, rows, currency: money.to, currencies: ratesUsed(money) };
   });
 
 export default function BuyersPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Buyers" viewer={props.viewer} forbidden />;
   const alerts = props.rows.filter((r) => r.alert);
+  const cur = props.currency;
   return (
     <ConsoleLayout title="Buyers" viewer={props.viewer} current="/buyers">
       <ul className="mb-4" aria-label="Each buyer's page">
@@ -61,7 +79,13 @@ export default function BuyersPage(props: Props) {
       )}
       <p className="mb-4">
         Won: sales decided in the range, at their price. Revenue: that, less the prices given back by the returns made in the range — as on the overview.
+        Amounts in {cur}.
       </p>
+      {props.currencies.length > 0 && (
+        <p className="mb-4" data-testid="rates">
+          {ratesNote(props.currencies, cur, money)}
+        </p>
+      )}
       <DataTable
         caption={`Buyers, ${props.from} to ${props.to} (UTC)`}
         head={[
@@ -90,9 +114,9 @@ export default function BuyersPage(props: Props) {
           num(r.accepted),
           pct(r.acceptRate),
           num(r.wins),
-          money(r.revenueCents),
-          money(r.averagePriceCents),
-          r.returned ? `${num(r.returned)} (${pct(r.returnRate)}), ${money(r.returnedCents)} back` : '0',
+          money(r.revenueCents, cur),
+          money(r.averagePriceCents, cur),
+          r.returned ? `${num(r.returned)} (${pct(r.returnRate)}), ${money(r.returnedCents, cur)} back` : '0',
           r.capsUsed || 'no caps',
           `${num(r.averageLatencyMs)} ms`,
           r.lastError,

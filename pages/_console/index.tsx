@@ -14,7 +14,7 @@ import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engi
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
 import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
-import { rateText } from '../../engine/traffic/currency';
+import { ratesNote } from '../../engine/traffic/currency';
 import type { CutRow } from '../../engine/console/cutsQuery';
 import { CUTS } from '../../engine/console/cuts';
 import { overviewData, type Totals } from '../../engine/console/overviewData';
@@ -291,13 +291,7 @@ export default function OverviewPage(props: Props) {
       </p>
       {view.currencies.length > 0 && (
         <p className="mb-4" data-testid="rates">
-          {view.currencies
-            .map((c) =>
-              c.usdMicros === null
-                ? `Amounts in ${c.currency} (${money(c.leftOutCents, c.currency)}) are left out: no rate to ${cur} is set (an admin sets rates on Settings).`
-                : `${c.currency} converted at ${rateText(c.currency, c.usdMicros)}.`,
-            )
-            .join(' ')}
+          {ratesNote(view.currencies, cur, money)}
         </p>
       )}
       {refused > 0 && (

@@ -1,12 +1,14 @@
 /**
  * One source of truth for money: real sales through a real server agree to the cent on every
- * page that shows money. A production server of its own (two stand-in buyers as buyer documents:
+ * page that shows money. A production server of its own (three stand-in buyers as buyer documents:
  * money-a takes ipaydayloans' leads at $37.50, money-b usinstallmentloans' at $21.25 and takes
- * returns) gets two borrowers through the form in Chromium and two direct posts to /api/leads, on
- * two campaigns (one post without a visit); money-b returns one of its leads through the signed
- * returns API. Then the overview — unfiltered and filtered by brand, campaign, source, landing
- * page and device —, the buyers page, the leads CSV export and `npm run leads -- --json` all
- * show the same sales, return and revenue.
+ * returns, money-c weloans' — a Canadian brand — at C$30.01) gets three borrowers through the form
+ * in Chromium and two direct posts to /api/leads, on two campaigns (one post without a visit);
+ * money-b returns one of its leads through the signed returns API, and the Canadian dollar's rate
+ * is set (0.73: C$30.01 is $21.91). Then the overview — unfiltered and filtered by brand, campaign,
+ * source, landing page and device —, the buyers page, the leads CSV export and
+ * `npm run leads -- --json` all show the same sales, return and revenue in US dollars, and name
+ * the rate.
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -17,6 +19,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
+import { setCurrencyRate } from '../../engine/store/currencyRates';
 import { VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
@@ -37,13 +40,15 @@ const DB_FILE = join(dir, 'store.sqlite');
 let server: Instance;
 let buyerA: StandInBuyer;
 let buyerB: StandInBuyer;
+let buyerC: StandInBuyer;
 let db: Store;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  [buyerA, buyerB] = await Promise.all([
+  [buyerA, buyerB, buyerC] = await Promise.all([
     startStandInBuyer('money-a', SECRET, { ping: { bid: 37.5 } }),
     startStandInBuyer('money-b', SECRET, { ping: { bid: 21.25 } }),
+    startStandInBuyer('money-c', SECRET, { ping: { bid: 30.01 } }),
   ]);
   mkdirSync(join(dir, 'buyers'));
   const common = { acceptsTestLeads: true, acceptsDuplicates: true };
@@ -52,12 +57,14 @@ test.beforeAll(async () => {
     join(dir, 'buyers', 'money-b.json'),
     JSON.stringify(buyerB.document({ ...common, filters: { brands: ['usinstallmentloans'] }, returnWindowDays: 7 })),
   );
+  writeFileSync(join(dir, 'buyers', 'money-c.json'), JSON.stringify(buyerC.document({ ...common, filters: { brands: ['weloans'] } })));
   server = await startInstance(PORT, {
     LOANSITES_DB_FILE: DB_FILE,
     DATABASE_URL: '',
     LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
     BUYER_MONEY_A_SECRET: SECRET,
     BUYER_MONEY_B_SECRET: SECRET,
+    BUYER_MONEY_C_SECRET: SECRET,
     LEAD_DESTINATIONS: '',
     RATE_LIMIT_LEADS: '1000',
     RATE_LIMIT_FORM_TRACE: '1000',
@@ -68,7 +75,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await db?.destroy();
   await server?.stop();
-  await Promise.all([buyerA?.close(), buyerB?.close()]);
+  await Promise.all([buyerA?.close(), buyerB?.close(), buyerC?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -132,7 +139,7 @@ const tableRows = (page: Page, name: string | RegExp) =>
 
 const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 
-test('real sales to two buyers and a return: the overview (each filter), the buyers page, the CSV export and npm run leads agree to the cent', async ({
+test('real sales to three buyers in two currencies and a return: the overview (each filter), the buyers page, the CSV export and npm run leads agree to the cent', async ({
   page,
   browser,
 }) => {
@@ -163,6 +170,20 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   await borrower((p) => directPost(p, 'usinstallmentloans', '/', postB, false));
   await soldTo(postA, 'money-a', 3750);
   await soldTo(postB, 'money-b', 2125);
+  // A Canadian borrower on weloans, sold in Canadian dollars; an admin has set the rate.
+  const canadian = `money-canadian-${run}@example.org`;
+  await borrower((p) =>
+    fillAndSubmit(p, {
+      brand: 'weloans',
+      path: '/apply',
+      email: canadian,
+      phone: '416 555 0187',
+      postal: { label: 'Postal code', code: 'M5V 2T6' },
+      port: PORT,
+    }),
+  );
+  await soldTo(canadian, 'money-c', 3001);
+  await setCurrencyRate(db, 'CAD', 730_000, 'admin@example.com');
   // Every borrower used this same Chromium: one device class, whatever its user agent reads as.
   const devices = await db.selectFrom('leads').select('device').distinct().execute();
   expect(devices).toHaveLength(1);
@@ -183,7 +204,7 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   );
   expect(returned.status, returned.body).toBe(201);
 
-  // What the test made: 4 sales ($117.50), one returned ($21.25 back), $96.25 kept.
+  // What the test made: 5 sales ($117.50 and C$30.01 = $21.91: $139.41), one returned ($21.25 back), $118.16 kept.
   const email = addUser('admin', DB_FILE);
   await signIn(page, email, undefined, CONSOLE_URL);
   await expect(page).toHaveURL(`${CONSOLE_URL}/`);
@@ -195,27 +216,29 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   const pick = (t: Record<string, string>) => ({ Sold: t.Sold, Returned: t.Returned, Revenue: t.Revenue });
   // The visits' dimensions reach the store in the browsers' event batches: read again until they are there.
   for (const [query, expected] of [
-    ['', want(4, 11750, 1, 2125)],
+    ['', want(5, 13941, 1, 2125)],
     ['brand=ipaydayloans', want(2, 7500, 0, 0)],
+    ['brand=weloans', want(1, 2191, 0, 0)],
     ['brand=usinstallmentloans', want(2, 4250, 1, 2125)],
     [`campaign=${CAMPAIGN_A}`, want(1, 3750, 0, 0)],
     [`campaign=${CAMPAIGN_B}`, want(2, 5875, 1, 2125)],
     [`brand=ipaydayloans&campaign=${CAMPAIGN_B}`, want(1, 3750, 0, 0)],
     ['source=money-ads', want(1, 3750, 0, 0)],
     ['landing=/payday-loans', want(1, 3750, 0, 0)],
-    [`device=${device}`, want(4, 11750, 1, 2125)],
+    [`device=${device}`, want(5, 13941, 1, 2125)],
     [`device=${otherDevice}`, want(0, 0, 0, 0)],
   ] as const)
     await expect.poll(async () => pick(await totals(page, query)), { message: `the overview ?${query}`, timeout: 30_000 }).toEqual(expected);
   // The day's row says both: the sales and the return.
   await totals(page, '');
+  await expect(page.getByTestId('rates')).toHaveText('CAD converted at 1 CAD = 0.730000 USD.');
   const days = await tableRows(page, 'Visits, leads and sales per day');
-  expect(days.map((d) => [d.Sold, d.Returned, d.Revenue])).toEqual([['4', '1 (-$21.25)', '$96.25']]);
+  expect(days.map((d) => [d.Sold, d.Returned, d.Revenue])).toEqual([['5', '1 (-$21.25)', '$118.16']]);
   const byCampaign = await tableRows(page, 'By campaign');
   expect(Object.fromEntries(byCampaign.filter((r) => r.Sold !== '0').map((r) => [r.Value, [r.Sold, r.Revenue]]))).toEqual({
     [CAMPAIGN_A]: ['1', '$37.50'],
     [CAMPAIGN_B]: ['2', '$37.50'],
-    '(none)': ['1', '$21.25'],
+    '(none)': ['2', '$43.16'],
   });
 
   // The buyers page.
@@ -224,9 +247,16 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   expect(Object.fromEntries(buyers.map((b) => [b.Buyer, [b.Won, b.Revenue, b.Returned]]))).toEqual({
     'money-a': ['2', '$75.00', '0'],
     'money-b': ['2', '$21.25', '1 (50%), $21.25 back'],
+    'money-c': ['1', '$21.91', '0'],
   });
+  await expect(page.getByTestId('rates')).toHaveText('CAD converted at 1 CAD = 0.730000 USD.');
+  // money-c's own page: the day's revenue converted, the rate named.
+  await page.goto(`${CONSOLE_URL}/buyers/money-c`);
+  await expect(page.getByTestId('rates')).toHaveText('CAD converted at 1 CAD = 0.730000 USD.');
+  const trend = await tableRows(page, /^Daily trend/);
+  expect(trend.filter((d) => d.Wins !== '0').map((d) => [d.Wins, d.Revenue, d.Returns])).toEqual([['1', '$21.91', '0']]);
 
-  // The leads CSV export: each lead's price, and the return's refund.
+  // The leads CSV export: each lead's price in its currency and converted, the return's refund, and the total line.
   await page.goto(`${CONSOLE_URL}/exports`);
   const leadsForm = page.getByRole('form', { name: 'Leads (CSV)' });
   const [download] = await Promise.all([page.waitForEvent('download'), leadsForm.getByRole('button', { name: 'Download leads CSV' }).click()]);
@@ -236,9 +266,19 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
   const col = (line: string, name: string) => line.split(',')[head!.split(',').indexOf(name)] ?? '';
   const cents = (text: string) => Math.round(Number(text || 0) * 100);
   const sold = lines.filter((l) => col(l, 'sold_at'));
-  expect(sold).toHaveLength(4);
-  expect(sold.reduce((s, l) => s + cents(col(l, 'price')), 0)).toBe(11750);
-  expect(lines.reduce((s, l) => s + cents(col(l, 'refund')), 0)).toBe(2125);
+  expect(sold).toHaveLength(5);
+  expect(sold.reduce((s, l) => s + cents(col(l, 'price_converted')), 0)).toBe(13941);
+  expect(lines.reduce((s, l) => s + cents(col(l, 'refund_converted')), 0)).toBe(2 * 2125); // each refund, and the total line's
+  expect(sold.filter((l) => col(l, 'currency') === 'CAD').map((l) => [col(l, 'price'), col(l, 'price_converted'), col(l, 'rate')])).toEqual([
+    ['30.01', '21.91', '1 CAD = 0.730000 USD'],
+  ]);
+  const total = lines.at(-1)!;
+  expect([col(total, 'lead_id'), col(total, 'price_converted'), col(total, 'refund_converted'), col(total, 'rate')]).toEqual([
+    'total',
+    '139.41',
+    '21.25',
+    'CAD converted at 1 CAD = 0.730000 USD.',
+  ]);
   expect(lines.filter((l) => col(l, 'returned_at')).map((l) => col(l, 'lead_id'))).toEqual([returnedLead]);
 
   // npm run leads -- --json
@@ -247,8 +287,14 @@ test('real sales to two buyers and a return: the overview (each filter), the buy
       env: { ...process.env, LOANSITES_DB_FILE: DB_FILE, DATABASE_URL: '' },
       encoding: 'utf8',
     }),
-  ) as { sale: { status: string; priceUsd: number | null; refundUsd: number | null } }[];
-  const money = listed.filter((l) => l.sale.status === 'sold' || l.sale.status === 'returned');
-  expect(money).toHaveLength(4);
-  expect(Math.round(money.reduce((s, l) => s + l.sale.priceUsd! * 100 - (l.sale.refundUsd ?? 0) * 100, 0))).toBe(9625);
+  ) as {
+    leads: { sale: { status: string; priceConverted: number | null; refundConverted: number | null } }[];
+    totals: { revenue: number };
+    rates: { note: string };
+  };
+  const money = listed.leads.filter((l) => l.sale.status === 'sold' || l.sale.status === 'returned');
+  expect(money).toHaveLength(5);
+  expect(Math.round(money.reduce((s, l) => s + l.sale.priceConverted! * 100 - (l.sale.refundConverted ?? 0) * 100, 0))).toBe(11816);
+  expect(Math.round(listed.totals.revenue * 100)).toBe(11816);
+  expect(listed.rates.note).toBe('CAD converted at 1 CAD = 0.730000 USD.');
 });

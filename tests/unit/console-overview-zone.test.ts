@@ -13,6 +13,7 @@ import { setCurrencyRate } from '../../engine/store/currencyRates';
 import { importCostReport } from '../../engine/traffic/costImport';
 import { overviewData, type OverviewAsk } from '../../engine/console/overviewData';
 import { bothStores, migratedStore } from '../support/bothStores';
+import { overviewAsk } from '../support/overviewAsk';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
 import { trafficEvent } from '../support/trafficEvent';
@@ -22,16 +23,7 @@ const v = (n: number) => `v${n.toString(16).padStart(32, '0')}`;
 const EVENING = new Date('2026-11-02T03:30:00.000Z'); // 22:30 on 1 November in New York
 const AFTERNOON = new Date('2026-11-02T15:30:00.000Z');
 const BEFORE = new Date('2026-10-31T12:00:00.000Z');
-const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => ({
-  from: '2026-11-01',
-  to: '2026-11-02',
-  dims: {},
-  zone: '',
-  grain: 'day',
-  compare: false,
-  currency: 'USD',
-  ...extra,
-});
+const ask = (extra: Partial<OverviewAsk> = {}): OverviewAsk => overviewAsk({ from: '2026-11-01', to: '2026-11-02', ...extra });
 
 describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
   const db = migratedStore(options);
@@ -97,14 +89,14 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const none = await overviewData(db(), ask(day));
     expect(none.data.funnel.revenueCents).toBe(7300);
     expect(none.data.cost.costCents).toBeNull();
-    expect(none.currencies).toEqual([{ currency: 'CAD', usdMicros: null, leftOutCents: 15000 }]);
+    expect(none.currencies).toEqual([{ currency: 'CAD', usdMicros: null, leftOutCents: 15000, rate: null }]);
 
     await setCurrencyRate(db(), 'CAD', 730_000, 'admin@example.com');
     const inUsd = await overviewData(db(), ask(day));
     // C$100.00 × 0.73 = $73.00, plus $73.00; the cost C$50.00 = $36.50
     expect(inUsd.data.funnel.revenueCents).toBe(14600);
     expect(inUsd.data.cost).toMatchObject({ costCents: 3650, profitCents: 14600 - 3650 });
-    expect(inUsd.currencies).toEqual([{ currency: 'CAD', usdMicros: 730_000, leftOutCents: 0 }]);
+    expect(inUsd.currencies).toEqual([{ currency: 'CAD', usdMicros: 730_000, leftOutCents: 0, rate: '1 CAD = 0.730000 USD' }]);
     expect(inUsd.cuts.buyer.map((r) => [r.key, r.revenueCents])).toEqual([
       ['acme', 7300],
       ['maple', 7300],
@@ -114,7 +106,7 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const inCad = await overviewData(db(), ask({ ...day, currency: 'CAD' }));
     expect(inCad.data.funnel.revenueCents).toBe(20000);
     expect(inCad.data.cost.costCents).toBe(5000);
-    expect(inCad.currencies).toEqual([{ currency: 'USD', usdMicros: 1_000_000, leftOutCents: 0 }]);
+    expect(inCad.currencies).toEqual([{ currency: 'USD', usdMicros: 1_000_000, leftOutCents: 0, rate: '1 CAD = 0.730000 USD' }]);
 
     const audit = await db().selectFrom('console_audit').select(['actor', 'target', 'detail']).where('action', '=', 'currency_rate_set').execute();
     expect(audit.map((a) => [a.actor, a.target, JSON.parse(a.detail)])).toEqual([['admin@example.com', 'CAD', { before: null, after: 730_000 }]]);

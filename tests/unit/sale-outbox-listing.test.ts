@@ -99,13 +99,13 @@ it('sends an unsold lead to the deliver buyers through the signed outbox, and a 
   const env = { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '' };
   const run = (...args: string[]) =>
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', ...args], { env, encoding: 'utf8' });
-  const json = JSON.parse(run('--json')) as { id: string; sale: { status: string; buyer: string | null; priceUsd: number | null } }[];
-  expect(json.find((l) => l.id === sold)!.sale).toMatchObject({ status: 'sold', buyer: 'bidder', priceUsd: 25 });
-  expect(json.find((l) => l.id === unsold)!.sale).toMatchObject({ status: 'unsold', buyer: null, priceUsd: null });
+  const json = (JSON.parse(run('--json')) as { leads: { id: string; sale: { status: string; buyer: string | null; price: number | null } }[] }).leads;
+  expect(json.find((l) => l.id === sold)!.sale).toMatchObject({ status: 'sold', buyer: 'bidder', price: 25 });
+  expect(json.find((l) => l.id === unsold)!.sale).toMatchObject({ status: 'unsold', buyer: null, price: null });
   const csv = run('--csv').split('\n');
-  expect(csv[0]).toContain('sale_status,sale_buyer,sale_price_usd');
+  expect(csv[0]).toContain('sale_status,sale_buyer,sale_price');
   expect(csv.find((l) => l.includes(sold))).toContain('sold,bidder,25.00');
   const table = run();
   expect(table).toMatch(/sale\s+.*buyer\s+.*price/);
-  expect(table).toMatch(/sold\s+bidder\s+\$25\.00/);
+  expect(table).toMatch(/sold\s+bidder\s+25\.00 USD/);
 }, 60_000);

@@ -51,12 +51,14 @@ const deps = (buyers: Buyer[]) => saleDeps(SECRET, Buffer.alloc(32, 4), buyers);
 /** Time is not what these tests are about: room for a loaded machine. */
 const patient = { timeouts: { pingMs: 3000, postMs: 10_000 } };
 const leadsJson = () =>
-  JSON.parse(
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', '--json'], {
-      env: { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '' },
-      encoding: 'utf8',
-    }),
-  ) as { id: string; sale: { status: string; buyer: string | null; redirectUrl: string | null } }[];
+  (
+    JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', '--json'], {
+        env: { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '' },
+        encoding: 'utf8',
+      }),
+    ) as { leads: unknown }
+  ).leads as { id: string; sale: { status: string; buyer: string | null; redirectUrl: string | null } }[];
 
 it('an accept without a redirectUrl is refused with its reason, and the next buyer, who sends the borrower on, buys the lead', async () => {
   const mute = await buyer('mute', { ping: { bid: 30 }, post: { answer: { accepted: true, buyerLeadId: 'M-1' } } });

@@ -18,6 +18,8 @@ import { readConsoleForm } from '../../../engine/console/forms';
 import { ApiError } from '../../../engine/http/api';
 import { applyRevision, BUYER_KIND, buyerRevision } from '../../../engine/sale/buyerRevisions';
 import { revisionsReady } from '../../../engine/store/liveRevisions';
+import { operatorMoney } from '../../../engine/console/operatorMoney';
+import { ratesNote } from '../../../engine/traffic/currency';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -118,7 +120,7 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
       fileChanged: !!revision && revision.baseHash !== base.hash,
       version: revision?.version ?? 0,
       values: data.canManage ? (data.values ?? formValuesOf(live)) : null,
-      detail: await buyerDetail(db, id),
+      detail: await buyerDetail(db, id, new Date(), await operatorMoney(db, viewer.email)),
     };
   });
   if ('props' in result) {
@@ -284,11 +286,20 @@ export default function BuyerPage(props: Props) {
         <li>{`Return rate: ${pct(d.returnRate)} (${num(d.returns)} of ${num(d.wins)} wins)`}</li>
         <li>{`Response time: p50 ${d.p50Ms === null ? '—' : `${num(d.p50Ms)} ms`}, p95 ${d.p95Ms === null ? '—' : `${num(d.p95Ms)} ms`}`}</li>
       </ul>
+      <p className="mb-3">
+        Revenue: the prices of the sales won on the day, less those given back by the returns made on it. Amounts in {d.currency}.
+        {d.currencies.length > 0 && (
+          <>
+            {' '}
+            <span data-testid="rates">{ratesNote(d.currencies, d.currency, money)}</span>
+          </>
+        )}
+      </p>
       <DataTable
         caption="Daily trend"
         head={['Day', 'Pings', 'Bids', 'Wins', 'Revenue', 'Returns']}
         numeric={[false, true, true, true, true, true]}
-        rows={d.days.map((r) => [r.day, num(r.pings), num(r.bids), num(r.wins), money(r.revenueCents), num(r.returns)])}
+        rows={d.days.map((r) => [r.day, num(r.pings), num(r.bids), num(r.wins), money(r.revenueCents, d.currency), num(r.returns)])}
       />
       <h2 className="mt-6 mb-2 text-xl font-bold">Last errors</h2>
       {d.errors.length ? (
