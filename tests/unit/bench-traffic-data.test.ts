@@ -67,7 +67,7 @@ describe.each([
       await migrateStore(writer);
       await migrateStore(bulk);
       const written = await writeDemoTraffic(writer, OPTIONS);
-      const loaded = await loadDemoTraffic(bulk, opts.bulk.url ? { url: opts.bulk.url } : { file: opts.bulk.file! }, OPTIONS);
+      const loaded = await loadDemoTraffic(bulk, 'file' in opts.bulk ? { file: opts.bulk.file } : { url: opts.bulk.url }, OPTIONS);
       expect(loaded).toEqual(written);
       expect(written.leads).toBe(OPTIONS.leads);
       expect(written.returned).toBeGreaterThan(0);
