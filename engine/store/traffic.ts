@@ -306,7 +306,7 @@ async function deleteInBatches(
 /**
  * Deletes raw events older than `retentionDays` (PostgreSQL: drops the days' partitions wholly
  * past it; SQLite: in batches of `batchSize`), visits as old that no lead refers to (a lead keeps
- * its visit) and their stage marks, in batches. The rollups stay. Returns how many rows went,
+ * its visit) and their stage marks, in batches, then refreshes SQLite's planner statistics. The rollups stay. Returns how many rows went,
  * how many partitions were dropped and how many delete statements ran.
  */
 export async function pruneTraffic(
@@ -331,7 +331,21 @@ export async function pruneTraffic(
     size,
   );
   const st = await deleteInBatches(db, 'traffic_visit_stages', sql<boolean>`created_at < ${cutoff}`, size);
+  await refreshPlannerStatistics(db);
   return { events, visits: vi.rows, partitions, batches: batches + vi.batches + st.batches };
+}
+
+/**
+ * SQLite: brings the planner's statistics up to date where tables grew or shrank (PRAGMA optimize,
+ * every table checked, each ANALYZE bounded to ~1,000 rows an index). A store's tables are empty
+ * when its migrations run their ANALYZE, and without statistics SQLite prefers a table's unique key
+ * to a covering index: the overview's money query then read every sale's wide lead and visit rows
+ * instead of its covering indexes (migrations 015, 022). PostgreSQL's autovacuum keeps its own.
+ */
+export async function refreshPlannerStatistics(db: Store): Promise<void> {
+  if (isPostgresStore(db)) return;
+  await sql`PRAGMA analysis_limit = 1000`.execute(db);
+  await sql`PRAGMA optimize = 0x10002`.execute(db);
 }
 
 /** Adds refused events to their hour's count (count = count + n, keys sorted, as the rollups). */

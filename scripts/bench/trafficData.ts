@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Store } from '../../engine/store/db';
-import { eventId, type TrafficEventsTable } from '../../engine/store/traffic';
+import { eventId, refreshPlannerStatistics, type TrafficEventsTable } from '../../engine/store/traffic';
 import { stageOf } from '../../engine/store/trafficRules';
 import { ensureEventPartitions, isPostgresStore } from '../../engine/store/trafficPartitions';
 import { DAILY_DIMS } from '../../engine/store/migrations/006_traffic_daily';
@@ -201,8 +201,9 @@ export async function rollupsFromRaw(db: Store): Promise<void> {
 
 /**
  * Loads the demo traffic of `o` into a migrated store with no traffic yet (`file`: the SQLite
- * store's file, or `url`: the PostgreSQL store's), sums its rollups and, on PostgreSQL, analyses
- * the tables as autovacuum would after a bulk load. Returns what the generator made.
+ * store's file, or `url`: the PostgreSQL store's), sums its rollups and analyses the tables
+ * (PostgreSQL: as autovacuum would after a bulk load; SQLite: as the pruner does). Returns what
+ * the generator made.
  */
 export async function loadDemoTraffic(db: Store, target: { file: string } | { url: string }, o: DemoOptions): Promise<DemoTotals> {
   if (o.experiments?.length) throw new Error('the bulk loader writes no experiment exposures: write demo traffic with experiments through writeDemoTraffic');
@@ -239,6 +240,8 @@ export async function loadDemoTraffic(db: Store, target: { file: string } | { ur
     await sink.end();
   }
   await rollupsFromRaw(db);
+  // Statistics as a store in use has them: PostgreSQL's autovacuum after a bulk load, SQLite's from the pruner's PRAGMA optimize.
   if (isPostgresStore(db)) await sql`VACUUM ANALYZE`.execute(db);
+  else await refreshPlannerStatistics(db);
   return totals;
 }
