@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { refreshPlannerStatistics } from '../../engine/store/traffic';
 import type { FunnelFilter } from '../../engine/traffic/funnelQuery';
 import type { DemoOptions } from '../../engine/traffic/demoTraffic';
 import { overviewData, type OverviewAsk } from '../../engine/console/overviewData';
@@ -178,6 +179,7 @@ export async function trafficOverviewRows(ctx?: Pick<BenchContext, 'root'>): Pro
     const sqlite = openStore({ url: '', file: await sqliteFile(ctx?.root ?? process.cwd()) });
     try {
       await migrateStore(sqlite); // a file from an older run gets the newer tables and indexes
+      await refreshPlannerStatistics(sqlite); // and the statistics the retention job keeps
       const done = await rowsOf('SQLite', sqlite);
       rows.push(...done.rows);
       answers = done.answers;
