@@ -252,7 +252,12 @@ export interface DemoSale {
 }
 
 /** The rows of demo leads with their final sales, as the sale records them (a ping, a bid or not, a post accepted; a return). */
-export function demoSaleRows(sales: readonly DemoSale[]): { leads: LeadsTable[]; rows: LeadSalesTable[]; timeline: SaleEventsTable[]; returns: LeadReturnsTable[] } {
+export function demoSaleRows(sales: readonly DemoSale[]): {
+  leads: LeadsTable[];
+  rows: LeadSalesTable[];
+  timeline: SaleEventsTable[];
+  returns: LeadReturnsTable[];
+} {
   const leads: LeadsTable[] = [];
   const rows: LeadSalesTable[] = [];
   const timeline: SaleEventsTable[] = [];

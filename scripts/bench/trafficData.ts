@@ -71,7 +71,11 @@ function sqliteSink(file: string, every = 50_000): Sink {
 
 /** COPY's text format: tab-separated, \N for null, backslash escapes. */
 const copyField = (v: string | number | null): string =>
-  v === null ? '\\N' : typeof v === 'number' ? String(v) : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  v === null
+    ? '\\N'
+    : typeof v === 'number'
+      ? String(v)
+      : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 /** PostgreSQL: a psql per table running COPY … FROM STDIN, fed through its stdin in chunks of ~1 MB. */
 function postgresSink(url: string): Sink {

@@ -103,7 +103,11 @@ async function addCosts(db: Store): Promise<void> {
 }
 
 const at = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
-const median = (xs: number[]) => at([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]) =>
+  at(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** Every question once (the warm-up, and the answers), then ROUNDS rounds of every question in turn. */
 async function timeQuestions(db: Store): Promise<{ times: Map<string, number[]>; answers: Map<string, unknown>; loads: number[] }> {
@@ -135,7 +139,8 @@ async function rowsOf(kind: Kind, db: Store, expected?: Map<string, unknown>): P
   const { times, answers, loads } = await timeQuestions(db);
   const rows: Row[] = [];
   for (const q of QUESTIONS) {
-    if (expected && !isDeepStrictEqual(expected.get(q.name), answers.get(q.name))) throw new Error(`${kind} answered the overview (${q.name}) differently from SQLite`);
+    if (expected && !isDeepStrictEqual(expected.get(q.name), answers.get(q.name)))
+      throw new Error(`${kind} answered the overview (${q.name}) differently from SQLite`);
     const sorted = [...times.get(q.name)!].sort((a, b) => a - b);
     const b = BUDGET[kind];
     const judged = at(sorted, b.share);

@@ -49,15 +49,11 @@ async function snapshot(db: Store): Promise<Record<string, string[]>> {
   return out;
 }
 
-const overviewOf = (db: Store) =>
-  overviewData(db, { from: '2026-01-04', to: '2026-01-09', dims: {}, zone: '', grain: 'day', compare: false, currency: 'USD' });
+const overviewOf = (db: Store) => overviewData(db, { from: '2026-01-04', to: '2026-01-09', dims: {}, zone: '', grain: 'day', compare: false, currency: 'USD' });
 
 describe.each([
   ['SQLite', () => ({ writer: { url: '', file: join(tmp, 'writer.sqlite') }, bulk: { url: '', file: join(tmp, 'bulk.sqlite') } })],
-  [
-    'PostgreSQL',
-    async () => ({ writer: { url: await postgres().createDatabase('by_writer') }, bulk: { url: await postgres().createDatabase('by_bulk') } }),
-  ],
+  ['PostgreSQL', async () => ({ writer: { url: await postgres().createDatabase('by_writer') }, bulk: { url: await postgres().createDatabase('by_bulk') } })],
 ] as const)('%s', (_kind, stores) => {
   it('loads in bulk exactly what the traffic writer stores for the same demo visits, and the overview reads the generator’s own totals', async () => {
     const opts = await stores();
