@@ -108,7 +108,21 @@ const chunks = <T>(rows: readonly T[], size = CHUNK): T[][] =>
 
 export const eventId = (): string => `ev${randomBytes(12).toString('hex')}`;
 
-type Dims = Pick<TrafficEventsTable, 'brand' | 'campaign' | 'source' | 'landing' | 'device'>;
+/** A visit's dimensions, as its events take them. */
+export type Dims = Pick<TrafficEventsTable, 'brand' | 'campaign' | 'source' | 'landing' | 'device'>;
+
+/** An event as stored: its visit's dimensions (`dims`), or when the visit is unknown the brand and device of its request. */
+export const eventRow = (e: TrafficEventInput, repeated: number, dims: Dims | undefined): TrafficEventsTable => ({
+  id: eventId(),
+  repeated,
+  visit_id: e.visitId,
+  metric: e.metric,
+  path: e.path,
+  value: e.value,
+  state: e.state,
+  created_at: e.createdAt,
+  ...(dims ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
+});
 const ROLLUP_KEY = ['hour', 'brand', 'campaign', 'source', 'landing', 'device', 'state', 'metric'] as const;
 
 /** Writes a batch; returns how many visits were new and how many events were stored. */
@@ -164,17 +178,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       const stage = stageOf(e);
       return !stage || firsts.delete(`${e.visitId}\n${stage}`) ? 0 : 1;
     };
-    const events: TrafficEventsTable[] = batch.events.map((e) => ({
-      id: eventId(),
-      repeated: repeatedOf(e),
-      visit_id: e.visitId,
-      metric: e.metric,
-      path: e.path,
-      value: e.value,
-      state: e.state,
-      created_at: e.createdAt,
-      ...(dims.get(e.visitId) ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
-    }));
+    const events = batch.events.map((e) => eventRow(e, repeatedOf(e), dims.get(e.visitId)));
     for (const part of chunks(events)) await trx.insertInto('traffic_events').values(part).execute();
     // experiments: the batch's exposures, and the stages exposed visits reached (./experiments.ts)
     await writeExperimentCounts(trx, batch.exposures ?? [], marks, dims);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Store } from '../../engine/store/db';
-import { eventId, refreshPlannerStatistics, type TrafficEventsTable } from '../../engine/store/traffic';
+import { eventRow, refreshPlannerStatistics } from '../../engine/store/traffic';
 import { stageOf } from '../../engine/store/trafficRules';
 import { ensureEventPartitions, isPostgresStore } from '../../engine/store/trafficPartitions';
 import { DAILY_DIMS } from '../../engine/store/migrations/006_traffic_daily';
@@ -143,21 +143,13 @@ function* rawRows(visit: DemoVisit): Generator<[string, Row]> {
       marked.add(stage);
       yield ['traffic_visit_stages', { visit_id: e.visitId, stage, created_at: e.createdAt }];
     }
-    const row: TrafficEventsTable = {
-      id: eventId(),
-      repeated: stage !== '' && !first ? 1 : 0,
-      visit_id: e.visitId,
-      metric: e.metric,
-      path: e.path,
-      value: e.value,
-      state: e.state,
-      created_at: e.createdAt,
+    const row = eventRow(e, stage !== '' && !first ? 1 : 0, {
       brand: v.brand,
       campaign: v.campaign,
       source: v.source,
       landing: v.landing_path,
       device: v.device,
-    };
+    });
     yield ['traffic_events', { ...row }];
   }
 }
