@@ -58,6 +58,9 @@ const LEAD_KEYS = {
   landing: sql<string>`coalesce(v.landing_path, '')`,
 };
 
+/** The stored leads by landing page, or the query that will have them (the overview's rollups, read meanwhile). */
+type Landings = ReadonlyMap<string, number> | Promise<ReadonlyMap<string, number>>;
+
 const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' && k !== 'to');
 
 /**
@@ -65,7 +68,9 @@ const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' &&
  * with the landing pages' stored leads given (the overview has them from the rollups), the lead's
  * visit is not read at all: the query reads one covering index of the leads.
  */
-async function storedLeads(db: Store, f: FunnelFilter, landings?: ReadonlyMap<string, number>) {
+async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings) {
+  // a filtered question reads the visits anyway: it need not wait for the landing pages' counts
+  const landings = filtered(f) ? undefined : await landingsAsked;
   const range = db.selectFrom('leads as l').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to);
   if (landings && !filtered(f)) {
     const rows = await range
@@ -157,16 +162,18 @@ const ZERO = { sold: 0, rejected: 0, returned: 0, revenueCents: 0 };
 /**
  * Every cut's rows, largest by leads (then revenue) first, at most `limit` each. `landings`: the
  * stored leads by landing page when the caller has them (the rollups' "stored", as the overview's
- * landing-page breakdown counts them), used when the question is unfiltered.
+ * landing-page breakdown counts them), used when the question is unfiltered. The money cells and
+ * the landing pages may be queries under way: the cuts' own queries start at once beside them
+ * (PostgreSQL answers them on other connections).
  */
 export async function leadCuts(
   db: Store,
   f: FunnelFilter,
-  cells: readonly MoneyCell[],
+  cellsAsked: readonly MoneyCell[] | Promise<readonly MoneyCell[]>,
   limit = 50,
-  landings?: ReadonlyMap<string, number>,
+  landings?: Landings,
 ): Promise<Record<Cut, CutRow[]>> {
-  const [leads, offered] = await Promise.all([storedLeads(db, f, landings), offers(db, f)]);
+  const [leads, offered, cells] = await Promise.all([storedLeads(db, f, landings), offers(db, f), cellsAsked]);
   const order = (rows: CutRow[]) => rows.sort((a, b) => b.leads - a.leads || b.revenueCents - a.revenueCents || (a.key < b.key ? -1 : 1)).slice(0, limit);
   const out = {} as Record<Cut, CutRow[]>;
   for (const cut of ['subId', 'loanKind', 'landing'] as const) {

@@ -97,11 +97,15 @@ export async function overviewData(db: Store, ask: OverviewAsk) {
   const zone = ask.zone || 'UTC';
   const f: FunnelFilter = { ...ask.dims, ...zonedRange(ask.from, ask.to, zone) };
   const hourly = zone !== 'UTC' || ask.grain === 'hour';
+  // The rates come first: the money query groups prices in another currency by price, to convert each sale on its own.
   const money = converter(ask.currency, await currencyRates(db));
   const cells = moneyIn(db, f, hourly ? 'hour' : 'day', money);
   cells.catch(() => undefined);
-  const data = await overview(db, f, { cells, hourly, costDays: { from: ask.from, to: nextDay(ask.to) }, money });
-  const cuts = await leadCuts(db, f, await cells, 50, new Map(data.byLanding.map((r) => [r.key, r.stored])));
+  const asked = overview(db, f, { cells, hourly, costDays: { from: ask.from, to: nextDay(ask.to) }, money });
+  // The cuts' queries run beside the overview's: only an unfiltered question waits for its landing pages.
+  const landings = asked.then((d) => new Map(d.byLanding.map((r) => [r.key, r.stored])));
+  landings.catch(() => undefined); // a filtered question never awaits it; the overview's own failure is thrown below
+  const [data, cuts] = await Promise.all([asked, leadCuts(db, f, cells, 50, landings)]);
   const periods = groupPeriods(data.chart, data.costDays, zone, ask.grain, hourly);
   const stage = (s: string) => data.funnel.stages.find((x) => x.stage === s)!.count;
   const totals = totalsOf(stage('visits'), stage('stored'), stage('sold'), data.funnel.revenueCents, data.cost);

@@ -108,7 +108,21 @@ const chunks = <T>(rows: readonly T[], size = CHUNK): T[][] =>
 
 export const eventId = (): string => `ev${randomBytes(12).toString('hex')}`;
 
-type Dims = Pick<TrafficEventsTable, 'brand' | 'campaign' | 'source' | 'landing' | 'device'>;
+/** A visit's dimensions, as its events take them. */
+export type Dims = Pick<TrafficEventsTable, 'brand' | 'campaign' | 'source' | 'landing' | 'device'>;
+
+/** An event as stored: its visit's dimensions (`dims`), or when the visit is unknown the brand and device of its request. */
+export const eventRow = (e: TrafficEventInput, repeated: number, dims: Dims | undefined): TrafficEventsTable => ({
+  id: eventId(),
+  repeated,
+  visit_id: e.visitId,
+  metric: e.metric,
+  path: e.path,
+  value: e.value,
+  state: e.state,
+  created_at: e.createdAt,
+  ...(dims ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
+});
 const ROLLUP_KEY = ['hour', 'brand', 'campaign', 'source', 'landing', 'device', 'state', 'metric'] as const;
 
 /** Writes a batch; returns how many visits were new and how many events were stored. */
@@ -164,17 +178,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       const stage = stageOf(e);
       return !stage || firsts.delete(`${e.visitId}\n${stage}`) ? 0 : 1;
     };
-    const events: TrafficEventsTable[] = batch.events.map((e) => ({
-      id: eventId(),
-      repeated: repeatedOf(e),
-      visit_id: e.visitId,
-      metric: e.metric,
-      path: e.path,
-      value: e.value,
-      state: e.state,
-      created_at: e.createdAt,
-      ...(dims.get(e.visitId) ?? { brand: e.brand, campaign: '', source: '', landing: '', device: e.device }),
-    }));
+    const events = batch.events.map((e) => eventRow(e, repeatedOf(e), dims.get(e.visitId)));
     for (const part of chunks(events)) await trx.insertInto('traffic_events').values(part).execute();
     // experiments: the batch's exposures, and the stages exposed visits reached (./experiments.ts)
     await writeExperimentCounts(trx, batch.exposures ?? [], marks, dims);
@@ -317,11 +321,11 @@ async function deleteInBatches(
 /**
  * Deletes raw events older than `retentionDays` (PostgreSQL: drops the days' partitions wholly
  * past it; SQLite: in batches of `batchSize`), visits as old that no lead refers to (a lead keeps
- * its visit) and their stage marks, in batches. The traffic rollups stay. Experiment exposures
- * of the days wholly past it go too, with their daily rollup, in batches on either store: an
- * experiment's results join the two (visitors from the rollup, sales through the exposures), so
- * they cover the same days. Returns how many rows went, how many partitions were dropped and how
- * many delete statements ran.
+ * its visit) and their stage marks, in batches, then refreshes SQLite's planner statistics. The
+ * traffic rollups stay. Experiment exposures of the days wholly past it go too, with their daily
+ * rollup, in batches on either store: an experiment's results join the two (visitors from the
+ * rollup, sales through the exposures), so they cover the same days. Returns how many rows went,
+ * how many partitions were dropped and how many delete statements ran.
  */
 export async function pruneTraffic(
   db: Store,
@@ -348,7 +352,21 @@ export async function pruneTraffic(
   const day = cutoff.slice(0, 10);
   const ex = await deleteInBatches(db, 'experiment_exposures', sql<boolean>`day < ${day}`, size);
   const daily = await deleteInBatches(db, 'experiment_daily', sql<boolean>`day < ${day}`, size);
+  await refreshPlannerStatistics(db);
   return { events, visits: vi.rows, partitions, exposures: ex.rows, batches: batches + vi.batches + st.batches + ex.batches + daily.batches };
+}
+
+/**
+ * SQLite: brings the planner's statistics up to date where tables grew or shrank (PRAGMA optimize,
+ * every table checked, each ANALYZE bounded to ~1,000 rows an index). A store's tables are empty
+ * when its migrations run their ANALYZE, and without statistics SQLite prefers a table's unique key
+ * to a covering index: the overview's money query then read every sale's wide lead and visit rows
+ * instead of its covering indexes (migrations 015, 022). PostgreSQL's autovacuum keeps its own.
+ */
+export async function refreshPlannerStatistics(db: Store): Promise<void> {
+  if (isPostgresStore(db)) return;
+  await sql`PRAGMA analysis_limit = 1000`.execute(db);
+  await sql`PRAGMA optimize = 0x10002`.execute(db);
 }
 
 /** Adds refused events to their hour's count (count = count + n, keys sorted, as the rollups). */

@@ -20,9 +20,9 @@ import type { Store } from '../store/db';
 import { newId, type LeadsTable } from '../store/leads';
 import { addToRollups, hourlyIncrements, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
 import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../store/saleTables';
-import { deviceClass, visitRow } from '../store/trafficRules';
+import { deviceClass, visitRow, type VisitRow } from '../store/trafficRules';
 import { bucketOf, variantByWeight, type LiveExperiment } from '../site/experiments/assign';
-import { rebuildExperimentDaily } from '../store/experiments';
+import { rebuildExperimentDaily, type ExposureInput } from '../store/experiments';
 import { seededRandom } from './seededRandom';
 
 /** A demo lead's environment (engine/leads/environment.ts: anything but "production" is a test lead). */
@@ -42,6 +42,8 @@ export interface DemoOptions {
   /** buyer ids the sales go to, each a buyer the server knows (its documents, or the demo lender) */
   buyers?: string[];
   onProgress?: (done: { events: number; leads: number; visits: number }) => void;
+  /** where the visit ids start (default: random, so distinct runs write distinct ids) */
+  idBase?: number;
   /**
    * Experiments whose pages demo visits land on: each such visit is exposed to a variant (by the
    * weights, as the front door assigns), and every variant after the control converts a fifth
@@ -81,10 +83,31 @@ const DEVICE_UA = [
 
 const random = seededRandom;
 
-export async function writeDemoTraffic(
-  db: Store,
-  o: DemoOptions,
-): Promise<{ visits: number; events: number; leads: number; sold: number; returned: number; revenueCents: number }> {
+/** One demo visit as the generator makes it: the visit, its events in order, its exposures and, when it became a lead, the lead's final sale. */
+export interface DemoVisit {
+  visit: VisitRow;
+  events: TrafficEventInput[];
+  exposures: ExposureInput[];
+  sale?: DemoSale;
+}
+
+/** What the generator made in all: visits, raw events, leads, sales, returns and the revenue kept. */
+export interface DemoTotals {
+  visits: number;
+  events: number;
+  leads: number;
+  sold: number;
+  returned: number;
+  revenueCents: number;
+}
+
+/**
+ * The demo visits one after another (seeded: the same options give the same visits; `idBase`
+ * makes the visit ids distinct between runs). writeDemoTraffic stores them through the traffic
+ * writer; the overview bench loads the same visits in bulk (scripts/bench/trafficData.ts).
+ * `totals` is updated as each visit is yielded.
+ */
+export function* demoVisits(o: DemoOptions, idBase: number, totals: DemoTotals): Generator<DemoVisit> {
   const rnd = random(o.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const brands = o.brands ?? DEMO_BRANDS;
@@ -93,28 +116,12 @@ export async function writeDemoTraffic(
   const end = (o.now ?? new Date()).getTime();
   const start = end - o.days * 86_400_000;
   const hex = (n: number) => n.toString(16).padStart(32, '0');
-  const idBase = parseInt(randomBytes(3).toString('hex'), 16) * 2 ** 24; // distinct runs, distinct ids
-  let visits = 0;
-  let events = 0;
-  let leads = 0;
-  let sold = 0;
-  let returned = 0;
-  let revenueCents = 0;
-  let batch: TrafficBatch = { visits: [], events: [] };
-  let sales: DemoSale[] = [];
-  const flush = async () => {
-    await writeTraffic(db, batch);
-    if (sales.length) await writeDemoSales(db, sales);
-    batch = { visits: [], events: [] };
-    sales = [];
-    o.onProgress?.({ events, leads, visits });
-  };
-  while (events < o.events) {
+  while (totals.events < o.events) {
     // A daily rhythm: fewer visits at night (US time).
     let at = start + rnd() * (end - start);
     const hour = new Date(at).getUTCHours();
     if ((hour >= 6 && hour < 13) || rnd() < 0.3) at = start + rnd() * (end - start);
-    const id = `${DEMO_VISIT_PREFIX}${hex(idBase + visits).slice(DEMO_VISIT_PREFIX.length - 1)}`;
+    const id = `${DEMO_VISIT_PREFIX}${hex(idBase + totals.visits).slice(DEMO_VISIT_PREFIX.length - 1)}`;
     const campaign = pick(CAMPAIGNS);
     const source = campaign ? pick(SOURCES.slice(1)) : pick(SOURCES);
     const params: Record<string, string> = {};
@@ -132,20 +139,22 @@ export async function writeDemoTraffic(
       (x) => x.brand === brand && x.paths.includes(landing) && x.experiment.status === 'running' && at >= x.experiment.startMs,
     );
     const variant = tested && variantByWeight(bucketOf(id, tested.experiment.id), tested.experiment.variants);
-    if (tested && variant) (batch.exposures ??= []).push({ visitId: id, brand, experiment: tested.experiment.id, variant, createdAt: now.toISOString() });
-    const applies = 0.28 * (variant && variant !== tested.experiment.variants[0]!.id ? DEMO_VARIANT_LIFT : 1);
-    batch.visits.push(
-      visitRow(
+    const out: DemoVisit = {
+      visit: visitRow(
         id,
         { path: landing, ...(source ? { referrerHost: `www.${source}.com` } : {}), params },
         { brand, host: `${brand}.com`, userAgent: ua, optedOut: rnd() < 0.04, now },
       ),
-    );
-    visits++;
+      events: [],
+      exposures: [],
+    };
+    if (tested && variant) out.exposures.push({ visitId: id, brand, experiment: tested.experiment.id, variant, createdAt: now.toISOString() });
+    const applies = 0.28 * (variant && variant !== tested.experiment.variants[0]!.id ? DEMO_VARIANT_LIFT : 1);
+    totals.visits++;
     let t = at;
     const ev = (metric: string, extra: Partial<TrafficEventInput> = {}) => {
       t += 5_000 + rnd() * 60_000;
-      batch.events.push({
+      out.events.push({
         visitId: id,
         metric,
         path: landing,
@@ -156,7 +165,7 @@ export async function writeDemoTraffic(
         createdAt: new Date(Math.min(t, end - 1)).toISOString(),
         ...extra,
       });
-      events++;
+      totals.events++;
     };
     const views = 1 + Math.floor(rnd() * rnd() * 4);
     for (let i = 0; i < views; i++) ev('page_view');
@@ -171,37 +180,60 @@ export async function writeDemoTraffic(
           ev('step_2', { path: '/apply' });
           if (rnd() < 0.85) {
             ev('submitted', { path: '/apply' });
-            if (leads < o.leads * Math.min(1, events / o.events) + 1 && leads < o.leads) {
-              leads++;
+            if (totals.leads < o.leads * Math.min(1, totals.events / o.events) + 1 && totals.leads < o.leads) {
+              totals.leads++;
               ev('stored', { path: '', state });
               const at = new Date(Math.min(t, end - 1));
-              const lead = demoLead(id, brand, state, at, leads, campaign, source, ua, rnd);
+              const lead = demoLead(id, brand, state, at, totals.leads, campaign, source, ua, rnd);
               const outcome = rnd() < 0.62 ? 'sold' : rnd() < 0.9 ? 'unsold' : 'returned';
               const price = outcome === 'unsold' ? 0 : Math.round(500 + rnd() * rnd() * 14_500);
               const decided = new Date(Math.min(at.getTime() + 2_000 + rnd() * 8_000, end - 1));
               // a return comes hours or days later (never after now)
               const back = new Date(Math.min(decided.getTime() + 3_600_000 * (1 + rnd() * 96), end - 1));
-              sales.push({ lead, outcome, buyer: pick(buyers), priceCents: price, decided, returnedAt: back, reason: pick(RETURN_REASONS) });
+              out.sale = { lead, outcome, buyer: pick(buyers), priceCents: price, decided, returnedAt: back, reason: pick(RETURN_REASONS) };
               if (outcome !== 'unsold') {
-                sold++;
-                revenueCents += price;
+                totals.sold++;
+                totals.revenueCents += price;
               }
               if (outcome === 'returned') {
-                returned++;
-                revenueCents -= price;
+                totals.returned++;
+                totals.revenueCents -= price;
               }
             }
           }
         }
       }
     }
+    yield out;
+  }
+}
+
+/** A random base for visit ids: distinct runs, distinct ids. */
+export const demoIdBase = (): number => parseInt(randomBytes(3).toString('hex'), 16) * 2 ** 24;
+
+export async function writeDemoTraffic(db: Store, o: DemoOptions): Promise<DemoTotals> {
+  const totals: DemoTotals = { visits: 0, events: 0, leads: 0, sold: 0, returned: 0, revenueCents: 0 };
+  let batch: TrafficBatch = { visits: [], events: [] };
+  let sales: DemoSale[] = [];
+  const flush = async () => {
+    await writeTraffic(db, batch);
+    if (sales.length) await writeDemoSales(db, sales);
+    batch = { visits: [], events: [] };
+    sales = [];
+    o.onProgress?.({ events: totals.events, leads: totals.leads, visits: totals.visits });
+  };
+  for (const v of demoVisits(o, o.idBase ?? demoIdBase(), totals)) {
+    batch.visits.push(v.visit);
+    batch.events.push(...v.events);
+    if (v.exposures.length) (batch.exposures ??= []).push(...v.exposures);
+    if (v.sale) sales.push(v.sale);
     if (batch.events.length >= 2000) await flush();
   }
   await flush();
-  return { visits, events, leads, sold, returned, revenueCents };
+  return totals;
 }
 
-interface DemoSale {
+export interface DemoSale {
   lead: Omit<LeadsTable, 'id'>;
   outcome: 'sold' | 'unsold' | 'returned';
   buyer: string;
@@ -211,8 +243,13 @@ interface DemoSale {
   reason: string;
 }
 
-/** Demo leads with their final sales, as the sale records them (a ping, a bid or not, a post accepted; a return). */
-async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
+/** The rows of demo leads with their final sales, as the sale records them (a ping, a bid or not, a post accepted; a return). */
+export function demoSaleRows(sales: readonly DemoSale[]): {
+  leads: LeadsTable[];
+  rows: LeadSalesTable[];
+  timeline: SaleEventsTable[];
+  returns: LeadReturnsTable[];
+} {
   const leads: LeadsTable[] = [];
   const rows: LeadSalesTable[] = [];
   const timeline: SaleEventsTable[] = [];
@@ -262,6 +299,11 @@ async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
       event('return', 'returned', -s.priceCents, at, s.reason);
     }
   }
+  return { leads, rows, timeline, returns };
+}
+
+async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
+  const { leads, rows, timeline, returns } = demoSaleRows(sales);
   // One transaction: a demo lead is never stored without its final sale (a pending or missing sale is what a live server would sell).
   await db.transaction().execute(async (trx) => {
     await inChunks(leads, 100, (chunk) => trx.insertInto('leads').values(chunk).execute());

@@ -139,19 +139,19 @@ export async function moneyCells(
   const cells = new Map<string, MoneyCell>();
   const cell = (r: Record<MoneyDim | 'at', string>) => {
     const currency = money ? money.to : r.currency;
-    const key = JSON.stringify([r.at, ...MONEY_DIMS.map((d) => (d === 'currency' ? currency : r[d]))]);
+    // A cell's key: its values joined by NUL, which no stored text holds (PostgreSQL's text cannot; cheaper than JSON per row).
+    let key = r.at;
+    for (const d of MONEY_DIMS) key += `\u0000${d === 'currency' ? currency : r[d]}`;
     let c = cells.get(key);
     if (!c) {
-      c = {
-        at: r.at,
-        ...(Object.fromEntries(MONEY_DIMS.map((d) => [d, r[d]])) as Record<MoneyDim, string>),
-        currency,
-        sold: 0,
-        rejected: 0,
-        soldCents: 0,
-        returned: 0,
-        returnedCents: 0,
-      };
+      c = { at: r.at } as MoneyCell;
+      for (const d of MONEY_DIMS) c[d] = r[d];
+      c.currency = currency;
+      c.sold = 0;
+      c.rejected = 0;
+      c.soldCents = 0;
+      c.returned = 0;
+      c.returnedCents = 0;
       cells.set(key, c);
     }
     return c;
@@ -194,14 +194,14 @@ export function moneyBy(cells: readonly MoneyCell[], keyOf: (c: MoneyCell) => st
   const out = new Map<string, MoneyTotals>();
   for (const c of cells) {
     const k = keyOf(c);
-    const t = out.get(k) ?? { ...NO_MONEY };
+    let t = out.get(k);
+    if (!t) out.set(k, (t = { ...NO_MONEY }));
     t.sold += c.sold;
     t.rejected += c.rejected;
     t.soldCents += c.soldCents;
     t.returned += c.returned;
     t.returnedCents += c.returnedCents;
-    t.revenueCents = t.soldCents - t.returnedCents;
-    out.set(k, t);
   }
+  for (const t of out.values()) t.revenueCents = t.soldCents - t.returnedCents;
   return out;
 }

@@ -9,7 +9,7 @@
  *   await pg.stop();                     // in afterAll
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,13 +43,19 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-export async function startPostgres(): Promise<RunningPostgres> {
+/**
+ * `port`: listen there (a bench given its ports) instead of on a free one picked at random.
+ * `keep`: the server's folder, created on the first start and kept after stop (a bench's large
+ * data loaded once), instead of a temp folder removed on stop.
+ */
+export async function startPostgres(opts: { port?: number; keep?: string } = {}): Promise<RunningPostgres> {
   const initdb = join(PG_BIN, 'initdb');
   if (!existsSync(initdb)) {
     throw new Error(`PostgreSQL 15 is not installed (${initdb} is missing). Install it with: bash scripts/ensure-services.sh (apt-get install postgresql).`);
   }
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'loansites-pg-'));
+  const dir = opts.keep ?? mkdtempSync(join(tmpdir(), 'loansites-pg-'));
+  mkdirSync(dir, { recursive: true });
   if (asRoot) {
     const { uid, gid } = postgresUser();
     chownSync(dir, uid, gid);
@@ -64,10 +70,10 @@ export async function startPostgres(): Promise<RunningPostgres> {
     }
   };
   const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  if (!existsSync(join(data, 'PG_VERSION'))) run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   let port = 0;
   for (let attempt = 0; ; attempt++) {
-    port = await freePort();
+    port = opts.port ?? (await freePort());
     try {
       run('pg_ctl', [
         '-D',
@@ -83,7 +89,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
       ]);
       break;
     } catch (err) {
-      if (attempt >= 2) throw err; // a port taken between the probe and the start: try another
+      if (attempt >= 2 || opts.port) throw err; // a port taken between the probe and the start: try another
     }
   }
   const base = `postgres://postgres@127.0.0.1:${port}`;
@@ -107,9 +113,9 @@ export async function startPostgres(): Promise<RunningPostgres> {
       if (stopped) return;
       stopped = true;
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        run('pg_ctl', ['-D', data, '-m', opts.keep ? 'fast' : 'immediate', '-w', 'stop']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        if (!opts.keep) rmSync(dir, { recursive: true, force: true });
       }
     },
   };
