@@ -347,8 +347,12 @@ describe('npm run leads (operators)', () => {
     expect(lines[0]).toContain(',country,amount,currency,');
     expect(lines[0]).toContain(',region,');
     expect(lines.some((l) => /,CA,1500,CAD,M5V 2T6,,ON,ON,/.test(l))).toBe(true);
-    expect(lines).toHaveLength(stored.length + 1);
-    const json = JSON.parse(run(['--since', '1h', '--json']).stdout) as { id: string; sealed?: string; country: string; region: string; currency: string }[];
+    // the header, a line a lead, and the converted totals with the rates used
+    expect(lines).toHaveLength(stored.length + 2);
+    expect(lines.at(-1)).toMatch(/^total,.*0 sold; 0 returned; revenue 0.00 USD/);
+    const json = (
+      JSON.parse(run(['--since', '1h', '--json']).stdout) as { leads: { id: string; sealed?: string; country: string; region: string; currency: string }[] }
+    ).leads;
     expect(json.filter((l) => l.country === 'AU').map((l) => [l.region, l.currency])).toContainEqual(['NSW', 'AUD']);
     expect(json.map((l) => l.id).sort()).toEqual(stored.map((l) => l.id).sort());
     expect(json[0]!.sealed).toBeUndefined();
