@@ -20,7 +20,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { accepting } from '../../tests/support/accepting';
 import { get, startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
 import { startNextApp, treeRssBytes } from './nextFloor';
@@ -123,23 +123,6 @@ async function readEverySitemap(root: string, port: number): Promise<{ files: nu
  * would on a quiet instance; the full GC after it is the floor no waiting could go below.
  */
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
-
-/** Resolves once something accepts TCP connections on the port (asks for nothing: no page is rendered). */
-async function accepting(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing accepted connections on ${port}`);
-}
 
 /** What the server's start-up warm-up was in this run (server.mjs, WARM_UP_PAGES from the bench's environment). */
 const warmUpSaid = () =>

@@ -5,10 +5,10 @@
  * start their own instances and ask the page cache's counters (PAGE_CACHE_STATS, loopback only)
  * at the first moment the port accepts a connection.
  */
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { accepting } from '../support/accepting';
 import { startInstance, type Instance } from '../support/instances';
 import { pageAnswer } from '../support/comparedInstances';
 import { PORT } from './helpers';
@@ -29,23 +29,6 @@ const env = (port: number, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-/** Resolves as soon as the port accepts a TCP connection (tried every 20 ms), asking nothing. */
-async function firstConnection(port: number): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`nothing accepted connections on ${port}`);
-}
-
 const instances: Instance[] = [];
 test.afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop()));
@@ -55,7 +38,7 @@ test('the warm-up has rendered every page it was given before the port accepts a
   test.setTimeout(120_000);
   const port = PORT + 90;
   const starting = startInstance(port, env(port));
-  await firstConnection(port);
+  await accepting(port, { everyMs: 20, tries: 3000 });
   const atFirstConnection = await counters(port);
   instances.push(await starting);
   expect(atFirstConnection.warmUp.asked).toBeGreaterThan(0);

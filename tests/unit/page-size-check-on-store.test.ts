@@ -6,10 +6,8 @@
  * measuring came back on every render. Storing is enough now.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { IncrementalCache } from 'next/dist/server/lib/incremental-cache';
-import BoundedPageCache from '../../engine/cache/boundedPageCache.mjs';
+import { BRAND_ROUTE as route, nextIncrementalCache } from '../support/nextIncrementalCache';
 
-const route = { kind: 'PAGES', sourceRoute: '/_brand/[brand]/[[...path]]' };
 const page = (n: number) => ({
   kind: 'PAGES',
   html: `<main><h1>Payday loans in city ${n}</h1>${'<p>Borrow up to $500 today.</p>'.repeat(800)}</main>`,
@@ -20,15 +18,7 @@ const page = (n: number) => ({
 
 describe("pages stored through Next's IncrementalCache that Next never asked the handler for", () => {
   it('are not serialised to be measured after the first one', async () => {
-    const cache = new IncrementalCache({
-      dev: false,
-      minimalMode: false,
-      requestHeaders: {},
-      previewProps: { previewModeId: 'test', previewModeSigningKey: 'test', previewModeEncryptionKey: 'test' },
-      prerenderManifest: { version: 4, routes: {}, dynamicRoutes: {}, notFoundRoutes: [], preview: {} as never },
-      maxMemoryCacheSize: 0,
-      CurCacheHandler: BoundedPageCache as never,
-    } as never);
+    const cache = nextIncrementalCache();
     // where Next's server keeps the IncrementalCache it made for the request (base-server.js)
     (globalThis as { __incrementalCache?: unknown }).__incrementalCache = cache;
     const ctx = { route, cacheControl: { revalidate: 3600, expire: 31536000 }, isFallback: false } as never;
