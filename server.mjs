@@ -373,10 +373,15 @@ async function startUp() {
   const warming = count > 0 && cold.prepareAtStart();
   await learnErrorPageHashes();
   if (warming) {
-    const pages = frontDoor.warmUpPages(doorNow(), count);
-    const { rendered, ms } = await cold.warmUp(pages);
-    warmedUp = { asked: count, rendered, ms: Math.round(ms), ...(pageCacheStatsOn ? { pages: pages.slice(0, rendered).map((p) => p.page) } : {}) };
-    console.log(`[server] render path warmed up: ${rendered} pages of ${pages.length} in ${Math.round(ms)} ms (WARM_UP_PAGES=${count})`);
+    try {
+      const pages = frontDoor.warmUpPages(doorNow(), count);
+      const { rendered, ms } = await cold.warmUp(pages);
+      warmedUp = { asked: count, rendered, ms: Math.round(ms), ...(pageCacheStatsOn ? { pages: pages.slice(0, rendered).map((p) => p.page) } : {}) };
+      console.log(`[server] render path warmed up: ${rendered} pages of ${pages.length} in ${Math.round(ms)} ms (WARM_UP_PAGES=${count})`);
+    } catch (err) {
+      // a server that could not warm up still serves: its first pages cost more, as without the warm-up
+      console.error('[server] the render path was not warmed up:', /** @type {Error} */ (err).message);
+    }
   }
   releaseStartUpMemory();
 }

@@ -162,11 +162,13 @@ export function createColdPageRender({ enabled = process.env.COLD_RENDER_DIRECT 
   /**
    * Renders each page as a miss would, at start, and keeps nothing: no cache is written, nothing
    * is sent (the request and response are never connected to a client). What it is for: a
-   * started process runs the render path as bytecode until V8 has compiled it, and the first
-   * few hundred pages cost about 1.5–1.8× a warm server's CPU; rendering a spread of pages of
-   * every brand and template here moves that cost before the server accepts connections. Stops
-   * at the first render that fails (the render path is then not what a visitor would get);
-   * returns how many pages were rendered and how long it took.
+   * started process runs the render path as bytecode until V8 has compiled it, and its first
+   * few hundred pages cost ~1.4–2× a warm server's CPU each; rendering a spread of pages of
+   * every brand and template here moves part of that before the server accepts connections
+   * (measured: the bench's first 400 pages ~10–20% less CPU; what remains is mostly V8 still
+   * compiling on its worker threads, for code a spread over every brand ran only a few times).
+   * Stops at the first render that fails (the render path is then not what a visitor would
+   * get); returns how many pages were rendered and how long it took.
    * @param {{ page: string, host: string }[]} pages internal page paths (/_brand/{brand}/…) and the host each is asked on
    */
   async function warmUp(pages) {
