@@ -21,7 +21,7 @@
  */
 import './scripts/check-node.cjs';
 import './engine/process/boundYoungGeneration.mjs';
-import { createServer, request as httpRequest, ServerResponse } from 'node:http';
+import { createServer, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -42,6 +42,7 @@ import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { createColdPageRender } from './engine/http/coldPageRender.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
+import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
@@ -114,6 +115,13 @@ const frontDoor = await (async () => {
   }
   return import(pathToFileURL(file).href);
 })();
+
+// How many pages are rendered at start before the server listens (engine/frontDoor/warmUp.ts); a value that is not a count stops the start with the reason.
+const warmUpCount = frontDoor.warmUpCountOf(process.env);
+if ('problem' in warmUpCount) {
+  console.error(warmUpCount.problem);
+  process.exit(1);
+}
 
 /** Hashes of the build's inline scripts (engine/site/csp.mjs BUILD_HASHES_ENV), from the prerendered pages. */
 function buildScriptHashes(dir = join(process.cwd(), '.next/server/pages')) {
@@ -248,9 +256,9 @@ function toNext(req, res, url) {
 function answerRequest(req, res) {
   if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
     const stats = pageCacheStats();
-    // with the React server build pages were rendered with (engine/http/reactRenderer.mjs)
+    // with the React server build pages were rendered with (engine/http/reactRenderer.mjs) and what the start's warm-up rendered
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    return res.end(JSON.stringify(stats ? { ...stats, reactServerBuild: renderedWith() } : null) + '\n');
+    return res.end(JSON.stringify(stats ? { ...stats, reactServerBuild: renderedWith(), warmUp: warmedUp } : null) + '\n');
   }
   const { host, 'x-forwarded-host': forwardedHost, 'x-prerender-revalidate': revalidate } = req.headers;
   const facts = {
@@ -324,37 +332,62 @@ guardSlowReaders(server, { sendTimeoutMs: sendTimeoutFromEnv() });
 /**
  * A brand's 404 page is rendered by pages/_error.tsx on request (never prerendered), and its
  * Turbopack bootstrap script names _error's own chunks: its hash is learnt from one 404 rendered
- * at start, by a request to this server, and added to the build's hashes. `then` runs after it.
- * @param {() => void} then
+ * at start, by a request to this server answered in process (engine/http/inProcessRequest.mjs),
+ * and added to the build's hashes.
  */
-function learnErrorPageHashes(then) {
+async function learnErrorPageHashes() {
   const brand = readdirSync(join(process.cwd(), 'brands'))
     .find((f) => f.endsWith('.json'))
     ?.replace(/\.json$/, '');
-  if (!brand) return then();
-  const req = httpRequest({ host: '127.0.0.1', port, path: '/__loansites-start-check-no-such-page', headers: { host: `${brand}.localhost` } }, (res) => {
-    let html = '';
-    res.setEncoding('utf8');
-    res.on('data', (c) => (html += c));
-    res.on('end', () => {
-      const known = new Set((process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean));
-      for (const script of inlineScripts(html)) known.add(sha256Source(script));
-      process.env[BUILD_HASHES_ENV] = [...known].join(' ');
-      basePolicy = contentSecurityPolicy();
-      policies.clear();
-      then();
-    });
-  });
-  req.on('error', (err) => {
-    console.error('[server] could not render a 404 page at start:', err.message);
-    then();
-  });
-  req.end();
+  if (!brand) return;
+  try {
+    const { body } = await requestInProcess(server, { path: '/__loansites-start-check-no-such-page', host: `${brand}.localhost` });
+    const known = new Set((process.env[BUILD_HASHES_ENV] ?? '').split(' ').filter(Boolean));
+    for (const script of inlineScripts(body)) known.add(sha256Source(script));
+    process.env[BUILD_HASHES_ENV] = [...known].join(' ');
+    basePolicy = contentSecurityPolicy();
+    policies.clear();
+  } catch (err) {
+    console.error('[server] could not render a 404 page at start:', /** @type {Error} */ (err).message);
+  }
 }
+
+/**
+ * What the start-up warm-up did (WARM_UP_PAGES): pages rendered, in how many ms; the pages
+ * themselves only with PAGE_CACHE_STATS (the bench leaves them out of its never-requested pages).
+ * @type {{ asked: number, rendered: number, ms: number, pages?: string[] }}
+ */
+let warmedUp = { asked: 0, rendered: 0, ms: 0 };
+
+/**
+ * The work a production server does before it listens, so that the first connection it accepts
+ * is answered by a ready server: the 404 page's script hashes (above); then, unless
+ * WARM_UP_PAGES=0, the render path warmed: the 404 is the brand route module's render the cold
+ * path learns its options from (engine/http/coldPageRender.mjs), and WARM_UP_PAGES pages of every
+ * brand and template (engine/frontDoor/warmUp.ts) are rendered with them, neither stored nor
+ * sent. Then the memory the start-up left committed is released (engine/process/memorySettings.mjs).
+ */
+async function startUp() {
+  if (dev) return;
+  const count = /** @type {{ count: number }} */ (warmUpCount).count;
+  const warming = count > 0 && cold.prepareAtStart();
+  await learnErrorPageHashes();
+  if (warming) {
+    try {
+      const pages = frontDoor.warmUpPages(doorNow(), count);
+      const { rendered, ms } = await cold.warmUp(pages);
+      warmedUp = { asked: count, rendered, ms: Math.round(ms), ...(pageCacheStatsOn ? { pages: pages.slice(0, rendered).map((p) => p.page) } : {}) };
+      console.log(`[server] render path warmed up: ${rendered} pages of ${pages.length} in ${Math.round(ms)} ms (WARM_UP_PAGES=${count})`);
+    } catch (err) {
+      // a server that could not warm up still serves: its first pages cost more, as without the warm-up
+      console.error('[server] the render path was not warmed up:', /** @type {Error} */ (err).message);
+    }
+  }
+  releaseStartUpMemory();
+}
+await startUp();
 server.listen(port, () => {
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
-  // the start-up work done, the memory it left committed is released (engine/process/memorySettings.mjs)
-  if (!dev) learnErrorPageHashes(releaseStartUpMemory);
 });
 /**
  * SIGTERM (a release, a scale-down) or Ctrl-C: the requests in progress are answered, then the

@@ -81,7 +81,7 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
    * @type {Map<string, { text: string, bytes: Buffer }>}
    */
   const unsent = new Map();
-  /** What Next puts before a page's path in its cache keys (learnt from the first brand page stored). */
+  /** What Next puts before a page's path in its cache keys (learnt from the first brand page stored, or found not to exist). */
   let keyPrefix = /** @type {string | undefined} */ (undefined);
   const remove = (/** @type {string} */ key) => {
     const e = entries.get(key);
@@ -118,12 +118,13 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
     /** @param {string} key @param {any} data @param {any} cacheControl */
     set(key, data, cacheControl) {
       remove(key);
+      // learnt from a brand page's notFound too: the start's 404 (server.mjs) is one, and the cold path (coldPageRender.mjs) needs the keys from the first page on
+      if (keyPrefix === undefined && key.includes('/_brand/')) keyPrefix = key.slice(0, key.indexOf('/_brand/'));
       if (!data) {
         stats.notFoundSkipped++;
         lifetimes?.delete(key);
         return;
       }
-      if (keyPrefix === undefined && key.includes('/_brand/')) keyPrefix = key.slice(0, key.indexOf('/_brand/'));
       // the HTML's bytes once: they are what is kept, and their length is its size
       const html = asBytes && typeof data.html === 'string' ? Buffer.from(data.html) : undefined;
       if (html) {
@@ -214,6 +215,8 @@ export default class BoundedPageCache {
 
   /** @param {string} key @param {any} data @param {any} ctx */
   async set(key, data, ctx) {
+    // here too: server.mjs's cold path (coldPageRender.mjs) stores the misses it rendered without Next asking `get` first, from the first page on once the start's warm-up has run
+    if (skipSizeCheck) skipPageSizeCheck();
     store().set(key, data, ctx?.cacheControl);
   }
 

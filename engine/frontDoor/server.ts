@@ -10,6 +10,7 @@ export { getCatalog } from '../site/catalog';
 export { watchBrandRevisions } from '../site/brandLive';
 export { previewModeId } from './previewMode';
 export { demoLenderAvailable } from '../sale/demoAvailable';
+export { warmUpCountOf, warmUpPages } from './warmUp';
 
 import type { Catalog } from '../site/catalog';
 import { decideRoute, REFUSED_METHODS, type Decision, type Door, type RequestFacts } from './frontDoor';

@@ -3,8 +3,9 @@
  * Next app (Next's minimal pages-router app, firstLoadJs.ts) measured the same way in the same run,
  * each started fresh, three ways:
  * - at start: RSS (/proc VmRSS, the process and its children) 5 s after the server first accepts a
- *   connection, nothing asked of it (no page rendered by a visitor; ours renders one 404 itself at
- *   start to learn the error page's script hashes, server.mjs, which counts);
+ *   connection, nothing asked of it (no page rendered by a visitor). Ours accepts connections only
+ *   once its start-up work is done, which counts: one 404 rendered in process to learn the error
+ *   page's script hashes and, unless WARM_UP_PAGES=0, the render path's warm-up (server.mjs);
  * - after one page of each brand: the home page of every brand, one at a time (the stock app its
  *   one page as many times), RSS 5 s after the last;
  * - after a warm-up (below).
@@ -19,7 +20,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { accepting } from '../../tests/support/accepting';
 import { get, startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
 import { startNextApp, treeRssBytes } from './nextFloor';
@@ -123,22 +124,11 @@ async function readEverySitemap(root: string, port: number): Promise<{ files: nu
  */
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
 
-/** Resolves once something accepts TCP connections on the port (asks for nothing: no page is rendered). */
-async function accepting(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nothing accepted connections on ${port}`);
-}
+/** What the server's start-up warm-up was in this run (server.mjs, WARM_UP_PAGES from the bench's environment). */
+const warmUpSaid = () =>
+  process.env.WARM_UP_PAGES === '0'
+    ? 'no render-path warm-up (WARM_UP_PAGES=0)'
+    : `the render path warmed up with ${process.env.WARM_UP_PAGES || 'the default number of'} pages of every brand, neither stored nor sent (WARM_UP_PAGES)`;
 
 const settled = async (pid: number) => {
   await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -212,7 +202,7 @@ export async function idleMemoryRows(ctx: BenchContext): Promise<Row[]> {
       measured: `${ratio(first.atStart, stockFirst.atStart).toFixed(2)}× (${MiB(first.atStart)} vs ${MiB(stockFirst.atStart)})`,
       budget: `≤ ${IDLE_RATIO_BUDGET}×`,
       ok: ratio(first.atStart, stockFirst.atStart) <= IDLE_RATIO_BUDGET,
-      note: `RSS ${SETTLE_MS / 1000} s after the server first accepted a TCP connection, nothing requested (ours renders one 404 to itself at start, server.mjs learnErrorPageHashes); ${both}`,
+      note: `RSS ${SETTLE_MS / 1000} s after the server first accepted a TCP connection, nothing requested; ours listens only once its start-up work is done, so this is read after it: one 404 rendered in process (server.mjs learnErrorPageHashes) and ${warmUpSaid()}; ${both}`,
     },
     {
       figure: 'idle memory after one page of each brand (÷ stock Next app)',

@@ -5,11 +5,10 @@
  * every render; the entry serialises as before once stored.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IncrementalCache } from 'next/dist/server/lib/incremental-cache';
-import BoundedPageCache, { pageCacheStore } from '../../engine/cache/boundedPageCache.mjs';
+import { pageCacheStore } from '../../engine/cache/boundedPageCache.mjs';
 import { skipPageSizeCheck } from '../../engine/cache/pageSizeCheck.mjs';
+import { BRAND_ROUTE as route, nextIncrementalCache as nextCache } from '../support/nextIncrementalCache';
 
-const route = { kind: 'PAGES', sourceRoute: '/_brand/[brand]/[[...path]]' };
 const page = (n: number) => ({
   kind: 'PAGES',
   html: `<main><h1>Payday loans in city ${n}</h1>${'<p>Borrow up to $500 “today”.</p>'.repeat(800)}</main>`,
@@ -17,18 +16,6 @@ const page = (n: number) => ({
   headers: undefined,
   status: 200,
 });
-
-function nextCache() {
-  return new IncrementalCache({
-    dev: false,
-    minimalMode: false,
-    requestHeaders: {},
-    previewProps: { previewModeId: 'test', previewModeSigningKey: 'test', previewModeEncryptionKey: 'test' },
-    prerenderManifest: { version: 4, routes: {}, dynamicRoutes: {}, notFoundRoutes: [], preview: {} as never },
-    maxMemoryCacheSize: 0,
-    CurCacheHandler: BoundedPageCache as never,
-  } as never);
-}
 
 afterEach(() => vi.restoreAllMocks());
 

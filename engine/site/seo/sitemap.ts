@@ -41,18 +41,19 @@ function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignmen
 const fillPath = (pattern: string, values: Assignment): string =>
   pattern.replace(/\/\{page\?\}$/, values.page ? `/${values.page}` : '').replace(/\{(\w+)\}/g, (_, k: ParamKind) => values[k] ?? '');
 
+/** The paths of one route of the brand that resolve, as the sitemap lists them, one at a time (a route's cities are many). */
+export function* routePaths(loaded: LoadedBrand, route: CompiledRoute, skip: (path: string) => boolean = () => false): Generator<string> {
+  for (const values of expand(route, loaded)) {
+    const path = fillPath(route.path, values);
+    if (!skip(path) && matchPath(loaded, path)) yield path;
+  }
+}
+
 /** Every path of the brand that resolves, in route order, each once. */
 export function brandPaths(loaded: LoadedBrand): string[] {
   const seen = new Set<string>();
-  for (const route of loaded.routes) {
-    for (const values of expand(route, loaded)) {
-      const path = fillPath(route.path, values);
-      if (seen.has(path)) continue;
-      const match = matchPath(loaded, path);
-      // A city slug that is also a state slug resolves to the state page: keep it once, under its own route.
-      if (match) seen.add(path);
-    }
-  }
+  // A city slug that is also a state slug resolves to the state page: keep it once, under its own route.
+  for (const route of loaded.routes) for (const path of routePaths(loaded, route, (p) => seen.has(p))) seen.add(path);
   return [...seen];
 }
 
