@@ -184,12 +184,20 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
    */
   const extended = new WeakMap();
   const withExtra = (/** @type {string[]} */ head, /** @type {readonly string[]} */ extra) => {
-    if (!Object.isFrozen(extra)) return head.concat(extra);
+    if (!Object.isFrozen(extra)) return joined(head, extra);
     let byList = extended.get(head);
     if (!byList) extended.set(head, (byList = new WeakMap()));
     let made = byList.get(extra);
     if (!made) byList.set(extra, (made = [...head, ...extra]));
     return made;
+  };
+
+  /** Two lists as one new list, copied by index into a list of their joint length: for a first visit's own list on every reply (Array concat takes ~3× as long on V8). */
+  const joined = (/** @type {readonly string[]} */ a, /** @type {readonly string[]} */ b) => {
+    const out = new Array(a.length + b.length);
+    for (let i = 0; i < a.length; i++) out[i] = a[i];
+    for (let i = 0; i < b.length; i++) out[a.length + i] = b[i];
+    return out;
   };
 
   const api = {

@@ -42,9 +42,9 @@ interface Pending {
   route: CompiledRoute;
   /** the decision for the route a variant renders from, at its internal path */
   make: (route: CompiledRoute, segment: string) => Decision;
-  /** each variant's decision, made once: `${variant} ${counted}` → decision */
+  /** each variant's decision when it is not counted (paused, stopped, outside its dates), made once, by variant */
   made: Map<string, Decision>;
-  /** the decisions of visitors who hold their variant while the experiment runs, by variant (the hot path) */
+  /** each variant's decision when it is counted (the experiment runs): a visitor who holds it, or is assigned it now (the hot path), by variant */
   held: Map<string, Decision>;
   /** the experiment's entry in the cookie (heldIn) */
   needle: string;
@@ -73,17 +73,20 @@ export function dataWithVariant(d: Decision & { kind: 'next' }, loaded: LoadedBr
 
 /**
  * A new visitor's id: 64 random bits, taken from a pool filled 512 ids at a time (as Node's own
- * randomUUID does) rather than one call into the system's random source per first visit.
+ * randomUUID does) rather than one call into the system's random source per first visit; the pool
+ * is written out in hex once when it is filled, so an id is a slice of that text.
  */
 const POOL = Buffer.alloc(8 * 512);
-let poolAt = POOL.length;
+let pooledHex = '';
+let poolAt = 0;
 export function newVisitorId(): string {
-  if (poolAt === POOL.length) {
+  if (poolAt === pooledHex.length) {
     randomFillSync(POOL);
+    pooledHex = POOL.toString('hex');
     poolAt = 0;
   }
-  const id = POOL.toString('hex', poolAt, poolAt + 8);
-  poolAt += 8;
+  const id = pooledHex.slice(poolAt, poolAt + 16);
+  poolAt += 16;
   return id;
 }
 
@@ -101,19 +104,21 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
   }
   // otherwise the rules (./assign.ts); the cookie is taken apart only to assign
   const mine = held === undefined ? readAssignments(req.cookie) : undefined;
-  const serving = servingOf(e, held, () => mine?.visitor ?? (door.newVisitorId ?? newVisitorId)(), now);
-  const key = `${serving.variant} ${serving.counted}`;
-  let made = p.made.get(key);
+  // (the id generator itself, not a function made per request around it)
+  const serving = servingOf(e, held, mine?.visitor ?? door.newVisitorId ?? newVisitorId, now);
+  // by variant in one of two maps, not by a key joined per request (hashing a new text each time)
+  const byVariant = serving.counted ? p.held : p.made;
+  let made = byVariant.get(serving.variant);
   if (!made) {
     const route = p.loaded.experiments.variantRoute(p.route, e.id, serving.variant) ?? p.route;
     const base = route === p.route ? d : p.make(route, variantSegment(e.id, serving.variant));
     // frozen: a list the replay may remember its joined head by (engine/cache/cachedPageReplay.mjs)
     const headers = Object.freeze(serving.counted ? [EXPERIMENT_HEADER, `${e.id}=${serving.variant}`] : []);
     made = { ...base, experiment: { id: e.id, variant: serving.variant, counted: serving.counted, headers } } as Decision;
-    p.made.set(key, made);
+    byVariant.set(serving.variant, made);
   }
-  if (serving.counted && !serving.assigned) p.held.set(serving.variant, made);
   if (!serving.assigned || !('experiment' in made) || !made.experiment) return made;
-  const setCookie = assignmentCookie(serving.visitor!, mine?.chosen ?? new Map(), e.id, serving.variant, p.loaded.experiments.ids);
+  const setCookie = assignmentCookie(serving.visitor!, mine?.chosen ?? NOTHING_CHOSEN, e.id, serving.variant, p.loaded.experiments.ids);
   return { ...made, experiment: { ...made.experiment, setCookie, headers: [...made.experiment.headers, 'Set-Cookie', setCookie], sameAs: made } } as Decision;
 }
+const NOTHING_CHOSEN: ReadonlyMap<string, string> = new Map();

@@ -66,18 +66,30 @@ export function liveExperiment(
 
 /** A number in [0, 1) from a visitor and an experiment: FNV-1a over both, then murmur3's finaliser (an even spread for ids that differ in one digit). */
 export function bucketOf(visitor: string, experiment: string): number {
-  let h = 0x811c9dc5;
-  const text = `${experiment}:${visitor}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  // FNV-1a runs over `${experiment}:${visitor}`: its state after the experiment's part is the same
+  // for every visitor, so it is kept per experiment and only the visitor's characters are hashed
+  // (no text joined per first visit)
+  let h = seeds.get(experiment);
+  if (h === undefined) {
+    h = fnv1a(0x811c9dc5, `${experiment}:`);
+    if (seeds.size >= 256) seeds.clear();
+    seeds.set(experiment, h);
   }
+  h = fnv1a(h, visitor);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return (h >>> 0) / 4294967296;
+}
+const seeds = new Map<string, number>();
+function fnv1a(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
 }
 
 /** The variant a bucket falls in, by the weights (percent, adding up to 100). */
@@ -162,7 +174,8 @@ export function servingOf(e: LiveExperiment, mine: string | undefined, visitor: 
  * experiments (an experiment that no longer exists is dropped) with this one's variant.
  */
 export function assignmentCookie(visitor: string, chosen: ReadonlyMap<string, string>, experiment: string, variant: string, live: ReadonlySet<string>): string {
-  const pairs = [...chosen].filter(([id]) => id !== experiment && live.has(id)).map(([id, v]) => `${id}:${v}`);
-  pairs.push(`${experiment}:${variant}`);
-  return `${EXPERIMENT_COOKIE}=${[visitor, ...pairs].join('|')}; Path=/; Max-Age=${EXPERIMENT_COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly`;
+  // one text grown in place, no lists: a first visit (nothing chosen) makes this on every request
+  let value = visitor;
+  for (const [id, v] of chosen) if (id !== experiment && live.has(id)) value += `|${id}:${v}`;
+  return `${EXPERIMENT_COOKIE}=${value}|${experiment}:${variant}; Path=/; Max-Age=${EXPERIMENT_COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly`;
 }
