@@ -20,7 +20,8 @@ import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
 import { getStore } from '../store/db';
 import { currentRevisions, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
 import { checkBrandDocument } from './brandOverlay';
-import { watchBanditWeights } from './experiments/allocation';
+import { applyBanditWeights } from './experiments/allocation';
+import { EXPERIMENT_WEIGHTS, type BanditWeights } from '../store/banditWeightsKey';
 import { getCatalog, onCatalogChange, setBrandRevisionSource, type Catalog } from './catalog';
 
 const WATCHING = Symbol.for('loansites.brandLive');
@@ -59,8 +60,8 @@ export function watchBrandRevisions(opts: { onChange?: (catalog: Catalog, change
   });
   // a new set rebuilds the catalog at once (not at the next request for a page)
   onRevisions(BRAND_PUBLISHED, () => void getCatalog());
-  // a bandit experiment's weights as last set, for its new visitors' assignment
-  watchBanditWeights();
+  // the bandit's weights as they are set, on every instance (the front door's assignment reads them from memory)
+  onRevisions<BanditWeights>(EXPERIMENT_WEIGHTS, applyBanditWeights);
   const timer = setInterval(() => void publishDue(), pollMs());
   timer.unref();
   const ready = revisionsReady(BRAND_PUBLISHED).then(() => void getCatalog());

@@ -7,20 +7,9 @@
  */
 import type { Store } from './db';
 import { latestRevision, saveRevision, type Revision } from './revisions';
+import { EXPERIMENT_WEIGHTS, weightsKey, type BanditWeights } from './banditWeightsKey';
 
-export const EXPERIMENT_WEIGHTS = 'experiment-weights';
-
-export interface BanditWeights {
-  /** percent per variant id, adding up to 100 */
-  weights: Record<string, number>;
-  /** ISO 8601 UTC: when they were set */
-  setAt: string;
-  /** what they were computed from: visitors and conversions per variant */
-  visitors: Record<string, number>;
-  conversions: Record<string, number>;
-}
-
-export const weightsKey = (brand: string, experiment: string): string => `${brand}/${experiment}`;
+export { EXPERIMENT_WEIGHTS, weightsKey, type BanditWeights };
 
 /** The weights last set for an experiment, if the bandit has set any. */
 export const banditWeights = (db: Store, brand: string, experiment: string): Promise<Revision<BanditWeights> | undefined> =>

@@ -8,8 +8,8 @@
  * variant never looks at it. Held on globalThis: the front door's bundle and Next's share it.
  */
 import type { Revision } from '../../store/revisions';
-import { EXPERIMENT_WEIGHTS, weightsKey, type BanditWeights } from '../../store/experimentWeights';
-import { onRevisions } from '../../store/liveRevisions';
+// the key and shape only: this module is part of the catalog, which the brand page's bundle holds (no store there)
+import { weightsKey, type BanditWeights } from '../../store/banditWeightsKey';
 import type { LiveExperiment } from './assign';
 
 type Variants = LiveExperiment['variants'];
@@ -31,7 +31,6 @@ interface Entry {
 const SHARED = Symbol.for('loansites.banditAllocations');
 interface State {
   table: Map<string, Entry>;
-  watching?: () => void;
 }
 const holder = globalThis as typeof globalThis & { [SHARED]?: State };
 const state: State = (holder[SHARED] ??= { table: new Map() });
@@ -68,9 +67,4 @@ export function applyBanditWeights(revisions: ReadonlyMap<string, Revision<Bandi
     e.allocation.variants = weighted(e.written, r.document);
     e.allocation.setAt = r.document.setAt;
   }
-}
-
-/** Follows the stored weights on this instance (the server starts it with the brands' revisions); once per process. */
-export function watchBanditWeights(): void {
-  state.watching ??= onRevisions<BanditWeights>(EXPERIMENT_WEIGHTS, (revisions) => applyBanditWeights(revisions));
 }
