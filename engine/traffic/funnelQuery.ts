@@ -155,7 +155,7 @@ function filtered(db: Store, f: FunnelFilter) {
 
 /** The filter's sales and returns by day and every dimension (one query for the whole overview). */
 const moneyOf = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') => moneyCells(db, f, bucket);
-/** The money cells, or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
+/** The money cells (or each dimension's own, ./moneyQuery.ts moneyCellsEach), or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
 type MoneyCells = MoneyAsked;
 
 export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCells): Promise<Funnel> {
@@ -305,7 +305,7 @@ function points(rows: { at: string; metric: string; n: number | string }[], mone
 
 /** How the overview is asked: the money cells when the caller reads them too, and hourly points (for grouping in a time zone). */
 export interface OverviewOptions {
-  /** the filter's money cells by the same bucket as the points (hour when `hourly`), read once for every table */
+  /** the filter's money cells by the same bucket as the points (hour when `hourly`), read once for every table: by every dimension, or each table's dimension's own */
   cells?: Promise<readonly MoneyCell[]> | Promise<MoneyEach>;
   /** points by UTC hour instead of by UTC day (the caller groups them) */
   hourly?: boolean;
