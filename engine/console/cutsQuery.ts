@@ -19,7 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
-import { dimWhere, moneyBy, type MoneyCell } from '../traffic/moneyQuery';
+import { cellsFor, dimWhere, moneyBy, type MoneyAsked } from '../traffic/moneyQuery';
 import { costFigures, type CostFigures } from '../traffic/costMetrics';
 import type { FunnelFilter } from '../traffic/funnelQuery';
 
@@ -96,28 +96,9 @@ const OFFER_LAG_MS = 7 * 86_400_000;
 /** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
 const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
 
-/** Each buyer's offered and accepted leads, and its answered latencies as counts per value. */
+/** Each buyer's offered and accepted leads, and its answered latencies as counts per value, of an unfiltered question (one index of the offers). */
 async function offers(db: Store, f: FunnelFilter) {
-  const base = () => {
-    let q = db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
-    // Only a filtered question looks at the lead and its visit (the unfiltered one reads one index).
-    // A lead is offered when its sale runs, right after it is stored (or within minutes, a sale taken up again after a
-    // restart): the leads of the range and the week before it are the only candidates, read from one covering index.
-    if (filtered(f))
-      q = q.where(
-        'm.lead_id',
-        'in',
-        dimWhere(
-          db
-            .selectFrom('leads as l')
-            .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
-            .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
-            .where('l.created_at', '<', f.to),
-          f,
-        ).select('l.id'),
-      );
-    return q;
-  };
+  const base = () => db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
   const [counts, latencies] = await Promise.all([
     base()
       .where(OFFERED)
@@ -136,6 +117,49 @@ async function offers(db: Store, f: FunnelFilter) {
       .execute(),
   ]);
   return { counts, latencies };
+}
+
+/**
+ * A filtered question's stored leads and offers in one statement, so the leads' visits (the filter's
+ * dimensions) are looked up once rather than once per query. A lead is offered when its sale runs,
+ * right after it is stored (or within minutes, a sale taken up again after a restart): the leads
+ * of the range and the week before it, narrowed to the filter, are every offer's candidates; the
+ * range's own are the stored leads.
+ */
+async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
+  const leads = dimWhere(
+    db
+      .selectFrom('leads as l')
+      .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
+      .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
+      .where('l.created_at', '<', f.to),
+    f,
+  ).select(['l.id as id', 'l.created_at as created_at', LEAD_KEYS.subId.as('sub_id'), LEAD_KEYS.loanKind.as('loan_kind'), LEAD_KEYS.landing.as('landing')]);
+  // The range's offers are read from their covering index first, then matched to the filter's leads: one hash join,
+  // not a look-up of each lead's offers in another index.
+  // n2: a buyer's accepted leads, or a latency's value.
+  const { rows } = await sql<{ kind: 'stored' | 'offers' | 'latency'; k1: string; k2: string; k3: string; n1: number | string; n2: number | string }>`
+    with fl as materialized ${leads},
+    se as materialized (
+      select m.buyer_id, m.lead_id, m.step, m.outcome, m.latency_ms from sale_events as m
+      where m.at >= ${f.from} and m.at < ${f.to} and m.step in ('ping', 'post')),
+    so as materialized (select * from se as m where m.lead_id in (select id from fl))
+    select 'stored' as kind, sub_id as k1, loan_kind as k2, landing as k3, count(*) as n1, 0 as n2 from fl
+      where created_at >= ${f.from} group by sub_id, loan_kind, landing
+    union all
+    select 'offers', m.buyer_id, '', '', count(distinct m.lead_id), count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)
+      from so as m where ${OFFERED} group by m.buyer_id
+    union all
+    select 'latency', m.buyer_id, '', '', count(*), m.latency_ms
+      from so as m where m.latency_ms is not null and m.outcome <> 'sending' group by m.buyer_id, m.latency_ms`.execute(db);
+  const of = (kind: string) => rows.filter((r) => r.kind === kind);
+  return {
+    leads: { rows: of('stored').map((r) => ({ subId: r.k1, loanKind: r.k2, landing: r.k3, n: r.n1 })), landings: undefined },
+    offered: {
+      counts: of('offers').map((r) => ({ buyer: r.k1, offered: r.n1, accepted: r.n2 })),
+      latencies: of('latency').map((r) => ({ buyer: r.k1, ms: r.n2, n: r.n1 })),
+    },
+  };
 }
 
 const NO_COST = undefined;
@@ -166,26 +190,23 @@ const ZERO = { sold: 0, rejected: 0, returned: 0, revenueCents: 0 };
  * the landing pages may be queries under way: the cuts' own queries start at once beside them
  * (PostgreSQL answers them on other connections).
  */
-export async function leadCuts(
-  db: Store,
-  f: FunnelFilter,
-  cellsAsked: readonly MoneyCell[] | Promise<readonly MoneyCell[]>,
-  limit = 50,
-  landings?: Landings,
-): Promise<Record<Cut, CutRow[]>> {
-  const [leads, offered, cells] = await Promise.all([storedLeads(db, f, landings), offers(db, f), cellsAsked]);
+export async function leadCuts(db: Store, f: FunnelFilter, cellsAsked: MoneyAsked, limit = 50, landings?: Landings): Promise<Record<Cut, CutRow[]>> {
+  const [{ leads, offered }] = await Promise.all([
+    filtered(f) ? filteredLeadsAndOffers(db, f) : Promise.all([storedLeads(db, f, landings), offers(db, f)]).then(([leads, offered]) => ({ leads, offered })),
+    cellsAsked,
+  ]);
   const order = (rows: CutRow[]) => rows.sort((a, b) => b.leads - a.leads || b.revenueCents - a.revenueCents || (a.key < b.key ? -1 : 1)).slice(0, limit);
   const out = {} as Record<Cut, CutRow[]>;
   for (const cut of ['subId', 'loanKind', 'landing'] as const) {
     const stored = new Map<string, number>(cut === 'landing' && leads.landings ? leads.landings : []);
     if (!(cut === 'landing' && leads.landings)) for (const r of leads.rows) stored.set(r[cut]!, (stored.get(r[cut]!) ?? 0) + Number(r.n));
-    const money = moneyBy(cells, (c) => c[cut]);
+    const money = moneyBy(await cellsFor(cellsAsked, cut), (c) => c[cut]);
     const keys = new Set([...stored.keys(), ...money.keys()]);
     out[cut] = order([...keys].map((k) => rowOf(k, stored.get(k) ?? 0, money.get(k) ?? ZERO)));
   }
   // A lead no buyer took has no buyer: its cell's buyer is '' and is not a buyer's row.
   const money = moneyBy(
-    cells.filter((c) => c.buyer !== ''),
+    (await cellsFor(cellsAsked, 'buyer')).filter((c) => c.buyer !== ''),
     (c) => c.buyer,
   );
   const byBuyer = new Map(offered.counts.map((r) => [r.buyer, { offered: Number(r.offered), accepted: Number(r.accepted) }]));

@@ -15,7 +15,7 @@
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
-import { moneyBy, moneyCells, NO_MONEY, type MoneyCell, type MoneyTotals } from './moneyQuery';
+import { cellsFor, moneyBy, moneyCells, NO_MONEY, type MoneyAsked, type MoneyCell, type MoneyEach, type MoneyTotals } from './moneyQuery';
 import { FUNNEL_STAGES, type FunnelStage } from '../store/trafficRules';
 import { costFigures, costsOf, type CostFigures } from './costMetrics';
 import type { Converter } from './currency';
@@ -155,8 +155,8 @@ function filtered(db: Store, f: FunnelFilter) {
 
 /** The filter's sales and returns by day and every dimension (one query for the whole overview). */
 const moneyOf = (db: Store, f: FunnelFilter, bucket: 'day' | 'hour' = 'day') => moneyCells(db, f, bucket);
-/** The money cells, or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
-type MoneyCells = MoneyCell[] | Promise<MoneyCell[]>;
+/** The money cells (or each dimension's own, ./moneyQuery.ts moneyCellsEach), or their query under way (so the overview runs it alongside the rollups' queries: PostgreSQL answers them on several connections). */
+type MoneyCells = MoneyAsked;
 
 export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCells): Promise<Funnel> {
   const money = cells ?? moneyOf(db, f);
@@ -177,7 +177,7 @@ export async function funnel(db: Store, f: FunnelFilter, cells?: MoneyCells): Pr
           .execute();
   const counts: Partial<StageCounts> = {};
   for (const r of rows) counts[STAGE_OF.get(r.metric)!] = Number(r.n);
-  const totals = moneyBy(await money, () => '').get('') ?? NO_MONEY;
+  const totals = moneyBy(await cellsFor(money), () => '').get('') ?? NO_MONEY;
   counts.sold = totals.sold;
   return funnelOf(counts, totals);
 }
@@ -218,7 +218,7 @@ export async function breakdown(db: Store, f: FunnelFilter, by: Breakdown, limit
       : breakdownHourly(db, f, by));
   return pivot(
     rows,
-    moneyBy(await money, (c) => c[by]),
+    moneyBy(await cellsFor(money, by), (c) => c[by]),
     limit,
   );
 }
@@ -283,7 +283,7 @@ export async function series(db: Store, f: FunnelFilter, bucket: 'day' | 'hour' 
   }
   return points(
     rows,
-    moneyBy(await money, (c) => c.at),
+    moneyBy(await cellsFor(money), (c) => c.at),
   );
 }
 
@@ -305,8 +305,8 @@ function points(rows: { at: string; metric: string; n: number | string }[], mone
 
 /** How the overview is asked: the money cells when the caller reads them too, and hourly points (for grouping in a time zone). */
 export interface OverviewOptions {
-  /** the filter's money cells by the same bucket as the points (hour when `hourly`), read once for every table */
-  cells?: Promise<MoneyCell[]>;
+  /** the filter's money cells by the same bucket as the points (hour when `hourly`), read once for every table: by every dimension, or each table's dimension's own */
+  cells?: Promise<readonly MoneyCell[]> | Promise<MoneyEach>;
   /** points by UTC hour instead of by UTC day (the caller groups them) */
   hourly?: boolean;
   /** the cost reports' days to read, [from, to) as YYYY-MM-DD (default: the filter's UTC days) */

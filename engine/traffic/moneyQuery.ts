@@ -23,10 +23,11 @@
  * converted one by one — the same cents the leads export and `npm run leads` show a line at a
  * time), and a currency without a rate is left out, the converter naming it.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
 import type { Store } from '../store/db';
 import type { FunnelFilter } from './funnelQuery';
 import type { Converter } from './currency';
+import { isPostgresStore } from '../store/trafficPartitions';
 
 export const MONEY_DIMS = ['brand', 'campaign', 'source', 'landing', 'state', 'device', 'subId', 'loanKind', 'buyer', 'currency'] as const;
 export type MoneyDim = (typeof MONEY_DIMS)[number];
@@ -70,17 +71,27 @@ export function dimWhere<Q extends { where(lhs: RawBuilder<string>, op: '=', rhs
   return q;
 }
 
+/** The sales and returns rows of the money query, before they are summed into cells. */
+type MoneyRow = Record<MoneyDim | 'at', string> & { unit: number | string | null; n: number | string; cents: number | string | null };
+interface MoneyRows {
+  sold: (MoneyRow & { rejected: number | string; set?: MoneyDim })[];
+  back: (MoneyRow & { set?: MoneyDim })[];
+}
+
 /**
- * Money by `bucket` and every dimension (or only `opts.dims`, the others '': the buyers pages need
- * no more than buyer and currency), over the filter's range and values (and `opts.buyer`'s sales).
+ * The money query's rows by `bucket` and the kept dimensions (the others ''); with `sets`, PostgreSQL
+ * groups once per set (GROUPING SETS: each row grouped by the bucket, the currency and one of the
+ * sets' dimensions, which it names in `set`), so each reader gets a few rows instead of every
+ * combination of dimensions, and the join to the leads and their visits is still read once.
  */
-export async function moneyCells(
+async function moneyRows(
   db: Store,
   f: FunnelFilter,
-  bucket: 'day' | 'hour' = 'day',
-  money?: Converter,
-  opts: { buyer?: string; dims?: readonly MoneyDim[] } = {},
-): Promise<MoneyCell[]> {
+  bucket: 'day' | 'hour',
+  money: Converter | undefined,
+  opts: { buyer?: string; dims?: readonly MoneyDim[] },
+  sets?: readonly MoneyDim[],
+): Promise<MoneyRows> {
   const width = sql.lit(bucket === 'day' ? 10 : 13);
   const from = f.from.slice(0, 13);
   const to = f.to.slice(0, 13);
@@ -94,9 +105,22 @@ export async function moneyCells(
       ? sql<number | string | null>`case when l.currency = 'USD' or l.currency = '' then 0 else m.price_cents end`
       : sql<number | string | null>`case when l.currency = ${sql.lit(target)} then 0 else m.price_cents end`;
   // a converter reads each row's currency
-  const kept = MONEY_DIMS.filter((d) => !opts.dims || opts.dims.includes(d) || d === 'currency');
+  const kept = MONEY_DIMS.filter((d) => (sets ? sets.includes(d) : !opts.dims || opts.dims.includes(d)) || d === 'currency');
   const dims = [...MONEY_DIMS.map((d) => (kept.includes(d) ? DIM_SQL[d] : sql<string>`''`).as(d)), unit.as('unit')];
-  const grouped = [...kept.map((d) => DIM_SQL[d]), ...(target ? [unit] : [])];
+  const common = [DIM_SQL.currency, ...(target ? [unit] : [])];
+  const groupOf = (at: RawBuilder<string>) =>
+    sets
+      ? [sql`grouping sets (${sql.join(sets.map((d) => sql`(${sql.join([at, ...common, DIM_SQL[d]])})`))})`]
+      : [at, ...kept.map((d) => DIM_SQL[d]), ...(target ? [unit] : [])];
+  // which set a row was grouped by: the one dimension of the set that grouping() says is grouped
+  const setOf = sets
+    ? [
+        sql<MoneyDim>`case ${sql.join(
+          sets.map((d) => sql`when grouping(${DIM_SQL[d]}) = 0 then ${sql.lit(d)}`),
+          sql` `,
+        )} end`.as('set'),
+      ]
+    : [];
 
   // Both tables are aliased m, so the buyer dimension reads m.buyer_id in either.
   const salesAt = sql<string>`substr(m.decided_at, 1, ${width})`;
@@ -120,32 +144,56 @@ export async function moneyCells(
     sales = sales.where('m.buyer_id', '=', opts.buyer);
     returns = returns.where('m.buyer_id', '=', opts.buyer);
   }
+  // Grouping sets: PostgreSQL hashes every set's groups in one pass when it has the memory to (its estimate of the groups
+  // is far above the few thousand there are); with the default 4 MB it sorts the joined rows once per set, on one core.
+  const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> =>
+    !sets
+      ? q.execute()
+      : db.transaction().execute(async (trx) => {
+          await sql`set local work_mem = '64MB'`.execute(trx);
+          return (await trx.executeQuery(q.compile())).rows;
+        });
   const [sold, back] = await Promise.all([
-    sales
-      .select(() => [
-        salesAt.as('at'),
-        ...dims,
-        sql<number | string>`sum(case when m.status = 'unsold' then 0 else 1 end)`.as('n'),
-        sql<number | string>`sum(case when m.status = 'unsold' then 1 else 0 end)`.as('rejected'),
-        sql<number | string | null>`sum(case when m.status = 'unsold' then 0 else m.price_cents end)`.as('cents'),
-      ])
-      .groupBy([salesAt, ...grouped])
-      .execute(),
-    returns
-      .select((eb) => [returnsAt.as('at'), ...dims, eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string>('m.price_cents').as('cents')])
-      .groupBy([returnsAt, ...grouped])
-      .execute(),
+    run(
+      sales
+        .select(() => [
+          salesAt.as('at'),
+          ...dims,
+          ...setOf,
+          sql<number | string>`sum(case when m.status = 'unsold' then 0 else 1 end)`.as('n'),
+          sql<number | string>`sum(case when m.status = 'unsold' then 1 else 0 end)`.as('rejected'),
+          sql<number | string | null>`sum(case when m.status = 'unsold' then 0 else m.price_cents end)`.as('cents'),
+        ])
+        .groupBy(groupOf(salesAt)),
+    ),
+    run(
+      returns
+        .select((eb) => [
+          returnsAt.as('at'),
+          ...dims,
+          ...setOf,
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.sum<number | string>('m.price_cents').as('cents'),
+        ])
+        .groupBy(groupOf(returnsAt)),
+    ),
   ]);
+  return { sold, back } as MoneyRows;
+}
+
+/** The rows summed into cells, in the converter's currency when given (a currency it has no rate for left out). */
+function cellsOf(rows: MoneyRows, money: Converter | undefined): MoneyCell[] {
   const cells = new Map<string, MoneyCell>();
-  const cell = (r: Record<MoneyDim | 'at', string>) => {
-    const currency = money ? money.to : r.currency;
+  const cell = (r: Record<MoneyDim | 'at', string | null>) => {
+    const currency = money ? money.to : r.currency!;
     // A cell's key: its values joined by NUL, which no stored text holds (PostgreSQL's text cannot; cheaper than JSON per row).
-    let key = r.at;
-    for (const d of MONEY_DIMS) key += `\u0000${d === 'currency' ? currency : r[d]}`;
+    // A dimension a grouping set left out comes back null: it is '' as in the other sets' cells.
+    let key = r.at!;
+    for (const d of MONEY_DIMS) key += `\u0000${d === 'currency' ? currency : (r[d] ?? '')}`;
     let c = cells.get(key);
     if (!c) {
       c = { at: r.at } as MoneyCell;
-      for (const d of MONEY_DIMS) c[d] = r[d];
+      for (const d of MONEY_DIMS) c[d] = r[d] ?? '';
       c.currency = currency;
       c.sold = 0;
       c.rejected = 0;
@@ -159,7 +207,7 @@ export async function moneyCells(
   /** The row's cents in the target currency (undefined: no rate, the row is left out); as they are without a converter. */
   const inTarget = (r: { currency: string; unit: number | string | null }, n: number, cents: number) =>
     !money ? cents : !Number(r.unit) ? money.convert(cents, r.currency) : money.convertEach(n, Number(r.unit), r.currency);
-  for (const r of sold) {
+  for (const r of rows.sold) {
     const cents = inTarget(r, Number(r.n), Number(r.cents ?? 0));
     if (cents === undefined) continue;
     const c = cell(r);
@@ -167,14 +215,75 @@ export async function moneyCells(
     c.rejected += Number(r.rejected);
     c.soldCents += cents;
   }
-  for (const r of back) {
-    const cents = inTarget(r, Number(r.n), Number(r.cents));
+  for (const r of rows.back) {
+    const cents = inTarget(r, Number(r.n), Number(r.cents ?? 0));
     if (cents === undefined) continue;
     const c = cell(r);
     c.returned += Number(r.n);
     c.returnedCents += cents;
   }
   return [...cells.values()];
+}
+
+/**
+ * Money by `bucket` and every dimension (or only `opts.dims`, the others '': the buyers pages need
+ * no more than buyer and currency), over the filter's range and values (and `opts.buyer`'s sales).
+ */
+export async function moneyCells(
+  db: Store,
+  f: FunnelFilter,
+  bucket: 'day' | 'hour' = 'day',
+  money?: Converter,
+  opts: { buyer?: string; dims?: readonly MoneyDim[] } = {},
+): Promise<MoneyCell[]> {
+  return cellsOf(await moneyRows(db, f, bucket, money, opts), money);
+}
+
+/** Cells for readers that each sum by one dimension (and the bucket): each dimension's own cells. */
+export type MoneyEach = ReadonlyMap<MoneyDim, readonly MoneyCell[]>;
+/** Money cells as a reader is given them: by every dimension it reads, or each dimension's own, or their query under way. */
+export type MoneyAsked = readonly MoneyCell[] | Promise<readonly MoneyCell[]> | Promise<MoneyEach>;
+
+/**
+ * Money by `bucket` for readers of one dimension each (`dims`): on PostgreSQL one query groups once
+ * per dimension (far fewer rows than every combination); on SQLite, which has no grouping sets,
+ * one set of cells by all of `dims` serves every reader. Either way a reader sums the same figures.
+ */
+export async function moneyCellsEach(
+  db: Store,
+  f: FunnelFilter,
+  bucket: 'day' | 'hour',
+  money: Converter | undefined,
+  dims: readonly MoneyDim[],
+): Promise<MoneyEach> {
+  if (!isPostgresStore(db)) {
+    const cells = await moneyCells(db, f, bucket, money, { dims });
+    return new Map(dims.map((d) => [d, cells]));
+  }
+  const rows = await moneyRows(db, f, bucket, money, {}, dims);
+  const setOf = (d: MoneyDim) => cellsOf({ sold: rows.sold.filter((r) => r.set === d), back: rows.back.filter((r) => r.set === d) }, money);
+  const each = new Map([[dims[0]!, setOf(dims[0]!)]]);
+  // Every set holds each sale once: what the converter left out is counted by the first set alone, as one set of cells would.
+  const met = money && new Map([...money.met].map(([c, m]) => [c, { ...m }]));
+  for (const d of dims.slice(1)) each.set(d, setOf(d));
+  if (money && met) {
+    money.met.clear();
+    for (const [c, m] of met) money.met.set(c, m);
+  }
+  return each;
+}
+
+/**
+ * The cells a reader of `dim` sums; without `dim` (a reader of the totals or the bucket only), any
+ * dimension's cells: each set of cells holds every sale and return once.
+ */
+export async function cellsFor(asked: MoneyAsked, dim?: MoneyDim): Promise<readonly MoneyCell[]> {
+  const got = await asked;
+  if (!(got instanceof Map)) return got as readonly MoneyCell[];
+  const each = got as MoneyEach;
+  const cells = dim ? each.get(dim) : each.values().next().value;
+  if (!cells) throw new Error(`no money cells by ${dim ?? 'any dimension'} were asked for`);
+  return cells;
 }
 
 export interface MoneyTotals {
