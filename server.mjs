@@ -370,9 +370,10 @@ let warmedUp = { asked: 0, rendered: 0, ms: 0 };
 async function startUp() {
   if (dev) return;
   const count = /** @type {{ count: number }} */ (warmUpCount).count;
-  const warming = count > 0 && cold.prepareAtStart();
+  // prepared before the 404 below, so that render is the one the cold path learns from: the first page asked is then rendered here too
+  const prepared = cold.prepareAtStart();
   await learnErrorPageHashes();
-  if (warming) {
+  if (prepared && count > 0) {
     try {
       const pages = frontDoor.warmUpPages(doorNow(), count);
       const { rendered, ms } = await cold.warmUp(pages);

@@ -8,7 +8,7 @@ import { routePaths } from '../site/seo/sitemap';
 import { decideRoute, type Door } from './frontDoor';
 
 /** How many pages when WARM_UP_PAGES does not say (0 turns the warm-up off). */
-export const WARM_UP_PAGES_DEFAULT = 600;
+export const WARM_UP_PAGES_DEFAULT = 0;
 
 /** WARM_UP_PAGES as a count of pages; a value that is not a whole number ≥ 0 is refused with the reason. */
 export function warmUpCountOf(env: Record<string, string | undefined>): { count: number } | { problem: string } {

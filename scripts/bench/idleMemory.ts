@@ -5,7 +5,7 @@
  * - at start: RSS (/proc VmRSS, the process and its children) 5 s after the server first accepts a
  *   connection, nothing asked of it (no page rendered by a visitor). Ours accepts connections only
  *   once its start-up work is done, which counts: one 404 rendered in process to learn the error
- *   page's script hashes and, unless WARM_UP_PAGES=0, the render path's warm-up (server.mjs);
+ *   page's script hashes and, with WARM_UP_PAGES set (off by default), the render path's warm-up (server.mjs);
  * - after one page of each brand: the home page of every brand, one at a time (the stock app its
  *   one page as many times), RSS 5 s after the last;
  * - after a warm-up (below).
@@ -126,9 +126,9 @@ const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
 
 /** What the server's start-up warm-up was in this run (server.mjs, WARM_UP_PAGES from the bench's environment). */
 const warmUpSaid = () =>
-  process.env.WARM_UP_PAGES === '0'
-    ? 'no render-path warm-up (WARM_UP_PAGES=0)'
-    : `the render path warmed up with ${process.env.WARM_UP_PAGES || 'the default number of'} pages of every brand, neither stored nor sent (WARM_UP_PAGES)`;
+  !Number(process.env.WARM_UP_PAGES ?? 0)
+    ? 'no render-path warm-up (WARM_UP_PAGES unset or 0, the default)'
+    : `the render path warmed up with ${process.env.WARM_UP_PAGES} pages of every brand, neither stored nor sent (WARM_UP_PAGES)`;
 
 const settled = async (pid: number) => {
   await new Promise((r) => setTimeout(r, SETTLE_MS));

@@ -37,7 +37,7 @@ test.afterAll(async () => {
 test('the warm-up has rendered every page it was given before the port accepts a connection, stored none, and the first page asked is a miss the server renders itself', async () => {
   test.setTimeout(120_000);
   const port = PORT + 90;
-  const starting = startInstance(port, env(port));
+  const starting = startInstance(port, env(port, { WARM_UP_PAGES: '600' }));
   await accepting(port, { everyMs: 20, tries: 3000 });
   const atFirstConnection = await counters(port);
   instances.push(await starting);
@@ -54,13 +54,16 @@ test('the warm-up has rendered every page it was given before the port accepts a
   expect((await counters(port)).renderedDirect).toBe(1);
 });
 
-test('WARM_UP_PAGES=0 starts without the warm-up; a value that is not a number of pages stops the start with the reason', async () => {
+test('without WARM_UP_PAGES a server starts with no warm-up, yet renders its first page itself; a value that is not a number of pages stops the start with the reason', async () => {
   test.setTimeout(120_000);
   const port = PORT + 91;
-  const off = await startInstance(port, env(port, { WARM_UP_PAGES: '0' }));
+  const off = await startInstance(port, env(port));
   instances.push(off);
   expect((await counters(port)).warmUp).toMatchObject({ asked: 0, rendered: 0 });
   expect(off.log()).not.toContain('render path warmed up');
+  const first = await pageAnswer(port, 'ipaydayloans.localhost', '/location/tx/houston');
+  expect([first.status, first.headers['x-nextjs-cache']]).toEqual([200, 'MISS']);
+  expect((await counters(port)).renderedDirect).toBe(1);
 
   const badPort = PORT + 92;
   const refused = await startInstance(badPort, env(badPort, { WARM_UP_PAGES: 'lots' })).then(
