@@ -12,7 +12,8 @@ import type { Brand, Experiment, ExperimentVariant } from '../../schemas/brand.t
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { buildCatalog, readSources, type Catalog } from '../../engine/site/catalog';
 import { applyBanditWeights } from '../../engine/site/experiments/allocation';
-import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { decide } from '../../engine/frontDoor/frontDoor';
+import { countingIds, experimentDoor } from '../support/experimentDoor';
 import { banditStep, seededRandom, thompsonWeights, updateBandits } from '../../engine/traffic/bandit';
 import { banditWeights, EXPERIMENT_WEIGHTS, type BanditWeights } from '../../engine/store/experimentWeights';
 import type { Revision } from '../../engine/store/revisions';
@@ -139,17 +140,7 @@ describe.each(stores.kinds('bandit.sqlite'))('its weights on %s', (_kind, option
 
 describe('the front door’s assignment', () => {
   const catalog = banditCatalog();
-  let counter = 0;
-  const door: Door = {
-    catalog,
-    previewModeId: null,
-    consoleHosts: consoleHostsOf({}),
-    trustForwardedHost: false,
-    production: true,
-    env: {},
-    now: () => Date.parse('2026-11-28T12:00:00Z'),
-    newVisitorId: () => (counter++).toString(16).padStart(16, '0'),
-  };
+  const door = experimentDoor(catalog, countingIds());
   const variantOf = (cookie?: string) => {
     const d = decide({ method: 'GET', target: '/payday-loans', host: 'ipaydayloans.localhost', cookie }, door);
     return d.kind === 'page' ? d.experiment?.variant : undefined;

@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
-import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { experimentDoor } from '../support/experimentDoor';
 import { newVisitorId } from '../../engine/frontDoor/experiment';
 import { bucketOf } from '../../engine/site/experiments/assign';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
@@ -18,16 +19,7 @@ const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
 const EXPERIMENT = 'payday-hero-headline';
 
 /** A door that gives each first visitor the next of `ids`. */
-const doorWith = (ids: string[]): Door => ({
-  catalog,
-  previewModeId: null,
-  consoleHosts: consoleHostsOf({}),
-  trustForwardedHost: false,
-  production: true,
-  env: {},
-  now: () => Date.parse('2026-11-28T12:00:00Z'),
-  newVisitorId: () => ids.shift()!,
-});
+const doorWith = (ids: string[]): Door => experimentDoor(catalog, () => ids.shift()!);
 
 describe('a first visit under an experiment', () => {
   it('gives a visitor id the variant and the exact Set-Cookie it always had', () => {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources, type Catalog } from '../../engine/site/catalog';
-import { consoleHostsOf, decide, type Decision, type Door } from '../../engine/frontDoor/frontDoor';
+import { decide, type Decision, type Door } from '../../engine/frontDoor/frontDoor';
+import { countingIds, experimentDoor, EXPERIMENT_NOW } from '../support/experimentDoor';
 import { rememberingPages } from '../../engine/frontDoor/server';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { variantPathsOf } from '../../engine/site/experiments/pages';
@@ -27,17 +28,8 @@ function catalogWith(edit: (text: string) => string): Catalog {
   return built;
 }
 
-let counter = 0;
-const doorOf = (c: Catalog, now = Date.parse('2026-11-28T12:00:00Z')): Door => ({
-  catalog: c,
-  previewModeId: null,
-  consoleHosts: consoleHostsOf({}),
-  trustForwardedHost: false,
-  production: true,
-  env: {},
-  now: () => now,
-  newVisitorId: () => (counter++).toString(16).padStart(16, '0'),
-});
+const ids = countingIds();
+const doorOf = (c: Catalog, now = EXPERIMENT_NOW): Door => experimentDoor(c, ids, now);
 const door = doorOf(catalog);
 const on = (target: string, cookie?: string, d = door): Decision => decide({ method: 'GET', target, host: IPAYDAY, cookie }, d);
 const cookieOf = (d: Decision) => (d.kind === 'page' || d.kind === 'next' ? d.experiment?.setCookie?.split(';')[0] : undefined);
