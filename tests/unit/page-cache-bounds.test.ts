@@ -25,6 +25,8 @@ type PageCache = {
 };
 
 const MAXMEMORY = 12 * 1024 * 1024;
+/** more than one page's write and its key's bookkeeping */
+const ONE_WRITE = 16 * 1024;
 const PAGES = 30_000; // × ~2 KiB ≈ 60 MB of pages: five times what fits
 const LOCAL_COPY_MB = 1;
 const page = (i: number, v = 1) => ({
@@ -98,7 +100,9 @@ describe('a page cache five times larger than Redis’s maxmemory', () => {
 
   it('Redis stays within maxmemory while evicting', async () => {
     expect(peaks.length).toBeGreaterThan(10);
-    expect(Math.max(...peaks)).toBeLessThanOrEqual(MAXMEMORY);
+    // Redis evicts before it runs a write, so the write that crosses maxmemory lands first: the bound
+    // holds to within one write (a page here is ~2 KiB; seen 40 bytes over), against ~60 MB unbounded
+    expect(Math.max(...peaks)).toBeLessThanOrEqual(MAXMEMORY + ONE_WRITE);
     const stats = await client.info('stats');
     expect(Number(/evicted_keys:(\d+)/.exec(stats)![1])).toBeGreaterThan(PAGES / 2);
   });
