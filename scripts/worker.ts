@@ -26,6 +26,7 @@ if (keyProblem) {
 const brands = Object.keys(configuredDestinations());
 const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
   intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
+  holdProcess: true,
 });
 console.log(
   `lead worker: ${storeKindOf()} store at ${storeLocation()}; destinations for ${brands.length ? brands.join(', ') : 'no brand (leads are stored only)'}`,

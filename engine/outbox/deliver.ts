@@ -215,7 +215,10 @@ export interface LeadWorker {
 }
 
 /** Delivers due leads every `intervalMs` and whenever woken, one round at a time. */
-export function startLeadWorker(getDb: () => Promise<{ db: Store; kind: StoreKind }>, opts: { intervalMs?: number; fetcher?: typeof fetch } = {}): LeadWorker {
+export function startLeadWorker(
+  getDb: () => Promise<{ db: Store; kind: StoreKind }>,
+  opts: { intervalMs?: number; fetcher?: typeof fetch; /** the worker is the process's whole job: its timer keeps the process up */ holdProcess?: boolean } = {},
+): LeadWorker {
   const name = workerName();
   let running: Promise<void> | undefined;
   let again = false;
@@ -244,7 +247,8 @@ export function startLeadWorker(getDb: () => Promise<{ db: Store; kind: StoreKin
     });
   };
   const timer = setInterval(round, opts.intervalMs ?? 2_000);
-  timer.unref();
+  // inside a server the worker must not keep a stopping process alive; on its own (SQLite holds no handle) the timer is all that does
+  if (!opts.holdProcess) timer.unref();
   round();
   return {
     wake: round,

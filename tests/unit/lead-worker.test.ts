@@ -32,14 +32,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('delivers stored leads once, then stops on SIGTERM', async () => {
-  const now = new Date().toISOString();
-  const { id } = await insertLead(
+function storeLead(key: string, email: string) {
+  return insertLead(
     db,
     leadRow({
       ...BO_LEE,
-      idempotency_key: 'worker-test-key-000001',
-      created_at: now,
+      email,
+      idempotency_key: key,
+      created_at: new Date().toISOString(),
       amount: 800,
       sealed: sealText(JSON.stringify({ dateOfBirth: '1985-01-01', monthlyIncome: 2000 }), Buffer.from(KEY, 'hex')),
       source: 'landing-page',
@@ -47,7 +47,12 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
     }),
     ['buyer'],
   );
-  const worker = spawn('npx', ['tsx', 'scripts/worker.ts'], {
+}
+
+it('delivers stored leads once, keeps running for later leads, then stops on SIGTERM', async () => {
+  const { id } = await storeLead('worker-test-key-000001', 'bo.lee@example.com');
+  // node itself (not npx) so the signal reaches the worker and its exit is the worker's
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
     env: {
       ...process.env,
       LOANSITES_DB_FILE: file,
@@ -58,6 +63,7 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<number | null>((r) => worker.on('exit', (c) => r(c)));
   let out = '';
   worker.stdout.on('data', (c) => (out += c));
   worker.stderr.on('data', (c) => (out += c));
@@ -68,10 +74,14 @@ it('delivers stored leads once, then stops on SIGTERM', async () => {
       .poll(async () => (await db.selectFrom('lead_deliveries').select('status').where('lead_id', '=', id).executeTakeFirstOrThrow()).status)
       .toBe('delivered');
     expect(out).toContain('lead worker: sqlite store');
+    // a lead stored later is picked up by the same process: the worker waits for work rather than leaving after one round
+    const later = await storeLead('worker-test-key-000002', 'bo.lee.2@example.com');
+    await expect.poll(() => buyer.received.map((r) => r.id), { timeout: 30_000 }).toEqual([id, later.id]);
+    expect(worker.exitCode, out).toBeNull();
   } finally {
     worker.kill('SIGTERM');
   }
-  const code = await new Promise<number | null>((r) => worker.on('exit', (c) => r(c)));
-  expect(buyer.received).toHaveLength(1);
-  expect([0, null]).toContain(code);
+  const code = await exited;
+  expect(buyer.received).toHaveLength(2);
+  expect(code, out).toBe(0);
 }, 60_000);
