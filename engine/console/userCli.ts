@@ -11,7 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { Store } from '../store/db';
-import { addUser, audit, listUsers, normaliseEmail, removeUser, resetPassword } from '../store/console';
+import { addUser, audit, listUsers, normaliseEmail, resetPassword } from '../store/console';
+import { removeAccount } from '../store/consoleUserAdmin';
 import { resetTotp } from './totpStore';
 import { hashPassword, passwordProblem } from './passwords';
 import { BRAND_ID, brandList, isRole, ROLES } from './roles';
@@ -86,8 +87,9 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
     case 'remove': {
       const who = needEmail();
       if (!who) return 2;
-      if (!(await removeUser(db, who))) {
-        io.err(`${who} has no account`);
+      const removed = await removeAccount(db, who);
+      if (removed !== 'ok') {
+        io.err(removed === 'missing' ? `${who} has no account` : `${who} is the last enabled admin: add another admin first`);
         return 1;
       }
       await audit(db, { actor: 'cli', action: 'user_removed', target: who });

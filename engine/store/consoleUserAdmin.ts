@@ -2,8 +2,9 @@
  * Console accounts as an admin manages them from the console (engine/console/userRoutes.ts):
  * the list with each account's state, a role change, disabling (its sessions end at once) and
  * enabling, and a new account's temporary password kept sealed until the admin who made it has
- * seen it once. The last enabled admin can neither lose the role nor be disabled: the console
- * would have no one left to manage it (the CLI still could, from the server's terminal).
+ * seen it once. The last enabled admin can neither lose the role, be disabled nor be removed: the
+ * console would have no one left to manage it (the CLI can still add an admin from the server's
+ * terminal, but nobody would know to).
  */
 import { openText, sealText } from '../keys/sealing';
 import type { Role } from '../console/roles';
@@ -78,6 +79,18 @@ export function setDisabled(db: Store, email: string, disabled: boolean, now = n
       .where('id', '=', user.id)
       .execute();
     if (disabled) await trx.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+    return 'ok';
+  });
+}
+
+/** Removes an account and its sessions, unless it is the last enabled admin. */
+export function removeAccount(db: Store, email: string): Promise<UserChange> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('console_users').select(['id', 'role', 'disabled_at']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+    if (!user) return 'missing';
+    if (user.role === 'admin' && !user.disabled_at && !(await anotherAdmin(trx, user.id))) return 'last-admin';
+    await trx.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('console_users').where('id', '=', user.id).execute();
     return 'ok';
   });
 }

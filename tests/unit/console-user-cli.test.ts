@@ -59,6 +59,7 @@ describe('npm run console:user', () => {
     ['a short password', ['add', '--email', 'x@example.com', '--role', 'viewer', '--password-stdin'], 'short', 1, 'at least 12 characters'],
     ['an unknown command', ['promote', '--email', 'x@example.com'], '', 2, 'Unknown command "promote"'],
     ['removing nobody', ['remove', '--email', 'nobody@example.com'], '', 1, 'nobody@example.com has no account'],
+    ['removing the last enabled admin', ['remove', '--email', 'ops@example.com'], '', 1, 'ops@example.com is the last enabled admin: add another admin first'],
   ])(
     'refuses %s (exit %i… with the reason)',
     (_name, args, stdin, code, message) => {
