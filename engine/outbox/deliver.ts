@@ -217,7 +217,11 @@ export interface LeadWorker {
 /** Delivers due leads every `intervalMs` and whenever woken, one round at a time. */
 export function startLeadWorker(
   getDb: () => Promise<{ db: Store; kind: StoreKind }>,
-  opts: { intervalMs?: number; fetcher?: typeof fetch; /** the worker is the process's whole job: its timer keeps the process up */ holdProcess?: boolean } = {},
+  opts: {
+    intervalMs?: number;
+    fetcher?: typeof fetch;
+    /** the worker is the process's whole job: its timer keeps the process up */ holdProcess?: boolean;
+  } = {},
 ): LeadWorker {
   const name = workerName();
   let running: Promise<void> | undefined;
