@@ -10,23 +10,14 @@ import type { Database, Store } from '../store/db';
 import { hourOf } from '../store/trafficRules';
 import { isOpen } from '../sale/schedule';
 import { failuresHigh, leadRateLow, quietMinutes, type AlertRule } from './alertRules';
+import { DECISIONS } from './callFailures';
 
 export type Found = Map<string, string>;
 
-/**
- * The wording engine/sale/answers.ts (and runner.ts) give an answer that is the buyer's own
- * decision, read and understood: those are not failures. Every other ping without a bid and every
- * other refused or unconfirmed post is — no answer in time, a broken or refused connection, a
- * status other than 200, a body we could not read or a hostile one (a bid without a price, a
- * redirect elsewhere).
- */
-const DECISIONS = {
-  ping: ['no bid%', 'bid under the floor%'],
-  post: ['refused%', 'price % under the floor%', 'interrupted%'],
-};
 const TIMED_OUT = 'no answer within %';
 
-const failed = (eb: ExpressionBuilder<Database, 'sale_events'>) =>
+/** A failed call in SQL (engine/console/callFailures.ts says which; isFailedCall is the same rule in code). */
+export const failedCall = (eb: ExpressionBuilder<Database, 'sale_events'>) =>
   eb.or([
     eb.and([eb('step', '=', 'ping'), eb('outcome', '=', 'no-bid'), ...DECISIONS.ping.map((p) => eb('detail', 'not like', p))]),
     eb.and([eb('step', '=', 'post'), eb('outcome', '=', 'unconfirmed')]),
@@ -49,12 +40,12 @@ export async function failuresFound(db: Store, rule: AlertRule, now: Date): Prom
     .select((eb) => [
       'buyer_id as buyer',
       eb.fn.countAll<number | string>().as('calls'),
-      eb.fn.count<number | string>(eb.case().when(failed(eb)).then(1).end()).as('failed'),
+      eb.fn.count<number | string>(eb.case().when(failedCall(eb)).then(1).end()).as('failed'),
       eb.fn
         .count<number | string>(
           eb
             .case()
-            .when(eb.and([failed(eb), eb('detail', 'like', TIMED_OUT)]))
+            .when(eb.and([failedCall(eb), eb('detail', 'like', TIMED_OUT)]))
             .then(1)
             .end(),
         )

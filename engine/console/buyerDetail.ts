@@ -1,8 +1,8 @@
 /**
  * One buyer's record for its console page, from the sale's own tables: a daily trend (pings, bids,
  * wins, revenue, returns) over the last DAYS_SHOWN days, its acceptance and return rates, its
- * response time p50/p95 (pings and posts that were answered) and its last errors (posts refused or
- * never confirmed, and pings that failed with a reason). Days are UTC, as on the overview. Wins,
+ * response time p50/p95 (pings and posts that were answered) and its last errors (the calls that
+ * failed, engine/console/callFailures.ts: not a plain "no bid" or a refusal, which are its decisions). Days are UTC, as on the overview. Wins,
  * returns and revenue are the overview's money cells for this buyer (moneyCells), in the
  * operator's currency: converted sale by sale at the rates set, a currency without a rate left out
  * and named (engine/traffic/currency.ts).
@@ -12,6 +12,7 @@ import type { Store } from '../store/db';
 import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, ratesUsed, type Converter, type RateUsed } from '../traffic/currency';
 import { moneyBy, moneyCells } from '../traffic/moneyQuery';
+import { failedCall } from './alertQueries';
 
 export const DAYS_SHOWN = 14;
 const LATENCY_SAMPLE = 5000;
@@ -102,9 +103,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
     .selectFrom('sale_events')
     .select(['at', 'step', 'outcome', 'detail'])
     .where('buyer_id', '=', buyer)
-    .where((eb) =>
-      eb.or([eb('outcome', 'in', ['refused', 'unconfirmed']), eb.and([eb('step', '=', 'ping'), eb('outcome', '=', 'no-bid'), eb('detail', '!=', '')])]),
-    )
+    .where(failedCall)
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .limit(10)

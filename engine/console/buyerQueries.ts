@@ -1,7 +1,7 @@
 /**
  * The console's buyers page: per buyer, over a time range, its pings and bids, posts and
  * acceptances, sales won and their revenue, average price and latency, the leads it returned, its
- * last refusal, and how much of today's and this month's caps it has used (in its time zone);
+ * last failed call (engine/console/callFailures.ts), and how much of today's and this month's caps it has used (in its time zone);
  * and an alert when a buyer has answered nothing but no-bids and refusals over its last
  * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales, lead_returns);
  * the pivot is pure (tests/unit/console-pages.test.ts). Money as on the overview
@@ -15,6 +15,7 @@ import type { Store } from '../store/db';
 import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, type Converter } from '../traffic/currency';
 import { moneyBy, moneyCells } from '../traffic/moneyQuery';
+import { isFailedCall } from './callFailures';
 
 export const ALERT_AFTER = 10;
 
@@ -54,7 +55,7 @@ export interface EventCount {
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
-/** A post refused, or never confirmed (sold to nobody): a failure on the buyer's record either way. */
+/** A post refused, or never confirmed (sold to nobody): counted in the refused column either way. */
 const failed = (outcome: string) => outcome === 'refused' || outcome === 'unconfirmed';
 
 /** Event counts by (buyer, step, outcome), sales won, each buyer's last calls and last error → one row a buyer, most revenue first. */
@@ -165,7 +166,7 @@ export async function buyersOverview(
   for (const b of called) {
     const last = await db
       .selectFrom('sale_events')
-      .select(['outcome', 'detail'])
+      .select(['step', 'outcome', 'detail'])
       .where('buyer_id', '=', b)
       .where('step', 'in', ['ping', 'post'])
       .orderBy('at', 'desc')
@@ -176,7 +177,7 @@ export async function buyersOverview(
       b,
       last.map((e) => e.outcome),
     );
-    const err = last.find((e) => failed(e.outcome));
+    const err = last.find((e) => isFailedCall(e.step, e.outcome, e.detail));
     if (err) lastErrors.set(b, err.detail.slice(0, 200));
   }
   return buyerStats(
