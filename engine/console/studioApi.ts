@@ -29,6 +29,7 @@ import {
   brandRevision,
   BrandRevisionError,
   brandSchedule,
+  refusedBrandSchedule,
   BRAND_PUBLISHED,
   cancelBrandSchedule,
   publishBrand,
@@ -214,7 +215,7 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
   const w = await working(ctx.db, id);
   if (!w) throw new ApiError(404, `No brand "${id}"`);
   const catalog = getCatalog();
-  const schedule = await brandSchedule(ctx.db, id);
+  const [schedule, refused] = await Promise.all([brandSchedule(ctx.db, id), refusedBrandSchedule(ctx.db, id)]);
   return ok({
     id,
     document: w.document,
@@ -223,6 +224,7 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
     fileChanged: brandFileChanged(w.published),
     hasFile: !!brandFile(id),
     scheduled: schedule ? { version: schedule.version, at: schedule.at, author: schedule.author } : null,
+    scheduleRefused: refused ? { version: refused.version, at: refused.at, author: refused.author, reason: refused.reason } : null,
     problems: problemsOf(id, w.document),
     canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
     csrf: csrfToken(ctx.token),

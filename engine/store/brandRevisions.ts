@@ -167,6 +167,16 @@ export async function brandSchedule(db: Store, id: string): Promise<(BrandSchedu
   return r && r.document.state === 'pending' ? { ...r.document, scheduleVersion: r.version } : undefined;
 }
 
+/**
+ * The brand's last publication set for later when it came due and was refused (its draft no
+ * longer valid, or gone), with the reason — until another is set: nothing else would tell the
+ * editor that the page they expected to go live did not.
+ */
+export async function refusedBrandSchedule(db: Store, id: string): Promise<(BrandSchedule & { reason: string }) | undefined> {
+  const r = await latestRevision<BrandSchedule>(db, BRAND_SCHEDULE, id);
+  return r && r.document.state === 'failed' ? { ...r.document, reason: r.document.reason ?? '' } : undefined;
+}
+
 /** Sets the brand's schedule over the one read (`over`: a conflict if another instance changed it since), or over the newest. */
 async function setSchedule(db: Store, id: string, schedule: BrandSchedule, author: string, now?: Date, over?: Revision<BrandSchedule>): Promise<void> {
   const current = over ?? (await latestRevision<BrandSchedule>(db, BRAND_SCHEDULE, id));

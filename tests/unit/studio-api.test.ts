@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { studioRoute } from '../../engine/console/studioApi';
+import { publishDueBrands } from '../../engine/store/brandRevisions';
 import { hashPassword } from '../../engine/console/passwords';
 import { addUser } from '../../engine/store/console';
 import type { Role } from '../../engine/console/roles';
@@ -161,6 +162,25 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
       body: { publishedVersion: 6, scheduledAt: at },
     });
     expect((await call('GET', 'brands/studiotest', editor)).body).toMatchObject({ publishedVersion: 6, scheduled: { version: 7, at } });
+    expect(await call('DELETE', 'brands/studiotest/publish', editor)).toMatchObject({ body: { cancelled: true } });
+  });
+
+  it('says when a publication set for later came due and was refused, with the reason, until another is set', async () => {
+    const doc = (await call('GET', 'brands/studiotest', editor)).body.document;
+    const saved = await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: 7 });
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(await call('POST', 'brands/studiotest/publish', editor, { version: saved.body.version, at })).toMatchObject({ status: 200 });
+    expect((await call('GET', 'brands/studiotest', analyst)).body).toMatchObject({ scheduled: { version: saved.body.version }, scheduleRefused: null });
+    // due, and the validator finds a problem with the draft by then (a shared layout it uses changed, say)
+    await publishDueBrands(db(), new Date(Date.parse(at) + 1000), () => '/hosts/0: must match format "hostname"');
+    expect((await call('GET', 'brands/studiotest', analyst)).body).toMatchObject({
+      publishedVersion: 6,
+      scheduled: null,
+      scheduleRefused: { version: saved.body.version, at, author: 'editor@example.com', reason: '/hosts/0: must match format "hostname"' },
+    });
+    const later = new Date(Date.now() + 7200_000).toISOString();
+    expect(await call('POST', 'brands/studiotest/publish', editor, { version: saved.body.version, at: later })).toMatchObject({ status: 200 });
+    expect((await call('GET', 'brands/studiotest', analyst)).body).toMatchObject({ scheduled: { at: later }, scheduleRefused: null });
     expect(await call('DELETE', 'brands/studiotest/publish', editor)).toMatchObject({ body: { cancelled: true } });
   });
 

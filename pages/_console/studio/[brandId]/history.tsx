@@ -9,7 +9,7 @@ import { HistoryActions } from '../../../../blocks/studio/HistoryActions';
 import { diffBrands, type FieldChange } from '../../../../engine/browser/studio/brandDiff';
 import { consolePage, consoleRequestOf, queryText, type ConsoleProps } from '../../../../engine/console/pages';
 import { mayEditHere } from '../../../../engine/console/studioPages';
-import { brandHistory, brandRevision, brandSchedule, type BrandHistoryEntry } from '../../../../engine/store/brandRevisions';
+import { brandHistory, brandRevision, brandSchedule, refusedBrandSchedule, type BrandHistoryEntry } from '../../../../engine/store/brandRevisions';
 
 type Props = ConsoleProps<{
   id: string;
@@ -18,6 +18,7 @@ type Props = ConsoleProps<{
   b: number;
   changes: FieldChange[] | null;
   scheduled: { version: number; at: string } | null;
+  scheduleRefused: { version: number; at: string; reason: string } | null;
   canEdit: boolean;
 }>;
 
@@ -32,7 +33,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const b = pick(queryText(ctx.query.b), newest);
     const a = pick(queryText(ctx.query.a), entries[1]?.version ?? 0);
     const [ra, rb] = await Promise.all([brandRevision(db, id, a), brandRevision(db, id, b)]);
-    const schedule = await brandSchedule(db, id);
+    const [schedule, refused] = await Promise.all([brandSchedule(db, id), refusedBrandSchedule(db, id)]);
     return {
       id,
       entries,
@@ -40,6 +41,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       b,
       changes: ra && rb ? diffBrands(ra.document, rb.document) : null,
       scheduled: schedule ? { version: schedule.version, at: schedule.at } : null,
+      scheduleRefused: refused ? { version: refused.version, at: refused.at, reason: refused.reason } : null,
       canEdit: await mayEditHere(db, consoleRequestOf(ctx), id),
     };
   });
@@ -58,6 +60,12 @@ export default function StudioHistory(props: Props) {
       {props.scheduled && (
         <p className="mb-4">
           Version {props.scheduled.version} is set to be published at {when(props.scheduled.at)}.
+        </p>
+      )}
+      {props.scheduleRefused && (
+        <p className="mb-4 rounded border-l-4 border-red-700 bg-red-50 p-3 text-red-900">
+          Version {props.scheduleRefused.version} was set to be published at {when(props.scheduleRefused.at)} and was not: {props.scheduleRefused.reason}.
+          Correct the draft and publish it again.
         </p>
       )}
       <DataTable
