@@ -14,7 +14,7 @@ import { buildCatalog, readSources, type Catalog } from '../../engine/site/catal
 import { applyBanditWeights } from '../../engine/site/experiments/allocation';
 import { decide } from '../../engine/frontDoor/frontDoor';
 import { countingIds, experimentDoor } from '../support/experimentDoor';
-import { banditStep, seededRandom, thompsonWeights, updateBandits } from '../../engine/traffic/bandit';
+import { banditStep, seededRandom, thompsonWeights, thompsonWeightsYielding, updateBandits } from '../../engine/traffic/bandit';
 import { banditWeights, EXPERIMENT_WEIGHTS, type BanditWeights } from '../../engine/store/experimentWeights';
 import type { Revision } from '../../engine/store/revisions';
 import { bothStores, migratedStore } from '../support/bothStores';
@@ -79,6 +79,18 @@ describe('Thompson sampling’s weights', () => {
     expect(thompsonWeights(a, seededRandom(7))).toEqual(w);
     expect(Object.values(w).reduce((s, x) => s + x, 0)).toBeCloseTo(100, 9);
     for (const x of Object.values(w)) expect(x).toBeGreaterThanOrEqual(2);
+  });
+  it('the serving process keeps answering while the weights are drawn: other work runs between the draws, and the weights are the same', async () => {
+    const a = arms([50_000, 2_000], [50_010, 2_007], [50_020, 2_014], [50_030, 2_021], [50_040, 2_028], [50_050, 2_035], [50_060, 2_042], [50_070, 2_049]);
+    let finished = false;
+    let turns = 0;
+    const other = setInterval(() => (turns += finished ? 0 : 1), 0);
+    const drawing = thompsonWeightsYielding(a, seededRandom(11)).finally(() => (finished = true));
+    const w = await drawing;
+    clearInterval(other);
+    // a timer (a request, in a server) got its turn while the draws were under way, not only after
+    expect(turns).toBeGreaterThan(0);
+    expect(w).toEqual(thompsonWeights(a, seededRandom(11)));
   });
 });
 
