@@ -31,9 +31,12 @@ test('reorder, undo and redo on the largest page leave no main-thread task over 
   });
   const names = () => blocks.evaluateAll((lis) => lis.map((li) => li.querySelector('span.font-medium')?.textContent));
   const before = await names();
-  const handle = page.locator(`[id$="-handle-10"]`).first();
-  await handle.focus();
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowUp');
+  await page.locator(`[id$="-handle-10"]`).first().focus();
+  // a key at a time, as an editor watching the block go up presses it: each press lands once the moved handle has the focus again
+  for (let i = 1; i <= 5; i++) {
+    await page.keyboard.press('ArrowUp');
+    await expect(page.locator(`[id$="-handle-${10 - i}"]`).first()).toBeFocused();
+  }
   await expect.poll(async () => (await names())[5]).toBe(before[10]);
   for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Undo' }).click();
   await expect.poll(names).toEqual(before);

@@ -15,6 +15,9 @@ import { asPage, openStudio } from './studio.fixtures';
 import { smallTapTargets } from './tapTargets';
 
 test.beforeAll(clearNetworkAttempts);
+// Every test here edits the same brand as a different editor: run side by side, one's autosave takes in
+// another's draft (a conflict, which starts the editing history again) and the first loses its Undo.
+test.describe.configure({ mode: 'default' });
 
 const BRAND = 'acmeonline';
 const file = JSON.parse(readFileSync(`tests/fixtures/brands/${BRAND}.json`, 'utf8')) as Brand;

@@ -44,7 +44,8 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('the second factor in the store
       ['admin@example.com', 'admin'],
     ] as const)
       await addUser(db, { email, role, passwordHash: await hashPassword('a long passphrase 1', cheap) });
-  });
+    // starting PostgreSQL (initdb) takes well over vitest's 10 s hook default on a loaded machine
+  }, 120_000);
   afterAll(() => db.destroy());
 
   it('the secret is sealed at rest and opens to the same bytes; a time step is spent once only', async () => {
