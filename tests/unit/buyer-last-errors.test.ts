@@ -9,11 +9,12 @@ import { describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buyerDetail } from '../../engine/console/buyerDetail';
 import { buyersOverview } from '../../engine/console/buyerQueries';
-import { readBid, readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
+import type { RawAnswer } from '../../engine/sale/answers';
 import { insertLead } from '../../engine/store/leads';
-import { addEvents, type NewEvent } from '../../engine/store/sales';
+import { addEvents } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
+import { recordedCalls } from '../support/recordedCalls';
 
 const stores = bothStores('loansites-buyer-errors-');
 const NOW = new Date('2026-11-10T15:00:00.000Z');
@@ -25,23 +26,9 @@ describe.each(stores.kinds('errors.sqlite'))('%s', (_kind, options) => {
 
   it('lists failed calls only, newest first, and the list names the newest failure even when decisions came after it', async () => {
     const lead = await insertLead(db(), leadRow({ created_at: at(60) }), []);
-    const ping = (raw: RawAnswer, minutesAgo: number): NewEvent => {
-      const o = readBid(raw, acme);
-      return {
-        lead_id: lead.id,
-        buyer_id: 'acme',
-        step: 'ping',
-        outcome: o.ok ? 'bid' : 'no-bid',
-        latency_ms: 40,
-        at: at(minutesAgo),
-        detail: o.ok ? 'pg_1' : o.reason,
-      };
-    };
-    const post = (raw: RawAnswer, minutesAgo: number): NewEvent => {
-      const o = readPostAnswer(raw, acme, 10);
-      const outcome = o.ok ? 'accepted' : o.unknown ? 'unconfirmed' : 'refused';
-      return { lead_id: lead.id, buyer_id: 'acme', step: 'post', outcome, latency_ms: 40, at: at(minutesAgo), detail: o.ok ? o.redirectUrl : o.reason };
-    };
+    const calls = recordedCalls(lead.id, acme);
+    const ping = (raw: RawAnswer, minutesAgo: number) => calls.ping(raw, at(minutesAgo));
+    const post = (raw: RawAnswer, minutesAgo: number) => calls.post(raw, at(minutesAgo));
     await addEvents(db(), [
       ping({ error: 'no answer within 1000 ms' }, 50),
       ping({ status: 503, text: '' }, 40),

@@ -14,13 +14,13 @@ import { smtpOf } from '../../engine/console/alertEmail';
 import { hashPassword } from '../../engine/console/passwords';
 import { settingsRoute } from '../../engine/console/settingsRoutes';
 import { addUser } from '../../engine/store/console';
-import { readBid, readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { overlayBuyer } from '../../engine/sale/buyerRevisions';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
-import { addEvents, type NewEvent } from '../../engine/store/sales';
+import { addEvents } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
+import { recordedCalls } from '../support/recordedCalls';
 import { recordSaleRow } from '../support/saleRecord';
 import { consolePost, consoleSignIn } from '../support/consoleForm';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtpReceiver';
@@ -183,23 +183,7 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
     const acme = { id: 'acme', redirectHosts: ['acme.example'] } as unknown as Buyer;
     const lead = await insertLead(db(), leadRow({ created_at: NOW.toISOString() }), []);
     // Each answer read by the sale's own reader, and recorded as the sale records it.
-    const ping = (raw: RawAnswer, at: Date): NewEvent => {
-      const o = readBid(raw, acme);
-      return {
-        lead_id: lead.id,
-        buyer_id: 'acme',
-        step: 'ping',
-        outcome: o.ok ? 'bid' : 'no-bid',
-        latency_ms: 50,
-        at: at.toISOString(),
-        detail: o.ok ? 'pg_1' : o.reason,
-      };
-    };
-    const post = (raw: RawAnswer, at: Date): NewEvent => {
-      const o = readPostAnswer(raw, acme, 10);
-      const outcome = o.ok ? 'accepted' : o.unknown ? 'unconfirmed' : 'refused';
-      return { lead_id: lead.id, buyer_id: 'acme', step: 'post', outcome, latency_ms: 50, at: at.toISOString(), detail: o.ok ? o.redirectUrl : o.reason };
-    };
+    const { ping, post } = recordedCalls(lead.id, acme);
     const noBid = { status: 200, text: '{"bid":false,"reason":"not in our area"}' };
     const bid = { status: 200, text: '{"bid":true,"price":12}' };
     const recent = minutes(NOW, -30);
