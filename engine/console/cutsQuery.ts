@@ -8,7 +8,7 @@
  *   every other figure on the overview (engine/traffic/moneyQuery.ts): a sale on the day it was
  *   decided, a return on the day it was made.
  * - A sub-id, landing page or loan kind's leads are the leads stored in the range (the lead's
- *   source2, its visit's landing page, its loan kind); "rejected" is the leads no buyer took,
+ *   source2, its visit's landing page as the lead keeps it, its loan kind); "rejected" is the leads no buyer took,
  *   and acceptance % is sold ÷ (sold + rejected).
  * - A buyer's leads are the leads offered to it in the range (pinged, or posted without a ping),
  *   "rejected" the offered leads it neither bid on nor accepted, acceptance % the rest ÷ offered,
@@ -55,7 +55,7 @@ export function histogramPercentile(hist: readonly (readonly [number, number])[]
 const LEAD_KEYS = {
   subId: sql<string>`coalesce(l.source2, '')`,
   loanKind: sql<string>`coalesce(l.loan_kind, '')`,
-  landing: sql<string>`coalesce(v.landing_path, '')`,
+  landing: sql<string>`coalesce(l.visit_landing, '')`,
 };
 
 /** The stored leads by landing page, or the query that will have them (the overview's rollups, read meanwhile). */
@@ -65,11 +65,11 @@ const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' &&
 
 /**
  * Leads stored in the range by sub-id, loan kind and landing page (one grouped query). Unfiltered,
- * with the landing pages' stored leads given (the overview has them from the rollups), the lead's
- * visit is not read at all: the query reads one covering index of the leads.
+ * with the landing pages' stored leads given (the overview has them from the rollups), the leads
+ * are not grouped by landing page: fewer groups, from the same covering index of the leads.
  */
 async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings) {
-  // a filtered question reads the visits anyway: it need not wait for the landing pages' counts
+  // a filtered question groups by the lead's landing page itself: it need not wait for the landing pages' counts
   const landings = filtered(f) ? undefined : await landingsAsked;
   const range = db.selectFrom('leads as l').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to);
   if (landings && !filtered(f)) {
@@ -79,7 +79,7 @@ async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings)
       .execute();
     return { rows: rows.map((r) => ({ ...r, landing: undefined })), landings };
   }
-  const rows = await dimWhere(range.leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f)
+  const rows = await dimWhere(range, f)
     .select((eb) => [
       LEAD_KEYS.subId.as('subId'),
       LEAD_KEYS.loanKind.as('loanKind'),
@@ -120,8 +120,8 @@ async function offers(db: Store, f: FunnelFilter) {
 }
 
 /**
- * A filtered question's stored leads and offers in one statement, so the leads' visits (the filter's
- * dimensions) are looked up once rather than once per query. A lead is offered when its sale runs,
+ * A filtered question's stored leads and offers in one statement, so the leads of the filter are
+ * read once rather than once per query. A lead is offered when its sale runs,
  * right after it is stored (or within minutes, a sale taken up again after a restart): the leads
  * of the range and the week before it, narrowed to the filter, are every offer's candidates; the
  * range's own are the stored leads.
@@ -130,7 +130,6 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
   const leads = dimWhere(
     db
       .selectFrom('leads as l')
-      .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
       .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
       .where('l.created_at', '<', f.to),
     f,
