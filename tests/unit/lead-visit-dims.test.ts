@@ -25,7 +25,11 @@ const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120';
 
 /** A visit from a phone, landing on `path` from a campaign's ad. */
 const visit = (id: string, campaign: string, source: string, path: string) =>
-  visitRow(id, { path, params: { utm_campaign: campaign, utm_source: source } }, { brand: 'ipaydayloans', host: 'ipaydayloans.com', userAgent: PHONE, optedOut: false, now: AT });
+  visitRow(
+    id,
+    { path, params: { utm_campaign: campaign, utm_source: source } },
+    { brand: 'ipaydayloans', host: 'ipaydayloans.com', userAgent: PHONE, optedOut: false, now: AT },
+  );
 
 /** The visit stored as the traffic writer stores it: with its first page view. */
 const storeVisit = (db: Parameters<typeof writeTraffic>[0], v: ReturnType<typeof visit>) =>
