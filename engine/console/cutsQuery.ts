@@ -19,7 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
-import { cellsFor, dimWhere, moneyBy, type MoneyAsked } from '../traffic/moneyQuery';
+import { cellsFor, dimWhere, moneyBy, withWorkMem, type MoneyAsked } from '../traffic/moneyQuery';
 import { costFigures, type CostFigures } from '../traffic/costMetrics';
 import type { FunnelFilter } from '../traffic/funnelQuery';
 
@@ -96,18 +96,27 @@ const OFFER_LAG_MS = 7 * 86_400_000;
 /** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
 const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
 
+/**
+ * Whether a buyer accepted a lead, over the lead's offers to it (1 or 0), grouped by buyer and lead: each buyer's
+ * offered leads are then its groups, its accepted leads the sum. Counted so rather than by count(distinct …),
+ * which PostgreSQL sorts for, on disk past its work_mem: grouped, both stores hash.
+ */
+const ACCEPTED = sql<number>`max(case when m.outcome in ('bid', 'accepted') then 1 else 0 end)`;
+
 /** Each buyer's offered and accepted leads, and its answered latencies as counts per value, of an unfiltered question (one index of the offers). */
 async function offers(db: Store, f: FunnelFilter) {
   const base = () => db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
   const [counts, latencies] = await Promise.all([
-    base()
-      .where(OFFERED)
-      .select((eb) => [
-        eb.ref('m.buyer_id').as('buyer'),
-        sql<number | string>`count(distinct m.lead_id)`.as('offered'),
-        sql<number | string>`count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)`.as('accepted'),
-      ])
-      .groupBy('m.buyer_id')
+    db
+      .selectFrom(
+        base()
+          .where(OFFERED)
+          .select(['m.buyer_id as buyer', 'm.lead_id', ACCEPTED.as('accepted')])
+          .groupBy(['m.buyer_id', 'm.lead_id'])
+          .as('o'),
+      )
+      .select((eb) => ['o.buyer', eb.fn.countAll<number | string>().as('offered'), eb.fn.sum<number | string>('o.accepted').as('accepted')])
+      .groupBy('o.buyer')
       .execute(),
     base()
       .where('m.latency_ms', 'is not', null)
@@ -137,7 +146,10 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
   // The range's offers are read from their covering index first, then matched to the filter's leads: one hash join,
   // not a look-up of each lead's offers in another index.
   // n2: a buyer's accepted leads, or a latency's value.
-  const { rows } = await sql<{ kind: 'stored' | 'offers' | 'latency'; k1: string; k2: string; k3: string; n1: number | string; n2: number | string }>`
+  // the materialized leads and offers are kept in memory rather than written to disk
+  const rows = await withWorkMem(
+    db,
+    sql<{ kind: 'stored' | 'offers' | 'latency'; k1: string; k2: string; k3: string; n1: number | string; n2: number | string }>`
     with fl as materialized ${leads},
     se as materialized (
       select m.buyer_id, m.lead_id, m.step, m.outcome, m.latency_ms from sale_events as m
@@ -146,11 +158,12 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
     select 'stored' as kind, sub_id as k1, loan_kind as k2, landing as k3, count(*) as n1, 0 as n2 from fl
       where created_at >= ${f.from} group by sub_id, loan_kind, landing
     union all
-    select 'offers', m.buyer_id, '', '', count(distinct m.lead_id), count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)
-      from so as m where ${OFFERED} group by m.buyer_id
+    select 'offers', o.buyer_id, '', '', count(*), sum(o.accepted)
+      from (select m.buyer_id, m.lead_id, ${ACCEPTED} as accepted from so as m where ${OFFERED} group by m.buyer_id, m.lead_id) as o group by o.buyer_id
     union all
     select 'latency', m.buyer_id, '', '', count(*), m.latency_ms
-      from so as m where m.latency_ms is not null and m.outcome <> 'sending' group by m.buyer_id, m.latency_ms`.execute(db);
+      from so as m where m.latency_ms is not null and m.outcome <> 'sending' group by m.buyer_id, m.latency_ms`.compile(db),
+  );
   const of = (kind: string) => rows.filter((r) => r.kind === kind);
   return {
     leads: { rows: of('stored').map((r) => ({ subId: r.k1, loanKind: r.k2, landing: r.k3, n: r.n1 })), landings: undefined },

@@ -145,13 +145,7 @@ async function moneyRows(
   }
   // Grouping sets: PostgreSQL hashes every set's groups in one pass when it has the memory to (its estimate of the groups
   // is far above the few thousand there are); with the default 4 MB it sorts the joined rows once per set, on one core.
-  const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> =>
-    !sets
-      ? q.execute()
-      : db.transaction().execute(async (trx) => {
-          await sql`set local work_mem = '64MB'`.execute(trx);
-          return (await trx.executeQuery(q.compile())).rows;
-        });
+  const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> => (!sets ? q.execute() : withWorkMem(db, q.compile()));
   const [sold, back] = await Promise.all([
     run(
       sales
@@ -178,6 +172,19 @@ async function moneyRows(
     ),
   ]);
   return { sold, back } as MoneyRows;
+}
+
+/**
+ * Runs a query with PostgreSQL's work_mem raised to 64 MB for its own transaction (SQLite: as it is), for the
+ * console's few large aggregates: with the default 4 MB PostgreSQL sorts where it could hash, and writes
+ * materialized intermediate rows to disk.
+ */
+export async function withWorkMem<R>(db: Store, query: CompiledQuery<R>): Promise<R[]> {
+  if (!isPostgresStore(db)) return (await db.executeQuery(query)).rows;
+  return db.transaction().execute(async (trx) => {
+    await sql`set local work_mem = '64MB'`.execute(trx);
+    return (await trx.executeQuery(query)).rows;
+  });
 }
 
 /** The rows summed into cells, in the converter's currency when given (a currency it has no rate for left out). */
