@@ -36,9 +36,6 @@ export function visitDimsOf(v: Pick<VisitRow, (typeof LEAD_VISIT_DIMS)[number][1
   return Object.fromEntries(LEAD_VISIT_DIMS.map(([lead, visit]) => [lead, v[visit]])) as LeadVisitDims;
 }
 
-/** The visit columns a lead's copy is read from, for a select of traffic_visits. */
-export const VISIT_DIM_COLUMNS = LEAD_VISIT_DIMS.map(([, visit]) => visit);
-
 /**
  * Copies the visit's dimensions onto the leads of `ids` (visit ids, or lead ids) that still wait
  * for them and whose visit is stored: one UPDATE … FROM per 500 ids (SQLite and PostgreSQL alike).
