@@ -8,7 +8,7 @@
  *   every other figure on the overview (engine/traffic/moneyQuery.ts): a sale on the day it was
  *   decided, a return on the day it was made.
  * - A sub-id, landing page or loan kind's leads are the leads stored in the range (the lead's
- *   source2, its visit's landing page, its loan kind); "rejected" is the leads no buyer took,
+ *   source2, its visit's landing page as the lead keeps it, its loan kind); "rejected" is the leads no buyer took,
  *   and acceptance % is sold ÷ (sold + rejected).
  * - A buyer's leads are the leads offered to it in the range (pinged, or posted without a ping),
  *   "rejected" the offered leads it neither bid on nor accepted, acceptance % the rest ÷ offered,
@@ -19,7 +19,7 @@
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
-import { cellsFor, dimWhere, moneyBy, type MoneyAsked } from '../traffic/moneyQuery';
+import { cellsFor, dimWhere, moneyBy, withWorkMem, type MoneyAsked } from '../traffic/moneyQuery';
 import { costFigures, type CostFigures } from '../traffic/costMetrics';
 import type { FunnelFilter } from '../traffic/funnelQuery';
 
@@ -55,7 +55,7 @@ export function histogramPercentile(hist: readonly (readonly [number, number])[]
 const LEAD_KEYS = {
   subId: sql<string>`coalesce(l.source2, '')`,
   loanKind: sql<string>`coalesce(l.loan_kind, '')`,
-  landing: sql<string>`coalesce(v.landing_path, '')`,
+  landing: sql<string>`coalesce(l.visit_landing, '')`,
 };
 
 /** The stored leads by landing page, or the query that will have them (the overview's rollups, read meanwhile). */
@@ -65,11 +65,11 @@ const filtered = (f: FunnelFilter) => Object.keys(f).some((k) => k !== 'from' &&
 
 /**
  * Leads stored in the range by sub-id, loan kind and landing page (one grouped query). Unfiltered,
- * with the landing pages' stored leads given (the overview has them from the rollups), the lead's
- * visit is not read at all: the query reads one covering index of the leads.
+ * with the landing pages' stored leads given (the overview has them from the rollups), the leads
+ * are not grouped by landing page: fewer groups, from the same covering index of the leads.
  */
 async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings) {
-  // a filtered question reads the visits anyway: it need not wait for the landing pages' counts
+  // a filtered question groups by the lead's landing page itself: it need not wait for the landing pages' counts
   const landings = filtered(f) ? undefined : await landingsAsked;
   const range = db.selectFrom('leads as l').where('l.created_at', '>=', f.from).where('l.created_at', '<', f.to);
   if (landings && !filtered(f)) {
@@ -79,7 +79,7 @@ async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings)
       .execute();
     return { rows: rows.map((r) => ({ ...r, landing: undefined })), landings };
   }
-  const rows = await dimWhere(range.leftJoin('traffic_visits as v', 'v.id', 'l.visit_id'), f)
+  const rows = await dimWhere(range, f)
     .select((eb) => [
       LEAD_KEYS.subId.as('subId'),
       LEAD_KEYS.loanKind.as('loanKind'),
@@ -96,18 +96,27 @@ const OFFER_LAG_MS = 7 * 86_400_000;
 /** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
 const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
 
+/**
+ * Whether a buyer accepted a lead, over the lead's offers to it (1 or 0), grouped by buyer and lead: each buyer's
+ * offered leads are then its groups, its accepted leads the sum. Counted so rather than by count(distinct …),
+ * which PostgreSQL sorts for, on disk past its work_mem: grouped, both stores hash.
+ */
+const ACCEPTED = sql<number>`max(case when m.outcome in ('bid', 'accepted') then 1 else 0 end)`;
+
 /** Each buyer's offered and accepted leads, and its answered latencies as counts per value, of an unfiltered question (one index of the offers). */
 async function offers(db: Store, f: FunnelFilter) {
   const base = () => db.selectFrom('sale_events as m').where('m.at', '>=', f.from).where('m.at', '<', f.to).where('m.step', 'in', ['ping', 'post']);
   const [counts, latencies] = await Promise.all([
-    base()
-      .where(OFFERED)
-      .select((eb) => [
-        eb.ref('m.buyer_id').as('buyer'),
-        sql<number | string>`count(distinct m.lead_id)`.as('offered'),
-        sql<number | string>`count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)`.as('accepted'),
-      ])
-      .groupBy('m.buyer_id')
+    db
+      .selectFrom(
+        base()
+          .where(OFFERED)
+          .select(['m.buyer_id as buyer', 'm.lead_id', ACCEPTED.as('accepted')])
+          .groupBy(['m.buyer_id', 'm.lead_id'])
+          .as('o'),
+      )
+      .select((eb) => ['o.buyer', eb.fn.countAll<number | string>().as('offered'), eb.fn.sum<number | string>('o.accepted').as('accepted')])
+      .groupBy('o.buyer')
       .execute(),
     base()
       .where('m.latency_ms', 'is not', null)
@@ -120,8 +129,8 @@ async function offers(db: Store, f: FunnelFilter) {
 }
 
 /**
- * A filtered question's stored leads and offers in one statement, so the leads' visits (the filter's
- * dimensions) are looked up once rather than once per query. A lead is offered when its sale runs,
+ * A filtered question's stored leads and offers in one statement, so the leads of the filter are
+ * read once rather than once per query. A lead is offered when its sale runs,
  * right after it is stored (or within minutes, a sale taken up again after a restart): the leads
  * of the range and the week before it, narrowed to the filter, are every offer's candidates; the
  * range's own are the stored leads.
@@ -130,7 +139,6 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
   const leads = dimWhere(
     db
       .selectFrom('leads as l')
-      .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
       .where('l.created_at', '>=', new Date(Date.parse(f.from) - OFFER_LAG_MS).toISOString())
       .where('l.created_at', '<', f.to),
     f,
@@ -138,7 +146,10 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
   // The range's offers are read from their covering index first, then matched to the filter's leads: one hash join,
   // not a look-up of each lead's offers in another index.
   // n2: a buyer's accepted leads, or a latency's value.
-  const { rows } = await sql<{ kind: 'stored' | 'offers' | 'latency'; k1: string; k2: string; k3: string; n1: number | string; n2: number | string }>`
+  // the materialized leads and offers are kept in memory rather than written to disk
+  const rows = await withWorkMem(
+    db,
+    sql<{ kind: 'stored' | 'offers' | 'latency'; k1: string; k2: string; k3: string; n1: number | string; n2: number | string }>`
     with fl as materialized ${leads},
     se as materialized (
       select m.buyer_id, m.lead_id, m.step, m.outcome, m.latency_ms from sale_events as m
@@ -147,11 +158,12 @@ async function filteredLeadsAndOffers(db: Store, f: FunnelFilter) {
     select 'stored' as kind, sub_id as k1, loan_kind as k2, landing as k3, count(*) as n1, 0 as n2 from fl
       where created_at >= ${f.from} group by sub_id, loan_kind, landing
     union all
-    select 'offers', m.buyer_id, '', '', count(distinct m.lead_id), count(distinct case when m.outcome in ('bid', 'accepted') then m.lead_id end)
-      from so as m where ${OFFERED} group by m.buyer_id
+    select 'offers', o.buyer_id, '', '', count(*), sum(o.accepted)
+      from (select m.buyer_id, m.lead_id, ${ACCEPTED} as accepted from so as m where ${OFFERED} group by m.buyer_id, m.lead_id) as o group by o.buyer_id
     union all
     select 'latency', m.buyer_id, '', '', count(*), m.latency_ms
-      from so as m where m.latency_ms is not null and m.outcome <> 'sending' group by m.buyer_id, m.latency_ms`.execute(db);
+      from so as m where m.latency_ms is not null and m.outcome <> 'sending' group by m.buyer_id, m.latency_ms`.compile(db),
+  );
   const of = (kind: string) => rows.filter((r) => r.kind === kind);
   return {
     leads: { rows: of('stored').map((r) => ({ subId: r.k1, loanKind: r.k2, landing: r.k3, n: r.n1 })), landings: undefined },

@@ -15,6 +15,8 @@ import { randomBytes } from 'node:crypto';
 import { isSealed, openText, sealText } from '../keys/sealing';
 import type { LeadCertificatesTable } from './certificates';
 import type { Store, StoreKind } from './db';
+import { copyVisitDims } from './leadVisitDims';
+import { isPostgresStore } from './trafficPartitions';
 
 export interface LeadsTable {
   id: string;
@@ -67,6 +69,15 @@ export interface LeadsTable {
   /** its brand's consent provider when it was stored — trustedform, jornaya or '' — and the certificate URL or token that provider's script gave (migration 020). Optional like certificate_id. */
   consent_provider?: string;
   consent_provider_id?: string;
+  /**
+   * Its visit's brand, campaign, source, landing page and device, copied once the visit is stored
+   * (./leadVisitDims.ts; migration 026); null while it is not. Optional, so leads stored without them stay valid.
+   */
+  visit_brand?: string | null;
+  visit_campaign?: string | null;
+  visit_source?: string | null;
+  visit_landing?: string | null;
+  visit_device?: string | null;
 }
 
 /** pending: due or waiting to retry; delivered: the buyer answered 2xx; rejected: the buyer refused it (4xx), not retried; failed: given up after the last retry. */
@@ -111,7 +122,8 @@ export async function insertLead(
   /** the lead's consent certificate, made once its id is known; stored in the same transaction */
   certificateFor?: (leadId: string) => LeadCertificatesTable,
 ): Promise<{ id: string; created: boolean; sealed?: string; certificateId?: string }> {
-  return db.transaction().execute(async (trx) => {
+  let waiting = false;
+  const stored = await db.transaction().execute(async (trx) => {
     const id = newId('ld');
     const inserted = await trx
       .insertInto('leads')
@@ -127,6 +139,8 @@ export async function insertLead(
         .executeTakeFirstOrThrow();
       return { id: existing.id, created: false, sealed: existing.sealed, certificateId: existing.certificate_id ?? '' };
     }
+    // the visit's dimensions, when the traffic writer has stored the visit already (else it copies them when it does)
+    waiting = !!lead.visit_id && !(await copyVisitDims(trx, 'lead', [id]));
     if (certificateFor) await trx.insertInto('lead_certificates').values(certificateFor(id)).execute();
     if (destinations.length) {
       await trx
@@ -146,6 +160,9 @@ export async function insertLead(
     }
     return { id, created: true };
   });
+  // PostgreSQL: a visit stored by another instance while this lead was, neither seeing the other's rows; copy once more now this lead is committed.
+  if (waiting && isPostgresStore(db)) await copyVisitDims(db, 'lead', [stored.id]);
+  return stored;
 }
 
 export type ClaimedDelivery = LeadDeliveriesTable;

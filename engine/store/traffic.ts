@@ -22,6 +22,7 @@ import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, next
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
 import { DAILY_KEY, writeExperimentCounts, type ExposureInput } from './experiments';
+import { copyVisitDims } from './leadVisitDims';
 
 export type TrafficVisitsTable = VisitRow;
 
@@ -133,7 +134,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
     // The next day's too: the first writer after midnight never waits on DDL.
     await ensureEventPartitions(db, [...days, ...[...days].map(nextDay)]);
   }
-  return db.transaction().execute(async (trx) => {
+  const written = await db.transaction().execute(async (trx) => {
     const newVisits: VisitRow[] = [];
     const unique = [...new Map(batch.visits.map((v) => [v.id, v])).values()];
     for (const part of chunks(unique)) {
@@ -146,6 +147,12 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       const stored = new Set(ids.map((r) => r.id));
       newVisits.push(...part.filter((v) => stored.has(v.id)));
     }
+    // leads stored before their visit take its dimensions now (./leadVisitDims.ts)
+    await copyVisitDims(
+      trx,
+      'visit',
+      newVisits.map((v) => v.id),
+    );
     const dims = new Map<string, Dims>();
     const wanted = [...new Set(batch.events.map((e) => e.visitId).filter(Boolean))];
     for (const part of chunks(wanted, 500)) {
@@ -184,8 +191,16 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
     await writeExperimentCounts(trx, batch.exposures ?? [], marks, dims);
 
     await addToRollups(trx, hourlyIncrements(newVisits, events));
-    return { visits: newVisits.length, events: events.length };
+    return { visits: newVisits, events: events.length };
   });
+  // PostgreSQL: a lead of a new visit committed by another instance meanwhile was not seen above; copy once more now the visits are committed.
+  if (isPostgresStore(db) && written.visits.length)
+    await copyVisitDims(
+      db,
+      'visit',
+      written.visits.map((v) => v.id),
+    );
+  return { visits: written.visits.length, events: written.events };
 }
 
 /** What visits (new ones only) and events (first of their stage only) add to the hourly rollup, one row per key, in key order (pure). */

@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { sealText } from '../keys/sealing';
 import type { Store } from '../store/db';
 import { newId, type LeadsTable } from '../store/leads';
+import { copyVisitDims } from '../store/leadVisitDims';
 import { addToRollups, hourlyIncrements, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
 import type { LeadReturnsTable, LeadSalesTable, SaleEventsTable } from '../store/saleTables';
 import { deviceClass, visitRow, type VisitRow } from '../store/trafficRules';
@@ -306,7 +307,15 @@ async function writeDemoSales(db: Store, sales: DemoSale[]): Promise<void> {
   const { leads, rows, timeline, returns } = demoSaleRows(sales);
   // One transaction: a demo lead is never stored without its final sale (a pending or missing sale is what a live server would sell).
   await db.transaction().execute(async (trx) => {
-    await inChunks(leads, 100, (chunk) => trx.insertInto('leads').values(chunk).execute());
+    await inChunks(leads, 100, async (chunk) => {
+      await trx.insertInto('leads').values(chunk).execute();
+      // the visits are stored (writeDemoTraffic writes each batch's traffic first): the leads copy their dimensions, as insertLead's do
+      await copyVisitDims(
+        trx,
+        'lead',
+        chunk.map((l) => l.id),
+      );
+    });
     await inChunks(rows, 200, (chunk) => trx.insertInto('lead_sales').values(chunk).execute());
     await inChunks(timeline, 200, (chunk) => trx.insertInto('sale_events').values(chunk).execute());
     await inChunks(returns, 200, (chunk) => trx.insertInto('lead_returns').values(chunk).execute());

@@ -9,10 +9,11 @@
  * its refunded price taken off that day's revenue. A sale returned later thus shows on both days:
  * sold (+price) on the first, returned (−price) on the second; revenue is what was kept.
  *
- * Each row is joined to its lead and the lead's visit, and takes the same dimensions its
- * "stored" event took (engine/store/traffic.ts): the visit's brand, campaign, source, landing
- * page and device when the visit is known, else the lead's brand and device and none of the
- * rest; the state from the lead. So a filter or a breakdown splits sales exactly as it splits
+ * Each row is joined to its lead, and takes the same dimensions its "stored" event took
+ * (engine/store/traffic.ts): the visit's brand, campaign, source, landing page and device when the
+ * visit is known — read from the lead's copy of them (engine/store/leadVisitDims.ts), not the visit
+ * itself, so each sale costs one look-up — else the lead's brand and device and none of the rest;
+ * the state from the lead. So a filter or a breakdown splits sales exactly as it splits
  * leads, on SQLite and PostgreSQL alike (only literals in the grouped expressions: PostgreSQL
  * matches GROUP BY to SELECT by their text). The cells also carry the lead's sub-id (source2),
  * loan kind and currency, the sale's buyer, and the leads no buyer took (unsold, on the day that
@@ -44,13 +45,13 @@ export interface MoneyCell extends Record<MoneyDim, string> {
 }
 
 const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
-  brand: sql<string>`coalesce(v.brand, l.brand)`,
-  campaign: sql<string>`coalesce(v.campaign, '')`,
-  source: sql<string>`coalesce(v.source, '')`,
-  landing: sql<string>`coalesce(v.landing_path, '')`,
+  brand: sql<string>`coalesce(l.visit_brand, l.brand)`,
+  campaign: sql<string>`coalesce(l.visit_campaign, '')`,
+  source: sql<string>`coalesce(l.visit_source, '')`,
+  landing: sql<string>`coalesce(l.visit_landing, '')`,
   // as serverEvents.ts stateDim: a two-letter code, upper-case; '' for the longer region codes
   state: sql<string>`case when length(l.state) = 2 then upper(l.state) else '' end`,
-  device: sql<string>`coalesce(v.device, l.device)`,
+  device: sql<string>`coalesce(l.visit_device, l.device)`,
   // the lead's sub-id, as the quality page reads it
   subId: sql<string>`coalesce(l.source2, '')`,
   loanKind: sql<string>`coalesce(l.loan_kind, '')`,
@@ -62,7 +63,7 @@ const DIM_SQL: Record<MoneyDim, RawBuilder<string>> = {
 
 const FILTERS = ['brand', 'campaign', 'source', 'landing', 'device'] as const;
 
-/** A query over a lead (`l`) and its visit (`v`) narrowed to the filter's values, as the money cells are. */
+/** A query over leads (`l`) narrowed to the filter's values, as the money cells are. */
 export function dimWhere<Q extends { where(lhs: RawBuilder<string>, op: '=', rhs: string): Q }>(q: Q, f: FunnelFilter): Q {
   for (const d of FILTERS) {
     const value = f[d];
@@ -82,7 +83,7 @@ interface MoneyRows {
  * The money query's rows by `bucket` and the kept dimensions (the others ''); with `sets`, PostgreSQL
  * groups once per set (GROUPING SETS: each row grouped by the bucket, the currency and one of the
  * sets' dimensions, which it names in `set`), so each reader gets a few rows instead of every
- * combination of dimensions, and the join to the leads and their visits is still read once.
+ * combination of dimensions, and the join to the leads is still read once.
  */
 async function moneyRows(
   db: Store,
@@ -127,7 +128,6 @@ async function moneyRows(
   let sales = db
     .selectFrom('lead_sales as m')
     .innerJoin('leads as l', 'l.id', 'm.lead_id')
-    .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
     .where('m.status', 'in', ['sold', 'returned', 'unsold'])
     .where('m.decided_at', '>=', from)
     .where('m.decided_at', '<', to);
@@ -135,7 +135,6 @@ async function moneyRows(
   let returns = db
     .selectFrom('lead_returns as m')
     .innerJoin('leads as l', 'l.id', 'm.lead_id')
-    .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
     .where('m.created_at', '>=', from)
     .where('m.created_at', '<', to);
   sales = dimWhere(sales, f);
@@ -146,13 +145,7 @@ async function moneyRows(
   }
   // Grouping sets: PostgreSQL hashes every set's groups in one pass when it has the memory to (its estimate of the groups
   // is far above the few thousand there are); with the default 4 MB it sorts the joined rows once per set, on one core.
-  const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> =>
-    !sets
-      ? q.execute()
-      : db.transaction().execute(async (trx) => {
-          await sql`set local work_mem = '64MB'`.execute(trx);
-          return (await trx.executeQuery(q.compile())).rows;
-        });
+  const run = <R>(q: { compile(): CompiledQuery<R>; execute(): Promise<R[]> }): Promise<R[]> => (!sets ? q.execute() : withWorkMem(db, q.compile()));
   const [sold, back] = await Promise.all([
     run(
       sales
@@ -179,6 +172,19 @@ async function moneyRows(
     ),
   ]);
   return { sold, back } as MoneyRows;
+}
+
+/**
+ * Runs a query with PostgreSQL's work_mem raised to 64 MB for its own transaction (SQLite: as it is), for the
+ * console's few large aggregates: with the default 4 MB PostgreSQL sorts where it could hash, and writes
+ * materialized intermediate rows to disk.
+ */
+export async function withWorkMem<R>(db: Store, query: CompiledQuery<R>): Promise<R[]> {
+  if (!isPostgresStore(db)) return (await db.executeQuery(query)).rows;
+  return db.transaction().execute(async (trx) => {
+    await sql`set local work_mem = '64MB'`.execute(trx);
+    return (await trx.executeQuery(query)).rows;
+  });
 }
 
 /** The rows summed into cells, in the converter's currency when given (a currency it has no rate for left out). */

@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import type { Store } from '../../engine/store/db';
 import { eventRow, refreshPlannerStatistics } from '../../engine/store/traffic';
 import { stageOf } from '../../engine/store/trafficRules';
+import { visitDimsOf } from '../../engine/store/leadVisitDims';
 import { ensureEventPartitions, isPostgresStore } from '../../engine/store/trafficPartitions';
 import { DAILY_DIMS } from '../../engine/store/migrations/006_traffic_daily';
 import { PAIR_DIMS, PAIR_FILTER_DIMS } from '../../engine/store/migrations/009_traffic_daily_pairs';
@@ -228,7 +229,8 @@ export async function loadDemoTraffic(db: Store, target: { file: string } | { ur
         const wait = sink.add(table, row);
         if (wait) await wait;
       }
-      if (visit.sale && sales.push(visit.sale) >= 1000) await flushSales();
+      // the lead with its copy of the visit's dimensions, as the writer copies them from the stored visit (engine/store/leadVisitDims.ts)
+      if (visit.sale && sales.push({ ...visit.sale, lead: { ...visit.sale.lead, ...visitDimsOf(visit.visit) } }) >= 1000) await flushSales();
       if (o.onProgress && totals.visits % 50_000 === 0) o.onProgress({ events: totals.events, leads: totals.leads, visits: totals.visits });
     }
     await flushSales();
