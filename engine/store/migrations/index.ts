@@ -32,7 +32,7 @@ import * as m022 from './022_console_money';
 import * as m023 from './023_experiment_exposures';
 import * as m024 from './024_alert_rule_params';
 import * as m025 from './025_exposure_retention';
-import * as m026 from './026_lead-dims_visit_dims';
+import * as m026 from './026_lead_visit_dims';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -63,7 +63,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['023_experiment_exposures', m023],
   ['024_alert_rule_params', m024],
   ['025_exposure_retention', m025],
-  ['026_lead-dims_visit_dims', m026],
+  ['026_lead_visit_dims', m026],
 ];
 
 export const migrationProvider: MigrationProvider = {
