@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { newId } from '../../engine/store/leads';
+import { copyVisitDims } from '../../engine/store/leadVisitDims';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
 import { leadRow } from '../support/leadRow';
@@ -63,6 +64,8 @@ test.beforeAll(async () => {
         ...leadRow({ email: leadEmail, phone: '5125550177', last_name: '=HYPERLINK("http://evil.example","x")', visit_id: visits[0]!.id }),
       })
       .execute();
+    // its visit is stored already: the lead takes the visit's campaign, source and device as insertLead does
+    await copyVisitDims(db, 'lead', [leadId]);
     await db
       .insertInto('lead_sales')
       .values({
