@@ -27,9 +27,7 @@ export function warmUpCountOf(env: Record<string, string | undefined>): { count:
 export function warmUpPages(door: Door, count: number): { page: string; host: string }[] {
   const sources = [...door.catalog.brands.values()].flatMap((loaded) => {
     const host = loaded.brand.hosts[0];
-    // a route's pages spread over its first parameter (a city route's first pages: one city of each state), so the pages
-    // warm what a page of each state builds once (its cities sorted, their positions), not only the code
-    return host ? loaded.routes.map((route) => ({ host, paths: routePaths(loaded, route, undefined, { spread: true }) })) : [];
+    return host ? loaded.routes.map((route) => ({ host, paths: routePaths(loaded, route) })) : [];
   });
   const out: { page: string; host: string }[] = [];
   const seen = new Set<string>();

@@ -17,12 +17,8 @@ export const SITEMAP_MAX_URLS = 50_000;
 
 type Assignment = Partial<Record<ParamKind, string>>;
 
-/**
- * Every assignment of a route's parameters the table can enumerate (none for content-decided ones).
- * `spread`: the first parameter's values in turn (every state's first city, then every state's
- * second city, …) rather than one value's assignments after the other, so that the first few span it.
- */
-function* expand(route: CompiledRoute, loaded: LoadedBrand, spread = false): Generator<Assignment> {
+/** Every assignment of a route's parameters the table can enumerate (none for content-decided ones). */
+function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignment> {
   const kinds = route.params.filter((k) => k !== OPTIONAL_PARAM);
   const enumerators = kinds.map((k) => ROUTE_PARAMS[k] as RouteParamKind);
   if (enumerators.some((def) => def.sitemap === 'content')) return; // the content store decides (contentPaths)
@@ -39,31 +35,15 @@ function* expand(route: CompiledRoute, loaded: LoadedBrand, spread = false): Gen
     if (values === 'content') return;
     for (const v of values({ brand, assigned: acc, ...(state ? { state } : {}) })) yield* step(i + 1, { ...acc, [kinds[i]!]: v.value }, v.state ?? state);
   }
-  if (!spread || !kinds.length || enumerators[0]!.sitemap === 'content') return yield* step(0, {});
-  const first = enumerators[0]!.sitemap;
-  const each = [...first({ brand, assigned: {} })].map((v) => step(1, { [kinds[0]!]: v.value }, v.state));
-  while (each.length)
-    for (let i = 0; i < each.length;) {
-      const next = each[i]!.next();
-      if (next.done) each.splice(i, 1);
-      else {
-        yield next.value;
-        i++;
-      }
-    }
+  yield* step(0, {});
 }
 
 const fillPath = (pattern: string, values: Assignment): string =>
   pattern.replace(/\/\{page\?\}$/, values.page ? `/${values.page}` : '').replace(/\{(\w+)\}/g, (_, k: ParamKind) => values[k] ?? '');
 
 /** The paths of one route of the brand that resolve, as the sitemap lists them, one at a time (a route's cities are many). */
-export function* routePaths(
-  loaded: LoadedBrand,
-  route: CompiledRoute,
-  skip: (path: string) => boolean = () => false,
-  { spread = false } = {},
-): Generator<string> {
-  for (const values of expand(route, loaded, spread)) {
+export function* routePaths(loaded: LoadedBrand, route: CompiledRoute, skip: (path: string) => boolean = () => false): Generator<string> {
+  for (const values of expand(route, loaded)) {
     const path = fillPath(route.path, values);
     if (!skip(path) && matchPath(loaded, path)) yield path;
   }
