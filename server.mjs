@@ -46,6 +46,7 @@ import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
+import { deferNextConfigModules } from './engine/process/nextConfigModules.mjs';
 
 const dev = process.argv.includes('--dev');
 // Next reads NODE_ENV as its modules load, so it is set before Next is imported.
@@ -79,7 +80,11 @@ async function builtNextConfig() {
   return { ...rest, cacheMaxMemorySize: 0 };
 }
 const builtConfig = await builtNextConfig();
-if (builtConfig) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig);
+if (builtConfig) {
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig);
+  // the code that reads and checks a next.config file loads only if something uses it (engine/process/nextConfigModules.mjs)
+  deferNextConfigModules();
+}
 const { default: next } = await import('next');
 // Pages render with React's Node build rather than its edge build (engine/http/reactRenderer.mjs).
 choosePagesRenderer();

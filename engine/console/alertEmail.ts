@@ -4,8 +4,10 @@
  * commas). Each alert that opens or resolves is queued as an e-mail beside its webhook message and
  * delivered by the same retrying loop (./alerts.ts deliverDue). The URL's credentials stay on the
  * server: the console names the host only.
+ * nodemailer is imported when a message is sent, not with this module: the alert worker starts
+ * with every server, most of which never send an e-mail, and nodemailer (with its MIME type table)
+ * is ~250 KB of JavaScript an idle server would otherwise hold.
  */
-import { createTransport } from 'nodemailer';
 
 export interface Smtp {
   url: string;
@@ -41,6 +43,7 @@ export function smtpHost(smtp: Smtp): string {
 export async function sendEmail(smtp: Smtp, body: string): Promise<Sent> {
   const { text, alert } = JSON.parse(body) as { text: string; alert: { state: string; message: string; kind: string; subject: string; at: string } };
   const ms = smtp.timeoutMs ?? 10_000;
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({ url: smtp.url, connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
   try {
     await transport.sendMail({

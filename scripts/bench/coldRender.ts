@@ -19,6 +19,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { WARM_UP_PAGES_DEFAULT } from '../../engine/frontDoor/warmUp';
 import { get, kb, median, rps, stopServer, type BenchContext, type Row } from './context';
 import { startFloor, treeCpuSeconds, visibleHtml } from './nextFloor';
 import { SAME_BYTES_FILE, writeSameBytesFile } from './throughput';
@@ -160,7 +161,7 @@ function firstPagesRow(
   const pages = first.latencies.length;
   const atStart = start.warmUp?.rendered
     ? `the server rendered ${start.warmUp.rendered} pages of every brand and template at start, before it accepted connections (WARM_UP_PAGES=${start.warmUp.asked}, ${start.warmUp.ms} ms; neither stored nor sent; the ${start.brandPagesWarmed} of them on the bench's brand left out of its pages)`
-    : 'no warm-up at start (WARM_UP_PAGES unset or 0, the default)';
+    : `no warm-up at start (WARM_UP_PAGES=${start.warmUp?.asked ?? 0}; the default is ${WARM_UP_PAGES_DEFAULT})`;
   return {
     figure: 'cold render, first 400 pages ÷ warm rate',
     measured: `${ratio.toFixed(2)}× (first ${pages}: ${first.cpuMs.toFixed(2)} ms CPU a page, ${first.perSecond.toFixed(0)} pages/s, p50 ${median(first.latencies).toFixed(0)} ms; warm ${warmCpu.toFixed(2)} ms CPU, ${median(warm.map((r) => r.perSecond)).toFixed(0)} pages/s)`,

@@ -5,7 +5,7 @@
  * - at start: RSS (/proc VmRSS, the process and its children) 5 s after the server first accepts a
  *   connection, nothing asked of it (no page rendered by a visitor). Ours accepts connections only
  *   once its start-up work is done, which counts: one 404 rendered in process to learn the error
- *   page's script hashes and, with WARM_UP_PAGES set (off by default), the render path's warm-up (server.mjs);
+ *   page's script hashes and, unless WARM_UP_PAGES is 0, the render path's warm-up (server.mjs; the row says which);
  * - after one page of each brand: the home page of every brand, one at a time (the stock app its
  *   one page as many times), RSS 5 s after the last;
  * - after a warm-up (below).
@@ -20,6 +20,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { WARM_UP_PAGES_DEFAULT, warmUpCountOf } from '../../engine/frontDoor/warmUp';
 import { accepting } from '../../tests/support/accepting';
 import { get, startServer, stopServer, type BenchContext, type Row } from './context';
 import { buildMinimalApp } from './firstLoadJs';
@@ -124,11 +125,17 @@ async function readEverySitemap(root: string, port: number): Promise<{ files: nu
  */
 const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 30) * 1000;
 
-/** What the server's start-up warm-up was in this run (server.mjs, WARM_UP_PAGES from the bench's environment). */
-const warmUpSaid = () =>
-  !Number(process.env.WARM_UP_PAGES ?? 0)
-    ? 'no render-path warm-up (WARM_UP_PAGES unset or 0, the default)'
-    : `the render path warmed up with ${process.env.WARM_UP_PAGES} pages of every brand, neither stored nor sent (WARM_UP_PAGES)`;
+/** What the server's start-up warm-up was in this run: WARM_UP_PAGES from the bench's environment, read as server.mjs reads it (its default when unset). */
+const warmUpSaid = () => {
+  const asked = warmUpCountOf(process.env);
+  const count = 'count' in asked ? asked.count : 0;
+  const how = process.env.WARM_UP_PAGES?.trim()
+    ? `WARM_UP_PAGES=${process.env.WARM_UP_PAGES.trim()}`
+    : `WARM_UP_PAGES unset: the default, ${WARM_UP_PAGES_DEFAULT}`;
+  return count
+    ? `the render path warmed up with ${count} pages of every brand and template, neither stored nor sent (${how})`
+    : `no render-path warm-up (${how})`;
+};
 
 const settled = async (pid: number) => {
   await new Promise((r) => setTimeout(r, SETTLE_MS));
