@@ -108,7 +108,18 @@ export interface FormTracesTable {
   created_at: string;
 }
 
-export const newId = (prefix: string): string => `${prefix}_${Date.now().toString(36)}${randomBytes(8).toString('hex')}`;
+/*
+ * Ids sort in the order they were made: the time, then a per-process count, then random bytes. Two
+ * leads with the same contact made in the same millisecond are told apart by id (the earlier one is
+ * the original, the other the duplicate: engine/store/sales.ts seenBefore), so within a process the
+ * one stored first must also sort first.
+ */
+let idSeq = 0;
+export const newId = (prefix: string): string => {
+  idSeq = (idSeq + 1) % 36 ** 3;
+  // as long as before (28 characters for a lead), so the operators' tables show it whole
+  return `${prefix}_${Date.now().toString(36)}${idSeq.toString(36).padStart(3, '0')}${randomBytes(7).toString('hex')}`;
+};
 
 /**
  * Stores a lead with an outbox row per destination, once per (brand, idempotencyKey). When the

@@ -123,7 +123,13 @@ describe.each(stores.kinds('currencies.sqlite'))('%s', (_kind, options) => {
     const total = rows.at(-1)!;
     const leads = rows.slice(0, -1);
     const cents = (text: string | undefined) => Math.round(Number(text || 0) * 100);
-    expect(leads.filter((r) => r.currency === 'CAD').map((r) => [r.price, r.price_converted, r.rate])).toEqual([
+    // leads made in the same instant come in id order, which is random within a millisecond: compare as sorted
+    expect(
+      leads
+        .filter((r) => r.currency === 'CAD')
+        .map((r) => [r.price, r.price_converted, r.rate])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
       ['10.01', '7.31', '1 CAD = 0.730000 USD'],
       ['10.01', '7.31', '1 CAD = 0.730000 USD'],
       ['50.00', '36.50', '1 CAD = 0.730000 USD'],
