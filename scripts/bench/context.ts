@@ -42,7 +42,9 @@ export type RowProducer = (ctx: BenchContext) => Promise<Row[]>;
 
 /** `ready: false` returns once the process is spawned, without asking it for anything (idleMemory.ts waits for a connection itself). */
 export async function startServer(cwd: string, port: number, env: Record<string, string> = {}, { ready = true } = {}): Promise<ChildProcess> {
-  const [cmd, args] = existsSync(join(cwd, 'server.mjs')) ? ['node', ['server.mjs']] : ['npx', ['next', 'start', '-p', String(port)]];
+  // BENCH_NODE_ARGS: node's own flags for our server (V8 flags such as the young generation's size cannot go in NODE_OPTIONS)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const [cmd, args] = existsSync(join(cwd, 'server.mjs')) ? ['node', [...nodeArgs, 'server.mjs']] : ['npx', ['next', 'start', '-p', String(port)]];
   const child = spawn(cmd, args, {
     cwd,
     stdio: 'ignore',

@@ -2,6 +2,11 @@
  * The editor stays responsive on the largest page of the catalog (a brand's own layout of 20
  * blocks, usbadcreditloans' state page): reordering blocks by keyboard, undoing and redoing never
  * holds the main thread for more than 200 ms at a time.
+ *
+ * A task is measured by the CPU time the renderer's main thread spent in it (the trace's `tdur`),
+ * not its wall time: on a loaded 2-core machine a task's wall time is mostly waiting for a core
+ * (a 445 ms task seen at load 11 was the same work as a quiet machine's 60 ms one), so a wall-time
+ * limit would follow the machine, not the editor.
  */
 import { expect, test } from '@playwright/test';
 import { addUser, clearNetworkAttempts, signIn } from './console.fixtures';
@@ -9,7 +14,27 @@ import { openStudio } from './studio.fixtures';
 
 test.beforeAll(clearNetworkAttempts);
 
-test('reorder, undo and redo on the largest page leave no main-thread task over 200 ms', async ({ page }) => {
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** The renderers' main-thread tasks of a Chromium trace (the preview iframe is same-origin: the same thread), longest first: [wall ms, CPU ms]. */
+function mainThreadTasks(trace: Buffer): [number, number][] {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  return events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && mains.has(`${e.pid}:${e.tid}`) && e.dur !== undefined && e.tdur !== undefined)
+    .map((e): [number, number] => [e.dur! / 1000, e.tdur! / 1000])
+    .sort((a, b) => b[1] - a[1]);
+}
+
+test('reorder, undo and redo on the largest page leave no main-thread task over 200 ms of CPU', async ({ page, browser }) => {
   test.setTimeout(120_000);
   await signIn(page, addUser('editor'));
   await openStudio(page, '/studio/usbadcreditloans');
@@ -17,18 +42,7 @@ test('reorder, undo and redo on the largest page leave no main-thread task over 
   await page.getByLabel('Page', { exact: true }).selectOption({ label: '/{loanType}/location/{state}' });
   const blocks = page.locator('fieldset[data-pointer="/layouts/ubc-location-state/blocks"] > ol > li');
   await expect(blocks).toHaveCount(20);
-  await page.evaluate(() => {
-    const w = window as unknown as { longTasks: number[]; longTaskWhere: string[] };
-    w.longTasks = [];
-    w.longTaskWhere = [];
-    new PerformanceObserver((list) =>
-      list.getEntries().forEach((e) => {
-        w.longTasks.push(e.duration);
-        const a = (e as unknown as { attribution?: { containerType?: string; containerSrc?: string }[] }).attribution?.[0];
-        w.longTaskWhere.push(`${Math.round(e.duration)} ${e.name} ${a?.containerType ?? ''} ${a?.containerSrc?.slice(0, 30) ?? ''}`);
-      }),
-    ).observe({ type: 'longtask' });
-  });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   const names = () => blocks.evaluateAll((lis) => lis.map((li) => li.querySelector('span.font-medium')?.textContent));
   const before = await names();
   await page.locator(`[id$="-handle-10"]`).first().focus();
@@ -42,8 +56,13 @@ test('reorder, undo and redo on the largest page leave no main-thread task over 
   await expect.poll(names).toEqual(before);
   for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Redo' }).click();
   await expect.poll(async () => (await names())[5]).toBe(before[10]);
-  const tasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
-  console.log(`long tasks (ms): ${tasks.map((t) => Math.round(t)).join(', ') || 'none'}`);
-  console.log(await page.evaluate(() => (window as unknown as { longTaskWhere: string[] }).longTaskWhere.join('\n')));
-  expect(Math.max(0, ...tasks)).toBeLessThanOrEqual(200);
+  const tasks = mainThreadTasks(await browser.stopTracing());
+  expect(tasks.length, "the trace holds the main thread's tasks").toBeGreaterThan(0);
+  console.log(
+    `longest main-thread tasks (ms CPU / wall): ${tasks
+      .slice(0, 6)
+      .map(([wall, cpu]) => `${Math.round(cpu)}/${Math.round(wall)}`)
+      .join(', ')}`,
+  );
+  expect(tasks[0]![1]).toBeLessThanOrEqual(200);
 });

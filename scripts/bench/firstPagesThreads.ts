@@ -1,0 +1,74 @@
+/**
+ * Where a just-started server's first pages spend CPU, by thread: the main thread (rendering, in
+ * bytecode until V8 has compiled it) against V8's and libuv's worker threads (compiling, GC),
+ * for the first 400 never-requested pages and for 400 more after a 2,000-page warm-up, and how many
+ * young and full collections each span ran (--trace-gc). Prints one line per span. Used to decide
+ * what the first pages pay for; not a bench row.
+ *   BENCH_NODE_ARGS='…' npx tsx scripts/bench/firstPagesThreads.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { render, sitemapPaths, spread } from './coldRender';
+import { get } from './context';
+
+const root = join(import.meta.dirname, '../..');
+const port = Number(process.env.BENCH_PORT ?? 3230);
+mkdirSync(join(root, '.bench'), { recursive: true });
+
+function threads(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const key = tid === String(pid) ? 'main' : name.replace(/\d+$/, '');
+      out.set(key, (out.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+const diff = (a: Map<string, number>, b: Map<string, number>, pages: number) =>
+  [...b]
+    .map(([k, v]) => [k, (v - (a.get(k) ?? 0)) / pages] as const)
+    .filter(([, v]) => v > 0.005)
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(', ');
+
+const log = join(root, '.bench/first-pages-gc.log');
+// stdout to a file for --trace-gc's lines (startServer discards it)
+const child = spawn('node', [...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), '--trace-gc', 'server.mjs'], {
+  cwd: root,
+  stdio: ['ignore', openSync(log, 'w'), 'inherit'],
+  detached: true,
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), LOANSITES_DB_FILE: join(root, '.bench/bench.sqlite'), DATABASE_URL: '' },
+});
+for (let i = 0; i < 150; i++) {
+  if ((await get(port, 'ipaydayloans.localhost', '/static/ping.txt').catch(() => undefined))?.status) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+const ctx = { port, host: 'ipaydayloans.localhost' };
+const all = await sitemapPaths(ctx);
+const urls = spread(all, 3000);
+const gcs = () => {
+  const text = readFileSync(log, 'utf8');
+  return { scavenge: (text.match(/Scavenge/g) ?? []).length, mark: (text.match(/Mark-Compact|Mark-sweep/gi) ?? []).length };
+};
+const span = async (name: string, list: string[]) => {
+  const t0 = threads(child.pid!);
+  const g0 = gcs();
+  const r = await render(ctx, list, child.pid!);
+  const t1 = threads(child.pid!);
+  const g1 = gcs();
+  console.log(
+    `${name}: ${r.cpuMs.toFixed(2)} ms CPU a page (${diff(t0, t1, list.length)}); scavenges ${g1.scavenge - g0.scavenge}, full GCs ${g1.mark - g0.mark}`,
+  );
+};
+await span('first 400', urls.slice(0, 400));
+await render(ctx, urls.slice(400, 2400));
+await span('after 2,400', urls.slice(2400, 2800));
+process.kill(-child.pid!, 'SIGTERM');
