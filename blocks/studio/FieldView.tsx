@@ -5,7 +5,7 @@
  * handle, or by dragging the handle. Every control is a native one, so the keyboard and screen
  * readers work as the browser made them; every target is at least 44 px tall on a phone.
  */
-import { memo, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../../engine/browser/colors';
 import type { Patch, Path } from '../../engine/browser/studio/patches';
 import type { PlacedProblem } from '../../engine/browser/studio/problemFields';
@@ -261,6 +261,15 @@ function Group({ field, list, children }: { field: Field; list: PlacedProblem[] 
 function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewProps & { field: Extract<Field, { kind: 'array' }> }) {
   const [dragging, setDragging] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState('');
+  // The handle to focus once a move is on the page: focused as the move commits (a layout effect),
+  // not at the next frame, so that an arrow key pressed right after lands on the moved entry's
+  // handle and not on the entry that took its old place (which it would move back).
+  const focusAfterMove = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (focusAfterMove.current === undefined) return;
+    document.getElementById(`${field.id}-handle-${focusAfterMove.current}`)?.focus();
+    focusAfterMove.current = undefined;
+  });
   const list = problems.get(field.id);
   const count = field.items.length;
   const move = (from: number, to: number) => {
@@ -268,7 +277,7 @@ function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewPr
     actions.patch([{ op: 'move', path: [...field.path, to], from }]);
     setAnnounce(`${field.items[from]!.label} moved to position ${to + 1} of ${count}.`);
     // the handle of the moved entry keeps the focus, so arrow keys go on moving it
-    requestAnimationFrame(() => document.getElementById(`${field.id}-handle-${to}`)?.focus());
+    focusAfterMove.current = to;
   };
   const onKey = (i: number) => (e: KeyboardEvent) => {
     if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {

@@ -54,19 +54,36 @@ for (let i = 0; i < 150; i++) {
 const ctx = { port, host: 'ipaydayloans.localhost' };
 const all = await sitemapPaths(ctx);
 const urls = spread(all, 3000);
-const gcs = () => {
-  const text = readFileSync(log, 'utf8');
-  return { scavenge: (text.match(/Scavenge/g) ?? []).length, mark: (text.match(/Mark-Compact|Mark-sweep/gi) ?? []).length };
+/** What V8 logged during a span: collections (--trace-gc), and with --trace-opt/--trace-deopt in BENCH_NODE_ARGS the compilations by tier and the deoptimisations. */
+const logged = (from: number, to: number) => {
+  const text = readFileSync(log).subarray(from, to).toString('utf8');
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  const compiled = [...text.matchAll(/\[completed compiling \S+ <JSFunction ([^ >]*)(?: \(sfi = \w+\))?> \(target (\w+)\)/g)];
+  const top = new Map<string, number>();
+  for (const m of compiled) top.set(m[1] || '(anonymous)', (top.get(m[1] || '(anonymous)') ?? 0) + 1);
+  return [
+    `scavenges ${count(/Scavenge/g)}, full GCs ${count(/Mark-Compact|Mark-sweep/gi)}`,
+    compiled.length
+      ? `compiled: Maglev ${compiled.filter((m) => m[2] === 'MAGLEV').length}, TurboFan ${compiled.filter((m) => m[2] === 'TURBOFAN_JS' || m[2] === 'TURBOFAN').length}`
+      : '',
+    count(/\[bailout|deoptimiz/gi) ? `deopts ${count(/\[bailout \(kind/g)}` : '',
+    compiled.length
+      ? `most compiled: ${[...top]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, Number(process.env.TOP_COMPILED ?? 8))
+          .map(([k, v]) => `${k}×${v}`)
+          .join(' ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
 };
 const span = async (name: string, list: string[]) => {
   const t0 = threads(child.pid!);
-  const g0 = gcs();
+  const from = readFileSync(log).length;
   const r = await render(ctx, list, child.pid!);
   const t1 = threads(child.pid!);
-  const g1 = gcs();
-  console.log(
-    `${name}: ${r.cpuMs.toFixed(2)} ms CPU a page (${diff(t0, t1, list.length)}); scavenges ${g1.scavenge - g0.scavenge}, full GCs ${g1.mark - g0.mark}`,
-  );
+  console.log(`${name}: ${r.cpuMs.toFixed(2)} ms CPU a page (${diff(t0, t1, list.length)}); ${logged(from, readFileSync(log).length)}`);
 };
 await span('first 400', urls.slice(0, 400));
 await render(ctx, urls.slice(400, 2400));
