@@ -68,7 +68,10 @@ export async function startStandInBuyer(
       displayName: `Stand-in ${id}`,
       mode: opts.mode ?? 'ping-post',
       endpoints: opts.mode === 'direct-post' ? { post: `${buyer.origin}/post` } : { ping: `${buyer.origin}/ping`, post: `${buyer.origin}/post` },
-      timeouts: { pingMs: 1000, postMs: 1500 },
+      // The longest waits a buyer may ask for: a stand-in answers at once, but it runs in the test's
+      // own process, which a loaded machine (CI beside other suites) can hold past a second, and an
+      // answer that came late is a refusal the test did not mean. A test of a timeout sets its own.
+      timeouts: { pingMs: 3000, postMs: 10_000 },
       secretEnv: `BUYER_${id.toUpperCase().replace(/-/g, '_')}_SECRET`,
       redirectHosts: [`${id}.lender.example`],
       ...extra,

@@ -78,7 +78,9 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const refuser = await buyer(`refuser-${kind.toLowerCase()}`, { ping: 'no-bid' });
     const cheap = await buyer(`cheap-${kind.toLowerCase()}`, { ping: { bid: 2 } });
     const all = [top, good, silent, broken, huge, typed, refuser, cheap];
-    const buyers = documents(...all.map((b) => b.document(b === cheap ? { price: { floor: 5 } } : {})));
+    const buyers = documents(
+      ...all.map((b) => b.document(b === cheap ? { price: { floor: 5 } } : b === silent ? { timeouts: { pingMs: 1000, postMs: 1500 } } : {})),
+    );
     const leadId = await storeLead(db);
 
     const result = await runSale(db, leadId, deps(buyers));
