@@ -36,9 +36,10 @@ export interface LeadRow {
 const likePrefix = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
 
 /**
- * The filter as one condition on `leads` (the sale and the visit by subquery, so the list and the
- * CSV export, whose joins differ, apply exactly the same rows). Campaign and source are the
- * lead's visit's, as on the overview (engine/traffic/moneyQuery.ts).
+ * The filter as one condition on `leads` (the sale by subquery, so the list and the CSV export,
+ * whose joins differ, apply exactly the same rows). Campaign and source are the lead's visit's,
+ * read from the lead's copy of them (engine/store/leadVisitDims.ts) as the overview reads them
+ * (engine/traffic/moneyQuery.ts): no visit, or one not stored yet, matches no campaign.
  */
 export function leadFilterWhere(f: LeadFilter) {
   return (eb: ExpressionBuilder<Database, 'leads'>) => {
@@ -60,19 +61,8 @@ export function leadFilterWhere(f: LeadFilter) {
           eb.selectFrom('lead_sales').select('lead_sales.lead_id').whereRef('lead_sales.lead_id', '=', 'leads.id').where('lead_sales.buyer_id', '=', f.buyer),
         ),
       );
-    for (const key of ['campaign', 'source'] as const) {
-      const value = f[key];
-      if (value)
-        all.push(
-          eb.exists(
-            eb
-              .selectFrom('traffic_visits')
-              .select('traffic_visits.id')
-              .whereRef('traffic_visits.id', '=', 'leads.visit_id')
-              .where(`traffic_visits.${key}`, '=', value),
-          ),
-        );
-    }
+    if (f.campaign) all.push(eb('leads.visit_campaign', '=', f.campaign));
+    if (f.source) all.push(eb('leads.visit_source', '=', f.source));
     const s = f.search;
     if (s && s.prefix) all.push(sql<SqlBool>`${sql.ref(`leads.${s.column}`)} like ${likePrefix(s.value)} escape '\\'`);
     else if (s) all.push(eb(`leads.${s.column}`, '=', s.value));

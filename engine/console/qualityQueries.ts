@@ -31,8 +31,8 @@ export async function qualityBreakdown(db: Store, range: { from: string; to: str
   let q = db
     .selectFrom('lead_screening as s')
     .innerJoin('leads as l', 'l.id', 's.lead_id')
-    .leftJoin('traffic_visits as v', 'v.id', 'l.visit_id')
-    .select(['l.source', 'l.source2', 'v.campaign', 's.score', 's.band', 's.codes'])
+    // the campaign from the lead's copy of its visit's (engine/store/leadVisitDims.ts), as the overview reads it
+    .select(['l.source', 'l.source2', 'l.visit_campaign as campaign', 's.score', 's.band', 's.codes'])
     .where('s.created_at', '>=', range.from)
     .where('s.created_at', '<', range.to);
   if (range.brand) q = q.where('l.brand', '=', range.brand);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
+import { copyVisitDims } from '../../engine/store/leadVisitDims';
 import { leadRow } from '../support/leadRow';
 import { expectNoAxeViolations } from './helpers';
 import { addUser, clearNetworkAttempts, CONSOLE, run, signIn, withStore } from './console.fixtures';
@@ -54,6 +55,12 @@ test.beforeAll(async () => {
         })
         .execute();
     }
+    // written straight into the table: the leads take their visit's campaign as insertLead gives it them
+    await copyVisitDims(
+      db,
+      'lead',
+      Array.from({ length: 12 }, (_, i) => leadId(i)),
+    );
   });
 });
 

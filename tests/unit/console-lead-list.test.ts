@@ -12,6 +12,7 @@ import { listLeadsPage } from '../../engine/console/leadQueries';
 import type { Role } from '../../engine/console/roles';
 import type { Store } from '../../engine/store/db';
 import { writeTraffic } from '../../engine/store/traffic';
+import { copyVisitDims } from '../../engine/store/leadVisitDims';
 import { visitRow } from '../../engine/store/trafficRules';
 import { leadRow } from '../support/leadRow';
 import { bothStores, migratedStore } from '../support/bothStores';
@@ -132,6 +133,8 @@ describe.each(stores.kinds('lead-list.sqlite'))('%s: the leads list', (_kind, op
         })
         .execute();
     }
+    // written straight into the table, so the lead's copy of its visit's campaign and source is made as insertLead makes it
+    await copyVisitDims(store, 'lead', ids);
   };
 
   it('selects what each filter names and nothing else', async () => {
