@@ -49,7 +49,7 @@ export default function ExportsPage(props: Props) {
         Leads (CSV)
       </h2>
       <p className="mb-4 max-w-2xl">
-        {`One line a lead, with its personal data, source and sale. Cells a spreadsheet would run as a formula start with an apostrophe. At most ${EXPORT_MAX.toLocaleString('en-US')} leads at once; every export is recorded in the audit log.`}
+        {`One line a lead made in the range (when the borrower sent the form), with its personal data, source and sale, whenever the sale was decided: the overview and the buyers page count a sale on the day it was decided. Cells a spreadsheet would run as a formula start with an apostrophe. At most ${EXPORT_MAX.toLocaleString('en-US')} leads at once; every export is recorded in the audit log.`}
       </p>
       <form method="post" action="/api/console/export" aria-labelledby="leads-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
