@@ -2,7 +2,8 @@
  * Where a just-started server's first pages spend CPU, by thread: the main thread (rendering, in
  * bytecode until V8 has compiled it) against V8's and libuv's worker threads (compiling, GC),
  * for the first 400 never-requested pages and for 400 more after a 2,000-page warm-up, and how many
- * young and full collections each span ran (--trace-gc). Prints one line per span. Used to decide
+ * young and full collections each span ran (--trace-gc), with the kernel's share of the CPU and the
+ * minor page faults a page (memory the process maps as it grows). Prints one line per span. Used to decide
  * what the first pages pay for; not a bench row. Also prints the server's RSS 5 s after it listens
  * (anonymous and file-backed), and each span's start and end on the monotonic clock in µs (the
  * clock of a --cpu-prof profile's timestamps, to cut a span out of one). With CLIENT_WARM_UP=N
@@ -29,12 +30,17 @@ function threads(pid: number): Map<string, number> {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const key = tid === String(pid) ? 'main' : name.replace(/\d+$/, '');
       out.set(key, (out.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+      // the kernel's share of all threads (page faults, syscalls): memory a fresh process maps as it grows
+      out.set('system, all threads', (out.get('system, all threads') ?? 0) + Number(f[12]) * 10);
     } catch {
       /* gone */
     }
   }
   return out;
 }
+
+/** The process's minor page faults so far (/proc/<pid>/stat's 10th field). */
+const minorFaults = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[7]);
 
 const diff = (a: Map<string, number>, b: Map<string, number>, pages: number) =>
   [...b]
@@ -93,11 +99,15 @@ const logged = (from: number, to: number) => {
 const span = async (name: string, list: string[]) => {
   const w0 = process.hrtime.bigint();
   const t0 = threads(child.pid!);
+  const f0 = minorFaults(child.pid!);
   const from = readFileSync(log).length;
   const r = await render(ctx, list, child.pid!);
   const t1 = threads(child.pid!);
+  const faults = (minorFaults(child.pid!) - f0) / list.length;
   console.log(`window ${name} ${w0 / 1000n} ${process.hrtime.bigint() / 1000n}`);
-  console.log(`${name}: ${r.cpuMs.toFixed(2)} ms CPU a page (${diff(t0, t1, list.length)}); ${logged(from, readFileSync(log).length)}`);
+  console.log(
+    `${name}: ${r.cpuMs.toFixed(2)} ms CPU a page (${diff(t0, t1, list.length)}); ${faults.toFixed(1)} minor page faults a page; ${logged(from, readFileSync(log).length)}`,
+  );
 };
 if (clientWarmUp && process.env.CLIENT_WARM_UP_BRANDS === 'all') {
   // the same count spread over every other brand's sitemap, in turn, 8 at a time; then CLIENT_WARM_UP_PAUSE_MS of quiet before the first 400
