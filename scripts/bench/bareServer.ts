@@ -4,9 +4,10 @@
  * time (user + system, the scheduler's nanosecond count: cpuNanos) per request answered, under the same load, so the
  * figure does not depend on how much CPU the load generator takes from the same machine.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import { get } from './context';
 
@@ -93,3 +94,47 @@ export async function loadWithCpu(
 
 /** Load average over the last minute (/proc/loadavg): how busy the machine was while a figure was taken. */
 export const loadAverage = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+/**
+ * Runs `work` with the load generator (this process, every thread) on one core and the servers
+ * (every thread, their V8 workers included) on the other, then gives every process all cores
+ * again. On a 2-core machine a load generator and a server left to the scheduler share a core in
+ * some rounds and not in others, and a server's CPU per request moved ±30 % from one round to
+ * the next (the same bare server: 28–50 µs); kept apart, adjacent rounds of the replay and the bare
+ * server agreed within a few per cent. Without taskset or a second core, `work` runs as it is.
+ * `pids` are read when `work` starts (a server started inside it inherits this process's core).
+ */
+export async function onSeparateCores<T>(servers: () => number[], work: () => Promise<T>): Promise<{ result: T; pinned: boolean }> {
+  const all = `0-${availableParallelism() - 1}`;
+  const pin = (pid: number, cpus: string) => execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' });
+  let pinned = false;
+  const pids = servers();
+  if (availableParallelism() >= 2) {
+    try {
+      pin(process.pid, '0');
+      for (const pid of pids) pin(pid, '1');
+      pinned = true;
+    } catch {
+      // no taskset here: the rounds run wherever the scheduler puts them
+      for (const pid of [process.pid, ...pids]) {
+        try {
+          pin(pid, all);
+        } catch {
+          /* no taskset */
+        }
+      }
+    }
+  }
+  try {
+    return { result: await work(), pinned };
+  } finally {
+    if (pinned)
+      for (const pid of [process.pid, ...pids]) {
+        try {
+          pin(pid, all);
+        } catch {
+          /* the server has gone */
+        }
+      }
+  }
+}
