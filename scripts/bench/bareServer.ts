@@ -102,13 +102,12 @@ export const loadAverage = (): number => Number(readFileSync('/proc/loadavg', 'u
  * some rounds and not in others, and a server's CPU per request moved ±30 % from one round to
  * the next (the same bare server: 28–50 µs); kept apart, adjacent rounds of the replay and the bare
  * server agreed within a few per cent. Without taskset or a second core, `work` runs as it is.
- * `pids` are read when `work` starts (a server started inside it inherits this process's core).
+ * A server started inside `work` inherits this process's core: start the servers first.
  */
-export async function onSeparateCores<T>(servers: () => number[], work: () => Promise<T>): Promise<{ result: T; pinned: boolean }> {
+export async function onSeparateCores<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; pinned: boolean }> {
   const all = `0-${availableParallelism() - 1}`;
   const pin = (pid: number, cpus: string) => execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' });
   let pinned = false;
-  const pids = servers();
   if (availableParallelism() >= 2) {
     try {
       pin(process.pid, '0');

@@ -73,47 +73,44 @@ export async function throughputRows(ctx: BenchContext): Promise<Row[]> {
     const bareAtRate: { rps: number; cpuUs: number }[] = [];
     const loads: number[] = [];
     // every round with the load generator on one core and the servers on the other (onSeparateCores)
-    const { pinned } = await onSeparateCores(
-      () => [ctx.pid(), nextOnlyServer!.pid!, bare!.pid!],
-      async () => {
-        for (const c of [ctx, nextOnly]) {
-          for (let i = 0; i < 3; i++) await get(c.port, c.host, CACHED_PAGE);
-          await rps(c, CACHED_PAGE); // warm-up round, not counted
+    const { pinned } = await onSeparateCores([ctx.pid(), nextOnlyServer.pid!, bare.pid!], async () => {
+      for (const c of [ctx, nextOnly]) {
+        for (let i = 0; i < 3; i++) await get(c.port, c.host, CACHED_PAGE);
+        await rps(c, CACHED_PAGE); // warm-up round, not counted
+      }
+      await loadWithCpu(bare!.pid!, barePort, ctx.host, CACHED_PAGE, ctx.seconds); // warm-up round, not counted
+      /** the replay and the bare server, one after the other, the replay first in even rounds */
+      const pair = async (r: number, rate?: number) => {
+        const seconds = Math.ceil(ctx.seconds / 2);
+        const replayRound = () => loadWithCpu(ctx.pid(), ctx.port, ctx.host, CACHED_PAGE, seconds, rate);
+        const bareRound = () => loadWithCpu(bare!.pid!, barePort, ctx.host, CACHED_PAGE, seconds, rate);
+        if (r % 2 === 0) {
+          const replayed = await replayRound();
+          return { replayed, reference: await bareRound() };
         }
-        await loadWithCpu(bare!.pid!, barePort, ctx.host, CACHED_PAGE, ctx.seconds); // warm-up round, not counted
-        /** the replay and the bare server, one after the other, the replay first in even rounds */
-        const pair = async (r: number, rate?: number) => {
-          const seconds = Math.ceil(ctx.seconds / 2);
-          const replayRound = () => loadWithCpu(ctx.pid(), ctx.port, ctx.host, CACHED_PAGE, seconds, rate);
-          const bareRound = () => loadWithCpu(bare!.pid!, barePort, ctx.host, CACHED_PAGE, seconds, rate);
-          if (r % 2 === 0) {
-            const replayed = await replayRound();
-            return { replayed, reference: await bareRound() };
-          }
-          const reference = await bareRound();
-          return { replayed: await replayRound(), reference };
-        };
-        for (let r = 0; r < CPU_PAIRS; r++) {
-          // Next serves in the same process before every other pair (ctx.rounds of them): the replay is
-          // measured as it runs beside Next, and the pairs between show it without a fresh heap of Next's garbage to shrink.
-          if (r % 2 === 0 && fileRps.length < ctx.rounds) {
-            fileRps.push(await rps(ctx, SAME_BYTES_FILE));
-            nextRps.push(await rps(nextOnly, CACHED_PAGE));
-          }
-          const full = await pair(r);
-          pageRps.push(full.replayed.rps);
-          pageCpu.push(full.replayed.cpuUs);
-          bareRps.push(full.reference.rps);
-          bareCpu.push(full.reference.cpuUs);
-          fullRatio.push(full.replayed.cpuUs / full.reference.cpuUs);
-          const atRate = await pair(r, CPU_RATE);
-          pageAtRate.push(atRate.replayed);
-          bareAtRate.push(atRate.reference);
-          rateRatio.push(atRate.replayed.cpuUs / atRate.reference.cpuUs);
-          loads.push(loadAverage());
+        const reference = await bareRound();
+        return { replayed: await replayRound(), reference };
+      };
+      for (let r = 0; r < CPU_PAIRS; r++) {
+        // Next serves in the same process before every other pair (ctx.rounds of them): the replay is
+        // measured as it runs beside Next, and the pairs between show it without a fresh heap of Next's garbage to shrink.
+        if (r % 2 === 0 && fileRps.length < ctx.rounds) {
+          fileRps.push(await rps(ctx, SAME_BYTES_FILE));
+          nextRps.push(await rps(nextOnly, CACHED_PAGE));
         }
-      },
-    );
+        const full = await pair(r);
+        pageRps.push(full.replayed.rps);
+        pageCpu.push(full.replayed.cpuUs);
+        bareRps.push(full.reference.rps);
+        bareCpu.push(full.reference.cpuUs);
+        fullRatio.push(full.replayed.cpuUs / full.reference.cpuUs);
+        const atRate = await pair(r, CPU_RATE);
+        pageAtRate.push(atRate.replayed);
+        bareAtRate.push(atRate.reference);
+        rateRatio.push(atRate.replayed.cpuUs / atRate.reference.cpuUs);
+        loads.push(loadAverage());
+      }
+    });
     const [p, f, n, b] = [median(pageRps), median(fileRps), median(nextRps), median(bareRps)];
     const [pc, bc] = [median(pageCpu), median(bareCpu)];
     const [cpuRatio, fullCpuRatio] = [median(rateRatio), median(fullRatio)];

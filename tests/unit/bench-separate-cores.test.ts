@@ -28,10 +28,7 @@ async function startIdleNode(): Promise<number> {
 describe.skipIf(availableParallelism() < 2)('the bench on separate cores', () => {
   it('runs the load generator on core 0 and every thread of a server on core 1, then frees both', async () => {
     const pid = await startIdleNode();
-    const { result, pinned } = await onSeparateCores(
-      () => [pid],
-      async () => ({ bench: coresOf(process.pid), server: coresOf(pid) }),
-    );
+    const { result, pinned } = await onSeparateCores([pid], async () => ({ bench: coresOf(process.pid), server: coresOf(pid) }));
     expect(pinned).toBe(true);
     expect(result).toEqual({ bench: ['0'], server: ['1'] });
     expect(coresOf(process.pid)).toEqual([all]);
@@ -41,12 +38,9 @@ describe.skipIf(availableParallelism() < 2)('the bench on separate cores', () =>
   it('frees both when the measuring throws', async () => {
     const pid = await startIdleNode();
     await expect(
-      onSeparateCores(
-        () => [pid],
-        async () => {
-          throw new Error('a round failed');
-        },
-      ),
+      onSeparateCores([pid], async () => {
+        throw new Error('a round failed');
+      }),
     ).rejects.toThrow('a round failed');
     expect(coresOf(process.pid)).toEqual([all]);
     expect(coresOf(pid)).toEqual([all]);
