@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import type { Store } from '../../engine/store/db';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { raw } from './console.fixtures';
@@ -16,8 +17,9 @@ import { brandUrl, expectNoAxeViolations } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { fillAndSubmit, uniquePhone } from './sale.fixtures';
 
-const PORT = E2E_PORT + 8;
-const HOST = `ipaydayloans.localhost:${PORT}`;
+/** This spec's own server's port (leased: no spec running beside it is given it). */
+let PORT: number;
+let HOST: string;
 const SECRET = 'certificate-stand-in-buyer-secret-01';
 let own: OwnServer;
 let buyer: StandInBuyer;
@@ -29,6 +31,8 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 8);
+  HOST = `ipaydayloans.localhost:${PORT}`;
   buyer = await startStandInBuyer('cert-buyer', SECRET, { ping: { bid: 20 } });
   own = await startOwnServer(PORT, { secret: SECRET, buyers: [{ buyer }] });
   db = own.db;

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import type { Store } from '../../engine/store/db';
 import { readCertificate } from '../../engine/leads/certificate/issue';
 import { startConsentProviderStandIns, type ConsentProviderStandIns } from '../support/consentProviderStandIns';
@@ -18,7 +19,8 @@ import { brandUrl } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
-const PORT = E2E_PORT + 3;
+/** This spec's own server's port (leased: no spec running beside it is given it). */
+let PORT: number;
 const SECRET = 'consent-provider-buyer-secret-01';
 let own: OwnServer;
 let providers: ConsentProviderStandIns;
@@ -30,6 +32,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 3);
   providers = await startConsentProviderStandIns(E2E_PORT + 1001);
   buyer = await startStandInBuyer('provider-buyer', SECRET, { ping: { bid: 20 }, post: 'accept' });
   own = await startOwnServer(PORT, {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import { startInstance, type Instance } from '../support/instances';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtpReceiver';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
@@ -19,8 +20,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookRe
 import { addUser, checkPage, signIn } from './console.fixtures';
 import { fillAndSubmit } from './sale.fixtures';
 
-const PORT = E2E_PORT + 17;
-const CONSOLE_URL = `http://console.localhost:${PORT}`;
+/** This spec's own server's port (leased: no spec running beside it is given it). */
+let PORT: number;
+let CONSOLE_URL: string;
 const SECRET = 'console-alerts-more-buyer-secret';
 const HOOK_SECRET = 'console-alerts-more-hook-secret';
 const BUYER = 'always-on';
@@ -34,6 +36,8 @@ let smtp: SmtpReceiver;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 17);
+  CONSOLE_URL = `http://console.localhost:${PORT}`;
   buyer = await startStandInBuyer(BUYER, SECRET, { ping: { bid: 20 } });
   hook = await startWebhookReceiver();
   smtp = await startSmtpReceiver();

@@ -10,15 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import { openStore, type Store } from '../../engine/store/db';
 import { startInstance, type Instance } from '../support/instances';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { addUser, checkPage, raw, signIn } from './console.fixtures';
 import { fillAndSubmit } from './sale.fixtures';
 
-/** This spec's own server: its buyer is paused and resumed, which must not reach other specs' sales. */
-const PORT = E2E_PORT + 7;
-const CONSOLE_URL = `http://console.localhost:${PORT}`;
+/** This spec's own server (its buyer is paused and resumed, which must not reach other specs' sales), on a leased port. */
+let PORT: number;
+let CONSOLE_URL: string;
 const SECRET = 'console-buyers-stand-in-secret-01';
 const BUYER = 'pause-me';
 const dir = mkdtempSync(join(tmpdir(), 'loansites-console-buyers-'));
@@ -32,6 +33,8 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 7);
+  CONSOLE_URL = `http://console.localhost:${PORT}`;
   buyer = await startStandInBuyer(BUYER, SECRET, { ping: { bid: 20 } });
   mkdirSync(join(dir, 'buyers'));
   writeFileSync(

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
 import { setCurrencyRate } from '../../engine/store/currencyRates';
@@ -27,9 +28,9 @@ import { addUser, raw, signIn } from './console.fixtures';
 import { brandUrl } from './helpers';
 import { fillAndSubmit, uniquePhone } from './sale.fixtures';
 
-/** This spec's own server (its buyers differ from the shared e2e server's demo lender). */
-const PORT = E2E_PORT + 5;
-const CONSOLE_URL = `http://console.localhost:${PORT}`;
+/** This spec's own server (its buyers differ from the shared e2e server's demo lender), on a leased port. */
+let PORT: number;
+let CONSOLE_URL: string;
 const run = randomBytes(4).toString('hex');
 const CAMPAIGN_A = `money-a-${run}`;
 const CAMPAIGN_B = `money-b-${run}`;
@@ -45,6 +46,8 @@ let db: Store;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 5);
+  CONSOLE_URL = `http://console.localhost:${PORT}`;
   [buyerA, buyerB, buyerC] = await Promise.all([
     startStandInBuyer('money-a', SECRET, { ping: { bid: 37.5 } }),
     startStandInBuyer('money-b', SECRET, { ping: { bid: 21.25 } }),

@@ -12,6 +12,7 @@
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
+import { freePort } from '../support/ports';
 import type { Store } from '../../engine/store/db';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { addUser, checkPage, raw, signIn } from './console.fixtures';
@@ -19,8 +20,9 @@ import { brandUrl } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer.fixtures';
 import { scriptedInstantFill } from './sale.fixtures';
 
-const PORT = E2E_PORT + 4;
-const CONSOLE = `http://console.localhost:${PORT}`;
+/** This spec's own server's port (leased: no spec running beside it is given it). */
+let PORT: number;
+let CONSOLE: string;
 const SECRET = 'quality-console-buyer-secret-01';
 let own: OwnServer;
 let strict: StandInBuyer;
@@ -32,6 +34,8 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  PORT = await freePort(E2E_PORT + 4);
+  CONSOLE = `http://console.localhost:${PORT}`;
   strict = await startStandInBuyer('strict', SECRET, { ping: { bid: 40 }, post: 'refuse' });
   lenient = await startStandInBuyer('lenient', SECRET, { ping: { bid: 15 }, post: 'refuse' });
   own = await startOwnServer(PORT, {

@@ -3,6 +3,7 @@
  * build (npm run build first), as deploy/compose.yaml runs them, each in its own process group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isPortFree } from './ports';
 
 export interface Instance {
   port: number;
@@ -20,7 +21,13 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
+/**
+ * Started once the child itself says it listens (server.mjs's line) and answers: another process
+ * on the port answers too, and the test would talk to it while its own server died of EADDRINUSE.
+ */
 export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+  if (!(await isPortFree(port)))
+    throw new Error(`port ${port} is taken by another process: give this instance a port of its own (tests/support/ports.ts freePort)`);
   const child: ChildProcess = spawn('node', ['server.mjs'], {
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,10 +47,11 @@ export async function startInstance(port: number, env: Record<string, string>): 
       /* already gone */
     }
   };
+  const listening = `server on http://localhost:${port} `;
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`instance on ${port} exited:\n${output}`);
     try {
-      if ((await fetch(`${url}/static/ping.txt`, { signal: AbortSignal.timeout(2000) })).ok) break;
+      if (output.includes(listening) && (await fetch(`${url}/static/ping.txt`, { signal: AbortSignal.timeout(2000) })).ok) break;
     } catch {
       /* not up yet */
     }

@@ -11,6 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPortFree } from './ports';
 
 export const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 export const SHIPPED_NGINX_CONF = join(process.cwd(), 'deploy/nginx.conf');
@@ -74,6 +75,8 @@ export interface RunningNginx {
 /** extraHttp: more http-level configuration beside the shipped file (the benchmark's static-file server). */
 export async function startNginx(opts: { port: number; upstreams: [number, number]; extraHttp?: string }): Promise<RunningNginx> {
   if (!existsSync(NGINX)) throw new Error(`nginx is not installed (${NGINX}). Install it with: bash scripts/ensure-services.sh (apt-get install nginx).`);
+  if (!(await isPortFree(opts.port)))
+    throw new Error(`port ${opts.port} is taken by another process: give this nginx a port of its own (tests/support/ports.ts freePort)`);
   const dir = mkdtempSync(join(tmpdir(), 'loansites-nginx-'));
   chmodSync(dir, 0o755);
   const main = writeNginxFiles(

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './ports';
+import { freePort, isPortFree } from './ports';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 
@@ -38,6 +38,9 @@ export async function startRedis(opts: { port?: number; maxmemory?: string } = {
     throw new Error(`redis-server is not installed (${REDIS_SERVER}). Install it with: bash scripts/ensure-services.sh (apt-get install redis-server).`);
   const dir = mkdtempSync(join(tmpdir(), 'loansites-redis-'));
   const port = opts.port ?? (await freePort());
+  // a redis-server already there would answer the pings below for one that failed to bind
+  if (!(await isPortFree(port)))
+    throw new Error(`port ${port} is taken by another process: give this Redis a port of its own (tests/support/ports.ts freePort)`);
   const args = [
     join(process.cwd(), 'deploy/redis.conf'),
     '--port',

@@ -1,6 +1,6 @@
 /**
  * A stand-in ping-post / direct-post buyer for the sale's tests: a real HTTP server on loopback
- * (ports 48000 and up) that checks our signature, records every ping and post, and behaves as
+ * (a port the kernel picks) that checks our signature, records every ping and post, and behaves as
  * told — bids a price (at once or slowly), refuses, never answers, answers 500, answers a post slowly, sends the
  * borrower to a host it did not declare, answers 503 once and then accepts, answers a post with
  * a body it is given, or sends a huge body. A post is idempotent on its
@@ -9,7 +9,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort } from './ports';
 
 /** delayMs: the bid comes after that long (a slow buyer) */
 export type PingBehaviour = { bid: number; delayMs?: number } | 'no-bid' | 'hang' | 'error' | 'huge' | 'bad-types';
@@ -123,21 +122,14 @@ export async function startStandInBuyer(
     if (answer.accepted && p !== 'wrong-redirect' && !buyer.quiet) buyer.accepted.add(leadId);
     if (!res.destroyed) json(res, 200, text2);
   });
-  // Probing a port and then listening on it races other test runs on a shared machine (seen as an
-  // uncaught EADDRINUSE that hung a suite's beforeAll): when the port is taken, try the next one.
-  for (let from = 48000; ;) {
-    const port = await freePort(from);
-    const taken = await new Promise<boolean>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(true) : reject(err));
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(false);
-      });
+  // a port the kernel picks as it binds: a probed port could be taken before the listen
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
     });
-    if (!taken) break;
-    from = port + 1;
-  }
+  });
   buyer.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return buyer;
 }
