@@ -392,7 +392,21 @@ async function startUp() {
   releaseStartUpMemory();
 }
 await startUp();
+// A port it cannot have stops the start with the reason and a failing status (a supervisor then
+// restarts it or reports it); left to the process's last-resort handler it exited 0.
+const cannotListen = (/** @type {NodeJS.ErrnoException} */ err) => {
+  const why =
+    err.code === 'EADDRINUSE'
+      ? 'another process listens there'
+      : err.code === 'EACCES'
+        ? 'not allowed for this user (a port below 1024 needs privileges)'
+        : err.message;
+  console.error(`[server] cannot listen on port ${port}: ${why}`);
+  process.exit(1);
+};
+server.once('error', cannotListen);
 server.listen(port, () => {
+  server.off('error', cannotListen);
   console.log(`loansites ${dev ? 'dev' : 'production'} server on http://localhost:${port} (each brand at http://{id}.localhost:${port}/)`);
 });
 /**
