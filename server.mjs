@@ -21,6 +21,7 @@
  */
 import './scripts/check-node.cjs';
 import './engine/process/boundYoungGeneration.mjs';
+import './engine/process/logPipe.mjs';
 import { createServer, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,10 @@
 /**
- * A port someone else has: a production server that cannot listen stops with the reason and a
- * failing status (a supervisor restarts it or reports it), and a spec's own instance
- * (tests/support/instances.ts) is never taken for the server that holds its port — specs run side
- * by side, and a spec whose browser talked to another spec's server failed a minute later on
- * sales that never came.
+ * The server process on a machine it shares. A port someone else has: a production server that
+ * cannot listen stops with the reason and a failing status (a supervisor restarts it or reports
+ * it), and a spec's own instance (tests/support/instances.ts) is never taken for the server that
+ * holds its port — specs run side by side, and a spec whose browser talked to another spec's
+ * server failed a minute later on sales that never came. A log reader that goes away: the server
+ * keeps serving and still stops on SIGTERM.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { pageAnswer } from '../support/comparedInstances';
 import { startInstance } from '../support/instances';
 import { freePort } from '../support/ports';
 import { PORT } from './helpers';
@@ -76,4 +78,29 @@ test('a server whose port another process holds stops with the reason and exit s
   other = await otherServerOn(second);
   expect(other, 'the other server has the port before ours listens').toBeDefined();
   expect(await starting).toContain(`[server] cannot listen on port ${second}: another process listens there`);
+});
+
+test('a server whose log reader has gone keeps serving, and SIGTERM still stops it with exit status 0', async () => {
+  test.setTimeout(120_000);
+  const port = await freePort(PORT + 20);
+  const child = spawn(process.execPath, ['server.mjs'], {
+    env: { ...process.env, NODE_ENV: 'production', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let exitCode: number | null | undefined;
+  child.on('exit', (code) => (exitCode = code));
+  // the reader goes after the first line (a `| head -1`, a log collector that died): every later
+  // line the server writes, from its start on, meets a closed pipe
+  child.stdout.once('data', () => (child.stdout.destroy(), child.stderr.destroy()));
+  try {
+    await expect
+      .poll(async () => (await pageAnswer(port, 'ipaydayloans.localhost', '/payday-loans').catch(() => undefined))?.status, { timeout: 60_000 })
+      .toBe(200);
+    process.kill(child.pid!, 'SIGTERM');
+    await expect.poll(() => exitCode, { message: 'the server has stopped', timeout: 30_000 }).toBe(0);
+  } finally {
+    // a server spinning on its closed pipe ignores SIGTERM
+    if (exitCode === undefined) process.kill(-child.pid!, 'SIGKILL');
+  }
 });
