@@ -96,6 +96,23 @@ async function soldTo(email: string, buyer: string, cents: number): Promise<stri
 
 const visitIdOf = (page: Page) => page.evaluate((key) => (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { id?: string }).id, VISIT_STORAGE_KEY);
 
+/**
+ * A borrower through the form, until the page says the server has their request: the search for a
+ * lender, or its result. Their browser closes after; closed at the submit, a slow machine lost the
+ * request on its way.
+ */
+async function apply(page: Page, opts: Parameters<typeof fillAndSubmit>[1]) {
+  await fillAndSubmit(page, opts);
+  await expect(
+    page
+      .getByText('Finding a lender for you…')
+      .or(page.getByRole('heading', { name: /^You're matched with/ }))
+      .first(),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+}
+
 /** A lead posted straight to /api/leads from a brand page (as an integration would), with that page's visit or none. */
 async function directPost(page: Page, brand: string, landing: string, email: string, withVisit: boolean) {
   await page.goto(brandUrl(brand, landing, PORT));
@@ -159,11 +176,9 @@ test('real sales to three buyers in two currencies and a return: the overview (e
   // Two borrowers through the form, each from an ad of its own campaign.
   const journeyA = `money-journey-a-${run}@example.org`;
   const journeyB = `money-journey-b-${run}@example.org`;
-  await borrower((p) =>
-    fillAndSubmit(p, { brand: 'ipaydayloans', path: `/apply?utm_campaign=${CAMPAIGN_A}&utm_source=money-ads`, email: journeyA, port: PORT }),
-  );
+  await borrower((p) => apply(p, { brand: 'ipaydayloans', path: `/apply?utm_campaign=${CAMPAIGN_A}&utm_source=money-ads`, email: journeyA, port: PORT }));
   await soldTo(journeyA, 'money-a', 3750);
-  await borrower((p) => fillAndSubmit(p, { brand: 'usinstallmentloans', path: `/apply?utm_campaign=${CAMPAIGN_B}`, email: journeyB, port: PORT }));
+  await borrower((p) => apply(p, { brand: 'usinstallmentloans', path: `/apply?utm_campaign=${CAMPAIGN_B}`, email: journeyB, port: PORT }));
   const returnedLead = await soldTo(journeyB, 'money-b', 2125);
 
   // Two direct posts: one from a visit of campaign B on a landing page, one without a visit.
@@ -176,7 +191,7 @@ test('real sales to three buyers in two currencies and a return: the overview (e
   // A Canadian borrower on weloans, sold in Canadian dollars; an admin has set the rate.
   const canadian = `money-canadian-${run}@example.org`;
   await borrower((p) =>
-    fillAndSubmit(p, {
+    apply(p, {
       brand: 'weloans',
       path: '/apply',
       email: canadian,
