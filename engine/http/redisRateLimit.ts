@@ -5,9 +5,10 @@
  * Redis, one round trip. Keys: `loansites:rate:{rule}:{client}`, the client
  * being an IPv4 address or an IPv6 /64 (engine/http/rateKey.ts), as in memory.
  *
- * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms) the
- * request is counted by this process's own limiter instead: limits keep holding per instance
- * and no visitor's lead is refused because a cache server is away.
+ * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms, counted
+ * while this process runs: see within) the request is counted by this process's own limiter
+ * instead: limits keep holding per instance and no visitor's lead is refused because a cache
+ * server is away. The log says so once per absence.
  */
 import type { createClient } from 'redis';
 import { rateKey } from './rateKey';
@@ -27,7 +28,7 @@ return {n, ttl}`;
 // client library is loaded with the first connection: a server without REDIS_URL never loads it
 // (its modules are ~3 MB of a server's memory).
 const HOLDER = Symbol.for('loansites.rateLimitRedis');
-type Held = { url: string; client?: Client; ready: Promise<unknown>; closed?: boolean };
+type Held = { url: string; client?: Client; ready: Promise<unknown>; closed?: boolean; warned?: boolean };
 type Holder = { [HOLDER]?: Held };
 
 function connection(url: string): Held {
@@ -44,12 +45,11 @@ function connection(url: string): Held {
         disableOfflineQueue: true,
         socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) },
       });
-      let warned = false;
       client.on('error', (err: Error) => {
-        if (!warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
-        warned = true;
+        if (!held.warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
+        held.warned = true;
       });
-      client.on('ready', () => (warned = false));
+      client.on('ready', () => (held.warned = false));
       held.client = client;
       return client.connect();
     })
@@ -59,9 +59,24 @@ function connection(url: string): Held {
   return held;
 }
 
+/**
+ * Rejects once `ms` have passed while this process ran. A timer that fires late by more than half
+ * its time means the event loop was held (a long render, a collection, a machine short of CPU):
+ * Redis's answer may be sitting unread in the socket, so it waits `ms` once more rather than
+ * count the request in the process. A Redis that is really away costs at most twice `ms`.
+ */
 function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
+  const timeout = new Promise<never>((_, reject) => {
+    const arm = (again: boolean) => {
+      const due = performance.now() + ms;
+      timer = setTimeout(() => {
+        if (!again && performance.now() - due > ms / 2) arm(true);
+        else reject(new Error(`no answer in ${ms} ms`));
+      }, ms);
+    };
+    arm(false);
+  });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -74,7 +89,12 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
       // The first request of a process waits (briefly) for the connection; later ones never do.
       if (!held.client?.isReady) await within(held.ready, timeoutMs).catch(() => undefined);
       const client = held.client;
-      if (!client?.isReady) return opts.fallback.hit(key, now, cost);
+      if (!client?.isReady) {
+        // Said once per absence: an operator reading the log knows the limits held per instance meanwhile.
+        if (!held.warned) console.error(`[rate-limit] Redis not connected within ${timeoutMs} ms: counting in this process until it is`);
+        held.warned = true;
+        return opts.fallback.hit(key, now, cost);
+      }
       try {
         const reply = (await within(
           client.eval(SCRIPT, { keys: [`loansites:rate:${rule.name}:${key}`], arguments: [String(rule.windowMs), String(cost)] }),

@@ -2,7 +2,8 @@
  * The shared parts that live in Redis, against a real redis-server started with the shipped
  * deploy/redis.conf: the page cache handler as two instances see it, and the rate limiter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { createPageCache } from '../../engine/cache/redisPageCache.mjs';
 import { memoryRateLimiter } from '../../engine/http/rateLimit';
@@ -108,6 +109,40 @@ describe('rate limits counted in Redis', () => {
       `loansites:rate:${r.name}:2001:db8:5:6::/64`,
       `loansites:rate:${r.name}:2001:db8:5:7::/64`,
     ]);
+  });
+
+  it('a pause of this process longer than the timeout (a long render, a collection) does not count the request in the process: Redis answered in time', async () => {
+    const r = { ...rule, name: `${rule.name}-paused`, limit: 1, windowMs: 60_000 };
+    const one = redisRateLimiter(r, { url: redis.url, fallback: memoryRateLimiter(r), timeoutMs: 200 });
+    const two = redisRateLimiter(r, { url: redis.url, fallback: memoryRateLimiter(r), timeoutMs: 200 });
+    expect((await two.hit('7.7.7.7')).ok).toBe(true); // the client's allowance is used, in Redis
+    const pending = one.hit('7.7.7.7');
+    const until = Date.now() + 450;
+    while (Date.now() < until); // the event loop is held, as by a render or a collection
+    // Counted in this process, the client would have its own fresh allowance here.
+    expect((await pending).ok).toBe(false);
+  });
+
+  it('a Redis that accepts the connection but does not answer: counted in the process, and the log says so once', async () => {
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const r = { ...rule, name: `${rule.name}-silent`, limit: 2, windowMs: 60_000 };
+    await closeRateLimitRedis();
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const url = `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const limiter = redisRateLimiter(r, { url, fallback: memoryRateLimiter(r), timeoutMs: 100 });
+      const decisions = [await limiter.hit('8.8.4.4'), await limiter.hit('8.8.4.4'), await limiter.hit('8.8.4.4')];
+      expect(decisions.map((d) => d.ok)).toEqual([true, true, false]);
+      const notes = said.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('not connected'));
+      expect(notes).toEqual(['[rate-limit] Redis not connected within 100 ms: counting in this process until it is']);
+    } finally {
+      said.mockRestore();
+      await closeRateLimitRedis();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('with Redis gone, requests are counted by the process instead of failing', async () => {
