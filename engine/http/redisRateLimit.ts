@@ -28,7 +28,7 @@ return {n, ttl}`;
 // client library is loaded with the first connection: a server without REDIS_URL never loads it
 // (its modules are ~3 MB of a server's memory).
 const HOLDER = Symbol.for('loansites.rateLimitRedis');
-type Held = { url: string; client?: Client; ready: Promise<unknown>; closed?: boolean; warned?: boolean };
+type Held = { url: string; client?: Client; ready: Promise<unknown>; closed?: boolean; warned?: boolean; saidNotConnected?: boolean };
 type Holder = { [HOLDER]?: Held };
 
 function connection(url: string): Held {
@@ -49,7 +49,7 @@ function connection(url: string): Held {
         if (!held.warned) console.error('[rate-limit] Redis unavailable, counting in this process until it is back:', err.message);
         held.warned = true;
       });
-      client.on('ready', () => (held.warned = false));
+      client.on('ready', () => (held.warned = held.saidNotConnected = false));
       held.client = client;
       return client.connect();
     })
@@ -90,9 +90,10 @@ export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: 
       if (!held.client?.isReady) await within(held.ready, timeoutMs).catch(() => undefined);
       const client = held.client;
       if (!client?.isReady) {
-        // Said once per absence: an operator reading the log knows the limits held per instance meanwhile.
-        if (!held.warned) console.error(`[rate-limit] Redis not connected within ${timeoutMs} ms: counting in this process until it is`);
-        held.warned = true;
+        // Said once per absence (apart from the error's own line, which gives the reason): an
+        // operator reading the log knows the limits held per instance meanwhile.
+        if (!held.saidNotConnected) console.error(`[rate-limit] Redis not connected within ${timeoutMs} ms: counting in this process until it is`);
+        held.saidNotConnected = true;
         return opts.fallback.hit(key, now, cost);
       }
       try {

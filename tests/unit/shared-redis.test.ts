@@ -123,7 +123,7 @@ describe('rate limits counted in Redis', () => {
     expect((await pending).ok).toBe(false);
   });
 
-  it('a Redis that accepts the connection but does not answer: counted in the process, and the log says so once', async () => {
+  it('a Redis that accepts the connection but does not answer: counted in the process, the log says so once, and then why the connection failed', async () => {
     const held = new Set<Socket>();
     const silent = createServer((socket) => held.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -137,6 +137,9 @@ describe('rate limits counted in Redis', () => {
       expect(decisions.map((d) => d.ok)).toEqual([true, true, false]);
       const notes = said.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('not connected'));
       expect(notes).toEqual(['[rate-limit] Redis not connected within 100 ms: counting in this process until it is']);
+      // When the connection then fails, its reason is still said.
+      for (const socket of held) socket.destroy();
+      await expect.poll(() => said.mock.calls.some((c) => String(c[0]).startsWith('[rate-limit] Redis unavailable'))).toBe(true);
     } finally {
       said.mockRestore();
       await closeRateLimitRedis();
