@@ -6,11 +6,12 @@
  * being an IPv4 address or an IPv6 /64 (engine/http/rateKey.ts), as in memory.
  *
  * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms, counted
- * while this process runs: see within) the request is counted by this process's own limiter
+ * while this process runs: see ./deadline.ts) the request is counted by this process's own limiter
  * instead: limits keep holding per instance and no visitor's lead is refused because a cache
  * server is away. The log says so once per absence.
  */
 import type { createClient } from 'redis';
+import { within } from './deadline';
 import { rateKey } from './rateKey';
 import { onShutdown } from '../process/shutdown.mjs';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';
@@ -57,27 +58,6 @@ function connection(url: string): Held {
   g[HOLDER] = held;
   onShutdown('rate-limit Redis', 'connections', closeRateLimitRedis);
   return held;
-}
-
-/**
- * Rejects once `ms` have passed while this process ran. A timer that fires late by more than half
- * its time means the event loop was held (a long render, a collection, a machine short of CPU):
- * Redis's answer may be sitting unread in the socket, so it waits `ms` once more rather than
- * count the request in the process. A Redis that is really away costs at most twice `ms`.
- */
-function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    const arm = (again: boolean) => {
-      const due = performance.now() + ms;
-      timer = setTimeout(() => {
-        if (!again && performance.now() - due > ms / 2) arm(true);
-        else reject(new Error(`no answer in ${ms} ms`));
-      }, ms);
-    };
-    arm(false);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function redisRateLimiter(rule: RateRule, opts: { url: string; fallback: RateLimiter; timeoutMs?: number }): RateLimiter {

@@ -12,9 +12,11 @@ import { emailReasons } from '../../engine/leads/screening/email';
 import { screen, screeningSettings } from '../../engine/leads/screening';
 import { phoneReasons } from '../../engine/leads/screening/phone';
 import { scoreFindings } from '../../engine/leads/screening/score';
+import { httpScrub } from '../../engine/leads/screening/httpScrub';
 import { runScrubs } from '../../engine/leads/screening/scrubs';
 import { networkOf, velocityReasons, type VelocityCounts } from '../../engine/leads/screening/velocity';
 import type { Country } from '../../engine/browser/regions';
+import { startScrubService } from '../support/scrubService';
 
 describe('the phone check', () => {
   it.each<[string, Country, string[]]>([
@@ -188,6 +190,35 @@ describe('outside scrubs', () => {
     expect(await runScrubs([litigators, down], q)).toBeUndefined();
     const late = { name: 'dnc', check: () => new Promise<never>(() => {}) };
     expect(await runScrubs([late], q, 20)).toBeUndefined();
+  });
+
+  it('an answer that came in time while this process was busy (a long render, a collection) still counts', async () => {
+    const service = await startScrubService();
+    try {
+      service.listed.set(q.phone, ['scrub-dnc']);
+      const pending = runScrubs([httpScrub(service.url)], q, 200);
+      const until = Date.now() + 450;
+      while (Date.now() < until); // the event loop is held past the timeout before the answer is read
+      expect(await pending).toEqual(['scrub-dnc']);
+      expect(service.requests).toHaveLength(1);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a service that never answers still costs at most about twice the timeout, busy or not', async () => {
+    const service = await startScrubService();
+    try {
+      service.delayMs = 60_000;
+      const started = Date.now();
+      const pending = runScrubs([httpScrub(service.url)], q, 200);
+      const until = Date.now() + 450;
+      while (Date.now() < until);
+      expect(await pending).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await service.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * contract for, consulted with the lead's phone and email only. Off by default (the brand's
  * `screening.checks.scrub`); a scrub that fails or answers late counts as "could not run".
  */
+import { deadline } from '../../http/deadline';
 import type { ReasonCode } from './codes';
 import { scrubFromEnv } from './httpScrub';
 
@@ -20,7 +21,8 @@ export interface Scrub {
 /** Runs every scrub within `timeoutMs`; undefined when any could not answer. */
 export async function runScrubs(scrubs: readonly Scrub[], q: ScrubQuery, timeoutMs = 300): Promise<ReasonCode[] | undefined> {
   if (!scrubs.length) return [];
-  const signal = AbortSignal.timeout(timeoutMs);
+  // a deadline, not AbortSignal.timeout: an answer that came in time while this process was busy still counts
+  const { signal, clear } = deadline(timeoutMs);
   try {
     const answers = await Promise.all(
       scrubs.map((s) =>
@@ -30,8 +32,10 @@ export async function runScrubs(scrubs: readonly Scrub[], q: ScrubQuery, timeout
         ]),
       ),
     );
+    clear();
     return [...new Set(answers.flat())];
   } catch {
+    // the deadline stays armed: it still aborts the scrubs that have not answered
     return undefined;
   }
 }
