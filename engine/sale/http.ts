@@ -3,6 +3,7 @@
  * read up to MAX_ANSWER_BYTES and the rest dropped unread (a buyer cannot fill our memory), and
  * every failure — refused connection, timeout, reset — comes back as a reason, never a throw.
  */
+import { deadline } from '../http/deadline';
 import { signature } from './wire';
 import { MAX_ANSWER_BYTES, type RawAnswer } from './answers';
 
@@ -39,7 +40,8 @@ export async function sendSigned(
 ): Promise<SentRequest> {
   const text = JSON.stringify(body);
   const started = performance.now();
-  const signal = AbortSignal.timeout(Math.max(1, Math.round(opts.timeoutMs)));
+  // a deadline, not AbortSignal.timeout: a buyer's answer that came in time while this process was busy still counts
+  const { signal, clear } = deadline(Math.max(1, Math.round(opts.timeoutMs)));
   try {
     const res = await (opts.fetcher ?? fetch)(url, {
       method: 'POST',
@@ -64,5 +66,7 @@ export async function sendSigned(
       },
       latencyMs: Math.round(performance.now() - started),
     };
+  } finally {
+    clear();
   }
 }

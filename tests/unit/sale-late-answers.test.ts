@@ -166,3 +166,17 @@ it("the console's buyer record counts a post never confirmed as a failed post, a
   );
   expect(row).toMatchObject({ posts: 10, refused: 10, accepted: 0, alert: true });
 });
+
+it('a bid that came in time while this process was busy (a long render, a collection) is a bid, not "no answer"', async () => {
+  const quick = await buyer('quick-busy', { ping: { bid: 40 } });
+  const buyers = documents(quick.document({ timeouts: { pingMs: 300, postMs: 10_000 } }));
+  const leadId = await storeLead();
+  const sale = runSale(db, leadId, deps(buyers));
+  // the buyer has the ping and has answered it; the answer is not read yet
+  while (quick.pings.length === 0) await new Promise((r) => setImmediate(r));
+  const until = Date.now() + 800;
+  while (Date.now() < until); // the event loop is held past the ping's timeout
+
+  expect(await sale).toMatchObject({ status: 'sold', buyerId: quick.id, priceCents: 4000 });
+  expect((await timelineOf(db, leadId)).find((e) => e.step === 'ping')).toMatchObject({ buyer_id: quick.id, outcome: 'bid', price_cents: 4000 });
+}, 30_000);
