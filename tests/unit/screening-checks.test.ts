@@ -198,7 +198,7 @@ describe('outside scrubs', () => {
       service.listed.set(q.phone, ['scrub-dnc']);
       const pending = runScrubs([httpScrub(service.url)], q, 200);
       const until = Date.now() + 450;
-      while (Date.now() < until); // the event loop is held past the timeout before the answer is read
+      while (Date.now() < until); // the event loop is held past the timeout right after the scrub is asked
       expect(await pending).toEqual(['scrub-dnc']);
       expect(service.requests).toHaveLength(1);
     } finally {
