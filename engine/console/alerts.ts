@@ -20,6 +20,7 @@ import { audit } from '../store/console';
 import { soldCounts } from '../store/sales';
 import { localTime } from '../sale/schedule';
 import { signature } from '../sale/wire';
+import { deadline } from '../http/deadline';
 import { answerKind, backoffMs, MAX_ATTEMPTS } from '../outbox/deliver';
 import { onShutdown } from '../process/shutdown.mjs';
 import { acceptanceLow, capLevels, ruleText, type AlertKind, type AlertRule, type RuleFields } from './alertRules';
@@ -287,15 +288,21 @@ export const deliverAlerts = (db: Store, hook: Webhook, now = new Date()): Promi
     db,
     'webhook',
     async (body, id) => {
-      const res = await fetch(hook.url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, body), 'Idempotency-Key': id },
-        body,
-        signal: AbortSignal.timeout(hook.timeoutMs ?? 10_000),
-      });
-      await res.body?.cancel();
-      const kind = answerKind(res.status);
-      return kind === 'delivered' ? { kind } : { kind, error: `HTTP ${res.status}` };
+      // see engine/http/deadline.ts: an answer that came in time while this process was busy counts
+      const { signal, clear } = deadline(hook.timeoutMs ?? 10_000);
+      try {
+        const res = await fetch(hook.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, body), 'Idempotency-Key': id },
+          body,
+          signal,
+        });
+        await res.body?.cancel();
+        const kind = answerKind(res.status);
+        return kind === 'delivered' ? { kind } : { kind, error: `HTTP ${res.status}` };
+      } finally {
+        clear();
+      }
     },
     now,
   );

@@ -28,6 +28,7 @@ import { saleOf } from '../store/sales';
 import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
 import { leadPayload, signature } from '../sale/wire';
+import { deadline } from '../http/deadline';
 
 export const MAX_ATTEMPTS = 25;
 export const LEASE_MS = 60_000;
@@ -104,6 +105,9 @@ function leadRequest(dest: LeadDestination, lead: LeadsTable): OutboxRequest {
 }
 
 async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome> {
+  // counted in time this process could read the answer: a delivery the receiver took in time must
+  // not be sent again because this process was busy when the answer came
+  const { signal, clear } = deadline(req.timeoutMs);
   try {
     const res = await fetcher(req.url, {
       method: req.method,
@@ -114,7 +118,7 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
         ...(req.secret && req.body !== undefined ? { 'X-Loansites-Signature': signature(req.secret, req.body) } : {}),
       },
       ...(req.body !== undefined ? { body: req.body } : {}),
-      signal: AbortSignal.timeout(req.timeoutMs),
+      signal,
     });
     const kind = answerKind(res.status);
     if (kind === 'delivered') {
@@ -133,6 +137,8 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
       kind: 'retry',
       error: e.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : `${e.message}${e.cause?.code ? ` (${e.cause.code})` : ''}`,
     };
+  } finally {
+    clear();
   }
 }
 

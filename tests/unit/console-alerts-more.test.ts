@@ -307,4 +307,21 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
     expect(hook.received.map((r) => (JSON.parse(r.body) as { alert: { state: string } }).alert.state)).toEqual(['open', 'resolved']);
     await removeAlertRule(db(), rule, ADMIN);
   });
+
+  it('a webhook message the receiver took in time while this process was busy is delivered once, not sent again', async () => {
+    await db().deleteFrom('alert_deliveries').execute();
+    const rule = await addAlertRule(db(), { kind: 'no-sale', subject: '', threshold: 0, windowHours: 0, windowMinutes: 10 }, ADMIN);
+    const NOW = new Date('2026-11-13T03:00:00.000Z');
+    expect(await evaluateAlerts(db(), [{ id: 'always' } as unknown as Buyer], NOW)).toEqual({ opened: 1, resolved: 0 });
+    hook.received.length = 0;
+    const sending = deliverAlerts(db(), { url: hook.url, secret: 'x', timeoutMs: 800 }, NOW);
+    // the receiver has the message and has answered 200; the answer is not read yet
+    while (hook.received.length === 0) await new Promise((r) => setImmediate(r));
+    const until = Date.now() + 1_500;
+    while (Date.now() < until); // the event loop is held past the webhook's 800 ms
+    expect(await sending).toBe(1);
+    expect(await deliverAlerts(db(), { url: hook.url, secret: 'x', timeoutMs: 800 }, minutes(NOW, 120))).toBe(0);
+    expect(hook.received).toHaveLength(1);
+    await removeAlertRule(db(), rule, ADMIN);
+  });
 });

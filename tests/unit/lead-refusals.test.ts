@@ -131,6 +131,20 @@ describe.each([
     expect(await row(id)).toMatchObject({ status: 'delivered', attempts: 3 });
   });
 
+  it('a lead the buyer took in time while this process was busy is delivered once, not sent again as "no answer"', async () => {
+    const { id } = await insertLead(db, lead(), ['buyer-a']);
+    const before = buyer.received.length;
+    const round = deliverDue(db, kind(), { worker: 'w1', now: at(1_000) });
+    // the buyer has the lead and has answered 200; the answer is not read yet
+    while (buyer.received.length === before) await new Promise((r) => setImmediate(r));
+    const until = Date.now() + 1_500;
+    while (Date.now() < until); // the event loop is held past the destination's 800 ms
+    expect(await round).toMatchObject({ claimed: 1, delivered: 1, failed: 0 });
+    expect(await row(id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await deliverDue(db, kind(), { worker: 'w1', now: at(3_600_000) })).toMatchObject({ claimed: 0 });
+    expect(buyer.received.slice(before).map((r) => r.id)).toEqual([id]);
+  });
+
   it('a test lead is sent, marked test, only to the buyer that accepts test leads', async () => {
     const before = [buyer.received.length, testBuyer.received.length];
     // stored with both outbox rows (as a lead from before environments were recorded could be): the worker still holds it back
