@@ -14,7 +14,7 @@ import tseslint from 'typescript-eslint';
 // checks the same order on the whole import graph (dynamic imports included). Nothing in engine/ imports blocks/,
 // pages/ or scripts/.
 //   browser   what blocks' components may import: pure, browser-safe (no node: modules, no other wing)
-//   process   how a stopping process closes what it opened
+//   process   the process itself: how it stops and closes what it opened, its memory and logs, deadlines
 //   keys      the keys that seal personal data (lead keys, the form-trace key pair)
 //   errors    error reports (DSN, envelope, the browser's reporter script)
 //   validate  JSON documents checked with file, line:column and JSON pointer

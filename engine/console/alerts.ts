@@ -20,7 +20,7 @@ import { audit } from '../store/console';
 import { soldCounts } from '../store/sales';
 import { localTime } from '../sale/schedule';
 import { signature } from '../sale/wire';
-import { deadline } from '../http/deadline';
+import { deadline } from '../process/deadline';
 import { answerKind, backoffMs, MAX_ATTEMPTS } from '../outbox/deliver';
 import { onShutdown } from '../process/shutdown.mjs';
 import { acceptanceLow, capLevels, ruleText, type AlertKind, type AlertRule, type RuleFields } from './alertRules';
@@ -288,7 +288,7 @@ export const deliverAlerts = (db: Store, hook: Webhook, now = new Date()): Promi
     db,
     'webhook',
     async (body, id) => {
-      // see engine/http/deadline.ts: an answer that came in time while this process was busy counts
+      // see engine/process/deadline.ts: an answer that came in time while this process was busy counts
       const { signal, clear } = deadline(hook.timeoutMs ?? 10_000);
       try {
         const res = await fetch(hook.url, {

@@ -5,6 +5,7 @@
  * TimeoutError 'Timeout of {n}ms.'; an HTTP error, a body that is not JSON, GraphQL errors or
  * an unexpected shape each fail with a ContentError that says which.
  */
+import { deadline } from '../process/deadline';
 import { ContentError, TimeoutError, type Collection, type ContentSource, type ListFilters, type ListQuery, type ListResult } from './types';
 
 /** SPEC §9: the CMS list client's default time-out. */
@@ -50,12 +51,9 @@ export function createStrapiClient(opts: StrapiOptions): ContentSource {
   return {
     kind: 'strapi',
     async list(collection: Collection, query: ListQuery): Promise<ListResult> {
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+      // a deadline, not a plain timer: content that came in time while this process was busy
+      // rendering other pages is read, not turned into a failed page
+      const { signal, clear } = deadline(timeoutMs);
       try {
         let res: Response;
         let text: string;
@@ -72,11 +70,11 @@ export function createStrapiClient(opts: StrapiOptions): ContentSource {
                 publicationState: query.publicationState ?? 'LIVE',
               },
             }),
-            signal: controller.signal,
+            signal,
           });
           text = await res.text();
         } catch (err) {
-          if (timedOut) throw new TimeoutError(timeoutMs);
+          if (signal.aborted) throw new TimeoutError(timeoutMs);
           throw new ContentError(`Content service could not be reached: ${(err as Error).message}`);
         }
         if (!res.ok) throw new ContentError(`Content service answered HTTP ${res.status}`);
@@ -91,7 +89,7 @@ export function createStrapiClient(opts: StrapiOptions): ContentSource {
         if (!isListResult(result)) throw new ContentError(`Content service sent an unexpected response for ${collection}Lists`);
         return result;
       } finally {
-        clearTimeout(timer);
+        clear();
       }
     },
   };

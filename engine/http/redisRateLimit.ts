@@ -6,12 +6,12 @@
  * being an IPv4 address or an IPv6 /64 (engine/http/rateKey.ts), as in memory.
  *
  * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms, counted
- * while this process runs: see ./deadline.ts) the request is counted by this process's own limiter
- * instead: limits keep holding per instance and no visitor's lead is refused because a cache
+ * while this process runs: see engine/process/deadline.ts) the request is counted by this
+ * process's own limiter instead: limits keep holding per instance and no visitor's lead is refused because a cache
  * server is away. The log says so once per absence.
  */
 import type { createClient } from 'redis';
-import { within } from './deadline';
+import { within } from '../process/deadline';
 import { rateKey } from './rateKey';
 import { onShutdown } from '../process/shutdown.mjs';
 import type { RateDecision, RateLimiter, RateRule } from './rateLimit';

@@ -28,7 +28,7 @@ import { saleOf } from '../store/sales';
 import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
 import { leadPayload, signature } from '../sale/wire';
-import { deadline } from '../http/deadline';
+import { deadline } from '../process/deadline';
 
 export const MAX_ATTEMPTS = 25;
 export const LEASE_MS = 60_000;

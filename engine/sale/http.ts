@@ -3,7 +3,7 @@
  * read up to MAX_ANSWER_BYTES and the rest dropped unread (a buyer cannot fill our memory), and
  * every failure — refused connection, timeout, reset — comes back as a reason, never a throw.
  */
-import { deadline } from '../http/deadline';
+import { deadline } from '../process/deadline';
 import { signature } from './wire';
 import { MAX_ANSWER_BYTES, type RawAnswer } from './answers';
 

@@ -105,6 +105,18 @@ describe('faults give clear errors', () => {
     expect((err as Error).name).toBe('TimeoutError');
     expect((err as Error).message).toBe('Timeout of 200ms.');
   });
+  it('content that came in time while this process was busy is read, not a time-out', async () => {
+    const quick = createStrapiClient({ url: server.url, token: TOKEN, timeoutMs: 300 });
+    const before = server.requests;
+    const listing = quick.list('article', { pagination: { page: 1, pageSize: 3 }, filters: { brand: us } });
+    // the server has the query and has answered; the answer is not read yet
+    while (server.requests === before) await new Promise((r) => setImmediate(r));
+    const until = Date.now() + 900;
+    while (Date.now() < until); // the event loop is held past the client's 300 ms
+    const r = await listing;
+    expect(r.meta.pagination).toEqual({ total: 7, page: 1, pageSize: 3, pageCount: 3 });
+    expect(server.requests).toBe(before + 1);
+  });
   it('the default CMS client time-out is 2000 ms', async () => {
     server.setMode('slow', 2600);
     const err = await strapi.list('article', {}).catch((e: unknown) => e);

@@ -3,7 +3,7 @@
  * contract for, consulted with the lead's phone and email only. Off by default (the brand's
  * `screening.checks.scrub`); a scrub that fails or answers late counts as "could not run".
  */
-import { deadline } from '../../http/deadline';
+import { deadline } from '../../process/deadline';
 import type { ReasonCode } from './codes';
 import { scrubFromEnv } from './httpScrub';
 
