@@ -7,8 +7,8 @@
  *
  * When Redis does not answer (down, or slower than REDIS_RATE_TIMEOUT_MS, default 250 ms, counted
  * while this process runs: see engine/process/deadline.ts) the request is counted by this
- * process's own limiter instead: limits keep holding per instance and no visitor's lead is refused because a cache
- * server is away. The log says so once per absence.
+ * process's own limiter instead: limits keep holding per instance and no visitor's lead is
+ * refused because a cache server is away. The log says so once per absence.
  */
 import type { createClient } from 'redis';
 import { within } from '../process/deadline';

@@ -4,8 +4,8 @@
  * reads its sockets, so a plain timer that came due while the event loop was held (a long render,
  * a collection, a machine short of CPU) fires before an answer that arrived in time is read, and
  * the answer is lost. A deadline whose timer fires late by more than half its time waits once
- * more instead: the answer, if it is in the socket, is read first. A service that is really away costs `ms` more, and only
- * when the process was held.
+ * more instead: the answer, if it is in the socket, is read first. A service that is really away
+ * costs `ms` more, and only when the process was held.
  *
  * The signal aborts with a "TimeoutError" DOMException, as AbortSignal.timeout's does; clear()
  * once the answer is in. The timer does not keep the process alive.
