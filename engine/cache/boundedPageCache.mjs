@@ -20,6 +20,7 @@
  */
 import { createRequire } from 'node:module';
 import { skipPageSizeCheck } from './pageSizeCheck.mjs';
+import { renderIsCurrent } from './brandRenders.mjs';
 
 const STATS = Symbol.for('loansites.boundedPageCache');
 const MB = 1024 * 1024;
@@ -217,6 +218,8 @@ export default class BoundedPageCache {
   async set(key, data, ctx) {
     // here too: server.mjs's cold path (coldPageRender.mjs) stores the misses it rendered without Next asking `get` first, from the first page on once the start's warm-up has run
     if (skipSizeCheck) skipPageSizeCheck();
+    // a page made from a brand document that changed meanwhile: the next request renders it again
+    if (!renderIsCurrent(key)) return;
     store().set(key, data, ctx?.cacheControl);
   }
 

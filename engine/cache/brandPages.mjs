@@ -6,9 +6,11 @@
  * deletions). Other brands' pages are not touched: they stay cache hits.
  *
  * Every instance calls this once its own catalog holds the new document (engine/site/brandLive.ts),
- * so a page rendered by an instance that had not heard of the change yet is dropped again when it does.
+ * so a page rendered by an instance that had not heard of the change yet is dropped again when it does;
+ * a render under way here when it does is not stored (./brandRenders.mjs).
  */
 import { pageCacheStore } from './boundedPageCache.mjs';
+import { brandChanged } from './brandRenders.mjs';
 
 /**
  * The Redis page cache Next made in this process (redisPageCache.mjs keeps it here), read without
@@ -25,6 +27,7 @@ const brandPath = (/** @type {string} */ id) => `/_brand/${id}`;
  * @param {string} id
  */
 export async function dropBrandPages(id) {
+  brandChanged(id);
   if (!/^[a-z0-9][a-z0-9-]*$/.test(id)) return 0;
   const local = pageCacheStore()?.dropUnder(brandPath(id)) ?? 0;
   const shared = (await redisPageCache()?.dropUnder(brandPath(id))) ?? 0;

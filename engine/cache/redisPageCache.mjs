@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
 import { onShutdown } from '../process/shutdown.mjs';
+import { renderIsCurrent } from './brandRenders.mjs';
 import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');
@@ -246,6 +247,8 @@ export function createPageCache(ctx) {
     /** @param {string} key @param {any} data @param {any} setCtx */
     async set(key, data, setCtx) {
       local?.drop(key);
+      // a page made from a brand document that changed meanwhile (./brandRenders.mjs): not shared
+      if (!renderIsCurrent(key)) return;
       if (!(await reachable())) return; // not stored: the next request renders it again
       const lifetime = setCtx?.cacheControl;
       // A copy of the context: the library adds the implicit tag to ctx.tags in place.

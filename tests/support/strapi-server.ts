@@ -3,6 +3,8 @@
  * /api/content/graphql. Tests start it in-process (startStrapiServer) or as a process:
  *   tsx tests/support/strapi-server.ts --port 4010 --content tests/fixtures/content --token secret
  * Faults for tests: POST /__control {"mode": "ok" | "slow" | "error" | "garbage", "delayMs": n}.
+ * In-process, hold() keeps every query unanswered until the test releases it (a render held in
+ * the middle, for as long as the test needs, with no guess at a delay).
  */
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -17,12 +19,20 @@ export interface RunningServer {
   setMode(mode: Mode, delayMs?: number): void;
   close(): Promise<void>;
   requests: number;
+  /** Holds every query from now on: `arrived` resolves when the first comes in; `release` answers them all. */
+  hold(): Hold;
+}
+
+export interface Hold {
+  arrived: Promise<void>;
+  release(): void;
 }
 
 export function startStrapiServer(opts: { index: ContentIndex; token: string; port?: number }): Promise<RunningServer> {
   let mode: Mode = 'ok';
   let delayMs = 0;
   const state = { requests: 0 };
+  let held: { arrived: () => void; released: Promise<void> } | undefined;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -39,6 +49,10 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
       if (req.headers.authorization !== `Bearer ${opts.token}`) {
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
         return;
+      }
+      if (held) {
+        held.arrived();
+        await held.released;
       }
       if (mode === 'slow') await new Promise((r) => setTimeout(r, delayMs));
       if (mode === 'error') {
@@ -75,6 +89,20 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
           }),
         get requests() {
           return state.requests;
+        },
+        hold() {
+          let arrived!: () => void;
+          let release!: () => void;
+          const came = new Promise<void>((r) => (arrived = r));
+          const released = new Promise<void>((r) => (release = r));
+          held = { arrived, released };
+          return {
+            arrived: came,
+            release: () => {
+              held = undefined;
+              release();
+            },
+          };
         },
       });
     });

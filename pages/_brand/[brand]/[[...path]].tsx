@@ -17,6 +17,8 @@ import { NOT_FOUND_PATH } from '../../../engine/site/pageMatch';
 import { buildPageModel } from '../../../engine/site/pageModel';
 import { reportServerError } from '../../../engine/errors/report';
 import { readVariantPath } from '../../../engine/site/experiments/variants';
+import { renderBegins } from '../../../engine/cache/brandRenders.mjs';
+import { internalPath } from '../../../engine/browser/requestPath';
 
 /** A page's lifetime in the cache (not exported: a page module's exports are sent to the browser). */
 const REVALIDATE_SECONDS = 3600;
@@ -39,6 +41,8 @@ export const getStaticProps: GetStaticProps<{ model: PageModel }> = async ({ par
   // an experiment's variant is a page of its own (its own cache entry) at /_v~{experiment}~{variant}{path}
   const variant = readVariantPath(asked);
   const path = variant?.path ?? asked;
+  // before the catalog is read: a page made from a brand document that changes meanwhile is not cached
+  renderBegins(internalPath(brand, asked));
   let model: Awaited<ReturnType<typeof buildPageModel>>;
   try {
     model = await buildPageModel(getCatalog(BLOCK_SPECS), brand, path, { draftMode: draftMode === true, ...(variant ? { variant } : {}) });
