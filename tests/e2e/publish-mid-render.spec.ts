@@ -43,12 +43,15 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
         CONTENT_GRAPHQL_URL: cms.url,
         CONTENT_GRAPHQL_TOKEN: TOKEN,
         REVISIONS_POLL_MS: '100',
-        // no page rendered before the test asks: the blog page must be a miss
+        // nothing rendered at start: the blog page is a miss when the test asks for it
         WARM_UP_PAGES: '0',
+        PAGE_CACHE_STATS: '1',
         ...(redis ? { REDIS_URL: redis.url } : {}),
       });
       try {
         const now = `Words published during a render, ${mode}.`;
+        // a brand page rendered by Next first: on its own cache the instance renders the next misses itself (engine/http/coldPageRender.mjs)
+        expect((await rawGet('/', HOST, { port })).status).toBe(200);
         // the blog's render is under way, waiting for its articles
         const hold = cms.hold();
         const first = rawGet('/blog', HOST, { port });
@@ -61,8 +64,13 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
         // the instance serves the new document (another page of the brand shows it)
         await expect.poll(async () => (await rawGet('/faqs', HOST, { port })).body.includes(now), { timeout: 10_000 }).toBe(true);
 
+        const direct = async () =>
+          ((JSON.parse((await rawGet('/__page-cache', 'localhost', { port })).body) ?? {}) as { renderedDirect?: number }).renderedDirect;
+        const before = await direct();
         hold.release();
         const rendered = await first;
+        // on its own cache, the held page was one the instance rendered itself, not Next
+        if (!redis) expect((await direct()) ?? 0).toBe((before ?? 0) + 1);
         expect(rendered.status).toBe(200);
         // made from the document it began with: the case this test is about did happen
         expect(rendered.body.includes(now)).toBe(false);
