@@ -161,9 +161,11 @@ export function createStore(maxBytes = Number(process.env.PAGE_CACHE_MB ?? 128) 
       unsent.delete(key);
       return page.text === text ? page.bytes : undefined;
     },
-    /** @param {string} key */
+    /** Forgets the page at `key`: its entry, its lifetime in Next's map, its bytes kept for sending. @param {string} key */
     delete(key) {
       remove(key);
+      lifetimes?.delete(key);
+      unsent.delete(key);
     },
     /**
      * Drops every page whose internal path is `path` or under it (a brand's /_brand/{id}: its
@@ -218,8 +220,9 @@ export default class BoundedPageCache {
   async set(key, data, ctx) {
     // here too: server.mjs's cold path (coldPageRender.mjs) stores the misses it rendered without Next asking `get` first, from the first page on once the start's warm-up has run
     if (skipSizeCheck) skipPageSizeCheck();
-    // a page made from a brand document that changed meanwhile: the next request renders it again
-    if (!renderIsCurrent(key)) return;
+    // a page made from a brand document or content that changed meanwhile (./brandRenders.mjs):
+    // not kept, nor what was kept for it; the next request renders it again
+    if (!renderIsCurrent(key)) return store().delete(key);
     store().set(key, data, ctx?.cacheControl);
   }
 

@@ -11,6 +11,11 @@
  * before storing a page: a page whose brand changed since its render began is answered to the
  * visitor who asked for it and not kept — the next request renders it from the new document.
  *
+ * The CMS webhook's revalidation (pages/api/revalidate.ts) notes the pages it renders again the
+ * same way (pageChanged): a render that read the content before the webhook and stores after the
+ * revalidated page would put the old content back. A refused page also takes out what the cache
+ * holds for its key, which a publish has already dropped but a revalidation has not.
+ *
  * Per process, on globalThis: Next bundles the brand page and loads the cache handler apart, and
  * every copy must see the same notes. Every instance notes its own renders and drops again when
  * it hears of the change, so a page another instance stored before that is dropped too.
@@ -31,14 +36,15 @@ export const RENDER_NOTE_MS = 60_000;
  * @typedef {{ began: number, pending: number, at: number }} Note
  * began: the count of changes when the oldest of the page's unstored renders began; pending: how
  * many began and have not stored yet; at: when that oldest one began (ms).
- * @typedef {{ changes: number, changedAt: Map<string, number>, renders: Map<string, Note> }} Notes
- * changes: brand changes this process has seen; changedAt: brand id → the count when it last changed.
+ * @typedef {{ changes: number, changedAt: Map<string, number>, pageChangedAt: Map<string, number>, renders: Map<string, Note> }} Notes
+ * changes: brand and page changes this process has seen; changedAt: brand id → the count when it
+ * last changed; pageChangedAt: a page's internal path → the count when it was last revalidated.
  */
 
 /** @returns {Notes} */
 function notes() {
   const holder = /** @type {{ [NOTES]?: Notes }} */ (/** @type {unknown} */ (globalThis));
-  return (holder[NOTES] ??= { changes: 0, changedAt: new Map(), renders: new Map() });
+  return (holder[NOTES] ??= { changes: 0, changedAt: new Map(), pageChangedAt: new Map(), renders: new Map() });
 }
 
 /** The internal path of a page cache key (`…/_brand/{id}{path}`), undefined for any other page. */
@@ -77,8 +83,21 @@ export function brandChanged(id) {
 }
 
 /**
+ * The page at `internalPath` is about to be rendered again because what it shows changed (the
+ * CMS webhook): called before the revalidation's render begins.
+ * @param {string} internalPath
+ */
+export function pageChanged(internalPath) {
+  const n = notes();
+  n.pageChangedAt.delete(internalPath);
+  n.pageChangedAt.set(internalPath, ++n.changes);
+  if (n.pageChangedAt.size > RENDERS_NOTED) n.pageChangedAt.delete(/** @type {string} */ (n.pageChangedAt.keys().next().value));
+}
+
+/**
  * Whether the page about to be stored under `key` was rendered from its brand's current document:
- * false when the brand changed since the page's (oldest unstored) render began. A page with no
+ * false when the brand or the page changed since the page's (oldest unstored) render began; the
+ * handler then stores nothing and takes out what it holds for the key. A page with no
  * note (not a brand page, or its note pushed out) is stored, as before.
  * @param {string} key
  * @param {number} [now] ms, for tests
@@ -91,7 +110,7 @@ export function renderIsCurrent(key, now = Date.now()) {
   if (!note) return true;
   if (--note.pending <= 0 || now - note.at > RENDER_NOTE_MS) n.renders.delete(path);
   const id = path.slice('/_brand/'.length).split('/')[0] ?? '';
-  return (n.changedAt.get(id) ?? 0) <= note.began;
+  return Math.max(n.changedAt.get(id) ?? 0, n.pageChangedAt.get(path) ?? 0) <= note.began;
 }
 
 /** How many pages have a render noted (for tests). */

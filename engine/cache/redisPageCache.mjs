@@ -247,9 +247,11 @@ export function createPageCache(ctx) {
     /** @param {string} key @param {any} data @param {any} setCtx */
     async set(key, data, setCtx) {
       local?.drop(key);
-      // a page made from a brand document that changed meanwhile (./brandRenders.mjs): not shared
-      if (!renderIsCurrent(key)) return;
+      const current = renderIsCurrent(key);
       if (!(await reachable())) return; // not stored: the next request renders it again
+      // a page made from a brand document or content that changed meanwhile (./brandRenders.mjs):
+      // not shared, and no instance is served what Redis holds for it
+      if (!current) return void (await client.unlink(keyPrefix + key).catch(() => 0));
       const lifetime = setCtx?.cacheControl;
       // A copy of the context: the library adds the implicit tag to ctx.tags in place.
       return handler.set(key, data && typeof data === 'object' && lifetime ? { ...data, [LIFETIME]: lifetime } : data, { ...setCtx });

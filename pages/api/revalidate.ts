@@ -2,7 +2,8 @@
  * POST /api/revalidate — for a CMS webhook. Header x-revalidate-secret must equal
  * REVALIDATE_SECRET (401 otherwise, nothing read or rebuilt); the JSON body {brand, paths} is
  * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413). A
- * page under an experiment is revalidated with each of its variants' pages.
+ * page under an experiment is revalidated with each of its variants' pages. A render of the page
+ * under way in this process from before the call is not stored (engine/cache/brandRenders.mjs).
  */
 import type { NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
@@ -13,6 +14,7 @@ import { internalPath } from '../../engine/browser/requestPath';
 import { json, route } from '../../engine/http/route';
 import { secretMatches } from '../../engine/http/preview';
 import { variantPathsOf } from '../../engine/site/experiments/pages';
+import { pageChanged } from '../../engine/cache/brandRenders.mjs';
 
 export const config = { api: { bodyParser: false } };
 
@@ -34,7 +36,11 @@ export default route(
     for (const path of paths) {
       try {
         // a page under an experiment: each variant's copy too
-        for (const at of [path, ...variantPathsOf(loaded, path)]) await (res as NextApiResponse).revalidate(internalPath(brand, at));
+        for (const at of [path, ...variantPathsOf(loaded, path)]) {
+          // a render of it that read the content before now must not be stored over this one
+          pageChanged(internalPath(brand, at));
+          await (res as NextApiResponse).revalidate(internalPath(brand, at));
+        }
         revalidated.push(path);
       } catch (err) {
         failed.push({ path, error: (err as Error).message });

@@ -3,8 +3,9 @@
  * /api/content/graphql. Tests start it in-process (startStrapiServer) or as a process:
  *   tsx tests/support/strapi-server.ts --port 4010 --content tests/fixtures/content --token secret
  * Faults for tests: POST /__control {"mode": "ok" | "slow" | "error" | "garbage", "delayMs": n}.
- * In-process, hold() keeps every query unanswered until the test releases it (a render held in
- * the middle, for as long as the test needs, with no guess at a delay).
+ * In-process, hold(n) keeps the next n queries (all, by default) unanswered until the test
+ * releases them — a render held in the middle, for as long as the test needs, with no guess at a
+ * delay. A held query is answered from the content as it was when the query came in.
  */
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -19,8 +20,8 @@ export interface RunningServer {
   setMode(mode: Mode, delayMs?: number): void;
   close(): Promise<void>;
   requests: number;
-  /** Holds every query from now on: `arrived` resolves when the first comes in; `release` answers them all. */
-  hold(): Hold;
+  /** Holds the next `count` queries (default: every one until released): `arrived` resolves when the first comes in; `release` answers them. */
+  hold(count?: number): Hold;
 }
 
 export interface Hold {
@@ -32,7 +33,7 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
   let mode: Mode = 'ok';
   let delayMs = 0;
   const state = { requests: 0 };
-  let held: { arrived: () => void; released: Promise<void> } | undefined;
+  let held: { arrived: () => void; released: Promise<void>; left: number } | undefined;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -50,7 +51,18 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: 'Unauthorized' }] }));
         return;
       }
-      if (held) {
+      // answered from the content as it is now, even when held
+      let status = 200;
+      let answer: string;
+      try {
+        const result = await executeStrapiQuery(opts.index, JSON.parse(body) as { query: string; variables?: Record<string, unknown> }, { allowPreview: true });
+        answer = JSON.stringify(result);
+      } catch (err) {
+        status = 400;
+        answer = JSON.stringify({ errors: [{ message: (err as Error).message }] });
+      }
+      if (held && held.left > 0) {
+        held.left--;
         held.arrived();
         await held.released;
       }
@@ -63,12 +75,7 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
         res.writeHead(200, { 'content-type': 'application/json' }).end('<html>Bad gateway</html>');
         return;
       }
-      try {
-        const result = await executeStrapiQuery(opts.index, JSON.parse(body) as { query: string; variables?: Record<string, unknown> }, { allowPreview: true });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-      } catch (err) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: (err as Error).message }] }));
-      }
+      res.writeHead(status, { 'content-type': 'application/json' }).end(answer);
     });
   });
   return new Promise((resolve) => {
@@ -90,12 +97,12 @@ export function startStrapiServer(opts: { index: ContentIndex; token: string; po
         get requests() {
           return state.requests;
         },
-        hold() {
+        hold(count = Infinity) {
           let arrived!: () => void;
           let release!: () => void;
           const came = new Promise<void>((r) => (arrived = r));
           const released = new Promise<void>((r) => (release = r));
-          held = { arrived, released };
+          held = { arrived, released, left: count };
           return {
             arrived: came,
             release: () => {

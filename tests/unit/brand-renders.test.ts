@@ -5,7 +5,8 @@
  * page's internal path). Each test uses brands of its own: the notes are per process.
  */
 import { describe, expect, it } from 'vitest';
-import { RENDER_NOTE_MS, RENDERS_NOTED, brandChanged, renderBegins, renderIsCurrent, rendersNoted } from '../../engine/cache/brandRenders.mjs';
+import BoundedPageCache, { pageCacheStore } from '../../engine/cache/boundedPageCache.mjs';
+import { RENDER_NOTE_MS, RENDERS_NOTED, brandChanged, pageChanged, renderBegins, renderIsCurrent, rendersNoted } from '../../engine/cache/brandRenders.mjs';
 
 const key = (path: string) => `/route-cache/PAGES/0123abcd/$${path}`;
 
@@ -64,5 +65,36 @@ describe('a rendered brand page offered to the page cache', () => {
     // the newest note is still there
     brandChanged('eta');
     expect(renderIsCurrent(key(`/_brand/eta/city-${RENDERS_NOTED + 499}`))).toBe(false);
+  });
+});
+
+describe('a page the CMS webhook revalidates', () => {
+  it('refuses the renders that read its content before, keeps the ones after, and leaves the brand’s other pages alone', () => {
+    renderBegins('/_brand/theta/answers');
+    renderBegins('/_brand/theta/faqs');
+    pageChanged('/_brand/theta/answers');
+    // the revalidation's own render overlaps the older one: neither is kept
+    renderBegins('/_brand/theta/answers');
+    expect(renderIsCurrent(key('/_brand/theta/answers'))).toBe(false);
+    expect(renderIsCurrent(key('/_brand/theta/answers'))).toBe(false);
+    expect(renderIsCurrent(key('/_brand/theta/faqs'))).toBe(true);
+    renderBegins('/_brand/theta/answers');
+    expect(renderIsCurrent(key('/_brand/theta/answers'))).toBe(true);
+  });
+});
+
+describe('the single instance’s page cache handler, offered a page whose render is not current', () => {
+  it('stores nothing and forgets what it held for the page, so the next request renders it again', async () => {
+    const cache = new BoundedPageCache();
+    const k = key('/_brand/iota/answers');
+    const page = (text: string) => ({ kind: 'PAGES', html: `<h1>${text}</h1>`, pageData: { pageProps: {} }, headers: undefined, status: 200 });
+    renderBegins('/_brand/iota/answers');
+    await cache.set(k, page('as it was'), { cacheControl: { revalidate: 3600, expire: 31536000 } });
+    expect(pageCacheStore()!.get(k)).not.toBeNull();
+    // a stale revalidation under way when the webhook came: its page is refused, and the old one goes too
+    renderBegins('/_brand/iota/answers');
+    pageChanged('/_brand/iota/answers');
+    await cache.set(k, page('read before the change'), { cacheControl: { revalidate: 3600, expire: 31536000 } });
+    expect(pageCacheStore()!.get(k)).toBeNull();
   });
 });
