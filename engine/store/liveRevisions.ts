@@ -9,10 +9,16 @@
  * So a change lands everywhere within one poll (~2 s), usually at once. A kind is watched from the
  * first time it is asked for; revisionsReady(kind) resolves once it was first read.
  *
+ * The same channel carries announcements (announce / onAnnouncement): a few words one instance
+ * tells the others, at once, with nothing stored — the CMS webhook's pages, for one. They are
+ * JSON, which no kind's name is; an instance does not hear its own.
+ *
  * Held on globalThis: Next bundles this module more than once (the instrumentation hook, each API
  * route, the console's pages), and all of them must see the same set.
  */
+import { randomUUID } from 'node:crypto';
 import type { createClient } from 'redis';
+import { within } from '../process/deadline';
 import { onShutdown } from '../process/shutdown.mjs';
 import { getStore, type Store } from './db';
 import { latestRevisions, revisionStamp, type Revision } from './revisions';
@@ -30,9 +36,15 @@ interface Kind {
 }
 interface Live {
   kinds: Map<string, Kind>;
+  /** topic → who hears its announcements */
+  announcements: Map<string, Set<(body: string) => void>>;
+  /** this process, so that it does not hear its own announcements */
+  self: string;
   timer?: NodeJS.Timeout;
   publisher?: Promise<Client | undefined>;
   subscriber?: Promise<Client | undefined>;
+  /** every connection made, connected or still trying */
+  clients: Set<Client>;
   stopped?: boolean;
 }
 
@@ -43,7 +55,7 @@ const pollMs = () => Math.max(100, Number(process.env.REVISIONS_POLL_MS) || 2000
 
 function live(): Live {
   if (!holder[SHARED]) {
-    const state: Live = { kinds: new Map() };
+    const state: Live = { kinds: new Map(), announcements: new Map(), self: randomUUID(), clients: new Set() };
     holder[SHARED] = state;
     state.timer = setInterval(() => void poll(state), pollMs());
     state.timer.unref();
@@ -101,10 +113,12 @@ async function poll(state: Live): Promise<void> {
   }
 }
 
-async function connect(url: string, role: string): Promise<Client | undefined> {
+async function connect(state: Live, url: string, role: string): Promise<Client | undefined> {
   try {
     const { createClient: create } = await import('redis');
     const client: Client = create({ url, socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(200 * 2 ** n, 5000) } });
+    // held before it connects: one that never does is still closed by stopLiveRevisions
+    state.clients.add(client);
     let warned = false;
     client.on('error', (err: Error) => {
       if (!warned) console.error(`[revisions] Redis ${role} unavailable (changes still arrive by polling): ${err.message}`);
@@ -119,14 +133,55 @@ async function connect(url: string, role: string): Promise<Client | undefined> {
 }
 
 async function subscribe(state: Live, url: string): Promise<Client | undefined> {
-  const client = await connect(url, 'subscriber');
+  const client = await connect(state, url, 'subscriber');
   await client
-    ?.subscribe(CHANNEL, (kind) => {
-      const entry = state.kinds.get(kind);
-      if (entry) void reload(kind, entry);
+    ?.subscribe(CHANNEL, (message) => {
+      if (message.startsWith('{')) return hear(state, message);
+      const entry = state.kinds.get(message);
+      if (entry) void reload(message, entry);
     })
     .catch(() => undefined);
   return client;
+}
+
+/** The longest announcement heard (a page's path, say): anything longer on the channel is not ours. */
+const ANNOUNCEMENT_MAX = 4096;
+
+/** An announcement from another instance, to those who listen for its topic. */
+function hear(state: Live, message: string): void {
+  if (message.length > ANNOUNCEMENT_MAX) return;
+  let said: unknown;
+  try {
+    said = JSON.parse(message);
+  } catch {
+    return;
+  }
+  const { from, topic, body } = (said ?? {}) as { from?: unknown; topic?: unknown; body?: unknown };
+  if (from === state.self || typeof topic !== 'string' || typeof body !== 'string') return;
+  for (const listener of state.announcements.get(topic) ?? []) {
+    try {
+      listener(body);
+    } catch (err) {
+      console.error(`[revisions] a listener of the "${topic}" announcements failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Calls `listener` with each announcement of `topic` another instance makes; returns the call that stops it. */
+export function onAnnouncement(topic: string, listener: (body: string) => void): () => void {
+  const state = live();
+  let listeners = state.announcements.get(topic);
+  if (!listeners) state.announcements.set(topic, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * Tells the other instances, through Redis when there is one (without it there are none to tell);
+ * best effort: with Redis lost, or an instance's subscription down, it is not heard.
+ */
+export async function announce(topic: string, body: string): Promise<void> {
+  await tell(JSON.stringify({ from: live().self, topic, body }));
 }
 
 /** The newest revision per key of a kind, as this instance knows them now (empty until first read). */
@@ -160,12 +215,29 @@ export async function publishRevision(kind: string, db?: Store): Promise<void> {
   await entry.ready;
   await entry.loading;
   await reload(kind, entry, db);
+  await tell(kind);
+}
+
+/** The longest a save or a webhook waits for Redis to take its message. */
+const TELL_MS = 1000;
+
+/**
+ * Publishes on the channel, when there is Redis, without ever holding the caller for it: a
+ * publisher that is not connected (Redis lost, or not up yet) is skipped — node-redis would queue
+ * the message until Redis came back, and the console's save would wait as long — and a connected
+ * one that does not answer is waited for TELL_MS at most. The others' polls catch a revision they
+ * were not told of.
+ */
+async function tell(message: string): Promise<void> {
   const url = process.env.REDIS_URL?.trim();
   if (!url) return;
   const state = live();
-  state.publisher ??= connect(url, 'publisher');
-  const client = await state.publisher;
-  await client?.publish(CHANNEL, kind).catch(() => undefined);
+  state.publisher ??= connect(state, url, 'publisher');
+  const publishing = (async () => {
+    const client = await state.publisher;
+    if (client?.isReady) await client.publish(CHANNEL, message);
+  })();
+  await within(publishing, TELL_MS).catch(() => undefined);
 }
 
 /** Stops polling and closes the Redis connections (shutdown, tests). */
@@ -175,5 +247,10 @@ export async function stopLiveRevisions(): Promise<void> {
   holder[SHARED] = undefined;
   state.stopped = true;
   clearInterval(state.timer);
-  for (const c of await Promise.all([state.publisher, state.subscriber])) await c?.quit().catch(() => undefined);
+  // QUIT goes through the command queue: on a connection that is retrying (Redis gone) it would
+  // wait for a reconnection that may never come, so that one is dropped instead
+  for (const c of state.clients) {
+    if (c.isReady) await c.quit().catch(() => undefined);
+    else if (c.isOpen) await c.disconnect().catch(() => undefined);
+  }
 }
