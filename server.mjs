@@ -39,6 +39,7 @@ import {
   studioPolicy,
 } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
+import { changeCounters } from './engine/cache/brandRenders.mjs';
 import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
 import { createColdPageRender } from './engine/http/coldPageRender.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
@@ -262,9 +263,11 @@ function toNext(req, res, url) {
 function answerRequest(req, res) {
   if (pageCacheStatsOn && req.url === '/__page-cache' && /^(?:127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '')) {
     const stats = pageCacheStats();
-    // with the React server build pages were rendered with (engine/http/reactRenderer.mjs) and what the start's warm-up rendered
+    // with the React server build pages were rendered with (engine/http/reactRenderer.mjs), what the start's warm-up rendered,
+    // and the brand and page changes noted (engine/cache/brandRenders.mjs); with Redis, only the last
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    return res.end(JSON.stringify(stats ? { ...stats, reactServerBuild: renderedWith(), warmUp: warmedUp } : null) + '\n');
+    const counters = stats ? { ...stats, reactServerBuild: renderedWith(), warmUp: warmedUp } : {};
+    return res.end(JSON.stringify({ ...counters, ...changeCounters() }) + '\n');
   }
   const { host, 'x-forwarded-host': forwardedHost, 'x-prerender-revalidate': revalidate } = req.headers;
   const facts = {

@@ -12,8 +12,9 @@
  * visitor who asked for it and not kept — the next request renders it from the new document.
  *
  * The CMS webhook's revalidation (pages/api/revalidate.ts) notes the pages it renders again the
- * same way (pageChanged): a render that read the content before the webhook and stores after the
- * revalidated page would put the old content back. A refused page also takes out what the cache
+ * same way (pageChanged), here and on every instance that hears of it (engine/site/brandLive.ts):
+ * a render that read the content before the webhook and stores after the revalidated page would
+ * put the old content back. A refused page also takes out what the cache
  * holds for its key, which a publish has already dropped but a revalidation has not.
  *
  * Per process, on globalThis: Next bundles the brand page and loads the cache handler apart, and
@@ -36,15 +37,16 @@ export const RENDER_NOTE_MS = 60_000;
  * @typedef {{ began: number, pending: number, at: number }} Note
  * began: the count of changes when the oldest of the page's unstored renders began; pending: how
  * many began and have not stored yet; at: when that oldest one began (ms).
- * @typedef {{ changes: number, changedAt: Map<string, number>, pageChangedAt: Map<string, number>, renders: Map<string, Note> }} Notes
+ * @typedef {{ changes: number, last: string, changedAt: Map<string, number>, pageChangedAt: Map<string, number>, renders: Map<string, Note> }} Notes
  * changes: brand and page changes this process has seen; changedAt: brand id → the count when it
- * last changed; pageChangedAt: a page's internal path → the count when it was last revalidated.
+ * last changed; pageChangedAt: a page's internal path → the count when it was last revalidated;
+ * last: the brand id or page path noted last.
  */
 
 /** @returns {Notes} */
 function notes() {
   const holder = /** @type {{ [NOTES]?: Notes }} */ (/** @type {unknown} */ (globalThis));
-  return (holder[NOTES] ??= { changes: 0, changedAt: new Map(), pageChangedAt: new Map(), renders: new Map() });
+  return (holder[NOTES] ??= { changes: 0, last: '', changedAt: new Map(), pageChangedAt: new Map(), renders: new Map() });
 }
 
 /** The internal path of a page cache key (`…/_brand/{id}{path}`), undefined for any other page. */
@@ -80,6 +82,7 @@ export function renderBegins(internalPath, now = Date.now()) {
 export function brandChanged(id) {
   const n = notes();
   n.changedAt.set(id, ++n.changes);
+  n.last = id;
 }
 
 /**
@@ -91,6 +94,7 @@ export function pageChanged(internalPath) {
   const n = notes();
   n.pageChangedAt.delete(internalPath);
   n.pageChangedAt.set(internalPath, ++n.changes);
+  n.last = internalPath;
   if (n.pageChangedAt.size > RENDERS_NOTED) n.pageChangedAt.delete(/** @type {string} */ (n.pageChangedAt.keys().next().value));
 }
 
@@ -112,6 +116,9 @@ export function renderIsCurrent(key, now = Date.now()) {
   const id = path.slice('/_brand/'.length).split('/')[0] ?? '';
   return Math.max(n.changedAt.get(id) ?? 0, n.pageChangedAt.get(path) ?? 0) <= note.began;
 }
+
+/** How many brand and page changes this process has noted, and the last (the server's /__page-cache counters: for tests). */
+export const changeCounters = () => ({ changesSeen: notes().changes, lastChange: notes().last });
 
 /** How many pages have a render noted (for tests). */
 export const rendersNoted = () => notes().renders.size;

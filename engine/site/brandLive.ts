@@ -10,15 +10,19 @@
  * - publications set for later are made by whichever instance sees them due first (checked at
  *   each poll), refused when the validator finds a problem in them;
  * - a bandit experiment's weights, as last set (engine/site/experiments/allocation.ts), follow
- *   the same way.
+ *   the same way;
+ * - the pages the CMS webhook revalidates are announced to the other instances
+ *   (pageChangedEverywhere), so a render of one under way there from the old content is not
+ *   stored over the revalidated page either (engine/cache/brandRenders.mjs).
  * Started by the server (server.mjs, through the front door) only: the build, the validator and
  * the tests that read brand files never open the store for it.
  */
 import type { Brand } from '../../schemas/brand.types';
 import { dropBrandPages } from '../cache/brandPages.mjs';
+import { pageChanged } from '../cache/brandRenders.mjs';
 import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
 import { getStore } from '../store/db';
-import { currentRevisions, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
+import { announce, currentRevisions, onAnnouncement, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
 import { checkBrandDocument } from './brandOverlay';
 import { applyBanditWeights } from './experiments/allocation';
 import { EXPERIMENT_WEIGHTS, type BanditWeights } from '../store/banditWeightsKey';
@@ -28,6 +32,22 @@ const WATCHING = Symbol.for('loansites.brandLive');
 const holder = globalThis as { [WATCHING]?: Promise<void> };
 
 const pollMs = () => Math.max(100, Number(process.env.REVISIONS_POLL_MS) || 2000);
+
+/** The announcements of a page about to be rendered again because its content changed (the CMS webhook). */
+const PAGE_CHANGED = 'page-changed';
+/** A brand page's internal path as announced: anything else on the channel is not one. */
+const isBrandPagePath = (path: string) => /^\/_brand\/[a-z0-9][a-z0-9-]*(?:\/[^\s]*)?$/.test(path) && path.length <= 2048;
+
+/**
+ * The page at `internalPath` is about to be rendered again because its content changed: noted
+ * here (engine/cache/brandRenders.mjs pageChanged) and announced to the other instances, which
+ * note it too as they hear it. Called before the revalidation's render begins.
+ */
+export async function pageChangedEverywhere(internalPath: string): Promise<void> {
+  pageChanged(internalPath);
+  // never holds the webhook long for Redis (liveRevisions' tell); this instance's own note stands regardless
+  await announce(PAGE_CHANGED, internalPath);
+}
 
 /** Why a document may not go live, as the validator says it first; undefined when it may. */
 export function publishRefusal(id: string, document: Brand): string | undefined {
@@ -62,6 +82,9 @@ export function watchBrandRevisions(opts: { onChange?: (catalog: Catalog, change
   onRevisions(BRAND_PUBLISHED, () => void getCatalog());
   // the bandit's weights as they are set, on every instance (the front door's assignment reads them from memory)
   onRevisions<BanditWeights>(EXPERIMENT_WEIGHTS, applyBanditWeights);
+  onAnnouncement(PAGE_CHANGED, (path) => {
+    if (isBrandPagePath(path)) pageChanged(path);
+  });
   const timer = setInterval(() => void publishDue(), pollMs());
   timer.unref();
   const ready = revisionsReady(BRAND_PUBLISHED).then(() => void getCatalog());

@@ -3,7 +3,8 @@
  * REVALIDATE_SECRET (401 otherwise, nothing read or rebuilt); the JSON body {brand, paths} is
  * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413). A
  * page under an experiment is revalidated with each of its variants' pages. A render of the page
- * under way in this process from before the call is not stored (engine/cache/brandRenders.mjs).
+ * under way from before the call, on this instance or another, is not stored over it
+ * (engine/cache/brandRenders.mjs).
  */
 import type { NextApiResponse } from 'next';
 import schema from '../../schemas/api/revalidate.schema.json' with { type: 'json' };
@@ -14,7 +15,7 @@ import { internalPath } from '../../engine/browser/requestPath';
 import { json, route } from '../../engine/http/route';
 import { secretMatches } from '../../engine/http/preview';
 import { variantPathsOf } from '../../engine/site/experiments/pages';
-import { pageChanged } from '../../engine/cache/brandRenders.mjs';
+import { pageChangedEverywhere } from '../../engine/site/brandLive';
 
 export const config = { api: { bodyParser: false } };
 
@@ -37,8 +38,8 @@ export default route(
       try {
         // a page under an experiment: each variant's copy too
         for (const at of [path, ...variantPathsOf(loaded, path)]) {
-          // a render of it that read the content before now must not be stored over this one
-          pageChanged(internalPath(brand, at));
+          // a render of it that read the content before now, here or on another instance, must not be stored over this one
+          await pageChangedEverywhere(internalPath(brand, at));
           await (res as NextApiResponse).revalidate(internalPath(brand, at));
         }
         revalidated.push(path);

@@ -22,6 +22,7 @@ import { freePort } from '../support/ports';
 import { rawRequest } from '../support/rawRequest';
 import { startRedis, type RunningRedis } from '../support/redis';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
+import { createClient } from 'redis';
 import { rawGet } from './helpers';
 
 const HOST = 'ipaydayloans.localhost';
@@ -39,6 +40,8 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
     let db: Store;
     let instance: Instance;
     let port: number;
+    /** with Redis, a second instance on the same Redis (and the same content service) */
+    let other: Instance | undefined;
 
     test.beforeAll(async () => {
       test.setTimeout(120_000);
@@ -59,22 +62,34 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
         PAGE_CACHE_STATS: '1',
         ...(redis ? { REDIS_URL: redis.url } : {}),
       });
+      if (redis)
+        other = await startInstance(await freePort(E2E_PORT + 61), {
+          LOANSITES_DB_FILE: join(dir, 'other.sqlite'),
+          DATABASE_URL: '',
+          LEAD_DESTINATIONS: '',
+          CONTENT_GRAPHQL_URL: cms.url,
+          CONTENT_GRAPHQL_TOKEN: TOKEN,
+          REVALIDATE_SECRET,
+          WARM_UP_PAGES: '0',
+          REDIS_URL: redis.url,
+        });
       db = openStore({ file });
       // a brand page rendered by Next first: on its own cache the instance renders the next misses itself (engine/http/coldPageRender.mjs)
       expect((await rawGet('/', HOST, { port })).status).toBe(200);
     });
 
     test.afterAll(async () => {
-      await instance?.stop();
+      await Promise.allSettled([instance?.stop(), other?.stop()]);
       await db?.destroy();
       await cms?.close();
       await redis?.stop();
       rmSync(dir, { recursive: true, force: true });
     });
 
-    /** Pages the instance rendered itself (its own cache only: with Redis, Next renders every miss). */
-    const renderedDirect = async () =>
-      ((JSON.parse((await rawGet('/__page-cache', 'localhost', { port })).body) ?? {}) as { renderedDirect?: number }).renderedDirect ?? 0;
+    /** The instance's counters: pages it rendered itself (its own cache only: with Redis, Next renders every miss), changes it noted. */
+    const counters = async () =>
+      JSON.parse((await rawGet('/__page-cache', 'localhost', { port })).body) as { renderedDirect?: number; changesSeen: number; lastChange: string };
+    const renderedDirect = async () => (await counters()).renderedDirect ?? 0;
 
     test('a page whose render began before its brand was published is not kept: the next visitor sees the new words', async () => {
       const now = `Words published during a render, ${mode}.`;
@@ -138,5 +153,59 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
       expect(next.status).toBe(200);
       expect(next.body.includes(corrected), instance.log().slice(-2000)).toBe(true);
     });
+
+    if (mode === 'the page cache in Redis')
+      test('a render under way on this instance when the webhook reaches another is not kept here either; noise on the channel changes nothing', async () => {
+        const path = '/answers/fixture-answer';
+        const answers = index.entries.get('answer')!;
+        const at = answers.findIndex((e) => e.attributes.slug === 'fixture-answer');
+        const before = answers[at]!.attributes.h1;
+        const corrected = 'Does checking my options change my credit score? (told by another instance)';
+        // the answer's render is under way here, its first query (the answer) answered with the content as it was
+        const hold = cms.hold(1);
+        const first = rawGet(path, HOST, { port });
+        await hold.arrived;
+        const seen = (await counters()).changesSeen;
+
+        // the CMS corrects the answer and calls the webhook on the other instance, which renders and shares the new page
+        answers[at] = { ...answers[at]!, attributes: { ...answers[at]!.attributes, h1: corrected } };
+        const hook = await rawRequest(other!.port, 'POST', '/api/revalidate', HOST, JSON.stringify({ brand: 'ipaydayloans', paths: [path] }), {
+          'content-type': 'application/json',
+          'x-revalidate-secret': REVALIDATE_SECRET,
+        });
+        expect(hook.status, hook.body).toBe(200);
+        // this instance heard of it
+        await expect.poll(async () => (await counters()).changesSeen).toBeGreaterThan(seen);
+
+        hold.release();
+        const rendered = await first;
+        expect(rendered.status).toBe(200);
+        // made from the content it read first: the case this test is about did happen
+        expect(rendered.body.includes(before)).toBe(true);
+        // the next visitor, on either instance: the corrected answer
+        for (const p of [port, other!.port]) expect((await rawGet(path, HOST, { port: p })).body.includes(corrected), instance.log().slice(-2000)).toBe(true);
+
+        // what is not an announcement of a brand page, said on the same channel, is not heard as one
+        const heard = (await counters()).changesSeen;
+        const client = createClient({ url: redis!.url });
+        await client.connect();
+        try {
+          for (const noise of [
+            '{',
+            '{"topic":"page-changed","body":"/etc/passwd","from":"x"}',
+            '{"topic":"page-changed","body":42,"from":"x"}',
+            JSON.stringify({ topic: 'page-changed', body: `/_brand/ipaydayloans/${'a'.repeat(5000)}`, from: 'x' }),
+            'no-such-kind',
+          ])
+            await client.publish('loansites:revisions', noise);
+          // a real one after them: once it is heard, they were all read (one channel keeps its order)
+          await client.publish('loansites:revisions', JSON.stringify({ topic: 'page-changed', body: '/_brand/ipaydayloans/faqs', from: 'x' }));
+        } finally {
+          await client.quit();
+        }
+        await expect.poll(async () => (await counters()).lastChange).toBe('/_brand/ipaydayloans/faqs');
+        expect((await counters()).changesSeen).toBe(heard + 1);
+        expect((await rawGet('/faqs', HOST, { port })).status).toBe(200);
+      });
   });
 }
