@@ -2,7 +2,8 @@
  * The sale in this process: startSale runs a stored lead's sale in the background (POST
  * /api/leads does not wait for it), at most SALE_CONCURRENCY at a time; a sweep every few
  * seconds takes up sales nobody holds — never started (the process died between storing the
- * lead and starting its sale) or abandoned (their worker died: the lease ran out).
+ * lead and starting its sale: a minute after the lead was stored, engine/store/sales.ts
+ * ADOPT_AFTER_MS) or abandoned (their worker died: the lease ran out).
  */
 import { onShutdown } from '../process/shutdown.mjs';
 import { randomBytes } from 'node:crypto';
@@ -86,10 +87,10 @@ export async function startSale(db: Store, leadId: string): Promise<void> {
   pump();
 }
 
-/** One sweep: adopt leads without a sale (the last day) and queue the sales nobody holds. */
+/** One sweep: adopt leads without a sale (the last day, a minute old at least) and queue the sales nobody holds. */
 export async function sweepSales(db: Store, kind: StoreKind): Promise<void> {
   const now = new Date();
-  await adoptLeadsWithoutSale(db, new Date(now.getTime() - 24 * 3600_000), now);
+  await adoptLeadsWithoutSale(db, now);
   const rt = runtime();
   for (const id of await dueSales(db, kind, now, 50)) if (!rt.queue.includes(id)) rt.queue.push(id);
   pump();

@@ -21,13 +21,25 @@ export async function ensureSale(db: Store, leadId: string, now: Date): Promise<
     .execute();
 }
 
-/** Leads stored since `since` that have no sale yet (the process died between storing and starting it). */
-export async function adoptLeadsWithoutSale(db: Store, since: Date, now: Date): Promise<number> {
+/**
+ * How long a lead without a sale is left to the request that stored it. That request screens the
+ * lead first (the sale reads its score; outside scrubs may take up to 10 s), then starts its sale.
+ * A sweep that took it up sooner would sell it as unscreened: past its brand's hold for review,
+ * and refused by every buyer asking a minimum score. Longer than any request takes.
+ */
+export const ADOPT_AFTER_MS = 60_000;
+
+/**
+ * Leads stored since `since` (default: the last day), and at least ADOPT_AFTER_MS before `now`,
+ * that have no sale yet (the process died between storing the lead and starting its sale).
+ */
+export async function adoptLeadsWithoutSale(db: Store, now: Date, since = new Date(now.getTime() - 24 * 3600_000)): Promise<number> {
   const orphans = await db
     .selectFrom('leads')
     .leftJoin('lead_sales', 'lead_sales.lead_id', 'leads.id')
     .select('leads.id')
     .where('leads.created_at', '>=', since.toISOString())
+    .where('leads.created_at', '<=', new Date(now.getTime() - ADOPT_AFTER_MS).toISOString())
     .where('lead_sales.lead_id', 'is', null)
     .limit(200)
     .execute();

@@ -94,7 +94,7 @@ describe.each([
       const buyers = await db.selectFrom('lead_sales').select('buyer_id').distinct().where('buyer_id', 'is not', null).execute();
       expect(buyers.map((b) => b.buyer_id).sort()).toEqual(['acme', DEMO_LENDER_ID]);
       // The sale sweep of a running server (engine/outbox/saleWorker.ts sweepSales): adopt leads without a sale, then take the pending ones.
-      expect(await adoptLeadsWithoutSale(db, new Date(0), NOW)).toBe(0);
+      expect(await adoptLeadsWithoutSale(db, NOW, new Date(0))).toBe(0);
       expect(await dueSales(db, _kind === 'SQLite' ? 'sqlite' : 'postgres', NOW, 100)).toEqual([]);
 
       // The overview, the buyers page and the leads export say the same about the demo's money (and the real sale).

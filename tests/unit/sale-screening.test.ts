@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSale } from '../../engine/sale/runner';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { saveScreening, screeningOf } from '../../engine/store/screening';
-import { saleOf, timelineOf } from '../../engine/store/sales';
+import { ADOPT_AFTER_MS, adoptLeadsWithoutSale, ensureSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { storeSaleLead } from '../support/saleLead';
 import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
 
@@ -114,5 +114,44 @@ describe('screening in the sale', () => {
     await runSale(db, again, deps(quiet.document()));
     expect((await screeningOf(db, first))?.codes).toBe('');
     expect((await screeningOf(db, again))?.codes).toBe('duplicate');
+  });
+});
+
+describe('the sale sweep and a lead its request is still screening', () => {
+  it('leaves a lead stored moments ago to its request, whose sale then holds it as screened; takes up one left without a sale past the minute', async () => {
+    const any = await stands.start('any-sweep', { ping: { bid: 40 } });
+    const fresh = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+    const abandoned = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+    // stored, and no sale started yet (the kit starts one)
+    await db.deleteFrom('lead_sales').where('lead_id', 'in', [fresh, abandoned]).execute();
+    const now = new Date();
+    await db
+      .updateTable('leads')
+      .set({ created_at: new Date(now.getTime() - ADOPT_AFTER_MS - 1000).toISOString() })
+      .where('id', '=', abandoned)
+      .execute();
+    // a sweep (here or on another instance) while the request that stored `fresh` is screening it
+    expect(await adoptLeadsWithoutSale(db, now)).toBe(1);
+    expect(await saleOf(db, fresh)).toBeUndefined();
+    expect(await saleOf(db, abandoned)).toMatchObject({ status: 'pending' });
+    // the request goes on: screening holds the lead for review, then it starts the sale, which reaches no buyer
+    await saveScreening(db, {
+      lead_id: fresh,
+      created_at: now.toISOString(),
+      score: 30,
+      band: 'low',
+      codes: 'bot-paste-all',
+      routing: 'hold',
+      phone_key: '',
+      email_key: '',
+      ip_key: '',
+      device_key: 'd-sweep',
+    });
+    await ensureSale(db, fresh, new Date());
+    expect(await runSale(db, fresh, deps(any.document({ acceptsLowQuality: true })))).toMatchObject({
+      status: 'unsold',
+      reason: 'held for review by screening (score 30: bot-paste-all)',
+    });
+    expect(any.pings).toHaveLength(0);
   });
 });
