@@ -48,7 +48,7 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
       index = loadContent(join(process.cwd(), 'tests/fixtures/content'));
       cms = await startStrapiServer({ index, token: TOKEN });
       if (mode === 'the page cache in Redis') redis = await startRedis({ port: await freePort(E2E_PORT + 3) });
-      port = await freePort(E2E_PORT + 60);
+      port = await freePort(E2E_PORT + 300);
       instance = await startInstance(port, {
         LOANSITES_DB_FILE: file,
         DATABASE_URL: '',
@@ -63,7 +63,7 @@ for (const mode of ['its own page cache', 'the page cache in Redis'] as const) {
         ...(redis ? { REDIS_URL: redis.url } : {}),
       });
       if (redis)
-        other = await startInstance(await freePort(E2E_PORT + 61), {
+        other = await startInstance(await freePort(E2E_PORT + 301), {
           LOANSITES_DB_FILE: join(dir, 'other.sqlite'),
           DATABASE_URL: '',
           LEAD_DESTINATIONS: '',

@@ -14,6 +14,7 @@ import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { freePort } from '../support/ports';
 import type { Store } from '../../engine/store/db';
+import { timelineOf } from '../../engine/store/sales';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { addUser, checkPage, raw, signIn } from './console.fixtures';
 import { brandUrl } from './helpers';
@@ -84,7 +85,10 @@ test('minQualityScore: a low-score lead is offered to the buyer asking 10, not t
   const screening = await db.selectFrom('lead_screening').selectAll().where('lead_id', '=', lead.id).executeTakeFirstOrThrow();
   expect(screening.score).toBeLessThan(95);
   expect(screening.score).toBeGreaterThanOrEqual(10);
-  expect(pingsFor(lenient, lead.certificate_id!)).toBe(1);
+  // on a failure, what the sale did and what the buyer got say why
+  const why = async () =>
+    JSON.stringify({ timeline: await timelineOf(db, lead.id), lenientPings: lenient.pings.length, log: own.server.log().slice(-1500) }, null, 1);
+  expect(pingsFor(lenient, lead.certificate_id!), await why()).toBe(1);
   expect(pingsFor(strict, lead.certificate_id!)).toBe(0);
   const skipped = await db.selectFrom('sale_events').select('detail').where('lead_id', '=', lead.id).where('buyer_id', '=', 'strict').executeTakeFirst();
   expect(skipped?.detail).toBe(`quality score ${screening.score} under its minimum 95`);
