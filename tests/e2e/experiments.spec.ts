@@ -10,7 +10,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { step } from './apply-form.fixtures';
 import { addUser, checkPage, clearNetworkAttempts, CONSOLE, raw, run, signIn, withStore } from './console.fixtures';
-import { brandUrl, layoutShifts, watchLayoutShifts } from './helpers';
+import { brandUrl, layoutShiftSources, layoutShifts, watchLayoutShifts } from './helpers';
 import { contactAndIncome, uniquePhone } from './sale.fixtures';
 
 const EXPERIMENT = 'payday-hero-headline';
@@ -45,7 +45,7 @@ test('each visitor sees their variant from the cache, keeps it on reload, and th
     expect(cached?.headers()['x-loansites-experiment']).toBe(`${EXPERIMENT}=${variant}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(HEADINGS[variant]);
     await hydrated(page);
-    expect(await layoutShifts(page), `${variant}: nothing shifts`).toBe(0);
+    expect(await layoutShifts(page), `${variant}: nothing shifts (${await layoutShiftSources(page)})`).toBe(0);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://ipaydayloans.com/payday-loans');
   }
 

@@ -45,13 +45,27 @@ export function rawGet(path: string, host: string, opts: { port?: number; agent?
 /** Sums the layout shifts (without recent input) of every page the context opens, from the first paint on: read with layoutShifts(page). */
 export async function watchLayoutShifts(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
-    const w = window as unknown as { __shift: number };
+    const w = window as unknown as { __shift: number; __shifted: string[] };
     w.__shift = 0;
+    w.__shifted = [];
+    type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] };
+    // what moved, for a failing test's message: tag, id and classes of each shifted element
+    const describe = (n?: Node | null) =>
+      n instanceof Element
+        ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.classList.length ? `.${[...n.classList].slice(0, 3).join('.')}` : ''}`
+        : String(n?.nodeName);
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__shift += e.value;
+      for (const e of list.getEntries() as Shift[])
+        if (!e.hadRecentInput) {
+          w.__shift += e.value;
+          w.__shifted.push(`${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms: ${(e.sources ?? []).map((x) => describe(x.node)).join(', ')}`);
+        }
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
+
+/** What shifted on a page of a context watchLayoutShifts watches (for a failing test's message). */
+export const layoutShiftSources = (page: Page): Promise<string> => page.evaluate(() => (window as unknown as { __shifted: string[] }).__shifted.join('; '));
 
 /** The layout shifts summed so far on a page of a context watchLayoutShifts watches. */
 export const layoutShifts = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
