@@ -60,7 +60,7 @@ function buildAlone(
   text = revisionText(document),
 ): { built: Catalog; file: string; text: string } {
   const file = fileOf(id, catalog);
-  return { built: buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id) }), file, text };
+  return { built: buildCatalog([{ file, text }], layouts, catalog.specs, { hostOwners: otherHosts(catalog, id), alone: true }), file, text };
 }
 
 /** Every problem of a brand document among the process's brands, as `npm run validate` words it, with its pointer. */

@@ -65,6 +65,11 @@ export interface Finding {
 export interface BuildOptions {
   /** host → the file of a brand outside these sources that claims it (a brand checked alone still may not take another's host) */
   hostOwners?: ReadonlyMap<string, string>;
+  /**
+   * The brands are built to be checked or previewed (a studio draft), not served: their bandit
+   * experiments leave the served allocations as they are.
+   */
+  alone?: boolean;
 }
 
 export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text: string; json: ParsedJson }>): string {
@@ -81,7 +86,7 @@ export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/
  * A checked brand, ready to serve. Made outside buildCatalog: closures made there would keep its
  * whole scope alive with the catalog, the parsed sources and their syntax trees (~5 MB) included.
  */
-function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>, specs: BlockSpecs): LoadedBrand {
+function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, LayoutSource>, specs: BlockSpecs, alone: boolean): LoadedBrand {
   const own = brand.layouts ?? {};
   // one filled copy per route's parameters (a route's object lives as long as the catalog), and
   // one per layout with switches for routes that give none
@@ -103,7 +108,7 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   const routes = withSharedRoutes(brand.routes, (name) => Object.hasOwn(own, name) || shared.has(name)).map((r, i) => compileRoute(r, i));
   // each route's layout is made now, with the catalog, rather than by the first request for one of its pages
   for (const r of routes) layout(r.layout, r.layoutParams);
-  const experiments = compileExperiments(brand, routes, layout, (name, made) => variants.set(name, made));
+  const experiments = compileExperiments(brand, routes, layout, (name, made) => variants.set(name, made), alone);
   // a stopped experiment's winner is its routes' own page
   return { brand, file, routes: experiments.served ? [...experiments.served] : routes, layout, specs, experiments };
 }
@@ -208,7 +213,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenHosts.push({ id: brand.id, hosts: brand.hosts });
       continue;
     }
-    brands.set(brand.id, loadedBrandOf(brand, src.file, shared, specs));
+    brands.set(brand.id, loadedBrandOf(brand, src.file, shared, specs, options.alone === true));
   }
 
   /** Each problem with its line, a line given twice kept once. */

@@ -53,6 +53,17 @@ export function allocationFor(brand: string, experiment: string, written: Varian
   return e.allocation;
 }
 
+/**
+ * The allocation of a bandit experiment in a brand built alone — a studio draft checked or
+ * previewed, not served: the weights in force over the draft's variants, in an object of its own.
+ * The served experiment's allocation is left as it is: a draft's new variant must not be assigned
+ * to the published brand's visitors.
+ */
+export function detachedAllocation(brand: string, experiment: string, written: Variants): Allocation {
+  const weights = state.table.get(weightsKey(brand, experiment))?.weights;
+  return { variants: weighted(written, weights), ...(weights ? { setAt: weights.setAt } : {}) };
+}
+
 /** Takes the newest weights of every bandit experiment (the live revisions' whole set): each allocation's list is made once here. */
 export function applyBanditWeights(revisions: ReadonlyMap<string, Revision<BanditWeights>>): void {
   for (const [key, e] of state.table)

@@ -11,7 +11,7 @@
 import type { Brand, Experiment, Layout } from '../../../schemas/brand.types';
 import type { LayoutParams } from '../layoutParams';
 import type { CompiledRoute } from '../routes';
-import { allocationFor } from './allocation';
+import { allocationFor, detachedAllocation } from './allocation';
 import { liveExperiment, type LiveExperiment } from './assign';
 import { applyVariant, changesPage, fixedVariant, variantRouteOf } from './variants';
 
@@ -37,19 +37,25 @@ export const NO_EXPERIMENTS: BrandExperiments = { list: [], ids: new Set(), of: 
 /**
  * @param layout the brand's layout by name and parameters (the route's own, filled)
  * @param register keeps a variant's layout under a name no layout file can have, for `layout(name)` to find
+ * @param alone the brand is built alone (a studio draft), not served: its bandits get allocations of their own
  */
 export function compileExperiments(
   brand: Brand,
   routes: readonly CompiledRoute[],
   layout: (name: string, params?: LayoutParams) => Layout | undefined,
   register: (name: string, made: Layout) => void,
+  alone = false,
 ): BrandExperiments {
   const written = brand.experiments ?? [];
   if (!written.length) return NO_EXPERIMENTS;
   const list = written.map((e): BrandExperiment => {
     const live = liveExperiment(e, changesPage);
     // a bandit's new visitors are assigned by the weights it sets (./allocation.ts), its written ones until then
-    return { ...live, ...(e.allocation === 'bandit' ? { allocation: allocationFor(brand.id, e.id, live.variants) } : {}), source: e };
+    return {
+      ...live,
+      ...(e.allocation === 'bandit' ? { allocation: (alone ? detachedAllocation : allocationFor)(brand.id, e.id, live.variants) } : {}),
+      source: e,
+    };
   });
   const byRoute = new Map<CompiledRoute, BrandExperiment>();
   const variantRoutes = new Map<string, CompiledRoute>();
