@@ -27,6 +27,7 @@ import { screeningRows } from './bench/screening';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
+import { catalogRebuildRows } from './bench/catalogRebuild';
 import { studioPreviewRows } from './bench/studioPreview';
 import { throughputRows } from './bench/throughput';
 import { experimentHitRows } from './bench/experimentHit';
@@ -52,6 +53,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },
   { name: 'studio revision', rows: studioRevisionRows },
+  { name: 'catalog rebuild', rows: catalogRebuildRows },
   { name: 'studio preview', rows: studioPreviewRows },
 ];
 
