@@ -29,10 +29,19 @@ async function createBrand(page: Page, id: string) {
   expect(res.status, res.body).toBe(201);
 }
 
+/**
+ * How long a wait for the server's answer to a check, a save, a publish or a restore may take: far
+ * more than it does (well under a second alone), as the whole suite runs beside the unit tests on
+ * two cores and a publish rebuilds the catalog.
+ */
+const ANSWER_MS = 15_000;
+/** How long a studio page's script may take to run after it loads (as openStudio waits). */
+const SCRIPT_MS = 30_000;
+
 /** The dev. host of the brand, asked as a visitor's browser would. */
 const devPage = async (id: string, path = '/') => raw('GET', path, `dev.${id}.com`);
 
-const saved = (page: Page) => expect(page.getByRole('status').filter({ hasText: /^Saved as draft version \d+$/ })).toBeVisible({ timeout: 15_000 });
+const saved = (page: Page) => expect(page.getByRole('status').filter({ hasText: /^Saved as draft version \d+$/ })).toBeVisible({ timeout: ANSWER_MS });
 
 test('an editor launches a brand in the wizard, changes its headline in the preview, is refused a broken link at its field, publishes the fix to its dev. host and restores the earlier text', async ({
   page,
@@ -48,17 +57,17 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   // a colour too light for white text is told at its question, and the other answers stay
   const color = page.getByLabel(/^Primary colour/).first();
   await color.fill('#ffd54f');
-  await expect(page.locator('#new-primaryColor-problems')).toContainText('white text on #ffd54f has a contrast of 1.');
+  await expect(page.locator('#new-primaryColor-problems')).toContainText('white text on #ffd54f has a contrast of 1.', { timeout: ANSWER_MS });
   await expect(page.getByLabel('The brand name visitors see')).toHaveValue(a.name);
   await color.fill(a.primaryColor);
-  await expect(page.locator('#new-primaryColor-problems')).toHaveCount(0);
+  await expect(page.locator('#new-primaryColor-problems')).toHaveCount(0, { timeout: ANSWER_MS });
   await page.getByLabel('Contact phone').fill(a.phone);
   await page.getByLabel('Contact email').fill(a.email);
   await page.getByLabel(/^Postal address/).fill(a.address);
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Create the draft brand' }).click();
   await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
-  await expect(page.locator('[data-studio-ready]')).toBeAttached();
+  await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
 
   // the home page's headline, on a copy of the shared layout for this page only; the preview follows
   await page.getByRole('button', { name: 'Pages', exact: true }).click();
@@ -69,8 +78,8 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await heading.fill(headline);
   const typed = Date.now();
   const phone = page.frameLocator('iframe[data-width="390"]');
-  await expect(phone.getByRole('heading', { level: 1 })).toHaveText(headline, { timeout: 15_000 });
-  await expect(page.frameLocator('iframe[data-width="1280"]').getByRole('heading', { level: 1 })).toHaveText(headline);
+  await expect(phone.getByRole('heading', { level: 1 })).toHaveText(headline, { timeout: ANSWER_MS });
+  await expect(page.frameLocator('iframe[data-width="1280"]').getByRole('heading', { level: 1 })).toHaveText(headline, { timeout: ANSWER_MS });
   console.log(`preview updated ${Date.now() - typed} ms after the last keystroke`);
 
   // a link to a page that does not exist: the problem at the link's field, listed at the top, publishing refused
@@ -78,7 +87,7 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   const link = page.locator('[data-pointer="/nav/items/1/href"]');
   const href = await link.getByRole('combobox').inputValue();
   await link.getByRole('combobox').fill('/no-such-page');
-  await expect(link).toContainText('link "/no-such-page" goes to no page', { timeout: 15_000 });
+  await expect(link).toContainText('link "/no-such-page" goes to no page', { timeout: ANSWER_MS });
   await expect(page.getByRole('region', { name: /problem/ }).getByRole('link', { name: /link "\/no-such-page" goes to no page/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
   const { csrf, version } = (await asPage(page, 'GET', `/api/console/studio/brands/${id}`)).json() as { csrf: string; version: number };
@@ -89,11 +98,11 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
 
   // fixed, published: the dev. host answers with the new page at once, without a build
   await link.getByRole('combobox').fill(href);
-  await expect(link).not.toContainText('goes to no page', { timeout: 15_000 });
+  await expect(link).not.toContainText('goes to no page', { timeout: ANSWER_MS });
   await saved(page);
   await page.getByRole('button', { name: 'Publish' }).click();
-  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/);
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(headline);
+  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/, { timeout: ANSWER_MS });
+  await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain(headline);
 
   // a second text published, then the first restored from the history
   await page.getByRole('button', { name: 'Pages', exact: true }).click();
@@ -101,8 +110,8 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await page.locator('fieldset[data-pointer$="/blocks"] > ol > li').first().getByLabel('Heading (required)').fill(`Second headline ${run}`);
   await saved(page);
   await page.getByRole('button', { name: 'Publish' }).click();
-  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/);
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(`Second headline ${run}`);
+  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/, { timeout: ANSWER_MS });
+  await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain(`Second headline ${run}`);
 
   await openStudio(page, `/studio/${id}/history`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`History of ${id}`);
@@ -114,14 +123,17 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   // the cell's text may carry its column's name for a phone's reader: the number is what counts
   const firstVersion = /\d+$/.exec(((await firstPublished.getByRole('cell').first().textContent()) ?? '').trim())![0];
   await page.locator('select[name="a"]').selectOption(firstVersion);
+  // the comparison is a page of its own: the one before showed the last change too, and acting on
+  // it would be acting on a page about to go
   await page.getByRole('button', { name: 'Compare' }).click();
-  await expect(page.locator('[data-studio-ready]')).toBeAttached();
+  await expect(page).toHaveURL(new RegExp(`[?&]a=${firstVersion}(&|$)`));
+  await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText('Heading');
   await page.getByLabel('Version to restore').selectOption(firstVersion);
   await page.getByRole('button', { name: 'Restore this version' }).click();
-  await expect(page.getByRole('status')).toHaveText(new RegExp(`^Version ${firstVersion} is live again`));
-  await expect.poll(async () => (await devPage(id)).body, { timeout: 10_000 }).toContain(headline);
+  await expect(page.getByRole('status')).toHaveText(new RegExp(`^Version ${firstVersion} is live again`), { timeout: ANSWER_MS });
+  await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain(headline);
 });
 
 test("two editors save the same brand: the second sees the first's change, and neither loses an edit", async ({ browser }) => {
@@ -138,7 +150,7 @@ test("two editors save the same brand: the second sees the first's change, and n
   await saved(one);
   await two.getByLabel('Page title (required)').fill(`Title by two ${run}`);
   const conflict = two.getByRole('region', { name: /saved this brand while you were editing/ });
-  await expect(conflict).toContainText(`Name: Studio ${id} → Renamed ${run}`, { timeout: 15_000 });
+  await expect(conflict).toContainText(`Name: Studio ${id} → Renamed ${run}`, { timeout: ANSWER_MS });
   await saved(two);
   await expect(two.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
   await expect(two.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
