@@ -60,12 +60,21 @@ if [[ " ${failed[*]} " == *" build "* ]]; then
 else
   echo "━━ npm run test:e2e ━━"
   e2e_start=$(now)
-  npm run --silent test:e2e
-  rc=$?
+  # kept as well as streamed: its failures are printed again at the very end (below)
+  npm run --silent test:e2e 2>&1 | tee "$logs/e2e.log"
+  rc=${PIPESTATUS[0]}
   echo "━━ test:e2e: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in $(($(now) - e2e_start))s ━━"
   [ "$rc" -eq 0 ] || failed+=(test:e2e)
 fi
 [ -n "${TEST_SERIAL:-}" ] || finish test:unit
+
+# The unit tests' output follows the browser tests', so a browser test's failure would be far up a
+# long log, out of sight of whoever reads its end: each failure's first lines (the assertion, the
+# line of the test) are repeated here. The reporter numbers them "  1) tests/e2e/…".
+if [[ " ${failed[*]} " == *" test:e2e "* ]] && [ -f "$logs/e2e.log" ]; then
+  echo "━━ test:e2e failures, again (in full above) ━━"
+  sed 's/\x1b\[[0-9;]*m//g' "$logs/e2e.log" | awk '/^ +[0-9]+\) /{ p = 1; n = 0 } /^ +[0-9]+ (passed|failed|flaky|skipped|did not run)/{ p = 0 } p && n < 30 { print; n++ }' | head -150
+fi
 
 echo "━━ npm test: $([ ${#failed[@]} -eq 0 ] && echo ok || echo "FAILED: ${failed[*]}") in $(($(now) - start))s ━━"
 [ ${#failed[@]} -eq 0 ]
