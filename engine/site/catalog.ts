@@ -4,6 +4,7 @@
  * configuration-error page — and never takes the other brands down. Loaded once in
  * production; in development it reloads when a file under brands/ changes.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Brand, Layout } from '../../schemas/brand.types';
@@ -113,37 +114,33 @@ function loadedBrandOf(brand: Brand, file: string, shared: ReadonlyMap<string, L
   return { brand, file, routes: experiments.served ? [...experiments.served] : routes, layout, specs, experiments };
 }
 
-/** A brand built without a problem: what its next build from the same text would make again. */
-interface BuiltBrand {
-  brand: Brand;
-  fileFor: (pointer: string) => string;
-  loaded: LoadedBrand;
-}
-
 /**
  * The clean brands of the last catalog built, by file and text, with the shared layouts, parts and
  * block specs they were built against. A publish rebuilds the catalog on every instance, at once
  * and synchronously: with these, it checks and compiles the brands that changed, not all of them
- * (~200 ms for 42 brands otherwise, every request waiting meanwhile). On globalThis: Next bundles
- * this module more than once, and the catalog (overlayHolder) is shared by all of them.
+ * (~500 ms for 40 published brands otherwise, every request waiting meanwhile; npm run bench,
+ * "catalog rebuild"). On globalThis: Next bundles this module more than once, and the catalog
+ * (overlayHolder) is shared by all of them.
  */
 interface BuiltBrands {
   specs: BlockSpecs;
   shared: string;
-  brands: ReadonlyMap<string, BuiltBrand>;
+  brands: ReadonlyMap<string, LoadedBrand>;
 }
 const BUILT = Symbol.for('loansites.catalog.builtBrands');
 const builtHolder = globalThis as { [BUILT]?: BuiltBrands };
-const sharedKey = (layoutSources: readonly Source[]) => layoutSources.map((s) => `${s.file}\n${s.text}`).join('\0');
-const builtKey = (src: Source) => `${src.file}\n${src.text}`;
+// digests, not the texts: the texts would be a second copy of every brand held for as long as the process runs
+const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+const sharedKey = (layoutSources: readonly Source[]) => digest(layoutSources.map((s) => `${s.file}\n${s.text}`).join('\0'));
+const builtKey = (src: Source) => `${src.file}\n${digest(src.text)}`;
 
-function builtBrandsFor(specs: BlockSpecs, layoutSources: readonly Source[]): ReadonlyMap<string, BuiltBrand> {
+function builtBrandsFor(specs: BlockSpecs, layoutSources: readonly Source[]): ReadonlyMap<string, LoadedBrand> {
   const held = builtHolder[BUILT];
   return held && held.specs === specs && held.shared === sharedKey(layoutSources) ? held.brands : new Map();
 }
 
 /** Holds exactly this build's clean brands: a brand's earlier texts go, so nothing is held the catalog does not hold. */
-function keepBuiltBrands(specs: BlockSpecs, layoutSources: readonly Source[], brands: ReadonlyMap<string, BuiltBrand>): void {
+function keepBuiltBrands(specs: BlockSpecs, layoutSources: readonly Source[], brands: ReadonlyMap<string, LoadedBrand>): void {
   builtHolder[BUILT] = { specs, shared: sharedKey(layoutSources), brands };
 }
 
@@ -162,7 +159,7 @@ function ownsItsHosts(brand: Brand, file: string, hostOwners: ReadonlyMap<string
  */
 export function buildCatalog(brandSources: readonly Source[], layoutSources: readonly Source[], specs: BlockSpecs, options: BuildOptions = {}): Catalog {
   const earlier = builtBrandsFor(specs, layoutSources);
-  const kept = new Map<string, BuiltBrand>();
+  const kept = new Map<string, LoadedBrand>();
   const parsed = new Map<string, { text: string; json: ParsedJson }>();
   const problems: FileProblem[] = [];
   const parse = (src: Source) => {
@@ -225,13 +222,15 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
 
   // Each brand spelt out (its named link lists and content sections in place); a problem found
   // in a spelt-out part is reported where the file wrote it.
-  const candidates: ({ src: Source; again?: BuiltBrand } & ReturnType<typeof expandBrand>)[] = [];
+  const candidates: ({ src: Source; key: string; again?: LoadedBrand } & ReturnType<typeof expandBrand>)[] = [];
   const brokenIds = new Map<string, FileProblem[]>();
   const brokenHosts: { id: string; hosts: string[] }[] = [];
   for (const src of brandSources) {
-    const again = earlier.get(builtKey(src));
+    const key = builtKey(src);
+    const again = earlier.get(key);
     if (again) {
-      candidates.push({ src, brand: again.brand, problems: [], fileFor: again.fileFor, again });
+      // checked again only for its hosts (below), whose pointers are the file's own
+      candidates.push({ src, key, brand: again.brand, problems: [], fileFor: (pointer) => pointer, again });
       continue;
     }
     const json = parse(src);
@@ -243,19 +242,19 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       brokenIds.set(id, own);
       const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
       brokenHosts.push({ id, hosts });
-    } else candidates.push({ src, ...expandBrand(value as Brand, parts) });
+    } else candidates.push({ src, key, ...expandBrand(value as Brand, parts) });
   }
 
   const hostOwners = new Map<string, string>(options.hostOwners);
   for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
 
   const brands = new Map<string, LoadedBrand>();
-  for (const { src, brand, problems: unexpanded, fileFor, again } of candidates) {
+  for (const { src, key, brand, problems: unexpanded, fileFor, again } of candidates) {
     // built before from the same text, layouts and specs, without a problem: still without one
     // unless another brand now claims one of its hosts (the only thing its checks read from the others)
     if (again && ownsItsHosts(brand, src.file, hostOwners)) {
-      kept.set(builtKey(src), again);
-      brands.set(brand.id, again.loaded);
+      kept.set(key, again);
+      brands.set(brand.id, again);
       continue;
     }
     const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners, specs)];
@@ -271,7 +270,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
       continue;
     }
     const loaded = loadedBrandOf(brand, src.file, shared, specs, options.alone === true);
-    kept.set(builtKey(src), { brand, fileFor, loaded });
+    kept.set(key, loaded);
     brands.set(brand.id, loaded);
   }
   // a catalog's build keeps its clean brands for the next (a studio draft's does not: drafts would
