@@ -33,6 +33,8 @@ interface Kind {
   stamp: number;
   ready: Promise<void>;
   loading?: Promise<void>;
+  /** told of a change while a load was under way: that load may have read the store before it, so another follows */
+  again?: boolean;
 }
 interface Live {
   kinds: Map<string, Kind>;
@@ -81,12 +83,28 @@ async function load(kind: string, entry: Kind, db?: Store): Promise<void> {
   }
 }
 
-/** Reloads a kind (one load at a time; a failure keeps the last set and is retried at the next poll). */
+/**
+ * Reloads a kind (one load at a time; a failure keeps the last set and is retried at the next
+ * poll). Asked while a load is under way, it loads once more after it — the load under way may
+ * have read the store before the change it is asked for — and resolves after that one.
+ */
 function reload(kind: string, entry: Kind, db?: Store): Promise<void> {
-  entry.loading ??= load(kind, entry, db)
+  if (entry.loading) {
+    entry.again = true;
+    // the load under way, then the one its end starts (entry.loading is that one by then)
+    return entry.loading.then(() => entry.loading);
+  }
+  const loading = load(kind, entry, db)
     .catch((err: Error) => console.error(`[revisions] could not read the ${kind} revisions: ${err.message}`))
-    .finally(() => (entry.loading = undefined));
-  return entry.loading;
+    .finally(() => {
+      entry.loading = undefined;
+      if (entry.again) {
+        entry.again = false;
+        void reload(kind, entry, db);
+      }
+    });
+  entry.loading = loading;
+  return loading;
 }
 
 function kindEntry(kind: string): Kind {
