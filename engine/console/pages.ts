@@ -32,6 +32,13 @@ export const consoleRequestOf = (ctx: Pick<GetServerSidePropsContext, 'req'>) =>
 /** One query value as a string ('' when absent or repeated oddly). */
 export const queryText = (value: string | string[] | undefined, max = 200): string => (typeof value === 'string' ? value.slice(0, max) : '');
 
+/**
+ * The key of a page's message table a query value names, or undefined. Only the table's own keys
+ * count: `?note=constructor` or `?error=__proto__` name what every object inherits, not a message.
+ */
+export const ownKey = <K extends string>(table: Readonly<Record<K, unknown>>, key: string): K | undefined =>
+  Object.hasOwn(table, key) ? (key as K) : undefined;
+
 export async function consolePage<T extends object>(
   ctx: GetServerSidePropsContext,
   permission: Permission,

@@ -6,7 +6,7 @@
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, buttonClass, inputClass, linkClass } from '../../blocks/console/ConsoleLayout';
-import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { consolePage, ownKey, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { groupedSecret, otpauthUri, totpRequired } from '../../engine/console/totp';
 import { userTotp } from '../../engine/console/totpStore';
 import { findUser } from '../../engine/store/console';
@@ -38,10 +38,9 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       const user = await findUser(db, viewer.email);
       const totp = user ? await userTotp(db, user.id) : { enabled: false, lastStep: 0 };
       const key = queryText(ctx.query.note);
-      const note = key in SETTINGS_NOTES ? (key as SettingsNote) : undefined;
-      const [message, alert] = note
-        ? [SETTINGS_NOTES[note], SETTINGS_FAILED.includes(note)]
-        : (MESSAGES[queryText(ctx.query.error) || queryText(ctx.query.status)] ?? ['', false]);
+      const note = ownKey<SettingsNote>(SETTINGS_NOTES, key);
+      const said = ownKey(MESSAGES, queryText(ctx.query.error) || queryText(ctx.query.status));
+      const [message, alert] = note ? [SETTINGS_NOTES[note], SETTINGS_FAILED.includes(note)] : said ? MESSAGES[said]! : ['', false];
       return {
         enabled: totp.enabled,
         required: totpRequired(viewer.role),

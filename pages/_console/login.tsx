@@ -7,7 +7,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { requireUser } from '../../engine/console/api';
 import { csrfToken } from '../../engine/console/csrf';
-import { consoleRequestOf, queryText } from '../../engine/console/pages';
+import { consoleRequestOf, ownKey, queryText } from '../../engine/console/pages';
 import { getStore } from '../../engine/store/db';
 import { LINK_TOKEN } from '../../engine/console/signInLinks';
 
@@ -37,7 +37,8 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   const csrf = 'refused' in who ? null : csrfToken(who.token);
   const code = queryText(ctx.query.error) || queryText(ctx.query.status);
   const minutes = Number(queryText(ctx.query.minutes));
-  let message = MESSAGES[code] ?? '';
+  const known = ownKey(MESSAGES, code);
+  let message = known ? MESSAGES[known]! : '';
   if (code === 'locked' && Number.isInteger(minutes) && minutes > 0 && minutes < 1000) message = message.replace('for a while', `for ${minutes} min`);
   if (code === 'busy') {
     ctx.res.statusCode = 503;

@@ -8,7 +8,7 @@ import type { GetServerSideProps } from 'next';
 import type { ReactNode } from 'react';
 import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
-import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { consolePage, ownKey, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { CURRENCIES, SETTINGS_FAILED, SETTINGS_NOTES, type SettingsNote } from '../../engine/console/settingsNotes';
 import { alertRules, webhookOf } from '../../engine/console/alerts';
 import { MAX_QUIET_MINUTES, MAX_WINDOW_HOURS, ruleText } from '../../engine/console/alertRules';
@@ -38,7 +38,7 @@ type Delivery = { channel: string; status: string; n: number };
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'settings.manage', async (db) => {
     const key = queryText(ctx.query.note);
-    const note = key in SETTINGS_NOTES ? (key as SettingsNote) : undefined;
+    const note = ownKey<SettingsNote>(SETTINGS_NOTES, key);
     const hook = webhookOf();
     const deliveries = await db
       .selectFrom('alert_deliveries')

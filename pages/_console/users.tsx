@@ -8,7 +8,7 @@ import type { GetServerSideProps } from 'next';
 import type { ReactNode } from 'react';
 import { ConsoleLayout, DataTable, Options, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
 import { when } from '../../blocks/console/format';
-import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { consolePage, ownKey, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { BRAND_ID, brandList, ROLES } from '../../engine/console/roles';
 import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
 import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
@@ -25,12 +25,24 @@ type Props = ConsoleProps<{
   links: { email: string; url: string; expiresAt: string }[];
 }>;
 
-const FAILED: readonly UserNote[] = ['taken', 'email', 'role_invalid', 'missing', 'last_admin', 'self', 'op', 'link_disabled', 'brands_unknown', 'brands_role'];
+const FAILED: readonly UserNote[] = [
+  'taken',
+  'email',
+  'role_invalid',
+  'missing',
+  'last_admin',
+  'self',
+  'op',
+  'link_disabled',
+  'brands_unknown',
+  'brands_role',
+  'busy',
+];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'users.manage', async (db, viewer) => {
     const key = queryText(ctx.query.note);
-    const note = key in USER_NOTES ? (key as UserNote) : undefined;
+    const note = ownKey<UserNote>(USER_NOTES, key);
     // the ids a refused brand list named that no brand has (only well-formed ids are repeated)
     const unknown = note === 'brands_unknown' ? brandList(queryText(ctx.query.unknown, 1400)).filter((b) => BRAND_ID.test(b)) : [];
     return {

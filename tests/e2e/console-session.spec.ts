@@ -41,3 +41,27 @@ test('an expired session: the next page is the sign-in page saying the session e
   expect(page2.status).toBe(307);
   expect(page2.headers.location).toBe('/login?error=expired');
 });
+
+test('a message key a page does not know shows no message, names every object inherits included', async ({ page }) => {
+  test.setTimeout(120_000);
+  const inherited = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+  for (const key of inherited)
+    for (const param of ['error', 'status']) {
+      const res = await raw('GET', `/login?${param}=${key}`, CONSOLE_HOST);
+      expect(res.status, `/login?${param}=${key}`).toBe(200);
+      expect(res.body).not.toContain('role="alert"');
+    }
+  expect((await raw('GET', '/login?error=wrong', CONSOLE_HOST)).body).toContain('The email or password is wrong.');
+
+  await signIn(page, addUser('admin'));
+  await expect(page).toHaveURL(`${CONSOLE}/`);
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  for (const key of inherited)
+    for (const path of [`/account?note=${key}`, `/account?error=${key}`, `/account?status=${key}`, `/settings?note=${key}`, `/users?note=${key}`]) {
+      const res = await raw('GET', path, CONSOLE_HOST, '', { cookie });
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).not.toMatch(/\[object Object\]|\[native code\]|role="(alert|status)"/);
+    }
+  // a key the page does know still says its message
+  expect((await raw('GET', '/users?note=role', CONSOLE_HOST, '', { cookie })).body).toContain('Role changed.');
+});

@@ -10,7 +10,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, DateRangeFields, FilterSelect, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
-import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
 import { experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
@@ -82,7 +82,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
           ? `Bandit (Thompson sampling), weights set ${bandit.document.setAt.slice(0, 16).replace('T', ' ')} UTC; set again at most hourly`
           : `Bandit (Thompson sampling): the written weights until every variant has ${num(e.burnIn ?? DEFAULT_BURN_IN)} visitors`;
     const key = queryText(ctx.query.note, 20);
-    const note = key in EXPERIMENT_NOTES ? (key as ExperimentNote) : undefined;
+    const note = ownKey<ExperimentNote>(EXPERIMENT_NOTES, key);
     return {
       id,
       found: {

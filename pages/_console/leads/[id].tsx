@@ -19,7 +19,7 @@ import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { leadCertificate } from '../../../engine/console/certificateQueries';
 import { leadScreening } from '../../../engine/console/qualityQueries';
 import { REVIEW_NOTES } from '../../../engine/console/reviewRoute';
-import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
 
 export const config = { unstable_runtimeJS: false };
@@ -49,7 +49,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
     const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
     const screening = detail ? await leadScreening(db, id) : null;
     const certificate = lead ? await leadCertificate(db, lead.certificate_id) : null;
-    const reviewNote = REVIEW_NOTES[queryText(ctx.query.review, 20) as keyof typeof REVIEW_NOTES] ?? '';
+    const review = ownKey(REVIEW_NOTES, queryText(ctx.query.review, 20));
+    const reviewNote = review ? REVIEW_NOTES[review] : '';
     return {
       id,
       detail,
