@@ -232,8 +232,16 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
   });
 }
 
+/** Whether a brand has this id: a file, a brand in the catalog (a broken one too) or a draft made in the wizard. */
+async function brandExists(db: Store, id: string): Promise<boolean> {
+  const catalog = getCatalog();
+  return catalog.brands.has(id) || catalog.broken.has(id) || !!brandFile(id) || !!(await brandDraft(db, id));
+}
+
 async function saveDraft(ctx: Ctx, id: string): Promise<ApiAnswer> {
   await mayWrite(ctx, id);
+  // a brand begins in the wizard, which checks its id and hosts; a draft is saved over a brand that exists
+  if (!(await brandExists(ctx.db, id))) throw new ApiError(404, `No brand "${id}"; a new brand starts in the wizard at /studio/new`);
   const body = await jsonBody<{ document: Brand; expectedVersion: number }>(ctx.req, DRAFT_SCHEMA, DRAFT_LIMIT);
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document: body.document, expectedVersion: body.expectedVersion, author: ctx.user.email, now: ctx.now });
@@ -241,7 +249,9 @@ async function saveDraft(ctx: Ctx, id: string): Promise<ApiAnswer> {
   } catch (err) {
     if (!(err instanceof RevisionConflict)) throw err;
     const c = err.current;
-    return { status: 409, body: { error: err.message, current: { version: c.version, author: c.author, savedAt: c.savedAt, document: c.document } } };
+    const current =
+      c && c.version > body.expectedVersion ? { current: { version: c.version, author: c.author, savedAt: c.savedAt, document: c.document } } : {};
+    return { status: 409, body: { error: err.message, ...current } };
   }
 }
 
@@ -322,8 +332,7 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
       body: { error: 'some answers need another look', problems: [{ question: 'id', message: '"new" is the studio’s own page; choose another id' }] },
     };
   if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, `Your account may not change the brand "${id}"`);
-  const catalog = getCatalog();
-  if (catalog.brands.has(id) || catalog.broken.has(id) || brandFile(id) || (await brandDraft(ctx.db, id)))
+  if (await brandExists(ctx.db, id))
     return {
       status: 422,
       body: {
@@ -356,9 +365,7 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
   await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio requests');
   const r = checkAnswer(body.question, body.value, body.answers ?? {});
   if (r.ok && body.question === 'id' && r.value) {
-    const catalog = getCatalog();
-    if (catalog.brands.has(r.value) || catalog.broken.has(r.value) || brandFile(r.value) || (await brandDraft(ctx.db, r.value)))
-      return ok({ ok: false, message: `a brand with the id "${r.value}" already exists; choose another id` });
+    if (await brandExists(ctx.db, r.value)) return ok({ ok: false, message: `a brand with the id "${r.value}" already exists; choose another id` });
   }
   if (r.ok && body.question === 'hosts' && r.value) {
     const taken = r.value
@@ -385,7 +392,8 @@ const questions = (): ApiAnswer => ok({ questions: QUESTIONS.map((q) => ({ quest
 
 /** One studio request: its path's segments after /api/console/studio/. */
 export async function studioRoute(db: Store, req: IncomingMessage, segments: readonly string[], options: StudioOptions = {}): Promise<ApiAnswer> {
-  const method = req.method ?? 'GET';
+  // HEAD is GET without the body (the answer's sender leaves it out)
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   const allow = (...methods: string[]) => {
     if (!methods.includes(method)) throw new ApiError(405, `Use ${methods.join(' or ')}`, [], { Allow: methods.join(', ') });
   };

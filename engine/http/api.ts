@@ -13,7 +13,7 @@ import { getCatalog, type LoadedBrand } from '../site/catalog';
 import { brandOfHost, requestHost } from '../site/hosts';
 import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
-import { repeatedKey } from './jsonKeys';
+import { jsonShapeProblem, MAX_JSON_DEPTH } from './jsonKeys';
 import { sendBuffer } from './slowClients.mjs';
 
 export class ApiError extends Error {
@@ -41,7 +41,9 @@ export function validatorFor<T>(schema: object): ValidateFunction<T> {
 
 /** 405 with Allow unless the method is one of `allowed`. */
 export function requireMethod(req: IncomingMessage, allowed: readonly string[]): void {
-  if (!allowed.includes(req.method ?? '')) {
+  const method = req.method ?? '';
+  // HEAD is GET without the body, wherever GET is answered (the answer's sender leaves the body out)
+  if (!allowed.includes(method) && !(method === 'HEAD' && allowed.includes('GET'))) {
     throw new ApiError(405, `Use ${allowed.join(' or ')}`, [], { Allow: allowed.join(', ') });
   }
 }
@@ -106,8 +108,10 @@ export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   } catch (err) {
     throw new ApiError(400, `The body is not valid JSON: ${(err as Error).message}`);
   }
-  const repeated = repeatedKey(text);
-  if (repeated !== undefined) throw new ApiError(400, `The body is not valid: the key at ${repeated} is given twice`);
+  const shape = jsonShapeProblem(text);
+  if (shape?.problem === 'repeated') throw new ApiError(400, `The body is not valid: the key at ${shape.at} is given twice`);
+  if (shape?.problem === 'deep')
+    throw new ApiError(400, `The body is not valid: it nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels (at ${shape.at})`);
   const validate = validatorFor<T>(schema);
   if (!validate(body)) {
     throw new ApiError(

@@ -1,8 +1,13 @@
 /**
- * Repeated keys in a JSON object. JSON.parse keeps the last of them without a word, so two readers
- * of one body (a proxy or a log that keeps the first, and us) could disagree on what it said; a
- * body with a key twice in one object is malformed and refused.
+ * Repeated keys in a JSON object, and nesting no document of ours has. JSON.parse keeps the last of
+ * repeated keys without a word, so two readers of one body (a proxy or a log that keeps the first,
+ * and us) could disagree on what it said; a body with a key twice in one object is malformed and
+ * refused. JSON.parse accepts any nesting, but JSON.stringify, AJV and every walk over a document
+ * recurse, and a few kilobytes of brackets overflow their stack.
  */
+
+/** Deeper than any body or document of ours (a brand is 7 levels); far below what overflows a stack. */
+export const MAX_JSON_DEPTH = 64;
 
 interface Frame {
   /** the keys seen so far (an object), or undefined (an array) */
@@ -19,6 +24,16 @@ const pointerPart = (f: Frame) => `/${f.keys ? f.key.replace(/~/g, '~0').replace
  * accepts nesting deeper than a call stack).
  */
 export function repeatedKey(text: string): string | undefined {
+  const found = jsonShapeProblem(text);
+  return found?.problem === 'repeated' ? found.at : undefined;
+}
+
+/**
+ * What is wrong with the shape of JSON that JSON.parse accepted: the pointer of the first repeated
+ * key, or of the first value nested deeper than `maxDepth` objects and arrays; undefined when
+ * neither. One pass, no recursion.
+ */
+export function jsonShapeProblem(text: string, maxDepth = MAX_JSON_DEPTH): { problem: 'repeated' | 'deep'; at: string } | undefined {
   const frames: Frame[] = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
@@ -30,14 +45,14 @@ export function repeatedKey(text: string): string | undefined {
       const top = frames.at(-1)!;
       // decoded, so "a" and "\u0061" are the same key
       top.key = JSON.parse(text.slice(start, i + 1)) as string;
-      if (top.keys!.has(top.key)) return frames.map(pointerPart).join('');
+      if (top.keys!.has(top.key)) return { problem: 'repeated', at: frames.map(pointerPart).join('') };
       top.keys!.add(top.key);
       expectKey = false;
-    } else if (c === '{') {
-      frames.push({ keys: new Set(), key: '', index: 0 });
-      expectKey = true;
-    } else if (c === '[') frames.push({ keys: undefined, key: '', index: 0 });
-    else if (c === '}' || c === ']') {
+    } else if (c === '{' || c === '[') {
+      if (frames.length === maxDepth) return { problem: 'deep', at: frames.map(pointerPart).join('') };
+      frames.push({ keys: c === '{' ? new Set() : undefined, key: '', index: 0 });
+      expectKey = c === '{';
+    } else if (c === '}' || c === ']') {
       frames.pop();
       expectKey = false;
     } else if (c === ',') {

@@ -23,6 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Brand } from '../../schemas/brand.types';
 import type { Store } from './db';
 import { audit } from './console';
@@ -241,6 +242,9 @@ export async function restoreBrand(db: Store, r: { id: string; version: number; 
   const old = await brandRevision(db, r.id, r.version);
   if (!old) throw new BrandRevisionError(404, `brand "${r.id}" has no version ${r.version}`);
   const newest = await brandDraft(db, r.id);
+  // The newest draft is that version's document already (a second click, or another editor
+  // restoring it at the same moment): publish that draft, once, rather than a copy per click.
+  if (newest && isDeepStrictEqual(newest.document, old.document)) return publishBrand(db, { id: r.id, version: newest.version, author: r.author, now: r.now });
   const draft = await saveRevision<Brand>(db, {
     kind: BRAND_DRAFT,
     key: r.id,

@@ -36,14 +36,19 @@ export interface Revision<T = unknown> {
   baseHash: string;
 }
 
-/** A save over a version that is no longer the newest. */
+/**
+ * A save over a version that is not the newest: someone saved since (`current` is their save), or
+ * the version named was never saved (a stale or hand-made request: `current` is the newest, if any).
+ */
 export class RevisionConflict extends Error {
   constructor(
-    readonly current: Revision,
+    readonly current: Revision | undefined,
     readonly expectedVersion: number,
   ) {
     super(
-      `${current.author} changed this at ${current.savedAt} (version ${current.version}) after you opened it (version ${expectedVersion}); reload to see their change, then make yours again`,
+      current && current.version > expectedVersion
+        ? `${current.author} changed this at ${current.savedAt} (version ${current.version}) after you opened it (version ${expectedVersion}); reload to see their change, then make yours again`
+        : `there is no version ${expectedVersion} to save over (the newest is ${current?.version ?? 0}); reload, then make your change again`,
     );
     this.name = 'RevisionConflict';
   }
@@ -154,7 +159,7 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
   try {
     await db.transaction().execute(async (trx) => {
       const current = await latestRevision(trx, save.kind, save.key);
-      if ((current?.version ?? 0) !== save.expectedVersion) throw new RevisionConflict(current!, save.expectedVersion);
+      if ((current?.version ?? 0) !== save.expectedVersion) throw new RevisionConflict(current, save.expectedVersion);
       await trx
         .insertInto('document_revisions')
         .values({

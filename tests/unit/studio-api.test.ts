@@ -213,6 +213,51 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(await call('POST', 'brands/studiotest/history', editor)).toMatchObject({ status: 405 });
   });
 
+  it('a restore clicked twice, or by two editors at once, publishes once; the later ones are told it is published already', async () => {
+    const published = async () =>
+      ((await call('GET', 'brands/studiotest/history', analyst)).body.revisions as { published: boolean }[]).filter((h) => h.published).length;
+    const before = await published();
+    const first = await call('POST', 'brands/studiotest/restore', editor, { version: 5 });
+    expect(first).toMatchObject({ status: 200 });
+    const again = await call('POST', 'brands/studiotest/restore', second, { version: 5 });
+    expect(again).toMatchObject({ status: 409, body: { error: expect.stringMatching(/already published/) } });
+    const together = await Promise.all([editor, second, editor].map((who) => call('POST', 'brands/studiotest/restore', who, { version: 3 })));
+    expect(together.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    expect(await published()).toBe(before + 2);
+    expect((await call('GET', 'brands/studiotest', analyst)).body).toMatchObject({ document: { footer: { about: 'First published words.' } } });
+  });
+
+  it('refuses what no studio page sends with a reason: a version never saved, a document nested past any brand, a draft of a brand the wizard did not make', async () => {
+    const opened = await call('GET', 'brands/studiotest', editor);
+    const doc = opened.body.document as Record<string, unknown>;
+    const ahead = await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: opened.body.version + 5 });
+    expect(ahead).toEqual({ status: 409, body: { error: expect.stringMatching(/^there is no version \d+ to save over \(the newest is \d+\); reload/) } });
+    // a brand with a file and no draft yet: its newest is the file, version 0
+    const file = (await call('GET', 'brands/honestloans', editor)).body.document;
+    expect(await call('PUT', 'brands/honestloans/draft', editor, { document: file, expectedVersion: 5 })).toMatchObject({
+      status: 409,
+      body: { error: 'there is no version 5 to save over (the newest is 0); reload, then make your change again' },
+    });
+    const deep = Buffer.from(`{"document":{"x":${'['.repeat(5000)}${']'.repeat(5000)}},"expectedVersion":${opened.body.version}}`);
+    expect(await call('PUT', 'brands/studiotest/draft', editor, deep)).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^The body is not valid: it nests objects and arrays deeper than 64 levels/) },
+    });
+    for (const id of ['new', 'never-made']) {
+      const answer = await call('PUT', `brands/${id}/draft`, editor, { document: { ...doc, id, hosts: [`${id}.example`] }, expectedVersion: 0 });
+      expect(answer, id).toMatchObject({ status: 404, body: { error: `No brand "${id}"; a new brand starts in the wizard at /studio/new` } });
+    }
+    expect((await call('GET', 'brands', analyst)).body.brands.map((b: { id: string }) => b.id)).not.toContain('never-made');
+    // nothing of the above was stored
+    expect((await call('GET', 'brands/studiotest', editor)).body.version).toBe(opened.body.version);
+  });
+
+  it('HEAD reads what GET reads, and never makes a brand', async () => {
+    for (const path of ['brands', 'brands/studiotest', 'brands/studiotest/history', 'questions'])
+      expect((await call('HEAD', path, analyst)).status, path).toBe(200);
+    expect(await call('HEAD', 'brands/studiotest/draft', editor)).toMatchObject({ status: 405 });
+  });
+
   it('stores an uploaded SVG logo sanitised, and serves its address', async () => {
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)"><script>alert(2)</script><rect width="10" height="10"/></svg>',
