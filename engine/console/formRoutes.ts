@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp } from '../http/api';
+import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { consoleLogin, consoleLogout, requireUser, type ConsoleAnswer } from './api';
@@ -57,11 +58,15 @@ export async function logoutRoute(db: Store, req: IncomingMessage): Promise<Answ
 }
 
 /** An analyst shows one lead's personal data (for REVEAL_MS); the reveal is audited. */
+const REVEAL_RULE = { name: 'console-reveal', limit: Number(process.env.RATE_LIMIT_CONSOLE_REVEAL ?? 30), windowMs: 60_000 };
+
 export async function revealRoute(db: Store, req: IncomingMessage): Promise<Answer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, requestOf(req), 'leads.reveal');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  // a person reads one lead at a time; a faster stream of reveals is someone copying borrowers' details out
+  await enforceRateLimit(REVEAL_RULE, who.user.email, 1, 'Too many leads revealed');
   const id = form.lead ?? '';
   const lead = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await db.selectFrom('leads').select('id').where('id', '=', id).executeTakeFirst() : undefined;
   if (!lead) throw new ApiError(404, 'No such lead');

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { reviewHeldLead, type ReviewOutcome } from '../store/screening';
@@ -24,11 +25,15 @@ export const REVIEW_NOTES: Record<ReviewOutcome, string> = {
   'sale-running': 'This lead’s sale is still being decided; try again in a moment. Nothing was changed.',
 };
 
+/** Each decision is a person reading a held lead; this many a minute is already more than that. */
+const REVIEW_RULE = { name: 'console-review', limit: Number(process.env.RATE_LIMIT_CONSOLE_REVIEW ?? 60), windowMs: 60_000 };
+
 export async function reviewRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'leads.review');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  await enforceRateLimit(REVIEW_RULE, who.user.email, 1, 'Too many review decisions');
   const decision = form.decision;
   if (decision !== 'release' && decision !== 'reject') throw new ApiError(400, 'The decision must be release or reject');
   const id = form.lead ?? '';

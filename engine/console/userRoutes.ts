@@ -10,18 +10,21 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { addUser, audit, normaliseEmail } from '../store/console';
 import { keepShownOnce, setBrands, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
-import { hashPassword } from './passwords';
+import { HashingBusy, hashPassword } from './passwords';
 import { BRAND_ID, brandList, isRole, ROLES } from './roles';
 import { studioBrandIds } from './studioApi';
 import { resetTotp } from './totpStore';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An admin manages accounts by hand: more than this a minute is a script or a stuck button. */
+const RULE = { name: 'console-users', limit: Number(process.env.RATE_LIMIT_CONSOLE_USERS ?? 30), windowMs: 60_000 };
 
 /** The messages /users shows after a post (by key, so no text from the request is echoed into the page). */
 export const USER_NOTES = {
@@ -42,6 +45,8 @@ export const USER_NOTES = {
   brands: 'Brands changed.',
   brands_unknown:
     'No brand has that id: give ids the studio lists (lower-case, separated by commas), or leave the list empty for every brand. Nothing was changed.',
+  busy: 'The server is busy checking sign-ins, so no account was added. Try again in a few seconds.',
+  unchanged: 'Nothing changed: the account was so already.',
   brands_role: 'Only an editor is limited to some brands (an admin edits every brand, the other roles none): make the account an editor first.',
 } as const;
 export type UserNote = keyof typeof USER_NOTES;
@@ -50,7 +55,7 @@ const back = (note: UserNote, more = ''): ApiAnswer => {
   const location = `/users?note=${note}${more}`;
   return { status: 303, body: { location }, headers: { Location: location } };
 };
-const noteOf = (r: UserChange, ok: UserNote): UserNote => (r === 'ok' ? ok : r === 'missing' ? 'missing' : 'last_admin');
+const noteOf = (r: UserChange, ok: UserNote): UserNote => (r === 'ok' ? ok : r === 'same' ? 'unchanged' : r === 'missing' ? 'missing' : 'last_admin');
 
 /** A temporary password: 18 random bytes, 24 characters a person can type. */
 export const temporaryPassword = () => randomBytes(18).toString('base64url');
@@ -60,6 +65,7 @@ export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAn
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  await enforceRateLimit(RULE, who.user.email, 1, 'Too many changes to accounts');
   const actor = who.user.email;
   const raw = (form.email ?? '').trim();
   if (!EMAIL.test(raw) || raw.length > 254) return back('email');
@@ -69,7 +75,16 @@ export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAn
     case 'add': {
       if (!isRole(form.role)) return back('role_invalid');
       const password = temporaryPassword();
-      if (!(await addUser(db, { email, role: form.role, passwordHash: await hashPassword(password) }))) return back('taken');
+      let passwordHash: string;
+      try {
+        // the same bounded queue as sign-ins: a flood of those must not turn an admin's add into a 500
+        passwordHash = await hashPassword(password);
+      } catch (err) {
+        if (!(err instanceof HashingBusy)) throw err;
+        const answer = back('busy');
+        return { ...answer, headers: { ...answer.headers, 'Retry-After': '2' } };
+      }
+      if (!(await addUser(db, { email, role: form.role, passwordHash }))) return back('taken');
       await keepShownOnce(db, email, password, actor);
       await audit(db, { actor, action: 'user_added', target: email, detail: { role: form.role, temporaryPassword: true } });
       return back('added');

@@ -25,7 +25,8 @@ export interface UserRow {
 export const userRows = (db: Store): Promise<UserRow[]> =>
   db.selectFrom('console_users').select(['email', 'role', 'created_at', 'updated_at', 'disabled_at', 'totp_enabled', 'brands']).orderBy('email').execute();
 
-export type UserChange = 'ok' | 'missing' | 'last-admin';
+/** 'same': the account was so already (nothing written, nothing to audit). */
+export type UserChange = 'ok' | 'same' | 'missing' | 'last-admin';
 
 type Trx = Parameters<Parameters<ReturnType<Store['transaction']>['execute']>[0]>[0];
 
@@ -45,6 +46,7 @@ export function setRole(db: Store, email: string, role: Role, now = new Date()):
   return db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('console_users').select(['id', 'role', 'disabled_at']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
     if (!user) return 'missing';
+    if (user.role === role) return 'same';
     if (user.role === 'admin' && role !== 'admin' && !user.disabled_at && !(await anotherAdmin(trx, user.id))) return 'last-admin';
     await trx.updateTable('console_users').set({ role, updated_at: now.toISOString() }).where('id', '=', user.id).execute();
     return 'ok';
@@ -56,9 +58,10 @@ export function setRole(db: Store, email: string, role: Role, now = new Date()):
  * editor's account is limited: an admin edits every brand and the other roles none.
  */
 export async function setBrands(db: Store, email: string, brands: readonly string[], now = new Date()): Promise<UserChange | 'not-editor'> {
-  const user = await db.selectFrom('console_users').select(['id', 'role']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  const user = await db.selectFrom('console_users').select(['id', 'role', 'brands']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
   if (!user) return 'missing';
   if (user.role !== 'editor') return 'not-editor';
+  if ((user.brands ?? '') === brands.join(',')) return 'same';
   await db
     .updateTable('console_users')
     .set({ brands: brands.length ? brands.join(',') : null, updated_at: now.toISOString() })
@@ -70,8 +73,9 @@ export async function setBrands(db: Store, email: string, brands: readonly strin
 /** Disables (ending every session of the account in the same transaction) or enables an account. */
 export function setDisabled(db: Store, email: string, disabled: boolean, now = new Date()): Promise<UserChange> {
   return db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('console_users').select(['id', 'role']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+    const user = await trx.selectFrom('console_users').select(['id', 'role', 'disabled_at']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
     if (!user) return 'missing';
+    if (!!user.disabled_at === disabled) return 'same';
     if (disabled && user.role === 'admin' && !(await anotherAdmin(trx, user.id))) return 'last-admin';
     await trx
       .updateTable('console_users')

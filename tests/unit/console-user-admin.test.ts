@@ -5,9 +5,14 @@
  * password no longer signs in), enabling and a second-factor reset are audited; the last admin
  * cannot be disabled or demoted, nobody disables themselves; a non-admin and a forged post are refused.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// every test here posts as the same admins, on both stores, within a minute (the limit has its own test)
+vi.hoisted(() => {
+  process.env.RATE_LIMIT_CONSOLE_USERS = '1000';
+});
 import { requireUser } from '../../engine/console/api';
-import { hashPassword } from '../../engine/console/passwords';
+import { HASH_LIMITS, hashPassword } from '../../engine/console/passwords';
 import { usersRoute } from '../../engine/console/userRoutes';
 import { addUser, findUser } from '../../engine/store/console';
 import { takeShownOnce, userRows } from '../../engine/store/consoleUserAdmin';
@@ -105,6 +110,51 @@ describe.each(stores.kinds('users.sqlite'))('%s: accounts from the console', (_k
     expect(await setDisabled(db(), 'boss@example.com', true)).toBe('last-admin');
     expect(await setRole(db(), 'boss@example.com', 'viewer')).toBe('last-admin');
   });
+
+  it('setting what an account already is changes nothing and is not audited as a change', async () => {
+    const boss = await as('boss@example.com', 'boss passphrase 1');
+    await addUser(db(), { email: 'steady@example.com', role: 'editor', passwordHash: await hashPassword('steady passphrase 1', cheap) });
+    for (const [fields, first] of [
+      [{ op: 'role', role: 'analyst' }, 'role'],
+      [{ op: 'disable' }, 'disabled'],
+      [{ op: 'enable' }, 'enabled'],
+    ] as const) {
+      expect(await change(boss, { ...fields, email: 'steady@example.com' })).toMatchObject({ headers: { Location: `/users?note=${first}` } });
+      if (fields.op !== 'enable')
+        expect(await change(boss, { ...fields, email: 'steady@example.com' })).toMatchObject({ headers: { Location: '/users?note=unchanged' } });
+    }
+    expect(await change(boss, { op: 'enable', email: 'steady@example.com' })).toMatchObject({ headers: { Location: '/users?note=unchanged' } });
+    expect(await change(boss, { op: 'role', email: 'steady@example.com', role: 'editor' })).toMatchObject({ headers: { Location: '/users?note=role' } });
+    expect(await change(boss, { op: 'brands', email: 'steady@example.com', brands: 'cocoloan' })).toMatchObject({
+      headers: { Location: '/users?note=brands' },
+    });
+    expect(await change(boss, { op: 'brands', email: 'steady@example.com', brands: 'cocoloan' })).toMatchObject({
+      headers: { Location: '/users?note=unchanged' },
+    });
+    expect(await actions('steady@example.com')).toEqual([
+      'boss@example.com role_changed',
+      'boss@example.com user_disabled',
+      'boss@example.com user_enabled',
+      'boss@example.com role_changed',
+      'boss@example.com brands_changed',
+    ]);
+  });
+
+  it('adding an account while password checks fill the queue says the server is busy (no error, nothing added); later it works', async () => {
+    const boss = await as('boss@example.com', 'boss passphrase 1');
+    const limits = { ...HASH_LIMITS };
+    // every slot and place in the queue taken, as a flood of sign-ins takes them
+    Object.assign(HASH_LIMITS, { slots: 0, queue: 0 });
+    try {
+      const busy = await change(boss, { op: 'add', email: 'queued@example.com', role: 'viewer' });
+      expect(busy).toMatchObject({ status: 303, headers: { Location: '/users?note=busy', 'Retry-After': '2' } });
+    } finally {
+      Object.assign(HASH_LIMITS, limits);
+    }
+    expect(await findUser(db(), 'queued@example.com')).toBeUndefined();
+    expect(await takeShownOnce(db(), 'boss@example.com')).toEqual([]);
+    expect(await change(boss, { op: 'add', email: 'queued@example.com', role: 'viewer' })).toMatchObject({ headers: { Location: '/users?note=added' } });
+  }, 120_000);
 
   it('a second factor reset is audited and ends the sessions', async () => {
     const boss = await as('boss@example.com', 'boss passphrase 1');
