@@ -247,9 +247,25 @@ await app.prepare();
 /** A brand page's cache miss rendered with Next's renderer, without its request pipeline (engine/http/coldPageRender.mjs). */
 const cold = createColdPageRender({ enabled: !dev && process.env.COLD_RENDER_DIRECT !== '0', config: builtConfig });
 
+/**
+ * The App Router's request headers. No page here is an App Router page, yet Next acts on them for
+ * any request: with `RSC: 1` it answers a 307 to the internal path plus `?_rsc`, a redirect a CDN
+ * could keep and that names a path no visitor may see. Nobody of ours sends them; they are dropped.
+ */
+const APP_ROUTER_HEADERS = [
+  'rsc',
+  'next-router-state-tree',
+  'next-router-prefetch',
+  'next-router-segment-prefetch',
+  'next-hmr-refresh',
+  'next-url',
+  'next-action',
+];
+
 /** Next answers the request, as `url`. @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res @param {string} url */
 function toNext(req, res, url) {
   req.url = url;
+  for (const name of APP_ROUTER_HEADERS) if (req.headers[name] !== undefined) delete req.headers[name];
   return handle(req, res).catch((err) => {
     console.error('[server]', req.method, req.url, err);
     if (!res.headersSent) {

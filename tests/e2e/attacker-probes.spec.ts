@@ -120,6 +120,32 @@ test.describe('security', () => {
     expect(unknown.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
+  test('App Router request headers change nothing: the page, never a redirect to the internal path', async () => {
+    const headers = { rsc: '1', 'next-router-prefetch': '1', 'next-router-state-tree': '%5B%22%22%5D', 'next-url': '/apply' };
+    for (const [path, host] of [
+      ['/apply', 'usbadcreditloans.localhost'],
+      ['/payday-loans?x=1', 'ipaydayloans.localhost'],
+      ['/no-such-page', 'ipaydayloans.localhost'],
+    ] as const) {
+      const plain = await raw(path, { host });
+      const res = await raw(path, { host, headers });
+      expect(res.status, `${host}${path}`).toBe(plain.status);
+      expect(res.headers.location, `${host}${path}`).toBeUndefined();
+      expect(res.headers['content-type'], `${host}${path}`).toContain('text/html');
+      expect(res.body, `${host}${path}`).not.toContain('/_brand/');
+    }
+  });
+
+  test('HEAD is answered wherever GET is, without a body', async () => {
+    for (const path of ['/api/place-page?state=tx&city=Austin', '/api/sale-status?lead=nope']) {
+      const get = await raw(path);
+      const head = await raw(path, { method: 'HEAD' });
+      expect(head.status, path).toBe(get.status);
+      expect(head.status, path).not.toBe(405);
+      expect(head.body, path).toBe('');
+    }
+  });
+
   test('a port out of range is an unknown host (404), never a 500', async () => {
     for (const [path, host] of [
       ['/search?state=ca', 'ipaydayloans.com:99999'],
