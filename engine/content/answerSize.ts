@@ -6,11 +6,9 @@
  * largest `pageSize` entries of its collection, counting only the fields asked for. The bound
  * is never below the real answer: a query under it is answered, one over it is refused unresolved.
  */
-import { Kind, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { ContentIndex } from './embedded';
+import type { SelectedField, SelectionWalk } from './selections';
 import type { Collection, Entry } from './types';
-
-type Fragments = ReadonlyMap<string, FragmentDefinitionNode>;
 
 /** Per entry: the JSON size of each attribute (key and separators included), and of its id. */
 type Sizes = { id: number; attributes: Record<string, number> }[];
@@ -31,24 +29,13 @@ function sizesOf(index: ContentIndex, collection: string): Sizes {
   return sizes;
 }
 
-/** The fields of a selection set with fragments spread in. */
-export function selectedFields(set: SelectionSetNode | undefined, fragments: Fragments): FieldNode[] {
-  const out: FieldNode[] = [];
-  for (const sel of set?.selections ?? []) {
-    if (sel.kind === Kind.FIELD) out.push(sel);
-    else if (sel.kind === Kind.INLINE_FRAGMENT) out.push(...selectedFields(sel.selectionSet, fragments));
-    else out.push(...selectedFields(fragments.get(sel.name.value)?.selectionSet, fragments));
-  }
-  return out;
-}
-
 /** What one entry of a list field's answer carries: its id or not, and which attributes. */
-function entryShape(list: FieldNode, fragments: Fragments): { id: boolean; attributes: Set<string> } {
+function entryShape(list: SelectedField, walk: SelectionWalk): { id: boolean; attributes: Set<string> } {
   const shape = { id: false, attributes: new Set<string>() };
-  for (const data of selectedFields(list.selectionSet, fragments).filter((f) => f.name.value === 'data'))
-    for (const f of selectedFields(data.selectionSet, fragments)) {
-      if (f.name.value === 'id') shape.id = true;
-      if (f.name.value === 'attributes') for (const a of selectedFields(f.selectionSet, fragments)) shape.attributes.add(a.name.value);
+  for (const data of walk.childrenOf(list).filter((f) => f.name === 'data'))
+    for (const f of walk.childrenOf(data)) {
+      if (f.name === 'id') shape.id = true;
+      if (f.name === 'attributes') for (const a of walk.childrenOf(f)) shape.attributes.add(a.name);
     }
   return shape;
 }
@@ -69,24 +56,24 @@ function listBytes(sizes: Sizes, shape: { id: boolean; attributes: Set<string> }
   return total;
 }
 
-const collectionOf = (field: FieldNode) => field.name.value.replace(/Lists$/, '');
+const collectionOf = (field: SelectedField) => field.name.replace(/Lists$/, '');
 
 /**
  * Upper bound of the answer to the root list fields `roots`, each asking for at most
  * `pageSizeOf(field)` entries.
  */
-export function estimateAnswerBytes(index: ContentIndex, roots: readonly FieldNode[], fragments: Fragments, pageSizeOf: (field: FieldNode) => number): number {
+export function estimateAnswerBytes(index: ContentIndex, roots: readonly SelectedField[], walk: SelectionWalk, pageSizeOf: (field: SelectedField) => number): number {
   let total = 32;
   for (const field of roots) {
-    if (field.name.value.startsWith('__')) continue;
-    total += listBytes(sizesOf(index, collectionOf(field)), entryShape(field, fragments), pageSizeOf(field));
+    if (field.name.startsWith('__')) continue;
+    total += listBytes(sizesOf(index, collectionOf(field)), entryShape(field, walk), pageSizeOf(field));
   }
   return total;
 }
 
 /** Bytes of the answer to one list field once resolved: the entries it returned, the fields it selects. */
-export function resolvedListBytes(index: ContentIndex, field: FieldNode, fragments: Fragments, entries: readonly Entry[]): number {
-  const shape = entryShape(field, fragments);
+export function resolvedListBytes(index: ContentIndex, field: SelectedField, walk: SelectionWalk, entries: readonly Entry[]): number {
+  const shape = entryShape(field, walk);
   const all = index.entries.get(collectionOf(field) as Collection) ?? [];
   const sizes = sizesOf(index, collectionOf(field));
   const byEntry = new Map(all.map((e, i) => [e, sizes[i]!]));

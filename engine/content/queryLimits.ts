@@ -6,7 +6,10 @@
  * than MAX_PAGE_SIZE or more than MAX_ENTRIES entries in all, or — in production — looks at the
  * schema (introspection); and (checkAnswerSize) when its answer could be larger than
  * MAX_RESPONSE_BYTES, known from the fields it selects before anything is resolved
- * (engine/content/answerSize.ts). Each refusal says why.
+ * (engine/content/answerSize.ts). Each refusal says why. Fragments are spread in as GraphQL
+ * executes them (engine/content/selections.ts), and a query that makes more than
+ * MAX_SELECTIONS selections once they are is refused too: every check reads the query in work
+ * bounded by that, however its fragments nest.
  */
 import {
   Kind,
@@ -17,15 +20,23 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
-  type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
 import { estimateAnswerBytes } from './answerSize';
 import type { ContentIndex } from './embedded';
+import { QueryRefused, SelectionWalk, type SelectedField } from './selections';
 
-export const QUERY_LIMITS = { MAX_ROOT_FIELDS: 5, MAX_DEPTH: 6, MAX_PAGE_SIZE: 50, MAX_ENTRIES: 100, DEFAULT_PAGE_SIZE: 25, MAX_RESPONSE_BYTES: 256 * 1024 } as const;
+export { QueryRefused };
 
-export class QueryRefused extends Error {}
+export const QUERY_LIMITS = {
+  MAX_ROOT_FIELDS: 5,
+  MAX_DEPTH: 6,
+  MAX_PAGE_SIZE: 50,
+  MAX_ENTRIES: 100,
+  DEFAULT_PAGE_SIZE: 25,
+  MAX_RESPONSE_BYTES: 256 * 1024,
+  MAX_SELECTIONS: 1000,
+} as const;
 
 interface Limits {
   introspection: boolean;
@@ -43,24 +54,23 @@ export function checkQuery(schema: GraphQLSchema, source: string, variables: Rec
   const errors = validate(schema, doc, rules);
   if (errors.length) throw new QueryRefused(errors.map((e) => e.message).join('; '));
 
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   const operations = doc.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (operations.length !== 1) throw new QueryRefused('Send exactly one operation per request');
   const op = operations[0]!;
-  if (op.kind !== Kind.OPERATION_DEFINITION || op.operation !== 'query') throw new QueryRefused('Only queries are answered');
+  if (op.operation !== 'query') throw new QueryRefused('Only queries are answered');
 
-  const roots = fieldsOf(op.selectionSet, fragments);
+  const walk = new SelectionWalk(fragmentsOf(doc), QUERY_LIMITS.MAX_SELECTIONS);
+  const roots = walk.fields([op.selectionSet]);
   if (roots.length > QUERY_LIMITS.MAX_ROOT_FIELDS) throw new QueryRefused(`At most ${QUERY_LIMITS.MAX_ROOT_FIELDS} lists per query (aliases count); this one asks for ${roots.length}`);
-  const depth = depthOf(op.selectionSet, fragments);
+  const depth = depthOf(roots, walk);
   if (depth > QUERY_LIMITS.MAX_DEPTH) throw new QueryRefused(`The query nests ${depth} levels deep; at most ${QUERY_LIMITS.MAX_DEPTH} are allowed`);
 
+  const pageSize = pageSizeReader(variables);
   let entries = 0;
   for (const field of roots) {
-    const pagination = field.arguments?.find((a) => a.name.value === 'pagination')?.value;
-    const pageSize = pageSizeOf(pagination, variables);
-    if (pageSize > QUERY_LIMITS.MAX_PAGE_SIZE) throw new QueryRefused(`pageSize ${pageSize} is over the limit of ${QUERY_LIMITS.MAX_PAGE_SIZE}`);
-    entries += pageSize;
+    const size = pageSize(field);
+    if (size > QUERY_LIMITS.MAX_PAGE_SIZE) throw new QueryRefused(`pageSize ${size} is over the limit of ${QUERY_LIMITS.MAX_PAGE_SIZE}`);
+    entries += size;
   }
   if (entries > QUERY_LIMITS.MAX_ENTRIES) throw new QueryRefused(`The query could return ${entries} entries; at most ${QUERY_LIMITS.MAX_ENTRIES} are allowed per request`);
   return doc;
@@ -68,38 +78,27 @@ export function checkQuery(schema: GraphQLSchema, source: string, variables: Rec
 
 /** Refuses, before it is resolved, a checked query whose answer could be larger than MAX_RESPONSE_BYTES. */
 export function checkAnswerSize(index: ContentIndex, doc: DocumentNode, variables: Record<string, unknown>): void {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return;
-  const pageSize = (field: FieldLike) => pageSizeOf(field.arguments?.find((a) => a.name.value === 'pagination')?.value, variables);
-  const bytes = estimateAnswerBytes(index, fieldsOf(op.selectionSet, fragments), fragments, pageSize);
+  if (!op) return;
+  const walk = new SelectionWalk(fragmentsOf(doc), QUERY_LIMITS.MAX_SELECTIONS);
+  const bytes = estimateAnswerBytes(index, walk.fields([op.selectionSet]), walk, pageSizeReader(variables));
   if (bytes > QUERY_LIMITS.MAX_RESPONSE_BYTES)
     throw new QueryRefused(
       `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes (up to ${bytes} for the fields asked); ask for fewer entries or fields`,
     );
 }
 
-type FieldLike = Extract<SelectionSetNode['selections'][number], { kind: Kind.FIELD }>;
-
-/** The fields of a selection set with fragments spread in (cycles were ruled out by validation). */
-function fieldsOf(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FieldLike[] {
-  const out: FieldLike[] = [];
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) out.push(sel);
-    else if (sel.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(sel.selectionSet, fragments));
-    else {
-      const frag = fragments.get(sel.name.value);
-      if (frag) out.push(...fieldsOf(frag.selectionSet, fragments));
-    }
-  }
-  return out;
+function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  return fragments;
 }
 
-function depthOf(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): number {
+/** How many levels of fields the answer nests (a leaf is one). */
+function depthOf(fields: readonly SelectedField[], walk: SelectionWalk): number {
   let deepest = 0;
-  for (const field of fieldsOf(set, fragments)) deepest = Math.max(deepest, field.selectionSet ? depthOf(field.selectionSet, fragments) : 0);
-  return deepest + 1;
+  for (const field of fields) deepest = Math.max(deepest, 1 + depthOf(walk.childrenOf(field), walk));
+  return deepest;
 }
 
 function valueOf(node: ValueNode | undefined, variables: Record<string, unknown>): unknown {
@@ -110,8 +109,12 @@ function valueOf(node: ValueNode | undefined, variables: Record<string, unknown>
   return undefined;
 }
 
-function pageSizeOf(pagination: ValueNode | undefined, variables: Record<string, unknown>): number {
-  const value = valueOf(pagination, variables) as { pageSize?: unknown } | undefined;
-  const size = value?.pageSize;
-  return typeof size === 'number' && Number.isFinite(size) ? Math.max(1, size) : QUERY_LIMITS.DEFAULT_PAGE_SIZE;
+/** The page size a root list field asks for (its `pagination` argument, or the default). */
+function pageSizeReader(variables: Record<string, unknown>): (field: SelectedField) => number {
+  return (field) => {
+    // Nodes merged under one key have the same arguments (validation: OverlappingFieldsCanBeMerged).
+    const pagination = field.nodes[0]?.arguments?.find((a) => a.name.value === 'pagination')?.value;
+    const size = (valueOf(pagination, variables) as { pageSize?: unknown } | undefined)?.pageSize;
+    return typeof size === 'number' && Number.isFinite(size) ? Math.max(1, size) : QUERY_LIMITS.DEFAULT_PAGE_SIZE;
+  };
 }

@@ -7,6 +7,8 @@
 import { buildSchema, execute, graphql, type DocumentNode, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
 import { resolvedListBytes } from './answerSize';
 import { queryIndex, type ContentIndex } from './embedded';
+import { QUERY_LIMITS } from './queryLimits';
+import { SelectionWalk } from './selections';
 import { COLLECTIONS, type Collection, type ListFilters, type Market, type PublicationState } from './types';
 
 const cap = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
@@ -69,7 +71,8 @@ function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?
         publicationState: args.publicationState ?? 'LIVE',
       });
       if (opts.maxBytes !== undefined && info) {
-        bytes += resolvedListBytes(index, info.fieldNodes[0]!, new Map(Object.entries(info.fragments)), result.data);
+        const field = { key: info.path.key as string, name: info.fieldName, nodes: info.fieldNodes };
+        bytes += resolvedListBytes(index, field, new SelectionWalk(info.fragments, QUERY_LIMITS.MAX_SELECTIONS), result.data);
         if (bytes > opts.maxBytes) throw tooLarge();
       }
       return result;

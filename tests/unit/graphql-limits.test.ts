@@ -6,9 +6,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'graphql';
+import { Kind, parse, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import handler from '../../pages/api/content/graphql';
 import { embeddedIndex, type ContentIndex } from '../../engine/content/embedded';
+import { checkAnswerSize } from '../../engine/content/queryLimits';
 import { executeCheckedQuery } from '../../engine/content/strapiSchema';
 
 let server: Server;
@@ -135,5 +136,74 @@ describe('POST /api/content/graphql limits', () => {
     const grown = process.memoryUsage().rss - before;
     // Answered, the burst would be 16 × ~37 MB; refused, it costs the parse of 16 small documents.
     expect(grown).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+/**
+ * `entryLevels` fragments on Entry, each spreading the next twice, then `attributeLevels` the same
+ * way on EntryAttributes: GraphQL spreads each once, so the answer is one slug per entry.
+ */
+function doubling(entryLevels: number, attributeLevels: number): string {
+  let frags = 'fragment X on EntryListResponse { data { ...E1 } } ';
+  for (let i = 1; i < entryLevels; i++) frags += `fragment E${i} on Entry { ...E${i + 1} ...E${i + 1} } `;
+  frags += `fragment E${entryLevels} on Entry { attributes { ...A1 } } `;
+  for (let i = 1; i < attributeLevels; i++) frags += `fragment A${i} on EntryAttributes { ...A${i + 1} ...A${i + 1} } `;
+  frags += `fragment A${attributeLevels} on EntryAttributes { slug }`;
+  return `{ articleLists(pagination: {pageSize: 1}) { ...X } } ${frags}`;
+}
+
+/** The document with a count of how often each fragment's selection set is read. */
+function countingReads(doc: DocumentNode): Map<string, number> {
+  const reads = new Map<string, number>();
+  for (const def of doc.definitions) {
+    if (def.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    const set = def.selectionSet;
+    const name = def.name.value;
+    Object.defineProperty(def as FragmentDefinitionNode, 'selectionSet', { get: () => (reads.set(name, (reads.get(name) ?? 0) + 1), set) });
+  }
+  return reads;
+}
+
+describe('POST /api/content/graphql: fragments', () => {
+  it('fragments that spread the next one twice, 12 deep on entries and 20 on attributes, are answered like the plain query', async () => {
+    const plain = await post(q('{ articleLists(pagination: {pageSize: 1}) { data { attributes { slug } } } }'));
+    expect(plain.status).toBe(200);
+    const res = await post(q(doubling(12, 20)));
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual(JSON.parse(plain.text));
+  });
+
+  it('18 fragments on the list, each spreading the next twice, are answered with the list total', async () => {
+    let frags = '';
+    for (let i = 0; i < 18; i++) frags += `fragment F${i} on EntryListResponse { ...F${i + 1} ...F${i + 1} } `;
+    frags += 'fragment F18 on EntryListResponse { meta { pagination { total } } }';
+    const res = await post(q(`{ articleLists { ...F0 } } ${frags}`));
+    expect(res.status).toBe(200);
+    const total = embeddedIndex()
+      .entries.get('article')!
+      .filter((e) => e.attributes.publishedAt !== null).length;
+    expect(JSON.parse(res.text)).toEqual({ data: { articleLists: { meta: { pagination: { total } } } } });
+  });
+
+  it('the size check and the resolvers read each fragment once, however often it is spread', async () => {
+    const doc = parse(doubling(8, 8));
+    const reads = countingReads(doc);
+    checkAnswerSize(embeddedIndex(), doc, {});
+    expect(Math.max(...reads.values())).toBe(1);
+    reads.clear();
+    // Once for GraphQL's execution, once for the count of the answer's size as lists are resolved.
+    const result = await executeCheckedQuery(embeddedIndex(), doc, {}, { allowPreview: false, maxBytes: 256 * 1024 });
+    expect(result.errors).toBeUndefined();
+    expect(Math.max(...reads.values())).toBeLessThanOrEqual(2);
+  });
+
+  it('aliases that multiply the selections past 1000 are refused with the reason', async () => {
+    const slugs = Array.from({ length: 40 }, (_, i) => `s${i}: slug`).join(' ');
+    const attributes = Array.from({ length: 30 }, (_, i) => `a${i}: attributes { ...A }`).join(' ');
+    const res = await post(
+      q(`{ articleLists(pagination: {pageSize: 1}) { data { ...E } } } fragment E on Entry { ${attributes} } fragment A on EntryAttributes { ${slugs} }`),
+    );
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The query makes more than 1000 selections once its fragments are spread in');
   });
 });
