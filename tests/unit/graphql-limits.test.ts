@@ -6,10 +6,12 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kind, parse, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
+import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import handler from '../../pages/api/content/graphql';
 import { embeddedIndex, type ContentIndex } from '../../engine/content/embedded';
+import { estimateAnswerBytes } from '../../engine/content/answerSize';
 import { checkAnswerSize } from '../../engine/content/queryLimits';
+import { SelectionWalk, type SelectedField } from '../../engine/content/selections';
 import { executeCheckedQuery } from '../../engine/content/strapiSchema';
 
 let server: Server;
@@ -37,6 +39,8 @@ function post(body: string, type = 'application/json'): Promise<{ status: number
   });
 }
 const q = (query: string, variables?: object) => JSON.stringify({ query, ...(variables ? { variables } : {}) });
+/** Every field of an entry: the largest answer an entry can give. */
+const everything = 'data { id attributes { url slug h1 title description category extras brands publishedAt updatedAt } } meta { pagination { total } }';
 /** ~10 KB: 180 aliased lists of 100 entries each (the probe's query, in the schema's 10,000-character cap). */
 const amplifying = `{${Array.from({ length: 180 }, (_, i) => `a${i}:articleLists(pagination:{pageSize:100}){data{id}}`).join(' ')}}`;
 
@@ -95,9 +99,6 @@ describe('POST /api/content/graphql limits', () => {
       Object.assign(process.env, { NODE_ENV: before });
     }
   });
-
-  /** Every field of an entry: the largest answer an entry can give. */
-  const everything = 'data { id attributes { url slug h1 title description category extras brands publishedAt updatedAt } } meta { pagination { total } }';
 
   it('a query whose answer would pass 256 KB is refused from its shape, before any list is resolved', async () => {
     const res = await post(
@@ -205,5 +206,47 @@ describe('POST /api/content/graphql: fragments', () => {
     );
     expect(res.status).toBe(400);
     expect(res.text).toContain('The query makes more than 1000 selections once its fragments are spread in');
+  });
+});
+
+describe('POST /api/content/graphql: aliases in the answer size', () => {
+  const copies = (n: number, field: string) => Array.from({ length: n }, (_, i) => `x${i}: ${field}`).join(' ');
+
+  it('700 aliases of an entry body are refused from the shape, before anything is built', async () => {
+    const res = await post(q(`{ articleLists(pagination: {pageSize: 25}) { data { attributes { ${copies(700, 'extras')} } } } }`));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('for the fields asked');
+  });
+
+  it('while resolving, every alias of a field counts toward the cap', async () => {
+    const document = parse(`{ articleLists(pagination: {pageSize: 5}) { data { attributes { ${copies(20, 'extras')} } } } }`);
+    const full = await executeCheckedQuery(embeddedIndex(), document, {}, { allowPreview: false, maxBytes: 1e9 });
+    expect(full.errors).toBeUndefined();
+    const half = Math.floor(Buffer.byteLength(JSON.stringify(full)) / 2);
+    const capped = await executeCheckedQuery(embeddedIndex(), document, {}, { allowPreview: false, maxBytes: half });
+    expect(capped.errors?.[0]?.message).toContain(`The answer would be larger than ${half} bytes`);
+  });
+
+  it.each([
+    ['every field of 50 entries', `{ articleLists(pagination: {pageSize: 50}) { ${everything} } }`],
+    [
+      'aliased lists, data, ids, attributes and metas',
+      `{ a: answerLists(pagination: {pageSize: 50}) { __typename d1: data { __typename ${copies(3, 'id')} attributes { slug url } } d2: data { attributes { ${copies(3, 'slug')} __typename } } m: meta { __typename pagination { __typename total } } meta { pagination { total } } } __typename b: hubLists { data { id } } }`,
+    ],
+    ['categories and tags', `{ categoryLists(pagination: {pageSize: 50}) { ${everything} } tagLists(pagination: {pageSize: 50}) { ${everything} } }`],
+  ])('the bound from the shape is never below the answer: %s', async (_label, query) => {
+    const document = parse(query);
+    const op = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+    const walk = new SelectionWalk(new Map(), 1000);
+    /** The literal `pagination: {pageSize: n}` of a list, or the default 25. */
+    const pageSize = (field: SelectedField) => {
+      const pagination = field.nodes[0]!.arguments?.find((a) => a.name.value === 'pagination')?.value;
+      const size = pagination?.kind === Kind.OBJECT ? pagination.fields.find((f) => f.name.value === 'pageSize')?.value : undefined;
+      return size?.kind === Kind.INT ? Number(size.value) : 25;
+    };
+    const bound = estimateAnswerBytes(embeddedIndex(), walk.fields([op.selectionSet]), walk, pageSize);
+    const answer = await executeCheckedQuery(embeddedIndex(), document, {}, { allowPreview: false, maxBytes: 1e9 });
+    expect(answer.errors).toBeUndefined();
+    expect(bound).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(answer)));
   });
 });
