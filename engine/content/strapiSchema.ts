@@ -31,17 +31,24 @@ ${COLLECTIONS.map((c) => `  ${c}Lists(filters: ${cap(c)}ListFiltersInput, pagina
 export const strapiSchema = buildSchema(STRAPI_SDL);
 const schema = strapiSchema;
 
-type StrapiFilter = { slug?: { eq?: string }; category?: { eq?: string }; tags?: { contains?: string }; author?: { eq?: string }; or?: { brands?: { contains?: string } }[] };
+/** GraphQL input as it arrives: an input object, a list, and any item of a list may be null. */
+type StrapiFilter = {
+  slug?: { eq?: string } | null;
+  category?: { eq?: string } | null;
+  tags?: { contains?: string } | null;
+  author?: { eq?: string } | null;
+  or?: ({ brands?: { contains?: string } | null } | null)[] | null;
+};
 const MARKETS = new Set(['us', 'ca', 'au']);
 
 /** Strapi filter syntax → the store's filters (the subset the engine sends). */
-function fromStrapiFilters(f: StrapiFilter | undefined): ListFilters {
+function fromStrapiFilters(f: StrapiFilter | null | undefined): ListFilters {
   const out: ListFilters = {};
   if (f?.slug?.eq !== undefined) out.slug = f.slug.eq;
   if (f?.category?.eq !== undefined) out.category = f.category.eq;
   if (f?.tags?.contains !== undefined) out.tag = f.tags.contains;
   if (f?.author?.eq !== undefined) out.author = f.author.eq;
-  const brands = (f?.or ?? []).map((o) => o.brands?.contains).filter((v): v is string => !!v);
+  const brands = (f?.or ?? []).map((o) => o?.brands?.contains).filter((v): v is string => !!v);
   const market = brands.find((b) => MARKETS.has(b));
   const id = brands.find((b) => !MARKETS.has(b));
   if (market && id) out.brand = { id, market: market as Market };
@@ -58,7 +65,7 @@ function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?
   const tooLarge = () => new Error(`The answer would be larger than ${opts.maxBytes} bytes; ask for fewer entries`);
   for (const c of COLLECTIONS) {
     root[`${c}Lists`] = (
-      args: { filters?: StrapiFilter; pagination?: { page?: number; pageSize?: number }; sort?: string[]; publicationState?: PublicationState },
+      args: { filters?: StrapiFilter | null; pagination?: { page?: number; pageSize?: number } | null; sort?: (string | null)[] | null; publicationState?: PublicationState | null },
       _context: unknown,
       info?: GraphQLResolveInfo,
     ) => {
@@ -67,7 +74,8 @@ function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?
       const result = queryIndex(index, c as Collection, {
         filters: fromStrapiFilters(args.filters),
         pagination: { page: args.pagination?.page ?? 1, pageSize: args.pagination?.pageSize ?? 25 },
-        sort: args.sort ?? ['publishedAt:desc'],
+        // `sort: [String]` lets a client send null items: they name no field, so they sort by none.
+        sort: args.sort?.filter((s): s is string => s !== null) ?? ['publishedAt:desc'],
         publicationState: args.publicationState ?? 'LIVE',
       });
       if (opts.maxBytes !== undefined && info) {

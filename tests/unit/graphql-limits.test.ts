@@ -250,3 +250,28 @@ describe('POST /api/content/graphql: aliases in the answer size', () => {
     expect(bound).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(answer)));
   });
 });
+
+describe('POST /api/content/graphql: null items in list arguments', () => {
+  const data = async (query: string, variables?: object) => {
+    const res = await post(q(query, variables));
+    expect(res.status, res.text).toBe(200);
+    return JSON.parse(res.text) as { data: unknown };
+  };
+
+  it('a null sort item is ignored', async () => {
+    const sorted = 'query($s: [String]) { articleLists(sort: $s, pagination: {pageSize: 5}) { data { id } } }';
+    expect(await data(sorted, { s: [null, 'slug:desc'] })).toEqual(await data(sorted, { s: ['slug:desc'] }));
+    expect(await data(sorted, { s: [null] })).toEqual(await data(sorted, { s: [] }));
+  });
+
+  it('a null `or` item of the filters is ignored', async () => {
+    const filtered =
+      'query($f: ArticleListFiltersInput) { articleLists(filters: $f, pagination: {pageSize: 50}) { data { id } meta { pagination { total } } } }';
+    const brand = [{ brands: { contains: 'ipaydayloans' } }, { brands: { contains: 'us' } }];
+    const withNull = await data(filtered, { f: { or: [null, ...brand] } });
+    expect(withNull).toEqual(await data(filtered, { f: { or: brand } }));
+    expect(await data('{ articleLists(filters: {or: [null]}, pagination: {pageSize: 50}) { data { id } meta { pagination { total } } } }')).toEqual(
+      await data(filtered, {}),
+    );
+  });
+});
