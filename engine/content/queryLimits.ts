@@ -17,9 +17,11 @@ import {
   parse,
   specifiedRules,
   validate,
+  type ConstValueNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type ValueNode,
 } from 'graphql';
 import { estimateAnswerBytes } from './answerSize';
@@ -65,7 +67,7 @@ export function checkQuery(schema: GraphQLSchema, source: string, variables: Rec
   const depth = depthOf(roots, walk);
   if (depth > QUERY_LIMITS.MAX_DEPTH) throw new QueryRefused(`The query nests ${depth} levels deep; at most ${QUERY_LIMITS.MAX_DEPTH} are allowed`);
 
-  const pageSize = pageSizeReader(variables);
+  const pageSize = pageSizeReader(op, variables);
   let entries = 0;
   for (const field of roots) {
     const size = pageSize(field);
@@ -81,7 +83,7 @@ export function checkAnswerSize(index: ContentIndex, doc: DocumentNode, variable
   const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (!op) return;
   const walk = new SelectionWalk(fragmentsOf(doc), QUERY_LIMITS.MAX_SELECTIONS);
-  const bytes = estimateAnswerBytes(index, walk.fields([op.selectionSet]), walk, pageSizeReader(variables));
+  const bytes = estimateAnswerBytes(index, walk.fields([op.selectionSet]), walk, pageSizeReader(op, variables));
   if (bytes > QUERY_LIMITS.MAX_RESPONSE_BYTES)
     throw new QueryRefused(
       `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes (up to ${bytes} for the fields asked); ask for fewer entries or fields`,
@@ -101,20 +103,30 @@ function depthOf(fields: readonly SelectedField[], walk: SelectionWalk): number 
   return deepest;
 }
 
-function valueOf(node: ValueNode | undefined, variables: Record<string, unknown>): unknown {
+/**
+ * An argument's value as execution will see it: a variable is the value sent for it or, when
+ * none was sent, its default in the operation.
+ */
+function valueOf(node: ValueNode | undefined, variables: Record<string, unknown>, defaults: ReadonlyMap<string, ConstValueNode>): unknown {
   if (!node) return undefined;
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
+  if (node.kind === Kind.VARIABLE) {
+    const name = node.name.value;
+    return Object.hasOwn(variables, name) ? variables[name] : valueOf(defaults.get(name), variables, defaults);
+  }
   if (node.kind === Kind.INT) return Number(node.value);
-  if (node.kind === Kind.OBJECT) return Object.fromEntries(node.fields.map((f) => [f.name.value, valueOf(f.value, variables)]));
+  if (node.kind === Kind.NULL) return null;
+  if (node.kind === Kind.OBJECT) return Object.fromEntries(node.fields.map((f) => [f.name.value, valueOf(f.value, variables, defaults)]));
   return undefined;
 }
 
 /** The page size a root list field asks for (its `pagination` argument, or the default). */
-function pageSizeReader(variables: Record<string, unknown>): (field: SelectedField) => number {
+function pageSizeReader(op: OperationDefinitionNode, variables: Record<string, unknown>): (field: SelectedField) => number {
+  const defaults = new Map<string, ConstValueNode>();
+  for (const def of op.variableDefinitions ?? []) if (def.defaultValue) defaults.set(def.variable.name.value, def.defaultValue);
   return (field) => {
     // Nodes merged under one key have the same arguments (validation: OverlappingFieldsCanBeMerged).
     const pagination = field.nodes[0]?.arguments?.find((a) => a.name.value === 'pagination')?.value;
-    const size = (valueOf(pagination, variables) as { pageSize?: unknown } | undefined)?.pageSize;
+    const size = (valueOf(pagination, variables, defaults) as { pageSize?: unknown } | null | undefined)?.pageSize;
     return typeof size === 'number' && Number.isFinite(size) ? Math.max(1, size) : QUERY_LIMITS.DEFAULT_PAGE_SIZE;
   };
 }

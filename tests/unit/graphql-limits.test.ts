@@ -275,3 +275,29 @@ describe('POST /api/content/graphql: null items in list arguments', () => {
     );
   });
 });
+
+describe('POST /api/content/graphql: variable defaults', () => {
+  it('a page size from a variable default is held to the limit', async () => {
+    const query = 'query($p: PaginationArg = {pageSize: 100}) { a: articleLists(pagination: $p) { data { id } meta { pagination { pageSize } } } }';
+    const res = await post(q(query));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('pageSize 100 is over the limit of 50');
+    // A value sent for the variable is what counts, not its default.
+    const sent = await post(q(query, { p: { pageSize: 2 } }));
+    expect(sent.status).toBe(200);
+    expect(JSON.parse(sent.text).data.a.meta.pagination.pageSize).toBe(2);
+  });
+
+  it('a default inside the pagination object counts too', async () => {
+    const res = await post(q('query($n: Int = 60) { articleLists(pagination: {pageSize: $n}) { data { id } } }'));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('pageSize 60 is over the limit of 50');
+  });
+
+  it('defaults count toward the entries of the whole query', async () => {
+    const lists = ['a', 'b', 'c'].map((k) => `${k}: articleLists(pagination: $p) { data { id } }`).join(' ');
+    const res = await post(q(`query($p: PaginationArg = {pageSize: 40}) { ${lists} }`));
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The query could return 120 entries');
+  });
+});
