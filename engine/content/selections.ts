@@ -38,11 +38,6 @@ export class SelectionWalk {
     this.fragments = fragments instanceof Map ? fragments : new Map(Object.entries(fragments as Record<string, FragmentDefinitionNode>));
   }
 
-  /** How many selections this walk has read. */
-  get selectionsRead(): number {
-    return this.read;
-  }
-
   /** The fields that `sets` select together, by response key, in the order they first appear. */
   fields(sets: readonly (SelectionSetNode | undefined)[]): SelectedField[] {
     const byKey = new Map<string, { key: string; name: string; nodes: FieldNode[] }>();
