@@ -38,6 +38,8 @@ export const QUERY_LIMITS = {
   DEFAULT_PAGE_SIZE: 25,
   MAX_RESPONSE_BYTES: 256 * 1024,
   MAX_SELECTIONS: 1000,
+  /** brackets ({, [, () open at once in the query's text: a page's queries open ~12 (six levels of fields, a filter) */
+  MAX_NESTING: 32,
 } as const;
 
 interface Limits {
@@ -47,6 +49,9 @@ interface Limits {
 /** Parses and checks a query; returns the document to execute or throws QueryRefused with the reason. */
 export function checkQuery(schema: GraphQLSchema, source: string, variables: Record<string, unknown>, opts: Limits): DocumentNode {
   let doc: DocumentNode;
+  // graphql-js parses nested values by recursion: a few thousand brackets overflow its stack
+  if (bracketDepth(source, QUERY_LIMITS.MAX_NESTING) > QUERY_LIMITS.MAX_NESTING)
+    throw new QueryRefused(`The query nests more than ${QUERY_LIMITS.MAX_NESTING} brackets deep; at most ${QUERY_LIMITS.MAX_NESTING} are allowed`);
   try {
     doc = parse(source, { maxTokens: 5000 });
   } catch (err) {
@@ -88,6 +93,30 @@ export function checkAnswerSize(index: ContentIndex, doc: DocumentNode, variable
     throw new QueryRefused(
       `The answer would be larger than ${QUERY_LIMITS.MAX_RESPONSE_BYTES} bytes (up to ${bytes} for the fields asked); ask for fewer entries or fields`,
     );
+}
+
+/**
+ * How deep the query's brackets nest, outside strings and comments; the scan stops once past
+ * `max`. Unbalanced text is for the parser to refuse.
+ */
+function bracketDepth(source: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '#') {
+      while (i < source.length && source[i] !== '\n' && source[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (source.startsWith('"""', i)) {
+        // a block string, to the next """ not escaped as \"""
+        for (i += 3; i < source.length && !source.startsWith('"""', i); i++) if (source.startsWith('\\"""', i)) i += 3;
+        i += 2;
+      } else for (i++; i < source.length && source[i] !== '"' && source[i] !== '\n'; i++) if (source[i] === '\\') i++;
+    } else if (c === '{' || c === '[' || c === '(') {
+      if (++depth > deepest && (deepest = depth) > max) return deepest;
+    } else if (c === '}' || c === ']' || c === ')') depth--;
+  }
+  return deepest;
 }
 
 function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {

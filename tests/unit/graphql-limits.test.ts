@@ -301,3 +301,25 @@ describe('POST /api/content/graphql: variable defaults', () => {
     expect(res.text).toContain('The query could return 120 entries');
   });
 });
+
+describe('POST /api/content/graphql: nesting past any page’s query', () => {
+  const deepOr = (n: number, open: string, close: string) => `${open.repeat(n)}{}${close.repeat(n)}`;
+
+  it.each([
+    ['a filter nested in the query text', q(`{ articleLists(filters: ${deepOr(1400, '{or:[', ']}')}) { data { id } } }`)],
+    [
+      'a filter nested in a variable',
+      `{"query":"query($f: ArticleListFiltersInput) { articleLists(filters: $f) { data { id } } }","variables":{"f":${deepOr(1780, '{"or":[', ']}')}}}`,
+    ],
+  ])('%s is refused with a reason, not an internal error', async (_name, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/nests/);
+    expect(res.text).not.toMatch(/call stack|TypeError|RangeError/);
+  });
+
+  it('a filter a few levels deep is still answered', async () => {
+    const res = await post(q(`{ articleLists(filters: ${deepOr(5, '{or:[', ']}')}) { data { id } } }`));
+    expect(res.status).toBe(200);
+  });
+});
