@@ -4,7 +4,8 @@
  * raw events are pruned; the rollups are kept for good).
  *
  * - A visit is stored once per id (INSERT … ON CONFLICT DO NOTHING … RETURNING): only the call
- *   that stored it counts it.
+ *   that stored it counts it, and it keeps its first landing (within a batch, the first row of an
+ *   id; across batches, the one stored).
  * - An event takes its dimensions (brand, campaign, source, landing page, device) from its visit,
  *   as stored; an event whose visit is unknown keeps the brand and device of its request.
  * - Rollup rows are upserted with count = count + delta, keys sorted, so two instances writing at
@@ -136,7 +137,11 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
   }
   const written = await db.transaction().execute(async (trx) => {
     const newVisits: VisitRow[] = [];
-    const unique = [...new Map(batch.visits.map((v) => [v.id, v])).values()];
+    // A visit keeps its first landing: of rows with one id the first queued is the one stored
+    // (a Map set again keeps its last value, so later copies are skipped, not set).
+    const byId = new Map<string, VisitRow>();
+    for (const v of batch.visits) if (!byId.has(v.id)) byId.set(v.id, v);
+    const unique = [...byId.values()];
     for (const part of chunks(unique)) {
       const ids = await trx
         .insertInto('traffic_visits')

@@ -182,6 +182,36 @@ describe.each([
     expect(await left()).toEqual([ids.fresh]);
     expect(await rollups()).toEqual(before);
   });
+
+  it('a visit keeps its first landing and campaign: a later row for its id, in the same batch or a later one, changes nothing and is not counted', async () => {
+    const id = `v${'e'.repeat(31)}1`;
+    const at = new Date('2025-12-02T10:00:00.000Z');
+    const row = (path: string, source1: string) =>
+      visitRow(id, { path, params: { source1 } }, { brand: 'ipaydayloans', host: 'h', userAgent: 'iPhone Mobile', optedOut: false, now: at });
+    const written = await writeTraffic(db, {
+      visits: [row('/payday-loans', 'first-campaign'), row('/other', 'second-campaign')],
+      events: [trafficEvent(id, 'page_view', at.toISOString())],
+    });
+    expect(written.visits).toBe(1);
+    await writeTraffic(db, { visits: [row('/third', 'third-campaign')], events: [trafficEvent(id, 'apply_view', at.toISOString())] });
+
+    const visits = await db.selectFrom('traffic_visits').select(['landing_path', 'campaign']).where('id', '=', id).execute();
+    expect(visits).toEqual([{ landing_path: '/payday-loans', campaign: 'first-campaign' }]);
+    const events = await db.selectFrom('traffic_events').select(['metric', 'campaign', 'landing']).where('visit_id', '=', id).orderBy('metric').execute();
+    expect(events).toEqual([
+      { metric: 'apply_view', campaign: 'first-campaign', landing: '/payday-loans' },
+      { metric: 'page_view', campaign: 'first-campaign', landing: '/payday-loans' },
+    ]);
+    // the overview's counts: one visit, under the first campaign only
+    const hour = hourOf(at.toISOString());
+    const counted = await db
+      .selectFrom('traffic_hourly')
+      .select(['campaign', 'landing', 'count'])
+      .where('hour', '=', hour)
+      .where('metric', '=', 'visit')
+      .execute();
+    expect(counted.map((r) => ({ ...r, count: Number(r.count) }))).toEqual([{ campaign: 'first-campaign', landing: '/payday-loans', count: 1 }]);
+  });
 });
 
 it('EVENTS_RETENTION_DAYS: a positive whole number of days, else 90', () => {
