@@ -656,7 +656,7 @@ export interface EventBatch {
   events: [FunnelEvent, ...FunnelEvent[]];
 }
 /**
- * Where the visit began; sent with the visit's first batch only. A visit already stored keeps its first landing.
+ * Where the visit began; sent with the visit's first batch only (the one without a visitId). A visit keeps its first landing: on a batch with a visitId a landing is ignored, and the batch's events are taken.
  */
 export interface Landing {
   /**

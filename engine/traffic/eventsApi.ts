@@ -8,8 +8,9 @@
  *
  * The visit's id is the server's (./visitId.ts): a batch without one must bring its landing and
  * is answered with the new id; a batch with an id this site did not issue for this brand is
- * refused (403). Past the visit's cap (RATE_RULES.eventsPerVisit) or the whole site's ingest
- * budget (RATE_RULES.eventsBudget, EVENTS_BUDGET_PER_MINUTE) a batch is refused with 429 and
+ * refused (403); a landing on a batch with an id is ignored (a visit keeps its first landing).
+ * Past the visit's cap (RATE_RULES.eventsPerVisit) or the whole site's ingest budget
+ * (RATE_RULES.eventsBudget, EVENTS_BUDGET_PER_MINUTE) a batch is refused with 429 and
  * Retry-After, and the refused events are counted so the overview can say its counts are short.
  */
 import type { IncomingMessage } from 'node:http';
@@ -24,15 +25,19 @@ import { sharedTrafficWriter } from './writer';
 import { exposuresOf } from './exposures';
 import { getCatalog } from '../site/catalog';
 
-/** A checked body with its visit's id (verified, or issued for it). */
-type VisitBatch = EventBatch & { visitId: string };
+/** A checked body with its visit's id (verified, or issued for it: `issued`). */
+type VisitBatch = EventBatch & { visitId: string; issued: boolean };
 
 /** The rows a checked body becomes (pure: the tests call it with any context). */
 export function batchOf(body: VisitBatch, ctx: { brand: string; host: string; userAgent: string; optedOut: boolean; now: Date }): TrafficBatch {
   const createdAt = ctx.now.toISOString();
   const device = deviceClass(ctx.userAgent);
   return {
-    visits: body.landing ? [visitRow(body.visitId, body.landing, ctx)] : [],
+    // Only the batch the id was issued for says where the visit began. A landing on a later batch
+    // is ignored: stored, it could beat the first to the table (another instance's writer may save
+    // first) and give the visit another campaign; refused, it would take the batch's events with
+    // it (beacons are not retried).
+    visits: body.issued && body.landing ? [visitRow(body.visitId, body.landing, ctx)] : [],
     events: body.events.map((e) => ({
       visitId: body.visitId,
       metric: metricOf(e),
@@ -83,7 +88,7 @@ export async function acceptEvents(
 ): Promise<TrafficBatch & { visitId: string; issued: boolean }> {
   const { visitId, issued } = visitOfBody(body, brand);
   await admit(visitId, issued, body.events.length, brand);
-  const batch = batchOf({ ...body, visitId }, { brand, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
+  const batch = batchOf({ ...body, visitId, issued }, { brand, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
   const exposures = exposuresOf(body.events, { visitId, loaded: getCatalog().brands.get(brand), cookie: req.headers.cookie, now });
   return { ...batch, ...(exposures.length ? { exposures } : {}), visitId, issued };
 }
