@@ -1,8 +1,8 @@
 /**
  * Opens a form trace on the server (wire format: ./format.ts) with Node's crypto: checks the
  * envelope, unwraps the one-time key with the RSA private key (OAEP, SHA-256), decrypts and
- * authenticates the data (AES-256-GCM), and checks the plaintext against its schema. Every
- * failure is a FormTraceError whose `code` says which step refused it.
+ * authenticates the data (AES-256-GCM), and checks the plaintext (a depth cap, its schema).
+ * Every failure is a FormTraceError whose `code` says which step refused it.
  */
 import { constants, createDecipheriv, createPrivateKey, privateDecrypt, type KeyObject } from 'node:crypto';
 import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
@@ -20,6 +20,30 @@ export function checkEnvelope(body: unknown): FormTraceEnvelope {
   return body;
 }
 
+/**
+ * How deep a trace may nest objects and arrays, its own two levels (the trace, its request or
+ * response) included. The posted body and the answer it records have no schema: a lead post is a
+ * flat form with a nested record or two, and a lender's answer rarely passes ten levels, so 64
+ * leaves room for any real one. JSON.parse takes nesting as deep as 64 KB can hold, but whatever
+ * reads the trace afterwards recurses (JSON.stringify when it is stored, the console's view):
+ * a few thousand levels run it out of stack.
+ */
+export const FORM_TRACE_MAX_DEPTH = 64;
+
+const pointerPart = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The JSON pointer of an object or array nested past `max` levels in `value`, or undefined (iterative: no call stack to run out of). */
+function nestedPast(value: unknown, max: number): string | undefined {
+  const stack: [value: unknown, pointer: string, depth: number][] = [[value, '', 1]];
+  while (stack.length) {
+    const [v, pointer, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return pointer || '/';
+    for (const [key, child] of Object.entries(v)) stack.push([child, `${pointer}/${pointerPart(key)}`, depth + 1]);
+  }
+  return undefined;
+}
+
 /** A decrypted plaintext, parsed and checked against schemas/api/form-trace.schema.json. */
 export function parseFormTrace(plaintext: Uint8Array): FormTrace {
   let value: unknown;
@@ -27,6 +51,10 @@ export function parseFormTrace(plaintext: Uint8Array): FormTrace {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
   } catch (err) {
     throw new FormTraceError('json', `The decrypted form trace is not UTF-8 JSON: ${(err as Error).message}`);
+  }
+  const deep = nestedPast(value, FORM_TRACE_MAX_DEPTH);
+  if (deep !== undefined) {
+    throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${deep}: nested more than ${FORM_TRACE_MAX_DEPTH} levels deep`]);
   }
   const validate = validatorFor<FormTrace>(traceSchema);
   if (!validate(value)) throw new FormTraceError('trace', 'The decrypted form trace is not valid', problemsOf(validate.errors));
