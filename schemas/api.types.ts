@@ -721,7 +721,7 @@ export interface FormTraceEnvelope {
 }
 
 /**
- * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/browser/formTrace/format.ts) and nests objects and arrays at most 64 levels deep, its own included (engine/leads/formTrace.ts).
+ * The decrypted plaintext of a form trace: what the apply page captured of one lead post (request and response). Anyone with the public key can produce one, so it is checked like any other request body. Its UTF-8 JSON is at most 65,536 bytes (engine/browser/formTrace/format.ts), gives no key twice in one object and nests objects and arrays at most 64 levels deep, its own included (engine/leads/formTrace.ts).
  */
 export interface FormTrace {
   /**

@@ -1,13 +1,15 @@
 /**
  * Opens a form trace on the server (wire format: ./format.ts) with Node's crypto: checks the
  * envelope, unwraps the one-time key with the RSA private key (OAEP, SHA-256), decrypts and
- * authenticates the data (AES-256-GCM), and checks the plaintext (a depth cap, its schema).
- * Every failure is a FormTraceError whose `code` says which step refused it.
+ * authenticates the data (AES-256-GCM), and checks the plaintext as any request body is checked
+ * (no key twice in one object, a depth cap, its schema). Every failure is a FormTraceError whose
+ * `code` says which step refused it.
  */
 import { constants, createDecipheriv, createPrivateKey, privateDecrypt, type KeyObject } from 'node:crypto';
 import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
 import traceSchema from '../../schemas/api/form-trace.schema.json' with { type: 'json' };
 import { validatorFor } from '../http/api';
+import { repeatedKey } from '../http/jsonKeys';
 import { toProblems } from '../validate/problems';
 import { FORM_TRACE_AES_KEY_BYTES, FORM_TRACE_TAG_BYTES, FormTraceError, splitData, type FormTrace, type FormTraceEnvelope } from '../browser/formTrace/format';
 
@@ -46,12 +48,17 @@ function nestedPast(value: unknown, max: number): string | undefined {
 
 /** A decrypted plaintext, parsed and checked against schemas/api/form-trace.schema.json. */
 export function parseFormTrace(plaintext: Uint8Array): FormTrace {
+  let text: string;
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(plaintext);
+    value = JSON.parse(text);
   } catch (err) {
     throw new FormTraceError('json', `The decrypted form trace is not UTF-8 JSON: ${(err as Error).message}`);
   }
+  // Anyone with the public key can seal a trace: it is refused where a request body would be.
+  const repeated = repeatedKey(text);
+  if (repeated !== undefined) throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${repeated}: the key is given twice`]);
   const deep = nestedPast(value, FORM_TRACE_MAX_DEPTH);
   if (deep !== undefined) {
     throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${deep}: nested more than ${FORM_TRACE_MAX_DEPTH} levels deep`]);

@@ -2,7 +2,8 @@
  * POST /api/trace (the real route, over a real SQLite file) refuses a well-sealed trace whose
  * plaintext is hostile JSON with a 400 that says why, and stores nothing: bodies nested past the
  * depth cap (which used to stop the server's JSON.stringify with a 500, or be stored as they
- * were). A trace nested up to the cap is stored.
+ * were), and a key given twice in one object, which the outer bodies of every route refuse too.
+ * A trace nested up to the cap is stored.
  */
 import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,5 +78,32 @@ describe('bodies nested past the cap', () => {
     expect(res.status).toBe(201);
     expect(res.json.id).toMatch(/^ft/);
     expect(await stored()).toBe(before + 1);
+  });
+});
+
+describe('a key given twice in one object', () => {
+  it.each([
+    [
+      'the client id',
+      '{"clientId":"c","clientId":"d","type":"installment","request":{"url":"https://x.example/y","search":{},"body":null},"response":{"status":200,"body":null}}',
+      '/clientId',
+    ],
+    [
+      'a field of the posted body, once escaped',
+      '{"clientId":"c","type":"installment","request":{"url":"https://x.example/y","search":{},"body":{"amount":500,"\\u0061mount":5000}},"response":{"status":200,"body":null}}',
+      '/request/body/amount',
+    ],
+    [
+      'a query parameter',
+      '{"clientId":"c","type":"installment","request":{"url":"https://x.example/y","search":{"v1":"a","v1":"b"},"body":null},"response":{"status":200,"body":null}}',
+      '/request/search/v1',
+    ],
+  ])('%s: 400 with where it is, nothing stored', async (_what, plaintext, pointer) => {
+    const before = await stored();
+    const res = await sendPlaintext(plaintext);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('The form trace could not be opened (trace)');
+    expect(res.json.problems).toEqual([`${pointer}: the key is given twice`]);
+    expect(await stored()).toBe(before);
   });
 });

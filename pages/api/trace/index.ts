@@ -1,8 +1,9 @@
 /**
  * POST /api/trace — the encrypted form trace (SPEC §4, §7): {key, data}, sealed in the browser
- * for this server's RSA key (engine/formTrace). Opened with the private key, checked (nesting
- * capped, its schema) and stored. SPEC §8: trace errors are logged only — the browser never
- * waits on this — but the answer still says what was wrong (400) for whoever debugs it.
+ * for this server's RSA key (engine/formTrace). Opened with the private key, checked as any
+ * request body (no key twice in one object, nesting capped, its schema) and stored. SPEC §8:
+ * trace errors are logged only — the browser never waits on this — but the answer still says
+ * what was wrong (400) for whoever debugs it.
  */
 import envelopeSchema from '../../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
 import { decryptFormTrace } from '../../../engine/leads/formTrace';
