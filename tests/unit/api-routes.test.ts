@@ -11,6 +11,7 @@ import seoRoute from '../../pages/api/seo/[brand]/[file]';
 import revalidateRoute from '../../pages/api/revalidate';
 import previewExitRoute from '../../pages/api/preview/exit';
 import previewRoute from '../../pages/api/preview/index';
+import { previewSignature } from '../../engine/http/preview';
 
 type Handler = (req: never, res: never) => Promise<void>;
 const revalidated: string[] = [];
@@ -131,5 +132,29 @@ describe('leaving draft mode', () => {
   it('redirects to the page named, or home for anything else, with no body', async () => {
     expect(await call('GET', '/exit?path=/blog/payday-loans')).toMatchObject({ status: 307, headers: { location: '/blog/payday-loans' }, text: '' });
     expect(await call('GET', '/exit?path=https://evil.example/')).toMatchObject({ status: 307, headers: { location: '/' }, text: '' });
+  });
+
+  // A browser reads "//host" (and "/\\host") as another site: //2130706433 is https://127.0.0.1/.
+  it.each(['//2130706433', '//localhost/x', '///2130706433', '%2F%2F2130706433', '/%5C2130706433', '%5C%5C2130706433'])(
+    'a path naming another site (%s) goes home instead',
+    async (path) => {
+      expect(await call('GET', `/exit?path=${path}`)).toMatchObject({ status: 307, headers: { location: '/' }, text: '' });
+    },
+  );
+});
+
+describe('a signed preview link', () => {
+  const link = (path: string) =>
+    `/preview?${new URLSearchParams({ brand: 'ipaydayloans', path, sig: previewSignature('unit-preview-secret', 'ipaydayloans', path) })}`;
+
+  it('opens the page it names', async () => {
+    expect(await call('GET', link('/blog/payday-loans'))).toMatchObject({ status: 307, headers: { location: '/blog/payday-loans' }, text: '' });
+  });
+
+  it.each(['//2130706433', '//localhost/x', '/\\2130706433'])('naming another site (%s), even signed, is refused with 400 and sends nowhere', async (path) => {
+    const got = await call('GET', link(path));
+    expect(got.status).toBe(400);
+    expect(got.headers.location).toBeUndefined();
+    expect(JSON.parse(got.text).error).toMatch(/path/);
   });
 });
