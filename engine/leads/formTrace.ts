@@ -9,7 +9,7 @@ import { constants, createDecipheriv, createPrivateKey, privateDecrypt, type Key
 import envelopeSchema from '../../schemas/api/form-trace-envelope.schema.json' with { type: 'json' };
 import traceSchema from '../../schemas/api/form-trace.schema.json' with { type: 'json' };
 import { validatorFor } from '../http/api';
-import { repeatedKey } from '../http/jsonKeys';
+import { jsonShapeProblem } from '../http/jsonKeys';
 import { toProblems } from '../validate/problems';
 import { FORM_TRACE_AES_KEY_BYTES, FORM_TRACE_TAG_BYTES, FormTraceError, splitData, type FormTrace, type FormTraceEnvelope } from '../browser/formTrace/format';
 
@@ -32,20 +32,6 @@ export function checkEnvelope(body: unknown): FormTraceEnvelope {
  */
 export const FORM_TRACE_MAX_DEPTH = 64;
 
-const pointerPart = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** The JSON pointer of an object or array nested past `max` levels in `value`, or undefined (iterative: no call stack to run out of). */
-function nestedPast(value: unknown, max: number): string | undefined {
-  const stack: [value: unknown, pointer: string, depth: number][] = [[value, '', 1]];
-  while (stack.length) {
-    const [v, pointer, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return pointer || '/';
-    for (const [key, child] of Object.entries(v)) stack.push([child, `${pointer}/${pointerPart(key)}`, depth + 1]);
-  }
-  return undefined;
-}
-
 /** A decrypted plaintext, parsed and checked against schemas/api/form-trace.schema.json. */
 export function parseFormTrace(plaintext: Uint8Array): FormTrace {
   let text: string;
@@ -57,12 +43,10 @@ export function parseFormTrace(plaintext: Uint8Array): FormTrace {
     throw new FormTraceError('json', `The decrypted form trace is not UTF-8 JSON: ${(err as Error).message}`);
   }
   // Anyone with the public key can seal a trace: it is refused where a request body would be.
-  const repeated = repeatedKey(text);
-  if (repeated !== undefined) throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${repeated}: the key is given twice`]);
-  const deep = nestedPast(value, FORM_TRACE_MAX_DEPTH);
-  if (deep !== undefined) {
-    throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${deep}: nested more than ${FORM_TRACE_MAX_DEPTH} levels deep`]);
-  }
+  const shape = jsonShapeProblem(text, FORM_TRACE_MAX_DEPTH);
+  if (shape?.problem === 'repeated') throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${shape.at}: the key is given twice`]);
+  if (shape?.problem === 'deep')
+    throw new FormTraceError('trace', 'The decrypted form trace is not valid', [`${shape.at || '/'}: nested more than ${FORM_TRACE_MAX_DEPTH} levels deep`]);
   const validate = validatorFor<FormTrace>(traceSchema);
   if (!validate(value)) throw new FormTraceError('trace', 'The decrypted form trace is not valid', problemsOf(validate.errors));
   return value;
