@@ -16,6 +16,14 @@ export function previewSecret(): string {
   return secret;
 }
 
+/**
+ * A page of this site a preview link may open or leave for: one slash first, then lowercase
+ * segments. A second slash first would make the Location another site's ("//2130706433" is
+ * https://127.0.0.1/), and a signature only says an operator made the link, not that its path is
+ * a page.
+ */
+export const PREVIEW_PATH = /^\/(?!\/)[a-z0-9/-]{0,300}$/;
+
 export const previewSignature = (secret: string, brand: string, path: string): string => createHmac('sha256', secret).update(`${brand} ${path}`).digest('hex');
 
 export function verifyPreviewSignature(secret: string | undefined, brand: string, path: string, sig: string): boolean {

@@ -103,7 +103,7 @@ describe('the revalidation route', () => {
     ['a body over 16 KB', JSON.stringify({ brand: 'ipaydayloans', paths: ['/' + 'a'.repeat(20_000)] }), 'unit-secret', 'application/json', 413, 'larger'],
     ['a form post', 'brand=ipaydayloans', 'unit-secret', 'application/x-www-form-urlencoded', 415, 'application/json'],
     ['an unknown brand', '{"brand":"nobody","paths":["/blog"]}', 'unit-secret', 'application/json', 404, 'No brand "nobody"'],
-  ])('%s → %i, nothing rebuilt', async (_label, body, secret, type, status, error) => {
+  ])('%s: refused with its status and reason, nothing rebuilt', async (_label, body, secret, type, status, error) => {
     revalidated.length = 0;
     const res = await post(body, secret, type);
     expect(res.status).toBe(status);
