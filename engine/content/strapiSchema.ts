@@ -4,11 +4,11 @@
  * local-mode browser endpoint (/api/content/graphql) and the contract tests' real server, so
  * the Strapi client is tested against exactly the shapes it reads.
  */
-import { buildSchema, execute, graphql, type DocumentNode, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
+import { buildSchema, execute, graphql, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
 import { resolvedListBytes } from './answerSize';
 import { queryIndex, type ContentIndex } from './embedded';
 import { QUERY_LIMITS } from './queryLimits';
-import { SelectionWalk } from './selections';
+import { QueryRefused, SelectionWalk } from './selections';
 import { COLLECTIONS, type Collection, type ListFilters, type Market, type PublicationState } from './types';
 
 const cap = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
@@ -62,7 +62,7 @@ function fromStrapiFilters(f: StrapiFilter | null | undefined): ListFilters {
 function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?: number }) {
   const root: Record<string, unknown> = {};
   let bytes = 0;
-  const tooLarge = () => new Error(`The answer would be larger than ${opts.maxBytes} bytes; ask for fewer entries`);
+  const tooLarge = () => new QueryRefused(`The answer would be larger than ${opts.maxBytes} bytes; ask for fewer entries`);
   for (const c of COLLECTIONS) {
     root[`${c}Lists`] = (
       args: { filters?: StrapiFilter | null; pagination?: { page?: number; pageSize?: number } | null; sort?: (string | null)[] | null; publicationState?: PublicationState | null },
@@ -100,5 +100,18 @@ export async function executeCheckedQuery(
   variables: Record<string, unknown>,
   opts: { allowPreview: boolean; maxBytes?: number },
 ): Promise<ExecutionResult> {
-  return execute({ schema, document, variableValues: variables, rootValue: rootValue(index, opts) });
+  const result = await execute({ schema, document, variableValues: variables, rootValue: rootValue(index, opts) });
+  return result.errors ? { ...result, errors: result.errors.map(publicError) } : result;
+}
+
+/**
+ * What a client is told of an error: GraphQL's own words about its query, and our refusals; an
+ * error a resolver did not mean (a bug, an exhausted stack) is logged here and told as a failure
+ * of that field, never with its message.
+ */
+function publicError(error: GraphQLError): GraphQLError {
+  const cause = error.originalError;
+  if (!cause || cause instanceof QueryRefused || cause instanceof GraphQLError) return error;
+  console.error('[content] a query field failed:', cause);
+  return new GraphQLError('This field could not be answered', { nodes: error.nodes, path: error.path });
 }

@@ -5,7 +5,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import handler from '../../pages/api/content/graphql';
 import { embeddedIndex, type ContentIndex } from '../../engine/content/embedded';
@@ -321,5 +321,22 @@ describe('POST /api/content/graphql: nesting past any page’s query', () => {
   it('a filter a few levels deep is still answered', async () => {
     const res = await post(q(`{ articleLists(filters: ${deepOr(5, '{or:[', ']}')}) { data { id } } }`));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('a field that fails unexpectedly', () => {
+  it('is told as a failure of that field, without the error’s own words', async () => {
+    // an index missing what the resolver reads: the kind of bug a stack trace would describe
+    const broken = {} as ContentIndex;
+    const doc = parse('{ articleLists { data { id } } }');
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const result = await executeCheckedQuery(broken, doc, {}, { allowPreview: false });
+      expect(result.errors?.map((e) => [e.message, e.path])).toEqual([['This field could not be answered', ['articleLists']]]);
+      expect(JSON.stringify(result)).not.toMatch(/TypeError|Cannot read|undefined/);
+      expect(errors).toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
