@@ -167,9 +167,10 @@ export const buyerSecret = (buyer: Buyer, env: Record<string, string | undefined
   env[buyer.secretEnv]?.trim() || undefined;
 
 /** A deliver buyer document as an outbox destination (named "buyer:<id>"), when it is valid and its secret set. */
-export function deliverBuyerDestination(id: string): { name: string; url: string; secret: string; timeoutMs?: number } | undefined {
+export function deliverBuyerDestination(id: string): { name: string; url: string; secret: string; timeoutMs?: number; acceptsTestLeads: boolean } | undefined {
   const b = getBuyers().buyers.get(id)?.buyer;
   const secret = b && buyerSecret(b);
   if (!b || b.mode !== 'deliver' || !b.endpoints.deliver || !secret) return undefined;
-  return { name: `buyer:${id}`, url: b.endpoints.deliver, secret, timeoutMs: b.timeouts?.postMs ?? 15_000 };
+  // the outbox checks a test lead against this again when it sends: the buyer's own word, as the sale read it
+  return { name: `buyer:${id}`, url: b.endpoints.deliver, secret, timeoutMs: b.timeouts?.postMs ?? 15_000, acceptsTestLeads: b.acceptsTestLeads === true };
 }
