@@ -24,7 +24,9 @@ import { destinationTakes } from '../leads/environment';
 import { buyerSecret, deliverBuyerDestination, getBuyers } from '../sale/buyers';
 import { isNoticeRow, noticeRequest, type OutboxRequest } from './notices';
 import { isPostbackRow, postbackRequest } from './postbacks';
-import { saleOf } from '../store/sales';
+import { isSuppressed, saleOf } from '../store/sales';
+import { DELIVER_BUYER, optOutHashes, queueOptOutNotices } from '../sale/optOut';
+import { contactKeys } from '../sale/keys';
 import { getCatalog } from '../site/catalog';
 import type { Postback } from '../../schemas/brand.types';
 import { leadPayload, signature } from '../sale/wire';
@@ -162,6 +164,9 @@ async function attempt(db: Store, row: ClaimedDelivery, fetcher: typeof fetch, p
   }
   const dest = findDestination(lead.brand, row.destination, deliverBuyerDestination);
   if (!dest) return { kind: 'retry', error: `destination "${row.destination}" is no longer configured for ${lead.brand}` };
+  // A lead waits here for minutes or days when its destination is down: the borrower may have
+  // opted out since it was queued, and then it goes to nobody.
+  if (await optedOut(db, lead)) return { kind: 'refused', reason: 'not sent: the borrower opted out before it went' };
   if (!destinationTakes(dest, lead))
     return { kind: 'refused', reason: `not sent: a ${lead.environment} lead (from ${lead.host || 'a test host'}) and ${dest.name} does not accept test leads` };
   return send(leadRequest(dest, lead), fetcher);
@@ -173,6 +178,15 @@ export interface DeliveryRound {
   /** refused by the buyer (or not for this destination): recorded, not retried */
   rejected: number;
   failed: number;
+}
+
+const optedOut = (db: Store, lead: LeadsTable): Promise<boolean> => isSuppressed(db, optOutHashes(contactKeys(), lead));
+
+/** A deliver buyer that was sent the lead as the borrower opted out is told, as a buyer of it would be. */
+async function noticeIfOptedOut(db: Store, row: ClaimedDelivery, now: Date): Promise<void> {
+  if (!row.destination.startsWith(DELIVER_BUYER)) return;
+  const lead = await leadById(db, row.lead_id);
+  if (lead && (await optedOut(db, lead))) await queueOptOutNotices(db, [lead.id], (id) => !!getBuyers().buyers.get(id)?.buyer.optOutUrl, now);
 }
 
 /** One round: claim what is due, deliver it, record each outcome. */
@@ -192,7 +206,12 @@ export async function deliverDue(
         error: `not sent: ${err.message}`,
       }));
       if (outcome.kind === 'delivered') {
-        if (await markDelivered(db, row.id, opts.worker, now())) round.delivered += 1;
+        if (await markDelivered(db, row.id, opts.worker, now())) {
+          round.delivered += 1;
+          await noticeIfOptedOut(db, row, now()).catch((err: Error) =>
+            console.warn(`[leads] opt-out check after ${row.destination} took ${row.lead_id}: ${err.message}`),
+          );
+        }
       } else if (outcome.kind === 'refused') {
         round.rejected += 1;
         await markRejected(db, row.id, opts.worker, outcome.reason);

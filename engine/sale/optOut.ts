@@ -42,19 +42,35 @@ export const optOutHashes = (keys: readonly Buffer[], contact: OptOutBody): stri
   ...new Set(keys.flatMap((k) => contactHashes(k, { phone: contact.phone ?? '', email: contact.email ?? '' }))),
 ];
 
+/** The outbox row of a lead sent to a deliver buyer: "buyer:<buyer id>" (engine/sale/buyers.ts deliverBuyerDestination). */
+export const DELIVER_BUYER = 'buyer:';
+
 /**
- * Queues the opt-out notice of each sold lead among `leadIds` whose buyer has an optOutUrl
- * (again for the same lead: nothing). Returns how many rows were new or already there.
+ * Queues the opt-out notice of each lead among `leadIds` that a buyer with an optOutUrl has: the
+ * buyer that bought it, and each deliver buyer it was delivered to (again for the same lead and
+ * buyer: nothing). Returns how many rows were new or already there.
  */
 export async function queueOptOutNotices(db: Store, leadIds: readonly string[], wantsNotice: (buyerId: string) => boolean, now: Date): Promise<number> {
   if (!leadIds.length) return 0;
+  const ids = [...new Set(leadIds)];
   const sold = await db
     .selectFrom('lead_sales')
     .select(['lead_id', 'buyer_id'])
-    .where('lead_id', 'in', [...new Set(leadIds)])
+    .where('lead_id', 'in', ids)
     .where('status', 'in', ['sold', 'returned'])
     .execute();
-  const rows = sold.filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
+  const delivered = await db
+    .selectFrom('lead_deliveries')
+    .select(['lead_id', 'destination'])
+    .where('lead_id', 'in', ids)
+    .where('destination', 'like', `${DELIVER_BUYER}%`)
+    .where('status', '=', 'delivered')
+    .execute();
+  const had = [
+    ...sold.map((s) => ({ lead_id: s.lead_id, buyer_id: s.buyer_id })),
+    ...delivered.map((d) => ({ lead_id: d.lead_id, buyer_id: d.destination.slice(DELIVER_BUYER.length) })),
+  ];
+  const rows = had.filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
   if (!rows.length) return 0;
   await queueOutbox(
     db,

@@ -17,7 +17,9 @@
  *    refused: the sale goes on. Still unknown: the lead is left unsold and offered to nobody else
  *    (no other post, no delivery), so its personal data never reaches a second buyer.
  * 4. Unsold: the eligible deliver buyers get the lead through the outbox.
- * The whole sale is bounded (deadlineMs); the lease outlasts it, so a live worker keeps its sale.
+ * The whole sale is bounded (deadlineMs from the lead's arrival, as the borrower's page counts); the
+ * lease outlasts it, so a live worker keeps its sale. A sale that starts after that offers the lead
+ * to no ping or post buyer (4. only).
  */
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
@@ -64,6 +66,18 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   const sale = opened;
   const resumed = await resumeUnansweredPosts(sale);
   if ('result' in resumed) return resumed.result;
+  // The borrower's page waits a while after submit, then says "no lender right now, nothing
+  // sold". A sale that could not start in that window (every slot held by slow buyers, or taken up
+  // after a restart) offers the lead to no ping or post buyer: the borrower would never see the
+  // lender. It goes the way of any unsold lead.
+  if (sale.now().getTime() > sale.deadline - 500) {
+    await queueDeliverBuyers(sale);
+    return recordDecision(sale, sale.stored, {
+      status: sale.unsoldStatus,
+      duplicate: sale.duplicate,
+      reason: 'the borrower had stopped waiting before the sale could start',
+    });
+  }
   const eligible = await eligibleBuyers(sale, resumed.tried);
   const sold = await offerByTier(sale, eligible);
   if (sold) return sold;
@@ -108,7 +122,8 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
     duplicate,
     suppressionHashes,
     unsoldStatus: duplicate ? 'duplicate' : 'unsold',
-    deadline: started + (deps.deadlineMs ?? SALE_DEADLINE_MS),
+    // from the lead's arrival, not from when a slot came free: the borrower's page counts from submit
+    deadline: Math.min(started, Date.parse(stored.created_at) || started) + (deps.deadlineMs ?? SALE_DEADLINE_MS),
   };
 }
 
