@@ -5,7 +5,11 @@
  */
 export const MIN_AGE = 18;
 
-/** Whole years between a YYYY-MM-DD birth date and `today`; undefined for a date that does not exist. */
+/**
+ * Whole years between a YYYY-MM-DD birth date and the calendar day `today` names in UTC (the
+ * server passes the day where the borrower lives, engine/geo/regionTimeZones.ts dayIn; the form
+ * the browser's own day, localDay); undefined for a date that does not exist.
+ */
 export function ageOn(dateOfBirth: string, today: Date): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
   if (!m) return undefined;
@@ -16,3 +20,6 @@ export function ageOn(dateOfBirth: string, today: Date): number | undefined {
   if (today.getUTCMonth() < mo - 1 || (today.getUTCMonth() === mo - 1 && today.getUTCDate() < d)) age -= 1;
   return age;
 }
+
+/** The browser's calendar day (its own time zone, where the borrower is) as ageOn reads a day. */
+export const localDay = (now: Date): Date => new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));

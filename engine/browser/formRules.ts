@@ -9,7 +9,7 @@ import type { LeadRequest } from '../../schemas/api.types';
 import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
 import { LOAN_PURPOSES } from './data/purposes';
 import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
-import { ageOn, MIN_AGE } from './age';
+import { ageOn, localDay, MIN_AGE } from './age';
 import type { LoanKind } from '../geo/servedPlaces';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount): the loan rules every amount widget keeps within. */
@@ -216,7 +216,7 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
     case 'dateOfBirth': {
       if (!values.dobMonth.trim() && !values.dobDay.trim() && !values.dobYear.trim()) return 'Enter your date of birth';
       const dob = dateOfBirthOf(values);
-      const age = dob === undefined ? undefined : ageOn(dob, today);
+      const age = dob === undefined ? undefined : ageOn(dob, localDay(today));
       if (age === undefined || age < 0) return 'Enter a real date of birth: month 1 to 12, day, and a 4-digit year';
       if (age < MIN_AGE) return `You must be ${MIN_AGE} or older to request a loan`;
       return age > 120 ? 'Check the year of your date of birth' : undefined;

@@ -96,3 +96,19 @@ export function timeZoneOf(country: string, region: string): string | undefined 
   const zones = ZONES[country as Country];
   return zones ? (zones[region] ?? COUNTRY_ZONE[country as Country]) : undefined;
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The calendar day it is at `now` in the region (its time zone, as above), as a Date at UTC
+ * midnight of that day: what a rule "on the day" (18 or older) reads, where the borrower lives.
+ * A borrower in Hawaii is not a day older at 14:00 local because UTC has passed midnight.
+ */
+export function dayIn(now: Date, country: string, region: string): Date {
+  const zone = timeZoneOf(country, region);
+  if (!zone) return now;
+  let format = dayFormats.get(zone);
+  if (!format) dayFormats.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
+  return new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)));
+}

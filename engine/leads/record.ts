@@ -18,6 +18,7 @@
  * The host the lead was posted on and its environment are stored with it; a test lead goes only
  * to destinations that accept test leads (engine/leads/environment.ts).
  */
+import { dayIn } from '../geo/regionTimeZones';
 import { createHash } from 'node:crypto';
 import type { LeadRequest } from '../../schemas/api.types';
 import type { Brand } from '../../schemas/brand.types';
@@ -94,7 +95,6 @@ export async function recordLead(
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
   if (age === undefined) throw new ApiError(400, 'The body is not valid', [`/dateOfBirth: ${body.dateOfBirth} is not a date`]);
-  if (age < MIN_AGE) throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
   if (age > 120) throw new ApiError(400, 'The body is not valid', ['/dateOfBirth: check the year']);
   const country = brand.country as Country;
   const invalid = (problem: string) => new ApiError(400, 'The body is not valid', [problem]);
@@ -105,6 +105,9 @@ export async function recordLead(
   if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
   const where = locate(brand, body.zip, ctx);
   const place = { city: where.city, state: where.region.toLowerCase() };
+  // 18 on the day where the borrower lives, not in UTC
+  if ((ageOn(body.dateOfBirth, dayIn(ctx.now, country, where.region)) ?? 0) < MIN_AGE)
+    throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
   const kind = loanKindOf(brand);
   if (country === 'US') {
     const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);

@@ -1,4 +1,5 @@
 /** A stored lead as the sale sees it: its sealed fields opened, its age on the day it was stored. */
+import { dayIn } from '../geo/regionTimeZones';
 import { leadPayload } from './wire';
 import { ageOn } from '../geo/servedPlaces';
 import { isTestLead } from '../leads/environment';
@@ -24,7 +25,11 @@ export function saleLeadOf(lead: LeadsTable): SaleLead {
     monthlyIncome: payload.monthlyIncome,
     incomeSource: lead.income_source,
     payFrequency: lead.pay_frequency,
-    age: ageOn(payload.dateOfBirth, new Date(lead.created_at)) ?? 0,
+    age:
+      ageOn(
+        payload.dateOfBirth,
+        dayIn(new Date(lead.created_at), lead.country ? lead.country.toUpperCase() : 'US', (lead.region || lead.state).toUpperCase()),
+      ) ?? 0,
     source: lead.source,
     test: isTestLead(lead),
     ...(lead.certificate_id ? { certificateId: lead.certificate_id } : {}),

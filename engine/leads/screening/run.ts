@@ -4,6 +4,7 @@
  * with the lead (engine/store/screening.ts) before its sale starts. A failure here never loses
  * the lead: it is sold as unscreened (buyers asking a minimum score are not offered it).
  */
+import { dayIn } from '../../geo/regionTimeZones';
 import type { Brand } from '../../../schemas/brand.types';
 import type { LeadBody } from '../record';
 import type { Store } from '../../store/db';
@@ -50,7 +51,7 @@ export async function screenStoredLead(db: Store, brand: Brand, body: LeadBody, 
       country: brand.country,
       region: ctx.region,
       zip: body.zip,
-      age: ageOn(body.dateOfBirth, ctx.now) ?? 0,
+      age: ageOn(body.dateOfBirth, dayIn(ctx.now, brand.country, ctx.region)) ?? 0,
       amount: body.amount,
       loanKind: ctx.loanKind,
       amountRange: brand.screening?.amount,
