@@ -860,15 +860,15 @@ export interface LeadRequest {
     | 'Other';
   vehicle?: LeadVehicle;
   /**
-   * First name.
+   * First name: a letter at least, in any script, and no control character.
    */
   firstName: string;
   /**
-   * Last name.
+   * Last name: a letter at least, in any script, and no control character.
    */
   lastName: string;
   /**
-   * Email address.
+   * Email address: a domain of non-empty labels and a top-level domain of two or more letters; no spaces, commas or brackets.
    */
   email: string;
   /**

@@ -132,10 +132,22 @@ export function amountChangedNote(search: string, param: string, locale = 'en-US
 /** "(512) 555-0123", "+1 512 555 0123", "512.555.0123" → "5125550123"; an Australian mobile → "04xxxxxxxx"; undefined when it is not valid for the country. */
 export const normalisePhone = (text: string, country: Country = 'US'): string | undefined => normalisePhoneFor(text, country);
 
+/**
+ * An email address as a mail server takes it: something before the @, a domain of labels neither
+ * empty nor ending in a dot, a top-level domain of two or more letters; no spaces, commas or
+ * brackets (what a list of addresses or a display name would bring). The lead schema's pattern is
+ * this one (tests/unit/lead-field-rules.test.ts).
+ */
+export const EMAIL_PATTERN = '^[^\\s@,;:<>()\\[\\]"]+@[^\\s@.,;:<>()\\[\\]"]+(\\.[^\\s@.,;:<>()\\[\\]"]+)*\\.[^\\s@.,;:<>()\\[\\]"0-9]{2,}$';
+const EMAIL = new RegExp(EMAIL_PATTERN);
 export const isEmail = (text: string): boolean => {
   const t = text.trim();
-  return t.length <= 120 && /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(t);
+  return t.length <= 120 && EMAIL.test(t);
 };
+
+/** A name has a letter, in any script, and no control character (a newline or NUL pasted in); as the lead schema's pattern. */
+export const NAME_PATTERN = '^\\P{Cc}*\\p{L}\\P{Cc}*$';
+const NAME = new RegExp(NAME_PATTERN, 'u');
 
 /** A ZIP code (US), postal code (Canada) or postcode (Australia), as the country writes it. */
 export const isZip = (text: string, country: Country = 'US'): boolean => normalisePostalCode(text, country) !== undefined;
@@ -151,7 +163,8 @@ const vehicleYearMax = (today: Date) => Math.min(VEHICLE_YEAR_SCHEMA_MAX, today.
 const name = (text: string, what: string): string | undefined => {
   const t = text.trim();
   if (!t) return `Enter your ${what}`;
-  return t.length > 50 ? `Your ${what} can be at most 50 characters` : undefined;
+  if (t.length > 50) return `Your ${what} can be at most 50 characters`;
+  return NAME.test(t) ? undefined : `Write your ${what} in letters`;
 };
 const vehicleText = (text: string, what: string): string | undefined => {
   const t = text.trim();

@@ -113,6 +113,11 @@ export async function recordLead(
     const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);
     if (unavailable) throw new ApiError(422, unavailable);
   }
+  // the newest model year is next year's, as the form says (the schema's bound is a fixed year)
+  const newestYear = ctx.now.getUTCFullYear() + 1;
+  if (body.vehicle && body.vehicle.year > newestYear) throw invalid(`/vehicle/year: from 1980 to ${newestYear}`);
+  const outOfOrder = timelineProblem(body.evidence);
+  if (outOfOrder) throw invalid(outOfOrder);
   if (kind === 'title' && (!body.purpose || !body.vehicle)) {
     throw new ApiError(400, 'The body is not valid', [
       ...(body.purpose ? [] : ['/purpose: a title loan request needs its purpose']),
@@ -242,4 +247,22 @@ function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; re
   const unavailable = regionUnavailableReason(country, region, brand.name);
   if (unavailable) throw new ApiError(422, unavailable);
   return { city: '', region: region.code };
+}
+
+/**
+ * The consent certificate signs the form's timeline as the browser measured it (one clock, from
+ * the page's load): a step is left after it is shown, the next shown once the one before it was
+ * left, and all before the submit. A body whose times cannot have happened is refused, not
+ * signed; the form always sends them in order (engine/browser/consentEvidence.ts).
+ */
+export function timelineProblem(evidence: LeadBody['evidence']): string | undefined {
+  if (!evidence) return undefined;
+  let left = 0;
+  for (const [i, s] of evidence.steps.entries()) {
+    if (s.shownMs < left) return `/evidence/steps/${i}/shownMs: shown before the step before it was left`;
+    if (s.doneMs < s.shownMs) return `/evidence/steps/${i}/doneMs: left before it was shown`;
+    if (s.doneMs > evidence.submitMs) return `/evidence/steps/${i}/doneMs: left after the form was submitted`;
+    left = s.doneMs;
+  }
+  return undefined;
 }

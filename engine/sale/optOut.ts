@@ -9,6 +9,7 @@
  * lead sold before a key rotation was matched under the key of its day, and a later sale checks
  * suppressions under all of them, so a rotation never lets an opted-out contact be sold again.
  */
+import { isEmail } from '../browser/formRules';
 import { PHONE_WORDS, type Country } from '../browser/regions';
 import type { Store } from '../store/db';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
@@ -32,8 +33,9 @@ export function readOptOut(body: OptOutBody, country: Country): { ok: true; phon
   const email = body.email?.trim() ?? '';
   const problems: string[] = [];
   if (!phone && !email) problems.push('/: enter the phone number or the email address you gave on your request');
-  if (phone && !normalisePhone(phone)) problems.push(`/phone: ${PHONE_WORDS[country].error.replace(/^E/, 'e')}`);
-  if (email && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || !normaliseEmail(email))) problems.push('/email: enter an email address such as ana@example.com');
+  // a letter is not a typo normalising may drop: "5125550123x" is not the number given on a request
+  if (phone && (/\p{L}/u.test(phone) || !normalisePhone(phone))) problems.push(`/phone: ${PHONE_WORDS[country].error.replace(/^E/, 'e')}`);
+  if (email && (!isEmail(email) || !normaliseEmail(email))) problems.push('/email: enter an email address such as ana@example.com');
   return problems.length ? { ok: false, problems } : { ok: true, ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
 }
 

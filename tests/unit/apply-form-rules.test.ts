@@ -134,9 +134,17 @@ describe('field rules', () => {
     ['vehicleMileage', { vehicleMileage: '' }, 'Enter the approximate mileage'],
     ['vehicleMileage', { vehicleMileage: '1,000,001' }, 'Enter the mileage as a whole number, for example 85,000'],
     ['firstName', { firstName: ' ' }, 'Enter your first name'],
+    ['firstName', { firstName: '\u200b' }, 'Write your first name in letters'],
+    ['firstName', { firstName: '1234' }, 'Write your first name in letters'],
+    ['firstName', { firstName: 'Zoë' }, undefined],
+    ['lastName', { lastName: "O'Brien-李" }, undefined],
     ['lastName', { lastName: 'x'.repeat(51) }, 'Your last name can be at most 50 characters'],
     ['email', { email: '' }, 'Enter your email address'],
     ['email', { email: 'ana@' }, 'Enter an email address like name@example.com'],
+    ['email', { email: 'ana@example..org' }, 'Enter an email address like name@example.com'],
+    ['email', { email: 'ana@example.org.' }, 'Enter an email address like name@example.com'],
+    ['email', { email: 'ana,bo@example.org' }, 'Enter an email address like name@example.com'],
+    ['email', { email: 'ana.garcia+loans@mail.example.co.uk' }, undefined],
     ['phone', { phone: '' }, 'Enter your mobile phone number'],
     ['phone', { phone: '123' }, 'Enter a 10-digit US phone number, for example (512) 555-0123'],
     ['incomeSource', { incomeSource: 'lottery' }, 'Choose your main source of income'],
@@ -390,5 +398,17 @@ describe('browser helpers', () => {
     expect(placeOfFeatureCollection(fc, '78702')).toBeNull();
     expect(placeOfFeatureCollection({ features: [] }, '78701')).toBeNull();
     expect(placeOfFeatureCollection(null, '78701')).toBeNull();
+  });
+});
+
+describe('the form and the lead API agree', () => {
+  it('on what an email address and a name are: the schema checks with the form’s own patterns', async () => {
+    const { EMAIL_PATTERN, NAME_PATTERN } = await import('../../engine/browser/formRules');
+    const schema = (await import('../../schemas/api/lead.schema.json', { with: { type: 'json' } })).default as {
+      properties: Record<string, { pattern?: string }>;
+    };
+    expect(schema.properties.email!.pattern).toBe(EMAIL_PATTERN);
+    expect(schema.properties.firstName!.pattern).toBe(NAME_PATTERN);
+    expect(schema.properties.lastName!.pattern).toBe(NAME_PATTERN);
   });
 });

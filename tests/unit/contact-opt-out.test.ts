@@ -65,6 +65,8 @@ describe('what the opt-out accepts', () => {
     ['blanks', { phone: '  ', email: '' }, '/: enter the phone number or the email address you gave on your request'],
     ['a short phone', { phone: '555-0142' }, '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
     ['an email without a domain', { email: 'ana@' }, '/email: enter an email address such as ana@example.com'],
+    ['a phone with a letter (not dropped as a typo)', { phone: '5125550123x' }, '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
+    ['an email with two dots in a row', { email: 'ana@example..com' }, '/email: enter an email address such as ana@example.com'],
   ])('%s', (_, body, expected) => {
     const r = readOptOut(body, 'US');
     if (expected === true) expect(r.ok).toBe(true);

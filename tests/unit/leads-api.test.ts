@@ -88,6 +88,40 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ['an unknown income source', valid({ incomeSource: 'lottery' }), 400, '/incomeSource'],
     ['negative income', valid({ monthlyIncome: -1 }), 400, '/monthlyIncome'],
     ['a daily pay frequency', valid({ payFrequency: 'daily' }), 400, '/payFrequency'],
+    ['a first name that is a zero-width space', valid({ firstName: '\u200b' }), 400, '/firstName'],
+    ['a first name with a NUL', valid({ firstName: 'An\u0000a' }), 400, '/firstName'],
+    ['a last name with a line break', valid({ lastName: 'García\r\nBcc: x' }), 400, '/lastName'],
+    ['an email with two dots in a row', valid({ email: 'ana@example..org' }), 400, '/email'],
+    ['two emails', valid({ email: 'ana@example.org,bo@example.org' }), 400, '/email'],
+    ['an email ending in a dot', valid({ email: 'ana@example.org.' }), 400, '/email'],
+    [
+      'a step left before it was shown',
+      valid({ evidence: { page: '/apply', steps: [{ step: 1, shownMs: 5000, doneMs: 100 }], submitMs: 6000, fields: {} } }),
+      400,
+      '/evidence/steps/0/doneMs: left before it was shown',
+    ],
+    [
+      'a step left after the submit',
+      valid({ evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: 5000 }], submitMs: 0, fields: {} } }),
+      400,
+      '/evidence/steps/0/doneMs: left after the form was submitted',
+    ],
+    [
+      'a step shown before the one before it was left',
+      valid({
+        evidence: {
+          page: '/apply',
+          steps: [
+            { step: 1, shownMs: 100, doneMs: 5000 },
+            { step: 2, shownMs: 200, doneMs: 6000 },
+          ],
+          submitMs: 7000,
+          fields: {},
+        },
+      }),
+      400,
+      '/evidence/steps/1/shownMs',
+    ],
     ['a slashed date of birth', valid({ dateOfBirth: '1990/04/02' }), 400, '/dateOfBirth'],
     ['30 February', valid({ dateOfBirth: '1990-02-30' }), 400, 'is not a date'],
     ['a borrower of 17', valid({ dateOfBirth: eighteenYearsAgoPlusOneDay }), 422, '18 or older'],
@@ -107,6 +141,20 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ['GET', '', 405, 'Use POST', { method: 'GET' }],
     ['an unknown host', v, 404, 'No site answers', { host: 'evil.example' }],
     ['a title request without a vehicle', valid({ zip: '78701', purpose: 'Auto Repair' }), 400, '/vehicle', { host: 'ustitleloans.localhost' }],
+    [
+      'a blank vehicle make',
+      valid({ zip: '78701', purpose: 'Auto Repair', vehicle: { year: 2015, make: ' ', model: 'Focus' } }),
+      400,
+      '/vehicle/make',
+      { host: 'ustitleloans.localhost' },
+    ],
+    [
+      'a model year after next year',
+      valid({ zip: '78701', purpose: 'Auto Repair', vehicle: { year: new Date().getUTCFullYear() + 2, make: 'Ford', model: 'Focus' } }),
+      400,
+      `/vehicle/year: from 1980 to ${new Date().getUTCFullYear() + 1}`,
+      { host: 'ustitleloans.localhost' },
+    ],
     [
       'a Michigan ZIP on a title brand',
       valid({ zip: '48201', purpose: 'Medical', vehicle: { year: 2015, make: 'Ford', model: 'Focus' } }),
@@ -129,6 +177,18 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
 });
 
 describe('POST /api/leads stores a request once', () => {
+  it('takes names in any script, with apostrophes, hyphens and the joiners some scripts write with', async () => {
+    for (const [firstName, lastName] of [
+      ['Zoë', "O'Brien"],
+      ['李', '小龙'],
+      ['مهر\u200cداد', 'Rahimi-Nasr'],
+      ['José María', 'de la Cruz'],
+    ]) {
+      const res = await send(valid({ firstName, lastName, email: `names${++keyN}@example.org` }));
+      expect(res.status, `${firstName} ${lastName}`).toBe(201);
+    }
+  });
+
   it('201 with an id; the same key again (a double click, a retry) is 200 with the same id', async () => {
     const body = valid();
     const [a, b] = await Promise.all([send(body), send(body)]);
