@@ -155,7 +155,7 @@ export interface BuyerPing {
 }
 
 /**
- * A buyer's answer to a post, as JSON with status 200. accepted: true with a redirectUrl sells the lead (final; a second post with the same Idempotency-Key must get the same answer). An accept without a redirectUrl, an absurd price or a redirect that is not https on one of the buyer's redirectHosts counts as a refusal, with the reason stored; so does a 4xx other than 408, 409 and 429. No answer within the post timeout, a 5xx, 408, 409, 429, another 2xx, a body over 16 KB or one that is not this schema leave the buyer's decision unknown: the same post is sent again (same Idempotency-Key) up to twice, and if it stays unknown the lead is sold to nobody.
+ * A buyer's answer to a post, as JSON with status 200. accepted: true with a redirectUrl sells the lead (final; a second post with the same Idempotency-Key must get the same answer). Once accepted is true or false the buyer has decided, and an answer we cannot take is a refusal, with the reason stored (the next buyer is asked): an accept without a redirectUrl, a redirect that is not https on one of the buyer's redirectHosts, a direct-post price below 0 or above 1000, or anything else this schema does not allow (a field of the wrong type or too long, a field it does not have); so is a 4xx other than 408, 409 and 429. No answer within the post timeout, a 5xx, 408, 409, 429, another 2xx, a body over 16 KB, one that is not JSON or has no accepted as true or false leave the buyer's decision unknown: the same post is sent again (same Idempotency-Key) up to twice, and if it stays unknown the lead is sold to nobody.
  */
 export interface BuyerPostAnswer {
   /**
@@ -163,7 +163,7 @@ export interface BuyerPostAnswer {
    */
   accepted: boolean;
   /**
-   * direct-post: the price paid in US dollars (ping-post: ignored, the bid's price holds).
+   * direct-post: the price paid in US dollars. After a bid, or for a buyer with a fixed price, it is not read, whatever it holds: the bid's or the fixed price holds.
    */
   price?: number;
   /**

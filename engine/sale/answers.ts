@@ -4,11 +4,15 @@
  * refusal with the reason (stored on the timeline), never an exception out of the sale.
  *
  * A refusal is `unknown` when the answer does not tell what the buyer decided: no answer in time,
- * a connection broken after the lead was sent, a 5xx, 408, 409 or 429, another 2xx, or a 200 we
- * cannot read. A post with such an answer may have been bought: the sale asks again rather than
+ * a connection broken after the lead was sent, a 5xx, 408, 409 or 429, another 2xx, a body over
+ * the cap, text that is not JSON, or JSON without the decision (`accepted`, `bid`) as true or
+ * false. A post with such an answer may have been bought: the sale asks again rather than
  * offering the lead to anyone else (runner.ts). A 4xx otherwise, a lead that never left (the
- * connection was refused) and an answer we read and refuse are settled refusals.
+ * connection was refused) and an answer that decides but that we cannot take (a price out of
+ * range, a field not in the schema, a redirect elsewhere…) are settled refusals: the buyer has
+ * said what it decided, and asking again would only get the same answer.
  */
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import bidSchema from '../../schemas/api/buyer-bid.schema.json' with { type: 'json' };
 import postAnswerSchema from '../../schemas/api/buyer-post-answer.schema.json' with { type: 'json' };
 import type { BuyerBid, BuyerPostAnswer } from '../../schemas/api.types';
@@ -36,28 +40,45 @@ export type RawAnswer = { status: number; text: string; truncated?: boolean } | 
 /** A status that answers "no" for certain: a 4xx other than 408 (timeout), 409 (a conflict, e.g. the same post still being worked on) and 429. */
 const refusesForCertain = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429;
 
-function decode<T>(raw: RawAnswer, schema: object): { value: T } | Refusal {
+/** The answer's JSON, or why it cannot be read. */
+function parse(raw: RawAnswer): { value: unknown } | Refusal {
   if ('error' in raw) return raw.notSent ? refuse(raw.error) : unknown(raw.error);
   if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return unknown(`answer body over ${MAX_ANSWER_BYTES} bytes`);
   if (raw.status !== 200) return refusesForCertain(raw.status) ? refuse(`HTTP ${raw.status}`) : unknown(`HTTP ${raw.status}`);
-  let value: unknown;
   try {
-    value = JSON.parse(raw.text);
+    return { value: JSON.parse(raw.text) as unknown };
   } catch {
     return unknown('answer is not JSON');
   }
+}
+
+const problems = (validate: ValidateFunction) =>
+  `answer not valid: ${toProblems(validate.errors)
+    .map((p) => `${p.pointer || '/'} ${p.message}`)
+    .join('; ')}`;
+
+/**
+ * The answer, checked against its schema. Without its `decision` as true or false it does not
+ * tell what the buyer decided (unknown); with it, anything else the schema does not allow is a
+ * refusal. `unread`: fields whose value this answer's use ignores, left out before the check so
+ * that what they hold cannot turn a decision down.
+ */
+function decode<T>(raw: RawAnswer, schema: object, decision: string, unread: readonly string[] = []): { value: T } | Refusal {
+  const parsed = parse(raw);
+  if ('ok' in parsed) return parsed;
   const validate = validatorFor<T>(schema);
-  if (!validate(value))
-    return unknown(
-      `answer not valid: ${toProblems(validate.errors)
-        .map((p) => `${p.pointer || '/'} ${p.message}`)
-        .join('; ')}`,
-    );
-  return { value };
+  const value = parsed.value;
+  const decided = value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as Record<string, unknown>)[decision] === 'boolean';
+  if (!decided) {
+    validate(value); // for its words: what the answer is missing
+    return unknown(problems(validate));
+  }
+  const read = Object.fromEntries(Object.entries(value).filter(([k]) => !unread.includes(k)));
+  return validate(read) ? { value: read } : refuse(problems(validate));
 }
 
 export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
-  const d = decode<BuyerBid>(raw, bidSchema);
+  const d = decode<BuyerBid>(raw, bidSchema, 'bid');
   if ('ok' in d) return d;
   const bid = d.value;
   if (!bid.bid) return refuse(`no bid${bid.reason ? `: ${bid.reason}` : ''}`);
@@ -66,9 +87,10 @@ export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
   return { ok: true, price, ...(bid.bidId ? { bidId: bid.bidId } : {}) };
 }
 
-/** A post answer; `offered` is the price of the bid posted to (ping-post), which the answer cannot change. */
+/** A post answer; `offered` is the price posted (a ping-post bid, or the buyer's fixed price), which the answer cannot change. */
 export function readPostAnswer(raw: RawAnswer, buyer: Buyer, offered: number | undefined): PostOutcome {
-  const d = decode<BuyerPostAnswer>(raw, postAnswerSchema);
+  // After a bid, or at a fixed price, the price is settled before the post: the answer's is not read.
+  const d = decode<BuyerPostAnswer>(raw, postAnswerSchema, 'accepted', offered === undefined ? [] : ['price']);
   if ('ok' in d) return d;
   const a = d.value;
   if (!a.accepted) return refuse(`refused${a.reason ? `: ${a.reason}` : ''}`);

@@ -3,8 +3,10 @@
  * 503…), in the running sale and in a sale resumed after its worker was killed: the same buyer
  * is asked again with the same Idempotency-Key, its first answer we can read decides (a late
  * accept wins), and a buyer that never confirms leaves the lead unsold — never posted to or
- * delivered to anyone else, so the borrower's personal data reaches no second buyer. Real
- * stand-in buyers on loopback, SQLite.
+ * delivered to anyone else, so the borrower's personal data reaches no second buyer. An answer
+ * that does say what the buyer decided, with something we cannot take (an absurd price…), is a
+ * refusal: not asked again, and the next buyer is offered the lead. Real stand-in buyers on
+ * loopback, SQLite.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import { buyerStats } from '../../engine/console/buyerQueries';
 import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
+import { saleStatusAnswer } from '../../engine/sale/status';
 import { saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { freePort } from '../support/ports';
@@ -73,8 +76,23 @@ describe('which answers to a post tell what the buyer decided', () => {
     ['a 408', 'unknown', status(408)],
     ['a 202', 'unknown', status(202)],
     ['a 200 that is not JSON', 'unknown', status(200, '<html>ok</html>')],
-    ['a 200 that is not the schema', 'unknown', status(200, '{"accepted":"yes"}')],
+    ['a 200 whose "accepted" is not a boolean', 'unknown', status(200, '{"accepted":"yes"}')],
     ['a body over the cap', 'unknown', { status: 200, text: '', truncated: true }],
+    ['an accept at a price over 1,000', 'refused', status(200, '{"accepted":true,"price":1001,"redirectUrl":"https://offers.acme.example/a"}')],
+    ['an accept at a negative price', 'refused', status(200, '{"accepted":true,"price":-5,"redirectUrl":"https://offers.acme.example/a"}')],
+    ['an accept at a price as a string', 'refused', status(200, '{"accepted":true,"price":"9","redirectUrl":"https://offers.acme.example/a"}')],
+    [
+      'an accept with a redirect over 2,000 characters',
+      'refused',
+      status(200, `{"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/${'a'.repeat(2000)}"}`),
+    ],
+    [
+      'an accept with a property the schema does not have',
+      'refused',
+      status(200, '{"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/a","ok":1}'),
+    ],
+    ['a refusal with a reason over 200 characters', 'refused', status(200, `{"accepted":false,"reason":"${'x'.repeat(201)}"}`)],
+    ['a refusal with a property the schema does not have', 'refused', status(200, '{"accepted":false,"code":7}')],
   ])('%s → %s', (_, expected, raw) => {
     const got = readPostAnswer(raw, acme, undefined);
     expect(got.ok ? 'sold' : got.unknown ? 'unknown' : 'refused').toBe(expected);
@@ -132,6 +150,57 @@ describe('in the running sale', () => {
     expect(timeline.find((e) => e.buyer_id === 'unreachable')?.detail).toMatch(/ECONNREFUSED/);
     expect(timeline.filter((e) => e.step === 'deliver')).toEqual([]);
     expect(await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
+  }, 30_000);
+});
+
+describe('an answer that tells what the buyer decided, with something we cannot take', () => {
+  it.each([1001, -5])(
+    'a direct-post accept at a price of %d is a refusal: asked once, its reason on the timeline, and the next buyer buys the lead',
+    async (price) => {
+      const absurd = await buyer(`absurd${price}`, {
+        mode: 'direct-post',
+        post: { answer: { accepted: true, price, redirectUrl: `https://absurd${price}.lender.example/x` } },
+      });
+      const next = await buyer(`next-absurd${price}`, { ping: { bid: 20 } });
+      const buyers = documents(absurd.document(timed), next.document({ ...timed, tier: 2 }));
+      const leadId = await storeLead();
+
+      const result = await runSale(db, leadId, deps(buyers));
+
+      const sentTo = `https://${next.id}.lender.example/offer/${leadId}`;
+      expect(result).toMatchObject({ status: 'sold', buyerId: next.id, priceCents: 2000, redirectUrl: sentTo });
+      expect(absurd.posts).toHaveLength(1);
+      const posts = (await timelineOf(db, leadId)).filter((e) => e.step === 'post');
+      expect(posts.map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+        `${absurd.id} refused: answer not valid: /price must be ${price < 0 ? 'at least 0' : 'at most 1000'}`,
+        `${next.id} accepted: ${sentTo}`,
+      ]);
+      expect(saleStatusAnswer(await saleOf(db, leadId), (id) => buyers.find((b) => b.id === id))).toEqual({
+        state: 'matched',
+        lender: `Stand-in ${next.id}`,
+        continueUrl: sentTo,
+      });
+    },
+    30_000,
+  );
+
+  it("a ping-post buyer's accept is a sale at its bid whatever its answer's price holds: that field is not read", async () => {
+    const stringy = await buyer('stringy', {
+      ping: { bid: 30 },
+      post: { answer: { accepted: true, price: '5', redirectUrl: 'https://stringy.lender.example/x' } },
+    });
+    const next = await buyer('next-stringy', { ping: { bid: 20 } });
+    const buyers = documents(stringy.document(timed), next.document(timed));
+    const leadId = await storeLead();
+
+    const result = await runSale(db, leadId, deps(buyers));
+
+    expect(result).toMatchObject({ status: 'sold', buyerId: stringy.id, priceCents: 3000, redirectUrl: 'https://stringy.lender.example/x' });
+    expect(stringy.posts).toHaveLength(1);
+    expect(next.posts).toHaveLength(0);
+    expect((await timelineOf(db, leadId)).filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome} ${e.price_cents}`)).toEqual([
+      `${stringy.id} accepted 3000`,
+    ]);
   }, 30_000);
 });
 

@@ -133,6 +133,12 @@ describe('hostile answers become refusals with a reason', () => {
       undefined,
       'sold 12 https://offers.acme.example/y',
     ],
+    [
+      "after a bid the answer's price is not read, whatever it holds",
+      ok({ accepted: true, price: '5', redirectUrl: 'https://offers.acme.example/x' }),
+      40,
+      'sold 40 https://offers.acme.example/x',
+    ],
     ['accepted without a redirect', ok({ accepted: true, price: 12 }), 40, 'accepted without a redirectUrl'],
     ['direct-post: a price under the floor', ok({ accepted: true, price: 2 }), undefined, 'price 2 under the floor 5'],
     ['direct-post: accepted without a price', ok({ accepted: true }), undefined, 'accepted without a price'],
