@@ -167,7 +167,7 @@ export interface BuyerPostAnswer {
    */
   price?: number;
   /**
-   * Where the borrower continues (https, on one of the buyer's redirectHosts). Required with accepted: true — an accept without it is a refusal.
+   * Where the borrower continues (https, on one of the buyer's redirectHosts), at most 2000 characters also once percent-encoded as a URL (an é takes 6): a longer one is a refusal. Required with accepted: true — an accept without it is a refusal.
    */
   redirectUrl?: string;
   /**

@@ -22,7 +22,8 @@ export function saleStatusAnswer(sale: LeadSalesTable | undefined, buyerOf: (id:
       demo: true,
     };
   const buyer = buyerOf(sale.buyer_id);
-  // Checked again on the way out: the buyer's declared hosts may have changed since the sale.
+  // Checked again on the way out: the buyer's declared hosts may have changed since the sale, and a
+  // sale recorded before its length was measured percent-encoded may hold one too long to send.
   const redirect = sale.redirect_url && buyer ? checkRedirect(sale.redirect_url, buyer.redirectHosts) : undefined;
   return { state: 'matched', lender: buyer?.displayName ?? 'your lender', ...(redirect?.ok ? { continueUrl: redirect.url } : {}) };
 }

@@ -19,6 +19,9 @@ import type { Role } from '../../engine/console/roles';
 import { demoBuyer } from '../../engine/sale/demoLender';
 import { demoOfferKey, sealDemoOffer } from '../../engine/sale/demoOffer';
 import { runSale } from '../../engine/sale/runner';
+import statusSchema from '../../schemas/api/sale-status.schema.json' with { type: 'json' };
+import type { SaleStatusAnswer } from '../../schemas/api.types';
+import { validatorFor } from '../../engine/http/api';
 import { saleStatusAnswer } from '../../engine/sale/status';
 import { saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
@@ -118,4 +121,44 @@ it("the console's lead page shows where the borrower was sent: in full to an adm
   const analyst = await page('analyst');
   expect(analyst).toContain('<dt class="font-medium text-slate-700">Borrower sent to</dt><dd class="break-all">https://mailer.lender.example/…</dd>');
   expect(analyst).not.toContain('ana.diaz'); // nor on the timeline's accepted post
+}, 60_000);
+
+/** The borrower's page gets what sale-status.schema.json promises. */
+const statusOf = async (leadId: string, buyers: Buyer[]) => {
+  const answer = saleStatusAnswer(await saleOf(db, leadId), (id) => buyers.find((b) => b.id === id));
+  const validate = validatorFor<SaleStatusAnswer>(statusSchema);
+  expect(validate(answer), validate.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')).toBe(true);
+  return answer;
+};
+
+it('a redirect under 2,000 characters as sent but over them once percent-encoded is refused, and the next buyer buys the lead', async () => {
+  const prefix = 'https://accents.lender.example/';
+  const sent = prefix + 'é'.repeat(1900); // 1,931 characters; each é is %C3%A9 as a URL
+  const accents = await buyer('accents', { ping: { bid: 30 }, post: { answer: { accepted: true, redirectUrl: sent } } });
+  const next = await buyer('next-accents', { ping: { bid: 20 } });
+  const buyers = documents(accents.document(patient), next.document(patient));
+  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+
+  const result = await runSale(db, leadId, deps(buyers));
+
+  const sentTo = `https://${next.id}.lender.example/offer/${leadId}`;
+  expect(result).toMatchObject({ status: 'sold', buyerId: next.id, redirectUrl: sentTo });
+  expect(accents.posts).toHaveLength(1);
+  expect((await timelineOf(db, leadId)).find((e) => e.buyer_id === accents.id && e.step === 'post')).toMatchObject({
+    outcome: 'refused',
+    detail: `redirect refused: ${prefix.length + 1900 * 6} characters once percent-encoded, more than 2000`,
+  });
+  expect(await statusOf(leadId, buyers)).toEqual({ state: 'matched', lender: `Stand-in ${next.id}`, continueUrl: sentTo });
+}, 60_000);
+
+it("a sale stored with a redirect longer than the borrower's page may be sent says matched, without the way on", async () => {
+  const stored = await buyer('stored-long', { ping: { bid: 30 } });
+  const buyers = documents(stored.document(patient));
+  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+  expect(await runSale(db, leadId, deps(buyers))).toMatchObject({ status: 'sold', buyerId: stored.id });
+  // as a sale recorded before the length was measured once percent-encoded
+  const long = new URL(`https://${stored.id}.lender.example/${'é'.repeat(1900)}`).href;
+  await db.updateTable('lead_sales').set({ redirect_url: long }).where('lead_id', '=', leadId).execute();
+
+  expect(await statusOf(leadId, buyers)).toEqual({ state: 'matched', lender: `Stand-in ${stored.id}` });
 }, 60_000);
