@@ -19,7 +19,7 @@ import type { BuyerBid, BuyerPostAnswer } from '../../schemas/api.types';
 import type { Buyer } from '../../schemas/buyer.types';
 import { validatorFor } from '../http/api';
 import { toProblems } from '../validate/problems';
-import { bidPrice } from './bids';
+import { bidPrice, wholeCents } from './bids';
 import { DEMO_LENDER_ID } from './demoLender';
 import { demoOfferUrl } from './demoOffer';
 import { checkRedirect } from './redirect';
@@ -32,6 +32,8 @@ export type BidOutcome = { ok: true; price: number; bidId?: string } | Refusal;
 export type PostOutcome = { ok: true; price: number; redirectUrl: string; buyerLeadId?: string } | Refusal;
 
 const refuse = (reason: string): Refusal => ({ ok: false, reason: reason.slice(0, 300) });
+/** A price the buyer named is recorded in cents: one finer than that could not be recorded as named. */
+const finerThanACent = (price: number) => refuse(`price ${price} is finer than a cent`);
 const unknown = (reason: string): Refusal => ({ ...refuse(reason), unknown: true });
 
 /** An answer as read off the wire: its status and its body text, or why it could not be read (notSent: the request never reached the buyer). */
@@ -82,6 +84,8 @@ export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
   if ('ok' in d) return d;
   const bid = d.value;
   if (!bid.bid) return refuse(`no bid${bid.reason ? `: ${bid.reason}` : ''}`);
+  // like a price out of range, whether or not a fixed price then stands in for it
+  if (bid.price !== undefined && !wholeCents(bid.price)) return finerThanACent(bid.price);
   const price = bidPrice(buyer, bid.price);
   if (price === undefined) return refuse('a bid without a price');
   return { ok: true, price, ...(bid.bidId ? { bidId: bid.bidId } : {}) };
@@ -94,6 +98,7 @@ export function readPostAnswer(raw: RawAnswer, buyer: Buyer, offered: number | u
   if ('ok' in d) return d;
   const a = d.value;
   if (!a.accepted) return refuse(`refused${a.reason ? `: ${a.reason}` : ''}`);
+  if (a.price !== undefined && !wholeCents(a.price)) return finerThanACent(a.price); // only there when it is read
   const price = offered ?? bidPrice(buyer, a.price);
   if (price === undefined) return refuse('accepted without a price');
   if (price < (buyer.price?.floor ?? 0)) return refuse(`price ${price} under the floor ${buyer.price?.floor ?? 0}`);

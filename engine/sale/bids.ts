@@ -25,6 +25,14 @@ export interface Offer {
 /** The price of a bid: a fixed price wins over whatever the buyer bid. */
 export const bidPrice = (buyer: Buyer, bid: number | undefined): number | undefined => buyer.price?.fixed ?? bid;
 
+/**
+ * Whether a price is in whole cents, as every price is recorded. Exact: n / 100 is the double
+ * nearest the decimal n/100, which is what JSON gives for a price written with two decimals. (A
+ * schema's multipleOf 0.01 cannot say this: a validator divides, and 9.94 / 0.01 is not 994 in
+ * floating point.)
+ */
+export const wholeCents = (dollars: number): boolean => Math.round(dollars * 100) / 100 === dollars;
+
 /** Whether a price clears the buyer's floor (the operator's minimum for this buyer). */
 export const clearsFloor = (buyer: Buyer, price: number): boolean => price >= (buyer.price?.floor ?? 0);
 

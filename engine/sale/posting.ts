@@ -99,7 +99,8 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
     test: lead.test,
     ...(offer.pingId ? { pingId: offer.pingId } : {}),
     ...(offer.bidId ? { bidId: offer.bidId } : {}),
-    ...(offer.price !== undefined ? { price: offer.price } : {}),
+    // the price the sale will be recorded at, to the cent: the buyer's figure and the operator's are one
+    ...(offer.price !== undefined ? { price: cents(offer.price) / 100 } : {}),
   };
   const ask = async (ms: number) => {
     const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs: ms, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });

@@ -53,6 +53,7 @@ export interface OpenSale extends SaleRun {
 /** What a post came to: sold (the recorded result), refused (the sale goes on), or the buyer's decision still unknown. */
 export type Posted = SaleResult | 'refused' | { unconfirmed: string };
 
+/** A price in cents. A buyer's price is in whole cents (answers.ts refuses a finer one); the rounding only undoes the float error of the product (10.07 * 100 is 1007.0000000000001). */
 export const cents = (dollars: number): number => Math.round(dollars * 100);
 
 /**

@@ -106,6 +106,7 @@ describe('hostile answers become refusals with a reason', () => {
     ['a price as a string', ok({ bid: true, price: '42' }), 'answer not valid: /price must be a number, not a string'],
     ['a negative price', ok({ bid: true, price: -3 }), 'answer not valid: /price must be at least 0'],
     ['an absurd price', ok({ bid: true, price: 1e9 }), 'answer not valid: /price must be at most 1000'],
+    ['a price finer than a cent', ok({ bid: true, price: 10.005 }), 'price 10.005 is finer than a cent'],
     ['a bid without a price', ok({ bid: true }), 'a bid without a price'],
     ['an extra property', ok({ bid: true, price: 1, admin: true }), 'answer not valid: /admin unknown property "admin" (allowed: bid, price, bidId, reason)'],
     ['a huge body', { status: 200, text: 'x'.repeat(10), truncated: true }, `answer body over ${MAX_ANSWER_BYTES} bytes`],
@@ -115,8 +116,12 @@ describe('hostile answers become refusals with a reason', () => {
     expect(got.ok ? got.price : got.reason).toBe(expected);
   });
 
-  it('a fixed-price buyer is paid its fixed price whatever it bids', () => {
+  it('a fixed-price buyer is paid its fixed price whatever it bids; a bid at a price no buyer may bid is still no bid', () => {
     expect(readBid(ok({ bid: true, price: 99 }), buyer('f', { price: { fixed: 20 } }))).toEqual({ ok: true, price: 20 });
+    expect(readBid(ok({ bid: true, price: 99.999 }), buyer('f', { price: { fixed: 20 } }))).toMatchObject({
+      ok: false,
+      reason: 'price 99.999 is finer than a cent',
+    });
   });
 
   it.each<[string, RawAnswer, number | undefined, string]>([
