@@ -12,6 +12,7 @@
  * range, a field not in the schema, a redirect elsewhere…) are settled refusals: the buyer has
  * said what it decided, and asking again would only get the same answer.
  */
+import { jsonShapeProblem, MAX_JSON_DEPTH } from '../http/jsonKeys';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import bidSchema from '../../schemas/api/buyer-bid.schema.json' with { type: 'json' };
 import postAnswerSchema from '../../schemas/api/buyer-post-answer.schema.json' with { type: 'json' };
@@ -47,11 +48,17 @@ function parse(raw: RawAnswer): { value: unknown } | Refusal {
   if ('error' in raw) return raw.notSent ? refuse(raw.error) : unknown(raw.error);
   if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return unknown(`answer body over ${MAX_ANSWER_BYTES} bytes`);
   if (raw.status !== 200) return refusesForCertain(raw.status) ? refuse(`HTTP ${raw.status}`) : unknown(`HTTP ${raw.status}`);
+  let value: unknown;
   try {
-    return { value: JSON.parse(raw.text) as unknown };
+    value = JSON.parse(raw.text) as unknown;
   } catch {
     return unknown('answer is not JSON');
   }
+  // {"accepted":false,"accepted":true}: JSON.parse keeps the last, the buyer's own reader may
+  // have meant the first; what the buyer decided cannot be told from it
+  const shape = jsonShapeProblem(raw.text);
+  if (shape) return unknown(shape.problem === 'repeated' ? `answer gives the key at ${shape.at} twice` : `answer nests deeper than ${MAX_JSON_DEPTH} levels`);
+  return { value };
 }
 
 const problems = (validate: ValidateFunction) =>

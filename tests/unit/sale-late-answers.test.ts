@@ -78,6 +78,17 @@ describe('which answers to a post tell what the buyer decided', () => {
     ['a 200 that is not JSON', 'unknown', status(200, '<html>ok</html>')],
     ['a 200 whose "accepted" is not a boolean', 'unknown', status(200, '{"accepted":"yes"}')],
     ['a body over the cap', 'unknown', { status: 200, text: '', truncated: true }],
+    [
+      'an answer that says refused, then accepted (a key given twice)',
+      'unknown',
+      status(200, '{"accepted":false,"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/a"}'),
+    ],
+    [
+      'an accept with a key given twice further in',
+      'unknown',
+      status(200, '{"accepted":true,"price":9,"price":900,"redirectUrl":"https://offers.acme.example/a"}'),
+    ],
+    ['an answer nested thousands deep', 'unknown', status(200, `{"accepted":true,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`)],
     ['an accept at a price over 1,000', 'refused', status(200, '{"accepted":true,"price":1001,"redirectUrl":"https://offers.acme.example/a"}')],
     ['an accept at a negative price', 'refused', status(200, '{"accepted":true,"price":-5,"redirectUrl":"https://offers.acme.example/a"}')],
     ['an accept at a price as a string', 'refused', status(200, '{"accepted":true,"price":"9","redirectUrl":"https://offers.acme.example/a"}')],
