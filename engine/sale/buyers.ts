@@ -15,6 +15,7 @@ import { formatProblem, projectRoot, type Source } from '../site/catalog';
 import { isDeployment } from '../keys/sealing';
 import { parseJson, type ParsedJson } from '../validate/locate';
 import { checkBuyerSchema } from '../validate/schema';
+import { wholeCents } from './bids';
 import type { FileProblem } from '../site/brandChecks/semantic';
 
 export type { Buyer };
@@ -76,6 +77,10 @@ export function checkBuyer(buyer: Buyer, knownBrands?: ReadonlySet<string>): { p
       out.push({ pointer: `/filters/${key}`, message: `min (${r.min}) is above max (${r.max})` });
   }
   const p = buyer.price;
+  // money is kept in cents: a price finer than one is not what would be posted and recorded
+  for (const key of ['fixed', 'floor'] as const)
+    if (p?.[key] !== undefined && !wholeCents(p[key]))
+      out.push({ pointer: `/price/${key}`, message: `${p[key]} is finer than a cent: give dollars and cents, e.g. 12.50` });
   if (p?.fixed !== undefined && p.floor !== undefined && p.fixed < p.floor)
     out.push({ pointer: '/price/fixed', message: `the fixed price ${p.fixed} is under the floor ${p.floor}: the buyer would never be offered a lead` });
   if (buyer.mode !== 'deliver' && !buyer.redirectHosts?.length)

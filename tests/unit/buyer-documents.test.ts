@@ -60,6 +60,8 @@ describe('buyer documents', () => {
     ['both allow and deny lists', edit((b) => ((b.filters as Record<string, unknown>).states = { allow: ['TX'], deny: ['NY'] })), /\/filters\/states: /],
     ['an unknown brand', edit((b) => ((b.filters as Record<string, unknown>).brands = ['nosuchbrand'])), /\/filters\/brands\/0: no brand "nosuchbrand"/],
     ['a fixed price under the floor', edit((b) => (b.price = { fixed: 2, floor: 5 })), /\/price\/fixed: the fixed price 2 is under the floor 5/],
+    ['a fixed price finer than a cent', edit((b) => (b.price = { fixed: 10.005 })), /\/price\/fixed: 10\.005 is finer than a cent/],
+    ['a floor finer than a cent', edit((b) => (b.price = { floor: 2.001 })), /\/price\/floor: 2\.001 is finer than a cent/],
     ['a selling buyer without redirect hosts', edit((b) => delete b.redirectHosts), /\/redirectHosts: a ping-post buyer sends borrowers on/],
     [
       'a redirect host with a scheme',
