@@ -13,7 +13,9 @@
  * - title brands need the purpose and the vehicle → 400.
  * Then one transaction stores the lead and its outbox rows; the same idempotency key again with
  * the same body is the same lead (200), never a second one; the same key with a different body is
- * a 409 that says so (the change would otherwise be dropped without a word). The body's hash is
+ * a 409 that says so (the change would otherwise be dropped without a word) and names the lead
+ * that was stored, as the 200 does: the key is the sending browser's own secret, and a browser
+ * whose first answer was lost follows that lead from there. The body's hash is
  * kept inside the sealed fields, so it cannot be used to guess a date of birth.
  * The host the lead was posted on and its environment are stored with it; a test lead goes only
  * to destinations that accept test leads (engine/leads/environment.ts).
@@ -85,12 +87,17 @@ interface SealedFields {
 
 export const loanKindOf = (brand: Pick<Brand, 'apply'>): LoanKind => (brand.apply.path === TITLE_APPLY.path ? 'title' : 'general');
 
-export async function recordLead(
-  db: Store,
-  brand: Brand,
-  body: LeadBody,
-  ctx: LeadContext,
-): Promise<{ status: 200 | 201 | 202; id?: string; state?: string; certificateId?: string }> {
+/**
+ * What became of a request: 201 stored now, 200 stored before with the same body, 202 the honeypot
+ * (nothing stored), 409 stored before with another body (`id` is that first lead, kept as it was;
+ * `error` says so).
+ */
+export type RecordedLead =
+  | { status: 200 | 201; id: string; state: string; certificateId?: string }
+  | { status: 202; id?: undefined; state?: undefined; certificateId?: undefined }
+  | { status: 409; id: string; error: string; state?: undefined; certificateId?: string };
+
+export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: LeadContext): Promise<RecordedLead> {
   if (body.website) return { status: 202 };
   if (!isConsentVersion(body.consent.version)) throw new ApiError(400, `Unknown consent version "${body.consent.version}"; reload the page and try again`);
   const age = ageOn(body.dateOfBirth, ctx.now);
@@ -199,10 +206,12 @@ export async function recordLead(
   );
   const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
   if (previous !== undefined && previous !== hash) {
-    throw new ApiError(
-      409,
-      `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
-    );
+    return {
+      status: 409,
+      id,
+      error: `This idempotency key was already used for a different request (lead ${id}); nothing was changed. Send a changed request with a new idempotency key.`,
+      certificateId: storedCertificateId || undefined,
+    };
   }
   return { status: created ? 201 : 200, id, state: place.state, certificateId: created ? certificateId : storedCertificateId || undefined };
 }

@@ -5,8 +5,10 @@
  * (engine/leads/screening/run.ts: a quality score and reason codes); the outbox worker delivers it.
  * 201 {id, saleToken, certificateUrl} for a new lead (certificateUrl: the borrower's page of its consent
  * certificate, engine/leads/certificate), 200 the same for the same idempotency key again, 202 for the honeypot,
- * 409 for the same idempotency key with a different body. A visit id the site did not issue for
- * the brand is not linked (the lead is kept).
+ * 409 {error, id, saleToken, certificateUrl} for the same idempotency key with a different body: the
+ * change is not taken, and the lead stored under the key is named as the 200 names it (only the browser
+ * that sent the key holds it), so a form whose first answer was lost follows that request's sale.
+ * A visit id the site did not issue for the brand is not linked (the lead is kept).
  */
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geo/geocoder/data';
@@ -50,7 +52,7 @@ export default route(
     if (result.status === 201) {
       // Screened before its sale starts, so the sale reads the score; a failure leaves it unscreened, never lost.
       await screenStoredLead(db, loaded.brand, body, {
-        leadId: result.id!,
+        leadId: result.id,
         ip,
         region: (result.state ?? '').toUpperCase(),
         loanKind: loanKindOf(loaded.brand),
@@ -63,6 +65,8 @@ export default route(
     if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
     // the borrower's own copy of the consent certificate: the thank-you screen links its page
     const certificate = result.certificateId ? { certificateUrl: certificatePagePath(result.certificateId) } : {};
+    // no `status: 'received'` here: what this request asked for was not taken, the lead named is the earlier one
+    if (result.status === 409) return { status: 409, body: { error: result.error, id: result.id, saleToken: saleToken(result.id), ...certificate } };
     return {
       status: result.status,
       body: result.id ? { id: result.id, status: 'received', saleToken: saleToken(result.id), ...certificate } : { status: 'received' },

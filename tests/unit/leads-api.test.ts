@@ -214,6 +214,25 @@ describe('POST /api/leads stores a request once', () => {
     expect(rows.map((r) => r.amount)).toEqual([2500]);
   });
 
+  it('the 409 names the lead already stored as the 201 did (id, sale token, certificate page), so a browser that lost that answer can follow it', async () => {
+    const body = valid();
+    const first = await send(body);
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({ saleToken: expect.any(String), certificateUrl: expect.stringMatching(/^\/certificate\//) });
+    // the borrower changed an answer after the first answer was lost, and sent again with the form's key
+    const changed = await send({ ...body, monthlyIncome: 3400 });
+    expect(changed.status).toBe(409);
+    expect(changed.json).toEqual({
+      error: `This idempotency key was already used for a different request (lead ${first.json.id}); nothing was changed. Send a changed request with a new idempotency key.`,
+      id: first.json.id,
+      saleToken: first.json.saleToken,
+      certificateUrl: first.json.certificateUrl,
+    });
+    // the same answer to the same body sent again, as a retry of it gets
+    expect(await send(body)).toMatchObject({ status: 200, json: first.json });
+    expect(await db.selectFrom('leads').select('id').where('idempotency_key', '=', body.idempotencyKey).execute()).toEqual([{ id: first.json.id }]);
+  });
+
   it('records the host and its environment; a lead from a dev. or test123. host is a test lead, outboxed only for buyers that take test leads', async () => {
     process.env.LEAD_DESTINATIONS = JSON.stringify({
       ipaydayloans: [
