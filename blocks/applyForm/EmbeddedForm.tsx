@@ -4,7 +4,7 @@ import { POSTAL_WORDS } from '../../engine/browser/regions';
 import { funnel } from '../chrome/funnel';
 import type { BlockProps } from '../types';
 import { ErrorSummary } from './Fields';
-import { NextStepOffline, NoScriptNote, SendNotice } from './FormNotices';
+import { EarlierRequestNote, NextStepOffline, NoScriptNote, SendNotice } from './FormNotices';
 import { FIELD_LABELS } from './fieldLabels';
 import { formReducer, initialFormState, type Screen } from './formState';
 import { isStep, useStepHistory } from './history';
@@ -90,6 +90,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     sent: 'Thank you — your request is on its way',
   };
   const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
+  const earlier = screen === 'sent' && state.receivedEarlier === true;
   const stepProps = { values, errors: state.errors, idOf, change, blur };
   const primary =
     'inline-flex min-h-11 min-w-44 items-center justify-center rounded-md bg-brand px-6 py-2 font-bold text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-70';
@@ -104,7 +105,13 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
           {block.heading}
         </h2>
         {isStep(screen) && <Progress steps={FORM_STEPS} current={screen} />}
-        <h3 ref={headingRef} tabIndex={-1} id={`${base}-step`} className="mb-4 text-xl font-bold text-slate-900">
+        <h3
+          ref={headingRef}
+          tabIndex={-1}
+          id={`${base}-step`}
+          className="mb-4 text-xl font-bold text-slate-900"
+          aria-describedby={earlier ? `${base}-earlier` : undefined}
+        >
           {stepNumber > 0 && (
             <span className="block text-sm font-semibold text-slate-700">
               Step {stepNumber} of {FORM_STEPS.length}
@@ -120,6 +127,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             </button>
           </>
         )}
+        {earlier && <EarlierRequestNote id={`${base}-earlier`} />}
         {screen === 'sent' && later && !state.saleToken && (
           <later.ThankYou receiptId={state.receiptId} homeHref={brand.homeHref} guide={data.guide} regionWord={words.region} />
         )}

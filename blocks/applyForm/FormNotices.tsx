@@ -1,4 +1,4 @@
-/** What the form says beside its buttons: the next screen out of reach, the last send's outcome, and the page without JavaScript. */
+/** What the form says beside its buttons: the next screen out of reach, the last send's outcome, a request received earlier, and the page without JavaScript. */
 import type { FormState } from './formState';
 import type { ApplyFormData } from './spec';
 
@@ -33,6 +33,20 @@ export function SendNotice({
       )}
       {notice.kind === 'refused' && <p className="mt-2">If something you entered is wrong, go back and change it.</p>}
     </div>
+  );
+}
+
+/**
+ * On the thank-you screen when the request received is one sent earlier whose answer was lost:
+ * the borrower was told it failed, may have changed answers since, and must not think the
+ * changed ones went to a lender. The heading (focused on arrival) is described by it.
+ */
+export function EarlierRequestNote({ id }: { id: string }) {
+  return (
+    <p id={id} className="mb-4 rounded-md border-2 border-slate-500 bg-slate-50 p-4 font-semibold text-slate-900">
+      We had already received the request you sent earlier — only our answer to it did not reach you. The changes you made after sending it were not sent: what
+      follows is about your request as you first sent it.
+    </p>
   );
 }
 

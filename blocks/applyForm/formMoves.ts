@@ -71,6 +71,7 @@ export function sent(draft: FormState, outcome: SendOutcome) {
     draft.receiptId = outcome.id;
     draft.saleToken = outcome.saleToken;
     draft.certificateUrl = outcome.certificateUrl;
+    draft.receivedEarlier = outcome.earlier;
     moveTo(draft, 'sent');
     return;
   }

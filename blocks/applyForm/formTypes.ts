@@ -31,6 +31,8 @@ export interface FormState {
   saleToken?: string;
   /** the page of the request's consent certificate (the borrower's copy), linked from the thank-you screen */
   certificateUrl?: string;
+  /** the request received is one sent before whose answer was lost; answers changed since were not sent (said on the thank-you screen) */
+  receivedEarlier?: boolean;
   /** the query and the session's stored answers are read (usePersistence.ts): Continue works from here on */
   hydrated: boolean;
   /** Continue waits for the ZIP's place and the next screens' code */

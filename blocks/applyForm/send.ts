@@ -4,7 +4,12 @@ import { traceRequest, traceResponse, type Exchange } from './formTrace';
 
 /** What became of one POST /api/leads, in the words the form shows. */
 export type SendOutcome =
-  | { kind: 'received'; id?: string; saleToken?: string; certificateUrl?: string }
+  /**
+   * The request is stored. `earlier`: a 409 — the form's key was taken by a request sent before
+   * whose answer never came back, and this one differed from it, so the lead named is that first
+   * request and what changed since was not sent.
+   */
+  | { kind: 'received'; id?: string; saleToken?: string; certificateUrl?: string; earlier?: true }
   /** 400: the server named the fields it refused ("/pointer: reason") */
   | { kind: 'invalid'; message: string; problems: string[] }
   /** 422: a rule of the request itself (state, age); trying again will not help */
@@ -30,14 +35,17 @@ export function outcomeOf(status: number, body: unknown, retryAfter: string | nu
     saleToken?: unknown;
     certificateUrl?: unknown;
   };
-  if (status === 200 || status === 201 || status === 202)
-    return {
-      kind: 'received',
-      ...(typeof b.id === 'string' ? { id: b.id } : {}),
-      ...(typeof b.saleToken === 'string' ? { saleToken: b.saleToken } : {}),
-      // only a page of this site's own certificates is linked
-      ...(typeof b.certificateUrl === 'string' && b.certificateUrl.startsWith(CERTIFICATE_PAGE_PREFIX) ? { certificateUrl: b.certificateUrl } : {}),
-    };
+  const received = {
+    kind: 'received',
+    ...(typeof b.id === 'string' ? { id: b.id } : {}),
+    ...(typeof b.saleToken === 'string' ? { saleToken: b.saleToken } : {}),
+    // only a page of this site's own certificates is linked
+    ...(typeof b.certificateUrl === 'string' && b.certificateUrl.startsWith(CERTIFICATE_PAGE_PREFIX) ? { certificateUrl: b.certificateUrl } : {}),
+  } as const;
+  if (status === 200 || status === 201 || status === 202) return received;
+  // The key is this form's own: a request under it is stored already, and sending again can only
+  // be refused the same way. So the form follows that request (the 409 names it) and says so.
+  if (status === 409) return { ...received, earlier: true };
   const error = typeof b.error === 'string' && b.error.trim() ? b.error.trim() : undefined;
   if (status === 400) {
     const problems = Array.isArray(b.problems) ? b.problems.filter((p): p is string => typeof p === 'string') : [];
@@ -77,7 +85,7 @@ export async function sendLead(body: LeadRequestBody, onExchange?: (exchange: Ex
   }
 }
 
-/** One key per form, kept across retries: crypto.randomUUID, or getRandomValues where that is missing (non-secure contexts). */
+/** One key per form fill, kept across retries and changed answers (one lead): crypto.randomUUID, or getRandomValues where that is missing (non-secure contexts). */
 export function newIdempotencyKey(c: Pick<Crypto, 'getRandomValues'> & { randomUUID?: () => string } = globalThis.crypto): string {
   if (typeof c.randomUUID === 'function') {
     try {

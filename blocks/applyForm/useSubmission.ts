@@ -1,8 +1,10 @@
 /**
  * Continue and Submit: each step's checks, the ZIP's place and the next screens' code before
  * step 2, and the request itself — sent once per click, with one idempotency key for the form's
- * life (a retry is the same lead), its exchange traced when the brand captures form traces, and
- * sent again by itself when an offline browser comes back online.
+ * life (a retry is the same lead, also after an answer was changed: a request the server took
+ * whose answer was lost is then named by its 409, and the form follows that one), its exchange
+ * traced when the brand captures form traces, and sent again by itself when an offline browser
+ * comes back online.
  */
 import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
 import type { FormSignals } from '../../engine/browser/formSignals';

@@ -318,6 +318,11 @@ describe('step reducer (copy-on-write, immer style)', () => {
     expect(run(atIncome, { type: 'sending' }).sending).toBe(true);
     const sent = run(atIncome, { type: 'sending' }, { type: 'sent', outcome: { kind: 'received', id: 'lead-1' } });
     expect(sent).toMatchObject({ screen: 'sent', receiptId: 'lead-1', sending: false });
+    expect(sent.receivedEarlier).toBeUndefined();
+    // a request sent before was taken (its answer lost): the thank-you step follows that one, and says so
+    const earlier = run(atIncome, { type: 'sending' }, { type: 'sent', outcome: { kind: 'received', id: 'lead-1', saleToken: 'lead-1.t', earlier: true } });
+    expect(earlier).toMatchObject({ screen: 'sent', receiptId: 'lead-1', saleToken: 'lead-1.t', receivedEarlier: true, sending: false });
+    expect(earlier.notice).toBeUndefined();
     const retry = run(atIncome, { type: 'sending' }, { type: 'sent', outcome: { kind: 'retry', message: 'again' } });
     expect(retry).toMatchObject({ screen: 'income', sending: false, notice: { kind: 'retry', message: 'again' }, values: filled });
     const invalid = run(atIncome, { type: 'sent', outcome: { kind: 'invalid', message: 'Check', problems: ['/phone: must match pattern'] } });
@@ -341,6 +346,14 @@ describe('browser helpers', () => {
       '600',
       { kind: 'retry', message: 'Too many requests came from your connection. Please wait 10 minutes, then try again — your answers are kept.' },
     ],
+    // the form's key was taken by a request sent before (its answer lost): that request, named, is what the form follows
+    [
+      409,
+      { error: 'This idempotency key was already used for a different request (lead a)…', id: 'a', saleToken: 'a.t', certificateUrl: '/certificate/ct_1' },
+      null,
+      { kind: 'received', id: 'a', saleToken: 'a.t', certificateUrl: '/certificate/ct_1', earlier: true },
+    ],
+    [409, { error: 'already used', certificateUrl: 'https://elsewhere.example/c' }, null, { kind: 'received', earlier: true }],
     [413, null, null, { kind: 'retry', message: "We couldn't send your request. Your answers are kept — please try again." }],
     [503, null, null, { kind: 'retry', message: "We couldn't send your request. Your answers are kept — please try again." }],
   ])('outcomeOf(%j, %j, %j)', (status, body, retryAfter, out) => expect(outcomeOf(status, body, retryAfter)).toEqual(out));
