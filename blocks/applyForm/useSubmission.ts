@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, type Dispatch, type FormEvent, type RefObject } from 'react';
 import type { FormSignals } from '../../engine/browser/formSignals';
-import { leadRequestBody, stepErrors, stepFields, type FieldKey } from '../../engine/browser/formRules';
+import { leadRequestBody, stepErrors, stepFields, type FieldKey, type LeadContextFields } from '../../engine/browser/formRules';
 import { funnel } from '../chrome/funnel';
 import { rememberThisVisit } from '../chrome/visitTracking';
 import { sendFormTrace } from './formTrace';
@@ -53,9 +53,12 @@ export function useSubmission({
 }: Submission) {
   const { kind, country, screen, values } = state;
   const idempotencyKey = useRef<string | null>(null);
-  // read once per idempotency key: a retry must send the very same body (else the server answers 409)
+  // Read once per idempotency key: a retry of unchanged answers must send the very same body, else
+  // the server takes it for a different request (409). The visit id in particular can change under
+  // the form (a new visit begins after half an hour idle) while the request stays the one first sent.
   const signals = useRef<FormSignals | null>(null);
   const thirdParty = useRef<string | null>(null);
+  const tracking = useRef<LeadContextFields['tracking'] | null>(null);
   const sending = useRef(false);
   const waitingOnline = useRef(false);
   // the screen now, for the online listener, which outlives the render that added it
@@ -73,13 +76,13 @@ export function useSubmission({
     dispatch({ type: 'sending' });
     funnel({ type: 'submitted' });
     rememberThisVisit();
-    const tracking = { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
+    tracking.current ??= { source: readApplySource(window.location.search, storage('localStorage')), ...readVisitTracking() };
     const body = {
       ...leadRequestBody(values, {
         kind,
         idempotencyKey: idempotencyKey.current,
         consentVersion: data.consent.version,
-        tracking,
+        tracking: tracking.current,
         ...(country !== 'US' ? { country } : {}),
       }),
       signals: signals.current,

@@ -1,8 +1,9 @@
 /**
  * A request that reached the server whose answer never reached the browser (a dropped
  * connection): the real server stores and sells it, the test lets the post through and then cuts
- * the answer off. When the borrower then changes an answer and sends again, the form ends on that
- * one request's sale, never on "please try again" for good and never with a second lead.
+ * the answer off. Whatever the borrower does next — change an answer and send again, or send
+ * the same answers again after their visit has renewed — the form ends on that one request's
+ * sale, never on "please try again" for good and never with a second lead.
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { E2E_DB_FILE } from '../../playwright.config';
@@ -87,4 +88,34 @@ test('an answer lost, an answer changed, sent again: the form follows the reques
   expect(statuses).toEqual([201, 409]);
   expect(await leadsOf(email)).toHaveLength(1);
   expect(await saleOf(email)).toMatchObject({ status: 'sold', buyer_id: 'demo-lender' });
+});
+
+test('an answer lost, the visit renewed, the same answers sent again: the same request (200), with nothing said about changes', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const statuses = await loseFirstAnswer(page);
+  const email = uniqueEmail('lost-answer-visit');
+  await fillForm(page, email);
+  await page.getByRole('button', { name: 'Submit my request' }).click();
+  await expect(formAlert(page)).toContainText(RETRY);
+
+  // Half an hour idle begins a new visit with a new id from the server; another tab gets one now.
+  const other = await context.newPage();
+  await other.goto(brandUrl('ipaydayloans', '/'));
+  await expect.poll(async () => (await visitOf(other)).id).toMatch(/^v[0-9a-f]{32}$/);
+  const renewed = (await visitOf(other)).id!;
+  await other.close();
+  const before = await visitOf(page);
+  expect(renewed).not.toBe(before.id);
+  await page.evaluate(([key, visit]) => sessionStorage.setItem(key, JSON.stringify(visit)), [
+    VISIT_STORAGE_KEY,
+    { ...before, id: renewed, last: Date.now() },
+  ] as const);
+
+  await page.getByRole('button', { name: 'Try again' }).click();
+  // one stored request, answered as a retry of it: not a "different request" (409)
+  await expect.poll(() => statuses).toEqual([201, 200]);
+  await expect(step(page)).toHaveText('Thank you — your request is on its way');
+  await expect(page.getByText('Finding a lender for you…').or(matched(page))).toBeVisible();
+  await expect(page.getByText(EARLIER)).toHaveCount(0);
+  expect(await leadsOf(email)).toHaveLength(1);
 });
