@@ -84,3 +84,29 @@ export function stepOfHistoryState(state: unknown): FormStep | undefined {
   const v = (state as Record<string, unknown> | null)?.[STEP_STATE_KEY];
   return v === 'request' || v === 'contact' || v === 'income' ? v : undefined;
 }
+
+/**
+ * The idempotency key of a request sent and not yet known to be received, for this tab's session.
+ * A reload after a lost answer starts the form again from storage; sent again under the same key,
+ * the request is the one the server already took (200, or a 409 naming it), never a second lead.
+ * Written as the request goes out, forgotten once it is received.
+ */
+export const SENT_KEY = 'loansites.applyForm.sentKey';
+const KEY_PATTERN = /^[A-Za-z0-9-]{16,64}$/;
+
+export function readSentKey(storage: Pick<Storage, 'getItem'> | undefined): string | undefined {
+  try {
+    const key = storage?.getItem(SENT_KEY);
+    return key && KEY_PATTERN.test(key) ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeSentKey(storage: Pick<Storage, 'setItem'> | undefined, key: string): void {
+  try {
+    storage?.setItem(SENT_KEY, key);
+  } catch {
+    // storage full or refused: a reload then makes a new key, as before
+  }
+}

@@ -8,7 +8,7 @@ import { amountChangedNote, amountFromQuery, amountText, type FormStep } from '.
 import type { ApplyFormData } from './spec';
 import type { FormAction, FormState } from './formState';
 import { isStep } from './history';
-import { initialRequest, keptValues, readStored, SESSION_KEY, writeStored } from './persist';
+import { initialRequest, keptValues, readStored, SENT_KEY, SESSION_KEY, writeStored } from './persist';
 import { storage } from './storage';
 
 export function usePersistence(
@@ -54,8 +54,10 @@ export function usePersistence(
   // What was typed survives a reload for the session (never the date of birth or the income: persist.ts); forgotten once sent.
   useEffect(() => {
     if (!hydrated) return;
-    if (screen === 'sent') storage('sessionStorage')?.removeItem(SESSION_KEY);
-    else
+    if (screen === 'sent') {
+      storage('sessionStorage')?.removeItem(SESSION_KEY);
+      storage('sessionStorage')?.removeItem(SENT_KEY);
+    } else
       writeStored(storage('sessionStorage'), {
         amount: values.amount,
         zip: values.zip,

@@ -17,6 +17,7 @@ import { isStep } from './history';
 import type { LaterScreens } from './laterScreens';
 import { newIdempotencyKey, OFFLINE_MESSAGE, sendLead } from './send';
 import type { ApplyFormData } from './spec';
+import { readSentKey, writeSentKey } from './persist';
 import { storage } from './storage';
 import { readApplySource, readVisitTracking } from './tracking';
 import type { ZipPlace } from './zip';
@@ -70,7 +71,9 @@ export function useSubmission({
   const send = async () => {
     if (sending.current) return; // a double click sends once
     sending.current = true;
-    idempotencyKey.current ??= newIdempotencyKey();
+    // a request sent before a reload and never answered is this one again (persist.ts)
+    idempotencyKey.current ??= readSentKey(storage('sessionStorage')) ?? newIdempotencyKey();
+    writeSentKey(storage('sessionStorage'), idempotencyKey.current);
     signals.current ??= readSignals();
     thirdParty.current ??= readThirdPartyConsent?.() ?? '';
     dispatch({ type: 'sending' });

@@ -119,3 +119,35 @@ test('an answer lost, the visit renewed, the same answers sent again: the same r
   await expect(page.getByText(EARLIER)).toHaveCount(0);
   expect(await leadsOf(email)).toHaveLength(1);
 });
+
+test('an answer lost, the page reloaded, the income typed again and sent: the request that was taken, not a second lead', async ({ page }) => {
+  test.setTimeout(90_000);
+  const statuses = await loseFirstAnswer(page);
+  const email = uniqueEmail('lost-answer-reload');
+  await fillForm(page, email);
+  await page.getByRole('button', { name: 'Submit my request' }).click();
+  await expect(formAlert(page)).toContainText(RETRY);
+  await expect.poll(() => leadsOf(email)).toHaveLength(1);
+
+  // A reload opens the step it was on with what was kept; the date of birth and the income never are.
+  await page.reload();
+  await expect(step(page)).toContainText('Step 3 of 3');
+  await expect(page.getByLabel('Monthly income after tax')).toHaveValue('');
+  await page.getByLabel('Main source of income').selectOption('employment');
+  await page.getByLabel('Monthly income after tax').fill('2800');
+  await page.getByRole('radio', { name: 'Every two weeks' }).check();
+  await page.getByLabel('Month', { exact: true }).fill('3');
+  await page.getByLabel('Day', { exact: true }).fill('27');
+  await page.getByLabel('Year', { exact: true }).fill('1990');
+  await page.getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Submit my request' }).click();
+
+  // the same key as the request sent before the reload: that request, whether the body matches it (200) or not (409)
+  await expect.poll(() => statuses.length).toBe(2);
+  expect([200, 409]).toContain(statuses[1]);
+  await expect(step(page)).toHaveText('Thank you — your request is on its way');
+  await expect(page.getByText('Finding a lender for you…').or(matched(page))).toBeVisible();
+  expect(await leadsOf(email)).toHaveLength(1);
+  // received: a new form fill in this tab starts with a new key
+  expect(await page.evaluate(() => sessionStorage.getItem('loansites.applyForm.sentKey'))).toBeNull();
+});
