@@ -11,7 +11,7 @@ import { VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { openStore, type Store } from '../../engine/store/db';
 import { step, uniqueEmail } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
-import { contactAndIncome } from './sale.fixtures';
+import { contactAndIncome, incomeStep } from './sale.fixtures';
 
 let db: Store;
 test.beforeAll(() => {
@@ -133,13 +133,7 @@ test('an answer lost, the page reloaded, the income typed again and sent: the re
   await page.reload();
   await expect(step(page)).toContainText('Step 3 of 3');
   await expect(page.getByLabel('Monthly income after tax')).toHaveValue('');
-  await page.getByLabel('Main source of income').selectOption('employment');
-  await page.getByLabel('Monthly income after tax').fill('2800');
-  await page.getByRole('radio', { name: 'Every two weeks' }).check();
-  await page.getByLabel('Month', { exact: true }).fill('3');
-  await page.getByLabel('Day', { exact: true }).fill('27');
-  await page.getByLabel('Year', { exact: true }).fill('1990');
-  await page.getByRole('checkbox').first().check();
+  await incomeStep(page);
   await page.getByRole('button', { name: 'Submit my request' }).click();
 
   // the same key as the request sent before the reload: that request, whether the body matches it (200) or not (409)

@@ -37,6 +37,11 @@ export async function contactAndIncome(page: Page, email: string, phone: string)
   await page.getByLabel('Mobile phone number').fill(phone);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.locator('h3[tabindex="-1"]')).toContainText('Step 3 of 3');
+  await incomeStep(page);
+}
+
+/** Step 3 as a borrower fills it: the income, how often paid, the date of birth, the consent. */
+export async function incomeStep(page: Page) {
   await page.getByLabel('Main source of income').selectOption('employment');
   await page.getByLabel('Monthly income after tax').fill('2800');
   await page.getByRole('radio', { name: 'Every two weeks' }).check();
