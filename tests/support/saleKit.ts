@@ -4,10 +4,15 @@
  * a child process running it, tests/support/saleChild.ts) while its post is held by the buyer.
  */
 import { spawn } from 'node:child_process';
-import { expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import type { SaleDeps } from '../../engine/sale/runner';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { storeSaleLead } from './saleLead';
 import { startStandInBuyer, type StandInBuyer } from './standInBuyer';
 
 /** The documents, checked like files in buyers/ (no problems expected). */
@@ -61,4 +66,35 @@ export async function killMidPost(store: { file: string; url: string }, secret: 
   await expect.poll(() => holder.posts.length, { timeout: 45_000 }).toBe(1);
   child.kill('SIGKILL');
   await exited;
+}
+
+/**
+ * A test file's sale on a fresh SQLite file, with stand-in buyers sharing `secret`: the lead key
+ * set and the store migrated before its tests, the buyers closed, the environment put back and the
+ * file removed after. `contactByte` fills the contact key, so each file matches contacts its own way.
+ */
+export function sqliteSale(name: string, secret: string, leadKeyHex: string, contactByte: number) {
+  const dir = mkdtempSync(join(tmpdir(), `loansites-${name}-`));
+  const file = join(dir, 'sale.sqlite');
+  const saved = { ...process.env };
+  const stands = standIns(secret);
+  let db: Store;
+  beforeAll(async () => {
+    process.env.LEADS_ENCRYPTION_KEY = leadKeyHex;
+    db = openStore({ url: '', file });
+    await migrateStore(db);
+  }, 60_000);
+  afterAll(async () => {
+    process.env = saved;
+    await stands.closeAll();
+    await db?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    file,
+    db: () => db,
+    buyer: stands.start,
+    deps: (buyers: Buyer[]) => saleDeps(secret, Buffer.alloc(32, contactByte), buyers),
+    storeLead: () => storeSaleLead(db, Buffer.from(leadKeyHex, 'hex')),
+  };
 }

@@ -5,41 +5,14 @@
  * Whole-cent prices that a float division gets wrong (9.94 / 0.01 is not 994 in floating point)
  * are taken as they are. Real stand-in buyers on loopback, SQLite.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Buyer } from '../../schemas/buyer.types';
+import { expect, it } from 'vitest';
 import { runSale } from '../../engine/sale/runner';
 import { saleOf, timelineOf } from '../../engine/store/sales';
-import { migrateStore, openStore, type Store } from '../../engine/store/db';
-import { storeSaleLead } from '../support/saleLead';
-import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
+import { buyerDocuments, sqliteSale } from '../support/saleKit';
 
-const KEY = 'e'.repeat(64);
 const SECRET = 'stand-in-buyer-secret-04';
-const dir = mkdtempSync(join(tmpdir(), 'loansites-prices-'));
-const file = join(dir, 'sale.sqlite');
-const saved = { ...process.env };
-const stands = standIns(SECRET);
-let db: Store;
-
-beforeAll(async () => {
-  process.env.LEADS_ENCRYPTION_KEY = KEY;
-  db = openStore({ url: '', file });
-  await migrateStore(db);
-}, 60_000);
-afterAll(async () => {
-  process.env = saved;
-  await stands.closeAll();
-  await db?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const buyer = stands.start;
+const { db, buyer, deps, storeLead } = sqliteSale('prices', SECRET, 'e'.repeat(64), 5);
 const documents = buyerDocuments;
-const deps = (buyers: Buyer[]) => saleDeps(SECRET, Buffer.alloc(32, 5), buyers);
-const storeLead = () => storeSaleLead(db, Buffer.from(KEY, 'hex'));
 
 it('a bid finer than a cent is no bid; the next bid is posted and recorded at exactly its price', async () => {
   const fine = await buyer('fine-bid', { ping: { bid: 10.005 } });
@@ -47,13 +20,13 @@ it('a bid finer than a cent is no bid; the next bid is posted and recorded at ex
   const buyers = documents(fine.document(), whole.document());
   const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps(buyers));
+  const result = await runSale(db(), leadId, deps(buyers));
 
   expect(result).toMatchObject({ status: 'sold', buyerId: whole.id, priceCents: 994 });
-  expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: whole.id, price_cents: 994 });
+  expect(await saleOf(db(), leadId)).toMatchObject({ status: 'sold', buyer_id: whole.id, price_cents: 994 });
   expect(fine.posts).toHaveLength(0);
   expect(whole.posts.map((p) => p.body.price)).toEqual([9.94]); // the lender's figure
-  const timeline = await timelineOf(db, leadId);
+  const timeline = await timelineOf(db(), leadId);
   expect(timeline.find((e) => e.buyer_id === fine.id && e.step === 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'price 10.005 is finer than a cent' });
   expect(timeline.find((e) => e.buyer_id === whole.id && e.step === 'post')).toMatchObject({ outcome: 'accepted', price_cents: 994 });
 }, 30_000);
@@ -70,12 +43,12 @@ it('a direct-post accept at a price finer than a cent is a refusal, asked once; 
   const buyers = documents(fine.document(), whole.document({ tier: 2 }));
   const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps(buyers));
+  const result = await runSale(db(), leadId, deps(buyers));
 
   expect(result).toMatchObject({ status: 'sold', buyerId: whole.id, priceCents: 1002 });
-  expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: whole.id, price_cents: 1002 });
+  expect(await saleOf(db(), leadId)).toMatchObject({ status: 'sold', buyer_id: whole.id, price_cents: 1002 });
   expect(fine.posts).toHaveLength(1);
-  expect((await timelineOf(db, leadId)).filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome} ${e.price_cents}: ${e.detail}`)).toEqual([
+  expect((await timelineOf(db(), leadId)).filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome} ${e.price_cents}: ${e.detail}`)).toEqual([
     `${fine.id} refused null: price 12.345 is finer than a cent`,
     `${whole.id} accepted 1002: https://whole-answer.lender.example/x`,
   ]);
@@ -88,7 +61,7 @@ it("a buyer's fixed price is posted as the sale records it, to the cent", async 
   const buyers = documents(fixed.document()).map((b) => ({ ...b, price: { fixed: 10.005 } }));
   const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps(buyers));
+  const result = await runSale(db(), leadId, deps(buyers));
 
   expect(result).toMatchObject({ status: 'sold', buyerId: fixed.id, priceCents: 1001 });
   expect(fixed.posts.map((p) => p.body.price)).toEqual([10.01]);

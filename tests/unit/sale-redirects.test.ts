@@ -6,12 +6,9 @@
  * console's lead page (to a role that does not see personal data, only its host).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import LeadPage from '../../pages/_console/leads/[id]';
 import type { Buyer } from '../../schemas/buyer.types';
 import { leadDetail } from '../../engine/console/leadQueries';
@@ -24,33 +21,12 @@ import type { SaleStatusAnswer } from '../../schemas/api.types';
 import { validatorFor } from '../../engine/http/api';
 import { saleStatusAnswer } from '../../engine/sale/status';
 import { saleOf, timelineOf } from '../../engine/store/sales';
-import { migrateStore, openStore, type Store } from '../../engine/store/db';
-import { storeSaleLead } from '../support/saleLead';
-import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
+import { buyerDocuments, sqliteSale } from '../support/saleKit';
 
 const KEY = 'c'.repeat(64);
 const SECRET = 'stand-in-buyer-secret-03';
-const dir = mkdtempSync(join(tmpdir(), 'loansites-redirects-'));
-const file = join(dir, 'sale.sqlite');
-const saved = { ...process.env };
-const stands = standIns(SECRET);
-let db: Store;
-
-beforeAll(async () => {
-  process.env.LEADS_ENCRYPTION_KEY = KEY;
-  db = openStore({ url: '', file });
-  await migrateStore(db);
-}, 60_000);
-afterAll(async () => {
-  process.env = saved;
-  await stands.closeAll();
-  await db?.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const buyer = stands.start;
+const { db, file, buyer, deps, storeLead } = sqliteSale('redirects', SECRET, KEY, 4);
 const documents = buyerDocuments;
-const deps = (buyers: Buyer[]) => saleDeps(SECRET, Buffer.alloc(32, 4), buyers);
 /** Time is not what these tests are about: room for a loaded machine. */
 const patient = { timeouts: { pingMs: 3000, postMs: 10_000 } };
 const leadsJson = () =>
@@ -67,19 +43,19 @@ it('an accept without a redirectUrl is refused with its reason, and the next buy
   const mute = await buyer('mute', { ping: { bid: 30 }, post: { answer: { accepted: true, buyerLeadId: 'M-1' } } });
   const next = await buyer('next-redirect', { ping: { bid: 20 } });
   const buyers = documents(mute.document(patient), next.document(patient));
-  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+  const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps(buyers));
+  const result = await runSale(db(), leadId, deps(buyers));
 
   const sentTo = `https://${next.id}.lender.example/offer/${leadId}`;
   expect(result).toMatchObject({ status: 'sold', buyerId: next.id, redirectUrl: sentTo });
-  expect((await timelineOf(db, leadId)).find((e) => e.buyer_id === mute.id && e.step === 'post')).toMatchObject({
+  expect((await timelineOf(db(), leadId)).find((e) => e.buyer_id === mute.id && e.step === 'post')).toMatchObject({
     outcome: 'refused',
     detail: 'accepted without a redirectUrl',
   });
   // the borrower's page: matched, with the way on
   const buyerOf = (id: string) => buyers.find((b) => b.id === id);
-  expect(saleStatusAnswer(await saleOf(db, leadId), buyerOf)).toEqual({ state: 'matched', lender: `Stand-in ${next.id}`, continueUrl: sentTo });
+  expect(saleStatusAnswer(await saleOf(db(), leadId), buyerOf)).toEqual({ state: 'matched', lender: `Stand-in ${next.id}`, continueUrl: sentTo });
   expect(leadsJson().find((l) => l.id === leadId)?.sale).toMatchObject({ status: 'sold', buyer: next.id, redirectUrl: sentTo });
 }, 60_000);
 
@@ -92,25 +68,25 @@ it('a sale to the demo lender stores the offer page the borrower is sent to, and
   );
   const stand = await buyer('demo-stand-in', { ping: { bid: 12 }, post: { answer: { accepted: true, buyerLeadId: offer } } });
   const demo = { ...demoBuyer('http://unused.example'), endpoints: { ping: `${stand.origin}/ping`, post: `${stand.origin}/post` } };
-  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+  const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps([demo]));
+  const result = await runSale(db(), leadId, deps([demo]));
 
   const sentTo = `/demo-lender/offer?o=${offer}`;
   expect(result).toMatchObject({ status: 'sold', buyerId: 'demo-lender', redirectUrl: sentTo });
   // the place stored is the place the borrower's page sends them
-  expect(saleStatusAnswer(await saleOf(db, leadId), () => demo)).toMatchObject({ state: 'matched', continueUrl: sentTo });
+  expect(saleStatusAnswer(await saleOf(db(), leadId), () => demo)).toMatchObject({ state: 'matched', continueUrl: sentTo });
   expect(leadsJson().find((l) => l.id === leadId)?.sale).toMatchObject({ status: 'sold', buyer: 'demo-lender', redirectUrl: sentTo });
 }, 60_000);
 
 it("the console's lead page shows where the borrower was sent: in full to an admin, only its host to an analyst", async () => {
   const sentTo = 'https://mailer.lender.example/offer?email=ana.diaz%40example.com';
   const mailer = await buyer('mailer', { ping: { bid: 25 }, post: { answer: { accepted: true, redirectUrl: sentTo } } });
-  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
-  expect(await runSale(db, leadId, deps(documents(mailer.document(patient))))).toMatchObject({ status: 'sold', redirectUrl: sentTo });
+  const leadId = await storeLead();
+  expect(await runSale(db(), leadId, deps(documents(mailer.document(patient))))).toMatchObject({ status: 'sold', redirectUrl: sentTo });
 
   const page = async (role: Role) => {
-    const detail = (await leadDetail(db, role, leadId, false)) ?? null;
+    const detail = (await leadDetail(db(), role, leadId, false)) ?? null;
     const viewer = { email: `${role}@example.com`, role, csrf: 'x', may: [] };
     return renderToStaticMarkup(createElement(LeadPage, { viewer, id: leadId, detail, canReveal: false, canTrace: false, trace: null }));
   };
@@ -125,7 +101,7 @@ it("the console's lead page shows where the borrower was sent: in full to an adm
 
 /** The borrower's page gets what sale-status.schema.json promises. */
 const statusOf = async (leadId: string, buyers: Buyer[]) => {
-  const answer = saleStatusAnswer(await saleOf(db, leadId), (id) => buyers.find((b) => b.id === id));
+  const answer = saleStatusAnswer(await saleOf(db(), leadId), (id) => buyers.find((b) => b.id === id));
   const validate = validatorFor<SaleStatusAnswer>(statusSchema);
   expect(validate(answer), validate.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')).toBe(true);
   return answer;
@@ -137,14 +113,14 @@ it('a redirect under 2,000 characters as sent but over them once percent-encoded
   const accents = await buyer('accents', { ping: { bid: 30 }, post: { answer: { accepted: true, redirectUrl: sent } } });
   const next = await buyer('next-accents', { ping: { bid: 20 } });
   const buyers = documents(accents.document(patient), next.document(patient));
-  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
+  const leadId = await storeLead();
 
-  const result = await runSale(db, leadId, deps(buyers));
+  const result = await runSale(db(), leadId, deps(buyers));
 
   const sentTo = `https://${next.id}.lender.example/offer/${leadId}`;
   expect(result).toMatchObject({ status: 'sold', buyerId: next.id, redirectUrl: sentTo });
   expect(accents.posts).toHaveLength(1);
-  expect((await timelineOf(db, leadId)).find((e) => e.buyer_id === accents.id && e.step === 'post')).toMatchObject({
+  expect((await timelineOf(db(), leadId)).find((e) => e.buyer_id === accents.id && e.step === 'post')).toMatchObject({
     outcome: 'refused',
     detail: `redirect refused: ${prefix.length + 1900 * 6} characters once percent-encoded, more than 2000`,
   });
@@ -154,11 +130,11 @@ it('a redirect under 2,000 characters as sent but over them once percent-encoded
 it("a sale stored with a redirect longer than the borrower's page may be sent says matched, without the way on", async () => {
   const stored = await buyer('stored-long', { ping: { bid: 30 } });
   const buyers = documents(stored.document(patient));
-  const leadId = await storeSaleLead(db, Buffer.from(KEY, 'hex'));
-  expect(await runSale(db, leadId, deps(buyers))).toMatchObject({ status: 'sold', buyerId: stored.id });
+  const leadId = await storeLead();
+  expect(await runSale(db(), leadId, deps(buyers))).toMatchObject({ status: 'sold', buyerId: stored.id });
   // as a sale recorded before the length was measured once percent-encoded
   const long = new URL(`https://${stored.id}.lender.example/${'é'.repeat(1900)}`).href;
-  await db.updateTable('lead_sales').set({ redirect_url: long }).where('lead_id', '=', leadId).execute();
+  await db().updateTable('lead_sales').set({ redirect_url: long }).where('lead_id', '=', leadId).execute();
 
   expect(await statusOf(leadId, buyers)).toEqual({ state: 'matched', lender: `Stand-in ${stored.id}` });
 }, 60_000);
