@@ -102,8 +102,11 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
     const known = p.held.get(held);
     if (known) return known;
   }
-  // otherwise the rules (./assign.ts); the cookie is taken apart only to assign
-  const mine = held === undefined ? readAssignments(req.cookie) : undefined;
+  // otherwise the rules (./assign.ts); the cookie is taken apart only when this request may
+  // assign: no entry for the experiment, or one naming none of its variants (a variant since
+  // removed, a cookie edited by hand) — then too the visitor keeps their id and their other
+  // experiments' variants, which a new id would shuffle
+  const mine = held === undefined || !e.variants.some((v) => v.id === held) ? readAssignments(req.cookie) : undefined;
   // (the id generator itself, not a function made per request around it)
   const serving = servingOf(e, held, mine?.visitor ?? door.newVisitorId ?? newVisitorId, now);
   // by variant in one of two maps, not by a key joined per request (hashing a new text each time)

@@ -98,6 +98,19 @@ describe('a page under an experiment', () => {
     expect(other).not.toHaveProperty('experiment');
   });
 
+  it('assigns anew on a cookie naming no variant of the experiment, keeping the visitor’s id and their other experiments’ variants', () => {
+    // a second experiment, on another page, whose variant the visitor holds
+    const second = `{ "id": "installment-hero", "routes": ["/installment-loans"], "variants": [{ "id": "control", "weight": 50 }, { "id": "plain", "weight": 50, "order": [0, 2, 1, 3, 4, 5, 6, 7] }], "start": "2026-11-01", "status": "running" }`;
+    const two = catalogWith((t) => t.replace('"experiments": [', `"experiments": [${second},`));
+    const d2 = doorOf(two);
+    const visitor = '5'.repeat(16);
+    for (const stale of ['retired-variant', 'CONTROL', '', 'plain']) {
+      const d = on('/payday-loans', `lsx=${visitor}|installment-hero:plain|${EXPERIMENT}:${stale}`, d2);
+      expect(d).toMatchObject({ kind: 'page', experiment: { id: EXPERIMENT, counted: true } });
+      expect(cookieOf(d)).toMatch(new RegExp(`^lsx=${visitor}\\|installment-hero:plain\\|${EXPERIMENT}:(control|cash-before-payday)$`));
+    }
+  });
+
   it('does not look at the user agent: a crawler without the cookie is a visitor without the cookie', () => {
     const d = decide({ method: 'GET', target: '/payday-loans', host: IPAYDAY }, door);
     expect(d).toMatchObject({ kind: 'page', experiment: { id: EXPERIMENT, counted: true } });
