@@ -127,4 +127,10 @@ describe('the cookie', () => {
     expect(assignedIn('lsx=not-hex|hero-headline:short', 'hero-headline')).toBeUndefined();
     expect(assignedIn(undefined, 'hero-headline')).toBeUndefined();
   });
+
+  it('reads an experiment named twice in the cookie as its first entry, both ways: the exposure counts the variant the page was served', () => {
+    const header = 'lsx=0123456789abcdef|hero-headline:control|other:x|hero-headline:short';
+    expect(assignedIn(header, 'hero-headline')).toBe('control');
+    expect(readAssignments(header)?.chosen.get('hero-headline')).toBe('control');
+  });
 });

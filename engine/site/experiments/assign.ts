@@ -112,7 +112,9 @@ export function readAssignments(cookieHeader: string | undefined): { visitor: st
   const chosen = new Map<string, string>();
   for (const pair of pairs) {
     const colon = pair.indexOf(':');
-    if (colon > 0) chosen.set(pair.slice(0, colon), pair.slice(colon + 1));
+    // an experiment named twice keeps its first entry, as heldIn (the front door's read) does: the
+    // exposure counted from this must be the variant the page was served
+    if (colon > 0 && !chosen.has(pair.slice(0, colon))) chosen.set(pair.slice(0, colon), pair.slice(colon + 1));
   }
   return { visitor, chosen };
 }
