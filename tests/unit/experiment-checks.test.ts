@@ -91,6 +91,18 @@ describe('experiments in the brand document', () => {
     ]);
   });
 
+  it('refuses a start or end that is no real day or time, rather than running it from another day', () => {
+    const found = problemsWith([experiment([control, { id: 'b', weight: 50 }], { start: '2026-02-30', end: '2026-04-31' })]);
+    expect(found).toEqual([
+      expect.stringMatching(/\/experiments\/0\/start: "2026-02-30" is not a real day or time/),
+      expect.stringMatching(/\/experiments\/0\/end: "2026-04-31" is not a real day or time/),
+    ]);
+    expect(problemsWith([experiment([control, { id: 'b', weight: 50 }], { start: '2026-11-01T24:00Z' })])).toEqual([
+      expect.stringMatching(/\/experiments\/0\/start: "2026-11-01T24:00Z" is not a real day or time/),
+    ]);
+    expect(problemsWith([experiment([control, { id: 'b', weight: 50 }], { start: '2026-02-28T23:59:59.999Z', end: '2026-12-31T09:30Z' })])).toEqual([]);
+  });
+
   it('refuses by schema an experiment with one variant or an unknown status, at its pointer', () => {
     const found = problemsWith([experiment([{ id: 'control', weight: 100 }], { status: 'live' })]);
     expect(found.some((p) => /\/experiments\/0\/variants/.test(p))).toBe(true);

@@ -15,6 +15,18 @@ import { withLayoutParams } from '../layoutParams';
 import type { FileProblem, LayoutSource } from './semantic';
 
 /**
+ * Whether a start or end names a real day or UTC time. Date.parse rolls an impossible one over
+ * ("2026-02-30" is 2 March, "T24:00" the next day), so it must also read back as written: the
+ * experiment would otherwise run from a day its document and the console do not show.
+ */
+function realTime(text: string): boolean {
+  const t = timeOf(text);
+  if (Number.isNaN(t)) return false;
+  const iso = new Date(t).toISOString();
+  return iso.slice(0, 10) === text.slice(0, 10) && (!text.includes('T') || iso.slice(11, 16) === text.slice(11, 16));
+}
+
+/**
  * @param layoutOf a layout of the brand's or a shared one, by name, with where it was written
  * @param pageProblems the checks a page of `layout` gets on `routes` (semantic.ts, as for every layout a route uses)
  */
@@ -61,8 +73,8 @@ export function checkExperiments(
     if (e.allocation === 'bandit' && e.metric === 'revenuePerVisit')
       add(`${at}/metric`, 'a bandit weighs the variants by a rate (stored, submitted or sold per visit), not by revenue per visit');
     if (e.burnIn !== undefined && e.allocation !== 'bandit') add(`${at}/burnIn`, 'a burn-in is for a bandit: set "allocation": "bandit" too, or remove it');
-    if (Number.isNaN(timeOf(e.start))) add(`${at}/start`, `"${e.start}" is not a real day or time`);
-    if (e.end !== undefined && Number.isNaN(timeOf(e.end))) add(`${at}/end`, `"${e.end}" is not a real day or time`);
+    if (!realTime(e.start)) add(`${at}/start`, `"${e.start}" is not a real day or time`);
+    if (e.end !== undefined && !realTime(e.end)) add(`${at}/end`, `"${e.end}" is not a real day or time`);
     else if (e.end !== undefined && timeOf(e.end) <= timeOf(e.start)) add(`${at}/end`, 'the end must come after the start');
 
     e.variants.forEach((v, j) => {
