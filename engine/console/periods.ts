@@ -61,13 +61,17 @@ export function zoneProblem(zone: string, year = new Date().getUTCFullYear()): s
   return '';
 }
 
-/** The UTC instant of a local day's midnight ("2026-11-01" in New York → 04:00 UTC in summer time). */
+/** The UTC instant a local day begins at: its midnight ("2026-11-01" in New York → 04:00 UTC in summer time). */
 export function localMidnight(day: string, zone: string): number {
   const utc = Date.parse(`${day}T00:00:00.000Z`);
   if (!zone || zone === 'UTC') return utc;
   const guess = utc - offsetMs(utc, zone);
   // Across a change of offset the first guess is an hour out; the offset at the guess is the right one.
-  return utc - offsetMs(guess, zone);
+  let t = utc - offsetMs(guess, zone);
+  // Where summer time starts at midnight (America/Santiago, America/Havana…) that midnight does not
+  // exist: the instant found is 23:00 the evening before, and the day begins an hour later, at 01:00.
+  while (t + offsetMs(t, zone) < utc) t += HOUR;
+  return t;
 }
 
 const iso = (t: number) => new Date(t).toISOString();

@@ -15,6 +15,10 @@ describe('local days as UTC instants', () => {
     ['2026-03-08', 'America/New_York', '2026-03-08T05:00:00.000Z'], // the day it starts: midnight is still EST
     ['2026-11-02', 'Europe/Berlin', '2026-11-01T23:00:00.000Z'],
     ['2026-11-02', 'Australia/Sydney', '2026-11-01T13:00:00.000Z'], // AEDT
+    ['2026-09-06', 'America/Santiago', '2026-09-06T04:00:00.000Z'], // summer time starts at midnight: the day begins at 01:00 (−03)
+    ['2026-09-05', 'America/Santiago', '2026-09-05T04:00:00.000Z'], // the day before keeps its 24 hours, up to that start
+    ['2026-03-08', 'America/Havana', '2026-03-08T05:00:00.000Z'], // the same in Havana
+    ['2026-03-29', 'Asia/Beirut', '2026-03-28T22:00:00.000Z'],
   ])('%s in %s starts at %s', (day, zone, utc) => {
     expect(new Date(localMidnight(day, zone)).toISOString()).toBe(utc);
   });
