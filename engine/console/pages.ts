@@ -29,8 +29,15 @@ export const consoleRequestOf = (ctx: Pick<GetServerSidePropsContext, 'req'>) =>
   ip: ctx.req.socket.remoteAddress ?? '',
 });
 
-/** One query value as a string ('' when absent or repeated oddly). */
-export const queryText = (value: string | string[] | undefined, max = 200): string => (typeof value === 'string' ? value.slice(0, max) : '');
+/**
+ * One query value as a string ('' when absent). A name given twice (`?status=sold&status=unsold`,
+ * which the console's own forms never send) is read as its first value, as a form body's is, rather
+ * than dropped: dropped, the filter silently widened to everything.
+ */
+export const queryText = (value: string | string[] | undefined, max = 200): string => {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first.slice(0, max) : '';
+};
 
 /**
  * The key of a page's message table a query value names, or undefined. Only the table's own keys

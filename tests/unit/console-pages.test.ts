@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, buyerStats, type EventCount } from '../../engine/console/buyerQueries';
 import { csrfToken } from '../../engine/console/csrf';
+import { queryText } from '../../engine/console/pages';
 import { exportRoute } from '../../engine/console/exportRoute';
 import { loginRoute, logoutRoute, revealRoute } from '../../engine/console/formRoutes';
 import { parseForm, sameOriginPost } from '../../engine/console/forms';
@@ -46,6 +47,20 @@ describe('same-origin form posts', () => {
   });
   it('a form body: every field a string, the first of a repeated name', () => {
     expect(parseForm('email=a%40b.com&password=x+y&email=evil')).toEqual({ email: 'a@b.com', password: 'x y' });
+  });
+  it('a page query: the first of a repeated name too, so a doubled filter still filters', () => {
+    // Next gives a repeated query name as an array
+    const query = leadListQuery(
+      { status: queryText(['sold', 'unsold']), brand: queryText(['ipaydayloans', 'weloans']) },
+      new Set(['ipaydayloans', 'weloans']),
+      'admin',
+    );
+    expect(query.filter).toMatchObject({
+      status: 'sold',
+      brand: 'ipaydayloans',
+    });
+    expect(queryText(['x'.repeat(300)], 40)).toHaveLength(40);
+    expect(queryText(undefined)).toBe('');
   });
 });
 
