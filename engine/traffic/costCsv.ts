@@ -2,12 +2,13 @@
  * Ad platforms' cost reports (CSV) → one row a day and campaign: the cost in cents, clicks and
  * impressions. Each platform names its columns its own way (the mapping below, written out in
  * docs/operators/console.md); the header is found among the first lines, since Google Ads puts a
- * report title and a date range above it, and "Total" lines are skipped. Pure: no store.
+ * report title and a date range above it, and "Total" lines (no day) are skipped. Pure: no store.
  *
  * A file is refused whole, with every problem's line number (up to MAX_ERRORS), rather than
  * imported in part: a half-imported report would make the costs of some days silently wrong.
  * Refused: a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
- * plain non-negative number, a day that is not a date, the same day and campaign twice, a file
+ * plain non-negative number or a line cut short before it, an amount naming another currency than
+ * its line's, a day that is not a date, the same day and campaign twice, a file
  * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS.
  */
 
@@ -130,6 +131,14 @@ export function csvRecords(text: string, delimiter: string): { line: number; cel
 
 const headerName = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
 
+/** The currency an amount names itself ("12.30 EUR", "€7", "£3"), upper-case; undefined when it names none ("$" is several currencies' sign, so it names none). */
+export function amountCurrency(raw: string): string | undefined {
+  const s = raw.trim();
+  const code = /\s*([A-Z]{3})$/.exec(s)?.[1];
+  if (code) return code;
+  return s.startsWith('€') ? 'EUR' : s.startsWith('£') ? 'GBP' : undefined;
+}
+
 /** Money as the platforms write it ("1,234.56", "$12.30", "12.3 USD") → cents; undefined when not a plain non-negative amount. */
 export function centsOf(raw: string): number | undefined {
   const s = raw
@@ -168,17 +177,9 @@ const hidden = (ch: string) => {
   return c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 };
 
-/** Parses one platform's cost report; `currency` is used where the file has no currency column. */
-export function parseCostCsv(text: string, source: CostSource, currency = 'USD'): CostParse {
-  if (Buffer.byteLength(text, 'utf8') > COST_CSV_MAX_BYTES)
-    return { ok: false, errors: [`The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`] };
-  const body = text.replace(/^\uFEFF/, '');
-  const firstLines = body.split(/\r?\n/, HEADER_SEARCH).join('\n');
-  const delimiter = firstLines.includes('\t') && !firstLines.includes(',') ? '\t' : ',';
-  const records = csvRecords(body, delimiter);
-  const columns = COST_COLUMNS[source];
-  let header: { at: number; index: Record<Field, number> } | undefined;
-  for (let r = 0; r < Math.min(HEADER_SEARCH, records.length) && !header; r++) {
+/** The header line among the first HEADER_SEARCH records (its index and each field's column), if there is one. */
+function headerOf(records: { cells: string[] }[], columns: Record<Field, readonly string[]>): { at: number; index: Record<Field, number> } | undefined {
+  for (let r = 0; r < Math.min(HEADER_SEARCH, records.length); r++) {
     const names = records[r]!.cells.map(headerName);
     const index = Object.fromEntries(
       (Object.keys(columns) as Field[]).map((f) => {
@@ -186,7 +187,28 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD')
         return [f, i ?? -1];
       }),
     ) as Record<Field, number>;
-    if (index.day >= 0 && index.campaign >= 0 && index.cost >= 0) header = { at: r, index };
+    if (index.day >= 0 && index.campaign >= 0 && index.cost >= 0) return { at: r, index };
+  }
+  return undefined;
+}
+
+/** Parses one platform's cost report; `currency` is used where the file has no currency column. */
+export function parseCostCsv(text: string, source: CostSource, currency = 'USD'): CostParse {
+  if (Buffer.byteLength(text, 'utf8') > COST_CSV_MAX_BYTES)
+    return { ok: false, errors: [`The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`] };
+  const body = text.replace(/^\uFEFF/, '');
+  const firstLines = body.split(/\r?\n/, HEADER_SEARCH).join('\n');
+  const columns = COST_COLUMNS[source];
+  // Tab-separated reports still write thousands commas in their amounts ("1,234.56"), so a comma
+  // in the first lines does not make a file comma-separated: the delimiter is the one whose
+  // reading of the file has the platform's header.
+  const delimiters = firstLines.includes('\t') && !firstLines.includes(',') ? ['\t'] : firstLines.includes('\t') ? [',', '\t'] : [','];
+  let records: { line: number; cells: string[] }[] = [];
+  let header: { at: number; index: Record<Field, number> } | undefined;
+  for (const delimiter of delimiters) {
+    records = csvRecords(body, delimiter);
+    header = headerOf(records, columns);
+    if (header) break;
   }
   if (!header) {
     const want = (['day', 'campaign', 'cost'] as const).map((f) => `${f} (${columns[f].map((c) => `"${c}"`).join(' or ')})`).join(', ');
@@ -206,19 +228,28 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD')
   for (const { line, cells } of data) {
     const at = (f: Field) => (index[f] >= 0 ? (cells[index[f]] ?? '') : '');
     const dayCell = at('day').trim();
-    if (/^total/i.test(dayCell) || /^total/i.test(at('campaign').trim()) || cells.every((c) => c.trim() === '')) continue;
     const day = dayOf(dayCell);
     const campaign = at('campaign').trim();
+    if (cells.every((c) => c.trim() === '')) continue;
+    // A report's total line has no day ("Total: Account", or "--" beside it); a line with a day is
+    // a day's cost, whatever its campaign is called ("Totally Fast Loans").
+    if (!day && (/^total/i.test(dayCell) || /^total/i.test(campaign))) continue;
     const costCents = centsOf(at('cost'));
     const clicks = index.clicks >= 0 ? countOf(at('clicks')) : 0;
     const impressions = index.impressions >= 0 ? countOf(at('impressions')) : 0;
-    const cur = (index.currency >= 0 ? at('currency').trim().toUpperCase() : '') || currency.toUpperCase();
+    const column = index.currency >= 0 ? at('currency').trim().toUpperCase() : '';
+    const named = amountCurrency(at('cost'));
+    // an amount that says its currency is in that currency, whatever the form's default says
+    const cur = column || named || currency.toUpperCase();
     const before = errors.length;
     if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
     if (!campaign) fail(line, 'the campaign is empty');
     else if (campaign.length > 200) fail(line, 'the campaign is longer than 200 characters');
     else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');
-    if (costCents === undefined) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is not an amount`);
+    // a line cut short is not a cost of 0: imported, it would replace the day's real cost
+    if (cells.length <= index.cost) fail(line, `the line ends before the cost column (${cells.length} of the header's columns)`);
+    else if (costCents === undefined) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is not an amount`);
+    else if (named && named !== cur) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is in ${named}, but the line's currency is ${cur}`);
     if (clicks === undefined) fail(line, `the clicks "${at('clicks').trim().slice(0, 40)}" are not a whole number`);
     if (impressions === undefined) fail(line, `the impressions "${at('impressions').trim().slice(0, 40)}" are not a whole number`);
     if (!/^[A-Z]{3}$/.test(cur)) fail(line, `the currency "${cur.slice(0, 10)}" is not a three-letter code`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, type CostSource } from '../../engine/traffic/costCsv';
+import { amountCurrency, centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, type CostSource } from '../../engine/traffic/costCsv';
 
 /** Each platform's report as it exports it, and the rows an operator expects from it. */
 const REPORTS: [CostSource, string, { day: string; campaign: string; costCents: number; clicks: number; impressions: number; currency: string }[]][] = [
@@ -45,6 +45,34 @@ describe('cost reports per platform', () => {
   });
 });
 
+describe('the lines a report holds are all imported, each in its own currency', () => {
+  const rows = (text: string, source: CostSource = 'generic', currency?: string) => {
+    const r = parseCostCsv(text, source, currency);
+    return r.ok ? r.rows.map(({ campaign, costCents, currency }) => ({ campaign, costCents, currency })) : r.errors;
+  };
+
+  it('keeps a campaign whose name begins with "Total" on a dated line, and still skips the report\'s own total line', () => {
+    expect(rows('Day,Campaign,Cost\n2026-11-01,Totally Fast Loans,50\n2026-11-01,total-tx,2\nTotal: Account,,52\n', 'google')).toEqual([
+      { campaign: 'Totally Fast Loans', costCents: 5000, currency: 'USD' },
+      { campaign: 'total-tx', costCents: 200, currency: 'USD' },
+    ]);
+    expect(rows('Campaign,Day,Cost\ntx,2026-11-01,5\nTotal: Account,--,5\n', 'google')).toEqual([{ campaign: 'tx', costCents: 500, currency: 'USD' }]);
+  });
+
+  it("takes an amount that names its currency in that currency, not the form's default", () => {
+    expect(rows('day,campaign,cost\n2026-11-01,a,12.30 EUR\n2026-11-01,b,€7\n2026-11-01,c,£1.50\n2026-11-01,d,$2\n', 'generic', 'USD')).toEqual([
+      { campaign: 'a', costCents: 1230, currency: 'EUR' },
+      { campaign: 'b', costCents: 700, currency: 'EUR' },
+      { campaign: 'c', costCents: 150, currency: 'GBP' },
+      { campaign: 'd', costCents: 200, currency: 'USD' },
+    ]);
+  });
+
+  it('reads a tab-separated report whose amounts carry thousands commas', () => {
+    expect(rows('Day\tCampaign\tCost\n2026-11-01\ttx\t1,234.56\n', 'google')).toEqual([{ campaign: 'tx', costCents: 123456, currency: 'USD' }]);
+  });
+});
+
 /** Files an operator (or someone else) might upload, and the message that must come back. */
 const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][] = [
   [
@@ -67,6 +95,18 @@ const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][]
   ['wrong columns', 'google', 'date,name,amount\n2026-11-01,a,1\n', /^No header line with the google columns day \("day" or "date"\), campaign/],
   ['a Meta report given as Google', 'google', 'Reporting starts,Campaign name,Amount spent (USD)\n2026-11-01,a,1\n', /^No header line with the google columns/],
   ['a header and nothing else', 'generic', 'day,campaign,cost\n', /^The file has a header but no cost lines/],
+  [
+    'an amount in another currency than its currency column',
+    'generic',
+    'day,campaign,cost,currency\n2026-11-01,a,12.30 EUR,USD\n',
+    /^line 2: the cost "12.30 EUR" is in EUR, but the line's currency is USD/,
+  ],
+  [
+    'a line cut short before the cost',
+    'generic',
+    'day,campaign,cost,clicks\n2026-11-01,a\n',
+    /^line 2: the line ends before the cost column \(2 of the header's columns\)/,
+  ],
   ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^No header line/],
   [
     'a line break in a quoted campaign',
@@ -117,6 +157,14 @@ describe('cells', () => {
     ['1e3', undefined],
     ['12,34', undefined],
   ])('the amount %s is %s cents', (raw, cents) => expect(centsOf(raw)).toBe(cents));
+
+  it.each([
+    ['12.30 EUR', 'EUR'],
+    ['€7', 'EUR'],
+    ['£7', 'GBP'],
+    ['$7', undefined],
+    ['7', undefined],
+  ])('the amount %s names the currency %s', (raw, currency) => expect(amountCurrency(raw)).toBe(currency));
 
   it.each([
     ['2026-11-01', '2026-11-01'],
