@@ -11,7 +11,7 @@
  * - Messages are stored first, one row per channel, and delivered by the same rules as the lead
  *   outbox (2xx delivered; 408, 429, 5xx and no answer retried with its back-off; any other 4xx
  *   refused; for e-mail a 5xx SMTP reply is the refusal), from their own table: the outbox's rows
- *   belong to a lead, an alert does not.
+ *   belong to a lead, an alert does not. A redirect is not followed: it is retried, with why.
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
@@ -291,13 +291,19 @@ export const deliverAlerts = (db: Store, hook: Webhook, now = new Date()): Promi
       // see engine/process/deadline.ts: an answer that came in time while this process was busy counts
       const { signal, clear } = deadline(hook.timeoutMs ?? 10_000);
       try {
+        // A redirect is not followed: a 301-303 would fetch the new place with GET and no body, whose
+        // 200 would count a message nobody received as delivered; a 307/308 would send the signed
+        // alert wherever the receiver points. It is retried, with why, until the URL is corrected.
         const res = await fetch(hook.url, {
           method: 'POST',
+          redirect: 'manual',
           headers: { 'Content-Type': 'application/json', 'X-Loansites-Signature': signature(hook.secret, body), 'Idempotency-Key': id },
           body,
           signal,
         });
         await res.body?.cancel();
+        if (res.status >= 300 && res.status < 400)
+          return { kind: 'retry', error: `HTTP ${res.status}: the webhook redirects (not followed); set ALERT_WEBHOOK_URL to where it points` };
         const kind = answerKind(res.status);
         return kind === 'delivered' ? { kind } : { kind, error: `HTTP ${res.status}` };
       } finally {

@@ -1,0 +1,63 @@
+/**
+ * The alert webhook against receivers that misbehave, on SQLite: a receiver that redirects is not
+ * followed (a message only the redirect's target saw by GET is not delivered; a signed alert is
+ * not re-posted wherever it points) and the message waits, with why, until the URL is corrected.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Buyer } from '../../schemas/buyer.types';
+import { addAlertRule, deliverAlerts, evaluateAlerts } from '../../engine/console/alerts';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+
+const dir = mkdtempSync(join(tmpdir(), 'loansites-alert-webhook-'));
+let db: Store;
+let server: Server;
+let base = '';
+const seen: string[] = [];
+
+beforeAll(async () => {
+  db = openStore({ url: '', file: join(dir, 'alerts.sqlite') });
+  await migrateStore(db);
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/moved') res.writeHead(302, { Location: '/landing' }).end();
+      else if (req.url === '/temporary') res.writeHead(307, { Location: '/elsewhere' }).end();
+      else res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('an alert webhook that redirects', () => {
+  it.each([
+    ['302 to a page', '/moved', 302],
+    ['307 to another place', '/temporary', 307],
+  ])('%s: not followed, not delivered, tried again with the reason, delivered once the URL is right', async (_what, path, status) => {
+    await db.deleteFrom('alert_deliveries').execute();
+    await db.deleteFrom('alert_episodes').execute();
+    await db.deleteFrom('alert_rules').execute();
+    await addAlertRule(db, { kind: 'no-sale', subject: '', threshold: 0, windowHours: 0, windowMinutes: 10 }, 'admin@example.com');
+    const NOW = new Date('2026-11-13T03:00:00.000Z');
+    expect(await evaluateAlerts(db, [{ id: 'always' } as unknown as Buyer], NOW)).toEqual({ opened: 1, resolved: 0 });
+    seen.length = 0;
+    expect(await deliverAlerts(db, { url: `${base}${path}`, secret: 'x' }, NOW)).toBe(0);
+    expect(seen).toEqual([`POST ${path}`]);
+    const row = await db.selectFrom('alert_deliveries').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(row.last_error).toBe(`HTTP ${status}: the webhook redirects (not followed); set ALERT_WEBHOOK_URL to where it points`);
+    expect(await deliverAlerts(db, { url: `${base}/hook`, secret: 'x' }, new Date(NOW.getTime() + 60_000))).toBe(1);
+    expect(seen).toEqual([`POST ${path}`, 'POST /hook']);
+  });
+});
