@@ -9,7 +9,7 @@ import './check-node.cjs';
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { closeStore, getStore } from '../engine/store/db';
-import { COST_CSV_MAX_BYTES, COST_SOURCES } from '../engine/traffic/costCsv';
+import { COST_CSV_MAX_BYTES, COST_SOURCES, reportText } from '../engine/traffic/costCsv';
 import { importCostReport } from '../engine/traffic/costImport';
 import { option } from './cliFormat';
 
@@ -33,7 +33,7 @@ async function main(args: string[]): Promise<number> {
     console.error(`costs: ${file} is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`);
     return 1;
   }
-  const text = readFileSync(file, 'utf8');
+  const text = reportText(readFileSync(file));
   const a = await importCostReport(await getStore(), { text, source, currency: option(args, '--currency'), actor: 'cli', file: basename(file) });
   if (!a.ok) {
     console.error(`costs: ${file} was not imported:\n${a.errors.map((e) => `  ${e}`).join('\n')}`);

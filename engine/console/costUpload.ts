@@ -12,7 +12,7 @@ import { ApiError, clientIp, readRawBody, type ApiAnswer } from '../http/api';
 import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
-import { COST_CSV_MAX_BYTES } from '../traffic/costCsv';
+import { COST_CSV_MAX_BYTES, reportText } from '../traffic/costCsv';
 import { importCostReport } from '../traffic/costImport';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
@@ -59,8 +59,10 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   try {
     body = await readRawBody(req, COST_UPLOAD_LIMIT);
   } catch (err) {
+    // A file over the cap is a refused upload like any other: audited, and shown on the Exports
+    // page (which runs no script, so a bare error would leave the operator on a page of JSON).
     if (err instanceof ApiError && err.status === 413)
-      throw new ApiError(413, `The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`);
+      return shown(await refused(db, who.user.email, '', [`The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`]));
     throw err;
   }
   const parts = multipartParts(body, boundary[1] ?? boundary[2]!);
@@ -71,17 +73,15 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   const currency = field('currency').trim();
   const answer = !file?.data.length
     ? ({ ok: false, errors: ['Choose a CSV file to upload'] } as const)
-    : await importCostReport(db, { text: file.data.toString('utf8'), source, actor: who.user.email, file: file.filename, ...(currency ? { currency } : {}) });
-  const entry = answer.ok
-    ? answer.auditId
-    : await audit(db, {
-        actor: who.user.email,
-        action: 'cost_import',
-        target: source.slice(0, 20),
-        detail: { refused: answer.errors, file: file?.filename?.slice(0, 200) },
-      });
-  return { status: 303, body: { location: `/exports?costs=${entry}` }, headers: { Location: `/exports?costs=${entry}` } };
+    : await importCostReport(db, { text: reportText(file.data), source, actor: who.user.email, file: file.filename, ...(currency ? { currency } : {}) });
+  return shown(answer.ok ? answer.auditId : await refused(db, who.user.email, source, answer.errors, file?.filename));
 }
+
+const refused = (db: Store, actor: string, source: string, errors: readonly string[], file?: string): Promise<string> =>
+  audit(db, { actor, action: 'cost_import', target: source.slice(0, 20), detail: { refused: errors, file: file?.slice(0, 200) } });
+
+/** 303 to the Exports page, which shows the upload's audit entry. */
+const shown = (entry: string): ApiAnswer => ({ status: 303, body: { location: `/exports?costs=${entry}` }, headers: { Location: `/exports?costs=${entry}` } });
 
 /** An upload's result as the Exports page shows it: the audit entry the post named, if this user made it. */
 export async function costUploadResult(db: Store, id: string, email: string): Promise<{ ok: boolean; lines: string[] } | undefined> {

@@ -82,6 +82,16 @@ export interface CostRow {
 
 export type CostParse = { ok: true; rows: CostRow[] } | { ok: false; errors: string[] };
 
+/**
+ * A report file's text: UTF-8 (with or without a byte-order mark), or UTF-16 when it starts with
+ * UTF-16's byte-order mark, as Google Ads' "Excel .csv" download does (tab-separated, UTF-16LE).
+ */
+export function reportText(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  return bytes.toString('utf8');
+}
+
 /** RFC 4180 records with the line each starts on; quotes may hold commas, quotes ("") and line breaks. */
 export function csvRecords(text: string, delimiter: string): { line: number; cells: string[] }[] {
   const out: { line: number; cells: string[] }[] = [];

@@ -1,0 +1,98 @@
+/**
+ * The cost upload route as the Exports page posts to it, on SQLite: a report saved as UTF-16 (Google
+ * Ads' "Excel .csv") is imported like its UTF-8 twin, and a file over the size cap is refused like
+ * any other bad upload — audited and shown on the Exports page — rather than answered with a bare
+ * error.
+ */
+import type { IncomingMessage } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costUploadResult, costUploadRoute } from '../../engine/console/costUpload';
+import { hashPassword } from '../../engine/console/passwords';
+import { addUser } from '../../engine/store/console';
+import { costCells } from '../../engine/store/costs';
+import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { COST_CSV_MAX_BYTES } from '../../engine/traffic/costCsv';
+import { CONSOLE_TEST_HOST, consoleSignIn } from '../support/consoleForm';
+
+const dir = mkdtempSync(join(tmpdir(), 'loansites-cost-upload-'));
+const ADMIN = 'costs-admin@example.com';
+let db: Store;
+let session: { cookie: string; csrf: string };
+
+beforeAll(async () => {
+  db = openStore({ url: '', file: join(dir, 'costs.sqlite') });
+  await migrateStore(db);
+  await addUser(db, { email: ADMIN, role: 'admin', passwordHash: await hashPassword('costs passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+  session = (await consoleSignIn(db, ADMIN, 'costs passphrase 1'))!;
+});
+afterAll(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The Exports page's form as a browser posts it: multipart, with the session's cookie and token. */
+function upload(file: Buffer, fields: Record<string, string>): IncomingMessage {
+  const boundary = '----loansitesCostForm7MA4YWxk';
+  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(
+      Object.entries({ csrf: session.csrf, ...fields })
+        .map(([k, v]) => part(k, v))
+        .join(''),
+    ),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="report.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const req = Readable.from([body]) as unknown as IncomingMessage;
+  Object.assign(req, {
+    method: 'POST',
+    url: '/api/console/costs',
+    headers: {
+      host: CONSOLE_TEST_HOST,
+      cookie: session.cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(body.length),
+      'sec-fetch-site': 'same-origin',
+    },
+    socket: { remoteAddress: '198.51.100.7' },
+  });
+  return req;
+}
+
+const entryOf = (location: string | undefined) => new URL(location ?? '', 'http://x').searchParams.get('costs') ?? '';
+
+describe('the cost upload form', () => {
+  it('imports a Google Ads report saved as UTF-16 (tab-separated, with a byte-order mark) as it imports the UTF-8 one', async () => {
+    const text =
+      'Campaign report\nNovember 1, 2026 - November 2, 2026\nDay\tCampaign\tCurrency code\tCost\tClicks\tImpr.\n2026-11-01\tg-camp\tUSD\t1,234.50\t3\t100\n';
+    const r = await costUploadRoute(
+      db,
+      upload(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), { source: 'google', currency: 'USD' }),
+    );
+    expect(r.status).toBe(303);
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+      ok: true,
+      lines: ['1 day-campaign rows from google imported (2026-11-01 … 2026-11-01); 0 replaced earlier imports.'],
+    });
+    expect(await costCells(db, '2026-11-01', '2026-11-02')).toEqual([
+      { day: '2026-11-01', source: 'google', campaign: 'g-camp', currency: 'USD', costCents: 123450, clicks: 3, impressions: 100 },
+    ]);
+  });
+
+  it('refuses a file over the size cap on the Exports page, audited, storing nothing', async () => {
+    const big = Buffer.from(`day,campaign,cost\n${'2026-11-05,a,1\n'.repeat(Math.ceil(COST_CSV_MAX_BYTES / 15) + 2000)}`);
+    const r = await costUploadRoute(db, upload(big, { source: 'generic', currency: 'USD' }));
+    expect(r.status).toBe(303);
+    expect(r.headers?.Location).toMatch(/^\/exports\?costs=au[0-9a-f]{24}$/);
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+      ok: false,
+      lines: ['The file is larger than 2 MB; split it by date range'],
+    });
+    expect(await costCells(db, '2026-11-05', '2026-11-06')).toEqual([]);
+  });
+});
