@@ -42,8 +42,12 @@ export function formValuesFrom(form: Record<string, string>): FormValues {
   return out;
 }
 
-/** A number when the text is one; the text itself otherwise, so the schema says what is wrong with it. */
-const numberOr = (s: string): number | string | undefined => (s === '' ? undefined : Number.isFinite(Number(s)) ? Number(s) : s);
+/**
+ * A number when the text is one written plainly (digits, a sign, a decimal point); the text itself
+ * otherwise, so the schema says what is wrong with it. Number() alone would read "0x10" as 16 and
+ * "1e3" as 1000: a cap or price the operator did not type.
+ */
+const numberOr = (s: string): number | string | undefined => (s === '' ? undefined : /^-?(\d+(\.\d*)?|\.\d+)$/.test(s) ? Number(s) : s);
 
 const compact = <T extends object>(o: T): T | undefined => {
   const kept = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
