@@ -245,6 +245,11 @@ const LEASE_MS = 30_000;
  * send one twice at once), with the outbox's attempts and back-off; the number delivered.
  */
 export async function deliverDue(db: Store, channel: Channel, send: (body: string, id: string) => Promise<Sent>, now = new Date()): Promise<number> {
+  // The round's clock: `now` moved on by the time the round has taken. Sends are one after another,
+  // each up to the webhook's timeout, so a lease or back-off counted from the round's start would
+  // already have run out for a later message — and another instance would claim it while it is sent.
+  const started = Date.now();
+  const clock = () => now.getTime() + (Date.now() - started);
   const due = await db
     .selectFrom('alert_deliveries')
     .selectAll()
@@ -258,7 +263,7 @@ export async function deliverDue(db: Store, channel: Channel, send: (body: strin
   for (const row of due) {
     const claim = await db
       .updateTable('alert_deliveries')
-      .set({ next_attempt_at: new Date(now.getTime() + LEASE_MS).toISOString() })
+      .set({ next_attempt_at: new Date(clock() + LEASE_MS).toISOString() })
       .where('id', '=', row.id)
       .where('next_attempt_at', '=', row.next_attempt_at)
       .where('status', '=', 'pending')
@@ -274,7 +279,7 @@ export async function deliverDue(db: Store, channel: Channel, send: (body: strin
     const status = r.kind === 'delivered' ? 'delivered' : r.kind === 'refused' ? 'refused' : attempts >= MAX_ATTEMPTS ? 'failed' : 'pending';
     await db
       .updateTable('alert_deliveries')
-      .set({ status, attempts, last_error: r.error ?? null, next_attempt_at: new Date(now.getTime() + backoffMs(attempts)).toISOString() })
+      .set({ status, attempts, last_error: r.error ?? null, next_attempt_at: new Date(clock() + backoffMs(attempts)).toISOString() })
       .where('id', '=', row.id)
       .execute();
     if (r.kind === 'delivered') sent += 1;

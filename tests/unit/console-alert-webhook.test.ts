@@ -1,7 +1,9 @@
 /**
  * The alert webhook against receivers that misbehave, on SQLite: a receiver that redirects is not
  * followed (a message only the redirect's target saw by GET is not delivered; a signed alert is
- * not re-posted wherever it points) and the message waits, with why, until the URL is corrected.
+ * not re-posted wherever it points) and the message waits, with why, until the URL is corrected;
+ * a slow receiver, while one instance works through a queue of messages to it, is not sent one of
+ * them twice by another instance.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +28,8 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       seen.push(`${req.method} ${req.url}`);
-      if (req.url === '/moved') res.writeHead(302, { Location: '/landing' }).end();
+      if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('ok'), 2_500);
+      else if (req.url === '/moved') res.writeHead(302, { Location: '/landing' }).end();
       else if (req.url === '/temporary') res.writeHead(307, { Location: '/elsewhere' }).end();
       else res.writeHead(200).end('ok');
     });
@@ -60,4 +63,27 @@ describe('an alert webhook that redirects', () => {
     expect(await deliverAlerts(db, { url: `${base}/hook`, secret: 'x' }, new Date(NOW.getTime() + 60_000))).toBe(1);
     expect(seen).toEqual([`POST ${path}`, 'POST /hook']);
   });
+});
+
+describe('a slow alert webhook', () => {
+  it('is sent each queued message once while two instances deliver: a message claimed late in a round is leased from when it was claimed', async () => {
+    await db.deleteFrom('alert_deliveries').execute();
+    await db.deleteFrom('alert_episodes').execute();
+    await db.deleteFrom('alert_rules').execute();
+    // two alerts open at once: two messages queued
+    const NOW = new Date('2026-11-14T03:00:00.000Z');
+    for (const windowMinutes of [10, 20])
+      await addAlertRule(db, { kind: 'no-sale', subject: '', threshold: 0, windowHours: 0, windowMinutes }, 'admin@example.com');
+    expect(await evaluateAlerts(db, [{ id: 'always' } as unknown as Buyer], NOW)).toEqual({ opened: 2, resolved: 0 });
+    seen.length = 0;
+    const hook = { url: `${base}/slow`, secret: 'x', timeoutMs: 10_000 };
+    // one instance's round: each message takes the receiver 2.5 s
+    const first = deliverAlerts(db, hook, NOW);
+    // the second message is claimed 2.5 s into that round; another instance's round starts 31 s
+    // after the first's (by its clock) while that message is still being sent
+    while (seen.length < 2) await new Promise((r) => setTimeout(r, 20));
+    const second = deliverAlerts(db, hook, new Date(NOW.getTime() + 31_000));
+    expect((await first) + (await second)).toBe(2);
+    expect(seen).toEqual(['POST /slow', 'POST /slow']);
+  }, 20_000);
 });
