@@ -111,8 +111,14 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
   // not be sent again because this process was busy when the answer came
   const { signal, clear } = deadline(req.timeoutMs);
   try {
+    // A POST's redirect is not followed: a 301-303 would fetch the new place with GET and no body,
+    // whose 200 would record a lead (or notice) nobody received as delivered; a 307/308 would send
+    // the signed lead wherever the receiver points. It is retried, with why. A postback (GET) may
+    // go through a tracker's redirects as a browser's pixel would.
+    const post = req.method === 'POST';
     const res = await fetcher(req.url, {
       method: req.method,
+      redirect: post ? 'manual' : 'follow',
       headers: {
         ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
         'Idempotency-Key': req.idempotencyKey,
@@ -122,6 +128,10 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
       ...(req.body !== undefined ? { body: req.body } : {}),
       signal,
     });
+    if (post && res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      return { kind: 'retry', error: `HTTP ${res.status}: the destination redirects (not followed); set its URL to where it points` };
+    }
     const kind = answerKind(res.status);
     if (kind === 'delivered') {
       await res.arrayBuffer().catch(() => undefined);
