@@ -8,7 +8,7 @@
  * imported in part: a half-imported report would make the costs of some days silently wrong.
  * Refused: a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
- * its line's, a day that is not a date, the same day and campaign twice, a file
+ * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
  * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS.
  */
 
@@ -202,8 +202,11 @@ function headerOf(records: { cells: string[] }[], columns: Record<Field, readonl
   return undefined;
 }
 
-/** Parses one platform's cost report; `currency` is used where the file has no currency column. */
-export function parseCostCsv(text: string, source: CostSource, currency = 'USD'): CostParse {
+/** Parses one platform's cost report; `currency` is used where the file has no currency column, `now` says which days are over. */
+export function parseCostCsv(text: string, source: CostSource, currency = 'USD', now = new Date()): CostParse {
+  // A report has the days spent so far; a later day is a typo (2062 for 2026) that, imported,
+  // would leave the real day without its cost. Tomorrow in UTC is some operator's today.
+  const lastDay = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
   if (Buffer.byteLength(text, 'utf8') > COST_CSV_MAX_BYTES)
     return { ok: false, errors: [`The file is larger than ${COST_CSV_MAX_BYTES / 1024 / 1024} MB; split it by date range`] };
   const body = text.replace(/^\uFEFF/, '');
@@ -253,6 +256,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD')
     const cur = column || named || currency.toUpperCase();
     const before = errors.length;
     if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
+    else if (day > lastDay) fail(line, `the day ${day} has not come yet (a cost report has the days already spent)`);
     if (!campaign) fail(line, 'the campaign is empty');
     else if (campaign.length > 200) fail(line, 'the campaign is longer than 200 characters');
     else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');

@@ -18,7 +18,7 @@ export async function importCostReport(
   if (!isCostSource(opts.source)) return { ok: false, errors: [`Unknown source "${opts.source.slice(0, 40)}"; use one of ${COST_SOURCES.join(', ')}`] };
   if (opts.currency !== undefined && !/^[A-Za-z]{3}$/.test(opts.currency))
     return { ok: false, errors: ['The currency must be a three-letter code such as USD'] };
-  const parsed = parseCostCsv(opts.text, opts.source, opts.currency);
+  const parsed = parseCostCsv(opts.text, opts.source, opts.currency, opts.now);
   if (!parsed.ok) return parsed;
   const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now });
   return { ok: true, ...done };

@@ -107,6 +107,12 @@ const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][]
     'day,campaign,cost,clicks\n2026-11-01,a\n',
     /^line 2: the line ends before the cost column \(2 of the header's columns\)/,
   ],
+  [
+    'a day that has not come yet (a typo for 2026)',
+    'generic',
+    'day,campaign,cost\n2026-11-01,a,1\n2062-11-01,a,1\n',
+    /^line 3: the day 2062-11-01 has not come yet \(a cost report has the days already spent\)/,
+  ],
   ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^No header line/],
   [
     'a line break in a quoted campaign',
@@ -121,6 +127,12 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
     const r = parseCostCsv(text, source);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.errors[0]).toMatch(error);
+  });
+
+  it("takes tomorrow's day in UTC (some operator's today) and refuses the day after", () => {
+    const now = new Date('2026-11-20T23:00:00.000Z');
+    const r = parseCostCsv('day,campaign,cost\n2026-11-21,a,1\n2026-11-22,a,1\n', 'generic', 'USD', now);
+    expect(!r.ok && r.errors).toEqual(['line 3: the day 2026-11-22 has not come yet (a cost report has the days already spent)']);
   });
 
   it('reports the line of a later problem after a quoted line break', () => {
