@@ -6,7 +6,8 @@
  *
  * Secrets never sit in a file: a buyer names the environment variable holding its HMAC secret
  * (secretEnv). requireBuyerSecrets, called at server start, refuses a deployment where one is
- * missing; elsewhere that buyer is only left out of the sale, with a log line.
+ * missing or shorter than BUYER_SECRET_MIN; elsewhere that buyer is only left out of the sale (or,
+ * for a short one, warned about), with a log line.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -146,13 +147,33 @@ export function readBuyerSources(dir = buyersDir()): Source[] {
 export const missingSecrets = (catalog: BuyerCatalog, env: Record<string, string | undefined> = process.env): LoadedBuyer[] =>
   [...catalog.buyers.values()].filter((b) => b.buyer.enabled !== false && !env[b.buyer.secretEnv]?.trim());
 
-/** A deployment refuses to start while a buyer's secret is missing (the sale could not sign for it). */
+/** The fewest characters a buyer's secret may have: as a LEAD_DESTINATIONS secret (schemas/lead-destinations.schema.json). */
+export const BUYER_SECRET_MIN = 16;
+
+/** The buyers whose secret is set but shorter than BUYER_SECRET_MIN. */
+export const shortSecrets = (catalog: BuyerCatalog, env: Record<string, string | undefined> = process.env): LoadedBuyer[] =>
+  [...catalog.buyers.values()].filter((b) => {
+    const secret = env[b.buyer.secretEnv]?.trim();
+    return b.buyer.enabled !== false && !!secret && secret.length < BUYER_SECRET_MIN;
+  });
+
+/**
+ * A deployment refuses to start while a buyer's secret is missing (the sale could not sign for
+ * it) or short: the secret also signs the buyer's returns to us, each a refund, and a short one
+ * could be guessed by anyone who can reach the returns API.
+ */
 export function requireBuyerSecrets(catalog: BuyerCatalog, env: Record<string, string | undefined> = process.env): void {
+  const named = (list: LoadedBuyer[]) => list.map((b) => `${b.buyer.secretEnv} (buyer "${b.buyer.id}", ${b.file})`).join(', ');
   const missing = missingSecrets(catalog, env);
-  if (!missing.length) return;
-  const list = missing.map((b) => `${b.buyer.secretEnv} (buyer "${b.buyer.id}", ${b.file})`).join(', ');
-  if (isDeployment(env)) throw new Error(`Buyer secrets are not set: ${list}. Set each to the HMAC secret shared with that buyer, or remove the buyer's file.`);
-  console.warn(`[sale] left out of the sale until their secret is set: ${list}`);
+  const short = shortSecrets(catalog, env);
+  if (missing.length && isDeployment(env))
+    throw new Error(`Buyer secrets are not set: ${named(missing)}. Set each to the HMAC secret shared with that buyer, or remove the buyer's file.`);
+  if (short.length && isDeployment(env))
+    throw new Error(
+      `Buyer secrets are shorter than ${BUYER_SECRET_MIN} characters: ${named(short)}. Set each to a long random string shared with that buyer (openssl rand -hex 32 makes one).`,
+    );
+  if (missing.length) console.warn(`[sale] left out of the sale until their secret is set: ${named(missing)}`);
+  if (short.length) console.warn(`[sale] buyer secrets shorter than ${BUYER_SECRET_MIN} characters (a deployment refuses to start): ${named(short)}`);
 }
 
 let cached: { dir: string; catalog: BuyerCatalog } | undefined;

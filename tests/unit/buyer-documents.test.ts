@@ -107,9 +107,19 @@ describe('buyer documents', () => {
   it('refuses to start a deployment whose buyer secret is unset, saying which variable and buyer', () => {
     const c = one(good);
     expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production' })).toThrow(/BUYER_ACME_SECRET \(buyer "acme-lending", buyers\/x\.json\)/);
-    expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production', BUYER_ACME_SECRET: 'k' })).not.toThrow();
+    expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production', BUYER_ACME_SECRET: 'a'.repeat(64) })).not.toThrow();
     expect(missingSecrets(c, {})).toHaveLength(1);
     expect(() => requireBuyerSecrets(c, {})).not.toThrow(); // outside a deployment: left out of the sale, logged
+  });
+
+  it('refuses to start a deployment whose buyer secret is shorter than 16 characters: it signs the refunds the buyer asks for', () => {
+    const c = one(good);
+    expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production', BUYER_ACME_SECRET: 'k' })).toThrow(
+      /^Buyer secrets are shorter than 16 characters: BUYER_ACME_SECRET \(buyer "acme-lending", buyers\/x\.json\)/,
+    );
+    expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production', BUYER_ACME_SECRET: '  fifteen-chars-x  ' })).toThrow(/shorter than 16/);
+    expect(() => requireBuyerSecrets(c, { LOANSITES_DEPLOYMENT: 'production', BUYER_ACME_SECRET: 'sixteen-chars-ok' })).not.toThrow();
+    expect(() => requireBuyerSecrets(c, { BUYER_ACME_SECRET: 'k' })).not.toThrow(); // outside a deployment: warned about
   });
 
   it('npm run validate checks the buyers folder and fails on a broken buyer, naming file, line, column and pointer', () => {
