@@ -178,52 +178,66 @@ export async function evaluateAlerts(
     const found = await firing(db, rule, buyers, now);
     const rows = await db.selectFrom('alert_episodes').selectAll().where('rule_id', '=', rule.id).execute();
     const known = new Map(rows.map((r) => [r.subject, r]));
+    // Each opening and resolution is written with its messages in one transaction: an episode
+    // marked open whose messages were never stored (the store failed between the two) would
+    // never be sent, since the next check sees it open already.
     for (const [subject, message] of found) {
       const row = known.get(subject);
       if (row?.state === 'open') continue;
-      const won = row
-        ? Number(
-            (
-              await db
-                .updateTable('alert_episodes')
-                .set({ state: 'open', opened_at: at, resolved_at: null, message })
-                .where('rule_id', '=', rule.id)
-                .where('subject', '=', subject)
-                .where('state', '=', 'resolved')
-                .executeTakeFirst()
-            ).numUpdatedRows,
-          ) > 0
-        : Number(
-            (
-              await db
-                .insertInto('alert_episodes')
-                .values({ rule_id: rule.id, subject, state: 'open', opened_at: at, message })
-                .onConflict((oc) => oc.columns(['rule_id', 'subject']).doNothing())
-                .executeTakeFirst()
-            ).numInsertedOrUpdatedRows ?? 0,
-          ) > 0;
-      if (!won) continue;
-      opened += 1;
-      await enqueue(db, { text: `:rotating_light: ${message}`, alert: { state: 'open', rule: rule.id, kind: rule.kind, subject, message, at } }, now, channels);
+      const won = await db.transaction().execute(async (trx) => {
+        const wrote = row
+          ? Number(
+              (
+                await trx
+                  .updateTable('alert_episodes')
+                  .set({ state: 'open', opened_at: at, resolved_at: null, message })
+                  .where('rule_id', '=', rule.id)
+                  .where('subject', '=', subject)
+                  .where('state', '=', 'resolved')
+                  .executeTakeFirst()
+              ).numUpdatedRows,
+            ) > 0
+          : Number(
+              (
+                await trx
+                  .insertInto('alert_episodes')
+                  .values({ rule_id: rule.id, subject, state: 'open', opened_at: at, message })
+                  .onConflict((oc) => oc.columns(['rule_id', 'subject']).doNothing())
+                  .executeTakeFirst()
+              ).numInsertedOrUpdatedRows ?? 0,
+            ) > 0;
+        if (wrote)
+          await enqueue(
+            trx,
+            { text: `:rotating_light: ${message}`, alert: { state: 'open', rule: rule.id, kind: rule.kind, subject, message, at } },
+            now,
+            channels,
+          );
+        return wrote;
+      });
+      if (won) opened += 1;
     }
     for (const row of rows) {
       if (row.state !== 'open' || found.has(row.subject)) continue;
-      const r = await db
-        .updateTable('alert_episodes')
-        .set({ state: 'resolved', resolved_at: at })
-        .where('rule_id', '=', rule.id)
-        .where('subject', '=', row.subject)
-        .where('state', '=', 'open')
-        .executeTakeFirst();
-      if (!Number(r.numUpdatedRows)) continue;
-      resolved += 1;
-      const message = `Resolved: ${row.message}`;
-      await enqueue(
-        db,
-        { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } },
-        now,
-        channels,
-      );
+      const won = await db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('alert_episodes')
+          .set({ state: 'resolved', resolved_at: at })
+          .where('rule_id', '=', rule.id)
+          .where('subject', '=', row.subject)
+          .where('state', '=', 'open')
+          .executeTakeFirst();
+        if (!Number(r.numUpdatedRows)) return false;
+        const message = `Resolved: ${row.message}`;
+        await enqueue(
+          trx,
+          { text: `:white_check_mark: ${message}`, alert: { state: 'resolved', rule: rule.id, kind: rule.kind, subject: row.subject, message, at } },
+          now,
+          channels,
+        );
+        return true;
+      });
+      if (won) resolved += 1;
     }
   }
   return { opened, resolved };

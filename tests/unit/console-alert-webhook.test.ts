@@ -3,7 +3,8 @@
  * followed (a message only the redirect's target saw by GET is not delivered; a signed alert is
  * not re-posted wherever it points) and the message waits, with why, until the URL is corrected;
  * a slow receiver, while one instance works through a queue of messages to it, is not sent one of
- * them twice by another instance.
+ * them twice by another instance; and an alert whose message could not be stored is not marked
+ * open (it would then never be sent), so the next check opens and sends it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { addAlertRule, deliverAlerts, evaluateAlerts } from '../../engine/console/alerts';
+import { sql } from 'kysely';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 
 const dir = mkdtempSync(join(tmpdir(), 'loansites-alert-webhook-'));
@@ -86,4 +88,22 @@ describe('a slow alert webhook', () => {
     expect((await first) + (await second)).toBe(2);
     expect(seen).toEqual(['POST /slow', 'POST /slow']);
   }, 20_000);
+});
+
+describe('an alert whose message cannot be stored', () => {
+  it('is not left open unsent: the next check opens it and queues its message', async () => {
+    await db.deleteFrom('alert_deliveries').execute();
+    await db.deleteFrom('alert_episodes').execute();
+    await db.deleteFrom('alert_rules').execute();
+    await addAlertRule(db, { kind: 'no-sale', subject: '', threshold: 0, windowHours: 0, windowMinutes: 10 }, 'admin@example.com');
+    const NOW = new Date('2026-11-15T03:00:00.000Z');
+    const buyers = [{ id: 'always' } as unknown as Buyer];
+    // the store refuses the message (a full disk, a dropped connection…) once
+    await sql`create trigger refuse_alert_message before insert on alert_deliveries begin select raise(abort, 'disk full'); end`.execute(db);
+    await expect(evaluateAlerts(db, buyers, NOW)).rejects.toThrow(/disk full/);
+    await sql`drop trigger refuse_alert_message`.execute(db);
+    expect(await db.selectFrom('alert_episodes').selectAll().execute()).toEqual([]);
+    expect(await evaluateAlerts(db, buyers, new Date(NOW.getTime() + 60_000))).toEqual({ opened: 1, resolved: 0 });
+    expect(await db.selectFrom('alert_deliveries').select('status').execute()).toEqual([{ status: 'pending' }]);
+  });
 });
