@@ -61,6 +61,20 @@ export function validTimeZone(zone: string): boolean {
   }
 }
 
+/**
+ * A URL with a user name or password in it: fetch refuses to send to one (every call to the buyer
+ * would fail), and its error, which names the URL, would put the password in the sale's timeline.
+ */
+const withCredentials = (url: string): boolean => {
+  try {
+    const u = new URL(url);
+    return !!(u.username || u.password);
+  } catch {
+    return false;
+  }
+};
+const CREDENTIALS = 'must not carry a user name or password: requests to the buyer are signed with its secret (secretEnv)';
+
 /** The rules of a buyer document that its schema cannot say; pointers into the file. */
 export function checkBuyer(buyer: Buyer, knownBrands?: ReadonlySet<string>): { pointer: string; message: string }[] {
   const out: { pointer: string; message: string }[] = [];
@@ -68,8 +82,10 @@ export function checkBuyer(buyer: Buyer, knownBrands?: ReadonlySet<string>): { p
     if (!buyer.endpoints[need]) out.push({ pointer: '/endpoints', message: `a ${buyer.mode} buyer needs endpoints.${need}` });
   for (const [name, url] of Object.entries(buyer.endpoints))
     if (url && !isAllowedEndpoint(url)) out.push({ pointer: `/endpoints/${name}`, message: `${url} must use https (http only on 127.0.0.1 or localhost)` });
+    else if (url && withCredentials(url)) out.push({ pointer: `/endpoints/${name}`, message: CREDENTIALS });
   if (buyer.optOutUrl && !isAllowedEndpoint(buyer.optOutUrl))
     out.push({ pointer: '/optOutUrl', message: 'must use https (http only on 127.0.0.1 or localhost)' });
+  else if (buyer.optOutUrl && withCredentials(buyer.optOutUrl)) out.push({ pointer: '/optOutUrl', message: CREDENTIALS });
   if (buyer.schedule && !validTimeZone(buyer.schedule.timeZone))
     out.push({ pointer: '/schedule/timeZone', message: `"${buyer.schedule.timeZone}" is not an IANA time zone (e.g. America/Chicago)` });
   for (const key of ['amount', 'age'] as const) {

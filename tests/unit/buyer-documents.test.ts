@@ -43,6 +43,16 @@ describe('buyer documents', () => {
       /\/endpoints\/ping: http:\/\/a\.example\/p must use https/,
     ],
     [
+      'an endpoint with a password in it',
+      edit((b) => (b.endpoints = { ping: 'https://acme:hunter2@a.example/p', post: 'https://a.example/q' })),
+      /\/endpoints\/ping: must not carry a user name or password: requests to the buyer are signed with its secret/,
+    ],
+    [
+      'an opt-out URL with a user name in it',
+      edit((b) => (b.optOutUrl = 'https://acme@a.example/opt-out')),
+      /\/optOutUrl: must not carry a user name or password/,
+    ],
+    [
       'a time zone that does not exist',
       edit((b) => (b.schedule = { timeZone: 'America/Gotham' })),
       /\/schedule\/timeZone: "America\/Gotham" is not an IANA time zone/,
