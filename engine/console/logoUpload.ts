@@ -151,8 +151,21 @@ export function sanitiseSvg(text: string): { svg: string } | { problem: string }
     transformTags: { '*': (tagName, attribs) => ({ tagName, attribs: keptAttributes(attribs) }) },
     selfClosing: ['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'stop', 'use'],
   }).trim();
-  if (!/^<svg[\s>]/.test(svg) || !svg.endsWith('</svg>')) return { problem: 'this is not an SVG image (it must be one <svg> element)' };
-  return { svg };
+  if (!/^<svg[\s>]/.test(svg) || !svg.endsWith('</svg>') || !oneRoot(svg)) return { problem: 'this is not an SVG image (it must be one <svg> element)' };
+  // Served as image/svg+xml on its own, an <svg> without SVG's namespace is not drawn at all (a
+  // namespace other than SVG's was dropped above): the root always declares it.
+  return { svg: /^<svg[^>]*\sxmlns="/.test(svg) ? svg : svg.replace(/^<svg/, `<svg xmlns="${SVG_NAMESPACES.get('xmlns')}"`) };
+}
+
+/** Whether the first <svg> closes at the text's end: two elements side by side are no XML document, and no image. */
+function oneRoot(svg: string): boolean {
+  let depth = 0;
+  for (const m of svg.matchAll(/<(\/?)svg\b[^>]*?(\/?)>/g)) {
+    if (m[2]) continue;
+    depth += m[1] ? -1 : 1;
+    if (depth === 0) return m.index + m[0].length === svg.length;
+  }
+  return false;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -45,6 +45,12 @@ describe('sanitiseSvg', () => {
     ['a data: URL', SVG('<use href="data:image/svg+xml;base64,PHN2Zz48c2NyaXB0PmFsZXJ0KDEpPC9zY3JpcHQ+PC9zdmc+"/>'), /data:/i],
     ['another namespace declared as SVG', SVG('<rect width="1" height="1"/>', ' xmlns:h="http://www.w3.org/1999/xhtml"'), /xhtml/i],
   ];
+  it("gives the root SVG's namespace when the file declared none or another, so the served image draws", () => {
+    expect(clean('<svg viewBox="0 0 2 2"><rect width="1" height="1"/></svg>')).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 2 2">/);
+    expect(clean('<svg xmlns="http://example.org/not-svg"><rect width="1" height="1"/></svg>')).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg">/);
+    expect(clean(SVG(''))).toBe(SVG(''));
+  });
+
   for (const [what, svg, gone] of hostile)
     it(`stores nothing of ${what}`, () => {
       const out = clean(svg);
@@ -58,6 +64,12 @@ describe('sanitiseSvg', () => {
     });
     expect(sanitiseSvg('<html><body>hi</body></html>')).toEqual({ problem: expect.stringMatching(/not an SVG/) });
     expect(sanitiseSvg('<script>alert(1)</script>')).toEqual({ problem: expect.stringMatching(/not an SVG/) });
+    // two drawings side by side are no SVG document: served alone, the image would not show
+    expect(sanitiseSvg(`${SVG('<rect width="1" height="1"/>')}${SVG('<rect width="2" height="2"/>')}`)).toEqual({
+      problem: expect.stringMatching(/one <svg> element/),
+    });
+    // a drawing nested in another is one image
+    expect(clean(SVG(SVG('<rect width="1" height="1"/>')))).toMatch(/^<svg[^>]*><svg[^>]*><rect[^>]*\/><\/svg><\/svg>$/);
   });
 });
 
