@@ -95,19 +95,19 @@ export interface BuyerPing {
    */
   loanKind: 'general' | 'title';
   /**
-   * Requested amount in whole US dollars.
+   * Requested amount in whole dollars of the borrower's country (US, Canadian or Australian).
    */
   amount: number;
   /**
-   * ISO 3166-1 alpha-2 country of the borrower (US).
+   * ISO 3166-1 alpha-2 country of the borrower: US, CA or AU (the brand's country).
    */
   country: string;
   /**
-   * Two-letter state code in capitals.
+   * The state, province or territory code in capitals: two letters in the US and Canada ("TX", "ON"), two or three in Australia ("NSW", "WA").
    */
   state: string;
   /**
-   * The first three digits of the ZIP code.
+   * The first three characters of the ZIP or postal code: digits in the US and Australia ("787", "200"), a Canadian forward sortation area ("M5V").
    */
   zip3: string;
   /**
@@ -217,15 +217,27 @@ export interface BuyerPost {
    */
   loanKind: 'general' | 'title';
   /**
-   * Requested amount, whole US dollars.
+   * ISO 3166-1 alpha-2 country of the borrower (the brand's country).
+   */
+  country?: 'US' | 'CA' | 'AU';
+  /**
+   * Requested amount in whole dollars of `currency`.
    */
   amount: number;
   /**
-   * Five-digit ZIP code.
+   * The currency of `amount` and `monthlyIncome`: the country's.
+   */
+  currency?: 'USD' | 'CAD' | 'AUD';
+  /**
+   * The ZIP or postal code as the borrower's country writes it: five digits in the US, "M5V 2T6" in Canada, four digits in Australia.
    */
   zip: string;
   /**
-   * Two-letter state code in capitals.
+   * The state, province or territory code in capitals ("TX", "ON", "NSW"); the same as `state`, named for every country.
+   */
+  region?: string;
+  /**
+   * The state, province or territory code in capitals ("TX", "ON", "NSW"): kept for buyers that read it; `region` holds the same.
    */
   state: string;
   /**

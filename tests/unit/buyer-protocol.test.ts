@@ -35,3 +35,39 @@ describe('the buyer protocol schemas', () => {
       expect(names).not.toContain(personal);
   });
 });
+
+describe('what a buyer is sent matches the published schemas', () => {
+  const validator = (file: string) => new Ajv2020({ strict: false, allErrors: true }).compile(load(file));
+  const LEADS = {
+    'a US lead': { country: 'US', region: 'TX', state: 'tx', zip: '78701', currency: 'USD', city: 'Austin', phone: '5125550123' },
+    'a Canadian lead': { brand: 'weloans', country: 'CA', region: 'ON', state: 'on', zip: 'M5V 2T6', currency: 'CAD', city: 'Toronto', phone: '4165550123' },
+    'an Australian lead': {
+      brand: 'fastloansau',
+      country: 'AU',
+      region: 'NSW',
+      state: 'nsw',
+      zip: '2000',
+      currency: 'AUD',
+      city: 'Sydney',
+      phone: '0412345678',
+    },
+  } as const;
+
+  it.each(Object.entries(LEADS))('the ping and the post of %s are valid', async (_, place) => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { leadRow } = await import('../support/leadRow');
+    const { saleLeadOf } = await import('../../engine/sale/lead');
+    const { pingPayload } = await import('../../engine/sale/ping');
+    const { leadPayload } = await import('../../engine/sale/wire');
+    const row = { ...leadRow({ ...place, certificate_id: 'ct_4fJ2k9Qm0aB1cD2eF3gH4i' }), id: 'ld_mx36co60001852b0961f5d91c' };
+    const [ping, post] = [validator('buyer-ping.schema.json'), validator('buyer-post.schema.json')];
+    expect(ping(pingPayload(saleLeadOf(row), 'pg_abcdefghijklmnop')), JSON.stringify(ping.errors)).toBe(true);
+    expect(post(leadPayload(row)), JSON.stringify(post.errors)).toBe(true);
+  });
+
+  it("the post's example lead id is one a return can name", () => {
+    const postExample = load('buyer-post.schema.json').examples![0] as { id: string };
+    const ret = validator('buyer-return.schema.json');
+    expect(ret({ leadId: postExample.id, reason: 'fraud' }), JSON.stringify(ret.errors)).toBe(true);
+  });
+});
