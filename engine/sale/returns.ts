@@ -26,9 +26,11 @@ export function signedBy(
   const buyer = buyerOf(buyerId);
   const secret = buyer && secretOf(buyer);
   if (!buyer || !secret) return undefined;
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
-  const given = Buffer.from(signatureHeader);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? buyer : undefined;
+  // Hex is read in either case: many languages' hex encoders write capitals (.NET's Convert.ToHexString).
+  const hex = /^sha256=([0-9a-f]{64})$/i.exec(signatureHeader.trim())?.[1];
+  if (!hex) return undefined;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  return timingSafeEqual(expected, Buffer.from(hex, 'hex')) ? buyer : undefined;
 }
 
 export type ReturnResult = { ok: true; created: boolean; answer: BuyerReturnAnswer } | { ok: false; status: 404 | 409; reason: string };
