@@ -10,9 +10,10 @@ import { createHash, createHmac, createPublicKey, verify } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { deflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyringOf } from '../../engine/keys/sealing';
+import { keyringOf, sealBytes } from '../../engine/keys/sealing';
 import { canonicalJson } from '../../engine/leads/certificate/canonical';
 import {
   buildCertificate,
@@ -259,6 +260,27 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
     const { json } = await post(server.port, JSON.stringify(lead()), { path: '/api/leads' });
     const stored = await readCertificate(db, idOf(json.certificateUrl), new Date());
     expect(doc.keys[0]!.kid).toBe(stored!.signed.signature.kid);
+  });
+
+  it('answers 503, not an error, for a kept certificate sealed with a lead key the server no longer has, and 404 to a buyer it was not offered to', async () => {
+    const { json } = await post(server.port, JSON.stringify(lead('5125550166')), { path: '/api/leads' });
+    const certificateId = idOf(json.certificateUrl);
+    await expect.poll(() => buyer.pings.some((p) => p.certificateId === certificateId), { timeout: 20_000 }).toBe(true);
+    // as after a rotation whose old key was dropped before `npm run keys -- rotate` re-sealed it
+    const foreign = sealBytes(deflateRawSync(Buffer.from('{"certificate":{}}')), keyringOf([Buffer.alloc(32, 9)]));
+    await db.updateTable('lead_certificates').set({ sealed: foreign }).where('id', '=', certificateId).execute();
+    for (const path of ['/api/certificates/verify', '/api/certificates/claim', '/api/certificates/fetch']) {
+      const answer = await buyerPost(path, { certificateId, phoneSha256: sha('5125550166') });
+      expect(answer.status, path).toBe(503);
+      expect(answer.json.error, path).toMatch(/cannot be read right now/);
+    }
+    const page = await get(server.port, `/api/certificates/page?id=${certificateId}`);
+    expect(page.status).toBe(503);
+    expect(page.text).toContain('cannot be shown right now');
+    // who may ask is decided before anything is opened: another brand's page is still the 404
+    expect((await get(server.port, `/api/certificates/page?id=${certificateId}`, 'usbadcreditloans.localhost')).status).toBe(404);
+    await db.deleteFrom('sale_events').where('lead_id', '=', String(json.id)).execute();
+    expect((await buyerPost('/api/certificates/verify', { certificateId })).status).toBe(404);
   });
 
   it('forgets a certificate past its retention', async () => {

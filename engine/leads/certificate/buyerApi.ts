@@ -7,22 +7,39 @@
  * learn from us which leads exist, nor read the consent evidence of another buyer's lead.
  */
 import type { Store } from '../../store/db';
-import { claimCertificate, offeredTo } from '../../store/certificates';
-import { emailHash, keptUntil, phoneHash, readCertificate, sameHash, type StoredCertificate } from './issue';
+import { certificateRow, claimCertificate, offeredTo } from '../../store/certificates';
+import { emailHash, keptUntil, openStoredCertificate, phoneHash, sameHash, type StoredCertificate } from './issue';
 
 export interface ContactHashes {
   phoneSha256?: string | undefined;
   emailSha256?: string | undefined;
 }
 
-export type Refusal = { ok: false; status: 403 | 404; reason: string };
+export type Refusal = { ok: false; status: 403 | 404 | 503; reason: string };
 
 const unknown = (id: string, buyerId: string): Refusal => ({ ok: false, status: 404, reason: `No certificate ${id} of a lead offered to ${buyerId}` });
 
-/** The certificate when it is kept and its lead was offered to this buyer; undefined otherwise (one answer for every case). */
-async function buyersCertificate(db: Store, buyerId: string, id: string, now: Date): Promise<StoredCertificate | undefined> {
-  const stored = await readCertificate(db, id, now);
-  return stored && (await offeredTo(db, stored.signed.certificate.leadId, buyerId)) ? stored : undefined;
+const unreadable = (id: string): Refusal => ({
+  ok: false,
+  status: 503,
+  reason: `Certificate ${id} is kept but cannot be read right now; ask again later`,
+});
+
+/**
+ * The certificate when it is kept and its lead was offered to this buyer; undefined otherwise (one
+ * answer for every case). Who may read it is decided from the row before anything is opened; a
+ * certificate this server cannot open (sealed with a lead key it is no longer configured with) is
+ * 'unreadable': still kept, so neither a 404 (the buyer holds it) nor an error.
+ */
+async function buyersCertificate(db: Store, buyerId: string, id: string, now: Date): Promise<StoredCertificate | 'unreadable' | undefined> {
+  const row = await certificateRow(db, id, now);
+  if (!row || !(await offeredTo(db, row.lead_id, buyerId))) return undefined;
+  try {
+    return openStoredCertificate(row);
+  } catch (err) {
+    console.error(`[certificates] ${id} cannot be opened: ${(err as Error).message}`);
+    return 'unreadable';
+  }
 }
 
 /** Whether each hash given matches the lead's phone or email (null: not asked). */
@@ -35,6 +52,7 @@ async function contactMatches(db: Store, stored: StoredCertificate, asked: Conta
 export async function verifyForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
+  if (stored === 'unreadable') return unreadable(id);
   const matches = await contactMatches(db, stored, asked);
   return {
     ok: true as const,
@@ -55,6 +73,7 @@ export async function verifyForBuyer(db: Store, buyerId: string, id: string, ask
 export async function claimForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
+  if (stored === 'unreadable') return unreadable(id);
   const matches = await contactMatches(db, stored, asked);
   if (matches.phone === null && matches.email === null)
     return { ok: false as const, status: 403 as const, reason: 'Send phoneSha256 or emailSha256 of the lead you hold to claim its certificate' };
@@ -71,5 +90,6 @@ export async function claimForBuyer(db: Store, buyerId: string, id: string, aske
 export async function fetchForBuyer(db: Store, buyerId: string, id: string, now: Date) {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
+  if (stored === 'unreadable') return unreadable(id);
   return { ok: true as const, answer: { ...stored.signed, valid: stored.problem === undefined, expiresAt: stored.expiresAt } };
 }

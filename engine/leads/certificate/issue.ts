@@ -47,12 +47,16 @@ export interface StoredCertificate {
   problem: string | undefined;
 }
 
+/** A stored certificate row opened and checked; throws when it cannot be opened (sealed with a lead key this server is not configured with). */
+export function openStoredCertificate(row: LeadCertificatesTable): StoredCertificate {
+  const signed = JSON.parse(openCertificateJson(row.sealed)) as SignedCertificate;
+  return { signed, expiresAt: row.expires_at, problem: certificateProblem(signed) };
+}
+
 /** A kept certificate, opened and checked; undefined when there is none by that id (or it expired). */
 export async function readCertificate(db: Store, id: string, now: Date): Promise<StoredCertificate | undefined> {
   const row = await certificateRow(db, id, now);
-  if (!row) return undefined;
-  const signed = JSON.parse(openCertificateJson(row.sealed)) as SignedCertificate;
-  return { signed, expiresAt: row.expires_at, problem: certificateProblem(signed) };
+  return row ? openStoredCertificate(row) : undefined;
 }
 
 /** How a buyer hashes a phone: SHA-256 (hex) of its digits only, as the post carries it ("(512) 555-0123" → "5125550123"). */

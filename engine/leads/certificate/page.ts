@@ -74,3 +74,13 @@ export const noCertificate = (): PageAnswer => ({
     '<h1>Certificate not found</h1><p>There is no certificate at this address: check the link you were given.</p><p><a href="/">Back to the site</a></p>',
   ),
 });
+
+/** A certificate that is kept but cannot be opened right now (its lead key is not configured): not a 404, the link is right. */
+export const unreadableCertificate = (): PageAnswer => ({
+  status: 503,
+  headers: HEADERS,
+  body: page(
+    'Certificate unavailable',
+    '<h1>Certificate unavailable</h1><p>This certificate cannot be shown right now. Please try again later.</p><p><a href="/">Back to the site</a></p>',
+  ),
+});
