@@ -20,15 +20,23 @@ export const contactKeys = (): Buffer[] => [...leadKeyring().byId.values()].map(
  * The borrower's ticket to the sale's status: the lead id and a MAC of it under the lead key.
  * Unguessable without the key, the same on a retry of the same request, nothing to store.
  */
-export function saleToken(leadId: string): string {
-  return `${leadId}.${createHmac('sha256', leadKey()).update(`sale-status:${leadId}`).digest('base64url').slice(0, 32)}`;
-}
+const saleTokenUnder = (key: Buffer, leadId: string): string =>
+  `${leadId}.${createHmac('sha256', key).update(`sale-status:${leadId}`).digest('base64url').slice(0, 32)}`;
 
-/** The lead id of a genuine token, else undefined. */
+export const saleToken = (leadId: string): string => saleTokenUnder(leadKey(), leadId);
+
+/**
+ * The lead id of a genuine token, else undefined. A token made under any lead key still in the
+ * keyring is taken: a borrower whose page is polling while the servers restart on a rotated key
+ * keeps following the sale.
+ */
 export function leadOfSaleToken(token: string): string | undefined {
   const m = /^(ld_[a-z0-9]{6,40})\.([A-Za-z0-9_-]{32})$/.exec(token);
   if (!m) return undefined;
-  const expected = Buffer.from(saleToken(m[1]!));
   const given = Buffer.from(token);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? m[1] : undefined;
+  for (const key of leadKeyring().byId.values()) {
+    const expected = Buffer.from(saleTokenUnder(key, m[1]!));
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return m[1];
+  }
+  return undefined;
 }

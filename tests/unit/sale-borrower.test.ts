@@ -37,6 +37,25 @@ describe("the borrower's status token", () => {
   });
 });
 
+describe("the borrower's status token across a lead-key rotation", () => {
+  it('is still taken once the key it was made under is an older key of the ring, and not once that key is dropped', () => {
+    const saved = { ...process.env };
+    const [oldKey, newKey] = ['1'.repeat(64), '2'.repeat(64)];
+    try {
+      delete process.env.LEADS_ENCRYPTION_KEY;
+      process.env.LEADS_ENCRYPTION_KEYS = oldKey;
+      const t = saleToken('ld_abc123def456');
+      process.env.LEADS_ENCRYPTION_KEYS = `${newKey},${oldKey}`;
+      expect(leadOfSaleToken(t)).toBe('ld_abc123def456');
+      expect(saleToken('ld_abc123def456')).not.toBe(t);
+      process.env.LEADS_ENCRYPTION_KEYS = newKey;
+      expect(leadOfSaleToken(t)).toBeUndefined();
+    } finally {
+      process.env = saved;
+    }
+  });
+});
+
 describe('the status answer holds nothing personal and no unchecked redirect', () => {
   const sale = (over: Partial<LeadSalesTable>): LeadSalesTable => ({
     lead_id: 'ld_abc123def456',
