@@ -4,8 +4,8 @@
  * replace an existing key unless --force (traces sealed with the old key become unreadable).
  *
  * npm run keys -- rotate — re-seals every stored lead field and form trace with the current lead
- * key (the first of LEADS_ENCRYPTION_KEYS), so the older keys listed after it can be dropped
- * (engine/leads/rotation.ts).
+ * key (the first of LEADS_ENCRYPTION_KEYS), so the older keys listed after it can be dropped — except
+ * those that signed consent certificates still kept, which it names (engine/leads/rotation.ts).
  */
 import './check-node.cjs';
 import { relative } from 'node:path';
@@ -17,7 +17,7 @@ import {
   generateFormTraceKeyPair,
   writeFormTraceKeyPair,
 } from '../engine/keys/formTraceKeys';
-import { resealAll } from '../engine/leads/rotation';
+import { certificatesSignedByOlderKeys, olderKeysAdvice, resealAll } from '../engine/leads/rotation';
 import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
 
@@ -32,7 +32,7 @@ if (process.argv.includes('rotate')) {
       console.error(`keys: ${report.unopened.length} row(s) open with none of the configured keys and were left as they are:`);
       for (const line of report.unopened.slice(0, 20)) console.error(`  ${line}`);
       process.exitCode = 1;
-    } else console.log(`keys: nothing is sealed with another key now; the keys after the first in LEADS_ENCRYPTION_KEYS can be removed.`);
+    } else console.log(olderKeysAdvice(await certificatesSignedByOlderKeys(await getStore(), ring, new Date())));
   } catch (err) {
     console.error(`keys: ${(err as Error).message}`);
     process.exitCode = 1;

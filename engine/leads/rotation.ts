@@ -11,6 +11,8 @@
  */
 import type { Store } from '../store/db';
 import { isSealed, openBytes, openText, sealBytes, sealedKeyId, sealText, type LeadKeyring } from '../keys/sealing';
+import { openCertificateJson } from '../store/certificates';
+import { certificateKeyOf } from './certificate/keys';
 
 /** Why the configured keys cannot open the newest sealed rows, or undefined when they can (or nothing is stored). */
 export async function checkNewestSealed(db: Store, ring: LeadKeyring): Promise<string | undefined> {
@@ -96,4 +98,64 @@ export async function resealAll(db: Store, ring: LeadKeyring, batch = 200): Prom
     }
   }
   return report;
+}
+
+/** Kept certificates signed with an older lead key's certificate key: they verify only while that key stays listed. */
+export interface OlderSignatures {
+  /** the lead key's id (as in `v2.<id>.…`) */
+  leadKeyId: string;
+  certificates: number;
+  /** the latest expires_at among them: until when the key must stay listed */
+  keptUntil: string;
+}
+
+/**
+ * The certificates still kept that an older lead key signed (its certificate key, ./certificate/keys.ts),
+ * by key. Dropping such a key from LEADS_ENCRYPTION_KEYS unpublishes its certificate key, and every one
+ * of them then answers `valid: false` to the buyers who rely on it. Certificates no key opens are skipped
+ * (resealAll reports them).
+ */
+export async function certificatesSignedByOlderKeys(db: Store, ring: LeadKeyring, now: Date, batch = 500): Promise<OlderSignatures[]> {
+  const leadKeyOfKid = new Map([...ring.byId].map(([id, key]) => [certificateKeyOf(key).kid, id]));
+  const currentKid = certificateKeyOf(ring.current.key).kid;
+  const found = new Map<string, OlderSignatures>();
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('lead_certificates')
+      .select(['id', 'sealed', 'expires_at'])
+      .where('id', '>', after)
+      .where('expires_at', '>', now.toISOString())
+      .orderBy('id')
+      .limit(batch)
+      .execute();
+    if (!rows.length) break;
+    after = rows[rows.length - 1]!.id;
+    for (const row of rows) {
+      let kid: string;
+      try {
+        kid = (JSON.parse(openCertificateJson(row.sealed)) as { signature: { kid: string } }).signature.kid;
+      } catch {
+        continue;
+      }
+      if (kid === currentKid) continue;
+      const leadKeyId = leadKeyOfKid.get(kid) ?? `(certificate key ${kid}, no longer listed)`;
+      const seen = found.get(leadKeyId) ?? { leadKeyId, certificates: 0, keptUntil: row.expires_at };
+      seen.certificates += 1;
+      if (row.expires_at > seen.keptUntil) seen.keptUntil = row.expires_at;
+      found.set(leadKeyId, seen);
+    }
+  }
+  return [...found.values()];
+}
+
+/** What `npm run keys -- rotate` says may be done with the older keys once everything is re-sealed. */
+export function olderKeysAdvice(older: readonly OlderSignatures[]): string {
+  if (!older.length) return 'keys: nothing is sealed with another key now; the keys after the first in LEADS_ENCRYPTION_KEYS can be removed.';
+  const lines = older.map((o) => `  lead key ${o.leadKeyId}: ${o.certificates} consent certificate(s) signed with it, kept until ${o.keptUntil.slice(0, 10)}`);
+  return [
+    'keys: nothing is sealed with another key now, but consent certificates issued before the rotation verify only while the key that signed them is listed:',
+    ...lines,
+    'keys: keep those keys after the first in LEADS_ENCRYPTION_KEYS until then; removed, buyers verifying those certificates get "valid": false.',
+  ].join('\n');
 }

@@ -329,6 +329,19 @@ describe('a lead-key rotation and stored certificates', () => {
       const stored = await readCertificate(db, f.id, new Date(f.receivedAt.getTime() + 1000));
       expect(stored?.problem).toBeUndefined();
       expect(stored?.signed.signature.kid).toBe(certificateKeys(keyringOf([Buffer.from(oldKey, 'hex')])).current.kid);
+
+      // nothing is sealed with the old key now, but it signed a kept certificate: the rotation says to keep it listed
+      const { certificatesSignedByOlderKeys, olderKeysAdvice } = await import('../../engine/leads/rotation');
+      const oldId = keyringOf([Buffer.from(oldKey, 'hex')]).current.id;
+      const older = await certificatesSignedByOlderKeys(db, ring, new Date(f.receivedAt.getTime() + 1000));
+      expect(older).toEqual([{ leadKeyId: oldId, certificates: 1, keptUntil: keptUntil(f.receivedAt).toISOString() }]);
+      expect(olderKeysAdvice(older)).toContain(
+        `lead key ${oldId}: 1 consent certificate(s) signed with it, kept until ${keptUntil(f.receivedAt).toISOString().slice(0, 10)}`,
+      );
+      expect(olderKeysAdvice(older)).not.toMatch(/can be removed/);
+      // past its retention it no longer holds the key back
+      expect(await certificatesSignedByOlderKeys(db, ring, new Date(f.receivedAt.getTime() + 1827 * 24 * 3600_000))).toEqual([]);
+      expect(olderKeysAdvice([])).toMatch(/can be removed/);
     } finally {
       process.env = saved;
       await db.destroy();
