@@ -130,7 +130,11 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
     });
     if (post && res.status >= 300 && res.status < 400) {
       await res.body?.cancel().catch(() => undefined);
-      return { kind: 'retry', error: `HTTP ${res.status}: the destination redirects (not followed); set its URL to where it points` };
+      const location = res.headers.get('location');
+      return {
+        kind: 'retry',
+        error: `HTTP ${res.status} (a redirect, not followed${location !== null ? `: ${buyerReason(location)}` : ''}); set the destination's URL to where it points`,
+      };
     }
     const kind = answerKind(res.status);
     if (kind === 'delivered') {

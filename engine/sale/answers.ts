@@ -47,7 +47,10 @@ const refusesForCertain = (status: number) => status >= 400 && status < 500 && s
 function parse(raw: RawAnswer): { value: unknown } | Refusal {
   if ('error' in raw) return raw.notSent ? refuse(raw.error) : unknown(raw.error);
   if (raw.truncated || raw.text.length > MAX_ANSWER_BYTES) return unknown(`answer body over ${MAX_ANSWER_BYTES} bytes`);
-  if (raw.status !== 200) return refusesForCertain(raw.status) ? refuse(`HTTP ${raw.status}`) : unknown(`HTTP ${raw.status}`);
+  if (raw.status !== 200)
+    return refusesForCertain(raw.status)
+      ? refuse(`HTTP ${raw.status}`)
+      : unknown(`HTTP ${raw.status}${raw.status >= 300 && raw.status < 400 ? ' (a redirect, not followed)' : ''}`);
   let value: unknown;
   try {
     value = JSON.parse(raw.text) as unknown;

@@ -45,7 +45,8 @@ export async function sendSigned(
   try {
     const res = await (opts.fetcher ?? fetch)(url, {
       method: 'POST',
-      redirect: 'error',
+      // never followed (the lead goes to the declared endpoint only); its 3xx is read as an answer that does not decide
+      redirect: 'manual',
       headers: {
         'Content-Type': 'application/json',
         'X-Loansites-Signature': signature(opts.secret, text),
