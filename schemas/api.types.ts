@@ -9,7 +9,7 @@ export interface BuyerBid {
    */
   bid: boolean;
   /**
-   * The bid in US dollars, in whole cents (42.5 or 42.50, not 10.005): the sale is recorded in cents, exactly at this price. Needed with bid: true unless the buyer has a fixed price, which is then the price.
+   * The bid in the lead's currency (US, Canadian or Australian dollars, as the ping's country), in whole cents (42.5 or 42.50, not 10.005): the sale is recorded in cents, exactly at this price. Needed with bid: true unless the buyer has a fixed price, which is then the price.
    */
   price?: number;
   /**
@@ -163,7 +163,7 @@ export interface BuyerPostAnswer {
    */
   accepted: boolean;
   /**
-   * direct-post: the price paid in US dollars, in whole cents (42.5 or 42.50, not 12.345): the sale is recorded in cents, exactly at this price. After a bid, or for a buyer with a fixed price, it is not read, whatever it holds: the bid's or the fixed price holds.
+   * direct-post: the price paid in the lead's currency (the post's currency), in whole cents (42.5 or 42.50, not 12.345): the sale is recorded in cents, exactly at this price. After a bid, or for a buyer with a fixed price, it is not read, whatever it holds: the bid's or the fixed price holds.
    */
   price?: number;
   /**
@@ -197,7 +197,7 @@ export interface BuyerPost {
    */
   bidId?: string;
   /**
-   * The price the lead is sold at if you accept, in US dollars and whole cents, exactly as the sale is recorded: the winning bid's, or the buyer's fixed price. Absent for a direct-post buyer without a fixed price (its answer names the price).
+   * The price the lead is sold at if you accept, in `currency` and whole cents, exactly as the sale is recorded: the winning bid's, or the buyer's fixed price. Absent for a direct-post buyer without a fixed price (its answer names the price).
    */
   price?: number;
   /**
@@ -478,7 +478,7 @@ export interface BuyerReturnAnswer {
    */
   reason: string;
   /**
-   * The price of the sale, in dollars, that is not charged to you.
+   * The price of the sale, in the lead's currency, that is not charged to you.
    */
   refundedPrice: number;
   /**

@@ -288,11 +288,11 @@ export interface Caps {
  */
 export interface Price {
   /**
-   * The fixed price in US dollars; a bid's price is then ignored.
+   * The fixed price, in each lead's currency (US, Canadian or Australian dollars); a bid's price is then ignored.
    */
   fixed?: number;
   /**
-   * The operator's floor in US dollars: lower bids are not posted to.
+   * The operator's floor, in each lead's currency: lower bids are not posted to.
    */
   floor?: number;
 }
