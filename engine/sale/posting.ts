@@ -24,30 +24,35 @@ const CONFIRM_PAUSE_MS = 500;
 const CONFIRM_MIN_MS = 1_000;
 const newPingId = () => `pg_${randomBytes(12).toString('base64url')}`;
 
-/** Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping. */
+/**
+ * Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping.
+ * Each ping's row is written before it goes out ('sending', settled with the answer): the ping
+ * offers the lead, and a buyer that verifies the certificate it names before bidding — as the
+ * protocol asks — must find the lead offered to it.
+ */
 export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[], duplicate: boolean, deps: SaleDeps, now: () => Date): Promise<Bid[]> {
+  const pingIds = buyers.map(() => newPingId());
+  const eventIds = await addEvents(
+    db,
+    buyers.map((b, i) => ({ lead_id: lead.id, at: now().toISOString(), buyer_id: b.id, step: 'ping', outcome: 'sending', detail: pingIds[i]! })),
+  );
   const answers = await Promise.all(
-    buyers.map(async (b) => {
-      const pingId = newPingId();
+    buyers.map(async (b, i) => {
+      const pingId = pingIds[i]!;
       const secret = deps.secretOf(b)!;
       const sent = await sendSigned(b.endpoints.ping!, pingPayload(lead, pingId, duplicate), {
         secret,
         timeoutMs: b.timeouts?.pingMs ?? DEFAULT_PING_MS,
         ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
       });
-      return { b, pingId, sent, outcome: readBid(sent.answer, b) };
+      return { b, pingId, eventId: eventIds[i]!, sent, outcome: readBid(sent.answer, b) };
     }),
   );
   const bids: Bid[] = [];
-  const events: NewEvent[] = [];
-  for (const { b, pingId, sent, outcome } of answers) {
+  for (const { b, pingId, eventId, sent, outcome } of answers) {
     const floor = b.price?.floor ?? 0;
     const under = outcome.ok && outcome.price < floor;
-    events.push({
-      lead_id: lead.id,
-      at: now().toISOString(),
-      buyer_id: b.id,
-      step: 'ping',
+    await settleEvent(db, eventId, {
       outcome: outcome.ok && !under ? 'bid' : 'no-bid',
       latency_ms: sent.latencyMs,
       price_cents: outcome.ok ? cents(outcome.price) : null,
@@ -55,7 +60,6 @@ export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[
     });
     if (outcome.ok) bids.push({ buyer: b, price: outcome.price, pingId, latencyMs: sent.latencyMs, ...(outcome.bidId ? { bidId: outcome.bidId } : {}) });
   }
-  await addEvents(db, events);
   return bids;
 }
 

@@ -201,12 +201,12 @@ export async function addEvent(db: Store, e: NewEvent): Promise<string> {
   return id;
 }
 
-export async function addEvents(db: Store, events: readonly NewEvent[]): Promise<void> {
-  if (!events.length) return;
-  await db
-    .insertInto('sale_events')
-    .values(events.map((e) => ({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) })))
-    .execute();
+/** Adds the events in one insert; their ids, in the same order. */
+export async function addEvents(db: Store, events: readonly NewEvent[]): Promise<string[]> {
+  if (!events.length) return [];
+  const rows = events.map((e) => ({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) }));
+  await db.insertInto('sale_events').values(rows).execute();
+  return rows.map((r) => r.id);
 }
 
 export async function settleEvent(

@@ -31,6 +31,8 @@ export interface StandInBuyer {
   holdPosts: boolean;
   /** posts that got past the hold (held ones count once released) */
   released: number;
+  /** run on each ping before it is answered (a buyer that checks the lead's certificate before bidding) */
+  beforeBid?: ((ping: Record<string, unknown>) => Promise<void>) | undefined;
   document(extra?: Record<string, unknown>): Record<string, unknown>;
   /** the headers of a request this buyer signs to our buyer API (returns, certificates): its id and the HMAC of the raw body */
   signed(body: string): Record<string, string>;
@@ -86,6 +88,7 @@ export async function startStandInBuyer(
     const body = JSON.parse(text) as Record<string, unknown>;
     if (req.url === '/ping') {
       if (!buyer.quiet) buyer.pings.push(body);
+      await buyer.beforeBid?.(body);
       const b = buyer.ping;
       if (b === 'hang') return;
       if (b === 'error') return json(res, 500, 'oops');

@@ -95,6 +95,20 @@ describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offere
     expect((fetched.json.certificate as { id: string }).id).toBe(certificateId);
   }, 60_000);
 
+  it('lets a pinged buyer verify the certificate before it bids, as the protocol asks', async () => {
+    const during: { status: number; json: Record<string, unknown> }[] = [];
+    offered.beforeBid = async (ping) => {
+      const { status, json } = await ask(offered, 'verify', { certificateId: ping.certificateId, phoneSha256: sha('5125550143') });
+      during.push({ status, json });
+    };
+    try {
+      const { certificateId } = await offeredLead('5125550143');
+      expect(during).toEqual([{ status: 200, json: expect.objectContaining({ certificateId, valid: true, phoneMatches: true }) as unknown }]);
+    } finally {
+      offered.beforeBid = undefined;
+    }
+  }, 60_000);
+
   it('answers a buyer the lead was never offered to exactly as for an id never issued, and stores no claim for it', async () => {
     const { certificateId } = await offeredLead('5125550142');
     const madeUp = `ct_${'Q'.repeat(22)}`;
