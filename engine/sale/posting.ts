@@ -24,6 +24,31 @@ const CONFIRM_PAUSE_MS = 500;
 const CONFIRM_MIN_MS = 1_000;
 const newPingId = () => `pg_${randomBytes(12).toString('base64url')}`;
 
+/** The most a timeline row's detail keeps (engine/store/sales.ts). */
+const DETAIL_CHARS = 500;
+
+/**
+ * What a post's 'sending' row keeps of its offer until the answer settles it: the ping id, and
+ * the buyer's bid id when it gave one, so that a post resumed after a restart repeats the very
+ * body that went out (a buyer may hold its Idempotency-Key to the body it first saw).
+ */
+export function sendingDetail(offer: Pick<Offer, 'pingId' | 'bidId'>): string {
+  if (offer.bidId === undefined) return offer.pingId ?? '';
+  const both = JSON.stringify({ pingId: offer.pingId, bidId: offer.bidId });
+  return both.length <= DETAIL_CHARS ? both : (offer.pingId ?? '');
+}
+
+/** The ping and bid ids a 'sending' row kept (sendingDetail; older rows hold the ping id alone). */
+export function offerOfSending(detail: string): Pick<Offer, 'pingId' | 'bidId'> {
+  if (!detail.startsWith('{')) return detail ? { pingId: detail } : {};
+  try {
+    const o = JSON.parse(detail) as { pingId?: unknown; bidId?: unknown };
+    return { ...(typeof o.pingId === 'string' ? { pingId: o.pingId } : {}), ...(typeof o.bidId === 'string' ? { bidId: o.bidId } : {}) };
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping.
  * Each ping's row is written before it goes out ('sending', settled with the answer): the ping
@@ -77,7 +102,7 @@ export async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
     step: 'post',
     outcome: 'sending',
     price_cents: offer.price === undefined ? null : cents(offer.price),
-    detail: offer.pingId ?? '',
+    detail: sendingDetail(offer),
   };
   let eventId: string;
   if (b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined) {

@@ -43,7 +43,7 @@ import { eligibility, type SaleLead } from './eligibility';
 import { qualityOf, saleLeadOf, screeningDecision } from './lead';
 import { addScreeningCodes, screeningOf } from '../store/screening';
 import { optOutHashes } from './optOut';
-import { CONFIRM_ASKS, DEFAULT_POST_MS, pingAll, post, sendPost } from './posting';
+import { CONFIRM_ASKS, DEFAULT_POST_MS, offerOfSending, pingAll, post, sendPost } from './posting';
 import { recordDecision, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
 import { localTime } from './schedule';
 
@@ -149,7 +149,8 @@ async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResu
         }),
       };
     }
-    const offer: Offer = { buyer: b, ...(e.price_cents !== null ? { price: e.price_cents / 100 } : {}), ...(e.detail ? { pingId: e.detail } : {}) };
+    // the body that went out, bid id included: the buyer may hold its Idempotency-Key to it
+    const offer: Offer = { buyer: b, ...(e.price_cents !== null ? { price: e.price_cents / 100 } : {}), ...offerOfSending(e.detail) };
     const r = await sendPost(sale, offer, e.id, secret, b.timeouts?.postMs ?? DEFAULT_POST_MS, CONFIRM_ASKS - 1);
     if (typeof r === 'object' && 'unconfirmed' in r)
       return {

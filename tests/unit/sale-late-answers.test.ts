@@ -235,6 +235,21 @@ describe('in a sale resumed after its worker was killed mid-post', () => {
     expect(first.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
     expect(next.posts).toHaveLength(0);
   }, 60_000);
+
+  it('the post asked again is the very body that went out, its bid id included', async () => {
+    const first = await buyer('first-same-body', { ping: { bid: 30 }, post: 'hang' });
+    const buyers = documents(first.document(timed));
+    const leadId = await storeLead();
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false;
+    await expect.poll(() => first.released).toBe(1);
+    first.post = 'accept';
+
+    expect(await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }))).toMatchObject({ status: 'sold', buyerId: first.id });
+    expect(first.posts).toHaveLength(2);
+    expect(first.posts[0]!.body).toMatchObject({ bidId: 'first-same-body-bid', price: 30 });
+    expect(first.posts[1]!.body).toEqual(first.posts[0]!.body);
+  }, 60_000);
 });
 
 it("the console's buyer record counts a post never confirmed as a failed post, and alerts on a buyer that never confirms", () => {
