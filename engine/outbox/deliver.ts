@@ -138,7 +138,8 @@ async function send(req: OutboxRequest, fetcher: typeof fetch): Promise<Outcome>
     }
     const kind = answerKind(res.status);
     if (kind === 'delivered') {
-      await res.arrayBuffer().catch(() => undefined);
+      // the status is the answer: what follows is read no further than a refusal's reason, never into memory whole
+      await bodyStart(res).catch(() => undefined);
       return { kind };
     }
     if (kind === 'retry') {
