@@ -51,15 +51,18 @@ function parse(raw: RawAnswer): { value: unknown } | Refusal {
     return refusesForCertain(raw.status)
       ? refuse(`HTTP ${raw.status}`)
       : unknown(`HTTP ${raw.status}${raw.status >= 300 && raw.status < 400 ? ' (a redirect, not followed)' : ''}`);
+  // A byte order mark before the JSON is ignored, as RFC 8259 lets a reader do: some servers'
+  // encoders write one, and the decision after it is as clear as without it.
+  const text = raw.text.startsWith('\uFEFF') ? raw.text.slice(1) : raw.text;
   let value: unknown;
   try {
-    value = JSON.parse(raw.text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     return unknown('answer is not JSON');
   }
   // {"accepted":false,"accepted":true}: JSON.parse keeps the last, the buyer's own reader may
   // have meant the first; what the buyer decided cannot be told from it
-  const shape = jsonShapeProblem(raw.text);
+  const shape = jsonShapeProblem(text);
   if (shape) return unknown(shape.problem === 'repeated' ? `answer gives the key at ${shape.at} twice` : `answer nests deeper than ${MAX_JSON_DEPTH} levels`);
   return { value };
 }

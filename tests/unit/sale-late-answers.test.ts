@@ -63,6 +63,8 @@ describe('which answers to a post tell what the buyer decided', () => {
   it.each<[string, 'sold' | 'refused' | 'unknown', RawAnswer]>([
     ['accepted', 'sold', status(200, '{"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/a"}')],
     ['refused', 'refused', status(200, '{"accepted":false}')],
+    ['accepted, after a byte order mark', 'sold', status(200, '\uFEFF{"accepted":true,"price":9,"redirectUrl":"https://offers.acme.example/a"}')],
+    ['a byte order mark alone', 'unknown', status(200, '\uFEFF')],
     ['a 400', 'refused', status(400)],
     ['a 404', 'refused', status(404)],
     ['an accept we refuse (no redirect)', 'refused', status(200, '{"accepted":true,"price":9}')],
