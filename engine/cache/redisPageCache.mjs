@@ -212,6 +212,9 @@ function withLifetime(entry) {
   return { ...entry, value: rest, cacheControl };
 }
 
+/** How long a read or a write waits for the deletions owed under its page before it goes without Redis (a miss; not stored). */
+const SETTLE_WAIT_MS = 500;
+
 /**
  * One process's page cache. Exported for the tests, which make two (two "instances") in one process.
  * @param {{ serverDistDir?: string, redisUrl?: string, localCopy?: string, keyPrefix?: string }} ctx
@@ -229,6 +232,70 @@ export function createPageCache(ctx) {
   /** Reads from Redis, giving back the entry's lifetime where set() stored it. @param {string} key @param {any} getCtx */
   const read = async (key, getCtx) => withLifetime(await handler.get(key, getCtx));
   const reachable = redisReachability(client);
+
+  /** Deletes from Redis every page whose internal path is `path` or under it; the count deleted. @param {string} path */
+  const removeUnder = async (path) => {
+    let dropped = 0;
+    for (const pattern of [`${keyPrefix}*${path}`, `${keyPrefix}*${path}/*`]) {
+      /** @type {string[]} */
+      let batch = [];
+      for await (const found of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+        batch.push(...[found].flat());
+        if (batch.length >= 500) {
+          dropped += await client.unlink(batch);
+          batch = [];
+        }
+      }
+      if (batch.length) dropped += await client.unlink(batch);
+    }
+    return dropped;
+  };
+
+  // Pages this process was asked to delete (a brand's document changed) while Redis did not
+  // answer. Redis may come back still holding them — a network cut or a failover keeps its data —
+  // and every instance would then serve the brand as it was before the change, for the pages'
+  // whole lifetime. So the deletion is owed: made as soon as Redis is back, and until it is made
+  // none of those pages is read from Redis or stored there. path → the number of the request
+  // that failed, so that one failing while another run was under way is made again.
+  /** @type {Map<string, number>} */
+  const owed = new Map();
+  let asked = 0;
+  /** @type {Promise<void> | undefined} */
+  let settling;
+  let complained = false;
+  /** @param {string} key */
+  const isOwed = (key) => [...owed.keys()].some((path) => key.endsWith(path) || key.includes(`${path}/`));
+  /** Makes the owed deletions, one run at a time; what fails stays owed (tried again at the next read, or the next reconnection). */
+  const settle = () =>
+    (settling ??= (async () => {
+      try {
+        for (const [path, n] of [...owed]) {
+          if (!client.isReady) return;
+          const dropped = await removeUnder(path);
+          if (owed.get(path) === n) owed.delete(path);
+          console.log(`[page-cache] Redis is back: ${dropped} page(s) under ${path} deleted, as asked while it was unreachable`);
+        }
+        complained = false;
+      } catch (err) {
+        // said once until a run succeeds: every read tries again
+        if (!complained)
+          console.error(`[page-cache] pages owed a deletion are still not deleted (tried again at each read): ${/** @type {Error} */ (err).message}`);
+        complained = true;
+      }
+    })().finally(() => (settling = undefined)));
+  /** Whether `key` may be read from or stored in Redis: not while a deletion owed under it is not made (waited for briefly). @param {string} key */
+  const settled = async (key) => {
+    if (!owed.size || !isOwed(key)) return true;
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    await Promise.race([settle(), new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_WAIT_MS)))]);
+    clearTimeout(timer);
+    return !isOwed(key);
+  };
+  client.on('ready', () => {
+    if (owed.size) void settle();
+  });
+
   console.log(`[page-cache] Redis page cache (database ${database}, prefix ${keyPrefix}, local copy ${mode})`);
   return {
     /** @param {string} key @param {any} getCtx */
@@ -236,6 +303,7 @@ export function createPageCache(ctx) {
       // Redis unreachable (down at start, or lost): a miss at once, so Next renders the page,
       // instead of the library's wait of up to 30 s for a connection on every request.
       if (!(await reachable())) return null;
+      if (!(await settled(key))) return null;
       if (!local || getCtx?.kind !== 'PAGES') return read(key, getCtx);
       const hit = local.get(key);
       if (hit) return hit;
@@ -249,6 +317,7 @@ export function createPageCache(ctx) {
       local?.drop(key);
       const current = renderIsCurrent(key);
       if (!(await reachable())) return; // not stored: the next request renders it again
+      if (!(await settled(key))) return; // the deletion owed under it would take it away
       // a page made from a brand document or content that changed meanwhile (./brandRenders.mjs):
       // not shared, and no instance is served what Redis holds for it
       if (!current) return void (await client.unlink(keyPrefix + key).catch(() => 0));
@@ -264,24 +333,24 @@ export function createPageCache(ctx) {
     /**
      * Deletes from Redis every page whose internal path is `path` or under it (a brand's
      * /_brand/{id}: its document changed), for every instance (each local copy hears the deletions);
-     * the count deleted.
+     * the count deleted. With Redis unreachable, or failing, the deletion is owed (see `owed`).
      * @param {string} path
      */
     async dropUnder(path) {
-      if (!(await reachable())) return 0;
-      let dropped = 0;
-      for (const pattern of [`${keyPrefix}*${path}`, `${keyPrefix}*${path}/*`]) {
-        /** @type {string[]} */
-        let batch = [];
-        for await (const found of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-          batch.push(...[found].flat());
-          if (batch.length >= 500) {
-            dropped += await client.unlink(batch);
-            batch = [];
-          }
-        }
-        if (batch.length) dropped += await client.unlink(batch);
+      const n = ++asked;
+      if (!(await reachable())) {
+        owed.set(path, n); // made when Redis is back
+        return 0;
       }
+      let dropped;
+      try {
+        dropped = await removeUnder(path);
+      } catch (err) {
+        owed.set(path, n);
+        throw err;
+      }
+      // what was owed before this deletion began is made by it
+      if ((owed.get(path) ?? n) < n) owed.delete(path);
       return dropped;
     },
     /** the handler, for tests that check what it keeps */
