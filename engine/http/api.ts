@@ -13,6 +13,7 @@ import { getCatalog, type LoadedBrand } from '../site/catalog';
 import { brandOfHost, requestHost } from '../site/hosts';
 import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
+import { storeUnavailable } from '../store/unavailable';
 import { jsonShapeProblem, MAX_JSON_DEPTH } from './jsonKeys';
 import { sendBuffer } from './slowClients.mjs';
 
@@ -186,7 +187,14 @@ function brandTag(req: IncomingMessage): { brand?: string } {
 export type ApiAnswer =
   { status: number; body?: unknown; headers?: Record<string, string> } | { status: number; bytes: Buffer; headers: Record<string, string> };
 
-/** Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack trace. Anything else is a 500, and reported (engine/errors/report.ts). */
+/** The answer's reason while the store cannot be reached (503). */
+export const STORE_UNAVAILABLE = 'The service is briefly unavailable; please try again in a moment';
+
+/**
+ * Runs a route's work and turns an ApiError (or anything else) into a JSON answer; never a stack
+ * trace. The store unreachable for a moment is a 503 with Retry-After (engine/store/unavailable.ts);
+ * anything else is a 500, and reported (engine/errors/report.ts).
+ */
 export async function handleApi(req: IncomingMessage, res: ServerResponse, work: () => Promise<ApiAnswer>): Promise<void> {
   let answer: ApiAnswer;
   try {
@@ -194,6 +202,11 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, work:
   } catch (err) {
     if (err instanceof ApiError) {
       answer = { status: err.status, body: { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) }, headers: err.headers };
+    } else if (storeUnavailable(err)) {
+      // The store is down or restarting (one line, not a stack per request for as long as it lasts):
+      // the same request succeeds in a moment, and the client, a proxy or a monitor is told so.
+      console.error(`[api] ${req.method} ${req.url}: the store is unavailable (${(err as Error).message}); answered 503`);
+      answer = { status: 503, body: { error: STORE_UNAVAILABLE }, headers: { 'Retry-After': '5' } };
     } else {
       console.error('[api]', req.method, req.url, err);
       reportServerError(err, { kind: 'api', url: req.url ?? '', method: req.method ?? '', ...brandTag(req) });

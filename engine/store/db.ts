@@ -116,6 +116,10 @@ export function openStore(options: StoreOptions = {}): Store {
       const created = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
       // An idle client's error (server restart) must not crash the process; the pool replaces it.
       created.on('error', (err) => console.error('[store] idle PostgreSQL client:', err.message));
+      // Nor a checked-out one's: pg emits 'error' on a client whose connection ends under it (the
+      // server stopping, restarting or failing over), and the pool listens only while the client
+      // is idle. The query it was running is rejected with the same error, which its caller handles.
+      created.on('connect', (client) => client.on('error', () => undefined));
       return created;
     };
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
