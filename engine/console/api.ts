@@ -8,6 +8,7 @@
 import loginSchema from '../../schemas/api/console-login.schema.json' with { type: 'json' };
 import funnelSchema from '../../schemas/api/console-funnel-query.schema.json' with { type: 'json' };
 import type { ConsoleFunnelQuery, ConsoleLogin } from '../../schemas/api.types';
+import { sql } from 'kysely';
 import { truncateIp, validatorFor } from '../http/api';
 import type { Store } from '../store/db';
 import {
@@ -26,7 +27,17 @@ import {
 import { toProblems } from '../validate/problems';
 import { breakdown, funnel } from '../traffic/funnelQuery';
 import { csrfToken, csrfValid } from './csrf';
-import { ACCOUNT_LOGIN_RULES, afterAttempt, KNOWN_NETWORK_MS, LOGIN_RULES, loginAllowed, NETWORK_LOGIN_RULES, type AttemptRecord } from './loginLimit';
+import {
+  ACCOUNT_LOGIN_RULES,
+  afterAttempt,
+  KNOWN_NETWORK_MS,
+  LOGIN_RULES,
+  loginAllowed,
+  NETWORK_LOGIN_RULES,
+  NO_ATTEMPTS,
+  type AttemptRecord,
+} from './loginLimit';
+import { isPostgresStore } from '../store/trafficPartitions';
 import { HashingBusy, timeOfAVerification, verifyPassword } from './passwords';
 import { isRole, may, type Permission } from './roles';
 import { totpRequired } from './totp';
@@ -125,29 +136,96 @@ export async function lockedAnswer(db: Store, keys: AttemptKeys, now: Date): Pro
 }
 
 /**
- * Records one attempt (a password, or a second-factor code) on every record; whether it locked
- * one. A success clears the pair's failures and marks the network known to the account, unless
- * `complete` is false — a right password with the code still to come, so re-entering the
- * password cannot reset the count of wrong codes. The network's and the account-wide failures
- * are never cleared by a success (or one valid account would reset them at will).
+ * An account's attempt records are read and written by one sign-in at a time, whichever instance
+ * it is on (PostgreSQL: transaction-level advisory locks on the account, then on the network —
+ * always in that order; SQLite: one writer, and the store's one connection runs one transaction at
+ * a time). Unserialised, parallel attempts read the same record and each wrote it back with one
+ * failure more: a burst was counted as a few failures. A sign-in waits for the locks at most
+ * LOCK_WAIT_MS (then it is answered busy), so a flood of them cannot hold the store's connections.
  */
-export async function recordAttempt(db: Store, keys: AttemptKeys, success: boolean, now: Date, complete = true): Promise<boolean> {
+function withAttempts<T>(db: Store, keys: AttemptKeys, work: (trx: Store) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    if (isPostgresStore(db)) {
+      await sql`select set_config('lock_timeout', ${String(LOCK_WAIT_MS)}, true)`.execute(trx);
+      for (const key of [keys.account, keys.network]) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sign-in ${key}`}))`.execute(trx);
+    }
+    return work(trx);
+  });
+}
+
+const LOCK_WAIT_MS = 3000;
+
+/** The answer to a sign-in that waited too long for the records of its account (lock_not_available). */
+export function busyAnswer(err: unknown): ConsoleAnswer | undefined {
+  if ((err as { code?: unknown })?.code !== '55P03') return undefined;
+  return refuse(503, 'Too many sign-ins are being checked at once; try again in a moment', undefined, { 'Retry-After': '2' });
+}
+
+/** An attempt counted in advance (reserveAttempt): each record as it was, and as the attempt left it. */
+export interface Reservation {
+  locked: boolean;
+  records: { key: string; before: AttemptRecord; after: AttemptRecord }[];
+}
+
+/**
+ * Counts an attempt (a password, or a second-factor code) as a failure on every record before it
+ * is checked, in one step with the check that none is locked: parallel attempts, on one instance
+ * or several, each see the ones before them, so no more are ever checked than the rules allow
+ * (checked first and counted after, a burst was all checked before the first was counted). The
+ * 429 answer when locked, else the reservation to settle once the answer is known.
+ */
+export async function reserveAttempt(db: Store, keys: AttemptKeys, now: Date): Promise<{ blocked: ConsoleAnswer } | { reservation: Reservation }> {
   const t = now.getTime();
-  const records: [string, typeof LOGIN_RULES, boolean][] = [
-    [keys.pair, LOGIN_RULES, complete],
-    [keys.account, ACCOUNT_LOGIN_RULES, false],
-    [keys.network, NETWORK_LOGIN_RULES, false],
-  ];
-  let locked = false;
-  await Promise.all(
-    records.map(async ([key, rules, clear]) => {
-      const next = afterAttempt(await loadAttempts(db, key), success, t, rules, clear);
-      locked ||= next.locked;
-      await saveAttempts(db, key, next.rec);
-    }),
-  );
-  if (success && complete) await saveAttempts(db, keys.known, { failures: 0, windowStart: t, lockedUntil: 0 });
-  return locked;
+  return withAttempts(db, keys, async (trx) => {
+    const blocked = await lockedAnswer(trx, keys, now);
+    if (blocked) return { blocked };
+    const reservation: Reservation = { locked: false, records: [] };
+    for (const [key, rules] of [
+      [keys.pair, LOGIN_RULES],
+      [keys.account, ACCOUNT_LOGIN_RULES],
+      [keys.network, NETWORK_LOGIN_RULES],
+    ] as const) {
+      const before = await loadAttempts(trx, key);
+      const next = afterAttempt(before, false, t, rules);
+      reservation.locked ||= next.locked;
+      await saveAttempts(trx, key, next.rec);
+      reservation.records.push({ key, before, after: next.rec });
+    }
+    return { reservation };
+  });
+}
+
+/**
+ * Settles a reserved attempt. A failure stands as counted. A right answer, or one never checked
+ * (hashing busy), takes its failure back — and the lock it set, unless another attempt has changed
+ * it since. A complete sign-in (not a right password with the code still to come, so re-entering
+ * the password cannot reset the count of wrong codes) clears the pair's record and marks the
+ * network known to the account; the network's and the account-wide failures are never cleared by
+ * a success (or one valid account would reset them at will).
+ */
+export async function settleAttempt(
+  db: Store,
+  keys: AttemptKeys,
+  reservation: Reservation,
+  outcome: 'failure' | 'success' | 'unchecked',
+  now: Date,
+  complete = true,
+): Promise<void> {
+  if (outcome === 'failure') return;
+  const clear = outcome === 'success' && complete;
+  await withAttempts(db, keys, async (trx) => {
+    for (const { key, before, after } of reservation.records) {
+      if (clear && key === keys.pair) {
+        await saveAttempts(trx, key, NO_ATTEMPTS);
+        continue;
+      }
+      const current = await loadAttempts(trx, key);
+      const ownLock = after.lockedUntil !== before.lockedUntil && current.lockedUntil === after.lockedUntil;
+      const failures = Math.max(0, current.failures - 1);
+      await saveAttempts(trx, key, ownLock ? { failures, windowStart: before.windowStart, lockedUntil: before.lockedUntil } : { ...current, failures });
+    }
+    if (clear) await saveAttempts(trx, keys.known, { failures: 0, windowStart: now.getTime(), lockedUntil: 0 });
+  });
 }
 
 /**
@@ -162,8 +240,16 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   const now = req.now ?? new Date();
   const email = normaliseEmail(input.value.email);
   const keys = attemptKeys(email, req.ip);
-  const blocked = await lockedAnswer(db, keys, now);
-  if (blocked) return blocked;
+  let reserved: Awaited<ReturnType<typeof reserveAttempt>>;
+  try {
+    reserved = await reserveAttempt(db, keys, now);
+  } catch (err) {
+    const busy = busyAnswer(err);
+    if (busy) return busy;
+    throw err;
+  }
+  if ('blocked' in reserved) return reserved.blocked;
+  const { reservation } = reserved;
   const user = await findUser(db, email);
   let success = false;
   try {
@@ -173,12 +259,13 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   } catch (err) {
     if (!(err instanceof HashingBusy)) throw err;
     // Not counted as a failure: the password was never checked.
+    await settleAttempt(db, keys, reservation, 'unchecked', now);
     return refuse(503, err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
   }
   const stage: SessionStage = !user ? 'full' : Number(user.totp_enabled) === 1 ? 'code' : isRole(user.role) && totpRequired(user.role) ? 'enrol' : 'full';
-  const locked = await recordAttempt(db, keys, success, now, stage !== 'code');
+  await settleAttempt(db, keys, reservation, success && user ? 'success' : 'failure', now, stage !== 'code');
   if (!success || !user) {
-    await audit(db, { actor: email, action: locked ? 'lockout' : 'sign_in_failed', target: email, now });
+    await audit(db, { actor: email, action: reservation.locked ? 'lockout' : 'sign_in_failed', target: email, now });
     return refuse(401, 'The email or password is wrong');
   }
   const ttl = stage === 'full' ? SESSION_TTL_MS : SECOND_STEP_TTL_MS;

@@ -14,7 +14,7 @@ import type { ConsoleTotp } from '../../schemas/api.types';
 import { ApiError, clientIp, validatorFor } from '../http/api';
 import type { Store } from '../store/db';
 import { audit, createSession, endSession, SESSION_TTL_MS } from '../store/console';
-import { attemptKeys, lockedAnswer, recordAttempt, requireUser, sessionCookie } from './api';
+import { attemptKeys, busyAnswer, requireUser, reserveAttempt, sessionCookie, settleAttempt } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 import { matchTotp, newTotpSecret } from './totp';
@@ -72,15 +72,24 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   }
 
   // The code at sign-in: limited like the password (the same records), so guessing gains nothing.
+  // Counted before the code is checked (reserveAttempt): a burst of codes sent at once is limited like codes sent one by one.
   const keys = attemptKeys(user.email, request.ip);
-  const blocked = await lockedAnswer(db, keys, now);
-  if (blocked) {
+  let reserved: Awaited<ReturnType<typeof reserveAttempt>>;
+  try {
+    reserved = await reserveAttempt(db, keys, now);
+  } catch (err) {
+    if (!busyAnswer(err)) throw err;
+    return see('/login?error=busy', { 'Retry-After': '2' });
+  }
+  if ('blocked' in reserved) {
+    const blocked = reserved.blocked;
     await endSession(db, token);
     return see(`/login?error=locked&minutes=${Math.ceil(Number(blocked.headers['Retry-After'] ?? 60) / 60)}`, { 'Set-Cookie': sessionCookie('', host, 0) });
   }
   const step = totp.enabled && totp.secret ? matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep) : undefined;
   const success = step !== undefined && (await spendTotpStep(db, user.id, step));
-  const locked = await recordAttempt(db, keys, success, now);
+  await settleAttempt(db, keys, reserved.reservation, success ? 'success' : 'failure', now);
+  const locked = reserved.reservation.locked;
   if (!success) {
     await audit(db, { actor: user.email, action: locked ? 'lockout' : 'totp_failed', target: user.email, now });
     if (!locked) return see('/login?error=code');
