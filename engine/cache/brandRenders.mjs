@@ -37,10 +37,11 @@ export const RENDER_NOTE_MS = 60_000;
  * @typedef {{ began: number, pending: number, at: number }} Note
  * began: the count of changes when the oldest of the page's unstored renders began; pending: how
  * many began and have not stored yet; at: when that oldest one began (ms).
- * @typedef {{ changes: number, last: string, changedAt: Map<string, number>, pageChangedAt: Map<string, number>, renders: Map<string, Note> }} Notes
+ * @typedef {{ changes: number, last: string, changedAt: Map<string, number>, pageChangedAt: Map<string, number>, renders: Map<string, Note>, awaiting?: boolean }} Notes
  * changes: brand and page changes this process has seen; changedAt: brand id → the count when it
  * last changed; pageChangedAt: a page's internal path → the count when it was last revalidated;
- * last: the brand id or page path noted last.
+ * last: the brand id or page path noted last; awaiting: the published brand documents are still
+ * to be read from the store (publishedBrandsKnown).
  */
 
 /** @returns {Notes} */
@@ -122,3 +123,23 @@ export const changeCounters = () => ({ changesSeen: notes().changes, lastChange:
 
 /** How many pages have a render noted (for tests). */
 export const rendersNoted = () => notes().renders.size;
+
+/**
+ * Whether this process's brands are the published documents. From the moment the server starts
+ * reading them from the store (engine/site/brandLive.ts awaitingPublishedBrands) until the first
+ * read succeeds (publishedBrandsRead) — the store down as the instance starts — each brand is
+ * its file, without what the studio published since. Its pages are answered to the visitors of
+ * this instance, but the shared page cache does not take them (engine/cache/redisPageCache.mjs):
+ * the other instances, which hold the published documents, would serve them too.
+ */
+export const publishedBrandsKnown = () => !notes().awaiting;
+
+/** The server starts reading the published brand documents from the store. */
+export function awaitingPublishedBrands() {
+  notes().awaiting = true;
+}
+
+/** The published brand documents were read from the store (each successful read calls it). */
+export function publishedBrandsRead() {
+  notes().awaiting = false;
+}

@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shouldDeferRedisConnection } from '@trieb.work/nextjs-turbo-redis-cache';
 import { onShutdown } from '../process/shutdown.mjs';
-import { renderIsCurrent } from './brandRenders.mjs';
+import { publishedBrandsKnown, renderIsCurrent } from './brandRenders.mjs';
 import { PathOnlyRedisHandler } from './pathOnlyRedisHandler.mjs';
 
 const HOLDER = Symbol.for('loansites.pageCache');
@@ -318,6 +318,8 @@ export function createPageCache(ctx) {
       const current = renderIsCurrent(key);
       if (!(await reachable())) return; // not stored: the next request renders it again
       if (!(await settled(key))) return; // the deletion owed under it would take it away
+      // made from a brand's file while this process could not read the published documents (./brandRenders.mjs): not shared
+      if (!publishedBrandsKnown() && key.includes('/_brand/')) return;
       // a page made from a brand document or content that changed meanwhile (./brandRenders.mjs):
       // not shared, and no instance is served what Redis holds for it
       if (!current) return void (await client.unlink(keyPrefix + key).catch(() => 0));

@@ -19,7 +19,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { dropBrandPages } from '../cache/brandPages.mjs';
-import { pageChanged } from '../cache/brandRenders.mjs';
+import { awaitingPublishedBrands, pageChanged, publishedBrandsRead } from '../cache/brandRenders.mjs';
 import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
 import { getStore } from '../store/db';
 import { announce, currentRevisions, onAnnouncement, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
@@ -73,6 +73,10 @@ async function publishDue(): Promise<void> {
 export function watchBrandRevisions(opts: { onChange?: (catalog: Catalog, changed: ReadonlySet<string>) => void; waitMs?: number } = {}): Promise<void> {
   if (opts.onChange) onCatalogChange(opts.onChange);
   if (holder[WATCHING]) return holder[WATCHING];
+  // until the published documents are first read (the store may be down as the instance starts),
+  // the brands' files serve, and their pages stay out of the shared page cache
+  awaitingPublishedBrands();
+  onRevisions(BRAND_PUBLISHED, publishedBrandsRead);
   setBrandRevisionSource(() => currentRevisions<Brand>(BRAND_PUBLISHED));
   onCatalogChange((_catalog, changed) => {
     for (const id of changed)
