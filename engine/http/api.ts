@@ -203,9 +203,10 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, work:
     if (err instanceof ApiError) {
       answer = { status: err.status, body: { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) }, headers: err.headers };
     } else if (storeUnavailable(err)) {
-      // The store is down or restarting (one line, not a stack per request for as long as it lasts):
-      // the same request succeeds in a moment, and the client, a proxy or a monitor is told so.
-      console.error(`[api] ${req.method} ${req.url}: the store is unavailable (${(err as Error).message}); answered 503`);
+      // The store (or a service the route calls) is down or restarting — one line, not a stack per
+      // request for as long as it lasts: the same request succeeds in a moment, and the client, a
+      // proxy or a monitor is told so.
+      console.error(`[api] ${req.method} ${req.url}: unavailable for a moment (${(err as Error).message}); answered 503`);
       answer = { status: 503, body: { error: STORE_UNAVAILABLE }, headers: { 'Retry-After': '5' } };
     } else {
       console.error('[api]', req.method, req.url, err);
