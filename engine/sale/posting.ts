@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
-import { addEvent, addEvents, isSuppressed, reservePost, settleEvent, type NewEvent } from '../store/sales';
+import { addEvent, addEvents, isSuppressed, reservePost, settleEvent, settleEvents, type NewEvent } from '../store/sales';
 import { readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import type { SaleLead } from './eligibility';
@@ -57,10 +57,15 @@ export function offerOfSending(detail: string): Pick<Offer, 'pingId' | 'bidId'> 
  */
 export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[], duplicate: boolean, deps: SaleDeps, now: () => Date): Promise<Bid[]> {
   const pingIds = buyers.map(() => newPingId());
-  const eventIds = await addEvents(
-    db,
-    buyers.map((b, i) => ({ lead_id: lead.id, at: now().toISOString(), buyer_id: b.id, step: 'ping', outcome: 'sending', detail: pingIds[i]! })),
-  );
+  const sending = buyers.map((b, i): NewEvent => ({
+    lead_id: lead.id,
+    at: now().toISOString(),
+    buyer_id: b.id,
+    step: 'ping',
+    outcome: 'sending',
+    detail: pingIds[i]!,
+  }));
+  const eventIds = await addEvents(db, sending);
   const answers = await Promise.all(
     buyers.map(async (b, i) => {
       const pingId = pingIds[i]!;
@@ -70,21 +75,24 @@ export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[
         timeoutMs: b.timeouts?.pingMs ?? DEFAULT_PING_MS,
         ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
       });
-      return { b, pingId, eventId: eventIds[i]!, sent, outcome: readBid(sent.answer, b) };
+      return { b, pingId, sent, outcome: readBid(sent.answer, b) };
     }),
   );
   const bids: Bid[] = [];
-  for (const { b, pingId, eventId, sent, outcome } of answers) {
+  const settled = answers.map(({ b, pingId, sent, outcome }, i): NewEvent & { id: string } => {
     const floor = b.price?.floor ?? 0;
     const under = outcome.ok && outcome.price < floor;
-    await settleEvent(db, eventId, {
+    if (outcome.ok) bids.push({ buyer: b, price: outcome.price, pingId, latencyMs: sent.latencyMs, ...(outcome.bidId ? { bidId: outcome.bidId } : {}) });
+    return {
+      ...sending[i]!,
+      id: eventIds[i]!,
       outcome: outcome.ok && !under ? 'bid' : 'no-bid',
       latency_ms: sent.latencyMs,
       price_cents: outcome.ok ? cents(outcome.price) : null,
       detail: outcome.ok ? (under ? `bid under the floor ${floor}` : pingId) : outcome.reason,
-    });
-    if (outcome.ok) bids.push({ buyer: b, price: outcome.price, pingId, latencyMs: sent.latencyMs, ...(outcome.bidId ? { bidId: outcome.bidId } : {}) });
-  }
+    };
+  });
+  await settleEvents(db, settled);
   return bids;
 }
 

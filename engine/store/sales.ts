@@ -221,6 +221,28 @@ export async function settleEvent(
     .execute();
 }
 
+/**
+ * Settles events written earlier (addEvents) with their answers, in one statement: an upsert of
+ * the rows as first written, by id, that takes the new outcome, latency, price and detail and
+ * keeps the rest (the time it was sent). A sale settles all its pings at once; one update each
+ * cost a statement per buyer on every sale.
+ */
+export async function settleEvents(db: Store, events: readonly (NewEvent & { id: string })[]): Promise<void> {
+  if (!events.length) return;
+  await db
+    .insertInto('sale_events')
+    .values(events.map((e) => ({ price_cents: null, latency_ms: null, ...e, detail: (e.detail ?? '').slice(0, 500) })))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        outcome: eb.ref('excluded.outcome'),
+        latency_ms: eb.ref('excluded.latency_ms'),
+        price_cents: eb.ref('excluded.price_cents'),
+        detail: eb.ref('excluded.detail'),
+      })),
+    )
+    .execute();
+}
+
 /** The sale's timeline, in order. */
 export async function timelineOf(db: Store, leadId: string): Promise<SaleEventsTable[]> {
   return db.selectFrom('sale_events').selectAll().where('lead_id', '=', leadId).orderBy('at').orderBy('id').execute();
