@@ -12,7 +12,7 @@ import type { BlockSpecs } from './blockSpec';
 import { expandParts, linkListNamesIn, pointerVia, switchesIn, type Moved, type SharedPart } from './sharedParts';
 import { expandBrand } from './brandExpand';
 import { withLayoutParams, type LayoutParams } from './layoutParams';
-import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap } from './hosts';
+import { blogHostsOf, buildHostMap, hostsOfBrand, type HostMap, type HostOwners } from './hosts';
 import { compileRoute, type CompiledRoute } from './routes';
 import { withSharedRoutes } from '../browser/sharedRoutes';
 import { locate, parseJson, type ParsedJson } from '../validate/locate';
@@ -145,7 +145,7 @@ function keepBuiltBrands(specs: BlockSpecs, layoutSources: readonly Source[], br
 }
 
 /** No other file claims one of the brand's hosts (its own, its blog's, its automatic ones). */
-function ownsItsHosts(brand: Brand, file: string, hostOwners: ReadonlyMap<string, string>): boolean {
+function ownsItsHosts(brand: Brand, file: string, hostOwners: HostOwners): boolean {
   for (const host of [...brand.hosts, ...blogHostsOf(brand), ...hostsOfBrand(brand)]) {
     const owner = hostOwners.get(host);
     if (owner !== undefined && owner !== file) return false;
@@ -245,19 +245,30 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     } else candidates.push({ src, key, ...expandBrand(value as Brand, parts) });
   }
 
-  const hostOwners = new Map<string, string>(options.hostOwners);
-  for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) if (!hostOwners.has(h)) hostOwners.set(h, src.file);
+  // Every file that claims each host. A host two files claim is refused in both: their order in
+  // the folder is no reason to give it to one of them (a brand copied from another whose hosts are
+  // not yet changed would take the other's domain, and the brand that served it would be left out).
+  const claimers = new Map<string, string[]>();
+  const claim = (host: string, file: string) => {
+    const list = claimers.get(host);
+    if (!list) claimers.set(host, [file]);
+    else if (!list.includes(file)) list.push(file);
+  };
+  for (const [h, file] of options.hostOwners ?? []) claim(h, file);
+  for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) claim(h, src.file);
+  /** For one file: another file that claims the host, if there is one. */
+  const ownersFor = (file: string): HostOwners => ({ get: (host) => claimers.get(host)?.find((f) => f !== file) ?? claimers.get(host)?.[0] });
 
   const brands = new Map<string, LoadedBrand>();
   for (const { src, key, brand, problems: unexpanded, fileFor, again } of candidates) {
     // built before from the same text, layouts and specs, without a problem: still without one
     // unless another brand now claims one of its hosts (the only thing its checks read from the others)
-    if (again && ownsItsHosts(brand, src.file, hostOwners)) {
+    if (again && ownsItsHosts(brand, src.file, ownersFor(src.file))) {
       kept.set(key, again);
       brands.set(brand.id, again);
       continue;
     }
-    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, hostOwners, specs)];
+    const raw: FileProblem[] = [...unexpanded.map((p) => ({ ...p, file: src.file })), ...checkBrand(brand, src.file, shared, ownersFor(src.file), specs)];
     const found = raw.map((p) => {
       if (p.file === src.file) return { ...p, pointer: fileFor(p.pointer) };
       const moved = sharedMoved.get(p.file);

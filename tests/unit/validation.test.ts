@@ -197,15 +197,32 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"id"')} /id: "acme-loans" must equal the file name "acme" (the id is how the brand is found)`]);
   });
 
-  it('host claimed by two brands', () => {
+  it('a host claimed by two brands is refused in both, whichever file comes first', () => {
     const other = edit('"id": "acme"', '"id": "acme2"');
     const problems = problemsOf(base, [{ file: 'brands/acme2.json', text: other }]);
-    expect(problems).toEqual([
-      `brands/acme2.json:${at(other, '"acmeloans.com"')} /hosts/0: host "acmeloans.com" is also claimed by brands/acme.json; a host can belong to one brand only`,
-      `brands/acme2.json:${at(other, '"www.acmeloans.com"')} /hosts/1: host "www.acmeloans.com" is also claimed by brands/acme.json; a host can belong to one brand only`,
-      `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "dev.acmeloans.com" clashes with brands/acme.json`,
-      `brands/acme2.json:${at(other, '"hosts"')} /hosts: the automatic host "test123.acmeloans.com" clashes with brands/acme.json`,
-    ]);
+    const clashes = (file: string, text: string, with_: string) => [
+      `${file}:${at(text, '"acmeloans.com"')} /hosts/0: host "acmeloans.com" is also claimed by ${with_}; a host can belong to one brand only`,
+      `${file}:${at(text, '"www.acmeloans.com"')} /hosts/1: host "www.acmeloans.com" is also claimed by ${with_}; a host can belong to one brand only`,
+      `${file}:${at(text, '"hosts"')} /hosts: the automatic host "dev.acmeloans.com" clashes with ${with_}`,
+      `${file}:${at(text, '"hosts"')} /hosts: the automatic host "test123.acmeloans.com" clashes with ${with_}`,
+    ];
+    expect(problems).toEqual([...clashes(FILE, base, 'brands/acme2.json'), ...clashes('brands/acme2.json', other, FILE)]);
+  });
+
+  it('a brand copied from another, its hosts not yet changed, does not take them from the brand it was copied from', () => {
+    // "aaa" sorts before "acme", as a copy named so would in brands/
+    const copy = edit('"id": "acme"', '"id": "aaa"');
+    const catalog = buildCatalog(
+      [
+        { file: 'brands/aaa.json', text: copy },
+        { file: FILE, text: base },
+      ],
+      [],
+      BLOCK_SPECS,
+    );
+    expect([...catalog.brands.keys()]).toEqual([]);
+    expect([...catalog.broken.keys()].sort()).toEqual(['aaa', 'acme']);
+    expect(catalog.broken.get('aaa')!.join('\n')).toContain('host "acmeloans.com" is also claimed by brands/acme.json');
   });
 });
 

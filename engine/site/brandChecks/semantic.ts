@@ -9,7 +9,7 @@ import { TEMPLATE_FIELDS, templateFieldsOf } from '../templateFields';
 import { whiteTextProblem } from '../../browser/colors';
 import { compileRoute, matchRoute, RoutePatternError, type CompiledRoute, type ParamKind } from '../routes';
 import { ALL_VARS, ALWAYS_VARS, itemVarsOf, sampleItemVars, varsOfRoute, type ItemKind } from '../routeParams';
-import { blogHostsOf, hostsOfBrand } from '../hosts';
+import { blogHostsOf, hostsOfBrand, type HostOwners } from '../hosts';
 import { TITLE_APPLY } from '../../browser/applyUrl';
 import { STORE_BRANDS } from '../../browser/data/stores';
 import { isLayoutParam, shownBlockIndexes, withLayoutParams } from '../layoutParams';
@@ -50,7 +50,7 @@ export function checkBrand(
   brand: Brand,
   file: string,
   sharedLayouts: ReadonlyMap<string, LayoutSource>,
-  hostOwners: ReadonlyMap<string, string>,
+  hostOwners: HostOwners,
   specs: BlockSpecs,
 ): FileProblem[] {
   const problems: FileProblem[] = [];
