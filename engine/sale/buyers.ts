@@ -119,7 +119,7 @@ export function buildBuyerCatalog(sources: readonly Source[], knownBrands?: Read
     const json = parseJson(src.text);
     parsed.set(src.file, { text: src.text, json });
     let own: FileProblem[];
-    if (json.error) own = [{ file: src.file, pointer: '', message: json.error.message, position: json.error.position }];
+    if (json.error) own = [{ file: src.file, pointer: json.error.pointer ?? '', message: json.error.message, position: json.error.position }];
     else {
       own = checkBuyerSchema(json.value).map((p) => ({ ...p, file: src.file }));
       if (!own.length) own = checkBuyer(json.value as Buyer, knownBrands).map((p) => ({ ...p, file: src.file }));

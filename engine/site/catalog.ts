@@ -165,7 +165,7 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
   const parse = (src: Source) => {
     const json = parseJson(src.text);
     parsed.set(src.file, { text: src.text, json });
-    if (json.error) problems.push({ file: src.file, pointer: '', message: json.error.message, position: json.error.position });
+    if (json.error) problems.push({ file: src.file, pointer: json.error.pointer ?? '', message: json.error.message, position: json.error.position });
     return json;
   };
 

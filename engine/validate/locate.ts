@@ -24,7 +24,34 @@ export { decodePointer, encodePointer };
 export interface ParsedJson {
   value?: unknown;
   tree?: Node;
-  error?: { message: string; position: Position };
+  /** `pointer`: where in the document, when the text parses but cannot be taken as it is (a repeated name). */
+  error?: { message: string; position: Position; pointer?: string };
+}
+
+/**
+ * The first name an object gives twice, depth first. JSON.parse keeps the last silently, so an
+ * edit made where the name is written first would do nothing, without a word.
+ */
+function repeatedName(node: Node, path: (string | number)[] = []): { at: Node; first: Node; path: (string | number)[] } | undefined {
+  if (node.type === 'object') {
+    const seen = new Map<string, Node>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (!key) continue;
+      const name = String(key.value);
+      const first = seen.get(name);
+      if (first) return { at: key, first, path: [...path, name] };
+      seen.set(name, key);
+      const inner = value && repeatedName(value, [...path, name]);
+      if (inner) return inner;
+    }
+  } else if (node.type === 'array') {
+    for (const [i, item] of (node.children ?? []).entries()) {
+      const inner = repeatedName(item, [...path, i]);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }
 
 const PARSE_MESSAGES: Record<string, string> = {
@@ -48,12 +75,32 @@ const PARSE_MESSAGES: Record<string, string> = {
 
 /** Parse strict JSON (no comments, no trailing commas), keeping a tree for positions. */
 export function parseJson(text: string): ParsedJson {
+  // Windows editors (Notepad, "UTF-8 with BOM") put an invisible mark first, which JSON does not allow
+  if (text.charCodeAt(0) === 0xfeff)
+    return {
+      error: {
+        message:
+          'not valid JSON: the file starts with an invisible byte-order mark (BOM); save it as "UTF-8" without BOM (VS Code: click "UTF-8 with BOM" in the status bar, then "Save with Encoding", "UTF-8")',
+        position: { line: 1, column: 1 },
+      },
+    };
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   if (errors.length || !tree) {
     const first = errors[0];
     const code = first ? printParseErrorCode(first.error) : 'ValueExpected';
     return { error: { message: `not valid JSON: ${PARSE_MESSAGES[code] ?? code}`, position: positionAt(text, first?.offset ?? 0) } };
+  }
+  const repeated = repeatedName(tree);
+  if (repeated) {
+    const first = positionAt(text, repeated.first.offset);
+    return {
+      error: {
+        message: `"${repeated.path[repeated.path.length - 1]}" is given twice in the same object (first at line ${first.line}, column ${first.column}): keep the one you mean and remove the other`,
+        position: positionAt(text, repeated.at.offset),
+        pointer: encodePointer(repeated.path.map(String)),
+      },
+    };
   }
   try {
     return { value: JSON.parse(text), tree };

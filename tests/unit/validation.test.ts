@@ -76,6 +76,19 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     ]);
   });
 
+  it('a name given twice in one object is refused at the second, naming the first (JSON.parse would keep the last silently)', () => {
+    const text = edit('"theme": "#0b5394",', '"theme": "#0b5394", "theme": "#000000",');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"theme": "#000000"')} /config/theme: "theme" is given twice in the same object (first at line ${at(text, '"theme"').replace(':', ', column ')}): keep the one you mean and remove the other`,
+    ]);
+  });
+
+  it('a file saved with a byte-order mark says so and how to save it without', () => {
+    const [problem] = problemsOf(`\uFEFF${base}`);
+    expect(problem).toContain(`${FILE}:1:1 /: not valid JSON: the file starts with an invisible byte-order mark (BOM)`);
+    expect(problem).toContain('save it as "UTF-8" without BOM');
+  });
+
   it('the pixel on a brand that is not general', () => {
     const text = edit('"gtmId": "GTM-ACME123"', '"gtmId": "GTM-ACME123", "tiktokPixelId": "C4ABCDEFGHIJKLMN0123"');
     expect(problemsOf(text).join('\n')).toContain('/config/tiktokPixelId: the pixel is for general brands only');
