@@ -22,6 +22,40 @@ export function option(args: readonly string[], name: string): string | undefine
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
 }
 
+/** What a command accepts: options that take a value, options that do not, and how many plain words (a subcommand, a file). */
+export interface ArgSpec {
+  values: readonly string[];
+  flags?: readonly string[];
+  words?: number;
+}
+
+/**
+ * Refuses, with the reason, what a command would otherwise read as "not given" and go on with: an
+ * option it does not have (a typo such as --sinse would list the default period), an option that
+ * takes a value given without one (--brand last on the line would list every brand, --brand
+ * --json would list a brand called "--json"), and words it does not read.
+ */
+export function checkArgs(args: readonly string[], spec: ArgSpec): void {
+  const known = [...spec.values, ...(spec.flags ?? [])];
+  let words = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('-')) {
+      if (++words > (spec.words ?? 0)) throw new Error(`"${arg}" is not an option (the options are ${known.join(', ')})`);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (spec.values.includes(name)) {
+      const value = eq < 0 ? args[i + 1] : arg.slice(eq + 1);
+      if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('--'))) throw new Error(`${name} needs a value after it`);
+      if (eq < 0) i++;
+    } else if (spec.flags?.includes(name)) {
+      if (eq >= 0) throw new Error(`${name} takes no value`);
+    } else throw new Error(`unknown option ${name} (the options are ${known.join(', ')})`);
+  }
+}
+
 /** --since (`fallback` when not given) as the moment it names, with the text given; throws the reason when it cannot be read. */
 export function sinceOption(args: readonly string[], fallback: string): { since: Date; sinceText: string } {
   const sinceText = option(args, '--since') ?? fallback;

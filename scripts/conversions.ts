@@ -10,7 +10,7 @@
 import './check-node.cjs';
 import { soldConversions, googleAdsColumns } from '../engine/sale/conversions';
 import { closeStore, getStore } from '../engine/store/db';
-import { csv, option, sinceOption } from './cliFormat';
+import { checkArgs, csv, option, sinceOption } from './cliFormat';
 
 const FORMATS = ['google-ads'] as const;
 
@@ -21,6 +21,7 @@ async function main(args: string[]) {
     );
     return;
   }
+  checkArgs(args, { values: ['--since', '--format', '--name', '--brand'], flags: ['--help', '-h'] });
   const { since } = sinceOption(args, '1d');
   const format = option(args, '--format') ?? 'google-ads';
   if (!(FORMATS as readonly string[]).includes(format)) throw new Error(`--format ${format}: the formats are ${FORMATS.join(', ')}`);

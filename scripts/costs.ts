@@ -11,11 +11,17 @@ import { basename } from 'node:path';
 import { closeStore, getStore } from '../engine/store/db';
 import { COST_CSV_MAX_BYTES, COST_SOURCES, reportText } from '../engine/traffic/costCsv';
 import { importCostReport } from '../engine/traffic/costImport';
-import { option } from './cliFormat';
+import { checkArgs, option } from './cliFormat';
 
 const USAGE = `usage: npm run costs -- import FILE --source ${COST_SOURCES.join('|')} [--currency USD]`;
 
 async function main(args: string[]): Promise<number> {
+  try {
+    checkArgs(args, { values: ['--source', '--currency'], words: 2 });
+  } catch (err) {
+    console.error(`costs: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
   const [command, file] = args;
   const source = option(args, '--source');
   if (command !== 'import' || !file || file.startsWith('--') || !source) {
@@ -24,7 +30,12 @@ async function main(args: string[]): Promise<number> {
   }
   let size: number;
   try {
-    size = statSync(file).size;
+    const stat = statSync(file);
+    if (!stat.isFile()) {
+      console.error(`costs: ${file} is a folder, not a file: give the path of the CSV report`);
+      return 1;
+    }
+    size = stat.size;
   } catch {
     console.error(`costs: cannot read ${file}`);
     return 1;

@@ -4,6 +4,18 @@ import { closeStore, getStore, storeLocation } from '../engine/store/db';
 import { eventsRetentionDays } from '../engine/store/traffic';
 import { pruneOnce } from '../engine/traffic/pruneJob';
 
+// it deletes: an option it does not have (--help, a --days it does not read) must not run it
+const args = process.argv.slice(2);
+const HELP = `npm run events:prune — deletes the raw funnel events, visits and experiment exposures older than EVENTS_RETENTION_DAYS (now ${eventsRetentionDays()}) days; the hourly rollups stay. It takes no options: set EVENTS_RETENTION_DAYS to keep more or fewer days.`;
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (args.length) {
+  console.error(`events:prune: "${args[0]}" is not read, so nothing was deleted.\n${HELP}`);
+  process.exit(2);
+}
+
 const n = await pruneOnce(await getStore());
 console.log(
   `events:prune: ${storeLocation()}: deleted ${n.events} events (${n.partitions} day partitions dropped) ${n.visits} visits and ${n.exposures} experiment exposures older than ${eventsRetentionDays()} days`,

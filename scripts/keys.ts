@@ -20,6 +20,25 @@ import {
 import { certificatesSignedByOlderKeys, olderKeysAdvice, resealAll } from '../engine/leads/rotation';
 import { requireLeadKey } from '../engine/keys/sealing';
 import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { checkArgs } from './cliFormat';
+
+const HELP = `npm run keys [-- --force]   makes the form-trace key pair in data/keys/ (--force replaces one that exists)
+npm run keys -- rotate      re-seals the stored leads and form traces with the current lead key (the first of LEADS_ENCRYPTION_KEYS)`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+// both commands write (a key pair, or every sealed row): a word or option they do not read stops here
+try {
+  checkArgs(args, { values: [], flags: ['--force', '--help', '-h'], words: 1 });
+  const word = args.find((a) => !a.startsWith('-'));
+  if (word !== undefined && word !== 'rotate') throw new Error(`"${word}" is not a command (the command is rotate)`);
+  if (word && args.includes('--force')) throw new Error('--force is for making the key pair, not for rotate');
+} catch (err) {
+  console.error(`keys: ${(err as Error).message}; nothing was written.\n${HELP}`);
+  process.exit(2);
+}
 
 if (process.argv.includes('rotate')) {
   try {

@@ -24,7 +24,7 @@ import type { LeadReturnsTable, LeadSalesTable } from '../engine/store/saleTable
 import { currencyRates } from '../engine/store/currencyRates';
 import { CURRENCIES } from '../engine/console/settingsNotes';
 import { converter, convertedLines, plainMoney, ratesNote, ratesUsed, type ConvertedTotals } from '../engine/traffic/currency';
-import { csv, listingOptions, option, textTable, type Column } from './cliFormat';
+import { checkArgs, csv, listingOptions, option, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
   l.deliveries.length
@@ -127,6 +127,7 @@ async function main(args: string[]) {
     console.log('npm run leads -- --since 1d [--brand ID] [--limit N] [--currency USD|CAD|AUD] [--json | --csv]   (--since: 30m, 1h, 2d, default 1d)');
     return;
   }
+  checkArgs(args, { values: ['--since', '--brand', '--limit', '--currency'], flags: ['--json', '--csv', '--help', '-h'] });
   const { since, sinceText, limit, brand } = listingOptions(args, '1d');
   const to = (option(args, '--currency') ?? 'USD').toUpperCase();
   if (!(CURRENCIES as readonly string[]).includes(to)) throw new Error(`--currency must be one of ${CURRENCIES.join(', ')}`);

@@ -9,7 +9,7 @@ import './check-node.cjs';
 import { getStore, closeStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listFormTraces, type FormTracesTable } from '../engine/store/leads';
 import { listSessionTraces, type SessionTrace } from '../engine/store/sessionTraces';
-import { listingOptions, textTable, traceTable, type Column } from './cliFormat';
+import { checkArgs, listingOptions, textTable, traceTable, type Column } from './cliFormat';
 
 const FORM_COLUMNS: Column<FormTracesTable>[] = [
   ['time (UTC)', (t) => t.created_at.replace('T', ' ').slice(0, 19), 19],
@@ -25,6 +25,7 @@ async function main(args: string[]) {
     console.log('npm run traces -- --since 1h [--brand ID] [--limit N] [--json] [--forms]   (--since: 30m, 1h, 2d, default 1h; --forms: form traces, opened)');
     return;
   }
+  checkArgs(args, { values: ['--since', '--brand', '--limit'], flags: ['--json', '--forms', '--help', '-h'] });
   const { since, sinceText, limit, brand } = listingOptions(args, '1h');
   if (args.includes('--forms')) {
     const forms = await listFormTraces(await getStore(), { since, limit, open: true, ...(brand ? { brand } : {}) });
