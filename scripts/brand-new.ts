@@ -66,15 +66,32 @@ async function collect(given: Partial<Record<string, string>>, interactive: bool
   return read.answers;
 }
 
+const USAGE = `usage: npm run brand:new                (asks each answer)
+       npm run brand:new -- --yes ${QUESTIONS.map((q) => `--${q.flag} …`).join(' ')} [--dir brands] [--public-dir public]`;
+
+/** The flags, or why they cannot be read (an option it does not have, one without its value) as an AnswerError: the reason, not a stack trace. */
+function flags() {
+  try {
+    return parseArgs({
+      options: {
+        ...Object.fromEntries(QUESTIONS.map((q) => [q.flag, { type: 'string' as const }])),
+        yes: { type: 'boolean' },
+        dir: { type: 'string' },
+        'public-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new AnswerError(`${(err as Error).message.replace(/\. To specify a positional argument.*$/s, '')}\n${USAGE}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      ...Object.fromEntries(QUESTIONS.map((q) => [q.flag, { type: 'string' as const }])),
-      yes: { type: 'boolean' },
-      dir: { type: 'string' },
-      'public-dir': { type: 'string' },
-    },
-  });
+  const { values } = flags();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const flagValues = values as Record<string, string | boolean | undefined>;
   const given = Object.fromEntries(QUESTIONS.flatMap((q) => (typeof flagValues[q.flag] === 'string' ? [[q.flag, flagValues[q.flag]]] : []))) as Partial<
     Record<string, string>

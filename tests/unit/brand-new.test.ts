@@ -108,4 +108,20 @@ describe('npm run brand:new', () => {
     }
     expect(existsSync(join(work, 'brands/acmebad.json'))).toBe(false);
   }, 120_000);
+
+  it('refuses an option it does not have, or one without its value, with the reason and the usage, not a stack trace', () => {
+    for (const [args, message] of [
+      [['--colour', 'red'], "Unknown option '--colour'"],
+      [['--id'], "Option '--id <value>' argument missing"],
+    ] as const) {
+      const run = brandNew(...args);
+      expect(run.status, args.join(' ')).toBe(1);
+      expect(run.err).toContain(`brand:new: ${message}`);
+      expect(run.err).toContain('usage: npm run brand:new');
+      expect(run.err).not.toContain('    at ');
+    }
+    const help = brandNew('--help');
+    expect(help.status).toBe(0);
+    expect(help.out).toContain('npm run brand:new -- --yes --id …');
+  }, 60_000);
 });
