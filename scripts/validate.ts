@@ -21,6 +21,25 @@ import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/p
 import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
 import { BLOCK_SPECS } from '../blocks/generated/specs';
 
+const USAGE = `usage: npm run validate [-- --production] [-- --allow-broken]
+  checks every file in brands/ (layouts and parts too) and the buyer files, and prints each problem as file:line:col /pointer: message
+  --production   also refuses placeholders (fictional phone numbers, example.com addresses, placeholder ids and logos)
+  --allow-broken prints the problems but exits 0 (the build: a broken brand is left out)`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+// a mistyped --production would otherwise pass what it exists to refuse, and say all is valid
+const unread = args.find((a) => a !== '--allow-broken' && a !== '--production');
+if (unread !== undefined) {
+  console.error(
+    unread.startsWith('-')
+      ? `validate: unknown option ${unread}; nothing was checked.\n${USAGE}`
+      : `validate: "${unread}": validate checks every brand file at once and takes no file name; run it without one (each problem names its file).\n${USAGE}`,
+  );
+  process.exit(2);
+}
 const allowBroken = process.argv.includes('--allow-broken');
 const deployment = isDeployment(process.env);
 const production = process.argv.includes('--production') || deployment;

@@ -61,6 +61,19 @@ describe('npm run validate', () => {
       /^brands\/fastloansau\.json:\d+:\d+ \/lending\/creditLicence: "Australian Credit Licence 000000" is a placeholder licence number/m,
     );
   }, 240_000);
+
+  it('a mistyped option or a file name is refused before anything is checked, rather than passing without the check asked for', () => {
+    const typo = run(['--prodution']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('validate: unknown option --prodution; nothing was checked.');
+    expect(typo.stdout).not.toContain('valid');
+    const named = run(['brands/acme.json']);
+    expect(named.status).toBe(2);
+    expect(named.stderr).toContain('validate: "brands/acme.json": validate checks every brand file at once and takes no file name');
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('usage: npm run validate');
+  }, 120_000);
 });
 
 describe('Australian register numbers', () => {
