@@ -20,6 +20,7 @@ import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { closeStore, getStore } from '../engine/store/db';
 import { brandFile, brandFileChanged, publishedBrands } from '../engine/store/brandRevisions';
 import { brandFileText } from '../engine/site/brandScaffold';
+import { parseJson } from '../engine/validate/locate';
 import type { Brand } from '../schemas/brand.types';
 
 const root = () => process.env.LOANSITES_ROOT || process.cwd();
@@ -66,9 +67,19 @@ async function main(): Promise<number> {
   try {
     const published = await publishedBrands(db);
     let differing = 0;
+    // a file that is not JSON (an edit under way) is named with its line; pull then writes no file,
+    // so it never stops halfway with some brands written and the others not
+    const unreadable: string[] = [];
+    const writes: { where: string; text: string; by: string }[] = [];
     for (const [id, revision] of [...published].sort(([a], [b]) => a.localeCompare(b))) {
       const file = brandFile(id);
-      const fileDoc = file ? (JSON.parse(file.text) as Record<string, Json>) : undefined;
+      const parsed = file ? parseJson(file.text) : undefined;
+      if (file && parsed?.error) {
+        const { line, column } = parsed.error.position;
+        unreadable.push(`${file.file}:${line}:${column} ${parsed.error.message}; fix the file (npm run validate says where) and run brands:${command} again`);
+        continue;
+      }
+      const fileDoc = parsed?.value as Record<string, Json> | undefined;
       const { $schema: _schema, ...fileBrand } = fileDoc ?? {};
       const same = fileDoc !== undefined && isDeepStrictEqual(fileBrand, revision.document);
       if (same) continue;
@@ -84,13 +95,22 @@ async function main(): Promise<number> {
         console.log(`${id}\t${by}\t${where}: ${note}`);
         continue;
       }
-      const text = await pulledText(file?.text, revision.document);
+      writes.push({ where, by, text: await pulledText(file?.text, revision.document) });
+    }
+    if (unreadable.length) {
+      for (const line of unreadable) console.error(`brands:${command}: ${line}`);
+      if (command === 'pull') {
+        console.error('brands:pull: nothing was written');
+        return 1;
+      }
+    }
+    for (const { where, text, by } of writes) {
       mkdirSync(dirname(join(root(), where)), { recursive: true });
       writeFileSync(join(root(), where), text);
       console.log(`brands:pull: wrote ${where} (${by})`);
     }
-    if (!differing) console.log(`brands:${command}: every published brand is the same as its file`);
-    return 0;
+    if (!differing && !unreadable.length) console.log(`brands:${command}: every published brand is the same as its file`);
+    return unreadable.length ? 1 : 0;
   } finally {
     await closeStore();
   }

@@ -6,7 +6,7 @@
  * has nothing to list.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,11 @@ const publish = async (id: string, document: Brand, file: { file: string; text: 
   await publishBrand(db, { id, version: draft.version, author: 'ed@example.com' });
 };
 
+const publishAgain = async (id: string, document: Brand) => {
+  const draft = await saveBrandDraft(db, { id, document, expectedVersion: 1, author: 'ed@example.com', file: null });
+  await publishBrand(db, { id, version: draft.version, author: 'ed@example.com' });
+};
+
 describe('brands:status and brands:pull', () => {
   it('list the differing brands, write them with a diff of the changed lines only, and then agree', async () => {
     expect(run('status').out).toContain('every published brand is the same as its file');
@@ -74,5 +79,30 @@ describe('brands:status and brands:pull', () => {
     expect(made2.startsWith('{\n  "$schema": "../schemas/brand.schema.json",\n  "id": "studiomade",')).toBe(true);
 
     expect(run('status').out).toContain('every published brand is the same as its file');
+  });
+
+  it('a brand file that is not JSON is named with its line; pull then writes no file, not the brands before it', async () => {
+    const { $schema: _s, ...doc } = JSON.parse(original) as Brand & { $schema: string };
+    const ipd = JSON.parse(readFileSync(join(work, 'brands/ipaydayloans.json'), 'utf8')) as Brand & { $schema?: string };
+    const { $schema: _s2, ...ipdDoc } = ipd;
+    ipdDoc.footer = { ...ipdDoc.footer, about: 'Edited again in the studio.' };
+    await publishAgain('ipaydayloans', ipdDoc as Brand);
+    // "zzhalf" sorts after ipaydayloans: the old pull wrote ipaydayloans, then stopped on it
+    const half = { ...structuredClone(doc), id: 'zzhalf', hosts: ['zzhalf.example'] } as Brand;
+    const text = `{\n  "id": "zzhalf",,\n  "name": "Half"\n}\n`;
+    writeFileSync(join(work, 'brands/zzhalf.json'), text);
+    await publish('zzhalf', half, { file: 'brands/zzhalf.json', text });
+    const before = readFileSync(join(work, 'brands/ipaydayloans.json'), 'utf8');
+
+    const pull = run('pull');
+    expect(pull.status).toBe(1);
+    expect(pull.err).toContain('brands:pull: brands/zzhalf.json:2:18 not valid JSON');
+    expect(pull.err).toContain('brands:pull: nothing was written');
+    expect(readFileSync(join(work, 'brands/ipaydayloans.json'), 'utf8')).toBe(before);
+
+    const status = run('status');
+    expect(status.status).toBe(1);
+    expect(status.out).toMatch(/^ipaydayloans\tversion 2 .*: differs/m);
+    expect(status.err).toContain('brands:status: brands/zzhalf.json:2:18 not valid JSON');
   });
 });
