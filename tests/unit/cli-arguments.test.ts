@@ -16,8 +16,12 @@ const dir = mkdtempSync(join(tmpdir(), 'loansites-cli-args-'));
 const file = join(dir, 'store.sqlite');
 
 /** Runs scripts/<script> with the args; resolves with its exit code and output whatever the code. */
-function run(script: string, args: string[], opts: { cwd?: string; dbFile?: string } = {}): Promise<{ code: number; out: string; err: string }> {
-  const env = { ...process.env, LOANSITES_DB_FILE: opts.dbFile ?? file, DATABASE_URL: '' };
+function run(
+  script: string,
+  args: string[],
+  opts: { cwd?: string; dbFile?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const env = { ...process.env, LOANSITES_DB_FILE: opts.dbFile ?? file, DATABASE_URL: '', ...opts.env };
   return new Promise((resolve) => {
     // tsx by path: the command may run in another folder (keys writes under its working directory)
     execFile(
@@ -90,6 +94,21 @@ describe('the commands refuse what they would have ignored', { timeout: 60_000 }
     expect(r.code).toBe(2);
     expect(r.err).toContain('"--dry-run" is not read, so nothing was changed');
     expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('npm run preview-link signs no link the server would refuse: an unknown brand, or an option taken for the brand', async () => {
+    const env = { CONTENT_PREVIEW_SECRET: 'a-preview-secret-for-the-test' };
+    const unknown = await run('preview-link.ts', ['ipaydayloan', '/blog/my-draft'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('preview-link: no brand "ipaydayloan"');
+    expect(unknown.out).toBe('');
+    const help = await run('preview-link.ts', ['--help', '/blog/my-draft'], { env });
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('usage: CONTENT_PREVIEW_SECRET=');
+    expect(help.out).not.toContain('/api/preview');
+    const good = await run('preview-link.ts', ['ipaydayloans', '/blog/my-draft'], { env });
+    expect(good.code).toBe(0);
+    expect(good.out).toMatch(/^\/api\/preview\?brand=ipaydayloans&path=%2Fblog%2Fmy-draft&sig=[0-9a-f]{64}\n$/);
   });
 
   it('npm run keys -- --help or a mistyped command writes no key pair', async () => {
