@@ -12,6 +12,25 @@ import { closeStore, getStore, storeKindOf, storeLocation } from '../engine/stor
 import { startLeadWorker } from '../engine/outbox/deliver';
 import { configuredDestinations } from '../engine/leads/destinations';
 import { checkNewestSealed } from '../engine/leads/rotation';
+import { DEFAULT_WORKER_INTERVAL_MS, workerIntervalFromEnv } from '../engine/outbox/workerInterval';
+
+const HELP = `npm run worker — the lead outbox worker as its own process (run the servers with LEADS_WORKER=off then).
+Delivers due leads every LEADS_WORKER_INTERVAL_MS (default ${DEFAULT_WORKER_INTERVAL_MS}) until SIGTERM/SIGINT. It takes no options.`;
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+// it delivers leads to buyers: a line it does not read does not start it
+if (args.length) {
+  console.error(`lead worker: "${args[0]}" is not read, so the worker was not started.\n${HELP}`);
+  process.exit(2);
+}
+const interval = workerIntervalFromEnv();
+if (interval.problem) {
+  console.error(`lead worker: ${interval.problem}; the worker was not started`);
+  process.exit(2);
+}
 
 // the brands' postbacks come from the catalog, built with the block specs
 setBlockSpecs(BLOCK_SPECS);
@@ -25,7 +44,7 @@ if (keyProblem) {
 }
 const brands = Object.keys(configuredDestinations());
 const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
-  intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
+  intervalMs: interval.ms,
   holdProcess: true,
 });
 console.log(

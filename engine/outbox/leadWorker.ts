@@ -8,6 +8,7 @@ import { onShutdown } from '../process/shutdown.mjs';
 import { pruneCertificates } from '../store/certificates';
 import { getStore, storeKindOf } from '../store/db';
 import { startLeadWorker, type LeadWorker } from './deliver';
+import { workerIntervalFromEnv } from './workerInterval';
 
 const KEY = Symbol.for('loansites.leadWorker');
 type Holder = { [KEY]?: LeadWorker };
@@ -16,9 +17,9 @@ type Holder = { [KEY]?: LeadWorker };
 export function ensureLeadWorker(): LeadWorker {
   const g = globalThis as Holder;
   if (!g[KEY]) {
-    const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), {
-      intervalMs: Number(process.env.LEADS_WORKER_INTERVAL_MS ?? 2000),
-    });
+    const interval = workerIntervalFromEnv();
+    if (interval.problem) console.warn(`[leads] ${interval.problem}: polling every ${interval.ms} ms`);
+    const worker = startLeadWorker(async () => ({ db: await getStore(), kind: storeKindOf() }), { intervalMs: interval.ms });
     g[KEY] = worker;
     // The round in progress ends before the store closes: a delivery is recorded, not cut in half.
     onShutdown('lead worker', 'work', () => worker.stop());

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkArgs } from '../../scripts/cliFormat';
+import { workerIntervalFromEnv } from '../../engine/outbox/workerInterval';
 
 const root = join(__dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'loansites-cli-args-'));
@@ -19,7 +20,7 @@ const file = join(dir, 'store.sqlite');
 function run(
   script: string,
   args: string[],
-  opts: { cwd?: string; dbFile?: string; env?: Record<string, string> } = {},
+  opts: { cwd?: string; dbFile?: string; env?: Record<string, string>; timeout?: number } = {},
 ): Promise<{ code: number; out: string; err: string }> {
   const env = { ...process.env, LOANSITES_DB_FILE: opts.dbFile ?? file, DATABASE_URL: '', ...opts.env };
   return new Promise((resolve) => {
@@ -27,7 +28,7 @@ function run(
     execFile(
       process.execPath,
       ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'scripts', script), ...args],
-      { env, cwd: opts.cwd ?? root, encoding: 'utf8' },
+      { env, cwd: opts.cwd ?? root, encoding: 'utf8', timeout: opts.timeout ?? 0 },
       (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
@@ -109,6 +110,26 @@ describe('the commands refuse what they would have ignored', { timeout: 60_000 }
     const good = await run('preview-link.ts', ['ipaydayloans', '/blog/my-draft'], { env });
     expect(good.code).toBe(0);
     expect(good.out).toMatch(/^\/api\/preview\?brand=ipaydayloans&path=%2Fblog%2Fmy-draft&sig=[0-9a-f]{64}\n$/);
+  });
+
+  it('npm run worker -- --help explains and starts no worker; an interval that is not a number is refused, not polled every millisecond', async () => {
+    const help = await run('worker.ts', ['--help'], { timeout: 20_000 });
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('It takes no options');
+    expect(help.out).not.toContain('destinations for');
+    const typo = await run('worker.ts', [], { env: { LEADS_WORKER_INTERVAL_MS: '2s' }, timeout: 20_000 });
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('LEADS_WORKER_INTERVAL_MS must be a whole number of milliseconds, 10 or more (e.g. 2000), not "2s"');
+  });
+
+  it("the interval the server's worker polls at: the default, with the reason, for a value that is not a whole number", () => {
+    expect(workerIntervalFromEnv({})).toEqual({ ms: 2000 });
+    expect(workerIntervalFromEnv({ LEADS_WORKER_INTERVAL_MS: '500' })).toEqual({ ms: 500 });
+    for (const raw of ['2s', 'abc', '0', '-5', '1.5']) {
+      const r = workerIntervalFromEnv({ LEADS_WORKER_INTERVAL_MS: raw });
+      expect(r.ms, raw).toBe(2000);
+      expect(r.problem, raw).toContain(`not "${raw}"`);
+    }
   });
 
   it('npm run keys -- --help or a mistyped command writes no key pair', async () => {
