@@ -2,6 +2,9 @@
 import './check-node.cjs';
 import { closeStore, getStore } from '../engine/store/db';
 import { runUserCli } from '../engine/console/userCli';
+import { studioBrandIds } from '../engine/console/studioApi';
+import { setBlockSpecs } from '../engine/site/catalog';
+import { BLOCK_SPECS } from '../blocks/generated/specs';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) throw new Error('--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run console:user -- …');
@@ -12,7 +15,13 @@ async function readStdin(): Promise<string> {
 
 let code = 1;
 try {
-  code = await runUserCli(process.argv.slice(2), await getStore(), { readStdin, out: (l) => console.log(l), err: (l) => console.error(l) });
+  const db = await getStore();
+  const knownBrands = async () => {
+    // the studio's list: the brand files (built with the block specs) and the studio's brands
+    setBlockSpecs(BLOCK_SPECS);
+    return studioBrandIds(db);
+  };
+  code = await runUserCli(process.argv.slice(2), db, { readStdin, out: (l) => console.log(l), err: (l) => console.error(l), knownBrands });
 } catch (err) {
   console.error(`console:user: ${(err as Error).message}`);
 } finally {

@@ -27,6 +27,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   out(line: string): void;
   err(line: string): void;
+  /** The brand ids the studio lists, which an editor may be limited to (the console refuses others too). */
+  knownBrands?(): Promise<readonly string[]>;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -63,7 +65,8 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
     case 'list': {
       const users = await listUsers(db);
       if (!users.length) io.out('no console users yet; add the first admin with: npm run console:user -- add --email … --role admin --password-stdin');
-      for (const u of users) io.out(`${u.email}\t${u.role}\tsince ${u.created_at.slice(0, 10)}`);
+      for (const u of users)
+        io.out(`${u.email}\t${u.role}\tsince ${u.created_at.slice(0, 10)}${u.role === 'editor' ? `\t${u.brands ? `brands ${u.brands}` : 'every brand'}` : ''}`);
       return 0;
     }
     case 'add': {
@@ -74,6 +77,15 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
       const brands = brandList(parsed.values.brands ?? '');
       if (brands.length && role !== 'editor') return usage('--brands limits an editor to some brands; give it with --role editor');
       if (brands.some((b) => !BRAND_ID.test(b))) return usage('--brands lists brand ids (lower-case letters, digits, hyphens), comma-separated');
+      // a mistyped id would leave the editor with a brand that does not exist, and no word of it
+      if (brands.length && io.knownBrands) {
+        const known = new Set(await io.knownBrands());
+        const unknown = brands.filter((b) => !known.has(b));
+        if (unknown.length)
+          return usage(
+            `--brands: no brand has the id ${unknown.map((b) => `"${b}"`).join(', ')}; the studio lists ${[...known].join(', ')}. Nothing was added`,
+          );
+      }
       const pw = await password();
       if (pw === undefined) return parsed.values['password-stdin'] ? 1 : 2;
       if (!(await addUser(db, { email: who, role, passwordHash: await hashPassword(pw), brands }))) {

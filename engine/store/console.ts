@@ -141,7 +141,8 @@ export async function addUser(db: Store, user: { email: string; role: Role; pass
 
 export const findUser = (db: Store, email: string) => db.selectFrom('console_users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
 
-export const listUsers = (db: Store) => db.selectFrom('console_users').select(['email', 'role', 'created_at', 'updated_at']).orderBy('email').execute();
+export const listUsers = (db: Store) =>
+  db.selectFrom('console_users').select(['email', 'role', 'brands', 'created_at', 'updated_at']).orderBy('email').execute();
 
 /** Removes a user and their sessions; false when there was none. */
 export async function removeUser(db: Store, email: string): Promise<boolean> {

@@ -93,6 +93,17 @@ describe('npm run console:user', () => {
       ['cli', 'user_removed', 'ana@example.com'],
     ]);
   }, 120_000);
+
+  it('an editor limited to a brand no one has is refused, naming the id; the list shows each editor’s brands', async () => {
+    const typo = cli(['add', '--email', 'ed@example.com', '--role', 'editor', '--brands', 'ipaydayloan', '--password-stdin'], 'an editor passphrase\n');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('--brands: no brand has the id "ipaydayloan"; the studio lists ');
+    expect(typo.err).toContain('Nothing was added');
+    expect(await findUser(db, 'ed@example.com')).toBeUndefined();
+    const ok = cli(['add', '--email', 'ed@example.com', '--role', 'editor', '--brands', 'ipaydayloans', '--password-stdin'], 'an editor passphrase\n');
+    expect(ok.code).toBe(0);
+    expect(cli(['list']).out).toMatch(/^ed@example\.com\teditor\tsince \d{4}-\d\d-\d\d\tbrands ipaydayloans$/m);
+  }, 120_000);
 });
 
 describe('sessions and sign-in attempts in the store', () => {
