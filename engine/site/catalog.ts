@@ -318,10 +318,20 @@ export const projectRoot = () => process.env.LOANSITES_ROOT || process.cwd();
 /** An absolute path under the project root. Brand files are read at run time, not bundled: next.config traces brands/. */
 const fromRoot = (file: string) => join(/* turbopackIgnore: true */ projectRoot(), file);
 
+const isFileAt = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
 function listJson(dir: string): string[] {
   try {
+    // a folder named like a file (mkdir brands/acme.json) is no document: reading it would throw
+    // EISDIR and take every brand down with it
     return readdirSync(fromRoot(dir))
-      .filter((f) => f.endsWith('.json'))
+      .filter((f) => f.endsWith('.json') && isFileAt(join(fromRoot(dir), f)))
       .sort()
       .map((f) => `${dir}/${f}`);
   } catch {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources, type Source } from '../../engine/site/catalog';
@@ -359,5 +360,23 @@ describe('a broken brand does not take the others down', () => {
     );
     expect([...catalog.brands.keys()]).toEqual(['acme']);
     expect(catalog.problems).toEqual(['brands/bad.json:1:9 /: not valid JSON: a value is expected here (is there a trailing comma before?)']);
+  });
+});
+
+describe('reading the brand folder', () => {
+  it('a folder named like a brand file (mkdir brands/acme.json) is not read: the brands are still read and checked', () => {
+    const root = mkdtempSync(join(tmpdir(), 'brand-folder-'));
+    const before = process.env.LOANSITES_ROOT;
+    try {
+      mkdirSync(join(root, 'brands/acme.json'), { recursive: true });
+      writeFileSync(join(root, 'brands/real.json'), edit('"id": "acme"', '"id": "real"'));
+      process.env.LOANSITES_ROOT = root;
+      const { brands } = readSources();
+      expect(brands.map((b) => b.file)).toEqual(['brands/real.json']);
+    } finally {
+      if (before === undefined) delete process.env.LOANSITES_ROOT;
+      else process.env.LOANSITES_ROOT = before;
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
