@@ -54,8 +54,24 @@ function describe(err: ErrorObject): Problem | undefined {
       return { pointer: at, message: `needs at least ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}` };
     case 'maxItems':
       return { pointer: at, message: `can have at most ${String(params.limit)} entries` };
-    case 'uniqueItems':
-      return { pointer: at, message: `entries ${String(params.j)} and ${String(params.i)} are the same; each must appear once` };
+    case 'uniqueItems': {
+      // AJV's j is the later of the two, i the earlier, both counted from 0: point at the later one, say the value, count from 1
+      const later = Number(params.j);
+      const earlier = Number(params.i);
+      const value = Array.isArray(err.data) ? show(err.data[later]) : 'an entry';
+      return {
+        pointer: `${at}/${later}`,
+        message: `${value} is in this list twice (entries ${earlier + 1} and ${later + 1}, counting from 1); keep one`,
+      };
+    }
+    case 'minProperties':
+    case 'maxProperties': {
+      const n = Number(params.limit);
+      return {
+        pointer: at,
+        message: `${err.keyword === 'minProperties' ? 'needs at least' : 'can have at most'} ${n} ${n === 1 ? 'property' : 'properties'}${Object.keys((parent.properties as object | undefined) ?? {}).length ? ` (of ${Object.keys(parent.properties as object).join(', ')})` : ''}`,
+      };
+    }
     case 'minimum':
     case 'maximum':
       return { pointer: at, message: `must be ${err.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}` };

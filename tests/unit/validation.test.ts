@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources, type Source } from '../../engine/site/catalog';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import { checkBuyerSchema } from '../../engine/validate/schema';
 
 const base = readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8');
 const FILE = 'brands/acme.json';
@@ -81,6 +82,13 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     const text = edit('"theme": "#0b5394",', '"theme": "#0b5394", "theme": "#000000",');
     expect(problemsOf(text)).toEqual([
       `${FILE}:${at(text, '"theme": "#000000"')} /config/theme: "theme" is given twice in the same object (first at line ${at(text, '"theme"').replace(':', ', column ')}): keep the one you mean and remove the other`,
+    ]);
+  });
+
+  it('a value listed twice is named, at the second, with the entries counted from 1', () => {
+    const text = edit('"hosts": ["acmeloans.com", "www.acmeloans.com"]', '"hosts": ["acmeloans.com", "www.acmeloans.com", "acmeloans.com"]');
+    expect(problemsOf(text)).toEqual([
+      `${FILE}:${at(text, '"acmeloans.com"', '"www.acmeloans.com"')} /hosts/2: "acmeloans.com" is in this list twice (entries 1 and 3, counting from 1); keep one`,
     ]);
   });
 
@@ -378,5 +386,15 @@ describe('reading the brand folder', () => {
       else process.env.LOANSITES_ROOT = before;
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('schema words for a non-engineer', () => {
+  it('an object that allows one of some properties says which, not "must NOT have more than 1 properties"', () => {
+    const buyer = JSON.parse(readFileSync(join(__dirname, '../fixtures/buyers/acme-lending.json'), 'utf8')) as { filters: { states: unknown } };
+    buyer.filters.states = { allow: ['TX'], deny: ['NY'] };
+    const problems = checkBuyerSchema(buyer);
+    expect(problems).toContainEqual({ pointer: '/filters/states', message: 'can have at most 1 property (of allow, deny)' });
+    expect(problems.map((p) => p.message).join('\n')).not.toContain('must NOT');
   });
 });
