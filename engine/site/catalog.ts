@@ -80,6 +80,12 @@ export function formatProblem(p: FileProblem, parsed: ReadonlyMap<string, { text
 }
 
 const layoutName = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
+/**
+ * A broken brand is listed by its id, or by its file's name when the id is not that (a copy whose
+ * id was not changed yet): listed by the id it copied, it would have the brand it was copied from
+ * reported left out while that brand is served, and its own problems put over the other's.
+ */
+const brokenKey = (id: string, file: string) => (id === layoutName(file) ? id : layoutName(file));
 /** A shared part (brands/parts/<name>.json) travels with the shared layouts; its folder tells it apart. */
 export const isPartFile = (file: string): boolean => /(^|\/)parts\/[^/]+\.json$/.test(file);
 
@@ -239,9 +245,9 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     const own = json.error ? [problems[problems.length - 1]!] : checkBrandSchema(json.value).map((p) => ({ ...p, file: src.file }));
     if (!json.error) problems.push(...own);
     if (own.length) {
-      brokenIds.set(id, own);
+      brokenIds.set(brokenKey(id, src.file), own);
       const hosts = Array.isArray(value?.hosts) ? value.hosts.filter((h): h is string => typeof h === 'string') : [];
-      brokenHosts.push({ id, hosts });
+      brokenHosts.push({ id: brokenKey(id, src.file), hosts });
     } else candidates.push({ src, key, ...expandBrand(value as Brand, parts) });
   }
 
@@ -255,7 +261,10 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     else if (!list.includes(file)) list.push(file);
   };
   for (const [h, file] of options.hostOwners ?? []) claim(h, file);
-  for (const { src, brand } of candidates) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) claim(h, src.file);
+  // A file whose id is not its name (a copy whose id was not changed yet) is refused for that
+  // and claims no host: its hosts, and the {id}.localhost its wrong id makes, stay the other brand's.
+  for (const { src, brand } of candidates)
+    if (brand.id === layoutName(src.file)) for (const h of [...hostsOfBrand(brand), ...blogHostsOf(brand)]) claim(h, src.file);
   /** For one file: another file that claims the host, if there is one. */
   const ownersFor = (file: string): HostOwners => ({ get: (host) => claimers.get(host)?.find((f) => f !== file) ?? claimers.get(host)?.[0] });
 
@@ -276,8 +285,8 @@ export function buildCatalog(brandSources: readonly Source[], layoutSources: rea
     });
     problems.push(...found);
     if (found.length) {
-      brokenIds.set(brand.id, found);
-      brokenHosts.push({ id: brand.id, hosts: brand.hosts });
+      brokenIds.set(brokenKey(brand.id, src.file), found);
+      brokenHosts.push({ id: brokenKey(brand.id, src.file), hosts: brand.hosts });
       continue;
     }
     const loaded = loadedBrandOf(brand, src.file, shared, specs, options.alone === true);

@@ -231,6 +231,23 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     expect(problems).toEqual([...clashes(FILE, base, 'brands/acme2.json'), ...clashes('brands/acme2.json', other, FILE)]);
   });
 
+  it('a copy whose id was not changed yet is the one left out, by its file name; the brand it copied is served', () => {
+    const copy = edit('"hosts": ["acmeloans.com", "www.acmeloans.com"]', '"hosts": ["copy.example"]');
+    const catalog = buildCatalog(
+      [
+        { file: 'brands/aaa.json', text: copy },
+        { file: FILE, text: base },
+      ],
+      [],
+      BLOCK_SPECS,
+    );
+    expect([...catalog.brands.keys()]).toEqual(['acme']);
+    expect([...catalog.broken.keys()]).toEqual(['aaa']);
+    expect(catalog.broken.get('aaa')!.join('\n')).toContain('brands/aaa.json:3:3 /id: "acme" must equal the file name "aaa"');
+    expect(catalog.problems.every((p) => p.startsWith('brands/aaa.json:'))).toBe(true);
+    expect(catalog.hostMap.get('acme.localhost')).toBe('acme');
+  });
+
   it('a brand copied from another, its hosts not yet changed, does not take them from the brand it was copied from', () => {
     // "aaa" sorts before "acme", as a copy named so would in brands/
     const copy = edit('"id": "acme"', '"id": "aaa"');
