@@ -11,6 +11,7 @@ import './check-node.cjs';
 import { soldConversions, googleAdsColumns } from '../engine/sale/conversions';
 import { closeStore, getStore } from '../engine/store/db';
 import { checkArgs, csv, option, sinceOption } from './cliFormat';
+import { requireKnownBrand } from './cliBrands';
 
 const FORMATS = ['google-ads'] as const;
 
@@ -28,6 +29,7 @@ async function main(args: string[]) {
   const name = option(args, '--name') ?? 'Loan request sold';
   const brand = option(args, '--brand');
   const conversions = await soldConversions(await getStore(), { since, ...(brand ? { brand } : {}) });
+  if (!conversions.length) await requireKnownBrand(await getStore(), brand);
   process.stdout.write(
     csv(
       conversions.filter((c) => c.gclid),

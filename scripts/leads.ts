@@ -24,6 +24,7 @@ import type { LeadReturnsTable, LeadSalesTable } from '../engine/store/saleTable
 import { currencyRates } from '../engine/store/currencyRates';
 import { CURRENCIES } from '../engine/console/settingsNotes';
 import { converter, convertedLines, plainMoney, ratesNote, ratesUsed, type ConvertedTotals } from '../engine/traffic/currency';
+import { requireKnownBrand } from './cliBrands';
 import { checkArgs, csv, listingOptions, option, textTable, type Column } from './cliFormat';
 
 const delivery = (l: LeadListing): string =>
@@ -133,6 +134,7 @@ async function main(args: string[]) {
   if (!(CURRENCIES as readonly string[]).includes(to)) throw new Error(`--currency must be one of ${CURRENCIES.join(', ')}`);
   const db = await getStore();
   const listed = await listLeads(db, { since, limit, ...(brand ? { brand } : {}) });
+  if (!listed.length) await requireKnownBrand(db, brand);
   const sales = await salesOf(
     db,
     listed.map((l) => l.lead.id),

@@ -9,6 +9,7 @@ import './check-node.cjs';
 import { getStore, closeStore, storeKindOf, storeLocation } from '../engine/store/db';
 import { listFormTraces, type FormTracesTable } from '../engine/store/leads';
 import { listSessionTraces, type SessionTrace } from '../engine/store/sessionTraces';
+import { requireKnownBrand } from './cliBrands';
 import { checkArgs, listingOptions, textTable, traceTable, type Column } from './cliFormat';
 
 const FORM_COLUMNS: Column<FormTracesTable>[] = [
@@ -29,6 +30,7 @@ async function main(args: string[]) {
   const { since, sinceText, limit, brand } = listingOptions(args, '1h');
   if (args.includes('--forms')) {
     const forms = await listFormTraces(await getStore(), { since, limit, open: true, ...(brand ? { brand } : {}) });
+    if (!forms.length) await requireKnownBrand(await getStore(), brand);
     if (args.includes('--json'))
       console.log(
         JSON.stringify(
@@ -44,6 +46,7 @@ async function main(args: string[]) {
     return;
   }
   const traces: SessionTrace[] = await listSessionTraces(await getStore(), { since, limit, ...(brand ? { brand } : {}) });
+  if (!traces.length) await requireKnownBrand(await getStore(), brand);
   if (args.includes('--json')) {
     console.log(JSON.stringify(traces, null, 2));
     return;

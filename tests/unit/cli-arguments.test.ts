@@ -73,6 +73,16 @@ describe('the commands refuse what they would have ignored', { timeout: 60_000 }
     expect(r.err).toContain('unknown option --sinse');
   });
 
+  it('npm run leads -- --brand with an id no brand has is refused when nothing is listed, rather than "0 leads"', async () => {
+    const typo = await run('leads.ts', ['--since', '2d', '--brand', 'ipaydayloan']);
+    expect(typo.code).toBe(1);
+    expect(typo.err).toContain('--brand ipaydayloan: no brand has that id');
+    expect(typo.out).toBe('');
+    const known = await run('leads.ts', ['--since', '2d', '--brand', 'ipaydayloans']);
+    expect(known.code).toBe(0);
+    expect(known.out).toContain(': 0');
+  });
+
   it('npm run costs -- import <a folder> says it is a folder', async () => {
     const r = await run('costs.ts', ['import', dir, '--source', 'google']);
     expect(r.code).toBe(1);
