@@ -34,6 +34,11 @@ export interface CliIo {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<number> {
+  // asked for, the usage is the answer (exit 0), not "Unknown option '--help'"
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
   let parsed;
   try {
     parsed = parseArgs({

@@ -94,6 +94,13 @@ describe('npm run console:user', () => {
     ]);
   }, 120_000);
 
+  it('--help prints the usage and exits 0', () => {
+    const r = cli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^usage: npm run console:user -- add --email E/);
+    expect(r.err).toBe('');
+  }, 60_000);
+
   it('an editor limited to a brand no one has is refused, naming the id; the list shows each editor’s brands', async () => {
     const typo = cli(['add', '--email', 'ed@example.com', '--role', 'editor', '--brands', 'ipaydayloan', '--password-stdin'], 'an editor passphrase\n');
     expect(typo.code).toBe(2);
