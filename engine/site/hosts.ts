@@ -57,10 +57,10 @@ export const isBlogPath = (path: string): boolean => path === '/blog' || path.st
 
 export type HostMap = ReadonlyMap<string, string>;
 
-/** host → brand id; a host claimed by two brands keeps its first owner (validation reports the clash). */
 /** Which file claims a host (for a brand being checked: another file that does, if any). */
 export type HostOwners = { get(host: string): string | undefined };
 
+/** host → brand id; a host claimed by two brands keeps its first owner (validation reports the clash). */
 export function buildHostMap(brands: readonly { id: string; hosts: readonly string[] }[]): HostMap {
   const map = new Map<string, string>();
   for (const brand of brands) for (const host of hostsOfBrand(brand)) if (!map.has(host)) map.set(host, brand.id);
