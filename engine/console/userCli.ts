@@ -50,6 +50,12 @@ export async function runUserCli(argv: string[], db: Store, io: CliIo): Promise<
     io.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
   }
+  // an option given twice would be read as its last (parseArgs): the account changed may not be the one first typed
+  const twice = ['--email', '--role', '--brands'].find((name) => argv.filter((a) => a === name || a.startsWith(`${name}=`)).length > 1);
+  if (twice) {
+    io.err(`${twice} is given twice; give it once\n${USAGE}`);
+    return 2;
+  }
   const [command, ...rest] = parsed.positionals;
   const { email, role } = parsed.values;
   const usage = (why: string) => (io.err(`${why}\n${USAGE}`), 2);

@@ -94,6 +94,14 @@ describe('npm run console:user', () => {
     ]);
   }, 120_000);
 
+  it('an option given twice is refused, and nothing is added', async () => {
+    const r = cli(['add', '--email', 'first@example.com', '--email=second@example.com', '--role', 'admin', '--password-stdin'], 'a long passphrase here\n');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^--email is given twice; give it once/);
+    expect(await findUser(db, 'first@example.com')).toBeUndefined();
+    expect(await findUser(db, 'second@example.com')).toBeUndefined();
+  }, 60_000);
+
   it('--help prints the usage and exits 0', () => {
     const r = cli(['--help']);
     expect(r.code).toBe(0);
