@@ -22,6 +22,21 @@ export function option(args: readonly string[], name: string): string | undefine
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
 }
 
+/**
+ * For a command that takes no options: --help prints `help` (exit 0); any other word is refused
+ * before the command changes anything (exit 2) — read as "no options", a mistyped one would run it.
+ */
+export function takesNoOptions(command: string, help: string, changed: string, args: readonly string[] = process.argv.slice(2)): void {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(help);
+    process.exit(0);
+  }
+  if (args.length) {
+    console.error(`${command}: "${args[0]}" is not read, so nothing was ${changed}.\n${help}`);
+    process.exit(2);
+  }
+}
+
 /** What a command accepts: options that take a value, options that do not, and how many plain words (a subcommand, a file). */
 export interface ArgSpec {
   values: readonly string[];

@@ -4,19 +4,12 @@
  */
 import './check-node.cjs';
 import { migrateStore, openStore, storeKindOf, storeLocation } from '../engine/store/db';
+import { takesNoOptions } from './cliFormat';
 
 const HELP =
   'npm run db:migrate — brings the store (DATABASE_URL=postgres://… for PostgreSQL, else the SQLite file LOANSITES_DB_FILE or data/loansites.sqlite) to the newest migration. It takes no options.';
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(HELP);
-  process.exit(0);
-}
 // an option it does not read is a mistake to say before the store is changed, not after
-if (args.length) {
-  console.error(`db:migrate: "${args[0]}" is not read, so nothing was changed.\n${HELP}`);
-  process.exit(2);
-}
+takesNoOptions('db:migrate', HELP, 'changed');
 
 async function main() {
   const db = openStore();

@@ -3,18 +3,11 @@ import './check-node.cjs';
 import { closeStore, getStore, storeLocation } from '../engine/store/db';
 import { eventsRetentionDays } from '../engine/store/traffic';
 import { pruneOnce } from '../engine/traffic/pruneJob';
+import { takesNoOptions } from './cliFormat';
 
 // it deletes: an option it does not have (--help, a --days it does not read) must not run it
-const args = process.argv.slice(2);
 const HELP = `npm run events:prune — deletes the raw funnel events, visits and experiment exposures older than EVENTS_RETENTION_DAYS (now ${eventsRetentionDays()}) days; the hourly rollups stay. It takes no options: set EVENTS_RETENTION_DAYS to keep more or fewer days.`;
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (args.length) {
-  console.error(`events:prune: "${args[0]}" is not read, so nothing was deleted.\n${HELP}`);
-  process.exit(2);
-}
+takesNoOptions('events:prune', HELP, 'deleted');
 
 const n = await pruneOnce(await getStore());
 console.log(
