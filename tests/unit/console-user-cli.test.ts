@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function cli(args: string[], stdin = '') {
-  const r = spawnSync('npx', ['tsx', 'scripts/console-user.ts', ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/console-user.ts', ...args], {
     input: stdin,
     encoding: 'utf8',
     env: { ...process.env, LOANSITES_DB_FILE: file, DATABASE_URL: '', CONSOLE_SCRYPT_N: '16384' },

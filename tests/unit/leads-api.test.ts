@@ -398,7 +398,7 @@ describe('POST /api/leads in Canada and Australia', () => {
 
 describe('npm run leads (operators)', () => {
   const run = (args: string[]) =>
-    spawnSync('npx', ['tsx', 'scripts/leads.ts', ...args], {
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', ...args], {
       encoding: 'utf8',
       timeout: 60_000,
       env: { ...process.env, LOANSITES_DB_FILE: server.dbFile, DATABASE_URL: '' },

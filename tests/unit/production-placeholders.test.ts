@@ -49,7 +49,7 @@ describe('placeholders in a brand file', () => {
 });
 
 describe('npm run validate', () => {
-  const run = (args: string[]) => spawnSync('npx', ['tsx', 'scripts/validate.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/validate.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
   it('locally the placeholders are kept; with --production each is refused at its file:line:col', () => {
     expect(run([]).status).toBe(0);
     const prod = run(['--production']);
