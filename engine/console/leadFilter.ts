@@ -7,7 +7,7 @@
  * by asking which prefixes match, so for it the search stays exact (a whole email or phone).
  */
 import { may, type Role } from './roles';
-import { dayOf } from './range';
+import { DAYS_BOUND, dayOf, inDayBounds } from './range';
 
 export const LEAD_STATUSES = ['sold', 'unsold', 'duplicate', 'suppressed', 'returned', 'test'] as const;
 export type LeadStatusFilter = (typeof LEAD_STATUSES)[number];
@@ -110,6 +110,7 @@ export function leadListQuery(q: Record<string, string | undefined>, brands: Rea
   const f = from ? dayOf(from) : undefined;
   const t = to ? dayOf(to) : undefined;
   if ((from && f === undefined) || (to && t === undefined)) problems.push('Dates must be real days written YYYY-MM-DD.');
+  else if ((f !== undefined && !inDayBounds(f)) || (t !== undefined && !inDayBounds(t))) problems.push(`${DAYS_BOUND}.`);
   else if (f !== undefined && t !== undefined && t < f) problems.push('The end date is before the start date.');
   else if (f !== undefined && t !== undefined && (t - f) / DAY + 1 > MAX_DAYS) problems.push(`A date range is at most ${MAX_DAYS} days.`);
   else {

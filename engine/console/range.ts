@@ -2,8 +2,8 @@
  * The overview's filter from its query string (pure): a date range of whole UTC days, both ends
  * included (default: the last 7 days to today), an optional brand, campaign, source, landing
  * page and device class, and the breakdown tables' sort (engine/console/breakdownSort.ts). A date that is
- * not a real YYYY-MM-DD, an end before the start or a range over 366 days falls back to the
- * default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
+ * not a real YYYY-MM-DD, a day outside 2000-01-01 … 9999-12-30, an end before the start or a range
+ * over 366 days falls back to the default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
  */
 import type { FunnelFilter } from '../traffic/funnelQuery';
 import type { DeviceClass } from '../store/trafficRules';
@@ -30,6 +30,17 @@ export interface OverviewQuery {
 }
 
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * The days a range may name: no record is older than the business, and a day either side of these
+ * (the comparison period before a range, the day after its end) must still be a four-digit year,
+ * or the captions and the store's ISO strings come out garbled ("-000001-12-31", "+010000-01-01").
+ */
+export const FIRST_DAY = '2000-01-01';
+export const LAST_DAY = '9999-12-30';
+export const DAYS_BOUND = `Dates are days from ${FIRST_DAY} to ${LAST_DAY}`;
+export const inDayBounds = (t: number): boolean => t >= Date.parse(`${FIRST_DAY}T00:00:00.000Z`) && t <= Date.parse(`${LAST_DAY}T00:00:00.000Z`);
+
 export const dayOf = (text: string): number | undefined => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
   const t = Date.parse(`${text}T00:00:00.000Z`);
@@ -45,6 +56,7 @@ export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<str
     const f = dayOf(q.from ?? '');
     const t = dayOf(q.to ?? '');
     if (f === undefined || t === undefined) problem = 'Dates must be real days written YYYY-MM-DD; showing the last 7 days.';
+    else if (!inDayBounds(f) || !inDayBounds(t)) problem = `${DAYS_BOUND}; showing the last 7 days.`;
     else if (t < f) problem = 'The end is before the start; showing the last 7 days.';
     else if ((t - f) / DAY + 1 > MAX_DAYS) problem = `A range is at most ${MAX_DAYS} days; showing the last 7 days.`;
     else [from, to] = [f, t];

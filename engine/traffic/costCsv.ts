@@ -167,6 +167,9 @@ function countOf(raw: string): number | undefined {
   return /^\d{1,12}$/.test(s) ? Number(s) : undefined;
 }
 
+/** The console's ranges start here (engine/console/range.ts FIRST_DAY): a cost before it could never be seen. */
+const FIRST_COST_DAY = '2000-01-01';
+
 /** "2026-11-01", "2026-11-01 00:00:00", "11/1/2026" → "2026-11-01"; undefined when not a real date. */
 export function dayOf(raw: string): string | undefined {
   const s = raw.trim();
@@ -257,6 +260,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     const before = errors.length;
     if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
     else if (day > lastDay) fail(line, `the day ${day} has not come yet (a cost report has the days already spent)`);
+    else if (day < FIRST_COST_DAY) fail(line, `the day ${day} is before ${FIRST_COST_DAY}, older than any day the console shows`);
     if (!campaign) fail(line, 'the campaign is empty');
     else if (campaign.length > 200) fail(line, 'the campaign is longer than 200 characters');
     else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');

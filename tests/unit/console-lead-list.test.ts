@@ -49,6 +49,8 @@ describe('the leads filter read from the query string', () => {
   it.each([
     [{ from: '2026-02-30' }, /real days written YYYY-MM-DD/],
     [{ from: 'yesterday' }, /real days/],
+    [{ from: '0000-01-01' }, /Dates are days from 2000-01-01 to 9999-12-30\./],
+    [{ to: '9999-12-31' }, /to 9999-12-30/],
     [{ from: '2026-11-05', to: '2026-11-01' }, /end date is before the start/],
     [{ from: '2024-01-01', to: '2026-01-01' }, /at most 366 days/],
     [{ status: 'lost' }, /status must be one of sold, unsold, duplicate, suppressed, returned, test/],

@@ -74,6 +74,11 @@ describe('the overview range', () => {
     [{ from: '2025-03-05', to: '2025-03-01' }, '2025-03-04', '2025-03-10', 'before the start'],
     [{ from: '2023-01-01', to: '2025-03-01' }, '2025-03-04', '2025-03-10', 'at most 366 days'],
     [{ from: '<script>', to: '' }, '2025-03-04', '2025-03-10', 'real days'],
+    // a real day, but its comparison period would be in year -1
+    [{ from: '0000-01-01', to: '0000-01-07' }, '2025-03-04', '2025-03-10', 'Dates are days from 2000-01-01 to 9999-12-30'],
+    [{ from: '1999-12-31', to: '2000-01-02' }, '2025-03-04', '2025-03-10', 'from 2000-01-01'],
+    [{ from: '9999-12-25', to: '9999-12-31' }, '2025-03-04', '2025-03-10', 'to 9999-12-30'],
+    [{ from: '2000-01-01', to: '2000-01-07' }, '2000-01-01', '2000-01-07', ''],
   ])('%j → %s … %s', (q, from, to, problem) => {
     const r = overviewQuery(q, brands, now);
     expect([r.from, r.to]).toEqual([from, to]);

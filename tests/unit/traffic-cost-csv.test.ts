@@ -113,6 +113,12 @@ const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][]
     'day,campaign,cost\n2026-11-01,a,1\n2062-11-01,a,1\n',
     /^line 3: the day 2062-11-01 has not come yet \(a cost report has the days already spent\)/,
   ],
+  [
+    'a day before the console could show it (a typo for 2026)',
+    'generic',
+    'day,campaign,cost\n2026-11-01,a,1\n1026-11-01,a,1\n',
+    /^line 3: the day 1026-11-01 is before 2000-01-01, older than any day the console shows/,
+  ],
   ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^No header line/],
   [
     'a line break in a quoted campaign',
