@@ -62,6 +62,7 @@ export default defineConfig({
       // per-client limit every page asks again, and a keepalive fetch cut by the next navigation
       // never finishes in Playwright's eyes, so waits for 'networkidle' would hang.
       RATE_LIMIT_EVENTS: '100000',
+      EVENTS_PER_CLIENT_PER_MINUTE: '100000',
       // Alert rules are checked every second and sent to a receiver a test starts.
       ALERT_CHECK_MS: '1000',
       ALERT_WEBHOOK_URL: `http://127.0.0.1:${E2E_ALERT_PORT}/hook`,

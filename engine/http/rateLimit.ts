@@ -77,6 +77,8 @@ export const RATE_RULES = {
   formTrace: { name: 'form-trace', limit: Number(process.env.RATE_LIMIT_FORM_TRACE ?? 60), windowMs: 60_000 },
   geocoder: { name: 'geocoder', limit: Number(process.env.RATE_LIMIT_GEOCODER ?? 300), windowMs: 60_000 },
   events: { name: 'events', limit: Number(process.env.RATE_LIMIT_EVENTS ?? 120), windowMs: 60_000 },
+  /** one client's funnel events (a visit's landing counts as one): a tenth of the site's budget, so no one client can spend it all */
+  eventsPerClient: { name: 'events-client', limit: Number(process.env.EVENTS_PER_CLIENT_PER_MINUTE ?? 600), windowMs: 60_000 },
   /** every client's funnel events together (a visit's landing counts as one): the whole site's ingest budget */
   eventsBudget: { name: 'events-budget', limit: Number(process.env.EVENTS_BUDGET_PER_MINUTE ?? 6000), windowMs: 60_000 },
   /** one visit's funnel events over a visit's idle time (a real visit sends a few dozen) */

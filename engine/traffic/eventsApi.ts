@@ -9,9 +9,10 @@
  * The visit's id is the server's (./visitId.ts): a batch without one must bring its landing and
  * is answered with the new id; a batch with an id this site did not issue for this brand is
  * refused (403); a landing on a batch with an id is ignored (a visit keeps its first landing).
- * Past the visit's cap (RATE_RULES.eventsPerVisit) or the whole site's ingest budget
+ * Past the visit's cap (RATE_RULES.eventsPerVisit), the client's share of events
+ * (RATE_RULES.eventsPerClient, EVENTS_PER_CLIENT_PER_MINUTE) or the whole site's ingest budget
  * (RATE_RULES.eventsBudget, EVENTS_BUDGET_PER_MINUTE) a batch is refused with 429 and
- * Retry-After, and the refused events are counted so the overview can say its counts are short.
+ * Retry-After; events refused past the site's budget are counted so the overview can say its counts are short.
  */
 import type { IncomingMessage } from 'node:http';
 import type { EventBatch } from '../../schemas/api.types';
@@ -63,12 +64,16 @@ export function visitOfBody(body: EventBatch, brand: string): { visitId: string;
 }
 
 /**
- * Counts the batch against its visit's cap and the site's ingest budget; 429 past either. Events
- * refused past the budget are counted (the funnel is short of them); past a visit's cap they are
- * not (a visit that sent hundreds of events has reached every stage it can count).
+ * Counts the batch against its visit's cap, its client's share and the site's ingest budget; 429
+ * past any. Events refused past the budget are counted (the funnel is short of them); past a
+ * visit's cap or a client's share they are not (a visit that sent hundreds of events has reached
+ * every stage it can count). The client's share comes before the budget: without it one client,
+ * a new visit per batch within its allowance of posts, spends the whole site's budget and every
+ * other visitor's events are refused until the minute ends.
  */
-async function admit(visitId: string, issued: boolean, events: number, brand: string): Promise<void> {
+async function admit(visitId: string, issued: boolean, events: number, brand: string, ip: string): Promise<void> {
   if (!issued) await enforceRateLimit(RATE_RULES.eventsPerVisit, visitId, events, 'This visit has sent too many events');
+  await enforceRateLimit(RATE_RULES.eventsPerClient, ip, events + (issued ? 1 : 0), 'This client has sent too many events');
   try {
     await enforceRateLimit(RATE_RULES.eventsBudget, 'all', events + (issued ? 1 : 0), 'The site is receiving more events than its budget');
   } catch (err) {
@@ -83,11 +88,11 @@ async function admit(visitId: string, issued: boolean, events: number, brand: st
  * `issued` when new), or an ApiError (4xx with the reason).
  */
 export async function acceptEvents(
-  { body, brand, host, req }: { body: EventBatch; brand: string; host: string; req: IncomingMessage },
+  { body, brand, host, req, ip }: { body: EventBatch; brand: string; host: string; req: IncomingMessage; ip: string },
   now = new Date(),
 ): Promise<TrafficBatch & { visitId: string; issued: boolean }> {
   const { visitId, issued } = visitOfBody(body, brand);
-  await admit(visitId, issued, body.events.length, brand);
+  await admit(visitId, issued, body.events.length, brand, ip);
   const batch = batchOf({ ...body, visitId, issued }, { brand, host, userAgent: userAgent(req), optedOut: privacyOptedOut(req.headers), now });
   const exposures = exposuresOf(body.events, { visitId, loaded: getCatalog().brands.get(brand), cookie: req.headers.cookie, now });
   return { ...batch, ...(exposures.length ? { exposures } : {}), visitId, issued };

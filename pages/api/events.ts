@@ -14,8 +14,8 @@ export const config = { api: { bodyParser: false } };
 
 export default route(
   { methods: ['POST'], brand: true, rate: RATE_RULES.events, body: json<EventBatch>(schema, 16 * 1024) },
-  async ({ req, body, brand, host }) => {
-    const { visitId, issued, ...batch } = await acceptEvents({ body, brand: brand.brand.id, host, req });
+  async ({ req, body, brand, host, ip }) => {
+    const { visitId, issued, ...batch } = await acceptEvents({ body, brand: brand.brand.id, host, req, ip });
     sharedTrafficWriter().add(batch);
     // A visit's first batch learns its id here (the page it came from may be a cached one).
     return { status: 202, body: { accepted: batch.events.length, ...(issued ? { visitId } : {}) } };
