@@ -145,6 +145,20 @@ export const isEmail = (text: string): boolean => {
   return t.length <= 120 && EMAIL.test(t);
 };
 
+/**
+ * An email as the inbox it names is written: without invisible characters (a zero-width space, a
+ * soft hyphen, a direction mark — Unicode's default-ignorable code points, which a copy from a web
+ * page or a document can carry and no address has), its accents composed (NFC: "é" typed or pasted
+ * decomposed is the same letter), trimmed and lower-cased. A lead stores its email so, and the
+ * contact hashes start from it: a borrower's opt-out matches the request however either was written.
+ */
+export const cleanEmail = (email: string): string =>
+  email
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .normalize('NFC')
+    .trim()
+    .toLowerCase();
+
 /** A name has a letter, in any script, and no control character (a newline or NUL pasted in); as the lead schema's pattern. */
 export const NAME_PATTERN = '^\\P{Cc}*\\p{L}\\P{Cc}*$';
 const NAME = new RegExp(NAME_PATTERN, 'u');

@@ -33,6 +33,7 @@ import { insertLead } from '../store/leads';
 import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../browser/regions';
 import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
+import { cleanEmail } from '../browser/formRules';
 import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from '../geo/servedPlaces';
 import { destinationTakes, environmentOfHost } from './environment';
 import { openText, sealText } from '../keys/sealing';
@@ -162,7 +163,8 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       vehicle: kind === 'title' && body.vehicle ? JSON.stringify(body.vehicle) : '',
       first_name: body.firstName.trim(),
       last_name: body.lastName.trim(),
-      email: body.email.trim().toLowerCase(),
+      // as the inbox it names: an invisible character pasted in would reach the buyer, and miss the borrower's opt-out
+      email: cleanEmail(body.email),
       phone: body.phone,
       income_source: body.incomeSource,
       pay_frequency: body.payFrequency,

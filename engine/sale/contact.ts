@@ -4,6 +4,7 @@
  * does not become a list of phone numbers and a dump of it cannot be reversed by guessing.
  */
 import { createHmac } from 'node:crypto';
+import { cleanEmail } from '../browser/formRules';
 
 /**
  * A phone as the digits every brand stores it as (engine/browser/regions.ts normalisePhoneFor): North
@@ -20,9 +21,9 @@ export function normalisePhone(phone: string): string | undefined {
   return /^[2-9]\d{9}$/.test(digits) ? digits : undefined;
 }
 
-/** An email trimmed and lower-cased; Gmail's dots and +tags dropped (the same inbox). */
+/** An email cleaned (cleanEmail); Gmail's dots and +tags dropped (the same inbox). */
 export function normaliseEmail(email: string): string | undefined {
-  const e = email.trim().toLowerCase();
+  const e = cleanEmail(email);
   const at = e.lastIndexOf('@');
   if (at < 1 || at === e.length - 1) return undefined;
   let [local, domain] = [e.slice(0, at), e.slice(at + 1)];
