@@ -97,9 +97,13 @@ export function toProblems(errors: readonly ErrorObject[] | null | undefined): P
   for (const err of errors) {
     if (err.keyword === 'required' && anyOfAt.has(err.instancePath) && err.schemaPath.includes('/anyOf/')) continue;
     if (err.keyword === 'pattern' && err.propertyName !== undefined) {
+      // each schema's names have their own form: its hint, else the pattern itself (one fixed wording was wrong for most)
+      const hint = (err.parentSchema as { patternHint?: string } | undefined)?.patternHint;
       const p = {
         pointer: `${err.instancePath}/${err.propertyName}`,
-        message: `name "${err.propertyName}" is not valid: use lowercase letters, digits and hyphens, starting with a letter`,
+        message: hint
+          ? `name "${err.propertyName}" is not valid: expected ${hint}`
+          : `name "${err.propertyName}" does not have the expected form (${String(err.params.pattern)})`,
       };
       if (seen.has(p.pointer + p.message)) continue;
       out.push(p);

@@ -122,6 +122,13 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
       400,
       '/evidence/steps/1/shownMs',
     ],
+    [
+      // the reason names the form such a name takes (a hyphen is not part of it), not another schema's
+      'an evidence field named with a hyphen',
+      valid({ evidence: { page: '/apply', steps: [], submitMs: 10, fields: { 'first-name': { typed: 1, pasted: 0, autofilled: 0 } } } }),
+      400,
+      '/evidence/fields/first-name: name \\"first-name\\" is not valid: expected a field name of up to 40 letters and digits, starting with a letter, such as firstName',
+    ],
     ['a slashed date of birth', valid({ dateOfBirth: '1990/04/02' }), 400, '/dateOfBirth'],
     ['30 February', valid({ dateOfBirth: '1990-02-30' }), 400, 'is not a date'],
     ['a borrower of 17', valid({ dateOfBirth: eighteenYearsAgoPlusOneDay }), 422, '18 or older'],
