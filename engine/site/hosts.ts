@@ -4,8 +4,9 @@
  * substring or string replace: "ipaydayloans.com.evil.net" is not ipaydayloans.
  */
 
-export const DEV_PREFIXES = ['dev.', 'test123.'] as const;
-export const LOCAL_SUFFIX = '.localhost';
+import { hostsOfBrand } from '../validate/brandHosts';
+
+export { DEV_PREFIXES, LOCAL_SUFFIX, hostsOfBrand, blogHostsOf } from '../validate/brandHosts';
 
 /**
  * Normalise a Host header value; returns '' for anything that is not a plausible host.
@@ -34,23 +35,6 @@ export function normaliseHost(raw: string | null | undefined): string {
 
 /** A TCP port: 1–65535, digits only. "99999" is not a plausible host and would break a URL built from it. */
 const validPort = (text: string): boolean => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
-
-/** Every host a brand answers on: its production hosts, their dev./test123. sub-hosts, and {id}.localhost. */
-export function hostsOfBrand(brand: { id: string; hosts: readonly string[] }): string[] {
-  const out: string[] = [];
-  for (const host of brand.hosts) {
-    out.push(host);
-    for (const prefix of DEV_PREFIXES) out.push(prefix + host.replace(/^www\./, ''));
-  }
-  out.push(brand.id + LOCAL_SUFFIX);
-  return [...new Set(out)];
-}
-
-/** Hosts of a brand's separate blog: the blog host, its dev./test123. sub-hosts, and blog.{id}.localhost. */
-export function blogHostsOf(brand: { id: string; blogHost?: string }): string[] {
-  if (!brand.blogHost) return [];
-  return [brand.blogHost, ...DEV_PREFIXES.map((p) => p + brand.blogHost), `blog.${brand.id}${LOCAL_SUFFIX}`];
-}
 
 /** Paths a blog host serves. */
 export const isBlogPath = (path: string): boolean => path === '/blog' || path.startsWith('/blog/');

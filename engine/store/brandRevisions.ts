@@ -27,6 +27,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Brand } from '../../schemas/brand.types';
 import type { Store } from './db';
 import { audit } from './console';
+import { blogHostsOf, hostsOfBrand } from '../validate/brandHosts';
 import { fileHash, latestRevision, latestRevisions, revisionAt, revisionHistory, RevisionConflict, saveRevision, type Revision } from './revisions';
 
 export const BRAND_DRAFT = 'brand-draft';
@@ -41,6 +42,14 @@ export class BrandRevisionError extends Error {
   ) {
     super(message);
     this.name = 'BrandRevisionError';
+  }
+}
+
+/** A publication refused because another brand published one of its hosts first. */
+export class HostTaken extends BrandRevisionError {
+  constructor(message: string) {
+    super(409, message);
+    this.name = 'HostTaken';
   }
 }
 
@@ -225,8 +234,40 @@ export async function publishBrand(db: Store, p: PublishBrand): Promise<Publishe
     before: published?.document ?? fileDocument(brandFile(p.id)) ?? null,
     now,
     action: 'brand_published',
+    lock: HOSTS_LOCK,
+    check: (trx) => refuseHostsTaken(trx, p.id, draft.document),
   });
   return { publishedVersion: revision.version, revision };
+}
+
+/** The lock two publications hold while their hosts are checked against each other (PostgreSQL; SQLite's write lock serves). */
+const HOSTS_LOCK = 'loansites brand hosts';
+
+/** Every host a brand document answers on (its hosts, their automatic dev./test123./.localhost ones, its blog's). */
+const hostsOfDocument = (document: Brand): string[] => {
+  try {
+    return [...hostsOfBrand(document), ...blogHostsOf(document)];
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * A publication's hosts checked against every other brand's published revision in the store, in
+ * the publication's own transaction. The studio checks a document against the brands its
+ * instance serves, but another instance may have published a brand claiming the same host a
+ * moment before, which this instance does not know of yet: both would be published, neither
+ * would build, and both brands would fall back to their files (or, made in the studio, vanish).
+ */
+async function refuseHostsTaken(trx: Store, id: string, document: Brand): Promise<void> {
+  const mine = new Set(hostsOfDocument(document));
+  if (!mine.size) return;
+  for (const [other, r] of await latestRevisions<Brand>(trx, BRAND_PUBLISHED)) {
+    if (other === id) continue;
+    const taken = hostsOfDocument(r.document).find((h) => mine.has(h));
+    if (taken)
+      throw new HostTaken(`host "${taken}" was published for the brand "${other}" meanwhile (version ${r.version}); a host can belong to one brand only`);
+  }
 }
 
 /** Calls off the brand's publication set for later, if there is one. */
@@ -311,7 +352,15 @@ export async function publishDueBrands(db: Store, now: Date, check?: (id: string
         continue;
       }
       const published = await publishedBrand(db, id);
-      if (!published || published.version < s.version) await publishBrand(db, { id, version: s.version, author: s.author, now });
+      if (!published || published.version < s.version) {
+        try {
+          await publishBrand(db, { id, version: s.version, author: s.author, now });
+        } catch (err) {
+          if (!(err instanceof HostTaken)) throw err;
+          await setSchedule(db, id, { ...s, state: 'failed', reason: err.message }, s.author, now, r);
+          continue;
+        }
+      }
       await setSchedule(db, id, { ...s, state: 'done' }, s.author, now, r);
       done.push(id);
     } catch (err) {

@@ -9,8 +9,10 @@
  * the console's audit log with the document before and after, in the same transaction.
  */
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Store } from './db';
 import { audit, type AuditAction } from './console';
+import { isPostgresStore } from './trafficPartitions';
 
 export interface DocumentRevisionsTable {
   kind: string;
@@ -149,6 +151,14 @@ export interface SaveRevision<T> {
   /** the audit log's action (default revision_saved) and what its entry says besides the document before and after */
   action?: AuditAction;
   detail?: Record<string, unknown>;
+  /**
+   * A check of the saved revision against other documents, in the same transaction after the
+   * insert (so, on SQLite, under the write lock): throwing rolls the save back. With `lock`, a
+   * PostgreSQL advisory lock of that name is held through the transaction first, so two saves
+   * checked against each other are never checked side by side.
+   */
+  check?: (trx: Store) => Promise<void>;
+  lock?: string;
 }
 
 /** Saves a new revision over `expectedVersion`; throws RevisionConflict when someone saved since. */
@@ -158,6 +168,7 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
   if (!(version > save.expectedVersion)) throw new Error(`a revision's version (${version}) must be newer than the one it follows (${save.expectedVersion})`);
   try {
     await db.transaction().execute(async (trx) => {
+      if (save.lock && isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${save.lock}))`.execute(trx);
       const current = await latestRevision(trx, save.kind, save.key);
       if ((current?.version ?? 0) !== save.expectedVersion) throw new RevisionConflict(current, save.expectedVersion);
       await trx
@@ -172,6 +183,7 @@ export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise
           base_hash: save.baseHash,
         })
         .execute();
+      await save.check?.(trx);
       await audit(trx, {
         actor: save.author,
         action: save.action ?? 'revision_saved',

@@ -1,0 +1,76 @@
+/**
+ * Two brands never hold the same host, even when two instances publish them at once: each
+ * instance checks a document against the brands it serves, so a brand another instance has just
+ * published with the host is checked again in the store, in the publication's own transaction.
+ * Without it both publications went through, neither built, and every instance fell back to the
+ * brands' files (a brand made in the studio vanished).
+ */
+import { describe, expect, it } from 'vitest';
+import { studioRoute } from '../../engine/console/studioApi';
+import { hashPassword } from '../../engine/console/passwords';
+import { addUser } from '../../engine/store/console';
+import { brandSchedule, publishBrand, publishDueBrands, publishedBrand, refusedBrandSchedule } from '../../engine/store/brandRevisions';
+import { bothStores, migratedStore } from '../support/bothStores';
+import { consoleSignIn } from '../support/consoleForm';
+import { studioRequest } from '../support/studioRequest';
+
+const stores = bothStores('loansites-studio-hosts-');
+const cheap = { N: 2 ** 12, r: 8, p: 1 };
+
+type Who = { cookie: string; csrf: string };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers' bodies are read as JSON
+type Answer = { status: number; body: Record<string, any> };
+
+const answers = (id: string, hosts: string) => ({
+  id,
+  name: 'Twin Loans',
+  kind: 'general',
+  hosts,
+  primaryColor: '#0b5394',
+  phone: '+1-800-555-0100',
+  email: 'help@twin.example',
+  address: '1 Main St, Austin, TX 78701',
+});
+
+describe.each(stores.kinds('studio-host-claims.sqlite'))('%s', (_kind, options) => {
+  const db = migratedStore(options);
+  const call = async (method: string, path: string, who: Who, body?: unknown) => {
+    try {
+      return (await studioRoute(db(), studioRequest(method, path, who, body), path.split('/').filter(Boolean), { announce: async () => {} })) as Answer;
+    } catch (err) {
+      const e = err as { status?: number; message: string };
+      if (!e.status) throw err;
+      return { status: e.status, body: { error: e.message } } as Answer;
+    }
+  };
+  let editor: Who;
+
+  it('a publication claiming a host another instance has just published for another brand is refused, and the other stays live', async () => {
+    await addUser(db(), { email: 'twins@example.com', role: 'editor', passwordHash: await hashPassword('a long passphrase 1', cheap) });
+    editor = (await consoleSignIn(db(), 'twins@example.com', 'a long passphrase 1'))!;
+    // both drafts are valid on their own: neither host is published yet
+    expect(await call('POST', 'brands', editor, { answers: answers('twin-a', 'twin.example.com') })).toMatchObject({ status: 201 });
+    expect(await call('POST', 'brands', editor, { answers: answers('twin-b', 'twin.example.com, www.twin-b.example.com') })).toMatchObject({
+      status: 201,
+    });
+    // another instance publishes twin-a; this one has not heard of it yet (no announcement reached it)
+    await publishBrand(db(), { id: 'twin-a', version: 1, author: 'other@example.com' });
+    const refused = await call('POST', 'brands/twin-b/publish', editor, { version: 1 });
+    expect(refused).toEqual({
+      status: 409,
+      body: { error: 'host "twin.example.com" was published for the brand "twin-a" meanwhile (version 1); a host can belong to one brand only' },
+    });
+    expect(await publishedBrand(db(), 'twin-b')).toBeUndefined();
+    expect((await publishedBrand(db(), 'twin-a'))?.version).toBe(1);
+  });
+
+  it('a publication set for later whose host another brand took meanwhile is marked failed with the reason', async () => {
+    const at = new Date(Date.now() + 60_000);
+    expect(await call('POST', 'brands/twin-b/publish', editor, { version: 1, at: at.toISOString() })).toMatchObject({ status: 200 });
+    expect(await brandSchedule(db(), 'twin-b')).toMatchObject({ version: 1, state: 'pending' });
+    expect(await publishDueBrands(db(), new Date(at.getTime() + 1000))).toEqual([]);
+    expect(await brandSchedule(db(), 'twin-b')).toBeUndefined();
+    expect(await refusedBrandSchedule(db(), 'twin-b')).toMatchObject({ version: 1, reason: expect.stringMatching(/^host "twin\.example\.com" was published/) });
+    expect(await publishedBrand(db(), 'twin-b')).toBeUndefined();
+  });
+});
