@@ -41,11 +41,12 @@ import type { Catalog } from '../site/catalog';
 import type { CompiledRoute } from '../site/routes';
 import { pageUsesGeolocation } from '../site/geolocation';
 import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
+
+export { consoleHostsOf } from '../site/hosts';
 import { pagePolicy } from '../site/pagePolicy';
 import { matchPath, searchRedirect } from '../site/pageMatch';
 import { DEMO_OFFER_PATH } from '../sale/demoOffer';
 import { certificateRouteOf } from '../browser/certificatePath';
-import { isDeployment } from '../keys/keyFormat.mjs';
 import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
 import { dataWithVariant, underExperiment, withVariant, type PageExperiment } from './experiment';
@@ -237,14 +238,4 @@ export function productionHosts(catalog: Catalog): Set<string> {
     if (brand.blogHost) hosts.add(brand.blogHost.toLowerCase());
   }
   return hosts;
-}
-
-/**
- * The console hosts: CONSOLE_HOSTS (comma-separated), and console.localhost outside a deployment
- * (LOANSITES_DEPLOYMENT=production), so `npm start` shows it at http://console.localhost:3000/
- * while a deployment without CONSOLE_HOSTS has no console at all.
- */
-export function consoleHostsOf(env: Record<string, string | undefined>): Set<string> {
-  const listed = (env.CONSOLE_HOSTS ?? '').split(',').map((h) => requestHost({ host: h }));
-  return new Set([...(isDeployment(env) ? [] : ['console.localhost']), ...listed.filter(Boolean)]);
 }

@@ -9,7 +9,7 @@
 import type { Brand } from '../../schemas/brand.types';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { placeholdersInBrandText } from '../validate/placeholders';
-import { blogHostsOf, hostsOfBrand } from './hosts';
+import { blogHostsOf, consoleHostsOf, hostsOfBrand } from './hosts';
 import { buildCatalog, getCatalog, isPartFile, readSources, revisionText, type Catalog, type Source } from './catalog';
 
 export interface BrandProblem {
@@ -41,9 +41,13 @@ function layoutsFor(catalog: Catalog): Source[] {
   return sharedLayouts.layouts;
 }
 
-/** host → the file of the brand holding it, for every brand but `id`. */
+/** Who holds the console's hosts, as a problem names it: a brand there would never be served (the console answers first). */
+export const CONSOLE_OWNER = 'the console';
+
+/** host → the file of the brand holding it (or the console), for every brand but `id`. */
 function otherHosts(catalog: Catalog, id: string): Map<string, string> {
   const owners = new Map<string, string>();
+  for (const h of consoleHostsOf(process.env)) owners.set(h, CONSOLE_OWNER);
   for (const [other, loaded] of catalog.brands) {
     if (other === id) continue;
     for (const h of [...hostsOfBrand(loaded.brand), ...blogHostsOf(loaded.brand)]) if (!owners.has(h)) owners.set(h, loaded.file);

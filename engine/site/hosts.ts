@@ -4,6 +4,7 @@
  * substring or string replace: "ipaydayloans.com.evil.net" is not ipaydayloans.
  */
 
+import { isDeployment } from '../keys/keyFormat.mjs';
 import { hostsOfBrand } from '../validate/brandHosts';
 
 export { DEV_PREFIXES, LOCAL_SUFFIX, hostsOfBrand, blogHostsOf } from '../validate/brandHosts';
@@ -78,4 +79,14 @@ export function brandOfHost(maps: { hostMap: HostMap; blogHostMap: HostMap }, ho
   if (blog) return { id: blog, blog: true };
   const id = lookupBrandId(maps.hostMap, host);
   return id ? { id, blog: false } : undefined;
+}
+
+/**
+ * The console hosts: CONSOLE_HOSTS (comma-separated), and console.localhost outside a deployment
+ * (LOANSITES_DEPLOYMENT=production), so `npm start` shows it at http://console.localhost:3000/
+ * while a deployment without CONSOLE_HOSTS has no console at all.
+ */
+export function consoleHostsOf(env: Record<string, string | undefined>): Set<string> {
+  const listed = (env.CONSOLE_HOSTS ?? '').split(',').map((h) => requestHost({ host: h }));
+  return new Set([...(isDeployment(env) ? [] : ['console.localhost']), ...listed.filter(Boolean)]);
 }

@@ -74,3 +74,47 @@ describe.each(stores.kinds('studio-host-claims.sqlite'))('%s', (_kind, options) 
     expect(await publishedBrand(db(), 'twin-b')).toBeUndefined();
   });
 });
+
+describe.each(stores.kinds('studio-console-host.sqlite'))('%s: the console’s hosts', (_kind, options) => {
+  const db = migratedStore(options);
+  const call = async (method: string, path: string, who: Who, body?: unknown) => {
+    try {
+      return (await studioRoute(db(), studioRequest(method, path, who, body), path.split('/').filter(Boolean), { announce: async () => {} })) as Answer;
+    } catch (err) {
+      const e = err as { status?: number; message: string };
+      if (!e.status) throw err;
+      return { status: e.status, body: { error: e.message } } as Answer;
+    }
+  };
+
+  it('a brand may not take a console host, as its own or as its automatic {id}.localhost (the console answers there first)', async () => {
+    await addUser(db(), { email: 'hosts@example.com', role: 'editor', passwordHash: await hashPassword('a long passphrase 1', cheap) });
+    const editor = (await consoleSignIn(db(), 'hosts@example.com', 'a long passphrase 1'))!;
+    expect(await call('POST', 'brands', editor, { answers: answers('console', 'console-loans.example.com') })).toEqual({
+      status: 422,
+      body: {
+        error: 'some answers need another look',
+        problems: [{ question: 'hosts', message: 'the automatic host "console.localhost" clashes with the console' }],
+      },
+    });
+    const saved = process.env.CONSOLE_HOSTS;
+    process.env.CONSOLE_HOSTS = 'ops.example.com';
+    try {
+      const opened = await call('GET', 'brands/cocoloan', editor);
+      const doc = structuredClone(opened.body.document);
+      doc.hosts.push('ops.example.com');
+      const draft = await call('PUT', 'brands/cocoloan/draft', editor, { document: doc, expectedVersion: 0 });
+      expect(draft.body.problems).toEqual([
+        expect.objectContaining({
+          pointer: `/hosts/${doc.hosts.length - 1}`,
+          message: 'host "ops.example.com" is also claimed by the console; a host can belong to one brand only',
+        }),
+      ]);
+      expect(await call('POST', 'brands/cocoloan/publish', editor, { version: draft.body.version })).toMatchObject({ status: 422 });
+      expect(await publishedBrand(db(), 'cocoloan')).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.CONSOLE_HOSTS;
+      else process.env.CONSOLE_HOSTS = saved;
+    }
+  });
+});
