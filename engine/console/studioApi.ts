@@ -380,6 +380,8 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
 
 async function uploadLogo(ctx: Ctx, id: string): Promise<ApiAnswer> {
   await mayWrite(ctx, id);
+  // a logo belongs to a brand being edited: none is stored (and audited) for a brand that does not exist
+  if (!(await brandExists(ctx.db, id))) throw new ApiError(404, `No brand "${id}"; a new brand starts in the wizard at /studio/new`);
   const bytes = await readRawBody(ctx.req, LOGO_LIMIT);
   const logo = checkLogo(bytes, String(ctx.req.headers['content-type'] ?? ''));
   if (!logo.ok) return { status: logo.problem.startsWith('send the logo') ? 415 : 422, body: { error: logo.problem } };

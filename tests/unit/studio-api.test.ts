@@ -269,4 +269,18 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(stored?.bytes.toString()).not.toMatch(/alert|onload|script/);
     expect(await call('POST', 'brands/studiotest/logo', analyst, svg, { 'content-type': 'image/svg+xml' })).toMatchObject({ status: 403 });
   });
+
+  it('stores and audits no logo for a brand that does not exist', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>');
+    const before = await db().selectFrom('console_audit').select('id').where('action', '=', 'brand_logo_uploaded').execute();
+    expect(await call('POST', 'brands/no-such-brand/logo', editor, svg, { 'content-type': 'image/svg+xml' })).toMatchObject({
+      status: 404,
+      body: { error: 'No brand "no-such-brand"; a new brand starts in the wizard at /studio/new' },
+    });
+    expect(await db().selectFrom('console_audit').select('id').where('action', '=', 'brand_logo_uploaded').execute()).toHaveLength(before.length);
+    const { checkLogo } = await import('../../engine/console/logoUpload');
+    const { brandLogo } = await import('../../engine/store/brandRevisions');
+    const would = checkLogo(svg, 'image/svg+xml');
+    expect(would.ok && (await brandLogo(db(), would.name))).toBeUndefined();
+  });
 });
