@@ -504,7 +504,7 @@ export interface Organization {
    */
   legalName?: string;
   /**
-   * Path of the logo image under public/, e.g. /logos/ipaydayloans.svg.
+   * Path of the logo image under public/ (or an uploaded logo's /api/brand-logo/…), e.g. /logos/ipaydayloans.svg; a path on this brand's own site, never //host/….
    */
   logo: string;
   /**
