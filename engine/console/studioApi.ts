@@ -15,7 +15,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Brand } from '../../schemas/brand.types';
 import { ApiError, clientIp, parseJsonBody, readRawBody, requireJsonType, type ApiAnswer } from '../http/api';
 import { enforceRateLimit, type RateRule } from '../http/rateLimit';
-import { checkBrandDocument, type BrandProblem } from '../site/brandOverlay';
+import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/brandOverlay';
+import { consoleHostsOf } from '../site/hosts';
 import { checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
 import { getCatalog, isPartFile, readSources, revisionText, type Catalog } from '../site/catalog';
 import { layoutParamNames, layoutSwitchNames } from '../site/layoutParams';
@@ -368,12 +369,14 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
     if (await brandExists(ctx.db, r.value)) return ok({ ok: false, message: `a brand with the id "${r.value}" already exists; choose another id` });
   }
   if (r.ok && body.question === 'hosts' && r.value) {
-    const taken = r.value
-      .split(',')
-      .map((h) => h.trim())
-      .find((h) => getCatalog().hostMap.has(h));
+    const hosts = r.value.split(',').map((h) => h.trim());
+    const taken = hosts.find((h) => getCatalog().hostMap.has(h));
     if (taken)
       return ok({ ok: false, message: `host "${taken}" already belongs to the brand ${getCatalog().hostMap.get(taken)}; a host can belong to one brand only` });
+    // the same words as creating the brand would find (engine/site/brandOverlay.ts)
+    const consoles = consoleHostsOf(process.env);
+    const consoleHost = hosts.find((h) => consoles.has(h));
+    if (consoleHost) return ok({ ok: false, message: `host "${consoleHost}" is also claimed by ${CONSOLE_OWNER}; a host can belong to one brand only` });
   }
   return ok(r.ok ? { ok: true } : { ok: false, message: r.message });
 }

@@ -97,6 +97,11 @@ describe.each(stores.kinds('studio-console-host.sqlite'))('%s: the console’s h
         problems: [{ question: 'hosts', message: 'the automatic host "console.localhost" clashes with the console' }],
       },
     });
+    // answered one at a time, the wizard says so at once
+    expect(await call('POST', 'check', editor, { question: 'hosts', value: 'loans.example.com, console.localhost' })).toEqual({
+      status: 200,
+      body: { ok: false, message: 'host "console.localhost" is also claimed by the console; a host can belong to one brand only' },
+    });
     const saved = process.env.CONSOLE_HOSTS;
     process.env.CONSOLE_HOSTS = 'ops.example.com';
     try {
