@@ -7,7 +7,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { leadForRole, maskUrl } from './masking';
+import { leadForRole, maskPersonalText, maskUrl } from './masking';
 import type { Role } from './roles';
 import { cursorText, type LeadFilter, type LeadListQuery } from './leadFilter';
 
@@ -170,11 +170,13 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
   // Where the borrower was sent (the sale's redirect, and the accepted post's detail) is masked with the person.
   const masked = view?.masked !== false;
   const sentTo = (url: string | null) => (url && masked ? maskUrl(url) : url);
+  // what buyers and receivers said about the lead may quote the person back: masked with them
+  const said = <T extends string | null>(text: T): T => (text && masked ? (maskPersonalText(text, lead) as T) : text);
   return {
     lead: view,
     visit: visit ?? null,
-    sale: sale ? { ...sale, redirect_url: sentTo(sale.redirect_url) } : null,
-    events: events.map((e) => (e.step === 'post' && e.outcome === 'accepted' ? { ...e, detail: sentTo(e.detail) ?? '' } : e)),
-    deliveries,
+    sale: sale ? { ...sale, redirect_url: sentTo(sale.redirect_url), reason: said(sale.reason) } : null,
+    events: events.map((e) => (e.step === 'post' && e.outcome === 'accepted' ? { ...e, detail: sentTo(e.detail) ?? '' } : { ...e, detail: said(e.detail) })),
+    deliveries: deliveries.map((d) => ({ ...d, last_error: said(d.last_error) })),
   };
 }

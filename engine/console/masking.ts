@@ -38,6 +38,24 @@ export function leadForRole<T extends PersonalFields>(lead: T, role: Role, revea
   return { ...lead, email: maskEmail(lead.email), phone: maskPhone(lead.phone), last_name: lead.last_name ? `${lead.last_name[0]}.` : '', masked: true };
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A free text about a lead (a buyer's reason for refusing it, a destination's error) with the
+ * lead's own email, phone and last name masked as its fields are: a buyer or receiver may quote
+ * them back ("duplicate of ana@example.org"), and the text is shown to roles that see them masked.
+ */
+export function maskPersonalText(text: string, lead: PersonalFields): string {
+  let out = text;
+  if (lead.email.length >= 3) out = out.replace(new RegExp(escapeRegExp(lead.email), 'giu'), maskEmail(lead.email));
+  // the phone's national digits, however the text spaces or punctuates them (512-555-0123, (512) 555 0123, +1 512…)
+  const digits = lead.phone.replace(/\D/g, '').slice(-10);
+  if (digits.length >= 7) out = out.replace(new RegExp(`(?<!\\d)\\(?${digits.split('').join('[^\\d\\n]{0,3}')}(?!\\d)`, 'gu'), maskPhone(digits));
+  if (lead.last_name.length >= 2)
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(lead.last_name)}(?![\\p{L}\\p{N}])`, 'giu'), `${lead.last_name[0]}.`);
+  return out;
+}
+
 /**
  * Where a borrower was sent, for a role that does not see personal data: a lender's URL may carry
  * the borrower's details in its path or query, so only its origin is kept; a page of this site
