@@ -178,7 +178,14 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
   const blogOnly = (p: string) => blogBrand !== undefined && !isBlogPath(p);
 
   if (DATA.test(path)) {
-    if (named === brandId) return { kind: 'next', url: req.target };
+    // Next redirects these first: handed over as sent, its Location names the placeholder brand
+    // the browser sent, not the host's brand at its internal path
+    if (nextRedirects(path)) return { kind: 'next', url: req.target };
+    if (named === brandId) {
+      // the brand named outright is still judged by the blog host's rule
+      const namedPage = dataPagePath(req.target);
+      return namedPage !== undefined && blogOnly(namedPage) ? notFound : { kind: 'next', url: req.target };
+    }
     const url = brandDataUrl(req.target, brandId);
     if (!url) return { kind: 'next', url: req.target };
     const pagePath = dataPagePath(url);

@@ -138,6 +138,12 @@ describe("the client router's data requests", () => {
     ['blog.ipaydayloans.com', '/_next/data/b1/_brand/_/blog.json', '/_next/data/b1/_brand/ipaydayloans/blog.json'],
     // handed to Next as they are (Next answers 404: the browser then loads the page in full)
     [IPAYDAY, '/_next/data/b1/a//b.json', '/_next/data/b1/a//b.json'],
+    // paths Next redirects first (a trailing slash, a run of slashes): its redirect names the path
+    // as sent, never the host's brand at its internal path
+    [IPAYDAY, '/_next/data/b1/_brand/_/', '/_next/data/b1/_brand/_/'],
+    [IPAYDAY, '/_next/data/b1/_brand/_/payday-loans.json/', '/_next/data/b1/_brand/_/payday-loans.json/'],
+    [IPAYDAY, '/_next/data/b1/_brand/_//payday-loans.json', '/_next/data/b1/_brand/_//payday-loans.json'],
+    [IPAYDAY, '/_next/data/b1/payday-loans.json/', '/_next/data/b1/payday-loans.json/'],
     [IPAYDAY, '/_next/data/b1/payday-loans', '/_next/data/b1/payday-loans'],
     [IPAYDAY, '/_next/data/b1/__loansites-proxy/x.json', '/_next/data/b1/__loansites-proxy/x.json'],
     [IPAYDAY, '/_next/static/chunks/a.js', '/_next/static/chunks/a.js'],
@@ -149,6 +155,11 @@ describe("the client router's data requests", () => {
     ['evil.com', '/_next/data/b1/_brand/_/payday-loans.json', { kind: 'unknownHost' }],
     ['evil.com', '/_next/data/b1/index.json', { kind: 'unknownHost' }],
     ['blog.ipaydayloans.com', '/_next/data/b1/_brand/_/payday-loans.json', NOT_FOUND],
+    // the brand named outright: the blog host's rule still holds
+    ['blog.ipaydayloans.com', '/_next/data/b1/_brand/ipaydayloans/payday-loans.json', NOT_FOUND],
+    ['blog.ipaydayloans.com', '/_next/data/b1/_brand/ipaydayloans.json', NOT_FOUND],
+    ['blog.ipaydayloans.com', '/_next/data/b1/_brand/ipaydayloans/blog.json', { kind: 'next', url: '/_next/data/b1/_brand/ipaydayloans/blog.json' }],
+    ['evil.com', '/_next/data/b1/_brand/_/', { kind: 'unknownHost' }],
   ] as const)('%s %s → %j', (host, target, expected) => {
     expect(on(host, target)).toMatchObject(expected);
   });
