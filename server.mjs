@@ -46,6 +46,7 @@ import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.m
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
+import { answerClientErrors } from './engine/http/clientErrors.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 import { deferNextConfigModules } from './engine/process/nextConfigModules.mjs';
@@ -334,7 +335,18 @@ function answerRequest(req, res) {
       return toNext(req, res, d.url);
   }
 }
-const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 }, answerRequest);
+// no Host header: answered by the front door (400 with the reason and every header), not by Node's bare 400
+const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false }, answerRequest);
+/** The headers secure() sets on a refusal, for an answer written without a response object (a request Node's parser refused). */
+const refusalHeaders = () => {
+  /** @type {[string, string][]} */
+  const headers = [];
+  const collect = /** @type {any} */ ({ setHeader: (/** @type {string} */ name, /** @type {string} */ value) => headers.push([name, value]) });
+  secure(collect, { kind: 'refuse', status: 400, reason: '' }, '', doorNow().catalog);
+  return headers;
+};
+// requests Node's parser refuses (an unknown method, headers over the limit, a request too slow): its status, with those headers and a reason
+answerClientErrors(server, refusalHeaders);
 /**
  * node:http never gives a CONNECT to the request handler: it goes to 'connect' listeners, and with
  * none the connection is dropped without a byte. Answered here by the same handler, so the front

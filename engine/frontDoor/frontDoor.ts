@@ -154,6 +154,8 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
       : { kind: 'refuse', status: 400, reason: 'The request target must be a path' };
   const target = readTarget(req.target);
   if (!target.ok) return { kind: 'refuse', status: 400, reason: target.reason };
+  // every site here is found by its host: a request without one names none (RFC 9112 §3.2: 400)
+  if (req.host === undefined) return { kind: 'refuse', status: 400, reason: 'The request has no Host header' };
   const { path, search, normalised } = target;
   const notFound = { kind: 'refuse', status: 404, reason: 'Not found' } as const;
 

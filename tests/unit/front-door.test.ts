@@ -75,6 +75,11 @@ describe('the internal prefix', () => {
     expect(on(host, target, { revalidate })).toMatchObject(expected);
   });
 
+  it('a request without a Host header is refused with 400 naming it; an empty one is a host of no brand', () => {
+    expect(decide({ method: 'GET', target: '/payday-loans' }, door)).toEqual({ kind: 'refuse', status: 400, reason: 'The request has no Host header' });
+    expect(decide({ method: 'GET', target: '/', host: '' }, door)).toMatchObject({ kind: 'unknownHost' });
+  });
+
   it('without a build (no preview-mode id) nothing passes', () => {
     expect(decide({ method: 'GET', target: '/_brand/a/b', host: IPAYDAY, revalidate: '' }, { ...door, previewModeId: null })).toMatchObject(NOT_FOUND);
   });

@@ -1,0 +1,53 @@
+// @ts-check
+/**
+ * Requests Node's HTTP parser refuses before any handler sees them: a method it does not know,
+ * headers over its limit, a byte no header may hold, Content-Length beside Transfer-Encoding, a
+ * request that did not arrive in time (engine/http/slowClients.mjs's limits). Node's own answer
+ * is a bare status line with no body and none of the headers every other answer carries. Here
+ * the same status is answered with the security headers server.mjs sends on every response and
+ * a one-line reason, then the connection is closed, as Node does (what follows a request it
+ * could not parse cannot be read as a request).
+ *
+ * Plain JavaScript typed with JSDoc, which TypeScript reads (tsconfig allowJs; no .d.mts to keep in step): server.mjs installs it on plain Node.
+ */
+
+/** @type {Record<string, [number, string, string]>} Node's error code → status, status text, reason */
+const ANSWERS = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large', 'The chunk extensions are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request did not arrive in time'],
+};
+const BAD_REQUEST = /** @type {[number, string, string]} */ ([400, 'Bad Request', 'The request could not be read as HTTP/1.1']);
+
+/**
+ * The answer to a request the parser refused, as the bytes written to the socket.
+ * @param {{ code?: string }} err @param {readonly (readonly [string, string])[]} headers the security headers
+ */
+export function clientErrorAnswer(err, headers) {
+  const [status, text, reason] = ANSWERS[err.code ?? ''] ?? BAD_REQUEST;
+  const body = `${reason}\n`;
+  const head = [
+    `HTTP/1.1 ${status} ${text}`,
+    ...headers.map(([name, value]) => `${name}: ${value}`),
+    'Content-Type: text/plain; charset=utf-8',
+    'Cache-Control: no-store',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Answers the server's parser errors itself (Node's 'clientError'), under the same rule as Node's
+ * default: only when nothing of a response has been written on the connection yet, else the
+ * connection is just closed (a second status line in the middle of an answer would corrupt it).
+ * @param {import('node:http').Server} server
+ * @param {() => readonly (readonly [string, string])[]} securityHeaders the headers every answer carries, read when one is made
+ */
+export function answerClientErrors(server, securityHeaders) {
+  server.on('clientError', (/** @type {NodeJS.ErrnoException} */ err, /** @type {import('node:net').Socket} */ socket) => {
+    const inFlight = /** @type {{ _httpMessage?: { headersSent?: boolean } }} */ (/** @type {any} */ (socket))._httpMessage;
+    if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) socket.write(clientErrorAnswer(err, securityHeaders()));
+    socket.destroy(err);
+  });
+}

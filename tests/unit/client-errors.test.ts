@@ -1,0 +1,118 @@
+/**
+ * Requests the server cannot route answer with a status, a reason and the security headers, over
+ * real HTTP on a server wired as server.mjs wires it (requireHostHeader off, the front door's
+ * refusals, engine/http/clientErrors.mjs for what Node's parser refuses): a request without a
+ * Host header, an unknown method, headers over the limit, Content-Length beside
+ * Transfer-Encoding, a request that stops arriving.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
+import { answerOf } from '../../engine/frontDoor/answers';
+import { answerClientErrors } from '../../engine/http/clientErrors.mjs';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
+
+const { brands, layouts } = readSources({ extraDir: '' });
+const door: Door = {
+  catalog: buildCatalog(brands, layouts, BLOCK_SPECS),
+  previewModeId: null,
+  consoleHosts: consoleHostsOf({}),
+  trustForwardedHost: false,
+  production: true,
+  env: {},
+};
+const SECURITY: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'SAMEORIGIN'],
+];
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  server = createServer({ requireHostHeader: false, headersTimeout: 1000, requestTimeout: 1500, connectionsCheckingInterval: 200 }, (req, res) => {
+    for (const [name, value] of SECURITY) res.setHeader(name, value);
+    const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: req.headers.host }, door);
+    const answer = answerOf(d);
+    if (answer) {
+      res.writeHead(answer.status, answer.headers);
+      return res.end(answer.body);
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end(`${d.kind}\n`);
+  });
+  answerClientErrors(server, () => SECURITY);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** What the server writes back to raw bytes, until it closes the connection. */
+function rawAnswer(bytes: string, { end = true } = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => (end ? socket.end(bytes) : socket.write(bytes)));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', ...rest] = out.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
+describe('requests the server cannot route', () => {
+  it('HTTP/1.1 without a Host header: 400 naming it, with the security headers', async () => {
+    const res = await rawAnswer('GET / HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toContain('The request has no Host header');
+  });
+
+  it('HTTP/1.0 without a Host header: the same 400', async () => {
+    const res = await rawAnswer('GET / HTTP/1.0\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('The request has no Host header');
+  });
+
+  it('an empty Host header is a host of no brand (404), as RFC 9112 allows it', async () => {
+    const res = await rawAnswer('GET / HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(404);
+  });
+
+  it.each([
+    ['an unknown method', 'FOO / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n\r\n', 400, 'could not be read'],
+    ['a header with a control character', 'GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nX-A: a\x01b\r\n\r\n', 400, 'could not be read'],
+    [
+      'Content-Length beside Transfer-Encoding',
+      'POST / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      'could not be read',
+    ],
+    ['headers over the limit', `GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers are too large'],
+  ])('%s: its status with a reason and the security headers, then the connection closes', async (_label, bytes, status, reason) => {
+    const res = await rawAnswer(bytes);
+    expect(res.status).toBe(status);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.connection).toBe('close');
+    expect(res.body).toContain(reason);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+  });
+
+  it('headers that stop arriving: 408 with the security headers', async () => {
+    const res = await rawAnswer('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { end: false });
+    expect(res.status).toBe(408);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('a request with a host of a brand still reaches the front door', async () => {
+    const res = await rawAnswer('GET /payday-loans HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('page');
+  });
+});
