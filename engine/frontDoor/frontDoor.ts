@@ -133,6 +133,13 @@ export const DEMO_LENDER_PAGE = '/api/demo-lender/offer';
 /** That route asked for directly, in any spelling Next would route to it. */
 const DEMO_LENDER_PAGE_ASKED = /^\/api\/demo-lender\/offer(?:$|[/.])/i;
 
+/**
+ * Next's image optimizer. No page uses it (no next/image), and it fetches the URL it is given
+ * through Next's own router, past this door: the internal prefix and the console's paths with the
+ * visitor's headers, on any host, answering 500 for a URL that redirects.
+ */
+const NEXT_IMAGE = /^\/_next\/image(?:$|\/)/i;
+
 /** The offer page's internal URL: the link's offer, nothing else the visitor sent (the route reads the brand from the host). */
 export function demoLenderPageUrl(search: string): string {
   const offer = new URLSearchParams(search).get('o');
@@ -167,6 +174,7 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
 
   if (isInternal(normalised)) return isPreviewModeId(req.revalidate, door.previewModeId) ? { kind: 'next', url: req.target } : notFound;
   if (DEMO_LENDER_PAGE_ASKED.test(normalised)) return notFound;
+  if (NEXT_IMAGE.test(normalised)) return notFound;
   const named = internalDataBrand(normalised);
   if (named !== undefined && named !== CLIENT_BRAND && !(brandId && named === brandId)) return notFound;
 

@@ -75,6 +75,19 @@ describe('the internal prefix', () => {
     expect(on(host, target, { revalidate })).toMatchObject(expected);
   });
 
+  it.each([
+    [IPAYDAY, '/_next/image?url=%2Flogos%2F&w=64&q=75'],
+    [IPAYDAY, '/_next/image?url=%2F_brand%2Fipaydayloans&w=64&q=75'],
+    ['evil.com', '/_next/image?url=%2Ffavicon.ico&w=64&q=75'],
+    ['console.localhost', '/_next/image?url=%2Fapi%2Fbrand-logo%2Fx.png&w=64&q=75'],
+    [IPAYDAY, '/_next/image'],
+    [IPAYDAY, '/_NEXT/Image?url=%2Ffavicon.ico&w=64&q=75'],
+    [IPAYDAY, '//_next/image?url=%2Ffavicon.ico&w=64&q=75'],
+    [IPAYDAY, '/_next/image/?url=%2Ffavicon.ico&w=64&q=75'],
+  ])("Next's image optimizer (no page uses it; it fetches internal paths past the door) is 404: %s %s", (host, target) => {
+    expect(on(host, target)).toMatchObject(NOT_FOUND);
+  });
+
   it('a request without a Host header is refused with 400 naming it; an empty one is a host of no brand', () => {
     expect(decide({ method: 'GET', target: '/payday-loans' }, door)).toEqual({ kind: 'refuse', status: 400, reason: 'The request has no Host header' });
     expect(decide({ method: 'GET', target: '/', host: '' }, door)).toMatchObject({ kind: 'unknownHost' });
