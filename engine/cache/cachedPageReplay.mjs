@@ -64,13 +64,19 @@ export function acceptsGzip(/** @type {string | undefined} */ header) {
 /** @type {Map<string, boolean>} */
 const gzipAnswers = new Map();
 function parseAcceptsGzip(/** @type {string} */ header) {
+  // gzip's own entry decides; "*" stands only for codings the header does not name (RFC 9110
+  // §12.5.3), so "gzip;q=0, *" refuses gzip
+  /** @type {boolean | undefined} */
+  let any;
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
     if (name !== 'gzip' && name !== '*') continue;
     const q = params.find((p) => p.startsWith('q='));
-    if (!q || Number(q.slice(2)) > 0) return true;
+    const accepted = !q || Number(q.slice(2)) > 0;
+    if (name === 'gzip') return accepted;
+    any ??= accepted;
   }
-  return false;
+  return any ?? false;
 }
 /**
  * Hosts one stored page may be recorded for (a brand's production, www., dev., localhost…). They

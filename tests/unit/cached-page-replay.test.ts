@@ -127,6 +127,11 @@ describe('a fresh cache hit', () => {
     expect(gunzipSync(zipped.answer.body).toString()).toBe('<html>' + 'lorem ipsum '.repeat(500) + '</html>');
     const refused = await reached('/gz', { 'accept-encoding': 'gzip;q=0, identity' });
     expect(refused.answer.headers['content-encoding']).toBeUndefined();
+    // "*" stands for the codings not named: gzip refused by name stays refused
+    const refusedBeforeAny = await reached('/gz', { 'accept-encoding': 'gzip;q=0, *' });
+    expect(refusedBeforeAny.next).toBe(0);
+    expect(refusedBeforeAny.answer.headers['content-encoding']).toBeUndefined();
+    expect(refusedBeforeAny.answer.body.toString()).toBe('<html>' + 'lorem ipsum '.repeat(500) + '</html>');
     const head = await reached('/gz', {}, 'HEAD');
     expect(head.next).toBe(0);
     expect(head.answer.body.length).toBe(0);
@@ -215,5 +220,11 @@ describe('acceptsGzip', () => {
     ['gzip;q=0.0, identity', false],
     ['deflate, br', false],
     ['', false],
+    // "*" is every coding not named (RFC 9110 §12.5.3): gzip named with q=0 is refused wherever "*" stands
+    ['gzip;q=0, *', false],
+    ['*, gzip;q=0', false],
+    ['*;q=0, gzip', true],
+    ['*;q=0', false],
+    ['GZIP', true],
   ])('%j → %s', (header, expected) => expect(acceptsGzip(header)).toBe(expected));
 });
