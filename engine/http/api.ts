@@ -226,3 +226,18 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, work:
   for (const [k, v] of Object.entries(answer.headers ?? {})) res.setHeader(k, v);
   res.end(answer.body === undefined ? undefined : JSON.stringify(answer.body));
 }
+
+/**
+ * Whether If-None-Match holds the given ETag, as RFC 9110 §13.1.2 compares: "*" (the file
+ * exists), or any entry of the list equal to it once a weak prefix (W/) is set aside — a cache
+ * holding several versions, or a weak validator it made of ours, gets its 304 too.
+ */
+export function ifNoneMatchHolds(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const strong = etag.replace(/^W\//, '');
+  for (const entry of String(header).split(',')) {
+    const tag = entry.trim();
+    if (tag === '*' || tag.replace(/^W\//, '') === strong) return true;
+  }
+  return false;
+}

@@ -63,6 +63,10 @@ describe('the SEO route', () => {
     const again = await call('GET', '/seo/ipaydayloans/robots.txt', { 'if-none-match': String(got.headers.etag) });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
+    // If-None-Match as RFC 9110 compares it: a list, a weak validator, "*"
+    for (const held of [`"older", ${got.headers.etag}`, `W/${got.headers.etag}`, '*'])
+      expect((await call('GET', '/seo/ipaydayloans/robots.txt', { 'if-none-match': held })).status, held).toBe(304);
+    expect((await call('GET', '/seo/ipaydayloans/robots.txt', { 'if-none-match': '"older", W/"other"' })).status).toBe(200);
     const head = await call('HEAD', '/seo/ipaydayloans/robots.txt');
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(got.headers['content-length']);

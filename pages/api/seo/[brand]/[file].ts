@@ -7,7 +7,7 @@
  * server build anything again, nor nginx's microcache miss (it keys these files by path).
  */
 import type { NextApiRequest } from 'next';
-import { ApiError } from '../../../../engine/http/api';
+import { ApiError, ifNoneMatchHolds } from '../../../../engine/http/api';
 import { route } from '../../../../engine/http/route';
 import { RATE_RULES } from '../../../../engine/http/rateLimit';
 import { contentSource } from '../../../../engine/content/service';
@@ -40,7 +40,7 @@ export default route(
     if (!found) throw new ApiError(404, 'Not found');
     // s-maxage: a shared cache (nginx's microcache) may keep it too.
     const headers = { 'Cache-Control': 'public, max-age=3600, s-maxage=3600', ETag: found.etag };
-    if (req.headers['if-none-match'] === found.etag) return { status: 304, headers };
+    if (ifNoneMatchHolds(req.headers['if-none-match'], found.etag)) return { status: 304, headers };
     return { status: 200, bytes: found.body, headers: { ...headers, 'Content-Type': found.contentType } };
   },
 );
