@@ -46,7 +46,7 @@ import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.m
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
-import { answerClientErrors } from './engine/http/clientErrors.mjs';
+import { answerClientErrors, upgradesIn } from './engine/http/clientErrors.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 import { deferNextConfigModules } from './engine/process/nextConfigModules.mjs';
@@ -336,7 +336,11 @@ function answerRequest(req, res) {
   }
 }
 // no Host header: answered by the front door (400 with the reason and every header), not by Node's bare 400
-const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false }, answerRequest);
+// an Upgrade header is answered as plain HTTP outside development (engine/http/clientErrors.mjs upgradesIn)
+const server = createServer(
+  { headersTimeout, requestTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false, shouldUpgradeCallback: upgradesIn(dev) },
+  answerRequest,
+);
 /** The headers secure() sets on a refusal, for an answer written without a response object (a request Node's parser refused). */
 const refusalHeaders = () => {
   /** @type {[string, string][]} */

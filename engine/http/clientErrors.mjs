@@ -51,3 +51,20 @@ export function answerClientErrors(server, securityHeaders) {
     socket.destroy(err);
   });
 }
+
+/**
+ * Which requests asking for a protocol upgrade (Upgrade: websocket, h2c …) node:http hands to
+ * 'upgrade' listeners instead of the request handler (its shouldUpgradeCallback option). Next adds
+ * such a listener to the server at its first request, for development's hot reload; in production
+ * it only routes the request and answers nothing, so an upgrade request to `/` on any host was
+ * held open with no answer and no time limit, past the front door and the slow-client limits. No
+ * page here speaks another protocol: outside development every request is answered as HTTP/1.1
+ * by the request handler (the Upgrade header is ignored, as RFC 9110 §7.8 allows).
+ * @param {boolean} dev
+ * @returns {(this: import('node:http').Server, req: import('node:http').IncomingMessage) => boolean}
+ */
+export function upgradesIn(dev) {
+  return function () {
+    return dev && this.listenerCount('upgrade') > 0;
+  };
+}

@@ -11,7 +11,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { answerOf } from '../../engine/frontDoor/answers';
-import { answerClientErrors } from '../../engine/http/clientErrors.mjs';
+import { answerClientErrors, upgradesIn } from '../../engine/http/clientErrors.mjs';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
@@ -31,7 +31,14 @@ const SECURITY: [string, string][] = [
 let server: Server;
 let port = 0;
 beforeAll(async () => {
-  server = createServer({ requireHostHeader: false, headersTimeout: 1000, requestTimeout: 1500, connectionsCheckingInterval: 200 }, (req, res) => {
+  const options = {
+    requireHostHeader: false,
+    headersTimeout: 1000,
+    requestTimeout: 1500,
+    connectionsCheckingInterval: 200,
+    shouldUpgradeCallback: upgradesIn(false),
+  };
+  server = createServer(options, (req, res) => {
     for (const [name, value] of SECURITY) res.setHeader(name, value);
     const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: req.headers.host }, door);
     const answer = answerOf(d);
@@ -43,6 +50,8 @@ beforeAll(async () => {
     res.end(`${d.kind}\n`);
   });
   answerClientErrors(server, () => SECURITY);
+  // what Next adds at its first request (development's hot reload): in production it answers nothing
+  server.on('upgrade', () => {});
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
@@ -108,6 +117,25 @@ describe('requests the server cannot route', () => {
     const res = await rawAnswer('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { end: false });
     expect(res.status).toBe(408);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each([
+    ['ipaydayloans.localhost', '/payday-loans', 200],
+    ['evil.example', '/', 404],
+    ['ipaydayloans.localhost', '/_brand/ipaydayloans', 404],
+  ])('a request asking to upgrade (%s %s) is answered as HTTP by the front door: %s', async (host, path, status) => {
+    const res = await rawAnswer(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n`, { end: false });
+    expect(res.status).toBe(status);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('in development the upgrade listeners (hot reload) still get upgrade requests', () => {
+    const dev = createServer();
+    const req = {} as never;
+    expect(upgradesIn(true).call(dev, req)).toBe(false);
+    dev.on('upgrade', () => {});
+    expect(upgradesIn(true).call(dev, req)).toBe(true);
+    expect(upgradesIn(false).call(dev, req)).toBe(false);
   });
 
   it('a request with a host of a brand still reaches the front door', async () => {
