@@ -50,6 +50,12 @@ export function answerClientErrors(server, securityHeaders) {
     if (err.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) socket.write(clientErrorAnswer(err, securityHeaders()));
     socket.destroy(err);
   });
+  // an Expect header other than 100-continue: Node's own 417 is as bare as its 400
+  server.on('checkExpectation', (_req, res) => {
+    for (const [name, value] of securityHeaders()) res.setHeader(name, value);
+    res.writeHead(417, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end('Only "Expect: 100-continue" is understood\n');
+  });
 }
 
 /**

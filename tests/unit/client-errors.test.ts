@@ -113,6 +113,13 @@ describe('requests the server cannot route', () => {
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
   });
 
+  it('an Expect header other than 100-continue: 417 with a reason and the security headers', async () => {
+    const res = await rawAnswer('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nExpect: foo\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(417);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toContain('100-continue');
+  });
+
   it('headers that stop arriving: 408 with the security headers', async () => {
     const res = await rawAnswer('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\n', { end: false });
     expect(res.status).toBe(408);
