@@ -74,3 +74,14 @@ export function upgradesIn(dev) {
     return dev && this.listenerCount('upgrade') > 0;
   };
 }
+
+/**
+ * The Host header as the front door reads it. HTTP/1.1 must send one (RFC 9112 §3.2): without it
+ * the front door answers 400 (server.mjs turns off node:http's bare 400 for it). HTTP/1.0 need
+ * not: its request names no host (''), so Next's files still answer on it (a health check's
+ * /static/ping.txt) and anything else is a host of no brand.
+ * @param {import('node:http').IncomingMessage} req
+ */
+export function hostHeaderOf(req) {
+  return req.headers.host ?? (req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? '' : undefined);
+}

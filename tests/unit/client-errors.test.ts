@@ -11,7 +11,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { answerOf } from '../../engine/frontDoor/answers';
-import { answerClientErrors, upgradesIn } from '../../engine/http/clientErrors.mjs';
+import { answerClientErrors, hostHeaderOf, upgradesIn } from '../../engine/http/clientErrors.mjs';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
@@ -40,7 +40,7 @@ beforeAll(async () => {
   };
   server = createServer(options, (req, res) => {
     for (const [name, value] of SECURITY) res.setHeader(name, value);
-    const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: req.headers.host }, door);
+    const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: hostHeaderOf(req) }, door);
     const answer = answerOf(d);
     if (answer) {
       res.writeHead(answer.status, answer.headers);
@@ -81,10 +81,12 @@ describe('requests the server cannot route', () => {
     expect(res.body).toContain('The request has no Host header');
   });
 
-  it('HTTP/1.0 without a Host header: the same 400', async () => {
+  it("HTTP/1.0, which need not send Host, is a request for no host: Next's files answer, anything else is a host of no brand", async () => {
     const res = await rawAnswer('GET / HTTP/1.0\r\n\r\n');
-    expect(res.status).toBe(400);
-    expect(res.body).toContain('The request has no Host header');
+    expect(res.status).toBe(404);
+    expect(res.body).toContain('Server error: host');
+    const own = await rawAnswer('GET /static/ping.txt HTTP/1.0\r\n\r\n');
+    expect(own.status).toBe(200);
   });
 
   it('an empty Host header is a host of no brand (404), as RFC 9112 allows it', async () => {

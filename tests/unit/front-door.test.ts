@@ -88,7 +88,7 @@ describe('the internal prefix', () => {
     expect(on(host, target)).toMatchObject(NOT_FOUND);
   });
 
-  it('a request without a Host header is refused with 400 naming it; an empty one is a host of no brand', () => {
+  it('a request without a Host header (HTTP/1.1 must send one) is refused with 400 naming it; an empty one is a host of no brand', () => {
     expect(decide({ method: 'GET', target: '/payday-loans' }, door)).toEqual({ kind: 'refuse', status: 400, reason: 'The request has no Host header' });
     expect(decide({ method: 'GET', target: '/', host: '' }, door)).toMatchObject({ kind: 'unknownHost' });
   });
