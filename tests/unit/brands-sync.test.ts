@@ -58,7 +58,9 @@ describe('brands:status and brands:pull', () => {
     edited.config.theme = '#0a4a85';
     edited.hosts = [...edited.hosts, 'ipaydayloans.net'];
     await publish('ipaydayloans', edited, { file: 'brands/ipaydayloans.json', text: original });
-    const made = { ...structuredClone(doc), id: 'studiomade', hosts: ['studiomade.example'] } as Brand;
+    // a brand of its own: its own hosts, and no blog host (ipaydayloans's is its alone)
+    const { blogHost: _blog, ...single } = structuredClone(doc);
+    const made = { ...single, id: 'studiomade', hosts: ['studiomade.example'] } as Brand;
     await publish('studiomade', made, null);
 
     const status = run('status');
@@ -88,7 +90,8 @@ describe('brands:status and brands:pull', () => {
     ipdDoc.footer = { ...ipdDoc.footer, about: 'Edited again in the studio.' };
     await publishAgain('ipaydayloans', ipdDoc as Brand);
     // "zzhalf" sorts after ipaydayloans: the old pull wrote ipaydayloans, then stopped on it
-    const half = { ...structuredClone(doc), id: 'zzhalf', hosts: ['zzhalf.example'] } as Brand;
+    const { blogHost: _blog, ...single } = structuredClone(doc);
+    const half = { ...single, id: 'zzhalf', hosts: ['zzhalf.example'] } as Brand;
     const text = `{\n  "id": "zzhalf",,\n  "name": "Half"\n}\n`;
     writeFileSync(join(work, 'brands/zzhalf.json'), text);
     await publish('zzhalf', half, { file: 'brands/zzhalf.json', text });
