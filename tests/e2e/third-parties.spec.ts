@@ -39,6 +39,8 @@ test('tag manager: the container is requested after the load event, dataLayer st
   await expect.poll(() => requests.filter(isGtmScript).length).toBe(1);
   const gtm = requests.find(isGtmScript)!;
   expect(new URL(gtm.url()).searchParams.get('id')).toBe('GTM-TEST123');
+  // the request is seen as it leaves; its resource timing entry is there once the script has loaded
+  await expect.poll(() => page.evaluate((url) => performance.getEntriesByName(url).length, gtm.url())).toBe(1);
   const timing = await page.evaluate((url) => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     return { loadEventEnd: nav.loadEventEnd, requestedAt: performance.getEntriesByName(url)[0]?.startTime ?? -1 };
