@@ -8,7 +8,7 @@
  * invisible character in it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
+import { leadRequest } from '../support/leadRequest';
 import { openStore, type Store } from '../../engine/store/db';
 import { saleOf } from '../../engine/store/sales';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
@@ -27,22 +27,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-let n = 0;
-const lead = (email: string, phone: string) => ({
-  idempotencyKey: `optout-forms-${Date.now()}-${++n}-abcdef`,
-  amount: 800,
-  zip: '78701',
-  firstName: 'Zoë',
-  lastName: 'Núñez',
-  email,
-  phone,
-  incomeSource: 'employment',
-  monthlyIncome: 3200,
-  payFrequency: 'biweekly',
-  dateOfBirth: '1990-04-02',
-  consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-  tracking: { source: 'landing-page' },
-});
+const lead = (email: string, phone: string) =>
+  leadRequest({ email, phone, amount: 800, firstName: 'Zoë', lastName: 'Núñez', tracking: { source: 'landing-page' } });
 
 async function saleStatus(leadId: string): Promise<string> {
   for (let i = 0; i < 100; i++) {

@@ -13,6 +13,7 @@ import { brandSchedule, publishBrand, publishDueBrands, publishedBrand, refusedB
 import { bothStores, migratedStore } from '../support/bothStores';
 import { consoleSignIn } from '../support/consoleForm';
 import { studioRequest } from '../support/studioRequest';
+import type { Store } from '../../engine/store/db';
 
 const stores = bothStores('loansites-studio-hosts-');
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
@@ -32,17 +33,20 @@ const answers = (id: string, hosts: string) => ({
   address: '1 Main St, Austin, TX 78701',
 });
 
+/** The studio's route called as the API handler calls it; a refusal thrown as an ApiError comes back as its answer. */
+const caller = (db: () => Store) => async (method: string, path: string, who: Who, body?: unknown) => {
+  try {
+    return (await studioRoute(db(), studioRequest(method, path, who, body), path.split('/').filter(Boolean), { announce: async () => {} })) as Answer;
+  } catch (err) {
+    const e = err as { status?: number; message: string };
+    if (!e.status) throw err;
+    return { status: e.status, body: { error: e.message } } as Answer;
+  }
+};
+
 describe.each(stores.kinds('studio-host-claims.sqlite'))('%s', (_kind, options) => {
   const db = migratedStore(options);
-  const call = async (method: string, path: string, who: Who, body?: unknown) => {
-    try {
-      return (await studioRoute(db(), studioRequest(method, path, who, body), path.split('/').filter(Boolean), { announce: async () => {} })) as Answer;
-    } catch (err) {
-      const e = err as { status?: number; message: string };
-      if (!e.status) throw err;
-      return { status: e.status, body: { error: e.message } } as Answer;
-    }
-  };
+  const call = caller(db);
   let editor: Who;
 
   it('a publication claiming a host another instance has just published for another brand is refused, and the other stays live', async () => {
@@ -77,15 +81,7 @@ describe.each(stores.kinds('studio-host-claims.sqlite'))('%s', (_kind, options) 
 
 describe.each(stores.kinds('studio-console-host.sqlite'))('%s: the console’s hosts', (_kind, options) => {
   const db = migratedStore(options);
-  const call = async (method: string, path: string, who: Who, body?: unknown) => {
-    try {
-      return (await studioRoute(db(), studioRequest(method, path, who, body), path.split('/').filter(Boolean), { announce: async () => {} })) as Answer;
-    } catch (err) {
-      const e = err as { status?: number; message: string };
-      if (!e.status) throw err;
-      return { status: e.status, body: { error: e.message } } as Answer;
-    }
-  };
+  const call = caller(db);
 
   it('a brand may not take a console host, as its own or as its automatic {id}.localhost (the console answers there first)', async () => {
     await addUser(db(), { email: 'hosts@example.com', role: 'editor', passwordHash: await hashPassword('a long passphrase 1', cheap) });
