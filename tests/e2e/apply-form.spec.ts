@@ -6,7 +6,8 @@
  * outbox delivering to a test buyer, and the encrypted form trace. Only the failure cases
  * (a geocoder or a lead post that fails) are answered in the browser by the test.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { E2E_BUYER_PORT, E2E_BUYER_SECRET, E2E_DB_FILE } from '../../playwright.config';
 import { consentText } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
@@ -329,7 +330,7 @@ test("the later steps' code is not in the first load: it is fetched when the bor
   page.on('response', (r) => void (r.request().resourceType() === 'script' && scripts.push(r.text().catch(() => ''))));
   const laterFetched = async () => (await Promise.all(scripts)).some((text) => text.includes(LATER));
   await open(page, 'ipaydayloans', '/apply');
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   expect(await laterFetched()).toBe(false);
   await page.getByLabel('ZIP code').fill('78701');
   await expect.poll(laterFetched).toBe(true);
@@ -340,7 +341,7 @@ test("the later steps' code is not in the first load: it is fetched when the bor
 
 test("offline when the next step's code is needed: Continue says so on screen, keeps the answers, and works once the connection is back", async ({ page }) => {
   await open(page, 'ipaydayloans', '/apply');
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   // The later steps' code cannot be fetched: the connection dropped after the page loaded.
   await page.route('**/_next/static/chunks/**', (route) => route.abort('internetdisconnected'));
   await page.getByLabel('ZIP code').fill('78701');

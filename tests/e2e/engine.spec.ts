@@ -1,5 +1,5 @@
 /** Host routing, route validation, navigation and keyboard behaviour through the real server. */
-import { expect, test } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { brandUrl, expectNoAxeViolations, gotoHydrated, PORT, rawGet } from './helpers';
 
 test('an unknown host shows "Server error: host … not found" with status 404', async ({ page }) => {
@@ -154,7 +154,7 @@ test('the quick amount picker (an interactive block) hydrates and hands off thro
   await page.goto(brandUrl('ipaydayloans', '/'));
   await page.evaluate(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
   await page.reload();
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
   await picker.getByRole('combobox', { name: 'Loan amount' }).click();
   await picker.getByRole('option', { name: '$2,000' }).click();

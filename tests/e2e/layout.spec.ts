@@ -5,12 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page, type Response, type Route } from '@playwright/test';
+import { type Page, type Response, type Route } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 
 async function open(page: Page, brand: string, path: string) {
   await page.goto(brandUrl(brand, path));
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
 }
 
 const OOPS = 'Oh snap! There was a problem loading this content';

@@ -4,7 +4,8 @@
  * cannot serve, and the lower-case redirect. At 390 × 844 and 320 × 640 on every page template of
  * three brands (payday, title, installment).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { request as httpRequest } from 'node:http';
 import { brandUrl, expectNoAxeViolations, gotoHydrated, PORT } from './helpers';
 import { test as sharedTab } from './sharedPage.fixtures';
@@ -90,7 +91,8 @@ async function layoutShiftDuringLoad(page: Page, url: string): Promise<number> {
   });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
-  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.goto(url);
+  await networkQuiet(page);
   return page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 }
 
@@ -138,7 +140,8 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
               if (!e.hadRecentInput) w.__shifts += e.value;
           }).observe({ type: 'layout-shift', buffered: true });
         });
-        await page.goto(brandUrl(brand, path), { waitUntil: 'networkidle' });
+        await page.goto(brandUrl(brand, path));
+        await networkQuiet(page);
         // A screen at a time, as a thumb would, until the end of the page and the footer are on screen.
         // A part is given its real size only at the next rendering update after it comes near the
         // screen, so each step waits two frames before it looks: otherwise the end can be "reached"
@@ -164,7 +167,8 @@ test.describe('scrolling to the end of a page shifts nothing (off-screen parts r
 test.describe("a state's city list on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test('every city link is in the HTML; the tiles below the first screen are rendered only when scrolled near', async ({ page }) => {
-    const response = await page.goto(brandUrl('ipaydayloans', '/location/ca'), { waitUntil: 'networkidle' });
+    const response = await page.goto(brandUrl('ipaydayloans', '/location/ca'));
+    await networkQuiet(page);
     const html = await response!.text();
     const tiles = page.locator('[data-kept$="-cityList"] ul a');
     const hrefs = await tiles.evaluateAll((links) => links.map((a) => a.getAttribute('href')!));

@@ -5,7 +5,8 @@
  * Sell page honoured, and zero Content-Security-Policy violations on every template of every
  * brand with everything on.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { request as httpRequest } from 'node:http';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { matchPath } from '../../engine/site/pageMatch';
@@ -18,16 +19,16 @@ const DNS_LINK = 'Do Not Sell or Share My Personal Information';
 /**
  * A returning visitor whose session was traced already (a stored uuid): a landing with a click id
  * posts no session trace. (That post uses fetch keepalive, which Playwright never sees finish, so
- * a page with one never reaches networkidle.)
+ * a page with one never has a quiet network.)
  */
 const traced = (context: import('@playwright/test').BrowserContext) =>
   context.addInitScript(() => localStorage.setItem(btoa('uuid'), 'cc0123456789abcdef0123456789abcdef'));
 
 /** Loaded, interactive, and whatever the page loads after idle has been requested and answered. */
 async function settle(page: Page, requests: { url(): string }[]) {
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   await expect.poll(() => requests.some((r) => isGtmScript(r as never))).toBe(true);
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
 }
 
 test('tag manager: the container is requested after the load event, dataLayer starts with its id and gets a pageview per page, two client-side navigations included', async ({
@@ -188,7 +189,7 @@ test.describe('the Do Not Sell or Share page', () => {
     const before = requests.length;
     await page.goto(brandUrl('acmeonline', '/?gclid=zzz'));
     await expect.poll(() => requests.slice(before).filter(isGtmScript).length).toBe(1);
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     expect(requests.slice(before).filter((r) => r.url().includes('tiktok'))).toEqual([]);
     expect(await dataLayerEvents(page)).toContainEqual(['consent', 'default', { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' }]);
     expect(await pageviews(page)).toEqual(['/']);
@@ -263,7 +264,7 @@ for (const id of catalog.brands.keys()) {
           const res = await tab.goto(brandUrl(id, path));
           const policy = res!.headers()['content-security-policy'];
           if (!policy) problems.push(`${path}: no enforced Content-Security-Policy`);
-          await tab.waitForLoadState('networkidle');
+          await networkQuiet(tab);
           if (!(await tab.evaluate(() => typeof (window as unknown as { __reportError?: unknown }).__reportError === 'function')))
             problems.push(`${path}: the inline error reporter did not run`);
           for (const v of await cspViolations(tab)) problems.push(`${path}: ${v}`);

@@ -6,7 +6,8 @@
  * the stored source byte for byte.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { type Page, type Request } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { E2E_DB_FILE } from '../../playwright.config';
 import { openStore } from '../../engine/store/db';
 import { listSessionTraces, type SessionTrace } from '../../engine/store/sessionTraces';
@@ -57,7 +58,7 @@ async function traceCodeLoads(page: Page): Promise<{ take(): Promise<string[]> }
 async function trackerDecided(page: Page) {
   // hydrated first: the visit is stored, and the tracker queued, by the page's first effects
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve())));
 }
 
@@ -114,7 +115,7 @@ test('landing with source1, source2 and gclid: exactly one POST with those field
   await trackerDecided(page);
   await page.goto(brandUrl('ipaydayloans', `/?gclid=${gclid}-again`));
   await trackerDecided(page);
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   expect(await traceCode.take()).toEqual([]);
   expect(posts).toHaveLength(1);
   expect(await page.evaluate((k) => localStorage.getItem(k), KEYS.uuid)).toBe(sent.uuid);
@@ -138,7 +139,7 @@ test('no click id: no POST, no uuid; the page path is kept as the source and Loa
   const traceCode = await traceCodeLoads(page);
   await page.goto(brandUrl('ipaydayloans', '/cash-advance?source1=newsletter'));
   await trackerDecided(page);
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   expect(await traceCode.take()).toEqual([]);
   expect(posts).toHaveLength(0);
   expect(await storage(page)).toEqual({ [KEYS.id]: 'newsletter', [KEYS.path]: '/cash-advance', LoansSource1: 'newsletter' });
@@ -146,7 +147,7 @@ test('no click id: no POST, no uuid; the page path is kept as the source and Loa
 
 test('the apply hand-off carries the stored source: an amount widget, the header APPLY NOW, and a later page without a source', async ({ page }) => {
   await page.goto(brandUrl('ipaydayloans', '/?source1=spring&gclid=abc'));
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   await expect(page.getByRole('banner').getByRole('link', { name: 'APPLY NOW' })).toHaveAttribute('href', '/apply?v1=spring');
   const picker = page.getByRole('region', { name: 'How Much Instant Cash Do You Need?' });
   await picker.getByRole('button', { name: 'Get Started' }).click();
@@ -155,7 +156,7 @@ test('the apply hand-off carries the stored source: an amount widget, the header
 
   // A later visit without any source: the stored one still goes with the visitor.
   await page.goto(brandUrl('ipaydayloans', '/cash-advance'));
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
   const cash = page.getByRole('region', { name: 'Get Your Cash' });
   await cash.getByLabel(/Loan amount/).fill('777');
   await cash.getByRole('button', { name: 'Get My Quotes Now!' }).click();

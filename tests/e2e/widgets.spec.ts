@@ -4,13 +4,14 @@
  * (URLs compared byte for byte), plus axe with every dialog open. The title and general
  * brands are test fixtures (tests/fixtures/brands, loaded only by the e2e server).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, networkQuiet, test } from './network';
 import { brandUrl, expectNoAxeViolations, gotoHydrated } from './helpers';
 
 /** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
 async function open(page: Page, brand: string, path: string) {
   await gotoHydrated(page, brandUrl(brand, path));
-  await page.waitForLoadState('networkidle');
+  await networkQuiet(page);
 }
 
 /** A real pointer movement from inside the page to above it (Chromium fires mouseout with no relatedTarget). */
@@ -41,7 +42,7 @@ test.describe('exit-intent popup', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     await leavePage(page);
     await page.waitForTimeout(400);
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -81,7 +82,7 @@ test.describe('exit-intent popup', () => {
     await open(page, 'ipaydayloans', '/');
     await page.evaluate(() => localStorage.setItem('LoansSource1', 'spring-mailer'));
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     await leavePage(page);
     const apply = page.getByRole('dialog').getByRole('link', { name: 'APPLY NOW' });
     await expect(apply).toHaveAttribute('href', '/apply?v1=spring-mailer');
@@ -435,7 +436,7 @@ test.describe('amount widgets on pages', () => {
     await open(page, 'acmetitle', '/');
     await page.evaluate(() => localStorage.setItem('LoansSource1', 'tt-campaign'));
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     await expect(page.getByRole('link', { name: 'See Rates' })).toHaveAttribute('href', '/apply-title-loans?v1=tt-campaign&requestedamount=1000');
     const cash = page.getByRole('region', { name: 'Get Your Cash' });
     await cash.getByLabel(/Loan amount/).fill('777');
