@@ -159,7 +159,9 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
       newVisits.map((v) => v.id),
     );
     const dims = new Map<string, Dims>();
-    const wanted = [...new Set(batch.events.map((e) => e.visitId).filter(Boolean))];
+    // the exposures' visits too: the writer sends every queued exposure with its first batch of
+    // events, so a visit's exposure may come without that visit's events (they follow in the next)
+    const wanted = [...new Set([...batch.events, ...(batch.exposures ?? [])].map((e) => e.visitId).filter(Boolean))];
     for (const part of chunks(wanted, 500)) {
       const rows = await trx
         .selectFrom('traffic_visits')
