@@ -76,7 +76,11 @@ export async function writeExperimentCounts(
     row[field] += 1;
     deltas.set(key, row);
   };
-  const rows = [...new Map(exposures.map((x) => [`${x.visitId}\n${x.experiment}`, x])).values()].map((x): ExperimentExposuresTable => {
+  // a visit's first exposure to an experiment is the one kept, as the primary key keeps it across
+  // batches (a Map set again would keep the last)
+  const firsts = new Map<string, ExposureInput>();
+  for (const x of exposures) if (!firsts.has(`${x.visitId}\n${x.experiment}`)) firsts.set(`${x.visitId}\n${x.experiment}`, x);
+  const rows = [...firsts.values()].map((x): ExperimentExposuresTable => {
     const d = dims.get(x.visitId);
     return {
       visit_id: x.visitId,

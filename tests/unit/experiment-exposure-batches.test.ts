@@ -2,14 +2,15 @@
  * Experiment exposures as the traffic writer batches them (engine/traffic/writer.ts →
  * engine/store/traffic.ts writeTraffic → engine/store/experiments.ts), on SQLite: an exposure
  * keeps its visit's campaign, source and device when the writer splits a long queue and the
- * visit's events go in a later batch than its exposure.
+ * visit's events go in a later batch than its exposure, and a visit's first exposure to an
+ * experiment is the one kept whether its page views came in one batch or in two.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
-import { type TrafficEventInput } from '../../engine/store/traffic';
+import { writeTraffic, type TrafficEventInput } from '../../engine/store/traffic';
 import { variantTotals, type ExposureInput } from '../../engine/store/experiments';
 import { visitRow } from '../../engine/store/trafficRules';
 import { MAX_BATCH, trafficWriter } from '../../engine/traffic/writer';
@@ -71,4 +72,21 @@ describe('exposures written in batches', () => {
     expect(await variantTotals(db, { ...FILTER, campaign: 'spring' })).toMatchObject([{ variant: 'control', visitors: 1 }]);
     expect(await variantTotals(db, { ...FILTER, device: 'mobile' })).toMatchObject([{ variant: 'control', visitors: 1 }]);
   }, 60_000);
+
+  it('keep a visit’s first exposure to an experiment whether its page views came in one batch or in two', async () => {
+    const one = await store('one-batch.sqlite');
+    await writeTraffic(one, {
+      visits: [visit('v1', 'spring')],
+      events: [pageView('v1'), pageView('v1')],
+      exposures: [exposure('v1', 'control'), exposure('v1', 'cash-before-payday')],
+    });
+    const two = await store('two-batches.sqlite');
+    await writeTraffic(two, { visits: [visit('v1', 'spring')], events: [pageView('v1')], exposures: [exposure('v1', 'control')] });
+    await writeTraffic(two, { visits: [], events: [pageView('v1')], exposures: [exposure('v1', 'cash-before-payday')] });
+
+    for (const db of [one, two]) {
+      expect(await db.selectFrom('experiment_exposures').select(['visit_id', 'variant']).execute()).toEqual([{ visit_id: 'v1', variant: 'control' }]);
+      expect(await variantTotals(db, FILTER)).toMatchObject([{ variant: 'control', visitors: 1 }]);
+    }
+  });
 });
