@@ -56,6 +56,21 @@ describe('experiments in the brand document', () => {
     ]);
   });
 
+  it('refuses a bandit variant written at weight 0, at its weight: it would get no visitors, so the burn-in would never end', () => {
+    const variants = [
+      { id: 'control', weight: 0 },
+      { id: 'b', weight: 50, texts: { '/blocks/0/heading': 'Other words' } },
+      { id: 'c', weight: 50, texts: { '/blocks/0/heading': 'Yet other words' } },
+    ];
+    expect(problemsWith([experiment(variants, { allocation: 'bandit' })])).toEqual([
+      expect.stringMatching(
+        /^brands\/ipaydayloans\.json:\d+:\d+ \/experiments\/0\/variants\/0\/weight: a bandit's variants each need a weight above 0: .*"control" would never reach$/,
+      ),
+    ]);
+    // without the bandit a variant may be written at 0 (it gets no new visitors)
+    expect(problemsWith([experiment(variants)])).toEqual([]);
+  });
+
   it('refuses an unknown layout, at the variant’s layout', () => {
     expect(problemsWith([experiment([control, { id: 'b', weight: 50, layout: 'no-such-layout' }])])).toEqual([
       expect.stringMatching(/:\d+:\d+ \/experiments\/0\/variants\/1\/layout: no layout named "no-such-layout"/),

@@ -1,7 +1,7 @@
 /**
  * A brand's experiments, checked beyond their schema: each covers routes the brand has (and no
  * route is in two), its variants' weights add up to 100, a winner names a variant, a bandit has
- * three or more variants and a rate to weigh them by, the end is
+ * three or more variants, each with a weight above 0, and a rate to weigh them by, the end is
  * after the start, and every variant builds on every route it covers — its layout exists, its
  * parameters are the layout's, its texts name texts of the layout, its order names every block
  * once, and the page it gives passes the same checks as any page (links to real pages, known
@@ -70,6 +70,16 @@ export function checkExperiments(
         `${at}/allocation`,
         `a bandit is for three or more variants; this experiment has ${e.variants.length}, so its written weights are what counts (remove "allocation")`,
       );
+    // the bandit first sets weights once every variant has its burn-in at its written weight: a
+    // variant written at 0 gets no visitors, so the bandit would never start
+    if (e.allocation === 'bandit')
+      e.variants.forEach((v, j) => {
+        if (v.weight <= 0)
+          add(
+            `${at}/variants/${j}/weight`,
+            `a bandit's variants each need a weight above 0: new visitors are shared by the written weights until every variant has its burn-in, which "${v.id}" would never reach`,
+          );
+      });
     if (e.allocation === 'bandit' && e.metric === 'revenuePerVisit')
       add(`${at}/metric`, 'a bandit weighs the variants by a rate (stored, submitted or sold per visit), not by revenue per visit');
     if (e.burnIn !== undefined && e.allocation !== 'bandit') add(`${at}/burnIn`, 'a burn-in is for a bandit: set "allocation": "bandit" too, or remove it');
