@@ -50,6 +50,7 @@ import { certificateRouteOf } from '../browser/certificatePath';
 import { consoleUrl, isConsolePath } from './consolePath';
 import { isPreviewModeId } from './previewMode';
 import { dataWithVariant, underExperiment, withVariant, type PageExperiment } from './experiment';
+import { readVariantPath, variantSegment } from '../site/experiments/variants';
 import {
   brandDataUrl,
   CLIENT_BRAND,
@@ -194,7 +195,15 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
     if (named === brandId) {
       // the brand named outright is still judged by the blog host's rule
       const namedPage = dataPagePath(req.target);
-      return namedPage !== undefined && blogOnly(namedPage) ? notFound : { kind: 'next', url: req.target };
+      if (namedPage !== undefined && blogOnly(namedPage)) return notFound;
+      // Next's router names the brand outright going back to the visit's first page: its history
+      // entry holds the page as the server rendered it, a variant's internal path included. The
+      // page's data is the visitor's variant now, as for any data request for it (the experiment
+      // may have been paused, stopped or ended since, or the visitor's variant be another)
+      const variant = namedPage === undefined ? undefined : readVariantPath(namedPage);
+      const brandPrefix = `/_brand/${brandId}`;
+      const url = variant ? req.target.replace(brandPrefix + variantSegment(variant.experiment, variant.variant), brandPrefix) : req.target;
+      return dataWithVariant({ kind: 'next', url }, loaded, variant ? variant.path : namedPage, req, door);
     }
     const url = brandDataUrl(req.target, brandId);
     if (!url) return { kind: 'next', url: req.target };

@@ -88,6 +88,23 @@ describe('a page under an experiment', () => {
     });
   });
 
+  it('gives a data request naming the brand outright (Next’s router going back to the visit’s first page) the visitor’s variant now, not the one its path names', () => {
+    const named = `/_next/data/b1${VARIANT_URL}.json`;
+    const plain = '/_next/data/b1/_brand/ipaydayloans/payday-loans.json';
+    const cookie = (variant: string) => `lsx=${'6'.repeat(16)}|${EXPERIMENT}:${variant}`;
+    expect(on(named, cookie('cash-before-payday'))).toMatchObject({ kind: 'next', url: named, experiment: { variant: 'cash-before-payday', counted: true } });
+    expect(on(named, cookie('control'))).toMatchObject({ kind: 'next', url: plain, experiment: { variant: 'control', counted: true } });
+    expect(on(plain, cookie('cash-before-payday'))).toMatchObject({ kind: 'next', url: named, experiment: { variant: 'cash-before-payday' } });
+    // the query is kept
+    expect(on(`${named}?source1=x`, cookie('control'))).toMatchObject({ kind: 'next', url: `${plain}?source1=x` });
+    // paused: the control for everyone; stopped: the winner at the page's own path, with no experiment work
+    const paused = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "paused"')));
+    expect(on(named, cookie('cash-before-payday'), paused)).toMatchObject({ kind: 'next', url: plain, experiment: { variant: 'control', counted: false } });
+    const stopped = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "stopped"')));
+    const d = on(named, cookie('cash-before-payday'), stopped);
+    expect(d).toEqual({ kind: 'next', url: plain });
+  });
+
   it('assigns anew on a cookie for an experiment that no longer exists, and drops it from the cookie', () => {
     const d = on('/payday-loans', `lsx=${'2'.repeat(16)}|retired-test:b`);
     expect(d).toMatchObject({ kind: 'page', experiment: { id: EXPERIMENT } });
