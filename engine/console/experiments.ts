@@ -9,6 +9,7 @@
 import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
+import { MAX_DAYS } from './range';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
 import { conversionsOf, judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
@@ -79,6 +80,20 @@ export async function experimentResults(db: Store, listed: ListedExperiment, fil
       revenuePerVisitCents: mean({ n: totals[i]!.visitors, sum: totals[i]!.revenueCents, squares: 0 }),
     })),
   };
+}
+
+/**
+ * The days an experiment's page shows when it is not asked for others: from the experiment's start
+ * (at most MAX_DAYS back) to today. The verdict's sequential test is valid read every day over
+ * every visitor since the start; over a window that moves with the day (the overview's last 7
+ * days) it is not, and its minimum sample would count only the window's visitors.
+ */
+export function experimentDays(e: Pick<Experiment, 'start'>, now = new Date()): { from: string; to: string } {
+  const today = now.toISOString().slice(0, 10);
+  const earliest = new Date(Date.parse(`${today}T00:00:00.000Z`) - (MAX_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const start = e.start.slice(0, 10);
+  // (an experiment not started yet: today alone)
+  return { from: start > today ? today : start < earliest ? earliest : start, to: today };
 }
 
 /** Where an experiment stands now: running, paused, stopped, not started yet or ended. */

@@ -1,0 +1,108 @@
+/**
+ * The console's experiment page (pages/_console/experiments/[id].tsx), its data as
+ * getServerSideProps gives it over a real SQLite store: unless other days are asked for, it
+ * counts every visitor since the experiment's start, so its verdict (a sequential test valid read
+ * every day over the whole experiment) and its minimum sample are not those of the last 7 days
+ * alone; days asked for are shown as asked.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GetServerSidePropsContext } from 'next';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Brand } from '../../schemas/brand.types';
+import type { Store } from '../../engine/store/db';
+import type { ExposureInput } from '../../engine/store/experiments';
+import type { TrafficBatch } from '../../engine/store/traffic';
+import { consoleSignIn } from '../support/consoleForm';
+
+const dir = mkdtempSync(join(tmpdir(), 'experiment-page-days-'));
+const EXPERIMENT = 'payday-hero-headline';
+const DAY = 86_400_000;
+let db: Store;
+let cookie = '';
+
+beforeAll(async () => {
+  Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
+  const { getStore } = await import('../../engine/store/db');
+  const { addUser } = await import('../../engine/store/console');
+  const { hashPassword } = await import('../../engine/console/passwords');
+  const { writeTraffic } = await import('../../engine/store/traffic');
+  const { visitRow } = await import('../../engine/store/trafficRules');
+  db = await getStore();
+  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+  cookie = (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+  // 400 visitors a variant three weeks ago (after the experiment's start), the variant storing three times as many leads
+  const when = new Date(Date.now() - 21 * DAY);
+  for (const [variant, stored] of [
+    ['control', 20],
+    ['cash-before-payday', 60],
+  ] as const) {
+    const batch: TrafficBatch & { exposures: ExposureInput[] } = { visits: [], events: [], exposures: [] };
+    for (let i = 0; i < 400; i++) {
+      const id = `v-${variant}-${i}`;
+      batch.visits.push(
+        visitRow(
+          id,
+          { path: '/payday-loans', params: {} },
+          { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'Mozilla/5.0 (iPhone) Mobile', optedOut: false, now: when },
+        ),
+      );
+      const event = (metric: string) => ({
+        visitId: id,
+        metric,
+        path: '/payday-loans',
+        state: '',
+        value: 0,
+        brand: 'ipaydayloans',
+        device: 'mobile',
+        createdAt: when.toISOString(),
+      });
+      batch.events.push(event('page_view'), ...(i < stored ? [event('stored')] : []));
+      batch.exposures.push({ visitId: id, brand: 'ipaydayloans', experiment: EXPERIMENT, variant, createdAt: when.toISOString() });
+    }
+    await writeTraffic(db, batch);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  const { closeStore } = await import('../../engine/store/db');
+  await closeStore();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The page's props for a query, as Next asks getServerSideProps for them. */
+async function pageProps(query: Record<string, string>) {
+  const { getServerSideProps } = await import('../../pages/_console/experiments/[id]');
+  const ctx = {
+    req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
+    res: { setHeader: () => undefined, statusCode: 200 },
+    query: { id: EXPERIMENT, ...query },
+  } as unknown as GetServerSidePropsContext;
+  const result = (await getServerSideProps(ctx)) as {
+    props: { found: { query: { from: string; to: string }; results: { verdict: unknown; rows: { totals: { visitors: number } }[] } } };
+  };
+  return result.props.found;
+}
+
+describe('an experiment’s page', () => {
+  it('counts every visitor since the experiment’s start unless other days are asked for: its verdict is the whole experiment’s', async () => {
+    const found = await pageProps({});
+    const today = new Date().toISOString().slice(0, 10);
+    // the experiment's start, or a year back (the console's longest range) when it began before that
+    const start = (JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand).experiments!.find((e) => e.id === EXPERIMENT)!.start;
+    const yearBack = new Date(Date.now() - 365 * DAY).toISOString().slice(0, 10);
+    expect(found.query).toMatchObject({ from: start > yearBack ? start : yearBack, to: today });
+    expect(found.results.rows.map((r) => r.totals.visitors)).toEqual([400, 400]);
+    expect(found.results.verdict).toEqual({ kind: 'winner', variant: 'cash-before-payday' });
+  }, 60_000);
+
+  it('shows the days asked for as asked', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 6 * DAY).toISOString().slice(0, 10);
+    const found = await pageProps({ from: weekAgo, to: today });
+    expect(found.query).toMatchObject({ from: weekAgo, to: today });
+    expect(found.results.rows.map((r) => r.totals.visitors)).toEqual([0, 0]);
+    expect(found.results.verdict).toMatchObject({ kind: 'collecting' });
+  }, 60_000);
+});
