@@ -136,6 +136,18 @@ async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResu
   const { db, leadId, deps, duplicate, unsoldStatus } = sale;
   const timeline = await timelineOf(db, leadId);
   const tried = new Set(timeline.filter((e) => e.step === 'post').map((e) => e.buyer_id));
+  // A post settled "unconfirmed" whose sale was never recorded (the worker stopped between the two
+  // writes): its buyer was asked as often as rule 3b asks and never confirmed, so the sale ends as
+  // the running one would have — unsold, offered to nobody else, deliver buyers included.
+  const unconfirmed = timeline.find((x) => x.step === 'post' && x.outcome === 'unconfirmed');
+  if (unconfirmed)
+    return {
+      result: await recordDecision(sale, sale.stored, {
+        status: unsoldStatus,
+        duplicate,
+        reason: `${unconfirmed.buyer_id} did not confirm its answer to the post (${unconfirmed.detail}); offered to no other buyer`,
+      }),
+    };
   for (const e of timeline.filter((x) => x.step === 'post' && x.outcome === 'sending')) {
     const b = deps.buyers.find((x) => x.id === e.buyer_id);
     const secret = b && deps.secretOf(b);

@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buyerStats } from '../../engine/console/buyerQueries';
@@ -251,6 +252,37 @@ describe('in a sale resumed after its worker was killed mid-post', () => {
     expect(first.posts).toHaveLength(2);
     expect(first.posts[0]!.body).toMatchObject({ bidId: 'first-same-body-bid', price: 30 });
     expect(first.posts[1]!.body).toEqual(first.posts[0]!.body);
+  }, 60_000);
+
+  it('a sale stopped after its post was found unconfirmed, before the sale was recorded, ends unsold and goes to no deliver buyer', async () => {
+    const silent = await buyer('silent-stopped', { ping: { bid: 30 }, post: 'error' });
+    const next = await buyer('next-stopped', { ping: { bid: 20 } });
+    const outbox = await buyer('outbox-stopped');
+    const buyers = documents(
+      silent.document(timed),
+      next.document(timed),
+      outbox.document({ mode: 'deliver', endpoints: { deliver: `${outbox.origin}/deliver` } }),
+    );
+    const leadId = await storeLead();
+    // The store fails the write of the decision (a busy SQLite file, a lost connection, the process
+    // dying there): the post is settled "unconfirmed", the sale still pending under the worker's lease.
+    await sql`create trigger stop_at_decision before insert on sale_events when new.step = 'decision' begin select raise(abort, 'store gone'); end`.execute(db);
+    try {
+      await expect(runSale(db, leadId, deps(buyers))).rejects.toThrow(/store gone/);
+    } finally {
+      await sql`drop trigger stop_at_decision`.execute(db);
+    }
+
+    expect((await timelineOf(db, leadId)).filter((e) => e.step === 'post').map((e) => e.outcome)).toEqual(['unconfirmed']);
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'pending' });
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    expect(await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
+    expect(resumed).toMatchObject({ status: 'unsold', reason: `${silent.id} did not confirm its answer to the post (HTTP 503); offered to no other buyer` });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold' });
+    expect(next.posts).toHaveLength(0);
+    expect((await timelineOf(db, leadId)).filter((e) => e.step === 'deliver')).toEqual([]);
   }, 60_000);
 });
 
