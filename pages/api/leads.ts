@@ -20,6 +20,7 @@ import { screenStoredLead } from '../../engine/leads/screening/run';
 import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
 import { saleToken } from '../../engine/sale/keys';
 import { startSale } from '../../engine/outbox/saleWorker';
+import { saleOf } from '../../engine/store/sales';
 import { privacyOptedOut } from '../../engine/browser/privacy';
 import { certificatePagePath } from '../../engine/browser/certificatePath';
 import { storedLeadEvent } from '../../engine/traffic/serverEvents';
@@ -62,7 +63,12 @@ export default route(
       sharedTrafficWriter().add(storedLeadEvent({ visitId, brand: loaded.brand.id, state: result.state, userAgent: userAgent(req), now: new Date() }));
     }
     // The lead is stored: a failure to start its sale now is retried by the sale's sweep, never lost.
-    if (result.id) await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
+    // The same key again (a double click, a resend) starts it only once its sale exists: until then
+    // the request that stored the lead is screening it, and a sale started first would read no score
+    // and offer the lead past its brand's refusal or hold. A lead whose storing request died before
+    // its sale is taken up by the sweep (engine/store/sales.ts ADOPT_AFTER_MS).
+    if (result.id && (result.status === 201 || (await saleOf(db, result.id))))
+      await startSale(db, result.id).catch((err: Error) => console.error(`[sale] not started for ${result.id}: ${err.message}`));
     // the borrower's own copy of the consent certificate: the thank-you screen links its page
     const certificate = result.certificateId ? { certificateUrl: certificatePagePath(result.certificateId) } : {};
     // no `status: 'received'` here: what this request asked for was not taken, the lead named is the earlier one

@@ -1,0 +1,104 @@
+/**
+ * A lead's sale starts once the request that stored it has screened it. The same request sent
+ * again while that screening is still out (a double click, a resend after a lost answer, a
+ * script posting twice) is answered as the same lead, and must not start the sale itself: that
+ * sale would read no score and offer the lead past its brand's refusal or hold. The real route
+ * on a Node server over SQLite, a stand-in scrub service that is slow to answer, a stand-in
+ * buyer in the buyers folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setScrubs } from '../../engine/leads/screening/scrubs';
+import { getCatalog } from '../../engine/site/catalog';
+import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
+import { openStore, type Store } from '../../engine/store/db';
+import { saleOf } from '../../engine/store/sales';
+import { startScrubService, type ScrubService } from '../support/scrubService';
+import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
+import { post, startTraceServer, type TraceServer } from '../support/traceServer';
+
+const SECRET = 'retry-screening-buyer-secret-01';
+const dir = mkdtempSync(join(tmpdir(), 'loansites-retry-screening-'));
+const saved = { ...process.env };
+let scrub: ScrubService;
+let buyer: StandInBuyer;
+let server: TraceServer;
+let db: Store;
+let savedScreening: unknown;
+
+beforeAll(async () => {
+  scrub = await startScrubService();
+  scrub.delayMs = 1500;
+  buyer = await startStandInBuyer('eager', SECRET, { ping: { bid: 25 }, post: 'accept' });
+  mkdirSync(join(dir, 'buyers'));
+  // a development lead (posted on *.localhost) goes only to a buyer that takes test leads
+  writeFileSync(join(dir, 'buyers', 'eager.json'), JSON.stringify(buyer.document({ acceptsTestLeads: true })));
+  server = await startTraceServer(
+    {
+      LEADS_ENCRYPTION_KEY: 'c'.repeat(64),
+      RATE_LIMIT_LEADS: '100',
+      LEADS_WORKER: 'off',
+      SALE_WORKER: 'off',
+      LEAD_DESTINATIONS: '',
+      LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
+      BUYER_EAGER_SECRET: SECRET,
+      SCREENING_SCRUB_URL: scrub.url,
+      SCREENING_SCRUB_TIMEOUT_MS: '5000',
+    },
+    '/api/leads',
+  );
+  setScrubs(undefined); // read from the environment just set
+  // The brand refuses a lead its outside scrub lists (a known litigator).
+  const brand = getCatalog().brands.get('ipaydayloans')!.brand;
+  savedScreening = brand.screening;
+  brand.screening = { checks: { scrub: { action: 'refuse' } } };
+  db = openStore({ url: '', file: server.dbFile });
+}, 60_000);
+afterAll(async () => {
+  getCatalog().brands.get('ipaydayloans')!.brand.screening = savedScreening as undefined;
+  setScrubs(undefined);
+  await db?.destroy();
+  await server?.close();
+  await buyer?.close();
+  await scrub?.close();
+  process.env = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('a request sent again while the first is still being screened does not start the sale: a refused lead is offered to no buyer', async () => {
+  const phone = '5125550177';
+  scrub.listed.set(phone, ['scrub-litigator']);
+  const body = JSON.stringify({
+    idempotencyKey: `retry-screening-${Date.now()}-abcdefgh`,
+    amount: 800,
+    zip: '78701',
+    firstName: 'Ana',
+    lastName: 'García',
+    email: `ana.retry.${Date.now()}@example.org`,
+    phone,
+    incomeSource: 'employment',
+    monthlyIncome: 3200,
+    payFrequency: 'biweekly',
+    dateOfBirth: '1990-04-02',
+    consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
+    tracking: { source: 'spring' },
+  });
+  const send = () => post(server.port, body, { path: '/api/leads', ip: '198.51.100.77' });
+
+  const first = send();
+  // the first request has stored the lead and is waiting for the scrub
+  await expect.poll(() => scrub.requests.length, { timeout: 10_000 }).toBe(1);
+  const again = await send();
+  expect(again.status).toBe(200);
+  const stored = await first;
+  expect(stored.status).toBe(201);
+  expect(again.json.id).toBe(stored.json.id);
+  const id = stored.json.id as string;
+
+  await expect.poll(async () => (await saleOf(db, id))?.status, { timeout: 15_000 }).not.toBe('pending');
+  expect(await saleOf(db, id)).toMatchObject({ status: 'unsold', reason: expect.stringContaining('refused by screening') });
+  expect(buyer.pings).toHaveLength(0);
+  expect(buyer.posts).toHaveLength(0);
+}, 60_000);
