@@ -61,6 +61,12 @@ export interface LeadContext {
   now: Date;
   privacyOptOut: boolean;
   zipLookup: (zip: string) => ZipPlace | undefined;
+  /**
+   * The keyed hashes the sale matches duplicates and opt-outs on (engine/sale/contact.ts), recorded
+   * with the lead: a later request with the contact is the duplicate even when its sale runs first
+   * (this lead still being screened, or taken up after a restart).
+   */
+  contactHashes?: (contact: { phone: string; email: string }) => string[];
 }
 
 /** A hash of the request's body, the same for the same fields in any order. */
@@ -140,6 +146,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   // the form page the borrower submitted from: its URL and its HTML as served go in the certificate
   const pagePath = body.evidence?.page ?? brand.apply.path;
   const sealed: SealedFields = { dateOfBirth: body.dateOfBirth, monthlyIncome: body.monthlyIncome, requestHash: hash };
+  const email = cleanEmail(body.email);
   const {
     id,
     created,
@@ -164,7 +171,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       first_name: body.firstName.trim(),
       last_name: body.lastName.trim(),
       // as the inbox it names: an invisible character pasted in would reach the buyer, and miss the borrower's opt-out
-      email: cleanEmail(body.email),
+      email,
       phone: body.phone,
       income_source: body.incomeSource,
       pay_frequency: body.payFrequency,
@@ -205,6 +212,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
         userAgent: ctx.userAgent,
         evidence: body.evidence,
       }),
+    ctx.contactHashes?.({ phone: body.phone, email }),
   );
   const previous = !created && stored !== undefined ? storedHash(stored) : undefined;
   if (previous !== undefined && previous !== hash) {

@@ -132,6 +132,8 @@ export async function insertLead(
   destinations: readonly string[],
   /** the lead's consent certificate, made once its id is known; stored in the same transaction */
   certificateFor?: (leadId: string) => LeadCertificatesTable,
+  /** the keyed hashes of its contact (engine/sale/contact.ts), recorded with it for the sale's duplicate check */
+  contactHashes: readonly string[] = [],
 ): Promise<{ id: string; created: boolean; sealed?: string; certificateId?: string }> {
   let waiting = false;
   const stored = await db.transaction().execute(async (trx) => {
@@ -153,6 +155,12 @@ export async function insertLead(
     // the visit's dimensions, when the traffic writer has stored the visit already (else it copies them when it does)
     waiting = !!lead.visit_id && !(await copyVisitDims(trx, 'lead', [id]));
     if (certificateFor) await trx.insertInto('lead_certificates').values(certificateFor(id)).execute();
+    if (contactHashes.length)
+      await trx
+        .insertInto('contact_hashes')
+        .values(contactHashes.map((hash) => ({ hash, lead_id: id, created_at: lead.created_at })))
+        .onConflict((oc) => oc.columns(['hash', 'lead_id']).doNothing())
+        .execute();
     if (destinations.length) {
       await trx
         .insertInto('lead_deliveries')

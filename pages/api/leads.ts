@@ -18,7 +18,8 @@ import { RATE_RULES } from '../../engine/http/rateLimit';
 import { loanKindOf, recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
 import { screenStoredLead } from '../../engine/leads/screening/run';
 import { wakeLeadWorker } from '../../engine/outbox/leadWorker';
-import { saleToken } from '../../engine/sale/keys';
+import { contactKey, saleToken } from '../../engine/sale/keys';
+import { contactHashes } from '../../engine/sale/contact';
 import { startSale } from '../../engine/outbox/saleWorker';
 import { saleOf } from '../../engine/store/sales';
 import { privacyOptedOut } from '../../engine/browser/privacy';
@@ -49,6 +50,7 @@ export default route(
       now: new Date(),
       privacyOptOut: privacyOptedOut(req.headers),
       zipLookup,
+      contactHashes: (contact) => contactHashes(contactKey(), contact),
     });
     if (result.status === 201) {
       // Screened before its sale starts, so the sale reads the score; a failure leaves it unscreened, never lost.

@@ -1,10 +1,11 @@
 /**
- * A lead's sale starts once the request that stored it has screened it. The same request sent
- * again while that screening is still out (a double click, a resend after a lost answer, a
- * script posting twice) is answered as the same lead, and must not start the sale itself: that
- * sale would read no score and offer the lead past its brand's refusal or hold. The real route
- * on a Node server over SQLite, a stand-in scrub service that is slow to answer, a stand-in
- * buyer in the buyers folder.
+ * Requests that arrive while an earlier one is still being screened. A lead's sale starts once
+ * the request that stored it has screened it: the same request sent again meanwhile (a double
+ * click, a resend after a lost answer, a script posting twice) is answered as the same lead, and
+ * must not start the sale itself — that sale would read no score and offer the lead past its
+ * brand's refusal or hold. Another request with the same contact, whose sale runs first, is the
+ * duplicate all the same: the contact is sold once. The real route on a Node server over SQLite,
+ * a stand-in scrub service that is slow to answer, a stand-in buyer in the buyers folder.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,4 +102,43 @@ it('a request sent again while the first is still being screened does not start 
   expect(await saleOf(db, id)).toMatchObject({ status: 'unsold', reason: expect.stringContaining('refused by screening') });
   expect(buyer.pings).toHaveLength(0);
   expect(buyer.posts).toHaveLength(0);
+}, 60_000);
+
+it('a second request with the same phone, sold while the first is still being screened, is the duplicate: the contact is sold once', async () => {
+  const phone = '5125550188';
+  const request = (n: number) =>
+    JSON.stringify({
+      idempotencyKey: `same-phone-${Date.now()}-${n}-abcdefgh`,
+      amount: 800,
+      zip: '78701',
+      firstName: 'Ana',
+      lastName: 'García',
+      email: `ana.same.${n}.${Date.now()}@example.org`,
+      phone,
+      incomeSource: 'employment',
+      monthlyIncome: 3200,
+      payFrequency: 'biweekly',
+      dateOfBirth: '1990-04-02',
+      consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
+      tracking: { source: 'spring' },
+    });
+  const asked = scrub.requests.length;
+  // the first on a brand whose outside scrub is slow to answer
+  const first = post(server.port, request(1), { path: '/api/leads', ip: '198.51.100.81' });
+  await expect.poll(() => scrub.requests.length, { timeout: 10_000 }).toBe(asked + 1);
+  // the second on a brand without a scrub: stored, screened and sold at once
+  const second = await post(server.port, request(2), {
+    path: '/api/leads',
+    ip: '198.51.100.82',
+    host: 'usinstallmentloans.localhost',
+  });
+  expect(second.status).toBe(201);
+  const stored = await first;
+  expect(stored.status).toBe(201);
+  const ids = [stored.json.id as string, second.json.id as string];
+  await expect.poll(async () => Promise.all(ids.map(async (id) => (await saleOf(db, id))?.status)), { timeout: 15_000 }).not.toContain('pending');
+
+  const sales = await Promise.all(ids.map((id) => saleOf(db, id)));
+  expect(sales.map((s) => s?.status)).toEqual(['sold', 'duplicate']);
+  expect(new Set(buyer.posts.filter((p) => ids.includes(p.leadId)).map((p) => p.leadId))).toEqual(new Set([ids[0]]));
 }, 60_000);
