@@ -13,7 +13,7 @@ import { getCatalog } from '../site/catalog';
 import { getStore, storeKindOf, type Store, type StoreKind } from '../store/db';
 import { contactKey, contactKeys } from '../sale/keys';
 import { runSale, type SaleDeps } from '../sale/runner';
-import { duplicateWindowMs, saleBuyers } from '../sale/settings';
+import { duplicateWindowMs, saleBuyers, saleConcurrency, saleSweepIntervalMs } from '../sale/settings';
 import { BUYER_KIND } from '../sale/buyerRevisions';
 import { revisionsReady } from '../store/liveRevisions';
 import { adoptLeadsWithoutSale, dueSales, ensureSale } from '../store/sales';
@@ -28,7 +28,18 @@ function runtime(): Runtime {
   }
   return holder[SHARED];
 }
-const concurrency = () => Math.max(1, Number(process.env.SALE_CONCURRENCY ?? 20));
+const warned = new Set<string>();
+const warnOnce = (problem: string | undefined) => {
+  if (problem && !warned.has(problem)) {
+    warned.add(problem);
+    console.warn(`[sale] ${problem}`);
+  }
+};
+const concurrency = () => {
+  const c = saleConcurrency();
+  warnOnce(c.problem);
+  return c.value;
+};
 
 function depsFor(): SaleDeps {
   const { buyers, secretOf } = saleBuyers();
@@ -99,7 +110,12 @@ export async function sweepSales(db: Store, kind: StoreKind): Promise<void> {
 export const saleWorkerEnabled = (): boolean => process.env.SALE_WORKER !== 'off';
 
 /** Starts this process's sweep once (instrumentation.ts). */
-export function ensureSaleSweep(intervalMs = Number(process.env.SALE_SWEEP_INTERVAL_MS ?? 5000)): void {
+export function ensureSaleSweep(intervalMs?: number): void {
+  if (intervalMs === undefined) {
+    const every = saleSweepIntervalMs();
+    warnOnce(every.problem);
+    intervalMs = every.value;
+  }
   const rt = runtime();
   if (rt.timer || rt.stopped) return;
   rt.timer = setInterval(() => {

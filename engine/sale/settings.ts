@@ -13,6 +13,31 @@ export const duplicateWindowMs = (env: Record<string, string | undefined> = proc
 };
 
 /**
+ * A whole-number setting, or its default with the reason when the value is not a whole number of
+ * at least `min`: Number("twenty") is NaN, and a concurrency of NaN runs no sale at all (every lead
+ * waits, unsold, forever), an interval of NaN fires every millisecond.
+ */
+export function wholeSetting(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  unit = '',
+): { value: number; problem?: string } {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return { value: fallback };
+  if (/^\d{1,9}$/.test(raw) && Number(raw) >= min) return { value: Number(raw) };
+  return { value: fallback, problem: `${name} must be a whole number${unit}, ${min} or more, not ${JSON.stringify(env[name])}: using ${fallback}` };
+}
+
+/** SALE_CONCURRENCY: sales run at once per process (default 20). */
+export const saleConcurrency = (env: Record<string, string | undefined> = process.env) => wholeSetting(env, 'SALE_CONCURRENCY', 20, 1);
+
+/** SALE_SWEEP_INTERVAL_MS: how often abandoned or never-started sales are taken up (default 5000). */
+export const saleSweepIntervalMs = (env: Record<string, string | undefined> = process.env) =>
+  wholeSetting(env, 'SALE_SWEEP_INTERVAL_MS', 5000, 10, ' of milliseconds');
+
+/**
  * The buyers of this process: the valid buyer documents whose secret is set, each with its newest
  * console revision (engine/sale/buyerRevisions.ts). With none, outside
  * a deployment, the built-in demo lender (served by this server) so a fresh checkout shows the
