@@ -38,8 +38,26 @@ export function parseDestinations(text: string | undefined): DestinationMap {
         .map((p) => `${p.pointer || '/'}: ${p.message}`)
         .join('; ')}`,
     );
+  const plain = Object.entries(value).flatMap(([brand, list]) =>
+    list.flatMap((d, i) => (cleartextElsewhere(d.url) ? [`/${brand}/${i}/url: ${CLEARTEXT}, not ${d.url}`] : [])),
+  );
+  if (plain.length) throw new Error(`LEAD_DESTINATIONS is not valid: ${plain.join('; ')}`);
   return value;
 }
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+const CLEARTEXT =
+  "must be https: each lead carries the borrower's contact, date of birth and income (http only on 127.0.0.1 or localhost, for a local stand-in, as for buyer documents)";
+
+/** An http URL to another machine: the lead would cross the network in clear text. */
+const cleartextElsewhere = (url: string): boolean => {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && !LOOPBACK.test(u.hostname);
+  } catch {
+    return false;
+  }
+};
 
 let cached: { text: string | undefined; map: DestinationMap } | undefined;
 
