@@ -68,7 +68,8 @@ describe('brandPaths', () => {
       expect(locs).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
       total += locs;
     }
-    expect(total).toBe(paths.length);
+    // every page but the application form, which robots.txt keeps crawlers off
+    expect(total).toBe(paths.length - 1);
     expect(await file(`sitemap-${count}.xml`)).toBeUndefined();
     expect(await file('sitemap--1.xml')).toBeUndefined();
     expect(await file('sitemap-0.xml')).toContain('<loc>https://acmeloans.com/</loc>');
@@ -78,6 +79,19 @@ describe('brandPaths', () => {
 describe('robots.txt', () => {
   it('points at the sitemap index on the primary host and keeps crawlers off the apply page', () => {
     expect(robotsTxt(loaded)).toBe('User-agent: *\nAllow: /\nDisallow: /apply\nDisallow: /api/\n\nSitemap: https://acmeloans.com/sitemap.xml\n');
+  });
+
+  it('the sitemaps list no URL robots.txt disallows', async () => {
+    const small = buildCatalog([{ file: 'brands/acme.json', text: acme }], [], BLOCK_SPECS).brands.get('acme')!;
+    expect(brandPaths(small)).toContain('/apply');
+    const noContent = createEmbeddedSource(loadContent(mkdtempSync(join(tmpdir(), 'no-content-'))));
+    const store = createSeoFiles({ dir: mkdtempSync(join(tmpdir(), 'seo-files-')), memoryBytes: SEO_FILES_MEMORY_BYTES });
+    const sitemap = (await store.seoFile(small, 'sitemap-0.xml', noContent))!.body.toString('utf8');
+    const disallowed = [...robotsTxt(small).matchAll(/^Disallow: (.+)$/gm)].map((m) => m[1]!);
+    expect(disallowed).toEqual(['/apply', '/api/']);
+    const listed = [...sitemap.matchAll(/<loc>https:\/\/acmeloans\.com([^<]*)<\/loc>/g)].map((m) => m[1]!);
+    expect(listed).toContain('/payday-loans');
+    expect(listed.filter((path) => disallowed.some((rule) => path.startsWith(rule)))).toEqual([]);
   });
 });
 

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { projectRoot, type LoadedBrand } from '../catalog';
 import type { ContentSource } from '../../content/types';
 import { SITEMAP_FILE } from '../../browser/requestPath';
-import { brandPaths, combinedPaths, contentPaths, robotsTxt, sitemapCountOf, sitemapIndexXmlOf, sitemapPieces, sitemapXmlOf } from './sitemap';
+import { brandPaths, contentPaths, robotsTxt, sitemapCountOf, sitemapIndexXmlOf, sitemapPaths, sitemapPieces, sitemapXmlOf } from './sitemap';
 
 export interface SeoFile {
   body: Buffer;
@@ -214,7 +214,7 @@ export function createSeoFiles(options: SeoFilesOptions): SeoFiles {
     if (known?.key === key) return { ...fresh, etags: known.etags };
     const stored = readManifest(dir);
     if (stored) return { ...fresh, etags: stored };
-    const paths = combinedPaths(routes.paths ?? routePaths(loaded, routes.hash), content);
+    const paths = sitemapPaths(loaded, routes.paths ?? routePaths(loaded, routes.hash), content);
     const written = writeListing(dir, loaded, paths);
     if (written) {
       // The brand's earlier listings are not served again (a process still on one lists again when its files are gone).

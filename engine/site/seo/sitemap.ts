@@ -59,10 +59,16 @@ export function brandPaths(loaded: LoadedBrand): string[] {
 
 const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
+/** What robots.txt keeps crawlers off, as its Disallow rules: the application form and the API. */
+export const robotsDisallowed = (loaded: LoadedBrand): string[] => [loaded.brand.apply.path, '/api/'];
+
+/** Whether robots.txt keeps crawlers off `path` (a Disallow rule is a prefix of the path, as crawlers read it). */
+export const robotsDisallows = (loaded: LoadedBrand, path: string): boolean => robotsDisallowed(loaded).some((rule) => path.startsWith(rule));
+
 export function robotsTxt(loaded: LoadedBrand): string {
   const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
-  const apply = loaded.brand.apply.path;
-  return `User-agent: *\nAllow: /\nDisallow: ${apply}\nDisallow: /api/\n\nSitemap: ${base}/sitemap.xml\n`;
+  const rules = robotsDisallowed(loaded).map((rule) => `Disallow: ${rule}\n`);
+  return `User-agent: *\nAllow: /\n${rules.join('')}\nSitemap: ${base}/sitemap.xml\n`;
 }
 
 /**
@@ -119,8 +125,16 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
 }
 
-/** Route pages then content pages, each once, in that order (what the sitemaps list). */
+/** Route pages then content pages, each once, in that order. */
 export const combinedPaths = (routePaths: readonly string[], content: readonly string[]): string[] => [...new Set([...routePaths, ...content])];
+
+/**
+ * What the sitemaps list: the brand's pages less those robots.txt keeps crawlers off (the
+ * application form). A sitemap URL that robots.txt blocks is an error to a search engine
+ * ("Submitted URL blocked by robots.txt"), so the two files say the same thing.
+ */
+export const sitemapPaths = (loaded: LoadedBrand, routePaths: readonly string[], content: readonly string[]): string[] =>
+  combinedPaths(routePaths, content).filter((path) => !robotsDisallows(loaded, path));
 
 /** Route pages plus content pages, listed afresh (engine/site/seo/seoFiles.ts keeps what it builds from them, not the list). */
 export async function allPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
