@@ -47,3 +47,23 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   const target = fill(template, { ...stateItemVars(state), 'loanType.slug': loanType });
   return matchPath(loaded, target) ? target : undefined;
 }
+
+const searchPages = new WeakMap<LoadedBrand, { path: string | undefined }>();
+
+/**
+ * The brand's search page: the first page with a search form whose route needs no value but the
+ * loan type (the brand's first, which searchRedirect picks too when the query names none) —
+ * `?state=…` on it goes to that state's page. Undefined when the brand has none. Asked once per
+ * brand document: every page's structured data names it.
+ */
+export function searchPagePath(loaded: LoadedBrand): string | undefined {
+  let known = searchPages.get(loaded);
+  if (!known) {
+    const route = loaded.routes.find(
+      (r) => r.params.every((k) => k === 'loanType') && loaded.layout(r.layout, r.layoutParams)?.blocks.some((b) => specOf(loaded.specs, b.type).searchTarget),
+    );
+    const path = route?.path.replace('{loanType}', loaded.brand.loanTypes[0] ?? '');
+    searchPages.set(loaded, (known = { path: path && matchPath(loaded, path)?.route === route ? path : undefined }));
+  }
+  return known.path;
+}

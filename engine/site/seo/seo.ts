@@ -9,7 +9,12 @@ export const origin = (brand: Brand) => `https://${brand.hosts[0]}`;
 export const canonicalUrl = (brand: Brand, path: string) =>
   (brand.blogHost && (path === '/blog' || path.startsWith('/blog/')) ? `https://${brand.blogHost}` : origin(brand)) + (path === '/' ? '/' : path);
 
-export function organizationJsonLd(brand: Brand): Record<string, unknown> {
+/**
+ * The brand as an organization. `searchPath` is the brand's search page, whose `?state=` goes to
+ * that state's page: the SearchAction names it, and a brand without one has no SearchAction (a
+ * search target a search engine would find a 404).
+ */
+export function organizationJsonLd(brand: Brand, searchPath?: string): Record<string, unknown> {
   const o = brand.organization;
   const base = origin(brand);
   return {
@@ -26,11 +31,15 @@ export function organizationJsonLd(brand: Brand): Record<string, unknown> {
     email: o.email,
     openingHours: OPENING_HOURS,
     sameAs: o.sameAs ?? [],
-    potentialAction: {
-      '@type': 'SearchAction',
-      target: { '@type': 'EntryPoint', urlTemplate: `${base}/search?state={search_term_string}` },
-      'query-input': 'required name=search_term_string',
-    },
+    ...(searchPath
+      ? {
+          potentialAction: {
+            '@type': 'SearchAction',
+            target: { '@type': 'EntryPoint', urlTemplate: `${canonicalUrl(brand, searchPath)}?state={search_term_string}` },
+            'query-input': 'required name=search_term_string',
+          },
+        }
+      : {}),
   };
 }
 

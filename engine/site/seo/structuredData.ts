@@ -6,7 +6,7 @@ import { specOf, type BlockSpecs } from '../blockSpec';
 import type { LoadedBrand } from '../catalog';
 import type { PageContent } from '../contentLoad';
 import type { LinkView, ResolvedBlock } from '../model';
-import { matchPath } from '../pageMatch';
+import { matchPath, searchPagePath } from '../pageMatch';
 import { stateOf } from '../routeParams';
 import type { RouteMatch } from '../routes';
 import { articleJsonLd, breadcrumbJsonLd, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
@@ -29,7 +29,7 @@ type JsonLd = Record<string, unknown>;
 
 export function pageJsonLd(page: PageFacts): JsonLd[] {
   const { loaded, blocks, match } = page;
-  const jsonLd: JsonLd[] = [organizationJsonLd(loaded.brand)];
+  const jsonLd: JsonLd[] = [organizationJsonLd(loaded.brand, searchPagePath(loaded))];
   const body = contentBody(blocks, loaded.specs);
   const faqs = [...blocks.flatMap((b) => specOf(loaded.specs, b.type).faqItems?.(b) ?? []), ...(body?.faq ?? [])];
   if (faqs.length) jsonLd.push(faqJsonLd(faqs));
