@@ -212,7 +212,8 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
     return dataWithVariant({ kind: 'next', url }, loaded, pagePath, req, door);
   }
 
-  if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: '/blog' };
+  // the query goes along, as on every redirect here: an ad's utm_* and click ids must reach the page
+  if (blogBrand && path === '/') return { kind: 'redirect', status: 308, location: `/blog${search}` };
   if (door.demoLender && !blogBrand && path === DEMO_OFFER_PATH) return { kind: 'demoLender', brand: brandId, url: demoLenderPageUrl(search) };
   const certificateRoute = certificateRouteOf(path);
   if (certificateRoute) return { kind: 'next', url: certificateRoute };

@@ -230,6 +230,10 @@ describe("what a brand host's request becomes", () => {
     expect(on('blog.ipaydayloans.com', '/Payday-Loans')).toMatchObject(BRAND_404);
     expect(on('blog.ipaydayloans.com', '/robots.txt')).toMatchObject({ kind: 'seo' });
   });
+
+  it("a blog host's / keeps the query on its way to /blog (an ad's utm_* and click id)", () => {
+    expect(on('blog.ipaydayloans.com', '/?utm_source=news&gclid=abc')).toEqual({ kind: 'redirect', status: 308, location: '/blog?utm_source=news&gclid=abc' });
+  });
 });
 
 describe('the client router follows the front door', () => {
