@@ -33,3 +33,30 @@ describe('the SearchAction in the organization structured data', () => {
     expect(searchable.sort()).toEqual(['cocoloan', 'fasttitle', 'ipaydayloans', 'usbadcreditloans', 'usinstallmentloans', 'ustitleloans']);
   });
 });
+
+describe('the breadcrumb trail of a city page', () => {
+  const trailOf = (brand: string, path: string) => {
+    const model = resolvePage(catalog, brand, path, SAMPLE_NOW)!;
+    expect(model.status, `${brand}${path}`).toBe(200);
+    const list = model.jsonLd.find((ld) => ld['@type'] === 'BreadcrumbList')!;
+    return (list.itemListElement as { name: string; item: string }[]).map((i) => [i.name, i.item]);
+  };
+
+  it.each([
+    ['ipaydayloans', '/location/tx/houston', 'https://ipaydayloans.com/location/tx'],
+    ['ustitleloans', '/title-loans/houston', 'https://ustitleloans.com/title-loans/texas'],
+    ['usbadcreditloans', '/payday-loans/location/houston', 'https://usbadcreditloans.com/payday-loans/location/texas'],
+    ['fasttitle', '/title-loans-near-me/location/houston', 'https://fasttitleloansnearme.com/title-loans-near-me/location/texas'],
+  ])("%s %s goes through its state, Texas, at that state's own page", (brand, path, texas) => {
+    const trail = trailOf(brand, path);
+    expect(trail).toHaveLength(3);
+    expect(trail[1]).toEqual(['Texas', texas]);
+    const page = resolvePage(catalog, brand, new URL(texas).pathname, SAMPLE_NOW)!;
+    expect(page.status).toBe(200);
+    expect(page.canonical).toBe(texas);
+  });
+
+  it('names no state where the brand has no page of it beside the city (never a loan-type page under a state name)', () => {
+    expect(trailOf('usinstallmentloans', '/city/houston-tx').map(([name]) => name)).toEqual(['US Installment Loans', 'Loans in Houston, TX']);
+  });
+});

@@ -11,6 +11,7 @@ import { stateOf } from '../routeParams';
 import type { RouteMatch } from '../routes';
 import { articleJsonLd, breadcrumbJsonLd, faqJsonLd, organizationJsonLd, qaPageJsonLd } from './seo';
 import { fill, type Vars } from '../templates';
+import type { State } from '../../geo/states';
 
 export interface PageFacts {
   loaded: LoadedBrand;
@@ -50,32 +51,43 @@ type Body = NonNullable<ReturnType<typeof contentBody>>;
 type Attributes = NonNullable<PageContent['entry']>['attributes'];
 
 /**
- * Whether a city page's parent path (its state's page) is a page of the brand, asked once per
- * brand and parent: every city page of a state asks the same. The parents are those of pages
- * that matched (a few per state and route), so the memo stays small; it is capped all the same.
+ * The state a page is the page of (a state page: its state, no city), asked once per brand and
+ * path: every city page of a state asks about the same few. The paths asked are those next to
+ * pages that matched (a few per state and route), so the memo stays small; it is capped all the same.
  */
-const statePages = new WeakMap<LoadedBrand, Map<string, boolean>>();
+const statePages = new WeakMap<LoadedBrand, Map<string, string | null>>();
 const STATE_PAGES_KEPT = 8192;
-function isStatePage(loaded: LoadedBrand, parent: string): boolean {
+function stateOfPage(loaded: LoadedBrand, path: string): string | null {
   let known = statePages.get(loaded);
   if (!known) statePages.set(loaded, (known = new Map()));
-  let page = known.get(parent);
-  if (page === undefined) {
-    page = matchPath(loaded, parent) !== undefined;
-    if (known.size < STATE_PAGES_KEPT) known.set(parent, page);
+  let state = known.get(path);
+  if (state === undefined) {
+    const match = matchPath(loaded, path);
+    state = match && !match.params.city ? (stateOf(match.params)?.code ?? null) : null;
+    if (known.size < STATE_PAGES_KEPT) known.set(path, state);
   }
-  return page;
+  return state;
 }
 
-/** Home › state › city (the state when its page exists) › this page, named by its hero. */
+/**
+ * The state's own page a city page's trail goes through: its parent path (/location/tx for
+ * /location/tx/houston) or the state beside it (/title-loans/texas for /title-loans/houston),
+ * when that is the page of this very state — a parent that is a loan-type page is not.
+ */
+function statePageOf(loaded: LoadedBrand, path: string, state: State): string | undefined {
+  const parent = path.split('/').slice(0, -1).join('/');
+  return [parent, `${parent}/${state.slug}`].find((p) => p && p !== path && stateOfPage(loaded, p) === state.code);
+}
+
+/** Home › state (when it has a page of its own) › this page, named by its hero. */
 function locationTrail({ loaded, path, match, vars, blocks, title }: PageFacts): JsonLd {
   const { brand } = loaded;
   const first = blocks.find((b) => specOf(loaded.specs, b.type).pageHeading);
   const heading = (first && specOf(loaded.specs, first.type).pageHeading?.(first)) ?? title;
   const trail: LinkView[] = [{ label: brand.name, href: '/' }];
-  const parent = path.split('/').slice(0, -1).join('/');
   const state = stateOf(match!.params)!;
-  if (match!.params.city && parent && isStatePage(loaded, parent)) trail.push({ label: state.name, href: parent });
+  const statePage = match!.params.city ? statePageOf(loaded, path, state) : undefined;
+  if (statePage) trail.push({ label: state.name, href: statePage });
   trail.push({ label: fill(heading, vars), href: path });
   return breadcrumbJsonLd(brand, trail);
 }
