@@ -17,6 +17,34 @@ export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undef
 }
 
 /**
+ * The path a page is known by. A brand may show one page at two paths: usinstallmentloans has
+ * /{loanType}/state/{state} beside /state/{state} (loan type installment-loans), the same layout
+ * with the same parameters, and links the short one. The path with the loan type is then the
+ * same page as the short one, which its canonical URL names and the sitemap alone lists: two
+ * URLs each calling itself canonical are duplicates to a search engine.
+ */
+export function canonicalPath(loaded: LoadedBrand, path: string, match: RouteMatch): string {
+  const segments = match.route.path.split('/');
+  const at = segments.indexOf('{loanType}');
+  if (at < 0 || !match.params.loanType) return path;
+  const shortPattern = segments.filter((_, i) => i !== at).join('/') || '/';
+  const same = loaded.routes.find(
+    (r) =>
+      r.path === shortPattern &&
+      r.loanType === match.params.loanType &&
+      r.layout === match.route.layout &&
+      JSON.stringify(r.layoutParams ?? {}) === JSON.stringify(match.route.layoutParams ?? {}),
+  );
+  if (!same) return path;
+  const short =
+    path
+      .split('/')
+      .filter((_, i) => i !== at)
+      .join('/') || '/';
+  return matchPath(loaded, short)?.route === same ? short : path;
+}
+
+/**
  * Whether the brand's routes alone say `path` is a page: it matches a route none of whose
  * parameters the content store decides. `/blog/{list}/{page?}` matches any word after /blog/,
  * but only a category with articles is a page, which the routes cannot know.

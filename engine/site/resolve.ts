@@ -18,7 +18,7 @@ import { isBlogPath } from './hosts';
 import { showsForLoanType } from './loanTypeText';
 import type { BlockData, PageModel, ResolvedBlock, ResolvedBlockOf } from './model';
 import { capitalizeFirst } from '../geo/names';
-import { isPageByRoutes, matchPath, NOT_FOUND_PATH } from './pageMatch';
+import { canonicalPath, isPageByRoutes, matchPath, NOT_FOUND_PATH } from './pageMatch';
 import { pageVars, stateOf } from './routeParams';
 import type { RouteMatch } from './routes';
 import { canonicalUrl, origin } from './seo/seo';
@@ -92,7 +92,9 @@ export function resolvePage(
   const onApplyPage = path === brand.apply.path || path === TITLE_APPLY.path;
   const pagePath = match ? path : NOT_FOUND_PATH;
 
-  const jsonLd = pageJsonLd({ loaded, path, match, vars, blocks, title: page.title, content });
+  // the page's own path, or the path it is known by when another route shows it too
+  const knownAs = match ? canonicalPath(loaded, path, match) : '/';
+  const jsonLd = pageJsonLd({ loaded, path: knownAs, match, vars, blocks, title: page.title, content });
 
   const view = sharedBrandView(loaded, year, onApplyPage);
   const offBlogHost = brand.blogHost && match && isBlogPath(path) ? origin(brand) : undefined;
@@ -102,7 +104,7 @@ export function resolvePage(
     path: pagePath,
     title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,
     description: fill(page.description, vars),
-    canonical: canonicalUrl(brand, match ? path : '/'),
+    canonical: canonicalUrl(brand, knownAs),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,
     ...(blocked || onApplyPage || blocks.some((b) => specOf(loaded.specs, b.type).isApplication || specOf(loaded.specs, b.type).noApply)
       ? { noApply: true }

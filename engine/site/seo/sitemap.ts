@@ -5,8 +5,8 @@
  * under a sitemap index.
  */
 import type { LoadedBrand } from '../catalog';
-import { matchPath } from '../pageMatch';
-import type { CompiledRoute } from '../routes';
+import { canonicalPath, matchPath } from '../pageMatch';
+import type { CompiledRoute, RouteMatch } from '../routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from '../routeParams';
 import { canonicalUrl } from './seo';
 import { specOf } from '../blockSpec';
@@ -41,19 +41,26 @@ function* expand(route: CompiledRoute, loaded: LoadedBrand): Generator<Assignmen
 const fillPath = (pattern: string, values: Assignment): string =>
   pattern.replace(/\/\{page\?\}$/, values.page ? `/${values.page}` : '').replace(/\{(\w+)\}/g, (_, k: ParamKind) => values[k] ?? '');
 
-/** The paths of one route of the brand that resolve, as the sitemap lists them, one at a time (a route's cities are many). */
-export function* routePaths(loaded: LoadedBrand, route: CompiledRoute, skip: (path: string) => boolean = () => false): Generator<string> {
+/** The paths of one route of the brand that resolve, with what they match, one at a time (a route's cities are many). */
+function* routeMatches(loaded: LoadedBrand, route: CompiledRoute, skip: (path: string) => boolean): Generator<[string, RouteMatch]> {
   for (const values of expand(route, loaded)) {
     const path = fillPath(route.path, values);
-    if (!skip(path) && matchPath(loaded, path)) yield path;
+    const match = skip(path) ? undefined : matchPath(loaded, path);
+    if (match) yield [path, match];
   }
 }
 
-/** Every path of the brand that resolves, in route order, each once. */
+/** The paths of one route of the brand that resolve, one at a time. */
+export function* routePaths(loaded: LoadedBrand, route: CompiledRoute, skip: (path: string) => boolean = () => false): Generator<string> {
+  for (const [path] of routeMatches(loaded, route, skip)) yield path;
+}
+
+/** Every path of the brand that resolves, in route order, each once, each page at its canonical path only. */
 export function brandPaths(loaded: LoadedBrand): string[] {
   const seen = new Set<string>();
   // A city slug that is also a state slug resolves to the state page: keep it once, under its own route.
-  for (const route of loaded.routes) for (const path of routePaths(loaded, route, (p) => seen.has(p))) seen.add(path);
+  for (const route of loaded.routes)
+    for (const [path, match] of routeMatches(loaded, route, (p) => seen.has(p))) if (canonicalPath(loaded, path, match) === path) seen.add(path);
   return [...seen];
 }
 

@@ -1,0 +1,48 @@
+/**
+ * A page shown at two paths has one canonical URL, and the sitemap lists that one only.
+ * usinstallmentloans has /{loanType}/state/{state}, /{loanType}/state/{state}-cities and
+ * /{loanType}/city/{letter}/{page?} beside the same routes without the loan type (its only loan
+ * type, installment-loans), and its pages link the short ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { resolvePage } from '../../engine/site/resolve';
+import { brandPaths } from '../../engine/site/seo/sitemap';
+import { SAMPLE_NOW } from '../support/pageSamples';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
+
+const sources = readSources();
+const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
+const canonicalOf = (brand: string, path: string) => {
+  const model = resolvePage(catalog, brand, path, SAMPLE_NOW)!;
+  expect(model.status, `${brand}${path}`).toBe(200);
+  return model.canonical;
+};
+
+describe('one canonical URL for a page two routes show', () => {
+  it.each([
+    ['/installment-loans/state/texas', '/state/texas'],
+    ['/installment-loans/state/texas-cities', '/state/texas-cities'],
+    ['/installment-loans/city/h', '/city/h'],
+    ['/installment-loans/city/h/2', '/city/h/2'],
+  ])('usinstallmentloans %s is known by %s', (path, short) => {
+    expect(canonicalOf('usinstallmentloans', path)).toBe(`https://usinstallmentloans.com${short}`);
+    expect(canonicalOf('usinstallmentloans', short)).toBe(`https://usinstallmentloans.com${short}`);
+    const trail = resolvePage(catalog, 'usinstallmentloans', path, SAMPLE_NOW)!.jsonLd.find((ld) => ld['@type'] === 'BreadcrumbList');
+    if (trail) expect(JSON.stringify(trail)).not.toContain('/installment-loans/');
+  });
+
+  it('a loan-type path with no other route for the same page keeps its own canonical URL', () => {
+    expect(canonicalOf('cocoloan', '/payday-loans/state/texas-cities')).toBe('https://cocoloan.com/payday-loans/state/texas-cities');
+    expect(canonicalOf('usinstallmentloans', '/installment-loans')).toBe('https://usinstallmentloans.com/installment-loans');
+    expect(canonicalOf('usbadcreditloans', '/payday-loans/location/texas')).toBe('https://usbadcreditloans.com/payday-loans/location/texas');
+  });
+
+  it('the sitemap lists each page once, at its canonical URL', () => {
+    const paths = brandPaths(catalog.brands.get('usinstallmentloans')!);
+    expect(paths).toContain('/state/texas');
+    expect(paths).toContain('/city/h/2');
+    expect(paths.filter((p) => /^\/installment-loans\/(state|city)\//.test(p))).toEqual([]);
+    for (let i = 0; i < paths.length; i += 499) expect(canonicalOf('usinstallmentloans', paths[i]!)).toBe(`https://usinstallmentloans.com${paths[i]}`);
+  }, 60_000);
+});
