@@ -754,6 +754,10 @@ export interface Route {
    */
   layout: string;
   /**
+   * When this route's pages are the same pages another route shows under the address the site links (an older address kept answering), that address: a path pattern with this route's own parameters, e.g. "/title-loans-near-me/{state}" for "/title-loans-near-me/location/{state}". The pages name it as their canonical URL and the sitemap lists it instead; it must show the same layout.
+   */
+  canonical?: string;
+  /**
    * A loan type slug.
    */
   loanType?:

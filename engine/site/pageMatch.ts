@@ -17,14 +17,26 @@ export function matchPath(loaded: LoadedBrand, path: string): RouteMatch | undef
 }
 
 /**
- * The path a page is known by. A brand may show one page at two paths: usinstallmentloans has
- * /{loanType}/state/{state} beside /state/{state} (loan type installment-loans), the same layout
- * with the same parameters, and links the short one. The path with the loan type is then the
- * same page as the short one, which its canonical URL names and the sitemap alone lists: two
- * URLs each calling itself canonical are duplicates to a search engine.
+ * The path a page is known by (its canonical URL, and the one path the sitemap lists) when a
+ * brand shows one page at two paths — two URLs each calling itself canonical are duplicates to a
+ * search engine:
+ * - a route's `"canonical"`: an older address kept answering names the one the site links
+ *   (ustitleloans /title-loans-near-me/location/{state} → /title-loans-near-me/{state});
+ * - a route with {loanType} beside the same route without it (same layout and parameters, the
+ *   loan type fixed): usinstallmentloans /installment-loans/state/{state} is /state/{state}.
+ * The other path must show the same layout, or the page keeps its own.
  */
 export function canonicalPath(loaded: LoadedBrand, path: string, match: RouteMatch): string {
-  const segments = match.route.path.split('/');
+  const { route } = match;
+  if (route.canonical) {
+    const groups = route.regex.exec(path)?.groups ?? {};
+    const target = route.canonical
+      .replace(/\/\{page\?\}$/, groups.page ? `/${groups.page}` : '')
+      .replace(/\{(\w+)\}/g, (_, k: string) => groups[k] ?? `{${k}}`);
+    const there = matchPath(loaded, target);
+    return there && there.route !== route && !there.route.canonical && there.route.layout === route.layout ? target : path;
+  }
+  const segments = route.path.split('/');
   const at = segments.indexOf('{loanType}');
   if (at < 0 || !match.params.loanType) return path;
   const shortPattern = segments.filter((_, i) => i !== at).join('/') || '/';
@@ -32,8 +44,8 @@ export function canonicalPath(loaded: LoadedBrand, path: string, match: RouteMat
     (r) =>
       r.path === shortPattern &&
       r.loanType === match.params.loanType &&
-      r.layout === match.route.layout &&
-      JSON.stringify(r.layoutParams ?? {}) === JSON.stringify(match.route.layoutParams ?? {}),
+      r.layout === route.layout &&
+      JSON.stringify(r.layoutParams ?? {}) === JSON.stringify(route.layoutParams ?? {}),
   );
   if (!same) return path;
   const short =

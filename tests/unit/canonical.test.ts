@@ -2,8 +2,12 @@
  * A page shown at two paths has one canonical URL, and the sitemap lists that one only.
  * usinstallmentloans has /{loanType}/state/{state}, /{loanType}/state/{state}-cities and
  * /{loanType}/city/{letter}/{page?} beside the same routes without the loan type (its only loan
- * type, installment-loans), and its pages link the short ones.
+ * type, installment-loans), and its pages link the short ones. ustitleloans keeps older
+ * addresses answering (/remove-your-loan-store, /title-loans-near-me/location/{state}) beside
+ * the ones it links, each route saying which it is ("canonical").
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { resolvePage } from '../../engine/site/resolve';
@@ -45,4 +49,37 @@ describe('one canonical URL for a page two routes show', () => {
     expect(paths.filter((p) => /^\/installment-loans\/(state|city)\//.test(p))).toEqual([]);
     for (let i = 0; i < paths.length; i += 499) expect(canonicalOf('usinstallmentloans', paths[i]!)).toBe(`https://usinstallmentloans.com${paths[i]}`);
   }, 60_000);
+});
+
+describe('a route\'s "canonical" address', () => {
+  it.each([
+    ['/remove-your-loan-store', '/remove-your-store-profile'],
+    ['/update-your-loan-store-profile', '/update-your-store-profile'],
+    ['/title-loans-near-me/location/texas', '/title-loans-near-me/texas'],
+  ])('ustitleloans %s is known by %s, which the sitemap lists instead', (path, linked) => {
+    expect(canonicalOf('ustitleloans', path)).toBe(`https://ustitleloans.com${linked}`);
+    expect(canonicalOf('ustitleloans', linked)).toBe(`https://ustitleloans.com${linked}`);
+    const paths = new Set(brandPaths(catalog.brands.get('ustitleloans')!));
+    expect(paths.has(linked)).toBe(true);
+    expect(paths.has(path)).toBe(false);
+  });
+
+  const ust = readFileSync(join(__dirname, '../../brands/ustitleloans.json'), 'utf8');
+  const problemsWith = (canonical: string) =>
+    buildCatalog(
+      [{ file: 'brands/ustitleloans.json', text: ust.replace('"canonical": "/remove-your-store-profile"', `"canonical": "${canonical}"`) }],
+      sources.layouts,
+      BLOCK_SPECS,
+    ).problems;
+
+  it('is refused when it is no page, another layout, or names a parameter the route has not', () => {
+    expect(problemsWith('/remove-your-store-profile')).toEqual([]);
+    expect(problemsWith('/no-such-page')).toEqual([expect.stringMatching(/\/routes\/\d+\/canonical.*"\/no-such-page" goes to no page of this brand/)]);
+    expect(problemsWith('/contact-us')).toEqual([
+      expect.stringMatching(/canonical: "\/contact-us" shows layout "contact-us", not this route's "store-remove-listing"/),
+    ]);
+    expect(problemsWith('/title-loans/{state}')).toEqual([
+      expect.stringMatching(/canonical: "\/title-loans\/\{state\}" names \{state\}, which "\/remove-your-loan-store" does not have/),
+    ]);
+  });
 });

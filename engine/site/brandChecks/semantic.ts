@@ -134,6 +134,25 @@ export function checkBrand(
     if (!resolves(href)) add(f, pointer, `link "${href}" goes to no page of ${whose} (no route matches it; routes: ${routeList(compiled)})`);
   };
 
+  // A route's canonical address: its own parameters only, and a literal one a page of the same layout.
+  brand.routes.forEach((spec, i) => {
+    if (!spec.canonical) return;
+    const own = new Set(placeholdersIn(spec.path.replace('{page?}', '{page}')));
+    const named = placeholdersIn(spec.canonical.replace('{page?}', '{page}'));
+    const foreign = named.find((n) => !own.has(n));
+    const there = named.length ? undefined : matchRoute(compiled, spec.canonical, { loanTypes: brand.loanTypes, disabledPaths: brand.disabledPaths });
+    if (spec.canonical === spec.path) add(file, `/routes/${i}/canonical`, 'the canonical address is this route\'s own path; leave "canonical" out');
+    else if (foreign)
+      add(file, `/routes/${i}/canonical`, `"${spec.canonical}" names {${foreign}}, which "${spec.path}" does not have; use only this route's own parameters`);
+    else if (!named.length && !there) add(file, `/routes/${i}/canonical`, `"${spec.canonical}" goes to no page of this brand (no route matches it)`);
+    else if (there && there.route.layout !== spec.layout)
+      add(
+        file,
+        `/routes/${i}/canonical`,
+        `"${spec.canonical}" shows layout "${there.route.layout}", not this route's "${spec.layout}": a canonical address is the same page`,
+      );
+  });
+
   if (!resolves(brand.apply.path)) add(file, '/apply/path', `the apply page "${brand.apply.path}" has no route; add a route for it`);
   if (!resolves('/')) add(file, '/routes', 'there is no route for the home page "/"');
   if (brand.blogHost && !resolves('/blog')) add(file, '/blogHost', 'a blog host needs a route for "/blog" (its home page)');
