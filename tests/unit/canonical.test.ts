@@ -83,3 +83,16 @@ describe('a route\'s "canonical" address', () => {
     ]);
   });
 });
+
+describe("cocoloan's city letter pages", () => {
+  it('are one page whatever the loan type in the path, known by /city/{letter}/{page?}', () => {
+    for (const loanType of ['installment-loans', 'personal-loans', 'payday-loans']) {
+      expect(canonicalOf('cocoloan', `/${loanType}/city/h`)).toBe('https://cocoloan.com/city/h');
+      expect(canonicalOf('cocoloan', `/${loanType}/city/h/2`)).toBe('https://cocoloan.com/city/h/2');
+    }
+    expect(canonicalOf('cocoloan', '/city/h/2')).toBe('https://cocoloan.com/city/h/2');
+    const paths = brandPaths(catalog.brands.get('cocoloan')!);
+    expect(paths).toContain('/city/h/2');
+    expect(paths.filter((p) => /^\/[a-z-]+-loans\/city\/[a-z](\/\d+)?$/.test(p))).toEqual([]);
+  });
+});
