@@ -102,7 +102,8 @@ export function resolvePage(
     brand: offBlogHost ? blogHostView(view, offBlogHost) : view,
     status: match && layout ? 200 : 404,
     path: pagePath,
-    title: `${fill(page.title, vars)} | ${brand.config.pageTitle}`,
+    // page 2… of a list say so: otherwise every page of the list has the first one's title
+    title: `${fill(page.title, vars)}${params.page ? `, page ${params.page}` : ''} | ${brand.config.pageTitle}`,
     description: fill(page.description, vars),
     canonical: canonicalUrl(brand, knownAs),
     blocks: offBlogHost ? withMainSiteLinks(blocks, offBlogHost) : blocks,

@@ -25,3 +25,20 @@ describe('page titles', () => {
       expect(twice).toEqual([]);
     }, 60_000);
 });
+
+describe('the pages of a list', () => {
+  it.each([
+    ['cocoloan', '/city/h', '/city/h/2'],
+    ['ipaydayloans', '/answers', '/answers/2'],
+    ['weloans', '/blog', '/blog/2'],
+  ])('%s %s and %s have titles of their own', async (id, first, second) => {
+    const titleOf = async (path: string) => {
+      const model = await buildPageModel(catalog, id, path, { source, now: SAMPLE_NOW });
+      if (model === 'notFound') throw new Error(`${id}${path} is no page`);
+      return model.title;
+    };
+    const [one, two] = [await titleOf(first), await titleOf(second)];
+    expect(two).not.toBe(one);
+    expect(two).toBe(one.replace(' | ', ', page 2 | '));
+  });
+});
