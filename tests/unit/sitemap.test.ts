@@ -8,7 +8,9 @@ import { cityPageCount } from '../../engine/site/directory';
 import { matchPath } from '../../engine/site/pageMatch';
 import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
-import { brandPaths, robotsTxt, SITEMAP_MAX_URLS } from '../../engine/site/seo/sitemap';
+import { brandPaths, robotsDisallows, robotsTxt, ROBOTS_ALLOWED, SITEMAP_MAX_URLS } from '../../engine/site/seo/sitemap';
+import { organizationJsonLd } from '../../engine/site/seo/seo';
+import { LOGO_PATH } from '../../engine/console/logoUpload';
 import { STATES } from '../../engine/geo/states';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
@@ -78,7 +80,24 @@ describe('brandPaths', () => {
 
 describe('robots.txt', () => {
   it('points at the sitemap index on the primary host and keeps crawlers off the apply page', () => {
-    expect(robotsTxt(loaded)).toBe('User-agent: *\nAllow: /\nDisallow: /apply\nDisallow: /api/\n\nSitemap: https://acmeloans.com/sitemap.xml\n');
+    expect(robotsTxt(loaded)).toBe(
+      'User-agent: *\nAllow: /\nAllow: /api/brand-logo/\nDisallow: /apply\nDisallow: /api/\n\nSitemap: https://acmeloans.com/sitemap.xml\n',
+    );
+  });
+
+  it('lets crawlers fetch a logo uploaded in the studio, which the structured data names', () => {
+    expect(ROBOTS_ALLOWED).toEqual([LOGO_PATH]);
+    const logo = `${LOGO_PATH}0123456789abcdef0123456789abcdef.svg`;
+    const org = organizationJsonLd({ ...loaded.brand, organization: { ...loaded.brand.organization, logo } });
+    const logoPath = new URL(org.logo as string).pathname;
+    expect(robotsDisallows(loaded, logoPath)).toBe(false);
+    // what a crawler reads: the longest matching rule decides, Allow winning a tie (RFC 9309 §2.2.2)
+    const rules = [...robotsTxt(loaded).matchAll(/^(Allow|Disallow): (.+)$/gm)].map((m) => ({ allow: m[1] === 'Allow', path: m[2]! }));
+    const decisive = rules.filter((r) => logoPath.startsWith(r.path)).sort((a, b) => b.path.length - a.path.length || Number(b.allow) - Number(a.allow))[0]!;
+    expect(decisive).toEqual({ allow: true, path: LOGO_PATH });
+    expect(robotsDisallows(loaded, '/api/leads')).toBe(true);
+    expect(robotsDisallows(loaded, '/apply')).toBe(true);
+    expect(robotsDisallows(loaded, '/payday-loans')).toBe(false);
   });
 
   it('the sitemaps list no URL robots.txt disallows', async () => {

@@ -69,12 +69,25 @@ const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '
 /** What robots.txt keeps crawlers off, as its Disallow rules: the application form and the API. */
 export const robotsDisallowed = (loaded: LoadedBrand): string[] => [loaded.brand.apply.path, '/api/'];
 
-/** Whether robots.txt keeps crawlers off `path` (a Disallow rule is a prefix of the path, as crawlers read it). */
-export const robotsDisallows = (loaded: LoadedBrand, path: string): boolean => robotsDisallowed(loaded).some((rule) => path.startsWith(rule));
+/**
+ * What robots.txt lets crawlers fetch inside what it disallows, as its Allow rules: a logo
+ * uploaded in the studio is served under /api/ (engine/console/logoUpload.ts LOGO_PATH), and the
+ * header shows it and the Organization and Article structured data name it.
+ */
+export const ROBOTS_ALLOWED = ['/api/brand-logo/'];
+
+/**
+ * Whether robots.txt keeps crawlers off `path`, as crawlers read its rules (RFC 9309): the
+ * longest rule that is a prefix of the path decides, an Allow winning a tie.
+ */
+export function robotsDisallows(loaded: LoadedBrand, path: string): boolean {
+  const longest = (rules: readonly string[]) => Math.max(-1, ...rules.filter((rule) => path.startsWith(rule)).map((rule) => rule.length));
+  return longest(robotsDisallowed(loaded)) > longest(ROBOTS_ALLOWED);
+}
 
 export function robotsTxt(loaded: LoadedBrand): string {
   const base = canonicalUrl(loaded.brand, '/').replace(/\/$/, '');
-  const rules = robotsDisallowed(loaded).map((rule) => `Disallow: ${rule}\n`);
+  const rules = [...ROBOTS_ALLOWED.map((rule) => `Allow: ${rule}\n`), ...robotsDisallowed(loaded).map((rule) => `Disallow: ${rule}\n`)];
   return `User-agent: *\nAllow: /\n${rules.join('')}\nSitemap: ${base}/sitemap.xml\n`;
 }
 
