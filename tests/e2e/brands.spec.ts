@@ -7,6 +7,7 @@
 import { expect, test } from './sharedPage.fixtures';
 import { buildCatalog, readSources, type LoadedBrand } from '../../engine/site/catalog';
 import { resolvePage } from '../../engine/site/resolve';
+import { canonicalPath, matchPath } from '../../engine/site/pageMatch';
 import { brandUrl, expectNoAxeViolations } from './helpers';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
@@ -37,16 +38,17 @@ function samplePaths(loaded: LoadedBrand): string[] {
     const layout = loaded.layout(r.layout);
     const shape = layout ? [...new Set(layout.blocks.map((b) => b.type))].sort().join(',') : r.layout;
     if (byShape.has(shape)) continue;
-    byShape.set(
-      shape,
-      r.path
-        .replace(/\/\{page\?\}$/, '')
-        .replace(/\{loanType\}/g, r.loanType ?? loaded.brand.loanTypes[0]!)
-        // A state's city list is the same markup whatever its length: Delaware's ~60 links, not
-        // Texas's ~1,600, which take axe 10–30 s a page on a loaded 2-core machine.
-        .replace('{state}-cities', `${SMALL_STATE}-cities`)
-        .replace(/\{(\w+)\}/g, (_, k: string) => SAMPLE[k] ?? k),
-    );
+    const path = r.path
+      .replace(/\/\{page\?\}$/, '')
+      .replace(/\{loanType\}/g, r.loanType ?? loaded.brand.loanTypes[0]!)
+      // A state's city list is the same markup whatever its length: Delaware's ~60 links, not
+      // Texas's ~1,600, which take axe 10–30 s a page on a loaded 2-core machine.
+      .replace('{state}-cities', `${SMALL_STATE}-cities`)
+      .replace(/\{(\w+)\}/g, (_, k: string) => SAMPLE[k] ?? k);
+    // A page two routes show is sampled at the path it is known by (its canonical URL).
+    const match = matchPath(loaded, path);
+    if (match && canonicalPath(loaded, path, match) !== path) continue;
+    byShape.set(shape, path);
   }
   return [...byShape.values()];
 }
