@@ -19,7 +19,8 @@ import { describe, expect, it } from 'vitest';
 const MAX_LAYOUTS = 140;
 // +6: the title ad page opens on its amount (the slider block in layouts/title-loans.json).
 // +15: the payday brand's demo experiment (two hero headlines on /payday-loans, brands/ipaydayloans.json).
-const MAX_LINES = 14_334;
+// +4: the canonical addresses of routes that show another route's pages (ustitleloans, cocoloan).
+const MAX_LINES = 14_338;
 
 const MEASURED_BRANDS = [
   'cocoloan',
