@@ -79,7 +79,8 @@ export default function Document(props: DocumentProps) {
   const consolePage = data.page.startsWith('/_console');
   const studioEditor = consoleArea(data.page) === 'studio';
   return (
-    <Html lang="en">
+    // the brand's language and region (en-CA, en-AU…): screen readers and search engines read it
+    <Html lang={model?.brand?.locale ?? 'en'}>
       <AfterPaintHead>
         {!consolePage && (
           <script data-release={process.env.LOANSITES_RELEASE} data-brand={model?.brand?.id} dangerouslySetInnerHTML={{ __html: REPORTER_SCRIPT }} />

@@ -70,6 +70,7 @@ for (const [id, loaded] of catalog.brands) {
         await expect(page).toHaveTitle(new RegExp(`.+ \\| ${brand.config.pageTitle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
         const host = brand.blogHost && (path === '/blog' || path.startsWith('/blog/')) ? brand.blogHost : brand.hosts[0];
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `https://${host}${path}`);
+        await expect(page.locator('html')).toHaveAttribute('lang', brand.locale);
         await expect(page.locator('h1')).toHaveCount(1);
         await expect(page.locator('h1')).not.toBeEmpty();
         await expect(page.locator('footer')).toContainText(`© ${new Date().getFullYear()}`);
@@ -88,6 +89,7 @@ for (const [id, loaded] of catalog.brands) {
       const response = await page.goto(brandUrl(id, '/no-such-page-here'));
       expect(response?.status()).toBe(404);
       await expect(page.locator('h1')).toHaveText('We could not find that page');
+      await expect(page.locator('html')).toHaveAttribute('lang', brand.locale);
       await expect(page.locator('header img')).toHaveAttribute('alt', brand.name);
       await expect(page.locator('footer')).toContainText(disclaimer.slice(0, 40));
       await expectNoAxeViolations(page);
