@@ -13,13 +13,14 @@ import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { reviewHeldLead, type ReviewOutcome } from '../store/screening';
 import { startSale } from '../outbox/saleWorker';
+import { SALE_DEADLINE_MS } from '../sale/runner';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { readConsoleForm } from './forms';
 
 /** What the lead's page says after a review, by the outcome's key. */
 export const REVIEW_NOTES: Record<ReviewOutcome, string> = {
-  released: 'Released: the lead is offered to buyers now (once).',
+  released: `Released: the lead’s sale starts now and offers it once to the buyers, as any lead’s (their filters, schedules, caps and minimum scores apply), within ${SALE_DEADLINE_MS / 1000} s of its start. Unsold, it goes to the deliver buyers that take it.`,
   rejected: 'Rejected: the lead will not be offered to any buyer.',
   'not-held': 'This lead is not held for review (it was reviewed already, or its sale ended another way); nothing was changed.',
   'sale-running': 'This lead’s sale is still being decided; try again in a moment. Nothing was changed.',

@@ -19,7 +19,9 @@
  * 4. Unsold: the eligible deliver buyers get the lead through the outbox.
  * The whole sale is bounded (deadlineMs from the lead's arrival, as the borrower's page counts); the
  * lease outlasts it, so a live worker keeps its sale. A sale that starts after that offers the lead
- * to no ping or post buyer (4. only).
+ * to no ping or post buyer (4. only). A lead screening held and an operator released is the
+ * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
+ * from the moment it starts after the release and offers the lead as any other sale does.
  */
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
@@ -115,6 +117,9 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
   if (screened) lead.quality = qualityOf(screened);
   const held = screeningDecision(lead);
   if (held) return { stored, decision: { status: duplicate ? 'duplicate' : 'unsold', duplicate, reason: held } };
+  // Released after a review (minutes or hours after it arrived): nobody is waiting on the page,
+  // which said the request is being checked, so its bound starts with this sale, not at submit.
+  const from = lead.quality?.routing === 'released' ? started : Math.min(started, Date.parse(stored.created_at) || started);
   return {
     ...run,
     stored,
@@ -123,7 +128,7 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
     suppressionHashes,
     unsoldStatus: duplicate ? 'duplicate' : 'unsold',
     // from the lead's arrival, not from when a slot came free: the borrower's page counts from submit
-    deadline: Math.min(started, Date.parse(stored.created_at) || started) + (deps.deadlineMs ?? SALE_DEADLINE_MS),
+    deadline: from + (deps.deadlineMs ?? SALE_DEADLINE_MS),
   };
 }
 

@@ -6,9 +6,9 @@
  *   why), the one asking 10 is;
  * - on a brand that holds low scores for review (ipaydayloans), an operator on a phone finds the
  *   held lead on the console's quality page, sees its score and reasons on its page, and releases
- *   it: it is offered to buyers once — the lenient buyer pinged once, the strict one never — and
- *   the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
- *   release and a viewer's are refused.
+ *   it after the sale's 40 s from the lead's arrival: it is offered to buyers once — the lenient
+ *   buyer pinged once, the strict one never — and the release is in the audit log; the pages run
+ *   no script and pass axe at 390 px; a forged release and a viewer's are refused.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
@@ -129,8 +129,13 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   expect(forged.status).toBe(403);
   expect(await saleStatus(lead.id)).toBe('unsold');
 
+  // a real review comes long after the borrower's page stopped waiting (the sale's 40 s from arrival): released past it, still offered
+  const arrived = Date.parse((await db.selectFrom('leads').select('created_at').where('id', '=', lead.id).executeTakeFirstOrThrow()).created_at);
+  await new Promise((r) => setTimeout(r, Math.max(0, arrived + 45_000 - Date.now())));
   await ops.getByRole('button', { name: 'Release for sale' }).click();
-  await expect(ops.getByRole('status')).toHaveText('Released: the lead is offered to buyers now (once).');
+  await expect(ops.getByRole('status')).toHaveText(
+    'Released: the lead’s sale starts now and offers it once to the buyers, as any lead’s (their filters, schedules, caps and minimum scores apply), within 40 s of its start. Unsold, it goes to the deliver buyers that take it.',
+  );
   await expect(ops.getByRole('button', { name: 'Release for sale' })).toHaveCount(0);
   await expect.poll(() => pingsFor(lenient, lead.certificate_id!), { timeout: 45_000 }).toBe(1);
   // no sale row yet (its request is still screening the lead) is not a final status either

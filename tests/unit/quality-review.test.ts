@@ -1,8 +1,9 @@
 /**
  * Lead quality in the store, on SQLite and on PostgreSQL: a lead screening held for review is
  * released by an operator and then sold — once, even when two reviews arrive together and the
- * sale is asked to run again — or rejected and offered to nobody; a lead whose held sale is not
- * decided yet is left for later. Certificates: stored once per lead, claimed (the first claim's
+ * sale is asked to run again, and to the ping/post buyers however long after its arrival the
+ * release comes — or rejected and offered to nobody; a lead whose held sale is not decided yet is
+ * left for later. Certificates: stored once per lead, claimed (the first claim's
  * time kept, retention extended), read only while kept, pruned with their claims; who was offered
  * a lead.
  */
@@ -66,6 +67,23 @@ describe.each(stores.kinds('review.sqlite'))('reviewing held leads on %s', (kind
     expect(buyer.pings).toHaveLength(1);
     expect(buyer.posts).toHaveLength(1);
     expect(await reviewHeldLead(db(), id, 'release', new Date())).toBe('not-held');
+  }, 60_000);
+
+  it('offers a lead released ten minutes after its arrival to the ping/post buyers, its bound counted from its sale: pinged and sold once', async () => {
+    const id = await heldLead(db());
+    const { buyer, deps: d } = await deps(id);
+    await runSale(db(), id, d);
+    expect(await saleOf(db(), id)).toMatchObject({ status: 'unsold', reason: expect.stringContaining('held for review') });
+
+    // the review takes ten minutes: the release and its sale happen then
+    const later = () => new Date(Date.now() + 10 * 60_000);
+    expect(await reviewHeldLead(db(), id, 'release', later())).toBe('released');
+    const result = await runSale(db(), id, { ...d, now: later });
+    expect(result).toMatchObject({ status: 'sold', buyerId: buyer.id });
+    expect(await runSale(db(), id, { ...d, now: later })).toBeUndefined();
+    expect(await saleOf(db(), id)).toMatchObject({ status: 'sold', buyer_id: buyer.id });
+    expect(buyer.pings).toHaveLength(1);
+    expect(buyer.posts).toHaveLength(1);
   }, 60_000);
 
   it('offers a rejected lead to nobody, and a rejected lead cannot be released after', async () => {
