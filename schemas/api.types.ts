@@ -4929,9 +4929,9 @@ export interface RevalidateRequest {
  */
 export interface SaleStatusAnswer {
   /**
-   * finding: the sale is running; matched: a lender accepted; none: no lender right now (nothing was sold).
+   * finding: the sale is running; matched: a lender accepted; review: screening held the request for a check by an operator, who may still release it to lenders (no reason given); none: no lender right now (nothing was sold).
    */
-  state: 'finding' | 'matched' | 'none';
+  state: 'finding' | 'matched' | 'review' | 'none';
   /**
    * matched: the lender's display name.
    */

@@ -2,9 +2,11 @@
  * After the request is received: "Finding a lender for you…" with visible progress while the
  * server sells the lead (polling GET /api/sale-status with the lead's token, at most 45 s), then
  * either the lender who accepted — with a button to continue and an announced automatic redirect
- * the borrower can stop — or an honest "no lender right now" with next steps: free counselling in
- * the brand's country, and (to every borrower alike, so it tells a stranger nothing about a given
- * phone or email) that a request with opted-out contact details is not passed on.
+ * the borrower can stop — or, for a request screening held for a check by an operator, that it is
+ * being checked before it goes to lenders (never why) — or an honest "no lender right now" with
+ * next steps: free counselling in the brand's country, and (to every borrower alike, so it tells a
+ * stranger nothing about a given phone or email) that a request with opted-out contact details is
+ * not passed on.
  */
 import { useEffect, useState } from 'react';
 import { creditHelpOf } from '../../engine/browser/creditHelp';
@@ -112,6 +114,15 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
           )}
         </>
       )}
+      {view.kind === 'review' && (
+        <>
+          <h4 className="text-lg font-bold text-slate-900">We&apos;re checking your request</h4>
+          <p>
+            Your request needs a short check by our team before it goes to lenders. If a lender accepts it, it will contact you by phone, text or email with its
+            offer: the amount, APR, fees and repayment dates, before you sign anything. You do not owe anything.
+          </p>
+        </>
+      )}
       {view.kind === 'none' && (
         <>
           <h4 className="text-lg font-bold text-slate-900">No lender right now</h4>
@@ -154,7 +165,9 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
           ? `You're matched with ${view.lender}.${view.continueUrl && countdown !== undefined && !stopped ? ` You will be taken to ${view.lender} in ${REDIRECT_DELAY_S} seconds unless you choose to stay.` : ''}`
           : view.kind === 'none'
             ? 'No lender right now. Your request was not sold.'
-            : 'Finding a lender for you.'}
+            : view.kind === 'review'
+              ? "We're checking your request before it goes to lenders."
+              : 'Finding a lender for you.'}
       </p>
     </div>
   );

@@ -10,7 +10,8 @@ export const SALE_POLL_MS = 1_500;
 /** The automatic redirect waits this long after the match is shown (announced, and can be stopped). */
 export const REDIRECT_DELAY_S = 10;
 
-export type SaleView = { kind: 'finding'; progress: number } | { kind: 'matched'; lender: string; continueUrl?: string; demo: boolean } | { kind: 'none' };
+export type SaleView =
+  { kind: 'finding'; progress: number } | { kind: 'matched'; lender: string; continueUrl?: string; demo: boolean } | { kind: 'review' } | { kind: 'none' };
 
 /** A continue link the page may follow: https anywhere (the server checked the lender's hosts), or a path of this site. */
 export function safeContinueUrl(url: string | undefined): string | undefined {
@@ -28,6 +29,8 @@ export function saleView(answer: SaleStatusAnswer | undefined, waitedMs: number)
     const continueUrl = safeContinueUrl(answer.continueUrl);
     return { kind: 'matched', lender: answer.lender ?? 'a lender', ...(continueUrl ? { continueUrl } : {}), demo: answer.demo === true };
   }
+  // held for a check by our team: it may still go to lenders, so never "not sold", however long the wait
+  if (answer?.state === 'review') return { kind: 'review' };
   if (answer?.state === 'none' || waitedMs >= SALE_WAIT_MS) return { kind: 'none' };
   return { kind: 'finding', progress: Math.min(0.95, waitedMs / SALE_WAIT_MS) };
 }

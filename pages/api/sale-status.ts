@@ -5,16 +5,14 @@
  */
 import { ApiError } from '../../engine/http/api';
 import { route } from '../../engine/http/route';
-import { saleStatusAnswer } from '../../engine/sale/status';
+import { saleStatusOf } from '../../engine/sale/status';
 import { leadOfSaleToken } from '../../engine/sale/keys';
 import { saleBuyers } from '../../engine/sale/settings';
-import { saleOf } from '../../engine/store/sales';
 
 export default route({ methods: ['GET'] }, async ({ req, store }) => {
   const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
   const leadId = token.length <= 120 ? leadOfSaleToken(token) : undefined;
   if (!leadId) throw new ApiError(404, 'No such request');
-  const sale = await saleOf(await store(), leadId);
   const { buyers } = saleBuyers();
-  return { status: 200, body: saleStatusAnswer(sale, (id) => buyers.find((b) => b.id === id)) };
+  return { status: 200, body: await saleStatusOf(await store(), leadId, (id) => buyers.find((b) => b.id === id)) };
 });

@@ -5,10 +5,11 @@
  * - a scripted instant fill scores low: the buyer asking 95 is not pinged (its timeline entry says
  *   why), the one asking 10 is;
  * - on a brand that holds low scores for review (ipaydayloans), an operator on a phone finds the
- *   held lead on the console's quality page, sees its score and reasons on its page, and releases
- *   it after the sale's 40 s from the lead's arrival: it is offered to buyers once — the lenient
- *   buyer pinged once, the strict one never — and the release is in the audit log; the pages run
- *   no script and pass axe at 390 px; a forged release and a viewer's are refused.
+ *   held lead on the console's quality page (its borrower told the request is being checked), sees
+ *   its score and reasons on its page, and releases it after the sale's 40 s from the lead's
+ *   arrival: it is offered to buyers once — the lenient buyer pinged once, the strict one never —
+ *   and the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
+ *   release and a viewer's are refused.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
@@ -99,7 +100,13 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   test.setTimeout(180_000);
   const email = uniqueEmail('held');
   await scriptedInstantFill(page, brandUrl('ipaydayloans', '/apply', PORT), email);
-  await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
+  // the borrower is told the request is being checked (it may still go to lenders), never why, with the page's usual links
+  await expect(page.getByRole('heading', { name: "We're checking your request" })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByText('Your request needs a short check by our team before it goes to lenders.', { exact: false })).toBeVisible();
+  await expect(page.locator('[data-sale-state="review"]')).not.toContainText(/not sold|No lender right now|bot|score|screening/i);
+  await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Changed your mind\?/ })).toBeVisible();
+  await expect(page.locator('[aria-live="polite"]', { hasText: "We're checking your request" })).toHaveCount(1);
   const lead = (await leadOf(email))!;
   await expect.poll(() => saleStatus(lead.id), { timeout: 30_000 }).toBe('unsold');
   expect(pingsFor(lenient, lead.certificate_id!)).toBe(0);

@@ -2,8 +2,8 @@
  * Lead quality in the store, on SQLite and on PostgreSQL: a lead screening held for review is
  * released by an operator and then sold — once, even when two reviews arrive together and the
  * sale is asked to run again, and to the ping/post buyers however long after its arrival the
- * release comes — or rejected and offered to nobody; a lead whose held sale is not decided yet is
- * left for later. Certificates: stored once per lead, claimed (the first claim's
+ * release comes — or rejected and offered to nobody; until then its borrower is told it is being
+ * checked; a lead whose held sale is not decided yet is left for later. Certificates: stored once per lead, claimed (the first claim's
  * time kept, retention extended), read only while kept, pruned with their claims; who was offered
  * a lead.
  */
@@ -16,6 +16,10 @@ import { bothStores, migratedStore } from '../support/bothStores';
 import { storeSaleLead } from '../support/saleLead';
 import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
 import type { Store } from '../../engine/store/db';
+import { saleStatusOf } from '../../engine/sale/status';
+import { validatorFor } from '../../engine/http/api';
+import statusSchema from '../../schemas/api/sale-status.schema.json' with { type: 'json' };
+import type { SaleStatusAnswer } from '../../schemas/api.types';
 
 const KEY = 'e'.repeat(64);
 const SECRET = 'quality-review-buyer-secret-01';
@@ -84,6 +88,28 @@ describe.each(stores.kinds('review.sqlite'))('reviewing held leads on %s', (kind
     expect(await saleOf(db(), id)).toMatchObject({ status: 'sold', buyer_id: buyer.id });
     expect(buyer.pings).toHaveLength(1);
     expect(buyer.posts).toHaveLength(1);
+  }, 60_000);
+
+  it("tells the borrower a held lead is being checked until it is reviewed: then its sale's answer, or none once rejected", async () => {
+    const buyerOf = () => undefined;
+    const released = await heldLead(db());
+    const { buyer, deps: d } = await deps(released);
+    await runSale(db(), released, d);
+    expect(await saleStatusOf(db(), released, buyerOf)).toEqual({ state: 'review' });
+    await reviewHeldLead(db(), released, 'release', new Date());
+    expect(await saleStatusOf(db(), released, buyerOf)).toEqual({ state: 'finding' });
+    await runSale(db(), released, d);
+    const documents = buyerDocuments(buyer.document({ acceptsDuplicates: true }));
+    expect(await saleStatusOf(db(), released, (id) => documents.find((b) => b.id === id))).toMatchObject({ state: 'matched', lender: `Stand-in ${buyer.id}` });
+
+    const rejected = await heldLead(db());
+    await runSale(db(), rejected, d);
+    expect(await saleStatusOf(db(), rejected, buyerOf)).toEqual({ state: 'review' });
+    await reviewHeldLead(db(), rejected, 'reject', new Date());
+    expect(await saleStatusOf(db(), rejected, buyerOf)).toEqual({ state: 'none' });
+    // the answer the page gets is what sale-status.schema.json promises
+    const validate = validatorFor<SaleStatusAnswer>(statusSchema);
+    expect(validate({ state: 'review' })).toBe(true);
   }, 60_000);
 
   it('offers a rejected lead to nobody, and a rejected lead cannot be released after', async () => {

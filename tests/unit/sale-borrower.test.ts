@@ -77,19 +77,28 @@ describe('the status answer holds nothing personal and no unchecked redirect', (
   });
   const acme = { ...demoBuyer('https://x'), id: 'acme', displayName: 'Acme Lending', redirectHosts: ['offers.acme.example'] };
   const of = (id: string) => (id === 'acme' ? acme : undefined);
-  it.each<[string, Partial<LeadSalesTable>, object]>([
-    ['pending', {}, { state: 'finding' }],
-    ['unsold', { status: 'unsold' }, { state: 'none' }],
-    ['duplicate', { status: 'duplicate' }, { state: 'none' }],
-    ['suppressed', { status: 'suppressed' }, { state: 'none' }],
+  it.each<[string, Partial<LeadSalesTable>, string | undefined, object]>([
+    ['pending', {}, undefined, { state: 'finding' }],
+    // held for review: it may still be released and sold, so never "nothing sold"; why it was held is not said
+    ['held for review', { status: 'unsold', reason: 'held for review by screening (score 20: bot-fast)' }, 'hold', { state: 'review' }],
+    ['held for review, a duplicate', { status: 'duplicate' }, 'hold', { state: 'review' }],
+    ['held, then its contact opted out', { status: 'suppressed' }, 'hold', { state: 'none' }],
+    ['released, its sale running', {}, 'released', { state: 'finding' }],
+    ['released and unsold', { status: 'unsold' }, 'released', { state: 'none' }],
+    ['rejected by review', { status: 'unsold' }, 'rejected', { state: 'none' }],
+    ['unsold', { status: 'unsold' }, undefined, { state: 'none' }],
+    ['duplicate', { status: 'duplicate' }, undefined, { state: 'none' }],
+    ['suppressed', { status: 'suppressed' }, undefined, { state: 'none' }],
     [
       'sold with a redirect',
       { status: 'sold', buyer_id: 'acme', price_cents: 900, redirect_url: 'https://offers.acme.example/x' },
+      undefined,
       { state: 'matched', lender: 'Acme Lending', continueUrl: 'https://offers.acme.example/x' },
     ],
     [
       'sold, the redirect host no longer declared',
       { status: 'sold', buyer_id: 'acme', redirect_url: 'https://old.acme.example/x' },
+      undefined,
       { state: 'matched', lender: 'Acme Lending' },
     ],
     // The demo lender's offer page moved from /api/demo-lender/offer to /demo-lender/offer (the front door routes it), and
@@ -97,22 +106,25 @@ describe('the status answer holds nothing personal and no unchecked redirect', (
     [
       'sold to the demo lender, no offer recorded',
       { status: 'sold', buyer_id: 'demo-lender' },
+      undefined,
       { state: 'matched', demo: true, continueUrl: '/demo-lender/offer' },
     ],
     [
       'sold to the demo lender with its sealed offer',
       { status: 'sold', buyer_id: 'demo-lender', price_cents: 900, buyer_lead_id: OFFER },
+      undefined,
       { state: 'matched', demo: true, continueUrl: `/demo-lender/offer?o=${OFFER}` },
     ],
     [
       'sold to the demo lender, a reference that is not an offer left out of the link',
       { status: 'sold', buyer_id: 'demo-lender', buyer_lead_id: 'x"><script>' },
+      undefined,
       { state: 'matched', demo: true, continueUrl: '/demo-lender/offer' },
     ],
-  ])('%s', (_, over, expected) => {
-    const answer = saleStatusAnswer(sale(over), of);
+  ])('%s', (_, over, routing, expected) => {
+    const answer = saleStatusAnswer(sale(over), of, routing);
     expect(answer).toEqual(expect.objectContaining(expected));
-    expect(JSON.stringify(answer)).not.toMatch(/900|ld_abc123def456/);
+    expect(JSON.stringify(answer)).not.toMatch(/900|ld_abc123def456|bot-fast|screening/);
   });
 });
 
@@ -126,6 +138,8 @@ describe('what the form shows while the lead is sold', () => {
     ['matched, a protocol-relative link dropped', { state: 'matched', lender: 'Acme', continueUrl: '//evil.example/' }, 1000, 'matched -'],
     ['matched, a path of this site kept', { state: 'matched', lender: 'Demo', continueUrl: '/api/demo-lender/offer' }, 1000, 'matched /api/demo-lender/offer'],
     ['none', { state: 'none' }, 1000, 'none'],
+    ['being checked', { state: 'review' }, 1000, 'review'],
+    ['being checked, past the bound', { state: 'review' }, SALE_WAIT_MS + 1000, 'review'],
   ])('%s', (_, answer, waited, expected) => {
     const v = saleView(answer, waited);
     expect(v.kind === 'matched' ? `matched ${v.continueUrl ?? '-'}` : v.kind).toBe(expected);
