@@ -6,8 +6,7 @@
  *   why), the one asking 10 is;
  * - on a brand that holds low scores for review (ipaydayloans), an operator on a phone finds the
  *   held lead on the console's quality page (its borrower told the request is being checked), sees
- *   its score and reasons on its page, and releases it after the sale's 40 s from the lead's
- *   arrival: it is offered to buyers once — the lenient buyer pinged once, the strict one never —
+ *   its score and reasons on its page, and releases it: it is offered to buyers once — the lenient buyer pinged once, the strict one never —
  *   and the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
  *   release and a viewer's are refused.
  */
@@ -136,9 +135,8 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   expect(forged.status).toBe(403);
   expect(await saleStatus(lead.id)).toBe('unsold');
 
-  // a real review comes long after the borrower's page stopped waiting (the sale's 40 s from arrival): released past it, still offered
-  const arrived = Date.parse((await db.selectFrom('leads').select('created_at').where('id', '=', lead.id).executeTakeFirstOrThrow()).created_at);
-  await new Promise((r) => setTimeout(r, Math.max(0, arrived + 45_000 - Date.now())));
+  // (a release long after the lead's arrival, past the borrower's 40 s, is offered all the same:
+  // tests/unit/quality-review.test.ts, on both stores, without waiting out the clock here)
   await ops.getByRole('button', { name: 'Release for sale' }).click();
   await expect(ops.getByRole('status')).toHaveText(
     'Released: the lead’s sale starts now and offers it once to the buyers, as any lead’s (their filters, schedules, caps and minimum scores apply), within 40 s of its start. Unsold, it goes to the deliver buyers that take it.',
