@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setScrubs } from '../../engine/leads/screening/scrubs';
 import { getCatalog } from '../../engine/site/catalog';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
 import { openStore, type Store } from '../../engine/store/db';
 import { saleOf } from '../../engine/store/sales';
+import { leadRequest } from '../support/leadRequest';
 import { startScrubService, type ScrubService } from '../support/scrubService';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
@@ -71,21 +71,7 @@ afterAll(async () => {
 it('a request sent again while the first is still being screened does not start the sale: a refused lead is offered to no buyer', async () => {
   const phone = '5125550177';
   scrub.listed.set(phone, ['scrub-litigator']);
-  const body = JSON.stringify({
-    idempotencyKey: `retry-screening-${Date.now()}-abcdefgh`,
-    amount: 800,
-    zip: '78701',
-    firstName: 'Ana',
-    lastName: 'García',
-    email: `ana.retry.${Date.now()}@example.org`,
-    phone,
-    incomeSource: 'employment',
-    monthlyIncome: 3200,
-    payFrequency: 'biweekly',
-    dateOfBirth: '1990-04-02',
-    consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-    tracking: { source: 'spring' },
-  });
+  const body = JSON.stringify(leadRequest({ amount: 800, phone }));
   const send = () => post(server.port, body, { path: '/api/leads', ip: '198.51.100.77' });
 
   const first = send();
@@ -106,28 +92,13 @@ it('a request sent again while the first is still being screened does not start 
 
 it('a second request with the same phone, sold while the first is still being screened, is the duplicate: the contact is sold once', async () => {
   const phone = '5125550188';
-  const request = (n: number) =>
-    JSON.stringify({
-      idempotencyKey: `same-phone-${Date.now()}-${n}-abcdefgh`,
-      amount: 800,
-      zip: '78701',
-      firstName: 'Ana',
-      lastName: 'García',
-      email: `ana.same.${n}.${Date.now()}@example.org`,
-      phone,
-      incomeSource: 'employment',
-      monthlyIncome: 3200,
-      payFrequency: 'biweekly',
-      dateOfBirth: '1990-04-02',
-      consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-      tracking: { source: 'spring' },
-    });
+  const request = () => JSON.stringify(leadRequest({ amount: 800, phone }));
   const asked = scrub.requests.length;
   // the first on a brand whose outside scrub is slow to answer
-  const first = post(server.port, request(1), { path: '/api/leads', ip: '198.51.100.81' });
+  const first = post(server.port, request(), { path: '/api/leads', ip: '198.51.100.81' });
   await expect.poll(() => scrub.requests.length, { timeout: 10_000 }).toBe(asked + 1);
   // the second on a brand without a scrub: stored, screened and sold at once
-  const second = await post(server.port, request(2), {
+  const second = await post(server.port, request(), {
     path: '/api/leads',
     ip: '198.51.100.82',
     host: 'usinstallmentloans.localhost',

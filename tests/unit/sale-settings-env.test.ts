@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saleConcurrency, saleSweepIntervalMs } from '../../engine/sale/settings';
-import { CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
+import { leadRequest } from '../support/leadRequest';
 import { openStore, type Store } from '../../engine/store/db';
 import { saleOf } from '../../engine/store/sales';
 import { startStandInBuyer, type StandInBuyer } from '../support/standInBuyer';
@@ -50,25 +50,7 @@ afterAll(async () => {
 });
 
 it('SALE_CONCURRENCY that is not a number still sells each lead (at the default concurrency)', async () => {
-  const res = await post(
-    server.port,
-    JSON.stringify({
-      idempotencyKey: `settings-${Date.now()}-abcdefghijkl`,
-      amount: 800,
-      zip: '78701',
-      firstName: 'Ana',
-      lastName: 'García',
-      email: `ana.settings.${Date.now()}@example.org`,
-      phone: '5125550166',
-      incomeSource: 'employment',
-      monthlyIncome: 3200,
-      payFrequency: 'biweekly',
-      dateOfBirth: '1990-04-02',
-      consent: { accepted: true, version: CURRENT_CONSENT_VERSION },
-      tracking: { source: 'spring' },
-    }),
-    { path: '/api/leads', ip: '198.51.100.66' },
-  );
+  const res = await post(server.port, JSON.stringify(leadRequest({ amount: 800, phone: '5125550166' })), { path: '/api/leads', ip: '198.51.100.66' });
   expect(res.status).toBe(201);
   await expect.poll(async () => (await saleOf(db, res.json.id as string))?.status, { timeout: 15_000 }).toBe('sold');
 }, 60_000);
