@@ -50,12 +50,13 @@ describe('the internal prefix', () => {
     [IPAYDAY, '/_brand/ipaydayloans/payday-loans', '', NOT_FOUND],
     // Next's own revalidation, with the build's preview-mode id, from any host
     ['evil.com', '/_brand/ipaydayloans/payday-loans', ID, { kind: 'next', url: '/_brand/ipaydayloans/payday-loans' }],
-    // the client router's data requests: only for the brand of the host
+    // the client router's data requests: only for the brand of the host (a page under no
+    // experiment: one under an experiment is given the visitor's variant, front-door-experiments.test.ts)
     [
       IPAYDAY,
-      '/_next/data/build-1/_brand/ipaydayloans/payday-loans.json',
+      '/_next/data/build-1/_brand/ipaydayloans/installment-loans.json',
       undefined,
-      { kind: 'next', url: '/_next/data/build-1/_brand/ipaydayloans/payday-loans.json' },
+      { kind: 'next', url: '/_next/data/build-1/_brand/ipaydayloans/installment-loans.json' },
     ],
     [IPAYDAY, '/_next/data/build-1/_brand/ipaydayloans.json', undefined, { kind: 'next', url: '/_next/data/build-1/_brand/ipaydayloans.json' }],
     [IPAYDAY, '/_next/data/build-1/_brand/usbadcreditloans/payday-loans.json', undefined, NOT_FOUND],
