@@ -234,6 +234,7 @@ function secure(res, d, host, catalog) {
   let hosts = hstsHosts.get(catalog);
   if (!hosts) hstsHosts.set(catalog, (hosts = frontDoor.productionHosts(/** @type {any} */ (catalog))));
   if (hosts.has(host)) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  else if (frontDoor.isStagingHost(host, hosts)) res.setHeader('X-Robots-Tag', 'noindex');
 }
 
 /** Cache hits answered here once Next has answered them once (engine/cache/cachedPageReplay.mjs). */

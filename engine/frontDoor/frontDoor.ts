@@ -40,7 +40,7 @@ import type { PagePolicy } from '../site/csp.mjs';
 import type { Catalog } from '../site/catalog';
 import type { CompiledRoute } from '../site/routes';
 import { pageUsesGeolocation } from '../site/geolocation';
-import { brandOfHost, isBlogPath, requestHost } from '../site/hosts';
+import { brandOfHost, DEV_PREFIXES, isBlogPath, requestHost } from '../site/hosts';
 
 export { consoleHostsOf } from '../site/hosts';
 import { pagePolicy } from '../site/pagePolicy';
@@ -266,3 +266,11 @@ export function productionHosts(catalog: Catalog): Set<string> {
   }
   return hosts;
 }
+
+/**
+ * A brand's dev. and test123. hosts: the same pages as production, for people checking a change
+ * before it goes out. Search engines are told to keep them out of their results (X-Robots-Tag:
+ * noindex on every answer), as well as being pointed at production by the pages' canonical URLs.
+ */
+export const isStagingHost = (host: string, production: ReadonlySet<string>): boolean =>
+  !production.has(host) && DEV_PREFIXES.some((prefix) => host.startsWith(prefix));

@@ -3,7 +3,7 @@
  * JavaScript module at build time (scripts/build-front-door.ts → .next/front-door.mjs), because
  * server.mjs runs on plain Node, before and beside Next, and the engine is TypeScript.
  */
-export { decide, consoleHostsOf, permissionsPolicy, productionHosts, type Decision, type Door, type RequestFacts } from './frontDoor';
+export { decide, consoleHostsOf, isStagingHost, permissionsPolicy, productionHosts, type Decision, type Door, type RequestFacts } from './frontDoor';
 export { requestHost } from '../site/hosts';
 export { answerOf } from './answers';
 export { getCatalog } from '../site/catalog';

@@ -34,12 +34,20 @@ test('x-forwarded-host is not trusted: the Host header decides the brand', async
   expect(body).toContain('nobrand.localhost');
 });
 
-test('the same brand answers on its dev. and test123. hosts and with a port and trailing dot', async () => {
-  for (const host of ['dev.ipaydayloans.com', 'test123.ipaydayloans.com', 'IPAYDAYLOANS.COM.', `ipaydayloans.com:${PORT}`]) {
-    const { status, body } = await rawGet('/', host);
-    expect(status, host).toBe(200);
-    expect(body).toContain('https://ipaydayloans.com/');
-  }
+test('the same brand answers on its dev. and test123. hosts (kept out of search results) and with a port and trailing dot', async () => {
+  for (const [host, robots] of [
+    ['dev.ipaydayloans.com', 'noindex'],
+    ['test123.ipaydayloans.com', 'noindex'],
+    ['IPAYDAYLOANS.COM.', undefined],
+    [`ipaydayloans.com:${PORT}`, undefined],
+  ])
+    // twice: the second answer is the cached page's, replayed with the head recorded on that host
+    for (const path of ['/how-it-works', '/how-it-works', '/robots.txt', '/no-such-page-here']) {
+      const { status, body, headers } = await rawGet(path, host!);
+      expect(status, `${host} ${path}`).toBe(path === '/no-such-page-here' ? 404 : 200);
+      if (path === '/how-it-works') expect(body).toContain('https://ipaydayloans.com/');
+      expect(headers['x-robots-tag'], `${host} ${path}`).toBe(robots);
+    }
 });
 
 test.describe('route parameters are validated (brand 404, never 500)', () => {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type BrowserContext, type Page } from '@playwright/test';
-import { request as httpRequest, type Agent } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { E2E_PORT } from '../../playwright.config';
 
 export const PORT = E2E_PORT;
@@ -29,13 +29,17 @@ export async function expectNoAxeViolations(page: Page) {
  * A raw HTTP GET with any Host header (browsers will not send a malformed one), to the suite's
  * server unless another port is given; a new connection each time unless an agent is.
  */
-export function rawGet(path: string, host: string, opts: { port?: number; agent?: Agent } = {}): Promise<{ status: number; body: string }> {
+export function rawGet(
+  path: string,
+  host: string,
+  opts: { port?: number; agent?: Agent } = {},
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: opts.port ?? PORT, path, agent: opts.agent ?? false, headers: { host } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', reject);
     req.end();
