@@ -38,9 +38,12 @@ export default route(
       throw new ApiError(503, 'The content service is unavailable; try again shortly');
     }
     if (!found) throw new ApiError(404, 'Not found');
-    // s-maxage: a shared cache (nginx's microcache) may keep it too.
-    const headers = { 'Cache-Control': 'public, max-age=3600, s-maxage=3600', ETag: found.etag };
-    if (ifNoneMatchHolds(req.headers['if-none-match'], found.etag)) return { status: 304, headers };
+    // s-maxage: a shared cache (nginx's microcache) may keep it too. The ETag is weak: the file goes
+    // out gzipped or not under it (Next compresses what the client accepts), and a strong one would
+    // claim the two encodings are the same bytes; If-None-Match compares weakly all the same.
+    const etag = `W/${found.etag}`;
+    const headers = { 'Cache-Control': 'public, max-age=3600, s-maxage=3600', ETag: etag };
+    if (ifNoneMatchHolds(req.headers['if-none-match'], etag)) return { status: 304, headers };
     return { status: 200, bytes: found.body, headers: { ...headers, 'Content-Type': found.contentType } };
   },
 );
