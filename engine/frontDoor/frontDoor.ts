@@ -222,7 +222,13 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
   const query = new URLSearchParams(search);
   if (query.has('state')) {
     const to = searchRedirect(loaded, path, query);
-    if (to) return { kind: 'redirect', status: 302, location: to };
+    if (to) {
+      // the rest of the query goes along, as on every redirect here (an ad's utm_* and click ids)
+      query.delete('state');
+      query.delete('type');
+      const rest = query.toString();
+      return { kind: 'redirect', status: 302, location: rest ? `${to}?${rest}` : to };
+    }
   }
   const match = blogOnly(path) ? undefined : matchPath(loaded, path);
   if (!match) {

@@ -78,10 +78,14 @@ export function searchRedirect(loaded: LoadedBrand, path: string, query: URLSear
   const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
   const form = layout?.blocks.find((b) => specOf(loaded.specs, b.type).searchTarget);
   const searchTarget = form && specOf(loaded.specs, form.type).searchTarget;
-  if (!form || !searchTarget) return undefined;
+  if (!match || !form || !searchTarget) return undefined;
   const state = STATES.find((s) => s.slug === stateParam || s.code === stateParam || s.name.toLowerCase() === stateParam);
   const typeParam = query.get('type')?.toLowerCase().trim();
-  const loanType = loaded.brand.loanTypes.find((t) => t === typeParam) ?? (typeParam ? undefined : loaded.brand.loanTypes[0]);
+  // no type asked (a link or a search engine's SearchAction, not the form): the page's own loan
+  // type — /payday-loans/search?state=texas means payday loans — else the brand's first
+  const pageType = match.params.loanType ?? match.route.loanType;
+  const ownType = pageType && loaded.brand.loanTypes.includes(pageType) ? pageType : loaded.brand.loanTypes[0];
+  const loanType = loaded.brand.loanTypes.find((t) => t === typeParam) ?? (typeParam ? undefined : ownType);
   if (!state || !loanType) return undefined;
   const template = searchTarget(form, loanType);
   const target = fill(template, { ...stateItemVars(state), 'loanType.slug': loanType });

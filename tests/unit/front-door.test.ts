@@ -207,7 +207,9 @@ describe("what a brand host's request becomes", () => {
     ['/location/TX', { kind: 'redirect', status: 308, location: '/location/tx' }],
     ['/Payday-Loans?a=1', { kind: 'redirect', status: 308, location: '/payday-loans?a=1' }],
     ['/No-Such-Page', BRAND_404],
-    ['/search?state=ca', { kind: 'redirect', status: 302 }],
+    ['/search?state=ca', { kind: 'redirect', status: 302, location: '/location/ca' }],
+    // the rest of the query goes along to the state's page
+    ['/search?state=ca&type=payday-loans&utm_source=x&gclid=1', { kind: 'redirect', status: 302, location: '/location/ca?utm_source=x&gclid=1' }],
     ['/search?type=x&state=', { kind: 'page', url: '/_brand/ipaydayloans/search?type=x&state=' }],
     // as they are: Next's own, the API, public files, and what Next redirects first
     ['/_next/static/x.js', { kind: 'next', url: '/_next/static/x.js' }],

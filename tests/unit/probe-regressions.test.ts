@@ -48,6 +48,14 @@ describe('search goes to the chosen loan type (8.10)', () => {
     expect(searchRedirect(payday, '/search', new URLSearchParams(query))).toBe(target);
   });
 
+  it("a search page under a loan type asked for a state alone goes to that loan type's state page", () => {
+    const cocoloan = catalog.brands.get('cocoloan')!;
+    expect(searchRedirect(cocoloan, '/payday-loans/search', new URLSearchParams('state=Texas'))).toBe('/payday-loans/state/texas');
+    expect(searchRedirect(cocoloan, '/installment-loans/search', new URLSearchParams('state=Texas'))).toBe('/installment-loans/state/texas');
+    // a type asked for still decides
+    expect(searchRedirect(cocoloan, '/payday-loans/search', new URLSearchParams('state=tx&type=personal-loans'))).toBe('/personal-loans/state/texas');
+  });
+
   it('on every brand, every search page sends every loan type to a page of that type', () => {
     const wrong: string[] = [];
     for (const [id, loaded] of catalog.brands) {
