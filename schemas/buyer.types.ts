@@ -265,7 +265,7 @@ export interface Schedule {
   to?: string;
 }
 /**
- * At most this many leads sold to the buyer, counted in its schedule's time zone (UTC without one) across every instance.
+ * At most this many leads sold to the buyer (a deliver buyer: queued to it, each lead once, whatever came of its delivery), counted in its schedule's time zone (UTC without one) across every instance.
  *
  * This interface was referenced by `Buyer`'s JSON-Schema
  * via the `definition` "caps".

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
-import { soldCounts } from '../store/sales';
+import { capCounts } from './buyerCaps';
 import { localTime } from '../sale/schedule';
 import { signature } from '../sale/wire';
 import { deadline } from '../process/deadline';
@@ -97,7 +97,7 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
     for (const b of watched) {
       if (b.caps?.perDay === undefined && b.caps?.perMonth === undefined) continue;
       const t = localTime(now, b.schedule?.timeZone);
-      const sold = await soldCounts(db, b.id, t.day, t.month);
+      const sold = await capCounts(db, b, t.day, t.month);
       for (const [period, used, cap, when] of [
         ['day', sold.day, b.caps.perDay, t.day],
         ['month', sold.month, b.caps.perMonth, t.month],
@@ -105,7 +105,7 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
         for (const level of capLevels(used, cap))
           out.set(
             `${b.id} ${period} ${level}%`,
-            `Buyer ${b.id} is at ${level} % of its ${period === 'day' ? 'daily' : 'monthly'} cap: ${used} of ${cap} sold (${when}).`,
+            `Buyer ${b.id} is at ${level} % of its ${period === 'day' ? 'daily' : 'monthly'} cap: ${used} of ${cap} ${b.mode === 'deliver' ? 'queued' : 'sold'} (${when}).`,
           );
     }
     return out;

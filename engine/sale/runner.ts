@@ -27,11 +27,13 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
 import { leadById, type LeadsTable } from '../store/leads';
 import {
+  addEvent,
   addEvents,
   claimSale,
   enqueueDeliveries,
   isSuppressed,
   recordContacts,
+  reserveDelivery,
   seenBefore,
   settleEvent,
   soldCounts,
@@ -235,19 +237,27 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
   return undefined;
 }
 
-/** Nobody bought the lead: the deliver buyers that want it get it through the outbox. */
+/**
+ * Nobody bought the lead: the deliver buyers that want it get it through the outbox. A deliver
+ * buyer's caps count the leads queued to it, reserved with the queueing (reserveDelivery: exact
+ * across instances); a lead over a cap goes on the timeline as skipped, saying which.
+ */
 async function queueDeliverBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSale): Promise<void> {
   const deliver = deps.buyers.filter(
     (b) => b.mode === 'deliver' && deps.secretOf(b) && eligibility(b, lead, { now: now(), duplicate, suppressed: false, soldToday: 0, soldThisMonth: 0 }).ok,
   );
-  await enqueueDeliveries(
-    db,
-    leadId,
-    deliver.map((b) => deliverDestination(b.id)),
-    now(),
-  );
-  await addEvents(
-    db,
-    deliver.map((b) => ({ lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'deliver' as const, outcome: 'queued' as const })),
-  );
+  const at = now();
+  const rowOf = (b: Buyer) => {
+    const t = localTime(at, b.schedule?.timeZone);
+    return { leadId, destination: deliverDestination(b.id), buyerDay: t.day, buyerMonth: t.month };
+  };
+  const queued = (b: Buyer): NewEvent => ({ lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'deliver', outcome: 'queued' });
+  const capped = (b: Buyer) => b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined;
+  const open = deliver.filter((b) => !capped(b));
+  await enqueueDeliveries(db, open.map(rowOf), open.map(queued), at);
+  for (const b of deliver.filter(capped)) {
+    const row = rowOf(b);
+    const r = await reserveDelivery(db, row, queued(b), { perDay: b.caps?.perDay, perMonth: b.caps?.perMonth, day: row.buyerDay, month: row.buyerMonth }, at);
+    if ('full' in r) await addEvent(db, { lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
+  }
 }

@@ -95,6 +95,9 @@ export interface LeadDeliveriesTable {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+  /** a deliver buyer's calendar day and month when the lead was queued to it, in its time zone: what its caps count (null for other destinations) */
+  buyer_day: string | null;
+  buyer_month: string | null;
 }
 
 export interface FormTracesTable {

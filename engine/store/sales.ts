@@ -289,33 +289,101 @@ export async function isSuppressed(db: Store, hashes: readonly string[]): Promis
  * postbacks of a sale, opt-out notices. A row already queued for that lead and destination stays
  * as it was, so a resumed sale or a repeated opt-out queues nothing twice.
  */
-export async function queueOutbox(db: Store, rows: readonly { leadId: string; destination: string }[], now: Date): Promise<void> {
+export async function queueOutbox(db: Store, rows: readonly OutboxRow[], now: Date): Promise<void> {
   if (!rows.length) return;
-  const at = now.toISOString();
   await db
     .insertInto('lead_deliveries')
-    .values(
-      rows.map((r) => ({
-        id: newId('dl'),
-        lead_id: r.leadId,
-        destination: r.destination,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: at,
-        created_at: at,
-      })),
-    )
+    .values(rows.map((r) => outboxValues(r, now)))
     .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
     .execute();
 }
 
-/** Outbox rows for the deliver buyers of an unsold lead (the existing worker sends them). */
-export const enqueueDeliveries = (db: Store, leadId: string, destinations: readonly string[], now: Date): Promise<void> =>
-  queueOutbox(
-    db,
-    destinations.map((destination) => ({ leadId, destination })),
-    now,
-  );
+/** An outbox row to queue; a deliver buyer's carries the buyer's calendar day and month (what its caps count). */
+export interface OutboxRow {
+  leadId: string;
+  destination: string;
+  buyerDay?: string;
+  buyerMonth?: string;
+}
+
+const outboxValues = (r: OutboxRow, now: Date) => ({
+  id: newId('dl'),
+  lead_id: r.leadId,
+  destination: r.destination,
+  status: 'pending' as const,
+  attempts: 0,
+  next_attempt_at: now.toISOString(),
+  created_at: now.toISOString(),
+  buyer_day: r.buyerDay ?? null,
+  buyer_month: r.buyerMonth ?? null,
+});
+
+/** Outbox rows for the uncapped deliver buyers of an unsold lead (the existing worker sends them), with their queued events. */
+export async function enqueueDeliveries(db: Store, rows: readonly OutboxRow[], events: readonly NewEvent[], now: Date): Promise<void> {
+  await queueOutbox(db, rows, now);
+  await addEvents(db, events);
+}
+
+/**
+ * Queues a lead to a capped deliver buyer (its outbox row, with the buyer's day and month, and
+ * the `queued` event) only if the buyer's caps leave room, counting the leads queued to it that
+ * day and month — each lead once (one row per lead and destination), whatever came of its
+ * delivery. As reservePost: check and write are one transaction holding the buyer's lock (an
+ * advisory lock on PostgreSQL, the write lock on SQLite: the insert comes first), so two
+ * instances never both take the last place. A lead already queued to it (a resumed sale) stays
+ * queued. Nothing written, and why, when the cap is full.
+ */
+export async function reserveDelivery(
+  db: Store,
+  row: OutboxRow & { buyerDay: string; buyerMonth: string },
+  e: NewEvent,
+  cap: CapWindow,
+  now: Date,
+): Promise<{ queued: true } | { full: string }> {
+  const full = new Error('cap full');
+  let reason = '';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      const inserted = await trx
+        .insertInto('lead_deliveries')
+        .values(outboxValues(row, now))
+        .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return { queued: true as const };
+      const counted = await trx
+        .selectFrom('lead_deliveries')
+        .select([sql<number>`sum(case when buyer_day = ${row.buyerDay} then 1 else 0 end)`.as('day'), sql<number>`count(*)`.as('month')])
+        .where('destination', '=', row.destination)
+        .where('buyer_month', '=', row.buyerMonth)
+        .where('lead_id', '<>', row.leadId)
+        .executeTakeFirst();
+      const queued = { day: Number(counted?.day ?? 0), month: Number(counted?.month ?? 0) };
+      if (cap.perDay !== undefined && queued.day >= cap.perDay) reason = `daily cap ${cap.perDay} reached (${queued.day} queued)`;
+      else if (cap.perMonth !== undefined && queued.month >= cap.perMonth) reason = `monthly cap ${cap.perMonth} reached (${queued.month} queued)`;
+      if (reason) throw full;
+      await trx
+        .insertInto('sale_events')
+        .values({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) })
+        .execute();
+      return { queued: true as const };
+    });
+  } catch (err) {
+    if (err === full) return { full: reason };
+    throw err;
+  }
+}
+
+/** Leads queued to a deliver buyer on its calendar day and month (what its caps count: reserveDelivery). */
+export async function queuedCounts(db: Store, destination: string, day: string, month: string): Promise<{ day: number; month: number }> {
+  const row = await db
+    .selectFrom('lead_deliveries')
+    .select([sql<number>`sum(case when buyer_day = ${day} then 1 else 0 end)`.as('day'), sql<number>`count(*)`.as('month')])
+    .where('destination', '=', destination)
+    .where('buyer_month', '=', month)
+    .executeTakeFirst();
+  return { day: Number(row?.day ?? 0), month: Number(row?.month ?? 0) };
+}
 
 /** The sales of these leads, by lead id. */
 export async function salesOf(db: Store, leadIds: readonly string[]): Promise<Map<string, LeadSalesTable>> {

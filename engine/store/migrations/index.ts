@@ -33,6 +33,7 @@ import * as m023 from './023_experiment_exposures';
 import * as m024 from './024_alert_rule_params';
 import * as m025 from './025_exposure_retention';
 import * as m026 from './026_lead_visit_dims';
+import * as m027 from './027_delivery_caps';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['024_alert_rule_params', m024],
   ['025_exposure_retention', m025],
   ['026_lead_visit_dims', m026],
+  ['027_delivery_caps', m027],
 ];
 
 export const migrationProvider: MigrationProvider = {
