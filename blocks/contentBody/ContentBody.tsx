@@ -22,10 +22,16 @@ export default function ContentBody({ block }: BlockProps<'contentBody'>) {
           )}
           {data.publishedAt && (
             <>
-              Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt)}</time> ·{' '}
+              Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt)}</time>
+              {data.updatedAt ? ' · ' : ''}
             </>
           )}
-          Updated <time dateTime={data.updatedAt}>{dateText(data.updatedAt)}</time>
+          {/* empty when the CMS sent no readable date (engine/content/strapi.ts) */}
+          {data.updatedAt && (
+            <>
+              Updated <time dateTime={data.updatedAt}>{dateText(data.updatedAt)}</time>
+            </>
+          )}
           {data.category && (
             <>
               {' '}

@@ -6,7 +6,7 @@
  * an unexpected shape each fail with a ContentError that says which.
  */
 import { deadline } from '../process/deadline';
-import { ContentError, TimeoutError, type Collection, type ContentSource, type ListFilters, type ListQuery, type ListResult } from './types';
+import { ContentError, TimeoutError, type Collection, type ContentSource, type Entry, type ListFilters, type ListQuery, type ListResult } from './types';
 
 /** SPEC §9: the CMS list client's default time-out. */
 const CMS_DEFAULT_TIMEOUT_MS = 2000;
@@ -43,6 +43,53 @@ function listQueryText(collection: Collection): string {
 function isListResult(v: unknown): v is ListResult {
   const r = v as ListResult | undefined;
   return !!r && Array.isArray(r.data) && typeof r.meta?.pagination?.total === 'number' && r.data.every((e) => typeof e?.id === 'string' && typeof e.attributes?.slug === 'string');
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+/**
+ * The day a Strapi date names: Strapi sends publishedAt and updatedAt as DateTime
+ * ("2025-12-01T09:30:00.000Z"), the contract (and the embedded store) as a day ("2025-12-01"),
+ * which is what pages show. Undefined for a value that is not a real date.
+ */
+export function dayOf(v: unknown): string | undefined {
+  const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(v) : null;
+  if (!m || Number.isNaN(Date.parse(v as string))) return undefined;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]) ? m[0].slice(0, 10) : undefined;
+}
+
+/**
+ * An entry as Strapi sent it → the contract's shape. Strapi leaves an optional field null: a
+ * missing heading is the title (and the other way round), a missing description empty, a date
+ * that is not one left out; an entry with no url or neither heading nor title cannot be shown
+ * and is dropped (logged), rather than a page that reads "null".
+ */
+function entryOf(collection: Collection, e: Entry): Entry | undefined {
+  const a = e.attributes as unknown as Record<string, unknown>;
+  const url = text(a.url);
+  const h1 = text(a.h1) ?? text(a.title);
+  const title = text(a.title) ?? h1;
+  if (!url || !h1 || !title) {
+    console.error(`[content] ${collection} ${e.id} (${String(a.slug)}) left out: it has no ${url ? 'title or h1' : 'url'}`);
+    return undefined;
+  }
+  const publishedAt = a.publishedAt === null || a.publishedAt === undefined ? null : (dayOf(a.publishedAt) ?? null);
+  return {
+    id: e.id,
+    attributes: {
+      url,
+      slug: e.attributes.slug,
+      h1,
+      title,
+      description: typeof a.description === 'string' ? a.description : '',
+      category: typeof a.category === 'string' ? a.category : null,
+      extras: a.extras && typeof a.extras === 'object' && !Array.isArray(a.extras) ? (a.extras as Entry['attributes']['extras']) : null,
+      brands: Array.isArray(a.brands) ? a.brands.filter((b): b is string => typeof b === 'string') : [],
+      publishedAt,
+      updatedAt: dayOf(a.updatedAt) ?? publishedAt ?? '',
+    },
+  };
 }
 
 export function createStrapiClient(opts: StrapiOptions): ContentSource {
@@ -87,7 +134,7 @@ export function createStrapiClient(opts: StrapiOptions): ContentSource {
         if (body.errors?.length) throw new ContentError(`Content service error: ${body.errors.map((e) => e.message).join('; ')}`);
         const result = body.data?.[`${collection}Lists`];
         if (!isListResult(result)) throw new ContentError(`Content service sent an unexpected response for ${collection}Lists`);
-        return result;
+        return { data: result.data.map((e) => entryOf(collection, e)).filter((e): e is Entry => !!e), meta: result.meta };
       } finally {
         clear();
       }

@@ -153,3 +153,63 @@ describe('browser-side content address', () => {
     expect(browserContentUrl({ NEXT_PUBLIC_CONTENT_GRAPHQL_URL: 'https://cms.example.com/graphql' })).toBe('https://cms.example.com/graphql');
   });
 });
+
+describe('entries as a Strapi sends them', () => {
+  /** A server that answers every query with `entries`, as a Strapi whose optional fields are left null would. */
+  const answering = async (entries: unknown[]) => {
+    const { createServer } = await import('node:http');
+    const srv = createServer((req, res) => {
+      req
+        .resume()
+        .on('end', () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                data: { articleLists: { data: entries, meta: { pagination: { total: entries.length, page: 1, pageSize: 25, pageCount: 1 } } } },
+              }),
+            ),
+        );
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const { port } = srv.address() as { port: number };
+    return { client: createStrapiClient({ url: `http://127.0.0.1:${port}/graphql`, token: TOKEN }), close: () => new Promise((r) => srv.close(r)) };
+  };
+  const attributes = {
+    url: '/blog/payday-loans/a',
+    slug: 'a',
+    h1: 'Heading',
+    title: 'Title',
+    description: 'About it',
+    category: 'payday-loans',
+    extras: null,
+    brands: ['us'],
+  };
+
+  it('DateTime values are read as the day they name; a date that is not one is left out', async () => {
+    const s = await answering([
+      { id: '1', attributes: { ...attributes, publishedAt: '2025-12-01T09:30:00.000Z', updatedAt: '2025-12-03T23:59:59.999Z' } },
+      { id: '2', attributes: { ...attributes, slug: 'b', publishedAt: 'not a date', updatedAt: '2025-02-30' } },
+    ]);
+    const [a, b] = (await s.client.list('article', {})).data;
+    await s.close();
+    expect([a!.attributes.publishedAt, a!.attributes.updatedAt]).toEqual(['2025-12-01', '2025-12-03']);
+    expect([b!.attributes.publishedAt, b!.attributes.updatedAt]).toEqual([null, '']);
+  });
+
+  it('a null heading, title or description never reads "null"; an entry with nothing to show is left out', async () => {
+    const s = await answering([
+      { id: '1', attributes: { ...attributes, h1: null, description: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
+      { id: '2', attributes: { ...attributes, slug: 'b', title: null, brands: null, publishedAt: '2025-12-01', updatedAt: null } },
+      { id: '3', attributes: { ...attributes, slug: 'c', h1: null, title: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
+      { id: '4', attributes: { ...attributes, slug: 'd', url: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
+    ]);
+    const { data } = await s.client.list('article', {});
+    await s.close();
+    expect(data.map((e) => e.attributes.slug)).toEqual(['a', 'b']);
+    expect(data.map(({ attributes: { h1, title, description, brands, updatedAt } }) => ({ h1, title, description, brands, updatedAt }))).toEqual([
+      { h1: 'Title', title: 'Title', description: '', brands: ['us'], updatedAt: '2025-12-01' },
+      { h1: 'Heading', title: 'Heading', description: 'About it', brands: [], updatedAt: '2025-12-01' },
+    ]);
+  });
+});

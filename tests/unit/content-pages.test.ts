@@ -202,6 +202,29 @@ describe('the embedded store and the Strapi client give identical page models', 
   });
 });
 
+describe('a Strapi that sends its dates as DateTime, as Strapi v4 does', () => {
+  let server: RunningServer;
+  let strapi: ContentSource;
+  beforeAll(async () => {
+    const at = (d: string | null) => (d === null ? null : `${d}T09:30:00.000Z`);
+    const entries = new Map(
+      [...index.entries].map(([c, list]) => [
+        c,
+        list.map((e) => ({ ...e, attributes: { ...e.attributes, publishedAt: at(e.attributes.publishedAt), updatedAt: at(e.attributes.updatedAt)! } })),
+      ]),
+    );
+    server = await startStrapiServer({ index: { entries, problems: [] }, token: 't' });
+    strapi = createStrapiClient({ url: server.url, token: 't' });
+  });
+  afterAll(() => server.close());
+  it.each(['/blog', '/blog/payday-loans/fixture-article-2', '/answers/fixture-answer', '/author/test-author'])(
+    '%s shows the same dates as from the embedded store',
+    async (path) => {
+      expect(await page(path, { source: strapi })).toEqual(await page(path, { source: embedded }));
+    },
+  );
+});
+
 describe('topics without articles for the brand', () => {
   it('are left out of category and tag lists, and their pages are 404s', async () => {
     const ca = await ok('/blog', { brand: 'acmeca' });

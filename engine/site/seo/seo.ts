@@ -74,8 +74,9 @@ export function articleJsonLd(
     url: canonicalUrl(brand, a.url),
     headline: a.title,
     image: [base + brand.organization.logo],
-    datePublished: a.publishedAt ?? a.updatedAt,
-    dateModified: a.updatedAt,
+    // left out rather than empty when the CMS sent no readable date (engine/content/strapi.ts)
+    ...((a.publishedAt ?? a.updatedAt) ? { datePublished: a.publishedAt ?? a.updatedAt } : {}),
+    ...(a.updatedAt ? { dateModified: a.updatedAt } : {}),
     author: { '@type': a.authorName ? 'Person' : 'Organization', name: a.authorName ?? brand.name },
     publisher: { '@type': 'Organization', name: brand.name, logo: { '@type': 'ImageObject', url: base + brand.organization.logo } },
     description: a.description,
