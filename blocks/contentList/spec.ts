@@ -33,8 +33,10 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         const shown = topic
           ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e)
           : result.data;
+        // two entries under one slug are one page (the first): list it once
+        const unique = shown.filter((e, i) => shown.findIndex((o) => o.attributes.url === e.attributes.url) === i);
         return {
-          items: shown.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
+          items: unique.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
           ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),
         };
       } catch (err) {

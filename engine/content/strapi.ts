@@ -45,6 +45,9 @@ function isListResult(v: unknown): v is ListResult {
   return !!r && Array.isArray(r.data) && typeof r.meta?.pagination?.total === 'number' && r.data.every((e) => typeof e?.id === 'string' && typeof e.attributes?.slug === 'string');
 }
 
+/** A slug a route can name ({slug}: a-z, 0-9, single hyphens, at least one letter). */
+const PAGE_SLUG = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /**
@@ -72,6 +75,12 @@ function entryOf(collection: Collection, e: Entry): Entry | undefined {
   const title = text(a.title) ?? h1;
   if (!url || !h1 || !title) {
     console.error(`[content] ${collection} ${e.id} (${String(a.slug)}) left out: it has no ${url ? 'title or h1' : 'url'}`);
+    return undefined;
+  }
+  // a page's address is lower-case (the front door redirects any other to it), so an entry whose
+  // slug is not could be listed but never opened
+  if (!PAGE_SLUG.test(e.attributes.slug)) {
+    console.error(`[content] ${collection} ${e.id} left out: its slug "${e.attributes.slug}" is not lower-case letters, digits and hyphens`);
     return undefined;
   }
   const publishedAt = a.publishedAt === null || a.publishedAt === undefined ? null : (dayOf(a.publishedAt) ?? null);

@@ -159,17 +159,13 @@ describe('entries as a Strapi sends them', () => {
   const answering = async (entries: unknown[]) => {
     const { createServer } = await import('node:http');
     const srv = createServer((req, res) => {
-      req
-        .resume()
-        .on('end', () =>
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                data: { articleLists: { data: entries, meta: { pagination: { total: entries.length, page: 1, pageSize: 25, pageCount: 1 } } } },
-              }),
-            ),
-        );
+      req.resume().on('end', () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            data: { articleLists: { data: entries, meta: { pagination: { total: entries.length, page: 1, pageSize: 25, pageCount: 1 } } } },
+          }),
+        ),
+      );
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const { port } = srv.address() as { port: number };
@@ -195,6 +191,17 @@ describe('entries as a Strapi sends them', () => {
     await s.close();
     expect([a!.attributes.publishedAt, a!.attributes.updatedAt]).toEqual(['2025-12-01', '2025-12-03']);
     expect([b!.attributes.publishedAt, b!.attributes.updatedAt]).toEqual([null, '']);
+  });
+
+  it('an entry whose slug no page address can have (upper case, underscore, accents) is left out, not listed as a dead link', async () => {
+    const entry = (slug: string) => ({
+      id: slug,
+      attributes: { ...attributes, slug, url: `/blog/payday-loans/${slug}`, publishedAt: '2025-12-01', updatedAt: '2025-12-01' },
+    });
+    const s = await answering(['how-apr-works', 'Upper-Case', 'under_score', 'café', 'trailing-', '2024'].map(entry));
+    const { data } = await s.client.list('article', {});
+    await s.close();
+    expect(data.map((e) => e.attributes.slug)).toEqual(['how-apr-works']);
   });
 
   it('a null heading, title or description never reads "null"; an entry with nothing to show is left out', async () => {

@@ -225,6 +225,21 @@ describe('a Strapi that sends its dates as DateTime, as Strapi v4 does', () => {
   );
 });
 
+describe('a Strapi with two entries under one slug', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const articles = index.entries.get('article')!;
+    const twin = { ...articles.find((e) => e.attributes.slug === 'fixture-article-6')!, id: 'article-fixture-article-6-again' };
+    server = await startStrapiServer({ index: { entries: new Map([...index.entries, ['article', [twin, ...articles]]]), problems: [] }, token: 't' });
+  });
+  afterAll(() => server.close());
+  it('lists the page once', async () => {
+    const m = await ok('/blog', { source: createStrapiClient({ url: server.url, token: 't' }) });
+    const hrefs = block(m, 'contentList').data.items.map((i) => i.href);
+    expect(hrefs.filter((h) => h === '/blog/money-basics/fixture-article-6')).toHaveLength(1);
+  });
+});
+
 describe('topics without articles for the brand', () => {
   it('are left out of category and tag lists, and their pages are 404s', async () => {
     const ca = await ok('/blog', { brand: 'acmeca' });
