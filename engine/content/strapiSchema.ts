@@ -69,7 +69,8 @@ function rootValue(index: ContentIndex, opts: { allowPreview: boolean; maxBytes?
       _context: unknown,
       info?: GraphQLResolveInfo,
     ) => {
-      if (args.publicationState === 'PREVIEW' && !opts.allowPreview) throw new Error('PREVIEW content needs draft mode');
+      // a refusal the client is told, not a failure of ours
+      if (args.publicationState === 'PREVIEW' && !opts.allowPreview) throw new QueryRefused('PREVIEW content needs draft mode');
       if (opts.maxBytes !== undefined && bytes > opts.maxBytes) throw tooLarge();
       const result = queryIndex(index, c as Collection, {
         filters: fromStrapiFilters(args.filters),

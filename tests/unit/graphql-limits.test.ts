@@ -73,6 +73,16 @@ describe('POST /api/content/graphql limits', () => {
     if (reason) expect(res.text).toContain(reason);
   });
 
+  it('drafts asked for outside draft mode → 400 that says so, not logged as a failure of the server', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await post(q('{ articleLists(publicationState: PREVIEW) { data { id } } }'));
+    const calls = logged.mock.calls.length;
+    logged.mockRestore();
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('PREVIEW content needs draft mode');
+    expect(calls).toBe(0);
+  });
+
   it('a page size from variables counts too', async () => {
     const res = await post(q('query($p: PaginationArg) { articleLists(pagination: $p) { data { id } } }', { p: { pageSize: 90 } }));
     expect(res.status).toBe(400);
