@@ -16,6 +16,8 @@ import { brandOfInternalPath } from '../browser/requestPath';
 import type { PageModel } from './model';
 import { buildPageModel } from './pageModel';
 import { NOT_FOUND_PATH } from './pageMatch';
+import { blogHostView, withMainSiteLinks } from './blogLinks';
+import { origin } from './seo/seo';
 
 export type NotFoundView = { kind: 'brand'; model: PageModel } | { kind: 'unavailable' } | { kind: 'plain' };
 
@@ -29,16 +31,24 @@ export interface NotFoundRequest {
 const models = new WeakMap<Catalog, Map<string, PageModel>>();
 
 export async function notFoundView(req: NotFoundRequest, catalog: Catalog = getCatalog()): Promise<NotFoundView> {
-  const brandId = brandOfInternalPath(req.url ?? '') ?? brandOfHost(catalog, requestHost(req, process.env.TRUST_FORWARDED_HOST === '1'))?.id;
+  const owner = brandOfHost(catalog, requestHost(req, process.env.TRUST_FORWARDED_HOST === '1'));
+  const brandId = brandOfInternalPath(req.url ?? '') ?? owner?.id;
   if (!brandId) return { kind: 'plain' };
-  if (!catalog.brands.has(brandId)) return catalog.broken.has(brandId) ? { kind: 'unavailable' } : { kind: 'plain' };
+  const loaded = catalog.brands.get(brandId);
+  if (!loaded) return catalog.broken.has(brandId) ? { kind: 'unavailable' } : { kind: 'plain' };
+  // A blog host serves only /blog pages: there the 404 page's header, footer and links lead to
+  // the brand's primary host, as on its blog pages (engine/site/blogLinks.ts), not to a 404 each.
+  const onBlogHost = owner?.blog === true && owner.id === brandId && !!loaded.brand.blogHost;
+  const key = onBlogHost ? `${brandId} blog` : brandId;
   let perBrand = models.get(catalog);
   if (!perBrand) models.set(catalog, (perBrand = new Map()));
-  let model = perBrand.get(brandId);
+  let model = perBrand.get(key);
   if (!model) {
     const built = await buildPageModel(catalog, brandId, NOT_FOUND_PATH);
     if (built === 'notFound') return { kind: 'plain' };
-    perBrand.set(brandId, (model = built));
+    const main = origin(loaded.brand);
+    model = onBlogHost ? { ...built, brand: blogHostView(built.brand, main), blocks: withMainSiteLinks(built.blocks, main) } : built;
+    perBrand.set(key, model);
   }
   return { kind: 'brand', model };
 }

@@ -46,4 +46,18 @@ describe('the brand 404 page', () => {
   it('a brand that is neither in the catalog nor broken has no brand page: the plain 404', async () => {
     expect(brandOf(await notFoundView({ url: '/_brand/no-such-brand/x', host: 'nobody.example' }, catalog))).toBe('plain');
   });
+
+  it("on a blog host, the 404 page's links lead to the brand's primary host (the blog host has only /blog pages)", async () => {
+    for (const target of ['/payday-loans', '/blog/payday-loans/no-such-article']) {
+      const view = await notFoundPageOf('blog.ipaydayloans.com', target);
+      if (view.kind !== 'brand') throw new Error(`${target}: no brand page`);
+      const hrefs = [...JSON.stringify(view.model).matchAll(/"(?:href|applyHref|homeHref)":"([^"]*)"/g)].map((m) => m[1]!);
+      expect(hrefs.length).toBeGreaterThan(10);
+      const local = hrefs.filter((h) => h.startsWith('/') && !h.startsWith('/blog'));
+      expect(local, target).toEqual([]);
+    }
+    // the same brand's 404 page on its primary host keeps its own links
+    const main = await notFoundPageOf('ipaydayloans.com', '/no-such-page');
+    expect(main.kind === 'brand' && main.model.brand.homeHref).toBe('/');
+  });
 });
