@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import matter from 'gray-matter';
 import contentSchema from '../../schemas/content.schema.json' with { type: 'json' };
+import { contentPath } from './paths';
 import type { Collection, ContentSource, Entry, EntryAttributes, ListQuery, ListResult } from './types';
 
 type Raw = Record<string, unknown>;
@@ -22,23 +23,6 @@ const validators = {
 const FOLDERS = { article: 'articles', answer: 'answers', hub: 'hub', author: 'authors' } as const;
 const ALL_MARKETS = ['us', 'ca', 'au'];
 const date = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
-
-function urlOf(collection: Collection, slug: string, category: string | null): string {
-  switch (collection) {
-    case 'article':
-      return `/blog/${category}/${slug}`;
-    case 'answer':
-      return `/answers/${slug}`;
-    case 'hub':
-      return `/hub/${slug}`;
-    case 'author':
-      return `/author/${slug}`;
-    case 'category':
-      return `/blog/${slug}`;
-    case 'tag':
-      return `/tag/${slug}`;
-  }
-}
 
 export interface ContentProblem {
   file: string;
@@ -94,7 +78,7 @@ export function loadContent(root: string): ContentIndex {
       }
       const category = typeof fm.category === 'string' ? fm.category : null;
       const attributes: EntryAttributes = {
-        url: urlOf(collection, slug, category),
+        url: contentPath(collection, slug, category),
         slug,
         h1: String(fm.h1 ?? fm.question ?? fm.name ?? fm.title),
         title: String(fm.title ?? fm.name),
@@ -127,7 +111,7 @@ export function loadContent(root: string): ContentIndex {
       items.map((i) => ({
         id: `${collection}-${i.slug}`,
         attributes: {
-          url: urlOf(collection, i.slug, null),
+          url: contentPath(collection, i.slug, null),
           slug: i.slug,
           h1: i.name,
           title: i.name,

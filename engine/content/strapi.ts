@@ -6,6 +6,7 @@
  * an unexpected shape each fail with a ContentError that says which.
  */
 import { deadline } from '../process/deadline';
+import { contentPath } from './paths';
 import { ContentError, TimeoutError, type Collection, type ContentSource, type Entry, type ListFilters, type ListQuery, type ListResult } from './types';
 
 /** SPEC §9: the CMS list client's default time-out. */
@@ -65,34 +66,32 @@ export function dayOf(v: unknown): string | undefined {
 /**
  * An entry as Strapi sent it → the contract's shape. Strapi leaves an optional field null: a
  * missing heading is the title (and the other way round), a missing description empty, a date
- * that is not one left out; an entry with no url or neither heading nor title cannot be shown
- * and is dropped (logged), rather than a page that reads "null".
+ * that is not one left out. Its url is where the content routes put its page (engine/content/paths.ts),
+ * whatever the CMS wrote there: a url of its own would be a link to a 404, or off the site. An
+ * entry that cannot be shown (neither heading nor title, an article without a category, a slug
+ * no address can have) is dropped and logged, rather than a page that reads "null" or a dead link.
  */
 function entryOf(collection: Collection, e: Entry): Entry | undefined {
   const a = e.attributes as unknown as Record<string, unknown>;
-  const url = text(a.url);
   const h1 = text(a.h1) ?? text(a.title);
   const title = text(a.title) ?? h1;
-  if (!url || !h1 || !title) {
-    console.error(`[content] ${collection} ${e.id} (${String(a.slug)}) left out: it has no ${url ? 'title or h1' : 'url'}`);
-    return undefined;
-  }
+  const category = typeof a.category === 'string' ? a.category : null;
+  const leftOut = (why: string) => void console.error(`[content] ${collection} ${e.id} (${String(a.slug)}) left out: ${why}`);
+  if (!h1 || !title) return leftOut('it has no title or h1');
   // a page's address is lower-case (the front door redirects any other to it), so an entry whose
   // slug is not could be listed but never opened
-  if (!PAGE_SLUG.test(e.attributes.slug)) {
-    console.error(`[content] ${collection} ${e.id} left out: its slug "${e.attributes.slug}" is not lower-case letters, digits and hyphens`);
-    return undefined;
-  }
+  if (!PAGE_SLUG.test(e.attributes.slug)) return leftOut('its slug is not lower-case letters, digits and hyphens');
+  if (collection === 'article' && (!category || !PAGE_SLUG.test(category))) return leftOut('it has no category a page address can have');
   const publishedAt = a.publishedAt === null || a.publishedAt === undefined ? null : (dayOf(a.publishedAt) ?? null);
   return {
     id: e.id,
     attributes: {
-      url,
+      url: contentPath(collection, e.attributes.slug, category),
       slug: e.attributes.slug,
       h1,
       title,
       description: typeof a.description === 'string' ? a.description : '',
-      category: typeof a.category === 'string' ? a.category : null,
+      category,
       extras: a.extras && typeof a.extras === 'object' && !Array.isArray(a.extras) ? (a.extras as Entry['attributes']['extras']) : null,
       brands: Array.isArray(a.brands) ? a.brands.filter((b): b is string => typeof b === 'string') : [],
       publishedAt,

@@ -204,12 +204,24 @@ describe('entries as a Strapi sends them', () => {
     expect(data.map((e) => e.attributes.slug)).toEqual(['how-apr-works']);
   });
 
+  it("an entry's link is its page's address, never a url the CMS wrote elsewhere (off the site, javascript:, another section)", async () => {
+    const s = await answering(
+      ['https://evil.example/phish', 'javascript:alert(1)', '//evil.example/x', '/blog/other-category/a', null].map((url, i) => ({
+        id: String(i),
+        attributes: { ...attributes, slug: `a${i}`, url, publishedAt: '2025-12-01', updatedAt: '2025-12-01' },
+      })),
+    );
+    const { data } = await s.client.list('article', {});
+    await s.close();
+    expect(data.map((e) => e.attributes.url)).toEqual([0, 1, 2, 3, 4].map((i) => `/blog/payday-loans/a${i}`));
+  });
+
   it('a null heading, title or description never reads "null"; an entry with nothing to show is left out', async () => {
     const s = await answering([
       { id: '1', attributes: { ...attributes, h1: null, description: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
       { id: '2', attributes: { ...attributes, slug: 'b', title: null, brands: null, publishedAt: '2025-12-01', updatedAt: null } },
       { id: '3', attributes: { ...attributes, slug: 'c', h1: null, title: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
-      { id: '4', attributes: { ...attributes, slug: 'd', url: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
+      { id: '4', attributes: { ...attributes, slug: 'd', category: null, publishedAt: '2025-12-01', updatedAt: '2025-12-01' } },
     ]);
     const { data } = await s.client.list('article', {});
     await s.close();
