@@ -17,7 +17,7 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
   content: {
     decidesPage: (block) => !!block.paginate,
     sitemapList: (block) => (block.paginate ? { collection: block.collection, pageSize: block.pageSize ?? DEFAULT_PAGE_SIZE } : undefined),
-    load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, degrade, index }) => {
+    load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
       const page = block.paginate ? (match.params.page ?? 1) : 1;
       const filters: ListFilters = { ...shownHere(block.collection) };
@@ -30,9 +30,18 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         const { pageCount } = result.meta.pagination;
         if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
         const topic = block.collection === 'category' || block.collection === 'tag' ? block.collection : undefined;
-        const shown = topic
+        let shown = topic
           ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e)
           : result.data;
+        if (block.collection === 'article') {
+          // an article is a page only under a category that is one (a CMS does not check): no link to a 404
+          // (a check that fails lists them all: this list is not to fail for it)
+          const named = [...new Set(shown.map((e) => e.attributes.category).filter((c): c is string => !!c))];
+          const known = await Promise.all(named.map(async (c) => ((await one('category', c)) ? c : undefined)))
+            .then((found) => new Set(found.filter(Boolean)))
+            .catch(() => new Set(named));
+          shown = shown.filter((e) => e.attributes.category !== null && known.has(e.attributes.category));
+        }
         // two entries under one slug are one page (the first): list it once
         const unique = shown.filter((e, i) => shown.findIndex((o) => o.attributes.url === e.attributes.url) === i);
         return {

@@ -240,6 +240,24 @@ describe('a Strapi with two entries under one slug', () => {
   });
 });
 
+describe('an article under a category that is not one (a CMS does not check)', () => {
+  it('is not listed: its page is a 404', async () => {
+    const articles = index.entries.get('article')!;
+    const first = articles.find((e) => e.attributes.slug === 'fixture-article-6')!;
+    const orphan = {
+      id: 'article-orphan',
+      attributes: { ...first.attributes, slug: 'orphan', category: 'no-such-category', url: '/blog/no-such-category/orphan' },
+    };
+    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['article', [orphan, ...articles]]]) });
+    expect(await page('/blog/no-such-category/orphan', { source })).toBe('notFound');
+    for (const path of ['/blog', '/tag/apr', '/author/other-author']) {
+      const hrefs = block(await ok(path, { source }), 'contentList').data.items.map((i) => i.href);
+      expect(hrefs, path).not.toContain('/blog/no-such-category/orphan');
+      expect(hrefs, path).toContain('/blog/money-basics/fixture-article-6');
+    }
+  });
+});
+
 describe('topics without articles for the brand', () => {
   it('are left out of category and tag lists, and their pages are 404s', async () => {
     const ca = await ok('/blog', { brand: 'acmeca' });

@@ -115,6 +115,27 @@ describe('robots.txt', () => {
 });
 
 describe('content pages in the sitemap', () => {
+  it('leaves out an article whose category is not one (its page and the category page are 404s)', async () => {
+    const { withContentRoutes } = await import('../fixtures/content-routes');
+    const { readSources } = await import('../../engine/site/catalog');
+    const { contentPaths } = await import('../../engine/site/seo/sitemap');
+    const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
+    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS);
+    const index = loadContent(join(__dirname, '../fixtures/content'));
+    const articles = index.entries.get('article')!;
+    const first = articles.find((e) => e.attributes.slug === 'fixture-article-1')!;
+    // as a CMS can send it: the embedded store refuses such a file, Strapi does not
+    const orphan = {
+      id: 'article-orphan',
+      attributes: { ...first.attributes, slug: 'orphan', category: 'no-such-category', url: '/blog/no-such-category/orphan' },
+    };
+    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['article', [...articles, orphan]]]) });
+    const paths = await contentPaths(c.brands.get('acme')!, source);
+    expect(paths.filter((p) => p.includes('no-such-category'))).toEqual([]);
+    expect(paths).toContain('/blog/payday-loans/fixture-article-1');
+    for (const p of paths.filter((p) => p.startsWith('/blog/'))) expect(matchPath(c.brands.get('acme')!, p), p).toBeTruthy();
+  });
+
   it('lists every live content page of the brand and nothing else', async () => {
     const { withContentRoutes } = await import('../fixtures/content-routes');
     const { readSources } = await import('../../engine/site/catalog');

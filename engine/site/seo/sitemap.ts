@@ -112,15 +112,19 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
     for (const e of articles) for (const k of key(e)) m.set(k, (m.get(k) ?? 0) + 1);
     return m;
   };
-  const perCategory = countBy((e) => (e.attributes.category ? [e.attributes.category] : []));
+  // an article's page and its category's page are there only when its category is (loadPageContent)
+  const categories = await all('category');
+  const known = new Set(categories.map((c) => c.attributes.slug));
+  const shown = articles.filter((e) => e.attributes.category !== null && known.has(e.attributes.category));
+  const perCategory = countBy((e) => (e.attributes.category && known.has(e.attributes.category) ? [e.attributes.category] : []));
   const perTag = countBy((e) => e.attributes.extras?.tags ?? []);
   const items: Record<string, Entry[]> = {
-    article: articles,
+    article: shown,
     answer: await all('answer', { brand }),
     hub: await all('hub', { brand }),
     author: await all('author', { brand }),
     tag: (await all('tag')).filter((t) => perTag.has(t.attributes.slug)),
-    category: (await all('category')).filter((c) => perCategory.has(c.attributes.slug)),
+    category: categories.filter((c) => perCategory.has(c.attributes.slug)),
   };
   const out: string[] = [];
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
