@@ -14,9 +14,13 @@ export default function ContentBody({ block }: BlockProps<'contentBody'>) {
           {data.author && (
             <>
               By{' '}
-              <a href={data.author.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
-                {data.author.name}
-              </a>{' '}
+              {data.author.href ? (
+                <a href={data.author.href} className="inline-flex min-h-11 items-center text-blue-800 underline">
+                  {data.author.name}
+                </a>
+              ) : (
+                data.author.name
+              )}{' '}
               ·{' '}
             </>
           )}

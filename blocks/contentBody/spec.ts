@@ -8,12 +8,14 @@ export type ContentBodyView = (ContentBodyData & { error?: undefined }) | { erro
 export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentBodyData> = {
   article: (view) => (view.error ? undefined : view),
   content: {
-    load: async (_block, { entry, category, match, one }) => {
+    load: async (_block, { entry, category, match, one, shownHere }) => {
       if (!entry) return undefined;
       const collection = match.route.content;
       const a = entry.attributes;
       const authorSlug = a.extras?.author;
-      const author = authorSlug ? await one('author', authorSlug) : undefined;
+      // the byline links to the author's page only on a brand that shows it (elsewhere it is a 404): else the name alone
+      const authorHere = authorSlug ? await one('author', authorSlug, shownHere('author')) : undefined;
+      const author = authorHere ?? (authorSlug ? await one('author', authorSlug) : undefined);
       const tags = await Promise.all((a.extras?.tags ?? []).map((t) => one('tag', t)));
       const cat = a.category && collection === 'article' ? (category ?? (await one('category', a.category))) : undefined;
       // loaded with the first content page: marked and sanitize-html (with postcss) are not held by a server that has rendered none
@@ -25,7 +27,7 @@ export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentB
         url: a.url,
         publishedAt: a.publishedAt,
         updatedAt: a.updatedAt,
-        ...(author ? { author: { name: author.attributes.h1, href: author.attributes.url } } : {}),
+        ...(author ? { author: { name: author.attributes.h1, ...(authorHere ? { href: author.attributes.url } : {}) } } : {}),
         tags: tags.filter((t): t is Entry => !!t).map((t) => ({ name: t.attributes.h1, href: t.attributes.url })),
         ...(cat ? { category: { name: cat.attributes.h1, href: cat.attributes.url } } : {}),
         faq: a.extras?.faq ?? [],

@@ -112,7 +112,8 @@ export interface ContentBodyData {
   url: string;
   publishedAt: string | null;
   updatedAt: string;
-  author?: { name: string; href: string };
+  /** no href where the author's page is not shown (the brand is not among the author's) */
+  author?: { name: string; href?: string };
   tags: { name: string; href: string }[];
   category?: { name: string; href: string };
   faq: { question: string; answer: string }[];

@@ -258,6 +258,22 @@ describe('an article under a category that is not one (a CMS does not check)', (
   });
 });
 
+describe('an article by an author whose page this brand does not show', () => {
+  it('names the author without a link to a 404', async () => {
+    const authors = index.entries
+      .get('author')!
+      .map((e) => (e.attributes.slug === 'other-author' ? { ...e, attributes: { ...e.attributes, brands: ['us'] } } : e));
+    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['author', authors]]) });
+    expect(await page('/author/other-author', { source, brand: 'acmeca' })).toBe('notFound');
+    const body = block(await ok('/blog/money-basics/fixture-article-7', { source, brand: 'acmeca' }), 'contentBody').data;
+    if (body.error) throw new Error('no body');
+    expect(body.author).toEqual({ name: 'Otto Other' });
+    // where the author's page is shown, the byline links to it
+    const us = block(await ok('/blog/money-basics/fixture-article-6', { source }), 'contentBody').data;
+    expect(!us.error && us.author).toEqual({ name: 'Otto Other', href: '/author/other-author' });
+  });
+});
+
 describe('topics without articles for the brand', () => {
   it('are left out of category and tag lists, and their pages are 404s', async () => {
     const ca = await ok('/blog', { brand: 'acmeca' });
