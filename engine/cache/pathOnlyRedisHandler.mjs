@@ -70,6 +70,24 @@ function whenConnected(client) {
 /** The library's private fields of a handler (typed as private in its .d.ts). @param {RedisStringsHandler} handler @returns {Record<string, any>} */
 const libraryFields = (handler) => /** @type {any} */ (handler);
 
+/**
+ * The connection's errors said once per absence, with the reason (and again once Redis has been
+ * back): node-redis reports every failed reconnection attempt, and the library logged each with
+ * its stack — two a second, a thousand lines a minute, for as long as Redis was away. Its own
+ * listener stays when KILL_CONTAINER_ON_ERROR_THRESHOLD asks it to count errors and exit.
+ * @param {any} client node-redis client
+ */
+function quietErrors(client) {
+  if (Number(process.env.KILL_CONTAINER_ON_ERROR_THRESHOLD) > 0) return;
+  client.removeAllListeners('error');
+  let said = false;
+  client.on('error', (/** @type {Error} */ err) => {
+    if (!said) console.error('[page-cache] Redis connection error (retrying until it answers):', err.message);
+    said = true;
+  });
+  client.on('ready', () => (said = false));
+}
+
 export class PathOnlyRedisHandler extends RedisStringsHandler {
   /** @param {ConstructorParameters<typeof RedisStringsHandler>[0]} options */
   constructor(options) {
@@ -93,6 +111,7 @@ export class PathOnlyRedisHandler extends RedisStringsHandler {
     // The page client connects here instead, as the library would have: node-redis keeps
     // retrying until Redis answers, reporting each failure as an 'error' event (logged by the library).
     fields.redisConnectionDeferred = building;
+    quietErrors(fields.client);
     if (!building) fields.client.connect().catch((/** @type {Error} */ err) => console.error('[page-cache] Redis connection failed:', err.message));
     for (const map of [fields.sharedTagsMap, fields.revalidatedTagsMap, fields.inMemoryDeduplicationCache]) retire(map);
     const ready = whenConnected(fields.client);
