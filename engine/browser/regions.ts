@@ -130,13 +130,36 @@ export function regionOfPostalCode(text: string, country: Exclude<Country, 'US'>
   return country === 'CA' ? caProvinceOfPostalCode(text) : auStateOfPostcode(text);
 }
 
+const DECIMAL_DIGIT = /\p{Nd}/u;
+
+/**
+ * Every decimal digit of any script as its ASCII digit: "٢١٤" (Arabic-Indic), "２１４" (full
+ * width, as a Japanese or Chinese keyboard types it) and "۲۱۴" (Persian) are "214". A phone number
+ * typed or pasted partly in another script is then the same number, for the form and for the
+ * opt-out alike, instead of its other digits being dropped (which left a shorter, or another,
+ * number). Unicode puts each script's digits 0 to 9 in a run of code points, and runs that touch
+ * (the mathematical digits) start at a zero: a digit's value is its distance from the run's start,
+ * modulo 10.
+ */
+export function asciiDigits(text: string): string {
+  return text.replace(/\p{Nd}/gu, (digit) => {
+    const at = digit.codePointAt(0)!;
+    if (at <= 0x39) return digit;
+    let zero = at;
+    while (DECIMAL_DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+    return String((at - zero) % 10);
+  });
+}
+
 /**
  * A phone number as typed → the digits stored: North America (US, CA) 10 digits with a valid
  * area code and exchange ("4165550187"; a leading 1 dropped); Australia a mobile number
- * "04xxxxxxxx" (from "0412 345 678", "+61 412 345 678" or "61412345678"). undefined otherwise.
+ * "04xxxxxxxx" (from "0412 345 678", "+61 412 345 678" or "61412345678"). Digits of any script
+ * count as theirs (asciiDigits); any other character than a space, bracket, dot, + or - (a letter,
+ * a superscript ², a circled ③) makes it no number. undefined otherwise.
  */
 export function normalisePhoneFor(text: string, country: Country): string | undefined {
-  let digits = text.replace(/[\s().+-]/g, '');
+  let digits = asciiDigits(text).replace(/[\s().+-]/g, '');
   if (!/^\d+$/.test(digits)) return undefined;
   if (country === 'AU') {
     if (digits.startsWith('61')) digits = `0${digits.slice(2)}`;

@@ -5,16 +5,21 @@
  */
 import { createHmac } from 'node:crypto';
 import { cleanEmail } from '../browser/formRules';
+import { asciiDigits } from '../browser/regions';
 
 /**
  * A phone as the digits every brand stores it as (engine/browser/regions.ts normalisePhoneFor): North
  * America (US, Canada) 10 digits, a leading country code 1 dropped; an Australian mobile
  * "04xxxxxxxx", from +61 too. The two cannot collide (a North American number never starts with
  * 0). undefined when it is neither, so an Australian borrower's phone matches for duplicates and
- * opt-outs as an American's does.
+ * opt-outs as an American's does. Digits of any script are read as theirs (asciiDigits, as the
+ * application form reads them), and a letter or another number sign makes it no phone.
  */
 export function normalisePhone(phone: string): string | undefined {
-  let digits = phone.replace(/\D/g, '');
+  const written = asciiDigits(phone);
+  // a number-like sign that is not a decimal digit (², ③, Ⅻ) is not punctuation to drop: without it the rest may be another number
+  if (/[\p{N}\p{L}]/u.test(written.replace(/[0-9]/g, ''))) return undefined;
+  let digits = written.replace(/\D/g, '');
   if (/^614\d{8}$/.test(digits)) digits = `0${digits.slice(2)}`;
   if (/^04\d{8}$/.test(digits)) return digits;
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);

@@ -62,6 +62,8 @@ describe('field rules', () => {
     ['512555012a', undefined],
     ['', undefined],
     ['25125550123', undefined],
+    ['(٥١٢) ٥٥٥-٠١٢٣', '5125550123'],
+    ['５１２-555-0123', '5125550123'],
   ])('normalisePhone(%j) → %j', (input, out) => expect(normalisePhone(input)).toBe(out));
 
   it.each([
@@ -147,6 +149,7 @@ describe('field rules', () => {
     ['email', { email: 'ana.garcia+loans@mail.example.co.uk' }, undefined],
     ['phone', { phone: '' }, 'Enter your mobile phone number'],
     ['phone', { phone: '123' }, 'Enter a 10-digit US phone number, for example (512) 555-0123'],
+    ['phone', { phone: '(٥١٢) ٥٥٥-٠١٢٣' }, undefined],
     ['incomeSource', { incomeSource: 'lottery' }, 'Choose your main source of income'],
     ['incomeSource', { incomeSource: 'benefits' }, undefined],
     ['monthlyIncome', { monthlyIncome: '' }, 'Enter your monthly income after tax'],

@@ -42,3 +42,18 @@ it('refuses bad input with a reason, records a good request as hashes only, and 
   expect(flood.map((a) => a.status)).toContain(429);
   expect(flood.find((a) => a.status === 429)!.headers['retry-after']).toMatch(/^\d+$/);
 }, 60_000);
+
+it('a phone written partly in other digits opts out the same number, and one with a digit more is refused, not another number', async () => {
+  const ip = '198.51.100.21';
+  const suppressed = async () => (await db.selectFrom('suppressions').select('hash').execute()).map((r) => r.hash).sort();
+  expect(await send({ phone: '(469) 555-0177' }, { ip })).toMatchObject({ status: 200 });
+  const once = await suppressed();
+  // the same number, in Arabic-Indic and full-width digits: no new hash, it is the one recorded
+  expect(await send({ phone: '+١ (٤٦٩) ５５５-0177' }, { ip })).toMatchObject({ status: 200, json: { status: 'recorded' } });
+  expect(await suppressed()).toEqual(once);
+  expect(await send({ phone: '469 555 ٠177 2' }, { ip })).toMatchObject({
+    status: 400,
+    json: { problems: ['/phone: enter a 10-digit US phone number, for example (512) 555-0123'] },
+  });
+  expect(await suppressed()).toEqual(once);
+}, 60_000);

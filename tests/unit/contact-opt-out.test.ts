@@ -67,6 +67,11 @@ describe('what the opt-out accepts', () => {
     ['an email without a domain', { email: 'ana@' }, '/email: enter an email address such as ana@example.com'],
     ['a phone with a letter (not dropped as a typo)', { phone: '5125550123x' }, '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
     ['an email with two dots in a row', { email: 'ana@example..com' }, '/email: enter an email address such as ana@example.com'],
+    ['a phone in Arabic-Indic digits', { phone: '٢١٤٥٥٥٠١٤٢' }, true],
+    ['a phone partly in full-width digits', { phone: '(２１４) 555-0142' }, true],
+    // its other-script digit was once dropped, leaving 2145551427: somebody else's number
+    ['a phone of 11 digits, one of them Arabic-Indic', { phone: '214 555 ٠142 7' }, '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
+    ['a phone with a superscript digit', { phone: '214 555 014²' }, '/phone: enter a 10-digit US phone number, for example (512) 555-0123'],
   ])('%s', (_, body, expected) => {
     const r = readOptOut(body, 'US');
     if (expected === true) expect(r.ok).toBe(true);

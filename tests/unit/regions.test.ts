@@ -139,6 +139,13 @@ describe('phone numbers per country: what is accepted, what is stored, how it is
     ['5125550123', 'AU', undefined, undefined],
     ['0412345678', 'US', undefined, undefined],
     ['call me', 'US', undefined, undefined],
+    // digits of another script are the same digits, whole or mixed in
+    ['٥١٢٥٥٥٠١٢٣', 'US', '5125550123', '(512) 555-0123'],
+    ['(５１２) 555-0123', 'US', '5125550123', '(512) 555-0123'],
+    ['+١ 512 ۵۵۵ 0123', 'US', '5125550123', '(512) 555-0123'],
+    ['٠٤١٢ ٣٤٥ ٦٧٨', 'AU', '0412345678', '0412 345 678'],
+    // a number sign that is not a decimal digit is not dropped: what is left would be another number
+    ['512 555 012³', 'US', undefined, undefined],
   ];
   it.each(table)('%s in %s → %s, written %s', (typed, country, stored, written) => {
     expect(normalisePhoneFor(typed, country)).toBe(stored);
