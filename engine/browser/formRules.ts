@@ -159,9 +159,23 @@ export const cleanEmail = (email: string): string =>
     .trim()
     .toLowerCase();
 
-/** A name has a letter, in any script, and no control character (a newline or NUL pasted in); as the lead schema's pattern. */
-export const NAME_PATTERN = '^\\P{Cc}*\\p{L}\\P{Cc}*$';
+/**
+ * A name has a letter, in any script, and no control character (a newline or NUL pasted in) nor
+ * invisible formatting character (Unicode Cf: a right-to-left override, which shows "Ana" + RLO +
+ * "zeL" as "AnaLez", a direction mark or isolate, a zero-width space), which would reorder or hide
+ * what a buyer and the console show; the zero-width non-joiner and joiner are letters' business in
+ * Persian and Indic names and stay. As the lead schema's pattern. Names written right to left
+ * (Arabic, Hebrew) need no such character: the letters carry their direction.
+ */
+export const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*\\p{L}(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*$';
 const NAME = new RegExp(NAME_PATTERN, 'u');
+
+/**
+ * A name as the form sends it: trimmed, and without the invisible formatting characters the
+ * schema refuses — a copy from a contact card or a web page can carry a direction mark the
+ * borrower cannot see, let alone remove, so the form drops them rather than refusing the name.
+ */
+export const cleanName = (text: string): string => text.replace(/\p{Cf}/gu, (c) => (c === '\u200c' || c === '\u200d' ? c : '')).trim();
 
 /** A ZIP code (US), postal code (Canada) or postcode (Australia), as the country writes it. */
 export const isZip = (text: string, country: Country = 'US'): boolean => normalisePostalCode(text, country) !== undefined;
@@ -175,7 +189,7 @@ export function dateOfBirthOf(values: Pick<ApplyFormValues, 'dobMonth' | 'dobDay
 
 const vehicleYearMax = (today: Date) => Math.min(VEHICLE_YEAR_SCHEMA_MAX, today.getUTCFullYear() + 1);
 const name = (text: string, what: string): string | undefined => {
-  const t = text.trim();
+  const t = cleanName(text);
   if (!t) return `Enter your ${what}`;
   if (t.length > 50) return `Your ${what} can be at most 50 characters`;
   return NAME.test(t) ? undefined : `Write your ${what} in letters`;
@@ -330,8 +344,8 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
           },
         }
       : {}),
-    firstName: values.firstName.trim(),
-    lastName: values.lastName.trim(),
+    firstName: cleanName(values.firstName),
+    lastName: cleanName(values.lastName),
     email: values.email.trim(),
     phone: normalisePhone(values.phone, country) ?? '',
     // checked by stepErrors before a body is built (one of INCOME_SOURCES / PAY_FREQUENCIES)

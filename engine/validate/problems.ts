@@ -13,9 +13,15 @@ export interface Problem {
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+// what JSON leaves as it is but a reader cannot see, or sees reordered (a right-to-left override turns the rest of the reason around), is written as its escape
+const visible = (s: string) =>
+  s.replace(/[\p{Cc}\p{Cf}]/gu, (c) => {
+    const n = c.codePointAt(0)!;
+    return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
-  return s !== undefined && s.length > 60 ? s.slice(0, 57) + '…' : String(s);
+  return s !== undefined && s.length > 60 ? visible(s.slice(0, 57)) + '…' : visible(String(s));
 };
 
 function describe(err: ErrorObject): Problem | undefined {

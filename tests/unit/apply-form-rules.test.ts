@@ -136,7 +136,12 @@ describe('field rules', () => {
     ['vehicleMileage', { vehicleMileage: '' }, 'Enter the approximate mileage'],
     ['vehicleMileage', { vehicleMileage: '1,000,001' }, 'Enter the mileage as a whole number, for example 85,000'],
     ['firstName', { firstName: ' ' }, 'Enter your first name'],
-    ['firstName', { firstName: '\u200b' }, 'Write your first name in letters'],
+    // the form drops the invisible characters a copy can carry: a zero-width space alone is an empty field
+    ['firstName', { firstName: '\u200b' }, 'Enter your first name'],
+    ['firstName', { firstName: 'Ana\u202ezeL' }, undefined],
+    ['firstName', { firstName: 'מרים' }, undefined],
+    ['lastName', { lastName: 'الحسن' }, undefined],
+    ['lastName', { lastName: 'مهر\u200cداد' }, undefined],
     ['firstName', { firstName: '1234' }, 'Write your first name in letters'],
     ['firstName', { firstName: 'Zoë' }, undefined],
     ['lastName', { lastName: "O'Brien-李" }, undefined],
@@ -235,6 +240,18 @@ describe('the request body matches schemas/api/lead.schema.json', () => {
     expect(body).not.toHaveProperty('purpose');
     expect(body).not.toHaveProperty('vehicle');
     expect(body).not.toHaveProperty('website');
+  });
+
+  it('names: the direction overrides, marks and zero-width spaces a paste can carry are dropped, the letters of any script kept', () => {
+    const body = leadRequestBody(
+      { ...filled, firstName: '\u200fמרים\u200f', lastName: 'Gar\u202eaicí\u202c \u2067Ruiz\u2069\u200b' },
+      { ...ctx, kind: 'general' },
+    );
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body).toMatchObject({ firstName: 'מרים', lastName: 'Garaicí Ruiz' });
+    // what the form would never send, an API caller is refused
+    expect(validate({ ...body, firstName: 'Ana\u202ezeL' })).toBe(false);
+    expect(validate({ ...body, lastName: 'مهر\u200cداد' })).toBe(true);
   });
 
   it('title: purpose and vehicle; the honeypot goes along when a bot filled it', () => {

@@ -91,6 +91,16 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ['a first name that is a zero-width space', valid({ firstName: '\u200b' }), 400, '/firstName'],
     ['a first name with a NUL', valid({ firstName: 'An\u0000a' }), 400, '/firstName'],
     ['a last name with a line break', valid({ lastName: 'García\r\nBcc: x' }), 400, '/lastName'],
+    // shown as "AnaLez" where it is displayed: the override reverses what follows it
+    [
+      'a first name with a right-to-left override',
+      valid({ firstName: 'Ana\u202ezeL' }),
+      400,
+      '/firstName: \\"Ana\\\\u202ezeL\\" is not valid: expected a name with a letter at least, in any script, and no control or invisible formatting character',
+    ],
+    ['a last name in a direction isolate', valid({ lastName: '\u2067García\u2069' }), 400, '/lastName'],
+    ['a last name with a right-to-left mark', valid({ lastName: 'כהן\u200f' }), 400, '/lastName'],
+    ['a first name with a zero-width space inside', valid({ firstName: 'An\u200ba' }), 400, '/firstName'],
     ['an email with two dots in a row', valid({ email: 'ana@example..org' }), 400, '/email'],
     ['two emails', valid({ email: 'ana@example.org,bo@example.org' }), 400, '/email'],
     ['an email ending in a dot', valid({ email: 'ana@example.org.' }), 400, '/email'],
@@ -190,6 +200,9 @@ describe('POST /api/leads stores a request once', () => {
       ['李', '小龙'],
       ['مهر\u200cداد', 'Rahimi-Nasr'],
       ['José María', 'de la Cruz'],
+      // right to left by their letters, with no direction character
+      ['מרים', 'כהן'],
+      ['مريم', 'الحسن'],
     ]) {
       const res = await send(valid({ firstName, lastName, email: `names${++keyN}@example.org` }));
       expect(res.status, `${firstName} ${lastName}`).toBe(201);
