@@ -4916,7 +4916,7 @@ export interface RevalidateRequest {
    */
   brand: string;
   /**
-   * Paths on the brand's hosts, e.g. /blog/payday-loans/how-apr-works.
+   * Paths of the brand's pages as a visitor writes them (no trailing slash), e.g. /blog/payday-loans/how-apr-works. A path no route of the brand serves is refused (404 naming it) and nothing is revalidated; a page whose content is gone still is one.
    *
    * @minItems 1
    * @maxItems 100

@@ -1,7 +1,11 @@
 /**
  * POST /api/revalidate — for a CMS webhook. Header x-revalidate-secret must equal
  * REVALIDATE_SECRET (401 otherwise, nothing read or rebuilt); the JSON body {brand, paths} is
- * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413). A
+ * checked against schemas/api/revalidate.schema.json; bodies over 16 KB are refused (413). Every
+ * path must be one a route of the brand serves — a page whose content is gone (an unpublished
+ * article) is still one, and is revalidated into its 404 — or nothing is rebuilt and the answer is
+ * 404 naming each path that is not: Next revalidates any path it is given, so a typo, a path of
+ * another brand or one with a trailing slash was reported "revalidated" while no page changed. A
  * page under an experiment is revalidated with each of its variants' pages. A render of the page
  * under way from before the call, on this instance or another, is not stored over it
  * (engine/cache/brandRenders.mjs).
@@ -15,6 +19,7 @@ import { internalPath } from '../../engine/browser/requestPath';
 import { json, route } from '../../engine/http/route';
 import { secretMatches } from '../../engine/http/preview';
 import { variantPathsOf } from '../../engine/site/experiments/pages';
+import { matchPath } from '../../engine/site/pageMatch';
 import { pageChangedEverywhere } from '../../engine/site/brandLive';
 
 export const config = { api: { bodyParser: false } };
@@ -32,6 +37,15 @@ export default route(
   async ({ res, body: { brand, paths } }) => {
     const loaded = getCatalog().brands.get(brand);
     if (!loaded) throw new ApiError(404, `No brand "${brand}"`);
+    const notPages = paths.flatMap((path, i) =>
+      matchPath(loaded, path) ? [] : [`/paths/${i}: ${path} is not a page of ${brand}: no route of the brand serves it`],
+    );
+    if (notPages.length)
+      throw new ApiError(
+        404,
+        `No page of ${brand} at ${notPages.length === 1 ? 'one of the paths' : `${notPages.length} of the paths`}; nothing was revalidated`,
+        notPages,
+      );
     const revalidated: string[] = [];
     const failed: { path: string; error: string }[] = [];
     for (const path of paths) {

@@ -97,7 +97,7 @@ test('drafts: 404 for visitors; a signed preview link shows them; a bad signatur
   await expect(page.locator('h1')).toHaveText('Draft article');
 });
 
-test('revalidate: wrong or missing secret → 401; garbage body → 400 with a reason; right secret → 200', async () => {
+test('revalidate: wrong or missing secret → 401; garbage body → 400 with a reason; a path of no page → 404 naming it; right secret → 200', async () => {
   expect((await revalidate({ brand: 'ipaydayloans', paths: ['/blog'] }, 'wrong')).status).toBe(401);
   const noSecret = await fetch(`http://127.0.0.1:${SITE_PORT}/api/revalidate`, {
     method: 'POST',
@@ -110,6 +110,9 @@ test('revalidate: wrong or missing secret → 401; garbage body → 400 with a r
   expect(JSON.stringify(await garbage.json())).toContain('/paths: must be an array');
   const big = await revalidate({ brand: 'ipaydayloans', paths: ['/' + 'a'.repeat(20_000)] });
   expect(big.status).toBe(413);
+  const typo = await revalidate({ brand: 'ipaydayloans', paths: ['/blog', '/blogg'] });
+  expect(typo.status).toBe(404);
+  expect(await typo.json()).toMatchObject({ problems: ['/paths/1: /blogg is not a page of ipaydayloans: no route of the brand serves it'] });
   const ok = await revalidate({ brand: 'ipaydayloans', paths: ['/blog'] });
   expect(ok.status).toBe(200);
   expect(await ok.json()).toEqual({ revalidated: ['/blog'], failed: [] });

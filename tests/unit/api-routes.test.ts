@@ -116,6 +116,29 @@ describe('the revalidation route', () => {
     expect(JSON.parse(res.text).error).toContain(error);
     expect(revalidated).toEqual([]);
   });
+
+  it('a path no route of the brand serves (a typo, a trailing slash, another brand’s page): 404 naming each, nothing rebuilt', async () => {
+    revalidated.length = 0;
+    const res = await post('{"brand":"ipaydayloans","paths":["/blog","/no-such-page","/blog/","/apply-title-loans"]}');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text)).toEqual({
+      error: 'No page of ipaydayloans at 3 of the paths; nothing was revalidated',
+      problems: [
+        '/paths/1: /no-such-page is not a page of ipaydayloans: no route of the brand serves it',
+        '/paths/2: /blog/ is not a page of ipaydayloans: no route of the brand serves it',
+        '/paths/3: /apply-title-loans is not a page of ipaydayloans: no route of the brand serves it',
+      ],
+    });
+    expect(revalidated).toEqual([]);
+  });
+
+  it('a page whose content is gone (an unpublished article) is still revalidated, into its 404', async () => {
+    revalidated.length = 0;
+    const res = await post('{"brand":"ipaydayloans","paths":["/blog/payday-loans/an-unpublished-article","/blog/2"]}');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text)).toEqual({ revalidated: ['/blog/payday-loans/an-unpublished-article', '/blog/2'], failed: [] });
+    expect(revalidated).toEqual(['/_brand/ipaydayloans/blog/payday-loans/an-unpublished-article', '/_brand/ipaydayloans/blog/2']);
+  });
 });
 
 describe('previews switched off (no CONTENT_PREVIEW_SECRET)', () => {
