@@ -46,7 +46,7 @@ import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.m
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
-import { answerClientErrors, hostHeaderOf, upgradesIn } from './engine/http/clientErrors.mjs';
+import { answerClientErrors, hostHeaderCount, hostHeaderOf, upgradesIn } from './engine/http/clientErrors.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 import { deferNextConfigModules } from './engine/process/nextConfigModules.mjs';
@@ -292,6 +292,7 @@ function answerRequest(req, res) {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
     host: hostHeaderOf(req),
+    hostHeaders: hostHeaderCount(req),
     forwardedHost: String(forwardedHost ?? ''),
     revalidate: String(revalidate ?? ''),
     cookie: req.headers.cookie,

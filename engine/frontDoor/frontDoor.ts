@@ -72,6 +72,8 @@ export interface RequestFacts {
   /** the request target as sent (req.url) */
   target: string;
   host?: string | undefined;
+  /** how many Host header lines came (engine/http/clientErrors.mjs hostHeaderCount): more than one is refused; left out, one */
+  hostHeaders?: number | undefined;
   forwardedHost?: string | undefined;
   /** x-prerender-revalidate: Next's own revalidation presents the build's preview-mode id */
   revalidate?: string | undefined;
@@ -164,6 +166,8 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
   if (!target.ok) return { kind: 'refuse', status: 400, reason: target.reason };
   // every site here is found by its host: a request without one names none (RFC 9112 §3.2: 400)
   if (req.host === undefined) return { kind: 'refuse', status: 400, reason: 'The request has no Host header' };
+  // node:http keeps the first of two; a proxy in front may have routed by the other (RFC 9112 §3.2: 400)
+  if ((req.hostHeaders ?? 1) > 1) return { kind: 'refuse', status: 400, reason: 'The request has more than one Host header' };
   const { path, search, normalised } = target;
   const notFound = { kind: 'refuse', status: 404, reason: 'Not found' } as const;
 

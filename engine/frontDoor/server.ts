@@ -37,7 +37,8 @@ export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) =>
       catalog = door.catalog;
     }
     const host = door.trustForwardedHost ? `${req.host}\n${req.forwardedHost}` : `${req.host}`;
-    const known = pages.get(host)?.get(req.target);
+    // a request with two Host headers is refused by decideRoute, never answered from the first one's pages
+    const known = (req.hostHeaders ?? 1) > 1 ? undefined : pages.get(host)?.get(req.target);
     if (known && !REFUSED_METHODS.has(req.method)) return withVariant(known, req, door);
     const d = decideRoute(req, door);
     if (d.kind === 'page' && host.length + req.target.length < 1024) {

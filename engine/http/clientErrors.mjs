@@ -85,3 +85,17 @@ export function upgradesIn(dev) {
 export function hostHeaderOf(req) {
   return req.headers.host ?? (req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? '' : undefined);
 }
+
+/**
+ * How many Host header lines the request came with. node:http keeps the first of two in
+ * req.headers.host, and a proxy or cache in front may have read the other (nginx refuses two; not
+ * every proxy does): such a request names two sites, and the front door refuses it (400, RFC 9112
+ * §3.2) rather than serve it as either.
+ * @param {import('node:http').IncomingMessage} req
+ */
+export function hostHeaderCount(req) {
+  const raw = req.rawHeaders;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (/** @type {string} */ (raw[i]).length === 4 && /** @type {string} */ (raw[i]).toLowerCase() === 'host') n++;
+  return n;
+}

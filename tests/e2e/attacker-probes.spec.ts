@@ -39,8 +39,8 @@ function raw(path: string, opts: { host?: string; method?: string; headers?: Rec
   });
 }
 
-/** Writes raw bytes and resolves with the first response line, or 'closed' when the server closes the socket. */
-function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ firstLine: string; closedAfterMs: number }> {
+/** Writes raw bytes and resolves with the first response line (and all that came), or 'closed' when the server closes the socket. */
+function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ firstLine: string; closedAfterMs: number; answer: string }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = connect(PORT, '127.0.0.1', () => {
@@ -50,9 +50,9 @@ function rawSocket(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ f
     let data = '';
     socket.setEncoding('utf8');
     socket.on('data', (c: string) => (data += c));
-    socket.on('close', () => resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }));
+    socket.on('close', () => resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started, answer: data }));
     socket.on('error', (err: NodeJS.ErrnoException) =>
-      err.code === 'ECONNRESET' ? resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started }) : reject(err),
+      err.code === 'ECONNRESET' ? resolve({ firstLine: data.split('\r\n')[0] ?? '', closedAfterMs: Date.now() - started, answer: data }) : reject(err),
     );
   });
 }
@@ -168,6 +168,21 @@ test.describe('security', () => {
     }
     const star = await rawSocket('OPTIONS * HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nConnection: close\r\n\r\n');
     expect(star.firstLine).toBe('HTTP/1.1 405 Method Not Allowed');
+  });
+
+  test('two Host headers (node:http keeps the first, a proxy may route by the other) are 400 with the reason, served as neither site', async () => {
+    // the first host's page is known to the server (its decisions are remembered per host and path)
+    expect((await raw('/payday-loans')).status).toBe(200);
+    for (const hosts of [
+      ['ipaydayloans.localhost', 'usinstallmentloans.localhost'],
+      ['usinstallmentloans.localhost', 'ipaydayloans.localhost'],
+      ['ipaydayloans.localhost', 'ipaydayloans.localhost'],
+    ]) {
+      const res = await rawSocket(`GET /payday-loans HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
+      expect(res.firstLine, hosts.join(' + ')).toBe('HTTP/1.1 400 Bad Request');
+      expect(res.answer).toContain('The request has more than one Host header');
+      expect(res.answer).not.toContain('<title>');
+    }
   });
 
   test('CONNECT (a proxy tunnel) answers 405 like TRACE, then the connection closes', async () => {

@@ -11,7 +11,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { answerOf } from '../../engine/frontDoor/answers';
-import { answerClientErrors, hostHeaderOf, upgradesIn } from '../../engine/http/clientErrors.mjs';
+import { answerClientErrors, hostHeaderCount, hostHeaderOf, upgradesIn } from '../../engine/http/clientErrors.mjs';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
@@ -40,7 +40,7 @@ beforeAll(async () => {
   };
   server = createServer(options, (req, res) => {
     for (const [name, value] of SECURITY) res.setHeader(name, value);
-    const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: hostHeaderOf(req) }, door);
+    const d = decide({ method: req.method ?? 'GET', target: req.url ?? '/', host: hostHeaderOf(req), hostHeaders: hostHeaderCount(req) }, door);
     const answer = answerOf(d);
     if (answer) {
       res.writeHead(answer.status, answer.headers);
@@ -87,6 +87,20 @@ describe('requests the server cannot route', () => {
     expect(res.body).toContain('Server error: host');
     const own = await rawAnswer('GET /static/ping.txt HTTP/1.0\r\n\r\n');
     expect(own.status).toBe(200);
+  });
+
+  it('two Host headers, the same or different: 400 naming it, with the security headers (node:http would keep the first)', async () => {
+    for (const second of ['usinstallmentloans.localhost', 'ipaydayloans.localhost', 'IPAYDAYLOANS.localhost']) {
+      const res = await rawAnswer(`GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nhost: ${second}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, second).toBe(400);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.body).toContain('The request has more than one Host header');
+    }
+    // one Host header is served as before
+    expect(await rawAnswer('GET / HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nConnection: close\r\n\r\n')).toMatchObject({
+      status: 200,
+      body: expect.stringContaining('page'),
+    });
   });
 
   it('an empty Host header is a host of no brand (404), as RFC 9112 allows it', async () => {

@@ -476,5 +476,7 @@ describe('what a page is sent with', () => {
     expect(remembering(facts, door)).toBe(remembering(facts, door));
     expect(remembering({ ...facts, method: 'TRACE' }, door)).toMatchObject({ kind: 'refuse', status: 405 });
     expect(remembering({ ...facts, host: 'evil.com' }, door).kind).toBe('unknownHost');
+    // a second Host header is refused even where the first one's page is remembered
+    expect(remembering({ ...facts, hostHeaders: 2 }, door)).toEqual({ kind: 'refuse', status: 400, reason: 'The request has more than one Host header' });
   });
 });
