@@ -687,7 +687,7 @@ export interface NavSearch {
  */
 export interface Footer {
   /**
-   * A sentence about the brand under its name.
+   * A sentence about the brand under its name (up to 300 characters: it shows on every page).
    */
   about?: string;
   /**

@@ -90,6 +90,13 @@ describe('each problem at its field', () => {
     );
   });
 
+  it("a footer's sentence about the brand past its length stands at that field, in the validator's words", () => {
+    const found = notPlaceholders(placed(edited((d) => (d.footer.about = 'We compare lenders. '.repeat(16)))));
+    expect(found).toEqual([
+      expect.objectContaining({ at: '/footer/about', fieldId: fieldId('/footer/about'), message: 'is too long: at most 300 characters (it has 320)' }),
+    ]);
+  });
+
   it('a link to a page that does not exist stands at the link', () => {
     const i = original.nav!.items.findIndex((x) => x.href);
     const found = notPlaceholders(placed(edited((d) => (d.nav!.items[i]!.href = '/no-such-page'))));
