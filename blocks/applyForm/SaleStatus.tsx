@@ -3,7 +3,9 @@
  * server sells the lead (polling GET /api/sale-status with the lead's token, at most 45 s), then
  * either the lender who accepted — with a button to continue and an announced automatic redirect
  * the borrower can stop — or, for a request screening held for a check by an operator, that it is
- * being checked before it goes to lenders (never why) — or an honest "no lender right now" with
+ * being checked before it goes to lenders (never why), still asked about every REVIEW_POLL_MS for
+ * REVIEW_WAIT_MS, so an operator's release and the sale that follows show here as any sale's result
+ * does, then left for the borrower to ask again — or an honest "no lender right now" with
  * next steps: free counselling in the brand's country, and (to every borrower alike, so it tells a
  * stranger nothing about a given phone or email) that a request with opted-out contact details is
  * not passed on.
@@ -13,7 +15,7 @@ import { creditHelpOf } from '../../engine/browser/creditHelp';
 import type { LinkView } from '../../engine/site/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/browser/sharedRoutes';
 import type { SaleStatusAnswer } from '../../schemas/api.types';
-import { REDIRECT_DELAY_S, SALE_POLL_MS, saleView, type SaleView } from './saleView';
+import { REDIRECT_DELAY_S, salePoll, type SaleView, type SaleWait } from './saleView';
 
 async function fetchStatus(token: string): Promise<SaleStatusAnswer | undefined> {
   try {
@@ -29,25 +31,28 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
   const [view, setView] = useState<SaleView>({ kind: 'finding', progress: 0 });
   const [countdown, setCountdown] = useState<number | undefined>(undefined);
   const [stopped, setStopped] = useState(false);
+  // each "Check again" after the wait for a check ran out starts that wait afresh
+  const [round, setRound] = useState(0);
 
   useEffect(() => {
-    const started = Date.now();
+    let wait: SaleWait = { phase: round === 0 ? 'finding' : 'review', since: Date.now() };
     let alive = true;
-    let timer: ReturnType<typeof setTimeout>;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       const answer = await fetchStatus(token);
       if (!alive) return;
-      const next = saleView(answer, Date.now() - started);
-      setView(next);
-      if (next.kind === 'finding') timer = setTimeout(() => void poll(), SALE_POLL_MS);
-      else if (next.kind === 'matched' && next.continueUrl) setCountdown(REDIRECT_DELAY_S);
+      const step = salePoll(answer, wait, Date.now());
+      wait = step.wait;
+      setView(step.view);
+      if (step.nextMs !== undefined) timer = setTimeout(() => void poll(), step.nextMs);
+      else if (step.view.kind === 'matched' && step.view.continueUrl) setCountdown(REDIRECT_DELAY_S);
     };
     void poll();
     return () => {
       alive = false;
       clearTimeout(timer);
     };
-  }, [token]);
+  }, [token, round]);
 
   useEffect(() => {
     if (countdown === undefined || stopped || view.kind !== 'matched' || !view.continueUrl) return;
@@ -121,6 +126,27 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
             Your request needs a short check by our team before it goes to lenders. If a lender accepts it, it will contact you by phone, text or email with its
             offer: the amount, APR, fees and repayment dates, before you sign anything. You do not owe anything.
           </p>
+          {view.stopped ? (
+            <>
+              <p>
+                This page has stopped checking for an answer. Select Check again, or reload this page later, to see whether a lender has accepted your request.
+              </p>
+              <p>
+                <button
+                  type="button"
+                  className={secondary}
+                  onClick={() => {
+                    setView({ kind: 'review' });
+                    setRound((r) => r + 1);
+                  }}
+                >
+                  Check again
+                </button>
+              </p>
+            </>
+          ) : (
+            <p>Keep this page open to see the result here as soon as the check is done, or reload this page later to check on it.</p>
+          )}
         </>
       )}
       {view.kind === 'none' && (
@@ -166,7 +192,7 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
           : view.kind === 'none'
             ? 'No lender right now. Your request was not sold.'
             : view.kind === 'review'
-              ? "We're checking your request before it goes to lenders."
+              ? `We're checking your request before it goes to lenders.${view.stopped ? ' This page has stopped checking for an answer.' : ''}`
               : 'Finding a lender for you.'}
       </p>
     </div>

@@ -110,3 +110,29 @@ export function writeSentKey(storage: Pick<Storage, 'setItem'> | undefined, key:
     // storage full or refused: a reload then makes a new key, as before
   }
 }
+
+/**
+ * The status token of the request this tab sent, for this tab's session: a reload of the page
+ * shows where the request stands again (one held for a check by our team may wait for hours). The
+ * token tells no more than the status answer does (a lender's name). Forgotten once the form is
+ * begun again.
+ */
+export const SALE_TOKEN_KEY = 'loansites.applyForm.saleToken';
+const SALE_TOKEN_PATTERN = /^ld_[a-z0-9]{6,40}\.[A-Za-z0-9_-]{32}$/;
+
+export function readSaleToken(storage: Pick<Storage, 'getItem'> | undefined): string | undefined {
+  try {
+    const token = storage?.getItem(SALE_TOKEN_KEY);
+    return token && SALE_TOKEN_PATTERN.test(token) ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeSaleToken(storage: Pick<Storage, 'setItem'> | undefined, token: string): void {
+  try {
+    storage?.setItem(SALE_TOKEN_KEY, token);
+  } catch {
+    // storage full or refused: a reload then opens the form, as before
+  }
+}

@@ -1,18 +1,18 @@
 /**
  * The form and the session's storage (rules in persist.ts): after mount the amount from the query
- * (or a reload's stored answers) and the step a reload was on; then what was typed, written as it
- * changes, until the request is sent.
+ * (or a reload's stored answers) and the step a reload was on — or, once the request was sent, its
+ * status; then what was typed, written as it changes, until the request is sent.
  */
 import { useEffect, useRef, type Dispatch } from 'react';
 import { amountChangedNote, amountFromQuery, amountText, type FormStep } from '../../engine/browser/formRules';
 import type { ApplyFormData } from './spec';
 import type { FormAction, FormState } from './formState';
 import { isStep } from './history';
-import { initialRequest, keptValues, readStored, SENT_KEY, SESSION_KEY, writeStored } from './persist';
+import { initialRequest, keptValues, readSaleToken, readStored, SALE_TOKEN_KEY, SENT_KEY, SESSION_KEY, writeSaleToken, writeStored } from './persist';
 import { storage } from './storage';
 
 export function usePersistence(
-  { hydrated, screen, values }: Pick<FormState, 'hydrated' | 'screen' | 'values'>,
+  { hydrated, screen, values, saleToken }: Pick<FormState, 'hydrated' | 'screen' | 'values' | 'saleToken'>,
   dispatch: Dispatch<FormAction>,
   data: Pick<ApplyFormData, 'amountParam' | 'defaultAmount'>,
   brand: { locale: string; currency: string },
@@ -31,13 +31,22 @@ export function usePersistence(
       // A reload (Next replaces the entry's state on load, so the step comes from storage) opens the step it was on.
       const navigation = performance.getEntriesByType?.('navigation')[0] as PerformanceNavigationTiming | undefined;
       const reopen = stored?.step && navigation?.type === 'reload' ? stored.step : undefined;
+      const sent = navigation?.type === 'reload' ? readSaleToken(storage('sessionStorage')) : undefined;
       const start = (step: FormStep | undefined) => {
         if (!live) return;
         const request = initialRequest(queryAmount.current, stored, amountText(data.defaultAmount, brand.locale));
         dispatch({ type: 'restore', ...request, kept: stored?.kept ?? {}, ...(step ? { step, today: new Date() } : {}) });
       };
-      // A later step is opened once its screen has arrived (the form stays as the server drew it meanwhile).
-      if (reopen && reopen !== 'request')
+      // A later step, or the sent request's status, is opened once its screen has arrived (the form stays as the server drew it meanwhile).
+      if (sent)
+        fetchLater().then(
+          () => {
+            start(undefined);
+            if (live) dispatch({ type: 'sent', outcome: { kind: 'received', saleToken: sent } });
+          },
+          () => start(undefined),
+        );
+      else if (reopen && reopen !== 'request')
         fetchLater().then(
           () => start(reopen),
           () => start(undefined),
@@ -57,7 +66,9 @@ export function usePersistence(
     if (screen === 'sent') {
       storage('sessionStorage')?.removeItem(SESSION_KEY);
       storage('sessionStorage')?.removeItem(SENT_KEY);
-    } else
+      if (saleToken) writeSaleToken(storage('sessionStorage'), saleToken);
+    } else {
+      storage('sessionStorage')?.removeItem(SALE_TOKEN_KEY);
       writeStored(storage('sessionStorage'), {
         amount: values.amount,
         zip: values.zip,
@@ -65,5 +76,6 @@ export function usePersistence(
         kept: keptValues(values),
         ...(isStep(screen) ? { step: screen } : {}),
       });
-  }, [hydrated, screen, values]);
+    }
+  }, [hydrated, screen, values, saleToken]);
 }

@@ -7,7 +7,8 @@
  * - on a brand that holds low scores for review (ipaydayloans), an operator on a phone finds the
  *   held lead on the console's quality page (its borrower told the request is being checked), sees
  *   its score and reasons on its page, and releases it: it is offered to buyers once — the lenient buyer pinged once, the strict one never —
- *   and the release is in the audit log; the pages run no script and pass axe at 390 px; a forged
+ *   and the release is in the audit log; the borrower's page, reloaded while the request was
+ *   checked, shows the lender that bought it without another reload; the pages run no script and pass axe at 390 px; a forged
  *   release and a viewer's are refused.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
@@ -48,6 +49,10 @@ test.beforeAll(async () => {
     env: { LOANSITES_EXTRA_BRANDS_DIR: 'tests/fixtures/quality-brands' },
   });
   db = own.db;
+});
+
+test.afterEach(() => {
+  lenient.post = 'refuse';
 });
 
 test.afterAll(async () => {
@@ -106,6 +111,10 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
   await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Changed your mind\?/ })).toBeVisible();
   await expect(page.locator('[aria-live="polite"]', { hasText: "We're checking your request" })).toHaveCount(1);
+  // a borrower who reloads while the request is checked sees where it stands again, not an empty form
+  await page.reload();
+  await expect(page.getByRole('heading', { name: "We're checking your request" })).toBeVisible();
+  await expect(page.getByText('Keep this page open to see the result here as soon as the check is done')).toBeVisible();
   const lead = (await leadOf(email))!;
   await expect.poll(() => saleStatus(lead.id), { timeout: 30_000 }).toBe('unsold');
   expect(pingsFor(lenient, lead.certificate_id!)).toBe(0);
@@ -137,15 +146,20 @@ test("an operator sees a held lead's score and reasons and releases it: offered 
 
   // (a release long after the lead's arrival, past the borrower's 40 s, is offered all the same:
   // tests/unit/quality-review.test.ts, on both stores, without waiting out the clock here)
+  // this time the lenient buyer buys what it bids on
+  lenient.post = 'accept';
   await ops.getByRole('button', { name: 'Release for sale' }).click();
   await expect(ops.getByRole('status')).toHaveText(
     'Released: the lead’s sale starts now and offers it once to the buyers, as any lead’s (their filters, schedules, caps and minimum scores apply), within 40 s of its start. Unsold, it goes to the deliver buyers that take it.',
   );
   await expect(ops.getByRole('button', { name: 'Release for sale' })).toHaveCount(0);
   await expect.poll(() => pingsFor(lenient, lead.certificate_id!), { timeout: 45_000 }).toBe(1);
-  // no sale row yet (its request is still screening the lead) is not a final status either
-  await expect.poll(async () => (await saleStatus(lead.id)) ?? 'pending', { timeout: 45_000 }).not.toBe('pending');
+  await expect.poll(() => saleStatus(lead.id), { timeout: 45_000 }).toBe('sold');
   expect(pingsFor(strict, lead.certificate_id!)).toBe(0);
+  // the borrower's page, still open, shows the lender as any sale's result: named, with its link
+  await expect(page.getByRole('heading', { name: "You're matched with Stand-in lenient" })).toBeVisible({ timeout: 45_000 });
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page.getByRole('link', { name: 'Continue to Stand-in lenient' })).toHaveAttribute('href', /^https:\/\/lenient\.lender\.example\/offer\//);
 
   // the same release again (a reload that posts twice): not held any more, never offered twice
   const again = await review(operator, lead.id, 'release', (await ops.locator('input[name="csrf"]').first().getAttribute('value'))!);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { saleView, safeContinueUrl, SALE_WAIT_MS } from '../../blocks/applyForm/saleView';
+import {
+  REVIEW_POLL_MS,
+  REVIEW_WAIT_MS,
+  SALE_POLL_MS,
+  salePoll,
+  saleView,
+  safeContinueUrl,
+  SALE_WAIT_MS,
+  type SaleWait,
+} from '../../blocks/applyForm/saleView';
+import { readSaleToken, SALE_TOKEN_KEY, writeSaleToken } from '../../blocks/applyForm/persist';
 import { outcomeOf } from '../../blocks/applyForm/send';
 import { demoBid, demoBuyer, demoPostAnswer } from '../../engine/sale/demoLender';
 import { leadOfSaleToken, saleToken } from '../../engine/sale/keys';
@@ -150,6 +160,75 @@ describe('what the form shows while the lead is sold', () => {
   });
   it('keeps the sale token from the answer to the lead post', () => {
     expect(outcomeOf(201, { id: 'ld_1', status: 'received', saleToken: 'ld_1.x' }, null)).toEqual({ kind: 'received', id: 'ld_1', saleToken: 'ld_1.x' });
+  });
+});
+
+describe('how the page follows a request held for a check', () => {
+  const MIN = 60_000;
+  /** The page's polls, answer after answer, from a mount at 0: what each showed and when it asked again. */
+  function follow(answers: [at: number, answer: Parameters<typeof salePoll>[0]][]) {
+    let wait: SaleWait = { phase: 'finding', since: 0 };
+    return answers.map(([at, answer]) => {
+      const step = salePoll(answer, wait, at);
+      wait = step.wait;
+      const shown = step.view.kind === 'review' && step.view.stopped ? 'review, stopped' : step.view.kind;
+      return `${shown} ${step.nextMs ?? 'stop'}`;
+    });
+  }
+  it('keeps asking, less often, while the request is checked, and shows the sale that follows its release as any sale', () => {
+    expect(
+      follow([
+        [0, { state: 'finding' }],
+        [1_500, { state: 'review' }],
+        [10 * MIN, { state: 'review' }],
+        // released after ten minutes: its sale is given the whole wait, not over at once for the time since submit
+        [10 * MIN + REVIEW_POLL_MS, { state: 'finding' }],
+        [10 * MIN + REVIEW_POLL_MS + SALE_WAIT_MS - 1_000, { state: 'finding' }],
+        [10 * MIN + REVIEW_POLL_MS + SALE_WAIT_MS, { state: 'matched', lender: 'Acme', continueUrl: 'https://a.example/' }],
+      ]),
+    ).toEqual([
+      `finding ${SALE_POLL_MS}`,
+      `review ${REVIEW_POLL_MS}`,
+      `review ${REVIEW_POLL_MS}`,
+      `finding ${SALE_POLL_MS}`,
+      `finding ${SALE_POLL_MS}`,
+      'matched stop',
+    ]);
+  });
+  it("stops at the sale's end, released or rejected, and at the bound of the released sale", () => {
+    expect(
+      follow([
+        [0, { state: 'review' }],
+        [REVIEW_POLL_MS, { state: 'none' }],
+      ]),
+    ).toEqual([`review ${REVIEW_POLL_MS}`, 'none stop']);
+    expect(
+      follow([
+        [0, { state: 'review' }],
+        [REVIEW_POLL_MS, { state: 'finding' }],
+        [REVIEW_POLL_MS + SALE_WAIT_MS, { state: 'finding' }],
+      ]),
+    ).toEqual([`review ${REVIEW_POLL_MS}`, `finding ${SALE_POLL_MS}`, 'none stop']);
+  });
+  it('stops asking by itself once the check has taken longer than the page waits, and a lost answer changes nothing', () => {
+    expect(
+      follow([
+        [0, { state: 'review' }],
+        [REVIEW_POLL_MS, undefined],
+        [REVIEW_WAIT_MS - 1, { state: 'review' }],
+        [REVIEW_WAIT_MS, { state: 'review' }],
+      ]),
+    ).toEqual([`review ${REVIEW_POLL_MS}`, `review ${REVIEW_POLL_MS}`, `review ${REVIEW_POLL_MS}`, 'review, stopped stop']);
+  });
+  it("keeps the request's status token for a reload, and nothing that is not one", () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const token = saleToken('ld_abc123def456');
+    writeSaleToken(storage, token);
+    expect(readSaleToken(storage)).toBe(token);
+    store.set(SALE_TOKEN_KEY, '<script>');
+    expect(readSaleToken(storage)).toBeUndefined();
+    expect(readSaleToken(undefined)).toBeUndefined();
   });
 });
 
