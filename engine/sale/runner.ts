@@ -21,7 +21,8 @@
  * lease outlasts it, so a live worker keeps its sale. A sale that starts after that offers the lead
  * to no ping or post buyer (4. only). A lead screening held and an operator released is the
  * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
- * from the moment it starts after the release and offers the lead as any other sale does.
+ * from the moment of the release (lead_screening.reviewed_at) and offers the lead as any other
+ * sale does; a sale resumed after its worker died keeps that bound, as any lead's keeps its own.
  */
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
@@ -119,9 +120,12 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
   if (screened) lead.quality = qualityOf(screened);
   const held = screeningDecision(lead);
   if (held) return { stored, decision: { status: duplicate ? 'duplicate' : 'unsold', duplicate, reason: held } };
-  // Released after a review (minutes or hours after it arrived): nobody is waiting on the page,
-  // which said the request is being checked, so its bound starts with this sale, not at submit.
-  const from = lead.quality?.routing === 'released' ? started : Math.min(started, Date.parse(stored.created_at) || started);
+  // Released after a review (minutes or hours after it arrived): the page said the request is
+  // being checked and follows the sale from the release, so the bound starts there, not at submit
+  // nor at this run's start (a run resumed after a crash would get a new window). A release
+  // recorded before its time was stored is bounded from this run's start, as it was then.
+  const released = lead.quality?.routing === 'released' ? Date.parse(screened?.reviewed_at ?? '') || started : undefined;
+  const from = released !== undefined ? Math.min(started, released) : Math.min(started, Date.parse(stored.created_at) || started);
   return {
     ...run,
     stored,

@@ -1,6 +1,7 @@
 /**
- * Screening results in the store (migration 014): one row per lead — score, band, reason codes,
- * routing and the velocity keys (short hashes, never the values) — and the velocity counts.
+ * Screening results in the store (migration 018): one row per lead — score, band, reason codes,
+ * routing, when an operator reviewed it (028) and the velocity keys (short hashes, never the
+ * values) — and the velocity counts.
  */
 import type { Store } from './db';
 
@@ -12,6 +13,8 @@ export interface LeadScreeningTable {
   /** reason codes, comma-separated */
   codes: string;
   routing: string;
+  /** when an operator released or rejected the held lead (ISO); null until then, and for reviews before migration 028 */
+  reviewed_at: string | null;
   phone_key: string;
   email_key: string;
   ip_key: string;
@@ -41,7 +44,7 @@ export async function velocityCounts(db: Store, keys: VelocityKeys, now: Date): 
   return Object.fromEntries(entries) as Record<keyof typeof KEY_KINDS, { hour: number; day: number }>;
 }
 
-export async function saveScreening(db: Store, row: LeadScreeningTable): Promise<void> {
+export async function saveScreening(db: Store, row: Omit<LeadScreeningTable, 'reviewed_at'>): Promise<void> {
   await db
     .insertInto('lead_screening')
     .values(row)
@@ -70,7 +73,8 @@ export type ReviewOutcome = 'released' | 'rejected' | 'not-held' | 'sale-running
 /**
  * An operator's decision on a lead screening held for review. Released: its routing becomes
  * "released" and its sale, which ended held, is pending again, for the sale worker to run once.
- * Rejected: "rejected", and the sale stays unsold. Both only from "hold", in one transaction, so
+ * Rejected: "rejected", and the sale stays unsold. Either way the review's time is kept: a
+ * released lead's sale is bounded from it (engine/sale/runner.ts). Both only from "hold", in one transaction, so
  * of two reviews at once (two operators, a double submit) exactly one counts and a lead goes to
  * the sale at most once. A lead whose held sale is still being decided is left for a moment
  * later ("sale-running"); one whose sale ended otherwise (its contact opted out) is not held.
@@ -80,7 +84,12 @@ export async function reviewHeldLead(db: Store, leadId: string, decision: 'relea
   return db
     .transaction()
     .execute(async (trx) => {
-      const changed = await trx.updateTable('lead_screening').set({ routing }).where('lead_id', '=', leadId).where('routing', '=', 'hold').executeTakeFirst();
+      const changed = await trx
+        .updateTable('lead_screening')
+        .set({ routing, reviewed_at: now.toISOString() })
+        .where('lead_id', '=', leadId)
+        .where('routing', '=', 'hold')
+        .executeTakeFirst();
       if (Number(changed.numUpdatedRows) === 0) return 'not-held' as const;
       const sale = await trx.selectFrom('lead_sales').select('status').where('lead_id', '=', leadId).executeTakeFirst();
       // rolled back: the routing stays "hold" for a later review

@@ -2,16 +2,17 @@
  * Lead quality in the store, on SQLite and on PostgreSQL: a lead screening held for review is
  * released by an operator and then sold — once, even when two reviews arrive together and the
  * sale is asked to run again, and to the ping/post buyers however long after its arrival the
- * release comes — or rejected and offered to nobody; until then its borrower is told it is being
+ * release comes, within the bound counted from the release even when its sale is resumed after its
+ * worker died — or rejected and offered to nobody; until then its borrower is told it is being
  * checked; a lead whose held sale is not decided yet is left for later. Certificates: stored once per lead, claimed (the first claim's
  * time kept, retention extended), read only while kept, pruned with their claims; who was offered
  * a lead.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { certificateRow, claimCertificate, insertCertificate, offeredTo, pruneCertificates } from '../../engine/store/certificates';
-import { runSale } from '../../engine/sale/runner';
+import { runSale, SALE_DEADLINE_MS, SALE_LEASE_MS } from '../../engine/sale/runner';
 import { reviewHeldLead, saveScreening, screeningOf } from '../../engine/store/screening';
-import { addEvent, saleOf, timelineOf } from '../../engine/store/sales';
+import { addEvent, claimSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { storeSaleLead } from '../support/saleLead';
 import { buyerDocuments, saleDeps, standIns } from '../support/saleKit';
@@ -73,7 +74,7 @@ describe.each(stores.kinds('review.sqlite'))('reviewing held leads on %s', (kind
     expect(await reviewHeldLead(db(), id, 'release', new Date())).toBe('not-held');
   }, 60_000);
 
-  it('offers a lead released ten minutes after its arrival to the ping/post buyers, its bound counted from its sale: pinged and sold once', async () => {
+  it('offers a lead released ten minutes after its arrival to the ping/post buyers, its bound counted from its release: pinged and sold once', async () => {
     const id = await heldLead(db());
     const { buyer, deps: d } = await deps(id);
     await runSale(db(), id, d);
@@ -88,6 +89,26 @@ describe.each(stores.kinds('review.sqlite'))('reviewing held leads on %s', (kind
     expect(await saleOf(db(), id)).toMatchObject({ status: 'sold', buyer_id: buyer.id });
     expect(buyer.pings).toHaveLength(1);
     expect(buyer.posts).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps a released lead to the bound counted from its release when its sale is resumed after its worker died: no new window', async () => {
+    const id = await heldLead(db());
+    const { buyer, deps: d } = await deps(id);
+    await runSale(db(), id, d);
+    const releasedAt = new Date(Date.now() + 10 * 60_000);
+    expect(await reviewHeldLead(db(), id, 'release', releasedAt)).toBe('released');
+    expect((await screeningOf(db(), id))?.reviewed_at).toBe(releasedAt.toISOString());
+    // the worker that took up the released sale dies before offering it: its lease runs out, then another resumes the sale
+    expect(await claimSale(db(), id, 'dead-worker', releasedAt, SALE_LEASE_MS)).toBeDefined();
+    const resumedAt = () => new Date(releasedAt.getTime() + SALE_LEASE_MS + 1000);
+    expect(resumedAt().getTime() - releasedAt.getTime()).toBeGreaterThan(SALE_DEADLINE_MS);
+
+    const result = await runSale(db(), id, { ...d, worker: 'second-worker', now: resumedAt });
+
+    expect(result).toMatchObject({ status: 'unsold', reason: 'the borrower had stopped waiting before the sale could start' });
+    expect(await saleOf(db(), id)).toMatchObject({ status: 'unsold', runs: 3 });
+    expect(buyer.pings).toHaveLength(0);
+    expect(buyer.posts).toHaveLength(0);
   }, 60_000);
 
   it("tells the borrower a held lead is being checked until it is reviewed: then its sale's answer, or none once rejected", async () => {

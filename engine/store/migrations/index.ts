@@ -34,6 +34,7 @@ import * as m024 from './024_alert_rule_params';
 import * as m025 from './025_exposure_retention';
 import * as m026 from './026_lead_visit_dims';
 import * as m027 from './027_delivery_caps';
+import * as m028 from './028_lead_screening_reviewed_at';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -66,6 +67,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['025_exposure_retention', m025],
   ['026_lead_visit_dims', m026],
   ['027_delivery_caps', m027],
+  ['028_lead_screening_reviewed_at', m028],
 ];
 
 export const migrationProvider: MigrationProvider = {
