@@ -10,7 +10,7 @@
  * stranger nothing about a given phone or email) that a request with opted-out contact details is
  * not passed on.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { creditHelpOf } from '../../engine/browser/creditHelp';
 import type { LinkView } from '../../engine/site/model';
 import { CONTACT_OPT_OUT_LABEL, CONTACT_OPT_OUT_PATH } from '../../engine/browser/sharedRoutes';
@@ -33,6 +33,8 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
   const [stopped, setStopped] = useState(false);
   // each "Check again" after the wait for a check ran out starts that wait afresh
   const [round, setRound] = useState(0);
+  // the "Check again" button goes as it is used: focus moves to the heading it belongs to, not to the page's start
+  const reviewHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     let wait: SaleWait = { phase: round === 0 ? 'finding' : 'review', since: Date.now() };
@@ -121,7 +123,9 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
       )}
       {view.kind === 'review' && (
         <>
-          <h4 className="text-lg font-bold text-slate-900">We&apos;re checking your request</h4>
+          <h4 ref={reviewHeading} tabIndex={-1} className="text-lg font-bold text-slate-900 focus:outline-none">
+            We&apos;re checking your request
+          </h4>
           <p>
             Your request needs a short check by our team before it goes to lenders. If a lender accepts it, it will contact you by phone, text or email with its
             offer: the amount, APR, fees and repayment dates, before you sign anything. You do not owe anything.
@@ -138,6 +142,7 @@ export function SaleStatus({ token, homeHref, guide, country }: { token: string;
                   onClick={() => {
                     setView({ kind: 'review' });
                     setRound((r) => r + 1);
+                    reviewHeading.current?.focus();
                   }}
                 >
                   Check again

@@ -72,10 +72,24 @@ test.describe('a person on a phone', () => {
 test('a scripted instant fill that pastes every field: a low score, offered to no buyer, and the borrower told honestly', async ({ page }) => {
   test.setTimeout(90_000);
   const email = uniqueEmail('script');
+  // the page's clock, running at its own pace, so that the half hour a page keeps checking can pass at once
+  await page.clock.install();
   await scriptedInstantFill(page, brandUrl('ipaydayloans', '/apply'), email);
   // held for review: it may still go to lenders once released, so not "not sold"; never why
-  await expect(page.getByRole('heading', { name: "We're checking your request" })).toBeVisible({ timeout: 45_000 });
+  const checking = page.getByRole('heading', { name: "We're checking your request" });
+  await expect(checking).toBeVisible({ timeout: 45_000 });
   await expect(page.locator('[data-sale-state="review"]')).not.toContainText(/not sold|bot|score|screening/i);
+
+  // left open for over half an hour: the page says it stopped checking and offers to check again, by keyboard too
+  await page.clock.fastForward('31:00');
+  await expect(page.locator('[data-sale-state="review"] p:not(.sr-only)', { hasText: 'This page has stopped checking for an answer.' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const again = page.getByRole('button', { name: 'Check again' });
+  await again.focus();
+  await page.keyboard.press('Enter');
+  await expect(again).toHaveCount(0);
+  // the button has gone: focus is on what it belonged to, not back at the top of the page
+  await expect(checking).toBeFocused();
 
   const screened = await screeningOf(email);
   expect(screened).toMatchObject({ band: 'low', routing: 'hold' });
