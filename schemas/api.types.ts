@@ -41,7 +41,7 @@ export interface BuyerCertificateRequest {
 }
 
 /**
- * POST to a buyer's optOutUrl, signed like every request (X-Loansites-Signature), with Idempotency-Key "optout:<lead id>": the borrower of a lead this buyer bought revoked consent to calls, texts and emails on the "Stop calls and emails" page. Stop contacting them within 10 business days. Answer 2xx once recorded; anything else but a 4xx is retried with back-off.
+ * POST to a buyer's optOutUrl, signed like every request (X-Loansites-Signature), with Idempotency-Key "optout:<lead id>": the borrower of a lead this buyer may hold (bought, delivered, or sent without an answer that turned it down) revoked consent to calls, texts and emails on the "Stop calls and emails" page. Stop contacting them within 10 business days. Answer 2xx once recorded (also for a lead you never recorded: nothing to stop); anything else but a 4xx is retried with back-off.
  */
 export interface BuyerOptOutNotice {
   /**
@@ -49,7 +49,7 @@ export interface BuyerOptOutNotice {
    */
   type: 'opt-out';
   /**
-   * Our id of the lead you bought (the Idempotency-Key of its post).
+   * Our id of the lead (the Idempotency-Key of its post or delivery).
    */
   leadId: string;
   /**

@@ -78,7 +78,7 @@ export interface Buyer {
    */
   redirectHosts?: Host[];
   /**
-   * Where a signed opt-out notice is sent when a borrower whose lead this buyer bought revokes consent.
+   * Where a signed opt-out notice is sent when a borrower whose lead this buyer may hold (bought, delivered, or sent without an answer that turned it down) revokes consent.
    */
   optOutUrl?: string;
   /**

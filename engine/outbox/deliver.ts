@@ -197,7 +197,10 @@ export interface DeliveryRound {
 
 const optedOut = (db: Store, lead: LeadsTable): Promise<boolean> => isSuppressed(db, optOutHashes(contactKeys(), lead));
 
-/** A deliver buyer that was sent the lead as the borrower opted out is told, as a buyer of it would be. */
+/**
+ * A deliver buyer that was sent the lead as the borrower opted out is told, as a buyer of it would
+ * be: after a 2xx, and after an answer that does not say whether it took the lead (it may have).
+ */
 async function noticeIfOptedOut(db: Store, row: ClaimedDelivery, now: Date): Promise<void> {
   if (!row.destination.startsWith(DELIVER_BUYER)) return;
   const lead = await leadById(db, row.lead_id);
@@ -240,6 +243,9 @@ export async function deliverDue(
           giveUp: attempts >= MAX_ATTEMPTS,
         });
         console.warn(`[leads] delivery of ${row.lead_id} to ${row.destination} failed (attempt ${attempts}): ${outcome.error}`);
+        await noticeIfOptedOut(db, row, now()).catch((err: Error) =>
+          console.warn(`[leads] opt-out check after ${row.destination} left ${row.lead_id} unanswered: ${err.message}`),
+        );
       }
     }),
   );

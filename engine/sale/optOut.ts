@@ -1,6 +1,6 @@
 /**
  * The borrower's opt-out ("Stop calls and emails"): the phone or email is checked, kept only as
- * keyed hashes in `suppressions` (never the plaintext), and every buyer that bought a lead with
+ * keyed hashes in `suppressions` (never the plaintext), and every buyer that may hold a lead with
  * that contact — and gave an optOutUrl — gets a signed notice through the outbox (retried until
  * it answers; engine/outbox/notices.ts). In one transaction: a suppression is never recorded
  * without its notices, nor a notice queued twice for the same lead.
@@ -48,9 +48,9 @@ export const optOutHashes = (keys: readonly Buffer[], contact: OptOutBody): stri
 export const DELIVER_BUYER = 'buyer:';
 
 /**
- * Queues the opt-out notice of each lead among `leadIds` that a buyer with an optOutUrl has: the
- * buyer that bought it, and each deliver buyer it was delivered to (again for the same lead and
- * buyer: nothing). Returns how many rows were new or already there.
+ * Queues the opt-out notice of each lead among `leadIds` that a buyer with an optOutUrl may hold:
+ * the buyer that bought it, and each deliver buyer it was delivered to or sent to without a clear
+ * answer (again for the same lead and buyer: nothing). Returns how many rows were new or already there.
  */
 export async function queueOptOutNotices(db: Store, leadIds: readonly string[], wantsNotice: (buyerId: string) => boolean, now: Date): Promise<number> {
   if (!leadIds.length) return 0;
@@ -61,12 +61,22 @@ export async function queueOptOutNotices(db: Store, leadIds: readonly string[], 
     .where('lead_id', 'in', ids)
     .where('status', 'in', ['sold', 'returned'])
     .execute();
+  // A delivery reached the buyer when it answered 2xx, and may have when an attempt went out and
+  // its answer did not say (a 5xx, a timeout, a broken connection: the row is then retried or
+  // given up): a buyer that may hold the lead is told. Only a first answer that turned the lead
+  // down (a 4xx), or a lead never sent, leaves it out.
   const delivered = await db
     .selectFrom('lead_deliveries')
     .select(['lead_id', 'destination'])
     .where('lead_id', 'in', ids)
     .where('destination', 'like', `${DELIVER_BUYER}%`)
-    .where('status', '=', 'delivered')
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'delivered'),
+        eb.and([eb('status', 'in', ['pending', 'failed']), eb('attempts', '>', 0)]),
+        eb.and([eb('status', '=', 'rejected'), eb('attempts', '>', 1)]),
+      ]),
+    )
     .execute();
   const had = [
     ...sold.map((s) => ({ lead_id: s.lead_id, buyer_id: s.buyer_id })),

@@ -2,7 +2,7 @@
  * What happens to a lead after its sale, or instead of it, against real webhooks on loopback and
  * SQLite: a deliver buyer that takes test leads (a sandbox) gets them; a lead waiting for a
  * deliver buyer that is down goes to nobody once the borrower opts out, and a deliver buyer that
- * already had it is told, as a buyer that bought it would be; a sale that could only start after
+ * had it — or answered 503, which may have kept it — is told, as a buyer that bought it would be; a sale that could only start after
  * the borrower's page had stopped waiting offers the lead to no ping or post buyer.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +62,7 @@ async function storeLead(over: Parameters<typeof leadRow>[0] = {}): Promise<stri
   return id;
 }
 const deliverBuyers = () => [...getBuyers().buyers.values()].map((b) => b.buyer);
+const wantsNotice = (id: string) => !!getBuyers().buyers.get(id)?.buyer.optOutUrl;
 const deps = (buyers = deliverBuyers()) => ({ buyers, secretOf: () => SECRET, contactKey: contactKey(), suppressionKeys: contactKeys(), worker: 'w' });
 const rows = (leadId: string) =>
   db.selectFrom('lead_deliveries').select(['destination', 'status', 'last_error']).where('lead_id', '=', leadId).orderBy('destination').execute();
@@ -85,7 +86,7 @@ describe('deliver buyers after the sale', () => {
     expect(strict.received).toEqual([]);
   });
 
-  it('a lead waiting for a deliver buyer that is down goes to nobody once the borrower opts out', async () => {
+  it('a lead waiting for a deliver buyer that is down goes to nobody once the borrower opts out, and a buyer whose 503 may have kept it is told', async () => {
     const email = 'changed.mind@example.org';
     const lead = await storeLead({ email });
     sandbox.mode = 'down';
@@ -93,18 +94,53 @@ describe('deliver buyers after the sale', () => {
     try {
       expect(await runSale(db, lead, deps())).toMatchObject({ status: 'unsold' });
       expect(await deliverNow()).toMatchObject({ failed: 2 });
-      await recordOptOut(db, contactKeys(), { email }, () => true, new Date());
+      // both answered 503 to a lead they were sent: either may hold it; only sandbox gave an optOutUrl
+      expect(await recordOptOut(db, contactKeys(), { email }, wantsNotice, new Date())).toEqual({ notices: 1 });
     } finally {
       sandbox.mode = 'ok';
       strict.mode = 'ok';
     }
     const before = sandbox.received.length + strict.received.length;
-    expect(await deliverNow()).toMatchObject({ delivered: 0, rejected: 2 });
+    expect(await deliverNow()).toMatchObject({ delivered: 1, rejected: 2 });
     expect(await rows(lead)).toEqual([
       { destination: 'buyer:sandbox', status: 'rejected', last_error: 'not sent: the borrower opted out before it went' },
       { destination: 'buyer:strict', status: 'rejected', last_error: 'not sent: the borrower opted out before it went' },
+      { destination: 'optout:sandbox', status: 'delivered', last_error: null },
     ]);
     expect(sandbox.received.length + strict.received.length).toBe(before);
+    expect(notices.received.filter((r) => r.body.leadId === lead).map((r) => r.body)).toEqual([
+      expect.objectContaining({ type: 'opt-out', leadId: lead, revokes: ['calls', 'texts', 'emails'] }),
+    ]);
+  });
+
+  it('a deliver buyer that answered 503 while the borrower was opting out is told', async () => {
+    const email = 'opted.midway@example.org';
+    const lead = await storeLead({ email });
+    expect(await runSale(db, lead, deps())).toMatchObject({ status: 'unsold' });
+    sandbox.mode = 'down';
+    strict.mode = 'down';
+    // the opt-out is recorded while the lead is out to the buyers, before their 503 is read
+    const optingOut: typeof fetch = async (url, init) => {
+      const res = await fetch(url, init);
+      await recordOptOut(db, contactKeys(), { email }, wantsNotice, new Date());
+      return res;
+    };
+    try {
+      // the sandbox's delivery alone is due: no other answer of this lead is read meanwhile
+      await db
+        .updateTable('lead_deliveries')
+        .set({ next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() })
+        .where('lead_id', '=', lead)
+        .where('destination', '!=', 'buyer:sandbox')
+        .execute();
+      expect(await deliverDue(db, 'sqlite', { worker: 'outbox', fetcher: optingOut })).toMatchObject({ claimed: 1, failed: 1 });
+    } finally {
+      sandbox.mode = 'ok';
+      strict.mode = 'ok';
+    }
+    await deliverNow();
+    expect(notices.received.filter((r) => r.body.leadId === lead).map((r) => r.body)).toEqual([expect.objectContaining({ type: 'opt-out', leadId: lead })]);
+    expect(sandbox.received.map((r) => r.id)).not.toContain(lead);
   });
 
   it('a deliver buyer that had the lead is told when the borrower opts out, at its optOutUrl', async () => {
@@ -113,7 +149,7 @@ describe('deliver buyers after the sale', () => {
     expect(await runSale(db, lead, deps())).toMatchObject({ status: 'unsold' });
     await deliverNow();
     expect(sandbox.received.map((r) => r.id)).toContain(lead);
-    const { notices: queued } = await recordOptOut(db, contactKeys(), { email }, (id) => !!getBuyers().buyers.get(id)?.buyer.optOutUrl, new Date());
+    const { notices: queued } = await recordOptOut(db, contactKeys(), { email }, wantsNotice, new Date());
     expect(queued).toBe(1);
     await deliverNow();
     expect(notices.received.map((r) => r.body)).toContainEqual(expect.objectContaining({ type: 'opt-out', leadId: lead }));
