@@ -53,7 +53,7 @@ export interface BuyerOptOutNotice {
    */
   leadId: string;
   /**
-   * Your id of the lead, when your post answer gave one.
+   * Your id of the lead, when you bought it and your post answer gave one.
    */
   buyerLeadId?: string;
   /**

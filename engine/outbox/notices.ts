@@ -1,6 +1,6 @@
 /**
- * Outbox rows that are not a lead delivery: the opt-out notice to a buyer that bought the lead
- * ("optout:<buyer id>"). The outbox worker (engine/outbox/deliver.ts) claims, retries and
+ * Outbox rows that are not a lead delivery: the opt-out notice to a buyer that may hold the lead
+ * ("optout:<buyer id>"; engine/sale/optOut.ts says which). The outbox worker (engine/outbox/deliver.ts) claims, retries and
  * records them like any delivery; this module only says what request a row is. The body is
  * rebuilt from stored rows on every attempt, so a retry sends the same notice.
  */
@@ -45,7 +45,8 @@ export async function noticeRequest(
   const notice: BuyerOptOutNotice = {
     type: 'opt-out',
     leadId: lead.id,
-    ...(sale?.buyer_lead_id ? { buyerLeadId: sale.buyer_lead_id } : {}),
+    // the buyer's own id of the lead: a buyer that was not sold it is never shown another's
+    ...(sale?.buyer_lead_id && sale.buyer_id === buyerId ? { buyerLeadId: sale.buyer_lead_id } : {}),
     revokedAt: row.created_at,
     revokes: ['calls', 'texts', 'emails'],
   };

@@ -28,7 +28,8 @@ import { checkRedirect } from './redirect';
 /** The most of an answer body that is read; more is a refusal. */
 export const MAX_ANSWER_BYTES = 16 * 1024;
 
-export type Refusal = { ok: false; reason: string; unknown?: true };
+/** acceptNotTaken: the buyer answered "accepted" and we could not take it (its reason starts with ACCEPT_NOT_TAKEN). */
+export type Refusal = { ok: false; reason: string; unknown?: true; acceptNotTaken?: true };
 export type BidOutcome = { ok: true; price: number; bidId?: string } | Refusal;
 export type PostOutcome = { ok: true; price: number; redirectUrl: string; buyerLeadId?: string } | Refusal;
 
@@ -36,6 +37,13 @@ const refuse = (reason: string): Refusal => ({ ok: false, reason: reason.slice(0
 /** A price the buyer named is recorded in cents: one finer than that could not be recorded as named. */
 const finerThanACent = (price: number) => refuse(`price ${price} is finer than a cent`);
 const unknown = (reason: string): Refusal => ({ ...refuse(reason), unknown: true });
+
+/**
+ * How the timeline words an accept we could not take. The protocol has no message that tells the
+ * buyer (it may believe it bought the lead): the words let the operator find these and tell it.
+ */
+export const ACCEPT_NOT_TAKEN = 'accept not taken: ';
+const notTaken = (r: Refusal): Refusal => ({ ...refuse(`${ACCEPT_NOT_TAKEN}${r.reason}`), acceptNotTaken: true });
 
 /** An answer as read off the wire: its status and its body text, or why it could not be read (notSent: the request never reached the buyer). */
 export type RawAnswer = { status: number; text: string; truncated?: boolean } | { error: string; notSent?: boolean };
@@ -67,6 +75,9 @@ function parse(raw: RawAnswer): { value: unknown } | Refusal {
   return { value };
 }
 
+/** A decoding refusal as an outcome: its reason, and whether the decision is unknown. */
+const plain = (r: Refusal): Refusal => ({ ok: false, reason: r.reason, ...(r.unknown ? { unknown: true as const } : {}) });
+
 const problems = (validate: ValidateFunction) =>
   `answer not valid: ${toProblems(validate.errors)
     .map((p) => `${p.pointer || '/'} ${p.message}`)
@@ -78,7 +89,7 @@ const problems = (validate: ValidateFunction) =>
  * refusal. `unread`: fields whose value this answer's use ignores, left out before the check so
  * that what they hold cannot turn a decision down.
  */
-function decode<T>(raw: RawAnswer, schema: object, decision: string, unread: readonly string[] = []): { value: T } | Refusal {
+function decode<T>(raw: RawAnswer, schema: object, decision: string, unread: readonly string[] = []): { value: T } | (Refusal & { saidYes?: true }) {
   const parsed = parse(raw);
   if ('ok' in parsed) return parsed;
   const validate = validatorFor<T>(schema);
@@ -89,12 +100,14 @@ function decode<T>(raw: RawAnswer, schema: object, decision: string, unread: rea
     return unknown(problems(validate));
   }
   const read = Object.fromEntries(Object.entries(value).filter(([k]) => !unread.includes(k)));
-  return validate(read) ? { value: read } : refuse(problems(validate));
+  return validate(read)
+    ? { value: read }
+    : { ...refuse(problems(validate)), ...((value as Record<string, unknown>)[decision] === true ? { saidYes: true as const } : {}) };
 }
 
 export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
   const d = decode<BuyerBid>(raw, bidSchema, 'bid');
-  if ('ok' in d) return d;
+  if ('ok' in d) return plain(d);
   const bid = d.value;
   if (!bid.bid) return refuse(`no bid${bid.reason ? `: ${bid.reason}` : ''}`);
   // like a price out of range, whether or not a fixed price then stands in for it
@@ -108,9 +121,15 @@ export function readBid(raw: RawAnswer, buyer: Buyer): BidOutcome {
 export function readPostAnswer(raw: RawAnswer, buyer: Buyer, offered: number | undefined): PostOutcome {
   // After a bid, or at a fixed price, the price is settled before the post: the answer's is not read.
   const d = decode<BuyerPostAnswer>(raw, postAnswerSchema, 'accepted', offered === undefined ? [] : ['price']);
-  if ('ok' in d) return d;
+  if ('ok' in d) return d.saidYes ? notTaken(d) : plain(d);
   const a = d.value;
   if (!a.accepted) return refuse(`refused${a.reason ? `: ${a.reason}` : ''}`);
+  const taken = acceptTaken(a, buyer, offered);
+  return taken.ok ? taken : notTaken(taken);
+}
+
+/** An accept as the sale takes it, or why it cannot be taken (a refusal: the next buyer is asked). */
+function acceptTaken(a: BuyerPostAnswer, buyer: Buyer, offered: number | undefined): PostOutcome {
   if (a.price !== undefined && !wholeCents(a.price)) return finerThanACent(a.price); // only there when it is read
   const price = offered ?? bidPrice(buyer, a.price);
   if (price === undefined) return refuse('accepted without a price');

@@ -12,6 +12,7 @@
 import { isEmail } from '../browser/formRules';
 import { PHONE_WORDS, type Country } from '../browser/regions';
 import type { Store } from '../store/db';
+import { ACCEPT_NOT_TAKEN } from './answers';
 import { contactHashes, normaliseEmail, normalisePhone } from './contact';
 import { queueOutbox } from '../store/sales';
 
@@ -49,8 +50,9 @@ export const DELIVER_BUYER = 'buyer:';
 
 /**
  * Queues the opt-out notice of each lead among `leadIds` that a buyer with an optOutUrl may hold:
- * the buyer that bought it, and each deliver buyer it was delivered to or sent to without a clear
- * answer (again for the same lead and buyer: nothing). Returns how many rows were new or already there.
+ * the buyer that bought it, each deliver buyer it was delivered to or sent to without a clear
+ * answer, and each post buyer whose accept we did not take or whose answer never said (again for
+ * the same lead and buyer: nothing). Returns how many rows were new or already there.
  */
 export async function queueOptOutNotices(db: Store, leadIds: readonly string[], wantsNotice: (buyerId: string) => boolean, now: Date): Promise<number> {
   if (!leadIds.length) return 0;
@@ -78,11 +80,22 @@ export async function queueOptOutNotices(db: Store, leadIds: readonly string[], 
       ]),
     )
     .execute();
+  // A post buyer that was not sold the lead may hold it too: it answered "accepted" and we could
+  // not take the accept (it was not told: it may believe it bought the lead), or its answer never
+  // said (it may have bought it; answers.ts).
+  const posted = await db
+    .selectFrom('sale_events')
+    .select(['lead_id', 'buyer_id'])
+    .where('lead_id', 'in', ids)
+    .where('step', '=', 'post')
+    .where((eb) => eb.or([eb('outcome', '=', 'unconfirmed'), eb.and([eb('outcome', '=', 'refused'), eb('detail', 'like', `${ACCEPT_NOT_TAKEN}%`)])]))
+    .execute();
   const had = [
     ...sold.map((s) => ({ lead_id: s.lead_id, buyer_id: s.buyer_id })),
     ...delivered.map((d) => ({ lead_id: d.lead_id, buyer_id: d.destination.slice(DELIVER_BUYER.length) })),
+    ...posted,
   ];
-  const rows = had.filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
+  const rows = [...new Map(had.map((h) => [`${h.lead_id} ${h.buyer_id}`, h])).values()].filter((s) => s.buyer_id && wantsNotice(s.buyer_id));
   if (!rows.length) return 0;
   await queueOutbox(
     db,

@@ -143,6 +143,11 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
     const sent = await sendSigned(b.endpoints.post!, body, { secret, timeoutMs: ms, leadId, ...(deps.fetcher ? { fetcher: deps.fetcher } : {}) });
     return { sent, outcome: readPostAnswer(sent.answer, b, offer.price) };
   };
+  // The borrower opted out while the sale ran (after its check): a buyer that holds the lead — it
+  // bought it, its accept was not taken, or its answer never said — is told like any other.
+  const noticeIfOptedOut = async () => {
+    if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
+  };
   let { sent, outcome } = await ask(timeoutMs);
   for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
     await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
@@ -162,14 +167,15 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
       buyerMonth: t.month,
     });
     await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
-    // The borrower opted out while the sale ran (after the check above): the buyer is told like any other.
-    if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
+    await noticeIfOptedOut();
     return result;
   }
   if (outcome.unknown) {
     await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });
+    await noticeIfOptedOut();
     return { unconfirmed: outcome.reason };
   }
   await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
+  if (outcome.acceptNotTaken) await noticeIfOptedOut();
   return 'refused';
 }

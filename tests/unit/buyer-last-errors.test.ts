@@ -1,7 +1,7 @@
 /**
  * The console's "last errors" of a buyer (its page) and "Last error" (the buyers list) show the
  * calls that failed — no answer in time, a status other than 200, a body we could not read, a
- * broken connection — and never the buyer's own decisions (a plain "no bid", a refusal), which
+ * broken connection, an accept the sale could not take — and never the buyer's own decisions (a plain "no bid", a refusal), which
  * an operator would otherwise chase as faults. Answers are read by the sale's own readers and
  * recorded as the sale records them; both stores.
  */
@@ -51,5 +51,19 @@ describe.each(stores.kinds('errors.sqlite'))('%s', (_kind, options) => {
     const [row] = await buyersOverview(db(), at(24 * 60), NOW.toISOString());
     expect(row).toMatchObject({ buyer: 'acme', lastError: detail.errors[0]!.detail });
     expect(row!.lastError).not.toBe('');
+  });
+
+  it('lists an accept the sale could not take, even one under the floor: the buyer was not told and may think it bought the lead', async () => {
+    const lead = await insertLead(db(), leadRow({ created_at: at(60) }), []);
+    const strict = { id: 'strict', redirectHosts: ['strict.example'], price: { floor: 20 } } as unknown as Buyer;
+    const calls = recordedCalls(lead.id, strict);
+    await addEvents(db(), [
+      calls.post({ status: 200, text: '{"accepted":false,"reason":"duplicate"}' }, at(20)),
+      calls.post({ status: 200, text: '{"accepted":true,"redirectUrl":"https://strict.example/x"}' }, at(10)),
+    ]);
+    const detail = await buyerDetail(db(), 'strict', NOW);
+    expect(detail.errors.map((e) => e.detail)).toEqual(['accept not taken: price 10 under the floor 20']);
+    const rows = await buyersOverview(db(), at(24 * 60), NOW.toISOString());
+    expect(rows.find((r) => r.buyer === 'strict')?.lastError).toBe('accept not taken: price 10 under the floor 20');
   });
 });

@@ -34,23 +34,34 @@ let pg: RunningPostgres;
 let hook: Webhook;
 let lender: StandInBuyer;
 let plain: StandInBuyer;
+/** answers "accepted" with no redirect (an accept the sale cannot take), on usbadcreditloans leads only */
+let eager: StandInBuyer;
+let eagerHook: Webhook;
 
 beforeAll(async () => {
   process.env.LEADS_ENCRYPTION_KEY = KEY;
-  [pg, hook, lender, plain] = await Promise.all([
+  [pg, hook, lender, plain, eager, eagerHook] = await Promise.all([
     startPostgres(),
     startBuyer(SECRET),
     startStandInBuyer('opt-lender', SECRET, { ping: { bid: 40 } }),
     startStandInBuyer('no-url-lender', SECRET, { ping: { bid: 10 } }),
+    startStandInBuyer('eager-lender', SECRET, { ping: { bid: 50 }, post: { answer: { accepted: true, buyerLeadId: 'EAGER-1' } } }),
+    startBuyer(SECRET),
   ]);
   mkdirSync(join(dir, 'buyers'));
   writeFileSync(join(dir, 'buyers', 'lender.json'), JSON.stringify(lender.document({ optOutUrl: hook.url })));
   writeFileSync(join(dir, 'buyers', 'plain.json'), JSON.stringify(plain.document()));
-  Object.assign(process.env, { LOANSITES_BUYERS_DIR: join(dir, 'buyers'), BUYER_OPT_LENDER_SECRET: SECRET, BUYER_NO_URL_LENDER_SECRET: SECRET });
+  writeFileSync(join(dir, 'buyers', 'eager.json'), JSON.stringify(eager.document({ optOutUrl: eagerHook.url, filters: { brands: ['usbadcreditloans'] } })));
+  Object.assign(process.env, {
+    LOANSITES_BUYERS_DIR: join(dir, 'buyers'),
+    BUYER_OPT_LENDER_SECRET: SECRET,
+    BUYER_NO_URL_LENDER_SECRET: SECRET,
+    BUYER_EAGER_LENDER_SECRET: SECRET,
+  });
 }, 120_000);
 afterAll(async () => {
   process.env = saved;
-  await Promise.all([hook?.close(), lender?.close(), plain?.close()]);
+  await Promise.all([hook?.close(), lender?.close(), plain?.close(), eager?.close(), eagerHook?.close()]);
   await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -108,8 +119,8 @@ describe.each(['SQLite', 'PostgreSQL'])('an opt-out on %s', (kind) => {
     await db?.destroy();
   });
 
-  const store = async (phone: string, email: string): Promise<string> => {
-    const { id } = await insertLead(db, leadRow({ phone, email, created_at: new Date().toISOString() }), []);
+  const store = async (phone: string, email: string, brand = 'ipaydayloans'): Promise<string> => {
+    const { id } = await insertLead(db, leadRow({ brand, phone, email, created_at: new Date().toISOString() }), []);
     await ensureSale(db, id, new Date());
     return id;
   };
@@ -187,6 +198,43 @@ describe.each(['SQLite', 'PostgreSQL'])('an opt-out on %s', (kind) => {
     const lead = await store(phone, `rotated.${kind}@example.com`);
     expect(await runSale(db, lead, deps())).toMatchObject({ status: 'suppressed' });
   }, 30_000);
+
+  it('a buyer whose accept the sale did not take is told when the borrower opts out, with no other buyer’s lead id', async () => {
+    const phone = kind === 'SQLite' ? '4695550707' : '4695550808';
+    const lead = await store(phone, `eager.${kind}@example.com`, 'usbadcreditloans');
+    lender.post = { answer: { accepted: true, redirectUrl: `https://opt-lender.lender.example/offer/${lead}`, buyerLeadId: 'LENDER-7' } };
+    try {
+      expect(await runSale(db, lead, deps())).toMatchObject({ status: 'sold', buyerId: 'opt-lender' });
+    } finally {
+      lender.post = 'accept';
+    }
+    // the eager buyer answered "accepted": it may believe it bought the lead, and it holds it
+    expect(eager.posts.filter((p) => p.leadId === lead)).toHaveLength(1);
+    expect(await recordOptOut(db, [CONTACT_KEY], { phone }, wants, new Date())).toEqual({ notices: 2 });
+    const later = new Date(Date.now() + 60_000);
+    await deliverDue(db, kind === 'SQLite' ? 'sqlite' : 'postgres', { worker: 'outbox', now: () => later });
+    const told = eagerHook.received.filter((r) => r.body.leadId === lead);
+    expect(told.map((r) => r.body)).toEqual([expect.objectContaining({ type: 'opt-out', leadId: lead, revokes: ['calls', 'texts', 'emails'] })]);
+    expect(validatorFor(noticeSchema)(told[0]!.body)).toBe(true);
+    expect(told[0]!.body).not.toHaveProperty('buyerLeadId');
+    expect(hook.received.filter((r) => r.body.leadId === lead).map((r) => r.body)).toEqual([expect.objectContaining({ buyerLeadId: 'LENDER-7' })]);
+  }, 60_000);
+
+  it('a buyer whose accept was not taken as the borrower opted out during the sale is told too', async () => {
+    const phone = kind === 'SQLite' ? '4695550909' : '4695551010';
+    const lead = await store(phone, `midsale.${kind}@example.com`, 'usbadcreditloans');
+    // the opt-out is recorded while the eager buyer has the post, before its answer is read
+    const optingOut: typeof fetch = async (url, init) => {
+      const res = await fetch(url, init);
+      if (String(url) === `${eager.origin}/post`) await recordOptOut(db, [CONTACT_KEY], { phone }, wants, new Date());
+      return res;
+    };
+    expect(await runSale(db, lead, { ...deps(), fetcher: optingOut })).toMatchObject({ status: 'sold', buyerId: 'opt-lender' });
+    const later = new Date(Date.now() + 60_000);
+    await deliverDue(db, kind === 'SQLite' ? 'sqlite' : 'postgres', { worker: 'outbox', now: () => later });
+    expect(eagerHook.received.filter((r) => r.body.leadId === lead).map((r) => r.body)).toEqual([expect.objectContaining({ type: 'opt-out', leadId: lead })]);
+    expect(hook.received.filter((r) => r.body.leadId === lead)).toHaveLength(1);
+  }, 60_000);
 
   it('a buyer without an optOutUrl gets no notice', async () => {
     const phone = kind === 'SQLite' ? '4695550505' : '4695550606';

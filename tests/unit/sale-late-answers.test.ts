@@ -186,7 +186,7 @@ describe('an answer that tells what the buyer decided, with something we cannot 
       expect(absurd.posts).toHaveLength(1);
       const posts = (await timelineOf(db, leadId)).filter((e) => e.step === 'post');
       expect(posts.map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
-        `${absurd.id} refused: answer not valid: /price must be ${price < 0 ? 'at least 0' : 'at most 1000'}`,
+        `${absurd.id} refused: accept not taken: answer not valid: /price must be ${price < 0 ? 'at least 0' : 'at most 1000'}`,
         `${next.id} accepted: ${sentTo}`,
       ]);
       expect(saleStatusAnswer(await saleOf(db, leadId), (id) => buyers.find((b) => b.id === id))).toEqual({

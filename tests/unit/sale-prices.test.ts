@@ -49,7 +49,7 @@ it('a direct-post accept at a price finer than a cent is a refusal, asked once; 
   expect(await saleOf(db(), leadId)).toMatchObject({ status: 'sold', buyer_id: whole.id, price_cents: 1002 });
   expect(fine.posts).toHaveLength(1);
   expect((await timelineOf(db(), leadId)).filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome} ${e.price_cents}: ${e.detail}`)).toEqual([
-    `${fine.id} refused null: price 12.345 is finer than a cent`,
+    `${fine.id} refused null: accept not taken: price 12.345 is finer than a cent`,
     `${whole.id} accepted 1002: https://whole-answer.lender.example/x`,
   ]);
 }, 30_000);

@@ -51,7 +51,7 @@ it('an accept without a redirectUrl is refused with its reason, and the next buy
   expect(result).toMatchObject({ status: 'sold', buyerId: next.id, redirectUrl: sentTo });
   expect((await timelineOf(db(), leadId)).find((e) => e.buyer_id === mute.id && e.step === 'post')).toMatchObject({
     outcome: 'refused',
-    detail: 'accepted without a redirectUrl',
+    detail: 'accept not taken: accepted without a redirectUrl',
   });
   // the borrower's page: matched, with the way on
   const buyerOf = (id: string) => buyers.find((b) => b.id === id);
@@ -122,7 +122,7 @@ it('a redirect under 2,000 characters as sent but over them once percent-encoded
   expect(accents.posts).toHaveLength(1);
   expect((await timelineOf(db(), leadId)).find((e) => e.buyer_id === accents.id && e.step === 'post')).toMatchObject({
     outcome: 'refused',
-    detail: `redirect refused: ${prefix.length + 1900 * 6} characters once percent-encoded, more than 2000`,
+    detail: `accept not taken: redirect refused: ${prefix.length + 1900 * 6} characters once percent-encoded, more than 2000`,
   });
   expect(await statusOf(leadId, buyers)).toEqual({ state: 'matched', lender: `Stand-in ${next.id}`, continueUrl: sentTo });
 }, 60_000);

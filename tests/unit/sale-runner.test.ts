@@ -95,7 +95,10 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(row(typed, 'ping')?.detail).toMatch(/^answer not valid: \/bid must be a boolean/);
     expect(row(refuser, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'no bid: not today' });
     expect(row(cheap, 'ping')).toMatchObject({ outcome: 'no-bid', detail: 'bid under the floor 5' });
-    expect(row(top, 'post')).toMatchObject({ outcome: 'refused', detail: "redirect refused: elsewhere.example is not one of the buyer's redirectHosts" });
+    expect(row(top, 'post')).toMatchObject({
+      outcome: 'refused',
+      detail: "accept not taken: redirect refused: elsewhere.example is not one of the buyer's redirectHosts",
+    });
     expect(row(good, 'post')).toMatchObject({ outcome: 'accepted', price_cents: 2000 });
     expect(row(cheap, 'post')).toBeUndefined();
     for (const e of timeline.filter((x) => x.step === 'ping')) expect(e.latency_ms).toBeGreaterThanOrEqual(0);
