@@ -35,7 +35,7 @@ import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
 import { cleanEmail } from '../browser/formRules';
 import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from '../geo/servedPlaces';
-import { destinationTakes, environmentOfHost } from './environment';
+import { destinationTakes, environmentOfHost, isTestLead } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
 import { newCertificateId, pageLoadedAt } from './certificate/certificate';
@@ -204,6 +204,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
         consentRules: consentLookOf(brand).rules,
         id: certificateId,
         leadId,
+        test: isTestLead({ environment }),
         brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
         consent: { version: body.consent.version, text },
         pageUrl: `https://${ctx.host}${pagePath}`,

@@ -70,6 +70,7 @@ export async function certificateRows(): Promise<Row[]> {
       const row = certificateRowOf({
         id,
         leadId: `ld_bench${i}${hashes ? 'h' : ''}`,
+        test: false,
         brand: { id: 'ipaydayloans', name: 'iPaydayLoans' },
         consent: { version: CURRENT_CONSENT_VERSION, text },
         pageUrl: 'https://ipaydayloans.com/apply',

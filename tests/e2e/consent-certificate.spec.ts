@@ -1,8 +1,8 @@
 /**
  * The consent certificate end to end, on a production server of this spec's own with a stand-in
  * buyer as its only buyer document: a borrower's phone journey ends on a thank-you screen that
- * links the certificate; its page shows the consent exactly as the form showed it, the three
- * steps and their times (and passes axe); the buyer finds the certificate id in its ping, verifies
+ * links the certificate; its page says it is a test lead's (the journey runs on a .localhost host),
+ * shows the consent exactly as the form showed it, the three steps and their times (and passes axe); the buyer finds the certificate id in its ping, verifies
  * it and claims it with the lead's phone hash, is refused with another phone's, and an unknown or
  * guessed id is a 404 — for the buyer API and the page alike.
  */
@@ -68,7 +68,9 @@ test('a phone journey gets a certificate: the page shows the consent as seen, an
 
   // the borrower's copy: the consent exactly as the form showed it, the steps with their times
   await page.goto(brandUrl('ipaydayloans', href, PORT));
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Consent certificate');
+  // posted on a .localhost host: a test lead, and its certificate says so before anything else
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Consent certificate (test lead)');
+  await expect(page.getByRole('note')).toHaveText(/^Test lead: this certificate records a submission on a test or development site/);
   await expect(page.getByText('Signature valid')).toBeVisible();
   await expect(page.locator('blockquote')).toHaveText(lead.consent_text);
   for (const step of ['Step 1', 'Step 2', 'Step 3']) await expect(page.getByRole('cell', { name: step, exact: true })).toBeVisible();
@@ -80,18 +82,21 @@ test('a phone journey gets a certificate: the page shows the consent as seen, an
   const ping = buyer.pings.find((p) => p.certificateId === certificateId)!;
   expect(JSON.stringify(ping)).not.toContain(phone);
   const verified = await ask('verify', { certificateId, phoneSha256: sha(phone) });
-  expect(verified).toMatchObject({ status: 200, json: { valid: true, phoneMatches: true } });
+  expect(verified).toMatchObject({ status: 200, json: { valid: true, test: true, phoneMatches: true } });
   expect((await ask('verify', { certificateId, phoneSha256: sha(uniquePhone()) })).json).toMatchObject({ valid: true, phoneMatches: false });
   const refused = await ask('claim', { certificateId, phoneSha256: sha(uniquePhone()) });
   expect(refused.status).toBe(403);
   expect(refused.json.error).toMatch(/phone hash does not match/);
   expect((await ask('claim', { certificateId, phoneSha256: sha(phone) })).json).toMatchObject({ certificateId, buyer: 'cert-buyer' });
   const fetched = await ask('fetch', { certificateId });
+  expect(fetched.json.test).toBe(true);
   const certificate = fetched.json.certificate as {
+    test: boolean;
     times: { steps: unknown[] };
     fields: Record<string, { typed: number; pasted: number; autofilled: number }>;
     consent: { display: { meetsRules: boolean } };
   };
+  expect(certificate.test).toBe(true);
   expect(certificate.times.steps).toHaveLength(3);
   expect(certificate.consent.display.meetsRules).toBe(true);
   expect(Object.keys(certificate.fields)).toEqual(expect.arrayContaining(['zip', 'email', 'phone']));

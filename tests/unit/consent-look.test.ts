@@ -61,6 +61,7 @@ describe("the certificate checks the measured consent against the brand's rules"
   const facts = (rules?: { minFontPx: number; minContrast: number }) => ({
     id: newCertificateId(),
     leadId: 'ld_look',
+    test: false,
     brand: { id: 'acme', name: 'Acme' },
     ...(rules ? { consentRules: rules } : {}),
     consent: { version: 'v1', text: 'I agree' },

@@ -38,6 +38,7 @@ async function issued(leadId: string): Promise<string> {
   await issueCertificate(db, {
     id,
     leadId,
+    test: false,
     brand: { id: 'ipaydayloans', name: 'iPaydayLoans', legalName: 'iPaydayLoans LLC' },
     consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, 'iPaydayLoans') },
     pageUrl: 'https://ipaydayloans.com/apply',

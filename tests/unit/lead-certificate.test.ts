@@ -26,7 +26,7 @@ import {
 import { keptUntil, readCertificate, retentionDays } from '../../engine/leads/certificate/issue';
 import { certificateKeys, wellKnownKeys } from '../../engine/leads/certificate/keys';
 import { consentText, CURRENT_CONSENT_VERSION } from '../../engine/site/consent';
-import { pruneCertificates } from '../../engine/store/certificates';
+import { pruneCertificates, sealCertificateJson } from '../../engine/store/certificates';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { leadRequest } from '../support/leadRequest';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
@@ -39,6 +39,7 @@ const NEW_ONLY = keyringOf([Buffer.alloc(32, 2)]);
 const facts = (extra: Partial<CertificateFacts> = {}): CertificateFacts => ({
   id: newCertificateId(),
   leadId: 'ld_test',
+  test: false,
   brand: { id: 'ipaydayloans', name: 'iPaydayLoans', legalName: 'iPaydayLoans LLC' },
   consent: { version: CURRENT_CONSENT_VERSION, text: consentText(CURRENT_CONSENT_VERSION, 'iPaydayLoans') },
   pageUrl: 'https://ipaydayloans.com/apply',
@@ -251,6 +252,46 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
     }
     expect((await buyerPost('/api/certificates/verify', { certificateId }, 'wrong-secret-000000000000')).status).toBe(401);
     expect((await buyerPost('/api/certificates/verify', { certificateId: '../etc' })).status).toBe(400);
+  });
+
+  it('marks a test lead’s certificate as one — signed, in the buyer API and on its page — and a production lead’s as not', async () => {
+    // a lead posted on a .localhost host is a test lead; on the brand's own domain, a production one
+    const testLead = await post(server.port, JSON.stringify(lead('5125550144')), { path: '/api/leads' });
+    const realLead = await post(server.port, JSON.stringify(lead('5125550145')), { path: '/api/leads', host: 'ipaydayloans.com' });
+    expect([testLead.status, realLead.status]).toEqual([201, 201]);
+    const testId = idOf(testLead.json.certificateUrl);
+    const realId = idOf(realLead.json.certificateUrl);
+    await expect.poll(() => [testId, realId].every((id) => buyer.pings.some((p) => p.certificateId === id)), { timeout: 20_000 }).toBe(true);
+
+    const fetchedTest = await buyerPost('/api/certificates/fetch', { certificateId: testId });
+    const signedTest = fetchedTest.json as unknown as Parameters<typeof certificateProblem>[0];
+    expect(fetchedTest.json).toMatchObject({ valid: true, test: true });
+    expect(signedTest.certificate.test).toBe(true);
+    expect(certificateProblem(signedTest)).toBeUndefined();
+    expect((await buyerPost('/api/certificates/verify', { certificateId: testId })).json).toMatchObject({ valid: true, test: true });
+    const testPage = await get(server.port, `/api/certificates/page?id=${testId}`);
+    expect(testPage.text).toContain('<title>Consent certificate (test lead)</title>');
+    expect(testPage.text).toContain('Test lead: this certificate records a submission on a test or development site');
+
+    const fetchedReal = await buyerPost('/api/certificates/fetch', { certificateId: realId });
+    expect(fetchedReal.json).toMatchObject({ valid: true, test: false });
+    expect((fetchedReal.json as unknown as Parameters<typeof certificateProblem>[0]).certificate.test).toBe(false);
+    expect((await buyerPost('/api/certificates/verify', { certificateId: realId })).json).toMatchObject({ test: false });
+    const realPage = await get(server.port, `/api/certificates/page?id=${realId}`, 'ipaydayloans.com');
+    expect(realPage.status).toBe(200);
+    expect(realPage.text).not.toContain('Test lead');
+
+    // a certificate issued before certificates said so: the lead it belongs to tells
+    const { test: _, ...older } = signedTest.certificate;
+    await db
+      .updateTable('lead_certificates')
+      .set({ sealed: sealCertificateJson(canonicalJson(signCertificate(older))) })
+      .where('id', '=', testId)
+      .execute();
+    const fetchedOlder = await buyerPost('/api/certificates/fetch', { certificateId: testId });
+    expect(fetchedOlder.json).toMatchObject({ valid: true, test: true });
+    expect(fetchedOlder.json.certificate).not.toHaveProperty('test');
+    expect((await get(server.port, `/api/certificates/page?id=${testId}`)).text).toContain('Test lead:');
   });
 
   it('publishes the keys the certificates verify with', async () => {

@@ -8,7 +8,7 @@
  */
 import type { Store } from '../../store/db';
 import { certificateRow, claimCertificate, offeredTo } from '../../store/certificates';
-import { emailHash, keptUntil, openStoredCertificate, phoneHash, sameHash, type StoredCertificate } from './issue';
+import { certificateIsTest, emailHash, keptUntil, openStoredCertificate, phoneHash, sameHash, type StoredCertificate } from './issue';
 
 export interface ContactHashes {
   phoneSha256?: string | undefined;
@@ -60,6 +60,8 @@ export async function verifyForBuyer(db: Store, buyerId: string, id: string, ask
       certificateId: id,
       valid: stored.problem === undefined,
       ...(stored.problem ? { problem: stored.problem } : {}),
+      // a test lead's consent is no borrower's: the buyer must be able to tell before it relies on it
+      test: await certificateIsTest(db, stored.signed.certificate),
       kid: stored.signed.signature.kid,
       issuedAt: stored.signed.certificate.issuedAt,
       expiresAt: stored.expiresAt,
@@ -91,5 +93,13 @@ export async function fetchForBuyer(db: Store, buyerId: string, id: string, now:
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
   if (stored === 'unreadable') return unreadable(id);
-  return { ok: true as const, answer: { ...stored.signed, valid: stored.problem === undefined, expiresAt: stored.expiresAt } };
+  return {
+    ok: true as const,
+    answer: {
+      ...stored.signed,
+      valid: stored.problem === undefined,
+      test: await certificateIsTest(db, stored.signed.certificate),
+      expiresAt: stored.expiresAt,
+    },
+  };
 }

@@ -33,6 +33,12 @@ export interface Certificate {
   id: string;
   leadId: string;
   brand: string;
+  /**
+   * true: a test lead (posted on a test or development host, engine/leads/environment.ts), not a
+   * borrower's real request. Signed, so it cannot be taken off; absent only from certificates
+   * issued before it was written (the buyer API and the page then read the lead: testOf).
+   */
+  test?: boolean;
   issuedAt: string;
   seller: { legalName: string; brandName: string; sellers: string[] };
   consent: {
@@ -62,6 +68,8 @@ export const sha256Hex = (s: string): string => createHash('sha256').update(s).d
 export interface CertificateFacts {
   id: string;
   leadId: string;
+  /** a test lead's (engine/leads/environment.ts isTestLead) */
+  test: boolean;
   brand: { id: string; name: string; legalName?: string };
   /** the brand's rules for the consent's size and contrast (engine/site/consentLook.ts); the defaults when not given */
   consentRules?: ConsentDisplayRules | undefined;
@@ -93,6 +101,7 @@ export function buildCertificate(f: CertificateFacts): Certificate {
     id: f.id,
     leadId: f.leadId,
     brand: f.brand.id,
+    test: f.test,
     issuedAt: f.receivedAt.toISOString(),
     // the consent names the brand and "the lenders and partners in its network"
     seller: { legalName: f.brand.legalName ?? f.brand.name, brandName: f.brand.name, sellers: [f.brand.name, 'the lenders and partners in its network'] },

@@ -6,8 +6,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/db';
 import { certificateRow, insertCertificate, openCertificateJson, sealCertificateJson, type LeadCertificatesTable } from '../../store/certificates';
+import { isTestLead } from '../environment';
 import { canonicalJson } from './canonical';
-import { buildCertificate, certificateProblem, signCertificate, type CertificateFacts, type SignedCertificate } from './certificate';
+import { buildCertificate, certificateProblem, signCertificate, type Certificate, type CertificateFacts, type SignedCertificate } from './certificate';
 
 const DAY_MS = 24 * 3600_000;
 export const DEFAULT_RETENTION_DAYS = 1826;
@@ -57,6 +58,16 @@ export function openStoredCertificate(row: LeadCertificatesTable): StoredCertifi
 export async function readCertificate(db: Store, id: string, now: Date): Promise<StoredCertificate | undefined> {
   const row = await certificateRow(db, id, now);
   return row ? openStoredCertificate(row) : undefined;
+}
+
+/**
+ * Whether a certificate is a test lead's: as signed in it, or — for one issued before certificates
+ * said so — as its lead was stored (a lead no longer kept: not known to be a test, false).
+ */
+export async function certificateIsTest(db: Store, c: Pick<Certificate, 'leadId' | 'test'>): Promise<boolean> {
+  if (typeof c.test === 'boolean') return c.test;
+  const lead = await db.selectFrom('leads').select('environment').where('id', '=', c.leadId).executeTakeFirst();
+  return lead !== undefined && isTestLead(lead);
 }
 
 /** How a buyer hashes a phone: SHA-256 (hex) of its digits only, as the post carries it ("(512) 555-0123" → "5125550123"). */

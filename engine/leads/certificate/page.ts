@@ -2,7 +2,8 @@
  * A certificate's human-readable page (/certificate/<id> on the brand's host): the consent as the
  * borrower saw it, who asked for it, the form's steps and their times, how the fields were filled
  * (counts only) and whether the signature holds. For the borrower (the thank-you screen links it)
- * and for a buyer's compliance team. Self-contained (no script), everything shown escaped; not
+ * and for a buyer's compliance team. A test lead's says so first, in its heading and a note, so
+ * that nobody takes it for a borrower's consent. Self-contained (no script), everything shown escaped; not
  * indexed. No address or browser string: those are in the signed JSON the buyer fetches.
  */
 import { escapeHtml } from '../../site/errorPages';
@@ -20,6 +21,7 @@ h1{font-size:1.6rem;line-height:1.25;margin:1rem 0}
 blockquote{margin:1rem 0;padding:1rem;border-left:4px solid #334155;background:#f1f5f9}
 table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #cbd5e1}
 .ok{color:#14532d;font-weight:700}.bad{color:#991b1b;font-weight:700}
+.test{margin:1rem 0;padding:1rem;border:3px solid #92400e;background:#fffbeb;color:#1a1a1a}
 a{color:#0b4fc0;font-weight:600}a:focus-visible{outline:3px solid #1a1a1a;outline-offset:2px}
 code{word-break:break-all}`;
 
@@ -31,7 +33,11 @@ function page(title: string, main: string): string {
 
 const e = escapeHtml;
 
-export function certificatePage(signed: SignedCertificate, problem: string | undefined): PageAnswer {
+/** The words that mark a test lead's certificate, on its page and in its title. */
+export const TEST_CERTIFICATE_NOTE =
+  'Test lead: this certificate records a submission on a test or development site, not a borrower’s real request. No consent to contact anyone was given.';
+
+export function certificatePage(signed: SignedCertificate, problem: string | undefined, test = signed.certificate.test === true): PageAnswer {
   const c = signed.certificate;
   const steps = c.times.steps
     .map((s) => `<tr><td>Step ${s.step}</td><td>${e(s.shownAt)}</td><td>${e(s.doneAt)}</td><td>${(s.ms / 1000).toFixed(1)} s</td></tr>`)
@@ -48,9 +54,14 @@ export function certificatePage(signed: SignedCertificate, problem: string | und
     status: 200,
     headers: HEADERS,
     body: page(
-      'Consent certificate',
-      `<h1>Consent certificate</h1>
-<p>${problem ? `<span class="bad">This certificate does not verify: ${e(problem)}.</span>` : `<span class="ok">Signature valid</span> (Ed25519, key ${e(signed.signature.kid)}): nothing in it was changed since it was issued.`}</p>
+      test ? 'Consent certificate (test lead)' : 'Consent certificate',
+      `<h1>Consent certificate${test ? ' (test lead)' : ''}</h1>
+${
+  test
+    ? `<p class="test" role="note"><strong>${e(TEST_CERTIFICATE_NOTE)}</strong></p>
+`
+    : ''
+}<p>${problem ? `<span class="bad">This certificate does not verify: ${e(problem)}.</span>` : `<span class="ok">Signature valid</span> (Ed25519, key ${e(signed.signature.kid)}): nothing in it was changed since it was issued.`}</p>
 <dl><dt>Certificate</dt><dd><code>${e(c.id)}</code></dd><dt>Issued</dt><dd>${e(c.issuedAt)}</dd><dt>Asked by</dt><dd>${e(c.seller.legalName)} (${e(c.seller.brandName)})</dd><dt>Page</dt><dd>${e(c.page.url)}</dd><dt>The page’s HTML as served</dt><dd>${c.page.htmlSha256 ? `SHA-256 <code>${e(c.page.htmlSha256)}</code>${c.page.htmlCachedAt ? ` (the version rendered ${e(c.page.htmlCachedAt)})` : ''}` : 'Not recorded'}</dd></dl>
 <h2>The consent as it was shown</h2>
 <blockquote lang="en">${e(c.consent.text)}</blockquote>

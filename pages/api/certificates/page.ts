@@ -7,7 +7,7 @@
 import { brandAtHost } from '../../../engine/http/api';
 import { route } from '../../../engine/http/route';
 import { isCertificateId } from '../../../engine/leads/certificate/certificate';
-import { openStoredCertificate } from '../../../engine/leads/certificate/issue';
+import { certificateIsTest, openStoredCertificate } from '../../../engine/leads/certificate/issue';
 import { certificatePage, noCertificate, unreadableCertificate, type PageAnswer } from '../../../engine/leads/certificate/page';
 import { certificateRow } from '../../../engine/store/certificates';
 
@@ -17,9 +17,10 @@ export default route({ methods: ['GET', 'HEAD'] }, async ({ req, host, store }) 
   const row = isCertificateId(id) ? await certificateRow(await store(), id, new Date()) : undefined;
   let answer: PageAnswer = noCertificate();
   if (row && row.brand === brand.id) {
+    const db = await store();
     try {
       const stored = openStoredCertificate(row);
-      answer = certificatePage(stored.signed, stored.problem);
+      answer = certificatePage(stored.signed, stored.problem, await certificateIsTest(db, stored.signed.certificate));
     } catch (err) {
       // sealed with a lead key this server is no longer configured with: kept, but not readable now
       console.error(`[certificates] ${id} cannot be opened: ${(err as Error).message}`);
