@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
-import { addEvent, addEvents, isSuppressed, reservePost, settleEvent, settleEvents, type NewEvent } from '../store/sales';
-import { readBid, readPostAnswer } from './answers';
+import { addEvent, addEvents, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
+import { ACCEPT_NOT_TAKEN, readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import type { SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { queueOptOutNotices } from './optOut';
 import { pingPayload } from './ping';
-import { cents, recordDecision, type OpenSale, type Posted, type SaleDeps } from './saleRun';
+import { cents, recordAccept, type OpenSale, type Posted, type SaleDeps, type SaleResult } from './saleRun';
 import { localTime } from './schedule';
 import { leadPayload } from './wire';
 
@@ -96,6 +96,42 @@ export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[
   return bids;
 }
 
+/**
+ * An accept that came when the sale was no longer this worker's (its lease ran out while the post
+ * was out): another worker took the sale up. When that worker sold the lead to this same buyer
+ * (it asked again with the same Idempotency-Key) the accept is that sale; otherwise it is not
+ * taken — recorded so, for the operator to tell the buyer — and this worker offers the lead to
+ * nobody else: the sale is the other worker's.
+ */
+async function acceptAfterTheSale(
+  sale: OpenSale,
+  offer: Offer,
+  eventId: string,
+  latencyMs: number,
+  noticeIfOptedOut: () => Promise<void>,
+): Promise<SaleResult> {
+  const { db, leadId } = sale;
+  const b = offer.buyer;
+  const now = await saleOf(db, leadId);
+  if (now?.status === 'sold' && now.buyer_id === b.id) {
+    await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: latencyMs, price_cents: now.price_cents, detail: now.redirect_url ?? '' });
+    return {
+      status: 'sold',
+      buyerId: b.id,
+      ...(now.price_cents !== null ? { priceCents: now.price_cents } : {}),
+      ...(now.redirect_url ? { redirectUrl: now.redirect_url } : {}),
+    };
+  }
+  const where = now ? `${now.status}${now.buyer_id ? ` to ${now.buyer_id}` : ''}` : 'missing';
+  const reason = `the sale was no longer this worker's to decide (${where})`;
+  // Still running on the other worker: it found this post unanswered and asks the buyer again
+  // with the same Idempotency-Key (rule 3b); that answer, which it records, decides.
+  if (now?.status === 'pending') return { status: sale.unsoldStatus, reason };
+  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: latencyMs, detail: `${ACCEPT_NOT_TAKEN}${reason}` });
+  await noticeIfOptedOut();
+  return { status: now ? now.status : sale.unsoldStatus, ...(now?.buyer_id ? { buyerId: now.buyer_id } : {}), reason };
+}
+
 /** One post: its timeline row (reserved against the buyer's caps when it has any), then the post itself. */
 export async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
   const { db, leadId, deps, now, deadline } = sale;
@@ -156,8 +192,8 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
   }
   if (outcome.ok) {
     const t = localTime(now(), b.schedule?.timeZone);
-    const result = await recordDecision(sale, stored, {
-      status: 'sold',
+    const decision = {
+      status: 'sold' as const,
       duplicate,
       buyerId: b.id,
       priceCents: cents(outcome.price),
@@ -165,10 +201,11 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
       ...(outcome.buyerLeadId ? { buyerLeadId: outcome.buyerLeadId } : {}),
       buyerDay: t.day,
       buyerMonth: t.month,
-    });
+    };
+    if (!(await recordAccept(sale, stored, decision))) return acceptAfterTheSale(sale, offer, eventId, sent.latencyMs, noticeIfOptedOut);
     await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
     await noticeIfOptedOut();
-    return result;
+    return decision;
   }
   if (outcome.unknown) {
     await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });

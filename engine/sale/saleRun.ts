@@ -56,20 +56,23 @@ export type Posted = SaleResult | 'refused' | { unconfirmed: string };
 /** A price in cents. A buyer's price is in whole cents (answers.ts refuses a finer one); the rounding only undoes the float error of the product (10.07 * 100 is 1007.0000000000001). */
 export const cents = (dollars: number): number => Math.round(dollars * 100);
 
+const decisionEvent = ({ leadId, now }: SaleRun, d: SaleDecision) => ({
+  lead_id: leadId,
+  at: now().toISOString(),
+  buyer_id: d.buyerId ?? '',
+  step: 'decision' as const,
+  outcome: d.status === 'sold' ? ('sold' as const) : ('unsold' as const),
+  price_cents: d.priceCents ?? null,
+  detail: d.reason ?? d.status,
+});
+
 /**
  * The decision on the timeline and on the sale. A sold lead's postbacks are queued in the same
  * transaction: a sale recorded is a conversion reported, once.
  */
-export async function recordDecision({ db, leadId, deps, now }: SaleRun, stored: LeadsTable | undefined, d: SaleDecision): Promise<SaleResult> {
-  await addEvent(db, {
-    lead_id: leadId,
-    at: now().toISOString(),
-    buyer_id: d.buyerId ?? '',
-    step: 'decision',
-    outcome: d.status === 'sold' ? 'sold' : 'unsold',
-    price_cents: d.priceCents ?? null,
-    detail: d.reason ?? d.status,
-  });
+export async function recordDecision(run: SaleRun, stored: LeadsTable | undefined, d: SaleDecision): Promise<SaleResult> {
+  const { db, leadId, deps, now } = run;
+  await addEvent(db, decisionEvent(run, d));
   const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
   if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
   else
@@ -77,4 +80,20 @@ export async function recordDecision({ db, leadId, deps, now }: SaleRun, stored:
       if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
     });
   return d;
+}
+
+/**
+ * A buyer's accept recorded as the sale, with its decision on the timeline and its postbacks, all
+ * or nothing: false, and nothing written, when the sale is no longer this worker's to decide (its
+ * lease ran out while the post was out, and another worker took the sale up or decided it).
+ */
+export async function recordAccept(run: SaleRun, stored: LeadsTable, d: SaleDecision & { status: 'sold' }): Promise<boolean> {
+  const { db, leadId, deps, now } = run;
+  const postbacks = postbacksFor(deps.postbacksOf?.(stored.brand), stored);
+  return db.transaction().execute(async (trx) => {
+    if (!(await finishSale(trx, leadId, deps.worker, d, now()))) return false;
+    await addEvent(trx, decisionEvent(run, d));
+    await queuePostbacks(trx, leadId, postbacks, now());
+    return true;
+  });
 }

@@ -18,7 +18,7 @@ import { buyerStats } from '../../engine/console/buyerQueries';
 import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import { saleOf, timelineOf } from '../../engine/store/sales';
+import { claimSale, finishSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { freePort } from '../support/ports';
 import { storeSaleLead } from '../support/saleLead';
@@ -129,6 +129,59 @@ describe('in the running sale', () => {
     expect(next.posts).toHaveLength(0);
     const posts = (await timelineOf(db, leadId)).filter((e) => e.step === 'post');
     expect(posts.map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${late.id} accepted`]);
+  }, 30_000);
+
+  it('an accept that comes after another worker took the sale over and sold the lead is not taken: recorded so, and nobody else is offered the lead', async () => {
+    const stalled = await buyer('stalled-accept', { ping: { bid: 30 } });
+    const next = await buyer('next-stalled', { ping: { bid: 20 } });
+    const buyers = documents(stalled.document({ timeouts: { pingMs: 3000, postMs: 10_000 } }), next.document(timed));
+    const leadId = await storeLead();
+    stalled.holdPosts = true;
+    const running = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+    await expect.poll(() => stalled.posts.length, { timeout: 20_000 }).toBe(1);
+    // this worker's lease ran out with the post out (a stalled process): another took the sale up and sold the lead
+    const later = new Date(Date.now() + SALE_LEASE_MS + 1000);
+    expect(await claimSale(db, leadId, 'w-other', later, SALE_LEASE_MS)).toBeTruthy();
+    const elsewhere = { status: 'sold' as const, duplicate: false, buyerId: 'elsewhere', priceCents: 1500, redirectUrl: 'https://elsewhere.example/x' };
+    expect(await finishSale(db, leadId, 'w-other', elsewhere, later)).toBe(true);
+    stalled.holdPosts = false;
+
+    const result = await running;
+
+    const reason = "the sale was no longer this worker's to decide (sold to elsewhere)";
+    expect(result).toEqual({ status: 'sold', buyerId: 'elsewhere', reason });
+    expect(stalled.accepted).toContain(leadId);
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: 'elsewhere', price_cents: 1500 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+      `${stalled.id} refused: accept not taken: ${reason}`,
+    ]);
+    expect(timeline.filter((e) => e.step === 'decision')).toEqual([]);
+    expect(next.posts).toHaveLength(0);
+  }, 30_000);
+
+  it('an accept that comes while another worker holds the sale is left to it: asked again, the same buyer buys the lead, once', async () => {
+    const stalled = await buyer('stalled-held', { ping: { bid: 30 } });
+    const next = await buyer('next-held', { ping: { bid: 20 } });
+    const buyers = documents(stalled.document({ timeouts: { pingMs: 3000, postMs: 10_000 } }), next.document(timed));
+    const leadId = await storeLead();
+    stalled.holdPosts = true;
+    const running = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+    await expect.poll(() => stalled.posts.length, { timeout: 20_000 }).toBe(1);
+    const later = new Date(Date.now() + SALE_LEASE_MS + 1000);
+    expect(await claimSale(db, leadId, 'w-other', later, SALE_LEASE_MS)).toBeTruthy();
+    stalled.holdPosts = false;
+    expect(await running).toMatchObject({ status: 'unsold', reason: "the sale was no longer this worker's to decide (pending)" });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'pending' });
+
+    // that worker stopped too; the next one finds the post unanswered and asks the buyer again
+    const muchLater = new Date(later.getTime() + SALE_LEASE_MS + 1000);
+    expect(await runSale(db, leadId, deps(buyers, { worker: 'w-third', now: () => muchLater }))).toMatchObject({ status: 'sold', buyerId: stalled.id });
+    expect(stalled.posts.map((p) => p.leadId)).toEqual([leadId, leadId]);
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${stalled.id} accepted`]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${stalled.id} sold`]);
+    expect(next.posts).toHaveLength(0);
   }, 30_000);
 
   it('a post never answered leaves the lead unsold, posted to and delivered to nobody else; a buyer that could not be reached is passed over', async () => {
