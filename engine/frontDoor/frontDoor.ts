@@ -185,12 +185,25 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
 
   if (door.consoleHosts.has(host)) return { kind: 'console', host, url: consoleUrl(path, search) };
   if (isConsolePath(normalised)) return notFound;
-  if (NEXT_OWN.test(path) || (!DATA.test(path) && nextRedirects(path))) return { kind: 'next', url: req.target };
+  const untidy = !DATA.test(path) && nextRedirects(path);
+  if (NEXT_OWN.test(path) || (untidy && !brandId)) return { kind: 'next', url: req.target };
 
   if (!brandId) return { kind: 'unknownHost', host: host || (req.host ?? '') };
   const loaded = catalog.brands.get(brandId);
   if (!loaded) return { kind: 'unavailable', brand: brandId, problems: door.production ? [] : [...(catalog.broken.get(brandId) ?? [])] };
   const blogOnly = (p: string) => blogBrand !== undefined && !isBlogPath(p);
+  if (untidy) {
+    // One redirect to the page's own address, where Next would take two or three (a run of
+    // slashes, then the trailing slash, then the capitals): each hop is a round trip on a phone
+    // and a link whose weight a search engine may not pass along. Never "//": no other origin.
+    const tidy = path
+      .replace(/\\/g, '/')
+      .replace(/\/{2,}/g, '/')
+      .replace(/(.)\/$/, '$1');
+    const lower = tidy.toLowerCase();
+    const location = lower !== tidy && !matchPath(loaded, tidy) && !blogOnly(lower) && matchPath(loaded, lower) ? lower : tidy;
+    return { kind: 'redirect', status: 308, location: location + search };
+  }
 
   if (DATA.test(path)) {
     // Next redirects these first: handed over as sent, its Location names the placeholder brand

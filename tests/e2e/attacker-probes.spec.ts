@@ -228,6 +228,11 @@ test.describe('visitors', () => {
     const blog = await raw('/', { host: 'blog.ipaydayloans.com' });
     expect(blog.status).toBe(308);
     expect(blog.headers.location).toBe('/blog');
+    // an untidy address: one hop to the page, not Next's three
+    const untidy = await raw('/FAQS//?utm_source=x', { host: 'www.ipaydayloans.com' });
+    expect(untidy.status).toBe(308);
+    expect(untidy.headers.location).toBe('/faqs?utm_source=x');
+    expect((await raw('/faqs', { host: 'www.ipaydayloans.com' })).status).toBe(200);
   });
 
   test("SEO files of a brand only on that brand's host", async () => {

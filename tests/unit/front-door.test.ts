@@ -211,17 +211,24 @@ describe("what a brand host's request becomes", () => {
     // the rest of the query goes along to the state's page
     ['/search?state=ca&type=payday-loans&utm_source=x&gclid=1', { kind: 'redirect', status: 302, location: '/location/ca?utm_source=x&gclid=1' }],
     ['/search?type=x&state=', { kind: 'page', url: '/_brand/ipaydayloans/search?type=x&state=' }],
-    // as they are: Next's own, the API, public files, and what Next redirects first
+    // as they are: Next's own, the API, public files
     ['/_next/static/x.js', { kind: 'next', url: '/_next/static/x.js' }],
     ['/api/leads', { kind: 'next', url: '/api/leads' }],
     ['/api', { kind: 'next', url: '/api' }],
+    ['/api//leads/', { kind: 'next', url: '/api//leads/' }],
     ['/static/ping.txt', { kind: 'next', url: '/static/ping.txt' }],
     ['/logos/a.svg', { kind: 'next', url: '/logos/a.svg' }],
     ['/favicon.ico', { kind: 'next', url: '/favicon.ico' }],
-    ['/payday-loans/', { kind: 'next', url: '/payday-loans/' }],
-    ['//payday-loans', { kind: 'next', url: '//payday-loans' }],
-    ['/a//b', { kind: 'next', url: '/a//b' }],
-    ['/a\\b', { kind: 'next', url: '/a\\b' }],
+    // a trailing slash, a run of slashes, a backslash, capitals: one redirect to the page's own address, the query along
+    ['/payday-loans/', { kind: 'redirect', status: 308, location: '/payday-loans' }],
+    ['//payday-loans', { kind: 'redirect', status: 308, location: '/payday-loans' }],
+    ['/faqs//?utm_source=x', { kind: 'redirect', status: 308, location: '/faqs?utm_source=x' }],
+    ['/FAQS///', { kind: 'redirect', status: 308, location: '/faqs' }],
+    ['/a//b', { kind: 'redirect', status: 308, location: '/a/b' }],
+    ['/a\\b', { kind: 'redirect', status: 308, location: '/a/b' }],
+    // never to another origin
+    ['/\\evil.com/', { kind: 'redirect', status: 308, location: '/evil.com' }],
+    ['///evil.com', { kind: 'redirect', status: 308, location: '/evil.com' }],
   ] as const)('%s → %j', (target, expected) => {
     expect(on(IPAYDAY, target)).toMatchObject(expected);
   });
@@ -261,13 +268,15 @@ describe('the client router follows the front door', () => {
     '/_next/data/build-1/_brand/_/payday-loans.json',
     '/_brand/ipaydayloans/payday-loans',
     '/_BRAND/x',
-    '/payday-loans/',
-    '/a//b',
     '/a/../_brand/x',
     '/%2e%2e/x',
     '/%E0%A4%A',
   ])('a link to %s is followed on the client exactly when the front door answers it with a brand page', (path) => {
     expect(isClientPagePath(path)).toBe(BRAND_PAGE_KINDS.includes(on(IPAYDAY, path).kind));
+  });
+  it.each(['/payday-loans/', '/a//b', '/a\\b'])('a link to %s is loaded by the browser, which follows the one redirect to the tidy path', (path) => {
+    expect(isClientPagePath(path)).toBe(false);
+    expect(on(IPAYDAY, path)).toMatchObject({ kind: 'redirect', status: 308 });
   });
 });
 
