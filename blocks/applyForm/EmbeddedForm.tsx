@@ -65,8 +65,18 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   });
 
   const change = (field: keyof ApplyFormValues, value: string | boolean) => dispatch({ type: 'change', field, value, today: new Date() });
+  // Continue, Submit or Back pressed with the mouse or a finger: the field the button takes the focus
+  // from says nothing of its own, as its message would push the button from under the pointer before
+  // the release, and the click — with the step's check, its summary and the focus on the first error —
+  // would be lost. Continue checks the step itself; Back needs no check.
+  const pressingButton = useRef(false);
+  const pressButton = () => {
+    pressingButton.current = true;
+    window.addEventListener('mouseup', () => (pressingButton.current = false), { once: true, capture: true });
+  };
   const blur = (field: FieldKey) => {
     if (field === 'amount' && /^\$?[\d,\s]+$/.test(values.amount.trim())) change('amount', amountText(values.amount.trim().replace(/^\$/, ''), brand.locale));
+    if (pressingButton.current) return;
     dispatch({ type: 'blur', field, today: new Date() });
     const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
     const message = typed ? fieldError(field, values, new Date(), country) : undefined;
@@ -173,7 +183,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             {state.laterUnreachable && screen === 'request' && <NextStepOffline />}
             {state.notice && <SendNotice notice={state.notice} sending={state.sending} onRetry={() => void send()} retryClass={`${primary} mt-3`} />}
             <div className="mt-6 flex flex-wrap items-center gap-3">
-              <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending}>
+              <button type="submit" className={primary} disabled={!hydrated || checkingZip || state.sending} onMouseDown={pressButton}>
                 {screen !== 'income'
                   ? checkingZip
                     ? `Checking your ${words.inText}…`
@@ -183,7 +193,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
                     : 'Submit my request'}
               </button>
               {screen !== 'request' && (
-                <button type="button" className={secondary} disabled={state.sending} onClick={back}>
+                <button type="button" className={secondary} disabled={state.sending} onMouseDown={pressButton} onClick={back}>
                   Back
                 </button>
               )}

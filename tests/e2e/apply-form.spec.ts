@@ -412,6 +412,22 @@ test('errors: said in words, linked to their fields and announced', async ({ pag
   await expect(page.getByLabel('ZIP code')).not.toHaveAttribute('aria-invalid', 'true');
 });
 
+test('one click on Continue straight from a wrong answer checks the step, lists the errors and takes the focus to the first; one on Back goes back', async ({
+  page,
+}) => {
+  await open(page, 'ipaydayloans', '/apply');
+  const zip = page.getByLabel('ZIP code');
+  await zip.fill('123');
+  await continueButton(page).click();
+  await expect(formAlert(page)).toContainText('ZIP code: Enter a 5-digit ZIP code, for example 78701');
+  await expect(zip).toBeFocused();
+  await zip.fill('78701');
+  await continueButton(page).click();
+  await page.getByLabel('Email address').fill('ana@example');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(step(page)).toContainText('Step 1 of 3');
+});
+
 test('a failed send keeps the answers; Try again reuses the same idempotency key', async ({ page }) => {
   const bodies = await serveLeads(page, [503, 201]);
   await open(page, 'ipaydayloans', '/apply');
