@@ -17,6 +17,7 @@ import { useFormSignals } from './useFormSignals';
 import { useConsentProvider } from './useConsentProvider';
 import { useSubmission } from './useSubmission';
 import { useZipPlace } from './useZipPlace';
+import { foundPlace } from './zip';
 import { consentRecorder, type ConsentRecorder } from '../../engine/browser/consentEvidence';
 
 /**
@@ -47,7 +48,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   }, []);
   const back = useStepHistory(hydrated, screen, dispatch, fetchLater);
   const placeFor = useZipPlace(hydrated, values.zip, country, dispatch);
-  useStepFocus(screen, state.place?.place?.stateCode, headingRef, pendingFocusRef, idOf);
+  useStepFocus(screen, foundPlace(state.place?.place)?.stateCode, headingRef, pendingFocusRef, idOf);
   const evidence = () => recorder.current!.evidence(sectionRef.current?.querySelector('[data-consent-text]') ?? null);
   const signals = useFormSignals(screen);
   const provider = useConsentProvider(data.consentProvider);
@@ -99,7 +100,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     unavailable: `We can't take a request from ${state.gate?.stateName ?? `your ${words.region}`}`,
     sent: 'Thank you — your request is on its way',
   };
-  const place = state.place && state.place.zip === values.zip.trim() ? state.place.place : undefined;
+  const place = state.place && state.place.zip === values.zip.trim() ? foundPlace(state.place.place) : undefined;
   const earlier = screen === 'sent' && state.receivedEarlier === true;
   const stepProps = { values, errors: state.errors, idOf, change, blur };
   const primary =

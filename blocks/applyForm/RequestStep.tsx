@@ -49,7 +49,7 @@ export function RequestStep({
   /** the amount the visitor came with was changed to fit the form: why, in place of the range hint */
   amountNote?: string | undefined;
   notices: string[];
-  place: ZipPlace | null | undefined;
+  place: ZipPlace | undefined;
   country: Country;
 }) {
   const field = textFieldProps({ values, errors, idOf, change, blur });

@@ -14,8 +14,10 @@ import {
   type FieldKey,
   type FormStep,
 } from '../../engine/browser/formRules';
+import { normalisePostalCode, unknownPostalCodeMessage } from '../../engine/browser/regions';
 import type { FormState, Screen, UnavailableStates } from './formTypes';
 import type { SendOutcome } from './send';
+import { foundPlace, UNKNOWN_ZIP } from './zip';
 
 export function setError(draft: FormState, key: FieldKey, message: string | undefined) {
   if (message) draft.errors[key] = message;
@@ -23,9 +25,22 @@ export function setError(draft: FormState, key: FieldKey, message: string | unde
   if (!Object.keys(draft.errors).length) draft.showSummary = false;
 }
 
+/**
+ * A field's message: its rule (formRules.ts), and for the postal code also what its lookup found — a
+ * code of the right shape that is no place's is refused on step 1, not by the server after the last step.
+ */
+export function errorOf(draft: FormState, key: FieldKey, today: Date): string | undefined {
+  const message = fieldError(key, draft.values, today, draft.country);
+  if (message || key !== 'zip') return message;
+  const zip = draft.values.zip.trim();
+  return draft.place?.zip === zip && draft.place.place === UNKNOWN_ZIP
+    ? unknownPostalCodeMessage(normalisePostalCode(zip, draft.country) ?? zip, draft.country)
+    : undefined;
+}
+
 /** An error already shown is re-checked as the visitor types, so it goes away once fixed. */
 export function recheck(draft: FormState, key: FieldKey, today: Date) {
-  if (draft.errors[key]) setError(draft, key, fieldError(key, draft.values, today, draft.country));
+  if (draft.errors[key]) setError(draft, key, errorOf(draft, key, today));
 }
 
 export function moveTo(draft: FormState, screen: Screen) {
@@ -46,13 +61,17 @@ export function goTo(draft: FormState, screen: FormStep, today: Date) {
 /** Continue: the step's errors, or the state gate, or the next step (the income step's Submit stays for the sending). */
 export function next(draft: FormState, today: Date, unavailable: UnavailableStates) {
   if (draft.screen !== 'request' && draft.screen !== 'contact' && draft.screen !== 'income') return;
-  const errors = stepErrors(draft.screen, draft.kind, draft.values, today, draft.country);
+  const errors: FieldErrors = {};
+  for (const f of stepFields(draft.screen, draft.kind)) {
+    const message = errorOf(draft, f, today);
+    if (message) errors[f] = message;
+  }
   draft.errors = errors;
   draft.showSummary = Object.keys(errors).length > 0;
   if (draft.showSummary || draft.screen === 'income') return;
   if (draft.screen === 'request') {
     const zip = draft.values.zip.trim();
-    const place = draft.place?.zip === zip ? draft.place.place : null;
+    const place = draft.place?.zip === zip ? foundPlace(draft.place.place) : undefined;
     // Canada and Australia: the region comes from the postal code itself, so it is always known here.
     const blocked = place ? unavailable.find((s) => s.code === place.stateCode) : undefined;
     if (blocked) {

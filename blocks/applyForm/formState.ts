@@ -6,12 +6,12 @@
  * React. The longer moves are in formMoves.ts; what the browser does (storage, history, the ZIP
  * lookup, sending) is in the hooks beside it (use*.ts), which dispatch here.
  */
-import { EMPTY_VALUES, fieldError, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
+import { EMPTY_VALUES, type ApplyFormValues, type FieldKey } from '../../engine/browser/formRules';
 import { produce } from '../../engine/browser/widgets/copyOnWrite';
 import type { LoanKind } from '../../engine/geo/servedPlaces';
 import type { Country } from '../../engine/browser/regions';
 import type { FormAction, FormState } from './formTypes';
-import { goTo, moveTo, next, recheck, sent, setError } from './formMoves';
+import { errorOf, goTo, moveTo, next, recheck, sent, setError } from './formMoves';
 
 export type { FormAction, FormState, Screen, UnavailableStates } from './formTypes';
 
@@ -54,7 +54,7 @@ export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
     case 'blur': {
       // Leaving a field with something typed in it says what is wrong early; empty fields wait for Continue.
       const typed = action.field === 'dateOfBirth' ? !isEmpty(draft.values.dobYear) : !isEmpty(draft.values[action.field]);
-      if (typed || draft.errors[action.field]) setError(draft, action.field, fieldError(action.field, draft.values, action.today, draft.country));
+      if (typed || draft.errors[action.field]) setError(draft, action.field, errorOf(draft, action.field, action.today));
       return;
     }
     case 'restore':

@@ -3,7 +3,7 @@ import type { ApplyFormValues, FieldErrors, FieldKey, FormStep } from '../../eng
 import type { LoanKind } from '../../engine/geo/servedPlaces';
 import type { Country } from '../../engine/browser/regions';
 import type { SendOutcome } from './send';
-import type { ZipPlace } from './zip';
+import type { ZipLookup } from './zip';
 
 /** The three steps, the state gate (no lead, no contact step) and the thank-you step. */
 export type Screen = FormStep | 'unavailable' | 'sent';
@@ -18,8 +18,8 @@ export interface FormState {
   errors: FieldErrors;
   /** a Continue or Submit on this step found errors: the summary lists them */
   showSummary: boolean;
-  /** the geocoder's answer for the ZIP last looked up (null: unknown ZIP or failed lookup) */
-  place?: { zip: string; place: ZipPlace | null };
+  /** the answer for the ZIP last looked up (zip.ts ZipLookup: its place, unknown, or null for a failed lookup) */
+  place?: { zip: string; place: ZipLookup };
   /** the state gate's message */
   gate?: { stateName: string; reason: string };
   sending: boolean;
@@ -55,11 +55,11 @@ export type FormAction =
   | { type: 'amountNote'; note: string | undefined }
   /** the browser's back or forward button reached the entry of a step */
   | { type: 'goto'; screen: FormStep; today: Date }
-  | { type: 'place'; zip: string; place: ZipPlace | null }
+  | { type: 'place'; zip: string; place: ZipLookup }
   /** Continue on step 1 waits for the ZIP's place and the next screens' code… */
   | { type: 'checking' }
   /** …which came (the place undefined when it was known already), or not: the next screens' code could not be fetched */
-  | { type: 'checked'; zip: string; place: ZipPlace | null | undefined; laterReachable: boolean }
+  | { type: 'checked'; zip: string; place: ZipLookup | undefined; laterReachable: boolean }
   | { type: 'next'; today: Date; unavailable: UnavailableStates }
   | { type: 'back' }
   | { type: 'sending' }

@@ -20,7 +20,7 @@ import type { ApplyFormData } from './spec';
 import { readSentKey, writeSentKey } from './persist';
 import { storage } from './storage';
 import { readApplySource, readVisitTracking } from './tracking';
-import type { ZipPlace } from './zip';
+import { UNKNOWN_ZIP, type ZipLookup } from './zip';
 import type { LeadEvidence } from '../../schemas/api.types';
 
 export interface Submission {
@@ -29,7 +29,7 @@ export interface Submission {
   data: Pick<ApplyFormData, 'consent' | 'country' | 'traceKey' | 'unavailableStates'>;
   later: LaterScreens | undefined;
   fetchLater: () => Promise<LaterScreens>;
-  placeFor: (zip: string) => Promise<ZipPlace | null>;
+  placeFor: (zip: string) => Promise<ZipLookup>;
   /** the field to focus after a refused Continue (useStepFocus.ts) */
   pendingFocusRef: RefObject<FieldKey | null>;
   /** what the consent certificate records of this form (engine/browser/consentEvidence.ts) */
@@ -133,14 +133,17 @@ export function useSubmission({
     }
     if (screen === 'income') return send();
     const zip = values.zip.trim();
-    const placeKnown = state.place?.zip === zip;
-    if (!placeKnown || !later) {
+    let lookup = state.place?.zip === zip ? state.place.place : undefined;
+    if (lookup === undefined || !later) {
       dispatch({ type: 'checking' });
       // The next screen's code (normally here since the first touch of the form) alongside the ZIP's place.
-      const [place, screens] = await Promise.all([placeKnown ? undefined : placeFor(zip), fetchLater().catch(() => undefined)]);
+      const [place, screens] = await Promise.all([lookup === undefined ? placeFor(zip) : undefined, fetchLater().catch(() => undefined)]);
       dispatch({ type: 'checked', zip, place, laterReachable: !!screens });
       if (!screens) return;
+      lookup ??= place;
     }
+    // a code that is no place's is refused here (formMoves.ts next): the visitor is taken to it
+    if (lookup === UNKNOWN_ZIP) pendingFocusRef.current = 'zip';
     dispatch({ type: 'next', today, unavailable: data.unavailableStates });
   };
 

@@ -7,13 +7,13 @@ import { useCallback, useEffect, useRef, type Dispatch } from 'react';
 import { isZip } from '../../engine/browser/formRules';
 import type { Country } from '../../engine/browser/regions';
 import type { FormAction } from './formState';
-import { lookupZip, placeOfPostalCode, type ZipPlace } from './zip';
+import { lookupZip, placeOfPostalCode, type ZipLookup } from './zip';
 
 /** Looks the typed ZIP up as it is completed; returns the lookup Continue waits on. */
-export function useZipPlace(hydrated: boolean, typedZip: string, country: Country, dispatch: Dispatch<FormAction>): (zip: string) => Promise<ZipPlace | null> {
-  const lookups = useRef(new Map<string, Promise<ZipPlace | null>>());
+export function useZipPlace(hydrated: boolean, typedZip: string, country: Country, dispatch: Dispatch<FormAction>): (zip: string) => Promise<ZipLookup> {
+  const lookups = useRef(new Map<string, Promise<ZipLookup>>());
   const placeFor = useCallback(
-    (zip: string): Promise<ZipPlace | null> => {
+    (zip: string): Promise<ZipLookup> => {
       if (country !== 'US') return Promise.resolve(placeOfPostalCode(zip, country));
       let found = lookups.current.get(zip);
       if (!found) lookups.current.set(zip, (found = lookupZip(zip)));

@@ -8,15 +8,34 @@ export interface ZipPlace {
   stateName: string;
 }
 
+/** A postal code of the right shape that no place has: the geocoder answered without it (US), or no region has it (Canada, Australia). */
+export const UNKNOWN_ZIP = 'unknown';
+
+/**
+ * What a lookup found: the place, UNKNOWN_ZIP (said on step 1: the server would refuse it only
+ * after the last step), or null when the lookup failed or was too slow (the visitor goes on with
+ * the code alone; the server decides).
+ */
+export type ZipLookup = ZipPlace | typeof UNKNOWN_ZIP | null;
+
+/** The place of a lookup, when it found one. */
+export const foundPlace = (lookup: ZipLookup | undefined): ZipPlace | undefined => (lookup && lookup !== UNKNOWN_ZIP ? lookup : undefined);
+
 interface GeocoderFeature {
   text?: string;
   context?: { id?: string; text?: string; short_code?: string }[];
 }
 
-/** The first feature of a Mapbox Geocoding v5 FeatureCollection → city and state; null when it lacks either. */
-export function placeOfFeatureCollection(json: unknown, zip: string): ZipPlace | null {
-  const feature = (json as { features?: GeocoderFeature[] } | null)?.features?.[0];
-  if (!feature || (feature.text !== undefined && feature.text !== zip)) return null;
+/**
+ * The first feature of a Mapbox Geocoding v5 FeatureCollection → city and state; UNKNOWN_ZIP when
+ * the answer has no feature for this ZIP (none, or another code's); null when it is no
+ * FeatureCollection or its feature lacks the city or the state.
+ */
+export function placeOfFeatureCollection(json: unknown, zip: string): ZipLookup {
+  const features = (json as { features?: unknown } | null)?.features;
+  if (!Array.isArray(features)) return null;
+  const feature = features[0] as GeocoderFeature | undefined;
+  if (!feature || (feature.text !== undefined && feature.text !== zip)) return UNKNOWN_ZIP;
   const place = feature.context?.find((c) => c.id?.startsWith('place.'));
   const region = feature.context?.find((c) => c.id?.startsWith('region.'));
   const code = /^US-([A-Z]{2})$/i.exec(region?.short_code ?? '')?.[1];
@@ -26,20 +45,20 @@ export function placeOfFeatureCollection(json: unknown, zip: string): ZipPlace |
 
 /**
  * Canada and Australia: the province or state straight from the postal code (engine/browser/regions.ts),
- * no lookup; no city. null when the code is not one of the country's.
+ * no lookup; no city. UNKNOWN_ZIP when no region has the code.
  */
-export function placeOfPostalCode(code: string, country: Exclude<Country, 'US'>): ZipPlace | null {
+export function placeOfPostalCode(code: string, country: Exclude<Country, 'US'>): ZipPlace | typeof UNKNOWN_ZIP {
   const region = regionOfPostalCode(code, country);
-  return region ? { city: '', stateCode: region.code.toLowerCase(), stateName: region.name } : null;
+  return region ? { city: '', stateCode: region.code.toLowerCase(), stateName: region.name } : UNKNOWN_ZIP;
 }
 
 /**
  * ZIP → city and state through the embedded Mapbox-compatible geocoder (Geocoding v5:
  * GET /api/geocoding/v5/mapbox.places/{zip}.json?types=postcode&country=us&limit=1).
- * null when the ZIP is unknown or the lookup fails: the visitor continues with the ZIP alone
- * and the server decides the state.
+ * UNKNOWN_ZIP when the geocoder knows no such ZIP; null when the lookup fails: the visitor
+ * continues with the ZIP alone and the server decides the state.
  */
-export async function lookupZip(zip: string, signal?: AbortSignal): Promise<ZipPlace | null> {
+export async function lookupZip(zip: string, signal?: AbortSignal): Promise<ZipLookup> {
   if (!/^\d{5}$/.test(zip)) return null;
   try {
     const res = await fetch(`/api/geocoding/v5/mapbox.places/${zip}.json?types=postcode&country=us&limit=1`, {

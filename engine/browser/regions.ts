@@ -125,6 +125,16 @@ export function normalisePostalCode(text: string, country: Country): string | un
   return /^\d{5}$/.test(t) ? t : undefined;
 }
 
+/**
+ * A postal code of the country's shape that is no place's (ZIP 00000, postal code X0Z 1A1,
+ * postcode 0000): the form says so on its first step, and the lead API's 422 in the same words.
+ */
+export function unknownPostalCodeMessage(code: string, country: Country): string {
+  if (country === 'US') return `We could not find ZIP code ${code}; check it and try again`;
+  const where = country === 'CA' ? 'a Canadian province or territory' : 'an Australian state or territory';
+  return `We could not find ${country === 'CA' ? 'postal code' : 'postcode'} ${code} in ${where}; check it and try again`;
+}
+
 /** Canada and Australia: the region of a postal code, without a lookup (the US needs the geocoder). */
 export function regionOfPostalCode(text: string, country: Exclude<Country, 'US'>): Region | undefined {
   return country === 'CA' ? caProvinceOfPostalCode(text) : auStateOfPostcode(text);

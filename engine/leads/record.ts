@@ -30,7 +30,7 @@ import { ApiError } from '../http/api';
 import { stateByCode } from '../geo/states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
-import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, type Country } from '../browser/regions';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, unknownPostalCodeMessage, type Country } from '../browser/regions';
 import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
 import { cleanEmail } from '../browser/formRules';
@@ -255,15 +255,13 @@ function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; re
   const country = brand.country as Country;
   if (country === 'US') {
     const place = ctx.zipLookup(zip);
-    if (!place) throw new ApiError(422, `We could not find ZIP code ${zip}; check it and try again`);
+    if (!place) throw new ApiError(422, unknownPostalCodeMessage(zip, country));
     const state = stateByCode(place.state);
     if (!state) throw new ApiError(422, `ZIP code ${zip} is not in a US state we serve`);
     return { city: place.city, region: state.code.toUpperCase() };
   }
   const region = regionOfPostalCode(zip, country);
-  const what = country === 'CA' ? 'postal code' : 'postcode';
-  const where = country === 'CA' ? 'a Canadian province or territory' : 'an Australian state or territory';
-  if (!region) throw new ApiError(422, `We could not find ${what} ${zip} in ${where}; check it and try again`);
+  if (!region) throw new ApiError(422, unknownPostalCodeMessage(zip, country));
   const unavailable = regionUnavailableReason(country, region, brand.name);
   if (unavailable) throw new ApiError(422, unavailable);
   return { city: '', region: region.code };

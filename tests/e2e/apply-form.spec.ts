@@ -366,6 +366,23 @@ test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the ser
   await expect(step(page)).toContainText('Your contact details');
 });
 
+test('a ZIP code no place has is refused on step 1, with focus on it, before any contact detail is asked', async ({ page }) => {
+  await open(page, 'ipaydayloans', '/apply');
+  const zip = page.getByLabel('ZIP code');
+  await zip.fill('00000');
+  await continueButton(page).click();
+  await expect(formAlert(page)).toContainText('ZIP code: We could not find ZIP code 00000; check it and try again');
+  await expect(step(page)).toContainText('Step 1 of 3');
+  await expect(zip).toBeFocused();
+  await expect(zip).toHaveAttribute('aria-invalid', 'true');
+  await expect(zip).toHaveAccessibleDescription(/Error: We could not find ZIP code 00000/);
+  await expectNoAxeViolations(page);
+  await zip.fill('78701');
+  await expect(page.getByText('Austin, Texas')).toBeVisible();
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details');
+});
+
 test('Back keeps what was typed; a reload keeps the earlier steps (never date of birth or income)', async ({ page }) => {
   await open(page, 'ipaydayloans', '/apply?requested_amount=2500');
   await page.getByLabel('Loan amount').fill('3000');

@@ -81,6 +81,22 @@ describe('the province gate', () => {
     expect(s.gate?.stateName).toBe('Quebec');
     expect(s.gate?.reason).toMatch(/WeLoans cannot connect borrowers in Quebec/);
   });
+  it('a postal code of the right shape that no province has is refused on step 1, in the words of the lead API', () => {
+    const s = run('x0z 1a1');
+    expect(s.screen).toBe('request');
+    expect(s.errors.zip).toBe('We could not find postal code X0Z 1A1 in a Canadian province or territory; check it and try again');
+  });
+  it('Australia: a postcode of no state (0000, Norfolk Island 2899) is refused on step 1; 0800 is the Northern Territory', () => {
+    const au = (zip: string) => {
+      let s: FormState = initialFormState('general', '1,000', 'AU');
+      s = formReducer(s, { type: 'change', field: 'zip', value: zip, today });
+      s = formReducer(s, { type: 'place', zip, place: placeOfPostalCode(zip, 'AU') });
+      return formReducer(s, { type: 'next', today, unavailable: [] });
+    };
+    expect(au('0000').errors.zip).toBe('We could not find postcode 0000 in an Australian state or territory; check it and try again');
+    expect(au('2899').screen).toBe('request');
+    expect(au('0800').screen).toBe('contact');
+  });
   it('an Ontario postal code goes on', () => {
     expect(run('M5V 2T6').screen).toBe('contact');
     expect(placeOfPostalCode('m5v2t6', 'CA')).toEqual({ city: '', stateCode: 'on', stateName: 'Ontario' });

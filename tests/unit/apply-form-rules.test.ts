@@ -23,7 +23,7 @@ import { formReducer, initialFormState, type FormAction, type FormState } from '
 import { initialRequest, readStored } from '../../blocks/applyForm/persist';
 import { newIdempotencyKey, outcomeOf } from '../../blocks/applyForm/send';
 import { readApplySource } from '../../blocks/applyForm/tracking';
-import { placeOfFeatureCollection } from '../../blocks/applyForm/zip';
+import { placeOfFeatureCollection, UNKNOWN_ZIP } from '../../blocks/applyForm/zip';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const filled: ApplyFormValues = {
@@ -333,6 +333,18 @@ describe('step reducer (copy-on-write, immer style)', () => {
     expect(run(initialFormState('general', '1,000'), type('zip', '10001'), { type: 'place', zip: '10001', place: null }, next).screen).toBe('contact');
   });
 
+  it('a ZIP code the geocoder does not know is refused on step 1 (not by the server after the last step); a new ZIP clears it', () => {
+    const refused = run(initialFormState('general', '1,000'), type('zip', '00000'), { type: 'place', zip: '00000', place: UNKNOWN_ZIP }, next);
+    expect(refused.screen).toBe('request');
+    expect(refused.errors).toEqual({ zip: 'We could not find ZIP code 00000; check it and try again' });
+    expect(refused.showSummary).toBe(true);
+    // leaving the field unchanged keeps the message; another ZIP takes it away
+    expect(run(refused, { type: 'blur', field: 'zip', today }).errors.zip).toBe('We could not find ZIP code 00000; check it and try again');
+    const fixed = run(refused, type('zip', '78701'));
+    expect(fixed.errors).toEqual({});
+    expect(run(fixed, { type: 'place', zip: '78701', place: austin }, next).screen).toBe('contact');
+  });
+
   it('sending: received → thank-you; retry keeps the answers and the step; 400 problems go to their fields', () => {
     const atIncome: FormState = { ...initialFormState('general', '1,000'), screen: 'income', values: filled };
     expect(run(atIncome, { type: 'sending' }).sending).toBe(true);
@@ -428,9 +440,11 @@ describe('browser helpers', () => {
       ],
     };
     expect(placeOfFeatureCollection(fc, '78701')).toEqual({ city: 'Austin', stateCode: 'tx', stateName: 'Texas' });
-    expect(placeOfFeatureCollection(fc, '78702')).toBeNull();
-    expect(placeOfFeatureCollection({ features: [] }, '78701')).toBeNull();
+    // an answer without this ZIP: no such ZIP; no answer at all: the lookup failed (the server decides)
+    expect(placeOfFeatureCollection(fc, '78702')).toBe(UNKNOWN_ZIP);
+    expect(placeOfFeatureCollection({ features: [] }, '78701')).toBe(UNKNOWN_ZIP);
     expect(placeOfFeatureCollection(null, '78701')).toBeNull();
+    expect(placeOfFeatureCollection({ message: 'Not Authorized' }, '78701')).toBeNull();
   });
 });
 
