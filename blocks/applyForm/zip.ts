@@ -53,21 +53,32 @@ export function placeOfPostalCode(code: string, country: Exclude<Country, 'US'>)
 }
 
 /**
+ * How long Continue waits for a ZIP's place (it shows "Checking your ZIP code…" meanwhile): a
+ * geocoder that does not answer — a connection that hangs on a phone network — must not hold the
+ * borrower on step 1.
+ */
+export const ZIP_LOOKUP_TIMEOUT_MS = 4000;
+
+/**
  * ZIP → city and state through the embedded Mapbox-compatible geocoder (Geocoding v5:
  * GET /api/geocoding/v5/mapbox.places/{zip}.json?types=postcode&country=us&limit=1).
- * UNKNOWN_ZIP when the geocoder knows no such ZIP; null when the lookup fails: the visitor
- * continues with the ZIP alone and the server decides the state.
+ * UNKNOWN_ZIP when the geocoder knows no such ZIP; null when the lookup fails or takes longer
+ * than `timeoutMs`: the visitor continues with the ZIP alone and the server decides the state.
  */
-export async function lookupZip(zip: string, signal?: AbortSignal): Promise<ZipLookup> {
+export async function lookupZip(zip: string, timeoutMs = ZIP_LOOKUP_TIMEOUT_MS): Promise<ZipLookup> {
   if (!/^\d{5}$/.test(zip)) return null;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
     const res = await fetch(`/api/geocoding/v5/mapbox.places/${zip}.json?types=postcode&country=us&limit=1`, {
-      signal: signal ?? null,
+      signal: abort.signal,
       headers: { accept: 'application/json' },
     });
     if (!res.ok) return null;
     return placeOfFeatureCollection(await res.json(), zip);
   } catch {
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }

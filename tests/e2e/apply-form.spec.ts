@@ -15,6 +15,7 @@ import { openFormTrace } from '../../engine/store/leads';
 import { startBuyer } from '../support/buyer';
 import { continueButton, leadPosts, serveLeads, step, uniqueEmail, validateLead } from './apply-form.fixtures';
 import { brandUrl, expectNoAxeViolations } from './helpers';
+import { ZIP_LOOKUP_TIMEOUT_MS } from '../../blocks/applyForm/zip';
 import { fakeThirdParties } from './thirdParties';
 
 let db: Store;
@@ -364,6 +365,14 @@ test('when the ZIP lookup fails, the visitor goes on with the ZIP alone (the ser
   await page.getByLabel('ZIP code').fill('78701');
   await continueButton(page).click();
   await expect(step(page)).toContainText('Your contact details');
+});
+
+test('a geocoder that does not answer holds Continue a few seconds, then the visitor goes on with the ZIP alone', async ({ page }) => {
+  await page.route('**/api/geocoding/v5/mapbox.places/*', () => undefined); // never answered
+  await open(page, 'ipaydayloans', '/apply');
+  await page.getByLabel('ZIP code').fill('78701');
+  await continueButton(page).click();
+  await expect(step(page)).toContainText('Your contact details', { timeout: ZIP_LOOKUP_TIMEOUT_MS + 5000 });
 });
 
 test('a ZIP code no place has is refused on step 1, with focus on it, before any contact detail is asked', async ({ page }) => {
