@@ -1,6 +1,6 @@
 import { LOAN_PURPOSES } from '../../engine/browser/data/purposes';
 import { isZip, type ApplyFormValues, type FieldErrors, type FieldKey } from '../../engine/browser/formRules';
-import { POSTAL_WORDS, type Country } from '../../engine/browser/regions';
+import { POSTAL_WORDS, postalCodeAsTyped, type Country } from '../../engine/browser/regions';
 import { SelectField, TextField } from './Fields';
 import type { ZipPlace } from './zip';
 
@@ -24,6 +24,8 @@ export function textFieldProps({ values, errors, idOf, change, blur }: StepProps
 }
 
 const PURPOSE_OPTIONS = LOAN_PURPOSES.map((p) => ({ value: p, label: p }));
+/** Room for a pasted code with spaces around it, or a ZIP+4 ("78701-1234"): postalCodeAsTyped cleans it. */
+const POSTAL_FIELD_LENGTH = 12;
 
 /**
  * Step 1: the amount (with the representative example next to it behind a disclosure, and Australia's licence and
@@ -81,11 +83,12 @@ export function RequestStep({
       <div>
         <TextField
           {...field('zip')}
+          onChange={(v) => change('zip', postalCodeAsTyped(v, country))}
           label={words.code}
           hint={words.hint}
           inputMode={words.inputMode}
           autoComplete="postal-code"
-          maxLength={words.maxLength}
+          maxLength={POSTAL_FIELD_LENGTH}
           className="max-w-[12rem]"
         />
         {/* Reserved height: the city appearing does not move the form. Announced politely. */}

@@ -135,6 +135,18 @@ export function unknownPostalCodeMessage(code: string, country: Country): string
   return `We could not find ${country === 'CA' ? 'postal code' : 'postcode'} ${code} in ${where}; check it and try again`;
 }
 
+/**
+ * The postal code field's text as typed or pasted: the spaces a copy from an address brings
+ * around the code dropped (the field leaves room for them: cut at the code's length, " 78701"
+ * pasted became " 7870"), a Canadian code's inner space kept single, a ZIP+4 cut to its ZIP.
+ * What is still not a code stays as typed, for the field's message to point at.
+ */
+export function postalCodeAsTyped(text: string, country: Country): string {
+  if (country === 'CA') return text.trimStart().replace(/\s+/g, ' ');
+  const t = text.replace(/\s+/g, '');
+  return (country === 'US' ? /^(\d{5})-?\d{4}$/.exec(t)?.[1] : undefined) ?? t;
+}
+
 /** Canada and Australia: the region of a postal code, without a lookup (the US needs the geocoder). */
 export function regionOfPostalCode(text: string, country: Exclude<Country, 'US'>): Region | undefined {
   return country === 'CA' ? caProvinceOfPostalCode(text) : auStateOfPostcode(text);
@@ -196,18 +208,14 @@ export function formatAmount(amount: number, country: Country): string {
 export const isCountry = (v: string): v is Country => v === 'US' || v === 'CA' || v === 'AU';
 
 /** The words the form uses for the country's postal code and regions. */
-export const POSTAL_WORDS: Record<
-  Country,
-  { code: string; inText: string; region: string; hint: string; example: string; maxLength: number; inputMode: 'numeric' | 'text' }
-> = {
-  US: { code: 'ZIP code', inText: 'ZIP code', region: 'state', hint: 'Where you live; 5 digits', example: '78701', maxLength: 5, inputMode: 'numeric' },
+export const POSTAL_WORDS: Record<Country, { code: string; inText: string; region: string; hint: string; example: string; inputMode: 'numeric' | 'text' }> = {
+  US: { code: 'ZIP code', inText: 'ZIP code', region: 'state', hint: 'Where you live; 5 digits', example: '78701', inputMode: 'numeric' },
   CA: {
     code: 'Postal code',
     inText: 'postal code',
     region: 'province or territory',
     hint: 'Where you live, for example M5V 2T6',
     example: 'M5V 2T6',
-    maxLength: 7,
     inputMode: 'text',
   },
   AU: {
@@ -216,7 +224,6 @@ export const POSTAL_WORDS: Record<
     region: 'state or territory',
     hint: 'Where you live; 4 digits',
     example: '2000',
-    maxLength: 4,
     inputMode: 'numeric',
   },
 };

@@ -243,6 +243,21 @@ test.describe('on a 320 px phone', () => {
   });
 });
 
+test('a postal code pasted with spaces around it (or a ZIP+4) is taken whole, not cut short', async ({ page }) => {
+  for (const [brand, label, pasted, kept, place] of [
+    ['ipaydayloans', 'ZIP code', ' 78701', '78701', 'Austin, Texas'],
+    ['ipaydayloans', 'ZIP code', '78701-1234', '78701', 'Austin, Texas'],
+    ['weloans', 'Postal code', ' m5v  2t6', 'm5v 2t6', 'Ontario'],
+    ['fastloansau', 'Postcode', ' 2000', '2000', 'New South Wales'],
+  ] as const) {
+    await open(page, brand, '/apply');
+    await page.getByLabel(label).fill(''); // the session keeps the code of the round before
+    await page.keyboard.insertText(pasted); // as a phone's keyboard pastes
+    await expect(page.getByLabel(label)).toHaveValue(kept);
+    await expect(page.getByText(place, { exact: true })).toBeVisible();
+  }
+});
+
 test('without JavaScript: the note offers the brand telephone and its opening hours', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();

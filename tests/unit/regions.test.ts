@@ -8,6 +8,7 @@ import {
   normaliseCaPostalCode,
   normalisePhoneFor,
   normalisePostalCode,
+  postalCodeAsTyped,
   type Country,
 } from '../../engine/browser/regions';
 
@@ -118,6 +119,24 @@ describe('the postal code as each country writes it', () => {
   ];
   it.each(table)('%s in %s → %s', (typed, country, stored) => {
     expect(normalisePostalCode(typed, country)).toBe(stored);
+  });
+});
+
+describe('the postal code field as typed or pasted: spaces around the code and a ZIP+4 dropped, anything else left to be pointed at', () => {
+  const table: [string, Country, string][] = [
+    [' 78701', 'US', '78701'],
+    ['78701 ', 'US', '78701'],
+    ['787 01', 'US', '78701'],
+    ['78701-1234', 'US', '78701'],
+    ['787011234', 'US', '78701'],
+    ['787012', 'US', '787012'],
+    [' m5v  2t6', 'CA', 'm5v 2t6'],
+    ['M5V2T6', 'CA', 'M5V2T6'],
+    [' 2000 ', 'AU', '2000'],
+    ['0800', 'AU', '0800'],
+  ];
+  it.each(table)('%j in %s → %j', (typed, country, kept) => {
+    expect(postalCodeAsTyped(typed, country)).toBe(kept);
   });
 });
 
