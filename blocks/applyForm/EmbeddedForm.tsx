@@ -133,7 +133,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
         {screen === 'unavailable' && (
           <>
             {later && <later.StateGate reason={state.gate?.reason ?? ''} homeHref={brand.homeHref} codeWord={words.inText} />}
-            <button type="button" className={`${secondary} mt-4`} onClick={() => dispatch({ type: 'back' })}>
+            <button type="button" className={`${secondary} mt-4`} onClick={back}>
               Change {words.inText}
             </button>
           </>

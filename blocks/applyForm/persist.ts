@@ -85,6 +85,12 @@ export function stepOfHistoryState(state: unknown): FormStep | undefined {
   return v === 'request' || v === 'contact' || v === 'income' ? v : undefined;
 }
 
+/** The state gate's own entry: the back button from it goes to the step of the postal code, as the gate tells the borrower to. */
+export const GATE_ENTRY = 'unavailable';
+export function formEntryOf(state: unknown): FormStep | typeof GATE_ENTRY | undefined {
+  return (state as Record<string, unknown> | null)?.[STEP_STATE_KEY] === GATE_ENTRY ? GATE_ENTRY : stepOfHistoryState(state);
+}
+
 /**
  * The idempotency key of a request sent and not yet known to be received, for this tab's session.
  * A reload after a lost answer starts the form again from storage; sent again under the same key,

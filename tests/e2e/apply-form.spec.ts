@@ -310,6 +310,12 @@ for (const [brand, path, zip, stateName] of [
     await expect(page.getByText('Nothing you typed has been sent or passed to a lender.')).toBeVisible();
     await expect(page.getByLabel('First name')).toHaveCount(0);
     await expectNoAxeViolations(page);
+    // "go back and change it": the phone's back button is the ZIP's step, not the page before the form
+    await page.goBack();
+    await expect(step(page)).toContainText('Step 1 of 3');
+    await expect(page.getByLabel('ZIP code')).toHaveValue(zip);
+    await continueButton(page).click();
+    await expect(step(page)).toHaveText(`We can't take a request from ${stateName}`);
     await page.getByRole('button', { name: 'Change ZIP code' }).click();
     await expect(page.getByLabel('ZIP code')).toHaveValue(zip);
     expect(bodies).toHaveLength(0);
