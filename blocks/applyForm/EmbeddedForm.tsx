@@ -203,7 +203,8 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
           </form>
         )}
         <p aria-live="polite" className="sr-only">
-          {state.announcement}
+          {/* a new node each time: a live region whose text does not change says nothing (the same error made again) */}
+          <span key={state.announced}>{state.announcement}</span>
         </p>
       </div>
     </section>

@@ -27,6 +27,7 @@ export const initialFormState = (kind: LoanKind, amount: string, country: Countr
   checkingZip: false,
   laterUnreachable: false,
   announcement: '',
+  announced: 0,
 });
 
 /** The field that carries a value's error (the date of birth's three inputs share one). */
@@ -97,6 +98,7 @@ export const formReducer = reducerOf((draft: FormState, action: FormAction) => {
       return;
     case 'announce':
       draft.announcement = action.message;
+      draft.announced += 1;
       return;
   }
 });

@@ -43,6 +43,8 @@ export interface FormState {
   amountNote?: string;
   /** what the polite live region reads out */
   announcement: string;
+  /** how many were made: each is drawn as a new node, so the same words twice are said twice */
+  announced: number;
 }
 
 export type UnavailableStates = readonly { code: string; name: string; reason: string }[];

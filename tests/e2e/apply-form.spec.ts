@@ -439,9 +439,22 @@ test('errors: said in words, linked to their fields and announced', async ({ pag
   // typed and left: announced in the polite live region; fixed: the error goes
   await page.getByLabel('ZIP code').fill('123');
   await page.getByLabel('ZIP code').press('Tab');
-  await expect(page.locator('p[aria-live="polite"].sr-only')).toHaveText('ZIP code: Enter a 5-digit ZIP code, for example 78701');
+  const liveRegion = page.locator('p[aria-live="polite"].sr-only');
+  await expect(liveRegion).toHaveText('ZIP code: Enter a 5-digit ZIP code, for example 78701');
   await page.getByLabel('ZIP code').fill('78701');
   await expect(page.getByLabel('ZIP code')).not.toHaveAttribute('aria-invalid', 'true');
+  // the same mistake again is said again: the live region is given new words to read, not left as it was
+  const said = await liveRegion.evaluateHandle((region) => {
+    const added: string[] = [];
+    new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => added.push(n.textContent ?? '')))).observe(region, {
+      childList: true,
+      subtree: true,
+    });
+    return added;
+  });
+  await page.getByLabel('ZIP code').fill('12');
+  await page.getByLabel('ZIP code').press('Tab');
+  await expect.poll(() => said.evaluate((added) => added.join(' | '))).toBe('ZIP code: Enter a 5-digit ZIP code, for example 78701');
 });
 
 test('one click on Continue straight from a wrong answer checks the step, lists the errors and takes the focus to the first; one on Back goes back', async ({
