@@ -119,9 +119,10 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
   const where = locate(brand, body.zip, ctx);
   const place = { city: where.city, state: where.region.toLowerCase() };
-  // 18 on the day where the borrower lives, not in UTC
-  if ((ageOn(body.dateOfBirth, dayIn(ctx.now, country, where.region)) ?? 0) < MIN_AGE)
-    throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
+  // 18 on the day where the borrower lives, not in UTC; a day still to come there is a typo (the year), not a child: said so, as the form does
+  const ageThere = ageOn(body.dateOfBirth, dayIn(ctx.now, country, where.region)) ?? 0;
+  if (ageThere < 0) throw invalid(`/dateOfBirth: ${body.dateOfBirth} is a day still to come`);
+  if (ageThere < MIN_AGE) throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
   const kind = loanKindOf(brand);
   if (country === 'US') {
     const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);

@@ -142,6 +142,7 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ['a slashed date of birth', valid({ dateOfBirth: '1990/04/02' }), 400, '/dateOfBirth'],
     ['30 February', valid({ dateOfBirth: '1990-02-30' }), 400, 'is not a date'],
     ['a borrower of 17', valid({ dateOfBirth: eighteenYearsAgoPlusOneDay }), 422, '18 or older'],
+    ['a date of birth next year', valid({ dateOfBirth: `${new Date().getUTCFullYear() + 1}-04-02` }), 400, 'is a day still to come'],
     ['consent not given', valid({ consent: { accepted: false, version: CURRENT_CONSENT_VERSION } }), 400, '/consent/accepted'],
     ['no consent', without('consent'), 400, 'consent'],
     ['a consent version never shown', valid({ consent: { accepted: true, version: 'tcpa-1999' } }), 400, 'Unknown consent version'],
