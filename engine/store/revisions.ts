@@ -93,8 +93,13 @@ export async function latestRevisions<T = unknown>(db: Store, kind: string): Pro
   return new Map(rows.map((r) => [r.key, revisionOf<T>(r)]));
 }
 
-/** One revision of a document, by version. */
+/** The largest version the store holds (`document_revisions.version` is a 32-bit integer in PostgreSQL). */
+export const MAX_VERSION = 2 ** 31 - 1;
+const isVersion = (v: number) => Number.isInteger(v) && v >= 0 && v <= MAX_VERSION;
+
+/** One revision of a document, by version (none for a number no version can be). */
 export async function revisionAt<T = unknown>(db: Store, kind: string, key: string, version: number): Promise<Revision<T> | undefined> {
+  if (!isVersion(version)) return undefined;
   const row = await db
     .selectFrom('document_revisions')
     .selectAll()
@@ -164,6 +169,9 @@ export interface SaveRevision<T> {
 /** Saves a new revision over `expectedVersion`; throws RevisionConflict when someone saved since. */
 export async function saveRevision<T>(db: Store, save: SaveRevision<T>): Promise<Revision<T>> {
   const at = (save.now ?? new Date()).toISOString();
+  // a version the column cannot hold (a hand-made request's 1e20) was never saved: PostgreSQL would
+  // refuse to compare with it, and past 2^53 expectedVersion + 1 even equals it
+  if (!isVersion(save.expectedVersion)) throw new RevisionConflict(await latestRevision(db, save.kind, save.key), save.expectedVersion);
   const version = save.version ?? save.expectedVersion + 1;
   if (!(version > save.expectedVersion)) throw new Error(`a revision's version (${version}) must be newer than the one it follows (${save.expectedVersion})`);
   try {

@@ -232,6 +232,16 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     const doc = opened.body.document as Record<string, unknown>;
     const ahead = await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion: opened.body.version + 5 });
     expect(ahead).toEqual({ status: 409, body: { error: expect.stringMatching(/^there is no version \d+ to save over \(the newest is \d+\); reload/) } });
+    // a version past what the store holds is one never saved too, not a crash
+    for (const expectedVersion of [2 ** 31, 2 ** 53, 1e20])
+      expect(await call('PUT', 'brands/studiotest/draft', editor, { document: doc, expectedVersion }), String(expectedVersion)).toEqual({
+        status: 409,
+        body: { error: expect.stringMatching(/^there is no version \d+ to save over \(the newest is \d+\); reload/) },
+      });
+    for (const version of [2 ** 31, 1e20]) {
+      expect(await call('POST', 'brands/studiotest/publish', editor, { version }), String(version)).toMatchObject({ status: 404 });
+      expect(await call('POST', 'brands/studiotest/restore', editor, { version }), String(version)).toMatchObject({ status: 404 });
+    }
     // a brand with a file and no draft yet: its newest is the file, version 0
     const file = (await call('GET', 'brands/honestloans', editor)).body.document;
     expect(await call('PUT', 'brands/honestloans/draft', editor, { document: file, expectedVersion: 5 })).toMatchObject({
