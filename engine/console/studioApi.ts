@@ -326,21 +326,9 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   const read = readAnswers(body.answers);
   if ('problems' in read) return { status: 422, body: { error: 'some answers need another look', problems: read.problems } };
   const id = read.answers.id;
-  // the studio's own page for a new brand is /studio/new
-  if (id === 'new')
-    return {
-      status: 422,
-      body: { error: 'some answers need another look', problems: [{ question: 'id', message: '"new" is the studio’s own page; choose another id' }] },
-    };
   if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, `Your account may not change the brand "${id}"`);
-  if (await brandExists(ctx.db, id))
-    return {
-      status: 422,
-      body: {
-        error: 'some answers need another look',
-        problems: [{ question: 'id', message: `a brand with the id "${id}" already exists; choose another id` }],
-      },
-    };
+  const taken = await idProblem(ctx.db, id);
+  if (taken) return { status: 422, body: { error: 'some answers need another look', problems: [{ question: 'id', message: taken }] } };
   const document = newBrandDocument(read.answers);
   // the host and colour checks of the whole brand, in the words of the question they come from
   const hostProblem = problemsOf(id, document).find((p) => p.pointer.startsWith('/hosts'));
@@ -361,12 +349,28 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   }
 }
 
+/**
+ * Why the studio cannot make a brand with this id, beyond the question's own check: its page, an
+ * id taken, or a local host ({id}.localhost) another brand or the console answers on — said at the
+ * id, the answer to change, as the answer is given and again when the brand is made.
+ */
+async function idProblem(db: Store, id: string): Promise<string | undefined> {
+  if (id === 'new') return '"new" is the studio’s own page; choose another id';
+  if (await brandExists(db, id)) return `a brand with the id "${id}" already exists; choose another id`;
+  const local = `${id}.localhost`;
+  if (consoleHostsOf(process.env).has(local)) return `its local host "${local}" is the console’s; choose another id`;
+  const owner = getCatalog().hostMap.get(local);
+  if (owner) return `its local host "${local}" belongs to the brand ${owner}; choose another id`;
+  return undefined;
+}
+
 async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
   const body = await jsonBody<{ question: string; value: string; answers?: Record<string, string> }>(ctx.req, CHECK_SCHEMA, SMALL_LIMIT);
   await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio requests');
   const r = checkAnswer(body.question, body.value, body.answers ?? {});
   if (r.ok && body.question === 'id' && r.value) {
-    if (await brandExists(ctx.db, r.value)) return ok({ ok: false, message: `a brand with the id "${r.value}" already exists; choose another id` });
+    const problem = await idProblem(ctx.db, r.value);
+    if (problem) return ok({ ok: false, message: problem });
   }
   if (r.ok && body.question === 'hosts' && r.value) {
     const hosts = r.value.split(',').map((h) => h.trim());

@@ -30,7 +30,10 @@ export const QUESTIONS: readonly Question[] = [
     flag: 'id',
     label: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
     check: (v) =>
-      /^[a-z0-9][a-z0-9-]{1,40}$/.test(v) ? undefined : 'use 2-41 lowercase letters, digits or hyphens, starting with a letter or digit, e.g. acmeloans',
+      // it is a host name's first label too ({id}.localhost, {id}.com), which ends with a letter or digit
+      /^[a-z0-9][a-z0-9-]{0,39}[a-z0-9]$/.test(v)
+        ? undefined
+        : 'use 2-41 lowercase letters, digits or hyphens, starting and ending with a letter or digit, e.g. acmeloans',
   },
   { key: 'name', flag: 'name', label: 'The brand name visitors see', check: (v) => (v.length >= 2 && v.length <= 60 ? undefined : 'use 2 to 60 characters') },
   {

@@ -87,6 +87,29 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(await call('POST', 'check', editor, { question: 'primaryColor', value: '#0b5394' })).toEqual({ status: 200, body: { ok: true } });
   });
 
+  it('an id the studio cannot make is refused at the id as it is answered, and again at the id when the brand is made', async () => {
+    const refusals = {
+      // a host name's label ends with a letter or digit: trail-.localhost, trail-.com are no hosts
+      'trail-': /starting and ending with a letter or digit/,
+      new: /"new" is the studio’s own page/,
+      // its local host would be the console's own
+      console: /local host "console\.localhost" is the console’s/,
+    };
+    for (const [id, words] of Object.entries(refusals)) {
+      expect(await call('POST', 'check', editor, { question: 'id', value: id }), id).toEqual({
+        status: 200,
+        body: { ok: false, message: expect.stringMatching(words) },
+      });
+      const made = await call('POST', 'brands', editor, { answers: { ...ANSWERS, id, hosts: '' } });
+      expect(made, id).toMatchObject({ status: 422, body: { error: 'some answers need another look' } });
+      expect(
+        made.body.problems.find((p: { question: string }) => p.question === 'id'),
+        id,
+      ).toEqual({ question: 'id', message: expect.stringMatching(words) });
+      expect(made.body.problems.find((p: { question: string }) => p.question === 'hosts')?.message ?? '', id).not.toMatch(/localhost/);
+    }
+  });
+
   it('publishing is refused while a link goes nowhere, with the field’s pointer and the validator’s words; fixed, it publishes', async () => {
     const opened = await call('GET', 'brands/studiotest', editor);
     expect(opened).toMatchObject({ status: 200, body: { id: 'studiotest', version: 1, publishedVersion: 0, canEdit: true, problems: [] } });
