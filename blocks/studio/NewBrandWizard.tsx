@@ -5,7 +5,7 @@
  * (a refused answer, a refused creation, the console out of reach), so a mistake costs one answer, never all of them.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { ContrastNote, controlClass, FieldProblems, smallButton } from './FieldView';
+import { ContrastNote, controlClass, FieldProblems } from './FieldView';
 import { studioApi } from './studioApi';
 import { useHydrated } from '../chrome/useHydrated';
 
@@ -19,6 +19,10 @@ export interface WizardQuestion {
 }
 
 const fieldIdOf = (key: string) => `new-${key}`;
+
+/** The wizard's one action: white on dark blue, also under the pointer (not the small buttons' light hover). */
+const primaryButton =
+  'mt-2 inline-flex min-h-11 min-w-11 items-center justify-center self-start rounded bg-blue-800 px-4 text-sm font-semibold text-white hover:bg-blue-900 disabled:opacity-50';
 
 /** Answers the scaffold does not take, written into the new draft once it exists: the logo (uploaded) and the legal entity. */
 const AFTER = new Set(['logo', 'legalName']);
@@ -155,7 +159,7 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
           </div>
         );
       })}
-      <button type="submit" disabled={!ready} className={`${smallButton} mt-2 self-start bg-blue-800 font-semibold text-white`}>
+      <button type="submit" disabled={!ready} className={primaryButton}>
         Create the draft brand
       </button>
       <p role="status">{note}</p>

@@ -64,6 +64,8 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await page.getByLabel('Contact phone').fill(a.phone);
   await page.getByLabel('Contact email').fill(a.email);
   await page.getByLabel(/^Postal address/).fill(a.address);
+  // readable under the pointer too
+  await page.getByRole('button', { name: 'Create the draft brand' }).hover();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Create the draft brand' }).click();
   await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
