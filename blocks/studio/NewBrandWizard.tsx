@@ -4,7 +4,7 @@
  * brand), the colour's contrast as it is picked. The answers stay in the page whatever goes wrong
  * (a refused answer, a refused creation, the console out of reach), so a mistake costs one answer, never all of them.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ContrastNote, controlClass, FieldProblems } from './FieldView';
 import { studioApi } from './studioApi';
 import { useHydrated } from '../chrome/useHydrated';
@@ -20,6 +20,9 @@ export interface WizardQuestion {
 
 const fieldIdOf = (key: string) => `new-${key}`;
 
+/** Where this tab keeps the answers while the wizard is left midway. */
+const KEPT = 'studio-new-brand-answers';
+
 /** The wizard's one action: white on dark blue, also under the pointer (not the small buttons' light hover). */
 const primaryButton =
   'mt-2 inline-flex min-h-11 min-w-11 items-center justify-center self-start rounded bg-blue-800 px-4 text-sm font-semibold text-white hover:bg-blue-900 disabled:opacity-50';
@@ -27,35 +30,86 @@ const primaryButton =
 /** Answers the scaffold does not take, written into the new draft once it exists: the logo (uploaded) and the legal entity. */
 const AFTER = new Set(['logo', 'legalName']);
 
+const nothingToWatch = () => () => undefined;
+const keptText = () => {
+  try {
+    return sessionStorage.getItem(KEPT) ?? '';
+  } catch {
+    // storage refused: the wizard starts blank, as it would without it
+    return '';
+  }
+};
+
+/** The text answers kept in this tab (none the page does not ask, nothing unreadable). */
+function keptAnswers(text: string, questions: WizardQuestion[]): Record<string, string> {
+  let kept: unknown;
+  try {
+    kept = JSON.parse(text || '{}');
+  } catch {
+    return {};
+  }
+  if (!kept || typeof kept !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(kept).filter(([k, v]) => typeof v === 'string' && questions.some((q) => q.key === k && q.kind !== 'file')),
+  ) as Record<string, string>;
+}
+
 export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[] }) {
+  // the server's HTML has no answers; once the page's script runs, the form starts again from the
+  // answers this tab kept, so an operator who left the wizard midway finds them on coming back
+  const ready = useHydrated();
+  const kept = useSyncExternalStore(nothingToWatch, keptText, () => '');
+  return <WizardForm key={ready ? 'kept' : 'server'} {...props} ready={ready} kept={ready ? keptAnswers(kept, props.questions) : {}} />;
+}
+
+function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: boolean; kept: Record<string, string> }) {
   const QUESTIONS = props.questions;
   const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
-  const [answers, setAnswers] = useState<Record<string, string>>(() => Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))));
+  const [answers, setAnswers] = useState<Record<string, string>>(() => ({
+    ...Object.fromEntries(QUESTIONS.flatMap((q) => (q.initial ? [[q.key, q.initial]] : []))),
+    ...props.kept,
+  }));
   const [logo, setLogo] = useState<File | undefined>(undefined);
   const [messages, setMessages] = useState<Record<string, string>>({});
-  const [last, setLast] = useState<string | undefined>(undefined);
+  // the answers changed since they were last checked: every one of them, not only the last one
+  // typed (an answer followed within the pause by typing in the next field is checked too); the
+  // kept ones are checked again as the form starts (another brand may have taken the id since)
+  const unchecked = useRef(new Set<string>(Object.keys(props.kept).filter((k) => !AFTER.has(k))));
   const [note, setNote] = useState('');
   // the answers are taken once the page's script runs (until then a typed answer would not be checked)
-  const ready = useHydrated();
+  const ready = props.ready;
+
+  useEffect(() => {
+    if (!ready) return;
+    try {
+      sessionStorage.setItem(KEPT, JSON.stringify(answers));
+    } catch {
+      // nothing kept: leaving the page then loses the answers, as it did before they were kept
+    }
+  }, [answers, ready]);
 
   // each answer is checked as it is given (a moment after the typing stops), with the answers so far (a blank one takes its default from them)
   useEffect(() => {
-    if (!last || AFTER.has(last)) return;
-    const timer = setTimeout(async () => {
+    if (!unchecked.current.size) return;
+    const timer = setTimeout(() => {
+      const keys = [...unchecked.current];
+      unchecked.current.clear();
       const scaffold = Object.fromEntries(Object.entries(answers).filter(([k]) => !AFTER.has(k)));
-      const a = await api.check(last, answers[last] ?? '', scaffold);
-      if (!a.ok) return setNote(a.error);
-      setMessages((m) => {
-        const { [last]: _old, ...rest } = m;
-        return a.value.ok ? rest : { ...rest, [last]: a.value.message ?? 'this answer cannot be used' };
-      });
+      for (const key of keys)
+        void api.check(key, answers[key] ?? '', scaffold).then((a) => {
+          if (!a.ok) return setNote(a.error);
+          setMessages((m) => {
+            const { [key]: _old, ...rest } = m;
+            return a.value.ok ? rest : { ...rest, [key]: a.value.message ?? 'this answer cannot be used' };
+          });
+        });
     }, 300);
     return () => clearTimeout(timer);
-  }, [answers, last, api]);
+  }, [answers, api]);
 
   const set = (key: string, value: string) => {
     setAnswers((a) => ({ ...a, [key]: value }));
-    setLast(key);
+    if (!AFTER.has(key)) unchecked.current.add(key);
   };
   const shown = QUESTIONS.filter((q) => messages[q.key]);
 
@@ -81,6 +135,11 @@ export function NewBrandWizard(props: { csrf: string; questions: WizardQuestion[
         await api.saveDraft(id, { ...brand.value.document, organization }, brand.value.version);
       }
       if (uploaded && !uploaded.ok) return setNote(`The draft brand ${id} is made, but its logo was refused: ${uploaded.error}. Upload another in the editor.`);
+    }
+    try {
+      sessionStorage.removeItem(KEPT);
+    } catch {
+      // not kept, nothing to forget
     }
     window.location.assign(`/studio/${id}`);
   };

@@ -51,9 +51,19 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await signIn(page, addUser('editor'));
   await openStudio(page, '/studio/new');
   const a = answersFor(id);
+  // an id typed and left at once for the next question is checked too, not only the last answer
+  await page.getByLabel(/^The brand key/).fill(`St ${id}`);
   await page.getByLabel('The brand name visitors see').fill(a.name);
+  await expect(page.locator('#new-id-problems')).toContainText('use 2-41 lowercase letters', { timeout: ANSWER_MS });
   await page.getByLabel(/^The brand key/).fill(a.id);
   await page.getByLabel('Production host names, comma-separated').fill(a.hosts);
+  await expect(page.locator('#new-id-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  // the answers given are there again after leaving the wizard midway
+  await page.getByRole('link', { name: 'Brands', exact: true }).click();
+  await page.goBack();
+  await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
+  await expect(page.getByLabel(/^The brand key/)).toHaveValue(a.id);
+  await expect(page.getByLabel('The brand name visitors see')).toHaveValue(a.name);
   // a colour too light for white text is told at its question, and the other answers stay
   const color = page.getByLabel(/^Primary colour/).first();
   await color.fill('#ffd54f');
