@@ -1,4 +1,4 @@
-/** The studio's new-brand questions (blocks/studio/NewBrandWizard.tsx), for a role that may edit brands. */
+/** The studio's new-brand questions (blocks/studio/NewBrandWizard.tsx), for a role that may edit brands (any other: 403, "Not for your role"). */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout } from '../../../blocks/console/ConsoleLayout';
 import { NewBrandWizard, type WizardQuestion } from '../../../blocks/studio/NewBrandWizard';
@@ -6,7 +6,7 @@ import { QUESTIONS } from '../../../engine/site/brandQuestions';
 import { PRODUCTS } from '../../../engine/site/brandScaffold';
 import { consolePage, type ConsoleProps } from '../../../engine/console/pages';
 
-type Props = ConsoleProps<{ canCreate: boolean; questions: WizardQuestion[] }>;
+type Props = ConsoleProps<{ questions: WizardQuestion[] }>;
 
 /** How the studio asks each of brand:new's questions: a list where the answers are few, a colour picker for a colour. */
 const KINDS: Record<string, Pick<WizardQuestion, 'kind' | 'options' | 'initial'>> = {
@@ -17,8 +17,7 @@ const KINDS: Record<string, Pick<WizardQuestion, 'kind' | 'options' | 'initial'>
 };
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
-  consolePage(ctx, 'studio.view', async (_db, viewer) => ({
-    canCreate: viewer.may.includes('studio.edit'),
+  consolePage(ctx, 'studio.edit', async () => ({
     questions: [
       ...QUESTIONS.map((q) => ({ key: q.key, label: q.label, ...KINDS[q.key] })),
       { key: 'logo', label: 'Logo: an SVG or PNG file (an SVG is cleaned of scripts and outside references before it is stored)', kind: 'file' as const },
@@ -27,7 +26,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   }));
 
 export default function NewBrandPage(props: Props) {
-  if (props.forbidden || !props.canCreate) return <ConsoleLayout title="Launch a new brand" viewer={props.viewer} forbidden />;
+  if (props.forbidden) return <ConsoleLayout title="Launch a new brand" viewer={props.viewer} forbidden />;
   return (
     <ConsoleLayout title="Launch a new brand" viewer={props.viewer} current="/studio">
       <NewBrandWizard csrf={props.viewer.csrf} questions={props.questions} />
