@@ -1,12 +1,14 @@
 /** Restore an earlier version in one action, or publish a draft at a set time: the history page's two changes. */
 import { useMemo, useState } from 'react';
 import { controlClass, smallButton } from './FieldView';
-import { studioApi } from './studioApi';
+import { studioApi, type AnswerProblem } from './studioApi';
 import { useHydrated } from '../chrome/useHydrated';
 
 export function HistoryActions(props: { id: string; csrf: string; versions: { version: number; published: boolean }[] }) {
   const api = useMemo(() => studioApi(props.csrf), [props.csrf]);
   const [note, setNote] = useState('');
+  // what stops a version being published or restored, each at its field (as the editor lists them)
+  const [problems, setProblems] = useState<AnswerProblem[]>([]);
   const [restoreVersion, setRestoreVersion] = useState(String(props.versions.find((v) => v.published)?.version ?? props.versions[0]?.version ?? ''));
   const [draftVersion, setDraftVersion] = useState(String(props.versions[0]?.version ?? ''));
   const [at, setAt] = useState('');
@@ -14,14 +16,18 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
   const ready = useHydrated();
   const restore = async () => {
     setNote('Restoring…');
+    setProblems([]);
     const a = await api.restore(props.id, Number(restoreVersion));
+    if (!a.ok) setProblems(a.problems ?? []);
     setNote(a.ok ? `Version ${restoreVersion} is live again, as version ${a.value.publishedVersion}.` : `Not restored: ${a.error}`);
   };
   const schedule = async () => {
     const time = new Date(at);
-    if (Number.isNaN(time.getTime())) return setNote('Give the day and time to publish at.');
+    if (Number.isNaN(time.getTime())) return (setProblems([]), setNote('Give the day and time to publish at.'));
     setNote('Setting…');
+    setProblems([]);
     const a = await api.schedule(props.id, Number(draftVersion), time.toISOString());
+    if (!a.ok) setProblems(a.problems ?? []);
     setNote(a.ok ? `Version ${draftVersion} will be published at ${time.toLocaleString()}.` : `Not set: ${a.error}`);
   };
   return (
@@ -45,7 +51,19 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
           Publish at this time
         </button>
       </div>
-      <p role="status">{note}</p>
+      <div role="status">
+        <p>{note}</p>
+        {problems.length > 0 && (
+          <ul className="list-disc pl-6">
+            {problems.map((p, i) => (
+              <li key={i}>
+                {p.message}
+                {p.pointer ? ` (${p.pointer})` : ''}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </section>
   );
 }

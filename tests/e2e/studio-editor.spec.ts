@@ -142,6 +142,12 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText('Heading');
+  // the version with the broken link is refused, and the refusal says what is wrong and where
+  await page.getByLabel('Version to restore').selectOption(String(version));
+  await page.getByRole('button', { name: 'Restore this version' }).click();
+  await expect(page.getByRole('status')).toContainText('no longer passes the checks', { timeout: ANSWER_MS });
+  await expect(page.getByRole('status').getByRole('listitem')).toHaveText(/link "\/no-such-page" goes to no page.*\(\/nav\/items\/1\/href\)$/);
+  await expectNoAxeViolations(page);
   await page.getByLabel('Version to restore').selectOption(firstVersion);
   await page.getByRole('button', { name: 'Restore this version' }).click();
   await expect(page.getByRole('status')).toHaveText(new RegExp(`^Version ${firstVersion} is live again`), { timeout: ANSWER_MS });
