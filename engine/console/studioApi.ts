@@ -69,7 +69,12 @@ const PUBLISH_SCHEMA = {
   properties: { version: { type: 'integer', minimum: 1 }, at: { type: 'string', minLength: 10, maxLength: 40 } },
 };
 const RESTORE_SCHEMA = { type: 'object', required: ['version'], additionalProperties: false, properties: { version: { type: 'integer', minimum: 0 } } };
-const ANSWERS = { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 40 };
+/** The wizard's answers: one string per question (an answer to no question would be dropped unseen, so it is refused by name). */
+const ANSWERS = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(QUESTIONS.map((q) => [q.key, { type: 'string', maxLength: 500 }])),
+};
 const CREATE_SCHEMA = { type: 'object', required: ['answers'], additionalProperties: false, properties: { answers: ANSWERS } };
 const CHECK_SCHEMA = {
   type: 'object',
