@@ -39,7 +39,7 @@ import {
 } from './loginLimit';
 import { isPostgresStore } from '../store/trafficPartitions';
 import { HashingBusy, timeOfAVerification, verifyPassword } from './passwords';
-import { isRole, may, type Permission } from './roles';
+import { isRole, may, PERMISSION_WORDS, type Permission } from './roles';
 import { totpRequired } from './totp';
 
 export const SESSION_COOKIE = '__Host-console_session';
@@ -288,7 +288,8 @@ export async function requireUser(db: Store, req: ConsoleRequest, permission: Pe
   const user = await sessionUser(db, token, req.now ?? new Date());
   if (!user || !isRole(user.role)) return { refused: refuse(401, 'Sign in first') } as const;
   if (!stages.includes(user.stage)) return { refused: refuse(401, 'Finish signing in first'), stage: user.stage } as const;
-  if (!may(user.role, permission)) return { refused: refuse(403, 'Your role may not see this') } as const;
+  // the refusal says what the role may not do: a post (an export, a change to accounts) is an act, not a page to see
+  if (!may(user.role, permission)) return { refused: refuse(403, `Your role (${user.role}) may not ${PERMISSION_WORDS[permission]}`) } as const;
   return { user: { ...user, role: user.role }, token } as const;
 }
 

@@ -38,6 +38,25 @@ export const ROLE_RULES: Readonly<Record<Role, readonly Permission[]>> = {
   editor: ['overview.view', 'brands.view', 'studio.view', 'studio.edit'],
 };
 
+/** What each permission lets a person do, in the words a refusal gives: "Your role (viewer) may not manage accounts". */
+export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
+  'overview.view': 'see the overview',
+  'brands.view': 'see the brands',
+  'buyers.view': 'see the buyers',
+  'buyers.manage': 'change buyers',
+  'leads.list': 'list leads',
+  'leads.view': 'open a lead',
+  'leads.reveal': 'reveal a lead’s personal data',
+  'leads.review': 'release or reject held leads',
+  'leads.trace': 'open a lead’s form trace',
+  'exports.run': 'export leads or upload costs',
+  'users.manage': 'manage accounts',
+  'audit.view': 'read the audit log',
+  'studio.view': 'see the studio',
+  'studio.edit': 'change brands',
+  'settings.manage': 'change the settings',
+};
+
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 
 export function may(role: Role | undefined, permission: Permission): boolean {

@@ -339,7 +339,10 @@ describe('the form routes', () => {
     expect((await leadDetail(db, 'analyst', LEAD, true))?.lead).toMatchObject({ email: 'ana.garcia@example.org', masked: false });
     await expect(revealRoute(db, post({ lead: 'ld_missing', csrf }, { cookie }))).rejects.toMatchObject({ status: 404 });
     const viewer = await signIn('viewer');
-    await expect(revealRoute(db, post({ lead: LEAD, csrf: viewer.csrf }, { cookie: viewer.cookie }))).rejects.toMatchObject({ status: 403 });
+    await expect(revealRoute(db, post({ lead: LEAD, csrf: viewer.csrf }, { cookie: viewer.cookie }))).rejects.toMatchObject({
+      status: 403,
+      message: 'Your role (viewer) may not reveal a lead’s personal data',
+    });
   });
 });
 

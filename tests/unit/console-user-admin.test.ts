@@ -55,7 +55,10 @@ describe.each(stores.kinds('users.sqlite'))('%s: accounts from the console', (_k
     const analyst = await as('new.analyst@example.com', shown[0]!.password);
     expect(await sessionOf(analyst)).toMatchObject({ user: { email: 'new.analyst@example.com', role: 'analyst' } });
     // an analyst may not manage users
-    await expect(change(analyst, { op: 'disable', email: 'boss@example.com' })).rejects.toMatchObject({ status: 403 });
+    await expect(change(analyst, { op: 'disable', email: 'boss@example.com' })).rejects.toMatchObject({
+      status: 403,
+      message: 'Your role (analyst) may not manage accounts',
+    });
 
     expect(await change(boss, { op: 'role', email: 'new.analyst@example.com', role: 'viewer' })).toMatchObject({ headers: { Location: '/users?note=role' } });
     expect(await sessionOf(analyst)).toMatchObject({ user: { role: 'viewer' } });
