@@ -24,11 +24,22 @@ export function HistoryActions(props: { id: string; csrf: string; versions: { ve
   const schedule = async () => {
     const time = new Date(at);
     if (Number.isNaN(time.getTime())) return (setProblems([]), setNote('Give the day and time to publish at.'));
+    // the server publishes at once a time that has passed: a slip of the year or the hour would
+    // put a version live now, when a later publication was asked for
+    if (time.getTime() <= Date.now())
+      return (setProblems([]), setNote(`Not set: ${time.toLocaleString()} has passed. Give a time ahead (to publish now, use Publish in the editor).`));
     setNote('Setting…');
     setProblems([]);
     const a = await api.schedule(props.id, Number(draftVersion), time.toISOString());
     if (!a.ok) setProblems(a.problems ?? []);
-    setNote(a.ok ? `Version ${draftVersion} will be published at ${time.toLocaleString()}.` : `Not set: ${a.error}`);
+    setNote(
+      !a.ok
+        ? `Not set: ${a.error}`
+        : a.value.scheduledAt
+          ? `Version ${draftVersion} will be published at ${new Date(a.value.scheduledAt).toLocaleString()}.`
+          : // the time came while the request was on its way: it is live already
+            `Version ${draftVersion} is published now.`,
+    );
   };
   return (
     <section aria-labelledby="history-actions" className="mt-6 flex flex-col gap-4" data-studio-ready={ready ? '' : undefined}>

@@ -142,6 +142,10 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText(`Second headline ${run}`);
   await expect(page.getByRole('table', { name: /What changed/ })).toContainText('Heading');
+  // a time that has passed is refused in the page: the server would publish at once
+  await page.getByLabel('Publish at (your time)').fill('2020-01-01T09:00');
+  await page.getByRole('button', { name: 'Publish at this time' }).click();
+  await expect(page.getByRole('status')).toContainText('has passed. Give a time ahead');
   // the version with the broken link is refused, and the refusal says what is wrong and where
   await page.getByLabel('Version to restore').selectOption(String(version));
   await page.getByRole('button', { name: 'Restore this version' }).click();
