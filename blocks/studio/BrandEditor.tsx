@@ -77,6 +77,7 @@ export function BrandEditor(props: BrandEditorProps) {
   const [section, setSection] = useState<Section>('settings');
   const [route, setRoute] = useState(0);
   const [publishNote, setPublishNote] = useState('');
+  const parts = useRef<HTMLElement>(null);
   const doc = history.doc;
   // set once the page's script runs (its first paint is the server's HTML, before the editor works)
   const ready = useHydrated();
@@ -297,7 +298,15 @@ export function BrandEditor(props: BrandEditorProps) {
               </li>
             ))}
           </ul>
-          <button type="button" className={smallButton} onClick={() => setConflict(undefined)}>
+          <button
+            type="button"
+            className={smallButton}
+            onClick={() => {
+              setConflict(undefined);
+              // the button goes with the notice: focus goes on to the part of the brand being edited, not to the page's start
+              parts.current?.querySelector<HTMLButtonElement>('button[aria-pressed="true"]')?.focus();
+            }}
+          >
             Done reading
           </button>
         </section>
@@ -332,7 +341,7 @@ export function BrandEditor(props: BrandEditorProps) {
       )}
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0">
-          <nav aria-label="Parts of the brand">
+          <nav aria-label="Parts of the brand" ref={parts}>
             <ul className="flex flex-wrap gap-2">
               {SECTIONS.map(([id, label]) => (
                 <li key={id}>

@@ -174,6 +174,11 @@ test("two editors save the same brand: the second sees the first's change, and n
   const conflict = two.getByRole('region', { name: /saved this brand while you were editing/ });
   await expect(conflict).toContainText(`Name: Studio ${id} → Renamed ${run}`, { timeout: ANSWER_MS });
   await saved(two);
+  // read and put away by keyboard: focus goes on to the part being edited, not lost with the button
+  await conflict.getByRole('button', { name: 'Done reading' }).focus();
+  await two.keyboard.press('Enter');
+  await expect(conflict).toHaveCount(0);
+  await expect(two.getByRole('button', { name: 'Settings', exact: true })).toBeFocused();
   await expect(two.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
   await expect(two.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
 
