@@ -261,14 +261,14 @@ function Group({ field, list, children }: { field: Field; list: PlacedProblem[] 
 function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewProps & { field: Extract<Field, { kind: 'array' }> }) {
   const [dragging, setDragging] = useState<number | undefined>(undefined);
   const [announce, setAnnounce] = useState('');
-  // The handle to focus once a move is on the page: focused as the move commits (a layout effect),
-  // not at the next frame, so that an arrow key pressed right after lands on the moved entry's
-  // handle and not on the entry that took its old place (which it would move back).
-  const focusAfterMove = useRef<number | undefined>(undefined);
+  // The element to focus once a move or a removal is on the page: focused as the change commits (a
+  // layout effect), not at the next frame, so that an arrow key pressed right after a move lands on
+  // the moved entry's handle and not on the entry that took its old place (which it would move back).
+  const focusAfter = useRef<string | undefined>(undefined);
   useLayoutEffect(() => {
-    if (focusAfterMove.current === undefined) return;
-    document.getElementById(`${field.id}-handle-${focusAfterMove.current}`)?.focus();
-    focusAfterMove.current = undefined;
+    if (focusAfter.current === undefined) return;
+    document.getElementById(focusAfter.current)?.focus();
+    focusAfter.current = undefined;
   });
   const list = problems.get(field.id);
   const count = field.items.length;
@@ -277,7 +277,14 @@ function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewPr
     actions.patch([{ op: 'move', path: [...field.path, to], from }]);
     setAnnounce(`${field.items[from]!.label} moved to position ${to + 1} of ${count}.`);
     // the handle of the moved entry keeps the focus, so arrow keys go on moving it
-    focusAfterMove.current = to;
+    focusAfter.current = `${field.id}-handle-${to}`;
+  };
+  const remove = (i: number) => {
+    actions.patch([{ op: 'remove', path: field.items[i]!.path }]);
+    setAnnounce(`${field.items[i]!.label} removed.`);
+    // the removed entry's buttons go with it (the last one's from the page): focus goes to the entry
+    // now in its place, or the one before, or the list's legend when none is left
+    focusAfter.current = count > 1 ? `${field.id}-handle-${Math.min(i, count - 2)}` : field.id;
   };
   const onKey = (i: number) => (e: KeyboardEvent) => {
     if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
@@ -339,7 +346,7 @@ function ListView({ field, problems, readOnly, actions, depth = 0 }: FieldViewPr
                 type="button"
                 className={smallButton}
                 disabled={readOnly || count <= field.minItems}
-                onClick={() => actions.patch([{ op: 'remove', path: item.path }])}
+                onClick={() => remove(i)}
                 aria-label={`Remove ${item.label}`}
               >
                 Remove

@@ -143,6 +143,15 @@ test("a page's blocks reorder by keyboard on the handle and by the Move buttons;
   // the Move buttons do the same
   await page.getByRole('button', { name: `Move down ${before[0]}` }).click();
   await expect.poll(order).toEqual(swapped);
+
+  // the last block removed by keyboard: said, and the focus goes to the block before, not lost with the button
+  await page.getByRole('button', { name: `Remove ${before[0]}` }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(order).toEqual([before[1]]);
+  await expect(page.getByRole('button', { name: /^Reorder About this test brand, position 1 of 1/ })).toBeFocused();
+  await expect(page.getByText(`${before[0]} removed.`)).toBeAttached();
+  await page.keyboard.press('Control+Z');
+  await expect.poll(order).toEqual(swapped);
 });
 
 test("the preview shows the draft through the engine's own page at 390 and 1,280 px, to the editor's signed address only", async ({ page }) => {
