@@ -4,7 +4,7 @@
  * the session, autosave of the draft (a save someone else made in between is shown, and the edits
  * made here are kept on top of it), publishing when no problem is left, and the live preview.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import brandSchema from '../../schemas/brand.schema.json';
 import { diffBrands, type FieldChange } from '../../engine/browser/studio/brandDiff';
 import { canRedo, canUndo, edit, rebase, redo, startHistory, undo, type EditHistory } from '../../engine/browser/studio/editHistory';
@@ -403,6 +403,14 @@ function PagesSection(props: {
 }) {
   const { routes, route, setRoute, doc, readOnly, actions, apply } = props;
   const [newPath, setNewPath] = useState('');
+  // a button that takes itself off the page (the shared layout's copy) hands the focus on to what
+  // replaced it, rather than to the page's start
+  const focusAfter = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (focusAfter.current === undefined) return;
+    document.getElementById(focusAfter.current)?.focus();
+    focusAfter.current = undefined;
+  });
   const current = routes[route];
   const routeEntry = props.routeField.items[route];
   const layoutName = typeof current?.layout === 'string' ? current.layout : undefined;
@@ -427,6 +435,7 @@ function PagesSection(props: {
     // the copy is the brand's own: no schema path (a file's) and nothing to override
     const { $schema: _schema, overrides: _overrides, ...copy } = shared.layout as Record<string, unknown>;
     apply([...setPatch(doc, ['layouts', name], copy), { op: 'replace', path: ['routes', route, 'layout'], value: name }]);
+    focusAfter.current = 'blocks-heading';
   };
   return (
     <div className="mt-3 flex flex-col gap-2">
@@ -481,7 +490,7 @@ function PagesSection(props: {
       )}
       {layoutField && (
         <section aria-labelledby="blocks-heading">
-          <h2 id="blocks-heading" className="mt-2 text-lg font-bold">
+          <h2 id="blocks-heading" tabIndex={-1} className="mt-2 text-lg font-bold">
             This page&apos;s layout ({own}) and its blocks
           </h2>
           <FieldView field={layoutField} problems={props.byField} readOnly={readOnly} actions={actions} />

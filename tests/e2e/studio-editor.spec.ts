@@ -85,6 +85,8 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await page.getByRole('button', { name: 'Pages', exact: true }).click();
   await page.getByLabel('Page', { exact: true }).selectOption({ label: '/' });
   await page.getByRole('button', { name: 'Give this page its own copy of the layout' }).click();
+  // the button goes with the shared layout: the keyboard is handed on to the page's own blocks
+  await expect(page.getByRole('heading', { name: /^This page's layout .* and its blocks$/ })).toBeFocused();
   const headline = `Fresh headline ${run}`;
   const heading = page.locator('fieldset[data-pointer$="/blocks"] > ol > li').first().getByLabel('Heading (required)');
   await heading.fill(headline);
