@@ -57,8 +57,13 @@ export const QUESTIONS: readonly Question[] = [
     key: 'hosts',
     flag: 'hosts',
     label: 'Production host names, comma-separated',
-    check: (v) =>
-      v.split(',').every((h) => HOST.test(h.trim())) ? undefined : 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)',
+    check: (v) => {
+      const hosts = v.split(',').map((h) => h.trim());
+      if (!hosts.every((h) => HOST.test(h))) return 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)';
+      // the brand's check refuses a host listed twice: said here, as the answer is given
+      const twice = hosts.find((h, i) => hosts.indexOf(h) !== i);
+      return twice ? `"${twice}" is in the list twice; keep one` : undefined;
+    },
     fallback: (a) => (a.id ? `${a.id}.com,www.${a.id}.com` : undefined),
   },
   {

@@ -85,6 +85,12 @@ describe('the wizard’s checks', () => {
     expect(checkAnswer('name', '  ')).toEqual({ ok: false, message: 'this needs an answer (it has no default)' });
     expect(checkAnswer('hosts', '', { id: 'acme' })).toEqual({ ok: true, value: 'acme.com,www.acme.com' });
     expect(checkAnswer('hosts', 'https://acme.com')).toMatchObject({ ok: false, message: expect.stringMatching(/no https:\/\//) });
+    // a host listed twice is told at the question, not only when the brand is made
+    expect(checkAnswer('hosts', 'acme.com, www.acme.com,acme.com')).toEqual({
+      ok: false,
+      message: '"acme.com" is in the list twice; keep one',
+      value: 'acme.com, www.acme.com,acme.com',
+    });
   });
 
   it('names every question with a problem at once', () => {
