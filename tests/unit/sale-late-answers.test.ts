@@ -131,17 +131,23 @@ describe('in the running sale', () => {
     expect(posts.map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${late.id} accepted`]);
   }, 30_000);
 
-  it('an accept that comes after another worker took the sale over and sold the lead is not taken: recorded so, and nobody else is offered the lead', async () => {
-    const stalled = await buyer('stalled-accept', { ping: { bid: 30 } });
-    const next = await buyer('next-stalled', { ping: { bid: 20 } });
+  /** A sale whose worker stalled with its post out (the buyer holds its answer) and whose lease another worker has taken up. */
+  const postOutWhenTakenOver = async (stalledId: string, nextId: string) => {
+    const stalled = await buyer(stalledId, { ping: { bid: 30 } });
+    const next = await buyer(nextId, { ping: { bid: 20 } });
     const buyers = documents(stalled.document({ timeouts: { pingMs: 3000, postMs: 10_000 } }), next.document(timed));
     const leadId = await storeLead();
     stalled.holdPosts = true;
     const running = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
     await expect.poll(() => stalled.posts.length, { timeout: 20_000 }).toBe(1);
-    // this worker's lease ran out with the post out (a stalled process): another took the sale up and sold the lead
     const later = new Date(Date.now() + SALE_LEASE_MS + 1000);
     expect(await claimSale(db, leadId, 'w-other', later, SALE_LEASE_MS)).toBeTruthy();
+    return { stalled, next, buyers, leadId, running, later };
+  };
+
+  it('an accept that comes after another worker took the sale over and sold the lead is not taken: recorded so, and nobody else is offered the lead', async () => {
+    const { stalled, next, leadId, running, later } = await postOutWhenTakenOver('stalled-accept', 'next-stalled');
+    // and sold the lead elsewhere
     const elsewhere = { status: 'sold' as const, duplicate: false, buyerId: 'elsewhere', priceCents: 1500, redirectUrl: 'https://elsewhere.example/x' };
     expect(await finishSale(db, leadId, 'w-other', elsewhere, later)).toBe(true);
     stalled.holdPosts = false;
@@ -161,15 +167,7 @@ describe('in the running sale', () => {
   }, 30_000);
 
   it('an accept that comes while another worker holds the sale is left to it: asked again, the same buyer buys the lead, once', async () => {
-    const stalled = await buyer('stalled-held', { ping: { bid: 30 } });
-    const next = await buyer('next-held', { ping: { bid: 20 } });
-    const buyers = documents(stalled.document({ timeouts: { pingMs: 3000, postMs: 10_000 } }), next.document(timed));
-    const leadId = await storeLead();
-    stalled.holdPosts = true;
-    const running = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
-    await expect.poll(() => stalled.posts.length, { timeout: 20_000 }).toBe(1);
-    const later = new Date(Date.now() + SALE_LEASE_MS + 1000);
-    expect(await claimSale(db, leadId, 'w-other', later, SALE_LEASE_MS)).toBeTruthy();
+    const { stalled, next, buyers, leadId, running, later } = await postOutWhenTakenOver('stalled-held', 'next-held');
     stalled.holdPosts = false;
     expect(await running).toMatchObject({ status: 'unsold', reason: "the sale was no longer this worker's to decide (pending)" });
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'pending' });
