@@ -25,13 +25,15 @@ export function visibleText(text: string): string {
 export const spreadsheetSafe = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /**
- * RFC 4180 CSV: a header line, then one line a row; fields with commas, quotes or newlines
- * quoted, and every field spreadsheet-safe. Every CSV the project writes goes through here.
+ * RFC 4180 CSV: a header line, then one line a row; every field spreadsheet-safe, and quoted when it
+ * holds a comma, quote or line break, or a semicolon or tab: a spreadsheet set to a European list
+ * separator (;) or reading tabs splits an unquoted "Ana;=HYPERLINK(…)" into a cell that starts
+ * with "=" and runs it. Every CSV the project writes goes through here.
  */
 export function csv<T>(rows: readonly T[], columns: readonly [title: string, value: (row: T) => string][]): string {
   const field = (raw: string) => {
     const v = spreadsheetSafe(raw);
-    return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+    return /[",;\t\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   };
   return [columns.map(([t]) => field(t)).join(','), ...rows.map((r) => columns.map(([, value]) => field(value(r))).join(','))].join('\r\n') + '\r\n';
 }

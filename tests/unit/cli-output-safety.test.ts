@@ -44,7 +44,49 @@ describe('spreadsheetSafe', () => {
     );
     expect(out).toBe(`name,note\r\n'=1+2,"'-x,""y"""\r\n`);
   });
+
+  it.each([
+    ['a semicolon', ';'],
+    ['a tab', '\t'],
+  ])('csv() cells split at %s (as a spreadsheet with that list separator reads them) never start like a formula', (_, separator) => {
+    const hostile = ['Ana;=HYPERLINK("http://evil.example","x")', 'Ana\t=1+1', '\t=1', 'x;@SUM(1+1)', 'y;-2+3'];
+    const out = csv(
+      hostile.map((v) => ({ v })),
+      [['utm_campaign', (r) => r.v]],
+    );
+    const cells = spreadsheetCells(out, separator);
+    expect(cells.slice(1).map((row) => row.length)).toEqual(hostile.map(() => 1));
+    expect(cells.flat().filter((c) => /^[=+\-@]/.test(c))).toEqual([]);
+  });
 });
+
+/** A CSV's cells as a spreadsheet reads them with `separator` as its list separator: quoted fields kept whole. */
+function spreadsheetCells(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"' && cell === '') quoted = true;
+    else if (ch === separator) {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, cell]);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
 
 describe('terminalSafe', () => {
   it.each([

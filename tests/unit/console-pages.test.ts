@@ -231,6 +231,8 @@ beforeAll(async () => {
       consent_text: 'I agree',
       consent_hash: '',
       source: '+cmd',
+      // what a visitor's utm_source can hold: read with ";" as the list separator, unquoted, it is two cells, the second a formula
+      source2: 'x;=2+3',
       host: 'ipaydayloans.localhost',
       environment: 'test',
     }),
@@ -371,6 +373,7 @@ describe('the leads export', () => {
     expect(r.headers['content-disposition']).toBe(`attachment; filename="leads-${day}-${day}.csv"`);
     expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(r.body).toContain(",'+cmd,");
+    expect(r.body).toContain(',"x;=2+3",');
     expect(r.body).not.toMatch(/,=|,\+/);
     const log = await db.selectFrom('console_audit').select(['actor', 'detail']).where('action', '=', 'export').execute();
     expect(log).toEqual([{ actor: 'admin@example.com', detail: JSON.stringify({ from: day, to: day, brand: '', rows: 1 }) }]);
