@@ -6,7 +6,8 @@
  *
  * A file is refused whole, with every problem's line number (up to MAX_ERRORS), rather than
  * imported in part: a half-imported report would make the costs of some days silently wrong.
- * Refused: a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
+ * Refused: a file that is not CSV text (a workbook, binary) or is separated by semicolons, a cell
+ * that is not UTF-8, a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
  * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
  * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS.
@@ -227,6 +228,20 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     if (header) break;
   }
   if (!header) {
+    // A workbook (.xlsx is a zip), a UTF-16 file without its byte-order mark or any other binary
+    // file has no header to find: saying which columns are missing would send the operator
+    // looking for a header problem in a file that is not CSV at all.
+    if (firstLines.startsWith('PK\u0003\u0004') || firstLines.includes('\u0000') || firstLines.includes('\uFFFD'))
+      return { ok: false, errors: ['The file is not CSV text (it is a spreadsheet workbook or another binary file); download or save the report as CSV'] };
+    // A spreadsheet set to a European list separator saves ";" (and decimal commas): the header is
+    // there, but the amounts cannot be read as the platforms write them.
+    if (headerOf(csvRecords(body, ';'), columns))
+      return {
+        ok: false,
+        errors: [
+          'The file’s columns are separated by semicolons, as a spreadsheet set to a European list separator saves it; upload the report as the ad platform downloads it, or save it with commas',
+        ],
+      };
     const want = (['day', 'campaign', 'cost'] as const).map((f) => `${f} (${columns[f].map((c) => `"${c}"`).join(' or ')})`).join(', ');
     return { ok: false, errors: [`No header line with the ${source} columns ${want} in the first ${HEADER_SEARCH} lines`] };
   }
@@ -247,6 +262,14 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     const day = dayOf(dayCell);
     const campaign = at('campaign').trim();
     if (cells.every((c) => c.trim() === '')) continue;
+    // Not UTF-8 (a spreadsheet's plain "CSV" on Windows saves Windows-1252): decoded, "préstamos"
+    // would become "pr\uFFFDstamos", a campaign no visit names, so its cost would silently count nowhere.
+    const garbled = cells.findIndex((c) => c.includes('\uFFFD'));
+    if (garbled >= 0) {
+      const column = records[header.at]!.cells[garbled]?.trim() || `column ${garbled + 1}`;
+      fail(line, `the ${column} "${cells[garbled]!.trim().slice(0, 40)}" is not UTF-8 text; save the report as “CSV UTF-8” and upload it again`);
+      continue;
+    }
     // A report's total line has no day ("Total: Account", or "--" beside it); a line with a day is
     // a day's cost, whatever its campaign is called ("Totally Fast Loans").
     if (!day && (/^total/i.test(dayCell) || /^total/i.test(campaign))) continue;

@@ -84,6 +84,17 @@ describe('the cost upload form', () => {
     ]);
   });
 
+  it('refuses a report a spreadsheet saved as Windows-1252, naming the line, and stores none of it', async () => {
+    const text = 'day,campaign,cost\r\n2026-11-07,tx-payday,1.00\r\n2026-11-07,préstamos,2.00\r\n';
+    const r = await costUploadRoute(db, upload(Buffer.from(text, 'latin1'), { source: 'generic', currency: 'USD' }));
+    expect(r.status).toBe(303);
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+      ok: false,
+      lines: ['line 3: the campaign "pr\uFFFDstamos" is not UTF-8 text; save the report as “CSV UTF-8” and upload it again'],
+    });
+    expect(await costCells(db, '2026-11-07', '2026-11-08')).toEqual([]);
+  });
+
   it('refuses a file over the size cap on the Exports page, audited, storing nothing', async () => {
     const big = Buffer.from(`day,campaign,cost\n${'2026-11-05,a,1\n'.repeat(Math.ceil(COST_CSV_MAX_BYTES / 15) + 2000)}`);
     const r = await costUploadRoute(db, upload(big, { source: 'generic', currency: 'USD' }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountCurrency, centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, type CostSource } from '../../engine/traffic/costCsv';
+import { amountCurrency, centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, reportText, type CostSource } from '../../engine/traffic/costCsv';
 
 /** Each platform's report as it exports it, and the rows an operator expects from it. */
 const REPORTS: [CostSource, string, { day: string; campaign: string; costCents: number; clicks: number; impressions: number; currency: string }[]][] = [
@@ -119,7 +119,14 @@ const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][]
     'day,campaign,cost\n2026-11-01,a,1\n1026-11-01,a,1\n',
     /^line 3: the day 1026-11-01 is before 2000-01-01, older than any day the console shows/,
   ],
-  ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^No header line/],
+  ['binary noise', 'generic', '\u0000\u0001\u0002PK\u0003\u0004', /^The file is not CSV text \(it is a spreadsheet workbook or another binary file\)/],
+  ['a spreadsheet workbook (.xlsx, a zip)', 'google', 'PK\u0003\u0004\u0014\u0000\u0006\u0000[Content_Types].xml', /^The file is not CSV text/],
+  [
+    'a report a spreadsheet saved with semicolons',
+    'generic',
+    'day;campaign;cost\r\n2026-11-01;a;1,50\r\n',
+    /^The file’s columns are separated by semicolons, as a spreadsheet set to a European list separator saves it/,
+  ],
   [
     'a line break in a quoted campaign',
     'generic',
@@ -139,6 +146,14 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
     const now = new Date('2026-11-20T23:00:00.000Z');
     const r = parseCostCsv('day,campaign,cost\n2026-11-21,a,1\n2026-11-22,a,1\n', 'generic', 'USD', now);
     expect(!r.ok && r.errors).toEqual(['line 3: the day 2026-11-22 has not come yet (a cost report has the days already spent)']);
+  });
+
+  it('refuses a report saved as Windows-1252 rather than import its accented campaign garbled, naming the line and column', () => {
+    const bytes = Buffer.from('day,campaign,cost\r\n2026-11-01,tx-payday,1.00\r\n2026-11-01,préstamos,2.00\r\n', 'latin1');
+    const r = parseCostCsv(reportText(bytes), 'generic');
+    expect(!r.ok && r.errors).toEqual(['line 3: the campaign "pr\uFFFDstamos" is not UTF-8 text; save the report as “CSV UTF-8” and upload it again']);
+    const utf8 = parseCostCsv(reportText(Buffer.from(bytes.toString('latin1'), 'utf8')), 'generic');
+    expect(utf8.ok && utf8.rows.map((row) => row.campaign)).toEqual(['tx-payday', 'préstamos']);
   });
 
   it('reports the line of a later problem after a quoted line break', () => {
