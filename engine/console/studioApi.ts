@@ -331,7 +331,7 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   const read = readAnswers(body.answers);
   if ('problems' in read) return { status: 422, body: { error: 'some answers need another look', problems: read.problems } };
   const id = read.answers.id;
-  if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, `Your account may not change the brand "${id}"`);
+  if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, notYourBrand(id));
   const taken = await idProblem(ctx.db, id);
   if (taken) return { status: 422, body: { error: 'some answers need another look', problems: [{ question: 'id', message: taken }] } };
   const document = newBrandDocument(read.answers);
@@ -359,6 +359,13 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
  * id taken, or a local host ({id}.localhost) another brand or the console answers on — said at the
  * id, the answer to change, as the answer is given and again when the brand is made.
  */
+/**
+ * An editor whose account names some brands may make only a brand it names: said with what to do
+ * (the wizard asks the id first, so the editor learns it before writing the rest).
+ */
+const notYourBrand = (id: string) =>
+  `Your account may change only the brands an admin gave it, and "${id}" is not one of them: ask an admin to add "${id}" to your brands, or to make this brand`;
+
 async function idProblem(db: Store, id: string): Promise<string | undefined> {
   if (id === 'new') return '"new" is the studio’s own page; choose another id';
   if (await brandExists(db, id)) return `a brand with the id "${id}" already exists; choose another id`;
@@ -374,7 +381,7 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
   await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio requests');
   const r = checkAnswer(body.question, body.value, body.answers ?? {});
   if (r.ok && body.question === 'id' && r.value) {
-    const problem = await idProblem(ctx.db, r.value);
+    const problem = mayEditBrand(ctx.user, r.value) ? await idProblem(ctx.db, r.value) : notYourBrand(r.value);
     if (problem) return ok({ ok: false, message: problem });
   }
   if (r.ok && body.question === 'hosts' && r.value) {

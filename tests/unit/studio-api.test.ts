@@ -229,6 +229,16 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     });
     expect((await call('GET', 'brands/cocoloan', limited)).body).toMatchObject({ canEdit: true });
     expect((await call('GET', 'brands/studiotest', limited)).body).toMatchObject({ canEdit: false });
+    // a new brand: told at the id, as it is typed, with what to do, and refused so at Create
+    const notTheirs = /may change only the brands an admin gave it, and "limited-new" is not one of them: ask an admin to add "limited-new"/;
+    expect(await call('POST', 'check', limited, { question: 'id', value: 'limited-new' })).toMatchObject({
+      status: 200,
+      body: { ok: false, message: expect.stringMatching(notTheirs) },
+    });
+    expect(await call('POST', 'brands', limited, { answers: { ...ANSWERS, id: 'limited-new' } })).toMatchObject({
+      status: 403,
+      body: { error: expect.stringMatching(notTheirs) },
+    });
   });
 
   it('refuses a write without the CSRF token, from another site, too large, not JSON or not matching its schema; a stranger gets 401', async () => {
