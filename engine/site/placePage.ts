@@ -23,10 +23,16 @@ export interface PlaceWanted {
 
 const PLACE_PARAMS = new Set(['state', 'stateCode', 'city', 'cityState', 'loanType']);
 
-/** A city named as a geocoder names it, in our table: "St. Louis" is "saint-louis". */
+const inState = (stateCode: string, slug: string) =>
+  cityInState(stateCode, slug) ?? cityInState(stateCode, slug.replace(/^st-/, 'saint-').replace(/^ft-/, 'fort-').replace(/^mt-/, 'mount-'));
+
+/**
+ * A city named as a geocoder names it, in our table: "St. Louis" is "saint-louis", and Mapbox's
+ * "Coeur d'Alene" / "O'Fallon" are our "coeur-d-alene" / "o-fallon" (the ZIP tables write the
+ * apostrophe after a one-letter word as a space).
+ */
 export function cityNamed(stateCode: string, name: string): City | undefined {
-  const slug = slugify(name);
-  return cityInState(stateCode, slug) ?? cityInState(stateCode, slug.replace(/^st-/, 'saint-').replace(/^ft-/, 'fort-').replace(/^mt-/, 'mount-'));
+  return inState(stateCode, slugify(name)) ?? inState(stateCode, slugify(name.replace(/(^|[^\p{L}\p{N}])(\p{L})['\u2019]/gu, '$1$2 ')));
 }
 
 function fillRoute(route: CompiledRoute, state: State, city: City | undefined, loanType: string): string | undefined {

@@ -81,6 +81,16 @@ describe('embedded geocoder: forward search', () => {
     expect(names('St. Louis, MO')[0]).toBe('Saint Louis, Missouri, United States');
   });
 
+  it('finds names written with an apostrophe, accent or hyphen as visitors type them', () => {
+    expect(names("Coeur d'Alene", 'autocomplete=false')).toEqual(['Coeur D Alene, Idaho, United States']);
+    expect(names('Coeur d\u2019Alene, ID')).toEqual(['Coeur D Alene, Idaho, United States']);
+    expect(names("O'Fallon, MO")).toEqual(['O Fallon, Missouri, United States']);
+    expect(names("Land O'Lakes, FL")[0]).toBe('Land O Lakes, Florida, United States');
+    expect(names("Lee's Summit", 'autocomplete=false')[0]).toBe('Lees Summit, Missouri, United States');
+    expect(names('Cañon City', 'autocomplete=false')).toEqual(['Canon City, Colorado, United States']);
+    expect(names('Wilkes-Barre', 'autocomplete=false')).toEqual(['Wilkes Barre, Pennsylvania, United States']);
+  });
+
   it('honours types, limit, country, proximity, autocomplete and language', () => {
     expect(forward('austin', 'types=postcode').features).toEqual([]);
     expect(forward('austin', 'limit=2').features).toHaveLength(2);
@@ -264,6 +274,12 @@ describe("a place → the brand's page for it", () => {
   it('reads geocoder names ("St. Louis") and falls back to the state for a city it does not know', () => {
     expect(placePagePath(brand('ustitleloans'), { state: 'mo', city: 'St. Louis', loanType: 'title-loans' })).toBe('/title-loans/saint-louis');
     expect(placePagePath(brand('ustitleloans'), { state: 'tx', city: 'Nowhere Springs', loanType: 'title-loans' })).toBe('/title-loans/texas');
+  });
+
+  it('opens the city page for Mapbox\'s apostrophe names ("Coeur d\'Alene", "O\'Fallon")', () => {
+    expect(placePagePath(brand('ipaydayloans'), { state: 'id', city: "Coeur d'Alene" })).toBe('/location/id/coeur-d-alene');
+    expect(placePagePath(brand('ipaydayloans'), { state: 'mo', city: 'O\u2019Fallon' })).toBe('/location/mo/o-fallon');
+    expect(placePagePath(brand('ipaydayloans'), { state: 'co', city: 'Cañon City' })).toBe('/location/co/canon-city');
   });
 
   it('gives nothing for a brand without location pages or an unknown state', () => {

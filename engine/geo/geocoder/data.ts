@@ -60,13 +60,19 @@ interface Raw {
   shapes: FeatureCollection<Polygon | MultiPolygon, { code: string }>;
 }
 
-/** Lower case, accents and punctuation dropped, spaces single: "St. Louis" → "st louis". */
+/**
+ * Lower case, accents and punctuation dropped, spaces single: "St. Louis" → "st louis". An
+ * apostrophe after a one-letter word separates ("Coeur d'Alene" → "coeur d alene", "O'Fallon" →
+ * "o fallon": the ZIP tables spell them "Coeur D Alene", "O Fallon"); any other is dropped
+ * ("Lee's Summit" → "lees summit").
+ */
 export const normaliseText = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/['’.]/g, '')
+    .replace(/(^|[^a-z0-9])([a-z])['\u2019]/g, '$1$2 ')
+    .replace(/['\u2019.]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
     .trim();
 
