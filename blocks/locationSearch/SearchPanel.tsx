@@ -20,13 +20,15 @@ export interface SearchPanelProps {
 }
 
 export const PLACEHOLDER = 'Enter a street, city, state, or ZIP code to search';
+/** Shown (not only announced) when a search finds nothing, so the visitor knows to try other words. */
+export const noPlacesFound = (text: string) => `No places match “${text}”. Try a city, a state or a ZIP code.`;
 
 /**
  * The location search panel (SPEC §2, §4, §8): a full-screen dialog (focus trapped, Escape =
  * Cancel) with the search field — focused 100 ms after opening, typing debounced 500 ms, empty
  * text sends nothing — a clear button, Cancel, "Use my location" and the place-name results
- * (a spinner while fetching). Choosing a result opens the brand's page for the place and closes
- * the panel. A failed search clears the results and is rethrown to the block's error boundary.
+ * (a spinner while fetching), or a message saying nothing matched. Choosing a result opens the
+ * brand's page for the place and closes the panel. A failed search clears the results and is rethrown to the block's error boundary.
  */
 export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation, style }: SearchPanelProps) {
   const id = useId();
@@ -156,8 +158,8 @@ export function SearchPanel({ visible, onClose, geocoder, loanType, geolocation,
             </li>
           ))}
         </ul>
-        <p aria-live="polite" className="sr-only">
-          {text && !isLoading ? `${results.length} ${results.length === 1 ? 'place' : 'places'} found` : ''}
+        <p aria-live="polite" className={text && !isLoading && !results.length ? 'px-2 text-slate-800' : 'sr-only'}>
+          {text && !isLoading ? (results.length ? `${results.length} ${results.length === 1 ? 'place' : 'places'} found` : noPlacesFound(text)) : ''}
         </p>
       </div>
     </Modal>

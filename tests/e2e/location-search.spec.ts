@@ -57,6 +57,13 @@ test('the panel: clear button, Cancel, Escape, focus trapped, no axe violations'
   await expect(input).toHaveValue('');
   await expect(dialog.getByRole('listitem')).toHaveCount(0);
 
+  // A place the geocoder does not know says so, and what to try instead.
+  await input.pressSequentially('Qwxzville');
+  await expect(dialog.getByText('No places match “Qwxzville”. Try a city, a state or a ZIP code.')).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Clear search' }).click();
+  await expect(dialog.getByText(/No places match/)).toBeHidden();
+
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await openPanel(page);
