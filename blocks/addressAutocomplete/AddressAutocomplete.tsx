@@ -48,6 +48,8 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
   });
   const options = text ? (data ?? []) : [];
   const expanded = open && options.length > 0;
+  // The highlight was moved over the previous answer while the next loaded; a shorter answer drops it.
+  const current = active < options.length ? active : -1;
 
   const choose = (s: AddressSuggestion) => {
     timers.current!.debounce.cancel();
@@ -58,7 +60,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
     setActive(-1);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const next = suggestionKey(event.key, { active, open: expanded }, options.length);
+    const next = suggestionKey(event.key, { active: current, open: expanded }, options.length);
     if (!next.handled) return;
     event.preventDefault();
     // Escape that closed the list must not also close a dialog around it.
@@ -104,7 +106,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
             aria-autocomplete="list"
             aria-expanded={expanded}
             aria-controls={listId}
-            {...(expanded && active >= 0 ? { 'aria-activedescendant': optionId(active) } : {})}
+            {...(expanded && current >= 0 ? { 'aria-activedescendant': optionId(current) } : {})}
             autoComplete="off"
             spellCheck={false}
             value={value}
@@ -154,12 +156,12 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
                 key={s.id}
                 id={optionId(i)}
                 role="option"
-                aria-selected={i === active}
+                aria-selected={i === current}
                 // Keep focus in the field: the choice is made on click, before blur would hide the list.
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => choose(s)}
                 onMouseMove={() => setActive(i)}
-                className={`flex min-h-11 cursor-pointer flex-col justify-center px-3 py-1 ${i === active ? 'bg-slate-200' : ''}`}
+                className={`flex min-h-11 cursor-pointer flex-col justify-center px-3 py-1 ${i === current ? 'bg-slate-200' : ''}`}
               >
                 <span className="text-slate-900">{s.label}</span>
                 <span className="text-sm text-slate-700">{s.place_name}</span>

@@ -152,6 +152,41 @@ test('address autocomplete: suggestions by keyboard fill the field, ZIP code, ci
   await expect(page.getByRole('textbox', { name: 'ZIP code' })).toHaveValue('');
 });
 
+test('address autocomplete: a highlight left beyond a shorter answer that arrives later is dropped', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(brandUrl('usinstallmentloans', '/installment-loans/search'));
+  const field = page.getByRole('combobox', { name: 'Street address or ZIP code' });
+  await expect(field).toBeEnabled();
+  await field.focus();
+  await field.pressSequentially('hous');
+  const list = page.getByRole('listbox', { name: 'Address suggestions' });
+  await expect(list.getByRole('option')).toHaveCount(8);
+  // The next answer is slow (as over a mobile network): the old suggestions stay while it loads.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const asked = page.waitForRequest((r) => r.url().includes('/mapbox.places/houston%2C%20tx.json'));
+  await page.route('**/mapbox.places/houston%2C%20tx.json*', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await field.pressSequentially('ton, tx');
+  await asked;
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+  await expect(field).toHaveAttribute('aria-activedescendant', /option-3$/);
+  release();
+  await expect(list.getByRole('option')).toHaveCount(1);
+  // A screen reader is not pointed at an option that is gone, and Enter chooses nothing rather than throwing.
+  await expect(field).not.toHaveAttribute('aria-activedescendant', /option-3$/);
+  await page.keyboard.press('Enter');
+  await expect(field).toHaveValue('houston, tx');
+  await page.keyboard.press('ArrowDown');
+  await expect(field).toHaveAttribute('aria-activedescendant', /option-0$/);
+  await page.keyboard.press('Enter');
+  await expect(field).toHaveValue(/Houston, TX/);
+  expect(errors).toEqual([]);
+});
+
 test('the search form without JavaScript still works', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
