@@ -85,6 +85,10 @@ describe('embedded geocoder: forward search', () => {
     expect(names("Coeur d'Alene", 'autocomplete=false')).toEqual(['Coeur D Alene, Idaho, United States']);
     expect(names('Coeur d\u2019Alene, ID')).toEqual(['Coeur D Alene, Idaho, United States']);
     expect(names("O'Fallon, MO")).toEqual(['O Fallon, Missouri, United States']);
+    expect(names('O Fallon, MO')).toEqual(['O Fallon, Missouri, United States']);
+    // the table writes this one without the apostrophe or a space
+    expect(names("D'Iberville, MS")).toEqual(['Diberville, Mississippi, United States']);
+    expect(names('Diberville', 'autocomplete=false')).toEqual(['Diberville, Mississippi, United States']);
     expect(names("Land O'Lakes, FL")[0]).toBe('Land O Lakes, Florida, United States');
     expect(names("Lee's Summit", 'autocomplete=false')[0]).toBe('Lees Summit, Missouri, United States');
     expect(names('Cañon City', 'autocomplete=false')).toEqual(['Canon City, Colorado, United States']);

@@ -61,20 +61,21 @@ interface Raw {
 }
 
 /**
- * Lower case, accents and punctuation dropped, spaces single: "St. Louis" → "st louis". An
- * apostrophe after a one-letter word separates ("Coeur d'Alene" → "coeur d alene", "O'Fallon" →
- * "o fallon": the ZIP tables spell them "Coeur D Alene", "O Fallon"); any other is dropped
- * ("Lee's Summit" → "lees summit").
+ * Lower case, accents and punctuation dropped, spaces single, and a one-letter word joined to the
+ * next: "St. Louis" → "st louis". The ZIP tables write an apostrophe after one letter as a space
+ * ("Coeur D Alene", "O Fallon", "Land O Lakes") or not at all ("Diberville"), and visitors write it
+ * ("Coeur d'Alene", "D'Iberville") or a space: joined, every spelling is one key ("coeur dalene",
+ * "ofallon", "diberville"). Any other apostrophe is dropped ("Lee's Summit" → "lees summit").
  */
 export const normaliseText = (text: string): string =>
   text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/(^|[^a-z0-9])([a-z])['\u2019]/g, '$1$2 ')
     .replace(/['\u2019.]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+    .trim()
+    .replace(/(^| )([a-z]) (?=[a-z])/g, '$1$2');
 
 /** Abbreviations in place names, written out: "St Louis" and "Saint Louis" are one key. */
 const WORDS: Record<string, string> = { st: 'saint', ste: 'sainte', ft: 'fort', mt: 'mount', pt: 'point' };
