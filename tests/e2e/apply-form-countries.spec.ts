@@ -144,10 +144,12 @@ test.describe('on a 390 px phone', () => {
     await page.goBack();
     await expect(step(page)).toContainText('Step 1 of 3');
     await expect(page.getByLabel('Postal code')).toHaveValue('M5V 2T6');
-    const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }));
+    // what the form keeps (the visit's own entry holds a timestamp, whose digits may be anything)
+    const stored = await page.evaluate(() =>
+      JSON.stringify(Object.entries({ ...sessionStorage, ...localStorage }).filter(([key]) => key.startsWith('loansites.applyForm'))),
+    );
     expect(stored).toContain('ana@example.org');
-    expect(stored).not.toContain('1988');
-    expect(stored).not.toContain('3100');
+    expect(stored).not.toMatch(/1988|3100|dob|monthlyIncome/);
     await continueButton(page).click();
     await continueButton(page).click();
     await expect(step(page)).toContainText('Step 3 of 3');
