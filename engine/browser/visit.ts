@@ -22,8 +22,10 @@ const NAMED = ['source1', 'source2', 'gclid', 'ttclid', 'fbclid', 'msclkid'] as 
 const CLICK_IDS = new Set(['gclid', 'ttclid', 'fbclid', 'msclkid']);
 const UTM = /^utm_[a-z0-9_]{1,32}$/;
 const MAX_PARAMS = 24;
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** The campaign parameters of a query string (values trimmed and cut to 500 characters; empty ones left out). */
+/** The campaign parameters of a query string (values without control characters, trimmed and cut to 500 characters; empty ones left out). */
 export function landingParams(search: string, optedOut: boolean): LandingParams {
   const q = new URLSearchParams(search);
   const out: Record<string, string> = {};
@@ -32,7 +34,8 @@ export function landingParams(search: string, optedOut: boolean): LandingParams 
     const name = key.toLowerCase();
     if (!(NAMED as readonly string[]).includes(name) && !UTM.test(name)) continue;
     if (optedOut && CLICK_IDS.has(name)) continue;
-    const value = raw.trim().slice(0, 500);
+    // control characters are not part of any campaign's value, and the server refuses them (a NUL cannot be stored in PostgreSQL)
+    const value = raw.replace(CONTROL, '').trim().slice(0, 500);
     if (value && !(name in out)) out[name] = value;
   }
   return out;

@@ -184,6 +184,11 @@ const HOSTILE: [string, unknown, { type?: string; method?: string; host?: string
   ['an upper-case utm key', land({ path: '/', params: { UTM_SOURCE: 'x' } })],
   ['a parameter of 501 characters', land({ path: '/', params: { gclid: 'x'.repeat(501) } })],
   ['a parameter as a number', land({ path: '/', params: { source1: 1 } })],
+  // PostgreSQL refuses a NUL: stored, it would fail the writer's batch and every other visitor's events in it
+  ['a path with a NUL', ev({ type: 'page_view', path: '/a\u0000b' })],
+  ['a landing path with a terminal escape', land({ path: '/\u001b[31mred' })],
+  ['a parameter with a NUL', land({ path: '/', params: { utm_source: 'fb\u0000' } })],
+  ['a parameter with a line break', land({ path: '/', params: { source1: 'a\r\n[traffic] forged line' } })],
   ['a body over 16 KB', { ...ok, landing: { path: '/', params: { utm_a: 'x'.repeat(17_000) } } }],
 ];
 

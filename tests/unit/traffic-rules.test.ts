@@ -97,6 +97,9 @@ describe('the browser’s visit', () => {
     expect(landingParams(q, false)).toEqual({ utm_source: 'fb', utm_xyz: '1', gclid: 'G', fbclid: 'F', source1: 's1', source2: 'x'.repeat(500) });
     expect(landingParams(q, true)).toEqual({ utm_source: 'fb', utm_xyz: '1', source1: 's1', source2: 'x'.repeat(500) });
   });
+  it('drops control characters from campaign values (the server refuses them), and a value of nothing else', () => {
+    expect(landingParams('?utm_source=fb%00x&source1=%0D%0Aspring%1B&gclid=%00%7F', false)).toEqual({ utm_source: 'fbx', source1: 'spring' });
+  });
   it('sends the landing with the first batch only, 50 events a batch', () => {
     const events = Array.from({ length: 120 }, () => ({ type: 'page_view' as const, path: '/' }));
     const batches = batchesOf('v1', events, { path: '/' });
