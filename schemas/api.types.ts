@@ -636,14 +636,14 @@ export type FunnelEvent = {
   state?: string;
 };
 /**
- * A page path on this site, without query or fragment: one slash first ("//host/x" and "/\host/x" name another site).
+ * A page path on this site, without query or fragment: one slash first ("//host/x" and "/\host/x" name another site); no spaces or control characters (a browser's path is percent-encoded, and PostgreSQL refuses a NUL, which would fail the writer's whole batch).
  *
  * This interface was referenced by `EventBatch`'s JSON-Schema
  * via the `definition` "PagePath".
  */
 export type PagePath = string;
 /**
- * A campaign parameter's value as the landing URL gave it.
+ * A campaign parameter's value as the landing URL gave it, without control characters (the browser drops them; PostgreSQL refuses a NUL, which would fail the writer's whole batch, every visitor's events with it).
  *
  * This interface was referenced by `EventBatch`'s JSON-Schema
  * via the `definition` "CampaignParam".
