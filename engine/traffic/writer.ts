@@ -12,6 +12,8 @@
  * writes piling up in memory.
  * Dropped events, and those the events API refused past its budget (`refuse`), are written by
  * hour and brand (traffic_refused) with the next batch, for the overview to say its counts are short.
+ * A batch the store refuses is tried again in halves by visit (halvesByVisit), so one bad row
+ * costs its own visit's rows, not every visitor's of that second.
  */
 import { getStore, type Store } from '../store/db';
 import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
@@ -30,6 +32,19 @@ export interface TrafficWriter {
   /** Writes what is queued now; resolves when it is stored (or failed and was logged). */
   flush(): Promise<void>;
   stats(): { queued: number; dropped: number; written: number; failed: number; batches: number };
+}
+
+/** A batch in two by visit (undefined when it has one visit): each visit's landing, events and exposures stay together and in order. */
+export function halvesByVisit(batch: TrafficBatch): [TrafficBatch, TrafficBatch] | undefined {
+  const ids = [...new Set([...batch.visits.map((v) => v.id), ...batch.events.map((e) => e.visitId), ...(batch.exposures ?? []).map((x) => x.visitId)])];
+  if (ids.length < 2) return undefined;
+  const first = new Set(ids.slice(0, Math.ceil(ids.length / 2)));
+  const half = (inFirst: boolean): TrafficBatch => ({
+    visits: batch.visits.filter((v) => first.has(v.id) === inFirst),
+    events: batch.events.filter((e) => first.has(e.visitId) === inFirst),
+    exposures: (batch.exposures ?? []).filter((x) => first.has(x.visitId) === inFirst),
+  });
+  return [half(true), half(false)];
 }
 
 export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: number; flushAt?: number; maxQueued?: number } = {}): TrafficWriter {
@@ -59,9 +74,34 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
       if (lost.length) await writeRefused(await store(), lost).catch((err: Error) => console.error('[traffic] refused counts not stored:', err.message));
       if (!batch.visits.length && !batch.events.length) return;
       try {
-        const done = await writeTraffic(await store(), batch);
-        counts.written += done.events;
-        counts.batches += 1;
+        const db = await store();
+        const attempt = async (part: TrafficBatch): Promise<Error | undefined> => {
+          try {
+            const done = await writeTraffic(db, part);
+            counts.written += done.events;
+            counts.batches += 1;
+            return undefined;
+          } catch (err) {
+            return err as Error;
+          }
+        };
+        const lose = (part: TrafficBatch, err: Error) => {
+          counts.failed += part.events.length;
+          console.error('[traffic] a batch of %d visits and %d events was not stored:', part.visits.length, part.events.length, err.message);
+        };
+        // A batch the store refuses is tried again in halves, by visit, while one half goes in: a
+        // row it cannot hold (a value PostgreSQL refuses) then loses its own visit's rows, not
+        // every visitor's of that second. When both halves fail the store itself is failing, and
+        // nothing more is tried.
+        const narrow = async (part: TrafficBatch, err: Error): Promise<void> => {
+          const split = halvesByVisit(part);
+          if (!split) return lose(part, err);
+          const errors = [await attempt(split[0]), await attempt(split[1])];
+          if (errors[0] && errors[1]) return lose(part, errors[1]);
+          for (const [i, e] of errors.entries()) if (e) await narrow(split[i]!, e);
+        };
+        const err = await attempt(batch);
+        if (err) await narrow(batch, err);
       } catch (err) {
         counts.failed += batch.events.length;
         console.error('[traffic] a batch of %d visits and %d events was not stored:', batch.visits.length, batch.events.length, (err as Error).message);

@@ -1,0 +1,95 @@
+/**
+ * A row the store cannot hold (a NUL, which PostgreSQL refuses in text) reaching the traffic
+ * writer loses its own visit's events, not the whole batch's: the batch is tried again in halves,
+ * by visit. A store that is failing outright is not tried visit by visit.
+ */
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../engine/store/db';
+import type { TrafficBatch } from '../../engine/store/traffic';
+import { halvesByVisit, trafficWriter } from '../../engine/traffic/writer';
+import { bothStores, migratedStore } from '../support/bothStores';
+
+const stores = bothStores('loansites-writer-refused-');
+
+let n = 0;
+const visitId = () => `v${(++n).toString(16).padStart(32, '0')}`;
+const views = (ids: string[], path = (_: number) => '/'): TrafficBatch => ({
+  visits: [],
+  events: ids.flatMap((id, i) =>
+    [0, 1].map(() => ({
+      visitId: id,
+      metric: 'page_view',
+      path: path(i),
+      state: '',
+      value: 0,
+      brand: 'ipaydayloans',
+      device: 'mobile',
+      createdAt: new Date().toISOString(),
+    })),
+  ),
+});
+
+it("splits a batch by visit, each visit's rows together and in order", () => {
+  const ids = [visitId(), visitId(), visitId()];
+  const [a, b] = halvesByVisit(views(ids))!;
+  expect(a.events.map((e) => e.visitId)).toEqual([ids[0], ids[0], ids[1], ids[1]]);
+  expect(b.events.map((e) => e.visitId)).toEqual([ids[2], ids[2]]);
+  expect(halvesByVisit(views([ids[0]!]))).toBeUndefined();
+});
+
+describe.each(stores.kinds('writer-refused.sqlite').filter(([kind]) => kind === 'PostgreSQL'))('%s', (_kind, options) => {
+  const db = migratedStore(options);
+
+  it("a NUL in one visit's event loses that visit's two events, not the other fifteen visits'", async () => {
+    const ids = Array.from({ length: 16 }, visitId);
+    const errors: unknown[] = [];
+    const logged = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const w = trafficWriter(async () => db(), { flushMs: 60_000 });
+      w.add(views(ids, (i) => (i === 11 ? '/payday-loans\u0000' : '/payday-loans')));
+      await w.flush();
+      expect(w.stats()).toMatchObject({ written: 30, failed: 2 });
+    } finally {
+      console.error = logged;
+    }
+    const stored = await db().selectFrom('traffic_events').select('visit_id').where('visit_id', 'in', ids).execute();
+    expect(new Set(stored.map((r) => r.visit_id))).toEqual(new Set(ids.filter((_, i) => i !== 11)));
+    expect(stored).toHaveLength(30);
+    // one line for what was lost
+    expect(errors).toHaveLength(1);
+  });
+
+  it('a store that cannot be reached is not tried visit by visit: the batch, then its two halves', async () => {
+    // a stand-in for a PostgreSQL that is away: it takes each connection and closes it at once
+    let connections = 0;
+    const away = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((done) => away.listen(0, '127.0.0.1', done));
+    const { port } = away.address() as AddressInfo;
+    const unreachable = openStore({ url: `postgres://loansites:x@127.0.0.1:${port}/loansites` });
+    const logged = console.error;
+    console.error = () => undefined;
+    try {
+      // what one attempt costs: a batch of one visit cannot be split
+      const once = trafficWriter(async () => unreachable, { flushMs: 60_000 });
+      once.add(views([visitId()]));
+      await once.flush();
+      const perAttempt = connections;
+      expect(perAttempt).toBeGreaterThan(0);
+      connections = 0;
+      const w = trafficWriter(async () => unreachable, { flushMs: 60_000 });
+      w.add(views(Array.from({ length: 64 }, visitId)));
+      await w.flush();
+      expect(w.stats()).toMatchObject({ written: 0, failed: 128 });
+      expect(connections).toBe(3 * perAttempt);
+    } finally {
+      console.error = logged;
+      await unreachable.destroy();
+      away.close();
+    }
+  });
+});
