@@ -22,8 +22,16 @@ const campaign = `e2e-${run}`;
 let leadId = '';
 const leadEmail = `lead-${run}@example.org`;
 
+// Playwright runs a file's beforeAll again in a worker each time it hands that worker more of the
+// file's tests (fullyParallel): the data is made once per worker, or a second lead and sale under
+// this worker's campaign would double its counts (and its sale event's id collide).
+let seeded: Promise<void> | undefined;
 test.beforeAll(async () => {
   await clearNetworkAttempts();
+  await (seeded ??= seed());
+});
+
+async function seed(): Promise<void> {
   // 7 visits of this run's campaign, walking the funnel: 4 apply views, 3 step 1, 2 step 2, 2 submitted, 2 stored, 1 sold at $45.00
   const now = new Date();
   const visits = Array.from({ length: 7 }, (_, i) =>
@@ -94,7 +102,7 @@ test.beforeAll(async () => {
       })
       .execute();
   });
-});
+}
 
 test('a brand host never serves the console’s pages or API (404), and the console host serves no brand page', async () => {
   for (const path of ['/_console', '/_console/leads', '/_console/login', '/api/console/login', '/api/console/export', '/_next/data/x/_console/leads.json'])
