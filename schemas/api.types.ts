@@ -872,11 +872,11 @@ export interface LeadRequest {
     | 'Other';
   vehicle?: LeadVehicle;
   /**
-   * First name: a letter at least, in any script, and no control or invisible formatting character (Unicode Cf: a right-to-left override, a direction mark or isolate, a zero-width space, which would reorder or hide what a buyer or the console shows) other than the zero-width joiner and non-joiner some scripts are written with.
+   * First name: a visible letter at least, in any script (not only the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, letters that show nothing), and no control or invisible formatting character (Unicode Cf: a right-to-left override, a direction mark or isolate, a zero-width space, which would reorder or hide what a buyer or the console shows) other than the zero-width joiner and non-joiner some scripts are written with.
    */
   firstName: string;
   /**
-   * Last name: a letter at least, in any script, and no control or invisible formatting character (Unicode Cf: a right-to-left override, a direction mark or isolate, a zero-width space, which would reorder or hide what a buyer or the console shows) other than the zero-width joiner and non-joiner some scripts are written with.
+   * Last name: a visible letter at least, in any script (not only the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, letters that show nothing), and no control or invisible formatting character (Unicode Cf: a right-to-left override, a direction mark or isolate, a zero-width space, which would reorder or hide what a buyer or the console shows) other than the zero-width joiner and non-joiner some scripts are written with.
    */
   lastName: string;
   /**

@@ -166,16 +166,22 @@ export const cleanEmail = (email: string): string =>
  * what a buyer and the console show; the zero-width non-joiner and joiner are letters' business in
  * Persian and Indic names and stay. As the lead schema's pattern. Names written right to left
  * (Arabic, Hebrew) need no such character: the letters carry their direction.
+ * The letter must be one that is drawn: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) are
+ * letters to Unicode but show nothing — the only letters that are default-ignorable — so a name of
+ * them alone would be a blank name on every screen and in every buyer's record.
  */
-export const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*\\p{L}(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*$';
+export const NAME_PATTERN = '^(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*(?![\\u115F\\u1160\\u3164\\uFFA0])\\p{L}(?:[^\\p{Cc}\\p{Cf}]|[\\u200C\\u200D])*$';
 const NAME = new RegExp(NAME_PATTERN, 'u');
 
 /**
  * A name as the form sends it: trimmed, and without the invisible formatting characters the
  * schema refuses — a copy from a contact card or a web page can carry a direction mark the
  * borrower cannot see, let alone remove, so the form drops them rather than refusing the name.
+ * Trimmed of what shows as blank though it is no space to String.trim: the Hangul fillers and
+ * the braille blank (U+2800), so a name of nothing else is an empty field, as a space alone is.
  */
-export const cleanName = (text: string): string => text.replace(/\p{Cf}/gu, (c) => (c === '\u200c' || c === '\u200d' ? c : '')).trim();
+const BLANK_EDGES = /^[\s\u115F\u1160\u3164\uFFA0\u2800]+|[\s\u115F\u1160\u3164\uFFA0\u2800]+$/gu;
+export const cleanName = (text: string): string => text.replace(/\p{Cf}/gu, (c) => (c === '\u200c' || c === '\u200d' ? c : '')).replace(BLANK_EDGES, '');
 
 /** A ZIP code (US), postal code (Canada) or postcode (Australia), as the country writes it. */
 export const isZip = (text: string, country: Country = 'US'): boolean => normalisePostalCode(text, country) !== undefined;

@@ -138,6 +138,11 @@ describe('field rules', () => {
     ['firstName', { firstName: ' ' }, 'Enter your first name'],
     // the form drops the invisible characters a copy can carry: a zero-width space alone is an empty field
     ['firstName', { firstName: '\u200b' }, 'Enter your first name'],
+    // what shows as blank though String.trim keeps it (the Hangul fillers, the braille blank) is an empty field too
+    ['firstName', { firstName: '\u3164' }, 'Enter your first name'],
+    ['firstName', { firstName: ' \uffa0\u2800 ' }, 'Enter your first name'],
+    ['lastName', { lastName: '\u115f\u1160' }, 'Enter your last name'],
+    ['firstName', { firstName: '김민준' }, undefined],
     ['firstName', { firstName: 'Ana\u202ezeL' }, undefined],
     ['firstName', { firstName: 'מרים' }, undefined],
     ['lastName', { lastName: 'الحسن' }, undefined],
@@ -252,6 +257,10 @@ describe('the request body matches schemas/api/lead.schema.json', () => {
     // what the form would never send, an API caller is refused
     expect(validate({ ...body, firstName: 'Ana\u202ezeL' })).toBe(false);
     expect(validate({ ...body, lastName: 'مهر\u200cداد' })).toBe(true);
+    expect(leadRequestBody({ ...filled, firstName: '\u3164김민준\u3164' }, { ...ctx, kind: 'general' })).toMatchObject({ firstName: '김민준' });
+    expect(validate({ ...body, firstName: '김민준' })).toBe(true);
+    // a name of letters that show nothing: refused as a name without a letter is
+    for (const blank of ['\u3164', '\u115f', '\u1160', '\uffa0', '\u3164\u2800']) expect(validate({ ...body, firstName: blank }), blank).toBe(false);
   });
 
   it('title: purpose and vehicle; the honeypot goes along when a bot filled it', () => {

@@ -96,7 +96,38 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
       'a first name with a right-to-left override',
       valid({ firstName: 'Ana\u202ezeL' }),
       400,
-      '/firstName: \\"Ana\\\\u202ezeL\\" is not valid: expected a name with a letter at least, in any script, and no control or invisible formatting character',
+      '/firstName: \\"Ana\\\\u202ezeL\\" is not valid: expected a name with a visible letter at least, in any script, and no control or invisible formatting character',
+    ],
+    // a Hangul filler is a letter to Unicode but shows nothing: the name would be blank wherever it is shown
+    [
+      'a first name that is a Hangul filler',
+      valid({ firstName: '\u3164' }),
+      400,
+      '/firstName: \\"\\\\u3164\\" is not valid: expected a name with a visible letter at least',
+    ],
+    [
+      'a first name that is a halfwidth Hangul filler',
+      valid({ firstName: '\uffa0' }),
+      400,
+      '/firstName: \\"\\\\uffa0\\" is not valid: expected a name with a visible letter',
+    ],
+    [
+      'a last name of Hangul jamo fillers',
+      valid({ lastName: '\u115f\u1160' }),
+      400,
+      '/lastName: \\"\\\\u115f\\\\u1160\\" is not valid: expected a name with a visible letter',
+    ],
+    [
+      'a last name of a filler and a braille blank',
+      valid({ lastName: '\u3164\u2800' }),
+      400,
+      '/lastName: \\"\\\\u3164\\\\u2800\\" is not valid: expected a name with a visible letter',
+    ],
+    [
+      'a first name that is a braille blank',
+      valid({ firstName: '\u2800' }),
+      400,
+      '/firstName: \\"\\\\u2800\\" is not valid: expected a name with a visible letter',
     ],
     ['a last name in a direction isolate', valid({ lastName: '\u2067García\u2069' }), 400, '/lastName'],
     ['a last name with a right-to-left mark', valid({ lastName: 'כהן\u200f' }), 400, '/lastName'],
@@ -204,6 +235,7 @@ describe('POST /api/leads stores a request once', () => {
       // right to left by their letters, with no direction character
       ['מרים', 'כהן'],
       ['مريم', 'الحسن'],
+      ['김민준', '박'],
     ]) {
       const res = await send(valid({ firstName, lastName, email: `names${++keyN}@example.org` }));
       expect(res.status, `${firstName} ${lastName}`).toBe(201);
