@@ -512,7 +512,7 @@ export interface Organization {
    */
   telephone: string;
   /**
-   * Contact email address.
+   * Contact email address, as plain as it is written in the consent wording and the site's structured data: nothing a mailto: link would read as its headers (?cc=, ?bcc=, ?subject=, an escaped line break).
    */
   email: string;
   /**

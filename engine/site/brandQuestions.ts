@@ -23,6 +23,14 @@ export interface Question {
 
 const HOST = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
+/**
+ * The brand schema's organization.email (schemas/brand.base.json): a plain address, since the
+ * consent wording and the structured data print it as it is — a "?bcc=" or "%0A" after it would
+ * be headers to any mail program that opens it as a mailto: link.
+ */
+export const ORG_EMAIL_PATTERN =
+  "^[A-Za-z0-9_+'-]+(\\.[A-Za-z0-9_+'-]+)*@[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.[a-z]{2,}$";
+const ORG_EMAIL = new RegExp(ORG_EMAIL_PATTERN);
 
 export const QUESTIONS: readonly Question[] = [
   {
@@ -89,7 +97,10 @@ export const QUESTIONS: readonly Question[] = [
     key: 'email',
     flag: 'email',
     label: 'Contact email',
-    check: (v) => (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(v) ? undefined : 'write an email address such as help@acmeloans.com'),
+    check: (v) =>
+      ORG_EMAIL.test(v)
+        ? undefined
+        : "write a plain email address such as help@acmeloans.com (letters, digits and . _ + ' - before the @; no mailto: or ?parameters)",
   },
   {
     key: 'address',

@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnswer, readAnswers } from '../../engine/site/brandQuestions';
+import { checkAnswer, ORG_EMAIL_PATTERN, readAnswers } from '../../engine/site/brandQuestions';
+import brandBase from '../../schemas/brand.base.json' with { type: 'json' };
 
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'brand-new-asked-'));
@@ -91,6 +92,13 @@ describe('the wizard’s checks', () => {
       message: '"acme.com" is in the list twice; keep one',
       value: 'acme.com, www.acme.com,acme.com',
     });
+  });
+
+  it('refuses a contact email with mailto: parameters, as the brand schema does', () => {
+    expect(checkAnswer('email', 'help@acmeloans.com?bcc=x%40evil.example')).toMatchObject({ ok: false, message: expect.stringMatching(/plain email address/) });
+    expect(checkAnswer('email', 'mailto:help@acmeloans.com')).toMatchObject({ ok: false });
+    expect(checkAnswer('email', 'help@acmeloans.com')).toMatchObject({ ok: true });
+    expect(ORG_EMAIL_PATTERN).toBe(brandBase.$defs.organization.properties.email.pattern);
   });
 
   it('names every question with a problem at once', () => {

@@ -93,7 +93,7 @@ describe('npm run brand:new', () => {
 
   it('refuses invalid answers with the reason, and writes nothing', () => {
     const bad = [
-      [['--email', 'nobody'], '--email "nobody": write an email address such as help@acmeloans.com'],
+      [['--email', 'nobody'], '--email "nobody": write a plain email address such as help@acmeloans.com'],
       [['--address', 'Austin'], '--address "Austin": write it as street, city, state code and ZIP code'],
       [['--address', '1 Main St, Austin, ZZ 78701'], '--address "1 Main St, Austin, ZZ 78701": state "ZZ": No state found!'],
       [['--address', '1 Main St, Austin, Atlantis 78701'], 'state "Atlantis": No abbreviation found with that state name'],

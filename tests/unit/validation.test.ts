@@ -66,6 +66,22 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
     ]);
   });
 
+  it('a contact email with mailto: parameters, which the consent wording would print as the address to write to, is refused with what a plain one is', () => {
+    for (const email of [
+      'help@acmeloans.com?bcc=x@evil.example',
+      'help@acmeloans.com?subject=hi.com',
+      'help@acmeloans.com?bcc=x%40evil.example',
+      'help@acmeloans.com%0Abcc:evil.com',
+      'mailto:help@acmeloans.com',
+    ]) {
+      const text = edit('"email": "help@acmeloans.com"', `"email": ${JSON.stringify(email)}`);
+      expect(problemsOf(text), email).toEqual([
+        `${FILE}:${at(text, '"email"')} /organization/email: ${JSON.stringify(email)} is not valid: expected a plain email address such as help@example.com: letters, digits and . _ + ' - before the @, a domain after it, and nothing more (no mailto:, no ?subject= or ?bcc=, no %-escapes)`,
+      ]);
+    }
+    expect(problemsOf(edit('"email": "help@acmeloans.com"', `"email": "first.o'neil+loans@mail.acme-loans.co.uk"`))).toEqual([]);
+  });
+
   it('wrong type', () => {
     const text = edit('"hosts": ["acmeloans.com", "www.acmeloans.com"]', '"hosts": "acmeloans.com"');
     expect(problemsOf(text)).toEqual([`${FILE}:${at(text, '"hosts"')} /hosts: must be an array, not a string`]);
