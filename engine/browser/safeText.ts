@@ -19,6 +19,13 @@ export function visibleText(text: string): string {
 }
 
 /**
+ * Text of several lines (a posted body as indented JSON) shown as visibleText shows one, its line
+ * breaks kept as breaks: JSON leaves a right-to-left override as it is, and in a <pre> it would
+ * turn the rest of its line around ("firstName": "\u202egnp.exe", is shown as "firstName": ","exe.png).
+ */
+export const visibleLines = (text: string): string => text.split('\n').map(visibleText).join('\n');
+
+/**
  * A value a spreadsheet will show as text, never run as a formula: a cell starting with =, +, -,
  * @, a tab or a carriage return (OWASP's CSV-injection rule) gets a leading apostrophe.
  */

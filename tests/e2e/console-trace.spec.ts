@@ -13,6 +13,9 @@ const otherLeadId = newId('ld');
 const email = `ana-${run}@example.org`;
 const marker = `tracecampaign-${run}`;
 const openLink = (page: import('@playwright/test').Page) => page.getByRole('link', { name: /Open the form trace/ });
+// as a lead stored before names were checked for direction characters, and any trace a client posts, may hold:
+// shown raw, the right-to-left override turns "gnp.exe" and what follows on its line around
+const reversingName = '\u202egnp.exe';
 
 // Fully parallel: a worker that runs both tests runs this hook before each, in the same module
 // (the same ids); the leads are stored once.
@@ -29,14 +32,14 @@ test.beforeAll(async () => {
       request: {
         url: `http://ipaydayloans.localhost/api/leads?utm_campaign=${marker}`,
         search: { utm_campaign: marker },
-        body: { contact: { firstName: 'Ana', email: mail }, amount: 1000 },
+        body: { contact: { firstName: reversingName, email: mail }, amount: 1000 },
       },
       response: { status: 201, body: { id, status: 'received' } },
     });
   await withStore(async (db) => {
     await db
       .insertInto('leads')
-      .values({ id: leadId, ...leadRow({ email, created_at: now.toISOString() }) })
+      .values({ id: leadId, ...leadRow({ email, first_name: reversingName, created_at: now.toISOString() }) })
       .execute();
     await db
       .insertInto('leads')
@@ -66,6 +69,10 @@ test('an admin opens a lead’s form trace on demand: the posted request and the
   await expect(section.getByRole('region', { name: '2. The answer' })).toContainText('201');
   await expect(section.getByText(`"id": "${leadId}"`)).toBeVisible();
   await expect(section.getByText(otherLeadId)).toHaveCount(0);
+  // what was stored, as characters an operator can see, in the trace as in the lead's facts: nothing on the page reads reversed
+  await expect(section.getByText('"firstName": "\\u202egnp.exe"')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Person' }).getByRole('definition').first()).toHaveText(/^\\u202egnp\.exe /);
+  expect(await page.locator('main').innerText()).not.toContain('\u202e');
   await checkPage(page, `/leads/${leadId}?trace=open`, `Lead ${leadId}`);
 
   const openings = await withStore((db) =>

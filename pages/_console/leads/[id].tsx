@@ -14,7 +14,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
-import { visibleText } from '../../../engine/browser/safeText';
+import { visibleLines, visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { leadCertificate } from '../../../engine/console/certificateQueries';
 import { leadScreening } from '../../../engine/console/qualityQueries';
@@ -84,10 +84,10 @@ function FormTraceView({ trace }: { trace: ShownFormTrace | null }) {
         facts={[['Sent', when(trace.at)], ['Form', trace.type], ['URL', trace.url], ...trace.search.map(([k, v]): [string, string] => [`Query ${k}`, v])]}
       />
       <h3 className="mb-1 font-semibold">The posted body</h3>
-      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{trace.requestBody}</pre>
+      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{visibleLines(trace.requestBody)}</pre>
       <Facts label="2. The answer" facts={[['Status', String(trace.status)]]} />
       <h3 className="mb-1 font-semibold">The answer’s body</h3>
-      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{trace.responseBody}</pre>
+      <pre className="mb-6 rounded border border-slate-400 bg-slate-50 p-2 text-sm break-all whitespace-pre-wrap">{visibleLines(trace.responseBody)}</pre>
     </>
   );
 }
