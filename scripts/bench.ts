@@ -24,6 +24,7 @@ import { idleMemoryRows } from './bench/idleMemory';
 import { lighthouseRows } from './bench/lighthouseRows';
 import { saleRows } from './bench/sale';
 import { screeningRows } from './bench/screening';
+import { bodyPatternRows } from './bench/bodyPatterns';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
@@ -49,6 +50,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'console sign-in flood', rows: signInFloodRows },
   { name: 'sale', rows: saleRows },
   { name: 'screening', rows: screeningRows },
+  { name: 'body patterns', rows: () => bodyPatternRows() },
   { name: 'event ingest', rows: eventIngestRows },
   { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },

@@ -468,3 +468,28 @@ describe('the form and the lead API agree', () => {
     expect(schema.properties.lastName!.pattern).toBe(NAME_PATTERN);
   });
 });
+
+describe('the name rule, character by character', () => {
+  // The rule in words: no control or formatting character other than the two joiners, and at
+  // least one letter that is drawn (not a Hangul filler). The pattern is written so that it never
+  // backtracks over the whole name (a long name ending in a refused character would otherwise cost
+  // seconds of the server's time); this checks that it still says exactly what the words say.
+  const FILLERS = new Set(['\u115F', '\u1160', '\u3164', '\uFFA0']);
+  const allowed = (c: string) => c === '\u200C' || c === '\u200D' || !/[\p{Cc}\p{Cf}]/u.test(c);
+  const inWords = (name: string) => [...name].every(allowed) && [...name].some((c) => /\p{L}/u.test(c) && !FILLERS.has(c));
+
+  it('accepts and refuses what the rule in words does, over every short mix of the characters that matter', async () => {
+    const { NAME_PATTERN } = await import('../../engine/browser/formRules');
+    const re = new RegExp(NAME_PATTERN, 'u');
+    const alphabet = ['a', 'é', '김', 'ب', '\u3164', '\uFFA0', '\u200C', '\u200D', '\u202E', '\u200B', '\u0000', '\n', ' ', '-', "'", '1', '\u2800'];
+    let checked = 0;
+    const walk = (prefix: string, depth: number) => {
+      expect(re.test(prefix), JSON.stringify(prefix)).toBe(inWords(prefix));
+      checked++;
+      if (depth === 0) return;
+      for (const c of alphabet) walk(prefix + c, depth - 1);
+    };
+    walk('', 4);
+    expect(checked).toBe(1 + 17 + 17 ** 2 + 17 ** 3 + 17 ** 4);
+  });
+});
