@@ -12,8 +12,8 @@
  * writes piling up in memory.
  * Dropped events, and those the events API refused past its budget (`refuse`), are written by
  * hour and brand (traffic_refused) with the next batch, for the overview to say its counts are short.
- * A batch the store refuses is tried again in halves by visit (halvesByVisit), so one bad row
- * costs its own visit's rows, not every visitor's of that second.
+ * A batch the store refuses is split by visit (halvesByVisit), again and again, so each visit
+ * whose rows the store refuses costs its own rows, not every visitor's of that second.
  */
 import { getStore, type Store } from '../store/db';
 import { writeRefused, writeTraffic, type TrafficBatch, type TrafficEventInput } from '../store/traffic';
@@ -34,9 +34,13 @@ export interface TrafficWriter {
   stats(): { queued: number; dropped: number; written: number; failed: number; batches: number };
 }
 
+const visitIdsOf = (batch: TrafficBatch): string[] => [
+  ...new Set([...batch.visits.map((v) => v.id), ...batch.events.map((e) => e.visitId), ...(batch.exposures ?? []).map((x) => x.visitId)]),
+];
+
 /** A batch in two by visit (undefined when it has one visit): each visit's landing, events and exposures stay together and in order. */
 export function halvesByVisit(batch: TrafficBatch): [TrafficBatch, TrafficBatch] | undefined {
-  const ids = [...new Set([...batch.visits.map((v) => v.id), ...batch.events.map((e) => e.visitId), ...(batch.exposures ?? []).map((x) => x.visitId)])];
+  const ids = visitIdsOf(batch);
   if (ids.length < 2) return undefined;
   const first = new Set(ids.slice(0, Math.ceil(ids.length / 2)));
   const half = (inFirst: boolean): TrafficBatch => ({
@@ -45,6 +49,21 @@ export function halvesByVisit(batch: TrafficBatch): [TrafficBatch, TrafficBatch]
     exposures: (batch.exposures ?? []).filter((x) => first.has(x.visitId) === inFirst),
   });
   return [half(true), half(false)];
+}
+
+/** Attempts a refused batch's splitting may take, past its first: enough to isolate a dozen bad visits among 5,000. */
+export const SPLIT_ATTEMPTS_MAX = 256;
+
+/**
+ * Whether the store answered and refused these rows (their values), rather than failing: a
+ * PostgreSQL data exception (SQLSTATE class 22: a NUL, invalid UTF-8, a value too long),
+ * integrity constraint violation (23) or a row past a limit (54); a SQLite constraint, a value
+ * too big or of the wrong type. Lost connections, timeouts and shutdowns are not.
+ */
+export function refusesRows(err: Error | undefined): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return false;
+  return /^(22|23|54)[0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH)/.test(code);
 }
 
 export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: number; flushAt?: number; maxQueued?: number } = {}): TrafficWriter {
@@ -87,17 +106,27 @@ export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: num
         };
         const lose = (part: TrafficBatch, err: Error) => {
           counts.failed += part.events.length;
-          console.error('[traffic] a batch of %d visits and %d events was not stored:', part.visits.length, part.events.length, err.message);
+          const ids = visitIdsOf(part);
+          if (ids.length === 1) console.error('[traffic] visit %s: %d events not stored:', ids[0], part.events.length, err.message);
+          else console.error('[traffic] a batch of %d visits and %d events was not stored:', part.visits.length, part.events.length, err.message);
         };
-        // A batch the store refuses is tried again in halves, by visit, while one half goes in: a
-        // row it cannot hold (a value PostgreSQL refuses) then loses its own visit's rows, not
-        // every visitor's of that second. When both halves fail the store itself is failing, and
-        // nothing more is tried.
+        // A batch the store refuses is split by visit, and each failing half split again, until
+        // every visit whose rows the store refuses is alone: it loses its own rows, not every
+        // visitor's of that second. When both halves fail and the store did not refuse their rows
+        // (it is away, or failing), nothing more is tried, there or in what is left to split: a
+        // store that is away costs three attempts, not one per visit. Rows refused in many visits
+        // stop being split after SPLIT_ATTEMPTS_MAX attempts, whatever is left then being lost.
+        let failing = false;
+        let tries = 0;
         const narrow = async (part: TrafficBatch, err: Error): Promise<void> => {
           const split = halvesByVisit(part);
-          if (!split) return lose(part, err);
+          if (!split || failing || tries >= SPLIT_ATTEMPTS_MAX) return lose(part, err);
+          tries += 2;
           const errors = [await attempt(split[0]), await attempt(split[1])];
-          if (errors[0] && errors[1]) return lose(part, errors[1]);
+          if (errors[0] && errors[1] && !errors.some(refusesRows)) {
+            failing = true;
+            return lose(part, errors[1]);
+          }
           for (const [i, e] of errors.entries()) if (e) await narrow(split[i]!, e);
         };
         const err = await attempt(batch);

@@ -1,13 +1,13 @@
 /**
  * A row the store cannot hold (a NUL, which PostgreSQL refuses in text) reaching the traffic
- * writer loses its own visit's events, not the whole batch's: the batch is tried again in halves,
- * by visit. A store that is failing outright is not tried visit by visit.
+ * writer loses its own visit's events, not the whole batch's: the batch is split by visit until
+ * each refused visit is alone. A store that is failing outright is not tried visit by visit.
  */
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../engine/store/db';
 import type { TrafficBatch } from '../../engine/store/traffic';
-import { halvesByVisit, trafficWriter } from '../../engine/traffic/writer';
+import { halvesByVisit, SPLIT_ATTEMPTS_MAX, trafficWriter } from '../../engine/traffic/writer';
 import { bothStores, migratedStore } from '../support/bothStores';
 
 const stores = bothStores('loansites-writer-refused-');
@@ -59,6 +59,46 @@ describe.each(stores.kinds('writer-refused.sqlite').filter(([kind]) => kind === 
     expect(stored).toHaveLength(30);
     // one line for what was lost
     expect(errors).toHaveLength(1);
+  });
+
+  it('three visits the store refuses, spread through a batch, lose only their own events, each logged by visit', async () => {
+    const ids = Array.from({ length: 40 }, visitId);
+    // in both halves of the batch and twice in one quarter, so no single split isolates them
+    const bad = new Set([3, 17, 30]);
+    const errors: unknown[][] = [];
+    const logged = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const w = trafficWriter(async () => db(), { flushMs: 60_000 });
+      w.add(views(ids, (i) => (bad.has(i) ? '/payday-loans\u0000' : '/payday-loans')));
+      await w.flush();
+      expect(w.stats()).toMatchObject({ written: 74, failed: 6 });
+    } finally {
+      console.error = logged;
+    }
+    const stored = await db().selectFrom('traffic_events').select('visit_id').where('visit_id', 'in', ids).execute();
+    expect(new Set(stored.map((r) => r.visit_id))).toEqual(new Set(ids.filter((_, i) => !bad.has(i))));
+    expect(stored).toHaveLength(74);
+    // one line per lost visit, naming it
+    expect(errors).toHaveLength(3);
+    for (const i of bad) expect(errors.some((line) => line.some((part) => String(part).includes(ids[i]!)))).toBe(true);
+  });
+
+  it('a batch whose every visit is refused is split a bounded number of times, not down to each visit', async () => {
+    const ids = Array.from({ length: 1000 }, visitId);
+    const errors: unknown[] = [];
+    const logged = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const w = trafficWriter(async () => db(), { flushMs: 60_000 });
+      w.add(views(ids, () => '/payday-loans\u0000'));
+      await w.flush();
+      expect(w.stats()).toMatchObject({ written: 0, failed: 2000 });
+    } finally {
+      console.error = logged;
+    }
+    // each line is one part given up: at most one per two attempts
+    expect(errors.length).toBeLessThanOrEqual(SPLIT_ATTEMPTS_MAX / 2 + 1);
   });
 
   it('a store that cannot be reached is not tried visit by visit: the batch, then its two halves', async () => {
