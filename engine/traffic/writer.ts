@@ -56,14 +56,16 @@ export const SPLIT_ATTEMPTS_MAX = 256;
 
 /**
  * Whether the store answered and refused these rows (their values), rather than failing: a
- * PostgreSQL data exception (SQLSTATE class 22: a NUL, invalid UTF-8, a value too long),
- * integrity constraint violation (23) or a row past a limit (54); a SQLite constraint, a value
- * too big or of the wrong type. Lost connections, timeouts and shutdowns are not.
+ * PostgreSQL cardinality violation (SQLSTATE class 21: two rows of one statement that the store
+ * takes for one, as a lone surrogate it stores as U+FFFD beside a real U+FFFD, updating one rollup
+ * row twice), data exception (22: a NUL, invalid UTF-8, a value too long), integrity constraint
+ * violation (23) or a row past a limit (54); a SQLite constraint, a value too big or of the wrong
+ * type. Lost connections, timeouts and shutdowns are not.
  */
 export function refusesRows(err: Error | undefined): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') return false;
-  return /^(22|23|54)[0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH)/.test(code);
+  return /^(21|22|23|54)[0-9A-Z]{3}$/.test(code) || /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH)/.test(code);
 }
 
 export function trafficWriter(store: () => Promise<Store>, opts: { flushMs?: number; flushAt?: number; maxQueued?: number } = {}): TrafficWriter {

@@ -84,6 +84,41 @@ describe.each(stores.kinds('writer-refused.sqlite').filter(([kind]) => kind === 
     for (const i of bad) expect(errors.some((line) => line.some((part) => String(part).includes(ids[i]!)))).toBe(true);
   });
 
+  it('visits whose campaigns the store takes for one (a lone surrogate becomes U+FFFD) in both halves are all stored, each apart', async () => {
+    // two such pairs in each half: PostgreSQL refuses to update one rollup row twice in one statement
+    const ids = Array.from({ length: 16 }, visitId);
+    const campaign = (i: number) => ({ 2: 'c\ud800', 3: 'c\ufffd', 12: 'c\udfff', 13: 'c\ufffd' })[i] ?? 'c';
+    const now = new Date().toISOString();
+    const batch: TrafficBatch = {
+      ...views(ids),
+      visits: ids.map((id, i) => ({
+        id,
+        brand: 'ipaydayloans',
+        host: 'www.ipaydayloans.com',
+        landing_path: '/',
+        referrer_host: '',
+        source1: campaign(i),
+        source2: '',
+        utm: '{}',
+        gclid: '',
+        ttclid: '',
+        fbclid: '',
+        msclkid: '',
+        campaign: campaign(i),
+        source: '',
+        device: 'mobile',
+        opted_out: 0,
+        created_at: now,
+      })),
+    };
+    const w = trafficWriter(async () => db(), { flushMs: 60_000 });
+    w.add(batch);
+    await w.flush();
+    expect(w.stats()).toMatchObject({ written: 32, failed: 0 });
+    const stored = await db().selectFrom('traffic_visits').select('id').where('id', 'in', ids).execute();
+    expect(stored).toHaveLength(16);
+  });
+
   it('a batch whose every visit is refused is split a bounded number of times, not down to each visit', async () => {
     const ids = Array.from({ length: 1000 }, visitId);
     const errors: unknown[] = [];
