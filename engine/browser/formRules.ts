@@ -10,6 +10,8 @@ import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
 import { LOAN_PURPOSES } from './data/purposes';
 import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
 import { ageOn, localDay, MIN_AGE } from './age';
+import { cleanClickId, cleanText } from './cleanText';
+import { TRACE_LIMITS } from './visitSource';
 import type { LoanKind } from '../geo/servedPlaces';
 
 /** The amount the form accepts, in whole dollars (lead.schema.json /amount): the loan rules every amount widget keeps within. */
@@ -366,9 +368,15 @@ export function leadRequestBody(values: ApplyFormValues, ctx: LeadContextFields)
     dateOfBirth: dateOfBirthOf(values) ?? '',
     consent: { accepted: true, version: ctx.consentVersion },
     tracking: {
-      source: ctx.tracking.source.slice(0, 100) || 'landing-page',
-      ...nonEmpty({ source2: ctx.tracking.source2, clickId: ctx.tracking.clickId, uuid: ctx.tracking.uuid, visitId: ctx.tracking.visitId }),
+      // from the URL and storage: what the server refuses is left out, never the lead
+      source: cleanText(ctx.tracking.source, 100) || 'landing-page',
+      ...nonEmpty({
+        source2: cleanText(ctx.tracking.source2 ?? '', TRACE_LIMITS.source2),
+        clickId: cleanClickId(ctx.tracking.clickId ?? '', TRACE_LIMITS.clickId),
+        uuid: ctx.tracking.uuid,
+        visitId: ctx.tracking.visitId,
+      }),
     },
-    ...(values.website ? { website: values.website.slice(0, 200) } : {}),
+    ...(values.website ? { website: cleanText(values.website, 200) } : {}),
   };
 }

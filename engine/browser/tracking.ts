@@ -22,6 +22,7 @@
 export * from './visitSource';
 import type { SessionTrace } from '../../schemas/api.types';
 import { TRACE_LIMITS } from './visitSource';
+import { cleanClickId, cleanText } from './cleanText';
 
 /** Analytics client id wait (SPEC §9): every 200 ms, up to 10 tries. */
 export const CLIENT_ID_RETRY = { intervalMs: 200, tries: 10 } as const;
@@ -68,7 +69,7 @@ export async function waitForClientId(
     } catch {
       id = undefined;
     }
-    if (id) return id.slice(0, TRACE_LIMITS.ggClientId);
+    if (id) return cleanText(id, TRACE_LIMITS.ggClientId);
   }
   return '';
 }
@@ -84,9 +85,10 @@ export function sessionTraceDue(stored: {
   const clickId = clickIdOf(stored);
   if (!clickId || stored.uuid) return undefined;
   return {
-    source1: (stored.id ?? '').slice(0, TRACE_LIMITS.source1),
-    source2: (stored.path ?? '').slice(0, TRACE_LIMITS.source2),
-    clickId: clickId.slice(0, TRACE_LIMITS.clickId),
+    // what an earlier script stored may hold what the server refuses
+    source1: cleanText(stored.id ?? '', TRACE_LIMITS.source1),
+    source2: cleanText(stored.path ?? '', TRACE_LIMITS.source2),
+    clickId: cleanClickId(clickId, TRACE_LIMITS.clickId),
   };
 }
 

@@ -10,6 +10,7 @@
  * - the referrer as its host only.
  */
 import type { EventBatch, Landing, LandingParams } from '../../schemas/api.types';
+import { cleanText } from './cleanText';
 
 // "2": ids the browser made itself (before the server issued them) are not sent again.
 export const VISIT_STORAGE_KEY = 'ls.visit2';
@@ -22,9 +23,6 @@ const NAMED = ['source1', 'source2', 'gclid', 'ttclid', 'fbclid', 'msclkid'] as 
 const CLICK_IDS = new Set(['gclid', 'ttclid', 'fbclid', 'msclkid']);
 const UTM = /^utm_[a-z0-9_]{1,32}$/;
 const MAX_PARAMS = 24;
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
 /** The campaign parameters of a query string (values without control characters, trimmed and cut to 500 characters; empty ones left out). */
 export function landingParams(search: string, optedOut: boolean): LandingParams {
   const q = new URLSearchParams(search);
@@ -35,7 +33,7 @@ export function landingParams(search: string, optedOut: boolean): LandingParams 
     if (!(NAMED as readonly string[]).includes(name) && !UTM.test(name)) continue;
     if (optedOut && CLICK_IDS.has(name)) continue;
     // control characters are not part of any campaign's value, and the server refuses them (a NUL cannot be stored in PostgreSQL)
-    const value = raw.replace(CONTROL, '').trim().slice(0, 500);
+    const value = cleanText(raw, 500);
     if (value && !(name in out)) out[name] = value;
   }
   return out;

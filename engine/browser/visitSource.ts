@@ -4,6 +4,7 @@
  * carries only this (engine/browser/tracking.ts re-exports it: import the rules from there).
  */
 import { SOURCE_STORAGE_KEY } from './applySource';
+import { cleanText } from './cleanText';
 
 /** Storage keys: base64 of each name (tests/unit/tracking.test.ts checks them against btoa). */
 export const STORAGE_KEYS = {
@@ -32,7 +33,7 @@ export interface VisitOffer {
   ttclid?: string;
 }
 
-const param = (query: URLSearchParams, name: string, max: number): string | undefined => query.get(name)?.trim().slice(0, max) || undefined;
+const param = (query: URLSearchParams, name: string, max: number): string | undefined => cleanText(query.get(name) ?? '', max) || undefined;
 
 /** SPEC §4: source1 or utm_campaign → id; source2 or utm_source, else the page path → path; gclid, ttclid. */
 export function visitOffer(search: string, pathname: string): VisitOffer {

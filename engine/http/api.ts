@@ -15,6 +15,7 @@ import { toProblems } from '../validate/problems';
 import { reportServerError } from '../errors/report';
 import { storeUnavailable } from '../store/unavailable';
 import { jsonShapeProblem, MAX_JSON_DEPTH } from './jsonKeys';
+import { untextualString } from './jsonText';
 import { sendBuffer } from './slowClients.mjs';
 
 export class ApiError extends Error {
@@ -84,7 +85,8 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
 /**
  * The JSON body, checked: `application/json` only (415; this also keeps out the form posts a
  * cross-site page can send without a preflight), at most `limit` bytes (413), valid JSON
- * (400; a key given twice in one object is malformed too), valid against `schema` (400 with every problem as "/pointer: reason").
+ * (400; a key given twice in one object is malformed too, and so is a string with a NUL or a lone
+ * surrogate: ./jsonText.ts), valid against `schema` (400 with every problem as "/pointer: reason").
  */
 export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
   requireJsonType(req);
@@ -113,6 +115,9 @@ export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   if (shape?.problem === 'repeated') throw new ApiError(400, `The body is not valid: the key at ${shape.at} is given twice`);
   if (shape?.problem === 'deep')
     throw new ApiError(400, `The body is not valid: it nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels (at ${shape.at})`);
+  // before the schema, so the answer names the field and what is wrong whatever its schema says
+  const untextual = untextualString(body);
+  if (untextual) throw new ApiError(400, 'The body is not valid', [untextual]);
   const validate = validatorFor<T>(schema);
   if (!validate(body)) {
     throw new ApiError(

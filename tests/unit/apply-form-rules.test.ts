@@ -24,6 +24,7 @@ import { initialRequest, readStored } from '../../blocks/applyForm/persist';
 import { newIdempotencyKey, outcomeOf } from '../../blocks/applyForm/send';
 import { readApplySource } from '../../blocks/applyForm/tracking';
 import { placeOfFeatureCollection, UNKNOWN_ZIP } from '../../blocks/applyForm/zip';
+import { parseJsonBody } from '../../engine/http/api';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const filled: ApplyFormValues = {
@@ -261,6 +262,22 @@ describe('the request body matches schemas/api/lead.schema.json', () => {
     expect(validate({ ...body, firstName: '김민준' })).toBe(true);
     // a name of letters that show nothing: refused as a name without a letter is
     for (const blank of ['\u3164', '\u115f', '\u1160', '\uffa0', '\u3164\u2800']) expect(validate({ ...body, firstName: blank }), blank).toBe(false);
+  });
+
+  it('tracking from the URL and storage: control characters and halves of an emoji cut at a limit are left out, never the lead', () => {
+    const body = leadRequestBody(filled, {
+      ...ctx,
+      kind: 'general',
+      // v1 from the query, as given; source2 and the click id as an earlier script stored them
+      tracking: { source: `spring\u0000${'a'.repeat(93)}\ud83d\ude00`, source2: '/p\u001b[31m', clickId: 'ggG\r\n1', uuid: '' },
+    });
+    expect(body.tracking).toEqual({ source: `spring${'a'.repeat(93)}`, source2: '/p[31m', clickId: 'ggG1' });
+    // the route's own check: JSON, no NUL or lone surrogate, the schema
+    expect(() => parseJsonBody(Buffer.from(JSON.stringify(body)), schema)).not.toThrow();
+    // a click id of control characters only is left out, not sent as a bare prefix
+    expect(leadRequestBody(filled, { ...ctx, kind: 'general', tracking: { source: '\u0001', clickId: 'gg\u0000' } }).tracking).toEqual({
+      source: 'landing-page',
+    });
   });
 
   it('title: purpose and vehicle; the honeypot goes along when a bot filled it', () => {

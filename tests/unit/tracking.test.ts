@@ -20,7 +20,7 @@ import {
   waitForClientId,
   type KeyValueStorage,
 } from '../../engine/browser/tracking';
-import { validatorFor } from '../../engine/http/api';
+import { parseJsonBody, validatorFor } from '../../engine/http/api';
 
 class MapStorage implements KeyValueStorage {
   map = new Map<string, string>();
@@ -219,6 +219,24 @@ describe('the schema and the browser agree', () => {
     const validate = validatorFor(schema);
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(4096);
+  });
+  it('accepts what the browser sends from a landing URL with control characters, and an emoji across a limit', async () => {
+    const store = new MapStorage();
+    // the emoji is two UTF-16 units: after 199 letters, source1's limit of 200 falls between them
+    rememberVisit(store, `?source1=${'a'.repeat(199)}%F0%9F%98%80&source2=fb%00%1B%5B31m&gclid=G%0D%0A1`, '/');
+    const due = sessionTraceDue(Object.fromEntries(Object.entries(STORAGE_KEYS).map(([n, k]) => [n, store.getItem(k)])))!;
+    expect(due).toEqual({ source1: 'a'.repeat(199), source2: 'fb[31m', clickId: 'ggG1' });
+    const ggClientId = await waitForClientId(() => '11.22\u0000', { tries: 1 });
+    const body = { ...due, uuid: sessionUuid(new Uint8Array(16)), ggClientId };
+    // the route's own check: JSON, no NUL or lone surrogate, the schema
+    expect(parseJsonBody(Buffer.from(JSON.stringify(body)), schema)).toEqual({ ...body, ggClientId: '11.22' });
+  });
+  it('a trace from values an earlier script stored leaves out what the route refuses', () => {
+    expect(sessionTraceDue({ id: 'spring\u0000', path: `/p\u001b${'x'.repeat(497)}\ud83d\ude00`, gclid: 'G\u0001' })).toEqual({
+      source1: 'spring',
+      source2: `/p${'x'.repeat(497)}`,
+      clickId: 'ggG',
+    });
   });
   it.each([
     ['a clickId without a known prefix', { clickId: 'xxabc' }],

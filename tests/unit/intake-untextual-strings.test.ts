@@ -1,0 +1,112 @@
+/**
+ * The public intakes on PostgreSQL (the routes' own code over a real server) refuse a string with
+ * a NUL or a lone surrogate (`"\ud800"` in JSON, which JSON.parse accepts) with a 400 that names
+ * the field: PostgreSQL refuses a NUL in text (the request failed with a 500, a borrower's lead
+ * with it) and stores a lone surrogate as U+FFFD. Other visitors' traces, leads and events are
+ * stored as ever.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../engine/store/db';
+import { sharedTrafficWriter } from '../../engine/traffic/writer';
+import { leadRequest } from '../support/leadRequest';
+import { startPostgres, type RunningPostgres } from '../support/postgres';
+import { post, startTraceServer, type TraceServer } from '../support/traceServer';
+
+let pg: RunningPostgres;
+let server: TraceServer;
+let db: Store;
+beforeAll(async () => {
+  pg = await startPostgres();
+  server = await startTraceServer(
+    {
+      DATABASE_URL: pg.url,
+      LEADS_ENCRYPTION_KEY: 'f'.repeat(64),
+      RATE_LIMIT_EVENTS: '1000',
+      RATE_LIMIT_SESSION_TRACE: '1000',
+      RATE_LIMIT_LEADS: '1000',
+      RATE_LIMIT_OPT_OUT: '1000',
+    },
+    ['/api/trace/session', '/api/events', '/api/leads', '/api/opt-out'],
+  );
+  db = openStore({ url: pg.url });
+}, 120_000);
+afterAll(async () => {
+  await db?.destroy();
+  await server?.close();
+  await pg?.stop();
+});
+
+const UNTEXTUAL = [
+  ['a NUL', 'a\u0000b', /contains a NUL character/],
+  ['a lone high surrogate', 'a\ud800b', /contains half of a surrogate pair alone/],
+  ['a lone low surrogate', '\udc00', /contains half of a surrogate pair alone/],
+] as const;
+
+let n = 0;
+const traceBody = (extra: Record<string, string> = {}) => ({
+  source1: 'spring',
+  source2: '/payday-loans',
+  clickId: 'ggabc',
+  uuid: `cc${(++n).toString(16).padStart(32, '0')}`,
+  ggClientId: '11.22',
+  ...extra,
+});
+
+describe.each(UNTEXTUAL)('%s', (_name, bad, says) => {
+  it.each(['source1', 'source2', 'clickId', 'ggClientId'])(
+    'in a session trace’s %s is refused (400, naming it); the next visitor’s trace is stored',
+    async (field) => {
+      const refused = traceBody({ [field]: field === 'clickId' ? `gg${bad}` : bad });
+      const res = await post(server.port, JSON.stringify(refused), { path: '/api/trace/session' });
+      expect(res.status).toBe(400);
+      expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^/${field}: ${says.source}`))]);
+      const next = traceBody();
+      expect((await post(server.port, JSON.stringify(next), { path: '/api/trace/session' })).status).toBe(201);
+      const stored = await db.selectFrom('session_traces').select('uuid').where('uuid', 'in', [refused.uuid, next.uuid]).execute();
+      expect(stored).toEqual([{ uuid: next.uuid }]);
+    },
+  );
+
+  it.each([
+    ['/tracking/source', { tracking: { source: bad } }],
+    ['/tracking/source2', { tracking: { source: 'spring', source2: bad } }],
+    ['/tracking/clickId', { tracking: { source: 'spring', clickId: `gg${bad}` } }],
+    ['/email', { email: `ana${bad}@example.org` }],
+    ['/firstName', { firstName: `An${bad}a` }],
+  ])('in a lead’s %s is refused (400, naming it), not a 500; the next borrower’s lead is stored', async (pointer, over) => {
+    const res = await post(server.port, JSON.stringify(leadRequest(over)), { path: '/api/leads' });
+    expect(res.status).toBe(400);
+    expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^${pointer}: ${says.source}`))]);
+    expect((await post(server.port, JSON.stringify(leadRequest()), { path: '/api/leads' })).status).toBe(201);
+  });
+
+  it('in an opt-out’s email is refused (400, naming it)', async () => {
+    const res = await post(server.port, JSON.stringify({ email: `ana${bad}@example.org` }), { path: '/api/opt-out' });
+    expect(res.status).toBe(400);
+    expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^/email: ${says.source}`))]);
+  });
+
+  it('in a key of an event batch is refused (400, naming it)', async () => {
+    const res = await post(server.port, `{"landing":{"path":"/","params":{"utm_${JSON.stringify(bad).slice(1, -1)}":"x"}},"events":[]}`, {
+      path: '/api/events',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^/landing/params/utm_.* \\(its name\\): ${says.source}`))]);
+  });
+});
+
+it('campaigns with lone surrogates are refused (400, naming the parameter); the visitors landing beside them are all counted', async () => {
+  const land = (source1: string) =>
+    post(server.port, JSON.stringify({ landing: { path: '/payday-loans', params: { source1 } }, events: [{ type: 'page_view', path: '/payday-loans' }] }), {
+      path: '/api/events',
+    });
+  const answers = [];
+  // as pg stores them, the first two are one campaign ("c\ufffd"), and so are the last two
+  for (const source1 of ['c\ud800', 'c\ufffd', 'fair', 'c\udbff', 'c\ufffd', 'fair']) answers.push(await land(source1));
+  expect(answers.map((a) => a.status)).toEqual([400, 202, 202, 400, 202, 202]);
+  expect(answers[0]!.json.problems).toEqual([expect.stringMatching(/^\/landing\/params\/source1: contains half of a surrogate pair alone/)]);
+  await sharedTrafficWriter().flush();
+  const ids = answers.filter((a) => a.status === 202).map((a) => String(a.json.visitId));
+  const stored = await db.selectFrom('traffic_events').select('visit_id').where('visit_id', 'in', ids).execute();
+  expect(new Set(stored.map((r) => r.visit_id))).toEqual(new Set(ids));
+});
