@@ -964,15 +964,15 @@ export interface LeadConsent {
  */
 export interface LeadTracking {
   /**
-   * v1: the stored apply source (LoansSource1), landing-page when none.
+   * v1: the stored apply source (LoansSource1), landing-page when none; no control characters (the form drops them).
    */
   source: string;
   /**
-   * The stored page source (path), if any.
+   * The stored page source (path), if any; no control characters (the form drops them).
    */
   source2?: string;
   /**
-   * gg + gclid, tt + ttclid, or empty.
+   * gg + gclid, tt + ttclid, or empty; no control characters (the form drops them).
    */
   clickId?: string;
   /**
@@ -4951,15 +4951,15 @@ export interface SaleStatusAnswer {
  */
 export interface SessionTrace {
   /**
-   * Campaign source: the first source1 or utm_campaign this browser brought; empty when none.
+   * Campaign source: the first source1 or utm_campaign this browser brought; empty when none. No control characters (the browser drops them).
    */
   source1: string;
   /**
-   * Page source: the first source2 or utm_source, else the path of the first page seen.
+   * Page source: the first source2 or utm_source, else the path of the first page seen. No control characters (the browser drops them).
    */
   source2: string;
   /**
-   * Ad click id: "gg" + gclid or "tt" + ttclid; empty when neither.
+   * Ad click id: "gg" + gclid or "tt" + ttclid; empty when neither. No control characters (the browser drops them).
    */
   clickId: string;
   /**

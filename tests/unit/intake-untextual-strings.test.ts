@@ -110,3 +110,21 @@ it('campaigns with lone surrogates are refused (400, naming the parameter); the 
   const stored = await db.selectFrom('traffic_events').select('visit_id').where('visit_id', 'in', ids).execute();
   expect(new Set(stored.map((r) => r.visit_id))).toEqual(new Set(ids));
 });
+
+describe.each([
+  ['a terminal escape', '\u001b[31m'],
+  ['a line break', '\r\n[traffic] forged line'],
+  ['a C1 control', '\u009b'],
+])('%s, which the browser drops', (_name, control) => {
+  it.each(['source1', 'source2', 'clickId', 'ggClientId'])('in a session trace’s %s is refused (400, naming it)', async (field) => {
+    const res = await post(server.port, JSON.stringify(traceBody({ [field]: `gg1${control}` })), { path: '/api/trace/session' });
+    expect(res.status).toBe(400);
+    expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^/${field}: `))]);
+  });
+
+  it.each(['source', 'source2', 'clickId'])('in a lead’s tracking %s is refused (400, naming it)', async (field) => {
+    const res = await post(server.port, JSON.stringify(leadRequest({ tracking: { source: 'spring', [field]: `gg1${control}` } })), { path: '/api/leads' });
+    expect(res.status).toBe(400);
+    expect(res.json.problems).toEqual([expect.stringMatching(new RegExp(`^/tracking/${field}: `))]);
+  });
+});
