@@ -737,7 +737,7 @@ export interface FormTraceEnvelope {
  */
 export interface FormTrace {
   /**
-   * The visitor's analytics client id; empty when it is not known.
+   * The visitor's analytics client id; empty when it is not known. Stored as it is, beside the sealed trace: no control characters (PostgreSQL refuses a NUL) or lone surrogates.
    */
   clientId: string;
   /**

@@ -5,13 +5,21 @@
  * with it) and stores a lone surrogate as U+FFFD. Other visitors' traces, leads and events are
  * stored as ever.
  */
+import { generateKeyPairSync, randomBytes, webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealWithWebCrypto } from '../../engine/browser/formTrace/encryptBrowser';
+import { bytesToBase64, publicKeyDer } from '../../engine/browser/formTrace/format';
 import { openStore, type Store } from '../../engine/store/db';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { leadRequest } from '../support/leadRequest';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
 
+const keys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 let pg: RunningPostgres;
 let server: TraceServer;
 let db: Store;
@@ -21,12 +29,14 @@ beforeAll(async () => {
     {
       DATABASE_URL: pg.url,
       LEADS_ENCRYPTION_KEY: 'f'.repeat(64),
+      FORM_TRACE_PRIVATE_KEY: keys.privateKey,
+      RATE_LIMIT_FORM_TRACE: '1000',
       RATE_LIMIT_EVENTS: '1000',
       RATE_LIMIT_SESSION_TRACE: '1000',
       RATE_LIMIT_LEADS: '1000',
       RATE_LIMIT_OPT_OUT: '1000',
     },
-    ['/api/trace/session', '/api/events', '/api/leads', '/api/opt-out'],
+    ['/api/trace/session', '/api/events', '/api/leads', '/api/opt-out', '/api/trace'],
   );
   db = openStore({ url: pg.url });
 }, 120_000);
@@ -52,7 +62,33 @@ const traceBody = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
+/** A form trace sealed for the server's key as a browser would. */
+async function sendTrace(trace: object) {
+  const iv = new Uint8Array(randomBytes(12));
+  const sealed = await sealWithWebCrypto(webcrypto.subtle as SubtleCrypto, {
+    spki: publicKeyDer(keys.publicKey),
+    aesKey: new Uint8Array(randomBytes(32)),
+    iv,
+    plaintext: new TextEncoder().encode(JSON.stringify(trace)),
+  });
+  const envelope = { key: bytesToBase64(sealed.wrappedKey), data: bytesToBase64(new Uint8Array([...iv, ...sealed.ciphertextAndTag])) };
+  return post(server.port, JSON.stringify(envelope), { path: '/api/trace' });
+}
+const formTrace = (clientId: string, value = 'x') => ({
+  clientId,
+  type: 'installment',
+  request: { url: 'https://x.example/apply', search: { v1: value }, body: { firstName: value } },
+  response: { status: 400, body: { error: value } },
+});
+
 describe.each(UNTEXTUAL)('%s', (_name, bad, says) => {
+  it('in a form trace’s client id, stored beside the sealed trace, is refused (400, naming it); elsewhere in the trace it is sealed and stored', async () => {
+    const refused = await sendTrace(formTrace(`1.${bad}`));
+    expect(refused.status).toBe(400);
+    expect(refused.json.problems).toEqual([expect.stringMatching(/^\/clientId: /)]);
+    expect((await sendTrace(formTrace('1.2', bad))).status).toBe(201);
+  });
+
   it.each(['source1', 'source2', 'clickId', 'ggClientId'])(
     'in a session trace’s %s is refused (400, naming it); the next visitor’s trace is stored',
     async (field) => {
