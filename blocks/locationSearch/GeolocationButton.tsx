@@ -1,12 +1,14 @@
 'use client';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { locateRegion, type GeocoderEndpoint } from '../../engine/browser/geocoder/client';
 import { goTo, placePagePath } from './goToPlace';
 
 /**
  * "Use my location" (SPEC §2, §8): the browser's position, reverse-geocoded to a state, opens
  * the brand's state page. Permission denied, no position or a failed lookup are logged only:
- * nothing is shown and nothing happens.
+ * nothing is shown and nothing happens. An answer that comes after the borrower has moved on (another
+ * page, or the panel closed) is dropped: a position can take seconds, and a late one must not take
+ * them away from the page they chose meanwhile.
  */
 export function GeolocationButton({
   geocoder,
@@ -22,6 +24,15 @@ export function GeolocationButton({
   className?: string;
 }) {
   const [busy, setBusy] = useState(false);
+  /** the lookup under way, if any: set `stale` to drop its answer */
+  const lookup = useRef<{ stale: boolean } | null>(null);
+  // The button goes (the panel closed, another page): whatever answer comes is for no one.
+  useEffect(
+    () => () => {
+      if (lookup.current) lookup.current.stale = true;
+    },
+    [],
+  );
   const locate = () => {
     if (busy) return;
     if (!('geolocation' in navigator)) {
@@ -29,22 +40,38 @@ export function GeolocationButton({
       return;
     }
     setBusy(true);
+    const current = { stale: false };
+    lookup.current = current;
+    // The borrower follows a link (or Back) while the position is looked up: that page is theirs.
+    const onRouteChange = () => (current.stale = true);
+    const { events } = window.next.router;
+    events.on('routeChangeStart', onRouteChange);
+    const done = () => {
+      events.off('routeChangeStart', onRouteChange);
+      if (lookup.current === current) lookup.current = null;
+      setBusy(false);
+    };
     navigator.geolocation.getCurrentPosition(
       async ({ coords }) => {
         try {
           const region = await locateRegion(geocoder, coords.longitude, coords.latitude);
           const path = await placePagePath({ state: region.shortLowerState }, loanType);
+          if (current.stale) {
+            console.warn('[geolocation] answer dropped: the visitor has moved on');
+            return;
+          }
+          done();
           onFound?.();
           await goTo(path);
         } catch (err) {
           console.warn('[geolocation] lookup failed', err);
         } finally {
-          setBusy(false);
+          done();
         }
       },
       (err) => {
         console.warn('[geolocation]', err.message);
-        setBusy(false);
+        done();
       },
       { timeout: 15_000, maximumAge: 600_000 },
     );

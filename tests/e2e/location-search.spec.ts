@@ -103,6 +103,47 @@ test.describe('Use my location, permission granted', () => {
   });
 });
 
+test.describe('Use my location, a slow answer', () => {
+  test.use({ geolocation: { longitude: -149.9, latitude: 61.2 }, permissions: ['geolocation'] });
+  test('an answer that comes after the borrower followed a link or closed the panel takes them nowhere', async ({ page }) => {
+    const warnings: string[] = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    // The reverse lookup of the position is slow (as over a mobile network) until released.
+    let release = () => {};
+    await page.route('**/mapbox.places/-149.9,61.2.json*', async (route) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      await route.continue();
+    });
+    const settled = (count: number, url: string) =>
+      expect.poll(() => warnings.filter((w) => w.startsWith('[geolocation]')).length >= count || page.url() !== url).toBe(true);
+
+    await page.goto(brandUrl('ustitleloans', '/title-loans/search'));
+    const asked = page.waitForRequest((r) => r.url().includes('/mapbox.places/-149.9,61.2.json'));
+    const button = page.getByRole('button', { name: 'Use my location' });
+    await expect(button).toBeEnabled();
+    await button.click();
+    await asked;
+    await page.getByRole('link', { name: 'California' }).first().click();
+    const california = brandUrl('ustitleloans', '/title-loans/california');
+    await expect(page).toHaveURL(california);
+    release();
+    await settled(1, california);
+    expect(page.url()).toBe(california);
+
+    await page.goto(brandUrl('usbadcreditloans', '/payday-loans/location/search'));
+    const { dialog } = await openPanel(page);
+    const askedAgain = page.waitForRequest((r) => r.url().includes('/mapbox.places/-149.9,61.2.json'));
+    await dialog.getByRole('button', { name: 'Use my location' }).click();
+    await askedAgain;
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    const search = brandUrl('usbadcreditloans', '/payday-loans/location/search');
+    release();
+    await settled(2, search);
+    expect(page.url()).toBe(search);
+  });
+});
+
 test.describe('Use my location, permission denied', () => {
   test.use({ permissions: [] });
   test('does nothing visible and stays on the page', async ({ page, context }) => {
