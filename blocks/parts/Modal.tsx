@@ -25,12 +25,37 @@ export interface ModalProps {
 const FOCUSABLE =
   'a[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
 
+/**
+ * Makes `elements` inert until the returned release is called. Dialogs can stack (the exit popup
+ * over the location search panel): each element counts its holders (on itself, so that a copy of
+ * this module in another chunk counts with it), and closing the top dialog leaves inert what the
+ * one below still covers.
+ */
+function holdInert(elements: HTMLElement[]): () => void {
+  const holds = (el: HTMLElement) => Number(el.dataset.inertHolds ?? 0);
+  for (const el of elements) {
+    el.dataset.inertHolds = String(holds(el) + 1);
+    el.setAttribute('inert', '');
+  }
+  return () => {
+    for (const el of elements) {
+      const left = holds(el) - 1;
+      if (left > 0) el.dataset.inertHolds = String(left);
+      else {
+        delete el.dataset.inertHolds;
+        el.removeAttribute('inert');
+      }
+    }
+  };
+}
+
 const focusablesIn = (root: HTMLElement): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 
 /**
  * A modal dialog (SPEC §4): role="dialog", aria-modal, named by its heading; focus moves in
  * (to [data-autofocus] or the dialog), Tab wraps, Escape closes, focus goes back to where it
- * was; the page behind is inert and does not scroll, and keeps its scroll position.
+ * was; the page behind (and a dialog open below this one) is inert, and the page does not scroll
+ * and keeps its scroll position.
  */
 export function Modal({ visible, onClose, className = '', width, maskClosable = true, labelledBy, style, fullScreen = false, children }: ModalProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -39,13 +64,17 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
   useEffect(() => {
     if (!visible) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const page = document.getElementById('__next');
-    page?.setAttribute('inert', '');
-    const unlock = lockScroll();
     const dialog = box.current;
+    const own = dialog?.parentElement;
+    // The page and any dialog already open below this one.
+    const behind = [document.getElementById('__next'), ...document.querySelectorAll('[data-modal-backdrop]')].filter(
+      (el): el is HTMLElement => !!el && el !== own,
+    );
+    const release = holdInert(behind);
+    const unlock = lockScroll();
     (dialog?.querySelector<HTMLElement>('[data-autofocus]') ?? dialog)?.focus();
     return () => {
-      page?.removeAttribute('inert');
+      release();
       unlock();
       if (opener && opener !== document.body && opener.isConnected) opener.focus();
     };

@@ -247,6 +247,27 @@ test.describe('modal behaviour (the exit popup as the modal)', () => {
     await expect(page.locator('#__next')).not.toHaveAttribute('inert', '');
   });
 
+  test('over the open search panel: the panel is out of reach while the popup is open, and the page stays so until the panel closes', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/search');
+    await page.getByRole('button', { name: 'Enter a street, city, state, or ZIP code' }).click();
+    const panel = page.getByRole('dialog', { name: 'Search locations' });
+    const input = panel.getByPlaceholder('Enter a street, city, state, or ZIP code to search');
+    await expect(input).toBeFocused();
+    await leavePage(page);
+    const popup = page.getByRole('dialog', { name: 'Before you go' });
+    await expect(popup).toBeVisible();
+    await expect(page.locator('[data-modal-backdrop]').filter({ has: panel })).toHaveAttribute('inert', '');
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(input).toBeFocused();
+    await expect(page.locator('[data-modal-backdrop]').filter({ has: panel })).not.toHaveAttribute('inert', '');
+    await expect(page.locator('#__next')).toHaveAttribute('inert', '');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.locator('#__next')).not.toHaveAttribute('inert', '');
+  });
+
   test('page scroll is locked while open and the position is the same after closing', async ({ page }) => {
     await open(page, 'ipaydayloans', '/');
     await page.evaluate(() => window.scrollTo(0, 1500));
