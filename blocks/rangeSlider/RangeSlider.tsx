@@ -1,5 +1,5 @@
 'use client';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { applyUrl } from '../../engine/browser/applyUrl';
 import { funnel } from '../chrome/funnel';
 import { formatMoney } from '../../engine/browser/amounts';
@@ -23,6 +23,13 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
   const [value, setValue] = useState<number>(input.default);
   /** what is in the typed field while it is being edited; null shows the slider's amount */
   const [typed, setTyped] = useState<string | null>(null);
+  /**
+   * A touch on the track moves the thumb there at once, before the browser knows whether the
+   * finger will slide along the slider or scroll the page. When it scrolls (the browser cancels
+   * the pointer), the amount from before the touch is put back: scrolling past the banner with a
+   * thumb that happened to land on it must not change the amount.
+   */
+  const touch = useRef<{ before?: number } | null>(null);
   const source = useApplySource();
   const typedValue = (text: string) => sliderValueForAmount(text === '' ? undefined : Number(text), value, range);
   const effective = typed === null ? value : typedValue(typed);
@@ -57,7 +64,17 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
           step={input.step}
           value={effective}
           aria-valuetext={money(effective)}
+          onPointerDown={(e) => {
+            touch.current = e.pointerType === 'touch' ? {} : null;
+          }}
+          onPointerUp={() => (touch.current = null)}
+          onPointerCancel={() => {
+            const before = touch.current?.before;
+            touch.current = null;
+            if (before !== undefined) setValue(before);
+          }}
           onChange={(e) => {
+            if (touch.current && touch.current.before === undefined) touch.current.before = effective;
             setTyped(null);
             setValue(snapSliderValue(Number(e.target.value), range));
             funnel({ type: 'amount_used' }, { once: true });

@@ -376,6 +376,38 @@ test.describe('amount widgets on pages', () => {
     await expect(page).toHaveURL(brandUrl('ipaydayloans', `/apply?v1=landing-page&requested_amount=${amount}`));
   });
 
+  test.describe('on a phone (360 × 640, touch)', () => {
+    test.use({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+    test('range slider: a page scroll that starts on the slider leaves the amount; a slide along it moves it', async ({ page }) => {
+      await open(page, 'ipaydayloans', '/payday-loans');
+      const slider = page.getByRole('slider', { name: 'Loan amount' });
+      const link = page.getByRole('link', { name: 'Check Your Rate' });
+      await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
+      const box = (await slider.boundingBox())!;
+      const y = box.y + box.height / 2;
+      // A finger in Chromium's own input pipeline: down on the track at 70 %, then up the screen.
+      const cdp = await page.context().newCDPSession(page);
+      const swipe = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+        for (let i = 1; i <= 10; i++)
+          await cdp.send('Input.dispatchTouchEvent', {
+            type: 'touchMove',
+            touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 10, y: from.y + ((to.y - from.y) * i) / 10 }],
+          });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      };
+      await swipe({ x: box.x + box.width * 0.7, y }, { x: box.x + box.width * 0.7, y: y - 250 });
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+      await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
+      await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1000');
+
+      const moved = (await slider.boundingBox())!;
+      await swipe({ x: moved.x + moved.width * 0.2, y: moved.y + moved.height / 2 }, { x: moved.x + moved.width * 0.8, y: moved.y + moved.height / 2 });
+      await expect.poll(async () => Number(await slider.inputValue())).toBeGreaterThan(300);
+      await expect(link).toHaveAttribute('href', `/apply?v1=landing-page&requested_amount=${Number(await slider.inputValue()) * 10}`);
+    });
+  });
+
   test('Get Your Cash, keyboard only: digits only, clamped on blur, empty sends 1000', async ({ page }) => {
     await open(page, 'ipaydayloans', '/cash-advance');
     const widget = page.getByRole('region', { name: 'Get Your Cash' });
