@@ -3,12 +3,53 @@ import { useEffect, useRef, useState } from 'react';
 import { locateRegion, type GeocoderEndpoint } from '../../engine/browser/geocoder/client';
 import { goTo, placePagePath } from './goToPlace';
 
+/** sessionStorage: the page (path and query) whose button is to look the position up once it has loaded again */
+const LOCATE_AFTER_LOAD = 'locateAfterLoad';
+
+/**
+ * May this document ask for the position? The server allows geolocation only on pages with this
+ * button (Permissions-Policy), and a browser keeps the policy of the page a visit first loaded for
+ * every page the router shows after it: arriving here from another page by a link, it is denied.
+ * Chromium says so (document.featurePolicy); elsewhere the answer is yes, as before.
+ */
+function documentAllowsGeolocation(): boolean {
+  const policy = (document as Document & { featurePolicy?: { allowsFeature(feature: string): boolean } }).featurePolicy;
+  return policy ? policy.allowsFeature('geolocation') : true;
+}
+
+const herePath = () => window.location.pathname + window.location.search;
+
+/** Whether this page was loaded again to look the position up (the mark is used up). */
+function takeLocateMark(): boolean {
+  try {
+    const marked = sessionStorage.getItem(LOCATE_AFTER_LOAD);
+    if (marked === null) return false;
+    sessionStorage.removeItem(LOCATE_AFTER_LOAD);
+    return marked === herePath();
+  } catch {
+    return false;
+  }
+}
+
+/** Loads this page again from the server, which allows geolocation on it, to look the position up there; false when it cannot be marked. */
+function reloadToLocate(): boolean {
+  try {
+    sessionStorage.setItem(LOCATE_AFTER_LOAD, herePath());
+  } catch {
+    return false;
+  }
+  // Without the panel's hash: the lookup opens the state page, the panel is not needed again.
+  window.location.replace(herePath());
+  return true;
+}
+
 /**
  * "Use my location" (SPEC §2, §8): the browser's position, reverse-geocoded to a state, opens
  * the brand's state page. Permission denied, no position or a failed lookup are logged only:
  * nothing is shown and nothing happens. An answer that comes after the borrower has moved on (another
  * page, or the panel closed) is dropped: a position can take seconds, and a late one must not take
- * them away from the page they chose meanwhile.
+ * them away from the page they chose meanwhile. Reached by a link from a page that may not ask
+ * for the position, a tap loads the page again (where it may) and the lookup starts there.
  */
 export function GeolocationButton({
   geocoder,
@@ -33,12 +74,14 @@ export function GeolocationButton({
     },
     [],
   );
-  const locate = () => {
+  /** `reloaded`: this page was loaded again for the lookup (never load it again: no loop) */
+  const locate = (reloaded = false) => {
     if (busy) return;
     if (!('geolocation' in navigator)) {
       console.warn('[geolocation] not available in this browser');
       return;
     }
+    if (!reloaded && !documentAllowsGeolocation() && reloadToLocate()) return;
     setBusy(true);
     const current = { stale: false };
     lookup.current = current;
@@ -76,10 +119,24 @@ export function GeolocationButton({
       { timeout: 15_000, maximumAge: 600_000 },
     );
   };
+  // The tap that loaded this page again (reloadToLocate) is answered here.
+  const arrivedToLocate = useRef<boolean | null>(null);
+  useEffect(() => {
+    // read once (React's development mode runs an effect twice)
+    arrivedToLocate.current ??= takeLocateMark();
+    if (!arrivedToLocate.current) return;
+    // a task of its own, as the tap's would be, not part of the page's first render
+    const start = setTimeout(() => {
+      arrivedToLocate.current = false;
+      locate(true);
+    });
+    return () => clearTimeout(start);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
+  }, []);
   return (
     <button
       type="button"
-      onClick={locate}
+      onClick={() => locate()}
       disabled={disabled}
       aria-busy={busy}
       className={`inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium text-brand hover:bg-slate-100 ${className}`}

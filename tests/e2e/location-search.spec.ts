@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createRequire } from 'node:module';
-import { brandUrl, expectNoAxeViolations, rawGet } from './helpers';
+import { brandUrl, expectNoAxeViolations, gotoHydrated, rawGet } from './helpers';
 
 const require = createRequire(import.meta.url);
 
@@ -99,6 +99,18 @@ test.describe('Use my location, permission granted', () => {
     await dialog.getByRole('button', { name: 'Use my location' }).focus();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(brandUrl('usbadcreditloans', '/payday-loans/location/texas'));
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Texas');
+  });
+
+  // The home page may not ask for the position (Permissions-Policy geolocation=()), and Chromium
+  // keeps the first page's policy for the pages the router shows after it.
+  test('also when the search page was reached by a link from a page that may not ask for it', async ({ page }) => {
+    await gotoHydrated(page, brandUrl('ustitleloans', '/'));
+    await page.getByRole('link', { name: 'Search locations' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search locations' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Use my location' }).click();
+    await expect(page).toHaveURL(brandUrl('ustitleloans', '/title-loans/texas'));
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Texas');
   });
 });
