@@ -8,13 +8,14 @@ import type { BlockProps } from '../types';
 import { Section } from '../chrome/Section';
 import { useHydrated } from '../chrome/useHydrated';
 import { Spinner } from '../parts/Spinner';
+import { CREDIT_NOTE } from '../parts/CashForm';
 
 /**
  * Address autocomplete (SPEC §2, §4, §5): a combobox (WAI-ARIA APG, list autocomplete) whose
  * suggestions show on focus and while typing (debounced 500 ms, empty text skipped), hide 500 ms
  * after the field loses focus; a spinner while fetching. Choosing one fills the field with its
  * label (postcode, city, state) and the ZIP code, city and state fields, and clears the options;
- * the clear icon empties everything.
+ * the clear icon empties everything. It carries the credit note every amount and address widget does.
  */
 export default function AddressAutocomplete({ block }: BlockProps<'addressAutocomplete'>) {
   const id = useId();
@@ -174,6 +175,7 @@ export default function AddressAutocomplete({ block }: BlockProps<'addressAutoco
           {field('city', 'City', 'address-level2', 'flex-1')}
           {field('state', 'State', 'address-level1', 'sm:w-24')}
         </div>
+        <p className="mt-3 text-sm text-slate-700">{CREDIT_NOTE}</p>
       </div>
     </Section>
   );
