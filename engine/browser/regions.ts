@@ -176,7 +176,7 @@ export function asciiDigits(text: string): string {
 /**
  * A phone number as typed → the digits stored: North America (US, CA) 10 digits with a valid
  * area code and exchange ("4165550187"; a leading 1 dropped); Australia a mobile number
- * "04xxxxxxxx" (from "0412 345 678", "+61 412 345 678" or "61412345678"). Digits of any script
+ * "04xxxxxxxx" (from "0412 345 678", "+61 412 345 678", "+61 (0)412 345 678" or "61412345678"). Digits of any script
  * count as theirs (asciiDigits); any other character than a space, bracket, dot, + or - (a letter,
  * a superscript ², a circled ③) makes it no number. undefined otherwise.
  */
@@ -184,7 +184,8 @@ export function normalisePhoneFor(text: string, country: Country): string | unde
   let digits = asciiDigits(text).replace(/[\s().+-]/g, '');
   if (!/^\d+$/.test(digits)) return undefined;
   if (country === 'AU') {
-    if (digits.startsWith('61')) digits = `0${digits.slice(2)}`;
+    // "+61 (0)412 345 678": Australians often keep the trunk 0 after the country code, in brackets or not
+    if (digits.startsWith('61')) digits = `0${digits.slice(2).replace(/^0/, '')}`;
     return /^04\d{8}$/.test(digits) ? digits : undefined;
   }
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);

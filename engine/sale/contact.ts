@@ -20,7 +20,8 @@ export function normalisePhone(phone: string): string | undefined {
   // a number-like sign that is not a decimal digit (², ③, Ⅻ) is not punctuation to drop: without it the rest may be another number
   if (/[\p{N}\p{L}]/u.test(written.replace(/[0-9]/g, ''))) return undefined;
   let digits = written.replace(/\D/g, '');
-  if (/^614\d{8}$/.test(digits)) digits = `0${digits.slice(2)}`;
+  // +61 412 345 678, and +61 (0)412 345 678 with the trunk 0 kept as Australians often write it
+  if (/^610?4\d{8}$/.test(digits)) digits = `0${digits.slice(digits[2] === '0' ? 3 : 2)}`;
   if (/^04\d{8}$/.test(digits)) return digits;
   if (digits.length === 11 && digits.startsWith('1')) digits = digits.slice(1);
   return /^[2-9]\d{9}$/.test(digits) ? digits : undefined;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readOptOut } from '../../engine/sale/optOut';
+import { contactHashes } from '../../engine/sale/contact';
 
 describe('the opt-out phone hint follows the brand’s country', () => {
   it.each([
@@ -21,5 +22,14 @@ describe('the opt-out phone hint follows the brand’s country', () => {
 
   it.each(['US', 'CA', 'AU'] as const)('%s: a phone of any served country is accepted', (country) => {
     for (const phone of ['(214) 555-0142', '416-555-0187', '+61 412 345 678']) expect(readOptOut({ phone }, country).ok).toBe(true);
+  });
+
+  it('an Australian mobile written with the trunk 0 after +61 is the same contact as the one stored on the request', () => {
+    const key = Buffer.alloc(32, 7);
+    const stored = contactHashes(key, { phone: '0412345678', email: '' });
+    for (const phone of ['+61 (0)412 345 678', '+61 0412 345 678']) {
+      expect(readOptOut({ phone }, 'AU').ok).toBe(true);
+      expect(contactHashes(key, { phone, email: '' })).toEqual(stored);
+    }
   });
 });

@@ -153,6 +153,10 @@ describe('phone numbers per country: what is accepted, what is stored, how it is
     ['0412 345 678', 'AU', '0412345678', '0412 345 678'],
     ['+61 412 345 678', 'AU', '0412345678', '0412 345 678'],
     ['61412345678', 'AU', '0412345678', '0412 345 678'],
+    // the trunk 0 kept after the country code, as Australians often write it
+    ['+61 (0)412 345 678', 'AU', '0412345678', '0412 345 678'],
+    ['+61 0412 345 678', 'AU', '0412345678', '0412 345 678'],
+    ['+61 (0) 2 5550 0148', 'AU', undefined, undefined],
     ['(02) 5550 0148', 'AU', undefined, undefined],
     ['0412 345 67', 'AU', undefined, undefined],
     ['5125550123', 'AU', undefined, undefined],
