@@ -179,7 +179,13 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
             )}
             {screen === 'contact' && later && <later.ContactStep {...stepProps} country={country} />}
             {screen === 'income' && later && (
-              <later.IncomeStep {...stepProps} consentText={data.consent.text} consentLook={data.consentLook} notices={data.notices.beforeConsent} />
+              <later.IncomeStep
+                {...stepProps}
+                consentText={data.consent.text}
+                consentLook={data.consentLook}
+                notices={data.notices.beforeConsent}
+                country={country}
+              />
             )}
             {state.laterUnreachable && screen === 'request' && <NextStepOffline />}
             {state.notice && <SendNotice notice={state.notice} sending={state.sending} onRetry={() => void send()} retryClass={`${primary} mt-3`} />}

@@ -186,36 +186,46 @@ interface DateOfBirthProps {
   onChange: (part: 'dobMonth' | 'dobDay' | 'dobYear', value: string) => void;
   onBlur: () => void;
   error?: string | undefined;
+  /** the parts' order and the example, as the brand's country writes a date */
+  dateWords: { order: readonly ('day' | 'month' | 'year')[]; example: string };
 }
 
-/** Date of birth as three labelled number fields (month, day, year) in one fieldset; the month field carries the group's id. */
-export function DateOfBirthField({ id, month, day, year, onChange, onBlur, error }: DateOfBirthProps) {
-  const part = (key: 'dobMonth' | 'dobDay' | 'dobYear', label: string, value: string, size: string, autoComplete: string, maxLength: number, first = false) => (
-    <div className={size}>
-      <label htmlFor={first ? id : `${id}-${key}`} className="block text-slate-900">
-        {label}
-      </label>
-      <input
-        id={first ? id : `${id}-${key}`}
-        inputMode="numeric"
-        autoComplete={autoComplete}
-        maxLength={maxLength}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(key, e.target.value.replace(/\D+/g, ''))}
-        onBlur={key === 'dobYear' ? onBlur : undefined}
-        className={inputClass(!!error)}
-      />
-    </div>
-  );
+const DOB_PARTS = {
+  month: { key: 'dobMonth', label: 'Month', size: 'w-16', autoComplete: 'bday-month', maxLength: 2 },
+  day: { key: 'dobDay', label: 'Day', size: 'w-16', autoComplete: 'bday-day', maxLength: 2 },
+  year: { key: 'dobYear', label: 'Year', size: 'w-24', autoComplete: 'bday-year', maxLength: 4 },
+} as const;
+
+/** Date of birth as three labelled number fields in one fieldset, in the country's order (day first in Australia); the first field carries the group's id. */
+export function DateOfBirthField({ id, month, day, year, onChange, onBlur, error, dateWords }: DateOfBirthProps) {
+  const values = { dobMonth: month, dobDay: day, dobYear: year };
   return (
     <fieldset aria-describedby={[hintId(id), error ? errorId(id) : ''].filter(Boolean).join(' ')}>
       <legend className="font-medium text-slate-900">Date of birth</legend>
-      <Hint id={id}>For example 03 27 1990. You must be 18 or older.</Hint>
+      <Hint id={id}>For example {dateWords.example}. You must be 18 or older.</Hint>
       <div className="mt-1 flex gap-3">
-        {part('dobMonth', 'Month', month, 'w-16', 'bday-month', 2, true)}
-        {part('dobDay', 'Day', day, 'w-16', 'bday-day', 2)}
-        {part('dobYear', 'Year', year, 'w-24', 'bday-year', 4)}
+        {dateWords.order.map((name, i) => {
+          const { key, label, size, autoComplete, maxLength } = DOB_PARTS[name];
+          const inputId = i === 0 ? id : `${id}-${key}`;
+          return (
+            <div key={key} className={size}>
+              <label htmlFor={inputId} className="block text-slate-900">
+                {label}
+              </label>
+              <input
+                id={inputId}
+                inputMode="numeric"
+                autoComplete={autoComplete}
+                maxLength={maxLength}
+                value={values[key]}
+                aria-invalid={error ? true : undefined}
+                onChange={(e) => onChange(key, e.target.value.replace(/\D+/g, ''))}
+                onBlur={key === 'dobYear' ? onBlur : undefined}
+                className={inputClass(!!error)}
+              />
+            </div>
+          );
+        })}
       </div>
       <FieldError id={id} message={error} />
     </fieldset>

@@ -1,6 +1,6 @@
 import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/browser/formRules';
 import type { LinkView } from '../../engine/site/model';
-import { PHONE_WORDS, type Country } from '../../engine/browser/regions';
+import { DATE_WORDS, PHONE_WORDS, type Country } from '../../engine/browser/regions';
 import { suggestEmail } from '../../engine/browser/emailTypo';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
@@ -60,7 +60,8 @@ export function IncomeStep({
   consentText,
   consentLook,
   notices,
-}: StepProps & { consentText: string; consentLook?: { fontSizePx: number; color: string; background: string }; notices: string[] }) {
+  country,
+}: StepProps & { consentText: string; consentLook?: { fontSizePx: number; color: string; background: string }; notices: string[]; country: Country }) {
   const consentId = idOf('consent');
   return (
     <div className="space-y-5">
@@ -105,6 +106,7 @@ export function IncomeStep({
         error={errors.dateOfBirth}
         onChange={(part, v) => change(part, v)}
         onBlur={() => blur('dateOfBirth')}
+        dateWords={DATE_WORDS[country]}
       />
       {notices.map((text) => (
         <p key={text} className="rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">

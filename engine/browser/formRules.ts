@@ -8,7 +8,7 @@
 import type { LeadRequest } from '../../schemas/api.types';
 import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
 import { LOAN_PURPOSES } from './data/purposes';
-import { normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
+import { DATE_WORDS, normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
 import { ageOn, localDay, MIN_AGE } from './age';
 import { cleanClickId, cleanText } from './cleanText';
 import { TRACE_LIMITS } from './visitSource';
@@ -271,7 +271,7 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
       if (!values.dobMonth.trim() && !values.dobDay.trim() && !values.dobYear.trim()) return 'Enter your date of birth';
       const dob = dateOfBirthOf(values);
       const age = dob === undefined ? undefined : ageOn(dob, localDay(today));
-      if (age === undefined || age < 0) return 'Enter a real date of birth: month 1 to 12, day, and a 4-digit year';
+      if (age === undefined || age < 0) return `Enter a real date of birth: ${DATE_WORDS[country].parts}`;
       if (age < MIN_AGE) return `You must be ${MIN_AGE} or older to request a loan`;
       return age > 120 ? 'Check the year of your date of birth' : undefined;
     }

@@ -229,6 +229,17 @@ export const POSTAL_WORDS: Record<Country, { code: string; inText: string; regio
   },
 };
 
+/**
+ * The date of birth's three inputs, in the order the country writes a date: Australians write
+ * day, month, year (27/03/1990), so month first would have them type their day into Month.
+ * The hint's example and the error follow the same order.
+ */
+export const DATE_WORDS: Record<Country, { order: readonly ('day' | 'month' | 'year')[]; example: string; parts: string }> = {
+  US: { order: ['month', 'day', 'year'], example: '03 27 1990', parts: 'month 1 to 12, day, and a 4-digit year' },
+  CA: { order: ['month', 'day', 'year'], example: '03 27 1990', parts: 'month 1 to 12, day, and a 4-digit year' },
+  AU: { order: ['day', 'month', 'year'], example: '27 03 1990', parts: 'day, month 1 to 12, and a 4-digit year' },
+};
+
 /** The phone field's hint and error, per country. */
 export const PHONE_WORDS: Record<Country, { hint: string; error: string }> = {
   US: { hint: '10 digits, for example (512) 555-0123', error: 'Enter a 10-digit US phone number, for example (512) 555-0123' },

@@ -16,6 +16,10 @@ import { EMPTY_VALUES, fieldError, leadRequestBody, type ApplyFormValues } from 
 import { regionUnavailableReason } from '../../engine/geo/servedPlaces';
 import { aprFigures } from '../../engine/site/brandChecks/countryForm';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { DateOfBirthField } from '../../blocks/applyForm/Fields';
+import { DATE_WORDS } from '../../engine/browser/regions';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const filled = (country: 'CA' | 'AU'): ApplyFormValues => ({
@@ -64,6 +68,30 @@ describe('field rules per country', () => {
       zip: '2000',
       phone: '0412345678',
     });
+  });
+});
+
+describe('the date of birth in the order the country writes a date', () => {
+  const labelsInOrder = (country: 'US' | 'CA' | 'AU') => {
+    const html = renderToStaticMarkup(
+      createElement(DateOfBirthField, { id: 'dob', month: '3', day: '27', year: '1990', onChange: () => {}, onBlur: () => {}, dateWords: DATE_WORDS[country] }),
+    );
+    return { labels: [...html.matchAll(/<label for="([^"]+)"[^>]*>(\w+)<\/label>/g)].map((m) => `${m[1]}:${m[2]}`), html };
+  };
+  it('Australia: day, month, year, with a day-first example; the group id on the day', () => {
+    const { labels, html } = labelsInOrder('AU');
+    expect(labels).toEqual(['dob:Day', 'dob-dobMonth:Month', 'dob-dobYear:Year']);
+    expect(html).toContain('For example 27 03 1990.');
+  });
+  it.each(['US', 'CA'] as const)('%s: month, day, year', (country) => {
+    const { labels, html } = labelsInOrder(country);
+    expect(labels).toEqual(['dob:Month', 'dob-dobDay:Day', 'dob-dobYear:Year']);
+    expect(html).toContain('For example 03 27 1990.');
+  });
+  it('the error for a date that does not exist names the parts in the same order', () => {
+    const v = { ...filled('AU'), dobDay: '30', dobMonth: '2' };
+    expect(fieldError('dateOfBirth', v, today, 'AU')).toBe('Enter a real date of birth: day, month 1 to 12, and a 4-digit year');
+    expect(fieldError('dateOfBirth', v, today, 'CA')).toBe('Enter a real date of birth: month 1 to 12, day, and a 4-digit year');
   });
 });
 
