@@ -12,17 +12,22 @@ export function FaqList({ items }: { items: readonly { question: string; answer:
   );
 }
 
+/** Which comes first in a written date, for the brand schema's locales. */
+const FIRST: Record<string, 'month' | 'day'> = { 'en-US': 'month', 'en-CA': 'month', 'en-AU': 'day' };
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /**
- * "2026-03-04" → "March 4, 2026" (the date itself, whatever the server's time zone): what
- * toLocaleDateString('en-US', { year, month: 'long', day }) writes, without it. Its first call
- * maps ICU's locale data (~5 MB resident on the server for the life of the process; main-thread
- * time in a phone's browser), which nothing else on these pages needs.
+ * "2026-03-04" → "March 4, 2026" (en-US, en-CA) or "4 March 2026" (en-AU: Australians put the day
+ * first), the date itself whatever the server's time zone: what toLocaleDateString(locale, { year,
+ * month: 'long', day }) writes, without it. Its first call maps ICU's locale data (~5 MB resident
+ * on the server for the life of the process; main-thread time in a phone's browser), which nothing
+ * else on these pages needs.
  */
-export function dateText(iso: string): string {
+export function dateText(iso: string, locale = 'en-US'): string {
   const date = new Date(`${iso}T12:00:00Z`);
   const year = date.getUTCFullYear();
-  if (!(year >= 1 && year <= 9999)) return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${year}`;
+  const first = FIRST[locale];
+  if (!first || !(year >= 1 && year <= 9999)) return date.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const [month, day] = [MONTHS[date.getUTCMonth()], date.getUTCDate()];
+  return first === 'day' ? `${day} ${month} ${year}` : `${month} ${day}, ${year}`;
 }

@@ -3,7 +3,7 @@ import { dateText, FaqList } from '../chrome/FaqList';
 import { Oops } from '../chrome/Oops';
 
 /** The content item's body. Its HTML comes from engine/content/markdown.ts (escaped + allow-listed). */
-export default function ContentBody({ block }: BlockProps<'contentBody'>) {
+export default function ContentBody({ block, brand }: BlockProps<'contentBody'>) {
   const data = block.data;
   if (data.error) return <Oops />;
   const meta = block.showMeta ?? true;
@@ -26,14 +26,14 @@ export default function ContentBody({ block }: BlockProps<'contentBody'>) {
           )}
           {data.publishedAt && (
             <>
-              Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt)}</time>
+              Published <time dateTime={data.publishedAt}>{dateText(data.publishedAt, brand.locale)}</time>
               {data.updatedAt ? ' · ' : ''}
             </>
           )}
           {/* empty when the CMS sent no readable date (engine/content/strapi.ts) */}
           {data.updatedAt && (
             <>
-              Updated <time dateTime={data.updatedAt}>{dateText(data.updatedAt)}</time>
+              Updated <time dateTime={data.updatedAt}>{dateText(data.updatedAt, brand.locale)}</time>
             </>
           )}
           {data.category && (

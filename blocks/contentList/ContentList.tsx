@@ -4,7 +4,7 @@ import { Oops } from '../chrome/Oops';
 import { PillNav } from '../chrome/PillNav';
 import { Section } from '../chrome/Section';
 
-export default function ContentList({ block }: BlockProps<'contentList'>) {
+export default function ContentList({ block, brand }: BlockProps<'contentList'>) {
   const { items, pages, error } = block.data;
   if (error) return <Oops />;
   return (
@@ -20,7 +20,7 @@ export default function ContentList({ block }: BlockProps<'contentList'>) {
               </a>
               {item.date && block.collection !== 'category' && block.collection !== 'tag' && block.collection !== 'author' && (
                 <p className="text-sm text-slate-600">
-                  <time dateTime={item.date}>{dateText(item.date)}</time>
+                  <time dateTime={item.date}>{dateText(item.date, brand.locale)}</time>
                 </p>
               )}
               <p className="mt-1 text-slate-800">{item.description}</p>

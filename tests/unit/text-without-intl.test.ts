@@ -8,7 +8,8 @@ import { citiesOf } from '../../engine/geo/cities';
 import { cityFacts, stateFacts } from '../../engine/site/locationText';
 import { STATES } from '../../engine/geo/states';
 
-const byIntl = (iso: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const byIntl = (iso: string, locale = 'en-US') =>
+  new Date(`${iso}T12:00:00Z`).toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 describe('dates of articles and lists', () => {
   it.each(['2026-03-04', '2025-12-31', '2024-02-29', '2000-01-01', '1999-07-15', '0999-01-01', '9999-12-31', '2026-13-01', 'not a date'])(
@@ -18,11 +19,16 @@ describe('dates of articles and lists', () => {
     },
   );
 
-  it('every day of two years reads as Intl writes it', () => {
+  it.each(['en-US', 'en-CA', 'en-AU'])('every day of two years reads as Intl writes it in %s', (locale) => {
     for (let t = Date.UTC(2025, 0, 1); t < Date.UTC(2027, 0, 1); t += 86_400_000) {
       const iso = new Date(t).toISOString().slice(0, 10);
-      expect(dateText(iso)).toBe(byIntl(iso));
+      expect(dateText(iso, locale)).toBe(byIntl(iso, locale));
     }
+  });
+
+  it('an Australian brand writes the day first, as Australians read a date', () => {
+    expect(dateText('2026-03-16', 'en-AU')).toBe('16 March 2026');
+    expect(dateText('2026-03-16', 'en-CA')).toBe('March 16, 2026');
   });
 });
 
@@ -59,7 +65,7 @@ describe('what pages write without Intl', () => {
       stateFacts(texas, { brandName: 'Acme', loanLabel: 'payday loan', locale });
       for (const city of citiesOf('tx').slice(0, 50)) cityFacts(city, texas, { brandName: 'Acme', loanLabel: 'payday loan', locale });
     }
-    dateText('2026-03-04');
+    for (const locale of ['en-US', 'en-CA', 'en-AU']) dateText('2026-03-04', locale);
     expect([number.mock.calls.length, date.mock.calls.length, format.mock.calls.length]).toEqual([0, 0, 0]);
   });
 });
