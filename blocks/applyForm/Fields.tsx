@@ -188,6 +188,8 @@ interface DateOfBirthProps {
   error?: string | undefined;
   /** the parts' order and the example, as the brand's country writes a date */
   dateWords: { order: readonly ('day' | 'month' | 'year')[]; example: string };
+  /** the youngest a borrower may be where they live (19 in some Canadian provinces) */
+  minAge: number;
 }
 
 const DOB_PARTS = {
@@ -197,12 +199,14 @@ const DOB_PARTS = {
 } as const;
 
 /** Date of birth as three labelled number fields in one fieldset, in the country's order (day first in Australia); the first field carries the group's id. */
-export function DateOfBirthField({ id, month, day, year, onChange, onBlur, error, dateWords }: DateOfBirthProps) {
+export function DateOfBirthField({ id, month, day, year, onChange, onBlur, error, dateWords, minAge }: DateOfBirthProps) {
   const values = { dobMonth: month, dobDay: day, dobYear: year };
   return (
     <fieldset aria-describedby={[hintId(id), error ? errorId(id) : ''].filter(Boolean).join(' ')}>
       <legend className="font-medium text-slate-900">Date of birth</legend>
-      <Hint id={id}>For example {dateWords.example}. You must be 18 or older.</Hint>
+      <Hint id={id}>
+        For example {dateWords.example}. You must be {minAge} or older.
+      </Hint>
       <div className="mt-1 flex gap-3">
         {dateWords.order.map((name, i) => {
           const { key, label, size, autoComplete, maxLength } = DOB_PARTS[name];

@@ -1,4 +1,4 @@
-import { INCOME_SOURCES, PAY_FREQUENCIES } from '../../engine/browser/formRules';
+import { INCOME_SOURCES, minAgeOf, PAY_FREQUENCIES } from '../../engine/browser/formRules';
 import type { LinkView } from '../../engine/site/model';
 import { DATE_WORDS, PHONE_WORDS, type Country } from '../../engine/browser/regions';
 import { suggestEmail } from '../../engine/browser/emailTypo';
@@ -107,6 +107,7 @@ export function IncomeStep({
         onChange={(part, v) => change(part, v)}
         onBlur={() => blur('dateOfBirth')}
         dateWords={DATE_WORDS[country]}
+        minAge={minAgeOf(values.zip, country).minAge}
       />
       {notices.map((text) => (
         <p key={text} className="rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">

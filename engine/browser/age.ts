@@ -6,6 +6,21 @@
 export const MIN_AGE = 18;
 
 /**
+ * Canadian provinces and territories whose age of majority, the age from which a borrower can be
+ * held to a loan contract, is 19 (British Columbia, New Brunswick, Newfoundland and Labrador, Nova
+ * Scotia and the three territories); it is 18 in the other provinces and in every Australian state.
+ */
+const MAJORITY_19_CA = new Set(['BC', 'NB', 'NL', 'NS', 'NT', 'NU', 'YT']);
+
+/** The youngest a borrower may be where they live: the age of majority of a Canadian province (18 or 19), else MIN_AGE. */
+export const minAgeIn = (country: string, region: string | undefined): number =>
+  country === 'CA' && region !== undefined && MAJORITY_19_CA.has(region.toUpperCase()) ? 19 : MIN_AGE;
+
+/** What a borrower under minAgeIn is told, by the form and by the lead API alike; the region is named where the age is not 18. */
+export const tooYoungMessage = (minAge: number, regionName: string | undefined): string =>
+  minAge === MIN_AGE || !regionName ? `You must be ${minAge} or older to request a loan` : `You must be ${minAge} or older to request a loan in ${regionName}`;
+
+/**
  * Whole years between a YYYY-MM-DD birth date and the calendar day `today` names in UTC (the
  * server passes the day where the borrower lives, engine/geo/regionTimeZones.ts dayIn; the form
  * the browser's own day, localDay); undefined for a date that does not exist.

@@ -8,8 +8,8 @@
 import type { LeadRequest } from '../../schemas/api.types';
 import { formatMoney, formatNumber, LOAN_AMOUNT } from './amounts';
 import { LOAN_PURPOSES } from './data/purposes';
-import { DATE_WORDS, normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, type Country } from './regions';
-import { ageOn, localDay, MIN_AGE } from './age';
+import { DATE_WORDS, normalisePhoneFor, normalisePostalCode, PHONE_WORDS, POSTAL_WORDS, regionOfPostalCode, type Country, type Region } from './regions';
+import { ageOn, localDay, minAgeIn, tooYoungMessage } from './age';
 import { cleanClickId, cleanText } from './cleanText';
 import { TRACE_LIMITS } from './visitSource';
 import type { LoanKind } from '../geo/servedPlaces';
@@ -200,6 +200,16 @@ export function dateOfBirthOf(values: Pick<ApplyFormValues, 'dobMonth' | 'dobDay
   return `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
 }
 
+/**
+ * The youngest a borrower may be, from the postal code typed on step 1: a Canadian postal code
+ * names its province, and with it the age of majority there (19 in British Columbia). A US ZIP's
+ * state needs a lookup, and every US and Australian request is 18.
+ */
+export function minAgeOf(zip: string, country: Country): { minAge: number; region?: Region } {
+  const region = country === 'US' ? undefined : regionOfPostalCode(zip, country);
+  return { minAge: minAgeIn(country, region?.code), ...(region ? { region } : {}) };
+}
+
 const vehicleYearMax = (today: Date) => Math.min(VEHICLE_YEAR_SCHEMA_MAX, today.getUTCFullYear() + 1);
 const name = (text: string, what: string): string | undefined => {
   const t = cleanName(text);
@@ -272,7 +282,8 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
       const dob = dateOfBirthOf(values);
       const age = dob === undefined ? undefined : ageOn(dob, localDay(today));
       if (age === undefined || age < 0) return `Enter a real date of birth: ${DATE_WORDS[country].parts}`;
-      if (age < MIN_AGE) return `You must be ${MIN_AGE} or older to request a loan`;
+      const { minAge, region } = minAgeOf(values.zip, country);
+      if (age < minAge) return tooYoungMessage(minAge, region?.name);
       return age > 120 ? 'Check the year of your date of birth' : undefined;
     }
     case 'consent':

@@ -30,11 +30,20 @@ import { ApiError } from '../http/api';
 import { stateByCode } from '../geo/states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
-import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, unknownPostalCodeMessage, type Country } from '../browser/regions';
+import {
+  CA_PROVINCES,
+  CURRENCY_OF,
+  normalisePhoneFor,
+  normalisePostalCode,
+  regionOfPostalCode,
+  unknownPostalCodeMessage,
+  type Country,
+} from '../browser/regions';
 import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
 import { cleanEmail } from '../browser/formRules';
-import { ageOn, MIN_AGE, regionUnavailableReason, stateUnavailableReason, type LoanKind } from '../geo/servedPlaces';
+import { ageOn, regionUnavailableReason, stateUnavailableReason, type LoanKind } from '../geo/servedPlaces';
+import { minAgeIn, tooYoungMessage } from '../browser/age';
 import { destinationTakes, environmentOfHost, isTestLead } from './environment';
 import { openText, sealText } from '../keys/sealing';
 import { deviceClass } from '../store/trafficRules';
@@ -119,10 +128,11 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
   const where = locate(brand, body.zip, ctx);
   const place = { city: where.city, state: where.region.toLowerCase() };
-  // 18 on the day where the borrower lives, not in UTC; a day still to come there is a typo (the year), not a child: said so, as the form does
+  // of age (18, or 19 in some provinces) on the day where the borrower lives, not in UTC; a day still to come there is a typo (the year), not a child: said so, as the form does
   const ageThere = ageOn(body.dateOfBirth, dayIn(ctx.now, country, where.region)) ?? 0;
   if (ageThere < 0) throw invalid(`/dateOfBirth: ${body.dateOfBirth} is a day still to come`);
-  if (ageThere < MIN_AGE) throw new ApiError(422, `You must be ${MIN_AGE} or older to request a loan`);
+  const minAge = minAgeIn(country, where.region);
+  if (ageThere < minAge) throw new ApiError(422, tooYoungMessage(minAge, CA_PROVINCES.find((p) => p.code === where.region)?.name));
   const kind = loanKindOf(brand);
   if (country === 'US') {
     const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);

@@ -19,6 +19,7 @@ import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DateOfBirthField } from '../../blocks/applyForm/Fields';
+import { IncomeStep } from '../../blocks/applyForm/LaterSteps';
 import { DATE_WORDS } from '../../engine/browser/regions';
 
 const today = new Date('2026-11-23T12:00:00Z');
@@ -74,7 +75,16 @@ describe('field rules per country', () => {
 describe('the date of birth in the order the country writes a date', () => {
   const labelsInOrder = (country: 'US' | 'CA' | 'AU') => {
     const html = renderToStaticMarkup(
-      createElement(DateOfBirthField, { id: 'dob', month: '3', day: '27', year: '1990', onChange: () => {}, onBlur: () => {}, dateWords: DATE_WORDS[country] }),
+      createElement(DateOfBirthField, {
+        id: 'dob',
+        month: '3',
+        day: '27',
+        year: '1990',
+        onChange: () => {},
+        onBlur: () => {},
+        dateWords: DATE_WORDS[country],
+        minAge: 18,
+      }),
     );
     return { labels: [...html.matchAll(/<label for="([^"]+)"[^>]*>(\w+)<\/label>/g)].map((m) => `${m[1]}:${m[2]}`), html };
   };
@@ -92,6 +102,40 @@ describe('the date of birth in the order the country writes a date', () => {
     const v = { ...filled('AU'), dobDay: '30', dobMonth: '2' };
     expect(fieldError('dateOfBirth', v, today, 'AU')).toBe('Enter a real date of birth: day, month 1 to 12, and a 4-digit year');
     expect(fieldError('dateOfBirth', v, today, 'CA')).toBe('Enter a real date of birth: month 1 to 12, day, and a 4-digit year');
+  });
+});
+
+describe('the age of majority of the province', () => {
+  // 18 on the day of the request: of age in Ontario and Australia, not in British Columbia or the territories
+  const eighteen = { dobDay: '2', dobMonth: '11', dobYear: '2008' };
+  it.each([
+    ['V6B 1A1', 'You must be 19 or older to request a loan in British Columbia'],
+    ['X0A 0H0', 'You must be 19 or older to request a loan in Nunavut'],
+    ['Y1A 1A1', 'You must be 19 or older to request a loan in Yukon'],
+    ['M5V 2T6', undefined],
+    ['T5J 0N3', undefined],
+  ])('Canada, %s: %s', (zip, message) => {
+    expect(fieldError('dateOfBirth', { ...filled('CA'), zip, ...eighteen }, today, 'CA')).toBe(message);
+  });
+  it('Australia: 18 everywhere', () => {
+    expect(fieldError('dateOfBirth', { ...filled('AU'), zip: '0800', ...eighteen }, today, 'AU')).toBeUndefined();
+  });
+  it('the hint under the date of birth gives the age where the borrower lives', () => {
+    const income = (zip: string) =>
+      renderToStaticMarkup(
+        createElement(IncomeStep, {
+          values: { ...filled('CA'), zip },
+          errors: {},
+          idOf: (f: string) => `f-${f}`,
+          change: () => {},
+          blur: () => {},
+          consentText: 'I agree',
+          notices: [],
+          country: 'CA',
+        }),
+      );
+    expect(income('V6B 1A1')).toContain('You must be 19 or older.');
+    expect(income('M5V 2T6')).toContain('You must be 18 or older.');
   });
 });
 

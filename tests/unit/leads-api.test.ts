@@ -62,6 +62,13 @@ const eighteenYearsAgoPlusOneDay = (() => {
   return d.toISOString().slice(0, 10);
 })();
 
+const eighteenAndAWeek = (() => {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() - 18);
+  d.setUTCDate(d.getUTCDate() - 7);
+  return d.toISOString().slice(0, 10);
+})();
+
 describe('POST /api/leads refuses bad input with a reason and stores nothing', () => {
   const v = valid();
   const without = (key: string) => Object.fromEntries(Object.entries(valid()).filter(([k]) => k !== key));
@@ -427,6 +434,10 @@ describe('POST /api/leads in Canada and Australia', () => {
     expect(row).toMatchObject({ brand: 'fastloansau', country: 'AU', region: 'NSW', currency: 'AUD', zip: '2000', phone: '0412345678' });
   });
 
+  it('an 18-year-old in Ontario, where the age of majority is 18, is taken', async () => {
+    expect((await send(ca({ dateOfBirth: eighteenAndAWeek }), WE)).status).toBe(201);
+  });
+
   it('refuses what does not fit the country, with the reason, and stores nothing', async () => {
     const before = await leadCount();
     const cases: [Record<string, unknown>, { host: string }, number, string][] = [
@@ -436,6 +447,9 @@ describe('POST /api/leads in Canada and Australia', () => {
       [ca({ phone: '0412345678' }), WE, 400, '/phone'],
       [ca({ consent: { accepted: true, version: CURRENT_CONSENT_VERSION } }), WE, 400, '/consent/version'],
       [ca({ country: 'US' }), WE, 400, '/country'],
+      // 18, but the age of majority in British Columbia is 19
+      [ca({ zip: 'V6B 1A1', dateOfBirth: eighteenAndAWeek }), WE, 422, 'You must be 19 or older to request a loan in British Columbia'],
+      [ca({ zip: 'X1A 2P8', dateOfBirth: eighteenAndAWeek }), WE, 422, 'You must be 19 or older to request a loan in Northwest Territories'],
       [au({ zip: '2899' }), AU, 422, 'could not find postcode 2899'],
       [au({ phone: '5125550123' }), AU, 400, '/phone'],
       [valid({ country: 'CA' }), { host: 'ipaydayloans.localhost' }, 400, '/country'],

@@ -2,15 +2,14 @@
  * The consistency check: facts of one request that disagree with each other.
  * - age: at least the age of majority where the borrower lives (19 in British Columbia, New
  *   Brunswick, Newfoundland and Labrador, Nova Scotia and the three territories; 18 elsewhere —
- *   a request under 18 is already refused before storing) and under 100 (a year typed wrong);
+ *   a request under that age is already refused before storing: engine/browser/age.ts minAgeIn) and under 100 (a year typed wrong);
  * - ZIP against state: a US ZIP's first digit names its USPS area, which must hold the state the
  *   geocoder found (a stale or forged lookup);
  * - amount: within the brand's range for its kind of loan (screening.amount, or $100–$5,000,
  *   $10,000 for title loans).
  */
 import type { ReasonCode } from './codes';
-
-const MAJORITY_19 = new Set(['BC', 'NB', 'NL', 'NS', 'NT', 'NU', 'YT']);
+import { minAgeIn } from '../../browser/age';
 
 const ZIP_AREA: Record<string, string> = {
   '0': 'CT MA ME NH NJ NY PR RI VT VI',
@@ -40,7 +39,7 @@ export const defaultAmountRange = (kind: 'general' | 'title') => ({ min: 100, ma
 
 export function consistencyReasons(f: ConsistencyFacts): ReasonCode[] {
   const out: ReasonCode[] = [];
-  const majority = f.country === 'CA' && MAJORITY_19.has(f.region) ? 19 : 18;
+  const majority = minAgeIn(f.country, f.region);
   if (f.age < majority || f.age >= 100) out.push('age-rule');
   if (f.country === 'US' && /^\d{5}$/.test(f.zip) && !(ZIP_AREA[f.zip[0]!] ?? '').split(' ').includes(f.region)) out.push('zip-state');
   const range = { ...defaultAmountRange(f.loanKind), ...f.amountRange };
