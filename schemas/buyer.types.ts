@@ -146,7 +146,7 @@ export interface Filters {
    */
   loanKinds?: ['general' | 'title', ...('general' | 'title')[]];
   /**
-   * Only leads from these countries (today every lead is from US).
+   * Only leads from these countries (US, CA or AU: the country of the brand the lead came from).
    *
    * @minItems 1
    *
@@ -184,7 +184,7 @@ export interface Filters {
   age?: Range1;
 }
 /**
- * Either the only states accepted (allow) or the states refused (deny), not both.
+ * Either the only states, provinces or territories accepted (allow) or those refused (deny), not both.
  *
  * This interface was referenced by `Buyer`'s JSON-Schema
  * via the `definition` "stateList".
@@ -195,7 +195,7 @@ export interface StateList {
    *
    * @minItems 1
    *
-   * Items: A two-letter US state code in capitals, e.g. TX.
+   * Items: A state, province or territory code in capitals, as the lead's country writes it: a US state (TX), a Canadian province or territory (ON, NU) or an Australian state or territory (NSW, ACT).
    */
   allow?: [string, ...string[]];
   /**
@@ -203,7 +203,7 @@ export interface StateList {
    *
    * @minItems 1
    *
-   * Items: A two-letter US state code in capitals, e.g. TX.
+   * Items: A state, province or territory code in capitals, as the lead's country writes it: a US state (TX), a Canadian province or territory (ON, NU) or an Australian state or territory (NSW, ACT).
    */
   deny?: [string, ...string[]];
 }

@@ -65,7 +65,7 @@ describe('buyer documents', () => {
     [
       'a state written in lower case',
       edit((b) => ((b.filters as Record<string, unknown>).states = { allow: ['tx'] })),
-      /\/filters\/states\/allow\/0: "tx" is not valid: expected a two-letter US state code/,
+      /\/filters\/states\/allow\/0: "tx" is not valid: expected a state, province or territory code in capitals/,
     ],
     ['both allow and deny lists', edit((b) => ((b.filters as Record<string, unknown>).states = { allow: ['TX'], deny: ['NY'] })), /\/filters\/states: /],
     ['an unknown brand', edit((b) => ((b.filters as Record<string, unknown>).brands = ['nosuchbrand'])), /\/filters\/brands\/0: no brand "nosuchbrand"/],
@@ -89,6 +89,13 @@ describe('buyer documents', () => {
       c.problems.every((p) => /^buyers\/x\.json:\d+:\d+ \//.test(p)),
       c.problems.join('\n'),
     ).toBe(true);
+  });
+
+  it('a buyer can take Australian leads from some states only, and refuse a Canadian territory', () => {
+    const au = edit((b) => ((b.filters as Record<string, unknown>).states = { allow: ['NSW', 'ACT', 'VIC'] }));
+    expect(one(au).problems).toEqual([]);
+    const ca = edit((b) => ((b.filters as Record<string, unknown>).states = { deny: ['QC', 'NU'] }));
+    expect(one(ca).problems).toEqual([]);
   });
 
   it('keeps the other buyers when one file is broken, and refuses a second buyer with the same id', () => {

@@ -31,6 +31,8 @@ describe('eligibility of a buyer for a lead', () => {
     ['a state off the allow list', { filters: { states: { allow: ['FL', 'GA'] } } }, {}, {}, 'state TX not taken'],
     ['a state on the allow list', { filters: { states: { allow: ['TX'] } } }, {}, {}, true],
     ['a state on the deny list', { filters: { states: { deny: ['TX'] } } }, {}, {}, 'state TX refused'],
+    ['an Australian state on the allow list', { filters: { states: { allow: ['NSW', 'ACT'] } } }, { country: 'AU', state: 'ACT' }, {}, true],
+    ['an Australian state off the allow list', { filters: { states: { allow: ['NSW', 'ACT'] } } }, { country: 'AU', state: 'VIC' }, {}, 'state VIC not taken'],
     ['an amount above the range', { filters: { amount: { max: 500 } } }, {}, {}, 'amount $800 outside 0–500'],
     ['an amount on the range edge', { filters: { amount: { min: 800, max: 800 } } }, {}, {}, true],
     ['income under the minimum', { filters: { minMonthlyIncome: 2500 } }, {}, {}, 'monthly income under $2500'],
