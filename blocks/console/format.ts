@@ -8,3 +8,9 @@ export const money = (cents: number | null | undefined, currency = 'USD'): strin
   cents === null || cents === undefined ? '—' : new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 /** "2025-03-01T12:34:56.789Z" → "2025-03-01 12:34 UTC" */
 export const when = (iso: string | null | undefined): string => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '—');
+/**
+ * Where a lead's borrower lives: "Austin, TX 78701"; a Canadian or Australian lead has no city
+ * (its province or state comes from the postal code), so "ON M5V 2T6", "NSW 2000".
+ */
+export const placeText = (lead: { city: string; region: string; zip: string }): string =>
+  [lead.city, `${lead.region} ${lead.zip}`.trim()].filter(Boolean).join(', ');

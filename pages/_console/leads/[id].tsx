@@ -12,7 +12,7 @@
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
-import { money, when } from '../../../blocks/console/format';
+import { money, placeText, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
 import { visibleLines, visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
@@ -121,7 +121,7 @@ export default function LeadPage(props: Props) {
           ['Name', `${lead.first_name} ${lead.last_name}`],
           ['Email', lead.email],
           ['Phone', lead.phone],
-          ['Place', `${lead.city}, ${lead.region} ${lead.zip}`],
+          ['Place', placeText(lead)],
           ['Loan', `${lead.loan_kind}, ${money(lead.amount * 100, lead.currency)}`],
           ['Stored', when(lead.created_at)],
           ['Brand and host', `${lead.brand} (${lead.host})`],
