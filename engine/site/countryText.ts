@@ -25,6 +25,13 @@ export const AU_RESPONSIBLE_LENDING =
 export const auCollectionNotice = (brand: Pick<Brand, 'name' | 'organization'>): string =>
   `Collection notice: ${brand.name} (${addressLine(brand.organization.address)}; ${brand.organization.email}) collects the personal information in this form to refer your enquiry to lenders in its network that hold an Australian Credit Licence. Those lenders use it to assess your enquiry and may obtain your credit report from a credit reporting body. Without it we cannot pass your enquiry on. Our Privacy Policy explains how to access or correct your information, how to complain and how we handle a complaint (you may also complain to the Office of the Australian Information Commissioner); we do not send your information overseas.`;
 
+/**
+ * How soon a lender must stop calling, texting and emailing once told a borrower revoked consent,
+ * as the stop-calls page says it ({optOut.deadline}): 10 business days under the FCC's TCPA
+ * revocation rule (US) and CASL (Canada), 5 business days under Australia's Spam Act 2003.
+ */
+export const OPT_OUT_DEADLINE: Record<Brand['country'], string> = { US: '10 business days', CA: '10 business days', AU: '5 business days' };
+
 export interface CountryNotices {
   /** beside the amount: the credit licence statement and responsible lending (Australia) */
   besideAmount: string[];

@@ -16,6 +16,7 @@ import type { StoreBrand } from '../browser/data/stores';
 import { STORE_BRANDS } from '../browser/data/stores';
 import { cityPageCount, citiesStartingWith, letterGroupLabel, LETTER_GROUPS, storeBySlug, storeNearMePath } from './directory';
 import { LOAN_TYPE_VARS, loanTypeVars } from './loanTypeText';
+import { OPT_OUT_DEADLINE } from './countryText';
 import { stateByCode, stateBySlug, STATES, type State } from '../geo/states';
 
 /** The values a matched path gives its page, checked against the data. */
@@ -66,7 +67,7 @@ const SAMPLE_STATE = (): State => stateByCode('tx')!;
 
 /** Template variables by the value they describe; a page has a family when its route gives that value. */
 export const TEMPLATE_VARS = {
-  always: { names: ['brand.name', 'brand.host', 'year'] },
+  always: { names: ['brand.name', 'brand.host', 'year', 'optOut.deadline'] },
   state: {
     names: ['state.name', 'state.code', 'state.shortName', 'state.slug', 'state.demonym'],
     itemNames: ['state.name', 'state.code', 'state.shortName', 'state.slug'],
@@ -327,7 +328,7 @@ export const ALWAYS_VARS = TEMPLATE_VARS.always.names;
 
 /** The values of a page's template variables (content variables come from the content loader). */
 export function pageVars(brand: Brand, params: RouteParams, year: number): Vars {
-  const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(year) };
+  const vars: Vars = { 'brand.name': brand.name, 'brand.host': brand.hosts[0]!, year: String(year), 'optOut.deadline': OPT_OUT_DEADLINE[brand.country] };
   for (const [, family] of FAMILIES) Object.assign(vars, family.fill?.(params, brand));
   return vars;
 }

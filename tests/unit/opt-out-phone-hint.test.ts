@@ -1,11 +1,16 @@
 /**
  * The opt-out page's phone hint names the phone of the brand's country, as its application form
  * does (a US brand's borrower is not told about Australian mobiles), while any country's phone is
- * still accepted: a borrower may have applied on another country's brand.
+ * still accepted: a borrower may have applied on another country's brand. The page's deadline for
+ * lenders is the brand's country's too.
  */
 import { describe, expect, it } from 'vitest';
 import { readOptOut } from '../../engine/sale/optOut';
 import { contactHashes } from '../../engine/sale/contact';
+import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
+import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import { renderPage } from '../support/pageSamples';
 
 describe('the opt-out phone hint follows the brand’s country', () => {
   it.each([
@@ -31,5 +36,19 @@ describe('the opt-out phone hint follows the brand’s country', () => {
       expect(readOptOut({ phone }, 'AU').ok).toBe(true);
       expect(contactHashes(key, { phone, email: '' })).toEqual(stored);
     }
+  });
+});
+
+describe('the stop-calls page gives the deadline of the brand’s country', () => {
+  const sources = readSources();
+  const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
+  const content = createEmbeddedSource(embeddedIndex());
+  it.each([
+    ['ipaydayloans', '10 business days'], // the FCC's TCPA revocation rule
+    ['weloans', '10 business days'], // CASL
+    ['fastloansau', '5 business days'], // the Spam Act 2003
+  ])('%s: lenders must honour it within %s', async (brand, deadline) => {
+    const page = await renderPage(catalog, brand, '/stop-calls-and-emails', content);
+    expect(page === 'notFound' ? '' : page.main).toContain(`Lenders must honour it within ${deadline};`);
   });
 });

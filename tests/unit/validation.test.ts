@@ -148,14 +148,14 @@ describe('broken brand documents: file:line:col /pointer: message', () => {
   it('unknown placeholder', () => {
     const text = edit('"heading": "Loans in {state.name}"', '"heading": "Loans in {stat.name}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {loanType.singularCapitalized}, {loanType.pluralCapitalized}, {loanType.title}, {loanType.name}, {loanType.article}, {loanType.withArticle}, {letter}, {letter.slug}, {page}, {list}, {content.title}, {content.h1}, {content.description}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
+      `${FILE}:${at(text, '"heading": "Loans in {stat.name}"')} /layouts/state/blocks/0/heading: unknown placeholder {stat.name} (known: {brand.name}, {brand.host}, {year}, {optOut.deadline}, {state.name}, {state.code}, {state.shortName}, {state.slug}, {state.demonym}, {city.name}, {city.slug}, {city.zip}, {loanType.singular}, {loanType.plural}, {loanType.slug}, {loanType.singularCapitalized}, {loanType.pluralCapitalized}, {loanType.title}, {loanType.name}, {loanType.article}, {loanType.withArticle}, {letter}, {letter.slug}, {page}, {list}, {content.title}, {content.h1}, {content.description}, {letterGroup}, {letterGroup.slug}, {amount}, {amount.value}, {store.name}, {store.slug}, {store.loanType}, {store.nearMePath})`,
     ]);
   });
 
   it('placeholder with no value on a route that uses the layout', () => {
     const text = edit('"title": "Short-term loans from {brand.name}"', '"title": "Short-term loans in {state.name}"');
     expect(problemsOf(text)).toEqual([
-      `${FILE}:${at(text, '"title": "Short-term loans in')} /layouts/home/title: placeholder {state.name} has no value on route "/" (available there: {brand.name}, {brand.host}, {year})`,
+      `${FILE}:${at(text, '"title": "Short-term loans in')} /layouts/home/title: placeholder {state.name} has no value on route "/" (available there: {brand.name}, {brand.host}, {year}, {optOut.deadline})`,
     ]);
   });
 
