@@ -250,6 +250,12 @@ describe('the validator refuses a brand whose form does not fit its country', ()
     const text = brandText('fastloansau').replace(/,\s*"creditLicence": "[^"]*"/, '');
     expect(problemsOf('fastloansau', text).join('\n')).toMatch(/\/lending: .*creditLicence/);
   });
+  it('an Australian comparison rate without the whole warning the law puts beside it', () => {
+    const text = brandText('fastloansau').replace(' Different terms, fees or other loan amounts might result in a different comparison rate.', '');
+    expect(problemsOf('fastloansau', text).join('\n')).toMatch(
+      /brands\/fastloansau\.json:\d+:\d+ \/lending\/representativeExample: an Australian example that states a comparison rate carries its whole warning: "WARNING: This comparison rate is true only for the example given and may not include all fees and charges\. Different terms, fees or other loan amounts might result in a different comparison rate\."/,
+    );
+  });
   it('reads APR figures in the usual wordings', () => {
     expect(aprFigures('at 34.99% APR … an APR of 46% … 5.99 % APR')).toEqual([34.99, 5.99, 46]);
   });

@@ -3,7 +3,7 @@
  * three; what differs is in the brand): the currency and locale are the country's; Canada takes
  * no title-loan requests and its representative example states no APR above the Criminal
  * Code's 35% cap (since January 1, 2025) and names the cap; Australia has a credit licence or
- * credit-representative statement. Pure: returns [JSON pointer, message] pairs.
+ * credit-representative statement, and a comparison rate in its example carries the law's warning. Pure: returns [JSON pointer, message] pairs.
  */
 import type { Brand } from '../../../schemas/brand.types';
 import { DEFAULT_LENDING } from '../lending';
@@ -18,6 +18,14 @@ export function aprFigures(text: string): number[] {
   for (const m of text.matchAll(/APR (?:of|is|up to|from)\s(\d{1,3}(?:\.\d+)?)\s?%/gi)) out.push(Number(m[1]));
   return out;
 }
+
+/**
+ * The warning Australian law puts beside every comparison rate (National Consumer Credit
+ * Protection Regulations 2010, Schedule 1, regulation 100): both sentences.
+ */
+export const AU_COMPARISON_RATE_WARNING =
+  'WARNING: This comparison rate is true only for the example given and may not include all fees and charges. Different terms, fees or other loan amounts might result in a different comparison rate.';
+const carriesWarning = (text: string) => text.replace(/\s+/g, ' ').toLowerCase().includes(AU_COMPARISON_RATE_WARNING.toLowerCase());
 
 export function countryFormProblems(brand: Brand): [pointer: string, message: string][] {
   const country = brand.country as Country;
@@ -47,6 +55,11 @@ export function countryFormProblems(brand: Brand): [pointer: string, message: st
   }
   if (country === 'AU') {
     if (!example) out.push(['/lending', `brand "${brand.id}" is in Australia: give lending.representativeExample for Australia (the default is a US example)`]);
+    if (example && /comparison rate/i.test(example) && !carriesWarning(example))
+      out.push([
+        '/lending/representativeExample',
+        `an Australian example that states a comparison rate carries its whole warning: "${AU_COMPARISON_RATE_WARNING}"`,
+      ]);
     if (!brand.lending?.creditLicence)
       out.push([
         '/lending',
