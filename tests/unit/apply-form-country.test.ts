@@ -256,6 +256,13 @@ describe('the validator refuses a brand whose form does not fit its country', ()
       /brands\/fastloansau\.json:\d+:\d+ \/lending\/representativeExample: an Australian example that states a comparison rate carries its whole warning: "WARNING: This comparison rate is true only for the example given and may not include all fees and charges\. Different terms, fees or other loan amounts might result in a different comparison rate\."/,
     );
   });
+  it('a US location page on a Canadian brand', () => {
+    const brand = JSON.parse(brandText('weloans')) as { routes: unknown[] };
+    brand.routes.push({ path: '/payday-loans/{state}', layout: 'general-personal-loans-state' });
+    expect(problemsOf('weloans', JSON.stringify(brand, null, 2)).join('\n')).toMatch(
+      /brands\/weloans\.json:\d+:\d+ \/routes\/\d+\/path: \{state\} names a US state; brand "weloans" is in CA, and location pages are for US brands only/,
+    );
+  });
   it('reads APR figures in the usual wordings', () => {
     expect(aprFigures('at 34.99% APR … an APR of 46% … 5.99 % APR')).toEqual([34.99, 5.99, 46]);
   });

@@ -20,6 +20,7 @@ import { privacyChoicePath } from '../privacyChoicePage';
 import { checkLayoutParams, checkLoanTypeFilters, checkShadowedLayouts, checkSwitchedBlocks, heroProblems } from './layoutReuse';
 import { pageLoanTypes } from '../routeLoanTypes';
 import { countryFormProblems } from './countryForm';
+import { countryRouteProblems } from './countryRoutes';
 import { consentLookProblems } from '../consentLook';
 import { checkExperiments } from './experiments';
 
@@ -221,6 +222,8 @@ export function checkBrand(
 
   // The application form's country: currency, locale, the cost disclosure and licence it shows.
   for (const [pointer, message] of countryFormProblems(brand)) add(file, pointer, message);
+  // Location pages name US states and cities: a Canadian or Australian brand has none.
+  for (const [pointer, message] of countryRouteProblems(brand)) add(file, pointer, message);
   // The consent beside the submit button: legible by the brand's own rules, or no lead of it is defensible.
   for (const [pointer, message] of consentLookProblems(brand)) add(file, pointer, message);
 
