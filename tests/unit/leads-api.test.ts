@@ -452,6 +452,10 @@ describe('POST /api/leads in Canada and Australia', () => {
       [ca({ zip: 'X1A 2P8', dateOfBirth: eighteenAndAWeek }), WE, 422, 'You must be 19 or older to request a loan in Northwest Territories'],
       [au({ zip: '2899' }), AU, 422, 'could not find postcode 2899'],
       [au({ phone: '5125550123' }), AU, 400, '/phone'],
+      // the schema's own rules, said in words rather than as its pattern
+      [au({ zip: '800' }), AU, 400, '/zip: \\"800\\" is not valid: expected the postal code as the brand\'s country writes it'],
+      [au({ phone: '+61412345678' }), AU, 400, '/phone: \\"+61412345678\\" is not valid: expected digits only'],
+      [ca({ zip: 'm5v 2t6' }), WE, 400, 'a Canadian postal code in capitals with its space (M5V 2T6)'],
       [valid({ country: 'CA' }), { host: 'ipaydayloans.localhost' }, 400, '/country'],
     ];
     for (const [body, opts, status, reason] of cases) {
