@@ -5,14 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
-import { addEvent, addEvents, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
+import { addEvent, addEventHolding, addEvents, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
 import { ACCEPT_NOT_TAKEN, readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import type { SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { queueOptOutNotices } from './optOut';
 import { pingPayload } from './ping';
-import { cents, recordAccept, type OpenSale, type Posted, type SaleDeps, type SaleResult } from './saleRun';
+import { cents, holdOf, recordAccept, TAKEN_OVER, type OpenSale, type Posted, type SaleDeps, type SaleResult } from './saleRun';
 import { localTime } from './schedule';
 import { leadPayload } from './wire';
 
@@ -132,8 +132,15 @@ async function acceptAfterTheSale(
   return { status: now ? now.status : sale.unsoldStatus, ...(now?.buyer_id ? { buyerId: now.buyer_id } : {}), reason };
 }
 
-/** One post: its timeline row (reserved against the buyer's caps when it has any), then the post itself. */
-export async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
+/**
+ * One post: its timeline row (reserved against the buyer's caps when it has any), then the post
+ * itself. The row is written only while this run holds the sale, and the lead goes out only after
+ * it: a worker stalled here past its lease (a database or a process held up) posts nothing once
+ * another has taken the sale over — that one found no post out and went on without it, so the
+ * buyer's accept could never be taken — and one taking the sale over later finds the post out and
+ * asks that buyer again (rule 3b). TAKEN_OVER when the lead did not go out.
+ */
+export async function post(sale: OpenSale, offer: Offer): Promise<Posted | typeof TAKEN_OVER> {
   const { db, leadId, deps, now, deadline } = sale;
   const b = offer.buyer;
   const secret = deps.secretOf(b);
@@ -152,13 +159,18 @@ export async function post(sale: OpenSale, offer: Offer): Promise<Posted> {
   if (b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined) {
     // Eligibility counted the sales recorded; other sales (here or on another instance) may be posting to this buyer now.
     const t = localTime(now(), b.schedule?.timeZone);
-    const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month });
+    const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month }, holdOf(sale));
+    if ('notHeld' in r) return TAKEN_OVER;
     if ('full' in r) {
       await addEvent(db, { lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
       return 'refused';
     }
     eventId = r.id;
-  } else eventId = await addEvent(db, sending);
+  } else {
+    const id = await addEventHolding(db, sending, holdOf(sale));
+    if (id === undefined) return TAKEN_OVER;
+    eventId = id;
+  }
   return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
 }
 

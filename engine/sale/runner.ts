@@ -49,7 +49,7 @@ import { qualityOf, saleLeadOf, screeningDecision } from './lead';
 import { addScreeningCodes, screeningOf } from '../store/screening';
 import { optOutHashes } from './optOut';
 import { CONFIRM_ASKS, DEFAULT_POST_MS, offerOfSending, pingAll, post, sendPost } from './posting';
-import { recordDecision, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
+import { recordDecision, TAKEN_OVER, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
 import { localTime } from './schedule';
 
 export type { SaleDeps, SaleResult };
@@ -62,10 +62,11 @@ export const deliverDestination = (buyerId: string): string => `buyer:${buyerId}
 
 /** Runs the sale of one lead if no other worker holds it; undefined when it was not this worker's to run. */
 export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promise<SaleResult | undefined> {
-  const run: SaleRun = { db, leadId, deps, now: deps.now ?? (() => new Date()) };
-  const started = run.now().getTime();
-  const claim = await claimSale(db, leadId, deps.worker, run.now(), deps.leaseMs ?? SALE_LEASE_MS);
+  const now = deps.now ?? (() => new Date());
+  const started = now().getTime();
+  const claim = await claimSale(db, leadId, deps.worker, now(), deps.leaseMs ?? SALE_LEASE_MS);
   if (!claim) return undefined;
+  const run: SaleRun = { db, leadId, deps, now, runs: claim.runs };
   const opened = await openSale(run, started);
   if ('decision' in opened) return recordDecision(run, opened.stored, opened.decision);
   const sale = opened;
@@ -85,6 +86,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   }
   const eligible = await eligibleBuyers(sale, resumed.tried);
   const sold = await offerByTier(sale, eligible);
+  if (sold === TAKEN_OVER) return undefined;
   if (sold) return sold;
   await queueDeliverBuyers(sale);
   return recordDecision(sale, sale.stored, {
@@ -207,9 +209,10 @@ async function eligibleBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSa
 /**
  * Tier by tier: the ping-post buyers pinged at once, then the bids and the direct-post buyers
  * posted to in order; the first acceptance is the sale. The recorded result when the sale ended
- * here (sold, out of time, an answer left unknown), undefined when nobody bought the lead.
+ * here (sold, out of time, an answer left unknown), undefined when nobody bought the lead,
+ * TAKEN_OVER when the sale stopped being this run's before a post went out (nothing more to do).
  */
-async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<SaleResult | undefined> {
+async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<SaleResult | typeof TAKEN_OVER | undefined> {
   const { db, deps, now, lead, duplicate, unsoldStatus, deadline } = sale;
   const tiers = [...new Set(eligible.map((b) => b.tier ?? 1))].sort((a, b) => a - b);
   for (const tier of tiers) {
@@ -229,6 +232,7 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
       if (now().getTime() > deadline - 500) return recordDecision(sale, sale.stored, { status: unsoldStatus, duplicate, reason: 'the sale ran out of time' });
       const r = await post(sale, offer);
       if (r === 'refused') continue;
+      if (r === TAKEN_OVER) return r;
       if ('unconfirmed' in r)
         return recordDecision(sale, sale.stored, {
           status: unsoldStatus,

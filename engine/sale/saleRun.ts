@@ -6,7 +6,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { Postback } from '../../schemas/brand.types';
 import type { Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { addEvent, finishSale, type SaleDecision } from '../store/sales';
+import { addEvent, finishSale, type SaleDecision, type SaleHold } from '../store/sales';
 import type { SaleLead } from './eligibility';
 import { postbacksFor, queuePostbacks } from './postbacks';
 
@@ -36,7 +36,12 @@ export interface SaleRun {
   leadId: string;
   deps: SaleDeps;
   now: () => Date;
+  /** the claim's count of runs: this run's hold on the sale (SaleHold), told from a later run by a worker of the same name */
+  runs: number;
 }
+
+/** This run's hold on the sale, which every write deciding the sale or sending the lead out checks. */
+export const holdOf = ({ deps, runs }: SaleRun): SaleHold => ({ worker: deps.worker, runs });
 
 /** A sale past its checks: the stored lead, what the contact check found, and when the sale must end. */
 export interface OpenSale extends SaleRun {
@@ -52,6 +57,9 @@ export interface OpenSale extends SaleRun {
 
 /** What a post came to: sold (the recorded result), refused (the sale goes on), or the buyer's decision still unknown. */
 export type Posted = SaleResult | 'refused' | { unconfirmed: string };
+
+/** A post that did not go out: the sale is no longer this run's (taken over after its lease ran out, or decided). */
+export const TAKEN_OVER = 'taken-over';
 
 /** A price in cents. A buyer's price is in whole cents (answers.ts refuses a finer one); the rounding only undoes the float error of the product (10.07 * 100 is 1007.0000000000001). */
 export const cents = (dollars: number): number => Math.round(dollars * 100);
@@ -74,10 +82,10 @@ export async function recordDecision(run: SaleRun, stored: LeadsTable | undefine
   const { db, leadId, deps, now } = run;
   await addEvent(db, decisionEvent(run, d));
   const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
-  if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now());
+  if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now(), run.runs);
   else
     await db.transaction().execute(async (trx) => {
-      if (await finishSale(trx, leadId, deps.worker, d, now())) await queuePostbacks(trx, leadId, postbacks, now());
+      if (await finishSale(trx, leadId, deps.worker, d, now(), run.runs)) await queuePostbacks(trx, leadId, postbacks, now());
     });
   return d;
 }
@@ -91,7 +99,7 @@ export async function recordAccept(run: SaleRun, stored: LeadsTable, d: SaleDeci
   const { db, leadId, deps, now } = run;
   const postbacks = postbacksFor(deps.postbacksOf?.(stored.brand), stored);
   return db.transaction().execute(async (trx) => {
-    if (!(await finishSale(trx, leadId, deps.worker, d, now()))) return false;
+    if (!(await finishSale(trx, leadId, deps.worker, d, now(), run.runs))) return false;
     await addEvent(trx, decisionEvent(run, d));
     await queuePostbacks(trx, leadId, postbacks, now());
     return true;

@@ -85,8 +85,45 @@ export interface SaleDecision {
   buyerMonth?: string;
 }
 
-/** Records the outcome; false when this worker no longer holds the sale (nothing written). */
-export async function finishSale(db: Store, leadId: string, worker: string, d: SaleDecision, now: Date): Promise<boolean> {
+/**
+ * One run's hold on a sale: the worker and the claim's count of runs (claimSale). The count tells
+ * this run from a later one of a worker with the same name (a process's sweep takes up again a
+ * sale whose lease ran out while this process still ran it).
+ */
+export interface SaleHold {
+  worker: string;
+  runs: number;
+}
+
+/**
+ * Takes the sale's row lock (PostgreSQL) or the write lock (SQLite) for the rest of `trx` if this
+ * run still holds the sale — nobody took it over after its lease ran out, and it is undecided.
+ * Claiming the sale waits for that lock, so what `trx` writes next is on the timeline before a
+ * worker taking the sale over reads it.
+ */
+async function stillHeld(trx: Store, leadId: string, hold: SaleHold): Promise<boolean> {
+  const r = await trx
+    .updateTable('lead_sales')
+    .set((eb) => ({ claimed_by: eb.ref('claimed_by') }))
+    .where('lead_id', '=', leadId)
+    .where('status', '=', 'pending')
+    .where('claimed_by', '=', hold.worker)
+    .where('runs', '=', hold.runs)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Records an event only while this run holds the sale (stillHeld, in one transaction): a post's
+ * `sending` row, written before the lead goes out. Its id, or undefined when the sale was taken
+ * over: the lead must not go out.
+ */
+export async function addEventHolding(db: Store, e: NewEvent, hold: SaleHold): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => ((await stillHeld(trx, e.lead_id, hold)) ? addEvent(trx, e) : undefined));
+}
+
+/** Records the outcome; false when this worker no longer holds the sale (nothing written). `runs`: and only for the run that claimed it so. */
+export async function finishSale(db: Store, leadId: string, worker: string, d: SaleDecision, now: Date, runs?: number): Promise<boolean> {
   const r = await db
     .updateTable('lead_sales')
     .set({
@@ -106,6 +143,7 @@ export async function finishSale(db: Store, leadId: string, worker: string, d: S
     .where('lead_id', '=', leadId)
     .where('status', '=', 'pending')
     .where('claimed_by', '=', worker)
+    .$if(runs !== undefined, (q) => q.where('runs', '=', runs!))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
@@ -142,14 +180,17 @@ export interface CapWindow {
  * leave room, counting the sales recorded and the posts still out (sending, their sale pending).
  * Check and record are one transaction holding a lock per buyer — an advisory lock on
  * PostgreSQL, the write lock on SQLite (the insert comes first) — so two instances can never
- * both take the last place: caps hold exactly. The event id, or why the cap is full.
+ * both take the last place: caps hold exactly. The event id, or why the cap is full; with `hold`,
+ * nothing written when that run no longer holds the sale (addEventHolding).
  */
-export async function reservePost(db: Store, e: NewEvent, cap: CapWindow): Promise<{ id: string } | { full: string }> {
+export async function reservePost(db: Store, e: NewEvent, cap: CapWindow, hold?: SaleHold): Promise<{ id: string } | { full: string } | { notHeld: true }> {
   const full = new Error('cap full');
   let reason = '';
   try {
     return await db.transaction().execute(async (trx) => {
       if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      // after the wait for the buyer's lock, which may outlast the lease (addEventHolding)
+      if (hold && !(await stillHeld(trx, e.lead_id, hold))) return { notHeld: true as const };
       const id = eventId();
       await trx
         .insertInto('sale_events')

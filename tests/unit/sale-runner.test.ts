@@ -2,11 +2,13 @@
  * The sale against real stand-in buyers (HTTP servers on loopback) on SQLite and PostgreSQL:
  * the best bid that accepts wins, every hostile or failing buyer is a recorded refusal, a lead
  * is sold once however many workers run it, and a sale killed mid-post resumes to one sale or
- * none — never two.
+ * none — never two; a worker that lost its lease while stalled posts the lead to nobody.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
@@ -182,4 +184,61 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(second.posts).toHaveLength(0);
     expect(await runSale(db, leadId, deps(buyers, { worker: 'w3', now: afterLease }))).toBeUndefined(); // final: nobody runs it again
   }, 60_000);
+});
+
+describe('a worker stalled past its lease on PostgreSQL', () => {
+  let db: Store;
+  let url = '';
+  beforeAll(async () => {
+    url = await pg.createDatabase('sale_stalled');
+    db = openStore({ url });
+    await migrateStore(db);
+  }, 60_000);
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
+
+  it.each([
+    ['another worker', 'w-other'],
+    ["its own process's sweep (a worker of the same name)", 'w-stalled'],
+  ])(
+    'posts the lead to nobody once %s has taken the sale over and decided it',
+    async (_, taker) => {
+      const capped = await buyer(`capped-${taker}`, { ping: { bid: 30 } });
+      const buyers = documents(capped.document({ caps: { perDay: 100 } }));
+      const leadId = await storeLead(db);
+      // Another sale posting to the same capped buyer holds its cap lock: this worker waits for it
+      // between choosing the buyer and posting, as long as a stalled database or process would.
+      const other = new postgres.Client({ connectionString: url });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('select pg_advisory_xact_lock(hashtext($1))', [`loansites sale cap ${capped.id}`]);
+        const stalled = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+        // read outside the lock holder's transaction, which keeps its first view of pg_stat_activity
+        const waiting = async () =>
+          (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(db))
+            .rows[0]!.n;
+        await expect.poll(waiting, { timeout: 20_000 }).toBe(1);
+
+        // its lease runs out; another worker takes the sale up, after the borrower stopped waiting
+        const taken = await runSale(db, leadId, deps(buyers, { worker: taker, now: afterLease }));
+        expect(taken).toMatchObject({ status: 'unsold', reason: 'the borrower had stopped waiting before the sale could start' });
+        await other.query('commit');
+
+        const result = await stalled;
+        expect(capped.posts).toHaveLength(0);
+        expect(result).toBeUndefined(); // not this worker's sale any more
+      } finally {
+        await other.end();
+      }
+      expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', runs: 2 });
+      const timeline = await timelineOf(db, leadId);
+      expect(timeline.filter((e) => e.step === 'post')).toEqual([]);
+      expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual(['the borrower had stopped waiting before the sale could start']);
+    },
+    60_000,
+  );
 });
