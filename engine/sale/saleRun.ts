@@ -75,18 +75,19 @@ const decisionEvent = ({ leadId, now }: SaleRun, d: SaleDecision) => ({
 });
 
 /**
- * The decision on the timeline and on the sale. A sold lead's postbacks are queued in the same
- * transaction: a sale recorded is a conversion reported, once.
+ * The decision on the sale and on the timeline, with a sold lead's postbacks, in one transaction:
+ * a sale recorded is a conversion reported, once. Nothing written when the sale is no longer this
+ * run's (its worker stalled past its lease and another took the sale up): the timeline keeps the
+ * one decision that counts.
  */
 export async function recordDecision(run: SaleRun, stored: LeadsTable | undefined, d: SaleDecision): Promise<SaleResult> {
   const { db, leadId, deps, now } = run;
-  await addEvent(db, decisionEvent(run, d));
   const postbacks = d.status === 'sold' && stored ? postbacksFor(deps.postbacksOf?.(stored.brand), stored) : [];
-  if (!postbacks.length) await finishSale(db, leadId, deps.worker, d, now(), run.runs);
-  else
-    await db.transaction().execute(async (trx) => {
-      if (await finishSale(trx, leadId, deps.worker, d, now(), run.runs)) await queuePostbacks(trx, leadId, postbacks, now());
-    });
+  await db.transaction().execute(async (trx) => {
+    if (!(await finishSale(trx, leadId, deps.worker, d, now(), run.runs))) return;
+    await addEvent(trx, decisionEvent(run, d));
+    await queuePostbacks(trx, leadId, postbacks, now());
+  });
   return d;
 }
 

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
-import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
+import { runSale, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
 import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
@@ -145,6 +145,29 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const third = await storeLead(db, { email: 'x@example.com', phone: '4695550142' });
     expect(await runSale(db, third, deps(open))).toMatchObject({ status: 'sold' });
     expect(await saleOf(db, third)).toMatchObject({ duplicate: 1 });
+  }, 30_000);
+
+  it('a worker whose lease ran out while its ping was out leaves the decision to the worker that took the sale over', async () => {
+    const slow = await buyer(`slow-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const buyers = documents(slow.document());
+    const leadId = await storeLead(db);
+    let stalledFor = 0;
+    let taken: SaleResult | undefined;
+    slow.beforeBid = async () => {
+      slow.beforeBid = undefined;
+      // the worker is held up past its lease; another takes the sale up and decides it
+      stalledFor = SALE_LEASE_MS + 1000;
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: () => new Date(Date.now() + stalledFor) }));
+    };
+
+    await runSale(db, leadId, deps(buyers, { worker: 'w-stalled', now: () => new Date(Date.now() + stalledFor) }));
+
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+    expect(slow.posts).toHaveLength(0);
   }, 30_000);
 
   const killMidPost = (leadId: string, buyers: Buyer[], holder: StandInBuyer) => killMidPostIn({ file, url }, SECRET, leadId, buyers, holder);
