@@ -6,15 +6,21 @@
 export const MIN_AGE = 18;
 
 /**
- * Canadian provinces and territories whose age of majority, the age from which a borrower can be
- * held to a loan contract, is 19 (British Columbia, New Brunswick, Newfoundland and Labrador, Nova
- * Scotia and the three territories); it is 18 in the other provinces and in every Australian state.
+ * The regions whose age of majority, the age from which a borrower can be held to a loan contract,
+ * is above MIN_AGE: in Canada British Columbia, New Brunswick, Newfoundland and Labrador, Nova
+ * Scotia and the three territories (19); in the US Alabama (19, Ala. Code § 26-1-1), Nebraska
+ * (19, Neb. Rev. Stat. § 43-2101) and Mississippi (21, Miss. Code § 1-3-27). It is 18 in every
+ * other province and state and in every Australian state. Codes only: the form names a region from
+ * its postal code (Canada) or the ZIP's lookup (US), the lead API from the place it located.
  */
-const MAJORITY_19_CA = new Set(['BC', 'NB', 'NL', 'NS', 'NT', 'NU', 'YT']);
+const MAJORITY_ABOVE_18: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map([
+  ['CA', new Map(Object.entries({ BC: 19, NB: 19, NL: 19, NS: 19, NT: 19, NU: 19, YT: 19 }))],
+  ['US', new Map(Object.entries({ AL: 19, NE: 19, MS: 21 }))],
+]);
 
-/** The youngest a borrower may be where they live: the age of majority of a Canadian province (18 or 19), else MIN_AGE. */
+/** The youngest a borrower may be where they live (region: its code in either case, "BC", "al"): the age of majority there, else MIN_AGE. */
 export const minAgeIn = (country: string, region: string | undefined): number =>
-  country === 'CA' && region !== undefined && MAJORITY_19_CA.has(region.toUpperCase()) ? 19 : MIN_AGE;
+  (region === undefined ? undefined : MAJORITY_ABOVE_18.get(country)?.get(region.toUpperCase())) ?? MIN_AGE;
 
 /** What a borrower under minAgeIn is told, by the form and by the lead API alike; the region is named where the age is not 18. */
 export const tooYoungMessage = (minAge: number, regionName: string | undefined): string =>

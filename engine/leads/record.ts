@@ -30,15 +30,7 @@ import { ApiError } from '../http/api';
 import { stateByCode } from '../geo/states';
 import type { Store } from '../store/db';
 import { insertLead } from '../store/leads';
-import {
-  CA_PROVINCES,
-  CURRENCY_OF,
-  normalisePhoneFor,
-  normalisePostalCode,
-  regionOfPostalCode,
-  unknownPostalCodeMessage,
-  type Country,
-} from '../browser/regions';
+import { CURRENCY_OF, normalisePhoneFor, normalisePostalCode, regionOfPostalCode, unknownPostalCodeMessage, type Country } from '../browser/regions';
 import { consentPartyOf } from '../site/countryText';
 import { destinationsOf } from './destinations';
 import { cleanEmail } from '../browser/formRules';
@@ -128,11 +120,11 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   if (!normalisePhoneFor(body.phone, country)) throw invalid(`/phone: ${body.phone} is not a phone number of ${country}`);
   const where = locate(brand, body.zip, ctx);
   const place = { city: where.city, state: where.region.toLowerCase() };
-  // of age (18, or 19 in some provinces) on the day where the borrower lives, not in UTC; a day still to come there is a typo (the year), not a child: said so, as the form does
+  // of age (18, or the age of majority where it is higher: 19 in some provinces and states, 21 in Mississippi) on the day where the borrower lives, not in UTC; a day still to come there is a typo (the year), not a child: said so, as the form does
   const ageThere = ageOn(body.dateOfBirth, dayIn(ctx.now, country, where.region)) ?? 0;
   if (ageThere < 0) throw invalid(`/dateOfBirth: ${body.dateOfBirth} is a day still to come`);
   const minAge = minAgeIn(country, where.region);
-  if (ageThere < minAge) throw new ApiError(422, tooYoungMessage(minAge, CA_PROVINCES.find((p) => p.code === where.region)?.name));
+  if (ageThere < minAge) throw new ApiError(422, tooYoungMessage(minAge, where.regionName));
   const kind = loanKindOf(brand);
   if (country === 'US') {
     const unavailable = stateUnavailableReason(stateByCode(place.state)!, kind, brand.name);
@@ -261,21 +253,21 @@ function storedHash(sealed: string): string | undefined {
   }
 }
 
-/** The postal code's city (US only) and region (upper-case code); a 422 when it is unknown or not served. */
-function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; region: string } {
+/** The postal code's city (US only) and region (upper-case code, and its name as pages show it); a 422 when it is unknown or not served. */
+function locate(brand: Brand, zip: string, ctx: LeadContext): { city: string; region: string; regionName: string } {
   const country = brand.country as Country;
   if (country === 'US') {
     const place = ctx.zipLookup(zip);
     if (!place) throw new ApiError(422, unknownPostalCodeMessage(zip, country));
     const state = stateByCode(place.state);
     if (!state) throw new ApiError(422, `ZIP code ${zip} is not in a US state we serve`);
-    return { city: place.city, region: state.code.toUpperCase() };
+    return { city: place.city, region: state.code.toUpperCase(), regionName: state.name };
   }
   const region = regionOfPostalCode(zip, country);
   if (!region) throw new ApiError(422, unknownPostalCodeMessage(zip, country));
   const unavailable = regionUnavailableReason(country, region, brand.name);
   if (unavailable) throw new ApiError(422, unavailable);
-  return { city: '', region: region.code };
+  return { city: '', region: region.code, regionName: region.name };
 }
 
 /**

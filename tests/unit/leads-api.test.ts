@@ -410,6 +410,39 @@ describe('POST /api/leads stores a request once', () => {
   });
 });
 
+describe('POST /api/leads: the age of majority of the ZIP’s state', () => {
+  const yearsAndAWeek = (years: number) => {
+    const d = new Date();
+    d.setUTCFullYear(d.getUTCFullYear() - years);
+    d.setUTCDate(d.getUTCDate() - 7);
+    return d.toISOString().slice(0, 10);
+  };
+
+  it('refuses a borrower under it with a 422 naming the state, and stores nothing', async () => {
+    const before = await leadCount();
+    const cases: [Record<string, unknown>, string][] = [
+      // Jackson, Mississippi: 21
+      [valid({ zip: '39201', dateOfBirth: yearsAndAWeek(19) }), 'You must be 21 or older to request a loan in Mississippi'],
+      [valid({ zip: '39201', dateOfBirth: yearsAndAWeek(20) }), 'You must be 21 or older to request a loan in Mississippi'],
+      // Birmingham, Alabama, and Omaha, Nebraska: 19
+      [valid({ zip: '35203', dateOfBirth: eighteenAndAWeek }), 'You must be 19 or older to request a loan in Alabama'],
+      [valid({ zip: '68102', dateOfBirth: eighteenAndAWeek }), 'You must be 19 or older to request a loan in Nebraska'],
+    ];
+    for (const [body, reason] of cases) {
+      const res = await send(body);
+      expect(res.status, reason).toBe(422);
+      expect(res.json.error, reason).toBe(reason);
+    }
+    expect(await leadCount()).toBe(before);
+  });
+
+  it('takes a borrower of that age there, and an 18-year-old in Texas', async () => {
+    expect((await send(valid({ zip: '39201', dateOfBirth: yearsAndAWeek(21) }))).status).toBe(201);
+    expect((await send(valid({ zip: '35203', dateOfBirth: yearsAndAWeek(19) }))).status).toBe(201);
+    expect((await send(valid({ zip: '78701', dateOfBirth: eighteenAndAWeek }))).status).toBe(201);
+  });
+});
+
 describe('POST /api/leads in Canada and Australia', () => {
   const ca = (extra: Record<string, unknown> = {}) =>
     valid({ country: 'CA', zip: 'M5V 2T6', phone: '4165550187', amount: 1500, consent: { accepted: true, version: CONSENT_VERSION_OF.CA }, ...extra });

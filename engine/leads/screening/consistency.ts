@@ -1,8 +1,9 @@
 /**
  * The consistency check: facts of one request that disagree with each other.
  * - age: at least the age of majority where the borrower lives (19 in British Columbia, New
- *   Brunswick, Newfoundland and Labrador, Nova Scotia and the three territories; 18 elsewhere —
- *   a request under that age is already refused before storing: engine/browser/age.ts minAgeIn) and under 100 (a year typed wrong);
+ *   Brunswick, Newfoundland and Labrador, Nova Scotia, the three territories, Alabama and Nebraska;
+ *   21 in Mississippi; 18 elsewhere — a request under that age is already refused before storing:
+ *   engine/browser/age.ts minAgeIn) and under 100 (a year typed wrong);
  * - ZIP against state: a US ZIP's first digit names its USPS area, which must hold the state the
  *   geocoder found (a stale or forged lookup);
  * - amount: within the brand's range for its kind of loan (screening.amount, or $100–$5,000,
