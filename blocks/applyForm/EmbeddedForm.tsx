@@ -17,7 +17,7 @@ import { useFormSignals } from './useFormSignals';
 import { useConsentProvider } from './useConsentProvider';
 import { useSubmission } from './useSubmission';
 import { useZipPlace } from './useZipPlace';
-import { foundPlace } from './zip';
+import { foundPlace, lookedUpState } from './zip';
 import { consentRecorder, type ConsentRecorder } from '../../engine/browser/consentEvidence';
 
 /**
@@ -48,6 +48,8 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
   }, []);
   const back = useStepHistory(hydrated, screen, dispatch, fetchLater);
   const placeFor = useZipPlace(hydrated, values.zip, country, dispatch);
+  // the ZIP's state once looked up: its age of majority is the date of birth's (19 in Alabama)
+  const usState = lookedUpState(state.place, values.zip, country);
   useStepFocus(screen, foundPlace(state.place?.place)?.stateCode, headingRef, pendingFocusRef, idOf);
   const evidence = () => recorder.current!.evidence(sectionRef.current?.querySelector('[data-consent-text]') ?? null);
   const signals = useFormSignals(screen);
@@ -80,7 +82,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
     if (pressingButton.current) return;
     dispatch({ type: 'blur', field, today: new Date() });
     const typed = field === 'dateOfBirth' ? values.dobYear !== '' : values[field] !== '' && values[field] !== false;
-    const message = typed ? fieldError(field, values, new Date(), country) : undefined;
+    const message = typed ? fieldError(field, values, new Date(), country, usState) : undefined;
     if (message) dispatch({ type: 'announce', message: `${labels[field]}: ${message}` });
   };
 
@@ -185,6 +187,7 @@ export function EmbeddedForm({ block, brand }: BlockProps<'applyForm'>) {
                 consentLook={data.consentLook}
                 notices={data.notices.beforeConsent}
                 country={country}
+                usState={usState}
               />
             )}
             {state.laterUnreachable && screen === 'request' && <NextStepOffline />}

@@ -1,6 +1,6 @@
 import { INCOME_SOURCES, minAgeOf, PAY_FREQUENCIES } from '../../engine/browser/formRules';
 import type { LinkView } from '../../engine/site/model';
-import { DATE_WORDS, PHONE_WORDS, type Country } from '../../engine/browser/regions';
+import { DATE_WORDS, PHONE_WORDS, type Country, type Region } from '../../engine/browser/regions';
 import { suggestEmail } from '../../engine/browser/emailTypo';
 import { DateOfBirthField, FieldError, errorId, RadioGroup, SelectField, TextField } from './Fields';
 import { textFieldProps, type StepProps } from './RequestStep';
@@ -61,7 +61,15 @@ export function IncomeStep({
   consentLook,
   notices,
   country,
-}: StepProps & { consentText: string; consentLook?: { fontSizePx: number; color: string; background: string }; notices: string[]; country: Country }) {
+  usState,
+}: StepProps & {
+  consentText: string;
+  consentLook?: { fontSizePx: number; color: string; background: string };
+  notices: string[];
+  country: Country;
+  /** the US state step 1's lookup found for the ZIP (zip.ts lookedUpState): its age of majority is the hint's */
+  usState?: Region;
+}) {
   const consentId = idOf('consent');
   return (
     <div className="space-y-5">
@@ -107,7 +115,7 @@ export function IncomeStep({
         onChange={(part, v) => change(part, v)}
         onBlur={() => blur('dateOfBirth')}
         dateWords={DATE_WORDS[country]}
-        minAge={minAgeOf(values.zip, country).minAge}
+        minAge={minAgeOf(values.zip, country, usState).minAge}
       />
       {notices.map((text) => (
         <p key={text} className="rounded-md border-l-4 border-slate-400 bg-slate-50 p-3 text-sm text-slate-800">

@@ -17,7 +17,7 @@ import {
 import { normalisePostalCode, unknownPostalCodeMessage } from '../../engine/browser/regions';
 import type { FormState, Screen, UnavailableStates } from './formTypes';
 import type { SendOutcome } from './send';
-import { foundPlace, UNKNOWN_ZIP } from './zip';
+import { foundPlace, lookedUpState, UNKNOWN_ZIP } from './zip';
 
 export function setError(draft: FormState, key: FieldKey, message: string | undefined) {
   if (message) draft.errors[key] = message;
@@ -30,7 +30,7 @@ export function setError(draft: FormState, key: FieldKey, message: string | unde
  * code of the right shape that is no place's is refused on step 1, not by the server after the last step.
  */
 export function errorOf(draft: FormState, key: FieldKey, today: Date): string | undefined {
-  const message = fieldError(key, draft.values, today, draft.country);
+  const message = fieldError(key, draft.values, today, draft.country, lookedUpState(draft.place, draft.values.zip, draft.country));
   if (message || key !== 'zip') return message;
   const zip = draft.values.zip.trim();
   return draft.place?.zip === zip && draft.place.place === UNKNOWN_ZIP
@@ -54,7 +54,8 @@ export function moveTo(draft: FormState, screen: Screen) {
 export function goTo(draft: FormState, screen: FormStep, today: Date) {
   if (draft.screen === 'sent' || draft.screen === screen) return;
   const before = FORM_STEPS.slice(0, FORM_STEPS.indexOf(screen));
-  if (before.some((s) => Object.keys(stepErrors(s, draft.kind, draft.values, today, draft.country)).length)) return;
+  const usState = lookedUpState(draft.place, draft.values.zip, draft.country);
+  if (before.some((s) => Object.keys(stepErrors(s, draft.kind, draft.values, today, draft.country, usState)).length)) return;
   moveTo(draft, screen);
 }
 

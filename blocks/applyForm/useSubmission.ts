@@ -20,7 +20,7 @@ import type { ApplyFormData } from './spec';
 import { readSentKey, writeSentKey } from './persist';
 import { storage } from './storage';
 import { readApplySource, readVisitTracking } from './tracking';
-import { UNKNOWN_ZIP, type ZipLookup } from './zip';
+import { lookedUpState, UNKNOWN_ZIP, type ZipLookup } from './zip';
 import type { LeadEvidence } from '../../schemas/api.types';
 
 export interface Submission {
@@ -124,7 +124,7 @@ export function useSubmission({
     event.preventDefault();
     if (!state.hydrated || state.checkingZip || state.sending || !isStep(screen)) return;
     const today = new Date();
-    const errors = stepErrors(screen, kind, values, today, country);
+    const errors = stepErrors(screen, kind, values, today, country, lookedUpState(state.place, values.zip, country));
     const firstWrong = stepFields(screen, kind).find((f) => errors[f]);
     if (firstWrong || screen === 'contact') {
       pendingFocusRef.current = firstWrong ?? null;

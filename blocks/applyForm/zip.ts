@@ -1,4 +1,4 @@
-import { regionOfPostalCode, type Country } from '../../engine/browser/regions';
+import { regionOfPostalCode, type Country, type Region } from '../../engine/browser/regions';
 
 /** A ZIP code's city and state, as the geocoder knows them. */
 export interface ZipPlace {
@@ -20,6 +20,16 @@ export type ZipLookup = ZipPlace | typeof UNKNOWN_ZIP | null;
 
 /** The place of a lookup, when it found one. */
 export const foundPlace = (lookup: ZipLookup | undefined): ZipPlace | undefined => (lookup && lookup !== UNKNOWN_ZIP ? lookup : undefined);
+
+/**
+ * The US state step 1's lookup found for the ZIP as it is typed now, as the age rule takes it
+ * (formRules.ts minAgeOf: 19 in Alabama); undefined before the lookup, when it found nothing, or
+ * for a ZIP changed since. Canada and Australia need none: the postal code names the region.
+ */
+export function lookedUpState(looked: { zip: string; place: ZipLookup } | undefined, zip: string, country: Country): Region | undefined {
+  const place = country === 'US' && looked?.zip === zip.trim() ? foundPlace(looked.place) : undefined;
+  return place ? { code: place.stateCode.toUpperCase(), name: place.stateName } : undefined;
+}
 
 interface GeocoderFeature {
   text?: string;

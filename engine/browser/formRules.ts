@@ -203,10 +203,12 @@ export function dateOfBirthOf(values: Pick<ApplyFormValues, 'dobMonth' | 'dobDay
 /**
  * The youngest a borrower may be, from the postal code typed on step 1: a Canadian postal code
  * names its province, and with it the age of majority there (19 in British Columbia). A US ZIP's
- * state needs a lookup, and every US and Australian request is 18.
+ * state needs a lookup (step 1's, blocks/applyForm/zip.ts lookedUpState): `usState` is the state it
+ * found for this ZIP (19 in Alabama, 21 in Mississippi); without it, 18 (the server decides).
+ * Every Australian request is 18.
  */
-export function minAgeOf(zip: string, country: Country): { minAge: number; region?: Region } {
-  const region = country === 'US' ? undefined : regionOfPostalCode(zip, country);
+export function minAgeOf(zip: string, country: Country, usState?: Region): { minAge: number; region?: Region } {
+  const region = country === 'US' ? usState : regionOfPostalCode(zip, country);
   return { minAge: minAgeIn(country, region?.code), ...(region ? { region } : {}) };
 }
 
@@ -223,8 +225,8 @@ const vehicleText = (text: string, what: string): string | undefined => {
   return t.length > 40 ? `The ${what} can be at most 40 characters` : undefined;
 };
 
-/** The message for one field, or undefined when it is fine. `today` decides the age and the newest model year. */
-export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date, country: Country = 'US'): string | undefined {
+/** The message for one field, or undefined when it is fine. `today` decides the age and the newest model year; `usState`, the ZIP's looked-up state, the age (minAgeOf). */
+export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date, country: Country = 'US', usState?: Region): string | undefined {
   switch (field) {
     case 'amount': {
       if (!values.amount.trim()) return 'Enter the amount you need';
@@ -282,7 +284,7 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
       const dob = dateOfBirthOf(values);
       const age = dob === undefined ? undefined : ageOn(dob, localDay(today));
       if (age === undefined || age < 0) return `Enter a real date of birth: ${DATE_WORDS[country].parts}`;
-      const { minAge, region } = minAgeOf(values.zip, country);
+      const { minAge, region } = minAgeOf(values.zip, country, usState);
       if (age < minAge) return tooYoungMessage(minAge, region?.name);
       return age > 120 ? 'Check the year of your date of birth' : undefined;
     }
@@ -292,10 +294,10 @@ export function fieldError(field: FieldKey, values: ApplyFormValues, today: Date
 }
 
 /** The errors of every field of a step (empty when the step is complete). */
-export function stepErrors(step: FormStep, kind: LoanKind, values: ApplyFormValues, today: Date, country: Country = 'US'): FieldErrors {
+export function stepErrors(step: FormStep, kind: LoanKind, values: ApplyFormValues, today: Date, country: Country = 'US', usState?: Region): FieldErrors {
   const out: FieldErrors = {};
   for (const f of stepFields(step, kind)) {
-    const e = fieldError(f, values, today, country);
+    const e = fieldError(f, values, today, country, usState);
     if (e) out[f] = e;
   }
   return out;

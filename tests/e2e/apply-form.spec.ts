@@ -330,6 +330,32 @@ test('a Michigan ZIP is fine on a general brand (only title brands exclude it)',
   await expect(step(page)).toContainText('Your contact details');
 });
 
+test('an Alabama ZIP: the date of birth asks for 19, the age of majority there, and says so to an 18-year-old before anything is sent', async ({ page }) => {
+  const bodies = await serveLeads(page, [201]);
+  await open(page, 'ipaydayloans', '/apply');
+  await page.getByLabel('ZIP code').fill('35203');
+  await expect(page.getByText('Birmingham, Alabama')).toBeVisible();
+  await continueButton(page).click();
+  await page.getByLabel('First name').fill('Ana');
+  await page.getByLabel('Last name').fill('García');
+  await page.getByLabel('Email address').fill(uniqueEmail('alabama'));
+  await page.getByLabel('Mobile phone number').fill('2055550123');
+  await continueButton(page).click();
+  const dateOfBirth = page.getByRole('group', { name: /Date of birth/ });
+  await expect(dateOfBirth).toHaveAccessibleDescription(/You must be 19 or older\./);
+  // eighteen and a half: of age in Texas, not in Alabama
+  const born = new Date();
+  born.setUTCDate(1);
+  born.setUTCFullYear(born.getUTCFullYear() - 19);
+  born.setUTCMonth(born.getUTCMonth() + 6);
+  await page.getByLabel('Month', { exact: true }).fill(String(born.getUTCMonth() + 1));
+  await page.getByLabel('Day', { exact: true }).fill('1');
+  await page.getByLabel('Year', { exact: true }).fill(String(born.getUTCFullYear()));
+  await page.getByLabel('Year', { exact: true }).press('Tab');
+  await expect(dateOfBirth).toHaveAccessibleDescription(/Error: You must be 19 or older to request a loan in Alabama/);
+  expect(bodies).toHaveLength(0);
+});
+
 test("the later steps' code is not in the first load: it is fetched when the borrower first touches the form, and step 2 follows", async ({ page }) => {
   // The honeypot's label is in step 3's code only.
   const LATER = 'Leave this field empty';

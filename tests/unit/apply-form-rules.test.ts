@@ -23,7 +23,11 @@ import { formReducer, initialFormState, type FormAction, type FormState } from '
 import { initialRequest, readStored } from '../../blocks/applyForm/persist';
 import { newIdempotencyKey, outcomeOf } from '../../blocks/applyForm/send';
 import { readApplySource } from '../../blocks/applyForm/tracking';
-import { placeOfFeatureCollection, UNKNOWN_ZIP } from '../../blocks/applyForm/zip';
+import { lookedUpState, placeOfFeatureCollection, UNKNOWN_ZIP } from '../../blocks/applyForm/zip';
+import { IncomeStep } from '../../blocks/applyForm/LaterSteps';
+import { minAgeIn, tooYoungMessage } from '../../engine/browser/age';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { parseJsonBody } from '../../engine/http/api';
 
 const today = new Date('2026-11-23T12:00:00Z');
@@ -471,6 +475,82 @@ describe('browser helpers', () => {
     expect(placeOfFeatureCollection({ features: [] }, '78701')).toBe(UNKNOWN_ZIP);
     expect(placeOfFeatureCollection(null, '78701')).toBeNull();
     expect(placeOfFeatureCollection({ message: 'Not Authorized' }, '78701')).toBeNull();
+  });
+});
+
+describe('the age of majority of the ZIP’s state', () => {
+  it.each([
+    ['US', 'AL', 19],
+    ['US', 'al', 19],
+    ['US', 'NE', 19],
+    ['US', 'MS', 21],
+    ['US', 'ms', 21],
+    ['US', 'TX', 18],
+    ['US', 'CA', 18],
+    ['US', undefined, 18],
+    ['CA', 'BC', 19],
+    ['CA', 'ON', 18],
+    // Alabama's code in another country is not Alabama
+    ['CA', 'AL', 18],
+    ['AU', 'NT', 18],
+  ] as const)('minAgeIn(%s, %s) = %i', (country, region, age) => expect(minAgeIn(country, region)).toBe(age));
+
+  it('the message names the state where the age is not 18', () => {
+    expect(tooYoungMessage(19, 'Alabama')).toBe('You must be 19 or older to request a loan in Alabama');
+    expect(tooYoungMessage(21, 'Mississippi')).toBe('You must be 21 or older to request a loan in Mississippi');
+    expect(tooYoungMessage(18, 'Texas')).toBe('You must be 18 or older to request a loan');
+  });
+
+  // 18 on 2026-11-23 (born 2008-11-23), and 20 (born 2006-11-23)
+  const eighteen = { ...filled, dobMonth: '11', dobDay: '23', dobYear: '2008' };
+  const twenty = { ...eighteen, dobYear: '2006' };
+  const birmingham = { city: 'Birmingham', stateCode: 'al', stateName: 'Alabama' };
+  const jackson = { city: 'Jackson', stateCode: 'ms', stateName: 'Mississippi' };
+  const austin = { city: 'Austin', stateCode: 'tx', stateName: 'Texas' };
+  const atIncome = (values: ApplyFormValues, place: FormState['place']): FormState => ({
+    ...initialFormState('general', '1,000'),
+    screen: 'income',
+    values,
+    place,
+  });
+
+  it('once step 1 has found the ZIP’s state, the date of birth is held to its age', () => {
+    const blurred = (values: ApplyFormValues, place: FormState['place']) =>
+      formReducer(atIncome(values, place), { type: 'blur', field: 'dateOfBirth', today }).errors.dateOfBirth;
+    expect(blurred({ ...eighteen, zip: '35203' }, { zip: '35203', place: birmingham })).toBe('You must be 19 or older to request a loan in Alabama');
+    expect(blurred({ ...twenty, zip: '39201' }, { zip: '39201', place: jackson })).toBe('You must be 21 or older to request a loan in Mississippi');
+    expect(blurred({ ...twenty, dobYear: '2005', zip: '39201' }, { zip: '39201', place: jackson })).toBeUndefined();
+    expect(blurred({ ...eighteen, zip: '78701' }, { zip: '78701', place: austin })).toBeUndefined();
+    // a lookup that failed, or one for a ZIP changed since: 18, and the server decides
+    expect(blurred({ ...eighteen, zip: '35203' }, { zip: '35203', place: null })).toBeUndefined();
+    expect(blurred({ ...eighteen, zip: '78701' }, { zip: '35203', place: birmingham })).toBeUndefined();
+    // Submit checks the same
+    const submitted = formReducer(atIncome({ ...eighteen, zip: '35203' }, { zip: '35203', place: birmingham }), { type: 'next', today, unavailable: [] });
+    expect(submitted.errors).toEqual({ dateOfBirth: 'You must be 19 or older to request a loan in Alabama' });
+    expect(stepErrors('income', 'general', eighteen, today, 'US', lookedUpState({ zip: '35203', place: birmingham }, '35203', 'US'))).toEqual({
+      dateOfBirth: 'You must be 19 or older to request a loan in Alabama',
+    });
+  });
+
+  it('the hint under the date of birth gives the age of the state found', () => {
+    const income = (zip: string, place: FormState['place']) =>
+      renderToStaticMarkup(
+        createElement(IncomeStep, {
+          values: { ...filled, zip },
+          errors: {},
+          idOf: (f: string) => `f-${f}`,
+          change: () => {},
+          blur: () => {},
+          consentText: 'I agree',
+          notices: [],
+          country: 'US',
+          usState: lookedUpState(place, zip, 'US'),
+        }),
+      );
+    expect(income('35203', { zip: '35203', place: birmingham })).toContain('You must be 19 or older.');
+    expect(income('39201', { zip: '39201', place: jackson })).toContain('You must be 21 or older.');
+    expect(income('78701', { zip: '78701', place: austin })).toContain('You must be 18 or older.');
+    expect(income('35203', undefined)).toContain('You must be 18 or older.');
   });
 });
 
