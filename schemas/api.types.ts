@@ -900,7 +900,7 @@ export interface LeadRequest {
    */
   payFrequency: 'weekly' | 'biweekly' | 'semimonthly' | 'monthly';
   /**
-   * Date of birth, YYYY-MM-DD; the visitor must be 18 or older.
+   * Date of birth, YYYY-MM-DD; the visitor must be of age where they live: 18, or the age of majority where it is higher (19 in Alabama, Nebraska, British Columbia, New Brunswick, Newfoundland and Labrador, Nova Scotia and the three territories; 21 in Mississippi), on the day where they live (422 otherwise).
    */
   dateOfBirth: string;
   consent: LeadConsent;
