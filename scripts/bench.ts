@@ -25,6 +25,7 @@ import { lighthouseRows } from './bench/lighthouseRows';
 import { saleRows } from './bench/sale';
 import { screeningRows } from './bench/screening';
 import { bodyPatternRows } from './bench/bodyPatterns';
+import { bodyValidationRows } from './bench/bodyValidation';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
@@ -51,6 +52,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'sale', rows: saleRows },
   { name: 'screening', rows: screeningRows },
   { name: 'body patterns', rows: () => bodyPatternRows() },
+  { name: 'body validation', rows: () => bodyValidationRows() },
   { name: 'event ingest', rows: eventIngestRows },
   { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },

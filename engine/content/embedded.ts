@@ -8,10 +8,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import matter from 'gray-matter';
 import contentSchema from '../../schemas/content.schema.json' with { type: 'json' };
 import { contentPath } from './paths';
+import { LINEAR_ERRORS_CODE } from '../validate/linearErrors';
 import type { Collection, ContentSource, Entry, EntryAttributes, ListQuery, ListResult } from './types';
 
 type Raw = Record<string, unknown>;
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+const ajv = new Ajv2020({ allErrors: true, strict: false, code: LINEAR_ERRORS_CODE });
 ajv.addSchema(contentSchema);
 const validators = {
   article: ajv.getSchema('https://loansites.dev/schemas/content.schema.json#/$defs/article')!,

@@ -12,6 +12,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../site/catalog';
 import { brandOfHost, requestHost } from '../site/hosts';
 import { toProblems } from '../validate/problems';
+import { LINEAR_ERRORS_CODE } from '../validate/linearErrors';
 import { reportServerError } from '../errors/report';
 import { storeUnavailable } from '../store/unavailable';
 import { jsonShapeProblem, MAX_JSON_DEPTH } from './jsonKeys';
@@ -31,7 +32,8 @@ export class ApiError extends Error {
 
 export const trustProxyHeaders = (): boolean => process.env.TRUST_FORWARDED_HOST === '1';
 
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+// errors merged in linear time (../validate/linearErrors.ts): a body of many invalid items is not checked in quadratic time
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, code: LINEAR_ERRORS_CODE });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** A schema compiled once per process. */

@@ -16,6 +16,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toProblems, type Problem } from './problems';
+import { LINEAR_ERRORS_CODE } from './linearErrors';
 
 export type { Problem };
 
@@ -74,7 +75,7 @@ function compile(c: Compiler, kind: Kind): ValidateFunction {
 function validator(kind: Kind): ValidateFunction {
   let c = held?.deref();
   if (!c) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false });
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, code: LINEAR_ERRORS_CODE });
     ajv.addKeyword({ keyword: 'patternHint', schemaType: 'string' });
     ajv.addKeyword({ keyword: 'x-template', schemaType: 'string' });
     c = { ajv, made: {} };
