@@ -6,7 +6,8 @@
  *
  * In order:
  * 1. refuse — methods no page has (405), a target that is not a path (400), a path with dot
- *    segments or encoded separators (400, engine/browser/requestPath.ts), the internal prefix
+ *    segments or encoded separators, a query of more than 256 parameters (400,
+ *    engine/browser/requestPath.ts), the internal prefix
  *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
  * 2. console — the operators' console hosts (CONSOLE_HOSTS, and console.localhost outside a
  *    deployment): their paths mapped onto the console's pages and API (engine/frontDoor/consolePath.ts),
