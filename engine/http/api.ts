@@ -122,14 +122,20 @@ export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   if (untextual) throw new ApiError(400, 'The body is not valid', [untextual]);
   const validate = validatorFor<T>(schema);
   if (!validate(body)) {
-    throw new ApiError(
-      400,
-      'The body is not valid',
-      toProblems(validate.errors).map((p) => `${p.pointer || '/'}: ${p.message}`),
-    );
+    const problems = toProblems(validate.errors, MAX_LISTED_PROBLEMS + 1).map((p) => `${p.pointer || '/'}: ${p.message}`);
+    if (problems.length > MAX_LISTED_PROBLEMS) problems.splice(MAX_LISTED_PROBLEMS, Infinity, MORE_PROBLEMS);
+    throw new ApiError(400, 'The body is not valid', problems);
   }
   return body;
 }
+
+/**
+ * A refused body's problems listed at most: far more than a body of ours can have wrong (a lead
+ * has ~30 fields), far fewer than a hostile one can (5,000 invalid events in 16 KB are 30,000
+ * problems: a 1 MB answer, worded and sent for nothing).
+ */
+export const MAX_LISTED_PROBLEMS = 100;
+export const MORE_PROBLEMS = `… and more problems: only the first ${MAX_LISTED_PROBLEMS} are listed`;
 
 /** The host the request came to, normalised (X-Forwarded-Host's when a trusted proxy sets it). */
 export function hostOfRequest(req: IncomingMessage): string {

@@ -95,13 +95,15 @@ function describe(err: ErrorObject): Problem | undefined {
   }
 }
 
-export function toProblems(errors: readonly ErrorObject[] | null | undefined): Problem[] {
+/** AJV's errors as problems, each once; with `limit`, no more than that many are worded (the rest are not looked at). */
+export function toProblems(errors: readonly ErrorObject[] | null | undefined, limit = Infinity): Problem[] {
   if (!errors) return [];
   // A nav entry missing both href and children produces two "required" errors under anyOf; keep the anyOf one.
   const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const out: Problem[] = [];
   const seen = new Set<string>();
   for (const err of errors) {
+    if (out.length >= limit) break;
     if (err.keyword === 'required' && anyOfAt.has(err.instancePath) && err.schemaPath.includes('/anyOf/')) continue;
     if (err.keyword === 'pattern' && err.propertyName !== undefined) {
       // each schema's names have their own form: its hint, else the pattern itself (one fixed wording was wrong for most)
