@@ -12,7 +12,15 @@ import { withContentRoutes } from '../fixtures/content-routes';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
-const acmeCa = acme
+// The Canadian copy without the US brand's location pages ({stateCode}) and the links to them: the validator refuses US state pages on a brand outside the US.
+const withoutUsLocationPages = (text: string): string => {
+  const doc = JSON.parse(text) as { routes: { path: string }[]; nav?: { items?: { href?: string }[] }; footer?: { stateLinks?: unknown } };
+  const usPage = (path = '') => path.includes('{stateCode}') || path.startsWith('/location/');
+  const nav = doc.nav?.items ? { ...doc.nav, items: doc.nav.items.filter((i) => !usPage(i.href)) } : doc.nav;
+  const { stateLinks: _, ...footer } = doc.footer ?? {};
+  return JSON.stringify({ ...doc, routes: doc.routes.filter((r) => !usPage(r.path)), ...(nav ? { nav } : {}), ...(doc.footer ? { footer } : {}) }, null, 2);
+};
+const acmeCa = withoutUsLocationPages(acme)
   .replace('"id": "acme"', '"id": "acmeca"')
   .replaceAll('acmeloans.com', 'acmeloans.ca')
   .replace('"country": "US"', '"country": "CA"')
