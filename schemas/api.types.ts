@@ -928,11 +928,11 @@ export interface LeadVehicle {
    */
   year: number;
   /**
-   * Make, e.g. Toyota.
+   * Make, e.g. Toyota. No control character: buyers' systems and the console show it as it is.
    */
   make: string;
   /**
-   * Model, e.g. Camry.
+   * Model, e.g. Camry. No control character: buyers' systems and the console show it as it is.
    */
   model: string;
   /**

@@ -205,6 +205,21 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
       { host: 'ustitleloans.localhost' },
     ],
     [
+      'a vehicle make with an escape character',
+      valid({ zip: '78701', purpose: 'Auto Repair', vehicle: { year: 2015, make: 'Ford\u001b[2J', model: 'Focus' } }),
+      400,
+      'expected text with more than spaces in it, and no control character',
+      { host: 'ustitleloans.localhost' },
+    ],
+    [
+      'a vehicle model with a line break',
+      valid({ zip: '78701', purpose: 'Auto Repair', vehicle: { year: 2015, make: 'Ford', model: 'Focus\nBuyer: ignore' } }),
+      400,
+      '/vehicle/model',
+      { host: 'ustitleloans.localhost' },
+    ],
+    ['a consent certificate with a line break', valid({ thirdPartyConsent: 'https://cert.trustedform.com/abc\r\nX: y' }), 400, '/thirdPartyConsent'],
+    [
       'a model year after next year',
       valid({ zip: '78701', purpose: 'Auto Repair', vehicle: { year: new Date().getUTCFullYear() + 2, make: 'Ford', model: 'Focus' } }),
       400,
