@@ -15,7 +15,8 @@ export interface CreditHelp {
 }
 
 export const CREDIT_HELP: Record<Country, CreditHelp> = {
-  US: { offer: 'talk to a non-profit credit counsellor for free', label: 'Free credit counselling (NFCC)', href: 'https://www.nfcc.org/' },
+  // American spelling on US pages (the NFCC is the National Foundation for Credit Counseling); Canadian and Australian English double the l
+  US: { offer: 'talk to a non-profit credit counselor for free', label: 'Free credit counseling (NFCC)', href: 'https://www.nfcc.org/' },
   CA: {
     offer: 'talk to a non-profit credit counsellor for free',
     label: 'Free credit counselling (Credit Counselling Canada)',

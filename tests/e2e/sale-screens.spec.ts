@@ -88,5 +88,5 @@ test('a borrower who opted out and applies again is told why a request is not pa
   await fillAndSubmit(page, { brand: 'ipaydayloans', path: '/apply?requested_amount=800', email: uniqueEmail('opted-out'), phone });
   await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
   await expectOptedOutExplained(page);
-  await expect(page.getByRole('link', { name: 'Free credit counselling (NFCC)' })).toHaveAttribute('href', 'https://www.nfcc.org/');
+  await expect(page.getByRole('link', { name: 'Free credit counseling (NFCC)' })).toHaveAttribute('href', 'https://www.nfcc.org/');
 });

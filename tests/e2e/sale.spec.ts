@@ -86,7 +86,7 @@ test('an amount the demo lender refuses: an honest "no lender right now" with ne
   await fillAndSubmit(page, { brand: 'ipaydayloans', path: '/apply?requested_amount=5000', email });
   await expect(page.getByRole('heading', { name: 'No lender right now' })).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText('Your request was not sold, and you do not owe anything.')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Free credit counselling (NFCC)' })).toHaveAttribute('href', 'https://www.nfcc.org/');
+  await expect(page.getByRole('link', { name: 'Free credit counseling (NFCC)' })).toHaveAttribute('href', 'https://www.nfcc.org/');
   await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Continue to/ })).toHaveCount(0);
   await expectNoAxeViolations(page);
