@@ -77,7 +77,7 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
   return (
     <>
       <Head>
-        <title>{`${title} · Console`}</title>
+        <title>{`${visibleText(title)} · Console`}</title>
         <meta name="robots" content="noindex, nofollow" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
       </Head>
@@ -91,7 +91,7 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
             <form method="post" action="/api/console/logout" className="flex items-center gap-3">
               <span className="text-sm">
                 <a href="/account" className={linkClass} aria-current={current === '/account' ? 'page' : undefined}>
-                  {viewer.email}
+                  {visibleText(viewer.email)}
                 </a>{' '}
                 <span className="text-slate-700">({viewer.role})</span>
               </span>
@@ -118,7 +118,7 @@ export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?:
       </header>
       {/* a long word or command (an email, `npm run …`) wraps on a phone instead of widening the page */}
       <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 break-words [&_code]:break-all">
-        <h1 className="mb-4 text-2xl font-bold">{forbidden ? 'Not for your role' : title}</h1>
+        <h1 className="mb-4 text-2xl font-bold">{forbidden ? 'Not for your role' : visibleText(title)}</h1>
         {forbidden ? <p>Your role ({viewer?.role}) may not open this page. Ask an admin if you need it.</p> : props.children}
       </main>
     </>

@@ -5,16 +5,28 @@
  */
 
 /**
- * Every control character (C0, DEL, C1: ESC, CSI and OSC start sequences that clear a terminal,
- * move its cursor or make links) and every bidirectional mark, embedding, override and isolate
- * written as a visible escape ("\x1b", "\u202e"): a right-to-left override in an email would
- * otherwise turn the rest of its table row around, so an entry reads as something else.
+ * What a reader cannot see, or sees reordered, in text: every control character (C0, DEL, C1:
+ * ESC, CSI and OSC start sequences that clear a terminal, move its cursor or make links), every
+ * format character (Unicode Cf: the bidirectional marks, embeddings, overrides and isolates, the
+ * zero-width space, joiners and word joiner, the byte-order mark, the soft hyphen, tag characters),
+ * the line and paragraph separators, half a surrogate pair, and the other characters drawn as
+ * nothing (Unicode's default-ignorable ones: variation selectors, the Hangul fillers; and the
+ * braille blank).
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/**
+ * Every hidden character (HIDDEN) written as a visible escape ("\x1b", "\u202e", "\u200b",
+ * "\u{e0041}"): a right-to-left override in an email would otherwise turn the rest of its table
+ * row around, so an entry reads as something else, and "ana\u200b@example.com" or a campaign
+ * with a zero-width space in it would look the same as the value without, though it is another.
+ * The one place that says how outside text is shown (console pages, CLI tables, schema problems).
  */
 export function visibleText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return text.replace(HIDDEN, (c) => {
+    const code = c.codePointAt(0)!;
+    const hex = code.toString(16);
+    return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
   });
 }
 

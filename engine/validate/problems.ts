@@ -5,6 +5,7 @@
  * routes, the lead and sale code) do not carry the schemas and AJV's compiler with them.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { visibleText } from '../browser/safeText';
 
 export interface Problem {
   pointer: string;
@@ -13,16 +14,11 @@ export interface Problem {
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-// what JSON leaves as it is but a reader cannot see, or sees reordered (a right-to-left override turns the rest of the reason around), is written as its escape;
-// so are the characters drawn as nothing though they are no format character (the Hangul fillers, the braille blank): a refused name of them would read as ""
-const visible = (s: string) =>
-  s.replace(/[\p{Cc}\p{Cf}\u115F\u1160\u3164\uFFA0\u2800]/gu, (c) => {
-    const n = c.codePointAt(0)!;
-    return n > 0xffff ? `\\u{${n.toString(16)}}` : `\\u${n.toString(16).padStart(4, '0')}`;
-  });
+// what JSON leaves as it is but a reader cannot see, or sees reordered (a right-to-left override turns the rest of the reason around), is written
+// as its escape, as the console shows such text: a refused name of Hangul fillers would otherwise read as ""
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
-  return s !== undefined && s.length > 60 ? visible(s.slice(0, 57)) + '…' : visible(String(s));
+  return s !== undefined && s.length > 60 ? visibleText(s.slice(0, 57)) + '…' : visibleText(String(s));
 };
 
 function describe(err: ErrorObject): Problem | undefined {
