@@ -5,7 +5,7 @@
  * No script: links and forms only, so everything works by keyboard as the browser made it.
  */
 import Head from 'next/head';
-import type { ReactNode } from 'react';
+import { createElement, Fragment, type ReactNode } from 'react';
 import type { Permission } from '../../engine/console/roles';
 import type { Viewer } from '../../engine/console/pages';
 import { visibleText } from '../../engine/browser/safeText';
@@ -70,6 +70,20 @@ export function Options(props: { values: readonly string[] }) {
       {v}
     </option>
   ));
+}
+
+/**
+ * Text that came from outside, inside a sentence or a joined fact: shown as visibleText shows it,
+ * and isolated in a <bdi> so its direction stays its own — a right-to-left source beside
+ * " / 12" would otherwise take the separator and the number into its run ("12 / مصدر").
+ */
+export function Said({ text }: { text: string }) {
+  return <bdi>{visibleText(text)}</bdi>;
+}
+
+/** A joined fact whose every interpolated value is Said: said`${lead.source} / ${lead.source2}`. */
+export function said(parts: TemplateStringsArray, ...values: string[]): ReactNode {
+  return createElement(Fragment, null, ...parts.flatMap((part, i) => (i < values.length ? [part, <Said key={i} text={values[i]!} />] : [part])));
 }
 
 export function ConsoleLayout(props: { title: string; viewer?: Viewer; current?: string; forbidden?: boolean; children?: ReactNode }) {

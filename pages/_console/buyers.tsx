@@ -4,12 +4,11 @@
  * the overview, with an alert for a buyer that has refused everything lately.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DateRangeFields, DataTable, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DateRangeFields, DataTable, Said, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
 import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { visibleText } from '../../engine/browser/safeText';
 import { overviewQuery } from '../../engine/console/range';
 import { editableBuyerIds } from '../../engine/console/buyerForm';
 import { BUYER_KIND, liveBuyers } from '../../engine/sale/buyerRevisions';
@@ -54,7 +53,7 @@ export default function BuyersPage(props: Props) {
         {props.buyers.map((b) => (
           <li key={b.id}>
             <a href={`/buyers/${b.id}`} className={linkClass}>
-              {visibleText(b.name)}
+              <Said text={b.name} />
             </a>{' '}
             ({b.id}, {b.paused ? 'paused' : 'active'})
           </li>

@@ -2,11 +2,13 @@
  * Text from visitors, borrowers and buyers as the console's pages show it. Every character drawn
  * as nothing (a zero-width space, joiner or word joiner, a byte-order mark, a tag character) shows
  * as its escape, as a right-to-left override already did, so two values that look alike read
- * apart.
+ * apart. And a right-to-left value inside a joined fact keeps to its own run: the separator and
+ * the number written after it stay after it, as Chromium lays the page out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +20,7 @@ import { visibleText } from '../../engine/browser/safeText';
 import { leadDetail, listLeadsPage } from '../../engine/console/leadQueries';
 import { leadListQuery } from '../../engine/console/leadFilter';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { leadRow } from '../support/leadRow';
 
 describe('visibleText: what is drawn as nothing shows as its escape', () => {
@@ -54,6 +57,8 @@ beforeAll(async () => {
     .values([
       // what the lead API takes: an email and a source with a zero-width space, a name with a joiner
       { id: 'ld_zero_width', ...leadRow({ first_name: 'An\u200da', email: 'ana\u200b@example.org', source: 'spring\u2060', source2: '\ufeffad-7' }) },
+      // a right-to-left source with a sub-id of digits: read as one run, "12 / مصدر"
+      { id: 'ld_rtl_source', ...leadRow({ first_name: 'سارة', last_name: 'Haddad', source: 'مصدر', source2: '12' }) },
     ])
     .execute();
 });
@@ -118,5 +123,53 @@ describe('zero-width and other invisible characters on console pages', () => {
     expect(text).toContain('ana\\u200b@example.org');
     expect(text).toContain('An\\u200da');
     expect(text).not.toMatch(/\p{Cf}/u);
+  });
+});
+
+describe('a right-to-left value inside a joined fact, laid out by Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The left edge of each of `parts` where it first occurs in the text of `selector`'s element, left to right as drawn. */
+  async function drawnOrder(html: string, selector: string, parts: string[]): Promise<string[]> {
+    const page = await browser.newPage();
+    try {
+      await page.setContent(html);
+      const lefts = await page.locator(selector).evaluate((el, wanted) => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const nodes: Text[] = [];
+        while (walker.nextNode()) nodes.push(walker.currentNode as Text);
+        const all = nodes.map((n) => n.data).join('');
+        return wanted.map((part) => {
+          let at = all.indexOf(part);
+          const node = nodes.find((n) => (at < n.data.length ? true : ((at -= n.data.length), false)))!;
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + part.length);
+          return range.getBoundingClientRect().left;
+        });
+      }, parts);
+      return parts
+        .map((p, i) => [p, lefts[i]!] as const)
+        .sort((a, b) => a[1] - b[1])
+        .map(([p]) => p);
+    } finally {
+      await page.close();
+    }
+  }
+
+  it('on a lead without a visit, "مصدر / 12": the sub-id stays after the separator, after the source', async () => {
+    const html = await leadPageHtml('ld_rtl_source');
+    expect(await drawnOrder(html, 'section[aria-label="Visit"] div:nth-child(2) dd', ['مصدر', '/', '12'])).toEqual(['مصدر', '/', '12']);
+  });
+
+  it('the name keeps its parts apart: each is isolated', async () => {
+    expect(await leadPageHtml('ld_rtl_source')).toContain('<dd class="break-all"><bdi>سارة</bdi> <bdi>Haddad</bdi></dd>');
+    expect(await leadsPageHtml()).toContain('<td class="px-2 py-1 "><bdi>سارة</bdi> <bdi>Haddad</bdi></td>');
   });
 });

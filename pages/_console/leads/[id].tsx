@@ -11,7 +11,8 @@
  * 403.
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, buttonClass, linkClass } from '../../../blocks/console/ConsoleLayout';
+import { Fragment, type ReactNode } from 'react';
+import { ConsoleLayout, DataTable, Said, buttonClass, linkClass, said } from '../../../blocks/console/ConsoleLayout';
 import { money, placeText, when } from '../../../blocks/console/format';
 import { openLeadFormTrace, type ShownFormTrace } from '../../../engine/console/formTraceQuery';
 import { visibleLines, visibleText } from '../../../engine/browser/safeText';
@@ -21,6 +22,7 @@ import { leadScreening } from '../../../engine/console/qualityQueries';
 import { REVIEW_NOTES } from '../../../engine/console/reviewRoute';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
+import { VISIT_CLICK_IDS, type VisitClickId } from '../../../engine/store/trafficRules';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -92,15 +94,28 @@ function FormTraceView({ trace }: { trace: ShownFormTrace | null }) {
   );
 }
 
-function Facts({ label, facts }: { label: string; facts: [string, string][] }) {
+/** The visit's click ids as "gclid=…, fbclid=…", each id isolated; '' when it had none. */
+function clickIds(visit: Record<VisitClickId, string>): ReactNode {
+  const ids = VISIT_CLICK_IDS.filter((k) => visit[k]);
+  return ids.length === 0
+    ? ''
+    : ids.map((k, i) => (
+        <Fragment key={k}>
+          {i > 0 && ', '}
+          {k}=<Said text={visit[k]} />
+        </Fragment>
+      ));
+}
+/** A fact's value: text shown as visibleText shows it ('—' when empty), or one joined with said`…` (its outside parts isolated). */
+function Facts({ label, facts }: { label: string; facts: [string, string | ReactNode][] }) {
   return (
     <section aria-label={label} className="mb-6">
       <h2 className="mb-2 text-xl font-semibold">{label}</h2>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         {facts.map(([k, v]) => (
           <div key={k} className="contents">
-            <dt className="font-medium text-slate-700">{k}</dt>
-            <dd className="break-all">{visibleText(v) || '—'}</dd>
+            <dt className="font-medium text-slate-700">{visibleText(k)}</dt>
+            <dd className="break-all">{typeof v === 'string' ? visibleText(v) || '—' : v}</dd>
           </div>
         ))}
       </dl>
@@ -118,13 +133,13 @@ export default function LeadPage(props: Props) {
       <Facts
         label="Person"
         facts={[
-          ['Name', `${lead.first_name} ${lead.last_name}`],
+          ['Name', said`${lead.first_name} ${lead.last_name}`],
           ['Email', lead.email],
           ['Phone', lead.phone],
           ['Place', placeText(lead)],
           ['Loan', `${lead.loan_kind}, ${money(lead.amount * 100, lead.currency)}`],
           ['Stored', when(lead.created_at)],
-          ['Brand and host', `${lead.brand} (${lead.host})`],
+          ['Brand and host', said`${lead.brand} (${lead.host})`],
         ]}
       />
       {lead.masked && <p className="mb-2">Personal data is masked for your role.</p>}
@@ -146,24 +161,13 @@ export default function LeadPage(props: Props) {
                 ['Referrer', visit.referrer_host],
                 ['Campaign', visit.campaign],
                 ['Source', visit.source],
-                [
-                  'Click ids',
-                  [
-                    ['gclid', visit.gclid],
-                    ['ttclid', visit.ttclid],
-                    ['fbclid', visit.fbclid],
-                    ['msclkid', visit.msclkid],
-                  ]
-                    .filter(([, v]) => v)
-                    .map(([k, v]) => `${k}=${v}`)
-                    .join(', '),
-                ],
+                ['Click ids', clickIds(visit)],
                 ['Device', visit.device],
                 ['Visited', when(visit.created_at)],
               ]
             : [
                 ['Visit', 'none recorded'],
-                ['Source', `${lead.source} / ${lead.source2}`],
+                ['Source', said`${lead.source} / ${lead.source2}`],
                 ['Click id', lead.click_id],
               ]
         }

@@ -7,7 +7,7 @@
  * a viewer may not open this page (403).
  */
 import type { GetServerSideProps } from 'next';
-import { ConsoleLayout, DataTable, DateRangeFields, Options, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
+import { ConsoleLayout, DataTable, DateRangeFields, Options, buttonClass, inputClass, linkClass, said } from '../../../blocks/console/ConsoleLayout';
 import { money, when } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { listLeadsPage, type LeadRow } from '../../../engine/console/leadQueries';
@@ -116,7 +116,7 @@ export default function LeadsPage(props: Props) {
           </a>,
           when(r.created_at),
           r.brand,
-          `${r.first_name} ${r.last_name}`,
+          said`${r.first_name} ${r.last_name}`,
           r.email,
           r.phone,
           r.region,
