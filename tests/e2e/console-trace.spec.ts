@@ -39,7 +39,8 @@ test.beforeAll(async () => {
   await withStore(async (db) => {
     await db
       .insertInto('leads')
-      .values({ id: leadId, ...leadRow({ email, first_name: reversingName, created_at: now.toISOString() }) })
+      // a right-to-left source beside a sub-id of digits: the page it is on is checked by axe too
+      .values({ id: leadId, ...leadRow({ email, first_name: reversingName, source: 'مصدر', source2: '12', created_at: now.toISOString() }) })
       .execute();
     await db
       .insertInto('leads')
