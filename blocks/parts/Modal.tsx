@@ -123,16 +123,20 @@ export function Modal({ visible, onClose, className = '', width, maskClosable = 
         className={`relative overflow-y-auto bg-white text-slate-900 outline-none ${fullScreen ? 'h-full w-full' : 'max-h-[90vh] max-w-[90%] rounded-lg p-6 shadow-2xl sm:p-8'} ${className}`}
       >
         {!fullScreen && (
-          <button
-            type="button"
-            aria-label="Close"
-            onClick={onClose}
-            className="absolute right-2 top-2 flex h-11 w-11 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100"
-          >
-            <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-              <path d="M5 5l10 10M15 5L5 15" />
-            </svg>
-          </button>
+          // A zero-height sticky holder at the top of the scrolling box: on a short screen the content
+          // scrolls under the close button instead of taking it away (the backdrop is not the only way out).
+          <div className="sticky top-0 z-10 h-0">
+            <button
+              type="button"
+              aria-label="Close"
+              onClick={onClose}
+              className="absolute -right-4 -top-4 flex h-11 w-11 items-center justify-center rounded-full bg-white text-slate-700 shadow-sm hover:bg-slate-100 sm:-right-6 sm:-top-6"
+            >
+              <svg aria-hidden="true" viewBox="0 0 20 20" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+                <path d="M5 5l10 10M15 5L5 15" />
+              </svg>
+            </button>
+          </div>
         )}
         {children}
       </div>

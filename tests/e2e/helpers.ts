@@ -73,3 +73,19 @@ export const layoutShiftSources = (page: Page): Promise<string> => page.evaluate
 
 /** The layout shifts summed so far on a page of a context watchLayoutShifts watches. */
 export const layoutShifts = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+
+/**
+ * A finger in Chromium's own input pipeline (so that the browser decides, as on a phone, whether
+ * it slides a control or scrolls the page): down at `from`, ten moves to `to`, up.
+ */
+export async function touchSwipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+  for (let i = 1; i <= 10; i++)
+    await cdp.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 10, y: from.y + ((to.y - from.y) * i) / 10 }],
+    });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}

@@ -6,7 +6,7 @@
  */
 import { type Page } from '@playwright/test';
 import { expect, networkQuiet, test } from './network';
-import { brandUrl, expectNoAxeViolations, gotoHydrated } from './helpers';
+import { brandUrl, expectNoAxeViolations, gotoHydrated, touchSwipe } from './helpers';
 
 /** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
 async function open(page: Page, brand: string, path: string) {
@@ -289,6 +289,30 @@ test.describe('modal behaviour (the exit popup as the modal)', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1500);
   });
 
+  test('on a phone (360 × 640): the close button stays on screen and on top while the content scrolls under it', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 640 });
+    await open(page, 'ipaydayloans', '/payday-loans');
+    await page.mouse.move(180, 300);
+    await page.mouse.move(180, -10);
+    const dialog = page.getByRole('dialog', { name: 'Before you go' });
+    await expect(dialog).toBeVisible();
+    // The store list is longer than the screen: scroll the dialog to its end.
+    await page.mouse.move(180, 400);
+    await page.mouse.wheel(0, 2000);
+    await expect.poll(() => dialog.evaluate((d) => d.scrollTop + d.clientHeight >= d.scrollHeight - 1 && d.scrollTop > 100)).toBe(true);
+    const close = dialog.getByRole('button', { name: 'Close' });
+    await expect(close).toBeInViewport({ ratio: 1 });
+    const box = (await close.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    // what a tap at its centre reaches is the button, not the content scrolled under it
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.getAttribute('aria-label'), centre)).toBe('Close');
+    await expectNoAxeViolations(page);
+    await page.mouse.click(centre.x, centre.y);
+    await expect(dialog).toHaveCount(0);
+  });
+
   test('maskClosable (default): a click on the backdrop closes', async ({ page }) => {
     await open(page, 'ipaydayloans', '/');
     await leavePage(page);
@@ -385,24 +409,18 @@ test.describe('amount widgets on pages', () => {
       await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
       const box = (await slider.boundingBox())!;
       const y = box.y + box.height / 2;
-      // A finger in Chromium's own input pipeline: down on the track at 70 %, then up the screen.
-      const cdp = await page.context().newCDPSession(page);
-      const swipe = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
-        for (let i = 1; i <= 10; i++)
-          await cdp.send('Input.dispatchTouchEvent', {
-            type: 'touchMove',
-            touchPoints: [{ x: from.x + ((to.x - from.x) * i) / 10, y: from.y + ((to.y - from.y) * i) / 10 }],
-          });
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-      };
-      await swipe({ x: box.x + box.width * 0.7, y }, { x: box.x + box.width * 0.7, y: y - 250 });
+      // down on the track at 70 %, then up the screen
+      await touchSwipe(page, { x: box.x + box.width * 0.7, y }, { x: box.x + box.width * 0.7, y: y - 250 });
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
       await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
       await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1000');
 
       const moved = (await slider.boundingBox())!;
-      await swipe({ x: moved.x + moved.width * 0.2, y: moved.y + moved.height / 2 }, { x: moved.x + moved.width * 0.8, y: moved.y + moved.height / 2 });
+      await touchSwipe(
+        page,
+        { x: moved.x + moved.width * 0.2, y: moved.y + moved.height / 2 },
+        { x: moved.x + moved.width * 0.8, y: moved.y + moved.height / 2 },
+      );
       await expect.poll(async () => Number(await slider.inputValue())).toBeGreaterThan(300);
       await expect(link).toHaveAttribute('href', `/apply?v1=landing-page&requested_amount=${Number(await slider.inputValue()) * 10}`);
     });
