@@ -34,6 +34,8 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
   const typedValue = (text: string) => sliderValueForAmount(text === '' ? undefined : Number(text), value, range);
   const effective = typed === null ? value : typedValue(typed);
   const money = (v: number) => sliderValueText(v, range, brand.locale, brand.currency);
+  /** `amount_used`, once per page (a slider dragged ten times is one use). */
+  const amountUsed = () => funnel({ type: 'amount_used' }, { once: true });
   const commit = () => {
     if (typed === null) return;
     setValue(typedValue(typed));
@@ -67,7 +69,11 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
           onPointerDown={(e) => {
             touch.current = e.pointerType === 'touch' ? {} : null;
           }}
-          onPointerUp={() => (touch.current = null)}
+          onPointerUp={() => {
+            // A touch that moved the amount and ended on the slider was a use of it.
+            if (touch.current?.before !== undefined) amountUsed();
+            touch.current = null;
+          }}
           onPointerCancel={() => {
             const before = touch.current?.before;
             touch.current = null;
@@ -77,7 +83,8 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
             if (touch.current && touch.current.before === undefined) touch.current.before = effective;
             setTyped(null);
             setValue(snapSliderValue(Number(e.target.value), range));
-            funnel({ type: 'amount_used' }, { once: true });
+            // Under a touch it is not known yet whether this is a use or a scroll: counted on pointerup.
+            if (!touch.current) amountUsed();
           }}
           className="mt-2 h-11 w-full accent-amber-400"
         />

@@ -14,7 +14,7 @@ import { openStore, type Store } from '../../engine/store/db';
 import { EVENTS_URL, VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { deviceClass } from '../../engine/store/trafficRules';
 import { step } from './apply-form.fixtures';
-import { brandUrl } from './helpers';
+import { brandUrl, touchSwipe } from './helpers';
 
 let db: Store;
 test.beforeAll(() => {
@@ -141,4 +141,35 @@ test('a visitor with Global Privacy Control (Sec-GPC, navigator.globalPrivacyCon
   expect(JSON.parse(stored.utm)).toEqual({ utm_campaign: campaign, utm_source: 'google' });
   await expect.poll(() => eventsOf(visitId)).toEqual(['page_view /payday-loans']);
   await context.close();
+});
+
+test.describe('on a phone (360 × 640, touch)', () => {
+  test.use({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+  test('a touch on the amount slider that turns into a page scroll is no use of it (no amount_used); a slide along it is', async ({ page }) => {
+    await page.goto(brandUrl('ipaydayloans', '/payday-loans'));
+    await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+    await expect.poll(() => visitIdOf(page)).toMatch(/^v[0-9a-f]{32}$/);
+    const visitId = (await visitIdOf(page))!;
+    const slider = page.getByRole('slider', { name: 'Loan amount' });
+    const box = (await slider.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await touchSwipe(page, { x: box.x + box.width * 0.7, y }, { x: box.x + box.width * 0.7, y: y - 250 });
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
+    // Another page by a link (the router, same queue): its view is sent with or after anything queued before it.
+    await page.locator('footer a[href="/installment-loans"]').click();
+    await expect(page).toHaveURL(brandUrl('ipaydayloans', '/installment-loans'));
+    await expect.poll(() => eventsOf(visitId), { timeout: 15_000 }).toEqual(['page_view /installment-loans', 'page_view /payday-loans']);
+
+    await page.goBack();
+    await expect(slider).toBeVisible();
+    await slider.scrollIntoViewIfNeeded();
+    const along = (await slider.boundingBox())!;
+    const middle = along.y + along.height / 2;
+    await touchSwipe(page, { x: along.x + along.width * 0.2, y: middle }, { x: along.x + along.width * 0.8, y: middle });
+    await expect.poll(async () => Number(await slider.inputValue())).toBeGreaterThan(300);
+    await expect
+      .poll(() => eventsOf(visitId), { timeout: 15_000 })
+      .toEqual(['amount_used /payday-loans', 'page_view /installment-loans', 'page_view /payday-loans', 'page_view /payday-loans']);
+  });
 });
