@@ -17,6 +17,9 @@ function documentAllowsGeolocation(): boolean {
   return policy ? policy.allowsFeature('geolocation') : true;
 }
 
+/** Shown on the button (and told to screen readers) while the browser looks the position up. */
+const LOCATING = 'Locating…';
+
 const herePath = () => window.location.pathname + window.location.search;
 
 /** Whether this page was loaded again to look the position up (the mark is used up). */
@@ -134,18 +137,33 @@ export function GeolocationButton({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
   }, []);
   return (
-    <button
-      type="button"
-      onClick={() => locate()}
-      disabled={disabled}
-      aria-busy={busy}
-      className={`inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium text-brand hover:bg-slate-100 ${className}`}
-    >
-      <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
-        <circle cx="12" cy="12" r="4" />
-        <path d="M12 2v3M12 19v3M2 12h3M19 12h3" strokeLinecap="round" />
-      </svg>
-      Use my location
-    </button>
+    <>
+      {/* Still focusable while busy (aria-disabled, not disabled): focus stays where the borrower left it. */}
+      <button
+        type="button"
+        onClick={() => locate()}
+        disabled={disabled}
+        aria-busy={busy}
+        aria-disabled={busy || undefined}
+        className={`inline-flex min-h-11 items-center gap-2 rounded-md px-3 font-medium text-brand hover:bg-slate-100 aria-disabled:cursor-wait ${className}`}
+      >
+        {busy ? (
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" className="animate-spin">
+            <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
+            <path d="M21 12a9 9 0 0 0-9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+          </svg>
+        ) : (
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2">
+            <circle cx="12" cy="12" r="4" />
+            <path d="M12 2v3M12 19v3M2 12h3M19 12h3" strokeLinecap="round" />
+          </svg>
+        )}
+        {busy ? LOCATING : 'Use my location'}
+      </button>
+      {/* Always in the page, so that a screen reader hears the change (the position can take seconds). */}
+      <span role="status" className="sr-only">
+        {busy ? LOCATING : ''}
+      </span>
+    </>
   );
 }

@@ -115,6 +115,55 @@ test.describe('Use my location, permission granted', () => {
   });
 });
 
+test.describe('Use my location, while the browser looks the position up', () => {
+  test.use({ geolocation: { longitude: -97.74, latitude: 30.27 }, permissions: ['geolocation'] });
+  test('the button says "Locating…" (busy, told to screen readers) until the answer; it is back after a failure', async ({ page, context }) => {
+    // The browser's answer (a first fix can take seconds) is held until the test lets it go.
+    await page.addInitScript(() => {
+      const geo = navigator.geolocation;
+      const ask = geo.getCurrentPosition.bind(geo);
+      const held: (() => void)[] = [];
+      (window as unknown as { heldPositions: (() => void)[] }).heldPositions = held;
+      geo.getCurrentPosition = (found, failed, options) => void held.push(() => ask(found, failed, options));
+    });
+    const held = () => page.evaluate(() => (window as unknown as { heldPositions: unknown[] }).heldPositions.length);
+    const release = () => page.evaluate(() => (window as unknown as { heldPositions: (() => void)[] }).heldPositions.shift()!());
+    await page.goto(brandUrl('ustitleloans', '/title-loans/search'));
+    const idle = page.getByRole('button', { name: 'Use my location' });
+    const busy = page.getByRole('button', { name: 'Locating…' });
+    const told = page.getByRole('status').filter({ hasText: 'Locating…' });
+    await expect(idle).toBeEnabled();
+    await expect(told).toHaveCount(0);
+
+    await idle.click();
+    await expect.poll(held).toBe(1);
+    await expect(busy).toBeVisible();
+    await expect(busy).toHaveAttribute('aria-busy', 'true');
+    await expect(busy).toHaveAttribute('aria-disabled', 'true');
+    await expect(told).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    // focus stays on it, and pressing it again while busy asks nothing more
+    await expect(busy).toBeFocused();
+    await page.keyboard.press('Enter');
+    expect(await held()).toBe(1);
+    // the answer is a failure (permission taken back meanwhile): the button is back, nothing else shown
+    await context.clearPermissions();
+    await release();
+    await expect(idle).toBeVisible();
+    await expect(idle).toHaveAttribute('aria-busy', 'false');
+    await expect(idle).not.toHaveAttribute('aria-disabled');
+    await expect(told).toHaveCount(0);
+    await expect(page).toHaveURL(brandUrl('ustitleloans', '/title-loans/search'));
+
+    await context.grantPermissions(['geolocation']);
+    await idle.click();
+    await expect.poll(held).toBe(1);
+    await expect(busy).toBeVisible();
+    await release();
+    await expect(page).toHaveURL(brandUrl('ustitleloans', '/title-loans/texas'));
+  });
+});
+
 test.describe('Use my location, a slow answer', () => {
   test.use({ geolocation: { longitude: -149.9, latitude: 61.2 }, permissions: ['geolocation'] });
   test('an answer that comes after the borrower followed a link or closed the panel takes them nowhere', async ({ page }) => {
