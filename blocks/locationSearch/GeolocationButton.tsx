@@ -1,21 +1,11 @@
 'use client';
 import { useEffect, useRef, useState } from 'react';
 import { locateRegion, type GeocoderEndpoint } from '../../engine/browser/geocoder/client';
+import { documentAllowsGeolocation } from '../../engine/browser/widgets/locationSearch';
 import { goTo, placePagePath } from './goToPlace';
 
 /** sessionStorage: the page (path and query) whose button is to look the position up once it has loaded again */
 const LOCATE_AFTER_LOAD = 'locateAfterLoad';
-
-/**
- * May this document ask for the position? The server allows geolocation only on pages with this
- * button (Permissions-Policy), and a browser keeps the policy of the page a visit first loaded for
- * every page the router shows after it: arriving here from another page by a link, it is denied.
- * Chromium says so (document.featurePolicy); elsewhere the answer is yes, as before.
- */
-function documentAllowsGeolocation(): boolean {
-  const policy = (document as Document & { featurePolicy?: { allowsFeature(feature: string): boolean } }).featurePolicy;
-  return policy ? policy.allowsFeature('geolocation') : true;
-}
 
 /** Shown on the button (and told to screen readers) while the browser looks the position up. */
 const LOCATING = 'Locating…';
@@ -84,7 +74,7 @@ export function GeolocationButton({
       console.warn('[geolocation] not available in this browser');
       return;
     }
-    if (!reloaded && !documentAllowsGeolocation() && reloadToLocate()) return;
+    if (!reloaded && !documentAllowsGeolocation(document) && reloadToLocate()) return;
     setBusy(true);
     const current = { stale: false };
     lookup.current = current;

@@ -7,7 +7,7 @@ import { geocodingHandler } from '../../engine/http/geocodeApi';
 import { placePagePath } from '../../engine/site/placePage';
 import { geocoderEndpoint } from '../../engine/geo/geocoder/endpoint';
 import { getCatalog } from '../../engine/site/catalog';
-import { createDelayedHide, createSearchDebouncer, suggestionKey } from '../../engine/browser/widgets/locationSearch';
+import { createDelayedHide, createSearchDebouncer, documentAllowsGeolocation, suggestionKey } from '../../engine/browser/widgets/locationSearch';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const forward = (text: string, params = '') =>
@@ -332,6 +332,21 @@ describe('pages that ask for the position (Permissions-Policy: geolocation=(self
     },
     60_000,
   );
+
+  it("whether the document may ask: the standard permissionsPolicy, else Chromium's featurePolicy, else (no policy in the page) yes", () => {
+    const policy = (allowed: string[]) => ({ allowsFeature: (feature: string) => allowed.includes(feature) });
+    // Chromium today, on a search page and on a page reached by a link from the home page
+    expect(documentAllowsGeolocation({ featurePolicy: policy(['geolocation']) })).toBe(true);
+    expect(documentAllowsGeolocation({ featurePolicy: policy([]) })).toBe(false);
+    // a browser with only the standard interface: it is read, not taken as "no policy"
+    expect(documentAllowsGeolocation({ permissionsPolicy: policy([]) })).toBe(false);
+    expect(documentAllowsGeolocation({ permissionsPolicy: policy(['geolocation']) })).toBe(true);
+    // both: the standard one decides
+    expect(documentAllowsGeolocation({ permissionsPolicy: policy([]), featurePolicy: policy(['geolocation']) })).toBe(false);
+    // neither (Firefox, Safari apply no Permissions-Policy header to a page), or something else under the name
+    expect(documentAllowsGeolocation({})).toBe(true);
+    expect(documentAllowsGeolocation({ permissionsPolicy: null, featurePolicy: {} })).toBe(true);
+  });
 
   it('a search block without "Use my location" does not ask', async () => {
     const { pageUsesGeolocation } = await import('../../engine/site/geolocation');

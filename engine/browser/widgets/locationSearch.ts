@@ -74,3 +74,24 @@ export function suggestionKey(key: string, state: { active: number; open: boolea
       return { active, open, handled: false };
   }
 }
+
+/** The part of a document's permissions policy the geolocation button reads. */
+interface PolicyView {
+  allowsFeature(feature: string): boolean;
+}
+
+/**
+ * May a document ask for the position? The server allows geolocation only on pages with the
+ * "Use my location" button (Permissions-Policy), and a browser keeps the policy of the page a
+ * visit first loaded for every page the router shows after it. The standard
+ * `document.permissionsPolicy` says so where it exists, Chromium's older `document.featurePolicy`
+ * where only it does. A browser with neither (Firefox, Safari) does not apply the
+ * Permissions-Policy header to a page at all: yes.
+ */
+export function documentAllowsGeolocation(doc: object): boolean {
+  const { permissionsPolicy, featurePolicy } = doc as { permissionsPolicy?: unknown; featurePolicy?: unknown };
+  const policy = [permissionsPolicy, featurePolicy].find(
+    (p): p is PolicyView => typeof p === 'object' && p !== null && typeof (p as Partial<PolicyView>).allowsFeature === 'function',
+  );
+  return policy ? policy.allowsFeature('geolocation') : true;
+}
