@@ -111,7 +111,7 @@ export interface BuyerPing {
    */
   zip3: string;
   /**
-   * Monthly income after tax, in US dollars, as a band.
+   * Monthly income after tax, as a band, in whole dollars of the borrower's country like `amount` (US, Canadian or Australian: the ping's country), never converted.
    */
   incomeBand: '0-999' | '1000-1999' | '2000-2999' | '3000-4999' | '5000+';
   /**
@@ -262,7 +262,7 @@ export interface BuyerPost {
    */
   email: string;
   /**
-   * 10-digit US phone.
+   * The phone number, digits only, national (no country code): 10 digits in the US and Canada (5125550123), an Australian mobile starting 04 (0412345678).
    */
   phone: string;
   /**
@@ -351,7 +351,7 @@ export interface Consent {
    */
   at: string;
   /**
-   * The borrower's address.
+   * The network the borrower submitted from: the IP address with its host part dropped, as we keep it (IPv4 /24: 203.0.113.0; IPv6 /48: 2001:db8:1::), never the full address.
    */
   ip: string;
   /**
@@ -404,7 +404,7 @@ export interface Consent1 {
    */
   at: string;
   /**
-   * The borrower's address.
+   * The network the borrower submitted from: the IP address with its host part dropped, as we keep it (IPv4 /24: 203.0.113.0; IPv6 /48: 2001:db8:1::), never the full address.
    */
   ip: string;
   /**
@@ -462,7 +462,7 @@ export interface Vehicle1 {
 }
 
 /**
- * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 404 no lead sold to you by that id (another buyer's lead and no lead at all get the same answer), 409 not returnable (window closed, returns not agreed, not sold).
+ * The answer to POST /api/buyers/returns: 201 for a new return, 200 for the same return again (the first one's record). A refusal is a 4xx with {error}: 401 unknown buyer or bad signature, 404 no lead sold to you by that id (another buyer's lead, a lead offered to you but not sold to you and no lead at all get the same answer), 409 not returnable (the return window closed, or returns not agreed: returnWindowDays 0).
  */
 export interface BuyerReturnAnswer {
   /**

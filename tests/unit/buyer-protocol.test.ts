@@ -71,3 +71,54 @@ describe('what a buyer is sent matches the published schemas', () => {
     expect(ret({ leadId: postExample.id, reason: 'fraud' }), JSON.stringify(ret.errors)).toBe(true);
   });
 });
+
+describe("what the protocol's words say a buyer gets is what it gets", () => {
+  const describedAs = (file: string, pointer: string[]) => {
+    let node: unknown = load(file);
+    for (const key of pointer) node = (node as Record<string, unknown>)[key];
+    return String((node as { description?: string }).description);
+  };
+
+  it("gives a Canadian lead's income band in Canadian dollars, and the ping's schema says the band is in the borrower's country's dollars", async () => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { leadRow } = await import('../support/leadRow');
+    const { saleLeadOf } = await import('../../engine/sale/lead');
+    const { pingPayload } = await import('../../engine/sale/ping');
+    const { leadPayload } = await import('../../engine/sale/wire');
+    // C$3,200 a month is about US$2,300: in US dollars it would be the 2000-2999 band
+    const row = {
+      ...leadRow({ brand: 'weloans', country: 'CA', region: 'ON', state: 'on', zip: 'M5V 2T6', currency: 'CAD', city: 'Toronto' }),
+      id: 'ld_mx36co60001852b0961f5d91c',
+    };
+    expect(leadPayload(row)).toMatchObject({ currency: 'CAD', monthlyIncome: 3200 });
+    expect(pingPayload(saleLeadOf(row), 'pg_abcdefghijklmnop').incomeBand).toBe('3000-4999');
+    const band = describedAs('buyer-ping.schema.json', ['properties', 'incomeBand']);
+    expect(band).not.toMatch(/US dollars/);
+    expect(band).toMatch(/borrower's country/);
+  });
+
+  it("posts an Australian lead's mobile as the borrower gave it, and the post's schema does not call the phone a US one", async () => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { leadRow } = await import('../support/leadRow');
+    const { leadPayload } = await import('../../engine/sale/wire');
+    const row = {
+      ...leadRow({ brand: 'fastloansau', country: 'AU', region: 'NSW', state: 'nsw', zip: '2000', currency: 'AUD', city: 'Sydney', phone: '0412345678' }),
+      id: 'ld_mx36co60001852b0961f5d91c',
+    };
+    expect(leadPayload(row).phone).toBe('0412345678');
+    const phone = describedAs('buyer-post.schema.json', ['properties', 'phone']);
+    expect(phone).not.toMatch(/US phone/);
+    expect(phone).toContain('0412345678');
+  });
+
+  it("posts the borrower's network, not the full address, and the post's schema says so", async () => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { leadRow } = await import('../support/leadRow');
+    const { leadPayload } = await import('../../engine/sale/wire');
+    const { truncateIp } = await import('../../engine/http/api');
+    // the lead API stores the address this way (pages/api/leads.ts), and the post sends what is stored
+    const row = { ...leadRow({ ip: truncateIp('203.0.113.77') }), id: 'ld_mx36co60001852b0961f5d91c' };
+    expect(leadPayload(row)).toMatchObject({ consent: { ip: '203.0.113.0' } });
+    expect(describedAs('buyer-post.schema.json', ['$defs', 'Consent', 'properties', 'ip'])).toMatch(/host part dropped/);
+  });
+});

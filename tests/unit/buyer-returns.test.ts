@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import returnAnswerSchema from '../../schemas/api/buyer-return-answer.schema.json' with { type: 'json' };
 import type { Buyer } from '../../schemas/buyer.types';
 import { buildBuyerCatalog } from '../../engine/sale/buyers';
 import { recordReturn } from '../../engine/sale/returns';
@@ -162,5 +163,27 @@ describe('POST /api/buyers/returns', () => {
     expect(first).toMatchObject({ status: 201, json: { leadId, status: 'returned', reason: 'did-not-apply', refundedPrice: 40 } });
     expect(await send(body, signed(body))).toMatchObject({ status: 200, json: first.json });
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'returned' });
+  }, 60_000);
+  it("answers a lead offered to the buyer but not sold to it 404, as the return answer's schema says", async () => {
+    const { id } = await insertLead(db, leadRow({ phone: '4695550142', email: `unsold${Math.random()}@example.com` }), []);
+    await ensureSale(db, id, new Date());
+    seller.ping = 'no-bid';
+    try {
+      const r = await runSale(db, id, {
+        buyers: docs(seller.document({ returnWindowDays: 7 })),
+        secretOf: () => SECRET,
+        contactKey: Buffer.alloc(32, 3),
+        worker: 'w',
+        duplicateWindowMs: 0,
+      });
+      expect(r).toMatchObject({ status: 'unsold' });
+    } finally {
+      seller.ping = { bid: 40 };
+    }
+    const body = JSON.stringify({ leadId: id, reason: 'fraud' });
+    expect(await send(body, signed(body))).toMatchObject({ status: 404, json: { error: `No lead ${id} sold to returner` } });
+    const described = String((returnAnswerSchema as { description: string }).description);
+    expect(described).toMatch(/404 no lead sold to you by that id \([^)]*offered to you but not sold to you/);
+    expect(described).not.toMatch(/409[^.]*not sold/);
   }, 60_000);
 });
