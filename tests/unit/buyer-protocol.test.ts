@@ -121,4 +121,11 @@ describe("what the protocol's words say a buyer gets is what it gets", () => {
     expect(leadPayload(row)).toMatchObject({ consent: { ip: '203.0.113.0' } });
     expect(describedAs('buyer-post.schema.json', ['$defs', 'Consent', 'properties', 'ip'])).toMatch(/host part dropped/);
   });
+
+  it('names the host every call to our API is sent to', () => {
+    const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+    const calls = [...protocol.matchAll(/`POST ([^`]+)`/g)].map((m) => m[1]);
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    for (const call of calls) expect(call).toMatch(/^https:\/\/<brand host>\/api\//);
+  });
 });
