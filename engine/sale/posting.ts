@@ -174,6 +174,19 @@ export async function post(sale: OpenSale, offer: Offer): Promise<Posted | typeo
   return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
 }
 
+/**
+ * Why a post stayed unconfirmed, in the words of every ask: "no answer within 30000 ms, then no
+ * answer within 6600 ms, then no answer within 1000 ms" — the last ask alone would say the buyer
+ * was given a second when it was given its whole post timeout first. The same answer each time
+ * is said once, with the count: "HTTP 503, 3 times".
+ */
+function everyAnswer(answers: readonly string[]): string {
+  const words = answers.every((a) => a === answers[0])
+    ? `${answers[0] ?? ''}${answers.length > 1 ? `, ${answers.length} times` : ''}`
+    : answers.join(', then ');
+  return words.slice(0, DETAIL_CHARS);
+}
+
 /** Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while the answer leaves the buyer's decision unknown. */
 export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, secret: string, timeoutMs: number, repeats: number): Promise<Posted> {
   const { db, leadId, deps, now, stored, lead, duplicate, suppressionHashes, deadline } = sale;
@@ -197,7 +210,10 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
     if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
   };
   let { sent, outcome } = await ask(timeoutMs);
+  // what each ask that left the decision unknown got: the first may have waited the buyer's whole post timeout, a repeat far less
+  const unknownAnswers: string[] = [];
   for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
+    unknownAnswers.push(outcome.reason);
     await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
     // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
     ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
@@ -220,9 +236,10 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
     return decision;
   }
   if (outcome.unknown) {
-    await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: outcome.reason });
+    const reason = everyAnswer([...unknownAnswers, outcome.reason]);
+    await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: reason });
     await noticeIfOptedOut();
-    return { unconfirmed: outcome.reason };
+    return { unconfirmed: reason };
   }
   await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
   if (outcome.acceptNotTaken) await noticeIfOptedOut();

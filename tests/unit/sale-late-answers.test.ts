@@ -206,7 +206,7 @@ describe('in the running sale', () => {
 
     expect(result).toMatchObject({
       status: 'unsold',
-      reason: `${silent.id} did not confirm its answer to the post (no answer within 1500 ms); offered to no other buyer`,
+      reason: `${silent.id} did not confirm its answer to the post (no answer within 1500 ms, 3 times); offered to no other buyer`,
     });
     expect(silent.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
     expect(next.posts).toHaveLength(0);
@@ -215,6 +215,23 @@ describe('in the running sale', () => {
     expect(timeline.find((e) => e.buyer_id === 'unreachable')?.detail).toMatch(/ECONNREFUSED/);
     expect(timeline.filter((e) => e.step === 'deliver')).toEqual([]);
     expect(await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
+  }, 30_000);
+
+  it("a post never confirmed gives every ask's wait in its reason, not only the last, shorter one", async () => {
+    const slow = await buyer('slow-to-confirm', { ping: { bid: 30 }, post: 'hang' });
+    const leadId = await storeLead();
+
+    // the sale's bound near: the first ask waits the buyer's whole post timeout, the repeats only what is left (at least a second)
+    const result = await runSale(db, leadId, deps(documents(slow.document(timed)), { deadlineMs: 4000 }));
+
+    expect(slow.posts).toHaveLength(3);
+    const said = /^no answer within 1500 ms, then no answer within \d+ ms, then no answer within 1000 ms$/;
+    expect(result).toMatchObject({
+      status: 'unsold',
+      reason: expect.stringContaining(`${slow.id} did not confirm its answer to the post (no answer within 1500 ms, then`),
+    });
+    const post = (await timelineOf(db, leadId)).find((e) => e.step === 'post');
+    expect(post).toMatchObject({ outcome: 'unconfirmed', detail: expect.stringMatching(said) });
   }, 30_000);
 });
 
@@ -330,7 +347,10 @@ describe('in a sale resumed after its worker was killed mid-post', () => {
     const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
 
     expect(await db.selectFrom('lead_deliveries').selectAll().where('lead_id', '=', leadId).execute()).toEqual([]);
-    expect(resumed).toMatchObject({ status: 'unsold', reason: `${silent.id} did not confirm its answer to the post (HTTP 503); offered to no other buyer` });
+    expect(resumed).toMatchObject({
+      status: 'unsold',
+      reason: `${silent.id} did not confirm its answer to the post (HTTP 503, 3 times); offered to no other buyer`,
+    });
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold' });
     expect(next.posts).toHaveLength(0);
     expect((await timelineOf(db, leadId)).filter((e) => e.step === 'deliver')).toEqual([]);
