@@ -8,7 +8,7 @@
  */
 export type Mode = 'ping-post' | 'direct-post' | 'deliver';
 /**
- * A host name; *.example.com allows every subdomain of example.com (not example.com itself).
+ * A host name; *.example.com allows every subdomain of example.com (not example.com itself). A port only when the redirect names one other than https's 443 (offers.example.com:8443); :443 is the same as none.
  *
  * This interface was referenced by `Buyer`'s JSON-Schema
  * via the `definition` "host".

@@ -12,9 +12,15 @@ export const MAX_REDIRECT_CHARS = statusSchema.properties.continueUrl.maxLength;
 
 export type RedirectCheck = { ok: true; url: string } | { ok: false; reason: string };
 
+/**
+ * A declared host as a URL's host reads it: the redirect is https, and a URL never writes https's
+ * own port, so "offers.acme.com:443" is matched as "offers.acme.com" (else it would match nothing).
+ */
+const asUrlHost = (declared: string): string => declared.toLowerCase().replace(/:443$/, '');
+
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   const h = host.toLowerCase();
-  return allowed.some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) && h.length > a.length - 1 : h === a));
+  return allowed.map(asUrlHost).some((a) => (a.startsWith('*.') ? h.endsWith(a.slice(1)) && h.length > a.length - 1 : h === a));
 }
 
 export function checkRedirect(url: unknown, allowed: readonly string[] = []): RedirectCheck {

@@ -40,9 +40,18 @@ describe('the order of offers', () => {
 });
 
 describe('the redirect a buyer asks for', () => {
-  const hosts = ['offers.acme.example', '*.lender.example'];
+  const hosts = ['offers.acme.example', '*.lender.example', 'secure.acme.example:443', '*.tls.example:443', 'alt.acme.example:8443'];
   it.each<[string, unknown, string | true]>([
     ['https on a listed host', 'https://offers.acme.example/continue?x=1', true],
+    ['a host listed with :443, asked for with it', 'https://secure.acme.example:443/a', true],
+    ['a host listed with :443, asked for without it', 'https://secure.acme.example/a', true],
+    ['a subdomain of a wildcard listed with :443', 'https://apply.tls.example:443/a', true],
+    ['a host listed with another port, asked for with it', 'https://alt.acme.example:8443/a', true],
+    [
+      'a host listed with another port, asked for without it',
+      'https://alt.acme.example/a',
+      "redirect refused: alt.acme.example is not one of the buyer's redirectHosts",
+    ],
     ['https on a subdomain of a wildcard', 'https://apply.lender.example/a', true],
     ['the wildcard does not cover the bare domain', 'https://lender.example/a', "redirect refused: lender.example is not one of the buyer's redirectHosts"],
     ['a look-alike host ending in the name', 'https://evillender.example/a', "redirect refused: evillender.example is not one of the buyer's redirectHosts"],
