@@ -234,6 +234,9 @@ describe('certificates over HTTP: the lead POST, the page, the keys and the buye
     const refused = await buyerPost('/api/certificates/claim', { certificateId, phoneSha256: sha('5125550188') });
     expect(refused.status).toBe(403);
     expect(refused.json.error).toMatch(/phone hash does not match/);
+    // every hash sent must be the lead's, as the protocol says: a right phone beside a wrong email is refused
+    const mixed = await buyerPost('/api/certificates/claim', { certificateId, phoneSha256: sha('5125550177'), emailSha256: sha('someone@example.org') });
+    expect(mixed.status).toBe(403);
     const before = await readCertificate(db, certificateId, new Date());
     const claimed = await buyerPost('/api/certificates/claim', { certificateId, phoneSha256: sha('5125550177') });
     expect(claimed.status).toBe(200);
