@@ -4,15 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
-import type { Store } from '../store/db';
-import { addEvent, addEventHolding, addEvents, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
+import { addEvent, addEventHolding, addEvents, holdsSale, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
 import { ACCEPT_NOT_TAKEN, readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
-import type { SaleLead } from './eligibility';
 import { sendSigned } from './http';
 import { queueOptOutNotices } from './optOut';
 import { pingPayload } from './ping';
-import { cents, holdOf, recordAccept, TAKEN_OVER, type OpenSale, type Posted, type SaleDeps, type SaleResult } from './saleRun';
+import { cents, holdOf, recordAccept, TAKEN_OVER, type OpenSale, type Posted, type SaleResult } from './saleRun';
 import { localTime } from './schedule';
 import { leadPayload } from './wire';
 
@@ -53,9 +51,15 @@ export function offerOfSending(detail: string): Pick<Offer, 'pingId' | 'bidId'> 
  * Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping.
  * Each ping's row is written before it goes out ('sending', settled with the answer): the ping
  * offers the lead, and a buyer that verifies the certificate it names before bidding — as the
- * protocol asks — must find the lead offered to it.
+ * protocol asks — must find the lead offered to it. The round goes out only while this run holds
+ * the sale (one read for the round, not one per buyer): a worker that woke after its lease ran out
+ * and another took the sale over pings nobody — the lead's data is not offered for a sale that is
+ * no longer its own, nor a buyer's rate spent on it. TAKEN_OVER then.
  */
-export async function pingAll(db: Store, lead: SaleLead, buyers: readonly Buyer[], duplicate: boolean, deps: SaleDeps, now: () => Date): Promise<Bid[]> {
+export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise<Bid[] | typeof TAKEN_OVER> {
+  const { db, lead, duplicate, deps, now } = sale;
+  if (!buyers.length) return [];
+  if (!(await holdsSale(db, lead.id, holdOf(sale)))) return TAKEN_OVER;
   const pingIds = buyers.map(() => newPingId());
   const sending = buyers.map((b, i): NewEvent => ({
     lead_id: lead.id,
@@ -171,7 +175,7 @@ export async function post(sale: OpenSale, offer: Offer): Promise<Posted | typeo
     if (id === undefined) return TAKEN_OVER;
     eventId = id;
   }
-  return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS);
+  return sendPost(sale, offer, eventId, secret, Math.min(b.timeouts?.postMs ?? DEFAULT_POST_MS, Math.max(remaining, 1)), CONFIRM_ASKS, true);
 }
 
 /**
@@ -187,8 +191,24 @@ function everyAnswer(answers: readonly string[]): string {
   return words.slice(0, DETAIL_CHARS);
 }
 
-/** Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while the answer leaves the buyer's decision unknown. */
-export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, secret: string, timeoutMs: number, repeats: number): Promise<Posted> {
+/**
+ * Posts the lead (timeoutMs for the first ask), then asks again, `repeats` times at most, while
+ * the answer leaves the buyer's decision unknown. Each ask goes only while this run holds the
+ * sale — read before it, but for a first ask right after the post's row was written holding it
+ * (`rowJustWritten`): a worker that stalled past its lease while the post was out (or before it
+ * asked again a post out from an earlier run) leaves the buyer to the worker that took the sale
+ * over, which asks it itself, rather than send the borrower's data again for a sale no longer its
+ * own. TAKEN_OVER then, the post's row left for that worker to settle.
+ */
+export async function sendPost(
+  sale: OpenSale,
+  offer: Offer,
+  eventId: string,
+  secret: string,
+  timeoutMs: number,
+  repeats: number,
+  rowJustWritten: boolean,
+): Promise<Posted | typeof TAKEN_OVER> {
   const { db, leadId, deps, now, stored, lead, duplicate, suppressionHashes, deadline } = sale;
   const b = offer.buyer;
   const postMs = b.timeouts?.postMs ?? DEFAULT_POST_MS;
@@ -209,12 +229,15 @@ export async function sendPost(sale: OpenSale, offer: Offer, eventId: string, se
   const noticeIfOptedOut = async () => {
     if (await isSuppressed(db, suppressionHashes)) await queueOptOutNotices(db, [leadId], () => !!b.optOutUrl, now());
   };
+  const ours = () => holdsSale(db, leadId, holdOf(sale));
+  if (!rowJustWritten && !(await ours())) return TAKEN_OVER;
   let { sent, outcome } = await ask(timeoutMs);
   // what each ask that left the decision unknown got: the first may have waited the buyer's whole post timeout, a repeat far less
   const unknownAnswers: string[] = [];
   for (let i = 0; i < repeats && !outcome.ok && outcome.unknown; i++) {
     unknownAnswers.push(outcome.reason);
     await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
+    if (!(await ours())) return TAKEN_OVER;
     // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
     ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
   }

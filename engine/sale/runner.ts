@@ -18,7 +18,9 @@
  *    (no other post, no delivery), so its personal data never reaches a second buyer.
  * 4. Unsold: the eligible deliver buyers get the lead through the outbox.
  * The whole sale is bounded (deadlineMs from the lead's arrival, as the borrower's page counts); the
- * lease outlasts it, so a live worker keeps its sale. A sale that starts after that offers the lead
+ * lease outlasts it, so a live worker keeps its sale. A run held up past its lease (a stalled
+ * database or process) whose sale another worker took over sends nothing more when it wakes: each
+ * tier's pings, each post and each post asked again go out only while the run holds the sale. A sale that starts after that offers the lead
  * to no ping or post buyer (4. only). A lead screening held and an operator released is the
  * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
  * from the moment of the release (lead_screening.reviewed_at) and offers the lead as any other
@@ -71,6 +73,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   if ('decision' in opened) return recordDecision(run, opened.stored, opened.decision);
   const sale = opened;
   const resumed = await resumeUnansweredPosts(sale);
+  if (resumed === TAKEN_OVER) return undefined;
   if ('result' in resumed) return resumed.result;
   // The borrower's page waits a while after submit, then says "no lender right now, nothing
   // sold". A sale that could not start in that window (every slot held by slow buyers, or taken up
@@ -143,9 +146,9 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
 /**
  * A resumed sale: a post that went out before a restart and whose answer was never recorded is
  * asked again of the same buyer (the post that went out was the first ask). The buyers already
- * posted to, when the sale goes on.
+ * posted to, when the sale goes on; TAKEN_OVER when this run lost the sale before it asked.
  */
-async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResult } | { tried: Set<string> }> {
+async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResult } | { tried: Set<string> } | typeof TAKEN_OVER> {
   const { db, leadId, deps, duplicate, unsoldStatus } = sale;
   const timeline = await timelineOf(db, leadId);
   const tried = new Set(timeline.filter((e) => e.step === 'post').map((e) => e.buyer_id));
@@ -176,7 +179,8 @@ async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResu
     }
     // the body that went out, bid id included: the buyer may hold its Idempotency-Key to it
     const offer: Offer = { buyer: b, ...(e.price_cents !== null ? { price: e.price_cents / 100 } : {}), ...offerOfSending(e.detail) };
-    const r = await sendPost(sale, offer, e.id, secret, b.timeouts?.postMs ?? DEFAULT_POST_MS, CONFIRM_ASKS - 1);
+    const r = await sendPost(sale, offer, e.id, secret, b.timeouts?.postMs ?? DEFAULT_POST_MS, CONFIRM_ASKS - 1, false);
+    if (r === TAKEN_OVER) return r;
     if (typeof r === 'object' && 'unconfirmed' in r)
       return {
         result: await recordDecision(sale, sale.stored, {
@@ -210,21 +214,19 @@ async function eligibleBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSa
  * Tier by tier: the ping-post buyers pinged at once, then the bids and the direct-post buyers
  * posted to in order; the first acceptance is the sale. The recorded result when the sale ended
  * here (sold, out of time, an answer left unknown), undefined when nobody bought the lead,
- * TAKEN_OVER when the sale stopped being this run's before a post went out (nothing more to do).
+ * TAKEN_OVER when the sale stopped being this run's before a ping round or a post went out, or
+ * before a post was asked again (nothing more to do).
  */
 async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<SaleResult | typeof TAKEN_OVER | undefined> {
-  const { db, deps, now, lead, duplicate, unsoldStatus, deadline } = sale;
+  const { now, duplicate, unsoldStatus, deadline } = sale;
   const tiers = [...new Set(eligible.map((b) => b.tier ?? 1))].sort((a, b) => a - b);
   for (const tier of tiers) {
     const inTier = eligible.filter((b) => (b.tier ?? 1) === tier);
     const bids = await pingAll(
-      db,
-      lead,
+      sale,
       inTier.filter((b) => b.mode === 'ping-post'),
-      duplicate,
-      deps,
-      now,
     );
+    if (bids === TAKEN_OVER) return bids;
     for (const offer of orderOffers(
       bids,
       inTier.filter((b) => b.mode === 'direct-post'),

@@ -122,6 +122,24 @@ export async function addEventHolding(db: Store, e: NewEvent, hold: SaleHold): P
   return db.transaction().execute(async (trx) => ((await stillHeld(trx, e.lead_id, hold)) ? addEvent(trx, e) : undefined));
 }
 
+/**
+ * Whether this run still holds the sale (as stillHeld, but a plain read that takes no lock), read
+ * before requests to buyers that need no row written under the hold: a tier's pings (a worker
+ * taking the sale over acts on no ping row, so it need not wait for them), a post asked again with
+ * the same Idempotency-Key (its row is already there). One read per round of requests, not per buyer.
+ */
+export async function holdsSale(db: Store, leadId: string, hold: SaleHold): Promise<boolean> {
+  const row = await db
+    .selectFrom('lead_sales')
+    .select('lead_id')
+    .where('lead_id', '=', leadId)
+    .where('status', '=', 'pending')
+    .where('claimed_by', '=', hold.worker)
+    .where('runs', '=', hold.runs)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records the outcome; false when this worker no longer holds the sale (nothing written). `runs`: and only for the run that claimed it so. */
 export async function finishSale(db: Store, leadId: string, worker: string, d: SaleDecision, now: Date, runs?: number): Promise<boolean> {
   const r = await db

@@ -2,7 +2,8 @@
  * The sale against real stand-in buyers (HTTP servers on loopback) on SQLite and PostgreSQL:
  * the best bid that accepts wins, every hostile or failing buyer is a recorded refusal, a lead
  * is sold once however many workers run it, and a sale killed mid-post resumes to one sale or
- * none — never two; a worker that lost its lease while stalled posts the lead to nobody.
+ * none — never two; a worker that lost its lease while stalled posts the lead to nobody, pings
+ * nobody and asks no buyer again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,6 +169,60 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const timeline = await timelineOf(db, leadId);
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
     expect(slow.posts).toHaveLength(0);
+  }, 30_000);
+
+  it('a worker that wakes after another took its sale over pings no buyer of the next tier', async () => {
+    const first = await buyer(`tier1-${kind.toLowerCase()}`, { ping: 'no-bid' });
+    const next = await buyer(`tier2-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const buyers = documents(first.document(), next.document({ tier: 2 }));
+    const leadId = await storeLead(db);
+    let stalledFor = 0;
+    let taken: SaleResult | undefined;
+    first.beforeBid = async () => {
+      first.beforeBid = undefined;
+      // the worker is held up past its lease while tier 1 decides; another takes the sale up and decides it
+      stalledFor = SALE_LEASE_MS + 1000;
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: () => new Date(Date.now() + stalledFor) }));
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled', now: () => new Date(Date.now() + stalledFor) }));
+
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    expect(first.pings).toHaveLength(1);
+    expect(next.pings).toHaveLength(0); // nothing of the lead offered for a sale this worker no longer runs
+    expect(next.posts).toHaveLength(0);
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    expect(stalled).toBeUndefined(); // not this worker's sale any more
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'ping').map((e) => e.buyer_id)).toEqual([first.id]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+  }, 30_000);
+
+  it('a worker that wakes after another took its sale over does not post again to a buyer the other asked', async () => {
+    const down = await buyer(`down-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'error' });
+    const buyers = documents(down.document());
+    const leadId = await storeLead(db);
+    let stalledFor = 0;
+    let taken: SaleResult | undefined;
+    down.beforeAnswer = async () => {
+      down.beforeAnswer = undefined;
+      // held up past its lease while its post is out; another takes the sale up and asks the buyer itself (rule 3b)
+      stalledFor = SALE_LEASE_MS + 1000;
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: () => new Date(Date.now() + stalledFor) }));
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled', now: () => new Date(Date.now() + stalledFor) }));
+
+    const reason = `sale interrupted while posting to ${down.id}, which did not confirm its answer`;
+    // the stalled worker's post, then the other's two asks: the stalled worker asked no more
+    expect(down.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    expect(stalled).toBeUndefined();
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => e.outcome)).toEqual(['unconfirmed']);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
   }, 30_000);
 
   const killMidPost = (leadId: string, buyers: Buyer[], holder: StandInBuyer) => killMidPostIn({ file, url }, SECRET, leadId, buyers, holder);
