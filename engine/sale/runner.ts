@@ -219,8 +219,13 @@ async function eligibleBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSa
  */
 async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<SaleResult | typeof TAKEN_OVER | undefined> {
   const { now, duplicate, unsoldStatus, deadline } = sale;
+  const outOfTime = () => now().getTime() > deadline - 500;
+  const ranOut = () => recordDecision(sale, sale.stored, { status: unsoldStatus, duplicate, reason: 'the sale ran out of time' });
   const tiers = [...new Set(eligible.map((b) => b.tier ?? 1))].sort((a, b) => a - b);
   for (const tier of tiers) {
+    // A bid that came now could not be posted (the borrower's page has stopped waiting): no buyer
+    // of this tier is pinged for nothing — neither offered the lead nor its rate limit spent.
+    if (outOfTime()) return ranOut();
     const inTier = eligible.filter((b) => (b.tier ?? 1) === tier);
     const bids = await pingAll(
       sale,
@@ -231,7 +236,7 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
       bids,
       inTier.filter((b) => b.mode === 'direct-post'),
     )) {
-      if (now().getTime() > deadline - 500) return recordDecision(sale, sale.stored, { status: unsoldStatus, duplicate, reason: 'the sale ran out of time' });
+      if (outOfTime()) return ranOut();
       const r = await post(sale, offer);
       if (r === 'refused') continue;
       if (r === TAKEN_OVER) return r;

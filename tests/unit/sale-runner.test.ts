@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
-import { runSale, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
+import { runSale, SALE_DEADLINE_MS, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
 import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
@@ -171,21 +171,23 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(slow.posts).toHaveLength(0);
   }, 30_000);
 
+  const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
+
   it('a worker that wakes after another took its sale over pings no buyer of the next tier', async () => {
     const first = await buyer(`tier1-${kind.toLowerCase()}`, { ping: 'no-bid' });
     const next = await buyer(`tier2-${kind.toLowerCase()}`, { ping: { bid: 30 } });
     const buyers = documents(first.document(), next.document({ tier: 2 }));
     const leadId = await storeLead(db);
-    let stalledFor = 0;
     let taken: SaleResult | undefined;
     first.beforeBid = async () => {
       first.beforeBid = undefined;
-      // the worker is held up past its lease while tier 1 decides; another takes the sale up and decides it
-      stalledFor = SALE_LEASE_MS + 1000;
-      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: () => new Date(Date.now() + stalledFor) }));
+      // While tier 1 decides, another worker finds the lease run out and takes the sale up and decides
+      // it. Only its clock is past the lease: the stalled worker's still says the sale's bound has not
+      // passed, so what stops it is that the sale is no longer its own.
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
     };
 
-    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled', now: () => new Date(Date.now() + stalledFor) }));
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
 
     const reason = 'the borrower had stopped waiting before the sale could start';
     expect(first.pings).toHaveLength(1);
@@ -225,8 +227,26 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
   }, 30_000);
 
+  it('a sale whose bound ran out during one tier pings no buyer of the next', async () => {
+    const first = await buyer(`refuses-late-${kind.toLowerCase()}`, { mode: 'direct-post', post: 'refuse' });
+    const next = await buyer(`after-bound-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const buyers = documents(first.document(), next.document({ tier: 2 }));
+    const leadId = await storeLead(db);
+    let late = 0;
+    first.beforeAnswer = async () => {
+      late = SALE_DEADLINE_MS; // its refusal comes as the borrower's page stops waiting
+    };
+
+    const result = await runSale(db, leadId, deps(buyers, { now: () => new Date(Date.now() + late) }));
+
+    expect(next.pings).toHaveLength(0);
+    expect(result).toMatchObject({ status: 'unsold', reason: 'the sale ran out of time' });
+    expect(first.posts).toHaveLength(1);
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'ping')).toEqual([]);
+  }, 30_000);
+
   const killMidPost = (leadId: string, buyers: Buyer[], holder: StandInBuyer) => killMidPostIn({ file, url }, SECRET, leadId, buyers, holder);
-  const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
 
   it('a sale killed while its post is out resumes by asking the same buyer again: sold once, never to a second buyer', async () => {
     const first = await buyer(`first-${kind.toLowerCase()}`, { ping: { bid: 30 } });
