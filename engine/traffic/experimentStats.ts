@@ -10,8 +10,11 @@
  *   ratio test (mSPRT; Johari, Pekelis & Walsh, "Always valid inference", 2017) on the difference
  *   of means, whose always-valid p-value 1/Λ may be read every day without inflating false
  *   winners (Ville's inequality), as Optimizely's "Stats Engine" does. The mixing prior is
- *   N(0, τ²) with τ a third of the control's mean (effects of the order of ±30 % are the ones
- *   landing-page changes are expected to have). A winner is named only once every variant has
+ *   N(0, τ²) with τ a third of the two arms' pooled mean (effects of the order of ±30 % are the
+ *   ones landing-page changes are expected to have). Pooled, not the control's alone: a control
+ *   that has (almost) never converted would make τ (almost) 0, and a variant converting at 5 %
+ *   against it would never be called, while the same data the other way round would be at once.
+ *   A winner is named only once every variant has
  *   its minimum sample and p ≤ 5 % divided among the variants compared (Bonferroni).
  *
  * Metrics: a rate per visit (a visit either converts or not) or revenue per visit (a mean with
@@ -22,7 +25,7 @@ import type { VariantTotals } from '../store/experiments';
 
 export const Z95 = 1.959963984540054;
 export const ALPHA = 0.05;
-/** τ as a share of the control's mean (see above). */
+/** τ as a share of the pooled mean (see above). */
 export const TAU_SHARE = 1 / 3;
 
 /** What the statistics need of one variant: visitors, the metric's sum over them and its sum of squares. */
@@ -68,12 +71,15 @@ export function lift(control: Sample, variant: Sample, z = Z95): { lift: number;
   return { lift: b / a - 1, interval: { low: Math.exp(log - z * se) - 1, high: Math.exp(log + z * se) - 1 } };
 }
 
+/** Both arms' visits taken as one sample's mean: what either converts at if they do not differ. */
+const pooledMean = (a: Sample, b: Sample): number => mean({ n: a.n + b.n, sum: a.sum + b.sum, squares: a.squares + b.squares });
+
 /**
  * The mSPRT's always-valid p-value for "the variant's mean equals the control's": 1/Λ with
  * Λ = √(V/(V+τ²)) · exp(τ²·d² / (2V(V+τ²))), d the difference of means and V its variance.
  * 1 while there is nothing to compare.
  */
-export function alwaysValidP(control: Sample, variant: Sample, tau = TAU_SHARE * mean(control)): number {
+export function alwaysValidP(control: Sample, variant: Sample, tau = TAU_SHARE * pooledMean(control, variant)): number {
   const v = variance(control) / (control.n || 1) + variance(variant) / (variant.n || 1);
   const t2 = tau * tau;
   if (!control.n || !variant.n || v <= 0 || t2 <= 0) return 1;

@@ -64,7 +64,8 @@ describe('the decision rule (mSPRT)', () => {
     const a = rate(100, 2000);
     const b = rate(150, 2000);
     const v = (0.05 * 0.95) / 2000 + (0.075 * 0.925) / 2000;
-    const tau = 0.05 / 3;
+    // a third of the pooled mean: 250 conversions in 4,000 visits
+    const tau = 0.0625 / 3;
     expect(alwaysValidP(a, b)).toBeCloseTo(1 / lambdaByDensities(0.025, v, tau), 10);
   });
 
@@ -85,6 +86,24 @@ describe('the decision rule (mSPRT)', () => {
       { rate: true, minimumSample: 500 },
     );
     expect(verdict).toEqual({ kind: 'collecting', needed: 100 });
+  });
+
+  it('names a variant that converts while the control all but never does, as surely as the other way round', () => {
+    const verdictOf = (control: Sample, b: Sample) =>
+      judge(
+        [
+          { id: 'control', sample: control },
+          { id: 'b', sample: b },
+        ],
+        { rate: true, minimumSample: 1000 },
+      ).verdict;
+    // 0 or 1 stored lead in 2,000 visits against 100 in 2,000: no chance difference
+    expect(verdictOf(rate(0, 2000), rate(100, 2000))).toEqual({ kind: 'winner', variant: 'b' });
+    expect(verdictOf(rate(1, 2000), rate(100, 2000))).toEqual({ kind: 'winner', variant: 'b' });
+    expect(verdictOf(rate(100, 2000), rate(0, 2000))).toEqual({ kind: 'control' });
+    // the same evidence whichever arm is the control
+    expect(alwaysValidP(rate(1, 2000), rate(100, 2000))).toBeCloseTo(alwaysValidP(rate(100, 2000), rate(1, 2000)), 12);
+    expect(alwaysValidP(rate(1, 2000), rate(100, 2000))).toBeLessThan(0.001);
   });
 
   it('names the better variant once it has the sample and the evidence', () => {
