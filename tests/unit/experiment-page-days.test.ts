@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GetServerSidePropsContext } from 'next';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand } from '../../schemas/brand.types';
 import type { Store } from '../../engine/store/db';
@@ -73,6 +75,10 @@ afterAll(async () => {
 
 /** The page's props for a query, as Next asks getServerSideProps for them. */
 async function pageProps(query: Record<string, string>) {
+  return (await fullProps(query)).found;
+}
+
+async function fullProps(query: Record<string, string>) {
   const { getServerSideProps } = await import('../../pages/_console/experiments/[id]');
   const ctx = {
     req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
@@ -82,7 +88,17 @@ async function pageProps(query: Record<string, string>) {
   const result = (await getServerSideProps(ctx)) as {
     props: { found: { query: { from: string; to: string }; results: { verdict: unknown; rows: { totals: { visitors: number } }[] } } };
   };
-  return result.props.found;
+  return result.props;
+}
+
+/** The variants table's cells as the page renders them. */
+async function variantCells(query: Record<string, string>): Promise<string[][]> {
+  const { default: ExperimentPage } = await import('../../pages/_console/experiments/[id]');
+  const html = renderToStaticMarkup(createElement(ExperimentPage, (await fullProps(query)) as unknown as Parameters<typeof ExperimentPage>[0]));
+  const body = /<tbody>(.*?)<\/tbody>/s.exec(html)![1]!;
+  return [...body.matchAll(/<tr[^>]*>(.*?)<\/tr>/gs)].map((tr) =>
+    [...tr[1]!.matchAll(/<t[dh][^>]*>(.*?)<\/t[dh]>/gs)].map((td) => td[1]!.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<')),
+  );
 }
 
 describe('an experiment’s page', () => {
@@ -104,5 +120,18 @@ describe('an experiment’s page', () => {
     expect(found.query).toMatchObject({ from: weekAgo, to: today });
     expect(found.results.rows.map((r) => r.totals.visitors)).toEqual([0, 0]);
     expect(found.results.verdict).toMatchObject({ kind: 'collecting' });
+  }, 60_000);
+
+  it('shows no rate, interval or p for variants without visitors: nothing is known of them yet, not a rate of 0 %', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 6 * DAY).toISOString().slice(0, 10);
+    const [control, challenger] = await variantCells({ from: weekAgo, to: today });
+    // variant, weight, visitors, conversions, rate (interval), lift (interval), p
+    expect(control!.slice(2)).toEqual(['0', '0', '—', '—', '—']);
+    expect(challenger!.slice(2)).toEqual(['0', '0', '—', 'not yet', '—']);
+    // with visitors: the rate and its Wilson interval, the p of the rule
+    const [withVisitors, other] = await variantCells({});
+    expect(withVisitors![4]).toBe('5% (3.3% to 7.6%)');
+    expect(other![6]).toMatch(/^(< 0\.001|0\.\d{3})$/);
   }, 60_000);
 });

@@ -207,9 +207,10 @@ export default function ExperimentPage(props: Props) {
           `${f.weights?.[row.id] ?? row.weight} %`,
           num(row.sample.n),
           r.rate ? num(row.sample.sum) : money(row.sample.sum),
-          `${r.rate ? pct(row.mean) : money(row.mean)} (${range(row.interval, r.rate)})`,
+          // a variant nobody has seen yet has no rate: "0 % (0 % to 0 %)" would read as a certain 0 %
+          row.sample.n ? `${r.rate ? pct(row.mean) : money(row.mean)} (${range(row.interval, r.rate)})` : '—',
           i === 0 ? '—' : row.lift ? `${signed(row.lift.lift)} (${signed(row.lift.interval.low)} to ${signed(row.lift.interval.high)})` : 'not yet',
-          i === 0 || row.p === undefined ? '—' : row.p < 0.001 ? '< 0.001' : row.p.toFixed(3),
+          i === 0 || row.p === undefined || !row.sample.n || !r.rows[0]!.sample.n ? '—' : row.p < 0.001 ? '< 0.001' : row.p.toFixed(3),
           ...(r.hasSales && r.metric !== 'revenuePerVisit' ? [money(row.revenuePerVisitCents)] : []),
         ])}
       />
