@@ -30,12 +30,16 @@ export interface ListedExperiment {
   /** the experiment's index in the brand's "experiments" */
   index: number;
   experiment: Experiment;
+  /** the brand's currency: its leads' sale prices, so the experiment's revenue, are in it */
+  currency: string;
 }
 
 /** Every experiment of every brand, by brand then id. */
 export function listExperiments(catalog: Catalog): ListedExperiment[] {
   return [...catalog.brands.values()]
-    .flatMap((b) => (b.brand.experiments ?? []).map((experiment, index) => ({ brand: b.brand.id, file: b.file, index, experiment })))
+    .flatMap((b) =>
+      (b.brand.experiments ?? []).map((experiment, index) => ({ brand: b.brand.id, file: b.file, index, experiment, currency: b.brand.currency })),
+    )
     .sort((a, b) => (a.brand + a.experiment.id < b.brand + b.experiment.id ? -1 : 1));
 }
 
@@ -54,6 +58,8 @@ export interface ExperimentResults {
   verdict: Verdict;
   /** revenue per visit is shown once any variant has a sale */
   hasSales: boolean;
+  /** the currency of the revenue (the brand's) */
+  currency: string;
 }
 
 export async function experimentResults(db: Store, listed: ListedExperiment, filter: Omit<ExposureFilter, 'brand' | 'experiment'>): Promise<ExperimentResults> {
@@ -73,6 +79,7 @@ export async function experimentResults(db: Store, listed: ListedExperiment, fil
     minimumSample,
     verdict,
     hasSales: totals.some((t) => t.sold > 0),
+    currency: listed.currency,
     rows: results.map((r, i) => ({
       ...r,
       weight: e.variants[i]!.weight,

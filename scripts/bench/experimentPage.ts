@@ -23,6 +23,7 @@ const LISTED: ListedExperiment = {
   brand: 'ipaydayloans',
   file: 'brands/ipaydayloans.json',
   index: 0,
+  currency: 'USD',
   experiment: {
     id: 'bench-experiment',
     routes: ['/payday-loans'],

@@ -107,7 +107,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     };
   });
 
-const range = (i: Interval, rate: boolean) => (rate ? `${pct(i.low)} to ${pct(i.high)}` : `${money(i.low)} to ${money(i.high)}`);
+const range = (i: Interval, rate: boolean, currency: string) =>
+  rate ? `${pct(i.low)} to ${pct(i.high)}` : `${money(i.low, currency)} to ${money(i.high, currency)}`;
 const signed = (x: number) => `${x > 0 ? '+' : ''}${pct(x)}`;
 
 function verdictText(v: Verdict, minimumSample: number): string {
@@ -206,12 +207,12 @@ export default function ExperimentPage(props: Props) {
           i === 0 ? `${row.id} (control)` : row.id,
           `${f.weights?.[row.id] ?? row.weight} %`,
           num(row.sample.n),
-          r.rate ? num(row.sample.sum) : money(row.sample.sum),
+          r.rate ? num(row.sample.sum) : money(row.sample.sum, r.currency),
           // a variant nobody has seen yet has no rate: "0 % (0 % to 0 %)" would read as a certain 0 %
-          row.sample.n ? `${r.rate ? pct(row.mean) : money(row.mean)} (${range(row.interval, r.rate)})` : '—',
+          row.sample.n ? `${r.rate ? pct(row.mean) : money(row.mean, r.currency)} (${range(row.interval, r.rate, r.currency)})` : '—',
           i === 0 ? '—' : row.lift ? `${signed(row.lift.lift)} (${signed(row.lift.interval.low)} to ${signed(row.lift.interval.high)})` : 'not yet',
           i === 0 || row.p === undefined || !row.sample.n || !r.rows[0]!.sample.n ? '—' : row.p < 0.001 ? '< 0.001' : row.p.toFixed(3),
-          ...(r.hasSales && r.metric !== 'revenuePerVisit' ? [money(row.revenuePerVisitCents)] : []),
+          ...(r.hasSales && r.metric !== 'revenuePerVisit' ? [money(row.revenuePerVisitCents, r.currency)] : []),
         ])}
       />
       <p className="mb-6 text-sm">
