@@ -8,6 +8,7 @@
 import type { FunnelFilter } from '../traffic/funnelQuery';
 import type { DeviceClass } from '../store/trafficRules';
 import { sortOf, type BreakdownSort } from './breakdownSort';
+import { cleanText } from '../browser/cleanText';
 
 /** The device classes a visit is counted under (engine/store/trafficRules.ts deviceClass). */
 export const DEVICE_CLASSES: readonly DeviceClass[] = ['mobile', 'tablet', 'desktop', 'bot', 'other'];
@@ -62,7 +63,9 @@ export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<str
     else [from, to] = [f, t];
   }
   const brand = brands.has(q.brand ?? '') ? q.brand! : '';
-  const text = (v: string | undefined) => (v ?? '').trim().slice(0, 100);
+  // as the browser cleans a campaign value before a visit stores it: a control character matches
+  // nothing stored, and PostgreSQL refuses a NUL outright (the whole page would fail)
+  const text = (v: string | undefined) => cleanText(v ?? '', 100);
   const campaign = text(q.campaign);
   const source = text(q.source);
   // A landing page is a path; one typed without its slash still names it.
