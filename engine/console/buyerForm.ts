@@ -12,7 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import { isDeployment } from '../keys/sealing';
 import { getBuyers } from '../sale/buyers';
-import { applyRevision, baseHashOf, BUYER_KIND, buyerProblems, managedOf, overlayBuyer, type BuyerChange } from '../sale/buyerRevisions';
+import { applyRevision, baseHashOf, BUYER_KIND, changeProblems, managedOf, type BuyerChange } from '../sale/buyerRevisions';
 import { demoBuyer, DEMO_LENDER_ID } from '../sale/demoLender';
 import { getCatalog, projectRoot } from '../site/catalog';
 import { ALLOWED, changeOf, formValuesFrom, type FormValues, type Problem } from './buyerFormFields';
@@ -81,7 +81,7 @@ export async function saveBuyerForm(db: Store, opts: { id: string; form: Record<
   const values = formValuesFrom(form);
   const { change, problems } = changeOf(values);
   const knownBrands = new Set(getCatalog().brands.keys());
-  const all = problems.length ? problems : buyerProblems(overlayBuyer(base.file, change), knownBrands);
+  const all = problems.length ? problems : changeProblems(base.file, change, knownBrands);
   if (all.length) return { problems: all, values };
   const current = await latestRevision<BuyerChange>(db, BUYER_KIND, id);
   const before = managedOf(applyRevision(base.file, current));

@@ -42,6 +42,20 @@ export function buyerProblems(doc: unknown, knownBrands?: ReadonlySet<string>): 
   return schema.length ? schema.map(({ pointer, message }) => ({ pointer, message })) : checkBuyer(doc as Buyer, knownBrands);
 }
 
+/**
+ * The problems a change brings to a buyer: those of the document with the change overlaid, less
+ * those its base already had. A change touches only the managed fields, so a rule the base broke
+ * before any change is not the change's: the built-in demo lender sends no borrower on (its offer
+ * is shown on the brand's own host) and names no redirectHosts, and counting that against every
+ * change left the one buyer of a fresh install impossible to pause. (A buyer file with a problem
+ * is not loaded at all, so for files the two are the same.)
+ */
+export function changeProblems(base: Buyer, change: BuyerChange | undefined, knownBrands?: ReadonlySet<string>): { pointer: string; message: string }[] {
+  const key = (p: { pointer: string; message: string }) => `${p.pointer}\u0000${p.message}`;
+  const had = new Set(buyerProblems(base, knownBrands).map(key));
+  return buyerProblems(overlayBuyer(base, change), knownBrands).filter((p) => !had.has(key(p)));
+}
+
 /** What a buyer's revision was made over: the hash of its file's text, or of the embedded document. */
 export const baseHashOf = (text: string): string => fileHash(text);
 
@@ -68,7 +82,7 @@ export function liveBuyers(env: Record<string, string | undefined> = process.env
 export function applyRevision(buyer: Buyer, revision: Revision<BuyerChange> | undefined): Buyer {
   if (!revision) return buyer;
   const merged = overlayBuyer(buyer, revision.document);
-  const problems = buyerProblems(merged);
+  const problems = changeProblems(buyer, revision.document);
   if (!problems.length) return merged;
   console.error(
     `[buyers] revision ${revision.version} of "${buyer.id}" no longer fits its file (${problems[0]!.pointer}: ${problems[0]!.message}); the file applies`,
