@@ -159,7 +159,10 @@ export function centsOf(raw: string): number | undefined {
   if (s === '--' || s === '') return 0;
   const m = /^(\d{1,12})(?:\.(\d{1,6}))?$/.exec(s);
   if (!m) return undefined;
-  return Number(m[1]) * 100 + Math.round(Number(`0.${m[2] ?? '0'}`) * 100);
+  // Rounded half up from the digits themselves: 0.285 × 100 in binary is 28.4999…, which
+  // Math.round would make 28 cents where 12.345 makes 1235.
+  const fraction = (m[2] ?? '').padEnd(3, '0');
+  return Number(m[1]) * 100 + Number(fraction.slice(0, 2)) + (Number(fraction[2]) >= 5 ? 1 : 0);
 }
 
 function countOf(raw: string): number | undefined {
