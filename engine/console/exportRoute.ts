@@ -19,6 +19,7 @@ import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
 import { leadListQuery } from './leadFilter';
 import { operatorMoney } from './operatorMoney';
+import type { Role } from './roles';
 
 export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return handleApi(req, res, () => exportAnswer(db, req));
@@ -31,6 +32,10 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
   const brands = new Set(getCatalog().brands.keys());
+  const refused = exportRangeProblem(form, brands, who.user.role);
+  // The Exports page runs no script: a range it let through (an end before the start) goes back
+  // to it, which says what is wrong above the form, rather than to a page of bare JSON.
+  if (refused) return backToExports(form);
   const q = overviewQuery({ from: form.from ?? '', to: form.to ?? '', brand: form.brand ?? '' }, brands);
   if (q.problem) throw new ApiError(400, q.problem.replace(/; showing the last 7 days\./, '.'));
   const range = `${q.from}-${q.to}${q.brand ? `-${q.brand}` : ''}`;
@@ -61,6 +66,34 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
   } else throw new ApiError(400, 'kind must be leads or google-ads');
   await audit(db, { actor: who.user.email, action: 'export', target: out.target, detail: { from: q.from, to: q.to, brand: q.brand, rows: out.rows } });
   return csvAnswer(out);
+}
+
+/** The Exports page's forms: which one, and the range and brand they post. */
+export type ExportForm = { kind: 'leads' | 'google-ads'; from: string; to: string; brand: string };
+
+const exportFormOf = (q: Record<string, string | undefined>): ExportForm => ({
+  kind: q.kind === 'google-ads' ? 'google-ads' : 'leads',
+  // as typed, but never more than a day needs: they come back in a link
+  from: (q.from ?? '').slice(0, 20),
+  to: (q.to ?? '').slice(0, 20),
+  brand: (q.brand ?? '').slice(0, 60),
+});
+
+/**
+ * What is wrong with the range or brand of an Exports form (the same checks the export makes),
+ * or '' — computed again by the page from its link, so the page shows only its own words.
+ */
+export function exportRangeProblem(q: Record<string, string | undefined>, brands: ReadonlySet<string>, role: Role): string {
+  const f = exportFormOf(q);
+  if (f.kind === 'google-ads') return overviewQuery({ from: f.from, to: f.to, brand: f.brand }, brands).problem.replace(/; showing the last 7 days\./, '.');
+  return leadListQuery({ from: f.from, to: f.to, brand: f.brand }, brands, role).problems.join(' ');
+}
+
+/** Back to the Exports page, naming the form and what it posted; the page (pages/_console/exports.tsx) shows the problem. */
+export function backToExports(q: Record<string, string | undefined>): ApiAnswer {
+  const f = exportFormOf(q);
+  const location = `/exports?${new URLSearchParams({ refused: f.kind, from: f.from, to: f.to, ...(f.brand ? { brand: f.brand } : {}) })}`;
+  return { status: 303, body: { location }, headers: { Location: location } };
 }
 
 const nonEmpty = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v));

@@ -13,6 +13,7 @@ import { costUploadResult } from '../../engine/console/costUpload';
 import { COST_SOURCES } from '../../engine/traffic/costCsv';
 import { visibleText } from '../../engine/browser/safeText';
 import { overviewQuery } from '../../engine/console/range';
+import { exportRangeProblem, type ExportForm } from '../../engine/console/exportRoute';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -21,6 +22,8 @@ type Props = ConsoleProps<{
   to: string;
   brands: string[];
   /** the result of the cost upload just made */ costs: { ok: boolean; lines: string[] } | null;
+  /** an export refused for its range or brand: which form, what it posted, and why */
+  refused: (ExportForm & { problem: string }) | null;
 }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
@@ -28,11 +31,27 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const { from, to } = overviewQuery({}, new Set());
     const upload = queryText(ctx.query.costs);
     const costs = upload ? ((await costUploadResult(db, upload, viewer.email)) ?? null) : null;
-    return { from, to, brands: [...getCatalog().brands.keys()].sort(), costs };
+    const brands = [...getCatalog().brands.keys()].sort();
+    const kind = queryText(ctx.query.refused);
+    const posted = { from: queryText(ctx.query.from), to: queryText(ctx.query.to), brand: queryText(ctx.query.brand) };
+    const problem = kind === 'leads' || kind === 'google-ads' ? exportRangeProblem({ kind, ...posted }, new Set(brands), viewer.role) : '';
+    return { from, to, brands, costs, refused: problem ? { kind: kind as ExportForm['kind'], ...posted, problem } : null };
   });
+
+/** An export refused for what its form posted: said above that form, which keeps what was typed. */
+function Refused({ problem }: { problem: string }) {
+  return (
+    <div role="alert" className="mb-4 max-w-2xl rounded border border-slate-500 p-3">
+      <p className="font-semibold">Nothing was exported</p>
+      <p>{problem}</p>
+    </div>
+  );
+}
 
 export default function ExportsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Exports" viewer={props.viewer} forbidden />;
+  const refused = props.refused;
+  const typed = (kind: ExportForm['kind']) => (refused?.kind === kind ? refused : { from: props.from, to: props.to, brand: '' });
   return (
     <ConsoleLayout title="Exports" viewer={props.viewer} current="/exports">
       {props.costs && (
@@ -51,12 +70,13 @@ export default function ExportsPage(props: Props) {
       <p className="mb-4 max-w-2xl">
         {`One line a lead made in the range (when the borrower sent the form), with its personal data, source and sale, whenever the sale was decided: the overview and the buyers page count a sale on the day it was decided. Cells a spreadsheet would run as a formula start with an apostrophe. At most ${EXPORT_MAX.toLocaleString('en-US')} leads at once; every export is recorded in the audit log.`}
       </p>
+      {refused?.kind === 'leads' && <Refused problem={refused.problem} />}
       <form method="post" action="/api/console/export" aria-labelledby="leads-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
-        <DateRangeFields from={props.from} to={props.to} required />
+        <DateRangeFields from={typed('leads').from} to={typed('leads').to} required />
         <label className="flex flex-col text-sm">
           Brand
-          <select name="brand" defaultValue="" className={inputClass}>
+          <select name="brand" defaultValue={props.brands.includes(typed('leads').brand) ? typed('leads').brand : ''} className={inputClass}>
             <option value="">All brands</option>
             {props.brands.map((b) => (
               <option key={b} value={b}>
@@ -76,10 +96,11 @@ export default function ExportsPage(props: Props) {
         The leads sold in the range with a Google click id, in Google Ads’ upload format (Google Click ID, Conversion Name, Conversion Time, Conversion Value,
         Conversion Currency). Test leads, returned leads and visitors who opted out of sale and sharing are left out.
       </p>
+      {refused?.kind === 'google-ads' && <Refused problem={refused.problem} />}
       <form method="post" action="/api/console/export" aria-labelledby="conversions-export" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
         <input type="hidden" name="kind" value="google-ads" />
-        <DateRangeFields from={props.from} to={props.to} required />
+        <DateRangeFields from={typed('google-ads').from} to={typed('google-ads').to} required />
         <label className="flex flex-col text-sm">
           Conversion name
           <input type="text" name="name" defaultValue="Loan request sold" maxLength={100} className={inputClass} />

@@ -14,7 +14,7 @@ import { copyVisitDims } from '../../engine/store/leadVisitDims';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
 import { leadRow } from '../support/leadRow';
-import { PORT } from './helpers';
+import { expectNoAxeViolations, PORT } from './helpers';
 import { addUser, checkPage, clearNetworkAttempts, CONSOLE, CONSOLE_HOST, raw, run, signIn, withStore } from './console.fixtures';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -180,6 +180,14 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   expect(readFileSync((await upload.path())!, 'utf8').split('\r\n')[0]).toBe(
     'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency',
   );
+  // a range ending before it starts (the date fields allow it): said above that form, as typed
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await conversionsForm.getByLabel('From').fill(today());
+  await conversionsForm.getByLabel('To').fill(yesterday);
+  await Promise.all([page.waitForURL(/\/exports\?refused=google-ads/), conversionsForm.getByRole('button', { name: 'Download conversions CSV' }).click()]);
+  await expect(page.getByRole('alert')).toHaveText('Nothing was exportedThe end is before the start.');
+  await expect(page.getByRole('form', { name: 'Google Ads offline conversions' }).getByLabel('To')).toHaveValue(yesterday);
+  await expectNoAxeViolations(page);
 
   for (const [path, heading] of [
     ['/buyers', 'Buyers'],

@@ -14,7 +14,7 @@ import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { buyersOverview, buyerStats, type EventCount } from '../../engine/console/buyerQueries';
 import { csrfToken } from '../../engine/console/csrf';
 import { queryText } from '../../engine/console/pages';
-import { exportRoute } from '../../engine/console/exportRoute';
+import { exportRangeProblem, exportRoute } from '../../engine/console/exportRoute';
 import { loginRoute, logoutRoute, revealRoute } from '../../engine/console/formRoutes';
 import { parseForm, sameOriginPost } from '../../engine/console/forms';
 import { leadDetail, listLeadsPage, revealedBy } from '../../engine/console/leadQueries';
@@ -378,14 +378,28 @@ describe('the leads export', () => {
     const log = await db.selectFrom('console_audit').select(['actor', 'detail']).where('action', '=', 'export').execute();
     expect(log).toEqual([{ actor: 'admin@example.com', detail: JSON.stringify({ from: day, to: day, brand: '', rows: 1 }) }]);
   });
-  it('an analyst is refused (403), and so is a post without the token or with a bad range (400)', async () => {
+  it('an analyst is refused (403), and so is a post without the token', async () => {
     const analyst = await signIn('analyst');
     expect((await exportOf({ csrf: analyst.csrf, from: '2025-01-01', to: '2025-01-02' }, analyst.cookie)).status).toBe(403);
     const admin = await signIn('admin');
     expect((await exportOf({ from: '2025-01-01', to: '2025-01-02' }, admin.cookie)).status).toBe(403);
-    const bad = await exportOf({ csrf: admin.csrf, from: '2025-01-09', to: '2025-01-02' }, admin.cookie);
-    expect(bad.status).toBe(400);
-    expect(bad.body).toContain('before the start');
+  });
+  it('a reversed or unreadable range goes back to the Exports page, which says why above the form that sent it; nothing is exported', async () => {
+    const admin = await signIn('admin');
+    const before = await db.selectFrom('console_audit').select('id').where('action', '=', 'export').execute();
+    const leads = await exportOf({ csrf: admin.csrf, from: '2025-01-09', to: '2025-01-02' }, admin.cookie);
+    expect(leads).toMatchObject({ status: 303, headers: { location: '/exports?refused=leads&from=2025-01-09&to=2025-01-02' } });
+    const ads = await exportOf({ csrf: admin.csrf, kind: 'google-ads', from: '2025-01-09', to: '2025-01-02', brand: 'nope' }, admin.cookie);
+    expect(ads).toMatchObject({ status: 303, headers: { location: '/exports?refused=google-ads&from=2025-01-09&to=2025-01-02&brand=nope' } });
+    // the page reads the problem again from its link, with the export's own checks
+    const query = (location: string) => Object.fromEntries(new URL(location, 'http://x').searchParams);
+    const brands = new Set(['cashnow']);
+    const kindOf = (q: Record<string, string>) => ({ ...q, kind: q.refused });
+    expect(exportRangeProblem(kindOf(query(leads.headers.location!)), brands, 'admin')).toBe('The end date is before the start date.');
+    expect(exportRangeProblem(kindOf(query(ads.headers.location!)), brands, 'admin')).toBe('The end is before the start.');
+    expect(exportRangeProblem({ kind: 'leads', from: '2025-02-30', to: '2025-03-01' }, brands, 'admin')).toBe('Dates must be real days written YYYY-MM-DD.');
+    expect(exportRangeProblem({ kind: 'leads', from: '2025-01-01', to: '2025-01-02' }, brands, 'admin')).toBe('');
+    expect(await db.selectFrom('console_audit').select('id').where('action', '=', 'export').execute()).toEqual(before);
   });
   it('the Google Ads conversions of the range: sold production leads with a gclid, formula-safe, named; opted-out visitors left out', async () => {
     const { cookie, csrf } = await signIn('admin');
