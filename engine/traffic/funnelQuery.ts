@@ -315,6 +315,21 @@ export interface OverviewOptions {
   money?: Converter;
 }
 
+/**
+ * The campaign breakdown's rows: the first `limit` by visits, then every other campaign the ad
+ * platforms charged for in the range — one that brought no visit too (a campaign named otherwise
+ * in its links, or whose tracking broke), with its counts at 0. Money spent on nothing is what an
+ * operator most needs to see, and without those rows the campaigns' costs did not add up to the total.
+ */
+export function campaignRows(rows: readonly BreakdownRow[], costs: ReadonlyMap<string, unknown>, limit: number): BreakdownRow[] {
+  const seen = new Set(rows.map((r) => r.key));
+  const charged = [...costs.keys()]
+    .filter((key) => !seen.has(key))
+    .sort()
+    .map((key): BreakdownRow => ({ key, revenueCents: 0, returned: 0, ...(Object.fromEntries(FUNNEL_STAGES.map(([s]) => [s, 0])) as StageCounts) }));
+  return [...rows.slice(0, limit), ...rows.slice(limit).filter((r) => costs.has(r.key)), ...charged];
+}
+
 /** Everything the overview page shows, in one call (the bench times this). */
 export async function overview(db: Store, f: FunnelFilter, opts: OverviewOptions = {}) {
   const bucket = opts.hourly ? 'hour' : 'day';
@@ -324,7 +339,8 @@ export async function overview(db: Store, f: FunnelFilter, opts: OverviewOptions
   cells.catch(() => undefined);
   const [total, byCampaign, bySource, byLanding, byState, chart, costs] = await Promise.all([
     funnel(db, f, cells),
-    breakdown(db, f, 'campaign', 50, cells),
+    // every campaign: past the first 50 by visits, those with a cost still get their row (below)
+    breakdown(db, f, 'campaign', Infinity, cells),
     breakdown(db, f, 'source', 50, cells),
     breakdown(db, f, 'landing', 50, cells),
     breakdown(db, f, 'state', 50, cells),
@@ -343,7 +359,7 @@ export async function overview(db: Store, f: FunnelFilter, opts: OverviewOptions
     /** false: the filter cuts by something cost reports do not give (brand, source, landing page, device) */
     costApplies: costs.applies,
     costsLeftOut: costs.leftOut,
-    byCampaign: withCost(byCampaign, (r) => costs.byCampaign.get(r.key)),
+    byCampaign: withCost(campaignRows(byCampaign, costs.byCampaign, 50), (r) => costs.byCampaign.get(r.key)),
     bySource: withCost(bySource, none),
     byLanding: withCost(byLanding, none),
     byState: withCost(byState, none),

@@ -88,10 +88,26 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect(campaign.cost).toMatchObject({ costCents: 2600, profitCents: 1600 });
   });
 
+  it('lists a campaign that cost money but brought no visit, so the campaigns’ costs add up to the total', async () => {
+    await importCostReport(db(), { text: 'day,campaign,cost,clicks\n2026-11-02,summer-typo,7.50,3\n', source: 'microsoft', actor: 'cli' });
+    const o = await overview(db(), RANGE);
+    expect(o.byCampaign.find((r) => r.key === 'summer-typo')).toMatchObject({
+      visits: 0,
+      stored: 0,
+      sold: 0,
+      revenueCents: 0,
+      cost: { costCents: 750, clicks: 3, costPerVisitCents: null, profitCents: -750, roas: 0 },
+    });
+    expect(o.byCampaign.reduce((sum, r) => sum + (r.cost.costCents ?? 0), 0)).toBe(o.cost.costCents);
+    // cut to another campaign, it is not there
+    expect((await overview(db(), { ...RANGE, campaign: 'spring' })).byCampaign.map((r) => r.key)).toEqual(['spring']);
+  });
+
   it('leaves costs in another currency out, and says which', async () => {
     await importCostReport(db(), { text: 'day,campaign,cost,currency\n2026-11-01,ca-spring,10,CAD\n', source: 'generic', actor: 'cli' });
     const o = await overview(db(), RANGE);
     expect(o.costsLeftOut).toEqual([{ currency: 'CAD', cents: 1000 }]);
-    expect(o.cost.costCents).toBe(2600);
+    expect(o.cost.costCents).toBe(3350);
+    expect(o.byCampaign.map((r) => r.key)).not.toContain('ca-spring');
   });
 });
