@@ -1,19 +1,19 @@
 /**
  * The console's buyers: each buyer's pings, bids, posts, wins and money over a date range
- * (engine/console/buyerQueries.ts), the money in the viewer's currency with the rates named as on
+ * (engine/console/buyerQueries.ts) — days in the viewer's time zone, as on the overview (buyersPage.ts) —, the money in the viewer's currency with the rates named as on
  * the overview, with an alert for a buyer that has refused everything lately.
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, Said, buttonClass, linkClass } from '../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../blocks/console/format';
 import { capsUsedOf } from '../../engine/console/buyerCaps';
-import { buyersOverview, ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
+import { ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
+import { operatorBuyers } from '../../engine/console/buyersPage';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { overviewQuery } from '../../engine/console/range';
 import { editableBuyerIds } from '../../engine/console/buyerForm';
 import { BUYER_KIND, liveBuyers } from '../../engine/sale/buyerRevisions';
 import { revisionsReady } from '../../engine/store/liveRevisions';
-import { operatorMoney } from '../../engine/console/operatorMoney';
 import { ratesNote, ratesUsed, type RateUsed } from '../../engine/traffic/currency';
 
 export const config = { unstable_runtimeJS: false };
@@ -21,6 +21,8 @@ export const config = { unstable_runtimeJS: false };
 type Props = ConsoleProps<{
   from: string;
   to: string;
+  /** the operator's time zone, whose days the range names */
+  zone: string;
   problem: string;
   rows: BuyerStats[];
   buyers: { id: string; name: string; paused: boolean }[];
@@ -31,16 +33,15 @@ type Props = ConsoleProps<{
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'buyers.view', async (db, viewer) => {
-    const { from, to, problem, filter } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
+    const { from, to, problem } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
     await revisionsReady(BUYER_KIND);
     const buyers = [...liveBuyers().buyers.values()].map((b) => b.buyer);
     const listed = editableBuyerIds().map((id) => {
       const b = buyers.find((x) => x.id === id);
       return { id, name: b?.displayName ?? id, paused: b?.enabled === false };
     });
-    const money = await operatorMoney(db, viewer.email);
-    const rows = await buyersOverview(db, filter.from, filter.to, await capsUsedOf(db, buyers), money);
-    return { from, to, problem, buyers: listed, rows, currency: money.to, currencies: ratesUsed(money) };
+    const { rows, zone, money } = await operatorBuyers(db, viewer.email, { from, to }, await capsUsedOf(db, buyers));
+    return { from, to, zone, problem, buyers: listed, rows, currency: money.to, currencies: ratesUsed(money) };
   });
 
 export default function BuyersPage(props: Props) {
@@ -87,7 +88,7 @@ export default function BuyersPage(props: Props) {
         </p>
       )}
       <DataTable
-        caption={`Buyers, ${props.from} to ${props.to} (UTC)`}
+        caption={`Buyers, ${props.from} to ${props.to} (${props.zone})`}
         head={[
           'Buyer',
           'Pings',

@@ -3,7 +3,8 @@
  * zone (a sale at 03:30 UTC is the evening before in New York), grouping by hour, week and month,
  * the totals beside the previous period's, and every amount — CAD sales and a CAD cost report —
  * converted to the operator's currency through the rate an admin set, the rate named; without a
- * rate a currency is left out and named, never summed as dollars.
+ * rate a currency is left out and named, never summed as dollars. The buyers page counts the
+ * operator's days as the overview does.
  */
 import { describe, expect, it } from 'vitest';
 import { insertLead } from '../../engine/store/leads';
@@ -12,6 +13,8 @@ import { visitRow } from '../../engine/store/trafficRules';
 import { setCurrencyRate } from '../../engine/store/currencyRates';
 import { importCostReport } from '../../engine/traffic/costImport';
 import { overviewData, type OverviewAsk } from '../../engine/console/overviewData';
+import { operatorBuyers } from '../../engine/console/buyersPage';
+import { addUser } from '../../engine/store/console';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { overviewAsk } from '../support/overviewAsk';
 import { leadRow } from '../support/leadRow';
@@ -74,6 +77,16 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     const compared = await overviewData(db(), ask({ compare: true }));
     expect(compared.previous).toMatchObject({ from: '2026-10-30', to: '2026-10-31', totals: { sold: 1, revenueCents: 1000, visits: 0 } });
     expect(compared.totals).toMatchObject({ sold: 2, revenueCents: 6000, visits: 2, stored: 2 });
+
+    // the buyers page, asked the same days by the same operator, counts the same sales
+    await addUser(db(), { email: 'ny@example.com', role: 'analyst', passwordHash: 'x' });
+    await db().updateTable('console_users').set({ time_zone: 'America/New_York' }).where('email', '=', 'ny@example.com').execute();
+    const won = async (email: string, from: string, to: string) =>
+      (await operatorBuyers(db(), email, { from, to })).rows.map((r) => [r.buyer, r.wins, r.revenueCents]);
+    expect(await operatorBuyers(db(), 'ny@example.com', { from: '2026-11-01', to: '2026-11-01' })).toMatchObject({ zone: 'America/New_York' });
+    expect(await won('ny@example.com', '2026-11-01', '2026-11-01')).toEqual([['acme', 1, 4000]]);
+    expect(await won('ny@example.com', '2026-11-02', '2026-11-02')).toEqual([['acme', 1, 2000]]);
+    expect(await won('nobody-set-a-zone@example.com', '2026-11-02', '2026-11-02')).toEqual([['acme', 2, 6000]]);
   });
 
   it('converts CAD sales and costs to the operator’s currency at the rate set, and names a currency without a rate', async () => {
