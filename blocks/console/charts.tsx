@@ -5,7 +5,7 @@
  * readers and for copying. Colours are SVG attributes, not style attributes (the policy allows no
  * inline style).
  */
-import { num, pct } from './format';
+import { num, share } from './format';
 
 const STAGE_LABELS: Record<string, string> = {
   visits: 'Visits',
@@ -18,7 +18,16 @@ const STAGE_LABELS: Record<string, string> = {
 };
 export const stageLabel = (stage: string): string => STAGE_LABELS[stage] ?? stage;
 
-export function FunnelChart({ stages }: { stages: { stage: string; count: number; ofVisits: number }[] }) {
+/**
+ * The funnel table's rows: each stage's count, its share of the stage before and of visits — "—"
+ * where that stage or the visits are 0 (an empty range, or a campaign that only cost money).
+ */
+export function funnelRows(stages: readonly { stage: string; count: number }[]): string[][] {
+  const visits = stages[0]?.count ?? 0;
+  return stages.map((s, i) => [stageLabel(s.stage), num(s.count), share(s.count, i === 0 ? s.count : stages[i - 1]!.count), share(s.count, visits)]);
+}
+
+export function FunnelChart({ stages }: { stages: { stage: string; count: number }[] }) {
   const max = Math.max(1, ...stages.map((s) => s.count));
   const rowH = 28;
   const labelW = 150;
@@ -36,7 +45,7 @@ export function FunnelChart({ stages }: { stages: { stage: string; count: number
             </text>
             <rect x={labelW} y={y} width={w} height={rowH - 8} fill="#1e40af" />
             <text x={labelW + w + 6} y={y + 17} fontSize="13" fill="#0f172a">
-              {`${num(s.count)} (${pct(s.ofVisits)})`}
+              {`${num(s.count)} (${share(s.count, stages[0]!.count)})`}
             </text>
           </g>
         );

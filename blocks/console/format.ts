@@ -4,6 +4,8 @@ const pctFmt = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractio
 
 export const num = (n: number): string => int.format(n);
 export const pct = (ratio: number): string => pctFmt.format(ratio);
+/** A part's share of a whole, or "—" when the whole is 0: nothing to divide by is not 0 % (nor 100 %). */
+export const share = (part: number, whole: number): string => (whole > 0 ? pct(part / whole) : '—');
 export const money = (cents: number | null | undefined, currency = 'USD'): string =>
   cents === null || cents === undefined ? '—' : new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 /** "2025-03-01T12:34:56.789Z" → "2025-03-01 12:34 UTC" */

@@ -6,7 +6,7 @@
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DateRangeFields, DataTable, FilterSelect, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
-import { DailyChart, FunnelChart, stageLabel } from '../../blocks/console/charts';
+import { DailyChart, FunnelChart, funnelRows } from '../../blocks/console/charts';
 import { money, num, pct, when } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
@@ -325,7 +325,7 @@ export default function OverviewPage(props: Props) {
         caption="The funnel, stage by stage"
         head={['Stage', 'Count', 'Of the stage before', 'Of visits']}
         numeric={[false, true, true, true]}
-        rows={f.stages.map((s) => [stageLabel(s.stage), num(s.count), pct(s.rate), pct(s.ofVisits)])}
+        rows={funnelRows(f.stages)}
       />
       <h2 className="mb-2 text-xl font-semibold">By {unit}</h2>
       <DailyChart points={periods} unit={unit} />
