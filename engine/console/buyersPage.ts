@@ -11,16 +11,20 @@ import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, type Converter } from '../traffic/currency';
 import { buyersOverview, type BuyerStats } from './buyerQueries';
 import { zonedRange } from './periods';
+import { overviewQuery } from './range';
 
+/** `asked`: the range as the page's query gives it (none: the last 7 of the operator's days). */
 export async function operatorBuyers(
   db: Store,
   email: string,
-  days: { from: string; to: string },
+  asked: { from: string; to: string },
   capsUsed: ReadonlyMap<string, string> = new Map(),
-): Promise<{ rows: BuyerStats[]; zone: string; money: Converter }> {
+  now = new Date(),
+): Promise<{ from: string; to: string; problem: string; rows: BuyerStats[]; zone: string; money: Converter }> {
   const user = await findUser(db, email);
   const zone = user?.time_zone || 'UTC';
+  const { from, to, problem } = overviewQuery(asked, new Set(), now, zone);
   const money = converter(user?.currency || BASE_CURRENCY, await currencyRates(db));
-  const range = zonedRange(days.from, days.to, zone);
-  return { rows: await buyersOverview(db, range.from, range.to, capsUsed, money), zone, money };
+  const range = zonedRange(from, to, zone);
+  return { from, to, problem, rows: await buyersOverview(db, range.from, range.to, capsUsed, money), zone, money };
 }

@@ -1,6 +1,6 @@
 /**
- * The overview's filter from its query string (pure): a date range of whole UTC days, both ends
- * included (default: the last 7 days to today), an optional brand, campaign, source, landing
+ * The overview's filter from its query string (pure): a date range of whole days, both ends
+ * included (default: the last 7 days to today in the operator's time zone), an optional brand, campaign, source, landing
  * page and device class, and the breakdown tables' sort (engine/console/breakdownSort.ts). A date that is
  * not a real YYYY-MM-DD, a day outside 2000-01-01 … 9999-12-30, an end before the start or a range
  * over 366 days falls back to the default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
@@ -31,6 +31,15 @@ export interface OverviewQuery {
 }
 
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+/** The date it is at `now` in `zone` (an unknown zone: UTC's). */
+const localDay = (now: Date, zone: string): string => {
+  if (!zone || zone === 'UTC') return isoDay(now.getTime());
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    return isoDay(now.getTime());
+  }
+};
 
 /**
  * The days a range may name: no record is older than the business, and a day either side of these
@@ -48,8 +57,12 @@ export const dayOf = (text: string): number | undefined => {
   return Number.isNaN(t) || isoDay(t) !== text ? undefined : t;
 };
 
-export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<string>, now = new Date()): OverviewQuery {
-  const today = dayOf(isoDay(now.getTime()))!;
+/**
+ * `zone`: the operator's time zone, whose today ends the default range — in UTC, at 20:00 in New
+ * York the last 7 days were yesterday to a tomorrow with nothing in it.
+ */
+export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<string>, now = new Date(), zone = 'UTC'): OverviewQuery {
+  const today = dayOf(localDay(now, zone))!;
   let from = today - 6 * DAY;
   let to = today;
   let problem = '';

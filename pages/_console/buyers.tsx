@@ -10,7 +10,6 @@ import { capsUsedOf } from '../../engine/console/buyerCaps';
 import { ALERT_AFTER, type BuyerStats } from '../../engine/console/buyerQueries';
 import { operatorBuyers } from '../../engine/console/buyersPage';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { overviewQuery } from '../../engine/console/range';
 import { editableBuyerIds } from '../../engine/console/buyerForm';
 import { BUYER_KIND, liveBuyers } from '../../engine/sale/buyerRevisions';
 import { revisionsReady } from '../../engine/store/liveRevisions';
@@ -33,14 +32,14 @@ type Props = ConsoleProps<{
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'buyers.view', async (db, viewer) => {
-    const { from, to, problem } = overviewQuery({ from: queryText(ctx.query.from), to: queryText(ctx.query.to) }, new Set());
     await revisionsReady(BUYER_KIND);
     const buyers = [...liveBuyers().buyers.values()].map((b) => b.buyer);
     const listed = editableBuyerIds().map((id) => {
       const b = buyers.find((x) => x.id === id);
       return { id, name: b?.displayName ?? id, paused: b?.enabled === false };
     });
-    const { rows, zone, money } = await operatorBuyers(db, viewer.email, { from, to }, await capsUsedOf(db, buyers));
+    const asked = { from: queryText(ctx.query.from), to: queryText(ctx.query.to) };
+    const { from, to, problem, rows, zone, money } = await operatorBuyers(db, viewer.email, asked, await capsUsedOf(db, buyers));
     return { from, to, zone, problem, buyers: listed, rows, currency: money.to, currencies: ratesUsed(money) };
   });
 

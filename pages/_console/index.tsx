@@ -40,8 +40,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db, viewer) => {
     const brands = [...getCatalog().brands.keys()].sort();
     const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
-    const { filter, ...base } = overviewQuery(q, new Set(brands));
     const user = await findUser(db, viewer.email);
+    const { filter, ...base } = overviewQuery(q, new Set(brands), new Date(), user?.time_zone || 'UTC');
     const { grain, problem } = grainOf(queryText(ctx.query.grain), base.from, base.to);
     const query: Query = { ...base, grain, compare: queryText(ctx.query.compare) === '1', problem: base.problem || problem };
     const { from: _from, to: _to, ...dims } = filter;

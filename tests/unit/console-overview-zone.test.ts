@@ -87,6 +87,9 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     expect(await won('ny@example.com', '2026-11-01', '2026-11-01')).toEqual([['acme', 1, 4000]]);
     expect(await won('ny@example.com', '2026-11-02', '2026-11-02')).toEqual([['acme', 1, 2000]]);
     expect(await won('nobody-set-a-zone@example.com', '2026-11-02', '2026-11-02')).toEqual([['acme', 2, 6000]]);
+    // asked no range at 22:30 on 2 November in New York: the last 7 of its days, to 2 November
+    const evening = new Date('2026-11-03T03:30:00.000Z');
+    expect(await operatorBuyers(db(), 'ny@example.com', { from: '', to: '' }, new Map(), evening)).toMatchObject({ from: '2026-10-27', to: '2026-11-02' });
   });
 
   it('converts CAD sales and costs to the operator’s currency at the rate set, and names a currency without a rate', async () => {

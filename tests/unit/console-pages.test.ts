@@ -87,6 +87,12 @@ describe('the overview range', () => {
     if (problem) expect(r.problem).toContain(problem);
     else expect(r.problem).toBe('');
   });
+  it('ends the default range on the operator’s today: at 21:00 in New York, not on the UTC day already begun', () => {
+    const evening = new Date('2025-03-11T01:00:00Z');
+    expect(overviewQuery({}, brands, evening, 'America/New_York')).toMatchObject({ from: '2025-03-04', to: '2025-03-10' });
+    expect(overviewQuery({}, brands, evening)).toMatchObject({ from: '2025-03-05', to: '2025-03-11' });
+    expect(overviewQuery({}, brands, new Date('2025-03-10T23:30:00Z'), 'Australia/Sydney')).toMatchObject({ to: '2025-03-11' });
+  });
   it('only a known brand filters; the campaign is trimmed and capped', () => {
     expect(overviewQuery({ brand: 'nope', campaign: ' spring ' }, brands, now).filter).toMatchObject({ campaign: 'spring' });
     expect(overviewQuery({ brand: 'nope' }, brands, now).filter.brand).toBeUndefined();
