@@ -104,6 +104,7 @@ describe('zero-width and other invisible characters on console pages', () => {
         viewer: admin,
         from: '2025-03-01',
         to: '2025-03-07',
+        zone: 'UTC',
         problem: '',
         rows: [],
         buyers: [{ id: 'acme', name, paused: false }],
