@@ -18,6 +18,7 @@ import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/brandOverlay';
 import { consoleHostsOf } from '../site/hosts';
 import { checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
+import { placeholderLogo } from '../site/brandScaffold';
 import { getCatalog, isPartFile, readSources, revisionText, type Catalog } from '../site/catalog';
 import { layoutParamNames, layoutSwitchNames } from '../site/layoutParams';
 import { PARAM_KINDS } from '../site/routeParams';
@@ -334,12 +335,18 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   if (!mayEditBrand(ctx.user, id)) throw new ApiError(403, notYourBrand(id));
   const taken = await idProblem(ctx.db, id);
   if (taken) return { status: 422, body: { error: 'some answers need another look', problems: [{ question: 'id', message: taken }] } };
-  const document = newBrandDocument(read.answers);
+  // brand:new writes a placeholder logo into public/logos/; a brand made here has no file there,
+  // so its placeholder is stored as an uploaded logo: every page shows the name, not a broken image
+  const logo = checkLogo(Buffer.from(placeholderLogo(read.answers.name, read.answers.primaryColor)), 'image/svg+xml');
+  if (!logo.ok) throw new Error(`the placeholder logo: ${logo.problem}`);
+  const scaffolded = newBrandDocument(read.answers);
+  const document = { ...scaffolded, organization: { ...scaffolded.organization, logo: `${LOGO_PATH}${logo.name}` } };
   // the host and colour checks of the whole brand, in the words of the question they come from
   const hostProblem = problemsOf(id, document).find((p) => p.pointer.startsWith('/hosts'));
   if (hostProblem) return { status: 422, body: { error: 'some answers need another look', problems: [{ question: 'hosts', message: hostProblem.message }] } };
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document, expectedVersion: 0, author: ctx.user.email, now: ctx.now, file: null });
+    await saveBrandLogo(ctx.db, { name: logo.name, type: logo.type, bytes: logo.bytes, brand: id, author: ctx.user.email, now: ctx.now });
     return ok({ id, version: saved.version, problems: problemsOf(id, document) }, 201);
   } catch (err) {
     if (err instanceof RevisionConflict)

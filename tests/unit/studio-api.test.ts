@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { studioRoute } from '../../engine/console/studioApi';
-import { publishDueBrands } from '../../engine/store/brandRevisions';
+import { brandLogo, publishDueBrands } from '../../engine/store/brandRevisions';
 import { hashPassword } from '../../engine/console/passwords';
 import { addUser } from '../../engine/store/console';
 import type { Role } from '../../engine/console/roles';
@@ -92,6 +92,15 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
       body: { ok: false, message: expect.stringMatching(/contrast/) },
     });
     expect(await call('POST', 'check', editor, { question: 'primaryColor', value: '#0b5394' })).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it("the wizard's brand shows a logo the site serves (its name on the brand colour), not a path to no file", async () => {
+    const made = (await call('GET', 'brands/studiotest', editor)).body.document as Brand;
+    const logo = made.organization.logo;
+    expect(logo).toMatch(/^\/api\/brand-logo\/[0-9a-f]{32}\.svg$/);
+    const stored = await brandLogo(db(), logo.split('/').pop()!);
+    expect(stored?.type).toBe('image/svg+xml');
+    expect(stored?.bytes.toString('utf8')).toContain('Studio Test Loans');
   });
 
   it('an id the studio cannot make is refused at the id as it is answered, and again at the id when the brand is made', async () => {
