@@ -383,6 +383,15 @@ async function idProblem(db: Store, id: string): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * host → the brand answering on it, for every brand but `id`: its hosts with their dev. and
+ * test123. sub-hosts, and its blog's hosts — every host making the brand would find taken.
+ */
+function hostOwners(id: string): Map<string, string> {
+  const { hostMap, blogHostMap } = getCatalog();
+  return new Map([...blogHostMap, ...hostMap].filter(([, owner]) => owner !== id));
+}
+
 async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
   const body = await jsonBody<{ question: string; value: string; answers?: Record<string, string> }>(ctx.req, CHECK_SCHEMA, SMALL_LIMIT);
   await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(ctx.req)}`, 1, 'Too many studio requests');
@@ -393,9 +402,9 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
   }
   if (r.ok && body.question === 'hosts' && r.value) {
     const hosts = r.value.split(',').map((h) => h.trim());
-    const taken = hosts.find((h) => getCatalog().hostMap.has(h));
-    if (taken)
-      return ok({ ok: false, message: `host "${taken}" already belongs to the brand ${getCatalog().hostMap.get(taken)}; a host can belong to one brand only` });
+    const owners = hostOwners(body.answers?.id ?? '');
+    const taken = hosts.find((h) => owners.has(h));
+    if (taken) return ok({ ok: false, message: `host "${taken}" already belongs to the brand ${owners.get(taken)}; a host can belong to one brand only` });
     // the same words as creating the brand would find (engine/site/brandOverlay.ts)
     const consoles = consoleHostsOf(process.env);
     const consoleHost = hosts.find((h) => consoles.has(h));

@@ -21,7 +21,35 @@ export interface Question {
   fallback?: (answers: Partial<Record<string, string>>) => string | undefined;
 }
 
-const HOST = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** The brand schema's host pattern (schemas/brand.base.json hosts), the total length included. */
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const HOST_EXAMPLE = 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)';
+
+/**
+ * Why one typed host is no host name the brand can hold, said for what was typed: a scheme or
+ * path, a port, a final dot, capitals or an international name each get what to write instead
+ * (a browser sends none of them in the Host header the brand is found by).
+ */
+export function hostAnswerProblem(host: string): string | undefined {
+  if (HOST.test(host)) return undefined;
+  if (!host) return 'a host is missing between two commas; remove the extra comma';
+  if (/[/\\]|:\/\//.test(host)) return `"${host}": give the host name alone, with no https:// and no path`;
+  if (/:\d*$/.test(host)) return `"${host}": leave out the port ("${host.slice(host.lastIndexOf(':'))}"); a brand is found by its host name alone`;
+  if (host.endsWith('.')) return `"${host}": leave out the final dot (${host.replace(/\.+$/, '')})`;
+  if (host.length > 253) return `"${host.slice(0, 40)}…" is ${host.length} characters long; a host name has at most 253`;
+  let ascii: string | undefined;
+  try {
+    // the WHATWG URL parser gives a host's lowercase, punycode (xn--) form, in the browser and in Node
+    ascii = new URL(`http://${host}/`).hostname;
+  } catch {
+    ascii = undefined;
+  }
+  if (ascii && ascii !== host && HOST.test(ascii))
+    return /[^ -~]/.test(host)
+      ? `"${host}": write an international name in its xn-- form, ${ascii}, as browsers send it`
+      : `"${host}": write it in lowercase, ${ascii}`;
+  return `"${host}": ${HOST_EXAMPLE}`;
+}
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 /**
  * The brand schema's organization.email (schemas/brand.base.json): a plain address, since the
@@ -67,7 +95,8 @@ export const QUESTIONS: readonly Question[] = [
     label: 'Production host names, comma-separated',
     check: (v) => {
       const hosts = v.split(',').map((h) => h.trim());
-      if (!hosts.every((h) => HOST.test(h))) return 'list host names such as acmeloans.com,www.acmeloans.com (lowercase, no https:// or path)';
+      const problem = hosts.map(hostAnswerProblem).find(Boolean);
+      if (problem) return problem;
       // the brand's check refuses a host listed twice: said here, as the answer is given
       const twice = hosts.find((h, i) => hosts.indexOf(h) !== i);
       return twice ? `"${twice}" is in the list twice; keep one` : undefined;

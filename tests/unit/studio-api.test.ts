@@ -103,6 +103,34 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(stored?.bytes.toString('utf8')).toContain('Studio Test Loans');
   });
 
+  it('a host is refused as it is answered exactly when making the brand would refuse it, with what to write instead', async () => {
+    const check = async (value: string) => (await call('POST', 'check', editor, { question: 'hosts', value, answers: { id: 'hostcheck' } })).body;
+    const made = async (hosts: string) => (await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'hostcheck', hosts } })).body;
+    // another brand's blog host: refused at the answer, as creating the brand refuses it
+    expect(await check('blog.ipaydayloans.com')).toEqual({
+      ok: false,
+      message: 'host "blog.ipaydayloans.com" already belongs to the brand ipaydayloans; a host can belong to one brand only',
+    });
+    expect(await made('blog.ipaydayloans.com')).toMatchObject({ problems: [{ question: 'hosts', message: expect.stringMatching(/ipaydayloans/) }] });
+    const refusals: Record<string, string> = {
+      'Acme-Probe.COM': '"Acme-Probe.COM": write it in lowercase, acme-probe.com',
+      'acmeprobe.com:8443': '"acmeprobe.com:8443": leave out the port (":8443"); a brand is found by its host name alone',
+      'acmeprobe.com.': '"acmeprobe.com.": leave out the final dot (acmeprobe.com)',
+      'bücher-loans.com': '"bücher-loans.com": write an international name in its xn-- form, xn--bcher-loans-thb.com, as browsers send it',
+      'https://acmeprobe.com/': '"https://acmeprobe.com/": give the host name alone, with no https:// and no path',
+      'acmeprobe.com,': 'a host is missing between two commas; remove the extra comma',
+    };
+    for (const [hosts, message] of Object.entries(refusals)) {
+      expect(await check(hosts), hosts).toEqual({ ok: false, message });
+      expect(await made(hosts), hosts).toMatchObject({ problems: [{ question: 'hosts', message }] });
+    }
+    // longer than the 253 characters a host name may have: the brand's check refuses it, so the answer's does
+    const long = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`;
+    expect(await check(long)).toEqual({ ok: false, message: expect.stringMatching(/is 259 characters long; a host name has at most 253$/) });
+    expect(await made(long)).toMatchObject({ problems: [{ question: 'hosts', message: expect.stringMatching(/at most 253/) }] });
+    expect(await check('xn--bcher-loans-thb.com')).toEqual({ ok: true });
+  });
+
   it('an id the studio cannot make is refused at the id as it is answered, and again at the id when the brand is made', async () => {
     const refusals = {
       // a host name's label ends with a letter or digit: trail-.localhost, trail-.com are no hosts
