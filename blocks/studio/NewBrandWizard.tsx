@@ -109,9 +109,19 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
 
   const set = (key: string, value: string) => {
     setAnswers((a) => ({ ...a, [key]: value }));
-    if (!AFTER.has(key)) unchecked.current.add(key);
+    if (AFTER.has(key)) return;
+    unchecked.current.add(key);
+    // a blank answer refused for want of a default takes it from another answer (the hosts and
+    // keys from the id, the progress colour from the primary one): checked again with this one
+    for (const q of QUESTIONS) if (messages[q.key] && !answers[q.key]?.trim() && !AFTER.has(q.key)) unchecked.current.add(q.key);
   };
   const shown = QUESTIONS.filter((q) => messages[q.key]);
+  // a refused creation hands the keyboard (and a screen reader) to the list of what to change
+  const summary = useRef<HTMLElement>(null);
+  const [refusedAt, setRefusedAt] = useState(0);
+  useEffect(() => {
+    if (refusedAt) summary.current?.focus();
+  }, [refusedAt]);
 
   const create = async () => {
     setNote('Creating the draft…');
@@ -120,6 +130,7 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
     if (!a.ok) {
       const byQuestion = Object.fromEntries((a.problems ?? []).flatMap((p) => (p.question ? [[p.question, p.message]] : [])));
       setMessages(byQuestion);
+      if (Object.keys(byQuestion).length) setRefusedAt((n) => n + 1);
       return setNote(`Not created yet: ${a.error}. Your answers are kept; change the ones marked and try again.`);
     }
     const id = a.value.id;
@@ -155,7 +166,7 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
       noValidate
     >
       {shown.length > 0 && (
-        <section aria-labelledby="wizard-problems" className="rounded border border-red-800 p-2">
+        <section ref={summary} tabIndex={-1} aria-labelledby="wizard-problems" className="rounded border border-red-800 p-2">
           <h2 id="wizard-problems" className="font-bold text-red-800">
             {shown.length === 1 ? '1 answer needs' : `${shown.length} answers need`} a change
           </h2>

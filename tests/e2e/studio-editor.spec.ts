@@ -51,6 +51,13 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await signIn(page, addUser('editor'));
   await openStudio(page, '/studio/new');
   const a = answersFor(id);
+  // "Create" with nothing answered, by keyboard: the keyboard lands on the list of what to change
+  await page.getByRole('button', { name: 'Create the draft brand' }).focus();
+  await page.keyboard.press('Enter');
+  const summary = page.getByRole('region', { name: /answers need a change$/ });
+  await expect(summary).toBeFocused({ timeout: ANSWER_MS });
+  await expect(summary.getByRole('link', { name: /^Maps access token: / })).toBeVisible();
+  await expectNoAxeViolations(page);
   // an id typed and left at once for the next question is checked too, not only the last answer
   await page.getByLabel(/^The brand key/).fill(`St ${id}`);
   await page.getByLabel('The brand name visitors see').fill(a.name);
@@ -58,6 +65,9 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await page.getByLabel(/^The brand key/).fill(a.id);
   await page.getByLabel('Production host names, comma-separated').fill(a.hosts);
   await expect(page.locator('#new-id-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  // the keys refused for want of their default have it from the id now: nothing is left to say about them
+  await expect(page.locator('#new-mapKey-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  await expect(page.locator('#new-siteKey-problems')).toHaveCount(0);
   // the answers given are there again after leaving the wizard midway
   await page.getByRole('link', { name: 'Brands', exact: true }).click();
   await page.goBack();
