@@ -6,6 +6,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { whiteTextProblem } from '../browser/colors';
+import { directionControlProblem } from '../validate/directionControls';
 import { PRODUCTS, readUsAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 export interface Question {
@@ -71,7 +72,12 @@ export const QUESTIONS: readonly Question[] = [
         ? undefined
         : 'use 2-41 lowercase letters, digits or hyphens, starting and ending with a letter or digit, e.g. acmeloans',
   },
-  { key: 'name', flag: 'name', label: 'The brand name visitors see', check: (v) => (v.length >= 2 && v.length <= 60 ? undefined : 'use 2 to 60 characters') },
+  {
+    key: 'name',
+    flag: 'name',
+    label: 'The brand name visitors see',
+    check: (v) => (v.length >= 2 && v.length <= 60 ? directionControlProblem(v) : 'use 2 to 60 characters'),
+  },
   {
     key: 'country',
     flag: 'country',

@@ -370,4 +370,31 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     const would = checkLogo(svg, 'image/svg+xml');
     expect(would.ok && (await brandLogo(db(), would.name))).toBeUndefined();
   });
+
+  it('copy holding an invisible right-to-left override is refused at its field, in the wizard and in the editor, and is not published', async () => {
+    const rlo = '\u202e';
+    const words = /^this text has an invisible right-to-left override character \(U\+202E\), which shows visitors the text after it reordered; delete it/;
+    expect(await call('POST', 'check', editor, { question: 'name', value: `Acme${rlo}0010-555-008` })).toEqual({
+      status: 200,
+      body: { ok: false, message: expect.stringMatching(words) },
+    });
+    const made = await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'bidicheck', hosts: 'bidicheck.example', name: `Acme${rlo}Loans` } });
+    expect(made).toMatchObject({ status: 422, body: { problems: [{ question: 'name', message: expect.stringMatching(words) }] } });
+    expect(await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'bidicheck', hosts: 'bidicheck.example' } })).toMatchObject({ status: 201 });
+    const opened = await call('GET', 'brands/bidicheck', editor);
+    const doc = structuredClone(opened.body.document) as unknown as Brand;
+    doc.footer.about = `Call us: ${rlo}0010-555-008-1+`;
+    const saved = await call('PUT', 'brands/bidicheck/draft', editor, { document: doc, expectedVersion: opened.body.version });
+    expect(saved.body.problems).toEqual([
+      expect.objectContaining({
+        pointer: '/footer/about',
+        message: expect.stringMatching(words),
+        text: expect.stringMatching(/^brands\/bidicheck\.json:\d+:\d+ \/footer\/about: this text has an invisible right-to-left override/),
+      }),
+    ]);
+    expect(await call('POST', 'brands/bidicheck/publish', editor, { version: saved.body.version })).toMatchObject({
+      status: 422,
+      body: { problems: [{ pointer: '/footer/about' }] },
+    });
+  });
 });
