@@ -97,9 +97,20 @@ export function ContrastNote({ id, color }: { id: string; color: string }) {
   const ok = ratio >= MIN_TEXT_CONTRAST;
   return (
     <p id={`${id}-contrast`} className={`text-sm ${ok ? 'text-green-900' : 'font-semibold text-red-800'}`} aria-live="polite">
-      <span className="mr-1 inline-block rounded px-2 py-0.5 text-white" style={{ background: color }}>
-        Apply now
-      </span>
+      {/* a picture of the button, not text of the page: a colour too light draws it as unreadable as visitors would get it, which the sentence beside it says in words */}
+      <svg
+        role="img"
+        aria-label={`Sample: an Apply now button, white text on ${color}`}
+        width="88"
+        height="24"
+        viewBox="0 0 88 24"
+        className="mr-1 inline-block align-middle"
+      >
+        <rect width="88" height="24" rx="4" fill={color} />
+        <text x="44" y="16.5" textAnchor="middle" fill="#ffffff" fontSize="14">
+          Apply now
+        </text>
+      </svg>
       {ok
         ? `White text on ${color} has a contrast of ${ratio.toFixed(1)}:1: readable.`
         : `White text on ${color} has a contrast of ${ratio.toFixed(1)}:1; it needs at least ${MIN_TEXT_CONTRAST}:1 to be readable — use a darker colour.`}

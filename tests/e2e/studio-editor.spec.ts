@@ -78,6 +78,9 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   const color = page.getByLabel(/^Primary colour/).first();
   await color.fill('#ffd54f');
   await expect(page.locator('#new-primaryColor-problems')).toContainText('white text on #ffd54f has a contrast of 1.', { timeout: ANSWER_MS });
+  // the unreadable sample is a picture of the button beside the words saying so, not the page's own text
+  await expect(page.getByRole('img', { name: 'Sample: an Apply now button, white text on #ffd54f' })).toBeVisible();
+  await expectNoAxeViolations(page);
   await expect(page.getByLabel('The brand name visitors see')).toHaveValue(a.name);
   await color.fill(a.primaryColor);
   await expect(page.locator('#new-primaryColor-problems')).toHaveCount(0, { timeout: ANSWER_MS });
