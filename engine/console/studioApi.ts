@@ -19,12 +19,16 @@ import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/br
 import { consoleHostsOf } from '../site/hosts';
 import { checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
 import { placeholderLogo } from '../site/brandScaffold';
+import { isDeployment } from '../keys/keyFormat.mjs';
+import { locate, parseJson } from '../validate/locate';
+import { isPlaceholderLogo } from '../validate/placeholders';
 import { getCatalog, isPartFile, readSources, revisionText, type Catalog } from '../site/catalog';
 import { layoutParamNames, layoutSwitchNames } from '../site/layoutParams';
 import { PARAM_KINDS } from '../site/routeParams';
 import {
   brandDraft,
   brandDrafts,
+  brandLogo,
   brandFile,
   brandFileChanged,
   brandHistory,
@@ -142,6 +146,30 @@ function problemsOf(id: string, document: unknown): BrandProblem[] {
   return problems;
 }
 
+/**
+ * In a deployment, an uploaded logo that is a placeholder (the wizard's: the name on the colour, or
+ * a letter tile), refused as `npm run validate -- --production` refuses one in public/logos/: it is
+ * fine while a brand is being made, not in front of borrowers.
+ */
+async function logoProblems(db: Store, id: string, document: unknown): Promise<BrandProblem[]> {
+  if (!isDeployment(process.env)) return [];
+  const src = (document as { organization?: { logo?: unknown } } | undefined)?.organization?.logo;
+  if (typeof src !== 'string' || !src.startsWith(LOGO_PATH)) return [];
+  const stored = await brandLogo(db, src.slice(LOGO_PATH.length));
+  if (stored?.type !== 'image/svg+xml' || !isPlaceholderLogo(stored.bytes.toString('utf8'))) return [];
+  const text = revisionText(document);
+  const at = locate(text, parseJson(text).tree, '/organization/logo') ?? { line: 1, column: 1 };
+  const file = getCatalog().brands.get(id)?.file ?? `brands/${id}.json`;
+  const message = `${src} is a placeholder logo; give the brand's real one (fine for local development)`;
+  return [{ pointer: '/organization/logo', message, text: `${file}:${at.line}:${at.column} /organization/logo: ${message}`, file }];
+}
+
+/** Every problem of a document: the validator's, and in a deployment a placeholder logo. */
+const allProblems = async (db: Store, id: string, document: unknown): Promise<BrandProblem[]> => [
+  ...problemsOf(id, document),
+  ...(await logoProblems(db, id, document)),
+];
+
 const who = (r: Revision | undefined) => (r ? { version: r.version, author: r.author, at: r.savedAt } : null);
 
 /** The document the editor works on: the newest draft, else the published revision, else the file. */
@@ -232,7 +260,7 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
     hasFile: !!brandFile(id),
     scheduled: schedule ? { version: schedule.version, at: schedule.at, author: schedule.author } : null,
     scheduleRefused: refused ? { version: refused.version, at: refused.at, author: refused.author, reason: refused.reason } : null,
-    problems: problemsOf(id, w.document),
+    problems: await allProblems(ctx.db, id, w.document),
     canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
     csrf: csrfToken(ctx.token),
     ...pickers(w.document, catalog),
@@ -252,7 +280,7 @@ async function saveDraft(ctx: Ctx, id: string): Promise<ApiAnswer> {
   const body = await jsonBody<{ document: Brand; expectedVersion: number }>(ctx.req, DRAFT_SCHEMA, DRAFT_LIMIT);
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document: body.document, expectedVersion: body.expectedVersion, author: ctx.user.email, now: ctx.now });
-    return ok({ version: saved.version, savedAt: saved.savedAt, problems: problemsOf(id, body.document) });
+    return ok({ version: saved.version, savedAt: saved.savedAt, problems: await allProblems(ctx.db, id, body.document) });
   } catch (err) {
     if (!(err instanceof RevisionConflict)) throw err;
     const c = err.current;
@@ -275,7 +303,7 @@ async function publish(ctx: Ctx, id: string): Promise<ApiAnswer> {
   if (at && Number.isNaN(at.getTime())) throw new ApiError(400, 'at must be a date and time, e.g. 2026-12-01T09:00:00Z');
   const draft = await brandRevision(ctx.db, id, body.version);
   if (!draft) return { status: 404, body: { error: `brand "${id}" has no draft version ${body.version}` } };
-  const problems = problemsOf(id, draft.document);
+  const problems = await allProblems(ctx.db, id, draft.document);
   if (problems.length)
     return {
       status: 422,
@@ -300,7 +328,7 @@ async function restore(ctx: Ctx, id: string): Promise<ApiAnswer> {
   const body = await jsonBody<{ version: number }>(ctx.req, RESTORE_SCHEMA, SMALL_LIMIT);
   const old = await brandRevision(ctx.db, id, body.version);
   if (!old) return { status: 404, body: { error: `brand "${id}" has no version ${body.version}` } };
-  const problems = problemsOf(id, old.document);
+  const problems = await allProblems(ctx.db, id, old.document);
   if (problems.length)
     return { status: 422, body: { error: `version ${body.version} no longer passes the checks, so it cannot be restored as it is`, problems } };
   try {
@@ -347,7 +375,7 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document, expectedVersion: 0, author: ctx.user.email, now: ctx.now, file: null });
     await saveBrandLogo(ctx.db, { name: logo.name, type: logo.type, bytes: logo.bytes, brand: id, author: ctx.user.email, now: ctx.now });
-    return ok({ id, version: saved.version, problems: problemsOf(id, document) }, 201);
+    return ok({ id, version: saved.version, problems: await allProblems(ctx.db, id, document) }, 201);
   } catch (err) {
     if (err instanceof RevisionConflict)
       return {

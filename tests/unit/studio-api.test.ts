@@ -397,4 +397,24 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
       body: { problems: [{ pointer: '/footer/about' }] },
     });
   });
+
+  it("in a deployment the wizard's placeholder logo is a problem at the logo field, as validate --production says of one in public/logos/", async () => {
+    expect(await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'logocheck', hosts: 'logocheck.example' } })).toMatchObject({ status: 201 });
+    const logoProblem = { pointer: '/organization/logo', message: expect.stringMatching(/ is a placeholder logo; give the brand's real one/) };
+    // locally it is fine: a brand being made
+    expect((await call('GET', 'brands/logocheck', editor)).body.problems).toEqual([]);
+    const before = process.env.LOANSITES_DEPLOYMENT;
+    process.env.LOANSITES_DEPLOYMENT = 'production';
+    try {
+      const opened = await call('GET', 'brands/logocheck', editor);
+      expect(opened.body.problems).toContainEqual(expect.objectContaining(logoProblem));
+      expect(await call('POST', 'brands/logocheck/publish', editor, { version: opened.body.version })).toMatchObject({
+        status: 422,
+        body: { problems: expect.arrayContaining([expect.objectContaining(logoProblem)]) },
+      });
+    } finally {
+      if (before === undefined) delete process.env.LOANSITES_DEPLOYMENT;
+      else process.env.LOANSITES_DEPLOYMENT = before;
+    }
+  });
 });
