@@ -16,6 +16,8 @@ export interface WizardQuestion {
   kind?: 'select' | 'color' | 'file';
   options?: string[];
   initial?: string;
+  /** the longest answer the studio takes (a longer paste is cut at the field, not refused as a whole request) */
+  maxLength?: number;
 }
 
 const fieldIdOf = (key: string) => `new-${key}`;
@@ -209,6 +211,7 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
                 <input
                   {...common}
                   type="text"
+                  maxLength={q.maxLength}
                   className={`${controlClass} ${q.kind === 'color' ? 'max-w-40 font-mono' : ''}`}
                   value={text}
                   onChange={(e) => set(q.key, e.target.value)}

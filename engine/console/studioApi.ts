@@ -17,7 +17,7 @@ import { ApiError, clientIp, parseJsonBody, readRawBody, requireJsonType, type A
 import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/brandOverlay';
 import { consoleHostsOf } from '../site/hosts';
-import { checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
+import { ANSWER_LIMIT, checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
 import { placeholderLogo } from '../site/brandScaffold';
 import { isDeployment } from '../keys/keyFormat.mjs';
 import { locate, parseJson } from '../validate/locate';
@@ -78,14 +78,14 @@ const RESTORE_SCHEMA = { type: 'object', required: ['version'], additionalProper
 const ANSWERS = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(QUESTIONS.map((q) => [q.key, { type: 'string', maxLength: 500 }])),
+  properties: Object.fromEntries(QUESTIONS.map((q) => [q.key, { type: 'string', maxLength: ANSWER_LIMIT }])),
 };
 const CREATE_SCHEMA = { type: 'object', required: ['answers'], additionalProperties: false, properties: { answers: ANSWERS } };
 const CHECK_SCHEMA = {
   type: 'object',
   required: ['question', 'value'],
   additionalProperties: false,
-  properties: { question: { type: 'string', maxLength: 40 }, value: { type: 'string', maxLength: 500 }, answers: ANSWERS },
+  properties: { question: { type: 'string', maxLength: 40 }, value: { type: 'string', maxLength: ANSWER_LIMIT }, answers: ANSWERS },
 };
 
 type User = { email: string; role: string; brands?: string | null };

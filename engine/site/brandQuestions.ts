@@ -61,6 +61,9 @@ export const ORG_EMAIL_PATTERN =
   "^[A-Za-z0-9_+'-]+(\\.[A-Za-z0-9_+'-]+)*@[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.[a-z]{2,}$";
 const ORG_EMAIL = new RegExp(ORG_EMAIL_PATTERN);
 
+/** The longest answer the studio takes (its API's limit, and the wizard's fields'): far past any real one. */
+export const ANSWER_LIMIT = 500;
+
 export const QUESTIONS: readonly Question[] = [
   {
     key: 'id',

@@ -2,7 +2,7 @@
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout } from '../../../blocks/console/ConsoleLayout';
 import { NewBrandWizard, type WizardQuestion } from '../../../blocks/studio/NewBrandWizard';
-import { QUESTIONS } from '../../../engine/site/brandQuestions';
+import { ANSWER_LIMIT, QUESTIONS } from '../../../engine/site/brandQuestions';
 import { PRODUCTS } from '../../../engine/site/brandScaffold';
 import { consolePage, type ConsoleProps } from '../../../engine/console/pages';
 
@@ -19,9 +19,10 @@ const KINDS: Record<string, Pick<WizardQuestion, 'kind' | 'options' | 'initial'>
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'studio.edit', async () => ({
     questions: [
-      ...QUESTIONS.map((q) => ({ key: q.key, label: q.label, ...KINDS[q.key] })),
+      // a paste longer than the studio takes is cut at the field, where the question's own check then speaks
+      ...QUESTIONS.map((q) => ({ key: q.key, label: q.label, maxLength: ANSWER_LIMIT, ...KINDS[q.key] })),
       { key: 'logo', label: 'Logo: an SVG or PNG file (an SVG is cleaned of scripts and outside references before it is stored)', kind: 'file' as const },
-      { key: 'legalName', label: 'Legal entity: the company that operates the brand, e.g. Acme Loans LLC' },
+      { key: 'legalName', label: 'Legal entity: the company that operates the brand, e.g. Acme Loans LLC', maxLength: ANSWER_LIMIT },
     ],
   }));
 
