@@ -6,7 +6,7 @@
  */
 import type { Brand } from '../../schemas/brand.types';
 import { whiteTextProblem } from '../browser/colors';
-import { directionControlProblem } from '../validate/directionControls';
+import { directionControlProblem } from '../validate/unseenText';
 import { PRODUCTS, readUsAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 export interface Question {

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toProblems, type Problem } from './problems';
 import { LINEAR_ERRORS_CODE } from './linearErrors';
-import { directionControlProblems } from './directionControls';
+import { unseenTextProblems } from './unseenText';
 
 export type { Problem };
 
@@ -91,8 +91,8 @@ export const compiledKinds = (): Kind[] => Object.keys(held?.deref()?.made ?? {}
 const check = (kind: Kind, value: unknown): Problem[] => {
   const v = validator(kind);
   const found = v(value) ? [] : toProblems(v.errors);
-  // what a visitor reads: no text of a brand, layout or part may reorder itself unseen
-  return kind === 'buyer' ? found : [...found, ...directionControlProblems(value)];
+  // what a visitor reads: no text of a brand, layout or part may reorder itself unseen, or be blank
+  return kind === 'buyer' ? found : [...found, ...unseenTextProblems(value)];
 };
 
 export const checkBrandSchema = (value: unknown): Problem[] => check('brand', value);

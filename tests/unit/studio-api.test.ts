@@ -417,4 +417,21 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
       else process.env.LOANSITES_DEPLOYMENT = before;
     }
   });
+
+  it('a text left as spaces only is refused at its field, as an empty one is, and is not published', async () => {
+    expect(await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'blankcheck', hosts: 'blankcheck.example' } })).toMatchObject({ status: 201 });
+    const opened = await call('GET', 'brands/blankcheck', editor);
+    const doc = structuredClone(opened.body.document) as unknown as Brand;
+    doc.organization.legalName = '   ';
+    doc.footer.columns[0]!.title = '    ';
+    (doc.nav.items[1] as { label: string }).label = '\u00a0\u200b ';
+    const saved = await call('PUT', 'brands/blankcheck/draft', editor, { document: doc, expectedVersion: opened.body.version });
+    const blank = 'this text is only spaces, which visitors see as nothing; write the text, or remove the entry';
+    expect(saved.body.problems.map((p: { pointer: string; message: string }) => [p.pointer, p.message])).toEqual([
+      ['/organization/legalName', blank],
+      ['/nav/items/1/label', blank],
+      ['/footer/columns/0/title', blank],
+    ]);
+    expect(await call('POST', 'brands/blankcheck/publish', editor, { version: saved.body.version })).toMatchObject({ status: 422 });
+  });
 });
