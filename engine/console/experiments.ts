@@ -9,7 +9,7 @@
 import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
-import { MAX_DAYS } from './range';
+import { MAX_DAYS, overviewQuery } from './range';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
 import { conversionsOf, judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
@@ -101,6 +101,27 @@ export function experimentDays(e: Pick<Experiment, 'start'>, now = new Date()): 
   const start = e.start.slice(0, 10);
   // (an experiment not started yet: today alone)
   return { from: start > today ? today : start < earliest ? earliest : start, to: today };
+}
+
+/**
+ * The days an experiment's page counts for the days asked (`from`, `to` as typed): none asked, or
+ * a range that cannot be used (one end alone, not days, reversed, too long), gives the whole
+ * experiment (experimentDays) — not the overview's last 7 days, over which the verdict and its
+ * minimum sample mean nothing — with a message saying why when something was asked.
+ */
+export function experimentRange(
+  asked: { from: string; to: string },
+  e: Pick<Experiment, 'start'>,
+  now = new Date(),
+): { from: string; to: string; problem: string } {
+  const whole = experimentDays(e, now);
+  if (!asked.from && !asked.to) return { ...whole, problem: '' };
+  const fallback = '; showing the whole experiment, from its start to today.';
+  if (!asked.from || !asked.to) return { ...whole, problem: `A range needs both a start and an end day${fallback}` };
+  // the overview's checks, in UTC as the experiment's days are
+  const q = overviewQuery(asked, new Set(), now);
+  if (q.problem) return { ...whole, problem: q.problem.replace(/; showing the last 7 days\.$/, fallback) };
+  return { from: q.from, to: q.to, problem: '' };
 }
 
 /** Where an experiment stands now: running, paused, stopped, not started yet or ended. */

@@ -122,6 +122,25 @@ describe('an experiment’s page', () => {
     expect(found.results.verdict).toMatchObject({ kind: 'collecting' });
   }, 60_000);
 
+  it('falls back to the whole experiment, saying so, for one end alone or days that are not days — never to the last 7 days', async () => {
+    const { default: ExperimentPage } = await import('../../pages/_console/experiments/[id]');
+    const whole = (await pageProps({})).query;
+    const weekAgo = new Date(Date.now() - 6 * DAY).toISOString().slice(0, 10);
+    for (const [asked, said] of [
+      [{ from: weekAgo }, 'A range needs both a start and an end day; showing the whole experiment, from its start to today.'],
+      [{ to: weekAgo }, 'A range needs both a start and an end day; showing the whole experiment, from its start to today.'],
+      [{ from: '2025-02-30', to: weekAgo }, 'Dates must be real days written YYYY-MM-DD; showing the whole experiment, from its start to today.'],
+      [{ from: weekAgo, to: '2025-01-01' }, 'The end is before the start; showing the whole experiment, from its start to today.'],
+    ] as const) {
+      const props = await fullProps(asked);
+      expect(props.found.query).toMatchObject({ from: whole.from, to: whole.to });
+      expect(props.found.results.rows.map((r) => r.totals.visitors)).toEqual([400, 400]);
+      expect(props.found.results.verdict).toEqual({ kind: 'winner', variant: 'cash-before-payday' });
+      const html = renderToStaticMarkup(createElement(ExperimentPage, props as unknown as Parameters<typeof ExperimentPage>[0]));
+      expect(/<p role="alert"[^>]*>(.*?)<\/p>/.exec(html)?.[1]).toBe(said);
+    }
+  }, 60_000);
+
   it('shows no rate, interval or p for variants without visitors: nothing is known of them yet, not a rate of 0 %', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 6 * DAY).toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
-import { experimentDays, experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
+import { experimentRange, experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
 import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
 import { banditWeights } from '../../../engine/store/experimentWeights';
@@ -56,8 +56,11 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const text = (k: string) => queryText(ctx.query[k], 100);
     const e = listed.experiment;
     // the whole experiment unless other days are asked for (the verdict holds over every visitor since the start)
-    const days = text('from') || text('to') ? { from: text('from'), to: text('to') } : experimentDays(e);
-    const q = overviewQuery({ ...days, campaign: text('campaign'), source: text('source'), device: text('device') }, new Set());
+    const days = experimentRange({ from: text('from'), to: text('to') }, e);
+    const q = {
+      ...overviewQuery({ from: days.from, to: days.to, campaign: text('campaign'), source: text('source'), device: text('device') }, new Set()),
+      problem: days.problem,
+    };
     const results = await experimentResults(db, listed, {
       fromDay: q.from,
       toDay: q.to,
