@@ -8,6 +8,8 @@
  */
 import { may, type Role } from './roles';
 import { DAYS_BOUND, dayOf, inDayBounds } from './range';
+import { AU_STATES, CA_PROVINCES } from '../browser/regions';
+import { STATES } from '../geo/states';
 
 export const LEAD_STATUSES = ['sold', 'unsold', 'duplicate', 'suppressed', 'returned', 'test'] as const;
 export type LeadStatusFilter = (typeof LEAD_STATUSES)[number];
@@ -58,6 +60,13 @@ export const LEAD_FORM_FIELDS = ['from', 'to', 'brand', 'status', 'buyer', 'camp
 export type LeadFormField = (typeof LEAD_FORM_FIELDS)[number];
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Every region a lead can be stored in (engine/leads/record.ts locate): a US state or DC, a Canadian province or territory, an Australian state or territory. */
+const LEAD_REGIONS: ReadonlySet<string> = new Set([
+  ...STATES.map((s) => s.code.toUpperCase()),
+  ...CA_PROVINCES.map((r) => r.code),
+  ...AU_STATES.map((r) => r.code),
+]);
 
 /** How a search text is read: a lead id, an email or a phone number (digits), whole or (for a role that sees them) its start. */
 export function searchOf(text: string, role: Role): { search?: LeadSearch; problem?: string } {
@@ -139,6 +148,8 @@ export function leadListQuery(q: Record<string, string | undefined>, brands: Rea
 
   const state = text('state').toUpperCase();
   if (state && !/^[A-Z]{2,3}$/.test(state)) problems.push('A state is its two- or three-letter code, such as TX or NSW.');
+  // a code no lead can hold would only show an empty list, as if no lead came from there
+  else if (state && !LEAD_REGIONS.has(state)) problems.push(`There is no state, province or territory ${state}; a state is its code, such as TX, ON or NSW.`);
   else if (state) filter.state = form.state = state;
 
   const s = searchOf(text('q'), role);

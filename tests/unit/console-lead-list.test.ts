@@ -57,6 +57,7 @@ describe('the leads filter read from the query string', () => {
     [{ brand: 'nosuchbrand' }, /no brand with that id/],
     [{ buyer: "x' or 1=1" }, /buyer id is letters/],
     [{ state: 'Texas!' }, /two- or three-letter code/],
+    [{ state: 'zz' }, /There is no state, province or territory ZZ; a state is its code, such as TX, ON or NSW\./],
     [{ sort: 'email' }, /Sort by created or amount/],
     [{ dir: 'up' }, /asc or desc/],
     [{ size: '-3' }, /page size is a whole number/],
