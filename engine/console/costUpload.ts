@@ -5,21 +5,23 @@
  * session's CSRF token, at most RATE_LIMIT_COST_UPLOAD posts a minute per user. Accepted or
  * refused, the upload is audited, and the answer is 303 to the Exports page naming that audit
  * entry, which the page shows (only to the user who made it): the result is never text a link
- * could put on the page.
+ * could put on the page. Over the rate limit the page is told `costs=limited` (an API client
+ * asking for JSON gets the 429).
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, readRawBody, type ApiAnswer } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { COST_CSV_MAX_BYTES, reportText } from '../traffic/costCsv';
 import { importCostReport } from '../traffic/costImport';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
-import { sameOriginPost } from './forms';
+import { limitedForm, sameOriginPost } from './forms';
 
 export const COST_UPLOAD_LIMIT = COST_CSV_MAX_BYTES + 16 * 1024;
 const RULE = { name: 'cost-upload', limit: Number(process.env.RATE_LIMIT_COST_UPLOAD ?? 10), windowMs: 60_000 };
+/** The Exports page's `costs` for an upload refused by the rate limit (nothing audited: the limit is what keeps the log from filling). */
+const COSTS_LIMITED = 'limited';
 
 export interface FormPart {
   filename?: string;
@@ -52,7 +54,8 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
   const who = await requireUser(db, { method: 'POST', headers, ip: clientIp(req) }, 'exports.run');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  await enforceRateLimit(RULE, who.user.email, 1, 'Too many cost uploads');
+  const limited = await limitedForm(headers, RULE, who.user.email, 'Too many cost uploads', `/exports?costs=${COSTS_LIMITED}`);
+  if (limited) return limited;
   const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(headers['content-type'] ?? '');
   if (!boundary) throw new ApiError(415, 'Send the cost report as multipart/form-data (the Exports page’s form)');
   let body: Buffer;
@@ -85,6 +88,8 @@ const shown = (entry: string): ApiAnswer => ({ status: 303, body: { location: `/
 
 /** An upload's result as the Exports page shows it: the audit entry the post named, if this user made it. */
 export async function costUploadResult(db: Store, id: string, email: string): Promise<{ ok: boolean; lines: string[] } | undefined> {
+  if (id === COSTS_LIMITED)
+    return { ok: false, lines: [`Too many uploads: at most ${RULE.limit} a minute each. Wait a minute, then choose the file and upload it again.`] };
   if (!/^au[0-9a-f]{24}$/.test(id)) return undefined;
   const row = await db
     .selectFrom('console_audit')

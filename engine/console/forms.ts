@@ -6,7 +6,8 @@
  * every change (engine/console/csrf.ts) and the SameSite=Strict cookie, a write cannot be forged.
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError, readRawBody } from '../http/api';
+import { ApiError, readRawBody, type ApiAnswer } from '../http/api';
+import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 
 export const FORM_LIMIT = 4096;
 
@@ -41,4 +42,32 @@ export async function readConsoleForm(req: IncomingMessage): Promise<Record<stri
     .toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') throw new ApiError(415, 'Send the form as application/x-www-form-urlencoded');
   return parseForm((await readRawBody(req, FORM_LIMIT)).toString('utf8'));
+}
+
+/**
+ * Whether a post wants a page back: a console page's form, sent by a browser that shows whatever
+ * comes back (the pages run no script, so a bare {"error":...} would replace the console). An API
+ * client asks for JSON (Accept: application/json) and keeps its JSON answer and status.
+ */
+export const wantsPage = (headers: Record<string, string | string[] | undefined>): boolean => !/\bapplication\/json\b/i.test(String(headers.accept ?? ''));
+
+/**
+ * The rate limit of a console form: undefined while under it; over it, a 303 to `location` (the
+ * form's page, which says why by the key the address carries) for a browser's post, or the 429
+ * with Retry-After for an API client.
+ */
+export async function limitedForm(
+  headers: Record<string, string | string[] | undefined>,
+  rule: RateRule,
+  key: string,
+  reason: string,
+  location: string,
+): Promise<ApiAnswer | undefined> {
+  try {
+    await enforceRateLimit(rule, key, 1, reason);
+    return undefined;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429 && wantsPage(headers)) return { status: 303, body: { location }, headers: { Location: location } };
+    throw err;
+  }
 }

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 /** The Exports page's form as a browser posts it: multipart, with the session's cookie and token. */
-function upload(file: Buffer, fields: Record<string, string>): IncomingMessage {
+function upload(file: Buffer, fields: Record<string, string>, headers: Record<string, string> = {}): IncomingMessage {
   const boundary = '----loansitesCostForm7MA4YWxk';
   const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const body = Buffer.concat([
@@ -58,6 +58,8 @@ function upload(file: Buffer, fields: Record<string, string>): IncomingMessage {
       'content-type': `multipart/form-data; boundary=${boundary}`,
       'content-length': String(body.length),
       'sec-fetch-site': 'same-origin',
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      ...headers,
     },
     socket: { remoteAddress: '198.51.100.7' },
   });
@@ -105,5 +107,24 @@ describe('the cost upload form', () => {
       lines: ['The file is larger than 2 MB; split it by date range'],
     });
     expect(await costCells(db, '2026-11-05', '2026-11-06')).toEqual([]);
+  });
+
+  it('over the rate limit, goes back to the Exports page saying why (nothing imported); an API client asking for JSON keeps its 429', async () => {
+    const report = Buffer.from('day,campaign,cost\n2026-11-07,limit,1.00\n');
+    let r = await costUploadRoute(db, upload(report, { source: 'generic', currency: 'USD' }));
+    for (let i = 0; i < 20 && entryOf(r.headers?.Location) !== 'limited'; i++)
+      r = await costUploadRoute(db, upload(report, { source: 'generic', currency: 'USD' }));
+    expect(r).toMatchObject({ status: 303, headers: { Location: '/exports?costs=limited' } });
+    expect(await costUploadResult(db, 'limited', ADMIN)).toEqual({
+      ok: false,
+      lines: ['Too many uploads: at most 10 a minute each. Wait a minute, then choose the file and upload it again.'],
+    });
+    const before = await db.selectFrom('console_audit').select('id').where('action', '=', 'cost_import').execute();
+    await expect(costUploadRoute(db, upload(report, { source: 'generic' }, { accept: 'application/json' }))).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/^Too many cost uploads; try again in \d+ s$/),
+    });
+    // refused by the limit: neither imported nor written to the audit log
+    expect(await db.selectFrom('console_audit').select('id').where('action', '=', 'cost_import').execute()).toEqual(before);
   });
 });
