@@ -17,7 +17,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Brand, Experiment } from '../../schemas/brand.types';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import { checkBrandDocument } from '../site/brandOverlay';
 import {
   brandDraft,
@@ -34,7 +33,7 @@ import type { Store } from '../store/db';
 import { publishRevision } from '../store/liveRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
-import { readConsoleForm } from './forms';
+import { limitedForm, readConsoleForm, wantsPage } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
 import type { ExperimentNote, ExperimentOp } from './experimentNotes';
 import { STUDIO_RATE } from './studioApi';
@@ -93,8 +92,20 @@ export async function experimentActionRoute(db: Store, req: IncomingMessage, opt
   if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');
   if (!mayEditBrand(who.user, brand)) throw new ApiError(403, `Your account may not change the brand "${brand}"`);
   const op = form.op;
-  if (op !== 'pause' && op !== 'resume' && op !== 'stop') throw new ApiError(400, 'op must be pause, resume or stop');
-  await enforceRateLimit(STUDIO_RATE, `studio:${clientIp(req)}`, 1, 'Too many studio changes');
+  // The page runs no script: a browser's post comes back to it with the reason; an API client asking for JSON gets the 4xx.
+  const page = wantsPage(req.headers);
+  if (op !== 'pause' && op !== 'resume' && op !== 'stop') {
+    if (page) return back(brand, experiment, 'op');
+    throw new ApiError(400, 'op must be pause, resume or stop');
+  }
+  const limited = await limitedForm(
+    req.headers,
+    STUDIO_RATE,
+    `studio:${clientIp(req)}`,
+    'Too many studio changes',
+    back(brand, experiment, 'limited').headers!.Location!,
+  );
+  if (limited) return limited;
   const live = await liveBrand(db, brand);
   if (!live) throw new ApiError(404, 'No such experiment');
   if (String(live.version) !== form.version) return back(brand, experiment, 'stale');

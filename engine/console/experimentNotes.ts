@@ -10,6 +10,8 @@ export const EXPERIMENT_NOTES = {
   state: 'That action does not apply to the experiment as it stands now; nothing was changed.',
   winner: 'Choose one of the experiment’s variants as the winner.',
   invalid: 'The brand would not pass its checks with this change, so nothing was published. Open the brand in the studio to see why.',
+  op: 'That is not an action this page offers (pause, resume or stop with a winner); nothing was changed.',
+  limited: 'Too many changes to brands from here in the last minute, so nothing was changed. Wait a minute and try again.',
 } as const;
 export type ExperimentNote = keyof typeof EXPERIMENT_NOTES;
-export const FAILED_NOTES: readonly ExperimentNote[] = ['stale', 'state', 'winner', 'invalid'];
+export const FAILED_NOTES: readonly ExperimentNote[] = ['stale', 'state', 'winner', 'invalid', 'op', 'limited'];

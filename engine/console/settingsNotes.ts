@@ -22,6 +22,7 @@ export const SETTINGS_NOTES = {
   alert_missing: 'There is no such alert.',
   ...RULE_PROBLEMS,
   op: 'Unknown change.',
+  limited: 'Too many changes to settings in the last minute, so nothing was saved. Wait a minute and try again.',
 } as const;
 export type SettingsNote = keyof typeof SETTINGS_NOTES;
 export const SETTINGS_FAILED: readonly SettingsNote[] = [
@@ -34,4 +35,5 @@ export const SETTINGS_FAILED: readonly SettingsNote[] = [
   'alert_missing',
   ...(Object.keys(RULE_PROBLEMS) as (keyof typeof RULE_PROBLEMS)[]),
   'op',
+  'limited',
 ];

@@ -9,7 +9,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { setCurrencyRate } from '../store/currencyRates';
@@ -17,7 +16,7 @@ import { MICROS } from '../traffic/currency';
 import { liveBuyers } from '../sale/buyerRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
-import { readConsoleForm } from './forms';
+import { limitedForm, readConsoleForm } from './forms';
 import { zoneProblem } from './periods';
 import { getCatalog } from '../site/catalog';
 import { RULE_PROBLEMS, ruleOf } from './alertRules';
@@ -53,7 +52,9 @@ export async function settingsRoute(db: Store, req: IncomingMessage): Promise<Ap
   );
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
-  await enforceRateLimit(RULE, who.user.email, 1, 'Too many changes to settings');
+  // the form's own page says so (it runs no script); an API client asking for JSON gets the 429
+  const limited = await limitedForm(req.headers, RULE, who.user.email, 'Too many changes to settings', `${admin ? '/settings' : '/account'}?note=limited`);
+  if (limited) return limited;
   const actor = who.user.email;
   switch (form.op) {
     case 'view': {

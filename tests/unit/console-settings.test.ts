@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../engine/console/passwords';
 import { rateMicros, settingsRoute } from '../../engine/console/settingsRoutes';
+import { SETTINGS_FAILED, SETTINGS_NOTES } from '../../engine/console/settingsNotes';
 import { addUser, findUser } from '../../engine/store/console';
 import { currencyRates } from '../../engine/store/currencyRates';
 import { bothStores, migratedStore } from '../support/bothStores';
@@ -70,5 +71,21 @@ describe.each(stores.kinds('settings.sqlite'))('%s', (_kind, options) => {
     expect(await post(boss, { op: 'alert-add', kind: 'acceptance', threshold: '101', window: '2' })).toMatchObject({
       headers: { Location: '/settings?note=alert_threshold' },
     });
+  });
+
+  it('over the rate limit, a change comes back to its page saying so, nothing saved; an API client asking for JSON gets the 429', async () => {
+    const email = `busy-${_kind.toLowerCase()}@example.com`;
+    await addUser(db(), { email, role: 'admin', passwordHash: await hashPassword('busy passphrase 1', cheap) });
+    const busy = (await consoleSignIn(db(), email, 'busy passphrase 1'))!;
+    let r = await post(busy, { op: 'view', zone: 'Not/AZone', currency: 'USD' });
+    for (let i = 0; i < 40 && r.headers?.Location !== '/account?note=limited'; i++) r = await post(busy, { op: 'view', zone: 'Not/AZone', currency: 'USD' });
+    expect(r).toMatchObject({ status: 303, headers: { Location: '/account?note=limited' } });
+    expect(await post(busy, { op: 'rate', currency: 'CAD', rate: '0.5' })).toMatchObject({ status: 303, headers: { Location: '/settings?note=limited' } });
+    await expect(
+      settingsRoute(db(), consolePost({ csrf: busy.csrf, op: 'rate', currency: 'CAD', rate: '0.5' }, { cookie: busy.cookie, accept: 'application/json' })),
+    ).rejects.toMatchObject({ status: 429 });
+    expect((await currencyRates(db())).get('CAD')).toBeUndefined();
+    expect(SETTINGS_NOTES.limited).toBe('Too many changes to settings in the last minute, so nothing was saved. Wait a minute and try again.');
+    expect(SETTINGS_FAILED).toContain('limited');
   });
 });

@@ -12,6 +12,8 @@ import { hashPassword } from '../../engine/console/passwords';
 import type { Role } from '../../engine/console/roles';
 import { brandDraft, publishBrand, publishedBrand, saveBrandDraft } from '../../engine/store/brandRevisions';
 import { addUser } from '../../engine/store/console';
+import { STUDIO_RATE } from '../../engine/console/studioApi';
+import { rateLimiter } from '../../engine/http/rateLimit';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { consolePost, consoleSignIn } from '../support/consoleForm';
 
@@ -24,13 +26,11 @@ type Who = { cookie: string; csrf: string };
 describe.each(stores.kinds('experiment-actions.sqlite'))('%s', (_kind, options) => {
   const db = migratedStore(options);
   const announced: number[] = [];
-  const post = async (who: Who, fields: Record<string, string>, headers: Record<string, string> = {}) => {
+  const post = async (who: Who, fields: Record<string, string>, headers: Record<string, string> = {}, ip = '198.51.100.9') => {
     try {
-      const r = await experimentActionRoute(
-        db(),
-        consolePost({ csrf: who.csrf, brand: BRAND, experiment: EXPERIMENT, ...fields }, { cookie: who.cookie, ...headers }),
-        { announce: async () => void announced.push(Date.now()) },
-      );
+      const req = consolePost({ csrf: who.csrf, brand: BRAND, experiment: EXPERIMENT, ...fields }, { cookie: who.cookie, ...headers });
+      Object.assign(req, { socket: { remoteAddress: ip } });
+      const r = await experimentActionRoute(db(), req, { announce: async () => void announced.push(Date.now()) });
       return { status: r.status, location: r.headers?.Location ?? '' };
     } catch (err) {
       const e = err as { status?: number; message: string };
@@ -101,7 +101,28 @@ describe.each(stores.kinds('experiment-actions.sqlite'))('%s', (_kind, options) 
     expect(await post(otherEditor, fields)).toMatchObject({ status: 403, error: expect.stringMatching(/may not change the brand "ipaydayloans"/) });
     expect(await post({ ...admin, csrf: 'wrong' }, fields)).toMatchObject({ status: 403 });
     expect(await post(admin, fields, { 'sec-fetch-site': 'cross-site' })).toMatchObject({ status: 403 });
-    expect(await post(admin, { op: 'explode', version: String(before) })).toMatchObject({ status: 400 });
+    expect((await publishedBrand(db(), BRAND))!.version).toBe(before);
+  });
+
+  it('an action the page does not offer, or one over the rate limit, comes back to the page saying why; an API client asking for JSON gets the 4xx', async () => {
+    const before = (await publishedBrand(db(), BRAND))!.version;
+    const json = { accept: 'application/json' };
+    expect(await post(admin, { op: 'explode', version: String(before) })).toEqual({
+      status: 303,
+      location: `/experiments/${EXPERIMENT}?brand=${BRAND}&note=op`,
+    });
+    expect(await post(admin, { op: 'explode', version: String(before) }, json)).toMatchObject({ status: 400, error: 'op must be pause, resume or stop' });
+    // the studio's allowance of this address used up (by its edits, say)
+    const ip = _kind === 'SQLite' ? '198.51.100.41' : '198.51.100.42';
+    await rateLimiter(STUDIO_RATE).hit(`studio:${ip}`, undefined, STUDIO_RATE.limit);
+    expect(await post(admin, { op: 'pause', version: String(before) }, {}, ip)).toEqual({
+      status: 303,
+      location: `/experiments/${EXPERIMENT}?brand=${BRAND}&note=limited`,
+    });
+    expect(await post(admin, { op: 'pause', version: String(before) }, json, ip)).toMatchObject({
+      status: 429,
+      error: expect.stringMatching(/^Too many studio changes/),
+    });
     expect((await publishedBrand(db(), BRAND))!.version).toBe(before);
   });
 });
