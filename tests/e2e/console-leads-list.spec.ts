@@ -94,10 +94,12 @@ test('an analyst filters the leads by status and campaign and pages through them
   await expect(page.getByRole('button', { name: /Download these leads/ })).toHaveCount(0);
 
   // a wrong value is said on the page, not a server error
-  const bad = await page.goto(`${CONSOLE}/leads?status=lost&from=2026-02-30`);
+  const bad = await page.goto(`${CONSOLE}/leads?status=lost&from=2026-02-30&state=ZZ`);
   expect(bad?.status()).toBe(200);
   await expect(page.getByRole('alert')).toContainText('The status must be one of sold, unsold, duplicate, suppressed, returned, test.');
   await expect(page.getByRole('alert')).toContainText('Dates must be real days written YYYY-MM-DD.');
+  await expect(page.getByRole('alert')).toContainText('There is no state, province or territory ZZ; a state is its code, such as TX, ON or NSW.');
+  await expectNoAxeViolations(page);
 
   // the admin exports the same filter: the same leads, no more
   const adminPage = await (await browser.newContext()).newPage();

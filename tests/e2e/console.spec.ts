@@ -188,6 +188,10 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   await expect(page.getByRole('alert')).toHaveText('Nothing was exportedThe end is before the start.');
   await expect(page.getByRole('form', { name: 'Google Ads offline conversions' }).getByLabel('To')).toHaveValue(yesterday);
   await expectNoAxeViolations(page);
+  // a cost upload over the rate limit comes back here (the route's side: tests/unit/console-cost-upload-route.test.ts)
+  await page.goto(`${CONSOLE}/exports?costs=limited`);
+  await expect(page.getByRole('alert')).toHaveText(/^Cost report refused: nothing was importedToo many uploads: at most \d+ a minute each\./);
+  await expectNoAxeViolations(page);
 
   for (const [path, heading] of [
     ['/buyers', 'Buyers'],

@@ -49,7 +49,9 @@ async function headlineFor(browser: Browser, variant?: string) {
 test('an analyst sees the experiment page without any form', async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, addUser('analyst', own.dbFile), undefined, consoleUrl());
-  await checkPage(page, `/experiments/${EXPERIMENT}`, `Experiment ${EXPERIMENT}`, 200, consoleUrl());
+  // one end of a range alone: the whole experiment, said above the verdict
+  await checkPage(page, `/experiments/${EXPERIMENT}?from=2026-01-01`, `Experiment ${EXPERIMENT}`, 200, consoleUrl());
+  await expect(page.getByRole('alert')).toHaveText('A range needs both a start and an end day; showing the whole experiment, from its start to today.');
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect(page.locator('form[action="/api/console/experiments"]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Stop with/ })).toHaveCount(0);
