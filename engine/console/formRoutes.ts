@@ -7,12 +7,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { consoleLogin, consoleLogout, requireUser, type ConsoleAnswer } from './api';
 import { csrfValid } from './csrf';
-import { readConsoleForm } from './forms';
+import { limitedForm, readConsoleForm } from './forms';
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 const see = (location: string, headers: Record<string, string> = {}): Answer => ({
@@ -57,6 +56,9 @@ export async function logoutRoute(db: Store, req: IncomingMessage): Promise<Answ
   throw new ApiError(a.status, (a.body as { error: string }).error);
 }
 
+/** What the lead's page says (`?reveal=limited`) when a browser's reveal was over the limit. */
+export const REVEAL_LIMITED = 'Too many leads revealed in the last minute, so this one stays masked. Wait a minute and try again.';
+
 /** An analyst shows one lead's personal data (for REVEAL_MS); the reveal is audited. */
 const REVEAL_RULE = { name: 'console-reveal', limit: Number(process.env.RATE_LIMIT_CONSOLE_REVEAL ?? 30), windowMs: 60_000 };
 
@@ -65,10 +67,14 @@ export async function revealRoute(db: Store, req: IncomingMessage): Promise<Answ
   const who = await requireUser(db, requestOf(req), 'leads.reveal');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
-  // a person reads one lead at a time; a faster stream of reveals is someone copying borrowers' details out
-  await enforceRateLimit(REVEAL_RULE, who.user.email, 1, 'Too many leads revealed');
   const id = form.lead ?? '';
-  const lead = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? await db.selectFrom('leads').select('id').where('id', '=', id).executeTakeFirst() : undefined;
+  const valid = /^[A-Za-z0-9_-]{1,64}$/.test(id);
+  // A person reads one lead at a time; a faster stream of reveals is someone copying borrowers'
+  // details out. Over it, back to the lead's page, which says so (it runs no script); an API
+  // client asking for JSON gets the 429.
+  const limited = await limitedForm(req.headers, REVEAL_RULE, who.user.email, 'Too many leads revealed', valid ? `/leads/${id}?reveal=limited` : undefined);
+  if (limited) return see(`/leads/${id}?reveal=limited`);
+  const lead = valid ? await db.selectFrom('leads').select('id').where('id', '=', id).executeTakeFirst() : undefined;
   if (!lead) throw new ApiError(404, 'No such lead');
   await audit(db, { actor: who.user.email, action: 'reveal', target: lead.id });
   return see(`/leads/${lead.id}`);

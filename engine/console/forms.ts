@@ -54,20 +54,21 @@ export const wantsPage = (headers: Record<string, string | string[] | undefined>
 /**
  * The rate limit of a console form: undefined while under it; over it, a 303 to `location` (the
  * form's page, which says why by the key the address carries) for a browser's post, or the 429
- * with Retry-After for an API client.
+ * with Retry-After for an API client (and when there is no page to go back to: no `location`).
  */
 export async function limitedForm(
   headers: Record<string, string | string[] | undefined>,
   rule: RateRule,
   key: string,
   reason: string,
-  location: string,
+  location: string | undefined,
 ): Promise<ApiAnswer | undefined> {
   try {
     await enforceRateLimit(rule, key, 1, reason);
     return undefined;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 429 && wantsPage(headers)) return { status: 303, body: { location }, headers: { Location: location } };
+    if (err instanceof ApiError && err.status === 429 && location && wantsPage(headers))
+      return { status: 303, body: { location }, headers: { Location: location } };
     throw err;
   }
 }

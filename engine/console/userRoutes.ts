@@ -10,13 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { addUser, audit, normaliseEmail } from '../store/console';
 import { keepShownOnce, setBrands, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
-import { readConsoleForm } from './forms';
+import { limitedForm, readConsoleForm } from './forms';
 import { HashingBusy, hashPassword } from './passwords';
 import { BRAND_ID, brandList, isRole, ROLES } from './roles';
 import { studioBrandIds } from './studioApi';
@@ -48,6 +47,7 @@ export const USER_NOTES = {
   busy: 'The server is busy checking sign-ins, so no account was added. Try again in a few seconds.',
   unchanged: 'Nothing changed: the account was so already.',
   brands_role: 'Only an editor is limited to some brands (an admin edits every brand, the other roles none): make the account an editor first.',
+  limited: 'Too many changes to accounts in the last minute, so nothing was changed. Wait a minute and try again.',
 } as const;
 export type UserNote = keyof typeof USER_NOTES;
 
@@ -65,7 +65,9 @@ export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAn
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
-  await enforceRateLimit(RULE, who.user.email, 1, 'Too many changes to accounts');
+  // the page says so (it runs no script); an API client asking for JSON gets the 429
+  const limited = await limitedForm(req.headers, RULE, who.user.email, 'Too many changes to accounts', '/users?note=limited');
+  if (limited) return limited;
   const actor = who.user.email;
   const raw = (form.email ?? '').trim();
   if (!EMAIL.test(raw) || raw.length > 254) return back('email');

@@ -37,6 +37,7 @@ const FAILED: readonly UserNote[] = [
   'brands_unknown',
   'brands_role',
   'busy',
+  'limited',
 ];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>

@@ -212,7 +212,9 @@ test('an analyst sees the lead masked until an audited reveal, and is refused th
   test.setTimeout(240_000);
   const email = addUser('analyst');
   await signIn(page, email);
-  await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
+  // where a reveal over the rate limit comes back to (the route's side: tests/unit/console-write-limits.test.ts)
+  await checkPage(page, `/leads/${leadId}?reveal=limited`, `Lead ${leadId}`);
+  await expect(page.getByRole('alert')).toHaveText('Too many leads revealed in the last minute, so this one stays masked. Wait a minute and try again.');
   await expect(page.getByText('•••-•••-0177')).toBeVisible();
   await expect(page.getByText(leadEmail)).toHaveCount(0);
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/console/reveal')), page.getByRole('button', { name: /Reveal personal data/ }).click()]);

@@ -2,8 +2,9 @@
  * The console's writes that carry personal data or accounts are limited per signed-in user, as
  * settings, sign-in links and cost uploads are: an admin's account changes, an analyst's reveals
  * of a borrower's details and held-lead decisions. Past the limit the post is a 429 that says
- * what was refused and when to try again, and nothing is changed or audited. Limits are lowered
- * through the environment, as an operator would set them.
+ * what was refused and when to try again (a browser's form post goes back to its page, which says
+ * so), and nothing is changed or audited. Limits are lowered through the environment, as an
+ * operator would set them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +19,15 @@ vi.hoisted(() => {
 
 import { revealRoute } from '../../engine/console/formRoutes';
 import { hashPassword } from '../../engine/console/passwords';
-import { reviewRoute } from '../../engine/console/reviewRoute';
+import { REVIEW_NOTES, reviewRoute } from '../../engine/console/reviewRoute';
 import { usersRoute } from '../../engine/console/userRoutes';
 import { addUser } from '../../engine/store/console';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { consolePost, consoleSignIn } from '../support/consoleForm';
 
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
+/** An API client's post: it asks for JSON, and keeps the status and reason. */
+const JSON_CLIENT = { accept: 'application/json' };
 let tmp: string;
 let db: Store;
 
@@ -45,7 +48,7 @@ const signIn = async (email: string, role: 'admin' | 'analyst') => {
 const audited = async (actor: string) => (await db.selectFrom('console_audit').select('action').where('actor', '=', actor).execute()).length;
 
 describe('console writes limited per user', () => {
-  it('an admin changing accounts faster than a person would gets a 429 that says so, and nothing more is changed', async () => {
+  it('an admin changing accounts faster than a person would is told so on the Users page (an API client: a 429), and nothing more is changed', async () => {
     const admin = await signIn('limits-admin@example.com', 'admin');
     await addUser(db, { email: 'someone@example.com', role: 'viewer', passwordHash: await hashPassword('another passphrase 1', cheap) });
     const roles = ['analyst', 'viewer', 'analyst', 'viewer'];
@@ -54,8 +57,12 @@ describe('console writes limited per user', () => {
       answers.push(await usersRoute(db, consolePost({ csrf: admin.csrf, op: 'role', email: 'someone@example.com', role }, { cookie: admin.cookie })));
     expect(answers.map((a) => a.headers?.Location)).toEqual(['/users?note=role', '/users?note=role', '/users?note=role']);
     const before = await audited('limits-admin@example.com');
+    // the Users page's form comes back to it, which says so; an API client asking for JSON gets the 429
+    expect(
+      await usersRoute(db, consolePost({ csrf: admin.csrf, op: 'role', email: 'someone@example.com', role: 'viewer' }, { cookie: admin.cookie })),
+    ).toMatchObject({ status: 303, headers: { Location: '/users?note=limited' } });
     await expect(
-      usersRoute(db, consolePost({ csrf: admin.csrf, op: 'role', email: 'someone@example.com', role: 'viewer' }, { cookie: admin.cookie })),
+      usersRoute(db, consolePost({ csrf: admin.csrf, op: 'role', email: 'someone@example.com', role: 'viewer' }, { cookie: admin.cookie, ...JSON_CLIENT })),
     ).rejects.toMatchObject({
       status: 429,
       message: expect.stringMatching(/^Too many changes to accounts; try again in \d+ s$/),
@@ -73,7 +80,11 @@ describe('console writes limited per user', () => {
       await expect(revealRoute(db, consolePost({ csrf: analyst.csrf, lead: `ld_nothere${i}` }, { cookie: analyst.cookie }))).rejects.toMatchObject({
         status: 404,
       });
-    await expect(revealRoute(db, consolePost({ csrf: analyst.csrf, lead: 'ld_nothere9' }, { cookie: analyst.cookie }))).rejects.toMatchObject({
+    expect(await revealRoute(db, consolePost({ csrf: analyst.csrf, lead: 'ld_nothere9' }, { cookie: analyst.cookie }))).toMatchObject({
+      status: 303,
+      headers: { Location: '/leads/ld_nothere9?reveal=limited' },
+    });
+    await expect(revealRoute(db, consolePost({ csrf: analyst.csrf, lead: 'ld_nothere9' }, { cookie: analyst.cookie, ...JSON_CLIENT }))).rejects.toMatchObject({
       status: 429,
       message: expect.stringMatching(/^Too many leads revealed; try again in \d+ s$/),
     });
@@ -90,9 +101,27 @@ describe('console writes limited per user', () => {
       ).rejects.toMatchObject({
         status: 404,
       });
-    await expect(reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_nothere9', decision: 'release' }, { cookie: admin.cookie }))).rejects.toMatchObject({
+    expect(await reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_nothere9', decision: 'release' }, { cookie: admin.cookie }))).toMatchObject({
+      status: 303,
+      headers: { Location: '/leads/ld_nothere9?review=limited' },
+    });
+    await expect(
+      reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_nothere9', decision: 'release' }, { cookie: admin.cookie, ...JSON_CLIENT })),
+    ).rejects.toMatchObject({
       status: 429,
       message: expect.stringMatching(/^Too many review decisions/),
     });
+  });
+
+  it('a decision the lead’s page does not offer goes back to it saying so; an API client asking for JSON gets the 400', async () => {
+    const admin = await signIn('decider@example.com', 'admin');
+    expect(await reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_held1', decision: 'maybe' }, { cookie: admin.cookie }))).toMatchObject({
+      status: 303,
+      headers: { Location: '/leads/ld_held1?review=decision' },
+    });
+    expect(REVIEW_NOTES.decision).toBe('A held lead is released or rejected; nothing was changed.');
+    await expect(
+      reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_held1', decision: 'maybe' }, { cookie: admin.cookie, ...JSON_CLIENT })),
+    ).rejects.toMatchObject({ status: 400, message: 'The decision must be release or reject' });
   });
 });

@@ -19,7 +19,8 @@ import { visibleLines, visibleText } from '../../../engine/browser/safeText';
 import { leadDetail, revealedBy } from '../../../engine/console/leadQueries';
 import { leadCertificate } from '../../../engine/console/certificateQueries';
 import { leadScreening } from '../../../engine/console/qualityQueries';
-import { REVIEW_NOTES } from '../../../engine/console/reviewRoute';
+import { REVIEW_NOTES, REVIEW_REFUSED } from '../../../engine/console/reviewRoute';
+import { REVEAL_LIMITED } from '../../../engine/console/formRoutes';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
 import { VISIT_CLICK_IDS, type VisitClickId } from '../../../engine/store/trafficRules';
@@ -34,8 +35,11 @@ type Props = ConsoleProps<{
   certificate?: Awaited<ReturnType<typeof leadCertificate>>;
   canReveal: boolean;
   canReview?: boolean;
-  /** what the last review post came to (?review=…), as its fixed message */
+  /** what the last review post came to (?review=…), as its fixed message, and whether it was refused */
   reviewNote?: string;
+  reviewRefused?: boolean;
+  /** a reveal refused for its rate limit (?reveal=limited), as its fixed message */
+  revealNote?: string;
   canTrace: boolean;
   trace: ShownFormTrace | null | 'closed';
 }>;
@@ -53,6 +57,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
     const certificate = lead ? await leadCertificate(db, lead.certificate_id) : null;
     const review = ownKey(REVIEW_NOTES, queryText(ctx.query.review, 20));
     const reviewNote = review ? REVIEW_NOTES[review] : '';
+    const revealNote = queryText(ctx.query.reveal, 20) === 'limited' ? REVEAL_LIMITED : '';
     return {
       id,
       detail,
@@ -61,6 +66,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
       canReveal: !!lead?.masked && may(viewer.role, 'leads.reveal'),
       canReview: may(viewer.role, 'leads.review'),
       reviewNote,
+      reviewRefused: !!review && REVIEW_REFUSED.includes(review),
+      revealNote,
       canTrace: may(viewer.role, 'leads.trace'),
       trace,
     };
@@ -125,7 +132,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string | React
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, canReview, reviewNote, canTrace, trace, viewer, screening, certificate } = props;
+  const { detail, id, canReveal, canReview, reviewNote, reviewRefused, revealNote, canTrace, trace, viewer, screening, certificate } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -143,6 +150,11 @@ export default function LeadPage(props: Props) {
         ]}
       />
       {lead.masked && <p className="mb-2">Personal data is masked for your role.</p>}
+      {revealNote && (
+        <p role="alert" className="mb-2 rounded border border-amber-700 bg-amber-50 p-2">
+          {revealNote}
+        </p>
+      )}
       {canReveal && (
         <form method="post" action="/api/console/reveal" className="mb-6">
           <input type="hidden" name="csrf" value={viewer.csrf} />
@@ -243,7 +255,7 @@ export default function LeadPage(props: Props) {
         }
       />
       {reviewNote && (
-        <p role="status" className="mb-4 rounded border border-slate-400 bg-slate-50 p-2">
+        <p role={reviewRefused ? 'alert' : 'status'} className="mb-4 rounded border border-slate-400 bg-slate-50 p-2">
           {reviewNote}
         </p>
       )}
