@@ -3,16 +3,16 @@
  * admin) makes a one-time sign-in link for an account, shown once on /users; op=use (anyone, from
  * the console's own sign-in page: same-origin, rate-limited per address) spends one and signs in
  * (engine/console/signInLinks.ts). A link that was used, expired or never made sends the browser
- * back to the sign-in page with one message for all three.
+ * back to the sign-in page with one message for all three. Over either rate limit a browser's post
+ * goes back to its page, which says so; an API client asking for JSON gets the 429.
  */
 import type { IncomingMessage } from 'node:http';
 import { ApiError, clientIp, type ApiAnswer } from '../http/api';
-import { enforceRateLimit } from '../http/rateLimit';
 import type { Store } from '../store/db';
 import { normaliseEmail } from '../store/console';
 import { requireUser, sessionCookie } from './api';
 import { csrfValid } from './csrf';
-import { readConsoleForm } from './forms';
+import { limitedForm, readConsoleForm } from './forms';
 import { createSignInLink, spendSignInLink } from './signInLinks';
 
 const CREATE = { name: 'sign-in-link-create', limit: Number(process.env.RATE_LIMIT_SIGN_IN_LINKS ?? 20), windowMs: 60_000 };
@@ -27,7 +27,9 @@ const see = (location: string, headers: Record<string, string> = {}): ApiAnswer 
 export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   if (form.op === 'use') {
-    await enforceRateLimit(USE, clientIp(req), 1, 'Too many sign-in links tried');
+    // the sign-in page says so (it runs no script); an API client asking for JSON gets the 429
+    const limited = await limitedForm(req.headers, USE, clientIp(req), 'Too many sign-in links tried', '/login?error=link_limited');
+    if (limited) return limited;
     const used = await spendSignInLink(db, form.token ?? '');
     if (!used.ok) return see('/login?error=link');
     const next = used.stage === 'code' ? '/login' : used.stage === 'enrol' ? '/account' : '/';
@@ -37,7 +39,8 @@ export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<
   if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
   if (form.op !== 'create') return see('/users?note=op');
-  await enforceRateLimit(CREATE, who.user.email, 1, 'Too many sign-in links made');
+  const limited = await limitedForm(req.headers, CREATE, who.user.email, 'Too many sign-in links made', '/users?note=link_limited');
+  if (limited) return limited;
   const r = await createSignInLink(db, normaliseEmail((form.email ?? '').slice(0, 254)), who.user.email);
   return see(`/users?note=${r === 'ok' ? 'link' : r === 'missing' ? 'missing' : 'link_disabled'}`);
 }

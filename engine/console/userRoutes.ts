@@ -48,6 +48,7 @@ export const USER_NOTES = {
   unchanged: 'Nothing changed: the account was so already.',
   brands_role: 'Only an editor is limited to some brands (an admin edits every brand, the other roles none): make the account an editor first.',
   limited: 'Too many changes to accounts in the last minute, so nothing was changed. Wait a minute and try again.',
+  link_limited: 'Too many sign-in links made in the last minute, so none was made. Wait a minute and try again.',
 } as const;
 export type UserNote = keyof typeof USER_NOTES;
 

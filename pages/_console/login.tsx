@@ -23,6 +23,7 @@ const MESSAGES: Record<string, string> = {
   expired: 'Your session has expired. Sign in again.',
   code: 'That code is not right, or was used already. Enter the code your app shows now.',
   link: 'That sign-in link was used already, has expired, or is not one of ours. Ask an admin for a new one.',
+  link_limited: 'Too many sign-in links tried from here in the last minute. Wait a minute, then open your link again.',
 };
 
 /** `csrf` when the password was right and the authenticator's code is still to come; `link` a one-time sign-in link's token to spend. */
@@ -43,8 +44,8 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   if (code === 'busy') {
     ctx.res.statusCode = 503;
     ctx.res.setHeader('Retry-After', '2');
-  } else if (code === 'wrong' || code === 'locked' || code === 'invalid' || code === 'refused' || code === 'code' || code === 'link')
-    ctx.res.statusCode = code === 'locked' ? 429 : code === 'wrong' || code === 'code' || code === 'link' ? 401 : 400;
+  } else if (code === 'wrong' || code === 'locked' || code === 'link_limited' || code === 'invalid' || code === 'refused' || code === 'code' || code === 'link')
+    ctx.res.statusCode = code === 'locked' || code === 'link_limited' ? 429 : code === 'wrong' || code === 'code' || code === 'link' ? 401 : 400;
   const token = queryText(ctx.query.link);
   return { props: { message, alert: code !== 'out' && !!message, csrf, link: LINK_TOKEN.test(token) ? token : null } };
 };

@@ -38,6 +38,7 @@ const FAILED: readonly UserNote[] = [
   'brands_role',
   'busy',
   'limited',
+  'link_limited',
 ];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>

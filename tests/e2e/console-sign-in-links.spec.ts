@@ -32,6 +32,9 @@ test('an admin makes a sign-in link; it signs its user in once', async ({ page, 
   await again.goto(link);
   await again.getByRole('button', { name: 'Sign in with this link' }).click();
   await expect(again.getByRole('alert')).toHaveText('That sign-in link was used already, has expired, or is not one of ours. Ask an admin for a new one.');
+  // where a link tried over the rate limit comes back to (the route's side: tests/unit/console-sign-in-links.test.ts)
+  await checkPage(again, '/login?error=link_limited', 'Sign in', 429);
+  await expect(again.getByRole('alert')).toHaveText('Too many sign-in links tried from here in the last minute. Wait a minute, then open your link again.');
   await colleague.close();
   await other.close();
 });

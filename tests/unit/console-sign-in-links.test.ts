@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { requireUser } from '../../engine/console/api';
 import { hashPassword } from '../../engine/console/passwords';
 import { signInLinkRoute } from '../../engine/console/signInLinkRoute';
+import { USER_NOTES } from '../../engine/console/userRoutes';
 import { createSignInLink, takeShownLinks } from '../../engine/console/signInLinks';
 import { addUser } from '../../engine/store/console';
 import { setDisabled } from '../../engine/store/consoleUserAdmin';
@@ -79,5 +80,31 @@ describe.each(stores.kinds('links.sqlite'))('%s', (_kind, options) => {
     expect(await signInLinkRoute(db(), consolePost({ op: 'create', email: 'nobody@example.com', csrf: boss.csrf }, { cookie: boss.cookie }))).toMatchObject({
       headers: { Location: '/users?note=missing' },
     });
+  });
+
+  it('over the rate limits, making or trying links comes back to the Users or sign-in page saying so; an API client asking for JSON gets the 429', async () => {
+    const from = (fields: Record<string, string>, headers: Record<string, string>, ip: string) =>
+      Object.assign(consolePost(fields, headers), { socket: { remoteAddress: ip } });
+    // tried from one address: a guessed link each time, until the limit
+    const ip = _kind === 'SQLite' ? '198.51.100.61' : '198.51.100.62';
+    let tried = await signInLinkRoute(db(), from({ op: 'use', token: 'B'.repeat(43) }, {}, ip));
+    for (let i = 0; i < 30 && tried.headers?.Location === '/login?error=link'; i++)
+      tried = await signInLinkRoute(db(), from({ op: 'use', token: 'B'.repeat(43) }, {}, ip));
+    expect(tried).toMatchObject({ status: 303, headers: { Location: '/login?error=link_limited' } });
+    await expect(signInLinkRoute(db(), from({ op: 'use', token: 'B'.repeat(43) }, { accept: 'application/json' }, ip))).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/^Too many sign-in links tried/),
+    });
+    // made by one admin
+    const email = `links-${_kind.toLowerCase()}@example.com`;
+    await addUser(db(), { email, role: 'admin', passwordHash: await hashPassword('links passphrase 1', cheap) });
+    const admin = (await consoleSignIn(db(), email, 'links passphrase 1'))!;
+    const make = (headers: Record<string, string> = {}) =>
+      signInLinkRoute(db(), consolePost({ op: 'create', email: 'ana@example.com', csrf: admin.csrf }, { cookie: admin.cookie, ...headers }));
+    let made = await make();
+    for (let i = 0; i < 30 && made.headers?.Location === '/users?note=link'; i++) made = await make();
+    expect(made).toMatchObject({ status: 303, headers: { Location: '/users?note=link_limited' } });
+    await expect(make({ accept: 'application/json' })).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/^Too many sign-in links made/) });
+    expect(USER_NOTES.link_limited).toBe('Too many sign-in links made in the last minute, so none was made. Wait a minute and try again.');
   });
 });
