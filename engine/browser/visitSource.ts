@@ -33,7 +33,15 @@ export interface VisitOffer {
   ttclid?: string;
 }
 
-const param = (query: URLSearchParams, name: string, max: number): string | undefined => cleanText(query.get(name) ?? '', max) || undefined;
+/**
+ * A parameter's first non-empty value, its name in any case: as the visit the console counts reads
+ * it (engine/browser/visit.ts landingParams), so that a landing's `UTM_Campaign=x` or
+ * `utm_campaign=&utm_campaign=x` is campaign x for the lead and its apply links as for the visit.
+ */
+function param(query: URLSearchParams, name: string, max: number): string | undefined {
+  for (const [key, value] of query) if (key.toLowerCase() === name && cleanText(value, max)) return cleanText(value, max);
+  return undefined;
+}
 
 /** SPEC §4: source1 or utm_campaign → id; source2 or utm_source, else the page path → path; gclid, ttclid. */
 export function visitOffer(search: string, pathname: string): VisitOffer {

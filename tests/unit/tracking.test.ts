@@ -21,6 +21,8 @@ import {
   type KeyValueStorage,
 } from '../../engine/browser/tracking';
 import { parseJsonBody, validatorFor } from '../../engine/http/api';
+import { landingParams } from '../../engine/browser/visit';
+import { visitRow } from '../../engine/store/trafficRules';
 
 class MapStorage implements KeyValueStorage {
   map = new Map<string, string>();
@@ -68,6 +70,29 @@ describe('what one landing URL stores (empty storage)', () => {
     expect(offer.id).toHaveLength(TRACE_LIMITS.source1);
     expect(offer.path).toHaveLength(TRACE_LIMITS.source2);
     expect(clickIdOf(offer)).toHaveLength(TRACE_LIMITS.clickId);
+  });
+});
+
+describe('the stored source and the counted visit name the same campaign', () => {
+  // The visit the overview counts (engine/browser/visit.ts) reads parameter names in any case and
+  // a repeated one's first value; the source the lead and its apply links carry must read the same.
+  it.each([
+    ['names in capitals', '?UTM_Campaign=Spring%20Sale&UTM_SOURCE=Google&GCLID=g1', { id: 'Spring Sale', path: 'Google', gclid: 'g1' }],
+    ['Source1 over utm_campaign, in any case', '?utm_campaign=b&Source1=a&SOURCE2=fb', { id: 'a', path: 'fb' }],
+    ['a repeated name: its first value', '?utm_campaign=first&utm_campaign=second', { id: 'first', path: '/' }],
+    ['a repeated name whose first value is empty: the first that is not', '?utm_campaign=&utm_campaign=fall&utm_source=%20', { id: 'fall', path: '/' }],
+    ['Unicode, percent-encoded', '?utm_campaign=pr%C3%A9stamos%20%F0%9F%98%80', { id: 'préstamos 😀', path: '/' }],
+  ])('%s', (_label, search, expected) => {
+    const store = new MapStorage();
+    rememberVisit(store, search, '/');
+    expect(store.plain()).toMatchObject({ ...expected, [SOURCE_STORAGE_KEY]: expected.id });
+    const visit = visitRow(
+      'v0',
+      { path: '/', params: landingParams(search, false) },
+      { brand: 'b', host: 'h', userAgent: '', optedOut: false, now: new Date() },
+    );
+    expect(visit.campaign).toBe(store.plain().id);
+    expect(visit.source || '/').toBe(store.plain().path);
   });
 });
 
