@@ -176,6 +176,10 @@ export default function LeadPage(props: Props) {
                 ['Click ids', clickIds(visit)],
                 ['Device', visit.device],
                 ['Visited', when(visit.created_at)],
+                // What buyers were sent, from the browser's first touch: a visitor back in a new tab or
+                // after the visit ended applies on a visit without campaign, but the lead still carries it.
+                ['Source sent with the lead', said`${lead.source} / ${lead.source2}`],
+                ['Click id sent with the lead', lead.click_id],
               ]
             : [
                 ['Visit', 'none recorded'],
