@@ -10,6 +10,7 @@ import { may, type Role } from './roles';
 import { DAYS_BOUND, dayOf, inDayBounds } from './range';
 import { AU_STATES, CA_PROVINCES } from '../browser/regions';
 import { STATES } from '../geo/states';
+import { VISIT_VALUE_MAX } from '../store/trafficRules';
 
 export const LEAD_STATUSES = ['sold', 'unsold', 'duplicate', 'suppressed', 'returned', 'test'] as const;
 export type LeadStatusFilter = (typeof LEAD_STATUSES)[number];
@@ -110,7 +111,7 @@ function cursorOf(text: string, sort: LeadSort, back: boolean): LeadCursor | und
 
 export function leadListQuery(q: Record<string, string | undefined>, brands: ReadonlySet<string>, role: Role): LeadListQuery {
   const problems: string[] = [];
-  const text = (k: string) => (q[k] ?? '').trim().slice(0, 200);
+  const text = (k: string, max = 200) => (q[k] ?? '').trim().slice(0, max);
   const form = Object.fromEntries(LEAD_FORM_FIELDS.map((f) => [f, ''])) as Record<LeadFormField, string>;
   const filter: LeadFilter = {};
 
@@ -140,7 +141,8 @@ export function leadListQuery(q: Record<string, string | undefined>, brands: Rea
   else if (buyer) filter.buyer = form.buyer = buyer;
 
   for (const key of ['campaign', 'source'] as const) {
-    const v = text(key).slice(0, 100);
+    // whole, as long as a visit keeps it: a shorter cut would match no lead
+    const v = text(key, VISIT_VALUE_MAX);
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(v)) problems.push(`The ${key} has control characters.`);
     else if (v) filter[key] = form[key] = v;

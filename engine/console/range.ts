@@ -6,7 +6,7 @@
  * over 366 days falls back to the default with a message saying why; the funnel's filter is [from 00:00, the day after to 00:00).
  */
 import type { FunnelFilter } from '../traffic/funnelQuery';
-import type { DeviceClass } from '../store/trafficRules';
+import { VISIT_VALUE_MAX, type DeviceClass } from '../store/trafficRules';
 import { sortOf, type BreakdownSort } from './breakdownSort';
 import { cleanText } from '../browser/cleanText';
 
@@ -78,7 +78,7 @@ export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<str
   const brand = brands.has(q.brand ?? '') ? q.brand! : '';
   // as the browser cleans a campaign value before a visit stores it: a control character matches
   // nothing stored, and PostgreSQL refuses a NUL outright (the whole page would fail)
-  const text = (v: string | undefined) => cleanText(v ?? '', 100);
+  const text = (v: string | undefined) => cleanText(v ?? '', VISIT_VALUE_MAX);
   const campaign = text(q.campaign);
   const source = text(q.source);
   // A landing page is a path; one typed without its slash still names it.

@@ -45,6 +45,13 @@ export function referrerHost(referrer: string | undefined): string {
   }
 }
 
+/**
+ * The longest campaign, source or landing page a visit keeps (schemas/api/events.schema.json's
+ * CampaignParam and PagePath): what the console's filters take whole, so that any value a
+ * breakdown names can be filtered by.
+ */
+export const VISIT_VALUE_MAX = 500;
+
 /** What the browser tells about its landing (the schema's "landing"). */
 export interface LandingReport {
   path: string;

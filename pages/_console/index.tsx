@@ -12,6 +12,7 @@ import { getCatalog } from '../../engine/site/catalog';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { BREAKDOWN_COLUMNS, sortBreakdown, type BreakdownSort } from '../../engine/console/breakdownSort';
 import { DEVICE_CLASSES, overviewQuery, type OverviewQuery } from '../../engine/console/range';
+import { VISIT_VALUE_MAX } from '../../engine/store/trafficRules';
 import type { CostFigures } from '../../engine/traffic/costMetrics';
 import { refusedEvents } from '../../engine/traffic/refusedQuery';
 import { ratesNote } from '../../engine/traffic/currency';
@@ -39,7 +40,7 @@ type Props = ConsoleProps<{
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db, viewer) => {
     const brands = [...getCatalog().brands.keys()].sort();
-    const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k])]));
+    const q = Object.fromEntries(FIELDS.map((k) => [k, queryText(ctx.query[k], VISIT_VALUE_MAX)]));
     const user = await findUser(db, viewer.email);
     const { filter, ...base } = overviewQuery(q, new Set(brands), new Date(), user?.time_zone || 'UTC');
     const { grain, problem } = grainOf(queryText(ctx.query.grain), base.from, base.to);

@@ -93,12 +93,12 @@ describe('the overview range', () => {
     expect(overviewQuery({}, brands, evening)).toMatchObject({ from: '2025-03-05', to: '2025-03-11' });
     expect(overviewQuery({}, brands, new Date('2025-03-10T23:30:00Z'), 'Australia/Sydney')).toMatchObject({ to: '2025-03-11' });
   });
-  it('only a known brand filters; the campaign is trimmed and capped', () => {
+  it('only a known brand filters; the campaign is trimmed and capped at the longest a visit keeps', () => {
     expect(overviewQuery({ brand: 'nope', campaign: ' spring ' }, brands, now).filter).toMatchObject({ campaign: 'spring' });
     expect(overviewQuery({ brand: 'nope' }, brands, now).filter.brand).toBeUndefined();
-    expect(overviewQuery({ brand: 'ipaydayloans', campaign: 'x'.repeat(500) }, brands, now).filter).toMatchObject({
+    expect(overviewQuery({ brand: 'ipaydayloans', campaign: 'x'.repeat(600) }, brands, now).filter).toMatchObject({
       brand: 'ipaydayloans',
-      campaign: 'x'.repeat(100),
+      campaign: 'x'.repeat(500),
     });
   });
 });

@@ -11,6 +11,9 @@ import { insertLead } from '../../engine/store/leads';
 import { visitRow } from '../../engine/store/trafficRules';
 import { importCostReport } from '../../engine/traffic/costImport';
 import { overview } from '../../engine/traffic/funnelQuery';
+import { overviewQuery } from '../../engine/console/range';
+import { leadListQuery } from '../../engine/console/leadFilter';
+import { listLeadsPage } from '../../engine/console/leadQueries';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
@@ -109,5 +112,27 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect(o.costsLeftOut).toEqual([{ currency: 'CAD', cents: 1000 }]);
     expect(o.cost.costCents).toBe(3350);
     expect(o.byCampaign.map((r) => r.key)).not.toContain('ca-spring');
+  });
+  it('a campaign as long as a visit keeps (500 characters) filters the overview and the leads list as the breakdown names it', async () => {
+    const long = `brand-search-exact-${'texas-payday-'.repeat(30)}`.slice(0, 500);
+    const at = new Date('2026-11-02T09:00:00.000Z');
+    await writeTraffic(db(), {
+      visits: [visitRow(v(30), { path: '/payday-loans', params: { utm_campaign: long, utm_source: long } }, ctx(at))],
+      events: [trafficEvent(v(30), 'stored', at.toISOString(), { state: 'TX' })],
+    });
+    await insertLead(db(), leadRow({ visit_id: v(30), created_at: at.toISOString(), email: 'long-campaign@example.org' }), []);
+    const all = await overview(db(), RANGE);
+    expect(all.byCampaign.find((r) => r.key === long)).toMatchObject({ visits: 1, stored: 1 });
+    // what an operator pastes from that row into the filter
+    const asked = overviewQuery(
+      { from: '2026-11-01', to: '2026-11-02', campaign: long, source: long },
+      new Set(['ipaydayloans']),
+      new Date('2026-11-03T00:00:00Z'),
+    );
+    const filtered = await overview(db(), asked.filter);
+    expect(filtered.funnel.stages.find((s) => s.stage === 'visits')!.count).toBe(1);
+    const leads = leadListQuery({ from: '2026-11-01', to: '2026-11-02', campaign: long, source: long }, new Set(['ipaydayloans']), 'admin');
+    expect(leads.problems).toEqual([]);
+    expect((await listLeadsPage(db(), 'admin', leads)).rows.map((r) => r.email)).toEqual(['long-campaign@example.org']);
   });
 });

@@ -13,6 +13,7 @@ import { getCatalog } from '../../../engine/site/catalog';
 import { listLeadsPage, type LeadRow } from '../../../engine/console/leadQueries';
 import { LEAD_FORM_FIELDS, LEAD_STATUSES, LEADS_PAGE_MAX, leadListHref, leadListQuery, type LeadFormField } from '../../../engine/console/leadFilter';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { VISIT_VALUE_MAX } from '../../../engine/store/trafficRules';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -21,7 +22,7 @@ type Props = ConsoleProps<{ rows: LeadRow[]; next: string; prev: string; form: R
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'leads.list', async (db, viewer) => {
     const brands = [...getCatalog().brands.keys()].sort();
-    const raw = Object.fromEntries([...LEAD_FORM_FIELDS, 'after', 'before'].map((k) => [k, queryText(ctx.query[k])]));
+    const raw = Object.fromEntries([...LEAD_FORM_FIELDS, 'after', 'before'].map((k) => [k, queryText(ctx.query[k], VISIT_VALUE_MAX)]));
     const query = leadListQuery(raw, new Set(brands), viewer.role);
     const page = query.problems.length ? { rows: [] } : await listLeadsPage(db, viewer.role, query);
     return { rows: page.rows, next: page.next ?? '', prev: page.prev ?? '', form: query.form, problems: query.problems, brands };
