@@ -13,8 +13,8 @@ import {
   batchesOf,
   EVENTS_URL,
   landingParams,
-  parseStoredVisit,
   referrerHostOf,
+  storedVisitFor,
   EVENTS_PER_BATCH,
   visitFor,
   VISIT_STORAGE_KEY,
@@ -31,9 +31,9 @@ type FunnelWindow = Window & { __lsFunnel?: { push(e: FunnelEvent): unknown }; n
 
 let started = false;
 
-function session(): Storage | undefined {
+function storage(kind: 'sessionStorage' | 'localStorage'): Storage | undefined {
   try {
-    return window.sessionStorage;
+    return window[kind];
   } catch {
     return undefined;
   }
@@ -74,14 +74,17 @@ export async function startFunnel(): Promise<void> {
   const w = window as FunnelWindow;
   // read without blocking (./thirdParties.ts), before the visit's landing is decided
   const optedOut = await optedOutSoon();
-  const store = session();
+  // the tab's visit, and the browser's latest, which a tab opened without one continues
+  const stores = [storage('sessionStorage'), storage('localStorage')];
   const params = landingParams(window.location.search, optedOut);
-  let stored: StoredVisit | undefined;
-  try {
-    stored = parseStoredVisit(store?.getItem(VISIT_STORAGE_KEY) ?? null);
-  } catch {
-    stored = undefined;
-  }
+  const read = (s: Storage | undefined) => {
+    try {
+      return s?.getItem(VISIT_STORAGE_KEY) ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const stored: StoredVisit | undefined = storedVisitFor(read(stores[0]), read(stores[1]));
   const { visit, isNew } = visitFor(stored, Date.now(), params, () => '');
   let landing: Landing | undefined;
   if (isNew) {
@@ -90,11 +93,13 @@ export async function startFunnel(): Promise<void> {
   }
   const save = () => {
     if (!visit.id) return;
-    try {
-      store?.setItem(VISIT_STORAGE_KEY, JSON.stringify({ ...visit, last: Date.now() }));
-    } catch {
-      /* storage unavailable: every page load is a visit */
-    }
+    const text = JSON.stringify({ ...visit, last: Date.now() });
+    for (const s of stores)
+      try {
+        s?.setItem(VISIT_STORAGE_KEY, text);
+      } catch {
+        /* storage unavailable: every page load is a visit */
+      }
   };
   save();
 

@@ -2,7 +2,8 @@
  * The browser's side of first-party visit counting, as pure rules (the lazy chunk
  * blocks/chrome/funnelEvents.ts applies them):
  * - a visit lives in the tab's sessionStorage, under the id the server gave it in the answer to
- *   its first batch (engine/traffic/visitId.ts); a new one begins when there is none, after
+ *   its first batch (engine/traffic/visitId.ts), and the browser's latest in localStorage: a tab
+ *   without one of its own (a link opened in a new tab) continues the latest; a new one begins when there is none, after
  *   VISIT_IDLE_MS without an event, or when the URL brings other campaign parameters (a new ad
  *   click is a new landing; a reload of the same landing is not);
  * - the landing's parameters: source1/source2, click ids, every utm_*; click ids left out when
@@ -67,6 +68,15 @@ export function visitFor(stored: StoredVisit | undefined, now: number, params: L
   const keep = stored && now - stored.last < VISIT_IDLE_MS && (!sig || sig === stored.sig);
   if (keep) return { visit: { ...stored, last: now }, isNew: false };
   return { visit: { id: newId(), last: now, sig }, isNew: true };
+}
+
+/**
+ * The visit a page load may continue: the tab's own, else the browser's latest (kept by every tab),
+ * which visitFor keeps only while recent and of the same campaign. Without the latter, "Check Your
+ * Rate" opened in a new tab began a visit without the ad's campaign, and its lead counted under none.
+ */
+export function storedVisitFor(tab: string | null, browser: string | null): StoredVisit | undefined {
+  return parseStoredVisit(tab) ?? parseStoredVisit(browser);
 }
 
 export function parseStoredVisit(text: string | null): StoredVisit | undefined {

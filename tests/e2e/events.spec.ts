@@ -127,6 +127,22 @@ test('an ad landing, the amount slider, the apply page and step 1: one visit wit
   }
 });
 
+test('"Check Your Rate" opened in a new tab goes on with the ad landing\'s visit, so the apply page and its lead count under the ad\'s campaign', async ({
+  page,
+  context,
+}) => {
+  const campaign = `e2e-tab-${randomUUID().slice(0, 8)}`;
+  await page.goto(brandUrl('ipaydayloans', `/payday-loans?utm_campaign=${campaign}`));
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+  await expect.poll(() => visitIdOf(page)).toMatch(/^v[0-9a-f]{32}$/);
+  const visitId = (await visitIdOf(page))!;
+  const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Check Your Rate' }).click({ modifiers: ['ControlOrMeta'] })]);
+  await expect(step(tab)).toContainText('Step 1 of 3');
+  await expect.poll(() => visitIdOf(tab)).toMatch(/^v[0-9a-f]{32}$/);
+  expect(await visitIdOf(tab)).toBe(visitId);
+  await expect.poll(() => eventsOf(visitId), { timeout: 15_000 }).toEqual(['apply_view /apply', 'page_view /apply', 'page_view /payday-loans']);
+});
+
 test('a visitor with Global Privacy Control (Sec-GPC, navigator.globalPrivacyControl) is counted, without click ids', async ({ browser }) => {
   const context = await browser.newContext({ extraHTTPHeaders: { 'Sec-GPC': '1' } });
   await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));

@@ -98,9 +98,10 @@ test('an answer lost, the visit renewed, the same answers sent again: the same r
   await page.getByRole('button', { name: 'Submit my request' }).click();
   await expect(formAlert(page)).toContainText(RETRY);
 
-  // Half an hour idle begins a new visit with a new id from the server; another tab gets one now.
+  // Half an hour idle begins a new visit with a new id from the server; another tab from another ad gets one now
+  // (one without campaign parameters would go on with this tab's visit).
   const other = await context.newPage();
-  await other.goto(brandUrl('ipaydayloans', '/'));
+  await other.goto(brandUrl('ipaydayloans', '/?utm_campaign=lost-answer-other'));
   await expect.poll(async () => (await visitOf(other)).id).toMatch(/^v[0-9a-f]{32}$/);
   const renewed = (await visitOf(other)).id!;
   await other.close();

@@ -4,7 +4,7 @@
  * the funnel event of an apply-form move, and batching.
  */
 import { describe, expect, it } from 'vitest';
-import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, visitFor, VISIT_IDLE_MS } from '../../engine/browser/visit';
+import { batchesOf, formMoveEvent, landingParams, parseStoredVisit, referrerHostOf, storedVisitFor, visitFor, VISIT_IDLE_MS } from '../../engine/browser/visit';
 import { deviceClass, metricOf, referrerHost, visitRow } from '../../engine/store/trafficRules';
 
 describe('deviceClass', () => {
@@ -88,6 +88,18 @@ describe('the browser’s visit', () => {
     ['a new ad click', stored, 1_060_000, { gclid: 'x' }, true],
     ['a reload of the same ad landing', { ...stored, sig: JSON.stringify({ gclid: 'x' }) }, 1_060_000, { gclid: 'x' }, false],
   ])('%s → new visit: %s', (_name, s, now, params, isNew) => expect(visitFor(s, now, params, id).isNew).toBe(isNew));
+  it('a tab opened without a visit of its own (a link opened in a new tab) continues the browser’s latest, while it lasts and without other campaign parameters', () => {
+    const ad = { ...stored, sig: JSON.stringify({ utm_campaign: 'spring' }) };
+    const other = { id: 'v' + '2'.repeat(32), last: 1_050_000, sig: '' };
+    // the apply page opened from the ad's landing in a new tab (its URL carries v1, no campaign parameter)
+    expect(visitFor(storedVisitFor(null, JSON.stringify(ad)), 1_060_000, {}, id)).toEqual({ visit: { ...ad, last: 1_060_000 }, isNew: false });
+    // the tab's own visit comes first
+    expect(storedVisitFor(JSON.stringify(other), JSON.stringify(ad))).toEqual(other);
+    // the browser's latest ended, or the new tab came from another ad: a new visit
+    expect(visitFor(storedVisitFor(null, JSON.stringify(ad)), 1_000_000 + VISIT_IDLE_MS, {}, id).isNew).toBe(true);
+    expect(visitFor(storedVisitFor(null, JSON.stringify(ad)), 1_060_000, { utm_campaign: 'fall' }, id).isNew).toBe(true);
+    expect(storedVisitFor(null, null)).toBeUndefined();
+  });
   it('reads back only a well-formed stored visit', () => {
     expect(parseStoredVisit(JSON.stringify(stored))).toEqual(stored);
     for (const bad of [null, '', '{', '{"id":"x","last":1,"sig":""}', JSON.stringify({ ...stored, last: '1' })]) expect(parseStoredVisit(bad)).toBeUndefined();
