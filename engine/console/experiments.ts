@@ -9,6 +9,7 @@
 import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
+import { fixedVariant } from '../site/experiments/variants';
 import { MAX_DAYS, overviewQuery } from './range';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
@@ -130,4 +131,28 @@ export function stateOf(e: Experiment, now = Date.now()): string {
   if (now < timeOf(e.start)) return 'not started yet';
   if (e.end !== undefined && now >= timeOf(e.end)) return 'ended';
   return 'running';
+}
+
+/**
+ * What new visitors are shown while the experiment assigns no one (as the front door serves it,
+ * engine/site/experiments/assign.ts): paused, before its start or from its end, the control;
+ * stopped, the winner (or the control). Its written weights then share nobody, so the page must
+ * not present them as if they did. Undefined while it assigns by its weights.
+ */
+export function fixedShowing(e: Experiment, now = Date.now()): { variant: string; text: string } | undefined {
+  const control = e.variants[0]!.id;
+  if (e.status === 'stopped') {
+    const shown = fixedVariant(e);
+    return {
+      variant: shown,
+      text: `Shown ${shown === control ? 'the control' : shown}, now the page itself for everyone whatever they were shown before; nothing is counted`,
+    };
+  }
+  const why =
+    e.status === 'paused' ? 'while paused' : now < timeOf(e.start) ? 'until its start' : e.end !== undefined && now >= timeOf(e.end) ? 'since its end' : '';
+  if (!why) return undefined;
+  return {
+    variant: control,
+    text: `Shown the control ${why}, as everyone is; nothing is counted${e.status === 'paused' ? ', and visitors keep their variants for a resume' : ''}`,
+  };
 }

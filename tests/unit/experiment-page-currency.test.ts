@@ -97,6 +97,8 @@ describe.each(stores.kinds('currency.sqlite').slice(0, 1))('an experiment of a C
           actions: [],
           allocation: 'The written weights',
           weights: null,
+          fixed: null,
+          run: 'running',
           version: 0,
           note: '',
           noteOk: false,

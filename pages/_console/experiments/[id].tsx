@@ -12,7 +12,15 @@ import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
-import { experimentRange, experimentResults, listExperiments, METRIC_LABELS, stateOf, type ExperimentResults } from '../../../engine/console/experiments';
+import {
+  experimentRange,
+  experimentResults,
+  fixedShowing,
+  listExperiments,
+  METRIC_LABELS,
+  stateOf,
+  type ExperimentResults,
+} from '../../../engine/console/experiments';
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
 import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
 import { banditWeights } from '../../../engine/store/experimentWeights';
@@ -37,6 +45,10 @@ interface Found {
   allocation: string;
   /** the weights in force by variant, when the bandit has set them */
   weights: Record<string, number> | null;
+  /** while it assigns no one (paused, stopped, not started, ended): the variant every new visitor is shown, and how to say so */
+  fixed: { variant: string; text: string } | null;
+  /** how its run went: 'running' (the verdict may still change), 'paused', or 'over' (stopped or ended) */
+  run: 'running' | 'paused' | 'over';
   /** the brand's live version the forms were drawn from */
   version: number;
   note: string;
@@ -103,6 +115,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         actions,
         allocation,
         weights: bandit?.document.weights ?? null,
+        fixed: fixedShowing(e) ?? null,
+        run: e.status === 'paused' ? 'paused' : e.status === 'stopped' || stateOf(e) === 'ended' ? 'over' : 'running',
         version: live?.version ?? 0,
         note: note ? EXPERIMENT_NOTES[note] : '',
         noteOk: !!note && !FAILED_NOTES.includes(note),
@@ -114,7 +128,19 @@ const range = (i: Interval, rate: boolean, currency: string) =>
   rate ? `${pct(i.low)} to ${pct(i.high)}` : `${money(i.low, currency)} to ${money(i.high, currency)}`;
 const signed = (x: number) => `${x > 0 ? '+' : ''}${pct(x)}`;
 
-function verdictText(v: Verdict, minimumSample: number): string {
+function verdictText(v: Verdict, minimumSample: number, run: Found['run']): string {
+  // once it is over, the result is what the run gave: nothing more will be counted
+  if (run === 'over')
+    switch (v.kind) {
+      case 'collecting':
+        return `It ended before a winner could be named: every variant needed ${num(minimumSample)} visitors (${num(v.needed)} more for the smallest).`;
+      case 'winner':
+        return `Over its run, ${v.variant} converted better than the control by the decision rule.`;
+      case 'control':
+        return 'Over its run, the control converted better than every other variant by the decision rule.';
+      case 'noWinner':
+        return 'No winner over its run: the differences stayed within what chance gives.';
+    }
   switch (v.kind) {
     case 'collecting':
       return `Collecting: every variant needs ${num(minimumSample)} visitors before a winner can be named (${num(v.needed)} more for the smallest).`;
@@ -123,7 +149,7 @@ function verdictText(v: Verdict, minimumSample: number): string {
     case 'control':
       return 'The control converts better than every other variant by the decision rule.';
     case 'noWinner':
-      return 'No winner yet: the differences are within what chance gives. Keep it running.';
+      return `No winner yet: the differences are within what chance gives. ${run === 'paused' ? 'Resume it to count more visitors.' : 'Keep it running.'}`;
   }
 }
 
@@ -160,7 +186,7 @@ export default function ExperimentPage(props: Props) {
           ['Pages', f.routes.join(', ')],
           ['Decided by', METRIC_LABELS[r.metric]],
           ['Minimum sample', `${num(r.minimumSample)} visitors a variant`],
-          ['New visitors shared by', f.allocation],
+          f.fixed ? ['New visitors', f.fixed.text] : ['New visitors shared by', f.allocation],
           ['From', f.dates],
         ].map(([k, v]) => (
           <div key={k} className="rounded border border-slate-300 p-2">
@@ -191,13 +217,14 @@ export default function ExperimentPage(props: Props) {
         </p>
       )}
       <p role="status" className="mb-4 rounded border border-slate-400 bg-slate-50 p-2 font-semibold" data-testid="verdict">
-        {verdictText(r.verdict, r.minimumSample)}
+        {verdictText(r.verdict, r.minimumSample, f.run)}
       </p>
       <DataTable
         caption={`Variants, ${f.query.from} to ${f.query.to} (UTC)`}
         head={[
           'Variant',
-          'Weight',
+          // the written weights share nobody while it assigns no one: say who is shown instead
+          f.fixed ? 'Shown now to' : 'Weight',
           'Visitors',
           r.rate ? 'Conversions' : 'Revenue',
           r.rate ? 'Rate (95 % interval)' : 'Per visit (95 % interval)',
@@ -208,7 +235,7 @@ export default function ExperimentPage(props: Props) {
         numeric={[false, true, true, true, true, true, true, true]}
         rows={r.rows.map((row, i) => [
           i === 0 ? `${row.id} (control)` : row.id,
-          `${f.weights?.[row.id] ?? row.weight} %`,
+          f.fixed ? (row.id === f.fixed.variant ? 'everyone' : 'no one') : `${f.weights?.[row.id] ?? row.weight} %`,
           num(row.sample.n),
           r.rate ? num(row.sample.sum) : money(row.sample.sum, r.currency),
           // a variant nobody has seen yet has no rate: "0 % (0 % to 0 %)" would read as a certain 0 %

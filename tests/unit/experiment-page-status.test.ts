@@ -1,0 +1,148 @@
+/**
+ * The console's experiment page (pages/_console/experiments/[id].tsx) of an experiment that
+ * assigns no one any more, rendered from getServerSideProps over a real SQLite store and the
+ * brand as published: a paused or stopped experiment shares no new visitor by its written weights
+ * (the front door shows everyone the control, or a stopped experiment's winner), so the page says
+ * whom they are shown instead; and a stopped one's verdict is what its run gave, never "Keep it running".
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GetServerSidePropsContext } from 'next';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Brand, Experiment } from '../../schemas/brand.types';
+import type { Store } from '../../engine/store/db';
+import type { ExposureInput } from '../../engine/store/experiments';
+import type { TrafficBatch } from '../../engine/store/traffic';
+import { setBrandRevisionSource, type BrandRevisionSource } from '../../engine/site/catalog';
+import { consoleSignIn } from '../support/consoleForm';
+
+const dir = mkdtempSync(join(tmpdir(), 'experiment-page-status-'));
+const EXPERIMENT = 'payday-hero-headline';
+const DAY = 86_400_000;
+let db: Store;
+let cookie = '';
+
+beforeAll(async () => {
+  Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
+  const { getStore } = await import('../../engine/store/db');
+  const { addUser } = await import('../../engine/store/console');
+  const { hashPassword } = await import('../../engine/console/passwords');
+  const { writeTraffic } = await import('../../engine/store/traffic');
+  const { visitRow } = await import('../../engine/store/trafficRules');
+  db = await getStore();
+  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+  cookie = (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+  // 400 visitors a variant, storing leads at the same rate: past the minimum sample, no winner
+  const when = new Date(Date.now() - 3 * DAY);
+  for (const variant of ['control', 'cash-before-payday']) {
+    const batch: TrafficBatch & { exposures: ExposureInput[] } = { visits: [], events: [], exposures: [] };
+    for (let i = 0; i < 400; i++) {
+      const id = `v-${variant}-${i}`;
+      batch.visits.push(
+        visitRow(
+          id,
+          { path: '/payday-loans', params: {} },
+          { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'Mozilla/5.0', optedOut: false, now: when },
+        ),
+      );
+      const event = (metric: string) => ({
+        visitId: id,
+        metric,
+        path: '/payday-loans',
+        state: '',
+        value: 0,
+        brand: 'ipaydayloans',
+        device: 'desktop',
+        createdAt: when.toISOString(),
+      });
+      batch.events.push(event('page_view'), ...(i < 40 ? [event('stored')] : []));
+      batch.exposures.push({ visitId: id, brand: 'ipaydayloans', experiment: EXPERIMENT, variant, createdAt: when.toISOString() });
+    }
+    await writeTraffic(db, batch);
+  }
+}, 60_000);
+
+afterEach(() => setBrandRevisionSource(undefined));
+
+afterAll(async () => {
+  const { closeStore } = await import('../../engine/store/db');
+  await closeStore();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Publishes the brand with the experiment changed (the catalog the page reads then carries it). */
+function publish(change: Partial<Experiment>) {
+  const doc = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;
+  Object.assign(doc.experiments!.find((e) => e.id === EXPERIMENT)!, change);
+  const revisions = new Map<string, BrandRevisionSource>([
+    ['ipaydayloans', { key: 'ipaydayloans', version: 2, document: doc, savedAt: new Date().toISOString() }],
+  ]);
+  setBrandRevisionSource(() => revisions);
+}
+
+/** The page as it renders for the analyst, as text: the facts (dt: dd), the verdict and the variants table's rows. */
+async function page() {
+  const mod = await import('../../pages/_console/experiments/[id]');
+  const ctx = {
+    req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
+    res: { setHeader: () => undefined, statusCode: 200 },
+    query: { id: EXPERIMENT },
+  } as unknown as GetServerSidePropsContext;
+  const { props } = (await mod.getServerSideProps(ctx)) as { props: Parameters<typeof mod.default>[0] };
+  const html = renderToStaticMarkup(createElement(mod.default, props));
+  const text = (s: string) =>
+    s
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const facts = Object.fromEntries([...html.matchAll(/<dt[^>]*>(.*?)<\/dt><dd[^>]*>(.*?)<\/dd>/gs)].map((m) => [text(m[1]!), text(m[2]!)]));
+  const verdict = text(/data-testid="verdict"[^>]*>(.*?)<\/p>/s.exec(html)![1]!);
+  const head = [.../<thead>(.*?)<\/thead>/s.exec(html)![1]!.matchAll(/<th[^>]*>(.*?)<\/th>/gs)].map((m) => text(m[1]!));
+  const rows = [.../<tbody>(.*?)<\/tbody>/s.exec(html)![1]!.matchAll(/<tr[^>]*>(.*?)<\/tr>/gs)].map((tr) =>
+    [...tr[1]!.matchAll(/<t[dh][^>]*>(.*?)<\/t[dh]>/gs)].map((td) => text(td[1]!)),
+  );
+  return { facts, verdict, head, rows };
+}
+
+describe('the page of an experiment that assigns no one', () => {
+  it('while running: new visitors are shared by the written weights, and without a winner it says to keep it running', async () => {
+    const p = await page();
+    expect(p.facts['New visitors shared by']).toBe('The written weights');
+    expect(p.head[1]).toBe('Weight');
+    expect(p.rows.map((r) => r[1])).toEqual(['50 %', '50 %']);
+    expect(p.verdict).toBe('No winner yet: the differences are within what chance gives. Keep it running.');
+  }, 60_000);
+
+  it('paused: says every new visitor is shown the control, shows no weight as sharing them, and says to resume it rather than keep it running', async () => {
+    publish({ status: 'paused' });
+    const p = await page();
+    expect(p.facts.State).toBe('paused');
+    expect(p.facts['New visitors shared by']).toBeUndefined();
+    expect(p.facts['New visitors']).toBe('Shown the control while paused, as everyone is; nothing is counted, and visitors keep their variants for a resume');
+    expect(p.head).not.toContain('Weight');
+    expect(p.rows.map((r) => [r[0], r[1]])).toEqual([
+      ['control (control)', 'everyone'],
+      ['cash-before-payday', 'no one'],
+    ]);
+    expect(p.verdict).not.toContain('Keep it running');
+    expect(p.verdict).toContain('Resume it');
+  }, 60_000);
+
+  it('stopped: says the winner is the page for every new visitor, and its verdict is what its run gave, never to keep it running', async () => {
+    publish({ status: 'stopped', winner: 'cash-before-payday' });
+    const p = await page();
+    expect(p.facts.State).toBe('stopped, cash-before-payday for everyone');
+    expect(p.facts['New visitors shared by']).toBeUndefined();
+    expect(p.facts['New visitors']).toMatch(/^Shown cash-before-payday, now the page itself for everyone/);
+    expect(p.head).not.toContain('Weight');
+    expect(p.rows.map((r) => [r[0], r[1]])).toEqual([
+      ['control (control)', 'no one'],
+      ['cash-before-payday', 'everyone'],
+    ]);
+    expect(p.verdict).toBe('No winner over its run: the differences stayed within what chance gives.');
+    expect(p.verdict).not.toContain('Keep it running');
+  }, 60_000);
+});
