@@ -220,6 +220,14 @@ export function BrandEditor(props: BrandEditorProps) {
     });
   };
 
+  // a publish refused for problems hands the keyboard (and a screen reader) to their list, as the
+  // wizard's refused creation does: the Publish button the problems disable would drop the focus to the page's start
+  const summary = useRef<HTMLElement>(null);
+  const [refusedAt, setRefusedAt] = useState(0);
+  useEffect(() => {
+    if (refusedAt) summary.current?.focus();
+  }, [refusedAt]);
+
   const publish = async () => {
     setPublishNote('Publishing…');
     const a = await api.publish(props.brandId, versionRef.current);
@@ -227,7 +235,10 @@ export function BrandEditor(props: BrandEditorProps) {
       setPublished({ version: a.value.publishedVersion, author: 'you', savedAt: new Date().toISOString() });
       setPublishNote(`Published version ${a.value.publishedVersion}: the brand's sites show it now.`);
     } else {
-      if (a.problems) setProblems(a.problems);
+      if (a.problems?.length) {
+        setProblems(a.problems);
+        setRefusedAt((n) => n + 1);
+      }
       setPublishNote(`Not published: ${a.error}`);
     }
   };
@@ -312,7 +323,7 @@ export function BrandEditor(props: BrandEditorProps) {
         </section>
       )}
       {placed.length > 0 && (
-        <section aria-labelledby="problems-heading" className="rounded border border-red-800 p-2">
+        <section ref={summary} tabIndex={-1} aria-labelledby="problems-heading" className="rounded border border-red-800 p-2">
           <h2 id="problems-heading" className="font-bold text-red-800">
             {placed.length === 1 ? '1 problem' : `${placed.length} problems`} to fix before publishing
           </h2>

@@ -3,7 +3,9 @@
  * wizard's questions (a colour too light for white text told at its question, nothing else lost),
  * a new headline seen in the preview, a link to a page that does not exist told at its field with
  * publishing refused, the fix published and served on the brand's dev. host without a build, an
- * earlier version restored; and two editors saving the same brand, neither losing an edit.
+ * earlier version restored; two editors saving the same brand, neither losing an edit; and a
+ * publish refused for a problem only the server sees (a host taken meanwhile), the keyboard handed
+ * to the list of problems rather than lost with the disabled Publish button.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './helpers';
@@ -207,4 +209,30 @@ test("two editors save the same brand: the second sees the first's change, and n
   await openStudio(one, `/studio/${id}`);
   await expect(one.getByLabel('Name (required)')).toHaveValue(`Renamed ${run}`);
   await expect(one.getByLabel('Page title (required)')).toHaveValue(`Title by two ${run}`);
+});
+
+test('a publish the server refuses for a problem the editor did not show hands the keyboard to the list of problems', async ({ page }) => {
+  test.setTimeout(180_000);
+  const id = `sf${run}`;
+  const other = `sg${run}`;
+  await signIn(page, addUser('editor'));
+  await createBrand(page, id);
+  await openStudio(page, `/studio/${id}`);
+  const publish = page.getByRole('button', { name: 'Publish' });
+  await expect(publish).toBeEnabled();
+  // meanwhile another brand is published on this brand's host: only the server's check at publishing sees it
+  const csrf = await csrfOf(page);
+  const made = await asPage(page, 'POST', '/api/console/studio/brands', { answers: { ...answersFor(other), hosts: `${id}.com` } }, { 'x-csrf-token': csrf });
+  expect(made.status, made.body).toBe(201);
+  const taken = await asPage(page, 'POST', `/api/console/studio/brands/${other}/publish`, { version: made.json().version }, { 'x-csrf-token': csrf });
+  expect(taken.status, taken.body).toBe(200);
+
+  await publish.focus();
+  await page.keyboard.press('Enter');
+  const problems = page.getByRole('region', { name: /problem/ });
+  await expect(problems).toContainText(`host "${id}.com" is also claimed by`, { timeout: ANSWER_MS });
+  await expect(publish).toBeDisabled();
+  // the disabled button would drop the focus to the page's start; it lands on what to fix instead
+  await expect(problems).toBeFocused();
+  await expectNoAxeViolations(page);
 });
