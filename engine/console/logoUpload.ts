@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 
 export const LOGO_LIMIT = 256 * 1024;
-export const LOGO_PATH = '/api/brand-logo/';
+export { LOGO_PATH } from '../site/placeholderLogo';
 
 const SVG_TAGS = [
   'svg',

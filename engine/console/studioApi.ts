@@ -19,16 +19,13 @@ import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/br
 import { consoleHostsOf } from '../site/hosts';
 import { ANSWER_LIMIT, checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
 import { placeholderLogo } from '../site/brandScaffold';
-import { isDeployment } from '../keys/keyFormat.mjs';
-import { locate, parseJson } from '../validate/locate';
-import { isPlaceholderLogo } from '../validate/placeholders';
+import { placeholderLogoProblems } from '../site/placeholderLogo';
 import { getCatalog, isPartFile, readSources, revisionText, type Catalog } from '../site/catalog';
 import { layoutParamNames, layoutSwitchNames } from '../site/layoutParams';
 import { PARAM_KINDS } from '../site/routeParams';
 import {
   brandDraft,
   brandDrafts,
-  brandLogo,
   brandFile,
   brandFileChanged,
   brandHistory,
@@ -146,28 +143,10 @@ function problemsOf(id: string, document: unknown): BrandProblem[] {
   return problems;
 }
 
-/**
- * In a deployment, an uploaded logo that is a placeholder (the wizard's: the name on the colour, or
- * a letter tile), refused as `npm run validate -- --production` refuses one in public/logos/: it is
- * fine while a brand is being made, not in front of borrowers.
- */
-async function logoProblems(db: Store, id: string, document: unknown): Promise<BrandProblem[]> {
-  if (!isDeployment(process.env)) return [];
-  const src = (document as { organization?: { logo?: unknown } } | undefined)?.organization?.logo;
-  if (typeof src !== 'string' || !src.startsWith(LOGO_PATH)) return [];
-  const stored = await brandLogo(db, src.slice(LOGO_PATH.length));
-  if (stored?.type !== 'image/svg+xml' || !isPlaceholderLogo(stored.bytes.toString('utf8'))) return [];
-  const text = revisionText(document);
-  const at = locate(text, parseJson(text).tree, '/organization/logo') ?? { line: 1, column: 1 };
-  const file = getCatalog().brands.get(id)?.file ?? `brands/${id}.json`;
-  const message = `${src} is a placeholder logo; give the brand's real one (fine for local development)`;
-  return [{ pointer: '/organization/logo', message, text: `${file}:${at.line}:${at.column} /organization/logo: ${message}`, file }];
-}
-
 /** Every problem of a document: the validator's, and in a deployment a placeholder logo. */
 const allProblems = async (db: Store, id: string, document: unknown): Promise<BrandProblem[]> => [
   ...problemsOf(id, document),
-  ...(await logoProblems(db, id, document)),
+  ...(await placeholderLogoProblems(db, id, document)),
 ];
 
 const who = (r: Revision | undefined) => (r ? { version: r.version, author: r.author, at: r.savedAt } : null);

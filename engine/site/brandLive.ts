@@ -8,7 +8,8 @@
  *   and the pages of the brands whose documents changed are dropped from the page cache (this
  *   process's, or Redis's: engine/cache/brandPages.mjs) — the other brands stay cache hits;
  * - publications set for later are made by whichever instance sees them due first (checked at
- *   each poll), refused when the validator finds a problem in them;
+ *   each poll), refused when the validator finds a problem in them (or, in a deployment, a
+ *   placeholder logo: the studio's Publish refuses the same);
  * - a bandit experiment's weights, as last set (engine/site/experiments/allocation.ts), follow
  *   the same way;
  * - the pages the CMS webhook revalidates are announced to the other instances
@@ -21,9 +22,10 @@ import type { Brand } from '../../schemas/brand.types';
 import { dropBrandPages } from '../cache/brandPages.mjs';
 import { awaitingPublishedBrands, pageChanged, publishedBrandsRead } from '../cache/brandRenders.mjs';
 import { BRAND_PUBLISHED, publishDueBrands } from '../store/brandRevisions';
-import { getStore } from '../store/db';
+import { getStore, type Store } from '../store/db';
 import { announce, currentRevisions, onAnnouncement, onRevisions, publishRevision, revisionsReady } from '../store/liveRevisions';
 import { checkBrandDocument } from './brandOverlay';
+import { placeholderLogoProblems } from './placeholderLogo';
 import { applyBanditWeights } from './experiments/allocation';
 import { EXPERIMENT_WEIGHTS, type BanditWeights } from '../store/banditWeightsKey';
 import { getCatalog, onCatalogChange, setBrandRevisionSource, type Catalog } from './catalog';
@@ -49,14 +51,18 @@ export async function pageChangedEverywhere(internalPath: string): Promise<void>
   await announce(PAGE_CHANGED, internalPath);
 }
 
-/** Why a document may not go live, as the validator says it first; undefined when it may. */
-export function publishRefusal(id: string, document: Brand): string | undefined {
-  return checkBrandDocument(id, document).problems[0]?.text;
+/**
+ * Why a document may not go live, as the validator says it first, or in a deployment its
+ * placeholder logo — the checks the studio's Publish makes; undefined when it may.
+ */
+export async function publishRefusal(db: Store, id: string, document: Brand): Promise<string | undefined> {
+  return checkBrandDocument(id, document).problems[0]?.text ?? (await placeholderLogoProblems(db, id, document))[0]?.text;
 }
 
 async function publishDue(): Promise<void> {
   try {
-    const made = await publishDueBrands(await getStore(), new Date(), publishRefusal);
+    const db = await getStore();
+    const made = await publishDueBrands(db, new Date(), (id, document) => publishRefusal(db, id, document));
     if (made.length) {
       console.log(`[brands] published as scheduled: ${made.join(', ')}`);
       await publishRevision(BRAND_PUBLISHED);

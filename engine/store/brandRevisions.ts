@@ -335,18 +335,22 @@ export async function brandHistory(db: Store, id: string, limit = 500): Promise<
 
 /**
  * Publishes every publication set for a time now past. `check` says why a document may not go
- * live (the validator's first problem), or undefined: a due publication with problems is not made
- * and is marked failed with the reason. Another instance publishing the same one first is not an
- * error. The ids published.
+ * live (the validator's first problem, or a deployment's placeholder logo), or undefined: a due
+ * publication with problems is not made and is marked failed with the reason. Another instance
+ * publishing the same one first is not an error. The ids published.
  */
-export async function publishDueBrands(db: Store, now: Date, check?: (id: string, document: Brand) => string | undefined): Promise<string[]> {
+export async function publishDueBrands(
+  db: Store,
+  now: Date,
+  check?: (id: string, document: Brand) => string | undefined | Promise<string | undefined>,
+): Promise<string[]> {
   const done: string[] = [];
   for (const [id, r] of await latestRevisions<BrandSchedule>(db, BRAND_SCHEDULE)) {
     const s = r.document;
     if (s.state !== 'pending' || Date.parse(s.at) > now.getTime()) continue;
     try {
       const draft = await revisionAt<Brand>(db, BRAND_DRAFT, id, s.version);
-      const reason = !draft ? `version ${s.version} is gone` : check?.(id, draft.document);
+      const reason = !draft ? `version ${s.version} is gone` : await check?.(id, draft.document);
       if (reason) {
         await setSchedule(db, id, { ...s, state: 'failed', reason }, s.author, now, r);
         continue;

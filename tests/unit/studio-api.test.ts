@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { studioRoute } from '../../engine/console/studioApi';
 import { brandLogo, publishDueBrands } from '../../engine/store/brandRevisions';
+import { publishRefusal } from '../../engine/site/brandLive';
 import { hashPassword } from '../../engine/console/passwords';
 import { addUser } from '../../engine/store/console';
 import type { Role } from '../../engine/console/roles';
@@ -411,6 +412,42 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
       expect(await call('POST', 'brands/logocheck/publish', editor, { version: opened.body.version })).toMatchObject({
         status: 422,
         body: { problems: expect.arrayContaining([expect.objectContaining(logoProblem)]) },
+      });
+    } finally {
+      if (before === undefined) delete process.env.LOANSITES_DEPLOYMENT;
+      else process.env.LOANSITES_DEPLOYMENT = before;
+    }
+  });
+
+  it('a publication set for later that comes due in a deployment with the placeholder logo is refused, as publishing it now is', async () => {
+    // real keys: the placeholder logo is all that stands in the way
+    const answers = {
+      ...ANSWERS,
+      id: 'logolater',
+      hosts: 'logolater.example',
+      mapKey: 'pk.eyJ1IjoibG9nb2xhdGVyIn0.k3y',
+      siteKey: '6LdLogoLaterKey',
+      phone: '+1-512-867-5309',
+    };
+    expect(await call('POST', 'brands', editor, { answers })).toMatchObject({ status: 201 });
+    const opened = await call('GET', 'brands/logolater', editor);
+    // set for later where the placeholder is fine (a staging instance on the same store, say)
+    const at = new Date(Date.now() + 3600_000).toISOString();
+    expect(await call('POST', 'brands/logolater/publish', editor, { version: opened.body.version, at })).toMatchObject({ status: 200 });
+    const before = process.env.LOANSITES_DEPLOYMENT;
+    process.env.LOANSITES_DEPLOYMENT = 'production';
+    try {
+      // what publishing it now is refused for
+      const now = await call('POST', 'brands/logolater/publish', editor, { version: opened.body.version });
+      expect(now.status).toBe(422);
+      const reasons = now.body.problems.map((p: { text: string }) => p.text);
+      expect(reasons).toEqual([expect.stringMatching(/\/organization\/logo: .* is a placeholder logo; give the brand's real one/)]);
+      // due on a deployment's instance: the same check as its Publish
+      expect(await publishDueBrands(db(), new Date(Date.parse(at) + 1000), (id, doc) => publishRefusal(db(), id, doc))).not.toContain('logolater');
+      expect((await call('GET', 'brands/logolater', analyst)).body).toMatchObject({
+        publishedVersion: 0,
+        scheduled: null,
+        scheduleRefused: { version: opened.body.version, reason: reasons[0] },
       });
     } finally {
       if (before === undefined) delete process.env.LOANSITES_DEPLOYMENT;
