@@ -76,7 +76,10 @@ afterAll(async () => {
 /** Publishes the brand with the experiment changed (the catalog the page reads then carries it). */
 function publish(change: Partial<Experiment>) {
   const doc = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;
-  Object.assign(doc.experiments!.find((e) => e.id === EXPERIMENT)!, change);
+  Object.assign(
+    doc.experiments!.find((e) => e.id === EXPERIMENT)!,
+    change,
+  );
   const revisions = new Map<string, BrandRevisionSource>([
     ['ipaydayloans', { key: 'ipaydayloans', version: 2, document: doc, savedAt: new Date().toISOString() }],
   ]);
