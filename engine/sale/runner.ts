@@ -20,7 +20,7 @@
  * The whole sale is bounded (deadlineMs from the lead's arrival, as the borrower's page counts); the
  * lease outlasts it, so a live worker keeps its sale. A run held up past its lease (a stalled
  * database or process) whose sale another worker took over sends nothing more when it wakes: each
- * tier's pings, each post and each post asked again go out only while the run holds the sale. A sale that starts after that offers the lead
+ * tier's pings, each post and each post asked again go out, and the deliver buyers are queued, only while the run holds the sale. A sale that starts after that offers the lead
  * to no ping or post buyer (4. only). A lead screening held and an operator released is the
  * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
  * from the moment of the release (lead_screening.reviewed_at) and offers the lead as any other
@@ -51,7 +51,7 @@ import { qualityOf, saleLeadOf, screeningDecision } from './lead';
 import { addScreeningCodes, screeningOf } from '../store/screening';
 import { optOutHashes } from './optOut';
 import { CONFIRM_ASKS, DEFAULT_POST_MS, offerOfSending, pingAll, post, sendPost } from './posting';
-import { recordDecision, TAKEN_OVER, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
+import { holdOf, recordDecision, TAKEN_OVER, type OpenSale, type SaleDeps, type SaleResult, type SaleRun } from './saleRun';
 import { localTime } from './schedule';
 
 export type { SaleDeps, SaleResult };
@@ -80,7 +80,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   // after a restart) offers the lead to no ping or post buyer: the borrower would never see the
   // lender. It goes the way of any unsold lead.
   if (sale.now().getTime() > sale.deadline - 500) {
-    await queueDeliverBuyers(sale);
+    if ((await queueDeliverBuyers(sale)) === TAKEN_OVER) return undefined;
     return recordDecision(sale, sale.stored, {
       status: sale.unsoldStatus,
       duplicate: sale.duplicate,
@@ -91,7 +91,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   const sold = await offerByTier(sale, eligible);
   if (sold === TAKEN_OVER) return undefined;
   if (sold) return sold;
-  await queueDeliverBuyers(sale);
+  if ((await queueDeliverBuyers(sale)) === TAKEN_OVER) return undefined;
   return recordDecision(sale, sale.stored, {
     status: sale.unsoldStatus,
     duplicate: sale.duplicate,
@@ -255,9 +255,15 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
 /**
  * Nobody bought the lead: the deliver buyers that want it get it through the outbox. A deliver
  * buyer's caps count the leads queued to it, reserved with the queueing (reserveDelivery: exact
- * across instances); a lead over a cap goes on the timeline as skipped, saying which.
+ * across instances); a lead over a cap goes on the timeline as skipped, saying which. Each queueing
+ * is written only while this run holds the sale, as a post's row is: a run that woke after its
+ * lease ran out (its last tier's pings or post out) and another worker took the sale over and
+ * decided it queues nothing — the timeline keeps one "queued" row per buyer, and a lead the other
+ * worker sold is delivered to nobody. TAKEN_OVER then.
  */
-async function queueDeliverBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSale): Promise<void> {
+async function queueDeliverBuyers(sale: OpenSale): Promise<void | typeof TAKEN_OVER> {
+  const { db, leadId, deps, now, lead, duplicate } = sale;
+  const hold = holdOf(sale);
   const deliver = deps.buyers.filter(
     (b) => b.mode === 'deliver' && deps.secretOf(b) && eligibility(b, lead, { now: now(), duplicate, suppressed: false, soldToday: 0, soldThisMonth: 0 }).ok,
   );
@@ -269,10 +275,18 @@ async function queueDeliverBuyers({ db, leadId, deps, now, lead, duplicate }: Op
   const queued = (b: Buyer): NewEvent => ({ lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'deliver', outcome: 'queued' });
   const capped = (b: Buyer) => b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined;
   const open = deliver.filter((b) => !capped(b));
-  await enqueueDeliveries(db, open.map(rowOf), open.map(queued), at);
+  if (!(await enqueueDeliveries(db, open.map(rowOf), open.map(queued), at, hold))) return TAKEN_OVER;
   for (const b of deliver.filter(capped)) {
     const row = rowOf(b);
-    const r = await reserveDelivery(db, row, queued(b), { perDay: b.caps?.perDay, perMonth: b.caps?.perMonth, day: row.buyerDay, month: row.buyerMonth }, at);
+    const r = await reserveDelivery(
+      db,
+      row,
+      queued(b),
+      { perDay: b.caps?.perDay, perMonth: b.caps?.perMonth, day: row.buyerDay, month: row.buyerMonth },
+      at,
+      hold,
+    );
+    if ('notHeld' in r) return TAKEN_OVER;
     if ('full' in r) await addEvent(db, { lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
   }
 }

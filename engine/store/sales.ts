@@ -377,10 +377,21 @@ const outboxValues = (r: OutboxRow, now: Date) => ({
   buyer_month: r.buyerMonth ?? null,
 });
 
-/** Outbox rows for the uncapped deliver buyers of an unsold lead (the existing worker sends them), with their queued events. */
-export async function enqueueDeliveries(db: Store, rows: readonly OutboxRow[], events: readonly NewEvent[], now: Date): Promise<void> {
-  await queueOutbox(db, rows, now);
-  await addEvents(db, events);
+/**
+ * Outbox rows for the uncapped deliver buyers of an unsold lead (the existing worker sends them),
+ * with their queued events, in one transaction and only while this run holds the sale (stillHeld):
+ * a run that woke after its lease ran out and another worker took the sale over queues nothing —
+ * no second "queued" row on the timeline, no delivery of a lead the other worker sold. False then.
+ */
+export async function enqueueDeliveries(db: Store, rows: readonly OutboxRow[], events: readonly NewEvent[], now: Date, hold: SaleHold): Promise<boolean> {
+  const leadId = rows[0]?.leadId;
+  if (leadId === undefined) return true; // nothing to queue: the decision that follows checks the hold itself
+  return db.transaction().execute(async (trx) => {
+    if (!(await stillHeld(trx, leadId, hold))) return false;
+    await queueOutbox(trx, rows, now);
+    await addEvents(trx, events);
+    return true;
+  });
 }
 
 /**
@@ -398,12 +409,15 @@ export async function reserveDelivery(
   e: NewEvent,
   cap: CapWindow,
   now: Date,
-): Promise<{ queued: true } | { full: string }> {
+  hold: SaleHold,
+): Promise<{ queued: true } | { full: string } | { notHeld: true }> {
   const full = new Error('cap full');
   let reason = '';
   try {
     return await db.transaction().execute(async (trx) => {
       if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+      // after the wait for the buyer's lock, as reservePost: a run that lost the sale queues nothing
+      if (!(await stillHeld(trx, row.leadId, hold))) return { notHeld: true as const };
       const inserted = await trx
         .insertInto('lead_deliveries')
         .values(outboxValues(row, now))

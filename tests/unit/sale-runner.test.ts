@@ -227,6 +227,78 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
   }, 30_000);
 
+  const deliverDoc = (id: string, more: Record<string, unknown> = {}) => ({
+    $schema: '../../schemas/buyer.schema.json',
+    id,
+    displayName: id,
+    mode: 'deliver',
+    endpoints: { deliver: `https://${id}.partner.example/leads` },
+    secretEnv: `BUYER_${id.toUpperCase().replace(/-/g, '_')}_SECRET`,
+    ...more,
+  });
+  const deliveriesOf = async (leadId: string) =>
+    (await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', leadId).execute()).map((r) => r.destination).sort();
+
+  it('a worker that wakes after another took its sale over and left it unsold queues no delivery again', async () => {
+    const silent = await buyer(`no-bid-${kind.toLowerCase()}`, { ping: 'no-bid' });
+    const buyers = documents(
+      silent.document(),
+      deliverDoc(`open-${kind.toLowerCase()}`),
+      deliverDoc(`capped-dl-${kind.toLowerCase()}`, { caps: { perDay: 100 } }),
+    );
+    const leadId = await storeLead(db);
+    let taken: SaleResult | undefined;
+    silent.beforeBid = async () => {
+      silent.beforeBid = undefined;
+      // held up past its lease while its ping is out; another takes the sale up after the borrower stopped waiting
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    const timeline = await timelineOf(db, leadId);
+    // each deliver buyer queued once, by the worker that decided the sale
+    expect(
+      timeline
+        .filter((e) => e.step === 'deliver')
+        .map((e) => e.buyer_id)
+        .sort(),
+    ).toEqual([`capped-dl-${kind.toLowerCase()}`, `open-${kind.toLowerCase()}`]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+    expect(await deliveriesOf(leadId)).toHaveLength(2);
+    expect(stalled).toBeUndefined(); // not this worker's sale any more
+  }, 30_000);
+
+  it('a worker that wakes after another took its sale over and sold the lead delivers it to nobody', async () => {
+    const bidder = await buyer(`sells-${kind.toLowerCase()}`, { ping: 'no-bid' });
+    const buyers = documents(
+      bidder.document(),
+      deliverDoc(`open2-${kind.toLowerCase()}`),
+      deliverDoc(`capped2-${kind.toLowerCase()}`, { caps: { perDay: 100 } }),
+    );
+    const leadId = await storeLead(db);
+    let taken: SaleResult | undefined;
+    bidder.beforeBid = async () => {
+      bidder.beforeBid = undefined;
+      // held up past its lease while its ping is out; another takes the sale up, still in time, and sells it
+      bidder.ping = { bid: 30 };
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease, deadlineMs: SALE_LEASE_MS + 60_000 }));
+      bidder.ping = 'no-bid'; // the stalled worker's ping, answered last, brings no bid
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+
+    expect(taken).toMatchObject({ status: 'sold', buyerId: bidder.id });
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: bidder.id });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'deliver')).toEqual([]);
+    expect(timeline.filter((e) => e.step === 'eligibility')).toEqual([]);
+    expect(await deliveriesOf(leadId)).toEqual([]); // the sold lead's data goes to no deliver buyer
+    expect(stalled).toBeUndefined();
+  }, 30_000);
+
   it('a sale whose bound ran out during one tier pings no buyer of the next', async () => {
     const first = await buyer(`refuses-late-${kind.toLowerCase()}`, { mode: 'direct-post', post: 'refuse' });
     const next = await buyer(`after-bound-${kind.toLowerCase()}`, { ping: { bid: 30 } });
