@@ -199,6 +199,12 @@ function everyAnswer(answers: readonly string[]): string {
  * asked again a post out from an earlier run) leaves the buyer to the worker that took the sale
  * over, which asks it itself, rather than send the borrower's data again for a sale no longer its
  * own. TAKEN_OVER then, the post's row left for that worker to settle.
+ * A repeat in the running sale waits what is left of the sale's bound (the borrower's page is
+ * waiting), at least CONFIRM_MIN_MS. A post out from an earlier run (not `rowJustWritten`) is asked
+ * again by a sale resumed after its lease ran out, which outlasts the bound: the borrower stopped
+ * waiting long before, so nothing is gained by cutting an ask short, and a buyer that bought the
+ * lead but answers in over a second would leave it sold to nobody (the borrower without a lender,
+ * the buyer told to drop it). Each of its asks waits the buyer's post timeout.
  */
 export async function sendPost(
   sale: OpenSale,
@@ -239,7 +245,7 @@ export async function sendPost(
     await new Promise((r) => setTimeout(r, CONFIRM_PAUSE_MS));
     if (!(await ours())) return TAKEN_OVER;
     // Within the sale's deadline where it can (the borrower is waiting), but always long enough for a real answer.
-    ({ sent, outcome } = await ask(Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS))));
+    ({ sent, outcome } = await ask(rowJustWritten ? Math.min(postMs, Math.max(deadline - now().getTime(), CONFIRM_MIN_MS)) : postMs));
   }
   if (outcome.ok) {
     const t = localTime(now(), b.schedule?.timeZone);

@@ -307,6 +307,42 @@ describe('in a sale resumed after its worker was killed mid-post', () => {
     expect(next.posts).toHaveLength(0);
   }, 60_000);
 
+  // The borrower stopped waiting long before (the lease outlasts the sale's bound): every ask waits the buyer's own post timeout.
+  const patient = { timeouts: { pingMs: 3000, postMs: 5000 } };
+
+  it('a buyer slower than a second to answer the post asked again after a restart is heard: sold to it', async () => {
+    const first = await buyer('first-slow-resumed', { ping: { bid: 30 }, post: 'hang' });
+    const buyers = documents(first.document(patient));
+    const leadId = await storeLead();
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false;
+    await expect.poll(() => first.released).toBe(1);
+    first.post = { slowMs: 2500 };
+
+    expect(await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }))).toMatchObject({ status: 'sold', buyerId: first.id });
+    expect(first.posts).toHaveLength(2);
+  }, 60_000);
+
+  it('a resumed sale asks a buyer that answered 503 again as long as its post timeout, not the running sale’s last second', async () => {
+    const first = await buyer('first-503-slow', { ping: { bid: 30 }, post: 'hang' });
+    const buyers = documents(first.document(patient));
+    const leadId = await storeLead();
+    await killMidPost(leadId, buyers, first);
+    first.holdPosts = false;
+    await expect.poll(() => first.released).toBe(1);
+    first.post = 'error';
+    first.beforeAnswer = async () => {
+      // the dead worker's post, the first ask after the restart (503), then a slow accept
+      if (first.posts.length === 3) first.post = { slowMs: 2500 };
+    };
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    expect(resumed).toMatchObject({ status: 'sold', buyerId: first.id, priceCents: 3000 });
+    expect(first.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId]);
+    expect((await timelineOf(db, leadId)).filter((e) => e.step === 'post').map((e) => e.outcome)).toEqual(['accepted']);
+  }, 60_000);
+
   it('the post asked again is the very body that went out, its bid id included', async () => {
     const first = await buyer('first-same-body', { ping: { bid: 30 }, post: 'hang' });
     const buyers = documents(first.document(timed));
