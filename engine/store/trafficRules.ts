@@ -21,12 +21,57 @@ export type SaleOutcome = 'sold' | 'unsold' | 'returned';
 
 export type DeviceClass = 'mobile' | 'tablet' | 'desktop' | 'bot' | 'other';
 
+/**
+ * What marks a user agent as a crawler or a script, lower case. Most crawlers say "bot", "crawl"
+ * or "spider"; the rest are named as their owners publish them. Several come with a phone's or a
+ * desktop browser's user agent in front (Google-InspectionTool, GoogleOther and Google-Read-Aloud
+ * as a Nexus 5X, BingPreview and MicrosoftPreview as Chrome on Windows), which is why they are
+ * looked for before the device.
+ */
+const BOT_MARKS = [
+  'bot',
+  'crawl',
+  'spider',
+  'slurp',
+  'headless',
+  'lighthouse',
+  'curl/',
+  'wget',
+  'python-',
+  'go-http',
+  'node-fetch',
+  'axios',
+  // Google's crawlers and fetchers not named …bot: Google-InspectionTool, Google-Read-Aloud,
+  // Google-Site-Verification, Google-Safety; APIs-Google, Mediapartners-Google,
+  // FeedFetcher-Google, DuplexWeb-Google; GoogleOther (-Image, -Video); Google Favicon
+  'google-',
+  '-google',
+  'googleother',
+  'google favicon',
+  // Bing's link previews
+  'bingpreview',
+  'microsoftpreview',
+  // Meta's: link previews (facebookexternalhit), the catalog, the AI and index crawlers
+  'facebookexternalhit',
+  'facebookcatalog',
+  'meta-external',
+  'meta-webindexer',
+  // SEO auditors not named …bot
+  'screaming frog',
+  'sitebulb',
+];
+// Literal alternatives only: the scan is linear in the user agent's length.
+const BOT_RE = new RegExp(BOT_MARKS.map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+
 /** The device class of a user agent: bots first, then tablets (iPad, Android without "Mobile"), then phones. */
 export function deviceClass(userAgent: string): DeviceClass {
   const ua = userAgent.toLowerCase();
   if (!ua) return 'other';
-  if (/bot|crawl|spider|slurp|headless|lighthouse|curl\/|wget|python-|go-http|node-fetch|axios/.test(ua)) return 'bot';
-  if (/ipad|tablet|kindle|silk|playbook|(android(?!.*mobile))/.test(ua)) return 'tablet';
+  if (BOT_RE.test(ua)) return 'bot';
+  // Android with no "mobile" after it: its last "android" decides, found in one pass (a lookahead
+  // per "android" would rescan the rest each time: quadratic in a long user agent)
+  const android = ua.lastIndexOf('android');
+  if (/ipad|tablet|kindle|silk|playbook/.test(ua) || (android >= 0 && !ua.includes('mobile', android))) return 'tablet';
   if (/mobi|iphone|ipod|android|windows phone|blackberry|opera mini/.test(ua)) return 'mobile';
   if (/windows|macintosh|x11|linux|cros/.test(ua)) return 'desktop';
   return 'other';
