@@ -26,6 +26,7 @@ import { saleRows } from './bench/sale';
 import { screeningRows } from './bench/screening';
 import { bodyPatternRows } from './bench/bodyPatterns';
 import { bodyValidationRows } from './bench/bodyValidation';
+import { userAgentClassRows } from './bench/userAgentClass';
 import { signInFloodRows } from './bench/signInFlood';
 import { sitemapRows } from './bench/sitemap';
 import { studioRevisionRows } from './bench/studioRevision';
@@ -53,6 +54,7 @@ const PRODUCERS: { name: string; rows: RowProducer }[] = [
   { name: 'screening', rows: screeningRows },
   { name: 'body patterns', rows: () => bodyPatternRows() },
   { name: 'body validation', rows: () => bodyValidationRows() },
+  { name: 'user agent class', rows: () => userAgentClassRows() },
   { name: 'event ingest', rows: eventIngestRows },
   { name: 'events flood memory', rows: floodMemoryRows },
   { name: 'consent certificate', rows: certificateRows },

@@ -106,24 +106,11 @@ describe('deviceClass', () => {
     ],
   ])('a person’s browser is not a bot: %s → %s', (ua, want) => expect(deviceClass(ua)).toBe(want));
 
-  it('costs time in proportion to the user agent’s length, up to the header limit', () => {
-    // the best of a few runs of 20 classifications each, in µs: the least the machine's load adds
-    const cost = (ua: string) => {
-      let best = Infinity;
-      for (let run = 0; run < 5; run++) {
-        const t = performance.now();
-        for (let i = 0; i < 20; i++) deviceClass(ua);
-        best = Math.min(best, ((performance.now() - t) * 1000) / 20);
-      }
-      return best;
-    };
+  it('classes a header of one word repeated up to the header limit as it would a short one', () => {
+    // what it costs is the bench's (scripts/bench/userAgentClass.ts, producer `user agent class`): here, only the answer
     const size = 16 * 1024;
-    // "android" over and over with "mobile" only at the end: a lookahead from each "android" to the
-    // end reads the rest of the user agent again each time (~16 ms for 16 KB, 300 times a plain one)
-    const hostile = `${'android '.repeat(size / 8 - 1)}mobile`;
-    const plain = `Mozilla/5.0 (Linux; Android 14) ${'x'.repeat(size - 40)} Mobile`;
-    expect(deviceClass(hostile)).toBe('mobile');
-    expect(cost(hostile)).toBeLessThan(20 * cost(plain) + 50);
+    expect(deviceClass(`${'android '.repeat(size / 8 - 1)}mobile`)).toBe('mobile');
+    expect(deviceClass(`${'android '.repeat(size / 8 - 1)}tablet`)).toBe('tablet');
   });
 });
 
