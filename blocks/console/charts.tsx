@@ -19,12 +19,26 @@ const STAGE_LABELS: Record<string, string> = {
 export const stageLabel = (stage: string): string => STAGE_LABELS[stage] ?? stage;
 
 /**
+ * What a stage counts: the form's stages once per visit, but every lead stored and sold — a visit
+ * may store two leads and sell both, so stored leads are compared with sold ones, and "stored" may
+ * exceed the visits that submitted.
+ */
+export const stageUnit = (stage: string): 'visits' | 'leads' => (stage === 'stored' || stage === 'sold' ? 'leads' : 'visits');
+
+/**
  * The funnel table's rows: each stage's count, its share of the stage before and of visits — "—"
- * where that stage or the visits are 0 (an empty range, or a campaign that only cost money).
+ * where that stage or the visits are 0 (an empty range, or a campaign that only cost money) — and
+ * what it counts (stageUnit).
  */
 export function funnelRows(stages: readonly { stage: string; count: number }[]): string[][] {
   const visits = stages[0]?.count ?? 0;
-  return stages.map((s, i) => [stageLabel(s.stage), num(s.count), share(s.count, i === 0 ? s.count : stages[i - 1]!.count), share(s.count, visits)]);
+  return stages.map((s, i) => [
+    stageLabel(s.stage),
+    num(s.count),
+    share(s.count, i === 0 ? s.count : stages[i - 1]!.count),
+    share(s.count, visits),
+    stageUnit(s.stage),
+  ]);
 }
 
 export function FunnelChart({ stages }: { stages: { stage: string; count: number }[] }) {

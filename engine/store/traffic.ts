@@ -12,13 +12,14 @@
  *   once lock the rows in the same order and never lose an increment.
  * - A funnel stage counts once per visit (trafficRules.ts stageOf): the first event of a stage marks it in
  *   traffic_visit_stages (INSERT … ON CONFLICT DO NOTHING … RETURNING, so two instances agree on
- *   which was first); a later one is stored with `repeated` = 1 and left out of the rollups.
+ *   which was first); a later one is stored with `repeated` = 1 and left out of the rollups — but
+ *   for a stored lead, which the rollups count every time (trafficRules.ts countedInRollups).
  * - On PostgreSQL the raw events are partitioned by day (./trafficPartitions.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database, Store } from './db';
-import { hourOf, stageOf, type VisitRow } from './trafficRules';
+import { countedInRollups, hourOf, stageOf, type VisitRow } from './trafficRules';
 import { dropEventPartitionsBefore, ensureEventPartitions, isPostgresStore, nextDay } from './trafficPartitions';
 import { DAILY_DIMS } from './migrations/006_traffic_daily';
 import { pairIncrements, upsertPairs } from './trafficPairs';
@@ -210,7 +211,7 @@ export async function writeTraffic(db: Store, batch: TrafficBatch): Promise<{ vi
   return { visits: written.visits.length, events: written.events };
 }
 
-/** What visits (new ones only) and events (first of their stage only) add to the hourly rollup, one row per key, in key order (pure). */
+/** What visits (new ones only) and events (first of their stage only, and every stored lead) add to the hourly rollup, one row per key, in key order (pure). */
 export function hourlyIncrements(visits: readonly VisitRow[], events: readonly TrafficEventsTable[]): TrafficHourlyTable[] {
   const deltas = new Map<string, TrafficHourlyTable>();
   const add = (row: Omit<TrafficHourlyTable, 'count' | 'value'>, value: number) => {
@@ -237,8 +238,8 @@ export function hourlyIncrements(visits: readonly VisitRow[], events: readonly T
     );
   }
   for (const e of events) {
-    // A repeated stage is stored but counted once per visit (its first event).
-    if (e.repeated) continue;
+    // A repeated stage is stored but counted once per visit (its first event); a stored lead counts every time.
+    if (!countedInRollups(e)) continue;
     add(
       {
         hour: hourOf(e.created_at),

@@ -188,5 +188,13 @@ export function stageOf(e: { visitId: string; metric: string; state: string }): 
   return e.metric === 'state_refused' ? `state_refused:${e.state}` : e.metric;
 }
 
+/**
+ * Whether an event adds to the rollups: the first of its stage in its visit, or any stored lead.
+ * The funnel counts visits up to "submitted" but leads from "stored" on, as the sale records count
+ * each lead sold: a visit that stores two leads and sells both shows two stored, never fewer stored
+ * than sold. The stage is still marked once per visit (the experiments count converted visits).
+ */
+export const countedInRollups = (e: { repeated: number; metric: string }): boolean => !e.repeated || e.metric === 'stored';
+
 /** The hour a time falls in, as the rollups key it: "2025-01-31T12". */
 export const hourOf = (iso: string): string => iso.slice(0, 13);

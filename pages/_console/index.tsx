@@ -324,8 +324,8 @@ export default function OverviewPage(props: Props) {
       <FunnelChart stages={f.stages} />
       <DataTable
         caption="The funnel, stage by stage"
-        head={['Stage', 'Count', 'Of the stage before', 'Of visits']}
-        numeric={[false, true, true, true]}
+        head={['Stage', 'Count', 'Of the stage before', 'Of visits', 'Counted in']}
+        numeric={[false, true, true, true, false]}
         rows={funnelRows(f.stages)}
       />
       <h2 className="mb-2 text-xl font-semibold">By {unit}</h2>

@@ -2,7 +2,7 @@
  * Traffic in both real databases (SQLite in a temp file, PostgreSQL 15 started here): after any
  * sequence of batches (random, seeded: new and repeated visits, events of known and unknown
  * visits, server events, concurrent writers) the hourly rollups equal the counts over the raw
- * rows counted (a stage repeated by a visit is stored, not counted), and the daily rollups (whole and filtered) equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
+ * rows counted (a stage repeated by a visit is stored, not counted; every stored lead counts), and the daily rollups (whole and filtered) equal the hourly ones summed by day; pruning deletes raw events and unreferenced visits past retention and leaves the rollups.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,8 +107,12 @@ async function rawCounts(db: Store): Promise<Counts> {
   for (const v of await db.selectFrom('traffic_visits').selectAll().execute()) {
     add([hourOf(v.created_at), v.brand, v.campaign, v.source, v.landing_path, v.device, '', 'visit'].join('|'), 0);
   }
-  // A stage a visit had already reached is stored as a repeat and not counted.
-  for (const e of await db.selectFrom('traffic_events').selectAll().where('repeated', '=', 0).execute())
+  // A stage a visit had already reached is stored as a repeat and not counted; a second lead stored by a visit is counted.
+  for (const e of await db
+    .selectFrom('traffic_events')
+    .selectAll()
+    .where((eb) => eb.or([eb('repeated', '=', 0), eb('metric', '=', 'stored')]))
+    .execute())
     add([hourOf(e.created_at), ...DIMS.map((d) => e[d])].join('|'), Number(e.value));
   return out;
 }
