@@ -2,7 +2,9 @@
  * One buyer's record for its console page, from the sale's own tables: a daily trend (pings, bids,
  * wins, revenue, returns) over the last DAYS_SHOWN days, its acceptance and return rates, its
  * response time p50/p95 (pings and posts that were answered) and its last errors (the calls that
- * failed, engine/console/callFailures.ts: not a plain "no bid" or a refusal, which are its decisions). Days are UTC, as on the overview. Wins,
+ * failed, engine/console/callFailures.ts: not a plain "no bid" or a refusal, which are its decisions). Days are the operator's,
+ * as on the overview and the buyers list: the last DAYS_SHOWN to their today, each from their
+ * midnight to their midnight (read by UTC hour and grouped by the local day of each hour). Wins,
  * returns and revenue are the overview's money cells for this buyer (moneyCells), in the
  * operator's currency: converted sale by sale at the rates set, a currency without a rate left out
  * and named (engine/traffic/currency.ts).
@@ -13,6 +15,8 @@ import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, ratesUsed, type Converter, type RateUsed } from '../traffic/currency';
 import { moneyBy, moneyCells } from '../traffic/moneyQuery';
 import { failedCall } from './alertQueries';
+import { localHour, zonedRange } from './periods';
+import { localDay } from './range';
 
 export const DAYS_SHOWN = 14;
 const LATENCY_SAMPLE = 5000;
@@ -37,6 +41,8 @@ export interface BuyerDetail {
   p50Ms: number | null;
   p95Ms: number | null;
   errors: { at: string; step: string; outcome: string; detail: string }[];
+  /** the operator's time zone, whose days these are */
+  zone: string;
   /** the currency of the revenue, and the currencies converted to it or left out */
   currency: string;
   currencies: RateUsed[];
@@ -48,25 +54,28 @@ export function percentile(sorted: readonly number[], share: number): number | n
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
 }
 
-export async function buyerDetail(db: Store, buyer: string, now = new Date(), money?: Converter): Promise<BuyerDetail> {
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DAYS_SHOWN - 1)));
-  const from = first.toISOString();
-  const day = (col: string) => sql<string>`substr(${sql.ref(col)}, 1, 10)`;
-  const events = await db
-    .selectFrom('sale_events')
-    .where('buyer_id', '=', buyer)
-    .where('at', '>=', from)
-    .select((eb) => [day('at').as('day'), 'step', 'outcome', eb.fn.countAll<number | string>().as('n')])
-    .groupBy([day('at'), 'step', 'outcome'])
-    .execute();
-  const to = new Date(first.getTime() + DAYS_SHOWN * 86_400_000).toISOString();
+export async function buyerDetail(db: Store, buyer: string, now = new Date(), money?: Converter, zone = 'UTC'): Promise<BuyerDetail> {
+  const today = localDay(now, zone);
+  const dayNames = Array.from({ length: DAYS_SHOWN }, (_, i) =>
+    new Date(Date.parse(`${today}T00:00:00.000Z`) - (DAYS_SHOWN - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
+  const { from, to } = zonedRange(dayNames[0]!, today, zone);
+  // by UTC hour, each hour then given to the operator's day it falls in
+  const hour = (col: string) => sql<string>`substr(${sql.ref(col)}, 1, 13)`;
+  const dayOfHour = (utcHour: string) => localHour(utcHour, zone).slice(0, 10);
+  const events = (
+    await db
+      .selectFrom('sale_events')
+      .where('buyer_id', '=', buyer)
+      .where('at', '>=', from)
+      .select((eb) => [hour('at').as('hour'), 'step', 'outcome', eb.fn.countAll<number | string>().as('n')])
+      .groupBy([hour('at'), 'step', 'outcome'])
+      .execute()
+  ).map((e) => ({ ...e, day: dayOfHour(e.hour) }));
   const conv = money ?? converter(BASE_CURRENCY, await currencyRates(db));
-  const byDay = moneyBy(await moneyCells(db, { from, to }, 'day', conv, { buyer, dims: ['buyer'] }), (c) => c.at);
+  const byDay = moneyBy(await moneyCells(db, { from, to }, 'hour', conv, { buyer, dims: ['buyer'] }), (c) => dayOfHour(c.at));
   const days = new Map<string, BuyerDay>();
-  for (let i = 0; i < DAYS_SHOWN; i++) {
-    const d = new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    days.set(d, { day: d, pings: 0, bids: 0, wins: 0, revenueCents: 0, returns: 0 });
-  }
+  for (const d of dayNames) days.set(d, { day: d, pings: 0, bids: 0, wins: 0, revenueCents: 0, returns: 0 });
   let posts = 0;
   let accepted = 0;
   for (const e of events) {
@@ -122,6 +131,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
     p50Ms: percentile(sorted, 0.5),
     p95Ms: percentile(sorted, 0.95),
     errors: errors.map((e) => ({ ...e, detail: e.detail.slice(0, 200) })),
+    zone: zone || 'UTC',
     currency: conv.to,
     currencies: ratesUsed(conv),
   };

@@ -10,6 +10,11 @@ import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, type Converter } from '../traffic/currency';
 
 export async function operatorMoney(db: Store, email: string): Promise<Converter> {
+  return (await operatorView(db, email)).money;
+}
+
+/** An operator's converter and time zone (set on Your account; UTC unless they set one), whose days a page counts. */
+export async function operatorView(db: Store, email: string): Promise<{ money: Converter; zone: string }> {
   const user = await findUser(db, email);
-  return converter(user?.currency || BASE_CURRENCY, await currencyRates(db));
+  return { money: converter(user?.currency || BASE_CURRENCY, await currencyRates(db)), zone: user?.time_zone || 'UTC' };
 }

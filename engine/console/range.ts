@@ -32,7 +32,7 @@ export interface OverviewQuery {
 
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** The date it is at `now` in `zone` (an unknown zone: UTC's). */
-const localDay = (now: Date, zone: string): string => {
+export const localDay = (now: Date, zone: string): string => {
   if (!zone || zone === 'UTC') return isoDay(now.getTime());
   try {
     return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);

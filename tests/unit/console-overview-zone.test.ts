@@ -3,8 +3,8 @@
  * zone (a sale at 03:30 UTC is the evening before in New York), grouping by hour, week and month,
  * the totals beside the previous period's, and every amount — CAD sales and a CAD cost report —
  * converted to the operator's currency through the rate an admin set, the rate named; without a
- * rate a currency is left out and named, never summed as dollars. The buyers page counts the
- * operator's days as the overview does.
+ * rate a currency is left out and named, never summed as dollars. The buyers page and a buyer's
+ * page count the operator's days as the overview does.
  */
 import { describe, expect, it } from 'vitest';
 import { insertLead } from '../../engine/store/leads';
@@ -14,6 +14,7 @@ import { setCurrencyRate } from '../../engine/store/currencyRates';
 import { importCostReport } from '../../engine/traffic/costImport';
 import { overviewData, type OverviewAsk } from '../../engine/console/overviewData';
 import { operatorBuyers } from '../../engine/console/buyersPage';
+import { buyerDetail } from '../../engine/console/buyerDetail';
 import { addUser } from '../../engine/store/console';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { overviewAsk } from '../support/overviewAsk';
@@ -90,6 +91,37 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
     // asked no range at 22:30 on 2 November in New York: the last 7 of its days, to 2 November
     const evening = new Date('2026-11-03T03:30:00.000Z');
     expect(await operatorBuyers(db(), 'ny@example.com', { from: '', to: '' }, new Map(), evening)).toMatchObject({ from: '2026-10-27', to: '2026-11-02' });
+  });
+
+  it('a buyer’s page counts the last 14 of the operator’s days, to their today', async () => {
+    const lead = await insertLead(db(), leadRow({ created_at: EVENING.toISOString() }), []);
+    await recordSaleRow(db(), { leadId: lead.id, buyer: 'zoned', priceCents: 3000, at: EVENING });
+    await db()
+      .insertInto('sale_events')
+      .values({
+        id: 'se-zoned-1',
+        lead_id: lead.id,
+        at: EVENING.toISOString(),
+        buyer_id: 'zoned',
+        step: 'ping',
+        outcome: 'bid',
+        price_cents: 3000,
+        latency_ms: 80,
+        detail: '',
+      })
+      .execute();
+    const now = new Date('2026-11-03T03:30:00.000Z'); // 22:30 on 2 November in New York
+    const trend = (d: Awaited<ReturnType<typeof buyerDetail>>) =>
+      d.days.filter((x) => x.pings || x.wins).map((x) => [x.day, x.pings, x.bids, x.wins, x.revenueCents]);
+
+    const utc = await buyerDetail(db(), 'zoned', now);
+    expect([utc.zone, utc.days[0]!.day, utc.days.at(-1)!.day]).toEqual(['UTC', '2026-10-21', '2026-11-03']);
+    expect(trend(utc)).toEqual([['2026-11-02', 1, 1, 1, 3000]]);
+
+    const ny = await buyerDetail(db(), 'zoned', now, undefined, 'America/New_York');
+    expect([ny.zone, ny.days.length, ny.days[0]!.day, ny.days.at(-1)!.day]).toEqual(['America/New_York', 14, '2026-10-20', '2026-11-02']);
+    expect(trend(ny)).toEqual([['2026-11-01', 1, 1, 1, 3000]]);
+    expect(ny).toMatchObject({ wins: 1, posts: 0 });
   });
 
   it('converts CAD sales and costs to the operator’s currency at the rate set, and names a currency without a rate', async () => {

@@ -18,7 +18,7 @@ import { readConsoleForm } from '../../../engine/console/forms';
 import { ApiError } from '../../../engine/http/api';
 import { applyRevision, BUYER_KIND, buyerRevision } from '../../../engine/sale/buyerRevisions';
 import { revisionsReady } from '../../../engine/store/liveRevisions';
-import { operatorMoney } from '../../../engine/console/operatorMoney';
+import { operatorView } from '../../../engine/console/operatorMoney';
 import { ratesNote } from '../../../engine/traffic/currency';
 
 export const config = { unstable_runtimeJS: false };
@@ -110,6 +110,8 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
     const live = applyRevision(base.file, revision);
     const saved = queryText(ctx.query.saved, 12);
     if (saved && !data.notice) data.notice = `Saved as version ${saved}. Every server applies it within 5 seconds.`;
+    // the trend counts the operator's days, as the overview and the buyers list do
+    const operator = await operatorView(db, viewer.email);
     return {
       ...data,
       found: true,
@@ -120,7 +122,7 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
       fileChanged: !!revision && revision.baseHash !== base.hash,
       version: revision?.version ?? 0,
       values: data.canManage ? (data.values ?? formValuesOf(live)) : null,
-      detail: await buyerDetail(db, id, new Date(), await operatorMoney(db, viewer.email)),
+      detail: await buyerDetail(db, id, new Date(), operator.money, operator.zone),
     };
   });
   if ('props' in result) {
@@ -280,7 +282,9 @@ export default function BuyerPage(props: Props) {
           from the file.
         </p>
       )}
-      <h2 className="mt-6 mb-2 text-xl font-bold">Last {props.daysShown} days (UTC)</h2>
+      <h2 className="mt-6 mb-2 text-xl font-bold">
+        Last {props.daysShown} days ({d.zone})
+      </h2>
       <ul className="mb-3">
         <li>{`Acceptance rate: ${pct(d.acceptRate)} (${num(d.accepted)} of ${num(d.posts)} posts)`}</li>
         <li>{`Return rate: ${pct(d.returnRate)} (${num(d.returns)} of ${num(d.wins)} wins)`}</li>
