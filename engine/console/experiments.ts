@@ -10,7 +10,7 @@ import type { Experiment } from '../../schemas/brand.types';
 import type { Catalog } from '../site/catalog';
 import { timeOf } from '../site/experiments/assign';
 import { fixedVariant } from '../site/experiments/variants';
-import { MAX_DAYS, overviewQuery } from './range';
+import { MAX_DAYS, localDay, overviewQuery } from './range';
 import type { Store } from '../store/db';
 import { variantTotals, type ExposureFilter, type VariantTotals } from '../store/experiments';
 import { conversionsOf, judge, mean, type Sample, type VariantResult, type Verdict } from '../traffic/experimentStats';
@@ -96,10 +96,11 @@ export async function experimentResults(db: Store, listed: ListedExperiment, fil
  * every visitor since the start; over a window that moves with the day (the overview's last 7
  * days) it is not, and its minimum sample would count only the window's visitors.
  */
-export function experimentDays(e: Pick<Experiment, 'start'>, now = new Date()): { from: string; to: string } {
-  const today = now.toISOString().slice(0, 10);
+export function experimentDays(e: Pick<Experiment, 'start'>, now = new Date(), zone = 'UTC'): { from: string; to: string } {
+  const today = localDay(now, zone);
   const earliest = new Date(Date.parse(`${today}T00:00:00.000Z`) - (MAX_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
-  const start = e.start.slice(0, 10);
+  // the operator's day the start falls on, so the whole experiment is every visitor since it
+  const start = !zone || zone === 'UTC' || Number.isNaN(timeOf(e.start)) ? e.start.slice(0, 10) : localDay(new Date(timeOf(e.start)), zone);
   // (an experiment not started yet: today alone)
   return { from: start > today ? today : start < earliest ? earliest : start, to: today };
 }
@@ -114,13 +115,14 @@ export function experimentRange(
   asked: { from: string; to: string },
   e: Pick<Experiment, 'start'>,
   now = new Date(),
+  zone = 'UTC',
 ): { from: string; to: string; problem: string } {
-  const whole = experimentDays(e, now);
+  const whole = experimentDays(e, now, zone);
   if (!asked.from && !asked.to) return { ...whole, problem: '' };
   const fallback = '; showing the whole experiment, from its start to today.';
   if (!asked.from || !asked.to) return { ...whole, problem: `A range needs both a start and an end day${fallback}` };
-  // the overview's checks, in UTC as the experiment's days are
-  const q = overviewQuery(asked, new Set(), now);
+  // the overview's checks, in the operator's days as the overview's are
+  const q = overviewQuery(asked, new Set(), now, zone);
   if (q.problem) return { ...whole, problem: q.problem.replace(/; showing the last 7 days\.$/, fallback) };
   return { from: q.from, to: q.to, problem: '' };
 }

@@ -183,6 +183,12 @@ export interface ExposureFilter {
   /** days, both included (YYYY-MM-DD) */
   fromDay: string;
   toDay: string;
+  /**
+   * The instants [from, to) those days begin and end at when they are an operator's days, not
+   * UTC's: visitors exposed in the range, whose edge days (UTC's, partly in the range) are read
+   * from the exposures themselves.
+   */
+  within?: { from: string; to: string };
   campaign?: string;
   source?: string;
   device?: string;
@@ -194,6 +200,7 @@ export interface ExposureFilter {
  * exposed (few, next to the visits), joined by the exposure's key.
  */
 export async function variantTotals(db: Store, f: ExposureFilter): Promise<VariantTotals[]> {
+  const edges = edgesOf(f);
   let daily = db
     .selectFrom('experiment_daily as x')
     .select((eb) => [
@@ -204,8 +211,8 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
     ])
     .where('x.brand', '=', f.brand)
     .where('x.experiment', '=', f.experiment)
-    .where('x.day', '>=', f.fromDay)
-    .where('x.day', '<=', f.toDay)
+    .where('x.day', '>=', edges.wholeFrom)
+    .where('x.day', '<=', edges.wholeTo)
     .groupBy('x.variant');
   if (f.campaign) daily = daily.where('x.campaign', '=', f.campaign);
   if (f.source) daily = daily.where('x.source', '=', f.source);
@@ -213,8 +220,7 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
   const filters = [
     sql`x.brand = ${f.brand}`,
     sql`x.experiment = ${f.experiment}`,
-    sql`x.day >= ${f.fromDay}`,
-    sql`x.day <= ${f.toDay}`,
+    ...(f.within ? [sql`x.created_at >= ${f.within.from}`, sql`x.created_at < ${f.within.to}`] : [sql`x.day >= ${f.fromDay}`, sql`x.day <= ${f.toDay}`]),
     ...(f.campaign ? [sql`x.campaign = ${f.campaign}`] : []),
     ...(f.source ? [sql`x.source = ${f.source}`] : []),
     ...(f.device ? [sql`x.device = ${f.device}`] : []),
@@ -228,7 +234,7 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
       FROM (
         SELECT l.visit_id AS visit_id, SUM(CASE WHEN s.status = 'sold' THEN COALESCE(s.price_cents, 0) ELSE 0 END) AS revenue
         FROM leads l JOIN lead_sales s ON s.lead_id = l.id
-        WHERE l.brand = ${f.brand} AND l.visit_id IS NOT NULL AND l.created_at >= ${f.fromDay} AND s.status IN ('sold', 'returned')
+        WHERE l.brand = ${f.brand} AND l.visit_id IS NOT NULL AND l.created_at >= ${f.within ? f.within.from.slice(0, 10) : f.fromDay} AND s.status IN ('sold', 'returned')
         GROUP BY l.visit_id
       ) m
     ) t
@@ -243,16 +249,64 @@ export async function variantTotals(db: Store, f: ExposureFilter): Promise<Varia
     : await salesQuery.execute(db);
   // (the sold visits of no exposure in the filter make a group of their own, without a variant)
   const sold = new Map(sales.rows.filter((r) => r.variant !== null).map((r) => [r.variant, r]));
-  return (await daily.execute()).map((r) => {
-    const s = sold.get(r.variant);
+  const counted = new Map<string, { visitors: number; submitted: number; stored: number }>();
+  const rows = [...(await daily.execute()), ...(await edgeCounts(db, f, edges.days))];
+  for (const r of rows) {
+    const c = counted.get(r.variant) ?? { visitors: 0, submitted: 0, stored: 0 };
+    c.visitors += Number(r.visitors);
+    c.submitted += Number(r.submitted);
+    c.stored += Number(r.stored);
+    counted.set(r.variant, c);
+  }
+  return [...counted].map(([variant, r]) => {
+    const s = sold.get(variant);
     return {
-      variant: r.variant,
-      visitors: Number(r.visitors),
-      submitted: Number(r.submitted),
-      stored: Number(r.stored),
+      variant,
+      visitors: r.visitors,
+      submitted: r.submitted,
+      stored: r.stored,
       sold: Number(s?.sold ?? 0),
       revenueCents: Number(s?.revenue ?? 0),
       revenueSquares: Number(s?.squares ?? 0),
     };
   });
+}
+
+const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The UTC days the daily rollup answers whole ([wholeFrom, wholeTo], both included), and the UTC
+ * days only partly in an operator's range, whose exposures are read one by one (two at most).
+ */
+export function edgesOf(f: Pick<ExposureFilter, 'fromDay' | 'toDay' | 'within'>): { wholeFrom: string; wholeTo: string; days: string[] } {
+  if (!f.within) return { wholeFrom: f.fromDay, wholeTo: f.toDay, days: [] };
+  const midnight = (t: string) => t.slice(10) === 'T00:00:00.000Z';
+  const { from, to } = f.within;
+  const days = [...new Set([...(midnight(from) ? [] : [from.slice(0, 10)]), ...(midnight(to) ? [] : [to.slice(0, 10)])])];
+  return { wholeFrom: midnight(from) ? from.slice(0, 10) : dayAfter(from.slice(0, 10), 1), wholeTo: dayAfter(to.slice(0, 10), -1), days };
+}
+
+/** The visitors exposed within the range on its edge days, with the stages their visits reached, as the daily rollup counts them. */
+async function edgeCounts(db: Store, f: ExposureFilter, days: readonly string[]) {
+  if (!days.length || !f.within) return [];
+  const reached = (stage: Counted) =>
+    sql<number>`case when exists (select 1 from traffic_visit_stages t where t.visit_id = x.visit_id and t.stage = ${stage}) then 1 else 0 end`;
+  let q = db
+    .selectFrom('experiment_exposures as x')
+    .select((eb) => [
+      'x.variant',
+      eb.fn.countAll<number | string>().as('visitors'),
+      eb.fn.sum<number | string>(reached('submitted')).as('submitted'),
+      eb.fn.sum<number | string>(reached('stored')).as('stored'),
+    ])
+    .where('x.day', 'in', [...days])
+    .where('x.brand', '=', f.brand)
+    .where('x.experiment', '=', f.experiment)
+    .where('x.created_at', '>=', f.within.from)
+    .where('x.created_at', '<', f.within.to)
+    .groupBy('x.variant');
+  if (f.campaign) q = q.where('x.campaign', '=', f.campaign);
+  if (f.source) q = q.where('x.source', '=', f.source);
+  if (f.device) q = q.where('x.device', '=', f.device);
+  return q.execute();
 }

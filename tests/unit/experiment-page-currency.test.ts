@@ -92,7 +92,7 @@ describe.each(stores.kinds('currency.sqlite').slice(0, 1))('an experiment of a C
           state: 'running',
           routes: ['/payday-loans'],
           dates: '2026-11-01',
-          query: { from: '2026-11-01', to: '2026-11-30', campaign: '', source: '', device: '', problem: '' },
+          query: { from: '2026-11-01', to: '2026-11-30', zone: 'UTC', campaign: '', source: '', device: '', problem: '' },
           results,
           actions: [],
           allocation: 'The written weights',

@@ -12,6 +12,8 @@ import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
+import { zonedRange } from '../../../engine/console/periods';
+import { findUser } from '../../../engine/store/console';
 import {
   experimentRange,
   experimentResults,
@@ -37,7 +39,8 @@ interface Found {
   state: string;
   routes: string[];
   dates: string;
-  query: { from: string; to: string; campaign: string; source: string; device: string; problem: string };
+  /** `zone`: the operator's time zone, whose days `from` and `to` are */
+  query: { from: string; to: string; zone: string; campaign: string; source: string; device: string; problem: string };
   results: ExperimentResults;
   /** the forms the viewer may post (none for a role that may not change the brand) */
   actions: { op: ExperimentOp; label: string; winner?: string }[];
@@ -67,15 +70,23 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     }
     const text = (k: string) => queryText(ctx.query[k], 100);
     const e = listed.experiment;
+    // the operator's days, as on the overview: visitors exposed from their midnight to their midnight
+    const zone = (await findUser(db, viewer.email))?.time_zone || 'UTC';
     // the whole experiment unless other days are asked for (the verdict holds over every visitor since the start)
-    const days = experimentRange({ from: text('from'), to: text('to') }, e);
+    const days = experimentRange({ from: text('from'), to: text('to') }, e, new Date(), zone);
     const q = {
-      ...overviewQuery({ from: days.from, to: days.to, campaign: text('campaign'), source: text('source'), device: text('device') }, new Set()),
+      ...overviewQuery(
+        { from: days.from, to: days.to, campaign: text('campaign'), source: text('source'), device: text('device') },
+        new Set(),
+        new Date(),
+        zone,
+      ),
       problem: days.problem,
     };
     const results = await experimentResults(db, listed, {
       fromDay: q.from,
       toDay: q.to,
+      ...(zone === 'UTC' ? {} : { within: zonedRange(q.from, q.to, zone) }),
       ...(q.campaign ? { campaign: q.campaign } : {}),
       ...(q.source ? { source: q.source } : {}),
       ...(q.device ? { device: q.device } : {}),
@@ -110,7 +121,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         state: stateOf(e),
         routes: e.routes,
         dates: `${e.start}${e.end ? ` to ${e.end}` : ''}`,
-        query: { from: q.from, to: q.to, campaign: q.campaign, source: q.source, device: q.device, problem: q.problem },
+        query: { from: q.from, to: q.to, zone, campaign: q.campaign, source: q.source, device: q.device, problem: q.problem },
         results,
         actions,
         allocation,
@@ -220,7 +231,7 @@ export default function ExperimentPage(props: Props) {
         {verdictText(r.verdict, r.minimumSample, f.run)}
       </p>
       <DataTable
-        caption={`Variants, ${f.query.from} to ${f.query.to} (UTC)`}
+        caption={`Variants, ${f.query.from} to ${f.query.to} (${f.query.zone})`}
         head={[
           'Variant',
           // the written weights share nobody while it assigns no one: say who is shown instead
