@@ -41,7 +41,7 @@ const BOT_MARKS = [
   'go-http',
   'node-fetch',
   'axios',
-  // Google's crawlers and fetchers not named …bot: Google-InspectionTool, Google-Read-Aloud,
+  // Google's crawlers and fetchers not named ...bot: Google-InspectionTool, Google-Read-Aloud,
   // Google-Site-Verification, Google-Safety; APIs-Google, Mediapartners-Google,
   // FeedFetcher-Google, DuplexWeb-Google; GoogleOther (-Image, -Video); Google Favicon
   'google-',
@@ -56,7 +56,7 @@ const BOT_MARKS = [
   'facebookcatalog',
   'meta-external',
   'meta-webindexer',
-  // SEO auditors not named …bot
+  // SEO auditors not named ...bot
   'screaming frog',
   'sitebulb',
 ];
