@@ -67,7 +67,8 @@ const BOT_RE = new RegExp(BOT_MARKS.map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g,
 export function deviceClass(userAgent: string): DeviceClass {
   const ua = userAgent.toLowerCase();
   if (!ua) return 'other';
-  if (BOT_RE.test(ua)) return 'bot';
+  // CUBOT makes phones and tablets: its name is no crawler's "bot" (replaceAll is one pass)
+  if (BOT_RE.test(ua.includes('cubot') ? ua.replaceAll('cubot', 'cu') : ua)) return 'bot';
   // Android with no "mobile" after it: its last "android" decides, found in one pass (a lookahead
   // per "android" would rescan the rest each time: quadratic in a long user agent)
   const android = ua.lastIndexOf('android');

@@ -104,6 +104,9 @@ describe('deviceClass', () => {
       'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 [FB_IAB/FB4A;FBAV/450.0.0.44.109;]',
       'tablet',
     ],
+    // a phone maker whose name ends in "bot"
+    ['Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.144 Mobile Safari/537.36', 'mobile'],
+    ['Mozilla/5.0 (Linux; Android 11; CUBOT TAB 10) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.144 Safari/537.36', 'tablet'],
   ])('a person’s browser is not a bot: %s → %s', (ua, want) => expect(deviceClass(ua)).toBe(want));
 
   it('classes a header of one word repeated up to the header limit as it would a short one', () => {
