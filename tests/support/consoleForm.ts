@@ -30,3 +30,15 @@ export async function consoleSignIn(db: Store, email: string, password: string):
   const cookie = set.split(';')[0]!;
   return { cookie, csrf: csrfToken(cookie.split('=')[1]!), location: r.headers!.Location! };
 }
+
+/**
+ * An analyst's account added to `db` and signed in through the sign-in route: its session cookie
+ * (name=value), for tests that render a console page as an analyst sees it. The store's modules
+ * are imported here, after the test has pointed the environment at its store.
+ */
+export async function analystCookie(db: Store): Promise<string> {
+  const { addUser } = await import('../../engine/store/console');
+  const { hashPassword } = await import('../../engine/console/passwords');
+  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+  return (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+}

@@ -12,7 +12,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
-import { consoleSignIn } from '../support/consoleForm';
+import { analystCookie } from '../support/consoleForm';
 import { leadRow } from '../support/leadRow';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-leads-state-'));
@@ -22,11 +22,8 @@ let cookie = '';
 beforeAll(async () => {
   Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
   const { getStore } = await import('../../engine/store/db');
-  const { addUser } = await import('../../engine/store/console');
-  const { hashPassword } = await import('../../engine/console/passwords');
   db = await getStore();
-  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
-  cookie = (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+  cookie = await analystCookie(db);
   await db
     .insertInto('leads')
     .values([

@@ -6,8 +6,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SPECS } from '../../blocks/generated/specs';
-import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { catalogWithExperiment } from '../support/experimentCatalog';
 import { experimentResults, listExperiments } from '../../engine/console/experiments';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
@@ -19,28 +18,18 @@ import { bothStores, migratedStore } from '../support/bothStores';
 
 const EXPERIMENT = 'ca-payday-headline';
 const NOW = new Date('2026-11-20T10:00:00.000Z');
-const sources = readSources({ extraDir: '' });
-// the Canadian brand with an experiment on its payday page
-const brands = sources.brands.map((s) => {
-  if (s.file !== 'brands/weloans.json') return s;
-  const doc = JSON.parse(s.text) as Record<string, unknown>;
-  doc.experiments = [
-    {
-      id: EXPERIMENT,
-      routes: ['/payday-loans'],
-      variants: [
-        { id: 'control', weight: 50 },
-        { id: 'plain', weight: 50, texts: { '/blocks/0/heading': 'Payday Loans in Canada' } },
-      ],
-      start: '2026-11-01',
-      metric: 'revenuePerVisit',
-      minimumSample: 100,
-      status: 'running',
-    },
-  ];
-  return { ...s, text: JSON.stringify(doc, null, 2) };
+const catalog = catalogWithExperiment('brands/weloans.json', {
+  id: EXPERIMENT,
+  routes: ['/payday-loans'],
+  variants: [
+    { id: 'control', weight: 50 },
+    { id: 'plain', weight: 50, texts: { '/blocks/0/heading': 'Payday Loans in Canada' } },
+  ],
+  start: '2026-11-01',
+  metric: 'revenuePerVisit',
+  minimumSample: 100,
+  status: 'running',
 });
-const catalog = buildCatalog(brands, sources.layouts, BLOCK_SPECS);
 const stores = bothStores('experiment-page-currency-');
 
 // (one store is enough: the currency is the brand's, not the store's)

@@ -10,7 +10,7 @@ import type { GetServerSidePropsContext } from 'next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
 import type { TrafficBatch } from '../../engine/store/traffic';
-import { consoleSignIn } from '../support/consoleForm';
+import { analystCookie } from '../support/consoleForm';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const EXPERIMENT = 'payday-hero-headline';
@@ -22,13 +22,10 @@ beforeAll(async () => {
   pg = await startPostgres();
   Object.assign(process.env, { DATABASE_URL: pg.url });
   const { getStore } = await import('../../engine/store/db');
-  const { addUser } = await import('../../engine/store/console');
-  const { hashPassword } = await import('../../engine/console/passwords');
   const { writeTraffic } = await import('../../engine/store/traffic');
   const { visitRow } = await import('../../engine/store/trafficRules');
   db = await getStore();
-  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
-  cookie = (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+  cookie = await analystCookie(db);
   // today: two visitors from the spring campaign (one a variant), one from another
   const now = new Date();
   const batch: TrafficBatch = { visits: [], events: [], exposures: [] };

@@ -17,7 +17,7 @@ import type { Store } from '../../engine/store/db';
 import type { ExposureInput } from '../../engine/store/experiments';
 import type { TrafficBatch } from '../../engine/store/traffic';
 import { setBrandRevisionSource, type BrandRevisionSource } from '../../engine/site/catalog';
-import { consoleSignIn } from '../support/consoleForm';
+import { analystCookie } from '../support/consoleForm';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-page-status-'));
 const EXPERIMENT = 'payday-hero-headline';
@@ -28,13 +28,10 @@ let cookie = '';
 beforeAll(async () => {
   Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
   const { getStore } = await import('../../engine/store/db');
-  const { addUser } = await import('../../engine/store/console');
-  const { hashPassword } = await import('../../engine/console/passwords');
   const { writeTraffic } = await import('../../engine/store/traffic');
   const { visitRow } = await import('../../engine/store/trafficRules');
   db = await getStore();
-  await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
-  cookie = (await consoleSignIn(db, 'analyst@example.com', 'a long passphrase 1'))!.cookie;
+  cookie = await analystCookie(db);
   // 400 visitors a variant, storing leads at the same rate: past the minimum sample, no winner
   const when = new Date(Date.now() - 3 * DAY);
   for (const variant of ['control', 'cash-before-payday']) {

@@ -8,8 +8,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_SPECS } from '../../blocks/generated/specs';
-import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { catalogWithExperiment } from '../support/experimentCatalog';
 import { experimentRange, experimentResults, listExperiments } from '../../engine/console/experiments';
 import { zonedRange } from '../../engine/console/periods';
 import { writeTraffic } from '../../engine/store/traffic';
@@ -23,26 +22,17 @@ import { bothStores, migratedStore } from '../support/bothStores';
 
 const EXPERIMENT = 'zoned-headline';
 const NY = 'America/New_York';
-const sources = readSources({ extraDir: '' });
-const brands = sources.brands.map((s) => {
-  if (s.file !== 'brands/weloans.json') return s;
-  const doc = JSON.parse(s.text) as Record<string, unknown>;
-  doc.experiments = [
-    {
-      id: EXPERIMENT,
-      routes: ['/payday-loans'],
-      variants: [
-        { id: 'control', weight: 50 },
-        { id: 'plain', weight: 50, texts: { '/blocks/0/heading': 'Payday Loans in Canada' } },
-      ],
-      start: '2026-11-01',
-      minimumSample: 100,
-      status: 'running',
-    },
-  ];
-  return { ...s, text: JSON.stringify(doc, null, 2) };
+const catalog = catalogWithExperiment('brands/weloans.json', {
+  id: EXPERIMENT,
+  routes: ['/payday-loans'],
+  variants: [
+    { id: 'control', weight: 50 },
+    { id: 'plain', weight: 50, texts: { '/blocks/0/heading': 'Payday Loans in Canada' } },
+  ],
+  start: '2026-11-01',
+  minimumSample: 100,
+  status: 'running',
 });
-const catalog = buildCatalog(brands, sources.layouts, BLOCK_SPECS);
 const stores = bothStores('experiment-page-zone-');
 
 // each visit: when it was exposed (UTC), its variant, the stages it reached and its lead's sale
