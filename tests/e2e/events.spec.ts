@@ -14,7 +14,7 @@ import { openStore, type Store } from '../../engine/store/db';
 import { EVENTS_URL, VISIT_STORAGE_KEY } from '../../engine/browser/visit';
 import { deviceClass } from '../../engine/store/trafficRules';
 import { step } from './apply-form.fixtures';
-import { brandUrl, touchSwipe } from './helpers';
+import { brandUrl, pageAtRest, touchSwipe } from './helpers';
 
 let db: Store;
 test.beforeAll(() => {
@@ -180,6 +180,7 @@ test.describe('on a phone (360 × 640, touch)', () => {
     await page.goBack();
     await expect(slider).toBeVisible();
     await slider.scrollIntoViewIfNeeded();
+    await expect.poll(() => pageAtRest(page)).toBe(true);
     const along = (await slider.boundingBox())!;
     const middle = along.y + along.height / 2;
     await touchSwipe(page, { x: along.x + along.width * 0.2, y: middle }, { x: along.x + along.width * 0.8, y: middle });

@@ -89,3 +89,18 @@ export async function touchSwipe(page: Page, from: { x: number; y: number }, to:
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
 }
+
+/**
+ * Whether the page has stopped scrolling: the same scroll position two frames apart. A swipe
+ * flings the page on after the finger lifts, and a touch during the fling only stops it (on a
+ * phone as here): it reaches no control. Poll it (`expect.poll(() => pageAtRest(page))`) before
+ * touching a control after a scroll.
+ */
+export const pageAtRest = (page: Page): Promise<boolean> =>
+  page.evaluate(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const y = window.scrollY;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY === y)));
+      }),
+  );

@@ -6,7 +6,7 @@
  */
 import { type Page } from '@playwright/test';
 import { expect, networkQuiet, test } from './network';
-import { brandUrl, expectNoAxeViolations, gotoHydrated, touchSwipe } from './helpers';
+import { brandUrl, expectNoAxeViolations, gotoHydrated, pageAtRest, touchSwipe } from './helpers';
 
 /** Open a page and wait until it is hydrated and its lazy chunks have arrived. */
 async function open(page: Page, brand: string, path: string) {
@@ -415,6 +415,8 @@ test.describe('amount widgets on pages', () => {
       await expect(slider).toHaveAttribute('aria-valuetext', '$1,000');
       await expect(link).toHaveAttribute('href', '/apply?v1=landing-page&requested_amount=1000');
 
+      // the fling after the swipe over: a touch during it would only stop it
+      await expect.poll(() => pageAtRest(page)).toBe(true);
       const moved = (await slider.boundingBox())!;
       await touchSwipe(
         page,
