@@ -14,7 +14,7 @@ import { rebuildExperimentDaily, variantTotals } from '../../engine/store/experi
 import { exposuresOf } from '../../engine/traffic/exposures';
 import { visitRow } from '../../engine/store/trafficRules';
 import { insertLead } from '../../engine/store/leads';
-import { ensureSale } from '../../engine/store/sales';
+import { recordSaleRow } from '../support/saleRecord';
 import { leadRow } from '../support/leadRow';
 import { bothStores, migratedStore } from '../support/bothStores';
 
@@ -105,12 +105,7 @@ describe.each(stores.kinds('exposures.sqlite'))('counted per variant on %s', (_k
     await writeTraffic(db, visitBatch('vb2', ['/payday-loans'], cookieFor(visitor(5), 'cash-before-payday')));
     await writeTraffic(db, { ...stage('vb2', 'submitted'), events: [...stage('vb2', 'submitted').events, ...stage('vb2', 'stored').events] });
     const lead = await insertLead(db, leadRow({ visit_id: 'vb2', created_at: NOW.toISOString() }), []);
-    await ensureSale(db, lead.id, NOW);
-    await db
-      .updateTable('lead_sales')
-      .set({ status: 'sold', buyer_id: 'b', price_cents: 4200, decided_at: NOW.toISOString() })
-      .where('lead_id', '=', lead.id)
-      .execute();
+    await recordSaleRow(db, { leadId: lead.id, buyer: 'b', priceCents: 4200, at: NOW });
 
     const totals = await variantTotals(db, FILTER);
     const byVariant = Object.fromEntries(totals.map((t) => [t.variant, t]));

@@ -3,16 +3,14 @@
  * sales are Canadian dollars (the lead's currency, the brand's), so its revenue per visit reads
  * CA$, never US dollars. Through the real store (exposures and a sold lead) and the page as it renders.
  */
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { catalogWithExperiment } from '../support/experimentCatalog';
 import { experimentResults, listExperiments } from '../../engine/console/experiments';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
 import { insertLead } from '../../engine/store/leads';
-import { ensureSale } from '../../engine/store/sales';
-import ExperimentPage from '../../pages/_console/experiments/[id]';
+import { recordSaleRow } from '../support/saleRecord';
+import { experimentPageHtml } from '../support/experimentPage';
 import { leadRow } from '../support/leadRow';
 import { bothStores, migratedStore } from '../support/bothStores';
 
@@ -57,43 +55,20 @@ describe.each(stores.kinds('currency.sqlite').slice(0, 1))('an experiment of a C
       });
     }
     const lead = await insertLead(db, leadRow({ brand: 'weloans', visit_id: 'vca2', created_at: NOW.toISOString() }), []);
-    await ensureSale(db, lead.id, NOW);
-    await db
-      .updateTable('lead_sales')
-      .set({ status: 'sold', buyer_id: 'b', price_cents: 4200, decided_at: NOW.toISOString() })
-      .where('lead_id', '=', lead.id)
-      .execute();
+    await recordSaleRow(db, { leadId: lead.id, buyer: 'b', priceCents: 4200, at: NOW });
 
     const results = await experimentResults(db, listed, { fromDay: '2026-11-01', toDay: '2026-11-30' });
     expect(results.rows.map((r) => [r.id, r.totals.visitors, r.totals.revenueCents])).toEqual([
       ['control', 1, 0],
       ['plain', 1, 4200],
     ]);
-    const html = renderToStaticMarkup(
-      createElement(ExperimentPage, {
-        viewer: { email: 'analyst@example.com', role: 'analyst', csrf: '', may: ['overview.view'] },
-        id: EXPERIMENT,
-        found: {
-          id: EXPERIMENT,
-          brand: 'weloans',
-          brands: ['weloans'],
-          description: '',
-          state: 'running',
-          routes: ['/payday-loans'],
-          dates: '2026-11-01',
-          query: { from: '2026-11-01', to: '2026-11-30', zone: 'UTC', campaign: '', source: '', device: '', problem: '' },
-          results,
-          actions: [],
-          allocation: 'The written weights',
-          weights: null,
-          fixed: null,
-          run: 'running',
-          version: 0,
-          note: '',
-          noteOk: false,
-        },
-      }),
-    );
+    const html = experimentPageHtml('analyst@example.com', {
+      id: EXPERIMENT,
+      brand: 'weloans',
+      dates: '2026-11-01',
+      query: { from: '2026-11-01', to: '2026-11-30', zone: 'UTC', campaign: '', source: '', device: '', problem: '' },
+      results,
+    });
     const plainRow = /<tr[^>]*><t[dh][^>]*>plain<\/t[dh]>(.*?)<\/tr>/s.exec(html)![1]!.replace(/<[^>]*>/g, ' ');
     // its revenue and revenue per visit: 42 Canadian dollars in one visit
     expect(plainRow).toContain('CA$42.00 (');

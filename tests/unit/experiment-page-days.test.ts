@@ -8,15 +8,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GetServerSidePropsContext } from 'next';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand } from '../../schemas/brand.types';
 import type { Store } from '../../engine/store/db';
-import type { ExposureInput } from '../../engine/store/experiments';
-import type { TrafficBatch } from '../../engine/store/traffic';
 import { analystCookie } from '../support/consoleForm';
+import { experimentPageProps } from '../support/experimentPage';
+import { writeExposedVisitors } from '../support/experimentExposures';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-page-days-'));
 const EXPERIMENT = 'payday-hero-headline';
@@ -27,8 +26,6 @@ let cookie = '';
 beforeAll(async () => {
   Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
   const { getStore } = await import('../../engine/store/db');
-  const { writeTraffic } = await import('../../engine/store/traffic');
-  const { visitRow } = await import('../../engine/store/trafficRules');
   db = await getStore();
   cookie = await analystCookie(db);
   // 400 visitors a variant three weeks ago (after the experiment's start), the variant storing three times as many leads
@@ -37,30 +34,7 @@ beforeAll(async () => {
     ['control', 20],
     ['cash-before-payday', 60],
   ] as const) {
-    const batch: TrafficBatch & { exposures: ExposureInput[] } = { visits: [], events: [], exposures: [] };
-    for (let i = 0; i < 400; i++) {
-      const id = `v-${variant}-${i}`;
-      batch.visits.push(
-        visitRow(
-          id,
-          { path: '/payday-loans', params: {} },
-          { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'Mozilla/5.0 (iPhone) Mobile', optedOut: false, now: when },
-        ),
-      );
-      const event = (metric: string) => ({
-        visitId: id,
-        metric,
-        path: '/payday-loans',
-        state: '',
-        value: 0,
-        brand: 'ipaydayloans',
-        device: 'mobile',
-        createdAt: when.toISOString(),
-      });
-      batch.events.push(event('page_view'), ...(i < stored ? [event('stored')] : []));
-      batch.exposures.push({ visitId: id, brand: 'ipaydayloans', experiment: EXPERIMENT, variant, createdAt: when.toISOString() });
-    }
-    await writeTraffic(db, batch);
+    await writeExposedVisitors(db, { variant, n: 400, stored, when, device: 'mobile' });
   }
 }, 60_000);
 
@@ -76,16 +50,11 @@ async function pageProps(query: Record<string, string>) {
 }
 
 async function fullProps(query: Record<string, string>) {
-  const { getServerSideProps } = await import('../../pages/_console/experiments/[id]');
-  const ctx = {
-    req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
-    res: { setHeader: () => undefined, statusCode: 200 },
-    query: { id: EXPERIMENT, ...query },
-  } as unknown as GetServerSidePropsContext;
-  const result = (await getServerSideProps(ctx)) as {
-    props: { found: { query: { from: string; to: string }; results: { verdict: unknown; rows: { totals: { visitors: number } }[] } } };
-  };
-  return result.props;
+  return experimentPageProps<{ found: { query: { from: string; to: string }; results: { verdict: unknown; rows: { totals: { visitors: number } }[] } } }>(
+    cookie,
+    EXPERIMENT,
+    query,
+  );
 }
 
 /** The variants table's cells as the page renders them. */

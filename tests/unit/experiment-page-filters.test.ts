@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
 import type { TrafficBatch } from '../../engine/store/traffic';
 import { analystCookie } from '../support/consoleForm';
+import { experimentPageProps } from '../support/experimentPage';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 
 const EXPERIMENT = 'payday-hero-headline';
@@ -53,16 +54,13 @@ afterAll(async () => {
 });
 
 async function pageProps(query: Record<string, string>) {
-  const { getServerSideProps } = await import('../../pages/_console/experiments/[id]');
-  const ctx = {
-    req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
-    res: { setHeader: () => undefined, statusCode: 200 },
-    query: { id: EXPERIMENT, ...query },
-  } as unknown as GetServerSidePropsContext;
-  const result = (await getServerSideProps(ctx)) as {
-    props: { found: { query: { campaign: string; source: string }; results: { rows: { totals: { visitors: number } }[] } } };
-  };
-  return result.props.found;
+  return (
+    await experimentPageProps<{ found: { query: { campaign: string; source: string }; results: { rows: { totals: { visitors: number } }[] } } }>(
+      cookie,
+      EXPERIMENT,
+      query,
+    )
+  ).found;
 }
 
 describe('the console’s traffic filters on PostgreSQL', () => {

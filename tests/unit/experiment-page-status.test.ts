@@ -8,16 +8,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GetServerSidePropsContext } from 'next';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Brand, Experiment } from '../../schemas/brand.types';
 import type { Store } from '../../engine/store/db';
-import type { ExposureInput } from '../../engine/store/experiments';
-import type { TrafficBatch } from '../../engine/store/traffic';
 import { setBrandRevisionSource, type BrandRevisionSource } from '../../engine/site/catalog';
 import { analystCookie } from '../support/consoleForm';
+import { experimentPageProps } from '../support/experimentPage';
+import { writeExposedVisitors } from '../support/experimentExposures';
 
 const dir = mkdtempSync(join(tmpdir(), 'experiment-page-status-'));
 const EXPERIMENT = 'payday-hero-headline';
@@ -28,37 +27,12 @@ let cookie = '';
 beforeAll(async () => {
   Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
   const { getStore } = await import('../../engine/store/db');
-  const { writeTraffic } = await import('../../engine/store/traffic');
-  const { visitRow } = await import('../../engine/store/trafficRules');
   db = await getStore();
   cookie = await analystCookie(db);
   // 400 visitors a variant, storing leads at the same rate: past the minimum sample, no winner
   const when = new Date(Date.now() - 3 * DAY);
   for (const variant of ['control', 'cash-before-payday']) {
-    const batch: TrafficBatch & { exposures: ExposureInput[] } = { visits: [], events: [], exposures: [] };
-    for (let i = 0; i < 400; i++) {
-      const id = `v-${variant}-${i}`;
-      batch.visits.push(
-        visitRow(
-          id,
-          { path: '/payday-loans', params: {} },
-          { brand: 'ipaydayloans', host: 'ipaydayloans.localhost', userAgent: 'Mozilla/5.0', optedOut: false, now: when },
-        ),
-      );
-      const event = (metric: string) => ({
-        visitId: id,
-        metric,
-        path: '/payday-loans',
-        state: '',
-        value: 0,
-        brand: 'ipaydayloans',
-        device: 'desktop',
-        createdAt: when.toISOString(),
-      });
-      batch.events.push(event('page_view'), ...(i < 40 ? [event('stored')] : []));
-      batch.exposures.push({ visitId: id, brand: 'ipaydayloans', experiment: EXPERIMENT, variant, createdAt: when.toISOString() });
-    }
-    await writeTraffic(db, batch);
+    await writeExposedVisitors(db, { variant, n: 400, stored: 40, when, device: 'desktop' });
   }
 }, 60_000);
 
@@ -86,12 +60,7 @@ function publish(change: Partial<Experiment>) {
 /** The page as it renders for the analyst, as text: the facts (dt: dd), the verdict and the variants table's rows. */
 async function page() {
   const mod = await import('../../pages/_console/experiments/[id]');
-  const ctx = {
-    req: { headers: { host: 'console.localhost:3000', cookie }, socket: { remoteAddress: '198.51.100.9' } },
-    res: { setHeader: () => undefined, statusCode: 200 },
-    query: { id: EXPERIMENT },
-  } as unknown as GetServerSidePropsContext;
-  const { props } = (await mod.getServerSideProps(ctx)) as { props: Parameters<typeof mod.default>[0] };
+  const props = await experimentPageProps<Parameters<typeof mod.default>[0]>(cookie, EXPERIMENT);
   const html = renderToStaticMarkup(createElement(mod.default, props));
   const text = (s: string) =>
     s

@@ -5,8 +5,6 @@
  * judged over one set of visitors; the whole experiment is every visitor whatever the zone. On
  * SQLite and PostgreSQL, and the page as it renders, labelled with the zone.
  */
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { catalogWithExperiment } from '../support/experimentCatalog';
 import { experimentRange, experimentResults, listExperiments } from '../../engine/console/experiments';
@@ -14,7 +12,7 @@ import { zonedRange } from '../../engine/console/periods';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
 import { insertLead } from '../../engine/store/leads';
-import ExperimentPage from '../../pages/_console/experiments/[id]';
+import { experimentPageHtml } from '../support/experimentPage';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
 import { trafficEvent } from '../support/trafficEvent';
@@ -99,31 +97,13 @@ describe.each(stores.kinds('zone.sqlite'))('%s', (_kind, options) => {
       ['plain', 3, 2],
     ]);
 
-    const html = renderToStaticMarkup(
-      createElement(ExperimentPage, {
-        viewer: { email: 'ny@example.com', role: 'analyst', csrf: '', may: ['overview.view'] },
-        id: EXPERIMENT,
-        found: {
-          id: EXPERIMENT,
-          brand: 'weloans',
-          brands: ['weloans'],
-          description: '',
-          state: 'running',
-          routes: ['/payday-loans'],
-          dates: '2026-11-01',
-          query: { ...whole, zone: NY, campaign: '', source: '', device: '' },
-          results,
-          actions: [],
-          allocation: 'The written weights',
-          weights: null,
-          fixed: null,
-          run: 'running',
-          version: 0,
-          note: '',
-          noteOk: false,
-        },
-      }),
-    );
+    const html = experimentPageHtml('ny@example.com', {
+      id: EXPERIMENT,
+      brand: 'weloans',
+      dates: '2026-11-01',
+      query: { ...whole, zone: NY, campaign: '', source: '', device: '' },
+      results,
+    });
     expect(html).toContain('Variants, 2026-10-31 to 2026-11-04 (America/New_York)');
   });
 });
