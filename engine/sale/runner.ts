@@ -30,7 +30,6 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { Store } from '../store/db';
 import { leadById, type LeadsTable } from '../store/leads';
 import {
-  addEvent,
   addEvents,
   claimSale,
   enqueueDeliveries,
@@ -258,8 +257,12 @@ async function offerByTier(sale: OpenSale, eligible: readonly Buyer[]): Promise<
  * across instances); a lead over a cap goes on the timeline as skipped, saying which. Each queueing
  * is written only while this run holds the sale, as a post's row is: a run that woke after its
  * lease ran out (its last tier's pings or post out) and another worker took the sale over and
- * decided it queues nothing — the timeline keeps one "queued" row per buyer, and a lead the other
- * worker sold is delivered to nobody. TAKEN_OVER then.
+ * decided it queues nothing — a lead the other worker sold is delivered to nobody. TAKEN_OVER
+ * then. The other way round, a run that queued the deliver buyers and lost the sale before its
+ * decision (its worker died, or stalled past its lease) leaves them queued for the run that takes
+ * the sale over, which queues them again: their outbox rows stay one per buyer, and their
+ * `queued` and cap `skipped` rows are written only with a new outbox row or a first skip — the
+ * timeline says each once.
  */
 async function queueDeliverBuyers(sale: OpenSale): Promise<void | typeof TAKEN_OVER> {
   const { db, leadId, deps, now, lead, duplicate } = sale;
@@ -275,7 +278,8 @@ async function queueDeliverBuyers(sale: OpenSale): Promise<void | typeof TAKEN_O
   const queued = (b: Buyer): NewEvent => ({ lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'deliver', outcome: 'queued' });
   const capped = (b: Buyer) => b.caps?.perDay !== undefined || b.caps?.perMonth !== undefined;
   const open = deliver.filter((b) => !capped(b));
-  if (!(await enqueueDeliveries(db, open.map(rowOf), open.map(queued), at, hold))) return TAKEN_OVER;
+  const deliveries = open.map((b) => ({ row: rowOf(b), queued: queued(b) }));
+  if (!(await enqueueDeliveries(db, deliveries, at, hold))) return TAKEN_OVER;
   for (const b of deliver.filter(capped)) {
     const row = rowOf(b);
     const r = await reserveDelivery(
@@ -287,6 +291,5 @@ async function queueDeliverBuyers(sale: OpenSale): Promise<void | typeof TAKEN_O
       hold,
     );
     if ('notHeld' in r) return TAKEN_OVER;
-    if ('full' in r) await addEvent(db, { lead_id: leadId, at: at.toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
   }
 }

@@ -377,19 +377,36 @@ const outboxValues = (r: OutboxRow, now: Date) => ({
   buyer_month: r.buyerMonth ?? null,
 });
 
+/** A deliver buyer's outbox row and the `queued` event that says so on the sale's timeline. */
+export interface Delivery {
+  row: OutboxRow;
+  queued: NewEvent;
+}
+
 /**
  * Outbox rows for the uncapped deliver buyers of an unsold lead (the existing worker sends them),
  * with their queued events, in one transaction and only while this run holds the sale (stillHeld):
  * a run that woke after its lease ran out and another worker took the sale over queues nothing —
- * no second "queued" row on the timeline, no delivery of a lead the other worker sold. False then.
+ * no delivery of a lead the other worker sold. False then. A row already queued (by an earlier
+ * run that lost the sale before its decision: its worker died or stalled past its lease) stays as
+ * it was, and its event is not written again: the timeline says once that the lead was queued.
  */
-export async function enqueueDeliveries(db: Store, rows: readonly OutboxRow[], events: readonly NewEvent[], now: Date, hold: SaleHold): Promise<boolean> {
-  const leadId = rows[0]?.leadId;
+export async function enqueueDeliveries(db: Store, deliveries: readonly Delivery[], now: Date, hold: SaleHold): Promise<boolean> {
+  const leadId = deliveries[0]?.row.leadId;
   if (leadId === undefined) return true; // nothing to queue: the decision that follows checks the hold itself
   return db.transaction().execute(async (trx) => {
     if (!(await stillHeld(trx, leadId, hold))) return false;
-    await queueOutbox(trx, rows, now);
-    await addEvents(trx, events);
+    const inserted = await trx
+      .insertInto('lead_deliveries')
+      .values(deliveries.map((d) => outboxValues(d.row, now)))
+      .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+      .returning('destination')
+      .execute();
+    const fresh = new Set(inserted.map((r) => r.destination));
+    await addEvents(
+      trx,
+      deliveries.filter((d) => fresh.has(d.row.destination)).map((d) => d.queued),
+    );
     return true;
   });
 }
@@ -399,52 +416,58 @@ export async function enqueueDeliveries(db: Store, rows: readonly OutboxRow[], e
  * the `queued` event) only if the buyer's caps leave room, counting the leads queued to it that
  * day and month — each lead once (one row per lead and destination), whatever came of its
  * delivery. As reservePost: check and write are one transaction holding the buyer's lock (an
- * advisory lock on PostgreSQL, the write lock on SQLite: the insert comes first), so two
- * instances never both take the last place. A lead already queued to it (a resumed sale) stays
- * queued. Nothing written, and why, when the cap is full.
+ * advisory lock on PostgreSQL, the write lock on SQLite, taken by stillHeld's update before the
+ * count), so two instances never both take the last place. A lead already queued to it (a resumed
+ * sale) stays queued, nothing written again. When the cap is full, `skipped` goes on the timeline
+ * instead, saying why — once: a resumed sale that finds the cap still full adds no second row.
+ * Nothing at all written when this run no longer holds the sale.
  */
 export async function reserveDelivery(
   db: Store,
   row: OutboxRow & { buyerDay: string; buyerMonth: string },
-  e: NewEvent,
+  queued: NewEvent,
   cap: CapWindow,
   now: Date,
   hold: SaleHold,
 ): Promise<{ queued: true } | { full: string } | { notHeld: true }> {
-  const full = new Error('cap full');
-  let reason = '';
-  try {
-    return await db.transaction().execute(async (trx) => {
-      if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
-      // after the wait for the buyer's lock, as reservePost: a run that lost the sale queues nothing
-      if (!(await stillHeld(trx, row.leadId, hold))) return { notHeld: true as const };
-      const inserted = await trx
-        .insertInto('lead_deliveries')
-        .values(outboxValues(row, now))
-        .onConflict((oc) => oc.columns(['lead_id', 'destination']).doNothing())
+  return db.transaction().execute(async (trx) => {
+    if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${queued.buyer_id}`}))`.execute(trx);
+    // after the wait for the buyer's lock, as reservePost: a run that lost the sale queues nothing
+    if (!(await stillHeld(trx, row.leadId, hold))) return { notHeld: true as const };
+    const already = await trx
+      .selectFrom('lead_deliveries')
+      .select('id')
+      .where('lead_id', '=', row.leadId)
+      .where('destination', '=', row.destination)
+      .executeTakeFirst();
+    if (already) return { queued: true as const };
+    const counted = await trx
+      .selectFrom('lead_deliveries')
+      .select([sql<number>`sum(case when buyer_day = ${row.buyerDay} then 1 else 0 end)`.as('day'), sql<number>`count(*)`.as('month')])
+      .where('destination', '=', row.destination)
+      .where('buyer_month', '=', row.buyerMonth)
+      .executeTakeFirst();
+    const n = { day: Number(counted?.day ?? 0), month: Number(counted?.month ?? 0) };
+    let reason = '';
+    if (cap.perDay !== undefined && n.day >= cap.perDay) reason = `daily cap ${cap.perDay} reached (${n.day} queued)`;
+    else if (cap.perMonth !== undefined && n.month >= cap.perMonth) reason = `monthly cap ${cap.perMonth} reached (${n.month} queued)`;
+    if (reason) {
+      // a deliver buyer is skipped on the timeline only here (the sale's eligibility leaves deliver buyers out)
+      const told = await trx
+        .selectFrom('sale_events')
+        .select('id')
+        .where('lead_id', '=', row.leadId)
+        .where('buyer_id', '=', queued.buyer_id)
+        .where('step', '=', 'eligibility')
+        .where('outcome', '=', 'skipped')
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return { queued: true as const };
-      const counted = await trx
-        .selectFrom('lead_deliveries')
-        .select([sql<number>`sum(case when buyer_day = ${row.buyerDay} then 1 else 0 end)`.as('day'), sql<number>`count(*)`.as('month')])
-        .where('destination', '=', row.destination)
-        .where('buyer_month', '=', row.buyerMonth)
-        .where('lead_id', '<>', row.leadId)
-        .executeTakeFirst();
-      const queued = { day: Number(counted?.day ?? 0), month: Number(counted?.month ?? 0) };
-      if (cap.perDay !== undefined && queued.day >= cap.perDay) reason = `daily cap ${cap.perDay} reached (${queued.day} queued)`;
-      else if (cap.perMonth !== undefined && queued.month >= cap.perMonth) reason = `monthly cap ${cap.perMonth} reached (${queued.month} queued)`;
-      if (reason) throw full;
-      await trx
-        .insertInto('sale_events')
-        .values({ price_cents: null, latency_ms: null, ...e, id: eventId(), detail: (e.detail ?? '').slice(0, 500) })
-        .execute();
-      return { queued: true as const };
-    });
-  } catch (err) {
-    if (err === full) return { full: reason };
-    throw err;
-  }
+      if (!told) await addEvent(trx, { ...queued, step: 'eligibility', outcome: 'skipped', detail: reason });
+      return { full: reason };
+    }
+    await trx.insertInto('lead_deliveries').values(outboxValues(row, now)).execute();
+    await addEvent(trx, queued);
+    return { queued: true as const };
+  });
 }
 
 /** Leads queued to a deliver buyer on its calendar day and month (what its caps count: reserveDelivery). */

@@ -3,7 +3,8 @@
  * the best bid that accepts wins, every hostile or failing buyer is a recorded refusal, a lead
  * is sold once however many workers run it, and a sale killed mid-post resumes to one sale or
  * none — never two; a worker that lost its lease while stalled posts the lead to nobody, pings
- * nobody and asks no buyer again.
+ * nobody and asks no buyer again; a sale taken over after its deliver buyers were queued says
+ * each delivery once on its timeline.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,15 @@ const storeLead = (db: Store, over: { phone?: string; email?: string; amount?: n
 const buyer = stands.start;
 const documents = buyerDocuments;
 const deps = (buyers: Buyer[], over: Partial<SaleDeps> = {}) => saleDeps(SECRET, Buffer.alloc(32, 1), buyers, over);
+const deliverDoc = (id: string, more: Record<string, unknown> = {}) => ({
+  $schema: '../../schemas/buyer.schema.json',
+  id,
+  displayName: id,
+  mode: 'deliver',
+  endpoints: { deliver: `https://${id}.partner.example/leads` },
+  secretEnv: `BUYER_${id.toUpperCase().replace(/-/g, '_')}_SECRET`,
+  ...more,
+});
 
 describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
   let db: Store;
@@ -227,15 +237,6 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
   }, 30_000);
 
-  const deliverDoc = (id: string, more: Record<string, unknown> = {}) => ({
-    $schema: '../../schemas/buyer.schema.json',
-    id,
-    displayName: id,
-    mode: 'deliver',
-    endpoints: { deliver: `https://${id}.partner.example/leads` },
-    secretEnv: `BUYER_${id.toUpperCase().replace(/-/g, '_')}_SECRET`,
-    ...more,
-  });
   const deliveriesOf = async (leadId: string) =>
     (await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', leadId).execute()).map((r) => r.destination).sort();
 
@@ -297,6 +298,55 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(timeline.filter((e) => e.step === 'eligibility')).toEqual([]);
     expect(await deliveriesOf(leadId)).toEqual([]); // the sold lead's data goes to no deliver buyer
     expect(stalled).toBeUndefined();
+  }, 30_000);
+
+  /** Makes the store refuse the write of a decision (a busy SQLite file, a lost connection, the process dying there) until the returned function is called. */
+  const failDecisions = async (): Promise<() => Promise<void>> => {
+    if (kind === 'SQLite') {
+      await sql`create trigger stop_at_decision before insert on sale_events when new.step = 'decision' begin select raise(abort, 'store gone'); end`.execute(
+        db,
+      );
+      return async () => void (await sql`drop trigger stop_at_decision`.execute(db));
+    }
+    await sql`create function stop_at_decision() returns trigger language plpgsql as ${sql.raw("$$ begin raise exception 'store gone'; end $$")}`.execute(db);
+    await sql`create trigger stop_at_decision before insert on sale_events for each row when (new.step = 'decision') execute function stop_at_decision()`.execute(
+      db,
+    );
+    return async () => {
+      await sql`drop trigger stop_at_decision on sale_events`.execute(db);
+      await sql`drop function stop_at_decision()`.execute(db);
+    };
+  };
+
+  it('a sale taken up after its worker queued the deliver buyers but never recorded its decision shows each delivery once', async () => {
+    const open = `open3-${kind.toLowerCase()}`;
+    const full = `full3-${kind.toLowerCase()}`;
+    const buyers = documents(deliverDoc(open), deliverDoc(full, { caps: { perDay: 1 } }));
+    // an earlier lead takes the capped deliver buyer's one place of the day
+    const earlier = await storeLead(db);
+    expect(await runSale(db, earlier, deps(buyers))).toMatchObject({ status: 'unsold', reason: 'no eligible buyer' });
+    const leadId = await storeLead(db);
+    const allowDecisions = await failDecisions();
+    try {
+      await expect(runSale(db, leadId, deps(buyers, { worker: 'w-failed' }))).rejects.toThrow(/store gone/);
+    } finally {
+      await allowDecisions();
+    }
+    // the deliver buyers are queued (the outbox may already be sending), the sale still pending under the worker's lease
+    expect(await deliveriesOf(leadId)).toEqual([`buyer:${open}`]);
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'pending' });
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w2', now: afterLease }));
+
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    expect(resumed).toMatchObject({ status: 'unsold', reason });
+    expect(await deliveriesOf(leadId)).toEqual([`buyer:${open}`]);
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'deliver').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${open} queued`]);
+    expect(timeline.filter((e) => e.step === 'eligibility').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+      `${full} skipped: daily cap 1 reached (1 queued)`,
+    ]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
   }, 30_000);
 
   it('a sale whose bound ran out during one tier pings no buyer of the next', async () => {
@@ -411,4 +461,45 @@ describe('a worker stalled past its lease on PostgreSQL', () => {
     },
     60_000,
   );
+
+  it('a worker held up after queueing its deliver buyers, whose sale another took over, leaves one queued row per buyer on the timeline', async () => {
+    const open = 'open-held';
+    const capped = 'capped-held';
+    const buyers = documents(deliverDoc(open), deliverDoc(capped, { caps: { perDay: 100 } }));
+    const leadId = await storeLead(db);
+    const waiting = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(db))
+        .rows[0]!.n;
+    // Another sale queueing to the capped buyer holds its cap lock: this worker queues the uncapped
+    // buyer, then waits for that lock, past its lease, before it can queue the capped one and decide.
+    const other = new postgres.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select pg_advisory_xact_lock(hashtext($1))', [`loansites sale cap ${capped}`]);
+      const stalled = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+      await expect.poll(waiting, { timeout: 20_000 }).toBe(1);
+      expect(await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', leadId).execute()).toEqual([{ destination: `buyer:${open}` }]);
+
+      // its lease runs out; another worker takes the sale up and queues the deliver buyers itself
+      const taken = runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
+      await expect.poll(waiting, { timeout: 20_000 }).toBe(2);
+      await other.query('commit');
+
+      expect(await taken).toMatchObject({ status: 'unsold', reason: 'the borrower had stopped waiting before the sale could start' });
+      expect(await stalled).toBeUndefined(); // not this worker's sale any more
+    } finally {
+      await other.end();
+    }
+    const outbox = await db.selectFrom('lead_deliveries').select('destination').where('lead_id', '=', leadId).orderBy('destination').execute();
+    expect(outbox.map((r) => r.destination)).toEqual([`buyer:${capped}`, `buyer:${open}`]);
+    const timeline = await timelineOf(db, leadId);
+    expect(
+      timeline
+        .filter((e) => e.step === 'deliver')
+        .map((e) => `${e.buyer_id} ${e.outcome}`)
+        .sort(),
+    ).toEqual([`${capped} queued`, `${open} queued`]);
+    expect(timeline.filter((e) => e.step === 'decision')).toHaveLength(1);
+  }, 60_000);
 });
