@@ -454,6 +454,25 @@ export interface Overlay {
   texts: ReadonlyMap<string, string>;
   /** revisions left out because they do not build (the file, or nothing, applies instead) */
   refused: ReadonlyMap<string, string[]>;
+  /** the same, as the console shows them: which version, what applies instead, the problems one by one */
+  refusals: ReadonlyMap<string, RefusedRevision>;
+}
+
+/** A published revision the catalog leaves out because it does not build (after a deploy, say). */
+export interface RefusedRevision {
+  id: string;
+  /** the revision's brand name */
+  name: string;
+  /** the file it stands in for (brands/{id}.json, whether or not the brand has one): its problems elsewhere are in a shared layout or part */
+  file: string;
+  /** the published version left out */
+  version: number;
+  /** when it was published */
+  savedAt: string;
+  /** what serves instead: the brand's file as the deploy shipped it, or nothing (a brand made in the studio, or a file that does not build either) */
+  instead: 'file' | 'nothing';
+  /** its problems in the order the validator gives them: the file they are in (a shared layout's or part's, or the brand's), the pointer, the message */
+  problems: readonly Finding[];
 }
 
 type CatalogListener = (catalog: Catalog, changed: ReadonlySet<string>) => void;
@@ -510,10 +529,12 @@ export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, Bra
   let sources = sourcesWithRevisions(brands, applied);
   let catalog = buildCatalog(sources, layouts, specs);
   const refused = new Map<string, string[]>();
+  const findings = new Map<string, readonly Finding[]>();
   for (const id of applied.keys()) {
     const problems = catalog.broken.get(id);
     if (!problems) continue;
     refused.set(id, problems);
+    findings.set(id, catalog.findings.get(id) ?? []);
     applied.delete(id);
     console.error(
       `[brands] the published revision ${revisions.get(id)!.version} of "${id}" does not build (${problems[0]}); ${brands.some((b) => layoutName(b.file) === id) ? 'its file applies' : 'it is left out'}`,
@@ -523,6 +544,20 @@ export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, Bra
     applied = new Map(applied);
     sources = sourcesWithRevisions(brands, applied);
     catalog = buildCatalog(sources, layouts, specs);
+  }
+  const refusals = new Map<string, RefusedRevision>();
+  for (const [id, problems] of findings) {
+    const r = revisions.get(id)!;
+    const name = typeof r.document.name === 'string' && r.document.name ? r.document.name : id;
+    refusals.set(id, {
+      id,
+      name,
+      file: fileOfRevision(id, brands),
+      version: r.version,
+      savedAt: r.savedAt,
+      instead: catalog.brands.has(id) ? 'file' : 'nothing',
+      problems,
+    });
   }
   const texts = new Map<string, string>();
   for (const src of sources) texts.set(layoutName(src.file), src.text);
@@ -535,7 +570,7 @@ export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, Bra
     const same = before ?? fromFile;
     if (same && same.file === loaded.file) kept.set(id, same);
   }
-  return { base, revisions, catalog: { ...catalog, brands: kept }, texts, refused };
+  return { base, revisions, catalog: { ...catalog, brands: kept }, texts, refused, refusals };
 }
 
 /**
@@ -570,3 +605,15 @@ export function getCatalog(specs?: BlockSpecs): Catalog {
 
 /** The catalog with revisions the process holds now, and which were refused (the studio says so). */
 export const currentOverlay = (): Overlay | undefined => overlayHolder[OVERLAY];
+
+/**
+ * The published revisions this process leaves out because they do not build, by brand id, as of
+ * the current catalog (made first, so a set just published is taken into account). Every
+ * instance of a deploy builds the same set from the same files, so each answers the same. Empty
+ * where no revision is applied (the build, the validator, a test that reads files only).
+ */
+export function refusedRevisions(): ReadonlyMap<string, RefusedRevision> {
+  getCatalog();
+  const overlay = overlayHolder[OVERLAY];
+  return overlay && overlayHolder[REVISIONS] ? overlay.refusals : new Map();
+}

@@ -5,23 +5,26 @@ import { num } from '../../blocks/console/format';
 import { getCatalog } from '../../engine/site/catalog';
 import { brandRows, type BrandRow } from '../../engine/console/adminQueries';
 import { consolePage, type ConsoleProps } from '../../engine/console/pages';
+import { refusedNotices, type RefusedNotice } from '../../engine/console/refusedRevisions';
+import { RefusedRevisions } from '../../blocks/console/RefusedRevisions';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ rows: BrandRow[]; localSuffix: string }>;
+type Props = ConsoleProps<{ rows: BrandRow[]; localSuffix: string; refused: RefusedNotice[] }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'brands.view', async (db) => {
     // on console.localhost:PORT the brands' local hosts ({id}.localhost:PORT) are the useful links
     const host = String(ctx.req.headers.host ?? '');
     const local = /^console\.localhost(:\d+)?$/.exec(host);
-    return { rows: await brandRows(db, getCatalog()), localSuffix: local ? `.localhost${local[1] ?? ''}` : '' };
+    return { rows: await brandRows(db, getCatalog()), localSuffix: local ? `.localhost${local[1] ?? ''}` : '', refused: refusedNotices() };
   });
 
 export default function BrandsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Brands" viewer={props.viewer} forbidden />;
   return (
     <ConsoleLayout title="Brands" viewer={props.viewer} current="/brands">
+      <RefusedRevisions notices={props.refused} />
       <DataTable
         caption="Brands (today is the UTC day)"
         head={['Brand', 'Hosts', 'File', 'Page patterns', 'Visits today', 'Leads today', 'Site']}

@@ -22,6 +22,8 @@ import { overviewData, type Totals } from '../../engine/console/overviewData';
 import { delta, GRAINS, grainOf } from '../../engine/console/periods';
 import { findUser } from '../../engine/store/console';
 import { openAlerts, type OpenAlert } from '../../engine/console/alerts';
+import { refusedNotices, type RefusedNotice } from '../../engine/console/refusedRevisions';
+import { RefusedRevisions } from '../../blocks/console/RefusedRevisions';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -35,6 +37,8 @@ type Props = ConsoleProps<{
   alerts: OpenAlert[];
   /** events refused past the ingest budget in the range */
   refused: number;
+  /** published brand revisions left out because they do not build since the deploy */
+  notApplied?: RefusedNotice[];
 }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
@@ -64,6 +68,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       brands,
       refused,
       alerts: await openAlerts(db),
+      notApplied: refusedNotices(),
       view: {
         ...view,
         data: {
@@ -224,6 +229,7 @@ export default function OverviewPage(props: Props) {
   const unit = query.grain;
   return (
     <ConsoleLayout title="Overview" viewer={props.viewer} current="/">
+      <RefusedRevisions notices={props.notApplied ?? []} />
       {alerts.length > 0 && (
         <section aria-labelledby="alerts-now" className="mb-6 rounded border border-red-700 bg-red-50 p-3">
           <h2 id="alerts-now" className="mb-1 text-lg font-semibold">

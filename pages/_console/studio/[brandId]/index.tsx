@@ -6,8 +6,10 @@ import { consolePage, consoleRequestOf, type ConsoleProps } from '../../../../en
 import { mayEditHere, studioBrand, studioProblems, studioRefs } from '../../../../engine/console/studioPages';
 import { getCatalog } from '../../../../engine/site/catalog';
 import { BLOCK_SPECS } from '../../../../blocks/generated/specs';
+import { refusedNotices, type RefusedNotice } from '../../../../engine/console/refusedRevisions';
+import { RefusedRevisions } from '../../../../blocks/console/RefusedRevisions';
 
-type Props = ConsoleProps<{ editor: Omit<BrandEditorProps, 'csrf' | 'readOnly'> | null; readOnly: boolean }>;
+type Props = ConsoleProps<{ editor: Omit<BrandEditorProps, 'csrf' | 'readOnly'> | null; readOnly: boolean; refused: RefusedNotice[] }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'studio.view', async (db) => {
@@ -16,11 +18,13 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const brand = await studioBrand(db, id);
     if (!brand) {
       ctx.res.statusCode = 404;
-      return { editor: null, readOnly: true };
+      return { editor: null, readOnly: true, refused: [] };
     }
     return {
       editor: { brandId: id, ...brand, problems: studioProblems(id, brand.document), ...studioRefs(id) },
       readOnly: !(await mayEditHere(db, consoleRequestOf(ctx), id)),
+      // the published version may be left out of what is served (it does not build since a deploy): the editor opens it to be fixed
+      refused: refusedNotices([id]),
     };
   });
 
@@ -37,6 +41,7 @@ export default function StudioBrandPage(props: Props) {
     );
   return (
     <ConsoleLayout title={`Studio: ${String(editor.document.name ?? editor.brandId)}`} viewer={props.viewer} current="/studio">
+      <RefusedRevisions notices={props.refused} where={props.readOnly ? 'read-only' : 'editor'} />
       <BrandEditor {...editor} csrf={props.viewer.csrf} readOnly={props.readOnly} />
     </ConsoleLayout>
   );
