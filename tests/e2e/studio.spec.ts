@@ -6,7 +6,7 @@
  * without the signed address of their own session.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { saveBrandDraft, brandDraft } from '../../engine/store/brandRevisions';
+import { saveBrandDraft, brandDraft, publishBrand } from '../../engine/store/brandRevisions';
 import type { Brand } from '../../schemas/brand.types';
 import { readFileSync } from 'node:fs';
 import { expectNoAxeViolations } from './helpers';
@@ -110,6 +110,57 @@ test('an analyst sees a brand read-only: nothing to change, nothing to publish',
   // the wizard is above the role, as every such page: 403, whatever link led there
   expect((await page.goto(`${CONSOLE}/studio/new`))?.status()).toBe(403);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not for your role');
+});
+
+test('a published version that stopped building is an axe-clean alert on the console and its studio page, until a fixed one is published', async ({ page }) => {
+  test.setTimeout(120_000);
+  // a brand made in the studio, published while the layout its first page names existed: since
+  // "the deploy" (the layout is gone) it does not build, and it is not served
+  const id = `refused-${run}`;
+  const doc = { ...structuredClone(file), id, name: `Refused ${run}`, hosts: [`${id}.example`] } as Brand;
+  const layout = (doc.routes[0] as { layout: string }).layout;
+  (doc.routes[0] as { layout: string }).layout = 'retired-layout';
+  await withStore(async (db) => {
+    const draft = await saveBrandDraft(db, { id, document: doc, expectedVersion: 0, author: `seed-${run}`, file: null });
+    await publishBrand(db, { id, version: draft.version, author: `seed-${run}` });
+  });
+  await signIn(page, addUser('editor'));
+  const alert = page.getByTestId('refused-revisions').filter({ hasText: `(${id})` });
+  // the server takes the store's published set at its next poll
+  await expect
+    .poll(async () => {
+      await page.goto(`${CONSOLE}/studio`);
+      return alert.count();
+    })
+    .toBe(1);
+  await expect(alert).toContainText('This brand is not served');
+  await expect(alert).toContainText('no layout named "retired-layout"');
+  await expectNoAxeViolations(page);
+  for (const path of ['/brands', '/']) {
+    await page.goto(`${CONSOLE}${path}`);
+    await expect(alert.getByRole('link', { name: `Fix ${id} in the studio` })).toBeVisible();
+    await expectNoAxeViolations(page);
+  }
+  await page.setViewportSize({ width: 390, height: 900 });
+  await openStudio(page, `/studio/${id}`);
+  await expect(alert).toContainText('fix these problems in the editor below');
+  await expectNoAxeViolations(page);
+  expect(await smallTapTargets(page, 24)).toEqual([]);
+  // fixed from that version and published: served again, on the next poll of every instance, and the alert goes
+  const opened = (await asPage(page, 'GET', `/api/console/studio/brands/${id}`)).json() as { version: number; csrf: string };
+  (doc.routes[0] as { layout: string }).layout = layout;
+  const headers = { 'x-csrf-token': opened.csrf };
+  const saved = await asPage(page, 'PUT', `/api/console/studio/brands/${id}/draft`, { document: doc, expectedVersion: opened.version }, headers);
+  expect(saved.status, saved.body).toBe(200);
+  const published = await asPage(page, 'POST', `/api/console/studio/brands/${id}/publish`, { version: saved.json().version }, headers);
+  expect(published.status, published.body).toBe(200);
+  await expect
+    .poll(async () => {
+      await page.goto(`${CONSOLE}/studio/${id}`);
+      return alert.count();
+    })
+    .toBe(0);
+  expect((await raw('GET', '/', `${id}.example`)).status).toBe(200);
 });
 
 test("a page's blocks reorder by keyboard on the handle and by the Move buttons; undo and redo bring each order back", async ({ page }) => {
