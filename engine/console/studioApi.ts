@@ -48,6 +48,7 @@ import { publishRevision } from '../store/liveRevisions';
 import type { Revision } from '../store/revisions';
 import type { Layout } from '../../schemas/brand.types';
 import { requireUser } from './api';
+import { refusedNotices, type RefusedNotice } from './refusedRevisions';
 import { csrfToken, csrfValid } from './csrf';
 import { sameOriginPost } from './forms';
 import { checkLogo, LOGO_LIMIT, LOGO_PATH } from './logoUpload';
@@ -174,8 +175,12 @@ async function studioBrands(db: Store) {
 /** The ids of every brand the studio lists (what an editor's account may be limited to). */
 export const studioBrandIds = async (db: Store): Promise<string[]> => (await studioBrands(db)).ids;
 
+/** A published version left out of what is served (it does not build since the deploy), as the API gives it. */
+const notApplied = (n: RefusedNotice | undefined) => (n ? { version: n.version, instead: n.instead, problems: n.problems, moreProblems: n.more } : null);
+
 async function listBrands(ctx: Ctx): Promise<ApiAnswer> {
   const { catalog, published, drafts, ids } = await studioBrands(ctx.db);
+  const refused = new Map(refusedNotices().map((n) => [n.id, n]));
   const brands = [];
   for (const id of ids) {
     const p = published.get(id);
@@ -189,6 +194,7 @@ async function listBrands(ctx: Ctx): Promise<ApiAnswer> {
       // a draft is shown when there is one newer than what is live
       draft: d && (!p || d.version > p.version) ? who(d) : null,
       fileChanged: brandFileChanged(p),
+      notApplied: notApplied(refused.get(id)),
       problems: document ? problemsOf(id, document).length : 1,
       canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
     });
@@ -236,6 +242,7 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
     version: w.draft?.version ?? 0,
     publishedVersion: w.published?.version ?? 0,
     fileChanged: brandFileChanged(w.published),
+    notApplied: notApplied(refusedNotices([id])[0]),
     hasFile: !!brandFile(id),
     scheduled: schedule ? { version: schedule.version, at: schedule.at, author: schedule.author } : null,
     scheduleRefused: refused ? { version: refused.version, at: refused.at, author: refused.author, reason: refused.reason } : null,

@@ -536,9 +536,6 @@ export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, Bra
     refused.set(id, problems);
     findings.set(id, catalog.findings.get(id) ?? []);
     applied.delete(id);
-    console.error(
-      `[brands] the published revision ${revisions.get(id)!.version} of "${id}" does not build (${problems[0]}); ${brands.some((b) => layoutName(b.file) === id) ? 'its file applies' : 'it is left out'}`,
-    );
   }
   if (refused.size) {
     applied = new Map(applied);
@@ -558,6 +555,10 @@ export function overlayCatalog(base: Catalog, revisions: ReadonlyMap<string, Bra
       instead: catalog.brands.has(id) ? 'file' : 'nothing',
       problems,
     });
+    // told once the catalog without it is built: a brand whose file does not build either is not served
+    console.error(
+      `[brands] the published revision ${r.version} of "${id}" does not build (${refused.get(id)![0]}); ${catalog.brands.has(id) ? 'its file applies' : 'it is left out'}`,
+    );
   }
   const texts = new Map<string, string>();
   for (const src of sources) texts.set(layoutName(src.file), src.text);

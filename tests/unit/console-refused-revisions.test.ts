@@ -79,6 +79,13 @@ async function render(load: () => Promise<unknown>, cookie: string, params: Reco
   return { props, html: renderToStaticMarkup(createElement(mod.default, props)) };
 }
 const overview = (cookie = analyst) => render(() => import('../../pages/_console/index'), cookie);
+/** The studio's JSON API as the editor's page calls it; a publication is told to the served set as every instance hears of it. */
+const call = (method: string, path: string, body?: unknown) =>
+  studioRoute(db, studioRequest(method, path, editor, body), path.split('/'), { announce: serveWhatIsPublished }) as Promise<{
+    status: number;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers' bodies are read as JSON
+    body: Record<string, any>;
+  }>;
 const brandsPage = (cookie = analyst) => render(() => import('../../pages/_console/brands'), cookie);
 const studioList = (cookie = analyst) => render(() => import('../../pages/_console/studio/index'), cookie);
 const studioPage = (brandId: string, cookie = editor.cookie) => render(() => import('../../pages/_console/studio/[brandId]/index'), cookie, { brandId });
@@ -131,12 +138,19 @@ describe('a published revision that does not build since a deploy', () => {
     // a role that may only look is told who can fix it
     expect(words(alertOf((await studioPage('ipaydayloans', analyst)).html)!)).toContain('an admin or an editor of this brand fixes these problems here');
 
+    // the studio's API says the same to a script
+    const opened = await call('GET', 'brands/ipaydayloans');
+    expect(opened.body.notApplied).toEqual({
+      version,
+      instead: 'file',
+      problems: [{ message: expect.stringContaining(`no layout named "${REMOVED}"`), where: '/routes/0/layout' }],
+      moreProblems: 0,
+    });
+    const listed = (await call('GET', 'brands')).body.brands as { id: string; notApplied: unknown }[];
+    expect(listed.find((b) => b.id === 'ipaydayloans')?.notApplied).toMatchObject({ version, instead: 'file' });
+    expect(listed.find((b) => b.id === 'cocoloan')?.notApplied).toBeNull();
+
     // fixed from that version and published: served again, and no page names it any more
-    const call = (method: string, path: string, body: unknown) =>
-      studioRoute(db, studioRequest(method, path, editor, body), path.split('/'), { announce: serveWhatIsPublished }) as Promise<{
-        status: number;
-        body: { version?: number };
-      }>;
     const fixed = structuredClone(editorProps.document);
     (fixed.routes[0] as { layout: string }).layout = (original.routes[0] as { layout: string }).layout;
     const saved = await call('PUT', 'brands/ipaydayloans/draft', { document: fixed, expectedVersion: editorProps.version });
@@ -144,6 +158,7 @@ describe('a published revision that does not build since a deploy', () => {
     expect((await call('POST', 'brands/ipaydayloans/publish', { version: saved.body.version })).status).toBe(200);
     expect(getCatalog().brands.get('ipaydayloans')?.brand.name).toBe('iPayday <i>Revised</i>');
     for (const { html } of [await overview(), await brandsPage(), await studioList(), await studioPage('ipaydayloans')]) expect(alertOf(html)).toBeUndefined();
+    expect((await call('GET', 'brands/ipaydayloans')).body.notApplied).toBeNull();
     expect(rowOf((await studioList()).html, 'ipaydayloans')?.[1]).toBe(`version ${saved.body.version}`);
   });
 
