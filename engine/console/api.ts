@@ -289,7 +289,7 @@ export async function requireUser(db: Store, req: ConsoleRequest, permission: Pe
   if (!user || !isRole(user.role)) return { refused: refuse(401, 'Sign in first') } as const;
   if (!stages.includes(user.stage)) return { refused: refuse(401, 'Finish signing in first'), stage: user.stage } as const;
   // the refusal says what the role may not do: a post (an export, a change to accounts) is an act, not a page to see
-  if (!may(user.role, permission)) return { refused: refuse(403, `Your role (${user.role}) may not ${PERMISSION_WORDS[permission]}`) } as const;
+  if (!may(user.role, permission)) return { refused: refuse(403, `Your role (${user.role}) may not ${PERMISSION_WORDS[permission]}`), permission } as const;
   return { user: { ...user, role: user.role }, token } as const;
 }
 

@@ -16,6 +16,7 @@ import { COST_CSV_MAX_BYTES, reportText } from '../traffic/costCsv';
 import { importCostReport } from '../traffic/costImport';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, sameOriginPost } from './forms';
 
 export const COST_UPLOAD_LIMIT = COST_CSV_MAX_BYTES + 16 * 1024;
@@ -53,7 +54,7 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   const headers = req.headers as Record<string, string | undefined>;
   if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
   const who = await requireUser(db, { method: 'POST', headers, ip: clientIp(req) }, 'exports.run');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
+  if ('refused' in who) throw refusalError(who);
   const limited = await limitedForm(headers, RULE, who.user.email, 'Too many cost uploads', `/exports?costs=${COSTS_LIMITED}`);
   if (limited) return limited;
   const boundary = /^multipart\/form-data;.*\bboundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(headers['content-type'] ?? '');
@@ -70,7 +71,7 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   }
   const parts = multipartParts(body, boundary[1] ?? boundary[2]!);
   const field = (name: string) => parts.get(name)?.data.toString('utf8') ?? '';
-  if (!csrfValid(who.token, field('csrf'))) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if (!csrfValid(who.token, field('csrf'))) throw formOutOfDate();
   const file = parts.get('file');
   const source = field('source');
   const currency = field('currency').trim();

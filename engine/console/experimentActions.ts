@@ -33,6 +33,7 @@ import type { Store } from '../store/db';
 import { publishRevision } from '../store/liveRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm, wantsPage } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
 import type { ExperimentNote, ExperimentOp } from './experimentNotes';
@@ -85,8 +86,8 @@ export interface ExperimentActionOptions {
 export async function experimentActionRoute(db: Store, req: IncomingMessage, options: ExperimentActionOptions = {}): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'studio.edit');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate();
   const brand = form.brand ?? '';
   const experiment = form.experiment ?? '';
   if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');

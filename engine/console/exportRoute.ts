@@ -15,6 +15,7 @@ import { requireUser } from './api';
 import { csv } from '../browser/safeText';
 import { googleAdsColumns, soldConversions } from '../sale/conversions';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
 import { leadListQuery } from './leadFilter';
@@ -29,8 +30,8 @@ export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse
 export async function exportAnswer(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'exports.run');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate();
   const brands = new Set(getCatalog().brands.keys());
   const refused = exportRangeProblem(form, brands, who.user.role);
   // The Exports page runs no script: a range it let through (an end before the start) goes back

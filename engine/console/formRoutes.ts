@@ -11,6 +11,7 @@ import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { consoleLogin, consoleLogout, requireUser, type ConsoleAnswer } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -53,6 +54,8 @@ export async function logoutRoute(db: Store, req: IncomingMessage): Promise<Answ
   const a = await consoleLogout(db, { ...requestOf(req), headers: { ...requestOf(req).headers, 'x-csrf-token': form.csrf } });
   if (a.status === 200) return see('/login?status=out', { 'Set-Cookie': a.headers['Set-Cookie']! });
   if (a.status === 401) return see('/login');
+  // the session's only refusal left: no or a wrong CSRF token
+  if (a.status === 403) throw formOutOfDate('/');
   throw new ApiError(a.status, (a.body as { error: string }).error);
 }
 
@@ -65,10 +68,10 @@ const REVEAL_RULE = { name: 'console-reveal', limit: Number(process.env.RATE_LIM
 export async function revealRoute(db: Store, req: IncomingMessage): Promise<Answer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, requestOf(req), 'leads.reveal');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
   const id = form.lead ?? '';
   const valid = /^[A-Za-z0-9_-]{1,64}$/.test(id);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(valid ? `/leads/${id}` : undefined);
   // A person reads one lead at a time; a faster stream of reveals is someone copying borrowers'
   // details out. Over it, back to the lead's page, which says so (it runs no script); an API
   // client asking for JSON gets the 429.

@@ -16,6 +16,7 @@ import { startSale } from '../outbox/saleWorker';
 import { SALE_DEADLINE_MS } from '../sale/runner';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm, wantsPage } from './forms';
 
 const LEAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -38,9 +39,9 @@ const REVIEW_RULE = { name: 'console-review', limit: Number(process.env.RATE_LIM
 export async function reviewRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'leads.review');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
   const id = form.lead ?? '';
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(LEAD_ID.test(id) ? `/leads/${id}` : undefined);
   // The lead's page runs no script: a browser's refused post goes back to it, which says why; an
   // API client asking for JSON (or a post naming no lead id) gets the 4xx.
   const page = wantsPage(req.headers) && LEAD_ID.test(id);

@@ -63,6 +63,11 @@ export function may(role: Role | undefined, permission: Permission): boolean {
   return !!role && isRole(role) && ROLE_RULES[role].includes(permission);
 }
 
+export const isPermission = (value: unknown): value is Permission => typeof value === 'string' && (PERMISSIONS as readonly string[]).includes(value);
+
+/** The roles that may do something, in the table's order: what a refusal names as needed ("admin or analyst"). */
+export const rolesThatMay = (permission: Permission): Role[] => ROLES.filter((r) => may(r, permission));
+
 /**
  * Whether a user may change one brand in the studio: admins any; editors any when their account
  * names no brands (`brands` null or empty), else only those it names (comma-separated ids).

@@ -8,7 +8,7 @@
  * echoed into the page); a forged post is a 403.
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { clientIp, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { setCurrencyRate } from '../store/currencyRates';
@@ -16,6 +16,7 @@ import { MICROS } from '../traffic/currency';
 import { liveBuyers } from '../sale/buyerRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
 import { zoneProblem } from './periods';
 import { getCatalog } from '../site/catalog';
@@ -50,8 +51,8 @@ export async function settingsRoute(db: Store, req: IncomingMessage): Promise<Ap
     { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) },
     admin ? 'settings.manage' : 'overview.view',
   );
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(admin ? '/settings' : '/account');
   // the form's own page says so (it runs no script); an API client asking for JSON gets the 429
   const limited = await limitedForm(req.headers, RULE, who.user.email, 'Too many changes to settings', `${admin ? '/settings' : '/account'}?note=limited`);
   if (limited) return limited;

@@ -7,11 +7,12 @@
  * goes back to its page, which says so; an API client asking for JSON gets the 429.
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { clientIp, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { normaliseEmail } from '../store/console';
 import { requireUser, sessionCookie } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
 import { createSignInLink, spendSignInLink } from './signInLinks';
 
@@ -36,8 +37,8 @@ export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<
     return see(next, { 'Set-Cookie': sessionCookie(used.token, req.headers.host ?? '', used.ttlMs / 1000) });
   }
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate();
   if (form.op !== 'create') return see('/users?note=op');
   const limited = await limitedForm(req.headers, CREATE, who.user.email, 'Too many sign-in links made', '/users?note=link_limited');
   if (limited) return limited;

@@ -16,6 +16,7 @@ import type { Store } from '../store/db';
 import { audit, createSession, endSession, SESSION_TTL_MS } from '../store/console';
 import { attemptKeys, busyAnswer, requireUser, reserveAttempt, sessionCookie, settleAttempt } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate } from './formRefusals';
 import { readConsoleForm } from './forms';
 import { matchTotp, newTotpSecret } from './totp';
 import { startTotpSetup, userTotp, spendTotpStep } from './totpStore';
@@ -51,7 +52,7 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
     if (who.refused!.status === 401) return see(input.action === 'code' ? '/login' : '/login?error=expired');
     throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   }
-  if (!csrfValid(who.token, input.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if (!csrfValid(who.token, input.csrf)) throw formOutOfDate(input.action === 'code' ? '/login' : '/account');
   const { user, token } = who;
   const totp = await userTotp(db, user.id);
 

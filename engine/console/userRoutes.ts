@@ -9,12 +9,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ApiError, clientIp, type ApiAnswer } from '../http/api';
+import { clientIp, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { addUser, audit, normaliseEmail } from '../store/console';
 import { keepShownOnce, setBrands, setDisabled, setRole, type UserChange } from '../store/consoleUserAdmin';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
 import { HashingBusy, hashPassword } from './passwords';
 import { BRAND_ID, brandList, isRole, ROLES } from './roles';
@@ -64,8 +65,8 @@ export const temporaryPassword = () => randomBytes(18).toString('base64url');
 export async function usersRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
-  if ('refused' in who) throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
-  if (!csrfValid(who.token, form.csrf)) throw new ApiError(403, 'The form is out of date; reload the page and try again');
+  if ('refused' in who) throw refusalError(who);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate();
   // the page says so (it runs no script); an API client asking for JSON gets the 429
   const limited = await limitedForm(req.headers, RULE, who.user.email, 'Too many changes to accounts', '/users?note=limited');
   if (limited) return limited;

@@ -16,7 +16,7 @@ export const CONSOLE_API = '/api/console';
 
 /** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
 const PAGE =
-  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{0,62}|experiments(?:\/[a-z][a-z0-9-]{0,39})?)$/;
+  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|refused|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{0,62}|experiments(?:\/[a-z][a-z0-9-]{0,39})?)$/;
 /** The money settings' page (currency rates, alert rules). */
 const SETTINGS_PAGE = /^\/settings$/;
 /**

@@ -217,6 +217,19 @@ test('an analyst sees the lead masked until an audited reveal, and is refused th
   await expect(page.getByRole('alert')).toHaveText('Too many leads revealed in the last minute, so this one stays masked. Wait a minute and try again.');
   await expect(page.getByText('•••-•••-0177')).toBeVisible();
   await expect(page.getByText(leadEmail)).toHaveCount(0);
+  // the reveal form of a page that had expired (its token no longer the session's), posted by the
+  // browser: a console page saying so and the way back, not bare JSON (the route's side and API
+  // clients: tests/unit/console-browser-refusals.test.ts)
+  await page.locator('form[action="/api/console/reveal"] input[name="csrf"]').evaluate((el) => ((el as HTMLInputElement).value = 'expired'));
+  await Promise.all([page.waitForURL(/\/refused\?why=expired/), page.getByRole('button', { name: /Reveal personal data/ }).click()]);
+  await checkPage(page, new URL(page.url()).pathname + new URL(page.url()).search, 'This page had expired', 403);
+  await expect(page.getByRole('alert')).toHaveText('Nothing was changed: the page you sent the form from had expired. Open it again and try again.');
+  await Promise.all([page.waitForURL(`${CONSOLE}/leads/${leadId}`), page.getByRole('link', { name: 'Open the page again' }).click()]);
+  await expect(page.getByText(leadEmail)).toHaveCount(0);
+  // and a form the role does not allow (an admin's, left open after the role changed): which role it needs
+  await checkPage(page, '/refused?why=role&permission=exports.run', 'Not for your role', 403);
+  await expect(page.getByRole('alert')).toContainText('your role (analyst) may not export leads or upload costs. That needs the admin role.');
+  await page.goto(`${CONSOLE}/leads/${leadId}`);
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/console/reveal')), page.getByRole('button', { name: /Reveal personal data/ }).click()]);
   await expect(page.getByText(leadEmail)).toBeVisible();
   expect(await withStore((db) => db.selectFrom('console_audit').select('target').where('actor', '=', email).where('action', '=', 'reveal').execute())).toEqual([

@@ -415,6 +415,7 @@ describe('hosts', () => {
     ['/audit', '/_console/audit'],
     ['/quality', '/_console/quality'],
     ['/account', '/_console/account'],
+    ['/refused', '/_console/refused'],
     ['/leads/ld_abc123?trace=open', '/_console/leads/ld_abc123?trace=open'],
     ['/api/console/login', '/api/console/login'],
     ['/api/console/totp', '/api/console/totp'],

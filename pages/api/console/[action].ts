@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { costUploadRoute } from '../../../engine/console/costUpload';
 import { experimentActionRoute } from '../../../engine/console/experimentActions';
 import { exportAnswer } from '../../../engine/console/exportRoute';
+import { refusedAnswer } from '../../../engine/console/formRefusals';
 import { loginRoute, logoutRoute, revealRoute } from '../../../engine/console/formRoutes';
 import { reviewRoute } from '../../../engine/console/reviewRoute';
 import { totpRoute } from '../../../engine/console/totpRoutes';
@@ -34,10 +35,18 @@ const ACTIONS = new Map<string, (db: Store, req: IncomingMessage) => Promise<Api
   ['experiments', (db, req) => experimentActionRoute(db, req)],
 ]);
 
-/** The form post's action, from the path's last segment (read from the URL, so the route runs the same on a bare node:http server). */
-const actionOf = (req: IncomingMessage) => ACTIONS.get(new URL(req.url ?? '/', 'http://x').pathname.split('/').pop() ?? '');
+/** The form post's action's name, from the path's last segment (read from the URL, so the route runs the same on a bare node:http server). */
+const nameOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://x').pathname.split('/').pop() ?? '';
+const actionOf = (req: IncomingMessage) => ACTIONS.get(nameOf(req));
 
 export default route({ unavailable: (req) => (actionOf(req) ? undefined : 'Not found'), methods: ['POST'] }, async ({ req, store }) => {
   const action = actionOf(req)!;
-  return action(await store(), req);
+  try {
+    return await action(await store(), req);
+  } catch (err) {
+    // an expired form or one the role may not send: a browser is shown the Refused page, an API client keeps the 403
+    const refused = refusedAnswer(err, req.headers, nameOf(req));
+    if (refused) return refused;
+    throw err;
+  }
 });

@@ -1,0 +1,45 @@
+/**
+ * Where a console form post a browser sent is shown as refused, for what its page could not show
+ * (engine/console/formRefusals.ts): the page had expired (no or a wrong CSRF token), or the
+ * operator's role does not allow the action (it changed while the page was open, or the form was
+ * made by hand). Answered 403; nothing was changed. The page says only its own words: the reason
+ * and the role come from its tables, and the way back only to one of the console's own pages.
+ */
+import type { GetServerSideProps } from 'next';
+import { ConsoleLayout, linkClass } from '../../blocks/console/ConsoleLayout';
+import { refusedText } from '../../engine/console/formRefusals';
+import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
+import { consoleUrl } from '../../engine/frontDoor/consolePath';
+
+export const config = { unstable_runtimeJS: false };
+
+type Props = ConsoleProps<{ heading: string; lines: string[]; back: string }>;
+
+/** A console page's path to link back to, or the overview: never another host, the API or a made-up path. */
+const consolePagePath = (path: string): string => (/^\/(?!\/)/.test(path) && !path.startsWith('/api/') && consoleUrl(path, '') ? path : '/');
+
+export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
+  consolePage(ctx, 'overview.view', async (_db, viewer) => {
+    ctx.res.statusCode = 403;
+    const { why, heading, lines } = refusedText({ why: queryText(ctx.query.why), permission: queryText(ctx.query.permission) }, viewer.role);
+    // a role's refusal goes back to the overview (the form's page is no longer the role's); an expired form, to its page
+    return { heading, lines, back: why === 'expired' ? consolePagePath(queryText(ctx.query.back)) : '/' };
+  });
+
+export default function RefusedPage(props: Props) {
+  if (props.forbidden) return <ConsoleLayout title="Nothing was changed" viewer={props.viewer} forbidden />;
+  return (
+    <ConsoleLayout title={props.heading} viewer={props.viewer}>
+      <div role="alert" className="mb-4 max-w-2xl">
+        {props.lines.map((l) => (
+          <p key={l} className="mb-2">
+            {l}
+          </p>
+        ))}
+      </div>
+      <a href={props.back} className={linkClass}>
+        {props.back === '/' ? 'Go to the overview' : 'Open the page again'}
+      </a>
+    </ConsoleLayout>
+  );
+}

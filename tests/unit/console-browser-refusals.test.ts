@@ -1,0 +1,176 @@
+/**
+ * A console form post a browser sends, refused for what its page could not show, lands on a
+ * console page that says so rather than a page of bare JSON (the console's pages run no script):
+ * a form from a page that had expired (no or a wrong CSRF token), a form the operator's role does
+ * not allow (made by hand, or left open after the role changed), and an export of more than
+ * EXPORT_MAX rows. An API client (Accept: application/json, or no text/html) keeps the JSON answer
+ * and status it had. Over the console's form-post route on a started server and a real SQLite
+ * store; the pages as getServerSideProps reads them and React renders them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GetServerSidePropsContext } from 'next';
+import { createElement, type FunctionComponent } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../engine/store/db';
+import { CONSOLE_TEST_HOST, consoleSignIn } from '../support/consoleForm';
+
+const dir = mkdtempSync(join(tmpdir(), 'console-browser-refusals-'));
+let db: Store;
+let server: Server;
+const users: Record<'admin' | 'analyst', { cookie: string; csrf: string }> = { admin: { cookie: '', csrf: '' }, analyst: { cookie: '', csrf: '' } };
+
+/** What Chromium sends with a form's post: the form's content type and a navigation's Accept. */
+const BROWSER = {
+  'content-type': 'application/x-www-form-urlencoded',
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+  'sec-fetch-site': 'same-origin',
+};
+const JSON_CLIENT = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+/** A terminal client: no Accept beyond curl's default. */
+const CURL = { 'content-type': 'application/x-www-form-urlencoded', accept: '*/*' };
+
+beforeAll(async () => {
+  Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
+  const { getStore } = await import('../../engine/store/db');
+  db = await getStore();
+  const { addUser } = await import('../../engine/store/console');
+  const { hashPassword } = await import('../../engine/console/passwords');
+  for (const role of ['admin', 'analyst'] as const) {
+    await addUser(db, { email: `${role}@example.com`, role, passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+    users[role] = (await consoleSignIn(db, `${role}@example.com`, 'a long passphrase 1'))!;
+  }
+  const { default: handler } = await import('../../pages/api/console/[action]');
+  server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+  const { closeStore } = await import('../../engine/store/db');
+  await closeStore();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Posts a console form to the started server as `who`: status, headers and body. */
+function post(action: string, fields: Record<string, string>, headers: Record<string, string>, who: 'admin' | 'analyst') {
+  const body = new URLSearchParams(fields).toString();
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: (server.address() as AddressInfo).port,
+        method: 'POST',
+        path: `/api/console/${action}`,
+        headers: { host: CONSOLE_TEST_HOST, cookie: users[who].cookie, 'content-length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A console page as the browser gets it for `who`: its status and the text of its main area (tags dropped). */
+async function consolePageText(path: 'refused' | 'exports' | 'leads/index', query: Record<string, string>, who: 'admin' | 'analyst') {
+  const pages = {
+    refused: () => import('../../pages/_console/refused'),
+    exports: () => import('../../pages/_console/exports'),
+    'leads/index': () => import('../../pages/_console/leads/index'),
+  };
+  const mod = (await pages[path]()) as unknown as {
+    getServerSideProps: (ctx: GetServerSidePropsContext) => Promise<{ props?: object; redirect?: unknown }>;
+    default: FunctionComponent<object>;
+  };
+  const res = { statusCode: 200, setHeader: () => undefined };
+  const ctx = {
+    req: { headers: { host: CONSOLE_TEST_HOST, cookie: users[who].cookie }, socket: { remoteAddress: '198.51.100.9' } },
+    res,
+    query,
+  } as unknown as GetServerSidePropsContext;
+  const { props } = await mod.getServerSideProps(ctx);
+  const html = renderToStaticMarkup(createElement(mod.default, props!));
+  const alert = /<div role="alert"[^>]*>(.*?)<\/div>/s.exec(html)?.[1] ?? '';
+  const text = (s: string) =>
+    s
+      .replace(/<\/p><p[^>]*>/g, ' ')
+      .replace(/<[^>]*>/g, '')
+      .replace(/&#x27;/g, "'")
+      .trim();
+  return { status: res.statusCode, heading: text(/<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1] ?? ''), alert: text(alert), html };
+}
+
+describe('a form from a page that had expired', () => {
+  it('a browser is sent to a page saying nothing was changed, with the way back to the form’s page; an API client keeps its 403 JSON', async () => {
+    const fields = { csrf: 'from-an-old-session', op: 'role', email: 'analyst@example.com', role: 'viewer' };
+    const browser = await post('users', fields, BROWSER, 'admin');
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe('/refused?why=expired&back=%2Fusers');
+    const page = await consolePageText('refused', { why: 'expired', back: '/users' }, 'admin');
+    expect(page).toMatchObject({
+      status: 403,
+      heading: 'This page had expired',
+      alert: 'Nothing was changed: the page you sent the form from had expired. Open it again and try again.',
+    });
+    expect(page.html).toContain('<a href="/users"');
+    expect(page.html).toContain('Open the page again');
+    // a reveal's expired form leads back to its lead
+    expect((await post('reveal', { csrf: '', lead: 'ld_someone1' }, BROWSER, 'analyst')).headers.location).toBe(
+      '/refused?why=expired&back=%2Fleads%2Fld_someone1',
+    );
+    for (const client of [JSON_CLIENT, CURL]) {
+      const api = await post('users', fields, client, 'admin');
+      expect(api.status).toBe(403);
+      expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(api.body).toBe('{"error":"The form is out of date; reload the page and try again"}');
+    }
+    const row = await db.selectFrom('console_users').select('role').where('email', '=', 'analyst@example.com').executeTakeFirstOrThrow();
+    expect(row.role).toBe('analyst');
+  });
+
+  it('the way back is only ever one of the console’s own pages', async () => {
+    for (const back of ['//evil.example/users', 'https://evil.example/', '/api/console/users', '/nowhere', 'javascript:alert(1)'])
+      expect((await consolePageText('refused', { why: 'expired', back }, 'admin')).html).toContain('<a href="/"');
+    expect((await consolePageText('refused', { why: 'expired', back: '/leads/ld_someone1' }, 'admin')).html).toContain('<a href="/leads/ld_someone1"');
+  });
+});
+
+describe('a form the operator’s role does not allow', () => {
+  it('a browser is sent to a page naming the role the action needs; an API client keeps its 403 JSON', async () => {
+    const fields = { csrf: users.analyst.csrf, from: '2025-01-01', to: '2025-01-02' };
+    const browser = await post('export', fields, BROWSER, 'analyst');
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe('/refused?why=role&permission=exports.run');
+    const page = await consolePageText('refused', { why: 'role', permission: 'exports.run' }, 'analyst');
+    expect(page).toMatchObject({
+      status: 403,
+      heading: 'Not for your role',
+      alert:
+        'Nothing was changed: your role (analyst) may not export leads or upload costs. That needs the admin role. If your role changed while the page was open, it still showed a form your role no longer has. Ask an admin if you need it.',
+    });
+    expect(page.html).toContain('<a href="/"');
+    // an action more than one role may do names them all
+    const { refusedText } = await import('../../engine/console/formRefusals');
+    expect(refusedText({ why: 'role', permission: 'leads.reveal' }, 'viewer').lines[0]).toBe(
+      'Nothing was changed: your role (viewer) may not reveal a lead’s personal data. That needs the admin or analyst role.',
+    );
+    // a made-up permission says only the page's own words
+    expect((await consolePageText('refused', { why: 'role', permission: '<b>constructor</b>' }, 'analyst')).heading).toBe('This page had expired');
+    for (const client of [JSON_CLIENT, CURL]) {
+      const api = await post('export', fields, client, 'analyst');
+      expect(api.status).toBe(403);
+      expect(api.body).toBe('{"error":"Your role (analyst) may not export leads or upload costs"}');
+    }
+    expect((await post('users', { csrf: users.analyst.csrf, op: 'role' }, BROWSER, 'analyst')).headers.location).toBe(
+      '/refused?why=role&permission=users.manage',
+    );
+  });
+});
