@@ -15,12 +15,14 @@ import { requireUser } from './api';
 import { csv } from '../browser/safeText';
 import { googleAdsColumns, soldConversions } from '../sale/conversions';
 import { csrfValid } from './csrf';
-import { formOutOfDate, refusalError } from './formRefusals';
+import { browserFormPost, formOutOfDate, refusalError } from './formRefusals';
 import { readConsoleForm } from './forms';
 import { overviewQuery } from './range';
-import { leadListQuery } from './leadFilter';
+import { leadListHref, leadListQuery } from './leadFilter';
 import { operatorMoney } from './operatorMoney';
 import type { Role } from './roles';
+
+const see = (location: string): ApiAnswer => ({ status: 303, body: { location }, headers: { Location: location } });
 
 export function exportRoute(db: Store, req: IncomingMessage, res: ServerResponse): Promise<void> {
   return handleApi(req, res, () => exportAnswer(db, req));
@@ -45,14 +47,22 @@ export async function exportAnswer(db: Store, req: IncomingMessage): Promise<Api
   if (form.kind === 'google-ads') {
     const name = (form.name ?? '').trim().slice(0, 100) || 'Loan request sold';
     const sold = (await soldConversions(db, { since: new Date(q.filter.from), until: new Date(q.filter.to), ...brand })).filter((c) => c.gclid);
-    if (sold.length > EXPORT_MAX) throw new ApiError(413, `More than ${EXPORT_MAX} conversions in this range: export a shorter range or one brand`);
+    if (sold.length > EXPORT_MAX) {
+      if (browserFormPost(req.headers)) return backToExports(form, true);
+      throw new ApiError(413, `More than ${EXPORT_MAX} conversions in this range: export a shorter range or one brand`);
+    }
     out = { text: csv(sold, googleAdsColumns(name)), rows: sold.length, file: `google-ads-conversions-${range}.csv`, target: 'google-ads-conversions.csv' };
   } else if (form.kind === undefined || form.kind === 'leads') {
     // The leads list's own filter (engine/console/leadFilter.ts), so its export is exactly its rows.
     const f = leadListQuery(form, brands, who.user.role);
     if (f.problems.length) throw new ApiError(400, f.problems.join(' '));
     const leads = await leadsCsv(db, f.filter, await operatorMoney(db, who.user.email));
-    if (!leads) throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
+    if (!leads) {
+      // A browser's form goes back to the page it was on, which says so: the leads list (its form
+      // says `back=leads`) keeps its filter; the Exports page keeps the range typed.
+      if (browserFormPost(req.headers)) return form.back === 'leads' ? see(leadListHref(f.form, { export: 'too_many' })) : backToExports(form, true);
+      throw new ApiError(413, `More than ${EXPORT_MAX} leads in this range: export a shorter range or one brand`);
+    }
     const leadRange = [f.form.from || 'start', f.form.to || 'today', ...(['brand', 'status', 'state'] as const).map((k) => f.form[k]).filter(Boolean)].join(
       '-',
     );
@@ -90,12 +100,23 @@ export function exportRangeProblem(q: Record<string, string | undefined>, brands
   return leadListQuery({ from: f.from, to: f.to, brand: f.brand }, brands, role).problems.join(' ');
 }
 
-/** Back to the Exports page, naming the form and what it posted; the page (pages/_console/exports.tsx) shows the problem. */
-export function backToExports(q: Record<string, string | undefined>): ApiAnswer {
+/**
+ * Back to the Exports page, naming the form and what it posted; the page (pages/_console/exports.tsx)
+ * shows the problem — the range's, or (`tooMany`: too=many) that it holds more than EXPORT_MAX rows.
+ */
+export function backToExports(q: Record<string, string | undefined>, tooMany = false): ApiAnswer {
   const f = exportFormOf(q);
-  const location = `/exports?${new URLSearchParams({ refused: f.kind, from: f.from, to: f.to, ...(f.brand ? { brand: f.brand } : {}) })}`;
-  return { status: 303, body: { location }, headers: { Location: location } };
+  return see(
+    `/exports?${new URLSearchParams({ refused: f.kind, from: f.from, to: f.to, ...(f.brand ? { brand: f.brand } : {}), ...(tooMany ? { too: 'many' } : {}) })}`,
+  );
 }
+
+/** What a page says when an export is over EXPORT_MAX rows: the limit, and how to ask for less. */
+export const EXPORT_TOO_MANY = {
+  leads: `More than ${EXPORT_MAX.toLocaleString('en-US')} leads are in this range, so nothing was exported. Narrow the dates or choose one brand, and export the range in parts.`,
+  'google-ads': `More than ${EXPORT_MAX.toLocaleString('en-US')} sold leads with a Google click id are in this range, so nothing was exported. Narrow the dates or choose one brand, and export the range in parts.`,
+  list: `More than ${EXPORT_MAX.toLocaleString('en-US')} leads match these filters, so nothing was exported. Narrow the dates or add a filter (brand, status, state…) and download again.`,
+} as const;
 
 const nonEmpty = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v));
 

@@ -13,7 +13,7 @@ import { costUploadResult } from '../../engine/console/costUpload';
 import { COST_SOURCES } from '../../engine/traffic/costCsv';
 import { visibleText } from '../../engine/browser/safeText';
 import { overviewQuery } from '../../engine/console/range';
-import { exportRangeProblem, type ExportForm } from '../../engine/console/exportRoute';
+import { EXPORT_TOO_MANY, exportRangeProblem, type ExportForm } from '../../engine/console/exportRoute';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -22,7 +22,7 @@ type Props = ConsoleProps<{
   to: string;
   brands: string[];
   /** the result of the cost upload just made */ costs: { ok: boolean; lines: string[] } | null;
-  /** an export refused for its range or brand: which form, what it posted, and why */
+  /** an export refused for its range or brand, or for holding too many rows: which form, what it posted, and why */
   refused: (ExportForm & { problem: string }) | null;
 }>;
 
@@ -34,7 +34,11 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const brands = [...getCatalog().brands.keys()].sort();
     const kind = queryText(ctx.query.refused);
     const posted = { from: queryText(ctx.query.from), to: queryText(ctx.query.to), brand: queryText(ctx.query.brand) };
-    const problem = kind === 'leads' || kind === 'google-ads' ? exportRangeProblem({ kind, ...posted }, new Set(brands), viewer.role) : '';
+    const known = kind === 'leads' || kind === 'google-ads';
+    // the range's own problem first; a range it let through that held too many rows says so (too=many)
+    const problem = known
+      ? exportRangeProblem({ kind, ...posted }, new Set(brands), viewer.role) || (queryText(ctx.query.too) === 'many' ? EXPORT_TOO_MANY[kind] : '')
+      : '';
     return { from, to, brands, costs, refused: problem ? { kind: kind as ExportForm['kind'], ...posted, problem } : null };
   });
 

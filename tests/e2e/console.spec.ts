@@ -192,6 +192,15 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   await page.goto(`${CONSOLE}/exports?costs=limited`);
   await expect(page.getByRole('alert')).toHaveText(/^Cost report refused: nothing was importedToo many uploads: at most \d+ a minute each\./);
   await expectNoAxeViolations(page);
+  // where an export over its row limit comes back to, from either form (the route's side: tests/unit/console-browser-refusals.test.ts)
+  await page.goto(`${CONSOLE}/exports?refused=leads&from=${today()}&to=${today()}&too=many`);
+  await expect(page.getByRole('alert')).toHaveText(/^Nothing was exportedMore than 50,000 leads are in this range, so nothing was exported\. Narrow the dates/);
+  await expectNoAxeViolations(page);
+  await page.goto(`${CONSOLE}/leads?from=${today()}&to=${today()}&export=too_many`);
+  await expect(page.getByRole('alert')).toHaveText(
+    /^Nothing was exportedMore than 50,000 leads match these filters, so nothing was exported\. Narrow the dates or add a filter/,
+  );
+  await expectNoAxeViolations(page);
 
   for (const [path, heading] of [
     ['/buyers', 'Buyers'],

@@ -18,6 +18,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../engine/store/db';
 import { CONSOLE_TEST_HOST, consoleSignIn } from '../support/consoleForm';
+import { leadRow } from '../support/leadRow';
 
 const dir = mkdtempSync(join(tmpdir(), 'console-browser-refusals-'));
 let db: Store;
@@ -173,4 +174,66 @@ describe('a form the operator’s role does not allow', () => {
       '/refused?why=role&permission=users.manage',
     );
   });
+});
+
+describe('an export of more than EXPORT_MAX rows', () => {
+  const DAY = '2024-06-03';
+  beforeAll(async () => {
+    const { EXPORT_MAX } = await import('../../engine/console/adminQueries');
+    const at = `${DAY}T12:00:00.000Z`;
+    // sold, each with a Google click id: over the limit for both exports
+    const base = leadRow({ created_at: at, click_id: 'ggMany' });
+    const rows = Array.from({ length: EXPORT_MAX + 1 }, (_, i) => ({ ...base, id: `ld_many${i}`, idempotency_key: `many-${i}-abcdefghijklmnop` }));
+    const sale = { status: 'sold' as const, duplicate: 0, runs: 1, buyer_id: 'b', price_cents: 3100, created_at: at, decided_at: at };
+    // a few hundred rows a statement: SQLite's limit on bound values
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 500) {
+        const some = rows.slice(i, i + 500);
+        await trx.insertInto('leads').values(some).execute();
+        await trx
+          .insertInto('lead_sales')
+          .values(some.map((r) => ({ ...sale, lead_id: r.id })))
+          .execute();
+      }
+    });
+  }, 120_000);
+
+  it('from the Exports page: back to it, which says the limit and to narrow the range; an API client keeps its 413', async () => {
+    const fields = { csrf: users.admin.csrf, from: DAY, to: DAY };
+    const browser = await post('export', fields, BROWSER, 'admin');
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe(`/exports?refused=leads&from=${DAY}&to=${DAY}&too=many`);
+    const page = await consolePageText('exports', Object.fromEntries(new URL(browser.headers.location!, 'http://x').searchParams), 'admin');
+    expect(page.alert).toBe(
+      'Nothing was exported More than 50,000 leads are in this range, so nothing was exported. Narrow the dates or choose one brand, and export the range in parts.',
+    );
+    // the form keeps what was typed
+    expect(page.html).toMatch(new RegExp(`name="from"[^>]*value="${DAY}"|value="${DAY}"[^>]*name="from"`));
+    const api = await post('export', fields, JSON_CLIENT, 'admin');
+    expect(api.status).toBe(413);
+    expect(api.body).toBe('{"error":"More than 50000 leads in this range: export a shorter range or one brand"}');
+    expect((await post('export', fields, CURL, 'admin')).status).toBe(413);
+    // the Google Ads conversions of the same range: said above their own form
+    const ads = await post('export', { ...fields, kind: 'google-ads' }, BROWSER, 'admin');
+    expect(ads.headers.location).toBe(`/exports?refused=google-ads&from=${DAY}&to=${DAY}&too=many`);
+    expect((await consolePageText('exports', Object.fromEntries(new URL(ads.headers.location!, 'http://x').searchParams), 'admin')).alert).toBe(
+      'Nothing was exported More than 50,000 sold leads with a Google click id are in this range, so nothing was exported. Narrow the dates or choose one brand, and export the range in parts.',
+    );
+    expect((await post('export', { ...fields, kind: 'google-ads' }, JSON_CLIENT, 'admin')).body).toBe(
+      '{"error":"More than 50000 conversions in this range: export a shorter range or one brand"}',
+    );
+    expect(await db.selectFrom('console_audit').select('id').where('action', '=', 'export').execute()).toEqual([]);
+  }, 60_000);
+
+  it('from the leads list: back to the list, its filter kept, saying to narrow the dates or add a filter', async () => {
+    const fields = { csrf: users.admin.csrf, kind: 'leads', back: 'leads', from: DAY, to: DAY, state: 'tx' };
+    const browser = await post('export', fields, BROWSER, 'admin');
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe(`/leads?from=${DAY}&to=${DAY}&state=TX&export=too_many`);
+    const page = await consolePageText('leads/index', Object.fromEntries(new URL(browser.headers.location!, 'http://x').searchParams), 'admin');
+    expect(page.alert).toBe(
+      'Nothing was exported More than 50,000 leads match these filters, so nothing was exported. Narrow the dates or add a filter (brand, status, state…) and download again.',
+    );
+    expect((await post('export', fields, JSON_CLIENT, 'admin')).status).toBe(413);
+  }, 60_000);
 });

@@ -13,11 +13,22 @@ import { getCatalog } from '../../../engine/site/catalog';
 import { listLeadsPage, type LeadRow } from '../../../engine/console/leadQueries';
 import { LEAD_FORM_FIELDS, LEAD_STATUSES, LEADS_PAGE_MAX, leadListHref, leadListQuery, type LeadFormField } from '../../../engine/console/leadFilter';
 import { consolePage, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { EXPORT_TOO_MANY } from '../../../engine/console/exportRoute';
+import { may } from '../../../engine/console/roles';
 import { VISIT_VALUE_MAX } from '../../../engine/store/trafficRules';
 
 export const config = { unstable_runtimeJS: false };
 
-type Props = ConsoleProps<{ rows: LeadRow[]; next: string; prev: string; form: Record<LeadFormField, string>; problems: string[]; brands: string[] }>;
+type Props = ConsoleProps<{
+  rows: LeadRow[];
+  next: string;
+  prev: string;
+  form: Record<LeadFormField, string>;
+  problems: string[];
+  brands: string[];
+  /** the export of these rows was refused: more than EXPORT_MAX (`?export=too_many`, where the export sends the browser back) */
+  exportRefused?: string;
+}>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'leads.list', async (db, viewer) => {
@@ -25,7 +36,8 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const raw = Object.fromEntries([...LEAD_FORM_FIELDS, 'after', 'before'].map((k) => [k, queryText(ctx.query[k], VISIT_VALUE_MAX)]));
     const query = leadListQuery(raw, new Set(brands), viewer.role);
     const page = query.problems.length ? { rows: [] } : await listLeadsPage(db, viewer.role, query);
-    return { rows: page.rows, next: page.next ?? '', prev: page.prev ?? '', form: query.form, problems: query.problems, brands };
+    const exportRefused = queryText(ctx.query.export) === 'too_many' && may(viewer.role, 'exports.run') ? EXPORT_TOO_MANY.list : '';
+    return { rows: page.rows, next: page.next ?? '', prev: page.prev ?? '', form: query.form, problems: query.problems, brands, exportRefused };
   });
 
 const field = 'flex flex-col text-sm';
@@ -139,10 +151,18 @@ export default function LeadsPage(props: Props) {
           </a>
         )}
       </nav>
+      {props.exportRefused && (
+        <div role="alert" className="mb-4 max-w-2xl rounded border border-slate-500 p-3">
+          <p className="font-semibold">Nothing was exported</p>
+          <p>{props.exportRefused}</p>
+        </div>
+      )}
       {props.viewer.may.includes('exports.run') && problems.length === 0 && (
         <form method="post" action="/api/console/export" className="flex flex-wrap items-end gap-3">
           <input type="hidden" name="csrf" value={props.viewer.csrf} />
           <input type="hidden" name="kind" value="leads" />
+          {/* a refusal comes back to this list, filter kept, rather than to the Exports page */}
+          <input type="hidden" name="back" value="leads" />
           {(['from', 'to', 'brand', 'status', 'buyer', 'campaign', 'source', 'state', 'q'] as const).map((k) =>
             form[k] ? <input key={k} type="hidden" name={k} value={form[k]} /> : null,
           )}
