@@ -86,8 +86,8 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
 
 /**
  * The JSON body, checked: `application/json` only (415; this also keeps out the form posts a
- * cross-site page can send without a preflight), at most `limit` bytes (413), valid JSON
- * (400; a key given twice in one object is malformed too, and so is a string with a NUL or a lone
+ * cross-site page can send without a preflight), at most `limit` bytes (413), valid JSON after
+ * at most one byte order mark (400; a key given twice in one object is malformed too, and so is a string with a NUL or a lone
  * surrogate: ./jsonText.ts), valid against `schema` (400 with every problem as "/pointer: reason").
  */
 export async function readJsonBody<T>(req: IncomingMessage, opts: { limit: number; schema: object }): Promise<T> {
@@ -104,10 +104,17 @@ export function requireJsonType(req: IncomingMessage): void {
   if (type !== 'application/json') throw new ApiError(415, 'Send the body as application/json');
 }
 
-/** Bytes already read (a signed body is checked before it is parsed) → valid JSON (400) valid against `schema` (400 with every problem). */
+/**
+ * Bytes already read (a signed body is checked before it is parsed) → valid JSON (400) valid
+ * against `schema` (400 with every problem). One byte order mark (EF BB BF) before the JSON is
+ * skipped, as RFC 8259 lets a reader do: Windows PowerShell and .NET clients send one, and the
+ * body after it is as clear as without it. A second one, or one anywhere else outside a string,
+ * is still not JSON. The cap counts the body's bytes as sent, the mark included.
+ */
 export function parseJsonBody<T>(raw: Buffer, schema: object): T {
   let body: unknown;
-  const text = raw.toString('utf8');
+  const decoded = raw.toString('utf8');
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   try {
     body = JSON.parse(text);
   } catch (err) {

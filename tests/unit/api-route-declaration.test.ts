@@ -100,6 +100,32 @@ describe('a declared API route', () => {
     expect(String(res.json.error)).toMatch(/^The body is not valid JSON: .+/);
   });
 
+  it('takes a JSON body after one byte order mark (Windows PowerShell and .NET send one), checked as without it', async () => {
+    const bom = '\uFEFF';
+    const taken = await send('POST', '/greet', `${bom}{"name":"ann"}`);
+    expect(taken.status).toBe(200);
+    expect(taken.json).toMatchObject({ hello: 'ann' });
+    const wrong = await send('POST', '/greet', `${bom}{"name":"far too long a name"}`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.problems).toEqual([expect.stringMatching(/^\/name: /)]);
+    // the cap counts the bytes sent, the mark's three included
+    const name = 'x'.repeat(51);
+    expect(Buffer.byteLength(`{"name":"${name}"}`)).toBe(62);
+    expect((await send('POST', '/greet', `{"name":"${name}"}`)).status).toBe(400);
+    expect((await send('POST', '/greet', `${bom}{"name":"${name}"}`)).json).toEqual({ error: 'The body is larger than 64 bytes' });
+  });
+
+  it.each([
+    ['two byte order marks', '\uFEFF\uFEFF{"name":"ann"}'],
+    ['a byte order mark inside the JSON', '{\uFEFF"name":"ann"}'],
+    ['a byte order mark after the JSON', '{"name":"ann"}\uFEFF'],
+    ['a byte order mark alone', '\uFEFF'],
+  ])('refuses %s as malformed JSON', async (_label, body) => {
+    const res = await send('POST', '/greet', body);
+    expect(res.status).toBe(400);
+    expect(String(res.json.error)).toMatch(/^The body is not valid JSON: .+/);
+  });
+
   it('refuses a body against its schema with 400 naming the field', async () => {
     const res = await send('POST', '/greet', '{"name":"far too long a name"}');
     expect(res.status).toBe(400);
