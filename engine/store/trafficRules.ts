@@ -94,7 +94,8 @@ export function referrerHost(referrer: string | undefined): string {
 /**
  * The longest campaign, source or landing page a visit keeps (schemas/api/events.schema.json's
  * CampaignParam and PagePath): what the console's filters take whole, so that any value a
- * breakdown names can be filtered by.
+ * breakdown names can be filtered by, and the longest campaign a cost report may name
+ * (engine/traffic/costCsv.ts), so that every visit's campaign can have its cost.
  */
 export const VISIT_VALUE_MAX = 500;
 

@@ -10,8 +10,9 @@
  * that is not UTF-8, a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
  * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
- * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS.
+ * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS, a campaign longer than a visit keeps (VISIT_VALUE_MAX).
  */
+import { VISIT_VALUE_MAX } from '../store/trafficRules';
 
 export const COST_SOURCES = ['google', 'microsoft', 'meta', 'tiktok', 'generic'] as const;
 export type CostSource = (typeof COST_SOURCES)[number];
@@ -288,7 +289,8 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     else if (day > lastDay) fail(line, `the day ${day} has not come yet (a cost report has the days already spent)`);
     else if (day < FIRST_COST_DAY) fail(line, `the day ${day} is before ${FIRST_COST_DAY}, older than any day the console shows`);
     if (!campaign) fail(line, 'the campaign is empty');
-    else if (campaign.length > 200) fail(line, 'the campaign is longer than 200 characters');
+    // as long as a visit's campaign may be, so that every visit's campaign can be given its cost
+    else if (campaign.length > VISIT_VALUE_MAX) fail(line, `the campaign is longer than ${VISIT_VALUE_MAX} characters`);
     else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');
     // a line cut short is not a cost of 0: imported, it would replace the day's real cost
     if (cells.length <= index.cost) fail(line, `the line ends before the cost column (${cells.length} of the header's columns)`);

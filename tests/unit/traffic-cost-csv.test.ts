@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import eventsSchema from '../../schemas/api/events.schema.json' with { type: 'json' };
 import { amountCurrency, centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, reportText, type CostSource } from '../../engine/traffic/costCsv';
 
 /** Each platform's report as it exports it, and the rows an operator expects from it. */
@@ -171,6 +172,15 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
   it('refuses a file over the size cap before reading its lines', () => {
     const r = parseCostCsv(`day,campaign,cost\n${'2026-11-01,a,1\n'.repeat(COST_CSV_MAX_BYTES / 15 + 1)}`, 'generic');
     expect(!r.ok && r.errors).toEqual(['The file is larger than 2 MB; split it by date range']);
+  });
+
+  it('takes a campaign as long as a visit keeps (500 characters, as the events API allows) and refuses a longer one', () => {
+    expect(eventsSchema.$defs.CampaignParam.maxLength).toBe(500);
+    const named = (campaign: string) => parseCostCsv(`day,campaign,cost\n2026-11-01,${campaign},1\n`, 'generic');
+    const long = `brand-search-exact-${'texas-payday-'.repeat(40)}`.slice(0, 500);
+    const taken = named(long);
+    expect(taken.ok && taken.rows.map((row) => row.campaign)).toEqual([long]);
+    expect(named(`${long}x`)).toEqual({ ok: false, errors: ['line 2: the campaign is longer than 500 characters'] });
   });
 
   it('refuses more lines than the cap', () => {

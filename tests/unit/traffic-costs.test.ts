@@ -135,4 +135,14 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect(leads.problems).toEqual([]);
     expect((await listLeadsPage(db(), 'admin', leads)).rows.map((r) => r.email)).toEqual(['long-campaign@example.org']);
   });
+
+  it('gives a visit’s 500-character campaign the cost a report names for it, in the breakdown and the filtered overview', async () => {
+    const long = `brand-search-exact-${'texas-payday-'.repeat(30)}`.slice(0, 500);
+    const imported = await importCostReport(db(), { text: `day,campaign,cost,clicks\n2026-11-02,${long},4.00,2\n`, source: 'google', actor: 'cli' });
+    expect(imported).toMatchObject({ ok: true, rows: 1 });
+    const all = await overview(db(), RANGE);
+    expect(all.byCampaign.find((r) => r.key === long)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 400, clicks: 2, costPerLeadCents: 400 } });
+    const asked = overviewQuery({ from: '2026-11-01', to: '2026-11-02', campaign: long }, new Set(['ipaydayloans']), new Date('2026-11-03T00:00:00Z'));
+    expect((await overview(db(), asked.filter)).cost).toMatchObject({ costCents: 400, costPerVisitCents: 400 });
+  });
 });
