@@ -32,6 +32,8 @@ export interface BrandEditorProps {
   readOnly: boolean;
   csrf: string;
   problems: Problem[];
+  /** what does not hold publishing back but should be settled first: another brand's draft claiming one of its hosts */
+  warnings?: Problem[];
   /** the shared layouts' names, and the facts of those the brand's routes may show */
   sharedLayouts: Record<string, LayoutFacts>;
   blockParts: string[];
@@ -71,6 +73,7 @@ export function BrandEditor(props: BrandEditorProps) {
   const [history, setHistory] = useState<EditHistory<Doc>>(() => startHistory(props.document));
   const [version, setVersion] = useState(props.version);
   const [problems, setProblems] = useState<Problem[]>(props.problems);
+  const [warnings, setWarnings] = useState<Problem[]>(props.warnings ?? []);
   const [save, setSave] = useState<SaveState>({ kind: 'saved', message: props.version ? `Draft version ${props.version}` : 'No changes yet' });
   const [conflict, setConflict] = useState<{ author: string; savedAt: string; changes: FieldChange[] } | undefined>(undefined);
   const [published, setPublished] = useState(props.published);
@@ -163,6 +166,8 @@ export function BrandEditor(props: BrandEditorProps) {
         // placed and drawn again while the preview frames load
         const next = answer.value.problems ?? [];
         setProblems((had) => (JSON.stringify(had) === JSON.stringify(next) ? had : next));
+        const warned = answer.value.warnings ?? [];
+        setWarnings((had) => (JSON.stringify(had) === JSON.stringify(warned) ? had : warned));
         setSave({ kind: unsaved.current.length ? 'unsaved' : 'saved', message: `Saved as draft version ${answer.value.version}` });
       } else if (answer.status === 409 && answer.current) {
         // someone saved in between: their version, with this page's unsaved edits on top, is saved next
@@ -320,6 +325,18 @@ export function BrandEditor(props: BrandEditorProps) {
           >
             Done reading
           </button>
+        </section>
+      )}
+      {warnings.length > 0 && (
+        <section aria-labelledby="warnings-heading" className="rounded border border-amber-700 bg-amber-50 p-2">
+          <h2 id="warnings-heading" className="font-bold">
+            To settle before publishing
+          </h2>
+          <ul className="list-disc pl-6">
+            {warnings.map((w) => (
+              <li key={w.pointer + w.message}>{w.message}</li>
+            ))}
+          </ul>
         </section>
       )}
       {placed.length > 0 && (

@@ -73,6 +73,8 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
   }));
   const [logo, setLogo] = useState<File | undefined>(undefined);
   const [messages, setMessages] = useState<Record<string, string>>({});
+  // what an answer may keep but the editor should know (another draft claims a host): not a refusal
+  const [warnings, setWarnings] = useState<Record<string, string>>({});
   // the answers changed since they were last checked: every one of them, not only the last one
   // typed (an answer followed within the pause by typing in the next field is checked too); the
   // kept ones are checked again as the form starts (another brand may have taken the id since)
@@ -103,6 +105,10 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
           setMessages((m) => {
             const { [key]: _old, ...rest } = m;
             return a.value.ok ? rest : { ...rest, [key]: a.value.message ?? 'this answer cannot be used' };
+          });
+          setWarnings((w) => {
+            const { [key]: _old, ...rest } = w;
+            return a.value.warning ? { ...rest, [key]: a.value.warning } : rest;
           });
         });
     }, 300);
@@ -186,11 +192,12 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
       {QUESTIONS.map((q) => {
         const id = fieldIdOf(q.key);
         const list = messages[q.key] ? [{ pointer: `/${q.key}`, message: messages[q.key]!, fieldId: id }] : [];
+        const warning = list.length ? undefined : warnings[q.key];
         const text = answers[q.key] ?? '';
         const common = {
           id,
           disabled: !ready,
-          'aria-describedby': list.length ? `${id}-problems` : undefined,
+          'aria-describedby': list.length ? `${id}-problems` : warning ? `${id}-warning` : undefined,
           'aria-invalid': list.length ? true : undefined,
         } as const;
         return (
@@ -229,6 +236,11 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
             )}
             {q.kind === 'color' && q.key === 'primaryColor' && <ContrastNote id={id} color={text} />}
             <FieldProblems id={id} list={list} />
+            {warning && (
+              <p id={`${id}-warning`} className="text-sm text-amber-900">
+                Note: {warning}
+              </p>
+            )}
           </div>
         );
       })}

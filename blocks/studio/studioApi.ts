@@ -9,6 +9,8 @@ export interface Saved {
   version: number;
   savedAt: string;
   problems: Problem[];
+  /** what does not hold the draft back but should be settled before publishing (another draft claiming a host) */
+  warnings?: Problem[];
 }
 
 export interface OtherSave {
@@ -78,7 +80,7 @@ export const studioApi = (csrf: string) => ({
   restore: (id: string, version: number) => call<{ publishedVersion: number; version: number }>(csrf, 'POST', brandUrl(id, '/restore'), { version }),
   /** one answer of the new-brand questions, checked with the answers so far */
   check: (question: string, value: string, answers: Record<string, string>) =>
-    call<{ ok: boolean; message?: string }>(csrf, 'POST', '/api/console/studio/check', { question, value, answers }),
+    call<{ ok: boolean; message?: string; warning?: string }>(csrf, 'POST', '/api/console/studio/check', { question, value, answers }),
   /** a new brand's draft from the questions' answers */
   create: (answers: Record<string, string>) =>
     call<{ id: string; version: number; problems: Problem[] }>(csrf, 'POST', '/api/console/studio/brands', { answers }),

@@ -17,6 +17,7 @@ import { ApiError, clientIp, parseJsonBody, readRawBody, requireJsonType, type A
 import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/brandOverlay';
 import { consoleHostsOf } from '../site/hosts';
+import { hostsOfBrand } from '../validate/brandHosts';
 import { ANSWER_LIMIT, checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
 import { placeholderLogo } from '../site/brandScaffold';
 import { placeholderLogoProblems } from '../site/placeholderLogo';
@@ -50,6 +51,7 @@ import type { Layout } from '../../schemas/brand.types';
 import { requireUser } from './api';
 import { refusedNotices, type RefusedNotice } from './refusedRevisions';
 import { csrfToken, csrfValid } from './csrf';
+import { draftHostClaims, draftHostWarning, draftHostWarnings } from './draftHosts';
 import { sameOriginPost } from './forms';
 import { checkLogo, LOGO_LIMIT, LOGO_PATH } from './logoUpload';
 import { BRAND_ID, may, mayEditBrand } from './roles';
@@ -247,6 +249,7 @@ async function getBrand(ctx: Ctx, id: string): Promise<ApiAnswer> {
     scheduled: schedule ? { version: schedule.version, at: schedule.at, author: schedule.author } : null,
     scheduleRefused: refused ? { version: refused.version, at: refused.at, author: refused.author, reason: refused.reason } : null,
     problems: await allProblems(ctx.db, id, w.document),
+    warnings: await draftHostWarnings(ctx.db, id, w.document),
     canEdit: may(ctx.user.role as never, 'studio.edit') && mayEditBrand(ctx.user, id),
     csrf: csrfToken(ctx.token),
     ...pickers(w.document, catalog),
@@ -266,7 +269,12 @@ async function saveDraft(ctx: Ctx, id: string): Promise<ApiAnswer> {
   const body = await jsonBody<{ document: Brand; expectedVersion: number }>(ctx.req, DRAFT_SCHEMA, DRAFT_LIMIT);
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document: body.document, expectedVersion: body.expectedVersion, author: ctx.user.email, now: ctx.now });
-    return ok({ version: saved.version, savedAt: saved.savedAt, problems: await allProblems(ctx.db, id, body.document) });
+    return ok({
+      version: saved.version,
+      savedAt: saved.savedAt,
+      problems: await allProblems(ctx.db, id, body.document),
+      warnings: await draftHostWarnings(ctx.db, id, body.document),
+    });
   } catch (err) {
     if (!(err instanceof RevisionConflict)) throw err;
     const c = err.current;
@@ -361,7 +369,8 @@ async function create(ctx: Ctx): Promise<ApiAnswer> {
   try {
     const saved = await saveBrandDraft(ctx.db, { id, document, expectedVersion: 0, author: ctx.user.email, now: ctx.now, file: null });
     await saveBrandLogo(ctx.db, { name: logo.name, type: logo.type, bytes: logo.bytes, brand: id, author: ctx.user.email, now: ctx.now });
-    return ok({ id, version: saved.version, problems: await allProblems(ctx.db, id, document) }, 201);
+    const warnings = (await draftHostWarnings(ctx.db, id, document)).map((w) => ({ question: 'hosts', message: w.message }));
+    return ok({ id, version: saved.version, problems: await allProblems(ctx.db, id, document), warnings }, 201);
   } catch (err) {
     if (err instanceof RevisionConflict)
       return {
@@ -423,6 +432,10 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
     const consoles = consoleHostsOf(process.env);
     const consoleHost = hosts.find((h) => consoles.has(h));
     if (consoleHost) return ok({ ok: false, message: `host "${consoleHost}" is also claimed by ${CONSOLE_OWNER}; a host can belong to one brand only` });
+    // another draft's host is taken, with a warning: the first of the two published keeps it
+    const id = body.answers?.id ?? '';
+    const [claim] = await draftHostClaims(ctx.db, id, hostsOfBrand({ id, hosts: hosts.filter(Boolean) }));
+    if (claim) return ok({ ok: true, warning: draftHostWarning(claim) });
   }
   return ok(r.ok ? { ok: true } : { ok: false, message: r.message });
 }

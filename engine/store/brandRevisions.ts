@@ -244,7 +244,7 @@ export async function publishBrand(db: Store, p: PublishBrand): Promise<Publishe
 const HOSTS_LOCK = 'loansites brand hosts';
 
 /** Every host a brand document answers on (its hosts, their automatic dev./test123./.localhost ones, its blog's). */
-const hostsOfDocument = (document: Brand): string[] => {
+export const hostsOfDocument = (document: Brand): string[] => {
   try {
     return [...hostsOfBrand(document), ...blogHostsOf(document)];
   } catch {
@@ -268,6 +268,34 @@ async function refuseHostsTaken(trx: Store, id: string, document: Brand): Promis
     if (taken)
       throw new HostTaken(`host "${taken}" was published for the brand "${other}" meanwhile (version ${r.version}); a host can belong to one brand only`);
   }
+}
+
+/** Another brand's draft, not published yet, that claims a host: which brand, its name, the host, the draft's version. */
+export interface DraftHostClaim {
+  brand: string;
+  name: string;
+  host: string;
+  version: number;
+}
+
+/**
+ * The drafts of other brands, newer than what they have published, that claim one of `hosts`
+ * (the first of `hosts` each claims, in their order), by brand id. Two drafts may claim one host:
+ * a draft is not live, and refusing the second would let a draft no one publishes hold a host.
+ * Only the first of them published keeps it (the other's publication is then refused,
+ * refuseHostsTaken), so the editor of each is told of the other.
+ */
+export async function draftsClaimingHosts(db: Store, id: string, hosts: readonly string[]): Promise<DraftHostClaim[]> {
+  if (!hosts.length) return [];
+  const [drafts, published] = await Promise.all([brandDrafts(db), publishedBrands(db)]);
+  const claims: DraftHostClaim[] = [];
+  for (const [other, draft] of drafts) {
+    if (other === id || draft.version <= (published.get(other)?.version ?? 0)) continue;
+    const theirs = new Set(hostsOfDocument(draft.document));
+    const host = hosts.find((h) => theirs.has(h));
+    if (host) claims.push({ brand: other, name: typeof draft.document.name === 'string' ? draft.document.name : other, host, version: draft.version });
+  }
+  return claims.sort((a, b) => a.brand.localeCompare(b.brand));
 }
 
 /** Calls off the brand's publication set for later, if there is one. */

@@ -220,10 +220,23 @@ test('a publish the server refuses for a problem the editor did not show hands t
   await openStudio(page, `/studio/${id}`);
   const publish = page.getByRole('button', { name: 'Publish' });
   await expect(publish).toBeEnabled();
-  // meanwhile another brand is published on this brand's host: only the server's check at publishing sees it
+  // another brand's draft on this brand's host: the wizard says so at the hosts, as a note, not a refusal
+  const claimed = `is also claimed by the draft of Studio ${id} (${id}, version 1), not published yet`;
+  await openStudio(page, '/studio/new');
+  await page.getByLabel(/^The brand key/).fill(other);
+  await page.getByLabel('Production host names, comma-separated').fill(`${id}.com`);
+  await expect(page.locator('#new-hosts-warning')).toContainText(`host "${id}.com" ${claimed}`, { timeout: ANSWER_MS });
+  await expect(page.locator('#new-hosts-problems')).toHaveCount(0);
   const csrf = await csrfOf(page);
   const made = await asPage(page, 'POST', '/api/console/studio/brands', { answers: { ...answersFor(other), hosts: `${id}.com` } }, { 'x-csrf-token': csrf });
   expect(made.status, made.body).toBe(201);
+  // and this brand's editor is told of the other draft when it opens the brand
+  await openStudio(page, `/studio/${id}`);
+  await expect(page.getByRole('region', { name: 'To settle before publishing' })).toContainText(
+    `host "${id}.com" is also claimed by the draft of Studio ${other} (${other}, version 1), not published yet`,
+  );
+  await expect(publish).toBeEnabled();
+  // then the other brand is published on this brand's host: only the server's check at publishing refuses this one
   const taken = await asPage(page, 'POST', `/api/console/studio/brands/${other}/publish`, { version: made.json().version }, { 'x-csrf-token': csrf });
   expect(taken.status, taken.body).toBe(200);
 

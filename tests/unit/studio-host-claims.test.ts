@@ -77,6 +77,39 @@ describe.each(stores.kinds('studio-host-claims.sqlite'))('%s', (_kind, options) 
     expect(await refusedBrandSchedule(db(), 'twin-b')).toMatchObject({ version: 1, reason: expect.stringMatching(/^host "twin\.example\.com" was published/) });
     expect(await publishedBrand(db(), 'twin-b')).toBeUndefined();
   });
+
+  it('a draft claiming a host another draft claims is made and saved with a warning naming that draft; the first published keeps the host', async () => {
+    const warning = (name: string, brand: string, version: number) =>
+      `host "claimed.example.com" is also claimed by the draft of ${name} (${brand}, version ${version}), not published yet: the brand published first keeps it, and publishing the other is then refused`;
+    const first = await call('POST', 'brands', editor, { answers: { ...answers('claim-a', 'claimed.example.com'), name: 'Claim A Loans' } });
+    expect(first).toMatchObject({ status: 201, body: { id: 'claim-a', warnings: [] } });
+    // answered in the wizard: taken, with the warning
+    const hosts = 'www.claim-b.example.com, claimed.example.com';
+    expect(await call('POST', 'check', editor, { question: 'hosts', value: hosts, answers: { id: 'claim-b' } })).toEqual({
+      status: 200,
+      body: { ok: true, warning: warning('Claim A Loans', 'claim-a', 1) },
+    });
+    const second = await call('POST', 'brands', editor, { answers: { ...answers('claim-b', hosts), name: 'Claim B Loans' } });
+    expect(second).toMatchObject({
+      status: 201,
+      body: { id: 'claim-b', version: 1, warnings: [{ question: 'hosts', message: warning('Claim A Loans', 'claim-a', 1) }] },
+    });
+    // the other draft's editor is told too, on opening the brand and at each save, at the host
+    const opened = await call('GET', 'brands/claim-a', editor);
+    expect(opened.body.warnings).toEqual([{ pointer: '/hosts/0', message: warning('Claim B Loans', 'claim-b', 1) }]);
+    const saved = await call('PUT', 'brands/claim-a/draft', editor, { document: opened.body.document, expectedVersion: 1 });
+    expect(saved).toMatchObject({
+      status: 200,
+      body: { version: 2, problems: [], warnings: [{ pointer: '/hosts/0', message: warning('Claim B Loans', 'claim-b', 1) }] },
+    });
+    expect((await call('GET', 'brands/claim-b', editor)).body.warnings).toEqual([{ pointer: '/hosts/1', message: warning('Claim A Loans', 'claim-a', 2) }]);
+    // a warning, not a refusal: the first published keeps the host, and the other is refused then
+    expect(await call('POST', 'brands/claim-a/publish', editor, { version: 2 })).toMatchObject({ status: 200, body: { publishedVersion: 2 } });
+    expect(await call('POST', 'brands/claim-b/publish', editor, { version: 1 })).toMatchObject({
+      status: 409,
+      body: { error: expect.stringMatching(/^host "claimed\.example\.com" was published for the brand "claim-a" meanwhile/) },
+    });
+  });
 });
 
 describe.each(stores.kinds('studio-console-host.sqlite'))('%s: the console’s hosts', (_kind, options) => {

@@ -4,6 +4,7 @@ import { ConsoleLayout } from '../../../../blocks/console/ConsoleLayout';
 import { BrandEditor, type BrandEditorProps } from '../../../../blocks/studio/BrandEditor';
 import { consolePage, consoleRequestOf, type ConsoleProps } from '../../../../engine/console/pages';
 import { mayEditHere, studioBrand, studioProblems, studioRefs } from '../../../../engine/console/studioPages';
+import { draftHostWarnings } from '../../../../engine/console/draftHosts';
 import { getCatalog } from '../../../../engine/site/catalog';
 import { BLOCK_SPECS } from '../../../../blocks/generated/specs';
 import { refusedNotices, type RefusedNotice } from '../../../../engine/console/refusedRevisions';
@@ -21,7 +22,13 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
       return { editor: null, readOnly: true, refused: [] };
     }
     return {
-      editor: { brandId: id, ...brand, problems: studioProblems(id, brand.document), ...studioRefs(id) },
+      editor: {
+        brandId: id,
+        ...brand,
+        problems: studioProblems(id, brand.document),
+        warnings: await draftHostWarnings(db, id, brand.document),
+        ...studioRefs(id),
+      },
       readOnly: !(await mayEditHere(db, consoleRequestOf(ctx), id)),
       // the published version may be left out of what is served (it does not build since a deploy): the editor opens it to be fixed
       refused: refusedNotices([id]),
