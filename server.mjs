@@ -40,7 +40,7 @@ import {
 } from './engine/site/csp.mjs';
 import { pageCacheStats } from './engine/cache/boundedPageCache.mjs';
 import { changeCounters } from './engine/cache/brandRenders.mjs';
-import { createCachedPageReplay } from './engine/cache/cachedPageReplay.mjs';
+import { createCachedPageReplay, keepVisitorHeaders } from './engine/cache/cachedPageReplay.mjs';
 import { createColdPageRender } from './engine/http/coldPageRender.mjs';
 import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.mjs';
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
@@ -311,6 +311,8 @@ function answerRequest(req, res) {
   if ((d.kind === 'page' || d.kind === 'next') && d.experiment) {
     const h = d.experiment.headers;
     for (let i = 0; i < h.length; i += 2) res.setHeader(/** @type {string} */ (h[i]), /** @type {string} */ (h[i + 1]));
+    // a variant's Cache-Control (private) over the shared one Next sets as it answers
+    if (h.length) keepVisitorHeaders(res, h);
   }
   const answer = frontDoor.answerOf(d);
   if (answer) {

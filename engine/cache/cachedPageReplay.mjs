@@ -38,6 +38,41 @@ const FRAMING = new Set([
   'set-cookie',
   'x-loansites-experiment',
 ]);
+/**
+ * Next's own value of each header a visitor's list set in its place on a response (a variant's
+ * Cache-Control over the page's shared one; undefined when Next set none), for the recording:
+ * the head recorded for an entry is the page's, whoever asked, and each reply puts the visitor's
+ * headers over it (withExtra), so a page whose experiment is paused or over goes out as Next sent it.
+ * @type {WeakMap<import('node:http').ServerResponse, [string, unknown][]>}
+ */
+const nextsOwn = new WeakMap();
+
+/**
+ * A visitor's headers (a flat [name, value, ...] list, set on the response beforehand) kept over
+ * the ones Next sets as it answers: a header of the list that Next also sets (Cache-Control) is
+ * set again as the head is written, Next's value kept for the recording (nextsOwn). For any answer
+ * Next gives to a request with such a list, replayed or not (a page, the client router's data).
+ * @param {import('node:http').ServerResponse} res @param {readonly string[]} list
+ */
+export function keepVisitorHeaders(res, list) {
+  const writeHead = res.writeHead;
+  res.writeHead = /** @type {typeof res.writeHead} */ (
+    function (/** @type {any[]} */ ...args) {
+      /** @type {[string, unknown][] | undefined} */
+      let own;
+      for (let i = 0; i < list.length; i += 2) {
+        const name = /** @type {string} */ (list[i]);
+        // the visitor's own headers, which Next never sets: as they were set
+        if (FRAMING.has(name.toLowerCase())) continue;
+        (own ??= []).push([name, res.getHeader(name)]);
+        res.setHeader(name, /** @type {string} */ (list[i + 1]));
+      }
+      if (own) nextsOwn.set(res, own);
+      return writeHead.apply(res, /** @type {any} */ (args));
+    }
+  );
+}
+
 /** The names of the headers set on a response, as set (Node has had getRawHeaderNames since 15.13; its types miss it). */
 const rawHeaderNames = (/** @type {import('node:http').ServerResponse} */ res) => /** @type {string[]} */ (/** @type {any} */ (res).getRawHeaderNames());
 /** A page path as the brands' routes make them: lower-case words, no dots, no trailing slash. */
@@ -182,7 +217,8 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
   };
 
   /**
-   * A prepared head with a visitor's headers after it: made once per head and list for a list the
+   * A prepared head with a visitor's headers after it, each in place of the head's header of that
+   * name (a variant's Cache-Control over the page's): made once per head and list for a list the
    * front door keeps (frozen: a variant's headers, one object per variant); a visitor's own list
    * (their first assignment, with its cookie) is joined for that one reply and not remembered: an
    * entry per new visitor in a WeakMap is work for the garbage collector that nothing reuses.
@@ -190,12 +226,41 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
    */
   const extended = new WeakMap();
   const withExtra = (/** @type {string[]} */ head, /** @type {readonly string[]} */ extra) => {
-    if (!Object.isFrozen(extra)) return joined(head, extra);
+    if (!Object.isFrozen(extra)) return joined(replacedIn(head, extra), extra);
     let byList = extended.get(head);
     if (!byList) extended.set(head, (byList = new WeakMap()));
     let made = byList.get(extra);
-    if (!made) byList.set(extra, (made = [...head, ...extra]));
+    if (!made) byList.set(extra, (made = [...replacedIn(head, extra), ...extra]));
     return made;
+  };
+
+  /**
+   * A head less the headers a visitor's list sets itself (the same head when it sets none of
+   * them); by head and name, made once each, so a first visit's reply only looks its list's few
+   * names up.
+   * @type {WeakMap<string[], Map<string, string[]>>}
+   */
+  const without = new WeakMap();
+  const replacedIn = (/** @type {string[]} */ head, /** @type {readonly string[]} */ extra) => {
+    let out = head;
+    for (let i = 0; i < extra.length; i += 2) {
+      const name = /** @type {string} */ (extra[i]);
+      let byName = without.get(out);
+      if (!byName) without.set(out, (byName = new Map()));
+      let less = byName.get(name);
+      if (!less) {
+        const lower = name.toLowerCase();
+        /** @type {string[]} */
+        const kept = [];
+        for (let j = 0; j < out.length; j += 2)
+          if (/** @type {string} */ (out[j]).toLowerCase() !== lower) kept.push(/** @type {string} */ (out[j]), /** @type {string} */ (out[j + 1]));
+        // (a name the head does not have, as a visitor's cookie: the head itself)
+        less = kept.length === out.length ? out : kept;
+        if (byName.size < 8) byName.set(name, less);
+      }
+      out = less;
+    }
+    return out;
   };
 
   /** Two lists as one new list, copied by index into a list of their joint length: for a first visit's own list on every reply (Array concat takes ~3× as long on V8). */
@@ -256,8 +321,16 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
           const out = writeHead.apply(res, /** @type {any} */ (args));
           // only a hit is recorded (record): a page Next has just rendered, the usual answer here, is
           // not turned into a headers object to be dropped
-          if (res.statusCode === 200 && isHit(res.getHeader('x-nextjs-cache')))
-            api.record(c, res.statusCode, Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))])));
+          if (res.statusCode === 200 && isHit(res.getHeader('x-nextjs-cache'))) {
+            /** @type {Headers} */
+            const headers = Object.fromEntries(rawHeaderNames(res).map((n) => [n, /** @type {any} */ (res.getHeader(n))]));
+            // Next's head, not a visitor's in its place (keepVisitorHeaders)
+            for (const [name, value] of nextsOwn.get(res) ?? []) {
+              for (const n of Object.keys(headers)) if (n.toLowerCase() === name.toLowerCase()) delete headers[n];
+              if (value !== undefined) headers[name] = /** @type {any} */ (value);
+            }
+            api.record(c, res.statusCode, headers);
+          }
           return out;
         }
       );

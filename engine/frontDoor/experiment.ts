@@ -8,8 +8,9 @@
  * visitor who has the cookie costs a cookie read and a map look-up over a page without an
  * experiment. A visitor assigned now gets the same decision with the cookie to set.
  *
- * While an experiment runs its pages say so in X-Loansites-Experiment: a shared cache in front
- * (nginx's microcache, deploy/nginx.conf) must not keep one visitor's variant for the next.
+ * While an experiment runs its pages say so in X-Loansites-Experiment, and are private
+ * (VARIANT_CACHE_CONTROL): no shared cache in front (nginx's microcache, deploy/nginx.conf, or a
+ * CDN) may keep one visitor's variant, or their cookie, for the next.
  */
 import { randomFillSync } from 'node:crypto';
 import type { LoadedBrand } from '../site/catalog';
@@ -28,13 +29,23 @@ export interface PageExperiment {
   counted: boolean;
   /** the Set-Cookie value when the visitor was assigned by this request */
   setCookie?: string;
-  /** headers the response carries for it, as a flat [name, value, …] list */
+  /** headers the response carries for it, as a flat [name, value, ...] list; each in place of any Next sets of that name (Cache-Control) */
   headers: readonly string[];
   /** for a visitor assigned now: the variant's decision every visitor with the cookie gets (the replay keys its work by that object) */
   sameAs?: object;
 }
 
 export const EXPERIMENT_HEADER = 'X-Loansites-Experiment';
+/**
+ * The Cache-Control of a page whose content is the visitor's assignment (a running experiment's
+ * variant, the first visit that assigns it included), in place of Next's shared `s-maxage`: a
+ * shared cache (a CDN, a proxy) must not store it, whatever it does with Vary; the visitor's own
+ * browser may keep it but asks again before each use, as it does for any page without max-age,
+ * so a stopped experiment's winner reaches them. Not no-store: that would keep such pages out of
+ * the browser's back/forward cache. Not `Vary: Cookie`: a first visit has no cookie to vary by,
+ * so every new visitor would match it, with another visitor's Set-Cookie.
+ */
+export const VARIANT_CACHE_CONTROL = 'private, no-cache';
 
 interface Pending {
   experiment: BrandExperiment;
@@ -116,7 +127,8 @@ export function withVariant(d: Decision, req: RequestFacts, door: Door): Decisio
     const route = p.loaded.experiments.variantRoute(p.route, e.id, serving.variant) ?? p.route;
     const base = route === p.route ? d : p.make(route, variantSegment(e.id, serving.variant));
     // frozen: a list the replay may remember its joined head by (engine/cache/cachedPageReplay.mjs)
-    const headers = Object.freeze(serving.counted ? [EXPERIMENT_HEADER, `${e.id}=${serving.variant}`] : []);
+    // (not counted: everyone is served the same page, which shared caches may keep as any other)
+    const headers = Object.freeze(serving.counted ? [EXPERIMENT_HEADER, `${e.id}=${serving.variant}`, 'Cache-Control', VARIANT_CACHE_CONTROL] : []);
     made = { ...base, experiment: { id: e.id, variant: serving.variant, counted: serving.counted, headers } } as Decision;
     byVariant.set(serving.variant, made);
   }

@@ -35,9 +35,10 @@ describe('a first visit under an experiment', () => {
       if (d.kind !== 'page' || !d.experiment) throw new Error(`no variant for ${id}`);
       const setCookie = `lsx=${id}|${EXPERIMENT}:${variant}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`;
       expect(d.experiment).toMatchObject({ id: EXPERIMENT, variant, counted: true, setCookie });
-      expect(d.experiment.headers).toEqual(['X-Loansites-Experiment', `${EXPERIMENT}=${variant}`, 'Set-Cookie', setCookie]);
+      const variantHeaders = ['X-Loansites-Experiment', `${EXPERIMENT}=${variant}`, 'Cache-Control', 'private, no-cache'];
+      expect(d.experiment.headers).toEqual([...variantHeaders, 'Set-Cookie', setCookie]);
       // the cookie is this visitor's own: the variant's shared decision carries none
-      expect(d.experiment.sameAs).toMatchObject({ experiment: { variant, headers: ['X-Loansites-Experiment', `${EXPERIMENT}=${variant}`] } });
+      expect(d.experiment.sameAs).toMatchObject({ experiment: { variant, headers: variantHeaders } });
       expect((d.experiment.sameAs as { experiment: { setCookie?: string } }).experiment.setCookie).toBeUndefined();
     }
   });

@@ -46,7 +46,15 @@ describe('a page under an experiment', () => {
       expect(d.experiment.setCookie).toMatch(
         /^lsx=[0-9a-f]{16}\|payday-hero-headline:(control|cash-before-payday); Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly$/,
       );
-      expect(d.experiment.headers).toEqual(['X-Loansites-Experiment', `${EXPERIMENT}=${d.experiment.variant}`, 'Set-Cookie', d.experiment.setCookie]);
+      // private: the page is this visitor's assignment (engine/frontDoor/experiment.ts VARIANT_CACHE_CONTROL)
+      expect(d.experiment.headers).toEqual([
+        'X-Loansites-Experiment',
+        `${EXPERIMENT}=${d.experiment.variant}`,
+        'Cache-Control',
+        'private, no-cache',
+        'Set-Cookie',
+        d.experiment.setCookie,
+      ]);
     }
     expect([...seen].sort()).toEqual(['cash-before-payday', 'control']);
   });
@@ -99,7 +107,12 @@ describe('a page under an experiment', () => {
     expect(on(`${named}?source1=x`, cookie('control'))).toMatchObject({ kind: 'next', url: `${plain}?source1=x` });
     // paused: the control for everyone; stopped: the winner at the page's own path, with no experiment work
     const paused = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "paused"')));
-    expect(on(named, cookie('cash-before-payday'), paused)).toMatchObject({ kind: 'next', url: plain, experiment: { variant: 'control', counted: false } });
+    // (the same page for everyone: nothing of the visitor's in its head, which shared caches may keep as any page's)
+    expect(on(named, cookie('cash-before-payday'), paused)).toMatchObject({
+      kind: 'next',
+      url: plain,
+      experiment: { variant: 'control', counted: false, headers: [] },
+    });
     const stopped = doorOf(catalogWith((t) => t.replace('"status": "running"', '"status": "stopped"')));
     const d = on(named, cookie('cash-before-payday'), stopped);
     expect(d).toEqual({ kind: 'next', url: plain });

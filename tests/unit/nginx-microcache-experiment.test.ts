@@ -16,7 +16,7 @@ let assigned = 0;
 beforeAll(async () => {
   const appPort = await freePort();
   app = createServer((_req, res) => {
-    // As an ISR page answers: shared caches may keep it; under an experiment it says so.
+    // As an ISR page answers: shared caches may keep it; under an experiment it says so, and is private.
     const headers: Record<string, string> = { 'Content-Type': 'text/html', 'Cache-Control': 's-maxage=60, stale-while-revalidate=31535940' };
     if (!underExperiment) {
       res.writeHead(200, { ...headers, ETag: '"before"' });
@@ -24,7 +24,13 @@ beforeAll(async () => {
       return;
     }
     const visitor = ++assigned;
-    res.writeHead(200, { ...headers, ETag: `"v${visitor}"`, 'X-Loansites-Experiment': 'hero=b', 'Set-Cookie': `ls_exp=hero.b.${visitor}; Path=/` });
+    res.writeHead(200, {
+      ...headers,
+      'Cache-Control': 'private, no-cache',
+      ETag: `"v${visitor}"`,
+      'X-Loansites-Experiment': 'hero=b',
+      'Set-Cookie': `ls_exp=hero.b.${visitor}; Path=/`,
+    });
     // a render takes a moment: visitors arriving meanwhile must not get the old copy either
     setTimeout(() => res.end(`variant b for visitor ${visitor}`), 20);
   });
