@@ -39,9 +39,10 @@ export const visibleLines = (text: string): string => text.split('\n').map(visib
 
 /**
  * A value a spreadsheet will show as text, never run as a formula: a cell starting with =, +, -,
- * @, a tab or a carriage return (OWASP's CSV-injection rule) gets a leading apostrophe.
+ * @, a tab, a carriage return or a line feed (OWASP's CSV-injection rule) gets a leading
+ * apostrophe.
  */
-export const spreadsheetSafe = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+export const spreadsheetSafe = (value: string): string => (/^[=+\-@\t\r\n]/.test(value) ? `'${value}` : value);
 
 /**
  * RFC 4180 CSV: a header line, then one line a row; every field spreadsheet-safe, and quoted when it
