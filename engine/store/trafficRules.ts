@@ -99,6 +99,19 @@ export function referrerHost(referrer: string | undefined): string {
  */
 export const VISIT_VALUE_MAX = 500;
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Whether a visit can keep `value` as its campaign, source or click id: it holds no control
+ * character (C0, DEL, C1), which the browser drops (engine/browser/cleanText.ts) and the events
+ * API refuses (schemas/api/events.schema.json's CampaignParam). Everything else is kept as the
+ * landing URL gave it, "-brand-exact", "+broad", "=x" and "@home" included (ad platforms allow
+ * such names). A cost report's campaign is held to the same rule (engine/traffic/costCsv.ts), so
+ * that any campaign a visit can have can be given its cost, and none a visit cannot have is imported.
+ */
+export const visitKeeps = (value: string): boolean => !CONTROL_CHARACTER.test(value);
+
 /** What the browser tells about its landing (the schema's "landing"). */
 export interface LandingReport {
   path: string;

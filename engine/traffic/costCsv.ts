@@ -7,12 +7,20 @@
  * A file is refused whole, with every problem's line number (up to MAX_ERRORS), rather than
  * imported in part: a half-imported report would make the costs of some days silently wrong.
  * Refused: a file that is not CSV text (a workbook, binary) or is separated by semicolons, a cell
- * that is not UTF-8, a campaign cell a spreadsheet would run as a formula, a cost or count that is not a
+ * that is not UTF-8, a campaign a visit could not have (a control character: visitKeeps), a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
  * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
  * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS, a campaign longer than a visit keeps (VISIT_VALUE_MAX).
+ *
+ * A campaign is taken exactly as the file has it (trimmed, as a visit's is), so "-brand-exact"
+ * or "=x" gets the cost of the visits that name it. Reading such a cell runs nothing: a formula is
+ * a danger when a spreadsheet opens a file we write, and every CSV we write is spreadsheet-safe
+ * (engine/browser/safeText.ts csv). A leading apostrophe is kept, not taken for a spreadsheet's
+ * "text" mark: Excel, LibreOffice and Google Sheets keep that mark out of the CSV they save
+ * ('-brand is saved -brand), so in a report it is part of the name, as it is in a visit's.
  */
-import { VISIT_VALUE_MAX } from '../store/trafficRules';
+import { visibleText } from '../browser/safeText';
+import { VISIT_VALUE_MAX, visitKeeps } from '../store/trafficRules';
 
 export const COST_SOURCES = ['google', 'microsoft', 'meta', 'tiktok', 'generic'] as const;
 export type CostSource = (typeof COST_SOURCES)[number];
@@ -188,13 +196,6 @@ export function dayOf(raw: string): string | undefined {
   return date.toISOString().slice(0, 10);
 }
 
-/** A cell a spreadsheet would run as a formula (or that hides text behind a control character). */
-const formulaLike = (s: string) => /^[=+\-@]/.test(s) || [...s].some(hidden);
-const hidden = (ch: string) => {
-  const c = ch.codePointAt(0)!;
-  return c < 0x20 || c === 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-};
-
 /** The header line among the first HEADER_SEARCH records (its index and each field's column), if there is one. */
 function headerOf(records: { cells: string[] }[], columns: Record<Field, readonly string[]>): { at: number; index: Record<Field, number> } | undefined {
   for (let r = 0; r < Math.min(HEADER_SEARCH, records.length); r++) {
@@ -291,7 +292,8 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     if (!campaign) fail(line, 'the campaign is empty');
     // as long as a visit's campaign may be, so that every visit's campaign can be given its cost
     else if (campaign.length > VISIT_VALUE_MAX) fail(line, `the campaign is longer than ${VISIT_VALUE_MAX} characters`);
-    else if (formulaLike(campaign)) fail(line, 'the campaign starts like a spreadsheet formula or holds control characters');
+    // a campaign no visit can have (a line break, an escape) would be a cost that counts nowhere
+    else if (!visitKeeps(campaign)) fail(line, `the campaign "${visibleText(campaign.slice(0, 40))}" holds a control character, which no visit’s campaign has`);
     // a line cut short is not a cost of 0: imported, it would replace the day's real cost
     if (cells.length <= index.cost) fail(line, `the line ends before the cost column (${cells.length} of the header's columns)`);
     else if (costCents === undefined) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is not an amount`);

@@ -1,8 +1,8 @@
 /**
  * Ad costs from the console: an admin uploads a cost report on the Exports page (a real
  * multipart post from Chromium, with the session's CSRF token) and the overview then shows that
- * campaign's cost, cost per lead and profit; a report with a formula is refused with its line
- * number and changes nothing; an analyst gets no upload form and a post of theirs is refused.
+ * campaign's cost, cost per lead and profit; a report with a control character in a campaign
+ * is refused with its line number and changes nothing; an analyst gets no upload form and a post of theirs is refused.
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -44,14 +44,14 @@ test('an admin uploads a cost report; the overview shows the campaign’s cost p
   await checkPage(page, '/exports', 'Exports');
   const upload = page.getByRole('form', { name: 'Ad costs (CSV upload)' });
 
-  // A report with a formula in a campaign: refused whole, the line named.
+  // A report with a terminal escape in a campaign (no visit's campaign has one): refused whole, the line named.
   await upload.getByLabel('Platform').selectOption('generic');
   await upload
     .getByLabel('Cost report')
-    .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`day,campaign,cost\n${day},${campaign},1\n${day},=HYPERLINK("x"),2\n`) });
+    .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`day,campaign,cost\n${day},${campaign},1\n${day},spring\u001b[2J,2\n`) });
   await upload.getByRole('button', { name: 'Upload costs' }).click();
   await expect(page.getByRole('alert')).toContainText('Cost report refused: nothing was imported');
-  await expect(page.getByRole('alert')).toContainText('line 3: the campaign starts like a spreadsheet formula');
+  await expect(page.getByRole('alert')).toContainText('line 3: the campaign "spring\\x1b[2J" holds a control character');
 
   // A Google Ads report: $30.00 and 12 clicks for the campaign yesterday.
   await upload.getByLabel('Platform').selectOption('google');

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import eventsSchema from '../../schemas/api/events.schema.json' with { type: 'json' };
+import { cleanText } from '../../engine/browser/cleanText';
+import { landingParams } from '../../engine/browser/visit';
+import { visitKeeps, visitRow } from '../../engine/store/trafficRules';
 import { amountCurrency, centsOf, COST_CSV_MAX_BYTES, COST_CSV_MAX_ROWS, dayOf, parseCostCsv, reportText, type CostSource } from '../../engine/traffic/costCsv';
 
 /** Each platform's report as it exports it, and the rows an operator expects from it. */
@@ -77,12 +80,11 @@ describe('the lines a report holds are all imported, each in its own currency', 
 /** Files an operator (or someone else) might upload, and the message that must come back. */
 const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][] = [
   [
-    'a formula in the campaign',
+    'a terminal escape in the campaign',
     'generic',
-    'day,campaign,cost\n2026-11-01,=HYPERLINK("http://x"),1\n',
-    /^line 2: the campaign starts like a spreadsheet formula/,
+    'day,campaign,cost\n2026-11-01,spring\u001b[2J,1\n',
+    /^line 2: the campaign "spring\\x1b\[2J" holds a control character, which no visit’s campaign has/,
   ],
-  ['a formula hidden after a quote', 'generic', 'day,campaign,cost\n2026-11-01,"@SUM(A1)",1\n', /^line 2: the campaign starts like a spreadsheet formula/],
   ['a negative cost', 'generic', 'day,campaign,cost\n2026-11-01,a,-5\n', /^line 2: the cost "-5" is not an amount/],
   ['a formula as the cost', 'generic', 'day,campaign,cost\n2026-11-01,a,=1+1\n', /^line 2: the cost "=1\+1" is not an amount/],
   ['a day that does not exist', 'generic', 'day,campaign,cost\n2026-02-30,a,1\n', /^line 2: the day "2026-02-30" is not a date/],
@@ -132,7 +134,7 @@ const HOSTILE: [what: string, source: CostSource, text: string, error: RegExp][]
     'a line break in a quoted campaign',
     'generic',
     'day,campaign,cost\n2026-11-01,"a\nb",1\n2026-11-01,c,x\n',
-    /^line 2: the campaign starts like a spreadsheet formula or holds control characters/,
+    /^line 2: the campaign "a\\x0ab" holds a control character, which no visit’s campaign has/,
   ],
 ];
 
@@ -181,6 +183,38 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
     const taken = named(long);
     expect(taken.ok && taken.rows.map((row) => row.campaign)).toEqual([long]);
     expect(named(`${long}x`)).toEqual({ ok: false, errors: ['line 2: the campaign is longer than 500 characters'] });
+  });
+
+  it('takes a campaign starting with =, +, - or @ exactly as a visit from that landing URL keeps it', () => {
+    const names = ['-brand-exact', '+broad', '=HYPERLINK("http://x")', '@home', "'quoted", 'rtl\u202ename'];
+    const report = `day,campaign,cost\n${names.map((n, i) => `2026-11-01,"${n.replace(/"/g, '""')}",${i + 1}`).join('\n')}\n`;
+    const r = parseCostCsv(report, 'generic');
+    expect(r.ok && r.rows.map((row) => [row.campaign, row.costCents])).toEqual(names.map((n, i) => [n, (i + 1) * 100]));
+    // the campaign a visit stores from `?utm_campaign=…` (as the browser reads and sends it)
+    const visited = names.map((n) => {
+      const params = landingParams(`?utm_campaign=${encodeURIComponent(n)}`, false);
+      const ctx = { brand: 'b', host: 'b.localhost', userAgent: '', optedOut: false, now: new Date() };
+      return visitRow('v1', { path: '/', params }, ctx).campaign;
+    });
+    expect(visited).toEqual(names);
+  });
+
+  it('refuses exactly the characters a visit cannot keep: those the events API refuses and the browser drops', () => {
+    const schema = new RegExp(eventsSchema.$defs.CampaignParam.pattern, 'u');
+    const differ: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const ch = String.fromCharCode(c);
+      const browserKeeps = cleanText(`a${ch}b`, 10) === `a${ch}b`;
+      if (schema.test(ch) !== visitKeeps(ch) || browserKeeps !== visitKeeps(ch)) differ.push(c.toString(16));
+    }
+    expect(differ).toEqual([]);
+    const refused = ['\u0000', '\t', '\u0007', '\u007f', '\u0085', '\u009b'].map((ch) =>
+      parseCostCsv(`day,campaign,cost\n2026-11-01,"a${ch}b",1\n`, 'generic'),
+    );
+    expect(refused.map((r) => !r.ok && r.errors[0]!.replace(/ holds.*/, ''))).toEqual(
+      ['\\x00', '\\x09', '\\x07', '\\x7f', '\\x85', '\\x9b'].map((shown) => `line 2: the campaign "a${shown}b"`),
+    );
   });
 
   it('refuses more lines than the cap', () => {

@@ -54,8 +54,8 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
   });
 
   it('refuses a bad report whole: nothing of it is stored', async () => {
-    const a = await importCostReport(db(), { text: 'day,campaign,cost\n2026-11-02,spring,1\n2026-11-02,=cmd,1\n', source: 'generic', actor: 'cli' });
-    expect(a).toEqual({ ok: false, errors: ['line 3: the campaign starts like a spreadsheet formula or holds control characters'] });
+    const a = await importCostReport(db(), { text: 'day,campaign,cost\n2026-11-02,spring,1\n2026-11-02,"spr\ning",1\n', source: 'generic', actor: 'cli' });
+    expect(a).toEqual({ ok: false, errors: ['line 3: the campaign "spr\\x0aing" holds a control character, which no visit’s campaign has'] });
     expect((await costCells(db(), '2026-11-02', '2026-11-03')).map((c) => c.costCents)).toEqual([500]);
   });
 
@@ -144,5 +144,26 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect(all.byCampaign.find((r) => r.key === long)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 400, clicks: 2, costPerLeadCents: 400 } });
     const asked = overviewQuery({ from: '2026-11-01', to: '2026-11-02', campaign: long }, new Set(['ipaydayloans']), new Date('2026-11-03T00:00:00Z'));
     expect((await overview(db(), asked.filter)).cost).toMatchObject({ costCents: 400, costPerVisitCents: 400 });
+  });
+
+  it('gives the visits of a campaign starting with "-" (utm_campaign=-brand-exact) the cost a report names for it, in the breakdown', async () => {
+    const at = new Date('2026-11-02T11:00:00.000Z');
+    await writeTraffic(db(), {
+      visits: [visitRow(v(40), { path: '/payday-loans', params: { utm_campaign: '-brand-exact' } }, ctx(at))],
+      events: [trafficEvent(v(40), 'stored', at.toISOString(), { state: 'TX' })],
+    });
+    const imported = await importCostReport(db(), {
+      text: 'Day,Campaign,Cost,Clicks,Impr.\n2026-11-02,-brand-exact,6.00,3,90\n2026-11-02,+broad,1.00,1,10\n',
+      source: 'google',
+      actor: 'cli',
+    });
+    expect(imported).toMatchObject({ ok: true, rows: 2 });
+    const o = await overview(db(), RANGE);
+    expect(o.byCampaign.find((r) => r.key === '-brand-exact')).toMatchObject({
+      visits: 1,
+      stored: 1,
+      cost: { costCents: 600, clicks: 3, costPerLeadCents: 600 },
+    });
+    expect(o.byCampaign.find((r) => r.key === '+broad')).toMatchObject({ visits: 0, cost: { costCents: 100 } });
   });
 });
