@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { closeStore, getStore } from '../engine/store/db';
 import { COST_CSV_MAX_BYTES, COST_SOURCES, reportText } from '../engine/traffic/costCsv';
 import { importCostReport } from '../engine/traffic/costImport';
-import { checkArgs, option } from './cliFormat';
+import { checkArgs, option, terminalSafe } from './cliFormat';
 
 const USAGE = `usage: npm run costs -- import FILE --source ${COST_SOURCES.join('|')} [--currency USD]`;
 
@@ -47,7 +47,9 @@ async function main(args: string[]): Promise<number> {
   const text = reportText(readFileSync(file));
   const a = await importCostReport(await getStore(), { text, source, currency: option(args, '--currency'), actor: 'cli', file: basename(file) });
   if (!a.ok) {
-    console.error(`costs: ${file} was not imported:\n${a.errors.map((e) => `  ${e}`).join('\n')}`);
+    // A problem quotes the report's cells (a campaign, a cost), which may hold a terminal escape
+    // or a right-to-left override: printed as they are, they would clear the screen or turn the line around.
+    console.error(`costs: ${file} was not imported:\n${a.errors.map((e) => `  ${terminalSafe(e)}`).join('\n')}`);
     return 1;
   }
   console.log(`costs: ${a.rows} day-campaign rows from ${source} (${a.days.from} … ${a.days.to}); ${a.replaced} replaced earlier imports`);

@@ -2,10 +2,11 @@
  * What operators' commands print is data, never instructions: table cells have their control
  * characters escaped (no clear-screen, no OSC 8 links, no bidi tricks reach the terminal), and
  * CSV cells that a spreadsheet would run as a formula start with an apostrophe. Table tests of
- * the shared functions, then `npm run leads` and `npm run traces` for real over hostile stored values.
+ * the shared functions, then `npm run leads` and `npm run traces` for real over hostile stored values,
+ * and `npm run costs` over a hostile report.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +162,17 @@ describe('npm run leads and npm run traces over hostile stored values', () => {
       expect(out.stdout).toContain('\\x1b[2J');
     }
   }, 120_000);
+
+  it('npm run costs prints the cells a refused report quotes escaped, with no control character', () => {
+    const report = join(dir, 'hostile-costs.csv');
+    writeFileSync(report, `day,campaign,cost\n2026-11-01,rtl\u202eexe.txt,1\n2026-11-01,rtl\u202eexe.txt,2\n2026-11-01,c,x${CLEAR}\n`);
+    const out = run('scripts/costs.ts', ['import', report, '--source', 'generic']);
+    expect(out.status).toBe(1);
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(out.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(out.stderr).toContain('line 3: 2026-11-01 for campaign "rtl\\u202eexe.txt" is already on line 2');
+    expect(out.stderr).toContain('line 4: the cost "x\\x1b[2J\\x1b[H" is not an amount');
+  }, 60_000);
 
   it('the CSV export neutralises formulas', () => {
     const out = run('scripts/leads.ts', ['--since', '1h', '--csv']);
