@@ -4,8 +4,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
-import { addEvent, addEventHolding, addEvents, holdsSale, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, type NewEvent } from '../store/sales';
-import { ACCEPT_NOT_TAKEN, readBid, readPostAnswer } from './answers';
+import {
+  addEvent,
+  addEventHolding,
+  addEvents,
+  holdsSale,
+  isSuppressed,
+  reservePost,
+  saleOf,
+  settleEvent,
+  settleEvents,
+  whileHeld,
+  type NewEvent,
+} from '../store/sales';
+import { readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import { sendSigned } from './http';
 import { queueOptOutNotices } from './optOut';
@@ -102,38 +114,26 @@ export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise
 
 /**
  * An accept that came when the sale was no longer this worker's (its lease ran out while the post
- * was out): another worker took the sale up. When that worker sold the lead to this same buyer
- * (it asked again with the same Idempotency-Key) the accept is that sale; otherwise it is not
- * taken — recorded so, for the operator to tell the buyer — and this worker offers the lead to
- * nobody else: the sale is the other worker's.
+ * was out): another worker took the sale up, found this post out and asked the buyer again with the
+ * same Idempotency-Key (rule 3b) — that answer, which it records on the post's row, decides. This
+ * worker writes nothing (the row and the decision are the other's) and offers the lead to nobody
+ * else. What the sale came to, for its caller: the other worker's sale to this buyer, or why not.
  */
-async function acceptAfterTheSale(
-  sale: OpenSale,
-  offer: Offer,
-  eventId: string,
-  latencyMs: number,
-  noticeIfOptedOut: () => Promise<void>,
-): Promise<SaleResult> {
+async function acceptAfterTheSale(sale: OpenSale, offer: Offer): Promise<SaleResult> {
   const { db, leadId } = sale;
   const b = offer.buyer;
   const now = await saleOf(db, leadId);
-  if (now?.status === 'sold' && now.buyer_id === b.id) {
-    await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: latencyMs, price_cents: now.price_cents, detail: now.redirect_url ?? '' });
+  if (now?.status === 'sold' && now.buyer_id === b.id)
     return {
       status: 'sold',
       buyerId: b.id,
       ...(now.price_cents !== null ? { priceCents: now.price_cents } : {}),
       ...(now.redirect_url ? { redirectUrl: now.redirect_url } : {}),
     };
-  }
   const where = now ? `${now.status}${now.buyer_id ? ` to ${now.buyer_id}` : ''}` : 'missing';
   const reason = `the sale was no longer this worker's to decide (${where})`;
-  // Still running on the other worker: it found this post unanswered and asks the buyer again
-  // with the same Idempotency-Key (rule 3b); that answer, which it records, decides.
-  if (now?.status === 'pending') return { status: sale.unsoldStatus, reason };
-  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: latencyMs, detail: `${ACCEPT_NOT_TAKEN}${reason}` });
-  await noticeIfOptedOut();
-  return { status: now ? now.status : sale.unsoldStatus, ...(now?.buyer_id ? { buyerId: now.buyer_id } : {}), reason };
+  if (!now || now.status === 'pending') return { status: sale.unsoldStatus, reason };
+  return { status: now.status, ...(now.buyer_id ? { buyerId: now.buyer_id } : {}), reason };
 }
 
 /**
@@ -198,7 +198,10 @@ function everyAnswer(answers: readonly string[]): string {
  * (`rowJustWritten`): a worker that stalled past its lease while the post was out (or before it
  * asked again a post out from an earlier run) leaves the buyer to the worker that took the sale
  * over, which asks it itself, rather than send the borrower's data again for a sale no longer its
- * own. TAKEN_OVER then, the post's row left for that worker to settle.
+ * own. TAKEN_OVER then, the post's row left for that worker to settle. The last answer is
+ * settled on the same condition, checked in the transaction that writes it (whileHeld; an accept:
+ * recordAccept): a worker that lost the sale while its last ask was out writes nothing, whatever
+ * that ask came to, and stops (TAKEN_OVER; an accept: what the other worker decided).
  * A repeat in the running sale waits what is left of the sale's bound (the borrower's page is
  * waiting), at least CONFIRM_MIN_MS. A post out from an earlier run (not `rowJustWritten`) is asked
  * again by a sale resumed after its lease ran out, which outlasts the bound: the borrower stopped
@@ -259,18 +262,23 @@ export async function sendPost(
       buyerDay: t.day,
       buyerMonth: t.month,
     };
-    if (!(await recordAccept(sale, stored, decision))) return acceptAfterTheSale(sale, offer, eventId, sent.latencyMs, noticeIfOptedOut);
-    await settleEvent(db, eventId, { outcome: 'accepted', latency_ms: sent.latencyMs, price_cents: cents(outcome.price), detail: outcome.redirectUrl });
+    if (!(await recordAccept(sale, stored, decision, { eventId, latencyMs: sent.latencyMs }))) return acceptAfterTheSale(sale, offer);
     await noticeIfOptedOut();
     return decision;
   }
+  // The last answer settles the post's row — only while this run holds the sale: a worker that lost
+  // it while this ask was out (held up past its lease) leaves the row to the worker that took the
+  // sale over, which asked the buyer itself and may have settled it already ("accepted", beside its
+  // "sold"); a late "unconfirmed" or "refused" over it would contradict the decision and every
+  // figure read from post rows (the buyers page, acceptance rates, alerts).
+  const settled = (e: Parameters<typeof settleEvent>[2]) => whileHeld(db, leadId, holdOf(sale), (trx) => settleEvent(trx, eventId, e));
   if (outcome.unknown) {
     const reason = everyAnswer([...unknownAnswers, outcome.reason]);
-    await settleEvent(db, eventId, { outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: reason });
+    if (!(await settled({ outcome: 'unconfirmed', latency_ms: sent.latencyMs, detail: reason }))) return TAKEN_OVER;
     await noticeIfOptedOut();
     return { unconfirmed: reason };
   }
-  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason });
+  if (!(await settled({ outcome: 'refused', latency_ms: sent.latencyMs, detail: outcome.reason }))) return TAKEN_OVER;
   if (outcome.acceptNotTaken) await noticeIfOptedOut();
   return 'refused';
 }

@@ -6,7 +6,7 @@ import type { Buyer } from '../../schemas/buyer.types';
 import type { Postback } from '../../schemas/brand.types';
 import type { Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { addEvent, finishSale, type SaleDecision, type SaleHold } from '../store/sales';
+import { addEvent, finishSale, settleEvent, type SaleDecision, type SaleHold } from '../store/sales';
 import type { SaleLead } from './eligibility';
 import { postbacksFor, queuePostbacks } from './postbacks';
 
@@ -92,15 +92,23 @@ export async function recordDecision(run: SaleRun, stored: LeadsTable | undefine
 }
 
 /**
- * A buyer's accept recorded as the sale, with its decision on the timeline and its postbacks, all
- * or nothing: false, and nothing written, when the sale is no longer this worker's to decide (its
- * lease ran out while the post was out, and another worker took the sale up or decided it).
+ * A buyer's accept recorded as the sale, with its post's row settled `accepted`, its decision on
+ * the timeline and its postbacks, all or nothing: false, and nothing written, when the sale is no
+ * longer this worker's to decide (its lease ran out while the post was out, and another worker
+ * took the sale up or decided it). One transaction, so a sale is never recorded sold beside a post
+ * still `sending` (the worker stopping between the two writes: a decided sale is never resumed).
  */
-export async function recordAccept(run: SaleRun, stored: LeadsTable, d: SaleDecision & { status: 'sold' }): Promise<boolean> {
+export async function recordAccept(
+  run: SaleRun,
+  stored: LeadsTable,
+  d: SaleDecision & { status: 'sold' },
+  post: { eventId: string; latencyMs: number },
+): Promise<boolean> {
   const { db, leadId, deps, now } = run;
   const postbacks = postbacksFor(deps.postbacksOf?.(stored.brand), stored);
   return db.transaction().execute(async (trx) => {
     if (!(await finishSale(trx, leadId, deps.worker, d, now(), run.runs))) return false;
+    await settleEvent(trx, post.eventId, { outcome: 'accepted', latency_ms: post.latencyMs, price_cents: d.priceCents ?? null, detail: d.redirectUrl ?? '' });
     await addEvent(trx, decisionEvent(run, d));
     await queuePostbacks(trx, leadId, postbacks, now());
     return true;

@@ -114,12 +114,23 @@ async function stillHeld(trx: Store, leadId: string, hold: SaleHold): Promise<bo
 }
 
 /**
- * Records an event only while this run holds the sale (stillHeld, in one transaction): a post's
- * `sending` row, written before the lead goes out. Its id, or undefined when the sale was taken
- * over: the lead must not go out.
+ * Runs `write` in one transaction with the check that this run still holds the sale (stillHeld,
+ * which takes the sale's lock first): every row a sale run writes to its sale — a post's `sending`
+ * row, a post or ping settled with its answer, an eligibility row — goes through here, so a run
+ * that lost the sale (held up past its lease while another took it over, or past the other's
+ * decision) writes nothing over the rows of the run that owns it now. `{ value }` of `write`, or
+ * undefined, and nothing written, when the sale is no longer this run's.
+ */
+export async function whileHeld<T>(db: Store, leadId: string, hold: SaleHold, write: (trx: Store) => Promise<T>): Promise<{ value: T } | undefined> {
+  return db.transaction().execute(async (trx) => ((await stillHeld(trx, leadId, hold)) ? { value: await write(trx) } : undefined));
+}
+
+/**
+ * Records an event only while this run holds the sale (whileHeld): a post's `sending` row, written
+ * before the lead goes out. Its id, or undefined when the sale was taken over: the lead must not go out.
  */
 export async function addEventHolding(db: Store, e: NewEvent, hold: SaleHold): Promise<string | undefined> {
-  return db.transaction().execute(async (trx) => ((await stillHeld(trx, e.lead_id, hold)) ? addEvent(trx, e) : undefined));
+  return (await whileHeld(db, e.lead_id, hold, (trx) => addEvent(trx, e)))?.value;
 }
 
 /**

@@ -33,8 +33,8 @@ export interface StandInBuyer {
   released: number;
   /** run on each ping before it is answered (a buyer that checks the lead's certificate before bidding) */
   beforeBid?: ((ping: Record<string, unknown>) => Promise<void>) | undefined;
-  /** run on each post before it is answered, after the hold (a buyer slow to decide) */
-  beforeAnswer?: ((post: { leadId: string; body: Record<string, unknown> }) => Promise<void>) | undefined;
+  /** run on each post before it is answered, after the hold (a buyer slow to decide); 'error': that post is answered 503, whatever the buyer answered before */
+  beforeAnswer?: ((post: { leadId: string; body: Record<string, unknown> }) => Promise<void | 'error'>) | undefined;
   document(extra?: Record<string, unknown>): Record<string, unknown>;
   /** the headers of a request this buyer signs to our buyer API (returns, certificates): its id and the HMAC of the raw body */
   signed(body: string): Record<string, string>;
@@ -105,7 +105,7 @@ export async function startStandInBuyer(
     if (!buyer.quiet) buyer.posts.push({ leadId, body });
     while (buyer.holdPosts) await new Promise((r) => setTimeout(r, 20));
     buyer.released += 1;
-    await buyer.beforeAnswer?.({ leadId, body });
+    if ((await buyer.beforeAnswer?.({ leadId, body })) === 'error') return json(res, 503, 'down');
     const known = answers.get(leadId);
     if (known) return json(res, 200, known);
     const p = buyer.post;

@@ -18,7 +18,7 @@ import { buyerStats } from '../../engine/console/buyerQueries';
 import { readPostAnswer, type RawAnswer } from '../../engine/sale/answers';
 import { runSale, SALE_LEASE_MS, type SaleDeps } from '../../engine/sale/runner';
 import { saleStatusAnswer } from '../../engine/sale/status';
-import { claimSale, finishSale, saleOf, timelineOf } from '../../engine/store/sales';
+import { claimSale, finishSale, saleOf, settleEvent, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { freePort } from '../support/ports';
 import { storeSaleLead } from '../support/saleLead';
@@ -145,23 +145,22 @@ describe('in the running sale', () => {
     return { stalled, next, buyers, leadId, running, later };
   };
 
-  it('an accept that comes after another worker took the sale over and sold the lead is not taken: recorded so, and nobody else is offered the lead', async () => {
+  it("an accept that comes after another worker took the sale over and sold the lead is not taken, and that worker's record of the post stands", async () => {
     const { stalled, next, leadId, running, later } = await postOutWhenTakenOver('stalled-accept', 'next-stalled');
-    // and sold the lead elsewhere
+    // which asked the buyer again (refused, this time) and sold the lead elsewhere
+    const [post] = (await timelineOf(db, leadId)).filter((e) => e.step === 'post');
+    await settleEvent(db, post!.id, { outcome: 'refused', latency_ms: 5, detail: 'not for us' });
     const elsewhere = { status: 'sold' as const, duplicate: false, buyerId: 'elsewhere', priceCents: 1500, redirectUrl: 'https://elsewhere.example/x' };
     expect(await finishSale(db, leadId, 'w-other', elsewhere, later)).toBe(true);
     stalled.holdPosts = false;
 
     const result = await running;
 
-    const reason = "the sale was no longer this worker's to decide (sold to elsewhere)";
-    expect(result).toEqual({ status: 'sold', buyerId: 'elsewhere', reason });
+    expect(result).toEqual({ status: 'sold', buyerId: 'elsewhere', reason: "the sale was no longer this worker's to decide (sold to elsewhere)" });
     expect(stalled.accepted).toContain(leadId);
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: 'elsewhere', price_cents: 1500 });
     const timeline = await timelineOf(db, leadId);
-    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
-      `${stalled.id} refused: accept not taken: ${reason}`,
-    ]);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([`${stalled.id} refused: not for us`]);
     expect(timeline.filter((e) => e.step === 'decision')).toEqual([]);
     expect(next.posts).toHaveLength(0);
   }, 30_000);

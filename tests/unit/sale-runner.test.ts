@@ -13,8 +13,9 @@ import { sql } from 'kysely';
 import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
+import { buyersOverview } from '../../engine/console/buyerQueries';
 import { runSale, SALE_DEADLINE_MS, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
-import { addEvent, addEvents, saleOf, timelineOf } from '../../engine/store/sales';
+import { addEvent, addEvents, claimSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { storeSaleLead } from '../support/saleLead';
@@ -235,6 +236,105 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     const timeline = await timelineOf(db, leadId);
     expect(timeline.filter((e) => e.step === 'post').map((e) => e.outcome)).toEqual(['unconfirmed']);
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+  }, 30_000);
+
+  /** The buyers page's figures for one buyer read from its post rows (engine/console/buyerQueries.ts; its sales and revenue are read from lead_sales). */
+  const buyerFigures = async (id: string) => {
+    const hour = 3_600_000;
+    const rows = await buyersOverview(db, new Date(Date.now() - hour).toISOString(), new Date(Date.now() + hour).toISOString());
+    const r = rows.find((x) => x.buyer === id);
+    return r && { posts: r.posts, accepted: r.accepted, refused: r.refused, acceptRate: r.acceptRate, lastError: r.lastError };
+  };
+
+  it("a worker whose last ask fails after another took its sale over and sold the lead to that buyer leaves the post's row accepted", async () => {
+    const late = await buyer(`late-last-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'error' });
+    const buyers = documents(late.document());
+    const leadId = await storeLead(db);
+    let taken: SaleResult | undefined;
+    late.beforeAnswer = async () => {
+      if (late.posts.length < 3) return undefined;
+      late.beforeAnswer = undefined;
+      // The stalled worker's last ask is out (its first two were answered 503) when its lease runs
+      // out; another worker takes the sale up, asks the buyer again and is sold the lead. Only then
+      // is the stalled worker's last ask answered — a 503: the buyer's decision unknown, to it.
+      late.post = 'accept';
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
+      return 'error';
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+
+    expect(taken).toMatchObject({ status: 'sold', buyerId: late.id, priceCents: 3000 });
+    expect(late.posts.map((p) => p.leadId)).toEqual([leadId, leadId, leadId, leadId]);
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: late.id, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome} ${e.price_cents}`)).toEqual([`${late.id} accepted 3000`]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${late.id} sold`]);
+    expect(await buyerFigures(late.id)).toEqual({ posts: 1, accepted: 1, refused: 0, acceptRate: 1, lastError: '' });
+    expect(stalled).toBeUndefined(); // not this worker's sale any more
+  }, 30_000);
+
+  it("a worker whose post is refused after another took its sale over and found the buyer silent leaves the post's row unconfirmed", async () => {
+    const late = await buyer(`late-refusal-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'error' });
+    const buyers = documents(late.document());
+    const leadId = await storeLead(db);
+    let taken: SaleResult | undefined;
+    late.beforeAnswer = async () => {
+      late.beforeAnswer = undefined;
+      // The stalled worker's post is out when its lease runs out; another worker takes the sale up
+      // and asks the buyer again, twice, answered 503: it leaves the lead unsold. Only then is the
+      // stalled worker's post answered — refused.
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
+      late.post = 'refuse';
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+
+    const reason = `sale interrupted while posting to ${late.id}, which did not confirm its answer`;
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    expect(late.posts).toHaveLength(3);
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.filter((e) => e.step === 'post').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+      `${late.id} unconfirmed: HTTP 503, 2 times`,
+    ]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+    expect(await buyerFigures(late.id)).toEqual({ posts: 1, accepted: 0, refused: 1, acceptRate: 0, lastError: 'HTTP 503, 2 times' });
+    expect(stalled).toBeUndefined();
+  }, 30_000);
+
+  it('a worker whose resumed post is answered after another decided the sale writes nothing more: not that answer, nor eligibility rows', async () => {
+    const asked = await buyer(`asked-again-${kind.toLowerCase()}`, { ping: { bid: 30 }, post: 'refuse' });
+    const off = await buyer(`off-${kind.toLowerCase()}`);
+    const buyers = documents(asked.document(), off.document({ enabled: false }));
+    const leadId = await storeLead(db);
+    // an earlier run posted to the buyer and died, its lease run out
+    expect(await claimSale(db, leadId, 'w-dead', new Date(Date.now() - SALE_LEASE_MS - 1000), SALE_LEASE_MS)).toBeTruthy();
+    await addEvent(db, {
+      lead_id: leadId,
+      at: new Date().toISOString(),
+      buyer_id: asked.id,
+      step: 'post',
+      outcome: 'sending',
+      price_cents: 3000,
+      detail: 'pg_dead',
+    });
+    let taken: SaleResult | undefined;
+    asked.beforeAnswer = async () => {
+      asked.beforeAnswer = undefined;
+      // This worker's ask is out when its lease runs out: another takes the sale up, asks the buyer
+      // again itself (refused), and decides the sale. Only then is this worker's ask answered.
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease }));
+    };
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w-resumed' }));
+
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    expect(taken).toMatchObject({ status: 'unsold', reason });
+    expect(asked.posts).toHaveLength(2);
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.map((e) => `${e.step} ${e.buyer_id} ${e.outcome}`)).toEqual([`post ${asked.id} refused`, 'decision  unsold']);
+    expect(resumed).toBeUndefined(); // not this worker's sale any more
   }, 30_000);
 
   const deliveriesOf = async (leadId: string) =>
