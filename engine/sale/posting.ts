@@ -4,19 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
-import {
-  addEvent,
-  addEventHolding,
-  addEvents,
-  holdsSale,
-  isSuppressed,
-  reservePost,
-  saleOf,
-  settleEvent,
-  settleEvents,
-  whileHeld,
-  type NewEvent,
-} from '../store/sales';
+import { addEventHolding, addEvents, holdsSale, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, whileHeld, type NewEvent } from '../store/sales';
 import { readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import { sendSigned } from './http';
@@ -63,15 +51,16 @@ export function offerOfSending(detail: string): Pick<Offer, 'pingId' | 'bidId'> 
  * Pings every buyer at once, each within its own timeout; the bids, and a timeline row per ping.
  * Each ping's row is written before it goes out ('sending', settled with the answer): the ping
  * offers the lead, and a buyer that verifies the certificate it names before bidding — as the
- * protocol asks — must find the lead offered to it. The round goes out only while this run holds
- * the sale (one read for the round, not one per buyer): a worker that woke after its lease ran out
- * and another took the sale over pings nobody — the lead's data is not offered for a sale that is
- * no longer its own, nor a buyer's rate spent on it. TAKEN_OVER then.
+ * protocol asks — must find the lead offered to it. The round's rows are written, and the round
+ * goes out, only while this run holds the sale (one check for the round, not one per buyer): a
+ * worker that woke after its lease ran out and another took the sale over pings nobody — the
+ * lead's data is not offered for a sale that is no longer its own, nor a buyer's rate spent on it.
+ * The answers are settled on the same condition: a worker that lost the sale while its pings were
+ * out writes nothing on a timeline that is the other worker's. TAKEN_OVER then.
  */
 export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise<Bid[] | typeof TAKEN_OVER> {
   const { db, lead, duplicate, deps, now } = sale;
   if (!buyers.length) return [];
-  if (!(await holdsSale(db, lead.id, holdOf(sale)))) return TAKEN_OVER;
   const pingIds = buyers.map(() => newPingId());
   const sending = buyers.map((b, i): NewEvent => ({
     lead_id: lead.id,
@@ -81,7 +70,9 @@ export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise
     outcome: 'sending',
     detail: pingIds[i]!,
   }));
-  const eventIds = await addEvents(db, sending);
+  const written = await whileHeld(db, lead.id, holdOf(sale), (trx) => addEvents(trx, sending));
+  if (!written) return TAKEN_OVER;
+  const eventIds = written.value;
   const answers = await Promise.all(
     buyers.map(async (b, i) => {
       const pingId = pingIds[i]!;
@@ -108,7 +99,7 @@ export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise
       detail: outcome.ok ? (under ? `bid under the floor ${floor}` : pingId) : outcome.reason,
     };
   });
-  await settleEvents(db, settled);
+  if (!(await whileHeld(db, lead.id, holdOf(sale), (trx) => settleEvents(trx, settled)))) return TAKEN_OVER;
   return bids;
 }
 
@@ -165,10 +156,7 @@ export async function post(sale: OpenSale, offer: Offer): Promise<Posted | typeo
     const t = localTime(now(), b.schedule?.timeZone);
     const r = await reservePost(db, sending, { perDay: b.caps.perDay, perMonth: b.caps.perMonth, day: t.day, month: t.month }, holdOf(sale));
     if ('notHeld' in r) return TAKEN_OVER;
-    if ('full' in r) {
-      await addEvent(db, { lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: r.full });
-      return 'refused';
-    }
+    if ('full' in r) return 'refused'; // its `skipped` row written with the check
     eventId = r.id;
   } else {
     const id = await addEventHolding(db, sending, holdOf(sale));

@@ -20,7 +20,11 @@
  * The whole sale is bounded (deadlineMs from the lead's arrival, as the borrower's page counts); the
  * lease outlasts it, so a live worker keeps its sale. A run held up past its lease (a stalled
  * database or process) whose sale another worker took over sends nothing more when it wakes: each
- * tier's pings, each post and each post asked again go out, and the deliver buyers are queued, only while the run holds the sale. A sale that starts after that offers the lead
+ * tier's pings, each post and each post asked again go out, and the deliver buyers are queued, only
+ * while the run holds the sale. Nor does it write anything more on the sale's timeline: every row
+ * it writes — a ping's or a post's row and its answer, an eligibility row, a queueing, the
+ * decision — is written in the transaction that checks it still holds the sale (whileHeld), so a
+ * post the other worker asked again and settled keeps that worker's answer. A sale that starts after that offers the lead
  * to no ping or post buyer (4. only). A lead screening held and an operator released is the
  * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
  * from the moment of the release (lead_screening.reviewed_at) and offers the lead as any other
@@ -40,6 +44,7 @@ import {
   settleEvent,
   soldCounts,
   timelineOf,
+  whileHeld,
   type NewEvent,
   type SaleDecision,
 } from '../store/sales';
@@ -87,6 +92,7 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
     });
   }
   const eligible = await eligibleBuyers(sale, resumed.tried);
+  if (eligible === TAKEN_OVER) return undefined;
   const sold = await offerByTier(sale, eligible);
   if (sold === TAKEN_OVER) return undefined;
   if (sold) return sold;
@@ -145,7 +151,8 @@ async function openSale(run: SaleRun, started: number): Promise<OpenSale | { dec
 /**
  * A resumed sale: a post that went out before a restart and whose answer was never recorded is
  * asked again of the same buyer (the post that went out was the first ask). The buyers already
- * posted to, when the sale goes on; TAKEN_OVER when this run lost the sale before it asked.
+ * posted to, when the sale goes on; TAKEN_OVER when this run lost the sale before it asked, or
+ * before it could settle the post with the answer (the row is then the new owner's to settle).
  */
 async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResult } | { tried: Set<string> } | typeof TAKEN_OVER> {
   const { db, leadId, deps, duplicate, unsoldStatus } = sale;
@@ -167,7 +174,8 @@ async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResu
     const b = deps.buyers.find((x) => x.id === e.buyer_id);
     const secret = b && deps.secretOf(b);
     if (!b || !secret) {
-      await settleEvent(db, e.id, { outcome: 'refused', detail: 'interrupted; the buyer is no longer configured' });
+      const interrupted = (trx: Store) => settleEvent(trx, e.id, { outcome: 'refused', detail: 'interrupted; the buyer is no longer configured' });
+      if (!(await whileHeld(db, leadId, holdOf(sale), interrupted))) return TAKEN_OVER;
       return {
         result: await recordDecision(sale, sale.stored, {
           status: unsoldStatus,
@@ -193,8 +201,14 @@ async function resumeUnansweredPosts(sale: OpenSale): Promise<{ result: SaleResu
   return { tried };
 }
 
-/** Who may be offered the lead (not a deliver buyer, not one already posted to); why not the others goes on the timeline. */
-async function eligibleBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSale, tried: ReadonlySet<string>): Promise<Buyer[]> {
+/**
+ * Who may be offered the lead (not a deliver buyer, not one already posted to); why not the others
+ * goes on the timeline — only while this run holds the sale, in the transaction that checks it: a
+ * worker held up before this check (a stalled database or process) that wakes after another took
+ * the sale over and decided it writes no `skipped` row after that decision. TAKEN_OVER then.
+ */
+async function eligibleBuyers(sale: OpenSale, tried: ReadonlySet<string>): Promise<Buyer[] | typeof TAKEN_OVER> {
+  const { db, leadId, deps, now, lead, duplicate } = sale;
   const skipped: NewEvent[] = [];
   const eligible: Buyer[] = [];
   for (const b of deps.buyers) {
@@ -205,7 +219,7 @@ async function eligibleBuyers({ db, leadId, deps, now, lead, duplicate }: OpenSa
     if (e.ok) eligible.push(b);
     else skipped.push({ lead_id: leadId, at: now().toISOString(), buyer_id: b.id, step: 'eligibility', outcome: 'skipped', detail: e.reason });
   }
-  await addEvents(db, skipped);
+  if (skipped.length && !(await whileHeld(db, leadId, holdOf(sale), (trx) => addEvents(trx, skipped)))) return TAKEN_OVER;
   return eligible;
 }
 

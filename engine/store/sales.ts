@@ -135,9 +135,8 @@ export async function addEventHolding(db: Store, e: NewEvent, hold: SaleHold): P
 
 /**
  * Whether this run still holds the sale (as stillHeld, but a plain read that takes no lock), read
- * before requests to buyers that need no row written under the hold: a tier's pings (a worker
- * taking the sale over acts on no ping row, so it need not wait for them), a post asked again with
- * the same Idempotency-Key (its row is already there). One read per round of requests, not per buyer.
+ * before a request to a buyer that writes no row first: a post asked again with the same
+ * Idempotency-Key (its row is already there; its answer is settled through whileHeld).
  */
 export async function holdsSale(db: Store, leadId: string, hold: SaleHold): Promise<boolean> {
   const row = await db
@@ -208,44 +207,36 @@ export interface CapWindow {
  * Records a post about to go out to a capped buyer (its `sending` row) only if the buyer's caps
  * leave room, counting the sales recorded and the posts still out (sending, their sale pending).
  * Check and record are one transaction holding a lock per buyer — an advisory lock on
- * PostgreSQL, the write lock on SQLite (the insert comes first) — so two instances can never
- * both take the last place: caps hold exactly. The event id, or why the cap is full; with `hold`,
- * nothing written when that run no longer holds the sale (addEventHolding).
+ * PostgreSQL, the write lock on SQLite (taken by stillHeld's update before the count) — so two
+ * instances can never both take the last place: caps hold exactly. The event id; or, when the cap
+ * is full, the buyer's `skipped` row on the timeline instead, saying why, in the same transaction;
+ * nothing at all written when this run no longer holds the sale (whileHeld).
  */
-export async function reservePost(db: Store, e: NewEvent, cap: CapWindow, hold?: SaleHold): Promise<{ id: string } | { full: string } | { notHeld: true }> {
-  const full = new Error('cap full');
-  let reason = '';
-  try {
-    return await db.transaction().execute(async (trx) => {
-      if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
-      // after the wait for the buyer's lock, which may outlast the lease (addEventHolding)
-      if (hold && !(await stillHeld(trx, e.lead_id, hold))) return { notHeld: true as const };
-      const id = eventId();
-      await trx
-        .insertInto('sale_events')
-        .values({ price_cents: null, latency_ms: null, ...e, id, detail: (e.detail ?? '').slice(0, 500) })
-        .execute();
-      // One statement, one snapshot: a sale finishing meanwhile is counted once, as sold or as being posted.
-      const { rows } = await sql<{ day: number | string; month: number | string; out: number | string }>`
-        select
-          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_day = ${cap.day}) as day,
-          (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_month = ${cap.month}) as month,
-          (select count(*) from sale_events join lead_sales on lead_sales.lead_id = sale_events.lead_id
-            where sale_events.buyer_id = ${e.buyer_id} and sale_events.step = 'post' and sale_events.outcome = 'sending'
-              and lead_sales.status = 'pending' and sale_events.id <> ${id}) as out`.execute(trx);
-      const sold = { day: Number(rows[0]?.day ?? 0), month: Number(rows[0]?.month ?? 0) };
-      const inFlight = Number(rows[0]?.out ?? 0);
-      if (cap.perDay !== undefined && sold.day + inFlight >= cap.perDay)
-        reason = `daily cap ${cap.perDay} reached (${sold.day} sold, ${inFlight} being posted)`;
-      else if (cap.perMonth !== undefined && sold.month + inFlight >= cap.perMonth)
-        reason = `monthly cap ${cap.perMonth} reached (${sold.month} sold, ${inFlight} being posted)`;
-      if (reason) throw full;
-      return { id };
-    });
-  } catch (err) {
-    if (err === full) return { full: reason };
-    throw err;
-  }
+export async function reservePost(db: Store, e: NewEvent, cap: CapWindow, hold: SaleHold): Promise<{ id: string } | { full: string } | { notHeld: true }> {
+  return db.transaction().execute(async (trx) => {
+    if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites sale cap ${e.buyer_id}`}))`.execute(trx);
+    // after the wait for the buyer's lock, which may outlast the lease (addEventHolding)
+    if (!(await stillHeld(trx, e.lead_id, hold))) return { notHeld: true as const };
+    // One statement, one snapshot: a sale finishing meanwhile is counted once, as sold or as being posted.
+    const { rows } = await sql<{ day: number | string; month: number | string; out: number | string }>`
+      select
+        (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_day = ${cap.day}) as day,
+        (select count(*) from lead_sales where buyer_id = ${e.buyer_id} and status = 'sold' and buyer_month = ${cap.month}) as month,
+        (select count(*) from sale_events join lead_sales on lead_sales.lead_id = sale_events.lead_id
+          where sale_events.buyer_id = ${e.buyer_id} and sale_events.step = 'post' and sale_events.outcome = 'sending'
+            and lead_sales.status = 'pending') as out`.execute(trx);
+    const sold = { day: Number(rows[0]?.day ?? 0), month: Number(rows[0]?.month ?? 0) };
+    const inFlight = Number(rows[0]?.out ?? 0);
+    let reason = '';
+    if (cap.perDay !== undefined && sold.day + inFlight >= cap.perDay) reason = `daily cap ${cap.perDay} reached (${sold.day} sold, ${inFlight} being posted)`;
+    else if (cap.perMonth !== undefined && sold.month + inFlight >= cap.perMonth)
+      reason = `monthly cap ${cap.perMonth} reached (${sold.month} sold, ${inFlight} being posted)`;
+    if (reason) {
+      await addEvent(trx, { lead_id: e.lead_id, at: e.at, buyer_id: e.buyer_id, step: 'eligibility', outcome: 'skipped', detail: reason });
+      return { full: reason };
+    }
+    return { id: await addEvent(trx, e) };
+  });
 }
 
 export type NewEvent = Omit<SaleEventsTable, 'id' | 'price_cents' | 'latency_ms' | 'detail'> &

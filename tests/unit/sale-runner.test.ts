@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buyersOverview } from '../../engine/console/buyerQueries';
 import { runSale, SALE_DEADLINE_MS, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
-import { addEvent, addEvents, claimSale, saleOf, timelineOf } from '../../engine/store/sales';
+import { addEvent, addEvents, claimSale, finishSale, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { storeSaleLead } from '../support/saleLead';
@@ -179,6 +179,8 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
     const timeline = await timelineOf(db, leadId);
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
+    // its bid came after the other worker's decision: nothing written, its ping's row left as it was when the sale was taken over
+    expect(timeline.filter((e) => e.step === 'ping').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${slow.id} sending`]);
     expect(slow.posts).toHaveLength(0);
   }, 30_000);
 
@@ -561,6 +563,35 @@ describe('a worker stalled past its lease on PostgreSQL', () => {
     },
     60_000,
   );
+
+  it('a worker held up before its eligibility check, whose sale another took over and decided, writes no eligibility row', async () => {
+    const off = await buyer('off-held');
+    const buyers = documents(off.document({ enabled: false }));
+    const leadId = await storeLead(db);
+    const reason = 'the borrower had stopped waiting before the sale could start';
+    const waiting = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'relation'`.execute(db))
+        .rows[0]!.n;
+    let stalled: Promise<SaleResult | undefined> | undefined;
+    await db.transaction().execute(async (trx) => {
+      // Another connection holds the opt-out list (a long write, a migration): this worker, its sale
+      // claimed, waits for it in its opt-out check — before it checks who may be offered the lead.
+      await sql`lock table suppressions in access exclusive mode`.execute(trx);
+      stalled = runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+      await expect.poll(waiting, { timeout: 20_000 }).toBe(1);
+      // its lease runs out; another worker takes the sale up and decides it (what runSale writes then)
+      const later = afterLease();
+      expect(await claimSale(trx, leadId, 'w-other', later, SALE_LEASE_MS)).toMatchObject({ runs: 2 });
+      expect(await finishSale(trx, leadId, 'w-other', { status: 'unsold', duplicate: false, reason }, later, 2)).toBe(true);
+      await addEvent(trx, { lead_id: leadId, at: later.toISOString(), buyer_id: '', step: 'decision', outcome: 'unsold', detail: reason });
+    });
+
+    const result = await stalled;
+    const timeline = await timelineOf(db, leadId);
+    expect(timeline.map((e) => `${e.step} ${e.outcome}: ${e.detail}`)).toEqual([`decision unsold: ${reason}`]);
+    expect(result).toBeUndefined(); // not this worker's sale any more
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
+  }, 60_000);
 
   it('a worker held up after queueing its deliver buyers, whose sale another took over, leaves one queued row per buyer on the timeline', async () => {
     const open = 'open-held';
