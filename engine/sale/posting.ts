@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Buyer } from '../../schemas/buyer.types';
 import { addEventHolding, addEvents, holdsSale, isSuppressed, reservePost, saleOf, settleEvent, settleEvents, whileHeld, type NewEvent } from '../store/sales';
-import { readBid, readPostAnswer } from './answers';
+import { ACCEPT_NOT_TAKEN, readBid, readPostAnswer } from './answers';
 import type { Bid, Offer } from './bids';
 import { sendSigned } from './http';
 import { queueOptOutNotices } from './optOut';
@@ -106,11 +106,21 @@ export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise
 /**
  * An accept that came when the sale was no longer this worker's (its lease ran out while the post
  * was out): another worker took the sale up, found this post out and asked the buyer again with the
- * same Idempotency-Key (rule 3b) — that answer, which it records on the post's row, decides. This
- * worker writes nothing (the row and the decision are the other's) and offers the lead to nobody
- * else. What the sale came to, for its caller: the other worker's sale to this buyer, or why not.
+ * same Idempotency-Key (rule 3b). When that worker sold the lead to this same buyer, the accept is
+ * that sale (it settled the post's row with it). While it still runs, its own ask decides. Once it
+ * decided otherwise, the buyer accepted a lead we cannot give it — it may believe it bought the
+ * lead, having broken rule 3b with a different answer to the second ask — so the post's row says
+ * "accept not taken" over whatever that answer was: a fact the operator must tell the buyer, and
+ * the record a later opt-out reads to tell every buyer holding the lead (optOut.ts). This worker
+ * offers the lead to nobody else: the sale is the other worker's.
  */
-async function acceptAfterTheSale(sale: OpenSale, offer: Offer): Promise<SaleResult> {
+async function acceptAfterTheSale(
+  sale: OpenSale,
+  offer: Offer,
+  eventId: string,
+  latencyMs: number,
+  noticeIfOptedOut: () => Promise<void>,
+): Promise<SaleResult> {
   const { db, leadId } = sale;
   const b = offer.buyer;
   const now = await saleOf(db, leadId);
@@ -124,6 +134,8 @@ async function acceptAfterTheSale(sale: OpenSale, offer: Offer): Promise<SaleRes
   const where = now ? `${now.status}${now.buyer_id ? ` to ${now.buyer_id}` : ''}` : 'missing';
   const reason = `the sale was no longer this worker's to decide (${where})`;
   if (!now || now.status === 'pending') return { status: sale.unsoldStatus, reason };
+  await settleEvent(db, eventId, { outcome: 'refused', latency_ms: latencyMs, detail: `${ACCEPT_NOT_TAKEN}${reason}` });
+  await noticeIfOptedOut();
   return { status: now.status, ...(now.buyer_id ? { buyerId: now.buyer_id } : {}), reason };
 }
 
@@ -250,7 +262,8 @@ export async function sendPost(
       buyerDay: t.day,
       buyerMonth: t.month,
     };
-    if (!(await recordAccept(sale, stored, decision, { eventId, latencyMs: sent.latencyMs }))) return acceptAfterTheSale(sale, offer);
+    if (!(await recordAccept(sale, stored, decision, { eventId, latencyMs: sent.latencyMs })))
+      return acceptAfterTheSale(sale, offer, eventId, sent.latencyMs, noticeIfOptedOut);
     await noticeIfOptedOut();
     return decision;
   }
