@@ -34,7 +34,7 @@ import { publishRevision } from '../store/liveRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
-import { limitedForm, readConsoleForm, wantsPage } from './forms';
+import { browserFormPost, limitedForm, readConsoleForm } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
 import type { ExperimentNote, ExperimentOp } from './experimentNotes';
 import { STUDIO_RATE } from './studioApi';
@@ -93,8 +93,8 @@ export async function experimentActionRoute(db: Store, req: IncomingMessage, opt
   if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');
   if (!mayEditBrand(who.user, brand)) throw new ApiError(403, `Your account may not change the brand "${brand}"`);
   const op = form.op;
-  // The page runs no script: a browser's post comes back to it with the reason; an API client asking for JSON gets the 4xx.
-  const page = wantsPage(req.headers);
+  // The page runs no script: a browser's post comes back to it with the reason; an API client (JSON, curl, a script) gets the 4xx.
+  const page = browserFormPost(req.headers);
   if (op !== 'pause' && op !== 'resume' && op !== 'stop') {
     if (page) return back(brand, experiment, 'op');
     throw new ApiError(400, 'op must be pause, resume or stop');

@@ -9,6 +9,7 @@
  */
 import { ApiError, type ApiAnswer } from '../http/api';
 import type { ConsoleAnswer } from './api';
+import { browserFormPost } from './forms';
 import { isPermission, may, PERMISSION_WORDS, rolesThatMay, type Permission, type Role } from './roles';
 
 /** The reason an API client is given for a post without the session's CSRF token. */
@@ -36,35 +37,6 @@ export function refusalError(who: { refused?: ConsoleAnswer; permission?: Permis
   const error = (body as { error: string }).error;
   if (status === 403 && who.permission) return new FormRefusal(status, error, 'role', undefined, who.permission);
   return new ApiError(status, error);
-}
-
-const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
-
-/** The media types an Accept header lists with a weight above 0, lower-cased, parameters left out. */
-function accepted(accept: string | string[] | undefined): string[] {
-  const out: string[] = [];
-  for (const part of String(accept ?? '').split(',')) {
-    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    const q = params.find((p) => /^q\s*=/.test(p));
-    if (range && (q === undefined || Number(q.replace(/^q\s*=\s*/, '')) > 0)) out.push(range);
-  }
-  return out;
-}
-
-/**
- * Whether a post is a console page's form sent by a browser, which shows whatever comes back: the
- * form's own content type (the console's forms are form-encoded, or multipart for an upload) and
- * a browser's navigation Accept, which names text/html. A client that names application/json,
- * or names neither (curl's *\/*, a script with no Accept), is an API client and keeps its JSON.
- */
-export function browserFormPost(headers: Record<string, string | string[] | undefined>): boolean {
-  const type = String(headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-  if (!FORM_TYPES.has(type)) return false;
-  const types = accepted(headers.accept);
-  return types.includes('text/html') && !types.includes('application/json');
 }
 
 /** The page each console form post's action comes from, for an expired form the route did not place. */

@@ -44,12 +44,36 @@ export async function readConsoleForm(req: IncomingMessage): Promise<Record<stri
   return parseForm((await readRawBody(req, FORM_LIMIT)).toString('utf8'));
 }
 
+const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/** The media types an Accept header lists with a weight above 0, lower-cased, parameters left out. */
+function accepted(accept: string | string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const part of String(accept ?? '').split(',')) {
+    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => /^q\s*=/.test(p));
+    if (range && (q === undefined || Number(q.replace(/^q\s*=\s*/, '')) > 0)) out.push(range);
+  }
+  return out;
+}
+
 /**
- * Whether a post wants a page back: a console page's form, sent by a browser that shows whatever
- * comes back (the pages run no script, so a bare {"error":...} would replace the console). An API
- * client asks for JSON (Accept: application/json) and keeps its JSON answer and status.
+ * Whether a post is a console page's form sent by a browser, which shows whatever comes back (the
+ * pages run no script, so a bare {"error":...} would replace the console): the form's own content
+ * type (the console's forms are form-encoded, or multipart for an upload) and a browser's
+ * navigation Accept, which names text/html. A client that names application/json, or names
+ * neither (curl's *\/*, a script with no Accept), is an API client and keeps its JSON answer and
+ * status. The one rule for every console form post that answers a browser with a page.
  */
-export const wantsPage = (headers: Record<string, string | string[] | undefined>): boolean => !/\bapplication\/json\b/i.test(String(headers.accept ?? ''));
+export function browserFormPost(headers: Record<string, string | string[] | undefined>): boolean {
+  const type = String(headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (!FORM_TYPES.has(type)) return false;
+  const types = accepted(headers.accept);
+  return types.includes('text/html') && !types.includes('application/json');
+}
 
 /**
  * The rate limit of a console form: undefined while under it; over it, a 303 to `location` (the
@@ -67,7 +91,7 @@ export async function limitedForm(
     await enforceRateLimit(rule, key, 1, reason);
     return undefined;
   } catch (err) {
-    if (err instanceof ApiError && err.status === 429 && location && wantsPage(headers))
+    if (err instanceof ApiError && err.status === 429 && location && browserFormPost(headers))
       return { status: 303, body: { location }, headers: { Location: location } };
     throw err;
   }

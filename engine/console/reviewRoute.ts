@@ -17,7 +17,7 @@ import { SALE_DEADLINE_MS } from '../sale/runner';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
-import { limitedForm, readConsoleForm, wantsPage } from './forms';
+import { browserFormPost, limitedForm, readConsoleForm } from './forms';
 
 const LEAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -43,8 +43,8 @@ export async function reviewRoute(db: Store, req: IncomingMessage): Promise<ApiA
   const id = form.lead ?? '';
   if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(LEAD_ID.test(id) ? `/leads/${id}` : undefined);
   // The lead's page runs no script: a browser's refused post goes back to it, which says why; an
-  // API client asking for JSON (or a post naming no lead id) gets the 4xx.
-  const page = wantsPage(req.headers) && LEAD_ID.test(id);
+  // API client (asking for JSON, or not naming text/html: curl, a script) or a post naming no lead id gets the 4xx.
+  const page = browserFormPost(req.headers) && LEAD_ID.test(id);
   const limited = await limitedForm(req.headers, REVIEW_RULE, who.user.email, 'Too many review decisions', page ? `/leads/${id}?review=limited` : undefined);
   if (limited) return limited;
   const decision = form.decision;

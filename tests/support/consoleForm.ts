@@ -10,13 +10,22 @@ import type { Store } from '../../engine/store/db';
 
 export const CONSOLE_TEST_HOST = 'console.localhost:3000';
 
+/** The Accept header Chromium sends with a form's post (a navigation): it names text/html. */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
 export function consolePost(fields: Record<string, string>, headers: Record<string, string> = {}): IncomingMessage {
   const body = new URLSearchParams(fields).toString();
   const req = Readable.from([Buffer.from(body)]) as unknown as IncomingMessage;
   Object.assign(req, {
     method: 'POST',
     url: '/api/console/x',
-    headers: { host: CONSOLE_TEST_HOST, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      host: CONSOLE_TEST_HOST,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: BROWSER_ACCEPT,
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
     socket: { remoteAddress: '198.51.100.9' },
   });
   return req;

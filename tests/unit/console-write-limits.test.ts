@@ -28,6 +28,8 @@ import { consolePost, consoleSignIn } from '../support/consoleForm';
 const cheap = { N: 2 ** 12, r: 8, p: 1 };
 /** An API client's post: it asks for JSON, and keeps the status and reason. */
 const JSON_CLIENT = { accept: 'application/json' };
+/** Posts from a terminal or a script: curl's default Accept, and none at all. Neither names text/html, so neither is a browser. */
+const NOT_A_BROWSER = [{ accept: '*/*' }, { accept: '' }];
 let tmp: string;
 let db: Store;
 
@@ -68,6 +70,11 @@ describe('console writes limited per user', () => {
       message: expect.stringMatching(/^Too many changes to accounts; try again in \d+ s$/),
       headers: { 'Retry-After': expect.stringMatching(/^\d+$/) },
     });
+    // a form posted with curl or from a script is not shown a page either: it keeps the 429
+    for (const client of NOT_A_BROWSER)
+      await expect(
+        usersRoute(db, consolePost({ csrf: admin.csrf, op: 'role', email: 'someone@example.com', role: 'viewer' }, { cookie: admin.cookie, ...client })),
+      ).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/^Too many changes to accounts/) });
     expect(await audited('limits-admin@example.com')).toBe(before);
     const row = await db.selectFrom('console_users').select('role').where('email', '=', 'someone@example.com').executeTakeFirstOrThrow();
     expect(row.role).toBe('analyst');
@@ -123,5 +130,11 @@ describe('console writes limited per user', () => {
     await expect(
       reviewRoute(db, consolePost({ csrf: admin.csrf, lead: 'ld_held1', decision: 'maybe' }, { cookie: admin.cookie, ...JSON_CLIENT })),
     ).rejects.toMatchObject({ status: 400, message: 'The decision must be release or reject' });
+    // curl or a script is not a browser either (another admin: within the limit of decisions)
+    const scripted = await signIn('decider2@example.com', 'admin');
+    for (const client of NOT_A_BROWSER)
+      await expect(
+        reviewRoute(db, consolePost({ csrf: scripted.csrf, lead: 'ld_held1', decision: 'maybe' }, { cookie: scripted.cookie, ...client })),
+      ).rejects.toMatchObject({ status: 400, message: 'The decision must be release or reject' });
   });
 });
