@@ -1,41 +1,54 @@
 /**
  * A console form post refused for something its page could not show: the page had expired (no or
  * a wrong CSRF token — it was open from before the operator last signed in, or the form was made
- * by hand), or the operator's role does not allow the action (the role changed while the page was
- * open, or the form was made by hand). An API client keeps the 403 and its reason as JSON; a
- * browser's form post (browserFormPost) goes to the console's Refused page
- * (pages/_console/refused.tsx), which says what happened and, for a role, which role is needed:
- * the console's pages run no script, so a bare {"error":…} would replace the console in the window.
+ * by hand), the operator's role does not allow the action (the role changed while the page was
+ * open, or the form was made by hand), or the session itself had ended (it expired — the browser then
+ * sends no cookie at all — or the operator signed out in another tab). An API client keeps the
+ * status and its reason as JSON; a browser's form post (browserFormPost) goes to the console's
+ * Refused page (pages/_console/refused.tsx), which says what happened and, for a role, which role
+ * is needed, or,
+ * with no session, to the sign-in page saying nothing was changed: the console's pages run no
+ * script, so a bare {"error":…} would replace the console in the window.
  */
 import { ApiError, type ApiAnswer } from '../http/api';
-import type { ConsoleAnswer } from './api';
+import { hasSessionCookie, sessionCookie, type ConsoleAnswer } from './api';
 import { browserFormPost } from './forms';
 import { isPermission, may, PERMISSION_WORDS, rolesThatMay, type Permission, type Role } from './roles';
 
 /** The reason an API client is given for a post without the session's CSRF token. */
 export const FORM_OUT_OF_DATE = 'The form is out of date; reload the page and try again';
 
-/** A refusal a browser's form post is shown as a page: `back` is the page the form was on (for an expired one). */
+/** Why a browser's form post was refused, and what its page says it with. */
+export type RefusalReason =
+  /** `back`: the page the form was on */
+  | { why: 'expired'; back?: string }
+  | { why: 'role'; permission: Permission }
+  /** no session: to the sign-in page */
+  | { why: 'session' };
+
+/** A refusal a browser's form post is shown as a page (an API client gets its status and message as JSON). */
 export class FormRefusal extends ApiError {
   constructor(
     status: number,
     message: string,
-    readonly why: 'expired' | 'role',
-    readonly back: string | undefined,
-    readonly permission?: Permission,
+    readonly reason: RefusalReason,
   ) {
     super(status, message);
   }
 }
 
 /** A post without the session's CSRF token; `back`: the page the form was on, when the route knows it better than its action does. */
-export const formOutOfDate = (back?: string): FormRefusal => new FormRefusal(403, FORM_OUT_OF_DATE, 'expired', back);
+export const formOutOfDate = (back?: string): FormRefusal => new FormRefusal(403, FORM_OUT_OF_DATE, { why: 'expired', back });
 
-/** requireUser's refusal as an error: a role's 403 marked as one (so a browser gets the page), anything else (401) as it was. */
-export function refusalError(who: { refused?: ConsoleAnswer; permission?: Permission }): ApiError {
+/**
+ * requireUser's refusal as an error: a role's 403, or no session at all (401 "Sign in first"),
+ * marked as one (so a browser gets a page); a session still at its second step, as it was.
+ */
+export function refusalError(who: { refused?: ConsoleAnswer; permission?: Permission; stage?: string }): ApiError {
   const { status, body } = who.refused!;
   const error = (body as { error: string }).error;
-  if (status === 403 && who.permission) return new FormRefusal(status, error, 'role', undefined, who.permission);
+  if (status === 403 && who.permission) return new FormRefusal(status, error, { why: 'role', permission: who.permission });
+  if (status === 401 && who.stage === undefined) return new FormRefusal(status, error, { why: 'session' });
   return new ApiError(status, error);
 }
 
@@ -53,20 +66,31 @@ const FORM_PAGES: Readonly<Record<string, string>> = {
   experiments: '/experiments',
 };
 
-/** The Refused page's address for a refusal of `action`'s form. */
+/** The sign-in page's message key for a form posted without a session (pages/_console/login.tsx). */
+export const SESSION_ENDED = 'session_form';
+
+/** Where a browser is sent for a refusal of `action`'s form: the Refused page, or with no session the sign-in page. */
 export function refusedLocation(refusal: FormRefusal, action: string): string {
+  const r = refusal.reason;
+  if (r.why === 'session') return `/login?error=${SESSION_ENDED}`;
   const query: Record<string, string> =
-    refusal.why === 'role' && refusal.permission
-      ? { why: 'role', permission: refusal.permission }
-      : { why: 'expired', back: refusal.back ?? FORM_PAGES[action] ?? '/' };
+    r.why === 'role' ? { why: 'role', permission: r.permission } : { why: 'expired', back: r.back ?? FORM_PAGES[action] ?? '/' };
   return `/refused?${new URLSearchParams(query)}`;
 }
 
-/** For a browser's form post refused with a FormRefusal, the 303 to the Refused page; undefined otherwise (the error stands). */
+/**
+ * For a browser's form post refused with a FormRefusal, the 303 to its page — dropping a session
+ * cookie that no longer signs anyone in, as the pages do; undefined otherwise (the error stands).
+ */
 export function refusedAnswer(err: unknown, headers: Record<string, string | string[] | undefined>, action: string): ApiAnswer | undefined {
   if (!(err instanceof FormRefusal) || !browserFormPost(headers)) return undefined;
   const location = refusedLocation(err, action);
-  return { status: 303, body: { location }, headers: { Location: location } };
+  const dead = err.reason.why === 'session' && hasSessionCookie({ headers: headers as Record<string, string | undefined> });
+  return {
+    status: 303,
+    body: { location },
+    headers: { Location: location, ...(dead ? { 'Set-Cookie': sessionCookie('', String(headers.host ?? ''), 0) } : {}) },
+  };
 }
 
 /** What the Refused page says: its heading and sentences, from its address (only its own words, whatever the address holds). */

@@ -21,6 +21,8 @@ const MESSAGES: Record<string, string> = {
   refused: 'The sign-in was refused: use the form on this page.',
   out: 'You are signed out.',
   expired: 'Your session has expired. Sign in again.',
+  // a form posted after the session ended (it expired, or a sign-out in another tab): formRefusals.ts SESSION_ENDED
+  session_form: 'Your session had expired or was signed out, so nothing was changed. Sign in again, then open the page and send the form again.',
   code: 'That code is not right, or was used already. Enter the code your app shows now.',
   link: 'That sign-in link was used already, has expired, or is not one of ours. Ask an admin for a new one.',
   link_limited: 'Too many sign-in links tried from here in the last minute. Wait a minute, then open your link again.',

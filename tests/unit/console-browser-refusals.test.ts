@@ -2,8 +2,9 @@
  * A console form post a browser sends, refused for what its page could not show, lands on a
  * console page that says so rather than a page of bare JSON (the console's pages run no script):
  * a form from a page that had expired (no or a wrong CSRF token), a form the operator's role does
- * not allow (made by hand, or left open after the role changed), and an export of more than
- * EXPORT_MAX rows. An API client (Accept: application/json, or no text/html) keeps the JSON answer
+ * not allow (made by hand, or left open after the role changed), a form posted after the session
+ * ended (to the sign-in page),
+ * and an export of more than EXPORT_MAX rows. An API client (Accept: application/json, or no text/html) keeps the JSON answer
  * and status it had. Over the console's form-post route on a started server and a real SQLite
  * store; the pages as getServerSideProps reads them and React renders them.
  */
@@ -23,7 +24,12 @@ import { leadRow } from '../support/leadRow';
 const dir = mkdtempSync(join(tmpdir(), 'console-browser-refusals-'));
 let db: Store;
 let server: Server;
-const users: Record<'admin' | 'analyst', { cookie: string; csrf: string }> = { admin: { cookie: '', csrf: '' }, analyst: { cookie: '', csrf: '' } };
+type Who = 'admin' | 'analyst' | 'editor';
+const users: Record<Who, { cookie: string; csrf: string }> = {
+  admin: { cookie: '', csrf: '' },
+  analyst: { cookie: '', csrf: '' },
+  editor: { cookie: '', csrf: '' },
+};
 
 /** What Chromium sends with a form's post: the form's content type and a navigation's Accept. */
 const BROWSER = {
@@ -41,8 +47,10 @@ beforeAll(async () => {
   db = await getStore();
   const { addUser } = await import('../../engine/store/console');
   const { hashPassword } = await import('../../engine/console/passwords');
-  for (const role of ['admin', 'analyst'] as const) {
-    await addUser(db, { email: `${role}@example.com`, role, passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
+  for (const role of ['admin', 'analyst', 'editor'] as const) {
+    // the editor may change one brand only
+    const brands = role === 'editor' ? ['cocoloan'] : undefined;
+    await addUser(db, { email: `${role}@example.com`, role, brands, passwordHash: await hashPassword('a long passphrase 1', { N: 2 ** 12, r: 8, p: 1 }) });
     users[role] = (await consoleSignIn(db, `${role}@example.com`, 'a long passphrase 1'))!;
   }
   const { default: handler } = await import('../../pages/api/console/[action]');
@@ -57,8 +65,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Posts a console form to the started server as `who`: status, headers and body. */
-function post(action: string, fields: Record<string, string>, headers: Record<string, string>, who: 'admin' | 'analyst') {
+/** Posts a console form to the started server as `who` (or with a session cookie as given): status, headers and body. */
+function post(action: string, fields: Record<string, string>, headers: Record<string, string>, who: Who | { cookie: string }) {
   const body = new URLSearchParams(fields).toString();
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
     const req = request(
@@ -67,7 +75,12 @@ function post(action: string, fields: Record<string, string>, headers: Record<st
         port: (server.address() as AddressInfo).port,
         method: 'POST',
         path: `/api/console/${action}`,
-        headers: { host: CONSOLE_TEST_HOST, cookie: users[who].cookie, 'content-length': Buffer.byteLength(body), ...headers },
+        headers: {
+          host: CONSOLE_TEST_HOST,
+          cookie: typeof who === 'string' ? users[who].cookie : who.cookie,
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -81,9 +94,10 @@ function post(action: string, fields: Record<string, string>, headers: Record<st
 }
 
 /** A console page as the browser gets it for `who`: its status and the text of its main area (tags dropped). */
-async function consolePageText(path: 'refused' | 'exports' | 'leads/index', query: Record<string, string>, who: 'admin' | 'analyst') {
+async function consolePageText(path: 'refused' | 'exports' | 'leads/index' | 'login', query: Record<string, string>, who: Who | { cookie: string }) {
   const pages = {
     refused: () => import('../../pages/_console/refused'),
+    login: () => import('../../pages/_console/login'),
     exports: () => import('../../pages/_console/exports'),
     'leads/index': () => import('../../pages/_console/leads/index'),
   };
@@ -93,13 +107,13 @@ async function consolePageText(path: 'refused' | 'exports' | 'leads/index', quer
   };
   const res = { statusCode: 200, setHeader: () => undefined };
   const ctx = {
-    req: { headers: { host: CONSOLE_TEST_HOST, cookie: users[who].cookie }, socket: { remoteAddress: '198.51.100.9' } },
+    req: { headers: { host: CONSOLE_TEST_HOST, cookie: typeof who === 'string' ? users[who].cookie : who.cookie }, socket: { remoteAddress: '198.51.100.9' } },
     res,
     query,
   } as unknown as GetServerSidePropsContext;
   const { props } = await mod.getServerSideProps(ctx);
   const html = renderToStaticMarkup(createElement(mod.default, props!));
-  const alert = /<div role="alert"[^>]*>(.*?)<\/div>/s.exec(html)?.[1] ?? '';
+  const alert = /<(div|p) role="alert"[^>]*>(.*?)<\/\1>/s.exec(html)?.[2] ?? '';
   const text = (s: string) =>
     s
       .replace(/<\/p><p[^>]*>/g, ' ')
@@ -173,6 +187,45 @@ describe('a form the operator’s role does not allow', () => {
     expect((await post('users', { csrf: users.analyst.csrf, op: 'role' }, BROWSER, 'analyst')).headers.location).toBe(
       '/refused?why=role&permission=users.manage',
     );
+  });
+});
+
+describe('a form posted after the session ended', () => {
+  it('a browser is sent to the sign-in page saying the session had ended and nothing was changed; an API client keeps its 401 JSON', async () => {
+    // signed in in two tabs, signed out in one: the other tab's form still carries the old cookie
+    const { consoleSignIn } = await import('../support/consoleForm');
+    const tab = (await consoleSignIn(db, 'admin@example.com', 'a long passphrase 1'))!;
+    const out = await post('logout', { csrf: tab.csrf }, BROWSER, tab);
+    expect(out.headers.location).toBe('/login?status=out');
+    const fields = { csrf: tab.csrf, op: 'role', email: 'analyst@example.com', role: 'viewer' };
+    const signedOut = await post('users', fields, BROWSER, tab);
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.location).toBe('/login?error=session_form');
+    // the dead cookie is dropped, as the pages drop it
+    expect(signedOut.headers['set-cookie']?.[0]).toMatch(/^__Host-console_session=; .*Max-Age=0/);
+    // an expired session: the browser no longer sends the cookie at all
+    const expired = await post('experiments', { csrf: tab.csrf, brand: 'cocoloan', experiment: 'x', op: 'pause', version: '0' }, BROWSER, { cookie: '' });
+    expect(expired.status).toBe(303);
+    expect(expired.headers.location).toBe('/login?error=session_form');
+    expect(expired.headers['set-cookie']).toBeUndefined();
+
+    const page = await consolePageText('login', { error: 'session_form' }, { cookie: '' });
+    expect(page).toMatchObject({
+      status: 200,
+      heading: 'Sign in',
+      alert: 'Your session had expired or was signed out, so nothing was changed. Sign in again, then open the page and send the form again.',
+    });
+    expect(page.html).toContain('action="/api/console/login"');
+
+    for (const client of [JSON_CLIENT, CURL]) {
+      const api = await post('users', fields, client, tab);
+      expect(api.status).toBe(401);
+      expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(api.headers['set-cookie']).toBeUndefined();
+      expect(api.body).toBe('{"error":"Sign in first"}');
+    }
+    const row = await db.selectFrom('console_users').select('role').where('email', '=', 'analyst@example.com').executeTakeFirstOrThrow();
+    expect(row.role).toBe('analyst');
   });
 });
 
