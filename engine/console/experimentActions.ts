@@ -33,7 +33,7 @@ import type { Store } from '../store/db';
 import { publishRevision } from '../store/liveRevisions';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
-import { formOutOfDate, refusalError } from './formRefusals';
+import { formOutOfDate, notYourBrand, refusalError } from './formRefusals';
 import { browserFormPost, limitedForm, readConsoleForm } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
 import type { ExperimentNote, ExperimentOp } from './experimentNotes';
@@ -91,7 +91,7 @@ export async function experimentActionRoute(db: Store, req: IncomingMessage, opt
   const brand = form.brand ?? '';
   const experiment = form.experiment ?? '';
   if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');
-  if (!mayEditBrand(who.user, brand)) throw new ApiError(403, `Your account may not change the brand "${brand}"`);
+  if (!mayEditBrand(who.user, brand)) throw notYourBrand(brand);
   const op = form.op;
   // The page runs no script: a browser's post comes back to it with the reason; an API client (JSON, curl, a script) gets the 4xx.
   const page = browserFormPost(req.headers);

@@ -2,18 +2,18 @@
  * A console form post refused for something its page could not show: the page had expired (no or
  * a wrong CSRF token — it was open from before the operator last signed in, or the form was made
  * by hand), the operator's role does not allow the action (the role changed while the page was
- * open, or the form was made by hand), or the session itself had ended (it expired — the browser then
+ * open, or the form was made by hand), the operator's account may not change the form's brand (an
+ * editor limited to other brands), or the session itself had ended (it expired — the browser then
  * sends no cookie at all — or the operator signed out in another tab). An API client keeps the
  * status and its reason as JSON; a browser's form post (browserFormPost) goes to the console's
- * Refused page (pages/_console/refused.tsx), which says what happened and, for a role, which role
- * is needed, or,
+ * Refused page (pages/_console/refused.tsx), which says what happened and what would allow it, or,
  * with no session, to the sign-in page saying nothing was changed: the console's pages run no
  * script, so a bare {"error":…} would replace the console in the window.
  */
 import { ApiError, type ApiAnswer } from '../http/api';
 import { hasSessionCookie, sessionCookie, type ConsoleAnswer } from './api';
 import { browserFormPost } from './forms';
-import { isPermission, may, PERMISSION_WORDS, rolesThatMay, type Permission, type Role } from './roles';
+import { BRAND_ID, isPermission, may, PERMISSION_WORDS, rolesThatMay, type Permission, type Role } from './roles';
 
 /** The reason an API client is given for a post without the session's CSRF token. */
 export const FORM_OUT_OF_DATE = 'The form is out of date; reload the page and try again';
@@ -23,6 +23,7 @@ export type RefusalReason =
   /** `back`: the page the form was on */
   | { why: 'expired'; back?: string }
   | { why: 'role'; permission: Permission }
+  | { why: 'brand'; brand: string }
   /** no session: to the sign-in page */
   | { why: 'session' };
 
@@ -39,6 +40,9 @@ export class FormRefusal extends ApiError {
 
 /** A post without the session's CSRF token; `back`: the page the form was on, when the route knows it better than its action does. */
 export const formOutOfDate = (back?: string): FormRefusal => new FormRefusal(403, FORM_OUT_OF_DATE, { why: 'expired', back });
+
+/** A post about a brand the operator's account may not change (an editor limited to other brands). */
+export const notYourBrand = (brand: string): FormRefusal => new FormRefusal(403, `Your account may not change the brand "${brand}"`, { why: 'brand', brand });
 
 /**
  * requireUser's refusal as an error: a role's 403, or no session at all (401 "Sign in first"),
@@ -74,7 +78,11 @@ export function refusedLocation(refusal: FormRefusal, action: string): string {
   const r = refusal.reason;
   if (r.why === 'session') return `/login?error=${SESSION_ENDED}`;
   const query: Record<string, string> =
-    r.why === 'role' ? { why: 'role', permission: r.permission } : { why: 'expired', back: r.back ?? FORM_PAGES[action] ?? '/' };
+    r.why === 'role'
+      ? { why: 'role', permission: r.permission }
+      : r.why === 'brand'
+        ? { why: 'brand', brand: r.brand }
+        : { why: 'expired', back: r.back ?? FORM_PAGES[action] ?? '/' };
   return `/refused?${new URLSearchParams(query)}`;
 }
 
@@ -93,9 +101,24 @@ export function refusedAnswer(err: unknown, headers: Record<string, string | str
   };
 }
 
-/** What the Refused page says: its heading and sentences, from its address (only its own words, whatever the address holds). */
-export function refusedText(query: { why: string; permission: string }, role: Role): { why: 'role' | 'expired'; heading: string; lines: string[] } {
+/**
+ * What the Refused page says: its heading and sentences, from its address (only its own words,
+ * whatever the address holds, and a brand only as a brand id). `mayChangeBrand`: whether the
+ * viewer's account may change the address's brand now (then the page had expired instead).
+ */
+export function refusedText(
+  query: { why: string; permission: string; brand?: string },
+  role: Role,
+  mayChangeBrand = true,
+): { why: 'role' | 'brand' | 'expired'; heading: string; lines: string[] } {
   const permission = query.permission;
+  const brand = query.brand ?? '';
+  if (query.why === 'brand' && BRAND_ID.test(brand) && !mayChangeBrand)
+    return {
+      why: 'brand',
+      heading: 'Not one of your brands',
+      lines: [`Nothing was changed: your account may not change the brand “${brand}”.`, 'An admin can give your account access to it on the Users page.'],
+    };
   if (query.why === 'role' && isPermission(permission) && !may(role, permission)) {
     const needed = rolesThatMay(permission).join(' or ');
     return {
@@ -107,7 +130,7 @@ export function refusedText(query: { why: string; permission: string }, role: Ro
       ],
     };
   }
-  // an expired form, or a role that may do it after all (it changed back): the page again has what is needed
+  // an expired form, or a role or account that may do it after all (it changed back): the page again has what is needed
   return {
     why: 'expired',
     heading: 'This page had expired',

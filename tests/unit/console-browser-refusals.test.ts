@@ -2,8 +2,8 @@
  * A console form post a browser sends, refused for what its page could not show, lands on a
  * console page that says so rather than a page of bare JSON (the console's pages run no script):
  * a form from a page that had expired (no or a wrong CSRF token), a form the operator's role does
- * not allow (made by hand, or left open after the role changed), a form posted after the session
- * ended (to the sign-in page),
+ * not allow (made by hand, or left open after the role changed), a form about a brand the
+ * operator's account may not change, a form posted after the session ended (to the sign-in page),
  * and an export of more than EXPORT_MAX rows. An API client (Accept: application/json, or no text/html) keeps the JSON answer
  * and status it had. Over the console's form-post route on a started server and a real SQLite
  * store; the pages as getServerSideProps reads them and React renders them.
@@ -226,6 +226,39 @@ describe('a form posted after the session ended', () => {
     }
     const row = await db.selectFrom('console_users').select('role').where('email', '=', 'analyst@example.com').executeTakeFirstOrThrow();
     expect(row.role).toBe('analyst');
+  });
+});
+
+describe('a form about a brand the operator’s account may not change', () => {
+  it('a browser is sent to a page naming the brand and that an admin can give access; an API client keeps its 403 JSON', async () => {
+    const fields = { csrf: users.editor.csrf, brand: 'ipaydayloans', experiment: 'payday-hero-headline', op: 'pause', version: '0' };
+    const browser = await post('experiments', fields, BROWSER, 'editor');
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe('/refused?why=brand&brand=ipaydayloans');
+    const page = await consolePageText('refused', { why: 'brand', brand: 'ipaydayloans' }, 'editor');
+    expect(page).toMatchObject({
+      status: 403,
+      heading: 'Not one of your brands',
+      alert: 'Nothing was changed: your account may not change the brand “ipaydayloans”. An admin can give your account access to it on the Users page.',
+    });
+    expect(page.html).toContain('<a href="/"');
+    for (const client of [JSON_CLIENT, CURL]) {
+      const api = await post('experiments', fields, client, 'editor');
+      expect(api.status).toBe(403);
+      expect(api.body).toBe('{"error":"Your account may not change the brand \\"ipaydayloans\\""}');
+    }
+    const { publishedBrand } = await import('../../engine/store/brandRevisions');
+    expect(await publishedBrand(db, 'ipaydayloans')).toBeUndefined();
+  });
+
+  it('the page names only a brand id, and only one the account may not change', async () => {
+    // text that is not a brand id says only the page's own words (and nothing of the address)
+    const made = await consolePageText('refused', { why: 'brand', brand: '<img src=x onerror=alert(1)>' }, 'editor');
+    expect(made.heading).toBe('This page had expired');
+    expect(made.html).not.toContain('onerror');
+    // the editor's own brand, or an admin (every brand): the account may change it after all
+    expect((await consolePageText('refused', { why: 'brand', brand: 'cocoloan' }, 'editor')).heading).toBe('This page had expired');
+    expect((await consolePageText('refused', { why: 'brand', brand: 'ipaydayloans' }, 'admin')).heading).toBe('This page had expired');
   });
 });
 
