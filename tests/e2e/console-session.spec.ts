@@ -1,6 +1,7 @@
 /**
  * A console session that has expired: the next page sends the person to the sign-in page with a
- * message saying so (and drops the dead cookie), and a form post with it is refused with 401.
+ * message saying so (and drops the dead cookie), and a form post with it is refused with 401
+ * (a browser's form, sent after a sign-out in another tab, goes to the sign-in page saying so).
  * The session's expiry is moved into the past in the e2e server's store, as time would.
  */
 import { expect, test } from '@playwright/test';
@@ -40,6 +41,26 @@ test('an expired session: the next page is the sign-in page saying the session e
   const page2 = await raw('GET', '/leads', CONSOLE_HOST, '', { cookie });
   expect(page2.status).toBe(307);
   expect(page2.headers.location).toBe('/login?error=expired');
+});
+
+test('a form sent after signing out in another tab: the sign-in page says the session ended and nothing was changed', async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = addUser('admin');
+  await signIn(page, email);
+  await expect(page).toHaveURL(`${CONSOLE}/`);
+  await page.goto(`${CONSOLE}/account`);
+  const other = await page.context().newPage();
+  await other.goto(`${CONSOLE}/`);
+  await Promise.all([other.waitForURL(`${CONSOLE}/login?status=out`), other.getByRole('button', { name: 'Sign out' }).click()]);
+  await other.close();
+  // the first tab's form, sent without a session: the route's side and API clients in tests/unit/console-browser-refusals.test.ts
+  await Promise.all([page.waitForURL(`${CONSOLE}/login?error=session_form`), page.getByRole('button', { name: 'Save' }).click()]);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'Your session had expired or was signed out, so nothing was changed. Sign in again, then open the page and send the form again.',
+  );
+  await checkPage(page, '/login?error=session_form', 'Sign in');
+  const actions = await withStore((db) => db.selectFrom('console_audit').select('action').where('actor', '=', email).orderBy('at').execute());
+  expect(actions.map((a) => a.action)).toEqual(['sign_in', 'sign_out']);
 });
 
 test('a message key a page does not know shows no message, names every object inherits included', async ({ page }) => {
