@@ -39,7 +39,7 @@ async function seen(page: Page) {
     scripts: window.__scripts!,
     violations: window.__violations!,
     largest: window.__largest!,
-    preloads: [...document.querySelectorAll<HTMLLinkElement>('link[data-after-paint]')].map((l) => new URL(l.href).pathname),
+    preloads: [...document.querySelectorAll<HTMLLinkElement>('link[data-ap]')].map((l) => new URL(l.href).pathname),
   }));
 }
 
@@ -88,6 +88,6 @@ test("the served HTML names Next's chunks only by preloads, and ends on the load
   const { status, body } = await rawGet('/payday-loans', 'ipaydayloans.localhost');
   expect(status).toBe(200);
   expect(body).not.toMatch(/<script[^>]+src="\/_next\/[^"]+"[^>]*defer/);
-  expect(body).toMatch(/<link rel="preload" as="script" href="\/_next\/static\/chunks\/[^"]+\.js" data-after-paint=""\/>/);
-  expect(body).toMatch(/<script>\(function\(d,w\)\{[^]*?data-after-paint[^]*?<\/script><\/body><\/html>$/);
+  expect(body).toMatch(/<link rel="preload" as="script" href="\/_next\/static\/chunks\/[^"]+\.js" data-ap=""\/>/);
+  expect(body).toMatch(/<script>\(d=>\{[^]*?link\[data-ap\][^]*?<\/script><\/body><\/html>$/);
 });

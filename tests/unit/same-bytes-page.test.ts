@@ -8,7 +8,7 @@ const HTML =
   '<link rel="canonical" href="https://ipaydayloans.com/payday-loans"/><meta name="theme-color" content="#0b5394"/>' +
   '<link rel="preload" href="/_next/static/chunks/site.css" as="style"/><script data-brand="ipaydayloans">(function(w){w.__reportError=1})(window)</script>' +
   '<script type="application/ld+json">{"@type":"Organization"}</script><link rel="stylesheet" href="/_next/static/chunks/site.css" data-n-g=""/>' +
-  '<link rel="preload" as="script" href="/_next/static/chunks/main.js" data-after-paint=""/><link rel="icon" href="/favicon.ico"/></head>' +
+  '<link rel="preload" as="script" href="/_next/static/chunks/main.js" data-ap=""/><link rel="icon" href="/favicon.ico"/></head>' +
   '<body><link rel="preload" href="/logos/ipaydayloans.svg" as="image"/><div id="__next"><div class="flex min-h-screen flex-col">' +
   '<img src="/logos/ipaydayloans.svg" alt="iPaydayLoans"/><img src="https://cdn.example/x.png" alt=""/><a href="/apply">Apply</a>' +
   '<script>self.__kept=1</script></div></div><script id="__NEXT_DATA__" type="application/json">{"props":{}}</script><script>(function(d){})(document)</script></body></html>';
