@@ -23,7 +23,7 @@ export function CostNote({
 }) {
   const tel = lending.contact.telephone.replace(/[^+\d]/g, '');
   return (
-    <div data-cost-note="" className={`text-sm leading-relaxed text-slate-700 ${className}`}>
+    <div data-cost-note="" className={`text-sm leading-relaxed text-slate-700${className && ` ${className}`}`}>
       <p className="font-medium text-slate-800">{lending.howWePaid}</p>
       {example &&
         (expandable ? (
@@ -34,12 +34,13 @@ export function CostNote({
         ) : (
           <p className="mt-2">{lending.representativeExample}</p>
         ))}
+      {/* one text node each side of the link: React marks a boundary between two with <!-- --> */}
       <p className="mt-1">
-        Questions?{' '}
+        {'Questions? '}
         <a href={`tel:${tel}`} className="tel-link">
           {lending.contact.telephone}
-        </a>{' '}
-        · {lending.contact.address}
+        </a>
+        {` · ${lending.contact.address}`}
       </p>
     </div>
   );

@@ -1,7 +1,7 @@
 /** Questions as <details>: open and close by keyboard and mouse without any script; the whole row (the <summary>) is the target. Styled in globals.css (.faq-list, the chevron included: no SVG repeated per question). */
 export function FaqList({ items }: { items: readonly { question: string; answer: string }[] }) {
   return (
-    <div className="faq-list divide-y divide-slate-200 rounded-md border border-slate-200">
+    <div className="faq-list">
       {items.map((item) => (
         <details key={item.question}>
           <summary>{item.question}</summary>

@@ -10,7 +10,8 @@ const SmartLink = ({ link }: { link: LinkView }) => (
 /**
  * The footer's content; the <footer> element itself is Layout's (kept from the server's HTML on a
  * first load: Kept.tsx). Every link is in a .foot-links list (styles/globals.css): a 44 px tall
- * target (at least 44 px wide), the text as it reads. It depends on the brand view alone: the
+ * target (at least 44 px wide), the text as it reads. Its styles are classes there, not utilities
+ * written into every page's HTML. It depends on the brand view alone: the
  * server renders it once per view (renderedOnce.tsx).
  */
 export function Footer({ brand }: { brand: BrandView }) {
@@ -21,7 +22,7 @@ function FooterContent({ brand }: { brand: BrandView }) {
   const { footer } = brand;
   return (
     <>
-      <div className="grid gap-6 sm:grid-cols-2 sm:gap-8 lg:grid-cols-4">
+      <div className="foot-grid">
         <div>
           <p className="text-base font-bold text-slate-900">{brand.name}</p>
           {footer.about && <p className="mt-2">{footer.about}</p>}
@@ -58,17 +59,9 @@ function FooterContent({ brand }: { brand: BrandView }) {
         </nav>
       )}
       {(brand.privacyChoice || footer.contactOptOut) && (
-        <p className="mt-8 flex flex-wrap gap-x-6">
-          {brand.privacyChoice && (
-            <a href={brand.privacyChoice.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
-              {brand.privacyChoice.label}
-            </a>
-          )}
-          {footer.contactOptOut && (
-            <a href={footer.contactOptOut.href} className="inline-flex min-h-11 items-center font-semibold text-slate-900 underline underline-offset-2">
-              {footer.contactOptOut.label}
-            </a>
-          )}
+        <p className="foot-legal">
+          {brand.privacyChoice && <a href={brand.privacyChoice.href}>{brand.privacyChoice.label}</a>}
+          {footer.contactOptOut && <a href={footer.contactOptOut.href}>{footer.contactOptOut.label}</a>}
         </p>
       )}
       <div className="foot-fine">

@@ -30,8 +30,8 @@ function HeaderRow({ brand }: { brand: BrandView }) {
   return (
     <>
       {/* On a 320 px phone the logo gives way (it shrinks, keeping its proportions) so search and menu fit. */}
-      <a href={brand.homeHref} className="flex min-h-11 min-w-11 shrink items-center" aria-label={`${brand.name} home`}>
-        <img src={brand.logo} alt={brand.name} width={180} height={40} className="h-9 w-auto max-w-full object-contain object-left" />
+      <a href={brand.homeHref} className="hdr-logo" aria-label={`${brand.name} home`}>
+        <img src={brand.logo} alt={brand.name} width={180} height={40} />
       </a>
       {full && brand.nav.length > 0 && (
         <nav aria-label="Main" className="ml-auto hidden md:block">

@@ -95,7 +95,7 @@ export default function RangeSlider({ block, brand }: BlockProps<'rangeSlider'>)
         <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:items-end">
           <div>
             <label htmlFor={ids.typed} className="block text-sm font-medium">
-              Or type an amount ({span})
+              {`Or type an amount (${span})`}
             </label>
             <div className="mt-1 flex items-center rounded-md bg-white text-slate-900">
               <span aria-hidden="true" className="pl-3">

@@ -8,7 +8,7 @@ import { Section } from '../chrome/Section';
 export default function StateList({ block }: BlockProps<'stateList'>) {
   return (
     <Section heading={block.heading} wide>
-      <ul className="state-tiles grid grid-cols-[repeat(auto-fill,minmax(6.5rem,1fr))] gap-1.5 text-sm sm:grid-cols-3 md:grid-cols-4 lg:grid-cols-6">
+      <ul className="state-tiles">
         {block.data.links.map((l) => (
           <li key={l.href}>
             <a href={l.href}>{l.label}</a>
