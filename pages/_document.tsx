@@ -5,6 +5,7 @@ import { createRenderOnce } from '../blocks/chrome/renderOnceOnServer';
 import { AFTER_PAINT_SCRIPT } from '../engine/browser/afterPaintScript.mjs';
 import { REPORTER_SCRIPT } from '../engine/errors/reporterScript.mjs';
 import { scriptsAfterPaint } from '../blocks/chrome/afterPaintScripts';
+import { stylesheetLinks } from '../blocks/chrome/stylesheetLinks';
 import type { PageModel } from '../engine/site/model';
 import { jsonLdText } from '../engine/site/seo/seo';
 import { consoleArea } from '../engine/site/csp.mjs';
@@ -42,9 +43,13 @@ function PageHead({ model }: { model: PageModel }) {
 
 /**
  * Next's head with its chunk scripts started after the first paint (engine/browser/afterPaintScript.mjs):
- * the same chunks in the same order, named by preloads the loader at the end of the body runs.
+ * the same chunks in the same order, named by preloads the loader at the end of the body runs; and
+ * its stylesheet named once (blocks/chrome/stylesheetLinks.ts).
  */
 class AfterPaintHead extends Head {
+  override getCssLinks(files: Parameters<Head['getCssLinks']>[0]) {
+    return stylesheetLinks(super.getCssLinks(files));
+  }
   override getScripts(files: Parameters<Head['getScripts']>[0]) {
     return scriptsAfterPaint(super.getScripts(files));
   }

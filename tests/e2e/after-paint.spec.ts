@@ -84,10 +84,13 @@ test('a page opened in a hidden tab runs its scripts at once and hydrates', asyn
   await hydratesWithEveryChunk(page);
 });
 
-test("the served HTML names Next's chunks only by preloads, and ends on the loader", async () => {
+test("the served HTML names Next's chunks only by preloads and its stylesheet once, and ends on the loader", async () => {
   const { status, body } = await rawGet('/payday-loans', 'ipaydayloans.localhost');
   expect(status).toBe(200);
   expect(body).not.toMatch(/<script[^>]+src="\/_next\/[^"]+"[^>]*defer/);
   expect(body).toMatch(/<link rel="preload" as="script" href="\/_next\/static\/chunks\/[^"]+\.js" data-ap=""\/>/);
+  // the stylesheet is named once, by its own link (blocks/chrome/stylesheetLinks.ts)
+  expect(body).toMatch(/<link rel="stylesheet" href="\/_next\/static\/chunks\/[^"]+\.css"\/>/);
+  expect(body).not.toContain('as="style"');
   expect(body).toMatch(/<script>\(d=>\{[^]*?link\[data-ap\][^]*?<\/script><\/body><\/html>$/);
 });

@@ -1,14 +1,16 @@
 /**
  * The markup a brand page repeats is written once: the chrome's and the list blocks' styles are
  * classes in styles/globals.css rather than runs of utilities, adjacent texts are one text node
- * (React writes <!-- --> between two). Every byte is in every page's HTML, whose budget (30 KB
- * for the payday home and /payday-loans: scripts/bench/htmlSize.ts) has no room for them.
+ * (React writes <!-- --> between two), and Next's stylesheet is named by one link. Every byte is in
+ * every page's HTML, whose budget (30 KB for the payday home and /payday-loans:
+ * scripts/bench/htmlSize.ts) has no room for them.
  */
 import { createElement } from 'react';
-import { renderToString } from 'react-dom/server';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import BrandPage from '../../pages/_brand/[brand]/[[...path]]';
 import { preloadBlocks } from '../../blocks/loading';
+import { stylesheetLinks } from '../../blocks/chrome/stylesheetLinks';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { buildPageModel } from '../../engine/site/pageModel';
 import { createEmbeddedSource, embeddedIndex } from '../../engine/content/embedded';
@@ -46,5 +48,17 @@ describe("a brand page's repeated markup", () => {
     const paydayLoans = await pageMarkup('ipaydayloans', '/payday-loans');
     expect(paydayLoans).toMatch(/Or type an amount \(\$100 to \$5,000\)<\/label>/);
     for (const html of [home, paydayLoans]) expect(html).not.toContain('<!-- -->');
+  });
+
+  it("names Next's stylesheet by its stylesheet link alone, without the preload and the unread data-n-g", () => {
+    const links = [
+      createElement('link', { key: 'p', rel: 'preload', href: '/_next/static/chunks/site.css', as: 'style' }),
+      createElement('link', { key: 's', rel: 'stylesheet', href: '/_next/static/chunks/site.css', 'data-n-g': '' }),
+      createElement('link', { key: 'page', rel: 'stylesheet', href: '/_next/static/chunks/page.css', 'data-n-p': '' }),
+    ];
+    expect(renderToStaticMarkup(createElement('head', null, ...(stylesheetLinks(links) ?? [])))).toBe(
+      '<head><link rel="stylesheet" href="/_next/static/chunks/site.css"/><link rel="stylesheet" href="/_next/static/chunks/page.css" data-n-p=""/></head>',
+    );
+    expect(stylesheetLinks(null)).toBeNull();
   });
 });
