@@ -35,6 +35,7 @@ import * as m025 from './025_exposure_retention';
 import * as m026 from './026_lead_visit_dims';
 import * as m027 from './027_delivery_caps';
 import * as m028 from './028_lead_screening_reviewed_at';
+import * as m029 from './029_stored_leads_recount';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['026_lead_visit_dims', m026],
   ['027_delivery_caps', m027],
   ['028_lead_screening_reviewed_at', m028],
+  ['029_stored_leads_recount', m029],
 ];
 
 export const migrationProvider: MigrationProvider = {
