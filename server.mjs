@@ -46,7 +46,7 @@ import { choosePagesRenderer, renderedWith } from './engine/http/reactRenderer.m
 import { leadKeyProblem } from './engine/keys/keyFormat.mjs';
 import { requestInProcess } from './engine/http/inProcessRequest.mjs';
 import { guardSlowReaders, sendTimeoutFromEnv } from './engine/http/slowClients.mjs';
-import { answerClientErrors, hostHeaderCount, hostHeaderOf, upgradesIn } from './engine/http/clientErrors.mjs';
+import { answerClientErrors, forwardedHostOf, hostHeaderCount, hostHeaderOf, upgradesIn } from './engine/http/clientErrors.mjs';
 import { drainServer, runShutdown, shutdownGraceMs } from './engine/process/shutdown.mjs';
 import { releaseStartUpMemory } from './engine/process/memorySettings.mjs';
 import { deferNextConfigModules } from './engine/process/nextConfigModules.mjs';
@@ -287,13 +287,13 @@ function answerRequest(req, res) {
     const counters = stats ? { ...stats, reactServerBuild: renderedWith(), warmUp: warmedUp } : {};
     return res.end(JSON.stringify({ ...counters, ...changeCounters() }) + '\n');
   }
-  const { 'x-forwarded-host': forwardedHost, 'x-prerender-revalidate': revalidate } = req.headers;
+  const { 'x-prerender-revalidate': revalidate } = req.headers;
   const facts = {
     method: req.method ?? 'GET',
     target: req.url ?? '/',
     host: hostHeaderOf(req),
     hostHeaders: hostHeaderCount(req),
-    forwardedHost: String(forwardedHost ?? ''),
+    forwardedHost: forwardedHostOf(req),
     revalidate: String(revalidate ?? ''),
     cookie: req.headers.cookie,
   };

@@ -7,7 +7,8 @@
  * In order:
  * 1. refuse — methods no page has (405), a target that is not a path (400), a path with dot
  *    segments or encoded separators, a query of more than 256 parameters (400,
- *    engine/browser/requestPath.ts), the internal prefix
+ *    engine/browser/requestPath.ts), no Host header or more than one, a believed
+ *    X-Forwarded-Host with more than one value or an empty one (400), the internal prefix
  *    /_brand (404; only Next's own revalidation, carrying the build's preview-mode id, passes);
  * 2. console — the operators' console hosts (CONSOLE_HOSTS, and console.localhost outside a
  *    deployment): their paths mapped onto the console's pages and API (engine/frontDoor/consolePath.ts),
@@ -41,7 +42,7 @@ import type { PagePolicy } from '../site/csp.mjs';
 import type { Catalog } from '../site/catalog';
 import type { CompiledRoute } from '../site/routes';
 import { pageUsesGeolocation } from '../site/geolocation';
-import { brandOfHost, DEV_PREFIXES, isBlogPath, requestHost } from '../site/hosts';
+import { brandOfHost, DEV_PREFIXES, forwardedHostProblem, isBlogPath, requestHost } from '../site/hosts';
 
 export { consoleHostsOf } from '../site/hosts';
 import { pagePolicy } from '../site/pagePolicy';
@@ -75,6 +76,7 @@ export interface RequestFacts {
   host?: string | undefined;
   /** how many Host header lines came (engine/http/clientErrors.mjs hostHeaderCount): more than one is refused; left out, one */
   hostHeaders?: number | undefined;
+  /** x-forwarded-host as node:http gives it (several lines joined with ", "); left out when the request has none */
   forwardedHost?: string | undefined;
   /** x-prerender-revalidate: Next's own revalidation presents the build's preview-mode id */
   revalidate?: string | undefined;
@@ -169,6 +171,11 @@ export function decideRoute(req: RequestFacts, door: Door): Decision {
   if (req.host === undefined) return { kind: 'refuse', status: 400, reason: 'The request has no Host header' };
   // node:http keeps the first of two; a proxy in front may have routed by the other (RFC 9112 §3.2: 400)
   if ((req.hostHeaders ?? 1) > 1) return { kind: 'refuse', status: 400, reason: 'The request has more than one Host header' };
+  // the same for a believed X-Forwarded-Host listing several hosts, or none: the brand is not guessed
+  if (door.trustForwardedHost && req.forwardedHost !== undefined) {
+    const problem = forwardedHostProblem(req.forwardedHost);
+    if (problem) return { kind: 'refuse', status: 400, reason: problem };
+  }
   const { path, search, normalised } = target;
   const notFound = { kind: 'refuse', status: 404, reason: 'Not found' } as const;
 

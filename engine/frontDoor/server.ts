@@ -36,7 +36,8 @@ export function rememberingPages(max = 4096): (req: RequestFacts, door: Door) =>
       size = 0;
       catalog = door.catalog;
     }
-    const host = door.trustForwardedHost ? `${req.host}\n${req.forwardedHost}` : `${req.host}`;
+    // no X-Forwarded-Host and an empty one are different requests (the second is refused): never one key
+    const host = door.trustForwardedHost && req.forwardedHost !== undefined ? `${req.host}\n${req.forwardedHost}` : `${req.host}`;
     // a request with two Host headers is refused by decideRoute, never answered from the first one's pages
     const known = (req.hostHeaders ?? 1) > 1 ? undefined : pages.get(host)?.get(req.target);
     if (known && !REFUSED_METHODS.has(req.method)) return withVariant(known, req, door);

@@ -87,6 +87,19 @@ export function hostHeaderOf(req) {
 }
 
 /**
+ * The request's X-Forwarded-Host as the front door reads it: undefined when it has none (then the
+ * Host header names the site), else every value it came with, joined with ", " as node:http joins
+ * a header sent twice; the front door refuses more than one value, or an empty one, when it
+ * believes the header (engine/site/hosts.ts forwardedHostProblem).
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {string | undefined}
+ */
+export function forwardedHostOf(req) {
+  const value = req.headers['x-forwarded-host'];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
  * How many Host header lines the request came with. node:http keeps the first of two in
  * req.headers.host, and a proxy or cache in front may have read the other (nginx refuses two; not
  * every proxy does): such a request names two sites, and the front door refuses it (400, RFC 9112

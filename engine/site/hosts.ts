@@ -58,12 +58,28 @@ export interface HostHeaders {
 }
 
 /**
+ * Why a believed `x-forwarded-host` names no one host, or undefined when it names one. node:http
+ * joins a header sent twice into one value with ", ", so two lines and one line listing two hosts
+ * read the same. A proxy that appends to the header instead of overwriting it (nginx in deploy/
+ * overwrites) leaves the client's own value beside its own: which one it routed by is not known
+ * here, so neither is guessed. An empty value names no host either.
+ */
+export function forwardedHostProblem(forwardedHost: string): string | undefined {
+  if (forwardedHost.includes(',')) return 'The request has more than one X-Forwarded-Host value';
+  if (!forwardedHost.trim()) return 'The request has an empty X-Forwarded-Host header';
+  return undefined;
+}
+
+/**
  * The host a request is for. `x-forwarded-host` is only believed when the deployment says a
- * trusted proxy sets it (trustForwardedHost), because any client can send it.
+ * trusted proxy sets it (trustForwardedHost), because any client can send it; when believed and
+ * absent (null or undefined), the Host header is; when believed and naming no one host
+ * (forwardedHostProblem), no host ('': the front door refuses such a request with 400).
  */
 export function requestHost(headers: HostHeaders, trustForwardedHost = false): string {
-  const forwarded = trustForwardedHost ? headers.forwardedHost?.split(',')[0] : undefined;
-  return normaliseHost(forwarded || headers.host);
+  const forwarded = trustForwardedHost ? headers.forwardedHost : undefined;
+  if (forwarded === undefined || forwarded === null) return normaliseHost(headers.host);
+  return forwardedHostProblem(forwarded) ? '' : normaliseHost(forwarded);
 }
 
 export function lookupBrandId(map: HostMap, host: string): string | undefined {

@@ -6,12 +6,13 @@
  * Transfer-Encoding, a request that stops arriving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
 import { consoleHostsOf, decide, type Door } from '../../engine/frontDoor/frontDoor';
 import { answerOf } from '../../engine/frontDoor/answers';
-import { answerClientErrors, hostHeaderCount, hostHeaderOf, upgradesIn } from '../../engine/http/clientErrors.mjs';
+import { rememberingPages } from '../../engine/frontDoor/server';
+import { answerClientErrors, forwardedHostOf, hostHeaderCount, hostHeaderOf, upgradesIn } from '../../engine/http/clientErrors.mjs';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 
 const { brands, layouts } = readSources({ extraDir: '' });
@@ -165,5 +166,94 @@ describe('requests the server cannot route', () => {
     const res = await rawAnswer('GET /payday-loans HTTP/1.1\r\nHost: ipaydayloans.localhost\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(200);
     expect(res.body).toContain('page');
+  });
+});
+
+describe('behind a proxy whose X-Forwarded-Host is believed (TRUST_FORWARDED_HOST=1)', () => {
+  let trusting: Server;
+  let trustingPort = 0;
+  beforeAll(async () => {
+    const trusted: Door = { ...door, trustForwardedHost: true };
+    // as server.mjs asks: the page decisions remembered per host and target, the header as node:http gives it
+    const decideRemembering = rememberingPages();
+    trusting = createServer((req, res) => {
+      for (const [name, value] of SECURITY) res.setHeader(name, value);
+      const facts = { method: req.method ?? 'GET', target: req.url ?? '/', host: hostHeaderOf(req), hostHeaders: hostHeaderCount(req) };
+      const d = decideRemembering({ ...facts, forwardedHost: forwardedHostOf(req) }, trusted);
+      const answer = answerOf(d);
+      if (answer) {
+        res.writeHead(answer.status, answer.headers);
+        return res.end(answer.body);
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(`${d.kind} ${d.kind === 'page' ? d.brand : ''}\n`);
+    });
+    await new Promise<void>((r) => trusting.listen(0, '127.0.0.1', r));
+    trustingPort = (trusting.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => trusting.close(() => r())));
+
+  /** GET / with these headers (pairs: a name given twice is sent as two lines). */
+  const get = (headers: OutgoingHttpHeaders | [string, string][]) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: trustingPort, path: '/', agent: false, headers: headers as OutgoingHttpHeaders }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('one X-Forwarded-Host names the brand; without one, the Host header does', async () => {
+    expect(await get({ host: 'internal:3000', 'x-forwarded-host': 'weloans.localhost' })).toEqual({ status: 200, body: 'page weloans\n' });
+    expect(await get({ host: 'ipaydayloans.localhost' })).toEqual({ status: 200, body: 'page ipaydayloans\n' });
+  });
+
+  it.each([
+    [
+      'one header listing two hosts',
+      [
+        ['host', 'internal:3000'],
+        ['x-forwarded-host', 'weloans.localhost, ipaydayloans.localhost'],
+      ],
+    ],
+    [
+      'the header twice',
+      [
+        ['host', 'internal:3000'],
+        ['x-forwarded-host', 'weloans.localhost'],
+        ['x-forwarded-host', 'ipaydayloans.localhost'],
+      ],
+    ],
+    [
+      'the same host twice',
+      [
+        ['host', 'internal:3000'],
+        ['x-forwarded-host', 'weloans.localhost'],
+        ['x-forwarded-host', 'weloans.localhost'],
+      ],
+    ],
+    [
+      'a host and an empty value',
+      [
+        ['host', 'internal:3000'],
+        ['x-forwarded-host', 'weloans.localhost,'],
+      ],
+    ],
+  ] as const)("%s: 400 naming it, never the first host's page", async (_label, headers) => {
+    const res = await get(headers.map(([n, v]) => [n, v] as [string, string]));
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('The request has more than one X-Forwarded-Host value');
+  });
+
+  it("an empty X-Forwarded-Host: 400 naming it, even after the Host header's page was answered without one", async () => {
+    expect(await get({ host: 'ipaydayloans.localhost' })).toEqual({ status: 200, body: 'page ipaydayloans\n' });
+    for (const empty of ['', '   ']) {
+      const res = await get({ host: 'ipaydayloans.localhost', 'x-forwarded-host': empty });
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('The request has an empty X-Forwarded-Host header');
+    }
   });
 });

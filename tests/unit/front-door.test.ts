@@ -482,9 +482,23 @@ describe('hosts', () => {
   });
 
   it('x-forwarded-host is believed only when the deployment says so', () => {
-    const facts = { method: 'GET', target: '/', host: '127.0.0.1:3000', forwardedHost: 'weloans.ca, evil.com' };
+    const facts = { method: 'GET', target: '/', host: '127.0.0.1:3000', forwardedHost: 'weloans.ca' };
     expect(decide(facts, door).kind).toBe('unknownHost');
     expect(decide(facts, { ...door, trustForwardedHost: true })).toMatchObject({ kind: 'page', brand: 'weloans' });
+  });
+
+  it('a believed x-forwarded-host with several values or an empty one is refused (400), not resolved by its first', () => {
+    const trusted = { ...door, trustForwardedHost: true };
+    const on = (forwardedHost: string) => decide({ method: 'GET', target: '/', host: 'ipaydayloans.com', forwardedHost }, trusted);
+    const several = { kind: 'refuse', status: 400, reason: 'The request has more than one X-Forwarded-Host value' };
+    expect(on('weloans.ca, evil.com')).toEqual(several);
+    expect(on('weloans.ca,weloans.ca')).toEqual(several);
+    expect(on('')).toEqual({ kind: 'refuse', status: 400, reason: 'The request has an empty X-Forwarded-Host header' });
+    // not believed, it decides nothing: the Host header's page
+    expect(decide({ method: 'GET', target: '/', host: 'ipaydayloans.com', forwardedHost: 'weloans.ca, evil.com' }, door)).toMatchObject({
+      kind: 'page',
+      brand: 'ipaydayloans',
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildHostMap, hostsOfBrand, lookupBrandId, normaliseHost, requestHost } from '../../engine/site/hosts';
+import { buildHostMap, forwardedHostProblem, hostsOfBrand, lookupBrandId, normaliseHost, requestHost } from '../../engine/site/hosts';
 
 describe('normaliseHost', () => {
   it.each([
@@ -81,8 +81,17 @@ describe('requestHost', () => {
     expect(requestHost({ host: 'weloans.ca', forwardedHost: 'ipaydayloans.com' })).toBe('weloans.ca');
     expect(requestHost({ host: 'weloans.ca', forwardedHost: 'ipaydayloans.com' }, true)).toBe('ipaydayloans.com');
   });
-  it('takes the first of several forwarded hosts when trusted', () => {
-    expect(requestHost({ host: 'internal:8080', forwardedHost: 'WeLoans.ca:443, proxy.local' }, true)).toBe('weloans.ca');
+  it('normalises a trusted forwarded host', () => {
+    expect(requestHost({ host: 'internal:8080', forwardedHost: ' WeLoans.ca.:443 ' }, true)).toBe('weloans.ca');
+  });
+  it('names no host for a trusted forwarded host listing several hosts, or an empty one (never the first, never Host)', () => {
+    for (const forwardedHost of ['WeLoans.ca:443, proxy.local', 'weloans.ca,', ',weloans.ca', '', '  '])
+      expect(requestHost({ host: 'weloans.ca', forwardedHost }, true), forwardedHost).toBe('');
+    expect(forwardedHostProblem('weloans.ca, proxy.local')).toBe('The request has more than one X-Forwarded-Host value');
+    expect(forwardedHostProblem(' ')).toBe('The request has an empty X-Forwarded-Host header');
+    expect(forwardedHostProblem('weloans.ca')).toBeUndefined();
+    // untrusted, it is not read at all
+    expect(requestHost({ host: 'weloans.ca', forwardedHost: 'a.example, b.example' })).toBe('weloans.ca');
   });
   it('falls back to Host when a trusted forwarded host is missing', () => {
     expect(requestHost({ host: 'weloans.ca:3000', forwardedHost: null }, true)).toBe('weloans.ca');
