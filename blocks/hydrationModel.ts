@@ -52,7 +52,7 @@ function compactPopupOnce(popup: ExitPopupView): LiveExitPopup {
 }
 
 /** Head tags are the document's (first load) or pageHead.ts's (navigations, from the full model). */
-type HeadOnly = 'title' | 'description' | 'canonical';
+type HeadOnly = 'title' | 'description' | 'canonical' | 'noindex';
 
 export interface HydrationModel extends Omit<PageModel, 'brand' | 'blocks' | 'jsonLd' | HeadOnly> {
   /** the first load's data: static parts are kept from the server's HTML */
@@ -84,6 +84,6 @@ export function hydrationModel(model: PageModel): HydrationModel {
   } = model.brand;
   const brand: LiveBrand = exitPopup ? { ...live, exitPopup: compactPopup(exitPopup) } : live;
   const blocks = model.blocks.map((b): ResolvedBlock | KeptBlock => (keptOnFirstLoad(registry[b.type]) ? { type: b.type, key: b.key, kept: true } : b));
-  const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, ...rest } = model;
+  const { jsonLd: _jsonLd, title: _title, description: _description, canonical: _canonical, noindex: _noindex, ...rest } = model;
   return { ...rest, kept: true, brand, blocks, jsonLd: [] };
 }

@@ -32,7 +32,7 @@ function PageHead({ model }: { model: PageModel }) {
     <>
       <title>{model.title}</title>
       <meta name="description" content={model.description} />
-      {model.status === 200 ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
+      {model.status === 200 && !model.noindex ? <link rel="canonical" href={model.canonical} /> : <meta name="robots" content="noindex" />}
       <meta name="theme-color" content={model.brand.theme} />
       {model.jsonLd.map((ld, i) => (
         <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(ld) }} />

@@ -4,13 +4,18 @@ import { Oops } from '../chrome/Oops';
 import { PillNav } from '../chrome/PillNav';
 import { Section } from '../chrome/Section';
 
+type ContentCollection = BlockProps<'contentList'>['block']['collection'];
+
+/** What an empty list says: the page answers (a blog before its first article) and says why it shows no links. */
+const NOTHING_YET: Partial<Record<ContentCollection, string>> = { article: 'No articles yet.', answer: 'No answers yet.' };
+
 export default function ContentList({ block, brand }: BlockProps<'contentList'>) {
   const { items, pages, error } = block.data;
   if (error) return <Oops />;
   return (
     <Section heading={block.heading}>
       {items.length === 0 ? (
-        <p className="text-slate-800">Nothing here yet.</p>
+        <p className="text-slate-800">{NOTHING_YET[block.collection] ?? 'Nothing here yet.'}</p>
       ) : (
         <ul className="divide-y divide-slate-200">
           {items.map((item) => (

@@ -17,7 +17,7 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
   content: {
     decidesPage: (block) => !!block.paginate,
     sitemapList: (block) => (block.paginate ? { collection: block.collection, pageSize: block.pageSize ?? DEFAULT_PAGE_SIZE } : undefined),
-    load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, index }) => {
+    load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, nothingListed, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
       const page = block.paginate ? (match.params.page ?? 1) : 1;
       const filters: ListFilters = { ...shownHere(block.collection) };
@@ -44,6 +44,8 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         }
         // two entries under one slug are one page (the first): list it once
         const unique = shown.filter((e, i) => shown.findIndex((o) => o.attributes.url === e.attributes.url) === i);
+        // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
+        if (block.paginate && !unique.length) nothingListed();
         return {
           items: unique.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
           ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),

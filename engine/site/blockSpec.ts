@@ -73,6 +73,8 @@ export interface LoadContext {
   index: number;
   /** a secondary block failed: the page is rebuilt soon */
   degrade: () => void;
+  /** the page's own list (the one that decides the page) has nothing in it yet: the page is kept out of search results while it has not */
+  nothingListed: () => void;
 }
 
 export interface ContentNeeds<K extends BlockType, L> {

@@ -23,6 +23,8 @@ export interface PageContent {
   blocks: Record<number, unknown>;
   /** true when a secondary block failed: revalidate soon */
   degraded: boolean;
+  /** true when the page's own list is empty (a blog with no articles yet): noindex while it is */
+  empty?: true;
 }
 
 export const needsContent = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
@@ -76,6 +78,7 @@ export async function loadPageContent(
 
   const blocks: Record<number, unknown> = {};
   let degraded = false;
+  let empty = false;
   const ctx = {
     source,
     brand,
@@ -87,6 +90,7 @@ export async function loadPageContent(
     ...(entry ? { entry } : {}),
     ...(category ? { category } : {}),
     degrade: () => void (degraded = true),
+    nothingListed: () => void (empty = true),
   };
   for (const [index, block] of layout.blocks.entries()) {
     const needs = specOf(specs, block.type).content;
@@ -95,5 +99,5 @@ export async function loadPageContent(
     if (loaded === 'notFound') return 'notFound';
     if (loaded !== undefined) blocks[index] = loaded;
   }
-  return { vars, ...(entry ? { entry } : {}), ...(category ? { category } : {}), blocks, degraded };
+  return { vars, ...(entry ? { entry } : {}), ...(category ? { category } : {}), blocks, degraded, ...(empty ? { empty: true as const } : {}) };
 }

@@ -93,4 +93,10 @@ export interface PageModel {
   jsonLd: Record<string, unknown>[];
   /** seconds until the page is rebuilt (shorter when a content block failed) */
   revalidate?: number;
+  /**
+   * A page that answers but has nothing of its own to show yet (a blog whose list is empty): the
+   * visitor sees it say so, search engines are asked not to index it (<meta name="robots"
+   * content="noindex">, no canonical) until its list has something.
+   */
+  noindex?: true;
 }

@@ -112,6 +112,7 @@ export function resolvePage(
       : {}),
     jsonLd,
     ...(content?.degraded ? { revalidate: DEGRADED_REVALIDATE_SECONDS } : {}),
+    ...(content?.empty ? { noindex: true } : {}),
   };
 }
 

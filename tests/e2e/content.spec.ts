@@ -62,6 +62,20 @@ test('the blog lists the CMS content, newest first, and 404s past the last page'
   expect((await page.goto(site('/blog/payday-loans/no-such-article')))?.status()).toBe(404);
 });
 
+test('a blog with no articles yet answers, says so and is kept out of search results; its page 2 is a 404', async ({ page }) => {
+  // the fixture content has no article for the Australian market
+  const empty = (path: string) => `http://fastloansau.localhost:${SITE_PORT}${path}`;
+  expect((await page.goto(empty('/blog')))?.status()).toBe(200);
+  await expect(page.getByText('No articles yet.')).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+  expect((await page.goto(empty('/blog/2')))?.status()).toBe(404);
+  // a blog with articles is indexed as before
+  await page.goto(site('/blog'));
+  await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', 'https://blog.ipaydayloans.com/blog');
+});
+
 test('an article page: body, author, Article structured data with its required properties', async ({ page }) => {
   await page.goto(site('/blog/payday-loans/fixture-article-2'));
   await expect(page.locator('h1')).toHaveText('Fixture article 2');

@@ -293,3 +293,30 @@ describe('topics without articles for the brand', () => {
     expect(tags.data.items.map((i) => i.href)).toEqual(['/tag/budgeting']);
   });
 });
+
+describe('a CMS whose collection is empty (nothing published yet)', () => {
+  let server: RunningServer;
+  let strapi: ContentSource;
+  beforeAll(async () => {
+    const entries = new Map([...index.entries].map(([c, list]) => [c, c === 'article' || c === 'answer' ? [] : list]));
+    server = await startStrapiServer({ index: { entries, problems: [] }, token: 't' });
+    strapi = createStrapiClient({ url: server.url, token: 't' });
+  });
+  afterAll(() => server.close());
+  it('the list page still answers, saying so, and is kept out of search results; a later page is a 404', async () => {
+    for (const path of ['/blog', '/answers']) {
+      const m = await ok(path, { source: strapi });
+      expect(m.status, path).toBe(200);
+      expect(m.noindex, path).toBe(true);
+      const list = block(m, 'contentList');
+      expect(list.data.items, path).toEqual([]);
+      expect(list.data.pages, path).toBeUndefined();
+    }
+    expect(await page('/blog/2', { source: strapi })).toBe('notFound');
+    expect(await page('/answers/2', { source: strapi })).toBe('notFound');
+  });
+  it('a list page with something listed is indexed as before', async () => {
+    expect((await ok('/blog')).noindex).toBeUndefined();
+    expect((await ok('/blog/2')).noindex).toBeUndefined();
+  });
+});
