@@ -1,7 +1,8 @@
 /**
  * A list of content (articles, answers, categories…): its items are loaded before the page
- * renders. A paginated list is the page's own: past its last page the page is a 404, and a
- * failure fails the page. Any other list that fails only marks this block, which then shows
+ * renders. A paginated list is the page's own: past its last page, or on a later page whose
+ * entries are all left out (no page of their own), the page is a 404; empty on its first page,
+ * the page answers but is kept out of search results; a failure fails the page. Any other list that fails only marks this block, which then shows
  * "Oh snap! There was a problem loading this content" while the page still renders.
  */
 import type { ContentListData } from '../../engine/site/contentLoad';
@@ -44,8 +45,12 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         }
         // two entries under one slug are one page (the first): list it once
         const unique = shown.filter((e, i) => shown.findIndex((o) => o.attributes.url === e.attributes.url) === i);
-        // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
-        if (block.paginate && !unique.length) nothingListed();
+        if (block.paginate && !unique.length) {
+          // a later page in the service's count whose entries were all left out above: no page to show
+          if (page > 1) return 'notFound';
+          // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
+          nothingListed();
+        }
         return {
           items: unique.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
           ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),

@@ -320,3 +320,24 @@ describe('a CMS whose collection is empty (nothing published yet)', () => {
     expect((await ok('/blog/2')).noindex).toBeUndefined();
   });
 });
+
+describe('a later list page whose entries are all left out (their category is not one)', () => {
+  it('is a 404, not an empty page', async () => {
+    // the two oldest articles, alone on /blog/2, under a category the CMS does not have
+    const articles = index.entries
+      .get('article')!
+      .map((e) =>
+        ['fixture-article-1', 'fixture-hostile'].includes(e.attributes.slug)
+          ? { ...e, attributes: { ...e.attributes, category: 'no-such-category', url: `/blog/no-such-category/${e.attributes.slug}` } }
+          : e,
+      );
+    const server = await startStrapiServer({ index: { entries: new Map([...index.entries, ['article', articles]]), problems: [] }, token: 't' });
+    try {
+      const source = createStrapiClient({ url: server.url, token: 't' });
+      expect(block(await ok('/blog', { source }), 'contentList').data.items).toHaveLength(5);
+      expect(await page('/blog/2', { source })).toBe('notFound');
+    } finally {
+      await server.close();
+    }
+  });
+});
