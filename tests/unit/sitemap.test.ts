@@ -136,6 +136,20 @@ describe('content pages in the sitemap', () => {
     for (const p of paths.filter((p) => p.startsWith('/blog/'))) expect(matchPath(c.brands.get('acme')!, p), p).toBeTruthy();
   });
 
+  it('leaves out a list page with nothing listed yet (it is noindex), and keeps the other content pages', async () => {
+    const { withContentRoutes } = await import('../fixtures/content-routes');
+    const { readSources } = await import('../../engine/site/catalog');
+    const { contentPaths } = await import('../../engine/site/seo/sitemap');
+    const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
+    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS);
+    const index = loadContent(join(__dirname, '../fixtures/content'));
+    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries].map(([k, list]) => [k, k === 'answer' ? [] : list])) });
+    const paths = await contentPaths(c.brands.get('acme')!, source);
+    expect(paths.filter((p) => p.startsWith('/answers'))).toEqual([]);
+    expect(paths).toContain('/blog');
+    expect(paths).toContain('/hub/fixture-apr');
+  });
+
   it('lists every live content page of the brand and nothing else', async () => {
     const { withContentRoutes } = await import('../fixtures/content-routes');
     const { readSources } = await import('../../engine/site/catalog');

@@ -134,6 +134,8 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
     const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
     const withPages = (path: string, total: number) => {
+      // a list with nothing in it yet says so and is noindex (engine/site/contentLoad.ts): not a page to offer a search engine
+      if (total === 0) return;
       out.push(path);
       if (route.params.includes('page') && list) for (let p = 2; p <= pagesOf(total, pageSize); p++) out.push(`${path}/${p}`);
     };
