@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import type { Buyer } from '../../schemas/buyer.types';
 
 const dir = join(process.cwd(), 'schemas/api');
 const protocol = readdirSync(dir).filter((f) => f.startsWith('buyer-'));
@@ -127,5 +129,63 @@ describe("what the protocol's words say a buyer gets is what it gets", () => {
     const calls = [...protocol.matchAll(/`POST ([^`]+)`/g)].map((m) => m[1]);
     expect(calls.length).toBeGreaterThanOrEqual(4);
     for (const call of calls) expect(call).toMatch(/^https:\/\/<brand host>\/api\//);
+  });
+});
+
+describe('the signature as docs/lenders/protocol.md shows it is the one the server makes and takes', () => {
+  const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+  const section = protocol.slice(protocol.indexOf('## Signature'), protocol.indexOf('## Ping'));
+  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2].trim() }));
+  const secret = /the secret `([^`]+)`/.exec(section)?.[1] ?? '';
+  const plain = blocks.filter((b) => b.lang === '');
+  const code = blocks.find((b) => b.lang === 'js')?.text ?? '';
+  type Snippet = { sign: (raw: Buffer, secret: string) => string; signedByUs: (raw: Buffer, header: unknown, secret: string) => boolean };
+  // the snippet as a lender would paste it into a CommonJS file
+  const snippet = () => new Function('require', `${code}\nreturn { sign, signedByUs };`)(createRequire(import.meta.url)) as Snippet;
+
+  it('gives a worked example whose header is the HMAC our requests carry and our API accepts', async () => {
+    const { signature } = await import('../../engine/sale/wire');
+    const { signedBy } = await import('../../engine/sale/returns');
+    expect(secret.length).toBeGreaterThanOrEqual(16);
+    expect(plain).toHaveLength(2);
+    const [body, header] = [plain[0].text, plain[1].text];
+    expect(header).toBe(`X-Loansites-Signature: ${signature(secret, body)}`);
+    const buyer = { id: 'acme' } as Buyer;
+    const value = header.slice('X-Loansites-Signature: '.length);
+    expect(
+      signedBy(
+        Buffer.from(body),
+        'acme',
+        value,
+        () => buyer,
+        () => secret,
+      ),
+    ).toBe(buyer);
+    const ret = new Ajv2020({ strict: false }).compile(load('buyer-return.schema.json'));
+    expect(ret(JSON.parse(body)), JSON.stringify(ret.errors)).toBe(true);
+  });
+
+  it("gives Node code that checks a real post's signature, refuses a changed body, and signs a return our API accepts", async () => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { leadRow } = await import('../support/leadRow');
+    const { leadPayload, signature } = await import('../../engine/sale/wire');
+    const { signedBy } = await import('../../engine/sale/returns');
+    const { sign, signedByUs } = snippet();
+    const post = JSON.stringify(leadPayload({ ...leadRow({ first_name: 'José' }), id: 'ld_mx36co60001852b0961f5d91c' }));
+    const raw = Buffer.from(post);
+    expect(signedByUs(raw, signature(secret, post), secret)).toBe(true);
+    expect(signedByUs(Buffer.from(post.replace('ld_mx36', 'ld_mx37')), signature(secret, post), secret)).toBe(false);
+    expect(signedByUs(raw, undefined, secret)).toBe(false);
+    const ret = Buffer.from('{"leadId":"ld_mx36co60001852b0961f5d91c","reason":"fraud","note":"José"}');
+    const buyer = { id: 'acme' } as Buyer;
+    expect(
+      signedBy(
+        ret,
+        'acme',
+        sign(ret, secret),
+        () => buyer,
+        () => secret,
+      ),
+    ).toBe(buyer);
   });
 });
