@@ -189,3 +189,18 @@ describe('the signature as docs/lenders/protocol.md shows it is the one the serv
     ).toBe(buyer);
   });
 });
+
+describe('what docs/lenders/protocol.md tells a deliver buyer to answer is what the outbox reads', () => {
+  const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+  const deliver = protocol.slice(protocol.indexOf('## Deliver'), protocol.indexOf('## Consent certificates'));
+
+  it('a repeat of a delivery still being stored is answered so that it is asked again, never with the 409 a post may get', async () => {
+    const { answerKind } = await import('../../engine/outbox/deliver');
+    const advised = /answer it 2xx once the lead is stored, or (\d{3}) to be asked\s+again later/.exec(deliver);
+    expect(advised, 'the Deliver section says what to answer a repeat still being stored').not.toBeNull();
+    expect(answerKind(Number(advised![1]))).toBe('retry');
+    // the Idempotency section's 409 would be taken as a refusal: the section must say so
+    expect(answerKind(409)).toBe('refused');
+    expect(deliver).toMatch(/not 409[^.]*refusal/);
+  });
+});
