@@ -204,3 +204,26 @@ describe('what docs/lenders/protocol.md tells a deliver buyer to answer is what 
     expect(deliver).toMatch(/not 409[^.]*refusal/);
   });
 });
+
+describe('the defaults docs/lenders/protocol.md gives a lender are the buyer document’s', () => {
+  const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8').replace(/\s+/g, ' ');
+  const buyer = JSON.parse(readFileSync(join(process.cwd(), 'schemas/buyer.schema.json'), 'utf8')) as {
+    properties: Record<string, { default?: unknown }>;
+    $defs: { timeouts: { properties: Record<string, { default: number; maximum: number }> } };
+  };
+  const stated = (re: RegExp) => {
+    const m = re.exec(protocol);
+    expect(m, String(re)).not.toBeNull();
+    return m!.slice(1).map((v) => (v === 'true' || v === 'false' ? v === 'true' : Number(v.replace(/,/g, ''))));
+  };
+
+  it('states the timeouts, the return window and what is offered by default as the schema defaults them', () => {
+    for (const name of ['pingMs', 'postMs']) {
+      const t = buyer.$defs.timeouts.properties[name];
+      expect(stated(new RegExp(`\`${name}\` default ([\\d,]+), at most ([\\d,]+)`))).toEqual([t.default, t.maximum]);
+    }
+    expect(stated(/`returnWindowDays`, default (\d+)/)).toEqual([buyer.properties.returnWindowDays.default]);
+    expect(stated(/`acceptsDuplicates` default (true|false)/)).toEqual([buyer.properties.acceptsDuplicates.default]);
+    expect(stated(/`acceptsTestLeads` default (true|false)/)).toEqual([buyer.properties.acceptsTestLeads.default]);
+  });
+});
