@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -225,5 +226,57 @@ describe('the defaults docs/lenders/protocol.md gives a lender are the buyer doc
     expect(stated(/`returnWindowDays`, default (\d+)/)).toEqual([buyer.properties.returnWindowDays.default]);
     expect(stated(/`acceptsDuplicates` default (true|false)/)).toEqual([buyer.properties.acceptsDuplicates.default]);
     expect(stated(/`acceptsTestLeads` default (true|false)/)).toEqual([buyer.properties.acceptsTestLeads.default]);
+  });
+});
+
+describe('the examples of the buyer protocol tell the story of one lead', () => {
+  type Post = {
+    id: string;
+    pingId: string;
+    phone: string;
+    email: string;
+    createdAt: string;
+    dateOfBirth: string;
+    monthlyIncome: number;
+    zip: string;
+    consent: { text: string; sha256: string };
+    tracking: { source: string };
+    certificate?: { id: string; url: string };
+  } & Record<string, unknown>;
+  const post = load('buyer-post.schema.json').examples![0] as Post;
+  const ping = load('buyer-ping.schema.json').examples![0] as Record<string, unknown>;
+  const certificate = load('buyer-certificate.schema.json').examples![0] as { certificateId: string; phoneSha256?: string };
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it("the post's consent hash is the SHA-256 of its text, as a buyer checking it computes", () => {
+    expect(post.consent.sha256).toBe(sha256(post.consent.text));
+  });
+
+  it('the post carries the certificate the ping named, on its brand’s host, and the certificate request hashes its phone', () => {
+    expect(post.certificate?.id).toBe(ping.certificateId);
+    expect(post.certificate?.url).toMatch(new RegExp(`^https://[^/]+/certificate/${post.certificate?.id}$`));
+    expect(certificate.certificateId).toBe(post.certificate?.id);
+    expect(certificate.phoneSha256).toBe(sha256(post.phone.replace(/\D/g, '')));
+  });
+
+  it('the ping is the one our server sends for the posted lead', async () => {
+    const { ageBand, incomeBand } = await import('../../engine/sale/ping');
+    const [born, at] = [new Date(post.dateOfBirth), new Date(post.createdAt)];
+    const age = at.getUTCFullYear() - born.getUTCFullYear() - (at.toISOString().slice(5, 10) < post.dateOfBirth.slice(5, 10) ? 1 : 0);
+    expect(ping).toMatchObject({
+      pingId: post.pingId,
+      test: post.test,
+      brand: post.brand,
+      source: post.tracking.source,
+      loanKind: post.loanKind,
+      amount: post.amount,
+      country: post.country,
+      state: post.state,
+      zip3: post.zip.slice(0, 3),
+      incomeBand: incomeBand(post.monthlyIncome),
+      ageBand: ageBand(age),
+      payFrequency: post.payFrequency,
+      incomeSource: post.incomeSource,
+    });
   });
 });
