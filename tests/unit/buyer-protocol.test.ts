@@ -280,3 +280,41 @@ describe('the examples of the buyer protocol tell the story of one lead', () => 
     });
   });
 });
+
+describe('a consent certificate checked as docs/lenders/protocol.md shows it', () => {
+  const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+  const section = protocol.slice(protocol.indexOf('### Checking a signature yourself'), protocol.indexOf('### Third-party consent certificates'));
+  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2].trim() }));
+  const code = blocks.find((b) => b.lang === 'js')?.text ?? '';
+  // pasted into a CommonJS file: only `require`, the key set and the fetched certificate are given
+  const check = (keys: unknown, signed: unknown) =>
+    new Function('require', 'keys', 'signed', `${code}\nreturn { ok, canonical };`)(createRequire(import.meta.url), keys, signed) as {
+      ok: boolean;
+      canonical: (v: unknown) => string;
+    };
+
+  it('the worked canonical JSON example is what the server signs', async () => {
+    const { canonicalJson } = await import('../../engine/leads/certificate/canonical');
+    const [input, bytes] = [blocks.find((b) => b.lang === 'json')!.text, blocks.find((b) => b.lang === '')!.text];
+    expect(canonicalJson(JSON.parse(input))).toBe(bytes);
+  });
+
+  it('the Node code runs as written and verifies a certificate the server signed with its published keys, and no other', async () => {
+    process.env.LEADS_ENCRYPTION_KEY = 'd'.repeat(64);
+    const { keyringOf } = await import('../../engine/keys/sealing');
+    const { certificateKeys, wellKnownKeys } = await import('../../engine/leads/certificate/keys');
+    const { canonicalJson } = await import('../../engine/leads/certificate/canonical');
+    const { signCertificate } = await import('../../engine/leads/certificate/certificate');
+    const keys = certificateKeys(keyringOf([Buffer.alloc(32, 2), Buffer.alloc(32, 1)]));
+    const certificate = { brand: 'ipaydayloans', consent: { text: 'José agreed', sha256: 'ab' }, test: false, version: 1 };
+    const signed = signCertificate(certificate as never, keys);
+    // as the buyer gets them: JSON over the wire
+    const [set, fetched] = [JSON.parse(JSON.stringify(wellKnownKeys(keys))), JSON.parse(JSON.stringify(signed))];
+    const run = check(set, fetched);
+    expect(run.ok).toBe(true);
+    expect(run.canonical(fetched.certificate)).toBe(canonicalJson(signed.certificate));
+    const altered = { ...fetched, certificate: { ...fetched.certificate, consent: { ...fetched.certificate.consent, text: 'José agreed.' } } };
+    expect(check(set, altered).ok).toBe(false);
+    expect(check({ keys: [] }, fetched).ok).toBe(false);
+  });
+});
