@@ -136,7 +136,7 @@ describe("what the protocol's words say a buyer gets is what it gets", () => {
 describe('the signature as docs/lenders/protocol.md shows it is the one the server makes and takes', () => {
   const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
   const section = protocol.slice(protocol.indexOf('## Signature'), protocol.indexOf('## Ping'));
-  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2].trim() }));
+  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', text: (m[2] ?? '').trim() }));
   const secret = /the secret `([^`]+)`/.exec(section)?.[1] ?? '';
   const plain = blocks.filter((b) => b.lang === '');
   const code = blocks.find((b) => b.lang === 'js')?.text ?? '';
@@ -149,7 +149,7 @@ describe('the signature as docs/lenders/protocol.md shows it is the one the serv
     const { signedBy } = await import('../../engine/sale/returns');
     expect(secret.length).toBeGreaterThanOrEqual(16);
     expect(plain).toHaveLength(2);
-    const [body, header] = [plain[0].text, plain[1].text];
+    const [body, header] = [plain[0]!.text, plain[1]!.text];
     expect(header).toBe(`X-Loansites-Signature: ${signature(secret, body)}`);
     const buyer = { id: 'acme' } as Buyer;
     const value = header.slice('X-Loansites-Signature: '.length);
@@ -209,7 +209,7 @@ describe('what docs/lenders/protocol.md tells a deliver buyer to answer is what 
 describe('the defaults docs/lenders/protocol.md gives a lender are the buyer document’s', () => {
   const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8').replace(/\s+/g, ' ');
   const buyer = JSON.parse(readFileSync(join(process.cwd(), 'schemas/buyer.schema.json'), 'utf8')) as {
-    properties: Record<string, { default?: unknown }>;
+    properties: Record<'returnWindowDays' | 'acceptsDuplicates' | 'acceptsTestLeads', { default?: unknown }>;
     $defs: { timeouts: { properties: Record<string, { default: number; maximum: number }> } };
   };
   const stated = (re: RegExp) => {
@@ -220,7 +220,7 @@ describe('the defaults docs/lenders/protocol.md gives a lender are the buyer doc
 
   it('states the timeouts, the return window and what is offered by default as the schema defaults them', () => {
     for (const name of ['pingMs', 'postMs']) {
-      const t = buyer.$defs.timeouts.properties[name];
+      const t = buyer.$defs.timeouts.properties[name]!;
       expect(stated(new RegExp(`\`${name}\` default ([\\d,]+), at most ([\\d,]+)`))).toEqual([t.default, t.maximum]);
     }
     expect(stated(/`returnWindowDays`, default (\d+)/)).toEqual([buyer.properties.returnWindowDays.default]);
@@ -284,7 +284,7 @@ describe('the examples of the buyer protocol tell the story of one lead', () => 
 describe('a consent certificate checked as docs/lenders/protocol.md shows it', () => {
   const protocol = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
   const section = protocol.slice(protocol.indexOf('### Checking a signature yourself'), protocol.indexOf('### Third-party consent certificates'));
-  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], text: m[2].trim() }));
+  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] ?? '', text: (m[2] ?? '').trim() }));
   const code = blocks.find((b) => b.lang === 'js')?.text ?? '';
   // pasted into a CommonJS file: only `require`, the key set and the fetched certificate are given
   const check = (keys: unknown, signed: unknown) =>
