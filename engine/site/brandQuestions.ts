@@ -20,6 +20,8 @@ export interface Question {
   check: (value: string) => string | undefined;
   /** the answer given when none is (from the answers so far), if there is one */
   fallback?: (answers: Partial<Record<string, string>>) => string | undefined;
+  /** the question whose answer the fallback is made from (a blank answer waits for that one) */
+  fallbackFrom?: Question['key'];
 }
 
 /** The brand schema's host pattern (schemas/brand.base.json hosts), the total length included. */
@@ -111,6 +113,7 @@ export const QUESTIONS: readonly Question[] = [
       return twice ? `"${twice}" is in the list twice; keep one` : undefined;
     },
     fallback: (a) => (a.id ? `${a.id}.com,www.${a.id}.com` : undefined),
+    fallbackFrom: 'id',
   },
   {
     key: 'primaryColor',
@@ -124,6 +127,7 @@ export const QUESTIONS: readonly Question[] = [
     label: 'Progress bar colour, #rrggbb',
     check: (v) => (COLOR.test(v) ? undefined : 'write a colour as #rrggbb, e.g. #38bdf8'),
     fallback: (a) => a.primaryColor,
+    fallbackFrom: 'primaryColor',
   },
   {
     key: 'phone',
@@ -155,6 +159,7 @@ export const QUESTIONS: readonly Question[] = [
     label: 'Maps access token (public; only used with GEOCODER=mapbox)',
     check: (v) => (v.length ? undefined : 'give a token, or keep the placeholder until you have one'),
     fallback: (a) => (a.id ? `pk.${a.id}-public-token` : undefined),
+    fallbackFrom: 'id',
   },
   {
     key: 'siteKey',
@@ -162,10 +167,22 @@ export const QUESTIONS: readonly Question[] = [
     label: 'Captcha site key (public)',
     check: (v) => (v.length ? undefined : 'give a key, or keep the placeholder until you have one'),
     fallback: (a) => (a.id ? `6Lc-${a.id}-site-key` : undefined),
+    fallbackFrom: 'id',
   },
 ];
 
 export const questionOf = (key: string): Question | undefined => QUESTIONS.find((q) => q.key === key || q.flag === key);
+
+/**
+ * Why a blank answer cannot be used, and what to do: a question whose default is made from
+ * another answer says which (it has a default, just not yet), so nobody types a maps token they
+ * do not have while the brand key is still refused.
+ */
+function blankProblem(q: Question): string {
+  const from = q.fallbackFrom && questionOf(q.fallbackFrom);
+  if (!from) return 'this needs an answer (it has no default)';
+  return `give an answer, or leave it blank once "${from.label.replace(/[:,(].*$/, '').trim()}" is accepted: it is then made from that answer`;
+}
 
 /** The answer to one question with the answers so far: its fallback when it is blank, then its check. */
 export function checkAnswer(
@@ -176,7 +193,7 @@ export function checkAnswer(
   const q = questionOf(key);
   if (!q) return { ok: false, message: `there is no question "${key}"` };
   const given = (value ?? '').trim() || q.fallback?.(answers);
-  if (given === undefined || given === '') return { ok: false, message: 'this needs an answer (it has no default)' };
+  if (given === undefined || given === '') return { ok: false, message: blankProblem(q) };
   const problem = q.check(given);
   return problem ? { ok: false, message: problem, value: given } : { ok: true, value: given };
 }

@@ -85,6 +85,12 @@ describe('the wizard’s checks', () => {
     expect(checkAnswer('primaryColor', '#0b5394')).toMatchObject({ ok: true });
     expect(checkAnswer('name', '  ')).toEqual({ ok: false, message: 'this needs an answer (it has no default)' });
     expect(checkAnswer('hosts', '', { id: 'acme' })).toEqual({ ok: true, value: 'acme.com,www.acme.com' });
+    // a blank answer made from another one is not said to have no default: it says which answer it waits for
+    expect(checkAnswer('mapKey', '', {})).toEqual({
+      ok: false,
+      message: 'give an answer, or leave it blank once "The brand key" is accepted: it is then made from that answer',
+    });
+    expect(checkAnswer('progressColor', '')).toMatchObject({ message: expect.stringContaining('once "Primary colour" is accepted') });
     expect(checkAnswer('hosts', 'https://acme.com')).toMatchObject({ ok: false, message: expect.stringMatching(/no https:\/\//) });
     // a host listed twice is told at the question, not only when the brand is made
     expect(checkAnswer('hosts', 'acme.com, www.acme.com,acme.com')).toEqual({

@@ -68,7 +68,7 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(wrong.body.problems).toEqual([
       { question: 'name', message: 'this needs an answer (it has no default)' },
       { question: 'primaryColor', message: expect.stringMatching(/^white text on #ffd54f has a contrast of 1\.4:1/) },
-      { question: 'progressColor', message: 'this needs an answer (it has no default)' },
+      { question: 'progressColor', message: expect.stringContaining('leave it blank once "Primary colour" is accepted') },
     ]);
     const taken = await call('POST', 'brands', editor, { answers: { ...ANSWERS, id: 'other-one', hosts: 'ipaydayloans.com' } });
     expect(taken).toMatchObject({
