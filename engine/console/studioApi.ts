@@ -444,7 +444,15 @@ async function uploadLogo(ctx: Ctx, id: string): Promise<ApiAnswer> {
   await mayWrite(ctx, id);
   // a logo belongs to a brand being edited: none is stored (and audited) for a brand that does not exist
   if (!(await brandExists(ctx.db, id))) throw new ApiError(404, `No brand "${id}"; a new brand starts in the wizard at /studio/new`);
-  const bytes = await readRawBody(ctx.req, LOGO_LIMIT);
+  // the body limit's own words count bytes; an operator picking a file needs the size and what to do
+  const bytes = await readRawBody(ctx.req, LOGO_LIMIT).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 413)
+      throw new ApiError(
+        413,
+        `The logo is larger than ${LOGO_LIMIT / 1024} KB; save it smaller (a simpler SVG, or a PNG with fewer pixels) and upload it again`,
+      );
+    throw e;
+  });
   const logo = checkLogo(bytes, String(ctx.req.headers['content-type'] ?? ''));
   if (!logo.ok) return { status: logo.problem.startsWith('send the logo') ? 415 : 422, body: { error: logo.problem } };
   await saveBrandLogo(ctx.db, { name: logo.name, type: logo.type, bytes: logo.bytes, brand: id, author: ctx.user.email, now: ctx.now });

@@ -358,6 +358,16 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     expect(await call('POST', 'brands/studiotest/logo', analyst, svg, { 'content-type': 'image/svg+xml' })).toMatchObject({ status: 403 });
   });
 
+  it('refuses a logo over 256 KB saying the limit in KB and what to do, not a count of bytes', async () => {
+    const big = Buffer.alloc(300 * 1024, 0x20);
+    expect(await call('POST', 'brands/studiotest/logo', editor, big, { 'content-type': 'image/png' })).toEqual({
+      status: 413,
+      body: expect.objectContaining({
+        error: 'The logo is larger than 256 KB; save it smaller (a simpler SVG, or a PNG with fewer pixels) and upload it again',
+      }),
+    });
+  });
+
   it('stores and audits no logo for a brand that does not exist', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>');
     const before = await db().selectFrom('console_audit').select('id').where('action', '=', 'brand_logo_uploaded').execute();
