@@ -216,7 +216,8 @@ export async function publishBrand(db: Store, p: PublishBrand): Promise<Publishe
     throw new BrandRevisionError(
       409,
       published.version === p.version
-        ? `version ${p.version} of "${p.id}" is already published`
+        ? // said to someone scheduling or restoring the live version: how to put a change live instead
+          `version ${p.version} of "${p.id}" is already published; to publish a change, make it in the editor (it saves a new version) and publish that`
         : `version ${p.version} is older than the published version ${published.version}: restore it instead`,
     );
   if (p.at && p.at.getTime() > now.getTime()) {

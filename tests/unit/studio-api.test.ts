@@ -231,6 +231,13 @@ describe.each(stores.kinds('studio-api.sqlite'))('%s', (_kind, options) => {
     });
     expect((await call('GET', 'brands/studiotest', editor)).body).toMatchObject({ publishedVersion: 6, scheduled: { version: 7, at } });
     expect(await call('DELETE', 'brands/studiotest/publish', editor)).toMatchObject({ body: { cancelled: true } });
+    // the history page offers the newest version first: when that is the live one, the refusal says what to do
+    expect(await call('POST', 'brands/studiotest/publish', editor, { version: 6, at })).toEqual({
+      status: 409,
+      body: expect.objectContaining({
+        error: 'version 6 of "studiotest" is already published; to publish a change, make it in the editor (it saves a new version) and publish that',
+      }),
+    });
   });
 
   it('says when a publication set for later came due and was refused, with the reason, until another is set', async () => {
