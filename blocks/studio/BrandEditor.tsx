@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import brandSchema from '../../schemas/brand.schema.json';
-import { diffBrands, type FieldChange } from '../../engine/browser/studio/brandDiff';
+import { diffBrands, fieldPlaceOf, type FieldChange } from '../../engine/browser/studio/brandDiff';
 import { canRedo, canUndo, edit, rebase, redo, startHistory, undo, type EditHistory } from '../../engine/browser/studio/editHistory';
 import { setPatch, type Patch, type Path } from '../../engine/browser/studio/patches';
 import { encodePointer } from '../../engine/browser/jsonPointer';
@@ -356,7 +356,7 @@ export function BrandEditor(props: BrandEditorProps) {
                       goTo(p);
                     }}
                   >
-                    {p.message}
+                    {fieldPlaceOf(doc, p.at ?? p.pointer)}: {p.message}
                   </a>
                 ) : (
                   p.message

@@ -123,7 +123,9 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   const href = await link.getByRole('combobox').inputValue();
   await link.getByRole('combobox').fill('/no-such-page');
   await expect(link).toContainText('link "/no-such-page" goes to no page', { timeout: ANSWER_MS });
-  await expect(page.getByRole('region', { name: /problem/ }).getByRole('link', { name: /link "\/no-such-page" goes to no page/ })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /problem/ }).getByRole('link', { name: /^Navigation › Items › 2\. .+ › Link to: link "\/no-such-page" goes to no page/ }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
   const { csrf, version } = (await asPage(page, 'GET', `/api/console/studio/brands/${id}`)).json() as { csrf: string; version: number };
   const refused = await asPage(page, 'POST', `/api/console/studio/brands/${id}/publish`, { version }, { 'x-csrf-token': csrf });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Brand, Route } from '../../schemas/brand.types';
-import { diffBrands } from '../../engine/browser/studio/brandDiff';
+import { diffBrands, fieldPlaceOf } from '../../engine/browser/studio/brandDiff';
 
 const brand = JSON.parse(readFileSync('brands/ipaydayloans.json', 'utf8')) as Brand;
 const copy = () => structuredClone(brand);
@@ -26,6 +26,16 @@ describe('the diff between two brand versions', () => {
         after: 'Cash when you need it',
       },
     ]);
+  });
+
+  it("names a problem's field by its place, in the diff's words, for the editor's list of problems", () => {
+    const b = copy();
+    (b.layouts!.home!.blocks[0] as { heading: string }).heading = '';
+    // an emptied heading: the block is named by its type, not by the text that is gone
+    expect(fieldPlaceOf(b, '/layouts/home/blocks/0/heading')).toBe('Layouts › Home › Blocks › 1. Hero block › Heading');
+    expect(fieldPlaceOf(b, `/routes/${b.routes.findIndex((r) => 'path' in r && r.path === '/')}/layout`)).toBe('Routes › / › Layout');
+    expect(fieldPlaceOf(b, '/name')).toBe('Name');
+    expect(fieldPlaceOf(b, '')).toBe('The brand');
   });
 
   it('a route added at the top is one added route, not every route changed', () => {

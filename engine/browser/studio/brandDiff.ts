@@ -4,7 +4,7 @@
  * matched by their path, so adding one route shows one added route rather than every later route
  * changed; other lists are matched by position. Pure; tests in tests/unit/studio-brand-diff.test.ts.
  */
-import { encodePointer } from '../jsonPointer';
+import { decodePointer, encodePointer } from '../jsonPointer';
 import { entryName, labelOf, nounOf } from './schemaForm';
 
 export interface FieldChange {
@@ -106,4 +106,31 @@ function diffList(a: readonly unknown[], b: readonly unknown[], path: (string | 
     const numbered = /\d$/.test(name) && name.endsWith(` ${i + 1}`) ? name : `${i + 1}. ${name}`;
     walk(a[i], b[i], [...path, i], [...words, numbered], out);
   }
+}
+
+/**
+ * A field's place in the brand in the words the diff uses ("Layouts › Home page › Blocks › 1. Hero
+ * block › Heading"), for the problem list: a problem's own words ("is too short") name no field,
+ * and its JSON pointer is no name an operator reads.
+ */
+export function fieldPlaceOf(doc: unknown, pointer: string): string {
+  const words: string[] = [];
+  let node: unknown = doc;
+  for (const seg of decodePointer(pointer)) {
+    if (Array.isArray(node)) {
+      const i = Number(seg);
+      const entry: unknown = node[i];
+      const key = byName(node) ? routeKey(entry) : undefined;
+      if (key) words.push(key);
+      else {
+        const name = entryName(entry, nounOf(words[words.length - 1] ?? 'entry'), i);
+        words.push(/\d$/.test(name) && name.endsWith(` ${i + 1}`) ? name : `${i + 1}. ${name}`);
+      }
+      node = entry;
+    } else {
+      words.push(labelOf(seg));
+      node = isObject(node) ? node[seg] : undefined;
+    }
+  }
+  return words.join(SEP) || 'The brand';
 }
