@@ -71,11 +71,14 @@ export const QUESTIONS: readonly Question[] = [
     key: 'id',
     flag: 'id',
     label: 'The brand key: lowercase letters, digits, hyphens (also its local host {id}.localhost)',
-    check: (v) =>
+    check: (v) => {
       // it is a host name's first label too ({id}.localhost, {id}.com), which ends with a letter or digit
-      /^[a-z0-9][a-z0-9-]{0,39}[a-z0-9]$/.test(v)
-        ? undefined
-        : 'use 2-41 lowercase letters, digits or hyphens, starting and ending with a letter or digit, e.g. acmeloans',
+      const key = /^[a-z0-9][a-z0-9-]{0,39}[a-z0-9]$/;
+      if (key.test(v)) return undefined;
+      // the brand's name typed as its key ("Acme Loans"): offer the key it would be
+      const offered = v.toLowerCase().replace(/[\s_]+/g, '-');
+      return `use 2-41 lowercase letters, digits or hyphens, starting and ending with a letter or digit, e.g. ${key.test(offered) ? offered : 'acmeloans'}`;
+    },
   },
   {
     key: 'name',

@@ -85,6 +85,9 @@ describe('the wizard’s checks', () => {
     expect(checkAnswer('primaryColor', '#0b5394')).toMatchObject({ ok: true });
     expect(checkAnswer('name', '  ')).toEqual({ ok: false, message: 'this needs an answer (it has no default)' });
     expect(checkAnswer('hosts', '', { id: 'acme' })).toEqual({ ok: true, value: 'acme.com,www.acme.com' });
+    // the brand's name typed as its key is refused with the key it would be
+    expect(checkAnswer('id', 'Acme Loans')).toMatchObject({ ok: false, message: expect.stringMatching(/letter or digit, e\.g\. acme-loans$/) });
+    expect(checkAnswer('id', '-acme')).toMatchObject({ ok: false, message: expect.stringMatching(/e\.g\. acmeloans$/) });
     // a blank answer made from another one is not said to have no default: it says which answer it waits for
     expect(checkAnswer('mapKey', '', {})).toEqual({
       ok: false,
