@@ -1,7 +1,7 @@
 /**
  * The console's paths (engine/frontDoor/frontDoor.ts asks these): what a console host's path becomes
  * for Next, and which paths belong to the console alone. Pure; table tests in
- * tests/unit/front-door.test.ts.
+ * tests/unit/front-door.test.ts. The page list itself is engine/console/pagePaths.ts.
  *
  * The console's pages live in Next under an internal prefix (pages/_console/…) and its API under
  * /api/console/… (pages/api/console/…). A console host maps its short paths ("/leads") onto the
@@ -10,15 +10,11 @@
  * page, its data requests or its API, whatever the spelling.
  */
 
-/** The internal prefix Next serves console pages under: /_console{path}. */
-export const CONSOLE_PREFIX = '/_console';
+import { CONSOLE_PREFIX, isConsolePage } from '../console/pagePaths';
+
+export { CONSOLE_PREFIX };
 export const CONSOLE_API = '/api/console';
 
-/** A console host's page paths, matched on the path as sent (no decoding: a lead id is [A-Za-z0-9_-]). */
-const PAGE =
-  /^\/(?:|login|leads|leads\/[A-Za-z0-9_-]{1,64}|buyers|buyers\/[a-z][a-z0-9-]{1,39}|brands|exports|users|audit|account|quality|refused|studio|studio\/new|studio\/[a-z0-9][a-z0-9-]{0,62}(?:\/history)?|studio-preview\/[a-z0-9][a-z0-9-]{0,62}|experiments(?:\/[a-z][a-z0-9-]{0,39})?)$/;
-/** The money settings' page (currency rates, alert rules). */
-const SETTINGS_PAGE = /^\/settings$/;
 /**
  * The console's API: its form posts (/api/console/{action}), the brand studio's JSON API
  * (/api/console/studio/…: lower-case segments, brand ids and version numbers only), and the logos
@@ -30,7 +26,7 @@ const OWN_FILES = /^\/(?:_next\/static\/[A-Za-z0-9_./~%-]+|favicon\.ico|logos\/[
 
 /** The URL Next is handed for a console host's request, or undefined for a path the console does not have (404). */
 export function consoleUrl(path: string, search: string): string | undefined {
-  if (PAGE.test(path) || SETTINGS_PAGE.test(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
+  if (isConsolePage(path)) return `${CONSOLE_PREFIX}${path === '/' ? '' : path}${search}`;
   if (API.test(path) || OWN_FILES.test(path)) return path + search;
   return undefined;
 }
