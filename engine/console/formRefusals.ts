@@ -13,6 +13,7 @@
 import { ApiError, type ApiAnswer } from '../http/api';
 import { hasSessionCookie, sessionCookie, type ConsoleAnswer } from './api';
 import { browserFormPost } from './forms';
+import { signInAddress } from './returnTo';
 import { BRAND_ID, isPermission, may, PERMISSION_WORDS, rolesThatMay, type Permission, type Role } from './roles';
 
 /** The reason an API client is given for a post without the session's CSRF token. */
@@ -24,8 +25,8 @@ export type RefusalReason =
   | { why: 'expired'; back?: string }
   | { why: 'role'; permission: Permission }
   | { why: 'brand'; brand: string }
-  /** no session: to the sign-in page */
-  | { why: 'session' };
+  /** no session: to the sign-in page; `back`: the page the form was on, to return to after signing in */
+  | { why: 'session'; back?: string };
 
 /** A refusal a browser's form post is shown as a page (an API client gets its status and message as JSON). */
 export class FormRefusal extends ApiError {
@@ -48,11 +49,11 @@ export const notYourBrand = (brand: string): FormRefusal => new FormRefusal(403,
  * requireUser's refusal as an error: a role's 403, or no session at all (401 "Sign in first"),
  * marked as one (so a browser gets a page); a session still at its second step, as it was.
  */
-export function refusalError(who: { refused?: ConsoleAnswer; permission?: Permission; stage?: string }): ApiError {
+export function refusalError(who: { refused?: ConsoleAnswer; permission?: Permission; stage?: string }, back?: string): ApiError {
   const { status, body } = who.refused!;
   const error = (body as { error: string }).error;
   if (status === 403 && who.permission) return new FormRefusal(status, error, { why: 'role', permission: who.permission });
-  if (status === 401 && who.stage === undefined) return new FormRefusal(status, error, { why: 'session' });
+  if (status === 401 && who.stage === undefined) return new FormRefusal(status, error, { why: 'session', back });
   return new ApiError(status, error);
 }
 
@@ -76,7 +77,8 @@ export const SESSION_ENDED = 'session_form';
 /** Where a browser is sent for a refusal of `action`'s form: the Refused page, or with no session the sign-in page. */
 export function refusedLocation(refusal: FormRefusal, action: string): string {
   const r = refusal.reason;
-  if (r.why === 'session') return `/login?error=${SESSION_ENDED}`;
+  // signed in again, the operator is taken back to the form's page (signInAddress keeps only a console page)
+  if (r.why === 'session') return signInAddress({ error: SESSION_ENDED }, r.back ?? FORM_PAGES[action]);
   const query: Record<string, string> =
     r.why === 'role'
       ? { why: 'role', permission: r.permission }

@@ -13,6 +13,7 @@ import { consoleLogin, consoleLogout, requireUser, type ConsoleAnswer } from './
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
+import { afterSignIn, signInAddress } from './returnTo';
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 const see = (location: string, headers: Record<string, string> = {}): Answer => ({
@@ -40,13 +41,16 @@ export async function loginRoute(db: Store, req: IncomingMessage): Promise<Answe
     throw err;
   }
   const a: ConsoleAnswer = await consoleLogin(db, requestOf(req, present(form, ['email', 'password'])));
+  // the page the operator was going to (a hidden field the sign-in page carries): kept through the code step and a retry
+  const next = form.next;
   if (a.status === 200) {
     const stage = (a.body as { stage?: string }).stage;
-    return see(stage === 'code' ? '/login' : stage === 'enrol' ? '/account' : '/', { 'Set-Cookie': a.headers['Set-Cookie']! });
+    // an admin who must set up an authenticator first goes to the account page whatever the return address
+    return see(stage === 'code' ? signInAddress({}, next) : stage === 'enrol' ? '/account' : afterSignIn(next), { 'Set-Cookie': a.headers['Set-Cookie']! });
   }
-  if (a.status === 503) return see('/login?error=busy', { 'Retry-After': a.headers['Retry-After'] ?? '2' });
-  if (a.status === 429) return see(`/login?error=locked&minutes=${Math.ceil(Number(a.headers['Retry-After'] ?? 60) / 60)}`);
-  return see(a.status === 401 ? '/login?error=wrong' : '/login?error=invalid');
+  if (a.status === 503) return see(signInAddress({ error: 'busy' }, next), { 'Retry-After': a.headers['Retry-After'] ?? '2' });
+  if (a.status === 429) return see(signInAddress({ error: 'locked', minutes: String(Math.ceil(Number(a.headers['Retry-After'] ?? 60) / 60)) }, next));
+  return see(signInAddress({ error: a.status === 401 ? 'wrong' : 'invalid' }, next));
 }
 
 export async function logoutRoute(db: Store, req: IncomingMessage): Promise<Answer> {
@@ -68,9 +72,9 @@ const REVEAL_RULE = { name: 'console-reveal', limit: Number(process.env.RATE_LIM
 export async function revealRoute(db: Store, req: IncomingMessage): Promise<Answer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, requestOf(req), 'leads.reveal');
-  if ('refused' in who) throw refusalError(who);
   const id = form.lead ?? '';
   const valid = /^[A-Za-z0-9_-]{1,64}$/.test(id);
+  if ('refused' in who) throw refusalError(who, valid ? `/leads/${id}` : undefined);
   if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(valid ? `/leads/${id}` : undefined);
   // A person reads one lead at a time; a faster stream of reveals is someone copying borrowers'
   // details out. Over it, back to the lead's page, which says so (it runs no script); an API

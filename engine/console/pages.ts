@@ -9,6 +9,8 @@ import { getStore, type Store } from '../store/db';
 import type { SessionStage } from '../store/console';
 import { hasSessionCookie, requireUser, sessionCookie } from './api';
 import { csrfToken } from './csrf';
+import { signInAddress } from './returnTo';
+import { CONSOLE_PREFIX } from './pagePaths';
 import { may, PERMISSIONS, type Permission, type Role } from './roles';
 
 export interface Viewer {
@@ -57,7 +59,7 @@ export async function consolePage<T extends object>(
   const who = await requireUser(db, consoleRequestOf(ctx), permission, stages);
   if ('refused' in who) {
     // Half signed in: the code is still to come (the sign-in page asks for it), or an admin must set up an authenticator first.
-    if (who.stage === 'code') return { redirect: { destination: '/login', permanent: false } };
+    if (who.stage === 'code') return { redirect: { destination: signInAddress({}, pageAddress(ctx)), permanent: false } };
     if (who.stage === 'enrol') return { redirect: { destination: '/account', permanent: false } };
     if (who.refused!.status === 401) return toSignIn(ctx);
     const user = await requireUser(db, consoleRequestOf(ctx), 'overview.view', stages);
@@ -74,9 +76,20 @@ export async function consolePage<T extends object>(
  * one (it expired, or a password reset ended it), and dropping that cookie.
  */
 function toSignIn(ctx: GetServerSidePropsContext): { redirect: { destination: string; permanent: false } } {
-  if (!hasSessionCookie(consoleRequestOf(ctx))) return { redirect: { destination: '/login', permanent: false } };
+  if (!hasSessionCookie(consoleRequestOf(ctx))) return { redirect: { destination: signInAddress({}, pageAddress(ctx)), permanent: false } };
   ctx.res.setHeader('Set-Cookie', sessionCookie('', ctx.req.headers.host ?? '', 0));
-  return { redirect: { destination: '/login?error=expired', permanent: false } };
+  return { redirect: { destination: signInAddress({ error: 'expired' }, pageAddress(ctx)), permanent: false } };
+}
+
+/**
+ * The page's own address on the console host (its path and query), for the sign-in page to return
+ * to: Next's resolvedUrl names it under the internal prefix the front door maps it onto.
+ */
+function pageAddress(ctx: Pick<GetServerSidePropsContext, 'resolvedUrl'>): string | undefined {
+  const url = ctx.resolvedUrl;
+  if (typeof url !== 'string' || !url.startsWith(CONSOLE_PREFIX)) return undefined;
+  const rest = url.slice(CONSOLE_PREFIX.length);
+  return rest.startsWith('/') ? rest : rest.startsWith('?') || rest === '' ? `/${rest}` : undefined;
 }
 
 const viewerOf = (user: { email: string; role: Role }, token: string): Viewer => ({

@@ -39,8 +39,8 @@ const REVIEW_RULE = { name: 'console-review', limit: Number(process.env.RATE_LIM
 export async function reviewRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'leads.review');
-  if ('refused' in who) throw refusalError(who);
   const id = form.lead ?? '';
+  if ('refused' in who) throw refusalError(who, LEAD_ID.test(id) ? `/leads/${id}` : undefined);
   if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(LEAD_ID.test(id) ? `/leads/${id}` : undefined);
   // The lead's page runs no script: a browser's refused post goes back to it, which says why; an
   // API client (asking for JSON, or not naming text/html: curl, a script) or a post naming no lead id gets the 4xx.

@@ -51,7 +51,7 @@ export async function settingsRoute(db: Store, req: IncomingMessage): Promise<Ap
     { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) },
     admin ? 'settings.manage' : 'overview.view',
   );
-  if ('refused' in who) throw refusalError(who);
+  if ('refused' in who) throw refusalError(who, admin ? '/settings' : '/account');
   if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(admin ? '/settings' : '/account');
   // the form's own page says so (it runs no script); an API client asking for JSON gets the 429
   const limited = await limitedForm(req.headers, RULE, who.user.email, 'Too many changes to settings', `${admin ? '/settings' : '/account'}?note=limited`);

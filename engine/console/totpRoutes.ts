@@ -18,6 +18,7 @@ import { attemptKeys, busyAnswer, requireUser, reserveAttempt, sessionCookie, se
 import { csrfValid } from './csrf';
 import { formOutOfDate } from './formRefusals';
 import { readConsoleForm } from './forms';
+import { afterSignIn, signInAddress } from './returnTo';
 import { matchTotp, newTotpSecret } from './totp';
 import { startTotpSetup, userTotp, spendTotpStep } from './totpStore';
 
@@ -39,8 +40,10 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   const form = await readConsoleForm(req);
   const validate = validatorFor<ConsoleTotp>(totpSchema);
   const fields = Object.fromEntries(['csrf', 'action', 'code'].filter((n) => n in form).map((n) => [n, form[n]]));
+  // the sign-in's return address (the code form carries it from the sign-in page), for the code step only
+  const next = form.action === 'code' ? form.next : undefined;
   if (!validate(fields)) {
-    if (form.action === 'code') return see('/login?error=code');
+    if (form.action === 'code') return see(signInAddress({ error: 'code' }, next));
     if (form.action === 'confirm') return see('/account?error=code');
     throw new ApiError(400, 'The form is not valid');
   }
@@ -49,7 +52,7 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   const host = req.headers.host ?? '';
   const who = await requireUser(db, request, 'overview.view', input.action === 'code' ? ['code'] : ['full', 'enrol']);
   if ('refused' in who) {
-    if (who.refused!.status === 401) return see(input.action === 'code' ? '/login' : '/login?error=expired');
+    if (who.refused!.status === 401) return see(input.action === 'code' ? signInAddress({}, next) : '/login?error=expired');
     throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   }
   if (!csrfValid(who.token, input.csrf)) throw formOutOfDate(input.action === 'code' ? '/login' : '/account');
@@ -80,12 +83,13 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
     reserved = await reserveAttempt(db, keys, now);
   } catch (err) {
     if (!busyAnswer(err)) throw err;
-    return see('/login?error=busy', { 'Retry-After': '2' });
+    return see(signInAddress({ error: 'busy' }, next), { 'Retry-After': '2' });
   }
   if ('blocked' in reserved) {
     const blocked = reserved.blocked;
     await endSession(db, token);
-    return see(`/login?error=locked&minutes=${Math.ceil(Number(blocked.headers['Retry-After'] ?? 60) / 60)}`, { 'Set-Cookie': sessionCookie('', host, 0) });
+    const minutes = String(Math.ceil(Number(blocked.headers['Retry-After'] ?? 60) / 60));
+    return see(signInAddress({ error: 'locked', minutes }, next), { 'Set-Cookie': sessionCookie('', host, 0) });
   }
   const step = totp.enabled && totp.secret ? matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep) : undefined;
   const success = step !== undefined && (await spendTotpStep(db, user.id, step));
@@ -93,10 +97,10 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   const locked = reserved.reservation.locked;
   if (!success) {
     await audit(db, { actor: user.email, action: locked ? 'lockout' : 'totp_failed', target: user.email, now });
-    if (!locked) return see('/login?error=code');
+    if (!locked) return see(signInAddress({ error: 'code' }, next));
     await endSession(db, token);
-    return see('/login?error=locked', { 'Set-Cookie': sessionCookie('', host, 0) });
+    return see(signInAddress({ error: 'locked' }, next), { 'Set-Cookie': sessionCookie('', host, 0) });
   }
   await audit(db, { actor: user.email, action: 'sign_in', target: user.email, detail: { secondFactor: 'totp' }, now });
-  return see('/', { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
+  return see(afterSignIn(next), { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
 }

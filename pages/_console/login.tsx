@@ -1,7 +1,8 @@
 /**
  * The console's sign-in page: a plain form posted to /api/console/login, which answers with a
- * redirect (here again with a message code on failure, the overview on success). Messages come
- * from a fixed table, never from the query's text.
+ * redirect (here again with a message code on failure; on success the page the operator was going
+ * to, `?next=`, when it is a console page — engine/console/returnTo.ts — else the overview).
+ * Messages come from a fixed table, never from the query's text.
  */
 import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, buttonClass, inputClass } from '../../blocks/console/ConsoleLayout';
@@ -10,6 +11,7 @@ import { csrfToken } from '../../engine/console/csrf';
 import { consoleRequestOf, ownKey, queryText } from '../../engine/console/pages';
 import { getStore } from '../../engine/store/db';
 import { LINK_TOKEN } from '../../engine/console/signInLinks';
+import { RETURN_MAX, returnPath } from '../../engine/console/returnTo';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -28,15 +30,20 @@ const MESSAGES: Record<string, string> = {
   link_limited: 'Too many sign-in links tried from here in the last minute. Wait a minute, then open your link again.',
 };
 
-/** `csrf` when the password was right and the authenticator's code is still to come; `link` a one-time sign-in link's token to spend. */
-type Props = { message: string; alert: boolean; csrf: string | null; link: string | null };
+/**
+ * `csrf` when the password was right and the authenticator's code is still to come; `link` a one-time sign-in link's token to spend;
+ * `next` the console page the operator was going to (engine/console/returnTo.ts), carried by both forms.
+ */
+type Props = { message: string; alert: boolean; csrf: string | null; link: string | null; next: string | null };
 
 export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   ctx.res.setHeader('Cache-Control', 'no-store');
   // The link's token stays out of the address of whatever is loaded from this page.
   ctx.res.setHeader('Referrer-Policy', 'no-referrer');
   const who = await requireUser(await getStore(), consoleRequestOf(ctx), 'overview.view', ['full', 'code']);
-  if (!('refused' in who) && who.user.stage === 'full') return { redirect: { destination: '/', permanent: false } };
+  // read whole (a cut one could name another page), then kept only if it is a console page's
+  const next = returnPath(queryText(ctx.query.next, RETURN_MAX + 1)) ?? null;
+  if (!('refused' in who) && who.user.stage === 'full') return { redirect: { destination: next ?? '/', permanent: false } };
   const csrf = 'refused' in who ? null : csrfToken(who.token);
   const code = queryText(ctx.query.error) || queryText(ctx.query.status);
   const minutes = Number(queryText(ctx.query.minutes));
@@ -49,10 +56,11 @@ export const getServerSideProps: GetServerSideProps<Props> = async (ctx) => {
   } else if (code === 'wrong' || code === 'locked' || code === 'link_limited' || code === 'invalid' || code === 'refused' || code === 'code' || code === 'link')
     ctx.res.statusCode = code === 'locked' || code === 'link_limited' ? 429 : code === 'wrong' || code === 'code' || code === 'link' ? 401 : 400;
   const token = queryText(ctx.query.link);
-  return { props: { message, alert: code !== 'out' && !!message, csrf, link: LINK_TOKEN.test(token) ? token : null } };
+  return { props: { message, alert: code !== 'out' && !!message, csrf, link: LINK_TOKEN.test(token) ? token : null, next } };
 };
 
-export default function LoginPage({ message, alert, csrf, link }: Props) {
+export default function LoginPage({ message, alert, csrf, link, next }: Props) {
+  const returnField = next ? <input type="hidden" name="next" value={next} /> : null;
   return (
     <ConsoleLayout title="Sign in">
       {message && (
@@ -78,6 +86,7 @@ export default function LoginPage({ message, alert, csrf, link }: Props) {
         <form method="post" action="/api/console/totp" className="flex max-w-md flex-col gap-4">
           <input type="hidden" name="csrf" value={csrf} />
           <input type="hidden" name="action" value="code" />
+          {returnField}
           <label className="flex flex-col">
             Code from your authenticator app
             <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\s*\d{3}\s?\d{3}\s*" required className={inputClass} />
@@ -90,6 +99,7 @@ export default function LoginPage({ message, alert, csrf, link }: Props) {
         </form>
       ) : (
         <form method="post" action="/api/console/login" className="flex max-w-md flex-col gap-4">
+          {returnField}
           <label className="flex flex-col">
             Email
             <input type="email" name="email" autoComplete="username" required className={inputClass} />

@@ -213,7 +213,7 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
 
   await Promise.all([page.waitForURL(/\/login\?status=out$/), page.getByRole('button', { name: 'Sign out' }).click()]);
   await expect(page.getByRole('main').getByRole('status')).toHaveText('You are signed out.');
-  expect((await page.goto(`${CONSOLE}/leads`))?.url()).toBe(`${CONSOLE}/login`);
+  expect((await page.goto(`${CONSOLE}/leads`))?.url()).toBe(`${CONSOLE}/login?next=%2Fleads`);
   await checkPage(page, '/login', 'Sign in');
 });
 

@@ -200,13 +200,13 @@ describe('a form posted after the session ended', () => {
     const fields = { csrf: tab.csrf, op: 'role', email: 'analyst@example.com', role: 'viewer' };
     const signedOut = await post('users', fields, BROWSER, tab);
     expect(signedOut.status).toBe(303);
-    expect(signedOut.headers.location).toBe('/login?error=session_form');
+    expect(signedOut.headers.location).toBe('/login?error=session_form&next=%2Fusers');
     // the dead cookie is dropped, as the pages drop it
     expect(signedOut.headers['set-cookie']?.[0]).toMatch(/^__Host-console_session=; .*Max-Age=0/);
     // an expired session: the browser no longer sends the cookie at all
     const expired = await post('experiments', { csrf: tab.csrf, brand: 'cocoloan', experiment: 'x', op: 'pause', version: '0' }, BROWSER, { cookie: '' });
     expect(expired.status).toBe(303);
-    expect(expired.headers.location).toBe('/login?error=session_form');
+    expect(expired.headers.location).toBe('/login?error=session_form&next=%2Fexperiments');
     expect(expired.headers['set-cookie']).toBeUndefined();
 
     const page = await consolePageText('login', { error: 'session_form' }, { cookie: '' });
