@@ -6,7 +6,7 @@ import { buildCatalog } from '../../engine/site/catalog';
 import { allCitiesByName, citiesOf, distinctCitySlugs } from '../../engine/geo/cities';
 import { cityPageCount } from '../../engine/site/directory';
 import { matchPath } from '../../engine/site/pageMatch';
-import { createEmbeddedSource, loadContent } from '../../engine/content/embedded';
+import { createEmbeddedSource, loadContent, type ContentIndex } from '../../engine/content/embedded';
 import { createSeoFiles, SEO_FILES_MEMORY_BYTES } from '../../engine/site/seo/seoFiles';
 import { brandPaths, robotsDisallows, robotsTxt, ROBOTS_ALLOWED, SITEMAP_MAX_URLS } from '../../engine/site/seo/sitemap';
 import { organizationJsonLd } from '../../engine/site/seo/seo';
@@ -115,36 +115,35 @@ describe('robots.txt', () => {
 });
 
 describe('content pages in the sitemap', () => {
-  it('leaves out an article whose category is not one (its page and the category page are 404s)', async () => {
+  /** The content paths of acme with the content routes, over the fixture CMS with its entries as `change` makes them. */
+  async function contentSitemap(change: (entries: ContentIndex['entries']) => ContentIndex['entries']) {
     const { withContentRoutes } = await import('../fixtures/content-routes');
     const { readSources } = await import('../../engine/site/catalog');
     const { contentPaths } = await import('../../engine/site/seo/sitemap');
     const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
-    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS);
+    const loaded = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS).brands.get('acme')!;
     const index = loadContent(join(__dirname, '../fixtures/content'));
-    const articles = index.entries.get('article')!;
-    const first = articles.find((e) => e.attributes.slug === 'fixture-article-1')!;
-    // as a CMS can send it: the embedded store refuses such a file, Strapi does not
-    const orphan = {
-      id: 'article-orphan',
-      attributes: { ...first.attributes, slug: 'orphan', category: 'no-such-category', url: '/blog/no-such-category/orphan' },
-    };
-    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['article', [...articles, orphan]]]) });
-    const paths = await contentPaths(c.brands.get('acme')!, source);
+    return { loaded, paths: await contentPaths(loaded, createEmbeddedSource({ ...index, entries: change(index.entries) })) };
+  }
+
+  it('leaves out an article whose category is not one (its page and the category page are 404s)', async () => {
+    const { loaded, paths } = await contentSitemap((entries) => {
+      const articles = entries.get('article')!;
+      const first = articles.find((e) => e.attributes.slug === 'fixture-article-1')!;
+      // as a CMS can send it: the embedded store refuses such a file, Strapi does not
+      const orphan = {
+        id: 'article-orphan',
+        attributes: { ...first.attributes, slug: 'orphan', category: 'no-such-category', url: '/blog/no-such-category/orphan' },
+      };
+      return new Map([...entries, ['article', [...articles, orphan]]]);
+    });
     expect(paths.filter((p) => p.includes('no-such-category'))).toEqual([]);
     expect(paths).toContain('/blog/payday-loans/fixture-article-1');
-    for (const p of paths.filter((p) => p.startsWith('/blog/'))) expect(matchPath(c.brands.get('acme')!, p), p).toBeTruthy();
+    for (const p of paths.filter((p) => p.startsWith('/blog/'))) expect(matchPath(loaded, p), p).toBeTruthy();
   });
 
   it('leaves out a list page with nothing listed yet (it is noindex), and keeps the other content pages', async () => {
-    const { withContentRoutes } = await import('../fixtures/content-routes');
-    const { readSources } = await import('../../engine/site/catalog');
-    const { contentPaths } = await import('../../engine/site/seo/sitemap');
-    const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
-    const c = buildCatalog([{ file: 'brands/acme.json', text: withContentRoutes(acme) }], layouts, BLOCK_SPECS);
-    const index = loadContent(join(__dirname, '../fixtures/content'));
-    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries].map(([k, list]) => [k, k === 'answer' ? [] : list])) });
-    const paths = await contentPaths(c.brands.get('acme')!, source);
+    const { paths } = await contentSitemap((entries) => new Map([...entries].map(([k, list]) => [k, k === 'answer' ? [] : list])));
     expect(paths.filter((p) => p.startsWith('/answers'))).toEqual([]);
     expect(paths).toContain('/blog');
     expect(paths).toContain('/hub/fixture-apr');
