@@ -14,7 +14,9 @@ export function installLayoutBehaviour(): () => void {
 
   const onScroll = () => header?.toggleAttribute('data-solid', isHeaderSolid(window.scrollY));
   // Until mobileMenu.ts has arrived, Escape and a tap outside the panel already close the menu
-  // (a quick visitor, or a slow phone, must not find it stuck open).
+  // (a quick visitor, or a slow phone, must not find it stuck open). Listening from the start, not
+  // from the first toggle event: the browser fires that event in a later task, and on a busy page
+  // it runs input first, so an Escape pressed just after the tap would find no listener.
   const onEarlyKey = (e: KeyboardEvent) => {
     if (e.key !== 'Escape' || !menu?.open) return;
     menu.open = false;
@@ -37,7 +39,6 @@ export function installLayoutBehaviour(): () => void {
   };
   const onFirstToggle = () => {
     menu?.removeEventListener('toggle', onFirstToggle);
-    early(true);
     void import('./afterFirstInput').then((m) => {
       early(false);
       menuOff = m.installMobileMenu(menu!);
@@ -48,6 +49,7 @@ export function installLayoutBehaviour(): () => void {
   const first = requestAnimationFrame(onScroll);
   window.addEventListener('scroll', onScroll, { passive: true });
   menu?.addEventListener('toggle', onFirstToggle);
+  if (menu) early(true);
   // The <details> opens without script: a visitor may have opened it before the page hydrated.
   if (menu?.open) onFirstToggle();
   return () => {

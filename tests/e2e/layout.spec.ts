@@ -107,6 +107,33 @@ test.describe('on a phone', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.style.overflow)).toBe('');
   });
 
+  test('Escape, or a tap on the page, right after the menu opens closes it, before the browser has told the page it opened', async ({ page }) => {
+    await open(page, 'ipaydayloans', '/');
+    await expect(page.locator('html[data-hydrated]')).toHaveCount(1);
+    // The tap and the Escape in one task: the browser's toggle event for the opening comes in a
+    // later task, as it does when a busy phone runs a quick visitor's input before it.
+    const afterKey = await page.evaluate(() => {
+      const menu = document.querySelector<HTMLDetailsElement>('header details')!;
+      menu.querySelector('summary')!.click();
+      const opened = menu.open;
+      document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      return { opened, open: menu.open };
+    });
+    expect(afterKey).toEqual({ opened: true, open: false });
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+    await expect(page.locator('header summary')).toBeFocused();
+
+    const afterTap = await page.evaluate(() => {
+      const menu = document.querySelector<HTMLDetailsElement>('header details')!;
+      menu.querySelector('summary')!.click();
+      const opened = menu.open;
+      document.querySelector<HTMLElement>('main h1')!.click();
+      return { opened, open: menu.open };
+    });
+    expect(afterTap).toEqual({ opened: true, open: false });
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeHidden();
+  });
+
   test('a menu link navigates on the client and the menu closes', async ({ page }) => {
     await open(page, 'ipaydayloans', '/');
     await page.locator('header summary').click();
