@@ -314,8 +314,9 @@ export function createCachedPageReplay({ enabled = process.env.PAGE_CACHE_REPLAY
         }
       );
       const writeHead = res.writeHead;
-      // Recorded after the head is final: server.mjs's own writeHead (security headers, the page's
-      // policy, internal headers removed) runs inside this one.
+      // Recorded after the head is final: server.mjs has set its headers (security headers, the
+      // page's policy) before Next answers, and a visitor's writeHead (keepVisitorHeaders, set
+      // before this one) runs inside this one, so Next's own values are known here (nextsOwn).
       res.writeHead = /** @type {typeof res.writeHead} */ (
         function (/** @type {any[]} */ ...args) {
           const out = writeHead.apply(res, /** @type {any} */ (args));
