@@ -34,7 +34,8 @@ export async function failuresFound(db: Store, rule: AlertRule, now: Date): Prom
     .where('at', '>=', since)
     .where('at', '<', now.toISOString())
     .where('step', 'in', ['ping', 'post'])
-    .where('outcome', '<>', 'sending');
+    // calls whose answer was read: not one still out, nor a ping whose answer its interrupted sale never recorded
+    .where('outcome', 'not in', ['sending', 'interrupted']);
   if (rule.subject) q = q.where('buyer_id', '=', rule.subject);
   const rows = await q
     .select((eb) => [

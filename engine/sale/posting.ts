@@ -56,7 +56,8 @@ export function offerOfSending(detail: string): Pick<Offer, 'pingId' | 'bidId'> 
  * worker that woke after its lease ran out and another took the sale over pings nobody — the
  * lead's data is not offered for a sale that is no longer its own, nor a buyer's rate spent on it.
  * The answers are settled on the same condition: a worker that lost the sale while its pings were
- * out writes nothing on a timeline that is the other worker's. TAKEN_OVER then.
+ * out writes nothing on a timeline that is the other worker's. TAKEN_OVER then; the worker that
+ * took the sale over settled those rows `interrupted` when it claimed it (runSale).
  */
 export async function pingAll(sale: OpenSale, buyers: readonly Buyer[]): Promise<Bid[] | typeof TAKEN_OVER> {
   const { db, lead, duplicate, deps, now } = sale;

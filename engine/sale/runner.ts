@@ -6,7 +6,9 @@
  * 1. The contact (phone, email) is hashed and matched: seen within the window → duplicate (offered
  *    only to buyers taking duplicates); opted out → suppressed (offered to nobody).
  * 2. A post that went out before a restart and whose answer was never recorded is asked again,
- *    with the same Idempotency-Key, of the same buyer (rule 3b).
+ *    with the same Idempotency-Key, of the same buyer (rule 3b). A ping that went out before it
+ *    and whose answer was never recorded is settled `interrupted` (settleInterruptedPings): no
+ *    worker will ever read that answer.
  * 3. Tier by tier: eligible ping-post buyers are pinged in parallel (each within its ping
  *    timeout), bids at or above the floor are posted to in order, then the direct-post buyers;
  *    the first acceptance is the sale. Every ping, bid, post and answer goes on the timeline.
@@ -24,7 +26,9 @@
  * while the run holds the sale. Nor does it write anything more on the sale's timeline: every row
  * it writes — a ping's or a post's row and its answer, an eligibility row, a queueing, the
  * decision — is written in the transaction that checks it still holds the sale (whileHeld), so a
- * post the other worker asked again and settled keeps that worker's answer. A sale that starts after that offers the lead
+ * post the other worker asked again and settled keeps that worker's answer; its pings out when it
+ * lost the sale are settled `interrupted` by the worker that took the sale over, when it claims
+ * it. A sale that starts after that offers the lead
  * to no ping or post buyer (4. only). A lead screening held and an operator released is the
  * exception: its borrower was told it is being checked, not kept waiting, so its sale is bounded
  * from the moment of the release (lead_screening.reviewed_at) and offers the lead as any other
@@ -42,6 +46,7 @@ import {
   reserveDelivery,
   seenBefore,
   settleEvent,
+  settleInterruptedPings,
   soldCounts,
   timelineOf,
   whileHeld,
@@ -73,6 +78,9 @@ export async function runSale(db: Store, leadId: string, deps: SaleDeps): Promis
   const claim = await claimSale(db, leadId, deps.worker, now(), deps.leaseMs ?? SALE_LEASE_MS);
   if (!claim) return undefined;
   const run: SaleRun = { db, leadId, deps, now, runs: claim.runs };
+  // An earlier run's pings still out can never be answered now (that run writes nothing more):
+  // their rows are settled before this run decides anything, whichever way it ends.
+  if (claim.runs > 1 && !(await settleInterruptedPings(db, leadId, holdOf(run)))) return undefined;
   const opened = await openSale(run, started);
   if ('decision' in opened) return recordDecision(run, opened.stored, opened.decision);
   const sale = opened;

@@ -30,8 +30,13 @@ export interface LeadSalesTable {
 }
 
 export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision' | 'return';
-/** sending: a post went out and its answer is not recorded yet (what a resumed sale asks again) */
-export type SaleOutcome = 'skipped' | 'bid' | 'no-bid' | 'sending' | 'accepted' | 'refused' | 'unconfirmed' | 'queued' | 'sold' | 'unsold' | 'returned';
+/**
+ * sending: a ping or a post went out and its answer is not recorded yet (a post out is what a
+ * resumed sale asks again); interrupted: a ping whose answer was never recorded, its run having
+ * stopped or lost the sale while it was out (settled so by the run that took the sale up).
+ */
+export type SaleOutcome =
+  'skipped' | 'bid' | 'no-bid' | 'sending' | 'interrupted' | 'accepted' | 'refused' | 'unconfirmed' | 'queued' | 'sold' | 'unsold' | 'returned';
 
 export interface SaleEventsTable {
   id: string;

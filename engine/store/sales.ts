@@ -125,6 +125,32 @@ export async function whileHeld<T>(db: Store, leadId: string, hold: SaleHold, wr
   return db.transaction().execute(async (trx) => ((await stillHeld(trx, leadId, hold)) ? { value: await write(trx) } : undefined));
 }
 
+/** What an interrupted ping's row says (settleInterruptedPings), before the ping's id. */
+export const PING_INTERRUPTED = "its answer was not recorded: the sale's worker stopped or lost the sale while the ping was out";
+
+/**
+ * Settles `interrupted` the pings an earlier run of this sale left `sending`: that run's worker
+ * died with them out, or stalled past its lease while they were out and lost the sale — it then
+ * settles nothing (a run writes only while it holds the sale), so no answer of theirs will ever be
+ * recorded, and a row left `sending` would say for good that a ping is still out. Written only
+ * while this run holds the sale (whileHeld), which a run that took it over does from its claim
+ * on: each such row is settled once, by the run that holds the sale when it is found, and the run
+ * that lost the sale writes nothing. Each row keeps its ping's id. False, and nothing written,
+ * when the sale is no longer this run's.
+ */
+export async function settleInterruptedPings(db: Store, leadId: string, hold: SaleHold): Promise<boolean> {
+  const settled = await whileHeld(db, leadId, hold, (trx) =>
+    trx
+      .updateTable('sale_events')
+      .set((eb) => ({ outcome: 'interrupted', detail: sql<string>`cast(${`${PING_INTERRUPTED} (`} as text) || ${eb.ref('detail')} || ')'` }))
+      .where('lead_id', '=', leadId)
+      .where('step', '=', 'ping')
+      .where('outcome', '=', 'sending')
+      .execute(),
+  );
+  return settled !== undefined;
+}
+
 /**
  * Records an event only while this run holds the sale (whileHeld): a post's `sending` row, written
  * before the lead goes out. Its id, or undefined when the sale was taken over: the lead must not go out.

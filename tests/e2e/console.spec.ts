@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { newId } from '../../engine/store/leads';
+import { PING_INTERRUPTED } from '../../engine/store/sales';
 import { copyVisitDims } from '../../engine/store/leadVisitDims';
 import { writeTraffic } from '../../engine/store/traffic';
 import { visitRow } from '../../engine/store/trafficRules';
@@ -89,17 +90,31 @@ async function seed(): Promise<void> {
       .execute();
     await db
       .insertInto('sale_events')
-      .values({
-        id: `se_${run}`,
-        lead_id: leadId,
-        at: now.toISOString(),
-        buyer_id: 'e2e-buyer',
-        step: 'ping',
-        outcome: 'bid',
-        price_cents: 4500,
-        latency_ms: 120,
-        detail: '',
-      })
+      .values([
+        // an earlier run's ping, out when that run lost the sale: settled by the run that took it over
+        {
+          id: `se_${run}_0`,
+          lead_id: leadId,
+          at: new Date(now.getTime() - 1000).toISOString(),
+          buyer_id: 'e2e-buyer',
+          step: 'ping',
+          outcome: 'interrupted',
+          price_cents: null,
+          latency_ms: null,
+          detail: `${PING_INTERRUPTED} (pg_${run})`,
+        },
+        {
+          id: `se_${run}`,
+          lead_id: leadId,
+          at: now.toISOString(),
+          buyer_id: 'e2e-buyer',
+          step: 'ping',
+          outcome: 'bid',
+          price_cents: 4500,
+          latency_ms: 120,
+          detail: '',
+        },
+      ])
       .execute();
   });
 }
@@ -162,7 +177,14 @@ test('an admin: the overview equals the traffic written, the lead unmasked, the 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Lead ${leadId}`);
   await expect(page.getByText(leadEmail)).toBeVisible();
   await expect(page.getByText('5125550177')).toBeVisible();
-  await expect(page.getByRole('table', { name: 'The sale’s timeline' })).toContainText('e2e-buyer');
+  const timeline = page.getByRole('table', { name: 'The sale’s timeline' });
+  await expect(timeline).toContainText('e2e-buyer');
+  // a ping whose answer was never recorded reads so, in words, with no latency or price
+  await expect(timeline.getByRole('row').filter({ hasText: 'interrupted' })).toHaveText(
+    new RegExp(
+      `e2e-buyer\\s*ping\\s*interrupted\\s*—\\s*—\\s*its answer was not recorded: the sale's worker stopped or lost the sale while the ping was out \\(pg_${run}\\)`,
+    ),
+  );
   await checkPage(page, `/leads/${leadId}`, `Lead ${leadId}`);
 
   await checkPage(page, '/exports', 'Exports');

@@ -17,7 +17,7 @@ import { addUser } from '../../engine/store/console';
 import { overlayBuyer } from '../../engine/sale/buyerRevisions';
 import type { Store } from '../../engine/store/db';
 import { insertLead } from '../../engine/store/leads';
-import { addEvents } from '../../engine/store/sales';
+import { addEvents, PING_INTERRUPTED } from '../../engine/store/sales';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
 import { recordedCalls } from '../support/recordedCalls';
@@ -206,6 +206,17 @@ describe.each(stores.kinds('alerts-more.sqlite'))('%s', (_kind, options) => {
     // a third: an answer that is not JSON
     await addEvents(db(), [ping({ status: 200, text: '<html>' }, recent)]);
     expect(await evaluateAlerts(db(), [acme], NOW)).toEqual({ opened: 0, resolved: 0 }); // 3 of 11 = 27 %
+    // pings whose answers their interrupted sale never recorded say nothing of the buyer: not calls
+    const interrupted = (pingId: string) =>
+      ({
+        lead_id: lead.id,
+        buyer_id: acme.id,
+        step: 'ping',
+        outcome: 'interrupted',
+        at: recent.toISOString(),
+        detail: `${PING_INTERRUPTED} (${pingId})`,
+      }) as const;
+    await addEvents(db(), [interrupted('pg_2'), interrupted('pg_3')]);
     // a fourth: a post whose connection broke before an answer
     await addEvents(db(), [post({ error: 'socket hang up' }, recent)]);
     expect(await evaluateAlerts(db(), [acme], NOW)).toEqual({ opened: 1, resolved: 0 }); // 4 of 12

@@ -14,8 +14,9 @@ import postgres from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 import { buyersOverview } from '../../engine/console/buyerQueries';
+import { recordOptOut } from '../../engine/sale/optOut';
 import { runSale, SALE_DEADLINE_MS, SALE_LEASE_MS, type SaleDeps, type SaleResult } from '../../engine/sale/runner';
-import { addEvent, addEvents, claimSale, finishSale, saleOf, timelineOf } from '../../engine/store/sales';
+import { addEvent, addEvents, claimSale, finishSale, PING_INTERRUPTED, saleOf, timelineOf } from '../../engine/store/sales';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { startPostgres, type RunningPostgres } from '../support/postgres';
 import { storeSaleLead } from '../support/saleLead';
@@ -179,12 +180,77 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(await saleOf(db, leadId)).toMatchObject({ status: 'unsold', reason, runs: 2 });
     const timeline = await timelineOf(db, leadId);
     expect(timeline.filter((e) => e.step === 'decision').map((e) => e.detail)).toEqual([reason]);
-    // its bid came after the other worker's decision: nothing written, its ping's row left as it was when the sale was taken over
-    expect(timeline.filter((e) => e.step === 'ping').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${slow.id} sending`]);
+    // its bid came after the other worker's decision: nothing written by it; its ping's row settled by the worker that took the sale over
+    expect(timeline.filter((e) => e.step === 'ping').map((e) => `${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+      `${slow.id} interrupted: ${PING_INTERRUPTED} (${String(slow.pings[0]!.pingId)})`,
+    ]);
     expect(slow.posts).toHaveLength(0);
   }, 30_000);
 
   const afterLease = () => new Date(Date.now() + SALE_LEASE_MS + 1000);
+
+  it('pings out when their worker lost the sale to one that sold the lead end interrupted, each once, none left sending', async () => {
+    const winner = await buyer(`outbid-${kind.toLowerCase()}`, { ping: { bid: 40 } });
+    const other = await buyer(`also-pinged-${kind.toLowerCase()}`, { ping: { bid: 25 } });
+    const buyers = documents(winner.document(), other.document());
+    const leadId = await storeLead(db);
+    let taken: SaleResult | undefined;
+    winner.beforeBid = async () => {
+      winner.beforeBid = undefined;
+      // Both of the stalled worker's pings are out when its lease runs out: another worker takes
+      // the sale up, still in time, pings both buyers itself and sells the lead. Only then are the
+      // stalled worker's pings answered.
+      taken = await runSale(db, leadId, deps(buyers, { worker: 'w-other', now: afterLease, deadlineMs: SALE_LEASE_MS + 60_000 }));
+    };
+
+    const stalled = await runSale(db, leadId, deps(buyers, { worker: 'w-stalled' }));
+
+    expect(taken).toMatchObject({ status: 'sold', buyerId: winner.id, priceCents: 4000 });
+    expect(stalled).toBeUndefined(); // not this worker's sale any more
+    expect(await saleOf(db, leadId)).toMatchObject({ status: 'sold', buyer_id: winner.id, runs: 2 });
+    const timeline = await timelineOf(db, leadId);
+    // one row per ping each buyer received, found by its ping id: the stalled worker's interrupted, the other's answered
+    const rowsOf = (b: StandInBuyer) =>
+      b.pings
+        .map((p) =>
+          timeline
+            .filter((e) => e.step === 'ping' && e.buyer_id === b.id && e.detail.includes(String(p.pingId)))
+            .map((e) => e.outcome)
+            .join(' and '),
+        )
+        .sort();
+    expect(rowsOf(winner)).toEqual(['bid', 'interrupted']);
+    expect(rowsOf(other)).toEqual(['bid', 'interrupted']);
+    expect(timeline.filter((e) => e.step === 'ping')).toHaveLength(4);
+    expect(timeline.filter((e) => e.outcome === 'sending')).toEqual([]);
+    expect(timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.latency_ms)).toEqual([null, null]);
+    expect(timeline.filter((e) => e.step === 'decision').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${winner.id} sold`]);
+    expect(winner.posts).toHaveLength(1);
+    // the buyers page counts every ping that went out; an interrupted one is neither a bid nor a failure
+    const hour = 3_600_000;
+    const rows = await buyersOverview(db, new Date(Date.now() - hour).toISOString(), new Date(Date.now() + 2 * SALE_LEASE_MS).toISOString());
+    expect(rows.find((r) => r.buyer === other.id)).toMatchObject({ pings: 2, bids: 1, lastError: '' });
+  }, 30_000);
+
+  it('a sale resumed after its worker died with a ping out settles that ping interrupted, even when the sale then ends at once', async () => {
+    const pinged = await buyer(`died-pinging-${kind.toLowerCase()}`, { ping: { bid: 30 } });
+    const buyers = documents(pinged.document());
+    const email = `gone.${kind.toLowerCase()}@example.com`;
+    const leadId = await storeLead(db, { email });
+    // an earlier run pinged the buyer and died, its lease run out; the borrower opted out since
+    expect(await claimSale(db, leadId, 'w-dead', new Date(Date.now() - SALE_LEASE_MS - 1000), SALE_LEASE_MS)).toBeTruthy();
+    await addEvent(db, { lead_id: leadId, at: new Date().toISOString(), buyer_id: pinged.id, step: 'ping', outcome: 'sending', detail: 'pg_dead' });
+    await recordOptOut(db, [Buffer.alloc(32, 1)], { email }, () => false, new Date());
+
+    const resumed = await runSale(db, leadId, deps(buyers, { worker: 'w-resumed' }));
+
+    expect(resumed).toMatchObject({ status: 'suppressed', reason: 'the contact opted out' });
+    expect((await timelineOf(db, leadId)).map((e) => `${e.step} ${e.buyer_id} ${e.outcome}: ${e.detail}`)).toEqual([
+      `ping ${pinged.id} interrupted: ${PING_INTERRUPTED} (pg_dead)`,
+      'decision  unsold: the contact opted out',
+    ]);
+    expect(pinged.pings).toHaveLength(0);
+  }, 30_000);
 
   it('a worker that wakes after another took its sale over pings no buyer of the next tier', async () => {
     const first = await buyer(`tier1-${kind.toLowerCase()}`, { ping: 'no-bid' });
