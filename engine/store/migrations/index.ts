@@ -36,6 +36,7 @@ import * as m026 from './026_lead_visit_dims';
 import * as m027 from './027_delivery_caps';
 import * as m028 from './028_lead_screening_reviewed_at';
 import * as m029 from './029_stored_leads_recount';
+import * as m030 from './030_interrupted_pings';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -70,6 +71,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['027_delivery_caps', m027],
   ['028_lead_screening_reviewed_at', m028],
   ['029_stored_leads_recount', m029],
+  ['030_interrupted_pings', m030],
 ];
 
 export const migrationProvider: MigrationProvider = {
