@@ -8,9 +8,10 @@
  * cap is enforced while reading, before anything is buffered past it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { getCatalog, type LoadedBrand } from '../site/catalog';
-import { brandOfHost, requestHost } from '../site/hosts';
+import { brandOfHost, isLocalHost, requestHost } from '../site/hosts';
 import { toProblems } from '../validate/problems';
 import { LINEAR_ERRORS_CODE } from '../validate/linearErrors';
 import { reportServerError } from '../errors/report';
@@ -147,6 +148,36 @@ export const MORE_PROBLEMS = `… and more problems: only the first ${MAX_LISTED
 /** The host the request came to, normalised (X-Forwarded-Host's when a trusted proxy sets it). */
 export function hostOfRequest(req: IncomingMessage): string {
   return requestHost({ host: req.headers.host, forwardedHost: headerValue(req.headers['x-forwarded-host']) }, trustProxyHeaders());
+}
+
+/**
+ * The origin of the site the request reached, for a URL given out to be opened later (a consent
+ * certificate's page, in the post to a buyer). A brand's public host — its own hosts and their
+ * dev./test123. hosts — is served over https on the default port, whatever this server heard (behind
+ * the deployment's proxy it hears http on its own port): https://<host>. A local host (isLocalHost: a
+ * developer's `npm run dev` or `npm start`) is reached as the request reached it: its scheme and port.
+ * Both are read only where the host was (hostOfRequest): the port from X-Forwarded-Host when a trusted
+ * proxy sets it, from the Host header otherwise; the scheme from X-Forwarded-Proto only from a
+ * trusted proxy, otherwise from the connection. A client's own X-Forwarded-* headers are never read.
+ */
+export function originOfRequest(req: IncomingMessage, host: string = hostOfRequest(req)): string {
+  if (!host || !isLocalHost(host)) return `https://${host}`;
+  const trusted = trustProxyHeaders();
+  const routedBy = (trusted ? headerValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host ?? '';
+  const proto = trusted ? headerValue(req.headers['x-forwarded-proto'])?.trim().toLowerCase() : undefined;
+  const scheme = proto === 'https' || proto === 'http' ? proto : (req.socket as Partial<TLSSocket> | undefined)?.encrypted ? 'https' : 'http';
+  const port = portOfHostHeader(routedBy);
+  // URL drops a scheme's default port (http://x.localhost:80 is http://x.localhost)
+  return new URL(`${scheme}://${host}${port ? `:${port}` : ''}`).origin;
+}
+
+/** The port a Host header value names ("a.localhost:3000" → "3000", "[::1]:3000" → "3000"), or '' for none. */
+function portOfHostHeader(value: string): string {
+  const text = value.trim();
+  const colon = text.lastIndexOf(':');
+  if (colon < 0 || text.lastIndexOf(']') > colon) return '';
+  const port = text.slice(colon + 1);
+  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535 ? port : '';
 }
 
 /** The brand whose host the request came to (never from the body); 404 for an unknown host. */

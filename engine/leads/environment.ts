@@ -5,14 +5,14 @@
  * stored and listed like any other, delivered only to a destination that accepts test leads.
  * Pure functions; table-tested (tests/unit/lead-environment.test.ts).
  */
-import { DEV_PREFIXES, LOCAL_SUFFIX } from '../site/hosts';
+import { DEV_PREFIXES, isLocalHost } from '../site/hosts';
 
 export type LeadEnvironment = 'production' | 'test' | 'development';
 
 export function environmentOfHost(host: string): LeadEnvironment {
   const h = host.toLowerCase();
   if (DEV_PREFIXES.some((p) => h.startsWith(p))) return 'test';
-  if (h === 'localhost' || h.endsWith(LOCAL_SUFFIX) || h.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(h) || !h) return 'development';
+  if (isLocalHost(h)) return 'development';
   return 'production';
 }
 

@@ -57,6 +57,11 @@ export interface ZipPlace {
 export interface LeadContext {
   /** the normalised host the request was for */
   host: string;
+  /**
+   * The origin the site was reached at (engine/http/api.ts originOfRequest): the certificate's page
+   * URL and the lead's are built on it; https://<host> when not given.
+   */
+  origin?: string;
   ip: string;
   userAgent: string;
   now: Date;
@@ -143,6 +148,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
   }
   const text = consentText(body.consent.version, consentPartyOf(brand));
   const environment = environmentOfHost(ctx.host);
+  const siteOrigin = ctx.origin || `https://${ctx.host}`;
   const hash = requestHash(body);
   const certificateId = newCertificateId();
   const thirdParty = thirdPartyConsentOf(brand, body.thirdPartyConsent);
@@ -192,6 +198,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
       user_agent: ctx.userAgent,
       device: deviceClass(ctx.userAgent),
       host: ctx.host,
+      site_origin: siteOrigin,
       environment,
       certificate_id: certificateId,
       consent_provider: thirdParty?.kind ?? '',
@@ -210,7 +217,7 @@ export async function recordLead(db: Store, brand: Brand, body: LeadBody, ctx: L
         test: isTestLead({ environment }),
         brand: { id: brand.id, name: brand.name, ...(brand.organization.legalName ? { legalName: brand.organization.legalName } : {}) },
         consent: { version: body.consent.version, text },
-        pageUrl: `https://${ctx.host}${pagePath}`,
+        pageUrl: `${siteOrigin}${pagePath}`,
         receivedAt: ctx.now,
         ip: ctx.ip,
         userAgent: ctx.userAgent,

@@ -48,11 +48,15 @@ export function leadPayload(lead: LeadsTable): Record<string, unknown> {
     privacyOptOut: lead.privacy_opt_out === 1,
     test: isTestLead(lead),
     ...thirdPartyConsentFields(lead.consent_provider, lead.consent_provider_id),
-    ...(lead.certificate_id ? { certificate: { id: lead.certificate_id, url: certificateUrl(lead.host, lead.certificate_id) } } : {}),
+    ...(lead.certificate_id ? { certificate: { id: lead.certificate_id, url: certificateUrl(lead, lead.certificate_id) } } : {}),
   };
 }
 
-/** A certificate's page, on the host its lead was posted on. */
-export const certificateUrl = (host: string, id: string): string => `https://${host}${CERTIFICATE_PAGE_PREFIX}${id}`;
+/**
+ * A certificate's page, at the origin its lead's site was reached at (a local server's scheme and
+ * port included); https on the lead's host for a lead stored before the origin was kept.
+ */
+export const certificateUrl = (lead: { host: string; site_origin?: string }, id: string): string =>
+  `${lead.site_origin || `https://${lead.host}`}${CERTIFICATE_PAGE_PREFIX}${id}`;
 
 export const signature = (secret: string, body: string): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

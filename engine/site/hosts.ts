@@ -5,9 +5,19 @@
  */
 
 import { isDeployment } from '../keys/keyFormat.mjs';
-import { hostsOfBrand } from '../validate/brandHosts';
+import { hostsOfBrand, LOCAL_SUFFIX } from '../validate/brandHosts';
 
 export { DEV_PREFIXES, LOCAL_SUFFIX, hostsOfBrand, blogHostsOf } from '../validate/brandHosts';
+
+/**
+ * A (normalised) host on a developer's own machine: localhost, a *.localhost host, an IP address
+ * literal, or none. Its leads are test leads (engine/leads/environment.ts), and it is not served at
+ * a public origin: a URL given out for it keeps the scheme and port it was reached on.
+ */
+export function isLocalHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return !h || h === 'localhost' || h.endsWith(LOCAL_SUFFIX) || h.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(h);
+}
 
 /**
  * Normalise a Host header value; returns '' for anything that is not a plausible host.

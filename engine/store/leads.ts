@@ -58,6 +58,12 @@ export interface LeadsTable {
   user_agent: string;
   /** the host the lead was posted on (normalised) */
   host: string;
+  /**
+   * The origin its site was reached at (migration 030; engine/http/api.ts originOfRequest): its
+   * certificate's page URL is built on it. '' for leads stored before it (then https://<host>).
+   * Optional, so leads stored without one stay valid.
+   */
+  site_origin?: string;
   /** 'production', or 'test' / 'development' for a test lead (engine/leads/environment.ts) */
   environment: string;
   /** the visit (traffic_visits.id) the browser says it came from; null when it sent none. Optional, so leads stored without one stay valid. */

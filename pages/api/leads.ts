@@ -12,7 +12,7 @@
  */
 import schema from '../../schemas/api/lead.schema.json' with { type: 'json' };
 import { geocoderIndex } from '../../engine/geo/geocoder/data';
-import { truncateIp, userAgent } from '../../engine/http/api';
+import { originOfRequest, truncateIp, userAgent } from '../../engine/http/api';
 import { json, route } from '../../engine/http/route';
 import { RATE_RULES } from '../../engine/http/rateLimit';
 import { loanKindOf, recordLead, type LeadBody, type ZipPlace } from '../../engine/leads/record';
@@ -45,6 +45,8 @@ export default route(
     const result = await recordLead(db, loaded.brand, body, {
       // the host the brand was found by (a lead from a dev. or test123. host is a test lead)
       host,
+      // where the borrower's page and its certificate's are opened: a local server's port and scheme kept
+      origin: originOfRequest(req, host),
       ip: truncateIp(ip),
       userAgent: userAgent(req),
       now: new Date(),

@@ -3,7 +3,8 @@
  * buyer as its only buyer document: a borrower's phone journey ends on a thank-you screen that
  * links the certificate; its page says it is a test lead's (the journey runs on a .localhost host),
  * shows the consent exactly as the form showed it, the three steps and their times (and passes axe); the buyer finds the certificate id in its ping, verifies
- * it and claims it with the lead's phone hash, is refused with another phone's, and an unknown or
+ * it and claims it with the lead's phone hash, is refused with another phone's, opens the
+ * certificate URL its post carries on this server, and an unknown or
  * guessed id is a 404 — for the buyer API and the page alike.
  */
 import { createHash } from 'node:crypto';
@@ -81,6 +82,14 @@ test('a phone journey gets a certificate: the page shows the consent as seen, an
   await expect.poll(() => buyer.pings.find((p) => p.certificateId === certificateId), { timeout: 30_000 }).toBeTruthy();
   const ping = buyer.pings.find((p) => p.certificateId === certificateId)!;
   expect(JSON.stringify(ping)).not.toContain(phone);
+  // the post's certificate URL, opened as the lender's engineer is given it, is this server's page
+  await expect.poll(() => buyer.posts.some((p) => p.leadId === lead.id), { timeout: 30_000 }).toBe(true);
+  const posted = buyer.posts.find((p) => p.leadId === lead.id)!.body.certificate as { id: string; url: string };
+  expect(posted).toEqual({ id: certificateId, url: brandUrl('ipaydayloans', href, PORT) });
+  await page.goto(posted.url);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Consent certificate (test lead)');
+  await expect(page.getByText(certificateId, { exact: true })).toBeVisible();
+
   const verified = await ask('verify', { certificateId, phoneSha256: sha(phone) });
   expect(verified).toMatchObject({ status: 200, json: { valid: true, test: true, phoneMatches: true } });
   expect((await ask('verify', { certificateId, phoneSha256: sha(uniquePhone()) })).json).toMatchObject({ valid: true, phoneMatches: false });

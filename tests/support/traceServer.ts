@@ -1,13 +1,15 @@
 /**
  * A real API route handler (POST /api/trace/session by default; /api/leads, /api/trace) on a
  * plain Node server, over a fresh SQLite file (or DATABASE_URL given): the route's own code,
- * without a Next build. Env is set before the route loads (the store and the limits read it once).
+ * without a Next build. A certificate's page (/certificate/<id>) and the keys' well-known address
+ * reach their routes, when served, as the front door hands them over. Env is set before the route loads (the store and the limits read it once).
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { certificateRouteOf } from '../../engine/browser/certificatePath';
 
 export interface TraceServer {
   port: number;
@@ -42,6 +44,9 @@ export async function startTraceServer(env: Record<string, string> = {}, route: 
   const only = routes.length === 1 ? handlers.get(routes[0]!) : undefined;
   const { closeStore } = await import('../../engine/store/db');
   const server: Server = createServer((req, res) => {
+    // a certificate's page and the keys at the addresses the front door hands to their routes
+    const handed = certificateRouteOf(new URL(req.url ?? '/', 'http://x').pathname);
+    if (handed && handlers.has(new URL(handed, 'http://x').pathname as Route)) req.url = handed;
     const handler = only ?? handlers.get(new URL(req.url ?? '/', 'http://x').pathname as Route);
     if (handler) void handler(req, res);
     else res.writeHead(404).end();

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
@@ -35,6 +36,22 @@ beforeAll(async () => {
 });
 afterAll(() => buyers.closeAll());
 
+/** GET a URL on this machine as a browser does: *.localhost resolves to loopback, the URL's host is the Host. */
+function open(address: string): Promise<{ status: number; text: string }> {
+  const url = new URL(address);
+  expect(url.protocol).toBe('http:');
+  expect(url.hostname.endsWith('.localhost')).toBe(true);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: Number(url.port || 80), path: url.pathname + url.search, headers: { host: url.host } }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const lead = (phone: string) =>
   leadRequest({ phone, evidence: { page: '/apply', steps: [{ step: 1, shownMs: 100, doneMs: 20_000 }], submitMs: 30_000, fields: {} } });
 
@@ -55,7 +72,7 @@ describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offere
         RATE_LIMIT_LEADS: '50',
         ...(o.url ? { DATABASE_URL: o.url } : {}),
       },
-      ['/api/leads', '/api/certificates/verify', '/api/certificates/claim', '/api/certificates/fetch'],
+      ['/api/leads', '/api/certificates/verify', '/api/certificates/claim', '/api/certificates/fetch', '/api/certificates/page'],
     );
     db = openStore(o.url ? { url: o.url } : { url: '', file: server.dbFile });
     await migrateStore(db);
@@ -71,8 +88,8 @@ describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offere
   };
 
   /** A lead stored over HTTP and sold to `offered` only (pinged; its post refused). */
-  async function offeredLead(phone: string) {
-    const created = await post(server.port, JSON.stringify(lead(phone)), { path: '/api/leads' });
+  async function offeredLead(phone: string, host?: string) {
+    const created = await post(server.port, JSON.stringify(lead(phone)), { path: '/api/leads', ...(host ? { host } : {}) });
     expect(created.status).toBe(201);
     const leadId = String(created.json.id);
     const certificateId = String(created.json.certificateUrl).replace('/certificate/', '');
@@ -93,6 +110,21 @@ describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offere
     const fetched = await ask(offered, 'fetch', { certificateId });
     expect(fetched.status).toBe(200);
     expect((fetched.json.certificate as { id: string }).id).toBe(certificateId);
+  }, 60_000);
+
+  it("gives the buyer a certificate URL that opens the certificate's page on the local server the lead was posted to", async () => {
+    const host = `ipaydayloans.localhost:${server.port}`;
+    const { leadId, certificateId } = await offeredLead('5125550145', host);
+    await expect.poll(() => offered.posts.some((p) => p.leadId === leadId), { timeout: 20_000 }).toBe(true);
+    const url = (offered.posts.find((p) => p.leadId === leadId)!.body.certificate as { url: string }).url;
+    expect(url).toBe(`http://${host}/certificate/${certificateId}`);
+    // opened as a browser opens it: *.localhost is this machine
+    const page = await open(url);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(certificateId);
+    // the page the borrower applied on, as the certificate records it, opens on the same server
+    const fetched = await ask(offered, 'fetch', { certificateId });
+    expect((fetched.json.certificate as { page: { url: string } }).page.url).toBe(`http://${host}/apply`);
   }, 60_000);
 
   it('lets a pinged buyer verify the certificate before it bids, as the protocol asks', async () => {

@@ -37,6 +37,7 @@ import * as m027 from './027_delivery_caps';
 import * as m028 from './028_lead_screening_reviewed_at';
 import * as m029 from './029_stored_leads_recount';
 import * as m030 from './030_interrupted_pings';
+import * as m031 from './031_lead_site_origin';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -72,6 +73,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['028_lead_screening_reviewed_at', m028],
   ['029_stored_leads_recount', m029],
   ['030_interrupted_pings', m030],
+  ['031_lead_site_origin', m031],
 ];
 
 export const migrationProvider: MigrationProvider = {
