@@ -11,9 +11,13 @@ const protocol = readdirSync(dir).filter((f) => f.startsWith('buyer-'));
 const load = (f: string) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { examples?: unknown[]; properties: Record<string, { description?: string }> };
 
 describe('the buyer protocol schemas', () => {
-  it('has the ping, the bid answer, the post, the post answer, the opt-out notice, the return and the certificate request', () => {
+  it('has the ping, the bid answer, the post, the post answer, the opt-out notice, the return, the certificate request, their answers and the refusal', () => {
     expect(protocol.sort()).toEqual([
+      'buyer-api-refusal.schema.json',
       'buyer-bid.schema.json',
+      'buyer-certificate-claim-answer.schema.json',
+      'buyer-certificate-fetch-answer.schema.json',
+      'buyer-certificate-verify-answer.schema.json',
       'buyer-certificate.schema.json',
       'buyer-opt-out.schema.json',
       'buyer-ping.schema.json',
@@ -30,6 +34,12 @@ describe('the buyer protocol schemas', () => {
     expect(schema.examples?.length).toBeGreaterThan(0);
     for (const example of schema.examples!) expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
     for (const [name, prop] of Object.entries(schema.properties)) expect(prop.description, `${file} ${name}`).toBeTruthy();
+  });
+
+  it('docs/lenders/protocol.md links every one of them where it lists the others', () => {
+    const doc = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+    const intro = doc.slice(0, doc.indexOf('\n## '));
+    for (const file of protocol) expect(intro, file).toContain(`[${file.replace('.schema.json', '')}](../../schemas/api/${file})`);
   });
 
   it('the ping carries nothing that identifies the borrower', () => {
@@ -130,6 +140,42 @@ describe("what the protocol's words say a buyer gets is what it gets", () => {
     const calls = [...protocol.matchAll(/`POST ([^`]+)`/g)].map((m) => m[1]);
     expect(calls.length).toBeGreaterThanOrEqual(4);
     for (const call of calls) expect(call).toMatch(/^https:\/\/<brand host>\/api\//);
+  });
+});
+
+describe('the certificate answers as docs/lenders/protocol.md gives them are the ones their schemas describe', () => {
+  const doc = readFileSync(join(process.cwd(), 'docs/lenders/protocol.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### Verify, claim, fetch'), doc.indexOf('### Checking a signature yourself'));
+  const bullets = section.split(/\n- /).slice(1);
+  const named = (text: string) => [...text.matchAll(/"(\w+)"/g)].map((m) => m[1]!);
+
+  it.each(['verify', 'claim', 'fetch'])('%s: the fields listed are its schema’s, and every other field it may have is named', (op) => {
+    const file = `buyer-certificate-${op}-answer.schema.json`;
+    const bullet = bullets.find((b) => b.startsWith(`\`POST https://<brand host>/api/certificates/${op}\``));
+    expect(bullet, `a bullet for ${op}`).toBeDefined();
+    expect(bullet).toContain(`(../../schemas/api/${file})`);
+    const listed = /200 a[\s\S]*?`(\{[^`]*\})`/.exec(bullet!)?.[1] ?? '';
+    const schema = load(file) as ReturnType<typeof load> & { required: string[] };
+    expect(named(listed)).toEqual(schema.required);
+    for (const optional of Object.keys(schema.properties).filter((k) => !schema.required.includes(k))) expect(bullet, optional).toContain(`\`${optional}\``);
+  });
+
+  it('a refusal is described with the fields of its schema', () => {
+    const refusal = load('buyer-api-refusal.schema.json');
+    const listed = /\[buyer-api-refusal\]\([^)]*\),\s*`(\{[^`]*\})`/.exec(section)?.[1] ?? '';
+    expect(named(listed)).toEqual(Object.keys(refusal.properties));
+  });
+
+  it('every example answer is valid against the schema linked just before it', () => {
+    const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)];
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) {
+      const before = section.slice(0, block.index);
+      const file = [...before.matchAll(/\(\.\.\/\.\.\/schemas\/api\/([\w-]+\.schema\.json)\)/g)].at(-1)?.[1] ?? '';
+      expect(file).toMatch(/^buyer-(certificate-\w+-answer|api-refusal)\.schema\.json$/);
+      const validate = new Ajv2020({ strict: false, allErrors: true }).compile(load(file));
+      expect(validate(JSON.parse(block[1]!)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   });
 });
 
@@ -239,7 +285,7 @@ describe('the examples of the buyer protocol tell the story of one lead', () => 
     dateOfBirth: string;
     monthlyIncome: number;
     zip: string;
-    consent: { text: string; sha256: string };
+    consent: { version: string; text: string; sha256: string };
     tracking: { source: string };
     certificate?: { id: string; url: string };
   } & Record<string, unknown>;
@@ -257,6 +303,36 @@ describe('the examples of the buyer protocol tell the story of one lead', () => 
     expect(post.certificate?.url).toMatch(new RegExp(`^https://[^/]+/certificate/${post.certificate?.id}$`));
     expect(certificate.certificateId).toBe(post.certificate?.id);
     expect(certificate.phoneSha256).toBe(sha256(post.phone.replace(/\D/g, '')));
+  });
+
+  it("the certificate answers' examples are of the posted lead's certificate", () => {
+    const verify = load('buyer-certificate-verify-answer.schema.json').examples![0] as { certificateId: string; issuedAt: string; kid: string };
+    const claim = load('buyer-certificate-claim-answer.schema.json').examples![0] as { certificateId: string; claimedAt: string; expiresAt: string };
+    const fetched = load('buyer-certificate-fetch-answer.schema.json').examples![0] as {
+      certificate: {
+        id: string;
+        leadId: string;
+        brand: string;
+        issuedAt: string;
+        consent: { version: string; text: string; sha256: string };
+        page: { url: string };
+      };
+      signature: { kid: string };
+      expiresAt: string;
+    };
+    for (const id of [verify.certificateId, claim.certificateId, fetched.certificate.id]) expect(id).toBe(post.certificate?.id);
+    expect(fetched.certificate).toMatchObject({
+      leadId: post.id,
+      brand: post.brand,
+      issuedAt: post.createdAt,
+      consent: { version: post.consent.version, text: post.consent.text, sha256: post.consent.sha256 },
+    });
+    expect(new URL(fetched.certificate.page.url).origin).toBe(new URL(post.certificate!.url).origin);
+    expect(verify.issuedAt).toBe(post.createdAt);
+    expect(verify.kid).toBe(fetched.signature.kid);
+    // fetched after the claim: kept from it
+    expect(fetched.expiresAt).toBe(claim.expiresAt);
+    expect(claim.claimedAt > post.createdAt).toBe(true);
   });
 
   it('the ping is the one our server sends for the posted lead', async () => {

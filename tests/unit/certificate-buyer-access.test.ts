@@ -4,12 +4,19 @@
  * buyer the lead was offered to verifies, claims and fetches its certificate; another signed
  * buyer gets the same 404 as for an id never issued (it learns nothing of the lead); an unsigned
  * request is a 401. The certificate and screening rows land in the store the server runs on.
+ * Every answer — each success, each refusal — is one its published schema
+ * (schemas/api/buyer-certificate-*-answer, buyer-api-refusal) allows; the certificate URL a
+ * buyer is posted opens the certificate's page on the server the lead was posted to.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealBytes } from '../../engine/keys/sealing';
+import { openCertificateJson, sealCertificateJson } from '../../engine/store/certificates';
 import { migrateStore, openStore, type Store } from '../../engine/store/db';
 import { saleOf } from '../../engine/store/sales';
 import { screeningOf } from '../../engine/store/screening';
@@ -23,6 +30,13 @@ const SECRET = 'certificate-access-buyer-secret-01';
 const stores = bothStores('loansites-certificate-access-');
 const buyers = standIns(SECRET);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const schemaOf = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'schemas/api', `${name}.schema.json`), 'utf8')) as object;
+const validators = {
+  verify: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-verify-answer')),
+  claim: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-claim-answer')),
+  fetch: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-fetch-answer')),
+  refusal: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-api-refusal')),
+};
 
 let offered: StandInBuyer;
 let stranger: StandInBuyer;
@@ -125,6 +139,60 @@ describe.each(stores.kinds('access.sqlite'))('certificates for the buyers offere
     // the page the borrower applied on, as the certificate records it, opens on the same server
     const fetched = await ask(offered, 'fetch', { certificateId });
     expect((fetched.json.certificate as { page: { url: string } }).page.url).toBe(`http://${host}/apply`);
+  }, 60_000);
+
+  it('gives answers, each success and each refusal, that its published schemas describe', async () => {
+    const { certificateId } = await offeredLead('5125550146');
+    const madeUp = `ct_${'Q'.repeat(22)}`;
+    const hash = { phoneSha256: sha('5125550146') };
+    const answers: { what: string; schema: 'verify' | 'claim' | 'fetch' | 'refusal'; answer: Awaited<ReturnType<typeof post>> }[] = [];
+    const keep = async (what: string, schema: (typeof answers)[number]['schema'], answer: Promise<Awaited<ReturnType<typeof post>>>) =>
+      answers.push({ what, schema, answer: await answer });
+    const unsigned = (text: string, opts: Parameters<typeof post>[2] = {}) =>
+      post(server.port, text, { path: '/api/certificates/verify', ...opts, headers: { ...offered.signed(text), ...opts.headers } });
+
+    await keep('verify, a matching phone', 'verify', ask(offered, 'verify', { certificateId, ...hash }));
+    await keep('verify, an email that is not the lead’s', 'verify', ask(offered, 'verify', { certificateId, emailSha256: sha('x@example.org') }));
+    await keep('claim, no hash', 'refusal', ask(offered, 'claim', { certificateId }));
+    await keep('claim, a phone that is not the lead’s', 'refusal', ask(offered, 'claim', { certificateId, phoneSha256: sha('5125550000') }));
+    await keep('claim', 'claim', ask(offered, 'claim', { certificateId, ...hash }));
+    await keep('claim again', 'claim', ask(offered, 'claim', { certificateId, ...hash }));
+    await keep('fetch', 'fetch', ask(offered, 'fetch', { certificateId }));
+    for (const op of ['verify', 'claim', 'fetch'] as const) {
+      await keep(`${op}, an id never issued`, 'refusal', ask(offered, op, { certificateId: madeUp, ...hash }));
+      await keep(`${op}, a lead never offered`, 'refusal', ask(stranger, op, { certificateId, ...hash }));
+    }
+    await keep('unsigned', 'refusal', post(server.port, JSON.stringify({ certificateId }), { path: '/api/certificates/verify' }));
+    await keep('an invalid body', 'refusal', unsigned(JSON.stringify({ certificateId: 'ct_short' })));
+    await keep('not JSON', 'refusal', unsigned('{"certificateId":'));
+    await keep('not application/json', 'refusal', unsigned(JSON.stringify({ certificateId }), { type: 'text/plain' }));
+    await keep('over 1 KB', 'refusal', unsigned(JSON.stringify({ certificateId, note: 'x'.repeat(1100) })));
+    await keep('a GET', 'refusal', unsigned('', { method: 'GET' }));
+
+    // altered after it was signed: still answered, as not valid
+    const row = await db.selectFrom('lead_certificates').select('sealed').where('id', '=', certificateId).executeTakeFirstOrThrow();
+    const signed = JSON.parse(openCertificateJson(row.sealed)) as { certificate: { consent: { text: string } } };
+    signed.certificate.consent.text += ' (changed)';
+    await db
+      .updateTable('lead_certificates')
+      .set({ sealed: sealCertificateJson(JSON.stringify(signed)) })
+      .where('id', '=', certificateId)
+      .execute();
+    await keep('verify, altered', 'verify', ask(offered, 'verify', { certificateId, ...hash }));
+    await keep('fetch, altered', 'fetch', ask(offered, 'fetch', { certificateId }));
+    // sealed with a lead key this server does not have: kept, not readable now
+    const elsewhere = sealBytes(deflateRawSync(Buffer.from(JSON.stringify(signed))), Buffer.alloc(32, 9));
+    await db.updateTable('lead_certificates').set({ sealed: elsewhere }).where('id', '=', certificateId).execute();
+    for (const op of ['verify', 'claim', 'fetch'] as const) await keep(`${op}, unreadable`, 'refusal', ask(offered, op, { certificateId, ...hash }));
+
+    const statuses = answers.map((a) => a.answer.status);
+    expect(new Set(statuses)).toEqual(new Set([200, 400, 401, 403, 404, 405, 413, 415, 503]));
+    expect(answers.find((a) => a.what === 'verify, altered')!.answer.json).toMatchObject({ valid: false, problem: expect.any(String) });
+    for (const { what, schema, answer } of answers) {
+      expect(answer.status === 200, `${what}: ${answer.status}`).toBe(schema !== 'refusal');
+      const validate = validators[schema];
+      expect(validate(answer.json), `${what}: ${JSON.stringify(answer.json)} ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   }, 60_000);
 
   it('lets a pinged buyer verify the certificate before it bids, as the protocol asks', async () => {

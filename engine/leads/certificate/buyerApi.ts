@@ -6,6 +6,7 @@
  * ended, or whose lead was never offered to the asking buyer is the same 404, so a buyer cannot
  * learn from us which leads exist, nor read the consent evidence of another buyer's lead.
  */
+import type { BuyerCertificateClaimAnswer, BuyerCertificateFetchAnswer, BuyerCertificateVerifyAnswer } from '../../../schemas/api.types';
 import type { Store } from '../../store/db';
 import { certificateRow, claimCertificate, offeredTo } from '../../store/certificates';
 import { certificateIsTest, emailHash, keptUntil, openStoredCertificate, phoneHash, sameHash, type StoredCertificate } from './issue';
@@ -16,6 +17,9 @@ export interface ContactHashes {
 }
 
 export type Refusal = { ok: false; status: 403 | 404 | 503; reason: string };
+
+/** A 200's answer, as schemas/api/buyer-certificate-{verify,claim,fetch}-answer.schema.json declare it; or the refusal. */
+export type BuyerAnswer<A> = { ok: true; answer: A } | Refusal;
 
 const unknown = (id: string, buyerId: string): Refusal => ({ ok: false, status: 404, reason: `No certificate ${id} of a lead offered to ${buyerId}` });
 
@@ -49,13 +53,19 @@ async function contactMatches(db: Store, stored: StoredCertificate, asked: Conta
   return { phone: match(asked.phoneSha256, lead && phoneHash(lead.phone)), email: match(asked.emailSha256, lead && emailHash(lead.email)) };
 }
 
-export async function verifyForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
+export async function verifyForBuyer(
+  db: Store,
+  buyerId: string,
+  id: string,
+  asked: ContactHashes,
+  now: Date,
+): Promise<BuyerAnswer<BuyerCertificateVerifyAnswer>> {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
   if (stored === 'unreadable') return unreadable(id);
   const matches = await contactMatches(db, stored, asked);
   return {
-    ok: true as const,
+    ok: true,
     answer: {
       certificateId: id,
       valid: stored.problem === undefined,
@@ -72,29 +82,35 @@ export async function verifyForBuyer(db: Store, buyerId: string, id: string, ask
 }
 
 /** A claim must prove the buyer has the lead: a phone or email hash that matches it. */
-export async function claimForBuyer(db: Store, buyerId: string, id: string, asked: ContactHashes, now: Date) {
+export async function claimForBuyer(
+  db: Store,
+  buyerId: string,
+  id: string,
+  asked: ContactHashes,
+  now: Date,
+): Promise<BuyerAnswer<BuyerCertificateClaimAnswer>> {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
   if (stored === 'unreadable') return unreadable(id);
   const matches = await contactMatches(db, stored, asked);
   if (matches.phone === null && matches.email === null)
-    return { ok: false as const, status: 403 as const, reason: 'Send phoneSha256 or emailSha256 of the lead you hold to claim its certificate' };
+    return { ok: false, status: 403, reason: 'Send phoneSha256 or emailSha256 of the lead you hold to claim its certificate' };
   if (matches.phone === false || matches.email === false)
     return {
-      ok: false as const,
-      status: 403 as const,
+      ok: false,
+      status: 403,
       reason: `The ${matches.phone === false ? 'phone' : 'email'} hash does not match this certificate's lead`,
     };
   const claim = await claimCertificate(db, id, buyerId, now, keptUntil(now));
-  return { ok: true as const, answer: { certificateId: id, buyer: buyerId, claimedAt: claim.claimedAt, expiresAt: claim.expiresAt } };
+  return { ok: true, answer: { certificateId: id, buyer: buyerId, claimedAt: claim.claimedAt, expiresAt: claim.expiresAt } };
 }
 
-export async function fetchForBuyer(db: Store, buyerId: string, id: string, now: Date) {
+export async function fetchForBuyer(db: Store, buyerId: string, id: string, now: Date): Promise<BuyerAnswer<BuyerCertificateFetchAnswer>> {
   const stored = await buyersCertificate(db, buyerId, id, now);
   if (!stored) return unknown(id, buyerId);
   if (stored === 'unreadable') return unreadable(id);
   return {
-    ok: true as const,
+    ok: true,
     answer: {
       ...stored.signed,
       valid: stored.problem === undefined,

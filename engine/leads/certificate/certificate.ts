@@ -6,6 +6,7 @@
  * `certificate`; any changed byte fails verification.
  */
 import { createHash, randomBytes, sign, verify } from 'node:crypto';
+import type { CertificateSignature, ConsentCertificate } from '../../../schemas/api.types';
 import { canonicalJson } from './canonical';
 import { certificateKeys, type CertificateKeys } from './keys';
 import { CONSENT_DISPLAY_RULES, displayProblems, type ConsentDisplay, type ConsentDisplayRules } from '../../site/consentRules';
@@ -28,35 +29,17 @@ export interface Evidence {
   pageHtmlSha256?: string;
 }
 
-export interface Certificate {
-  version: number;
-  id: string;
-  leadId: string;
-  brand: string;
-  /**
-   * true: a test lead (posted on a test or development host, engine/leads/environment.ts), not a
-   * borrower's real request. Signed, so it cannot be taken off; absent only from certificates
-   * issued before it was written (the buyer API and the page then read the lead: testOf).
-   */
-  test?: boolean;
-  issuedAt: string;
-  seller: { legalName: string; brandName: string; sellers: string[] };
-  consent: {
-    version: string;
-    text: string;
-    sha256: string;
-    display: { fontSizePx: number | null; contrast: number | null; minFontPx: number; minContrast: number; meetsRules: boolean; problems: string[] };
-  };
-  /** htmlSha256: the page's HTML as we served it (./servedPage.ts), null when we cannot vouch for it; htmlCachedAt: when that version was rendered */
-  page: { url: string; htmlSha256: string | null; htmlCachedAt: string | null; steps: { step: number; htmlSha256: string | null }[] };
-  times: { pageLoadedAt: string; steps: { step: number; shownAt: string; doneAt: string; ms: number }[]; submittedAt: string; receivedAt: string };
-  fields: Record<string, FieldFill>;
-  client: { ip: string; userAgent: string };
-}
+/**
+ * The certificate and its signature as buyers get them from fetch: declared once, in
+ * schemas/api/buyer-certificate-fetch-answer.schema.json, and generated (schemas/api.types.ts).
+ * `test` is absent only from certificates issued before it was written (the buyer API and the
+ * page then read the lead: testOf).
+ */
+export type Certificate = ConsentCertificate;
 
 export interface SignedCertificate {
   certificate: Certificate;
-  signature: { alg: 'Ed25519'; kid: string; value: string };
+  signature: CertificateSignature;
 }
 
 /** An unguessable certificate id: 128 random bits. */
