@@ -10,7 +10,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { closeStore, getStore } from '../engine/store/db';
 import { COST_CSV_MAX_BYTES, COST_SOURCES, reportText } from '../engine/traffic/costCsv';
-import { importCostReport } from '../engine/traffic/costImport';
+import { cutSummary, importCostReport } from '../engine/traffic/costImport';
 import { checkArgs, option, terminalSafe } from './cliFormat';
 
 const USAGE = `usage: npm run costs -- import FILE --source ${COST_SOURCES.join('|')} [--currency USD]`;
@@ -52,7 +52,7 @@ async function main(args: string[]): Promise<number> {
     console.error(`costs: ${file} was not imported:\n${a.errors.map((e) => `  ${terminalSafe(e)}`).join('\n')}`);
     return 1;
   }
-  console.log(`costs: ${a.rows} day-campaign rows from ${source} (${a.days.from} … ${a.days.to}); ${a.replaced} replaced earlier imports`);
+  console.log(`costs: ${a.rows} day-campaign rows from ${source} (${a.days.from} … ${a.days.to}); ${a.replaced} replaced earlier imports${cutSummary(a.cut)}`);
   return 0;
 }
 

@@ -12,6 +12,7 @@
  */
 import type { EventBatch, Landing, LandingParams } from '../../schemas/api.types';
 import { cleanText } from './cleanText';
+import { cutToCharacters } from './visitValue';
 
 // "2": ids the browser made itself (before the server issued them) are not sent again.
 export const VISIT_STORAGE_KEY = 'ls.visit2';
@@ -24,7 +25,7 @@ const NAMED = ['source1', 'source2', 'gclid', 'ttclid', 'fbclid', 'msclkid'] as 
 const CLICK_IDS = new Set(['gclid', 'ttclid', 'fbclid', 'msclkid']);
 const UTM = /^utm_[a-z0-9_]{1,32}$/;
 const MAX_PARAMS = 24;
-/** The campaign parameters of a query string (values without control characters, trimmed and cut to 500 characters; empty ones left out). */
+/** The campaign parameters of a query string (values without control characters, trimmed and cut to VISIT_VALUE_MAX characters as ./visitValue.ts counts them; empty ones left out). */
 export function landingParams(search: string, optedOut: boolean): LandingParams {
   const q = new URLSearchParams(search);
   const out: Record<string, string> = {};
@@ -34,7 +35,8 @@ export function landingParams(search: string, optedOut: boolean): LandingParams 
     if (!(NAMED as readonly string[]).includes(name) && !UTM.test(name)) continue;
     if (optedOut && CLICK_IDS.has(name)) continue;
     // control characters are not part of any campaign's value, and the server refuses them (a NUL cannot be stored in PostgreSQL)
-    const value = cleanText(raw, 500);
+    // cut by the one rule the events API and the cost import share, so a report naming the full campaign finds this visit
+    const value = cutToCharacters(cleanText(raw, raw.length));
     if (value && !(name in out)) out[name] = value;
   }
   return out;

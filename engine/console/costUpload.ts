@@ -13,7 +13,7 @@ import { ApiError, clientIp, readRawBody, type ApiAnswer } from '../http/api';
 import type { Store } from '../store/db';
 import { audit } from '../store/console';
 import { COST_CSV_MAX_BYTES, reportText } from '../traffic/costCsv';
-import { importCostReport } from '../traffic/costImport';
+import { cutSummary, importCostReport } from '../traffic/costImport';
 import { requireUser } from './api';
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
@@ -100,10 +100,12 @@ export async function costUploadResult(db: Store, id: string, email: string): Pr
     .where('action', '=', 'cost_import')
     .executeTakeFirst();
   if (!row) return undefined;
-  const d = JSON.parse(row.detail) as { refused?: string[]; rows?: number; replaced?: number; days?: { from: string; to: string } };
+  const d = JSON.parse(row.detail) as { refused?: string[]; rows?: number; replaced?: number; days?: { from: string; to: string }; cut?: number };
   if (d.refused) return { ok: false, lines: d.refused };
   return {
     ok: true,
-    lines: [`${d.rows} day-campaign rows from ${row.target} imported (${d.days?.from} … ${d.days?.to}); ${d.replaced} replaced earlier imports.`],
+    lines: [
+      `${d.rows} day-campaign rows from ${row.target} imported (${d.days?.from} … ${d.days?.to}); ${d.replaced} replaced earlier imports${cutSummary(d.cut)}.`,
+    ],
   };
 }

@@ -35,6 +35,8 @@ export interface CostImportResult {
   /** of those, how many replaced a row imported before */
   replaced: number;
   days: { from: string; to: string };
+  /** campaigns the report named longer than a visit keeps, stored under the first characters a visit keeps (engine/traffic/costCsv.ts) */
+  cut: number;
 }
 
 const CHUNK = 200;
@@ -45,7 +47,7 @@ export async function importCosts(
   source: string,
   rows: readonly AdCostInput[],
   actor: string,
-  meta: { file?: string; now?: Date } = {},
+  meta: { file?: string; now?: Date; cut?: number } = {},
 ): Promise<CostImportResult> {
   const at = (meta.now ?? new Date()).toISOString();
   const days = rows.map((r) => r.day).sort();
@@ -90,14 +92,15 @@ export async function importCosts(
         .execute();
     }
     const result = { rows: rows.length, replaced, days: { from: days[0] ?? '', to: days[days.length - 1] ?? '' } };
+    const cut = meta.cut ?? 0;
     const auditId = await audit(trx, {
       actor,
       action: 'cost_import',
       target: source,
-      detail: { ...result, ...(meta.file ? { file: meta.file.slice(0, 200) } : {}) },
+      detail: { ...result, ...(cut ? { cut } : {}), ...(meta.file ? { file: meta.file.slice(0, 200) } : {}) },
       now: meta.now,
     });
-    return { auditId, ...result };
+    return { auditId, ...result, cut };
   });
 }
 

@@ -92,12 +92,13 @@ export function referrerHost(referrer: string | undefined): string {
 }
 
 /**
- * The longest campaign, source or landing page a visit keeps (schemas/api/events.schema.json's
- * CampaignParam and PagePath): what the console's filters take whole, so that any value a
- * breakdown names can be filtered by, and the longest campaign a cost report may name
- * (engine/traffic/costCsv.ts), so that every visit's campaign can have its cost.
+ * The longest campaign, source or landing page a visit keeps, in characters (code points; the
+ * rule is engine/browser/visitValue.ts's, shared with the browser and the cost import): what the
+ * console's filters take whole, so that any value a breakdown names can be filtered by, and what
+ * a cost report's longer campaign is cut to (engine/traffic/costCsv.ts), so that every visit's
+ * campaign can have its cost.
  */
-export const VISIT_VALUE_MAX = 500;
+export { VISIT_VALUE_MAX } from '../browser/visitValue';
 
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;

@@ -10,7 +10,7 @@
  * that is not UTF-8, a campaign a visit could not have (a control character: visitKeeps), a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
  * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
- * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS, a campaign longer than a visit keeps (VISIT_VALUE_MAX).
+ * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS, two campaigns a visit cannot tell apart (below).
  *
  * A campaign is taken exactly as the file has it (trimmed, as a visit's is), so "-brand-exact"
  * or "=x" gets the cost of the visits that name it. Reading such a cell runs nothing: a formula is
@@ -18,9 +18,17 @@
  * (engine/browser/safeText.ts csv). A leading apostrophe is kept, not taken for a spreadsheet's
  * "text" mark: Excel, LibreOffice and Google Sheets keep that mark out of the CSV they save
  * ('-brand is saved -brand), so in a report it is part of the name, as it is in a visit's.
+ *
+ * A campaign longer than a visit keeps (VISIT_VALUE_MAX characters, counted as the events API
+ * counts them: engine/browser/visitValue.ts) is cut as the visit's was, to its first
+ * VISIT_VALUE_MAX characters, so that the cost of a campaign the ad platform names in full meets
+ * its visits; the row keeps the full name (`named`) for the import's summary. Two campaigns of
+ * one file that are the same once cut (two long names, or a long name and its own first
+ * VISIT_VALUE_MAX characters) come from visits no one can tell apart, so their lines are refused.
  */
 import { visibleText } from '../browser/safeText';
-import { VISIT_VALUE_MAX, visitKeeps } from '../store/trafficRules';
+import { cutToCharacters, characterCount, VISIT_VALUE_MAX } from '../browser/visitValue';
+import { visitKeeps } from '../store/trafficRules';
 
 export const COST_SOURCES = ['google', 'microsoft', 'meta', 'tiktok', 'generic'] as const;
 export type CostSource = (typeof COST_SOURCES)[number];
@@ -88,6 +96,8 @@ export interface CostRow {
   currency: string;
   /** the file's line the row came from */
   line: number;
+  /** the campaign as the file names it, when that is longer than a visit keeps (`campaign` is then its cut) */
+  named?: string;
 }
 
 export type CostParse = { ok: true; rows: CostRow[] } | { ok: false; errors: string[] };
@@ -256,6 +266,8 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
   const errors: string[] = [];
   const rows: CostRow[] = [];
   const seen = new Map<string, number>();
+  /** each campaign a visit would have (cut) → the name the file first gave it, and on which line */
+  const namedAs = new Map<string, { name: string; line: number }>();
   const fail = (line: number, why: string) => {
     if (errors.length < MAX_ERRORS) errors.push(`line ${line}: ${why}`);
     else if (errors.length === MAX_ERRORS) errors.push('… and more; fix these first');
@@ -265,7 +277,10 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     const at = (f: Field) => (index[f] >= 0 ? (cells[index[f]] ?? '') : '');
     const dayCell = at('day').trim();
     const day = dayOf(dayCell);
-    const campaign = at('campaign').trim();
+    const named = at('campaign').trim();
+    // the visits of a campaign longer than a visit keeps have it cut so: its cost must be too
+    const long = characterCount(named) > VISIT_VALUE_MAX;
+    const campaign = long ? cutToCharacters(named) : named;
     if (cells.every((c) => c.trim() === '')) continue;
     // Not UTF-8 (a spreadsheet's plain "CSV" on Windows saves Windows-1252): decoded, "préstamos"
     // would become "pr\uFFFDstamos", a campaign no visit names, so its cost would silently count nowhere.
@@ -282,26 +297,33 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     const clicks = index.clicks >= 0 ? countOf(at('clicks')) : 0;
     const impressions = index.impressions >= 0 ? countOf(at('impressions')) : 0;
     const column = index.currency >= 0 ? at('currency').trim().toUpperCase() : '';
-    const named = amountCurrency(at('cost'));
+    const amountIn = amountCurrency(at('cost'));
     // an amount that says its currency is in that currency, whatever the form's default says
-    const cur = column || named || currency.toUpperCase();
+    const cur = column || amountIn || currency.toUpperCase();
     const before = errors.length;
     if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
     else if (day > lastDay) fail(line, `the day ${day} has not come yet (a cost report has the days already spent)`);
     else if (day < FIRST_COST_DAY) fail(line, `the day ${day} is before ${FIRST_COST_DAY}, older than any day the console shows`);
     if (!campaign) fail(line, 'the campaign is empty');
-    // as long as a visit's campaign may be, so that every visit's campaign can be given its cost
-    else if (campaign.length > VISIT_VALUE_MAX) fail(line, `the campaign is longer than ${VISIT_VALUE_MAX} characters`);
     // a campaign no visit can have (a line break, an escape) would be a cost that counts nowhere
-    else if (!visitKeeps(campaign)) fail(line, `the campaign "${visibleText(campaign.slice(0, 40))}" holds a control character, which no visit’s campaign has`);
+    else if (!visitKeeps(named)) fail(line, `the campaign "${visibleText(named.slice(0, 40))}" holds a control character, which no visit’s campaign has`);
     // a line cut short is not a cost of 0: imported, it would replace the day's real cost
     if (cells.length <= index.cost) fail(line, `the line ends before the cost column (${cells.length} of the header's columns)`);
     else if (costCents === undefined) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is not an amount`);
-    else if (named && named !== cur) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is in ${named}, but the line's currency is ${cur}`);
+    else if (amountIn && amountIn !== cur) fail(line, `the cost "${at('cost').trim().slice(0, 40)}" is in ${amountIn}, but the line's currency is ${cur}`);
     if (clicks === undefined) fail(line, `the clicks "${at('clicks').trim().slice(0, 40)}" are not a whole number`);
     if (impressions === undefined) fail(line, `the impressions "${at('impressions').trim().slice(0, 40)}" are not a whole number`);
     if (!/^[A-Z]{3}$/.test(cur)) fail(line, `the currency "${cur.slice(0, 10)}" is not a three-letter code`);
     if (errors.length > before) continue;
+    const other = namedAs.get(campaign);
+    if (other && other.name !== named) {
+      fail(
+        line,
+        `the campaigns of line ${other.line} and this line are the same in their first ${VISIT_VALUE_MAX} characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first ${VISIT_VALUE_MAX} characters`,
+      );
+      continue;
+    }
+    if (!other) namedAs.set(campaign, { name: named, line });
     const key = `${day}\u0000${campaign}`;
     const first = seen.get(key);
     if (first !== undefined) {
@@ -309,7 +331,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
       continue;
     }
     seen.set(key, line);
-    rows.push({ day: day!, campaign, costCents: costCents!, clicks: clicks!, impressions: impressions!, currency: cur, line });
+    rows.push({ day: day!, campaign, costCents: costCents!, clicks: clicks!, impressions: impressions!, currency: cur, line, ...(long ? { named } : {}) });
   }
   if (errors.length) return { ok: false, errors };
   if (!rows.length) return { ok: false, errors: ['The file has a header but no cost lines'] };

@@ -5,6 +5,7 @@
  */
 import type { Store } from '../store/db';
 import { importCosts, type CostImportResult } from '../store/costs';
+import { VISIT_VALUE_MAX } from '../browser/visitValue';
 import { COST_SOURCES, parseCostCsv, type CostSource } from './costCsv';
 
 export const isCostSource = (s: string): s is CostSource => (COST_SOURCES as readonly string[]).includes(s);
@@ -20,6 +21,14 @@ export async function importCostReport(
     return { ok: false, errors: ['The currency must be a three-letter code such as USD'] };
   const parsed = parseCostCsv(opts.text, opts.source, opts.currency, opts.now);
   if (!parsed.ok) return parsed;
-  const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now });
+  // said in the summary: the operator finds these campaigns in the console under their cut names
+  const cut = new Set(parsed.rows.filter((r) => r.named !== undefined).map((r) => r.campaign)).size;
+  const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now, cut });
   return { ok: true, ...done };
 }
+
+/** What the summary of an import adds when it cut campaigns to what a visit keeps ("" when it cut none). */
+export const cutSummary = (cut: number | undefined): string =>
+  cut
+    ? `; ${cut} ${cut === 1 ? 'campaign' : 'campaigns'} longer than ${VISIT_VALUE_MAX} characters matched to ${cut === 1 ? 'its' : 'their'} visits by ${cut === 1 ? 'its' : 'their'} first ${VISIT_VALUE_MAX}, all a visit keeps`
+    : '';

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { visibleText } from '../browser/safeText';
+import { characterCount } from '../browser/visitValue';
 
 export interface Problem {
   pointer: string;
@@ -49,10 +50,11 @@ function describe(err: ErrorObject): Problem | undefined {
         message: hint ? `${show(err.data)} is not valid: expected ${hint}` : `${show(err.data)} does not have the expected form (${String(params.pattern)})`,
       };
     }
+    // counted as AJV counts them (code points): `length` would say 1,000 of 500 emoji, which passed
     case 'minLength':
-      return { pointer: at, message: `is too short: at least ${String(params.limit)} characters (it has ${String((err.data as string).length)})` };
+      return { pointer: at, message: `is too short: at least ${String(params.limit)} characters (it has ${characterCount(err.data as string)})` };
     case 'maxLength':
-      return { pointer: at, message: `is too long: at most ${String(params.limit)} characters (it has ${String((err.data as string).length)})` };
+      return { pointer: at, message: `is too long: at most ${String(params.limit)} characters (it has ${characterCount(err.data as string)})` };
     case 'minItems':
       return { pointer: at, message: `needs at least ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}` };
     case 'maxItems':

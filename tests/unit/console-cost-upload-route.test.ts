@@ -97,6 +97,18 @@ describe('the cost upload form', () => {
     expect(await costCells(db, '2026-11-07', '2026-11-08')).toEqual([]);
   });
 
+  it('says on the Exports page that a campaign longer than a visit keeps was matched by its first 500 characters, and stores it so', async () => {
+    const full = `brand-search-exact-${'texas-payday-'.repeat(50)}`;
+    const r = await costUploadRoute(db, upload(Buffer.from(`day,campaign,cost\n2026-11-06,${full},2.00\n`), { source: 'generic', currency: 'USD' }));
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+      ok: true,
+      lines: [
+        '1 day-campaign rows from generic imported (2026-11-06 … 2026-11-06); 0 replaced earlier imports; 1 campaign longer than 500 characters matched to its visits by its first 500, all a visit keeps.',
+      ],
+    });
+    expect((await costCells(db, '2026-11-06', '2026-11-07')).map((c) => [c.campaign, c.costCents])).toEqual([[full.slice(0, 500), 200]]);
+  });
+
   it('refuses a file over the size cap on the Exports page, audited, storing nothing', async () => {
     const big = Buffer.from(`day,campaign,cost\n${'2026-11-05,a,1\n'.repeat(Math.ceil(COST_CSV_MAX_BYTES / 15) + 2000)}`);
     const r = await costUploadRoute(db, upload(big, { source: 'generic', currency: 'USD' }));

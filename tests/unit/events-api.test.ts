@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../engine/store/db';
+import { landingParams } from '../../engine/browser/visit';
 import { issueVisitId } from '../../engine/traffic/visitId';
 import { sharedTrafficWriter } from '../../engine/traffic/writer';
 import { post, startTraceServer, type TraceServer } from '../support/traceServer';
@@ -91,6 +92,19 @@ describe('a batch from a landing', () => {
       ['amount_used', 'ustitleloans', 'spring', '/payday-loans/texas', 'mobile'],
       ['page_view', 'ustitleloans', 'spring', '/payday-loans/texas', 'mobile'],
     ]);
+  });
+
+  it('stores a campaign of 500 emoji as the browser sends it from a longer landing URL, and refuses 501, counting characters as the browser does', async () => {
+    // each is one character (a code point) but two UTF-16 units: the browser, the API and its message count it once
+    const landing = { path: '/', params: landingParams(`?utm_campaign=${encodeURIComponent('\u{1F4B5}'.repeat(520))}`, false) };
+    const res = await send({ landing, events: [{ type: 'page_view', path: '/' }] });
+    expect(res.status).toBe(202);
+    await sharedTrafficWriter().flush();
+    const visit = await db.selectFrom('traffic_visits').select('campaign').where('id', '=', String(res.json.visitId)).executeTakeFirstOrThrow();
+    expect(visit.campaign).toBe('\u{1F4B5}'.repeat(500));
+    const longer = await send({ landing: { path: '/', params: { utm_campaign: '\u{1F4B5}'.repeat(501) } }, events: [{ type: 'page_view', path: '/' }] });
+    expect(longer.status).toBe(400);
+    expect(longer.json.problems).toEqual(['/landing/params/utm_campaign: is too long: at most 500 characters (it has 501)']);
   });
 
   it('later batches of the visit take its landing’s dimensions; a second landing for the same visit id changes nothing', async () => {

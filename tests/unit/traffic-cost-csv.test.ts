@@ -176,13 +176,22 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
     expect(!r.ok && r.errors).toEqual(['The file is larger than 2 MB; split it by date range']);
   });
 
-  it('takes a campaign as long as a visit keeps (500 characters, as the events API allows) and refuses a longer one', () => {
+  it('takes a campaign as long as a visit keeps (500 characters, counted as the events API counts them) whole, and a longer one cut as a visit cuts it', () => {
     expect(eventsSchema.$defs.CampaignParam.maxLength).toBe(500);
     const named = (campaign: string) => parseCostCsv(`day,campaign,cost\n2026-11-01,${campaign},1\n`, 'generic');
     const long = `brand-search-exact-${'texas-payday-'.repeat(40)}`.slice(0, 500);
     const taken = named(long);
-    expect(taken.ok && taken.rows.map((row) => row.campaign)).toEqual([long]);
-    expect(named(`${long}x`)).toEqual({ ok: false, errors: ['line 2: the campaign is longer than 500 characters'] });
+    expect(taken.ok && taken.rows.map((row) => [row.campaign, row.named])).toEqual([[long, undefined]]);
+    // 500 emoji are 500 characters to the events API, though 1,000 UTF-16 units
+    const emoji = '\u{1F4B5}'.repeat(500);
+    const whole = named(emoji);
+    expect(whole.ok && whole.rows.map((row) => [row.campaign, row.named])).toEqual([[emoji, undefined]]);
+    // longer: cut where a visit from that landing URL is cut (a space the cut leaves at the end trimmed, as the API trims)
+    for (const full of [`${long}x`, `${long.slice(0, 499)} tail`, `${emoji}\u{1F4B5}`]) {
+      const visit = landingParams(`?utm_campaign=${encodeURIComponent(full)}`, false).utm_campaign;
+      const cut = named(full);
+      expect(cut.ok && cut.rows.map((row) => [row.campaign, row.named])).toEqual([[visit, full]]);
+    }
   });
 
   it('takes a campaign starting with =, +, - or @ exactly as a visit from that landing URL keeps it', () => {

@@ -9,7 +9,8 @@ import { costCells } from '../../engine/store/costs';
 import { writeTraffic } from '../../engine/store/traffic';
 import { insertLead } from '../../engine/store/leads';
 import { visitRow } from '../../engine/store/trafficRules';
-import { importCostReport } from '../../engine/traffic/costImport';
+import { landingParams } from '../../engine/browser/visit';
+import { cutSummary, importCostReport } from '../../engine/traffic/costImport';
 import { overview } from '../../engine/traffic/funnelQuery';
 import { overviewQuery } from '../../engine/console/range';
 import { leadListQuery } from '../../engine/console/leadFilter';
@@ -165,5 +166,70 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
       cost: { costCents: 600, clicks: 3, costPerLeadCents: 600 },
     });
     expect(o.byCampaign.find((r) => r.key === '+broad')).toMatchObject({ visits: 0, cost: { costCents: 100 } });
+  });
+
+  /** A visit landing on `?utm_campaign=…` as the browser reads and sends it, stored on 2026-11-02. */
+  const landOn = async (n: number, campaign: string) => {
+    const at = new Date('2026-11-02T12:00:00.000Z');
+    const params = landingParams(`?utm_campaign=${encodeURIComponent(campaign)}`, false);
+    await writeTraffic(db(), {
+      visits: [visitRow(v(n), { path: '/payday-loans', params }, ctx(at))],
+      events: [trafficEvent(v(n), 'stored', at.toISOString(), { state: 'TX' })],
+    });
+    return params.utm_campaign!;
+  };
+
+  it('gives the visits of a campaign of 300 emoji or CJK-supplement characters the cost a report names for it: 300 characters are within what a visit keeps', async () => {
+    // each is one character to the events API (and JSON Schema) but two UTF-16 units to JavaScript
+    const emoji = '\u{1F4B5}'.repeat(300);
+    const cjk = '\u{20000}'.repeat(300);
+    expect([await landOn(50, emoji), await landOn(51, cjk)]).toEqual([emoji, cjk]);
+    const imported = await importCostReport(db(), {
+      text: `day,campaign,cost,clicks\n2026-11-02,${emoji},3.00,1\n2026-11-02,${cjk},2.00,1\n`,
+      source: 'meta',
+      actor: 'cli',
+    });
+    expect(imported).toMatchObject({ ok: true, rows: 2, cut: 0 });
+    const o = await overview(db(), RANGE);
+    expect(o.byCampaign.find((r) => r.key === emoji)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 300, costPerLeadCents: 300 } });
+    expect(o.byCampaign.find((r) => r.key === cjk)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 200, costPerLeadCents: 200 } });
+  });
+
+  it('gives the visits of a campaign longer than a visit keeps the cost a report names under its full name, and says it matched it by its first 500 characters', async () => {
+    // as an ad platform exports them: 620 characters, and 520 emoji; a visit keeps the first 500 of each
+    const full = `brand-search-exact-${'texas-payday-'.repeat(50)}`.slice(0, 620);
+    const emoji = '\u{1F4B5}'.repeat(520);
+    const kept = await landOn(52, full);
+    const keptEmoji = await landOn(53, emoji);
+    expect([kept, keptEmoji]).toEqual([full.slice(0, 500), '\u{1F4B5}'.repeat(500)]);
+    const imported = await importCostReport(db(), {
+      text: `day,campaign,cost,clicks\n2026-11-01,${full},1.50,1\n2026-11-02,${full},4.00,2\n2026-11-02,${emoji},7.00,3\n`,
+      source: 'microsoft',
+      actor: 'cli',
+    });
+    expect(imported).toMatchObject({ ok: true, rows: 3, cut: 2 });
+    expect(cutSummary(imported.ok ? imported.cut : 0)).toBe(
+      '; 2 campaigns longer than 500 characters matched to their visits by their first 500, all a visit keeps',
+    );
+    const audit = await db()
+      .selectFrom('console_audit')
+      .select('detail')
+      .where('id', '=', imported.ok ? imported.auditId : '')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.detail)).toMatchObject({ rows: 3, cut: 2 });
+    const o = await overview(db(), RANGE);
+    expect(o.byCampaign.find((r) => r.key === kept)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 550, clicks: 3, costPerLeadCents: 550 } });
+    expect(o.byCampaign.find((r) => r.key === keptEmoji)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 700, clicks: 3 } });
+    expect(o.byCampaign.map((r) => r.key)).not.toContain(full);
+  });
+
+  it('refuses, naming both lines, two campaigns of a report that a visit cannot tell apart because they differ only after their first 500 characters', async () => {
+    const stem = 'payday-'.repeat(80).slice(0, 500);
+    const report = `day,campaign,cost\n2026-11-02,${stem}-mobile,1.00\n2026-11-02,other,1.00\n2026-11-02,${stem}-desktop,2.00\n2026-11-02,${stem},3.00\n`;
+    const refused = await importCostReport(db(), { text: report, source: 'tiktok', actor: 'cli' });
+    const why = (line: number, other: number) =>
+      `line ${line}: the campaigns of line ${other} and this line are the same in their first 500 characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first 500 characters`;
+    expect(refused).toEqual({ ok: false, errors: [why(4, 2), why(5, 2)] });
+    expect((await costCells(db(), '2026-11-02', '2026-11-03')).filter((c) => c.source === 'tiktok')).toEqual([]);
   });
 });

@@ -203,6 +203,11 @@ describe('the browser’s visit', () => {
     expect(landingParams(q, false)).toEqual({ utm_source: 'fb', utm_xyz: '1', gclid: 'G', fbclid: 'F', source1: 's1', source2: 'x'.repeat(500) });
     expect(landingParams(q, true)).toEqual({ utm_source: 'fb', utm_xyz: '1', source1: 's1', source2: 'x'.repeat(500) });
   });
+  it('cuts a campaign value at 500 characters as the events API counts them, so an emoji or CJK-supplement character counts once and is never halved', () => {
+    const q = (v: string) => `?utm_campaign=${encodeURIComponent(v)}`;
+    expect(landingParams(q('\u{20000}'.repeat(300)), false)).toEqual({ utm_campaign: '\u{20000}'.repeat(300) });
+    expect(landingParams(q(`a${'\u{1F4B5}'.repeat(600)}`), false)).toEqual({ utm_campaign: `a${'\u{1F4B5}'.repeat(499)}` });
+  });
   it('drops control characters from campaign values (the server refuses them), and a value of nothing else', () => {
     expect(landingParams('?utm_source=fb%00x&source1=%0D%0Aspring%1B&gclid=%00%7F', false)).toEqual({ utm_source: 'fbx', source1: 'spring' });
   });
