@@ -11,6 +11,7 @@ import { DAYS_BOUND, dayOf, inDayBounds } from './range';
 import { AU_STATES, CA_PROVINCES } from '../browser/regions';
 import { STATES } from '../geo/states';
 import { VISIT_VALUE_MAX } from '../store/trafficRules';
+import { cutToCharacters } from '../browser/visitValue';
 
 export const LEAD_STATUSES = ['sold', 'unsold', 'duplicate', 'suppressed', 'returned', 'test'] as const;
 export type LeadStatusFilter = (typeof LEAD_STATUSES)[number];
@@ -141,8 +142,8 @@ export function leadListQuery(q: Record<string, string | undefined>, brands: Rea
   else if (buyer) filter.buyer = form.buyer = buyer;
 
   for (const key of ['campaign', 'source'] as const) {
-    // whole, as long as a visit keeps it: a shorter cut would match no lead
-    const v = text(key, VISIT_VALUE_MAX);
+    // whole, as long as a visit keeps it (in characters, as ../browser/visitValue.ts counts): a shorter cut would match no lead
+    const v = cutToCharacters(text(key, Infinity), VISIT_VALUE_MAX);
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(v)) problems.push(`The ${key} has control characters.`);
     else if (v) filter[key] = form[key] = v;

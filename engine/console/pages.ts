@@ -7,6 +7,7 @@
 import type { GetServerSidePropsContext, GetServerSidePropsResult } from 'next';
 import { getStore, type Store } from '../store/db';
 import type { SessionStage } from '../store/console';
+import { cutToCharacters } from '../browser/visitValue';
 import { hasSessionCookie, requireUser, sessionCookie } from './api';
 import { csrfToken } from './csrf';
 import { signInAddress } from './returnTo';
@@ -34,11 +35,13 @@ export const consoleRequestOf = (ctx: Pick<GetServerSidePropsContext, 'req'>) =>
 /**
  * One query value as a string ('' when absent). A name given twice (`?status=sold&status=unsold`,
  * which the console's own forms never send) is read as its first value, as a form body's is, rather
- * than dropped: dropped, the filter silently widened to everything.
+ * than dropped: dropped, the filter silently widened to everything. At most `max` characters,
+ * counted as a visit's campaign is (code points): a cut by UTF-16 units would keep half of a
+ * 500-emoji campaign the breakdown names, and filter on a campaign no visit has.
  */
 export const queryText = (value: string | string[] | undefined, max = 200): string => {
   const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first.slice(0, max) : '';
+  return typeof first === 'string' ? cutToCharacters(first, max) : '';
 };
 
 /**

@@ -9,6 +9,7 @@ import type { FunnelFilter } from '../traffic/funnelQuery';
 import { VISIT_VALUE_MAX, type DeviceClass } from '../store/trafficRules';
 import { sortOf, type BreakdownSort } from './breakdownSort';
 import { cleanText } from '../browser/cleanText';
+import { cutToCharacters } from '../browser/visitValue';
 
 /** The device classes a visit is counted under (engine/store/trafficRules.ts deviceClass). */
 export const DEVICE_CLASSES: readonly DeviceClass[] = ['mobile', 'tablet', 'desktop', 'bot', 'other'];
@@ -78,7 +79,8 @@ export function overviewQuery(q: Record<string, string>, brands: ReadonlySet<str
   const brand = brands.has(q.brand ?? '') ? q.brand! : '';
   // as the browser cleans a campaign value before a visit stores it: a control character matches
   // nothing stored, and PostgreSQL refuses a NUL outright (the whole page would fail)
-  const text = (v: string | undefined) => cleanText(v ?? '', VISIT_VALUE_MAX);
+  // and cut as a visit's is (characters, not UTF-16 units), so a campaign of 500 emoji is taken whole
+  const text = (v: string | undefined) => cutToCharacters(cleanText(v ?? '', Infinity), VISIT_VALUE_MAX);
   const campaign = text(q.campaign);
   const source = text(q.source);
   // A landing page is a path; one typed without its slash still names it.

@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { costCells } from '../../engine/store/costs';
 import { writeTraffic } from '../../engine/store/traffic';
 import { insertLead } from '../../engine/store/leads';
-import { visitRow } from '../../engine/store/trafficRules';
+import { VISIT_VALUE_MAX, visitRow } from '../../engine/store/trafficRules';
 import { landingParams } from '../../engine/browser/visit';
 import { cutSummary, importCostReport } from '../../engine/traffic/costImport';
 import { overview } from '../../engine/traffic/funnelQuery';
 import { overviewQuery } from '../../engine/console/range';
 import { leadListQuery } from '../../engine/console/leadFilter';
 import { listLeadsPage } from '../../engine/console/leadQueries';
+import { queryText } from '../../engine/console/pages';
 import { bothStores, migratedStore } from '../support/bothStores';
 import { leadRow } from '../support/leadRow';
 import { recordSaleRow } from '../support/saleRecord';
@@ -221,6 +222,20 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect(o.byCampaign.find((r) => r.key === kept)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 550, clicks: 3, costPerLeadCents: 550 } });
     expect(o.byCampaign.find((r) => r.key === keptEmoji)).toMatchObject({ visits: 1, stored: 1, cost: { costCents: 700, clicks: 3 } });
     expect(o.byCampaign.map((r) => r.key)).not.toContain(full);
+  });
+
+  it('a campaign of 500 emoji filters the overview and the leads list as the breakdown names it, from the page’s query on', async () => {
+    const emoji = await landOn(54, '\u{1F3E6}'.repeat(600));
+    expect(emoji).toBe('\u{1F3E6}'.repeat(500));
+    await insertLead(db(), leadRow({ visit_id: v(54), created_at: '2026-11-02T12:00:00.000Z', email: 'emoji-campaign@example.org' }), []);
+    expect((await overview(db(), RANGE)).byCampaign.find((r) => r.key === emoji)).toMatchObject({ visits: 1, stored: 1 });
+    // the breakdown's link, as the console's pages read it (engine/console/pages.ts)
+    const q = { from: '2026-11-01', to: '2026-11-02', campaign: queryText(emoji, VISIT_VALUE_MAX), source: '' };
+    const asked = overviewQuery(q, new Set(['ipaydayloans']), new Date('2026-11-03T00:00:00Z'));
+    expect(asked.filter.campaign).toBe(emoji);
+    expect((await overview(db(), asked.filter)).funnel.stages.find((s) => s.stage === 'visits')!.count).toBe(1);
+    const leads = leadListQuery(q, new Set(['ipaydayloans']), 'admin');
+    expect((await listLeadsPage(db(), 'admin', leads)).rows.map((r) => r.email)).toEqual(['emoji-campaign@example.org']);
   });
 
   it('refuses, naming both lines, two campaigns of a report that a visit cannot tell apart because they differ only after their first 500 characters', async () => {
