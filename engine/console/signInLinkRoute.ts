@@ -2,9 +2,12 @@
  * POST /api/console/links: op=create (admin, with the session's CSRF token, rate-limited per
  * admin) makes a one-time sign-in link for an account, shown once on /users; op=use (anyone, from
  * the console's own sign-in page: same-origin, rate-limited per address) spends one and signs in
- * (engine/console/signInLinks.ts). A link that was used, expired or never made sends the browser
- * back to the sign-in page with one message for all three. Over either rate limit a browser's post
- * goes back to its page, which says so; an API client asking for JSON gets the 429.
+ * (engine/console/signInLinks.ts), then goes where a password sign-in would: the page the link
+ * was made for or followed from (its `?next=`, carried by the sign-in page's link form as a hidden
+ * `next` field; only a console page, engine/console/returnTo.ts), else the overview. A link that
+ * was used, expired or never made sends the browser back to the sign-in page with one message for
+ * all three. Over either rate limit a browser's post goes back to its page, which says so; an API
+ * client asking for JSON gets the 429.
  */
 import type { IncomingMessage } from 'node:http';
 import { clientIp, type ApiAnswer } from '../http/api';
@@ -14,6 +17,7 @@ import { requireUser, sessionCookie } from './api';
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
+import { afterSignIn, signInAddress } from './returnTo';
 import { createSignInLink, spendSignInLink } from './signInLinks';
 
 const CREATE = { name: 'sign-in-link-create', limit: Number(process.env.RATE_LIMIT_SIGN_IN_LINKS ?? 20), windowMs: 60_000 };
@@ -29,11 +33,13 @@ export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<
   const form = await readConsoleForm(req);
   if (form.op === 'use') {
     // the sign-in page says so (it runs no script); an API client asking for JSON gets the 429
-    const limited = await limitedForm(req.headers, USE, clientIp(req), 'Too many sign-in links tried', '/login?error=link_limited');
+    // the return address rides along as with the password: kept through a refusal and the two-step code
+    const limited = await limitedForm(req.headers, USE, clientIp(req), 'Too many sign-in links tried', signInAddress({ error: 'link_limited' }, form.next));
     if (limited) return limited;
     const used = await spendSignInLink(db, form.token ?? '');
-    if (!used.ok) return see('/login?error=link');
-    const next = used.stage === 'code' ? '/login' : used.stage === 'enrol' ? '/account' : '/';
+    if (!used.ok) return see(signInAddress({ error: 'link' }, form.next));
+    // an admin who must first set up an authenticator goes to the account page whatever the address, as after a password
+    const next = used.stage === 'code' ? signInAddress({}, form.next) : used.stage === 'enrol' ? '/account' : afterSignIn(form.next);
     return see(next, { 'Set-Cookie': sessionCookie(used.token, req.headers.host ?? '', used.ttlMs / 1000) });
   }
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');

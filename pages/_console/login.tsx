@@ -32,7 +32,7 @@ const MESSAGES: Record<string, string> = {
 
 /**
  * `csrf` when the password was right and the authenticator's code is still to come; `link` a one-time sign-in link's token to spend;
- * `next` the console page the operator was going to (engine/console/returnTo.ts), carried by both forms.
+ * `next` the console page the operator was going to (engine/console/returnTo.ts), carried by every form: the password, the code and the link's.
  */
 type Props = { message: string; alert: boolean; csrf: string | null; link: string | null; next: string | null };
 
@@ -75,6 +75,7 @@ export default function LoginPage({ message, alert, csrf, link, next }: Props) {
         <form method="post" action="/api/console/links" className="flex max-w-md flex-col gap-4">
           <input type="hidden" name="op" value="use" />
           <input type="hidden" name="token" value={link} />
+          {returnField}
           <p>An admin made you a one-time sign-in link. It works once, and expires.</p>
           <div>
             <button type="submit" className={buttonClass}>

@@ -172,6 +172,46 @@ describe('two-step sign-in', () => {
   });
 });
 
+describe('a one-time sign-in link', () => {
+  /** A link an admin made for `email`, as the Users page shows it (its token). */
+  async function linkFor(email: string) {
+    const { createSignInLink, takeShownLinks } = await import('../../engine/console/signInLinks');
+    await createSignInLink(db, email, 'admin@example.com');
+    const [shown] = await takeShownLinks(db, 'admin@example.com');
+    return shown!.token;
+  }
+
+  it('made for a console page (its ?next=), lands on that page once used', async () => {
+    const token = await linkFor('analyst@example.com');
+    const login = await openPage('login', `/login?${new URLSearchParams({ link: token, next: '/leads?status=sold' })}`);
+    expect(login.html).toContain('action="/api/console/links"');
+    expect(login.returnFields).toEqual(['/leads?status=sold']);
+    const used = await post('links', { op: 'use', token, next: login.returnFields[0]! });
+    expect(used.status).toBe(303);
+    expect(used.headers.location).toBe('/leads?status=sold');
+    // a used link says so and keeps where the operator was going, for the password instead
+    const again = await post('links', { op: 'use', token, next: login.returnFields[0]! });
+    expect(again.headers.location).toBe('/login?error=link&next=%2Fleads%3Fstatus%3Dsold');
+  });
+
+  it('with a second factor, the page is carried to the code prompt', async () => {
+    const token = await linkFor('two@example.com');
+    const used = await post('links', { op: 'use', token, next: '/leads/L42abc' });
+    expect(used.headers.location).toBe('/login?next=%2Fleads%2FL42abc');
+    const codePage = await openPage('login', used.headers.location!, cookieOf(used.headers));
+    expect(codePage.returnFields).toEqual(['/leads/L42abc']);
+  });
+
+  it('a return address that is not a console page signs in to the overview', async () => {
+    for (const next of ['https://evil.example/leads', '//evil.example', '/api/console/users', '/leads/../api/console/users']) {
+      const token = await linkFor('analyst@example.com');
+      expect((await openPage('login', `/login?${new URLSearchParams({ link: token, next })}`)).returnFields).toEqual([]);
+      const used = await post('links', { op: 'use', token, next });
+      expect(used.headers.location).toBe('/');
+    }
+  });
+});
+
 describe('a return address that is not a console page', () => {
   const hostile: [string, string][] = [
     ['another host', 'https://evil.example/leads'],
