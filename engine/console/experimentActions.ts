@@ -37,6 +37,7 @@ import { formOutOfDate, notYourBrand, refusalError } from './formRefusals';
 import { browserFormPost, limitedForm, readConsoleForm } from './forms';
 import { BRAND_ID, mayEditBrand } from './roles';
 import type { ExperimentNote, ExperimentOp } from './experimentNotes';
+import { returnPath } from './returnTo';
 import { STUDIO_RATE } from './studioApi';
 
 /** The brand document with the experiment changed by `op`, or the note saying why it may not be. */
@@ -72,8 +73,29 @@ export async function mayActOn(db: Store, viewer: { email: string; role: string 
   return mayEditBrand({ role: viewer.role, brands: row?.brands ?? null }, brand);
 }
 
-const back = (brand: string, experiment: string, note: ExperimentNote): ApiAnswer => {
-  const location = `/experiments/${encodeURIComponent(experiment)}?brand=${encodeURIComponent(brand)}&note=${note}`;
+/**
+ * The experiment's page the form was on, to go back to: the address the form carries (`next`, the
+ * page's own, its filters and all) when returnTo.ts keeps it and it is this experiment's page, else
+ * the experiment's page for the brand; without a note it had (the answer adds its own). Undefined
+ * when the form names no experiment a console page can show.
+ */
+export function experimentPage(raw: string | undefined, brand: string, experiment: string): string | undefined {
+  // an experiment id a page can have (the page list's), so the address built is that page's and no other
+  if (!/^[a-z][a-z0-9-]{0,39}$/.test(experiment)) return undefined;
+  const own = `/experiments/${experiment}`;
+  const carried = returnPath(raw);
+  const url = new URL(carried?.split('?')[0] === own ? carried : own, 'http://console.invalid');
+  url.searchParams.delete('note');
+  // the brand acted on names the page (an experiment id may be on more than one brand)
+  if (BRAND_ID.test(brand)) url.searchParams.set('brand', brand);
+  return returnPath(`${url.pathname}${url.search}`);
+}
+
+/** Back to the form's page (`page`, from experimentPage) saying `note`. */
+const back = (page: string | undefined, brand: string, experiment: string, note: ExperimentNote): ApiAnswer => {
+  const location = page
+    ? `${page}${page.includes('?') ? '&' : '?'}note=${note}`
+    : `/experiments/${encodeURIComponent(experiment)}?brand=${encodeURIComponent(brand)}&note=${note}`;
   return { status: 303, body: { location }, headers: { Location: location } };
 };
 
@@ -85,18 +107,19 @@ export interface ExperimentActionOptions {
 
 export async function experimentActionRoute(db: Store, req: IncomingMessage, options: ExperimentActionOptions = {}): Promise<ApiAnswer> {
   const form = await readConsoleForm(req);
-  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'studio.edit');
-  if ('refused' in who) throw refusalError(who);
-  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate();
   const brand = form.brand ?? '';
   const experiment = form.experiment ?? '';
+  // refused before anything else is read: signing in again, or opening the page again, leads back to the experiment's page
+  const page = experimentPage(form.next, brand, experiment);
+  const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'studio.edit');
+  if ('refused' in who) throw refusalError(who, page);
+  if (!csrfValid(who.token, form.csrf)) throw formOutOfDate(page);
   if (!BRAND_ID.test(brand) || !/^[a-z0-9-]{1,40}$/.test(experiment)) throw new ApiError(404, 'No such experiment');
   if (!mayEditBrand(who.user, brand)) throw notYourBrand(brand);
   const op = form.op;
   // The page runs no script: a browser's post comes back to it with the reason; an API client (JSON, curl, a script) gets the 4xx.
-  const page = browserFormPost(req.headers);
   if (op !== 'pause' && op !== 'resume' && op !== 'stop') {
-    if (page) return back(brand, experiment, 'op');
+    if (browserFormPost(req.headers)) return back(page, brand, experiment, 'op');
     throw new ApiError(400, 'op must be pause, resume or stop');
   }
   const limited = await limitedForm(
@@ -104,15 +127,15 @@ export async function experimentActionRoute(db: Store, req: IncomingMessage, opt
     STUDIO_RATE,
     `studio:${clientIp(req)}`,
     'Too many studio changes',
-    back(brand, experiment, 'limited').headers!.Location!,
+    back(page, brand, experiment, 'limited').headers!.Location!,
   );
   if (limited) return limited;
   const live = await liveBrand(db, brand);
   if (!live) throw new ApiError(404, 'No such experiment');
-  if (String(live.version) !== form.version) return back(brand, experiment, 'stale');
+  if (String(live.version) !== form.version) return back(page, brand, experiment, 'stale');
   const changed = withAction(live.document, experiment, op, form.winner);
-  if ('note' in changed) return back(brand, experiment, changed.note);
-  if (checkBrandDocument(brand, changed.document).problems.length) return back(brand, experiment, 'invalid');
+  if ('note' in changed) return back(page, brand, experiment, changed.note);
+  if (checkBrandDocument(brand, changed.document).problems.length) return back(page, brand, experiment, 'invalid');
   const now = options.now ?? new Date();
   const author = who.user.email;
   try {
@@ -133,9 +156,9 @@ export async function experimentActionRoute(db: Store, req: IncomingMessage, opt
       now,
     });
   } catch (err) {
-    if (err instanceof RevisionConflict || err instanceof BrandRevisionError) return back(brand, experiment, 'stale');
+    if (err instanceof RevisionConflict || err instanceof BrandRevisionError) return back(page, brand, experiment, 'stale');
     throw err;
   }
   await (options.announce ?? (() => publishRevision(BRAND_PUBLISHED, db)))();
-  return back(brand, experiment, op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'resumed');
+  return back(page, brand, experiment, op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'resumed');
 }

@@ -88,7 +88,7 @@ function toSignIn(ctx: GetServerSidePropsContext): { redirect: { destination: st
  * The page's own address on the console host (its path and query), for the sign-in page to return
  * to: Next's resolvedUrl names it under the internal prefix the front door maps it onto.
  */
-function pageAddress(ctx: Pick<GetServerSidePropsContext, 'resolvedUrl'>): string | undefined {
+export function pageAddress(ctx: Pick<GetServerSidePropsContext, 'resolvedUrl'>): string | undefined {
   const url = ctx.resolvedUrl;
   if (typeof url !== 'string' || !url.startsWith(CONSOLE_PREFIX)) return undefined;
   const rest = url.slice(CONSOLE_PREFIX.length);

@@ -12,14 +12,17 @@ import { mayActOn } from '../../engine/console/experimentActions';
 import { refusedText } from '../../engine/console/formRefusals';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
 import { BRAND_ID } from '../../engine/console/roles';
-import { consoleUrl } from '../../engine/frontDoor/consolePath';
+import { RETURN_MAX, returnPath } from '../../engine/console/returnTo';
 
 export const config = { unstable_runtimeJS: false };
 
 type Props = ConsoleProps<{ heading: string; lines: string[]; back: string }>;
 
-/** A console page's path to link back to, or the overview: never another host, the API or a made-up path. */
-const consolePagePath = (path: string): string => (/^\/(?!\/)/.test(path) && !path.startsWith('/api/') && consoleUrl(path, '') ? path : '/');
+/**
+ * A console page's address to link back to (its query too: an experiment's page names its brand), or
+ * the overview: kept as a return address is (engine/console/returnTo.ts), never another host, the API or a made-up path.
+ */
+const consolePagePath = (path: string): string => returnPath(path) ?? '/';
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
   consolePage(ctx, 'overview.view', async (db, viewer) => {
@@ -28,7 +31,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const brandAllowed = query.why !== 'brand' || !BRAND_ID.test(query.brand) || (await mayActOn(db, viewer, query.brand));
     const { why, heading, lines } = refusedText(query, viewer.role, brandAllowed);
     // a role's or a brand's refusal goes back to the overview (the form's page is not for them); an expired form, to its page
-    return { heading, lines, back: why === 'expired' ? consolePagePath(queryText(ctx.query.back)) : '/' };
+    return { heading, lines, back: why === 'expired' ? consolePagePath(queryText(ctx.query.back, RETURN_MAX + 1)) : '/' };
   });
 
 export default function RefusedPage(props: Props) {

@@ -39,6 +39,7 @@ export function experimentPageHtml(email: string, found: Pick<Found, 'id' | 'bra
         fixed: null,
         run: 'running',
         version: 0,
+        here: null,
         note: '',
         noteOk: false,
         ...found,

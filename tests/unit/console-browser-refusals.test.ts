@@ -206,7 +206,7 @@ describe('a form posted after the session ended', () => {
     // an expired session: the browser no longer sends the cookie at all
     const expired = await post('experiments', { csrf: tab.csrf, brand: 'cocoloan', experiment: 'x', op: 'pause', version: '0' }, BROWSER, { cookie: '' });
     expect(expired.status).toBe(303);
-    expect(expired.headers.location).toBe('/login?error=session_form&next=%2Fexperiments');
+    expect(expired.headers.location).toBe('/login?error=session_form&next=%2Fexperiments%2Fx%3Fbrand%3Dcocoloan');
     expect(expired.headers['set-cookie']).toBeUndefined();
 
     const page = await consolePageText('login', { error: 'session_form' }, { cookie: '' });

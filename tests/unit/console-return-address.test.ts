@@ -38,6 +38,7 @@ beforeAll(async () => {
   const passwordHash = await hashPassword(PASSWORD, { N: 2 ** 12, r: 8, p: 1 });
   await addUser(db, { email: 'analyst@example.com', role: 'analyst', passwordHash });
   await addUser(db, { email: 'two@example.com', role: 'analyst', passwordHash });
+  await addUser(db, { email: 'admin@example.com', role: 'admin', passwordHash });
   const two = (await findUser(db, 'two@example.com'))!;
   await startTotpSetup(db, two.id, TOTP_SECRET);
   // enabled at a step long past, so the code of now is still to be spent
@@ -85,6 +86,8 @@ const PAGES = {
   login: () => import('../../pages/_console/login'),
   lead: () => import('../../pages/_console/leads/[id]'),
   leads: () => import('../../pages/_console/leads/index'),
+  refused: () => import('../../pages/_console/refused'),
+  experiment: () => import('../../pages/_console/experiments/[id]'),
 } as const;
 
 /**
@@ -97,8 +100,8 @@ async function openPage(page: keyof typeof PAGES, address: string, cookie = '') 
   const ctx = {
     req: { headers: { host: CONSOLE_TEST_HOST, cookie }, socket: { remoteAddress: '198.51.100.9' } },
     res: { statusCode: 200, setHeader: () => undefined },
-    query: Object.fromEntries(url.searchParams),
-    params: page === 'lead' ? { id: url.pathname.split('/').pop() } : {},
+    query: { ...Object.fromEntries(url.searchParams), ...(page === 'experiment' ? { id: url.pathname.split('/').pop() } : {}) },
+    params: page === 'lead' || page === 'experiment' ? { id: url.pathname.split('/').pop() } : {},
     resolvedUrl: `/_console${url.pathname === '/' ? '' : url.pathname}${url.search}`,
   } as unknown as GetServerSidePropsContext;
   const out = await mod.getServerSideProps(ctx);
@@ -209,6 +212,64 @@ describe('a one-time sign-in link', () => {
       const used = await post('links', { op: 'use', token, next });
       expect(used.headers.location).toBe('/');
     }
+  });
+});
+
+describe('an experiment’s form', () => {
+  const EXPERIMENT = 'payday-hero-headline';
+  /** The experiment's page with filters, as its address bar shows it. */
+  const PAGE = `/experiments/${EXPERIMENT}?brand=ipaydayloans&from=2026-01-01&device=mobile`;
+  const fields = (csrf: string, next?: string) => ({
+    csrf,
+    brand: 'ipaydayloans',
+    experiment: EXPERIMENT,
+    op: 'pause',
+    version: '0',
+    ...(next === undefined ? {} : { next }),
+  });
+
+  it('posted after the session ended: signing in again lands on the experiment’s page, not the list', async () => {
+    const ended = await post('experiments', fields('from-the-old-session', PAGE));
+    expect(ended.status).toBe(303);
+    expect(ended.headers.location).toBe(`/login?${new URLSearchParams({ error: 'session_form', next: PAGE })}`);
+    const login = await openPage('login', ended.headers.location!);
+    expect(login.html).toContain('nothing was changed');
+    expect(login.returnFields).toEqual([PAGE]);
+    const signedIn = await post('login', { email: 'admin@example.com', password: PASSWORD, next: login.returnFields[0]! });
+    expect(signedIn.headers.location).toBe(PAGE);
+    // a form without the page's address (drawn before it carried one) still names the experiment's own page
+    const bare = await post('experiments', fields('from-the-old-session'));
+    expect(bare.headers.location).toBe(`/login?${new URLSearchParams({ error: 'session_form', next: `/experiments/${EXPERIMENT}?brand=ipaydayloans` })}`);
+  });
+
+  it('from a page that had expired: the Refused page links back to the experiment’s page', async () => {
+    const admin = await post('login', { email: 'admin@example.com', password: PASSWORD });
+    const cookie = cookieOf(admin.headers);
+    const expired = await post('experiments', fields('from-before-the-last-sign-in', PAGE), cookie);
+    expect(expired.headers.location).toBe(`/refused?${new URLSearchParams({ why: 'expired', back: PAGE })}`);
+    const refused = await openPage('refused', expired.headers.location!, cookie);
+    expect(refused.html).toContain(`<a href="${PAGE.replace(/&/g, '&amp;')}"`);
+    expect(refused.html).toContain('Open the page again');
+  });
+
+  it('sent: back on the page it was on, filters kept, saying what happened; an address that is not that page is not followed', async () => {
+    const admin = await post('login', { email: 'admin@example.com', password: PASSWORD });
+    const cookie = cookieOf(admin.headers);
+    const page = await openPage('experiment', PAGE, cookie);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.html!)![1]!;
+    expect(page.returnFields).toContain(PAGE);
+    // a page of another experiment, or another console page, is not where this form was
+    for (const next of ['/users', `/experiments/another-one?brand=ipaydayloans`, 'https://evil.example/experiments']) {
+      const elsewhere = await post('experiments', { ...fields(csrf, next), op: 'resume' }, cookie);
+      expect(elsewhere.headers.location).toBe(`/experiments/${EXPERIMENT}?brand=ipaydayloans&note=state`);
+    }
+    const paused = await post('experiments', fields(csrf, `${PAGE}&note=stale`), cookie);
+    expect(paused.status).toBe(303);
+    expect(paused.headers.location).toBe(`${PAGE}&note=paused`);
+    const shown = await openPage('experiment', paused.headers.location!, cookie);
+    expect(shown.html).toContain('Paused: everyone sees the control now');
+    // its forms carry the page's address without the note
+    expect(shown.returnFields).toContain(PAGE);
   });
 });
 

@@ -10,7 +10,7 @@ import type { GetServerSideProps } from 'next';
 import { ConsoleLayout, DataTable, DateRangeFields, FilterSelect, buttonClass, inputClass, linkClass } from '../../../blocks/console/ConsoleLayout';
 import { money, num, pct } from '../../../blocks/console/format';
 import { getCatalog } from '../../../engine/site/catalog';
-import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
+import { consolePage, ownKey, pageAddress, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { DEVICE_CLASSES, overviewQuery } from '../../../engine/console/range';
 import { zonedRange } from '../../../engine/console/periods';
 import { findUser } from '../../../engine/store/console';
@@ -26,7 +26,7 @@ import {
 import type { Interval, Verdict } from '../../../engine/traffic/experimentStats';
 import { DEFAULT_BURN_IN } from '../../../engine/traffic/bandit';
 import { banditWeights } from '../../../engine/store/experimentWeights';
-import { liveBrand, mayActOn } from '../../../engine/console/experimentActions';
+import { experimentPage, liveBrand, mayActOn } from '../../../engine/console/experimentActions';
 import { EXPERIMENT_NOTES, FAILED_NOTES, type ExperimentNote, type ExperimentOp } from '../../../engine/console/experimentNotes';
 
 export const config = { unstable_runtimeJS: false };
@@ -54,6 +54,8 @@ interface Found {
   run: 'running' | 'paused' | 'over';
   /** the brand's live version the forms were drawn from */
   version: number;
+  /** this page's own address (filters and all, no note), which the forms carry so their answer comes back here (engine/console/experimentActions.ts) */
+  here: string | null;
   note: string;
   noteOk: boolean;
 }
@@ -129,6 +131,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
         fixed: fixedShowing(e) ?? null,
         run: e.status === 'paused' ? 'paused' : e.status === 'stopped' || stateOf(e) === 'ended' ? 'over' : 'running',
         version: live?.version ?? 0,
+        here: experimentPage(pageAddress(ctx), listed.brand, e.id) ?? null,
         note: note ? EXPERIMENT_NOTES[note] : '',
         noteOk: !!note && !FAILED_NOTES.includes(note),
       },
@@ -277,6 +280,7 @@ export default function ExperimentPage(props: Props) {
                   <input type="hidden" name="brand" value={f.brand} />
                   <input type="hidden" name="experiment" value={f.id} />
                   <input type="hidden" name="version" value={String(f.version)} />
+                  {f.here && <input type="hidden" name="next" value={f.here} />}
                   <input type="hidden" name="op" value={a.op} />
                   {a.winner && <input type="hidden" name="winner" value={a.winner} />}
                   <button type="submit" className={buttonClass}>
