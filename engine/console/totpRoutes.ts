@@ -6,7 +6,8 @@
  *   count with the sign-in lockout (engine/console/loginLimit.ts), and a lockout ends the session.
  * - `setup`: a new secret to enrol (shown on /account as an otpauth:// URI and as text);
  * - `confirm`: a code from the app enables it (and an admin who had to enrol gets a full session).
- * Each answers 303 to the page to show next; a forged post (wrong CSRF token) is a 403.
+ * Each answers 303 to the page to show next; a forged post (wrong CSRF token) is a 403. A setup or
+ * confirm sent with no session goes to the sign-in page as any console form's does (SESSION_ENDED).
  */
 import type { IncomingMessage } from 'node:http';
 import totpSchema from '../../schemas/api/console-totp.schema.json' with { type: 'json' };
@@ -16,7 +17,7 @@ import type { Store } from '../store/db';
 import { audit, createSession, endSession, SESSION_TTL_MS } from '../store/console';
 import { attemptKeys, busyAnswer, requireUser, reserveAttempt, sessionCookie, settleAttempt } from './api';
 import { csrfValid } from './csrf';
-import { formOutOfDate } from './formRefusals';
+import { formOutOfDate, refusalError } from './formRefusals';
 import { readConsoleForm } from './forms';
 import { afterSignIn, signInAddress } from './returnTo';
 import { matchTotp, newTotpSecret } from './totp';
@@ -52,7 +53,16 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   const host = req.headers.host ?? '';
   const who = await requireUser(db, request, 'overview.view', input.action === 'code' ? ['code'] : ['full', 'enrol']);
   if ('refused' in who) {
-    if (who.refused!.status === 401) return see(input.action === 'code' ? signInAddress({}, next) : '/login?error=expired');
+    if (input.action === 'code') {
+      if (who.refused!.status === 401) return see(signInAddress({}, next));
+    } else if (who.stage === 'code') {
+      // half signed in (the code still to come): to the code prompt, then back to the account page
+      return see(signInAddress({}, '/account'));
+    } else if (who.refused!.status === 401) {
+      // no session at all, as for any console form sent after its session ended (formRefusals.ts): the sign-in
+      // page says nothing was changed, and leads back to the account page; an API client keeps its 401
+      throw refusalError(who, '/account');
+    }
     throw new ApiError(who.refused!.status, (who.refused!.body as { error: string }).error);
   }
   if (!csrfValid(who.token, input.csrf)) throw formOutOfDate(input.action === 'code' ? '/login' : '/account');

@@ -273,6 +273,33 @@ describe('an experiment’s form', () => {
   });
 });
 
+describe('setting up a second factor without a session', () => {
+  it('says nothing was changed (not that a session expired) and leads back to the account page', async () => {
+    for (const action of ['setup', 'confirm']) {
+      const none = await post('totp', { csrf: 'no-session', action, ...(action === 'confirm' ? { code: '123456' } : {}) });
+      expect(none.status).toBe(303);
+      expect(none.headers.location).toBe('/login?error=session_form&next=%2Faccount');
+      expect(none.headers['set-cookie']).toBeUndefined();
+    }
+    const login = await openPage('login', '/login?error=session_form&next=%2Faccount');
+    expect(login.html).toContain('nothing was changed');
+    expect(login.html).not.toContain('Your session has expired');
+    expect(login.returnFields).toEqual(['/account']);
+    const signedIn = await post('login', { email: 'analyst@example.com', password: PASSWORD, next: login.returnFields[0]! });
+    expect(signedIn.headers.location).toBe('/account');
+    // a cookie that no longer signs anyone in: the same, and the cookie is dropped
+    const dead = await post('totp', { csrf: 'no-session', action: 'setup' }, '__Host-console_session=no-longer-a-session');
+    expect(dead.headers.location).toBe('/login?error=session_form&next=%2Faccount');
+    expect(dead.headers['set-cookie']?.[0]).toMatch(/^__Host-console_session=; .*Max-Age=0/);
+  });
+
+  it('half signed in (the code still to come): to the code prompt, then the account page', async () => {
+    const password = await post('login', { email: 'two@example.com', password: PASSWORD });
+    const half = await post('totp', { csrf: 'x', action: 'setup' }, cookieOf(password.headers));
+    expect(half.headers.location).toBe('/login?next=%2Faccount');
+  });
+});
+
 describe('a return address that is not a console page', () => {
   const hostile: [string, string][] = [
     ['another host', 'https://evil.example/leads'],
