@@ -1,7 +1,7 @@
 /**
  * A one-time sign-in link, as an admin and a new colleague use it: the admin makes the link on
- * Users and sees it once; the colleague opens it, presses the button and is signed in; the same
- * link a second time says it was used, and signs nobody in.
+ * Users and sees it once; the colleague opens it (sent to a console page: its ?next=), presses the
+ * button and is signed in on that page; the same link a second time says it was used, and signs nobody in.
  */
 import { expect, test } from '@playwright/test';
 import { addUser, checkPage, CONSOLE, signIn } from './console.fixtures';
@@ -22,10 +22,11 @@ test('an admin makes a sign-in link; it signs its user in once', async ({ page, 
   const colleague = await browser.newContext();
   const theirs = await colleague.newPage();
   const link = `${CONSOLE}/login${url.search}`;
-  await checkPage(theirs, `/login${url.search}`, 'Sign in');
+  // the admin sends it for the Brands page
+  await checkPage(theirs, `/login${url.search}&next=%2Fbrands`, 'Sign in');
   await theirs.getByRole('button', { name: 'Sign in with this link' }).click();
-  await expect(theirs).toHaveURL(`${CONSOLE}/`);
-  await expect(theirs.getByRole('heading', { level: 1 })).toHaveText('Overview');
+  await expect(theirs).toHaveURL(`${CONSOLE}/brands`);
+  await expect(theirs.getByRole('heading', { level: 1 })).toHaveText('Brands');
 
   const other = await browser.newContext();
   const again = await other.newPage();

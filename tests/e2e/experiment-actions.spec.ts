@@ -66,8 +66,10 @@ test('an admin stops it with the challenger as the winner; a visitor without the
   expect(await headlineFor(browser, 'control')).toBe(CONTROL);
 
   await signIn(page, addUser('admin', own.dbFile), undefined, consoleUrl());
-  await checkPage(page, `/experiments/${EXPERIMENT}`, `Experiment ${EXPERIMENT}`, 200, consoleUrl());
+  await checkPage(page, `/experiments/${EXPERIMENT}?device=mobile`, `Experiment ${EXPERIMENT}`, 200, consoleUrl());
   await page.getByRole('button', { name: 'Stop with cash-before-payday as the winner' }).click();
+  // back on the page it was sent from, its filter kept
+  await expect(page).toHaveURL(`${consoleUrl()}/experiments/${EXPERIMENT}?device=mobile&brand=ipaydayloans&note=stopped`);
   await expect(page.getByRole('status').filter({ hasText: 'Stopped: the winner is now the page itself' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Stop with/ })).toHaveCount(0);
   await checkPage(page, `/experiments/${EXPERIMENT}?brand=ipaydayloans&note=stopped`, `Experiment ${EXPERIMENT}`, 200, consoleUrl());
