@@ -1,16 +1,19 @@
 /**
  * A list of content (articles, answers, categories…): its items are loaded before the page
- * renders. A paginated list is the page's own: past its last page, or on a later page whose
- * entries are all left out (no page of their own), the page is a 404; empty on its first page,
- * the page answers but is kept out of search results; a failure fails the page. Any other list that fails only marks this block, which then shows
- * "Oh snap! There was a problem loading this content" while the page still renders.
+ * renders. A paginated list is the page's own: it is read whole and counted by what it shows
+ * (engine/site/contentLists.ts), so its page links and the sitemap reach only pages with something
+ * on them: past its last page the page is a 404; empty on its first page, the page answers but is
+ * kept out of search results; a failure fails the page. Any other list
+ * that fails only marks this block, which then shows "Oh snap! There was a problem loading this
+ * content" while the page still renders.
  */
 import type { ContentListData } from '../../engine/site/contentLoad';
-import type { Entry, ListFilters } from '../../engine/content/types';
+import type { ListFilters } from '../../engine/content/types';
 import { DEFAULT_PAGE_SIZE } from '../../engine/content/types';
 import type { LinkView } from '../../engine/site/model';
 import { pageLinks, withoutPageNumber } from '../../engine/site/links';
 import type { BlockSpec } from '../../engine/site/blockSpec';
+import { allEntries, shownEntries } from '../../engine/site/contentLists';
 
 export type ContentListView = Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
 
@@ -21,38 +24,30 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
     load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, nothingListed, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
       const page = block.paginate ? (match.params.page ?? 1) : 1;
+      const own = !!block.paginate;
       const filters: ListFilters = { ...shownHere(block.collection) };
       if (block.filterBy === 'list') filters.category = match.params.list!;
       if (block.filterBy === 'tag') filters.tag = match.params.slug!;
       if (block.filterBy === 'author') filters.author = match.params.slug!;
       try {
         const sort = block.collection === 'category' || block.collection === 'tag' || block.collection === 'author' ? ['title:asc'] : ['publishedAt:desc'];
-        const result = await source.list(block.collection, { filters, pagination: { page, pageSize }, sort, publicationState });
-        const { pageCount } = result.meta.pagination;
+        const query = { filters, sort, publicationState };
+        const listed = own
+          ? await allEntries(source, block.collection, query)
+          : (await source.list(block.collection, { ...query, pagination: { page: 1, pageSize } })).data;
+        const shown = await shownEntries(block.collection, listed, {
+          // a category check that fails lists the article: this list is not to fail for it
+          isCategory: (c) => one('category', c).then(Boolean, () => true),
+          hasArticles,
+        });
+        const pageCount = Math.ceil(shown.length / pageSize);
         if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
-        const topic = block.collection === 'category' || block.collection === 'tag' ? block.collection : undefined;
-        let shown = topic
-          ? (await Promise.all(result.data.map(async (e) => ((await hasArticles(topic, e.attributes.slug)) ? e : undefined)))).filter((e): e is Entry => !!e)
-          : result.data;
-        if (block.collection === 'article') {
-          // an article is a page only under a category that is one (a CMS does not check): no link to a 404
-          // (a check that fails lists them all: this list is not to fail for it)
-          const named = [...new Set(shown.map((e) => e.attributes.category).filter((c): c is string => !!c))];
-          const known = await Promise.all(named.map(async (c) => ((await one('category', c)) ? c : undefined)))
-            .then((found) => new Set(found.filter(Boolean)))
-            .catch(() => new Set(named));
-          shown = shown.filter((e) => e.attributes.category !== null && known.has(e.attributes.category));
-        }
-        // two entries under one slug are one page (the first): list it once
-        const unique = shown.filter((e, i) => shown.findIndex((o) => o.attributes.url === e.attributes.url) === i);
-        if (block.paginate && !unique.length) {
-          // a later page in the service's count whose entries were all left out above: no page to show
-          if (page > 1) return 'notFound';
-          // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
-          nothingListed();
-        }
+        // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
+        if (own && !shown.length) nothingListed();
         return {
-          items: unique.map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
+          items: shown
+            .slice((page - 1) * pageSize, page * pageSize)
+            .map((e) => ({ title: e.attributes.h1, href: e.attributes.url, description: e.attributes.description, date: e.attributes.publishedAt })),
           ...(block.paginate && pageCount > 1 ? { pages: { current: page, count: pageCount } } : {}),
         };
       } catch (err) {

@@ -321,6 +321,31 @@ describe('a CMS whose collection is empty (nothing published yet)', () => {
   });
 });
 
+describe('a list with entries left out among those it shows', () => {
+  it('fills each page with what it shows and counts its pages by that', async () => {
+    // the newest article under a category the CMS does not have: the six others make a full page 1 and one on page 2
+    const articles = index.entries
+      .get('article')!
+      .map((e) =>
+        e.attributes.slug === 'fixture-article-6'
+          ? { ...e, attributes: { ...e.attributes, category: 'no-such-category', url: '/blog/no-such-category/fixture-article-6' } }
+          : e,
+      );
+    const source = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['article', articles]]) });
+    const first = block(await ok('/blog', { source }), 'contentList').data;
+    expect(first.items.map((i) => i.href)).toEqual([
+      '/blog/money-basics/fixture-article-5',
+      '/blog/payday-loans/fixture-article-4',
+      '/blog/payday-loans/fixture-article-3',
+      '/blog/payday-loans/fixture-article-2',
+      '/blog/payday-loans/fixture-article-1',
+    ]);
+    expect(first.pages?.count).toBe(2);
+    expect(block(await ok('/blog/2', { source }), 'contentList').data.items.map((i) => i.href)).toEqual(['/blog/money-basics/fixture-hostile']);
+    expect(await page('/blog/3', { source })).toBe('notFound');
+  });
+});
+
 describe('a later list page whose entries are all left out (their category is not one)', () => {
   it('is a 404, not an empty page', async () => {
     // the two oldest articles, alone on /blog/2, under a category the CMS does not have
@@ -334,7 +359,10 @@ describe('a later list page whose entries are all left out (their category is no
     const server = await startStrapiServer({ index: { entries: new Map([...index.entries, ['article', articles]]), problems: [] }, token: 't' });
     try {
       const source = createStrapiClient({ url: server.url, token: 't' });
-      expect(block(await ok('/blog', { source }), 'contentList').data.items).toHaveLength(5);
+      const first = block(await ok('/blog', { source }), 'contentList').data;
+      expect(first.items).toHaveLength(5);
+      // nor does page 1 link to it: the list has one page of what it shows
+      expect(first.pages).toBeUndefined();
       expect(await page('/blog/2', { source })).toBe('notFound');
     } finally {
       await server.close();

@@ -149,6 +149,22 @@ describe('content pages in the sitemap', () => {
     expect(paths).toContain('/hub/fixture-apr');
   });
 
+  it('lists a later blog page only when it shows an article (entries left out do not count)', async () => {
+    // the two oldest articles, alone on /blog/2, under a category the CMS does not have
+    const { paths } = await contentSitemap((entries) => {
+      const articles = entries
+        .get('article')!
+        .map((e) =>
+          ['fixture-article-1', 'fixture-hostile'].includes(e.attributes.slug)
+            ? { ...e, attributes: { ...e.attributes, category: 'no-such-category', url: `/blog/no-such-category/${e.attributes.slug}` } }
+            : e,
+        );
+      return new Map([...entries, ['article', articles]]);
+    });
+    expect(paths).toContain('/blog');
+    expect(paths).not.toContain('/blog/2');
+  });
+
   it('lists every live content page of the brand and nothing else', async () => {
     const { withContentRoutes } = await import('../fixtures/content-routes');
     const { readSources } = await import('../../engine/site/catalog');

@@ -11,6 +11,7 @@ import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } fro
 import { canonicalUrl } from './seo';
 import { specOf } from '../blockSpec';
 import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from '../../content/types';
+import { allEntries, shownEntries, type ShownChecks } from '../contentLists';
 import type { State } from '../../geo/states';
 
 export const SITEMAP_MAX_URLS = 50_000;
@@ -94,37 +95,31 @@ export function robotsTxt(loaded: LoadedBrand): string {
 /**
  * Pages whose existence the content service decides: list pages (every category with articles
  * for the brand, and page 2… of paginated lists) and items (articles, answers, hub entries,
- * tags, authors). Each path is checked against the brand's routes.
+ * tags, authors). Each path is checked against the brand's routes. What a list shows is counted
+ * as its page counts it (engine/site/contentLists.ts).
  */
 export async function contentPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
   const brand = { id: loaded.brand.id, market: loaded.brand.country.toLowerCase() as Market };
-  const all = async (collection: Collection, filters: ListFilters = {}) => {
-    const out: Entry[] = [];
-    for (let page = 1; ; page++) {
-      const r = await source.list(collection, { filters, pagination: { page, pageSize: 100 }, publicationState: 'LIVE' });
-      out.push(...r.data);
-      if (page >= r.meta.pagination.pageCount) return out;
-    }
-  };
+  const all = (collection: Collection, filters: ListFilters = {}) => allEntries(source, collection, { filters, publicationState: 'LIVE' });
   const articles = await all('article', { brand });
-  const countBy = (key: (e: Entry) => string[]) => {
-    const m = new Map<string, number>();
-    for (const e of articles) for (const k of key(e)) m.set(k, (m.get(k) ?? 0) + 1);
-    return m;
-  };
-  // an article's page and its category's page are there only when its category is (loadPageContent)
   const categories = await all('category');
   const known = new Set(categories.map((c) => c.attributes.slug));
-  const shown = articles.filter((e) => e.attributes.category !== null && known.has(e.attributes.category));
-  const perCategory = countBy((e) => (e.attributes.category && known.has(e.attributes.category) ? [e.attributes.category] : []));
-  const perTag = countBy((e) => e.attributes.extras?.tags ?? []);
+  const tagged = new Set(articles.flatMap((e) => e.attributes.extras?.tags ?? []));
+  // a category has articles once one is shown under it; a tag, as a tag's page asks (loadPageContent), once an article of the brand has it
+  const perCategory = new Map<string, number>();
+  const checks: ShownChecks = {
+    isCategory: (slug) => known.has(slug),
+    hasArticles: (topic, slug) => (topic === 'category' ? perCategory.has(slug) : tagged.has(slug)),
+  };
+  const shown = await shownEntries('article', articles, checks);
+  for (const e of shown) perCategory.set(e.attributes.category!, (perCategory.get(e.attributes.category!) ?? 0) + 1);
   const items: Record<string, Entry[]> = {
     article: shown,
-    answer: await all('answer', { brand }),
-    hub: await all('hub', { brand }),
-    author: await all('author', { brand }),
-    tag: (await all('tag')).filter((t) => perTag.has(t.attributes.slug)),
-    category: categories.filter((c) => perCategory.has(c.attributes.slug)),
+    answer: await shownEntries('answer', await all('answer', { brand }), checks),
+    hub: await shownEntries('hub', await all('hub', { brand }), checks),
+    author: await shownEntries('author', await all('author', { brand }), checks),
+    tag: await shownEntries('tag', await all('tag'), checks),
+    category: await shownEntries('category', categories, checks),
   };
   const out: string[] = [];
   const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
@@ -145,7 +140,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
     } else if (route.params.includes('list')) {
       for (const [category, n] of perCategory) withPages(base({ list: category }), n);
     } else if (route.params.includes('page') && list && route.params.length === 1) {
-      withPages(base({}), list.collection === 'article' ? articles.length : (items[list.collection]?.length ?? 0));
+      withPages(base({}), items[list.collection]?.length ?? 0);
     }
   }
   return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
