@@ -6,8 +6,15 @@ import { Section } from '../chrome/Section';
 
 type ContentCollection = BlockProps<'contentList'>['block']['collection'];
 
-/** What an empty list says: the page answers (a blog before its first article) and says why it shows no links. */
-const NOTHING_YET: Partial<Record<ContentCollection, string>> = { article: 'No articles yet.', answer: 'No answers yet.' };
+/** What an empty list says: the page answers (a blog before its first article, a hub before its first entry) and says why it shows no links. */
+const NOTHING_YET: Record<ContentCollection, string> = {
+  article: 'No articles yet.',
+  answer: 'No answers yet.',
+  hub: 'No hub entries yet.',
+  author: 'No authors yet.',
+  category: 'No topics yet.',
+  tag: 'No topics yet.',
+};
 
 export default function ContentList({ block, brand }: BlockProps<'contentList'>) {
   const { items, pages, error } = block.data;
@@ -15,7 +22,7 @@ export default function ContentList({ block, brand }: BlockProps<'contentList'>)
   return (
     <Section heading={block.heading}>
       {items.length === 0 ? (
-        <p className="text-slate-800">{NOTHING_YET[block.collection] ?? 'Nothing here yet.'}</p>
+        <p className="text-slate-800">{NOTHING_YET[block.collection]}</p>
       ) : (
         <ul className="divide-y divide-slate-200">
           {items.map((item) => (

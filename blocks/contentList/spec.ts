@@ -1,9 +1,10 @@
 /**
  * A list of content (articles, answers, categories…): its items are loaded before the page
- * renders. A paginated list is the page's own: it is read whole and counted by what it shows
+ * renders. The page's own list (a paginated one, or an unfiltered one on the page its entries'
+ * pages are under: /hub, /tag, /author) is read whole and counted by what it shows
  * (engine/site/contentLists.ts), so its page links and the sitemap reach only pages with something
- * on them: past its last page the page is a 404; empty on its first page, the page answers but is
- * kept out of search results; a failure fails the page. Any other list
+ * on them: past its last page the page is a 404; showing nothing, it says so and the page answers
+ * but is kept out of search results. A paginated list that fails fails the page. Any other list
  * that fails only marks this block, which then shows "Oh snap! There was a problem loading this
  * content" while the page still renders.
  */
@@ -12,19 +13,25 @@ import type { ListFilters } from '../../engine/content/types';
 import { DEFAULT_PAGE_SIZE } from '../../engine/content/types';
 import type { LinkView } from '../../engine/site/model';
 import { pageLinks, withoutPageNumber } from '../../engine/site/links';
-import type { BlockSpec } from '../../engine/site/blockSpec';
-import { allEntries, shownEntries } from '../../engine/site/contentLists';
+import type { BlockOf, BlockSpec } from '../../engine/site/blockSpec';
+import { allEntries, isCollectionPage, shownEntries } from '../../engine/site/contentLists';
+import type { CompiledRoute } from '../../engine/site/routes';
 
 export type ContentListView = Omit<ContentListData, 'pages'> & { pages?: { current: number; count: number; links: (LinkView & { current: boolean })[] } };
+
+const ownList = (block: BlockOf<'contentList'>, route: CompiledRoute) =>
+  block.paginate || ((block.filterBy ?? 'none') === 'none' && isCollectionPage(block.collection, route))
+    ? { collection: block.collection, pageSize: block.pageSize ?? DEFAULT_PAGE_SIZE, paginated: !!block.paginate }
+    : undefined;
 
 export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentListData> = {
   content: {
     decidesPage: (block) => !!block.paginate,
-    sitemapList: (block) => (block.paginate ? { collection: block.collection, pageSize: block.pageSize ?? DEFAULT_PAGE_SIZE } : undefined),
+    ownList,
     load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, nothingListed, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
       const page = block.paginate ? (match.params.page ?? 1) : 1;
-      const own = !!block.paginate;
+      const own = !!ownList(block, match.route);
       const filters: ListFilters = { ...shownHere(block.collection) };
       if (block.filterBy === 'list') filters.category = match.params.list!;
       if (block.filterBy === 'tag') filters.tag = match.params.slug!;
@@ -42,7 +49,7 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         });
         const pageCount = Math.ceil(shown.length / pageSize);
         if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
-        // the list's first page, empty (nothing published yet): the page answers, saying so, kept out of search results
+        // the page's own list, empty (nothing published yet): the page answers, saying so, kept out of search results
         if (own && !shown.length) nothingListed();
         return {
           items: shown

@@ -9,7 +9,7 @@
  * travels with the catalog (Catalog.specs, LoadedBrand.specs) to every check and page model.
  */
 import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
-import type { ContentBodyData, Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
+import type { Collection, ContentBodyData, Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from './routes';
 import type { ParamKind } from './routeParams';
 import type { State } from '../geo/states';
@@ -73,7 +73,7 @@ export interface LoadContext {
   index: number;
   /** a secondary block failed: the page is rebuilt soon */
   degrade: () => void;
-  /** the page's own list (the one that decides the page) has nothing in it yet: the page is kept out of search results while it has not */
+  /** the page's own list (ContentNeeds.ownList) shows nothing yet: the page is kept out of search results while it does not */
   nothingListed: () => void;
 }
 
@@ -82,8 +82,12 @@ export interface ContentNeeds<K extends BlockType, L> {
   load: (block: BlockOf<K>, ctx: LoadContext) => Promise<L | 'notFound' | undefined>;
   /** true when the content decides whether the page exists at all (a paginated list) */
   decidesPage?: (block: BlockOf<K>) => boolean;
-  /** the list whose further pages (…/2, …/3) a sitemap lists */
-  sitemapList?: (block: BlockOf<K>) => { collection: string; pageSize: number } | undefined;
+  /**
+   * The page's own list on this route, when the block is one: what the page is for. While it shows
+   * nothing the page says so and is noindex, and the sitemap leaves it out; a paginated one's
+   * further pages (…/2, …/3) are in the sitemap as far as what it shows reaches.
+   */
+  ownList?: (block: BlockOf<K>, route: CompiledRoute) => { collection: Collection; pageSize: number; paginated: boolean } | undefined;
 }
 
 export interface BlockSpec<K extends BlockType, D = null, L = undefined> {

@@ -5,7 +5,9 @@
  * brand, a second entry under one slug), so a page count taken from the CMS would link to list
  * pages that have nothing to show, and a list that shows nothing would look like one that does.
  */
+import { contentPath } from '../content/paths';
 import type { Collection, ContentSource, Entry, ListQuery } from '../content/types';
+import type { CompiledRoute } from './routes';
 
 /** Entries per call when a list is read whole: the most a Strapi v4 call returns by default (its maxLimit). */
 const READ_ALL_PAGE_SIZE = 100;
@@ -50,4 +52,14 @@ export async function shownEntries(collection: Collection, entries: readonly Ent
   const withPage = entries.filter((_, i) => keep[i]);
   const seen = new Set<string>();
   return withPage.filter((e) => !seen.has(e.attributes.url) && !!seen.add(e.attributes.url));
+}
+
+/**
+ * Is the route the page its collection's entries' pages are under (/hub for /hub/{slug}, /tag,
+ * /author, /answers), with nothing else to name: a list of that collection there, unfiltered, is
+ * what the page is for.
+ */
+export function isCollectionPage(collection: Collection, route: CompiledRoute): boolean {
+  const entryPath = contentPath(collection, 'entry', 'list');
+  return route.params.length === 0 && route.path === entryPath.slice(0, entryPath.lastIndexOf('/'));
 }

@@ -62,7 +62,7 @@ test('the blog lists the CMS content, newest first, and 404s past the last page'
   expect((await page.goto(site('/blog/payday-loans/no-such-article')))?.status()).toBe(404);
 });
 
-test('a blog with no articles yet answers, says so and is kept out of search results; its page 2 is a 404', async ({ page }) => {
+test('a blog with no articles yet answers, says so and is kept out of search results, as do its topics and authors; its page 2 is a 404', async ({ page }) => {
   // the fixture content has no article for the Australian market
   const empty = (path: string) => `http://fastloansau.localhost:${SITE_PORT}${path}`;
   expect((await page.goto(empty('/blog')))?.status()).toBe(200);
@@ -70,6 +70,19 @@ test('a blog with no articles yet answers, says so and is kept out of search res
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
   await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
   expect((await page.goto(empty('/blog/2')))?.status()).toBe(404);
+  // so do its topics and authors, listed on pages of their own
+  for (const [path, nothing] of [
+    ['/tag', 'No topics yet.'],
+    ['/author', 'No authors yet.'],
+  ] as const) {
+    expect((await page.goto(empty(path)))?.status(), path).toBe(200);
+    await expect(page.getByText(nothing)).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  }
+  // nor are they in its sitemap
+  const sitemap = (await (await page.goto(empty('/sitemaps/0.xml')))?.text()) ?? '';
+  expect(sitemap).toContain('<urlset');
+  for (const path of ['/blog', '/tag', '/author']) expect(sitemap, path).not.toContain(`${path}</loc>`);
   // a blog with articles is indexed as before
   await page.goto(site('/blog'));
   await expect(page.locator('meta[name="robots"]')).toHaveCount(0);

@@ -298,7 +298,8 @@ describe('a CMS whose collection is empty (nothing published yet)', () => {
   let server: RunningServer;
   let strapi: ContentSource;
   beforeAll(async () => {
-    const entries = new Map([...index.entries].map(([c, list]) => [c, c === 'article' || c === 'answer' ? [] : list]));
+    // nothing but the topics (which without articles are not listed either)
+    const entries = new Map([...index.entries].map(([c, list]) => [c, c === 'category' || c === 'tag' ? list : []]));
     server = await startStrapiServer({ index: { entries, problems: [] }, token: 't' });
     strapi = createStrapiClient({ url: server.url, token: 't' });
   });
@@ -315,9 +316,22 @@ describe('a CMS whose collection is empty (nothing published yet)', () => {
     expect(await page('/blog/2', { source: strapi })).toBe('notFound');
     expect(await page('/answers/2', { source: strapi })).toBe('notFound');
   });
+  it('an unpaginated list page (/hub, /tag, /author) answers the same way: empty, saying so, kept out of search results', async () => {
+    for (const path of ['/hub', '/tag', '/author']) {
+      const m = await ok(path, { source: strapi });
+      expect(m.status, path).toBe(200);
+      expect(m.noindex, path).toBe(true);
+      expect(block(m, 'contentList').data.items, path).toEqual([]);
+    }
+  });
   it('a list page with something listed is indexed as before', async () => {
-    expect((await ok('/blog')).noindex).toBeUndefined();
-    expect((await ok('/blog/2')).noindex).toBeUndefined();
+    for (const path of ['/blog', '/blog/2', '/hub', '/tag', '/author']) expect((await ok(path)).noindex, path).toBeUndefined();
+  });
+  it('an empty secondary list (guides by an author who has none) leaves its page indexed', async () => {
+    const entries = new Map([...index.entries].map(([c, list]) => [c, c === 'article' ? [] : list]));
+    const m = await ok('/author/test-author', { source: createEmbeddedSource({ ...index, entries }) });
+    expect(block(m, 'contentList').data.items).toEqual([]);
+    expect(m.noindex).toBeUndefined();
   });
 });
 

@@ -149,6 +149,20 @@ describe('content pages in the sitemap', () => {
     expect(paths).toContain('/hub/fixture-apr');
   });
 
+  it('leaves every list page that shows nothing yet out of the sitemap, paginated or not (/blog, /answers, /hub, /tag, /author)', async () => {
+    const { sitemapPaths } = await import('../../engine/site/seo/sitemap');
+    const lists = ['/blog', '/answers', '/hub', '/tag', '/author'];
+    const { loaded, paths: content } = await contentSitemap(
+      (entries) => new Map([...entries].map(([k, list]) => [k, k === 'category' || k === 'tag' ? list : []])),
+    );
+    // what the sitemap file lists: the route pages and the content pages together
+    const listed = sitemapPaths(loaded, brandPaths(loaded), content);
+    expect(listed.filter((p) => lists.includes(p))).toEqual([]);
+    expect(listed).toContain('/payday-loans');
+    const full = await contentSitemap((entries) => entries);
+    expect(sitemapPaths(full.loaded, brandPaths(full.loaded), full.paths).filter((p) => lists.includes(p))).toEqual(lists);
+  });
+
   it('lists a later blog page only when it shows an article (entries left out do not count)', async () => {
     // the two oldest articles, alone on /blog/2, under a category the CMS does not have
     const { paths } = await contentSitemap((entries) => {
@@ -177,6 +191,7 @@ describe('content pages in the sitemap', () => {
     expect(paths.sort()).toEqual(
       [
         '/answers',
+        '/author',
         '/author/other-author',
         '/author/test-author',
         '/blog',
@@ -190,8 +205,10 @@ describe('content pages in the sitemap', () => {
         '/blog/payday-loans/fixture-article-2',
         '/blog/payday-loans/fixture-article-3',
         '/blog/payday-loans/fixture-article-4',
+        '/hub',
         '/hub/fixture-apr',
         '/answers/fixture-answer',
+        '/tag',
         '/tag/apr',
         '/tag/budgeting',
         '/tag/fees',

@@ -10,7 +10,7 @@ import type { CompiledRoute, RouteMatch } from '../routes';
 import { OPTIONAL_PARAM, ROUTE_PARAMS, type ParamKind, type RouteParamKind } from '../routeParams';
 import { canonicalUrl } from './seo';
 import { specOf } from '../blockSpec';
-import { DEFAULT_PAGE_SIZE, type Collection, type ContentSource, type Entry, type ListFilters, type Market } from '../../content/types';
+import type { Collection, ContentSource, Entry, ListFilters, Market } from '../../content/types';
 import { allEntries, shownEntries, type ShownChecks } from '../contentLists';
 import type { State } from '../../geo/states';
 
@@ -92,11 +92,25 @@ export function robotsTxt(loaded: LoadedBrand): string {
   return `User-agent: *\nAllow: /\n${rules.join('')}\nSitemap: ${base}/sitemap.xml\n`;
 }
 
+/** The page's own content list on a route (ContentNeeds.ownList): what decides whether the sitemap lists the page. */
+const ownListOf = (loaded: LoadedBrand, route: CompiledRoute) =>
+  loaded
+    .layout(route.layout, route.layoutParams)
+    ?.blocks.map((b) => specOf(loaded.specs, b.type).content?.ownList?.(b, route))
+    .find((l) => l !== undefined);
+
+/**
+ * The route pages a list of content is for (/blog, /answers, /hub, /tag, /author): whether one is
+ * in the sitemap is the content's to say (contentPaths lists it while its list shows something).
+ */
+const listPagesOf = (loaded: LoadedBrand): Set<string> =>
+  new Set(loaded.routes.filter((r) => r.params.every((k) => k === OPTIONAL_PARAM) && ownListOf(loaded, r)).map((r) => fillPath(r.path, {})));
+
 /**
  * Pages whose existence the content service decides: list pages (every category with articles
- * for the brand, and page 2… of paginated lists) and items (articles, answers, hub entries,
- * tags, authors). Each path is checked against the brand's routes. What a list shows is counted
- * as its page counts it (engine/site/contentLists.ts).
+ * for the brand, a list page while its list shows something, and page 2… of paginated lists) and
+ * items (articles, answers, hub entries, tags, authors). Each path is checked against the brand's
+ * routes. What a list shows is counted as its page counts it (engine/site/contentLists.ts).
  */
 export async function contentPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
   const brand = { id: loaded.brand.id, market: loaded.brand.country.toLowerCase() as Market };
@@ -113,7 +127,7 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   };
   const shown = await shownEntries('article', articles, checks);
   for (const e of shown) perCategory.set(e.attributes.category!, (perCategory.get(e.attributes.category!) ?? 0) + 1);
-  const items: Record<string, Entry[]> = {
+  const items: Record<Collection, Entry[]> = {
     article: shown,
     answer: await shownEntries('answer', await all('answer', { brand }), checks),
     hub: await shownEntries('hub', await all('hub', { brand }), checks),
@@ -122,32 +136,36 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
     category: await shownEntries('category', categories, checks),
   };
   const out: string[] = [];
-  const pagesOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
   for (const route of loaded.routes) {
-    const layout = loaded.layout(route.layout, route.layoutParams);
-    const list = layout?.blocks.map((b) => specOf(loaded.specs, b.type).content?.sitemapList?.(b)).find((l) => l !== undefined);
-    const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
+    const list = ownListOf(loaded, route);
     const base = (values: Record<string, string>) => route.path.replace(/\/\{page\?\}$/, '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
     const withPages = (path: string, total: number) => {
-      // a list with nothing in it yet says so and is noindex (engine/site/contentLoad.ts): not a page to offer a search engine
+      // a list that shows nothing yet says so and is noindex (engine/site/contentLoad.ts): not a page to offer a search engine
       if (total === 0) return;
       out.push(path);
-      if (route.params.includes('page') && list) for (let p = 2; p <= pagesOf(total, pageSize); p++) out.push(`${path}/${p}`);
+      if (route.params.includes('page') && list?.paginated) for (let p = 2; p <= Math.ceil(total / list.pageSize); p++) out.push(`${path}/${p}`);
     };
     if (route.params.includes('slug') && route.content) {
-      for (const e of items[route.content] ?? [])
+      for (const e of items[route.content])
         out.push(base({ slug: e.attributes.slug, ...(route.params.includes('list') ? { list: e.attributes.category ?? '' } : {}) }));
     } else if (route.params.includes('list')) {
       for (const [category, n] of perCategory) withPages(base({ list: category }), n);
-    } else if (route.params.includes('page') && list && route.params.length === 1) {
-      withPages(base({}), items[list.collection]?.length ?? 0);
+    } else if (list && route.params.every((k) => k === OPTIONAL_PARAM)) {
+      withPages(base({}), items[list.collection].length);
     }
   }
   return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
 }
 
-/** Route pages then content pages, each once, in that order. */
-export const combinedPaths = (routePaths: readonly string[], content: readonly string[]): string[] => [...new Set([...routePaths, ...content])];
+/**
+ * Route pages then content pages, each once, in that order. A list page is a route page only
+ * while its list shows something (contentPaths then lists it).
+ */
+export function combinedPaths(loaded: LoadedBrand, routePaths: readonly string[], content: readonly string[]): string[] {
+  const listPages = listPagesOf(loaded);
+  const listed = new Set(content);
+  return [...new Set([...routePaths.filter((p) => !listPages.has(p) || listed.has(p)), ...content])];
+}
 
 /**
  * What the sitemaps list: the brand's pages less those robots.txt keeps crawlers off (the
@@ -155,11 +173,11 @@ export const combinedPaths = (routePaths: readonly string[], content: readonly s
  * ("Submitted URL blocked by robots.txt"), so the two files say the same thing.
  */
 export const sitemapPaths = (loaded: LoadedBrand, routePaths: readonly string[], content: readonly string[]): string[] =>
-  combinedPaths(routePaths, content).filter((path) => !robotsDisallows(loaded, path));
+  combinedPaths(loaded, routePaths, content).filter((path) => !robotsDisallows(loaded, path));
 
 /** Route pages plus content pages, listed afresh (engine/site/seo/seoFiles.ts keeps what it builds from them, not the list). */
 export async function allPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
-  return combinedPaths(brandPaths(loaded), await contentPaths(loaded, source));
+  return combinedPaths(loaded, brandPaths(loaded), await contentPaths(loaded, source));
 }
 
 export const sitemapCountOf = (paths: readonly string[]): number => Math.max(1, Math.ceil(paths.length / SITEMAP_MAX_URLS));
