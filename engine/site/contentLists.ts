@@ -12,14 +12,22 @@ import type { CompiledRoute } from './routes';
 /** Entries per call when a list is read whole: the most a Strapi v4 call returns by default (its maxLimit). */
 const READ_ALL_PAGE_SIZE = 100;
 
-/** Every entry the query names, in its order, read a page at a time. */
+/**
+ * The most calls one list is read in (10,000 entries, far past any brand's blog): the page count is
+ * the CMS's word, and a CMS that keeps saying there is more (a bug, a proxy answering every page
+ * alike) must not hold a render in an endless loop of calls.
+ */
+export const READ_ALL_MAX_CALLS = 100;
+
+/** Every entry the query names, in its order, read a page at a time (at most READ_ALL_MAX_CALLS pages; an empty page ends it). */
 export async function allEntries(source: ContentSource, collection: Collection, query: Omit<ListQuery, 'pagination'>): Promise<Entry[]> {
   const out: Entry[] = [];
-  for (let page = 1; ; page++) {
+  for (let page = 1; page <= READ_ALL_MAX_CALLS; page++) {
     const r = await source.list(collection, { ...query, pagination: { page, pageSize: READ_ALL_PAGE_SIZE } });
     out.push(...r.data);
-    if (page >= r.meta.pagination.pageCount) return out;
+    if (page >= r.meta.pagination.pageCount || r.data.length === 0) break;
   }
+  return out;
 }
 
 /** What decides whether an entry has a page to link to. */

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildCatalog, readSources } from '../../engine/site/catalog';
@@ -10,6 +12,8 @@ import { buildPageModel } from '../../engine/site/pageModel';
 import { startStrapiServer, type RunningServer } from '../support/strapi-server';
 import { withContentRoutes } from '../fixtures/content-routes';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
+import { executeStrapiQuery } from '../../engine/content/strapiSchema';
+import { READ_ALL_MAX_CALLS } from '../../engine/site/contentLists';
 
 const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
 // The Canadian copy without the US brand's location pages ({stateCode}) and the links to them: the validator refuses US state pages on a brand outside the US.
@@ -380,6 +384,36 @@ describe('a later list page whose entries are all left out (their category is no
       expect(await page('/blog/2', { source })).toBe('notFound');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a CMS that always says there is another page of a list', () => {
+  it('is read for at most 100 calls per list, and the list page still renders what it shows', async () => {
+    // A proxy in front of the CMS that answers every page as the first and never says it is the last.
+    let calls = 0;
+    const liar = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', async () => {
+        calls++;
+        const ask = JSON.parse(body) as { query: string; variables?: { pagination?: { page?: number } } };
+        if (ask.variables?.pagination) ask.variables.pagination.page = 1;
+        const answer = JSON.stringify(await executeStrapiQuery(index, ask, { allowPreview: true })).replace(/"pageCount":\d+/g, '"pageCount":1000000');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      });
+    });
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+    try {
+      const source = createStrapiClient({ url: `http://127.0.0.1:${(liar.address() as AddressInfo).port}`, token: 't' });
+      const list = block(await ok('/blog', { source }), 'contentList').data;
+      expect(list.items.length).toBeGreaterThan(0);
+      // the same entries on every page are one list, shown once each
+      expect(new Set(list.items.map((i) => i.href)).size).toBe(list.items.length);
+      expect(calls).toBeLessThanOrEqual(READ_ALL_MAX_CALLS + 20);
+    } finally {
+      await new Promise((resolve) => liar.close(resolve));
     }
   });
 });
