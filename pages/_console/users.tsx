@@ -13,6 +13,7 @@ import { BRAND_ID, brandList, ROLES } from '../../engine/console/roles';
 import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
 import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
 import { takeShownLinks } from '../../engine/console/signInLinks';
+import { originOfRequest } from '../../engine/http/api';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -47,11 +48,14 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     const note = ownKey<UserNote>(USER_NOTES, key);
     // the ids a refused brand list named that no brand has (only well-formed ids are repeated)
     const unknown = note === 'brands_unknown' ? brandList(queryText(ctx.query.unknown, 1400)).filter((b) => BRAND_ID.test(b)) : [];
+    // the console's own origin, as the colleague will open it: https on a public host; on a local one
+    // (`npm start`, or behind the bundled nginx on its port) the scheme and port it was reached on
+    const origin = originOfRequest(ctx.req);
     return {
       shown: await takeShownOnce(db, viewer.email),
       links: (await takeShownLinks(db, viewer.email)).map((l) => ({
         email: l.email,
-        url: `https://${ctx.req.headers.host ?? ''}/login?link=${l.token}`,
+        url: `${origin}/login?link=${l.token}`,
         expiresAt: l.expiresAt,
       })),
       users: await userRows(db),

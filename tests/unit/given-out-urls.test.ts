@@ -1,0 +1,183 @@
+/**
+ * URLs the engine gives out to be opened later, opened: the one-time sign-in link an admin copies
+ * from the console's Users page (engine/http/api.ts originOfRequest). A local console (`npm start`,
+ * http://console.localhost:PORT) gives out http and its port, and the link opens the sign-in page
+ * and signs the user in; a public console host gives out https with no port; a client's own
+ * X-Forwarded-Host/Proto are not read. The console's pages and form route run on a started server
+ * over a real SQLite store, as Next runs them under the front door.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GetServerSidePropsContext } from 'next';
+import { createElement, type FunctionComponent } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports';
+import { BROWSER_ACCEPT } from '../support/consoleForm';
+
+const dir = mkdtempSync(join(tmpdir(), 'loansites-given-out-urls-'));
+const PASSWORD = 'a long passphrase 1';
+const ADMIN = 'boss@example.com';
+const COLLEAGUE = 'ana@example.com';
+let server: Server;
+let port: number;
+let destroyStore: () => Promise<void>;
+const savedTrust = process.env.TRUST_FORWARDED_HOST;
+
+type PageModule = {
+  getServerSideProps: (ctx: GetServerSidePropsContext) => Promise<{ props?: object; redirect?: { destination: string } }>;
+  default: FunctionComponent<object>;
+};
+const PAGES: Record<string, () => Promise<unknown>> = {
+  '/login': () => import('../../pages/_console/login'),
+  '/users': () => import('../../pages/_console/users'),
+  '/brands': () => import('../../pages/_console/brands'),
+};
+
+/** A console page as Next renders it under the front door (getServerSideProps on this very request), or a form post. */
+async function answer(req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const { hostOfRequest, originOfRequest } = await import('../../engine/http/api');
+  if (!hostOfRequest(req).startsWith('console.')) {
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+    return res.end(`the site at ${originOfRequest(req)}`);
+  }
+  if (url.pathname.startsWith('/api/console/')) {
+    const { default: handler } = await import('../../pages/api/console/[action]');
+    return handler(req as Parameters<typeof handler>[0], res as Parameters<typeof handler>[1]);
+  }
+  const load = PAGES[url.pathname];
+  if (!load) return res.writeHead(404).end();
+  const mod = (await load()) as PageModule;
+  const ctx = { req, res, query: Object.fromEntries(url.searchParams), params: {}, resolvedUrl: `/_console${url.pathname}${url.search}` };
+  const out = await mod.getServerSideProps(ctx as unknown as GetServerSidePropsContext);
+  if (out.redirect) return res.writeHead(307, { Location: out.redirect.destination }).end();
+  res.setHeader('Content-Type', 'text/html');
+  res.end(renderToStaticMarkup(createElement(mod.default, out.props!)));
+}
+
+beforeAll(async () => {
+  Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
+  delete process.env.TRUST_FORWARDED_HOST;
+  const { getStore } = await import('../../engine/store/db');
+  const db = await getStore();
+  destroyStore = () => db.destroy();
+  const { addUser } = await import('../../engine/store/console');
+  const { hashPassword } = await import('../../engine/console/passwords');
+  const passwordHash = await hashPassword(PASSWORD, { N: 2 ** 12, r: 8, p: 1 });
+  await addUser(db, { email: ADMIN, role: 'admin', passwordHash });
+  await addUser(db, { email: COLLEAGUE, role: 'analyst', passwordHash });
+  server = createServer((req, res) => void answer(req, res).catch((err) => res.writeHead(500).end(String(err))));
+  port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+  await destroyStore?.();
+  if (savedTrust === undefined) delete process.env.TRUST_FORWARDED_HOST;
+  else process.env.TRUST_FORWARDED_HOST = savedTrust;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request to 127.0.0.1:`to` with the Host header (and others) a browser would send. */
+function send(to: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: to, method, path, agent: false, headers: { 'content-length': Buffer.byteLength(body), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Opens a given-out URL as a browser on this machine would: *.localhost is the loopback, at the URL's own port. */
+function open(address: string, init: { method?: string; cookie?: string; form?: Record<string, string> } = {}): Promise<Answer> {
+  const url = new URL(address);
+  // a plain-http test server: an https URL would not open on it
+  expect(url.protocol, `${address} opens on a plain-http server`).toBe('http:');
+  const body = init.form ? new URLSearchParams(init.form).toString() : '';
+  const form: Record<string, string> = init.form ? { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' } : {};
+  const headers: Record<string, string> = { host: url.host, accept: BROWSER_ACCEPT, ...(init.cookie ? { cookie: init.cookie } : {}), ...form };
+  return send(Number(url.port || 80), init.method ?? (init.form ? 'POST' : 'GET'), `${url.pathname}${url.search}`, headers, body);
+}
+
+const cookieOf = (a: Answer) => String(a.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
+const html = (text: string) => text.replace(/&amp;/g, '&');
+
+/** Signs the admin in at `origin` and makes a sign-in link for the colleague: the admin's session cookie and CSRF token. */
+async function adminAt(origin: string): Promise<{ cookie: string; csrf: string }> {
+  const signedIn = await open(`${origin}/api/console/login`, { form: { email: ADMIN, password: PASSWORD } });
+  expect(signedIn.status, signedIn.body).toBe(303);
+  const cookie = cookieOf(signedIn);
+  const { csrfToken } = await import('../../engine/console/csrf');
+  return { cookie, csrf: csrfToken(cookie.split('=')[1]!) };
+}
+
+/** The sign-in link the Users page shows the admin, asked for at `host` through `to` (with any more headers). */
+async function shownLink(admin: { cookie: string; csrf: string }, to: number, host: string, headers: Record<string, string> = {}): Promise<string> {
+  const made = await send(
+    to,
+    'POST',
+    '/api/console/links',
+    { host, cookie: admin.cookie, accept: BROWSER_ACCEPT, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    new URLSearchParams({ op: 'create', email: COLLEAGUE, csrf: admin.csrf }).toString(),
+  );
+  expect(made.headers.location).toBe('/users?note=link');
+  const page = await send(to, 'GET', '/users?note=link', { host, cookie: admin.cookie, ...headers });
+  expect(page.status, page.body).toBe(200);
+  const link = /<code data-sign-in-link="[^"]*">([^<]*)<\/code>/.exec(page.body)?.[1];
+  expect(link, 'the Users page shows the link').toBeDefined();
+  return html(link!);
+}
+
+/** Opens a sign-in link as the colleague: the sign-in page, its button, and then signed in. */
+async function expectSignsIn(link: string) {
+  const page = await open(link);
+  expect(page.status).toBe(200);
+  expect(page.body).toContain('Sign in with this link');
+  const token = /name="token" value="([^"]*)"/.exec(page.body)?.[1];
+  expect(token).toBe(new URL(link).searchParams.get('link'));
+  const origin = new URL(link).origin;
+  const used = await open(`${origin}/api/console/links`, { form: { op: 'use', token: token! } });
+  expect(used.status).toBe(303);
+  expect(used.headers.location).toBe('/');
+  // signed in: the sign-in page sends them straight on
+  const again = await open(`${origin}/login`, { cookie: cookieOf(used) });
+  expect(again.headers.location).toBe('/');
+}
+
+describe('a console reached directly (no proxy)', () => {
+  it("the Users page's sign-in link on a local console is its http origin with its port, and opens and signs the user in", async () => {
+    const origin = `http://console.localhost:${port}`;
+    const link = await shownLink(await adminAt(origin), port, `console.localhost:${port}`);
+    expect(link).toMatch(new RegExp(`^http://console\\.localhost:${port}/login\\?link=[A-Za-z0-9_-]{43}$`));
+    await expectSignsIn(link);
+  });
+
+  it("a client's own X-Forwarded-Host and X-Forwarded-Proto do not change it", async () => {
+    const admin = await adminAt(`http://console.localhost:${port}`);
+    const link = await shownLink(admin, port, `console.localhost:${port}`, { 'x-forwarded-host': 'evil.localhost:9999', 'x-forwarded-proto': 'https' });
+    expect(new URL(link).origin).toBe(`http://console.localhost:${port}`);
+  });
+
+  it('a public console host gives out https with no port, whatever port the request came with', async () => {
+    const admin = await adminAt(`http://console.localhost:${port}`);
+    const link = await shownLink(admin, port, `console.example.com:${port}`);
+    expect(link).toMatch(/^https:\/\/console\.example\.com\/login\?link=[A-Za-z0-9_-]{43}$/);
+  });
+});
