@@ -55,7 +55,8 @@ describe('deploy/nginx.conf', () => {
       /client_max_body_size 32k;/,
       /TRACE\s+1;/,
       /proxy_set_header X-Forwarded-For \$remote_addr;/,
-      /proxy_set_header X-Forwarded-Host \$host;/,
+      // the host nginx routed by, with the client's port (tests/unit/given-out-urls.test.ts opens what it gives out)
+      /proxy_set_header X-Forwarded-Host \$host\$loansites_client_port;/,
       /proxy_set_header X-Forwarded-Proto \$scheme;/,
       /proxy_hide_header x-nextjs-cache;/,
       /proxy_hide_header x-middleware-rewrite;/,

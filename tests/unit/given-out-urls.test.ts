@@ -1,19 +1,24 @@
 /**
  * URLs the engine gives out to be opened later, opened: the one-time sign-in link an admin copies
- * from the console's Users page (engine/http/api.ts originOfRequest). A local console (`npm start`,
- * http://console.localhost:PORT) gives out http and its port, and the link opens the sign-in page
- * and signs the user in; a public console host gives out https with no port; a client's own
- * X-Forwarded-Host/Proto are not read. The console's pages and form route run on a started server
- * over a real SQLite store, as Next runs them under the front door.
+ * from the console's Users page, and the links to the brands' sites on the Brands page (reached at
+ * the origin a lead's consent certificate URL is built with, engine/http/api.ts originOfRequest).
+ * A local console (`npm start`, http://console.localhost:PORT) gives out http and its port, and
+ * the link opens the sign-in page and signs the user in; a public console host gives out https
+ * with no port; a client's own X-Forwarded-Host/Proto are not read. Behind the shipped nginx
+ * (deploy/nginx.conf, run for real) on a port of its own, the given-out URLs keep that port and
+ * open through it. The console's pages and form route run on a started server over a real SQLite
+ * store, as Next runs them under the front door; a brand's site is a stand-in saying its origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GetServerSidePropsContext } from 'next';
 import { createElement, type FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNginx, type RunningNginx } from '../support/nginx';
 import { freePort } from '../support/ports';
 import { BROWSER_ACCEPT } from '../support/consoleForm';
 
@@ -116,6 +121,19 @@ function open(address: string, init: { method?: string; cookie?: string; form?: 
   return send(Number(url.port || 80), init.method ?? (init.form ? 'POST' : 'GET'), `${url.pathname}${url.search}`, headers, body);
 }
 
+/** Bytes sent as they are (node:http cannot send an absolute request line); the whole answer. */
+function rawHttp(to: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // written, not ended: nginx takes a client's half-close for a client gone (499)
+    const socket = connect(to, '127.0.0.1', () => socket.write(text));
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => (got += c));
+    socket.on('end', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
+
 const cookieOf = (a: Answer) => String(a.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
 const html = (text: string) => text.replace(/&amp;/g, '&');
 
@@ -179,5 +197,72 @@ describe('a console reached directly (no proxy)', () => {
     const admin = await adminAt(`http://console.localhost:${port}`);
     const link = await shownLink(admin, port, `console.example.com:${port}`);
     expect(link).toMatch(/^https:\/\/console\.example\.com\/login\?link=[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('behind the shipped nginx on a port of its own (a trusted proxy)', () => {
+  let nginx: RunningNginx;
+  beforeAll(async () => {
+    // the app behind it believes the X-Forwarded-* headers nginx sets, as deploy/compose.yaml runs it
+    process.env.TRUST_FORWARDED_HOST = '1';
+    nginx = await startNginx({ port: await freePort(), upstreams: [port, port] });
+  }, 30_000);
+  afterAll(async () => {
+    delete process.env.TRUST_FORWARDED_HOST;
+    await nginx?.stop();
+  });
+
+  it("the Users page's sign-in link keeps nginx's port, and opens and signs the user in through nginx", async () => {
+    const origin = `http://console.localhost:${nginx.port}`;
+    const link = await shownLink(await adminAt(origin), nginx.port, `console.localhost:${nginx.port}`);
+    expect(new URL(link).origin).toBe(origin);
+    await expectSignsIn(link);
+  });
+
+  it("a client's own X-Forwarded-Host is overwritten by nginx, not passed on", async () => {
+    const admin = await adminAt(`http://console.localhost:${nginx.port}`);
+    const headers = { 'x-forwarded-host': 'evil.localhost:9999', 'x-forwarded-proto': 'https' };
+    const link = await shownLink(admin, nginx.port, `console.localhost:${nginx.port}`, headers);
+    expect(new URL(link).origin).toBe(`http://console.localhost:${nginx.port}`);
+  });
+
+  it('a public console host still gives out https with no port', async () => {
+    const admin = await adminAt(`http://console.localhost:${nginx.port}`);
+    expect(new URL(await shownLink(admin, nginx.port, `console.example.com:${nginx.port}`)).origin).toBe('https://console.example.com');
+  });
+
+  it('an absolute request line: the host nginx routed (and cached) by is the one the link names, not the Host header’s', async () => {
+    const admin = await adminAt(`http://console.localhost:${nginx.port}`);
+    await shownLink(admin, nginx.port, `console.localhost:${nginx.port}`); // the link made, shown to the next page view
+    await send(
+      nginx.port,
+      'POST',
+      '/api/console/links',
+      {
+        host: `console.localhost:${nginx.port}`,
+        cookie: admin.cookie,
+        accept: BROWSER_ACCEPT,
+        'content-type': 'application/x-www-form-urlencoded',
+        'sec-fetch-site': 'same-origin',
+      },
+      new URLSearchParams({ op: 'create', email: COLLEAGUE, csrf: admin.csrf }).toString(),
+    );
+    const page = await rawHttp(
+      nginx.port,
+      `GET http://console.example.com/users HTTP/1.1\r\nHost: console.localhost:${nginx.port}\r\nCookie: ${admin.cookie}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(/<code data-sign-in-link="[^"]*">https:\/\/console\.example\.com\/login\?link=/.test(page), page.slice(0, 300)).toBe(true);
+  });
+
+  it("the Brands page's link to a brand's local site keeps nginx's port and opens, and the site gives out that origin", async () => {
+    const admin = await adminAt(`http://console.localhost:${nginx.port}`);
+    const page = await send(nginx.port, 'GET', '/brands', { host: `console.localhost:${nginx.port}`, cookie: admin.cookie });
+    expect(page.status, page.body).toBe(200);
+    const href = /<a href="([^"]*)"[^>]*>Open ipaydayloans<\/a>/.exec(page.body)?.[1];
+    expect(href).toBe(`http://ipaydayloans.localhost:${nginx.port}/`);
+    const site = await open(href!);
+    expect(site.status).toBe(200);
+    // the origin a lead posted there gets its certificate URL from (originOfRequest)
+    expect(site.body).toBe(`the site at http://ipaydayloans.localhost:${nginx.port}`);
   });
 });
