@@ -6,6 +6,8 @@
  *   npm run brand:new -- --yes --id acme --name "Acme Loans" --loan-focus general \
  *     --hosts acmeloans.com,www.acmeloans.com --primary-color #0b5394 \
  *     --phone +1-800-555-0100 --email help@acmeloans.com --address "1 Main St, Austin, TX 78701"
+ *   npm run brand:new -- --yes --country CA … --address "240 Richmond St W, Toronto, ON M5V 1V6"
+ *                                          a Canadian brand (AU: an Australian one, "…, Sydney, NSW 2000")
  *
  * Writes brands/<id>.json (or --dir <folder>) after checking it with the same validator as
  * `npm run validate`, adds a placeholder logo under public/logos/ when there is none, and

@@ -15,9 +15,13 @@ export interface WizardQuestion {
   label: string;
   kind?: 'select' | 'color' | 'file';
   options?: string[];
+  /** what each option is called in the list, where its value alone would not say (the country "CA" is Canada) */
+  optionLabels?: Record<string, string>;
   initial?: string;
   /** the longest answer the studio takes (a longer paste is cut at the field, not refused as a whole request) */
   maxLength?: number;
+  /** the question whose answer this one's check reads (the address reads the country) */
+  checkedWith?: string;
 }
 
 const fieldIdOf = (key: string) => `new-${key}`;
@@ -122,6 +126,8 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
     // a blank answer refused for want of a default takes it from another answer (the hosts and
     // keys from the id, the progress colour from the primary one): checked again with this one
     for (const q of QUESTIONS) if (messages[q.key] && !answers[q.key]?.trim() && !AFTER.has(q.key)) unchecked.current.add(q.key);
+    // an answer checked against this one (the address against the country) is checked again with it
+    for (const q of QUESTIONS) if (q.checkedWith === key && answers[q.key]?.trim()) unchecked.current.add(q.key);
   };
   const shown = QUESTIONS.filter((q) => messages[q.key]);
   // a refused creation hands the keyboard (and a screen reader) to the list of what to change
@@ -208,7 +214,9 @@ function WizardForm(props: { csrf: string; questions: WizardQuestion[]; ready: b
             {q.kind === 'select' ? (
               <select {...common} className={controlClass} value={text || q.initial} onChange={(e) => set(q.key, e.target.value)}>
                 {q.options!.map((o) => (
-                  <option key={o}>{o}</option>
+                  <option key={o} value={o}>
+                    {q.optionLabels?.[o] ?? o}
+                  </option>
                 ))}
               </select>
             ) : q.kind === 'file' ? (

@@ -7,7 +7,8 @@
 import type { Brand } from '../../schemas/brand.types';
 import { whiteTextProblem } from '../browser/colors';
 import { directionControlProblem } from '../validate/unseenText';
-import { PRODUCTS, readUsAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+import { isCountry, type Country } from '../browser/regions';
+import { COUNTRIES, COUNTRY_NAMES, PRODUCTS, readAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
 
 export interface Question {
   /** the answer's key in the wizard's answers (camelCase) */
@@ -16,8 +17,10 @@ export interface Question {
   flag: string;
   /** what is asked */
   label: string;
-  /** why the answer cannot be used, or undefined when it can */
-  check: (value: string) => string | undefined;
+  /** why the answer cannot be used (with the answers so far), or undefined when it can */
+  check: (value: string, answers: Partial<Record<string, string>>) => string | undefined;
+  /** the earlier question this one's check reads (the country, for the address): a changed answer there checks this one again */
+  checkedWith?: Question['key'];
   /** the answer given when none is (from the answers so far), if there is one */
   fallback?: (answers: Partial<Record<string, string>>) => string | undefined;
   /** the question whose answer the fallback is made from (a blank answer waits for that one) */
@@ -66,6 +69,12 @@ const ORG_EMAIL = new RegExp(ORG_EMAIL_PATTERN);
 /** The longest answer the studio takes (its API's limit, and the wizard's fields'): far past any real one. */
 export const ANSWER_LIMIT = 500;
 
+/** The country answered so far (the US until one is: the answer given when none is). */
+const countryOf = (answers: Partial<Record<string, string>>): Country => (answers.country && isCountry(answers.country) ? answers.country : 'US');
+
+/** A phone number as the country writes it, for the phone question's message. */
+const PHONE_EXAMPLE: Record<Country, string> = { US: '+1-800-555-0100', CA: '+1-416-555-0187', AU: '+61 2 5550 0148' };
+
 export const QUESTIONS: readonly Question[] = [
   {
     key: 'id',
@@ -89,19 +98,32 @@ export const QUESTIONS: readonly Question[] = [
   {
     key: 'country',
     flag: 'country',
-    label: 'Country (US; Canadian and Australian brands start from brands/weloans.json or brands/fastloansau.json)',
-    check: (v) =>
-      v === 'US'
-        ? undefined
-        : 'only US brands can be made from the shared layouts (their legal pages and application form are for the US); copy brands/weloans.json (CA) or brands/fastloansau.json (AU) instead',
+    label: `Country (${COUNTRIES.map((c) => (c === 'US' ? c : `${c} for ${COUNTRY_NAMES[c]}`)).join(', ')})`,
+    check: (v) => {
+      if (isCountry(v)) return undefined;
+      // the country's name, or its code in lowercase: offer the code
+      const meant = COUNTRIES.find(
+        (c) => c === v.toUpperCase() || COUNTRY_NAMES[c].toLowerCase() === v.toLowerCase() || (c === 'US' && /^(usa|united states of america)$/i.test(v)),
+      );
+      return meant
+        ? `write the country as its code, ${meant}`
+        : `use one of ${COUNTRIES.join(', ')} (${COUNTRIES.map((c) => `${c} for ${COUNTRY_NAMES[c]}`).join(', ')})`;
+    },
     fallback: () => 'US',
   },
   {
     key: 'kind',
     flag: 'loan-focus',
     label: `Loan focus (${PRODUCTS.join(', ')})`,
-    check: (v) => ((PRODUCTS as readonly string[]).includes(v) ? undefined : `use one of ${PRODUCTS.join(', ')}`),
+    check: (v, a) => {
+      if (!(PRODUCTS as readonly string[]).includes(v)) return `use one of ${PRODUCTS.join(', ')}`;
+      const country = countryOf(a);
+      return v === 'title' && country !== 'US'
+        ? `title loans are offered in the US only; choose another loan focus for a brand in ${COUNTRY_NAMES[country]}`
+        : undefined;
+    },
     fallback: () => 'general',
+    checkedWith: 'country',
   },
   {
     key: 'hosts',
@@ -136,7 +158,8 @@ export const QUESTIONS: readonly Question[] = [
     key: 'phone',
     flag: 'phone',
     label: 'Contact phone',
-    check: (v) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : 'write a phone number such as +1-800-555-0100'),
+    check: (v, a) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : `write a phone number such as ${PHONE_EXAMPLE[countryOf(a)]}`),
+    checkedWith: 'country',
   },
   {
     key: 'email',
@@ -150,11 +173,12 @@ export const QUESTIONS: readonly Question[] = [
   {
     key: 'address',
     flag: 'address',
-    label: 'Postal address: street, city, state (code or name) and ZIP code',
-    check: (v) => {
-      const read = readUsAddress(v);
+    label: 'Postal address: street, city, state or province (code or name) and ZIP code or postcode',
+    check: (v, a) => {
+      const read = readAddress(v, countryOf(a));
       return 'problem' in read ? read.problem : undefined;
     },
+    checkedWith: 'country',
   },
   {
     key: 'mapKey',
@@ -197,7 +221,7 @@ export function checkAnswer(
   if (!q) return { ok: false, message: `there is no question "${key}"` };
   const given = (value ?? '').trim() || q.fallback?.(answers);
   if (given === undefined || given === '') return { ok: false, message: blankProblem(q) };
-  const problem = q.check(given);
+  const problem = q.check(given, answers);
   return problem ? { ok: false, message: problem, value: given } : { ok: true, value: given };
 }
 
@@ -215,7 +239,7 @@ export function readAnswers(raw: Partial<Record<string, string>>): { answers: An
     answers: {
       id: got.id!,
       name: got.name!,
-      country: got.country!,
+      country: got.country as Country,
       product: got.kind as Product,
       hosts: got.hosts!.split(',').map((h) => h.trim()),
       primaryColor: got.primaryColor!,

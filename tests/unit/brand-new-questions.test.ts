@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAnswer, ORG_EMAIL_PATTERN, readAnswers } from '../../engine/site/brandQuestions';
+import { checkAnswer, newBrandDocument, ORG_EMAIL_PATTERN, readAnswers } from '../../engine/site/brandQuestions';
+import { checkBrandDocument } from '../../engine/site/brandOverlay';
 import brandBase from '../../schemas/brand.base.json' with { type: 'json' };
 
 const root = process.cwd();
@@ -113,5 +114,54 @@ describe('the wizard’s checks', () => {
   it('names every question with a problem at once', () => {
     const read = readAnswers({ id: 'ok-id', name: '', primaryColor: '#ffd54f' });
     expect('problems' in read && read.problems.map((p) => p.question)).toEqual(['name', 'primaryColor', 'progressColor', 'phone', 'email', 'address']);
+  });
+
+  it('checks the address in the shape of the brand’s country, and says when it is another country’s', () => {
+    const ca = { country: 'CA' };
+    const au = { country: 'AU' };
+    expect(checkAnswer('address', '240 Richmond St W, Toronto, Ontario M5V 1V6', ca)).toMatchObject({ ok: true });
+    expect(checkAnswer('address', 'Level 8, 45 Clarence St, Sydney, NSW 2000', au)).toMatchObject({ ok: true });
+    // a US address for a Canadian brand, a Canadian one for an Australian brand, an Australian one for a US brand
+    expect(checkAnswer('address', '1 Main St, Austin, TX 78701', ca).message).toBe(
+      '"TX 78701" reads as a US state and ZIP code, but this brand is in Canada: write it as street, city, province code and postal code, e.g. 240 Richmond St W, Suite 410, Toronto, ON M5V 1V6',
+    );
+    expect(checkAnswer('address', '240 Richmond St W, Toronto, ON M5V 1V6', au).message).toBe(
+      '"ON M5V 1V6" reads as a Canadian province and postal code, but this brand is in Australia: write it as street, suburb, state code and postcode, e.g. Level 8, 45 Clarence St, Sydney, NSW 2000',
+    );
+    expect(checkAnswer('address', '45 Clarence St, Sydney, NSW 2000').message).toBe(
+      '"NSW 2000" reads as an Australian state and postcode, but this brand is in the United States: write it as street, city, state code and ZIP code, e.g. 1400 Lavaca St, Suite 310, Austin, TX 78701',
+    );
+    // a province that is none, and a postal code of another province than the one written
+    expect(checkAnswer('address', '1 Main St, Toronto, ZZ M5V 1V6', ca).message).toMatch(/^province "ZZ" is not one of Canada's; use its code \(AB, BC, /);
+    expect(checkAnswer('address', '1 Main St, Vancouver, BC M5V 1V6', ca).message).toBe(
+      'postal code M5V 1V6 is in Ontario, not British Columbia; check the province or the postal code',
+    );
+    expect(checkAnswer('address', '1 George St, Melbourne, VIC 2000', au).message).toBe(
+      'postcode 2000 is in New South Wales, not Victoria; check the state or the postcode',
+    );
+    // the country asked for by its name is offered as its code; title loans are refused abroad
+    expect(checkAnswer('country', 'Canada').message).toBe('write the country as its code, CA');
+    expect(checkAnswer('country', 'FR').message).toBe('use one of US, CA, AU (US for United States, CA for Canada, AU for Australia)');
+    expect(checkAnswer('kind', 'title', ca).message).toBe('title loans are offered in the US only; choose another loan focus for a brand in Canada');
+    expect(checkAnswer('phone', 'call us', au).message).toBe('write a phone number such as +61 2 5550 0148');
+  });
+
+  it.each([
+    ['CA', '240 Richmond St W, Suite 410, Toronto, ON M5V 1V6', '+1-416-555-0187'],
+    ['AU', 'Level 8, 45 Clarence St, Sydney, NSW 2000', '+61 2 5550 0148'],
+  ])('makes a %s brand from the answers that the brand checks accept, as the studio saves it', (country, address, phone) => {
+    const read = readAnswers({
+      id: `wizard${country.toLowerCase()}`,
+      name: 'Wizard Loans',
+      country,
+      primaryColor: '#0b5394',
+      phone,
+      email: 'help@wizardloans.com',
+      address,
+    });
+    if ('problems' in read) throw new Error(JSON.stringify(read.problems));
+    const document = newBrandDocument(read.answers);
+    expect(document).toMatchObject({ country, config: { layout: 'logo-only' } });
+    expect(checkBrandDocument(document.id, document, { production: false }).problems).toEqual([]);
   });
 });

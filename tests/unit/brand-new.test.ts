@@ -125,3 +125,84 @@ describe('npm run brand:new', () => {
     expect(help.out).toContain('npm run brand:new -- --yes --id …');
   }, 60_000);
 });
+
+/** A brand in Canada and one in Australia, asked for as an operator answers them. */
+const ABROAD = [
+  {
+    country: 'CA',
+    id: 'acmecanada',
+    phone: '+1-416-555-0187',
+    address: '240 Richmond St W, Suite 410, Toronto, ON m5v1v6',
+    expected: { locale: 'en-CA', currency: 'CAD', address: { addressLocality: 'Toronto', addressRegion: 'ON', postalCode: 'M5V 1V6', addressCountry: 'CA' } },
+    // what a Canadian borrower reads on the brand's own pages: the country's privacy law, its provinces, its postal code
+    privacy: 'Personal Information Protection and Electronic Documents Act (PIPEDA)',
+    footer: 'Our service may not be available in every province or territory.',
+    apply: 'Postal code',
+  },
+  {
+    country: 'AU',
+    id: 'acmeaustralia',
+    phone: '+61 2 5550 0148',
+    address: 'Level 8, 45 Clarence St, Sydney, New South Wales 2000',
+    expected: { locale: 'en-AU', currency: 'AUD', address: { addressLocality: 'Sydney', addressRegion: 'NSW', postalCode: '2000', addressCountry: 'AU' } },
+    privacy: 'Privacy Act 1988',
+    footer: 'Lenders in our network must hold an Australian Credit Licence',
+    apply: 'Postcode',
+  },
+] as const;
+
+describe('npm run brand:new for Canada and Australia', () => {
+  it.each(ABROAD)(
+    'writes a valid $country brand with its locale, currency, address, legal pages and disclaimers, and its pages render',
+    async (c) => {
+      const args = answers(c.id, ['--country', c.country]);
+      args[args.indexOf('--phone') + 1] = c.phone;
+      args[args.indexOf('--address') + 1] = c.address;
+      const run = brandNew(...args);
+      expect(run.err).toBe('');
+      expect(run.status).toBe(0);
+      const brand = JSON.parse(readFileSync(join(work, `brands/${c.id}.json`), 'utf8')) as Record<string, unknown>;
+      expect(brand).toMatchObject({
+        country: c.country,
+        locale: c.expected.locale,
+        currency: c.expected.currency,
+        organization: { address: c.expected.address },
+      });
+
+      // the same checks as npm run validate, among every brand
+      const sources = readSources({ extraDir: dir });
+      const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
+      expect(catalog.problems).toEqual([]);
+      const source = createEmbeddedSource(embeddedIndex());
+      const page = async (path: string) => {
+        const p = await renderPage(catalog, c.id, path, source);
+        if (p === 'notFound') throw new Error(`${c.id}${path}: not found`);
+        expect(p.status, path).toBe(200);
+        expect(p.h1Count, path).toBe(1);
+        return p;
+      };
+      const home = await page('/');
+      expect(home.chrome).toContain(c.footer);
+      expect(home.chrome).not.toMatch(/\bstates?\b.*\bZIP\b|Service is not available in Arkansas/);
+      expect((await page('/privacy')).main).toContain(c.privacy);
+      expect((await page('/apply')).main).toContain(c.apply);
+      for (const path of ['/how-it-works', '/faqs', '/contact', '/terms']) expect((await page(path)).main).toContain('Acme Loans');
+      // the US-only California privacy page is not made for a brand abroad
+      expect(await renderPage(catalog, c.id, '/do-not-sell-or-share', source)).toBe('notFound');
+    },
+    90_000,
+  );
+
+  it('refuses an address of another country, and title loans abroad, in words an operator understands', () => {
+    const ca = brandNew(...answers('acmewrongca', ['--country', 'CA']));
+    expect(ca.status).toBe(1);
+    expect(ca.err).toContain(
+      '"TX 78701" reads as a US state and ZIP code, but this brand is in Canada: write it as street, city, province code and postal code, e.g. 240 Richmond St W, Suite 410, Toronto, ON M5V 1V6',
+    );
+    const title = brandNew(...answers('acmetitleau', ['--country', 'AU', '--loan-focus', 'title', '--address', 'Level 8, 45 Clarence St, Sydney, NSW 2000']));
+    expect(title.status).toBe(1);
+    expect(title.err).toContain('--loan-focus "title": title loans are offered in the US only; choose another loan focus for a brand in Australia');
+    expect(existsSync(join(work, 'brands/acmewrongca.json'))).toBe(false);
+    expect(existsSync(join(work, 'brands/acmetitleau.json'))).toBe(false);
+  }, 60_000);
+});
