@@ -5,7 +5,8 @@
  * publishing refused, the fix published and served on the brand's dev. host without a build, an
  * earlier version restored; two editors saving the same brand, neither losing an edit; and a
  * publish refused for a problem only the server sees (a host taken meanwhile), the keyboard handed
- * to the list of problems rather than lost with the disabled Publish button.
+ * to the list of problems rather than lost with the disabled Publish button; and a Canadian brand
+ * launched the same way, its address checked in Canada's shape.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './helpers';
@@ -181,6 +182,43 @@ test('an editor launches a brand in the wizard, changes its headline in the prev
   await page.getByRole('button', { name: 'Restore this version' }).click();
   await expect(page.getByRole('status')).toHaveText(new RegExp(`^Version ${firstVersion} is live again`), { timeout: ANSWER_MS });
   await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain(headline);
+});
+
+test('an editor launches a Canadian brand in the wizard: its address is checked as Canadian, and its published pages are Canadian', async ({ page }) => {
+  test.setTimeout(180_000);
+  const id = `sk${run}`;
+  const a = answersFor(id);
+  await signIn(page, addUser('editor'));
+  await openStudio(page, '/studio/new');
+  await page.getByLabel(/^The brand key/).fill(id);
+  await page.getByLabel('The brand name visitors see').fill(a.name);
+  await page.getByLabel('Production host names, comma-separated').fill(a.hosts);
+  await page
+    .getByLabel(/^Primary colour/)
+    .first()
+    .fill(a.primaryColor);
+  await page.getByLabel('Contact phone').fill('+1-416-555-0187');
+  await page.getByLabel('Contact email').fill(a.email);
+  // a Canadian address while the country is still the US: told which country it reads as
+  await page.getByLabel(/^Postal address/).fill('240 Richmond St W, Suite 410, Toronto, ON M5V 1V6');
+  await expect(page.locator('#new-address-problems')).toContainText(
+    '"ON M5V 1V6" reads as a Canadian province and postal code, but this brand is in the United States',
+    { timeout: ANSWER_MS },
+  );
+  await expectNoAxeViolations(page);
+  // Canada chosen: the address is checked again, and accepted
+  await page.getByLabel(/^Country/).selectOption({ label: 'CA (Canada)' });
+  await expect(page.locator('#new-address-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Create the draft brand' }).click();
+  await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
+  await expect(page.locator('[data-studio-ready]')).toBeAttached({ timeout: SCRIPT_MS });
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.locator('#publish-why')).toHaveText(/^Published version \d+/, { timeout: ANSWER_MS });
+  // the brand answers in Canadian English, with Canada's privacy law and the province's postal code
+  await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain('lang="en-CA"');
+  expect((await devPage(id, '/privacy')).body).toContain('PIPEDA');
+  expect((await devPage(id, '/apply')).body).toContain('Postal code');
 });
 
 test("two editors save the same brand: the second sees the first's change, and neither loses an edit", async ({ browser }) => {
