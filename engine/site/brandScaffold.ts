@@ -212,13 +212,33 @@ const ABROAD: Record<'CA' | 'AU', { lending: Record<string, string>; disclaimers
   },
 };
 
-/** The loan types a Canadian or Australian brand of this focus lists (no title loans: they are taken in the US only). */
-const ABROAD_LOAN_TYPES: Record<Exclude<Product, 'title'>, LoanType[]> = {
-  payday: ['payday-loans'],
-  'bad-credit': ['personal-loans', 'installment-loans', 'payday-loans'],
-  installment: ['installment-loans', 'personal-loans'],
-  personal: ['personal-loans', 'installment-loans'],
-  general: ['personal-loans', 'installment-loans', 'payday-loans'],
+/**
+ * The loan pages of a Canadian or Australian brand: the sample brands' guides, shared as a route
+ * part (brands/parts/loan-pages-ca.json, loan-pages-au.json), whatever the loan focus — each
+ * country's pages are written for its own rules (Canada's 35% cap, Australia's small amount
+ * credit contracts), not for one loan type — with the loan types they name.
+ */
+const ABROAD_LOANS: Record<'CA' | 'AU', { loanTypes: LoanType[]; links: { label: string; href: string }[] }> = {
+  CA: {
+    loanTypes: ['payday-loans', 'installment-loans', 'personal-loans'],
+    links: [
+      { label: 'Installment Loans', href: '/installment-loans' },
+      { label: 'Payday Loans', href: '/payday-loans' },
+      { label: 'Short-Term Loans', href: '/short-term-loans' },
+      { label: 'Online Loans', href: '/online-loans' },
+      { label: 'Bad Credit Loans', href: '/bad-credit-loans' },
+      { label: 'No Credit Check Loans', href: '/no-credit-check-loans' },
+    ],
+  },
+  AU: {
+    loanTypes: ['personal-loans', 'payday-loans'],
+    links: [
+      { label: 'Personal Loans', href: '/personal-loans' },
+      { label: 'Payday Loans (SACC)', href: '/payday-loans' },
+      { label: 'Bad Credit Loans', href: '/bad-credit-loans' },
+      { label: 'Cash Loans', href: '/cash-loans' },
+    ],
+  },
 };
 
 /** The document's parts every country shares. */
@@ -276,7 +296,7 @@ export function scaffoldBrand(a: Answers): Omit<Brand, '$schema'> {
 
 /**
  * A Canadian or Australian brand, made as the sample ones are: the country's locale and
- * currency, its own home, help, legal and application pages, its disclaimers and lending
+ * currency, its own home, loan guide, help, legal and application pages, its disclaimers and lending
  * statements, and the header of logo only. Title loans are refused at the question.
  */
 function scaffoldAbroad(a: Answers, country: 'CA' | 'AU', address: Address): Omit<Brand, '$schema'> {
@@ -288,11 +308,12 @@ function scaffoldAbroad(a: Answers, country: 'CA' | 'AU', address: Address): Omi
     ...common(a, address),
     config: { theme: a.primaryColor, progressColor: a.progressColor, pageTitle: a.name, mapKey: a.mapKey, siteKey: a.siteKey, layout: 'logo-only' },
     lending: abroad.lending,
-    loanTypes: ABROAD_LOAN_TYPES[a.product],
-    nav: { items: pages.company.slice(0, 2).map((p) => ({ label: p.label, href: p.path })) },
+    loanTypes: ABROAD_LOANS[country].loanTypes,
+    nav: { items: [{ label: 'Loans', children: ABROAD_LOANS[country].links }, ...pages.company.slice(0, 2).map((p) => ({ label: p.label, href: p.path }))] },
     footer: {
       about: `${a.name} ${abroad.about}`,
       columns: [
+        { title: 'Loans', links: ABROAD_LOANS[country].links },
         { title: 'Company', links: [...pages.company.map(link), { label: 'Apply Now', href: '/apply' }] },
         { title: 'Legal', links: pages.legal.map(link) },
       ],
@@ -300,6 +321,7 @@ function scaffoldAbroad(a: Answers, country: 'CA' | 'AU', address: Address): Omi
     },
     routes: [
       { path: '/', layout: `starter-home-${c}` },
+      { part: `loan-pages-${c}` },
       ...[...pages.company, ...pages.legal].map((p) => ({ path: p.path, layout: p.layout })),
       { path: '/apply', layout: `apply-${c}` },
     ],

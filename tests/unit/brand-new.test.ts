@@ -186,7 +186,7 @@ describe('npm run brand:new for Canada and Australia', () => {
       expect(home.chrome).not.toMatch(/\bstates?\b.*\bZIP\b|Service is not available in Arkansas/);
       expect((await page('/privacy')).main).toContain(c.privacy);
       expect((await page('/apply')).main).toContain(c.apply);
-      for (const path of ['/how-it-works', '/faqs', '/contact', '/terms']) expect((await page(path)).main).toContain('Acme Loans');
+      for (const path of ['/payday-loans', '/how-it-works', '/faqs', '/contact', '/terms']) expect((await page(path)).main).toContain('Acme Loans');
       // the US-only California privacy page is not made for a brand abroad
       expect(await renderPage(catalog, c.id, '/do-not-sell-or-share', source)).toBe('notFound');
     },
