@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     // the catalog gets the block specs before any test asks for it, as server.mjs hands them at its start
-    setupFiles: ['tests/support/blockSpecsSetup.ts'],
+    // and the tests' own HTTP requests open a connection each (httpAgentSetup.ts)
+    setupFiles: ['tests/support/blockSpecsSetup.ts', 'tests/support/httpAgentSetup.ts'],
     // A loaded 2-core CI machine: room for the tests that walk every city.
     testTimeout: 20_000,
   },

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { SCHEMA_FORMATS } from '../support/schemaFormats';
 import { describe, expect, it } from 'vitest';
 import type { Buyer } from '../../schemas/buyer.types';
 
@@ -30,7 +31,7 @@ describe('the buyer protocol schemas', () => {
 
   it.each(protocol)('%s: every example is valid and every property described', (file) => {
     const schema = load(file);
-    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+    const validate = new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(schema);
     expect(schema.examples?.length).toBeGreaterThan(0);
     for (const example of schema.examples!) expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
     for (const [name, prop] of Object.entries(schema.properties)) expect(prop.description, `${file} ${name}`).toBeTruthy();
@@ -50,7 +51,7 @@ describe('the buyer protocol schemas', () => {
 });
 
 describe('what a buyer is sent matches the published schemas', () => {
-  const validator = (file: string) => new Ajv2020({ strict: false, allErrors: true }).compile(load(file));
+  const validator = (file: string) => new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(load(file));
   const LEADS = {
     'a US lead': { country: 'US', region: 'TX', state: 'tx', zip: '78701', currency: 'USD', city: 'Austin', phone: '5125550123' },
     'a Canadian lead': { brand: 'weloans', country: 'CA', region: 'ON', state: 'on', zip: 'M5V 2T6', currency: 'CAD', city: 'Toronto', phone: '4165550123' },
@@ -173,7 +174,7 @@ describe('the certificate answers as docs/lenders/protocol.md gives them are the
       const before = section.slice(0, block.index);
       const file = [...before.matchAll(/\(\.\.\/\.\.\/schemas\/api\/([\w-]+\.schema\.json)\)/g)].at(-1)?.[1] ?? '';
       expect(file).toMatch(/^buyer-(certificate-\w+-answer|api-refusal)\.schema\.json$/);
-      const validate = new Ajv2020({ strict: false, allErrors: true }).compile(load(file));
+      const validate = new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(load(file));
       expect(validate(JSON.parse(block[1]!)), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
   });
@@ -208,7 +209,7 @@ describe('the signature as docs/lenders/protocol.md shows it is the one the serv
         () => secret,
       ),
     ).toBe(buyer);
-    const ret = new Ajv2020({ strict: false }).compile(load('buyer-return.schema.json'));
+    const ret = new Ajv2020({ strict: false, formats: SCHEMA_FORMATS }).compile(load('buyer-return.schema.json'));
     expect(ret(JSON.parse(body)), JSON.stringify(ret.errors)).toBe(true);
   });
 

@@ -14,6 +14,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020.js';
+import { SCHEMA_FORMATS } from '../support/schemaFormats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealBytes } from '../../engine/keys/sealing';
 import { openCertificateJson, sealCertificateJson } from '../../engine/store/certificates';
@@ -32,10 +33,10 @@ const buyers = standIns(SECRET);
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const schemaOf = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'schemas/api', `${name}.schema.json`), 'utf8')) as object;
 const validators = {
-  verify: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-verify-answer')),
-  claim: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-claim-answer')),
-  fetch: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-certificate-fetch-answer')),
-  refusal: new Ajv2020({ strict: false, allErrors: true }).compile(schemaOf('buyer-api-refusal')),
+  verify: new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(schemaOf('buyer-certificate-verify-answer')),
+  claim: new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(schemaOf('buyer-certificate-claim-answer')),
+  fetch: new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(schemaOf('buyer-certificate-fetch-answer')),
+  refusal: new Ajv2020({ strict: false, allErrors: true, formats: SCHEMA_FORMATS }).compile(schemaOf('buyer-api-refusal')),
 };
 
 let offered: StandInBuyer;
