@@ -78,7 +78,10 @@ export interface BuyerCertificateFetchAnswer {
   expiresAt: string;
 }
 /**
- * The certificate exactly as issued: what signature signs.
+ * The consent certificate as issued: its canonical JSON (object keys sorted at every depth, no whitespace) is what signature.value signs; any changed byte fails the check.
+ *
+ * This interface was referenced by `BuyerCertificateFetchAnswer`'s JSON-Schema
+ * via the `definition` "certificate".
  */
 export interface ConsentCertificate {
   /**
@@ -281,215 +284,12 @@ export interface CertificateFieldFill {
   autofilled: number;
 }
 /**
- * Our Ed25519 signature of the certificate's canonical JSON, with the id of the key that made it.
- */
-export interface CertificateSignature {
-  /**
-   * The signature algorithm.
-   */
-  alg: 'Ed25519';
-  /**
-   * The id of the key that signed it, in the brand's key set (/.well-known/loansites-certificate-keys.json): the first 8 hex digits of the SHA-256 of the raw public key.
-   */
-  kid: string;
-  /**
-   * The Ed25519 signature of the certificate's canonical JSON, base64url.
-   */
-  value: string;
-}
-/**
- * The consent certificate as issued: its canonical JSON (object keys sorted at every depth, no whitespace) is what signature.value signs; any changed byte fails the check.
- *
- * This interface was referenced by `BuyerCertificateFetchAnswer`'s JSON-Schema
- * via the `definition` "certificate".
- */
-export interface ConsentCertificate1 {
-  /**
-   * The certificate's format: 1.
-   */
-  version: 1;
-  /**
-   * The certificate's id: the ping's certificateId, the post's certificate.id.
-   */
-  id: string;
-  /**
-   * The lead's id: the post's id.
-   */
-  leadId: string;
-  /**
-   * The brand's id, as the ping and the post name it.
-   */
-  brand: string;
-  /**
-   * true: a test lead's (posted on our dev. or test123. hosts, or locally), no borrower's consent; false: a borrower's. Absent only from certificates issued before it was written: the answer's test is there for every certificate.
-   */
-  test?: boolean;
-  /**
-   * When we received the lead (ISO 8601, UTC).
-   */
-  issuedAt: string;
-  /**
-   * Who asked for the consent.
-   */
-  seller: {
-    /**
-     * The brand's legal entity.
-     */
-    legalName: string;
-    /**
-     * The brand's name as its site shows it.
-     */
-    brandName: string;
-    /**
-     * Whom the consent names: the brand and the lenders and partners in its network.
-     */
-    sellers: string[];
-  };
-  /**
-   * The consent the borrower agreed to.
-   */
-  consent: {
-    /**
-     * The consent text's version (the post's consent.version).
-     */
-    version: string;
-    /**
-     * The consent text exactly as shown.
-     */
-    text: string;
-    /**
-     * SHA-256 (hex) of text, as the post's consent.sha256.
-     */
-    sha256: string;
-    /**
-     * How the consent was shown, as the borrower's browser rendered it, against the brand's rules.
-     */
-    display: {
-      /**
-       * Its font size in CSS pixels; null when the browser did not measure it.
-       */
-      fontSizePx: number | null;
-      /**
-       * The contrast ratio of its text on its background; null when not measured.
-       */
-      contrast: number | null;
-      /**
-       * The smallest font size the rules allow, in CSS pixels (12 unless the brand sets more).
-       */
-      minFontPx: number;
-      /**
-       * The lowest contrast ratio the rules allow (4.5 unless the brand sets more).
-       */
-      minContrast: number;
-      /**
-       * Whether it was shown large and contrasted enough.
-       */
-      meetsRules: boolean;
-      /**
-       * What fell short of the rules, in words; empty when it meets them.
-       */
-      problems: string[];
-    };
-  };
-  /**
-   * The page the form was on.
-   */
-  page: {
-    /**
-     * The page's address without its query: https://<brand host>/… (for a test lead posted on a local server, the origin that server was opened at).
-     */
-    url: string;
-    /**
-     * SHA-256 (hex) of the page's HTML exactly as we served it; null when we cannot vouch for it.
-     */
-    htmlSha256: string | null;
-    /**
-     * When that version of the page was rendered (ISO 8601, UTC); null when htmlSha256 is.
-     */
-    htmlCachedAt: string | null;
-    /**
-     * Each form step, in order.
-     *
-     * Items: A form step as shown.
-     */
-    steps: {
-      /**
-       * The step's number.
-       */
-      step: number;
-      /**
-       * SHA-256 (hex) of the step's HTML as shown; null when not measured.
-       */
-      htmlSha256: string | null;
-    }[];
-  };
-  /**
-   * When each thing happened, on our clock (the browser sends only offsets from its page load), ISO 8601, UTC.
-   */
-  times: {
-    /**
-     * When the page loaded.
-     */
-    pageLoadedAt: string;
-    /**
-     * When each step was shown and left, in order.
-     *
-     * Items: A form step's times.
-     */
-    steps: {
-      /**
-       * The step's number.
-       */
-      step: number;
-      /**
-       * When it was shown.
-       */
-      shownAt: string;
-      /**
-       * When it was left.
-       */
-      doneAt: string;
-      /**
-       * How long it was shown, in milliseconds.
-       */
-      ms: number;
-    }[];
-    /**
-     * When the form was submitted.
-     */
-    submittedAt: string;
-    /**
-     * When we received it.
-     */
-    receivedAt: string;
-  };
-  /**
-   * How each field was filled, by field name (zip, email, phone…): counts, never values.
-   */
-  fields: {
-    [k: string]: CertificateFieldFill;
-  };
-  /**
-   * The borrower's network and browser.
-   */
-  client: {
-    /**
-     * The borrower's IP address with its host part dropped, as we keep it (203.0.113.0; an IPv6 address keeps its first 48 bits).
-     */
-    ip: string;
-    /**
-     * The browser's user agent.
-     */
-    userAgent: string;
-  };
-}
-/**
  * Our signature of the certificate.
  *
  * This interface was referenced by `BuyerCertificateFetchAnswer`'s JSON-Schema
  * via the `definition` "signature".
  */
-export interface CertificateSignature1 {
+export interface CertificateSignature {
   /**
    * The signature algorithm.
    */
