@@ -26,7 +26,6 @@ const ownList = (block: BlockOf<'contentList'>, route: CompiledRoute) =>
 
 export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentListData> = {
   content: {
-    decidesPage: (block) => !!block.paginate,
     ownList,
     load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, nothingListed, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;

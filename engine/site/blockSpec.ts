@@ -80,8 +80,6 @@ export interface LoadContext {
 export interface ContentNeeds<K extends BlockType, L> {
   /** the block's content; 'notFound' makes the page a 404; a throw fails the page */
   load: (block: BlockOf<K>, ctx: LoadContext) => Promise<L | 'notFound' | undefined>;
-  /** true when the content decides whether the page exists at all (a paginated list) */
-  decidesPage?: (block: BlockOf<K>) => boolean;
   /**
    * The page's own list on this route, when the block is one: what the page is for. While it shows
    * nothing the page says so and is noindex, and the sitemap leaves it out; a paginated one's

@@ -30,10 +30,6 @@ export interface PageContent {
 export const needsContent = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
   match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content);
 
-/** Does the content decide whether this page exists (an item, a category, a paginated list)? */
-export const contentDecidesPage = (match: RouteMatch, layout: Layout, specs: BlockSpecs): boolean =>
-  match.params.slug !== undefined || match.params.list !== undefined || layout.blocks.some((b) => specOf(specs, b.type).content?.decidesPage?.(b));
-
 const marketOf = (brand: Brand): Market => brand.country.toLowerCase() as Market;
 
 export async function loadPageContent(
