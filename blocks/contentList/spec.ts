@@ -27,7 +27,7 @@ const ownList = (block: BlockOf<'contentList'>, route: CompiledRoute) =>
 export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentListData> = {
   content: {
     ownList,
-    load: async (block, { source, match, brand, publicationState, shownHere, hasArticles, one, degrade, nothingListed, index }) => {
+    load: async (block, { source, match, brand, publicationState, shownHere, shownChecks, degrade, nothingListed, index }) => {
       const pageSize = block.pageSize ?? DEFAULT_PAGE_SIZE;
       const page = block.paginate ? (match.params.page ?? 1) : 1;
       const own = !!ownList(block, match.route);
@@ -41,11 +41,7 @@ export const contentListSpec: BlockSpec<'contentList', ContentListView, ContentL
         const listed = own
           ? await allEntries(source, block.collection, query)
           : (await source.list(block.collection, { ...query, pagination: { page: 1, pageSize } })).data;
-        const shown = await shownEntries(block.collection, listed, {
-          // a category check that fails lists the article: this list is not to fail for it
-          isCategory: (c) => one('category', c).then(Boolean, () => true),
-          hasArticles,
-        });
+        const shown = await shownEntries(block.collection, listed, shownChecks);
         const pageCount = Math.ceil(shown.length / pageSize);
         if (block.paginate && page > Math.max(1, pageCount)) return 'notFound';
         // the page's own list, empty (nothing published yet): the page answers, saying so, kept out of search results

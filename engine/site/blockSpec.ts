@@ -11,6 +11,7 @@
 import type { Block, BlockType, Brand, LoanType } from '../../schemas/brand.types';
 import type { Collection, ContentBodyData, Entry, ContentSource, ListFilters, PublicationState } from '../content/types';
 import type { CompiledRoute, RouteMatch, RouteParams } from './routes';
+import type { ShownChecks } from './contentLists';
 import type { ParamKind } from './routeParams';
 import type { State } from '../geo/states';
 import type { Vars } from './templates';
@@ -67,8 +68,8 @@ export interface LoadContext {
   /** filters that keep a list to what this brand shows */
   shownHere: (collection: string) => ListFilters;
   one: (collection: Parameters<ContentSource['list']>[0], slug: string, filters?: ListFilters) => Promise<Entry | undefined>;
-  /** does this brand have articles under the category or tag */
-  hasArticles: (filter: 'category' | 'tag', slug: string) => Promise<boolean>;
+  /** what decides whether an entry has a page on this brand (engine/site/contentLists.ts shownEntries), each answer asked once per page */
+  shownChecks: ShownChecks;
   /** the block's place in its layout */
   index: number;
   /** a secondary block failed: the page is rebuilt soon */

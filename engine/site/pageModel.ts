@@ -30,7 +30,7 @@ export async function buildPageModel(
   const layout = match && loaded.layout(match.route.layout, match.route.layoutParams);
   let content;
   if (match && layout && needsContent(match, layout, loaded.specs)) {
-    content = await loadPageContent(opts.source ?? contentSource(), loaded.brand, match, layout, publicationState(opts.draftMode), loaded.specs);
+    content = await loadPageContent(opts.source ?? contentSource(), loaded, match, layout, publicationState(opts.draftMode));
     if (content === 'notFound') return 'notFound';
   }
   return resolvePage(catalog, brandId, path, opts.now, content, match, traceKeyOnce(`${loaded.brand.id}${path}`)) ?? 'notFound';

@@ -118,15 +118,19 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
   const articles = await all('article', { brand });
   const categories = await all('category');
   const known = new Set(categories.map((c) => c.attributes.slug));
-  const tagged = new Set(articles.flatMap((e) => e.attributes.extras?.tags ?? []));
-  // a category has articles once one is shown under it; a tag, as a tag's page asks (loadPageContent), once an article of the brand has it
+  // a category or tag has a page once an article with a page is shown under it, as its page asks (loadPageContent)
   const perCategory = new Map<string, number>();
+  const tagged = new Set<string>();
   const checks: ShownChecks = {
     isCategory: (slug) => known.has(slug),
     hasArticles: (topic, slug) => (topic === 'category' ? perCategory.has(slug) : tagged.has(slug)),
+    isPage: (path) => matchPath(loaded, path) !== undefined,
   };
   const shown = await shownEntries('article', articles, checks);
-  for (const e of shown) perCategory.set(e.attributes.category!, (perCategory.get(e.attributes.category!) ?? 0) + 1);
+  for (const e of shown) {
+    perCategory.set(e.attributes.category!, (perCategory.get(e.attributes.category!) ?? 0) + 1);
+    for (const tag of e.attributes.extras?.tags ?? []) tagged.add(tag);
+  }
   const items: Record<Collection, Entry[]> = {
     article: shown,
     answer: await shownEntries('answer', await all('answer', { brand }), checks),
