@@ -92,9 +92,9 @@ export async function anyShown(
 /**
  * Is the route the page its collection's entries' pages are under (/hub for /hub/{slug}, /tag,
  * /author, /answers), with nothing else to name: a list of that collection there, unfiltered, is
- * what the page is for.
+ * what the page is for. An older address whose canonical address is that page is that page too.
  */
 export function isCollectionPage(collection: Collection, route: CompiledRoute): boolean {
   const entryPath = contentPath(collection, 'entry', 'list');
-  return route.params.length === 0 && route.path === entryPath.slice(0, entryPath.lastIndexOf('/'));
+  return route.params.length === 0 && (route.canonical ?? route.path) === entryPath.slice(0, entryPath.lastIndexOf('/'));
 }

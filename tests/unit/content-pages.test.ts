@@ -14,6 +14,7 @@ import { withContentRoutes } from '../fixtures/content-routes';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
 import { executeStrapiQuery } from '../../engine/content/strapiSchema';
 import { READ_ALL_MAX_CALLS } from '../../engine/site/contentLists';
+import { brandPaths, contentPaths, sitemapPaths } from '../../engine/site/seo/sitemap';
 
 const acme = withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'));
 // The Canadian copy without the US brand's location pages ({stateCode}) and the links to them: the validator refuses US state pages on a brand outside the US.
@@ -415,5 +416,42 @@ describe('a CMS that always says there is another page of a list', () => {
     } finally {
       await new Promise((resolve) => liar.close(resolve));
     }
+  });
+});
+
+describe('a list page at an older address whose canonical address is the collection page (/knowledge-hub for /hub)', () => {
+  const older = buildCatalog(
+    [
+      {
+        file: 'brands/acme.json',
+        text: acme.replace('"routes": [', '"routes": [\n    { "path": "/knowledge-hub", "layout": "content-hub", "canonical": "/hub" },'),
+      },
+    ],
+    layouts,
+    BLOCK_SPECS,
+  );
+  const at = (path: string, source: ContentSource) => buildPageModel(older, 'acme', path, { source, now });
+  const noHubEntries = createEmbeddedSource({ ...index, entries: new Map([...index.entries, ['hub', []]]) });
+
+  it('is valid', () => expect(older.problems).toEqual([]));
+  it('shows nothing yet as the collection page does: saying so, kept out of search results', async () => {
+    for (const path of ['/hub', '/knowledge-hub']) {
+      const m = await at(path, noHubEntries);
+      if (m === 'notFound') throw new Error(`${path} is not found`);
+      expect(m.status, path).toBe(200);
+      expect(m.noindex, path).toBe(true);
+      expect(block(m, 'contentList').data.items, path).toEqual([]);
+    }
+  });
+  it('with entries, is indexed and names the collection page as canonical; the sitemap lists only that', async () => {
+    const m = await at('/knowledge-hub', embedded);
+    if (m === 'notFound') throw new Error('/knowledge-hub is not found');
+    expect(m.noindex).toBeUndefined();
+    expect(m.canonical).toBe('https://acmeloans.com/hub');
+    expect(block(m, 'contentList').data.items.map((i) => i.href)).toEqual(['/hub/fixture-apr']);
+    const loaded = older.brands.get('acme')!;
+    const listed = sitemapPaths(loaded, brandPaths(loaded), await contentPaths(loaded, embedded));
+    expect(listed).toContain('/hub');
+    expect(listed).not.toContain('/knowledge-hub');
   });
 });

@@ -112,3 +112,28 @@ describe("a tag whose only guide has no page on the brand (the brand's disabledP
     expect(await listed(catalog, '/blog', source)).not.toContain('/blog/money-basics/fixture-article-6');
   });
 });
+
+describe('tag pages at an older address whose canonical address is /tag/{slug}', () => {
+  const doc = JSON.parse(withContentRoutes(readFileSync(join(__dirname, '../fixtures/acme.json'), 'utf8'))) as { routes: unknown[] };
+  const layouts = readSources().layouts.filter((l) => l.file.includes('/content-'));
+  const catalog = buildCatalog(
+    [
+      {
+        file: 'brands/acme.json',
+        text: JSON.stringify({ ...doc, routes: [...doc.routes, { path: '/topics/{slug}', layout: 'content-tag', content: 'tag', canonical: '/tag/{slug}' }] }),
+      },
+    ],
+    layouts,
+    BLOCK_SPECS,
+  );
+  const source = createEmbeddedSource(index);
+
+  it('the fixture brand is valid', () => expect(catalog.problems).toEqual([]));
+  it('are in the sitemap once, at the canonical address', async () => {
+    const m = await page(catalog, '/topics/apr', source);
+    expect(m !== 'notFound' && m.canonical).toBe('https://acmeloans.com/tag/apr');
+    const paths = await sitemap(catalog, source);
+    expect(paths).toEqual(expect.arrayContaining(['/tag/apr', '/tag/budgeting', '/tag/fees']));
+    expect(paths.filter((p) => p.startsWith('/topics/'))).toEqual([]);
+  });
+});

@@ -110,7 +110,7 @@ const listPagesOf = (loaded: LoadedBrand): Set<string> =>
  * Pages whose existence the content service decides: list pages (every category with articles
  * for the brand, a list page while its list shows something, and page 2… of paginated lists) and
  * items (articles, answers, hub entries, tags, authors). Each path is checked against the brand's
- * routes. What a list shows is counted as its page counts it (engine/site/contentLists.ts).
+ * routes and listed at its canonical path only. What a list shows is counted as its page counts it (engine/site/contentLists.ts).
  */
 export async function contentPaths(loaded: LoadedBrand, source: ContentSource): Promise<string[]> {
   const brand = { id: loaded.brand.id, market: loaded.brand.country.toLowerCase() as Market };
@@ -158,7 +158,11 @@ export async function contentPaths(loaded: LoadedBrand, source: ContentSource): 
       withPages(base({}), items[list.collection].length);
     }
   }
-  return [...new Set(out)].filter((p) => !p.includes('{') && matchPath(loaded, p));
+  // each page at its canonical path only, as brandPaths lists route pages: an older address of a list page is not its own page
+  return [...new Set(out)].filter((p) => {
+    const match = !p.includes('{') && matchPath(loaded, p);
+    return !!match && canonicalPath(loaded, p, match) === p;
+  });
 }
 
 /**
