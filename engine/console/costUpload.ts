@@ -52,7 +52,7 @@ export function multipartParts(body: Buffer, boundary: string): Map<string, Form
 
 export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<ApiAnswer> {
   const headers = req.headers as Record<string, string | undefined>;
-  if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
+  if (!sameOriginPost(req)) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
   const who = await requireUser(db, { method: 'POST', headers, ip: clientIp(req) }, 'exports.run');
   if ('refused' in who) throw refusalError(who);
   const limited = await limitedForm(headers, RULE, who.user.email, 'Too many cost uploads', `/exports?costs=${COSTS_LIMITED}`);

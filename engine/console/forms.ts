@@ -6,23 +6,29 @@
  * every change (engine/console/csrf.ts) and the SameSite=Strict cookie, a write cannot be forged.
  */
 import type { IncomingMessage } from 'node:http';
-import { ApiError, readRawBody, type ApiAnswer } from '../http/api';
+import { addressedOrigin, ApiError, readRawBody, type ApiAnswer } from '../http/api';
 import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 
 export const FORM_LIMIT = 4096;
 
 /**
- * Whether a post comes from a page of the host it was sent to: Sec-Fetch-Site "same-origin"
- * when the browser sends it; else an Origin equal to http(s)://host; else (no header at all: a
- * terminal client, not a browser a page could drive) allowed, the CSRF token still applies.
+ * Whether a post comes from a page of the console it was sent to: Sec-Fetch-Site "same-origin"
+ * when the browser sends it; else an Origin equal to the origin the browser addressed the post
+ * to (engine/http/api.ts addressedOrigin: scheme, host and port as the browser used them -- behind
+ * a trusted proxy its X-Forwarded-Host and -Proto, not the upstream's Host; never a client's own
+ * X-Forwarded-* headers), so an http:// page is not the https console's; else (no header at all:
+ * a terminal client, not a browser a page could drive) allowed, the CSRF token still applies.
  */
-export function sameOriginPost(headers: Record<string, string | undefined>, host: string): boolean {
-  const site = headers['sec-fetch-site'];
+export function sameOriginPost(req: IncomingMessage): boolean {
+  const site = headerText(req.headers['sec-fetch-site']);
   if (site) return site === 'same-origin';
-  const origin = headers.origin;
+  const origin = headerText(req.headers.origin);
   if (origin === undefined) return true;
-  return origin === `http://${host}` || origin === `https://${host}`;
+  const own = addressedOrigin(req);
+  return own !== undefined && origin === own;
 }
+
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** The fields of a form post (every value a string; a repeated name keeps the first). */
 export function parseForm(text: string): Record<string, string> {
@@ -35,7 +41,7 @@ export function parseForm(text: string): Record<string, string> {
 export async function readConsoleForm(req: IncomingMessage): Promise<Record<string, string>> {
   if (req.method !== 'POST') throw new ApiError(405, 'Use POST', [], { Allow: 'POST' });
   const headers = req.headers as Record<string, string | undefined>;
-  if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
+  if (!sameOriginPost(req)) throw new ApiError(403, 'Console forms are accepted from the console’s own pages only');
   const type = String(headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()

@@ -17,7 +17,7 @@ import { requireUser, sessionCookie } from './api';
 import { csrfValid } from './csrf';
 import { formOutOfDate, refusalError } from './formRefusals';
 import { limitedForm, readConsoleForm } from './forms';
-import { afterSignIn, signInAddress } from './returnTo';
+import { afterSignIn, returnPath, signInAddress } from './returnTo';
 import { createSignInLink, spendSignInLink } from './signInLinks';
 
 const CREATE = { name: 'sign-in-link-create', limit: Number(process.env.RATE_LIMIT_SIGN_IN_LINKS ?? 20), windowMs: 60_000 };
@@ -48,6 +48,9 @@ export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<
   if (form.op !== 'create') return see('/users?note=op');
   const limited = await limitedForm(req.headers, CREATE, who.user.email, 'Too many sign-in links made', '/users?note=link_limited');
   if (limited) return limited;
-  const r = await createSignInLink(db, normaliseEmail((form.email ?? '').slice(0, 254)), who.user.email);
+  const open = (form.open ?? '').trim();
+  const next = open === '' || open === '/' ? undefined : returnPath(open);
+  if (open !== '' && open !== '/' && next === undefined) return see('/users?note=link_open');
+  const r = await createSignInLink(db, normaliseEmail((form.email ?? '').slice(0, 254)), who.user.email, new Date(), next);
   return see(`/users?note=${r === 'ok' ? 'link' : r === 'missing' ? 'missing' : 'link_disabled'}`);
 }

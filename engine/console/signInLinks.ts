@@ -6,7 +6,9 @@
  * (a link preview or a mail scanner that fetches it spends nothing): the POST spends it, by a
  * conditional write only one request wins. The session it starts is what a password sign-in
  * would start: a user with a second factor still gives the code, an admin without one enrols.
- * Making and using a link are audited.
+ * The admin may name the console page the link opens at (a return address, engine/console/returnTo.ts):
+ * it is sealed with the link and rides in its `?next=`, so the sign-in lands there. Making and
+ * using a link are audited.
  */
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/db';
@@ -21,7 +23,8 @@ export const linkTtlMs = (env: Record<string, string | undefined> = process.env)
 /** A link's token: 32 random bytes, 43 URL-safe characters. */
 export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export async function createSignInLink(db: Store, email: string, actor: string, now = new Date()): Promise<'ok' | 'missing' | 'disabled'> {
+/** A link for `email`, made by `actor`, opening at `next` (a return address already checked by returnPath; none: the overview). */
+export async function createSignInLink(db: Store, email: string, actor: string, now = new Date(), next?: string): Promise<'ok' | 'missing' | 'disabled'> {
   const user = await findUser(db, email);
   if (!user) return 'missing';
   if (user.disabled_at) return 'disabled';
@@ -35,22 +38,30 @@ export async function createSignInLink(db: Store, email: string, actor: string, 
       created_by: normaliseEmail(actor),
       created_at: now.toISOString(),
       expires_at: expires.toISOString(),
-      shown_once: sealText(JSON.stringify({ token, email: user.email })),
+      shown_once: sealText(JSON.stringify({ token, email: user.email, ...(next ? { next } : {}) })),
     })
     .execute();
-  await audit(db, { actor, action: 'sign_in_link_created', target: user.email, detail: { expiresAt: expires.toISOString() }, now });
+  await audit(db, {
+    actor,
+    action: 'sign_in_link_created',
+    target: user.email,
+    detail: { expiresAt: expires.toISOString(), ...(next ? { opens: next } : {}) },
+    now,
+  });
   return 'ok';
 }
 
-/** The links this admin made and has not seen yet (each given once, then forgotten). */
-export async function takeShownLinks(db: Store, admin: string): Promise<{ email: string; token: string; expiresAt: string }[]> {
+export type ShownLink = { email: string; token: string; expiresAt: string; next?: string };
+
+/** The links this admin made and has not seen yet (each given once, then forgotten), with the page each opens at, if one was named. */
+export async function takeShownLinks(db: Store, admin: string): Promise<ShownLink[]> {
   const rows = await db
     .selectFrom('console_sign_in_links')
     .select(['token_hash', 'shown_once', 'expires_at'])
     .where('created_by', '=', normaliseEmail(admin))
     .where('shown_once', 'is not', null)
     .execute();
-  const out: { email: string; token: string; expiresAt: string }[] = [];
+  const out: ShownLink[] = [];
   for (const r of rows) {
     const taken = await db
       .updateTable('console_sign_in_links')
@@ -59,7 +70,7 @@ export async function takeShownLinks(db: Store, admin: string): Promise<{ email:
       .where('shown_once', '=', r.shown_once)
       .executeTakeFirst();
     if (!Number(taken.numUpdatedRows)) continue;
-    const held = JSON.parse(openText(r.shown_once!)) as { token: string; email: string };
+    const held = JSON.parse(openText(r.shown_once!)) as { token: string; email: string; next?: string };
     out.push({ ...held, expiresAt: r.expires_at });
   }
   return out;

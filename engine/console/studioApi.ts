@@ -121,7 +121,7 @@ async function signedIn(db: Store, req: IncomingMessage): Promise<{ user: User; 
 /** A change: from the console's own pages, with the session's CSRF token, by someone who may change this brand (any, for a new one), counted. */
 async function mayWrite(ctx: Ctx, brandId?: string): Promise<void> {
   const headers = ctx.req.headers as Record<string, string | undefined>;
-  if (!sameOriginPost(headers, headers.host ?? '')) throw new ApiError(403, 'Studio changes are accepted from the console’s own pages only');
+  if (!sameOriginPost(ctx.req)) throw new ApiError(403, 'Studio changes are accepted from the console’s own pages only');
   if (!csrfValid(ctx.token, headers['x-csrf-token'])) throw new ApiError(403, 'The page is out of date; reload it and try again');
   if (!may(ctx.user.role as never, 'studio.edit')) throw new ApiError(403, 'Your role may look at brands in the studio but not change them');
   if (brandId !== undefined && !mayEditBrand(ctx.user, brandId)) throw new ApiError(403, `Your account may not change the brand "${brandId}"`);

@@ -42,6 +42,7 @@ export const USER_NOTES = {
   op: 'Unknown change.',
   link: 'Sign-in link made. Give it to its user: it signs in once, until it expires, and is shown only this once.',
   link_disabled: 'That account is disabled: enable it before making a sign-in link.',
+  link_open: 'That page is not a console page: give a path such as /leads. No sign-in link was made.',
   brands: 'Brands changed.',
   brands_unknown:
     'No brand has that id: give ids the studio lists (lower-case, separated by commas), or leave the list empty for every brand. Nothing was changed.',

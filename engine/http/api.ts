@@ -162,13 +162,50 @@ export function hostOfRequest(req: IncomingMessage): string {
  */
 export function originOfRequest(req: IncomingMessage, host: string = hostOfRequest(req)): string {
   if (!host || !isLocalHost(host)) return `https://${host}`;
-  const trusted = trustProxyHeaders();
-  const routedBy = (trusted ? headerValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host ?? '';
-  const proto = trusted ? headerValue(req.headers['x-forwarded-proto'])?.trim().toLowerCase() : undefined;
-  const scheme = proto === 'https' || proto === 'http' ? proto : (req.socket as Partial<TLSSocket> | undefined)?.encrypted ? 'https' : 'http';
-  const port = portOfHostHeader(routedBy);
   // URL drops a scheme's default port (http://x.localhost:80 is http://x.localhost)
-  return new URL(`${scheme}://${host}${port ? `:${port}` : ''}`).origin;
+  return new URL(`${localScheme(req)}://${authorityOfRequest(req, host)}`).origin;
+}
+
+/**
+ * The host and port the browser addressed the request to ("console.localhost:8080",
+ * "console.example.com"): `host` (hostOfRequest) with the port of the header the host was read
+ * from -- X-Forwarded-Host's when a trusted proxy sets it, the Host header's otherwise, never a
+ * client's own X-Forwarded-Host.
+ */
+export function authorityOfRequest(req: IncomingMessage, host: string = hostOfRequest(req)): string {
+  const routedBy = (trustProxyHeaders() ? headerValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host ?? '';
+  const port = portOfHostHeader(routedBy);
+  return `${host}${port ? `:${port}` : ''}`;
+}
+
+/**
+ * The scheme a local host was reached with: a trusted proxy's X-Forwarded-Proto (http or https),
+ * else the connection's own.
+ */
+function localScheme(req: IncomingMessage): 'http' | 'https' {
+  const proto = trustProxyHeaders() ? headerValue(req.headers['x-forwarded-proto'])?.trim().toLowerCase() : undefined;
+  if (proto === 'https' || proto === 'http') return proto;
+  return (req.socket as Partial<TLSSocket> | undefined)?.encrypted ? 'https' : 'http';
+}
+
+/**
+ * The origin the browser itself addressed the request to, as its Origin header names the page a
+ * post came from: the console's same-origin check compares the two (engine/console/forms.ts).
+ * The host and port as the browser named them (authorityOfRequest: behind a trusted proxy its
+ * X-Forwarded-Host, not the upstream's Host header). The scheme: https for a public host, as in
+ * originOfRequest (the console's session cookie is Secure, so a public console works over https
+ * only, and a trusted proxy's X-Forwarded-Proto may be the http of a hop behind the TLS end); for
+ * a local host, a trusted proxy's X-Forwarded-Proto, else the connection's. Undefined when the
+ * request names no host (a trusted X-Forwarded-Host that names none, no Host header at all).
+ */
+export function addressedOrigin(req: IncomingMessage): string | undefined {
+  const host = hostOfRequest(req);
+  if (!host) return undefined;
+  try {
+    return new URL(`${isLocalHost(host) ? localScheme(req) : 'https'}://${authorityOfRequest(req, host)}`).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The port a Host header value names ("a.localhost:3000" → "3000", "[::1]:3000" → "3000"), or '' for none. */

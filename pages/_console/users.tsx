@@ -14,6 +14,7 @@ import { USER_NOTES, type UserNote } from '../../engine/console/userRoutes';
 import { takeShownOnce, userRows, type UserRow } from '../../engine/store/consoleUserAdmin';
 import { takeShownLinks } from '../../engine/console/signInLinks';
 import { originOfRequest } from '../../engine/http/api';
+import { RETURN_MAX } from '../../engine/console/returnTo';
 
 export const config = { unstable_runtimeJS: false };
 
@@ -22,8 +23,8 @@ type Props = ConsoleProps<{
   note: string;
   ok: boolean;
   shown: { email: string; password: string }[];
-  /** one-time sign-in links this admin made, shown once */
-  links: { email: string; url: string; expiresAt: string }[];
+  /** one-time sign-in links this admin made, shown once, and the console page each opens at (none: the overview) */
+  links: { email: string; url: string; expiresAt: string; opens: string | null }[];
 }>;
 
 const FAILED: readonly UserNote[] = [
@@ -40,6 +41,7 @@ const FAILED: readonly UserNote[] = [
   'busy',
   'limited',
   'link_limited',
+  'link_open',
 ];
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
@@ -49,14 +51,17 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) =>
     // the ids a refused brand list named that no brand has (only well-formed ids are repeated)
     const unknown = note === 'brands_unknown' ? brandList(queryText(ctx.query.unknown, 1400)).filter((b) => BRAND_ID.test(b)) : [];
     // the console's own origin, as the colleague will open it: https on a public host; on a local one
-    // (`npm start`, or behind the bundled nginx on its port) the scheme and port it was reached on
+    // (`npm start`, or behind the bundled nginx on its port) the scheme and port it was reached on --
+    // read from X-Forwarded-Host/-Proto only behind a trusted proxy, never from a client's own
     const origin = originOfRequest(ctx.req);
     return {
       shown: await takeShownOnce(db, viewer.email),
       links: (await takeShownLinks(db, viewer.email)).map((l) => ({
         email: l.email,
-        url: `${origin}/login?link=${l.token}`,
+        // the page it was made to open at rides as the sign-in page's return address
+        url: `${origin}/login?${new URLSearchParams({ link: l.token, ...(l.next ? { next: l.next } : {}) }).toString()}`,
         expiresAt: l.expiresAt,
+        opens: l.next ?? null,
       })),
       users: await userRows(db),
       note: note ? `${USER_NOTES[note]}${unknown.length ? ` Unknown: ${unknown.join(', ')}.` : ''}` : '',
@@ -100,7 +105,8 @@ export default function UsersPage(props: Props) {
       ))}
       {props.links.map((l) => (
         <p key={l.url} className="mb-4 rounded border border-slate-500 p-2 break-all">
-          One-time sign-in link for {l.email}, until {when(l.expiresAt)}: <code data-sign-in-link>{l.url}</code> (shown only this once; it signs in once)
+          One-time sign-in link for {l.email}, until {when(l.expiresAt)}
+          {l.opens ? `, opening at ${l.opens}` : ''}: <code data-sign-in-link>{l.url}</code> (shown only this once; it signs in once)
         </p>
       ))}
       <h2 id="add-user" className="mb-2 text-xl font-semibold">
@@ -157,7 +163,14 @@ export default function UsersPage(props: Props) {
             )}
             <UserForm csrf={csrf} email={u.email} op={u.disabled_at ? 'enable' : 'disable'} label={u.disabled_at ? 'Enable' : 'Disable'} />
             {Number(u.totp_enabled) === 1 && <UserForm csrf={csrf} email={u.email} op="totp-reset" label="Reset two-step" />}
-            {!u.disabled_at && <UserForm csrf={csrf} email={u.email} op="create" action="/api/console/links" label="Make a sign-in link" />}
+            {!u.disabled_at && (
+              <UserForm csrf={csrf} email={u.email} op="create" action="/api/console/links" label="Make a sign-in link">
+                <label className="text-sm" htmlFor={`open-${u.email}`}>
+                  Open at<span className="sr-only">{` (the console page the sign-in link for ${u.email} opens; empty: the overview)`}</span>
+                </label>
+                <input id={`open-${u.email}`} name="open" placeholder="/leads" className={inputClass} autoComplete="off" spellCheck={false} maxLength={RETURN_MAX} />
+              </UserForm>
+            )}
           </div>,
         ])}
       />

@@ -6,7 +6,7 @@
  * masked until revealed, and the leads CSV neutralises formula cells and is for admins only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,19 +31,25 @@ import { leadRow } from '../support/leadRow';
 import { consolePost } from '../support/consoleForm';
 
 describe('same-origin form posts', () => {
+  // a post to http://console.localhost:3000 over a plain connection, with no trusted proxy
+  const post = (headers: Record<string, string>) => ({ headers: { host: 'console.localhost:3000', ...headers }, socket: {} }) as unknown as IncomingMessage;
   it.each([
     [{ 'sec-fetch-site': 'same-origin' }, true],
     [{ 'sec-fetch-site': 'same-site' }, false],
     [{ 'sec-fetch-site': 'cross-site' }, false],
     [{ 'sec-fetch-site': 'none' }, false],
     [{ origin: 'http://console.localhost:3000' }, true],
-    [{ origin: 'https://console.localhost:3000' }, true],
+    // the console was reached over http: a page of the https origin is another origin
+    [{ origin: 'https://console.localhost:3000' }, false],
+    [{ origin: 'http://console.localhost:3001' }, false],
     [{ origin: 'http://ipaydayloans.localhost:3000' }, false],
     [{ origin: 'null' }, false],
+    // a client's own X-Forwarded-Host is not the console's origin without a trusted proxy
+    [{ origin: 'http://evil.localhost:3000', 'x-forwarded-host': 'evil.localhost:3000' }, false],
     [{ 'sec-fetch-site': 'cross-site', origin: 'http://console.localhost:3000' }, false],
     [{}, true],
   ])('%j → %s', (headers, ok) => {
-    expect(sameOriginPost(headers, 'console.localhost:3000')).toBe(ok);
+    expect(sameOriginPost(post(headers))).toBe(ok);
   });
   it('a form body: every field a string, the first of a repeated name', () => {
     expect(parseForm('email=a%40b.com&password=x+y&email=evil')).toEqual({ email: 'a@b.com', password: 'x y' });

@@ -6,62 +6,27 @@
  * the link opens the sign-in page and signs the user in; a public console host gives out https
  * with no port; a client's own X-Forwarded-Host/Proto are not read. Behind the shipped nginx
  * (deploy/nginx.conf, run for real) on a port of its own, the given-out URLs keep that port and
- * open through it. The console's pages and form route run on a started server over a real SQLite
+ * open through it, and a browser's post naming that origin is the console's own. The console's pages and form route run on a started server over a real SQLite
  * store, as Next runs them under the front door; a brand's site is a stand-in saying its origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GetServerSidePropsContext } from 'next';
-import { createElement, type FunctionComponent } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNginx, type RunningNginx } from '../support/nginx';
 import { freePort } from '../support/ports';
 import { BROWSER_ACCEPT } from '../support/consoleForm';
+import { send, startConsoleRouteServer, type Answer, type ConsoleRouteServer } from '../support/consoleRouteServer';
 
 const dir = mkdtempSync(join(tmpdir(), 'loansites-given-out-urls-'));
 const PASSWORD = 'a long passphrase 1';
 const ADMIN = 'boss@example.com';
 const COLLEAGUE = 'ana@example.com';
-let server: Server;
+let server: ConsoleRouteServer;
 let port: number;
 let destroyStore: () => Promise<void>;
 const savedTrust = process.env.TRUST_FORWARDED_HOST;
-
-type PageModule = {
-  getServerSideProps: (ctx: GetServerSidePropsContext) => Promise<{ props?: object; redirect?: { destination: string } }>;
-  default: FunctionComponent<object>;
-};
-const PAGES: Record<string, () => Promise<unknown>> = {
-  '/login': () => import('../../pages/_console/login'),
-  '/users': () => import('../../pages/_console/users'),
-  '/brands': () => import('../../pages/_console/brands'),
-};
-
-/** A console page as Next renders it under the front door (getServerSideProps on this very request), or a form post. */
-async function answer(req: IncomingMessage, res: ServerResponse) {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const { hostOfRequest, originOfRequest } = await import('../../engine/http/api');
-  if (!hostOfRequest(req).startsWith('console.')) {
-    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
-    return res.end(`the site at ${originOfRequest(req)}`);
-  }
-  if (url.pathname.startsWith('/api/console/')) {
-    const { default: handler } = await import('../../pages/api/console/[action]');
-    return handler(req as Parameters<typeof handler>[0], res as Parameters<typeof handler>[1]);
-  }
-  const load = PAGES[url.pathname];
-  if (!load) return res.writeHead(404).end();
-  const mod = (await load()) as PageModule;
-  const ctx = { req, res, query: Object.fromEntries(url.searchParams), params: {}, resolvedUrl: `/_console${url.pathname}${url.search}` };
-  const out = await mod.getServerSideProps(ctx as unknown as GetServerSidePropsContext);
-  if (out.redirect) return res.writeHead(307, { Location: out.redirect.destination }).end();
-  res.setHeader('Content-Type', 'text/html');
-  res.end(renderToStaticMarkup(createElement(mod.default, out.props!)));
-}
 
 beforeAll(async () => {
   Object.assign(process.env, { LOANSITES_DB_FILE: join(dir, 'console.sqlite'), DATABASE_URL: '' });
@@ -74,41 +39,17 @@ beforeAll(async () => {
   const passwordHash = await hashPassword(PASSWORD, { N: 2 ** 12, r: 8, p: 1 });
   await addUser(db, { email: ADMIN, role: 'admin', passwordHash });
   await addUser(db, { email: COLLEAGUE, role: 'analyst', passwordHash });
-  server = createServer((req, res) => void answer(req, res).catch((err) => res.writeHead(500).end(String(err))));
-  port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  server = await startConsoleRouteServer();
+  port = server.port;
 }, 60_000);
 
 afterAll(async () => {
-  await new Promise((r) => server?.close(r));
+  await server?.close();
   await destroyStore?.();
   if (savedTrust === undefined) delete process.env.TRUST_FORWARDED_HOST;
   else process.env.TRUST_FORWARDED_HOST = savedTrust;
   rmSync(dir, { recursive: true, force: true });
 });
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A request to 127.0.0.1:`to` with the Host header (and others) a browser would send. */
-function send(to: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: to, method, path, agent: false, headers: { 'content-length': Buffer.byteLength(body), ...headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 /** Opens a given-out URL as a browser on this machine would: *.localhost is the loopback, at the URL's own port. */
 function open(address: string, init: { method?: string; cookie?: string; form?: Record<string, string> } = {}): Promise<Answer> {
@@ -217,6 +158,20 @@ describe('behind the shipped nginx on a port of its own (a trusted proxy)', () =
     const link = await shownLink(await adminAt(origin), nginx.port, `console.localhost:${nginx.port}`);
     expect(new URL(link).origin).toBe(origin);
     await expectSignsIn(link);
+  });
+
+  it('a browser that names its Origin but sends no Sec-Fetch-Site signs in through nginx on its port; another origin is refused', async () => {
+    // nginx sends the app Host: console.localhost (no port); the origin the browser used is in X-Forwarded-Host
+    const form = new URLSearchParams({ email: ADMIN, password: PASSWORD }).toString();
+    const headers = { host: `console.localhost:${nginx.port}`, accept: BROWSER_ACCEPT, 'content-type': 'application/x-www-form-urlencoded' };
+    const signedIn = await send(nginx.port, 'POST', '/api/console/login', { ...headers, origin: `http://console.localhost:${nginx.port}` }, form);
+    expect(signedIn.headers.location).toBe('/');
+    expect(cookieOf(signedIn)).toMatch(/=./);
+    for (const origin of [`http://evil.localhost:${nginx.port}`, 'http://console.localhost', `https://console.localhost:${nginx.port}`]) {
+      const refused = await send(nginx.port, 'POST', '/api/console/login', { ...headers, origin }, form);
+      expect(refused.headers.location, origin).toBe('/login?error=refused');
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   it("a client's own X-Forwarded-Host is overwritten by nginx, not passed on", async () => {
