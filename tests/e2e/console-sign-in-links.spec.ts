@@ -1,7 +1,9 @@
 /**
  * A one-time sign-in link, as an admin and a new colleague use it: the admin makes the link on
- * Users and sees it once; the colleague opens it (sent to a console page: its ?next=), presses the
- * button and is signed in on that page; the same link a second time says it was used, and signs nobody in.
+ * Users, by keyboard, for the console page it opens at ("Open at"; a path that is no console
+ * page is refused with a note saying so), and sees it once; the colleague opens it (its ?next=),
+ * presses the button and is signed in on that page; the same link a second time says it was used,
+ * and signs nobody in.
  */
 import { expect, test } from '@playwright/test';
 import { addUser, checkPage, CONSOLE, signIn } from './console.fixtures';
@@ -11,12 +13,28 @@ test('an admin makes a sign-in link; it signs its user in once', async ({ page, 
   const viewer = addUser('viewer');
   await signIn(page, addUser('admin'));
   await checkPage(page, '/users', 'Users');
-  await page.getByRole('button', { name: `Make a sign-in link ${viewer}` }).click();
+  const openAt = page.getByLabel(`the sign-in link for ${viewer} opens`);
+  // a page that is not the console's: refused, with a note saying what to give, and no link made
+  await openAt.focus();
+  await page.keyboard.type('https://evil.example/brands');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('That page is not a console page: give a path such as /leads. No sign-in link was made.');
+  await expect(page.locator('[data-sign-in-link]')).toHaveCount(0);
+  await checkPage(page, '/users?note=link_open', 'Users');
+
+  // the Brands page, by keyboard: the field, then Tab to its button
+  await openAt.focus();
+  await page.keyboard.type('/brands');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: `Make a sign-in link ${viewer}` })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('status')).toContainText('Sign-in link made.');
+  await expect(page.locator('[data-sign-in-link]').locator('..')).toContainText('opening at /brands');
   const url = new URL((await page.locator('[data-sign-in-link]').textContent())!);
   // the link as shown, on this plain-http local console: its own scheme and port, so it opens as copied
   expect(url.origin).toBe(CONSOLE);
   expect(url.pathname).toBe('/login');
+  expect(url.searchParams.get('next')).toBe('/brands');
   // shown once: a reload no longer has it
   await page.reload();
   await expect(page.locator('[data-sign-in-link]')).toHaveCount(0);
@@ -24,8 +42,7 @@ test('an admin makes a sign-in link; it signs its user in once', async ({ page, 
   const colleague = await browser.newContext();
   const theirs = await colleague.newPage();
   const link = url.href;
-  // the admin sends it for the Brands page
-  await checkPage(theirs, `/login${url.search}&next=%2Fbrands`, 'Sign in');
+  await checkPage(theirs, `/login${url.search}`, 'Sign in');
   await theirs.getByRole('button', { name: 'Sign in with this link' }).click();
   await expect(theirs).toHaveURL(`${CONSOLE}/brands`);
   await expect(theirs.getByRole('heading', { level: 1 })).toHaveText('Brands');
