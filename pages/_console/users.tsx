@@ -2,7 +2,8 @@
  * The console's users (admin): every account with its role and state, and the forms to add one
  * (its temporary password shown once, to the admin who added it), change a role, disable or
  * enable it, reset its second factor, and limit an editor to some brands in the studio — posts to /api/console/users (engine/console/userRoutes.ts),
- * each audited. `npm run console:user` does the same from a terminal.
+ * each audited — and make a one-time sign-in link, opening at the console page its "Open at" field
+ * names (engine/console/signInLinkRoute.ts), shown once at the console's own origin. `npm run console:user` does the same from a terminal.
  */
 import type { GetServerSideProps } from 'next';
 import type { ReactNode } from 'react';
@@ -168,7 +169,15 @@ export default function UsersPage(props: Props) {
                 <label className="text-sm" htmlFor={`open-${u.email}`}>
                   Open at<span className="sr-only">{` (the console page the sign-in link for ${u.email} opens; empty: the overview)`}</span>
                 </label>
-                <input id={`open-${u.email}`} name="open" placeholder="/leads" className={inputClass} autoComplete="off" spellCheck={false} maxLength={RETURN_MAX} />
+                <input
+                  id={`open-${u.email}`}
+                  name="open"
+                  placeholder="/leads"
+                  className={inputClass}
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={RETURN_MAX}
+                />
               </UserForm>
             )}
           </div>,
