@@ -3,7 +3,7 @@
  * (its temporary password shown once, to the admin who added it), change a role, disable or
  * enable it, reset its second factor, and limit an editor to some brands in the studio — posts to /api/console/users (engine/console/userRoutes.ts),
  * each audited — and make a one-time sign-in link, opening at the console page its "Open at" field
- * names (engine/console/signInLinkRoute.ts), shown once at the console's own origin. `npm run console:user` does the same from a terminal.
+ * names (engine/console/signInLinkRoute.ts), shown once at the console's own origin. `npm run console:user` makes the account changes from a terminal.
  */
 import type { GetServerSideProps } from 'next';
 import type { ReactNode } from 'react';
