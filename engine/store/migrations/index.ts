@@ -38,6 +38,7 @@ import * as m028 from './028_lead_screening_reviewed_at';
 import * as m029 from './029_stored_leads_recount';
 import * as m030 from './030_interrupted_pings';
 import * as m031 from './031_lead_site_origin';
+import * as m032 from './032_cost_campaign_full';
 
 export const MIGRATIONS: readonly (readonly [name: string, migration: Migration])[] = [
   ['001_session_traces', m001],
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly (readonly [name: string, migration: Migration]
   ['029_stored_leads_recount', m029],
   ['030_interrupted_pings', m030],
   ['031_lead_site_origin', m031],
+  ['032_cost_campaign_full', m032],
 ];
 
 export const migrationProvider: MigrationProvider = {
