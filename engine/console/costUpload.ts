@@ -75,9 +75,18 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
   const file = parts.get('file');
   const source = field('source');
   const currency = field('currency').trim();
+  // a client posting without it (an older page, a script) gets what the form chose before it had one
+  const dayOrder = field('dayOrder').trim();
   const answer = !file?.data.length
     ? ({ ok: false, errors: ['Choose a CSV file to upload'] } as const)
-    : await importCostReport(db, { text: reportText(file.data), source, actor: who.user.email, file: file.filename, ...(currency ? { currency } : {}) });
+    : await importCostReport(db, {
+        text: reportText(file.data),
+        source,
+        actor: who.user.email,
+        file: file.filename,
+        ...(currency ? { currency } : {}),
+        ...(dayOrder ? { dayOrder } : {}),
+      });
   return shown(answer.ok ? answer.auditId : await refused(db, who.user.email, source, answer.errors, file?.filename));
 }
 

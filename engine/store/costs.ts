@@ -2,6 +2,14 @@
  * Ad costs (migrations/014_money_costs.ts): stored a day, source and campaign at a time. An
  * import replaces the rows of the days and campaigns its file holds, in one transaction with its
  * audit entry, so a report imported twice counts once and every import is on record.
+ *
+ * `campaign` is what a visit keeps of the campaign (its first VISIT_VALUE_MAX characters:
+ * engine/traffic/costCsv.ts), the key the costs meet their visits by; `campaign_full` is the name
+ * the report gave (migrations/032_cost_campaign_full.ts). Two full names with one cut name would
+ * be one campaign here, each import's cost replacing or adding to the other's without a word, so
+ * an import naming a full name other than the one stored for its cut name and source is refused
+ * whole (CostCampaignClash: engine/traffic/costImport.ts names both). Rows stored before the full name was kept have null and
+ * are not compared.
  */
 import type { Store } from './db';
 import { audit } from './console';
@@ -17,6 +25,8 @@ export interface AdCostsTable {
   imported_at: string;
   /** the console user's email, or "cli" */
   imported_by: string;
+  /** the campaign as the report named it, when longer than `campaign` too; null on rows imported before it was kept */
+  campaign_full: string | null;
 }
 
 export interface AdCostInput {
@@ -26,6 +36,27 @@ export interface AdCostInput {
   clicks: number;
   impressions: number;
   currency: string;
+  /** the campaign as the report names it, when that is longer than `campaign` (its cut) */
+  named?: string;
+  /** the report's line, for a refusal */
+  line?: number;
+}
+
+/** A campaign of an import whose cut name is stored (for its source) under another full name. */
+export interface CampaignClash {
+  /** the report's first line naming it */
+  line?: number;
+  /** its full name in the report */
+  named: string;
+  /** the full name stored under the same cut name */
+  stored: string;
+}
+
+/** An import refused for naming, under a stored cut name, another full name than the stored one: nothing of it is stored. */
+export class CostCampaignClash extends Error {
+  constructor(readonly clashes: CampaignClash[]) {
+    super(`${clashes.length} campaigns clash with stored ones`);
+  }
 }
 
 export interface CostImportResult {
@@ -52,6 +83,27 @@ export async function importCosts(
   const at = (meta.now ?? new Date()).toISOString();
   const days = rows.map((r) => r.day).sort();
   return db.transaction().execute(async (trx) => {
+    // each cut name's full name in the file (the parser refused two full names for one cut name) and its first line
+    const named = new Map<string, { full: string; line?: number }>();
+    for (const r of rows) if (!named.has(r.campaign)) named.set(r.campaign, { full: r.named ?? r.campaign, line: r.line });
+    const campaigns = [...named.keys()];
+    const clashes: CampaignClash[] = [];
+    for (let i = 0; i < campaigns.length; i += CHUNK) {
+      const stored = await trx
+        .selectFrom('ad_costs')
+        .select(['campaign', 'campaign_full'])
+        .distinct()
+        .where('source', '=', source)
+        .where('campaign', 'in', campaigns.slice(i, i + CHUNK))
+        .where('campaign_full', 'is not', null)
+        .execute();
+      for (const s of stored) {
+        const mine = named.get(s.campaign)!;
+        if (s.campaign_full !== mine.full)
+          clashes.push({ ...(mine.line !== undefined ? { line: mine.line } : {}), named: mine.full, stored: s.campaign_full! });
+      }
+    }
+    if (clashes.length) throw new CostCampaignClash(clashes.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
     let replaced = 0;
     for (let i = 0; i < rows.length; i += CHUNK) {
       const chunk = rows.slice(i, i + CHUNK);
@@ -77,6 +129,7 @@ export async function importCosts(
             impressions: r.impressions,
             imported_at: at,
             imported_by: actor,
+            campaign_full: r.named ?? r.campaign,
           })),
         )
         .onConflict((oc) =>
@@ -87,6 +140,7 @@ export async function importCosts(
             impressions: eb.ref('excluded.impressions'),
             imported_at: eb.ref('excluded.imported_at'),
             imported_by: eb.ref('excluded.imported_by'),
+            campaign_full: eb.ref('excluded.campaign_full'),
           })),
         )
         .execute();

@@ -9,7 +9,8 @@
  * Refused: a file that is not CSV text (a workbook, binary) or is separated by semicolons, a cell
  * that is not UTF-8, a campaign a visit could not have (a control character: visitKeeps), a cost or count that is not a
  * plain non-negative number or a line cut short before it, an amount naming another currency than
- * its line's, a day that is not a date or has not come yet, the same day and campaign twice, a file
+ * its line's, a day that is not a date (a slash day read in the order the operator says: DayOrder)
+ * or has not come yet, the same day and campaign twice, a file
  * over COST_CSV_MAX_BYTES or COST_CSV_MAX_ROWS, two campaigns a visit cannot tell apart (below).
  *
  * A campaign is taken exactly as the file has it (trimmed, as a visit's is), so "-brand-exact"
@@ -24,7 +25,9 @@
  * VISIT_VALUE_MAX characters, so that the cost of a campaign the ad platform names in full meets
  * its visits; the row keeps the full name (`named`) for the import's summary. Two campaigns of
  * one file that are the same once cut (two long names, or a long name and its own first
- * VISIT_VALUE_MAX characters) come from visits no one can tell apart, so their lines are refused.
+ * VISIT_VALUE_MAX characters) come from visits no one can tell apart, so their lines are refused;
+ * one the same once cut as a campaign an earlier import stored under another full name is refused
+ * by the store (engine/store/costs.ts), which keeps each row's full name.
  */
 import { visibleText } from '../browser/safeText';
 import { cutToCharacters, characterCount, VISIT_VALUE_MAX } from '../browser/visitValue';
@@ -35,7 +38,8 @@ export type CostSource = (typeof COST_SOURCES)[number];
 
 export const COST_CSV_MAX_BYTES = 2 * 1024 * 1024;
 export const COST_CSV_MAX_ROWS = 50_000;
-const MAX_ERRORS = 20;
+/** the most problems a refusal lists */
+export const MAX_ERRORS = 20;
 /** lines above the header a report may have (a title, a date range) */
 const HEADER_SEARCH = 10;
 
@@ -193,13 +197,33 @@ function countOf(raw: string): number | undefined {
 /** The console's ranges start here (engine/console/range.ts FIRST_DAY): a cost before it could never be seen. */
 const FIRST_COST_DAY = '2000-01-01';
 
-/** "2026-11-01", "2026-11-01 00:00:00", "11/1/2026" → "2026-11-01"; undefined when not a real date. */
-export function dayOf(raw: string): string | undefined {
+/**
+ * How a report writes a day with slashes: 03/04/2026 is March 4 to a US ad platform (month-first)
+ * and 3 April to one set to Australia, Canada or the UK (day-first). Nothing in such a day says
+ * which, so the operator says it (the upload form's "Dates written", `--date-order`); month-first,
+ * what US platforms write, unless told. A YYYY-MM-DD day reads the same either way.
+ */
+export const DAY_ORDERS = ['month-first', 'day-first'] as const;
+export type DayOrder = (typeof DAY_ORDERS)[number];
+export const isDayOrder = (s: string): s is DayOrder => (DAY_ORDERS as readonly string[]).includes(s);
+/** How each order writes a day, as the refusals name it. */
+const DAY_PATTERN: Record<DayOrder, string> = { 'month-first': 'M/D/YYYY', 'day-first': 'D/M/YYYY' };
+const SLASH_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+/** The most of a campaign a refusal quotes: two names told apart after their first 500 characters show where they part, and no name fills the page. */
+const QUOTED_MAX = 1000;
+
+/** A campaign as a refusal names it: in full, control characters shown as escapes, cut (with "…") past QUOTED_MAX characters. */
+export const quotedCampaign = (name: string): string => `"${visibleText(cutToCharacters(name, QUOTED_MAX))}${characterCount(name) > QUOTED_MAX ? '…' : ''}"`;
+
+/** "2026-11-01", "2026-11-01 00:00:00", "11/1/2026" (month-first) or "1/11/2026" (day-first) → "2026-11-01"; undefined when not a real date. */
+export function dayOf(raw: string, order: DayOrder = 'month-first'): string | undefined {
   const s = raw.trim();
   let y: number, mo: number, d: number;
   let m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T][\d:.]+Z?)?$/.exec(s);
   if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s))) [y, mo, d] = [Number(m[3]), Number(m[1]), Number(m[2])];
+  else if ((m = SLASH_DAY.exec(s)))
+    [y, mo, d] = order === 'day-first' ? [Number(m[3]), Number(m[2]), Number(m[1])] : [Number(m[3]), Number(m[1]), Number(m[2])];
   else return undefined;
   const date = new Date(Date.UTC(y, mo - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
@@ -221,8 +245,20 @@ function headerOf(records: { cells: string[] }[], columns: Record<Field, readonl
   return undefined;
 }
 
-/** Parses one platform's cost report; `currency` is used where the file has no currency column, `now` says which days are over. */
-export function parseCostCsv(text: string, source: CostSource, currency = 'USD', now = new Date()): CostParse {
+/** Why a day cell is refused as not a date: a slash day that is one in the other order says to choose that order. */
+function notADay(cell: string, order: DayOrder): string {
+  const quoted = `"${cell.slice(0, 40)}"`;
+  const other: DayOrder = order === 'month-first' ? 'day-first' : 'month-first';
+  if (SLASH_DAY.test(cell) && dayOf(cell, other))
+    return `the day ${quoted} is not a date written ${order} (${DAY_PATTERN[order]}); if this file writes the ${other === 'day-first' ? 'day' : 'month'} first, choose ${other}`;
+  return `the day ${quoted} is not a date (YYYY-MM-DD or ${DAY_PATTERN[order]})`;
+}
+
+/**
+ * Parses one platform's cost report; `currency` is used where the file has no currency column,
+ * `now` says which days are over, `dayOrder` how its slash days are written.
+ */
+export function parseCostCsv(text: string, source: CostSource, currency = 'USD', now = new Date(), dayOrder: DayOrder = 'month-first'): CostParse {
   // A report has the days spent so far; a later day is a typo (2062 for 2026) that, imported,
   // would leave the real day without its cost. Tomorrow in UTC is some operator's today.
   const lastDay = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
@@ -276,7 +312,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
   for (const { line, cells } of data) {
     const at = (f: Field) => (index[f] >= 0 ? (cells[index[f]] ?? '') : '');
     const dayCell = at('day').trim();
-    const day = dayOf(dayCell);
+    const day = dayOf(dayCell, dayOrder);
     const named = at('campaign').trim();
     // the visits of a campaign longer than a visit keeps have it cut so: its cost must be too
     const long = characterCount(named) > VISIT_VALUE_MAX;
@@ -301,7 +337,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     // an amount that says its currency is in that currency, whatever the form's default says
     const cur = column || amountIn || currency.toUpperCase();
     const before = errors.length;
-    if (!day) fail(line, `the day "${dayCell.slice(0, 40)}" is not a date (YYYY-MM-DD or M/D/YYYY)`);
+    if (!day) fail(line, notADay(dayCell, dayOrder));
     else if (day > lastDay) fail(line, `the day ${day} has not come yet (a cost report has the days already spent)`);
     else if (day < FIRST_COST_DAY) fail(line, `the day ${day} is before ${FIRST_COST_DAY}, older than any day the console shows`);
     if (!campaign) fail(line, 'the campaign is empty');
@@ -319,7 +355,7 @@ export function parseCostCsv(text: string, source: CostSource, currency = 'USD',
     if (other && other.name !== named) {
       fail(
         line,
-        `the campaigns of line ${other.line} and this line are the same in their first ${VISIT_VALUE_MAX} characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first ${VISIT_VALUE_MAX} characters`,
+        `the campaigns of line ${other.line} (${quotedCampaign(other.name)}) and this line (${quotedCampaign(named)}) are the same in their first ${VISIT_VALUE_MAX} characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first ${VISIT_VALUE_MAX} characters`,
       );
       continue;
     }

@@ -118,8 +118,8 @@ export default function ExportsPage(props: Props) {
       </h2>
       <p className="mb-4 max-w-2xl">
         A cost report as Google Ads, Microsoft Advertising, Meta or TikTok exports it, or a generic CSV (day, campaign, cost, clicks, impressions). Importing
-        the same days and campaigns again replaces them. A file with any bad line is refused whole, with the line numbers; at most 2 MB. Every upload is
-        recorded in the audit log.
+        the same days and campaigns again replaces them. A day written with slashes is read in the order you choose (a day in YYYY-MM-DD reads the same either
+        way). A file with any bad line is refused whole, with the line numbers; at most 2 MB. Every upload is recorded in the audit log.
       </p>
       <form method="post" action="/api/console/costs" encType="multipart/form-data" aria-labelledby="costs-upload" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
@@ -136,6 +136,13 @@ export default function ExportsPage(props: Props) {
         <label className="flex flex-col text-sm">
           Currency, if the file has none
           <input type="text" name="currency" defaultValue="USD" maxLength={3} pattern="[A-Za-z]{3}" className={inputClass} />
+        </label>
+        <label className="flex flex-col text-sm">
+          Dates with slashes
+          <select name="dayOrder" defaultValue="month-first" className={inputClass}>
+            <option value="month-first">month-first: 03/04/2026 is March 4 (US)</option>
+            <option value="day-first">day-first: 03/04/2026 is 3 April (AU, CA, UK)</option>
+          </select>
         </label>
         <label className="flex flex-col text-sm">
           Cost report

@@ -2,7 +2,8 @@
  * Ad costs from the console: an admin uploads a cost report on the Exports page (a real
  * multipart post from Chromium, with the session's CSRF token) and the overview then shows that
  * campaign's cost, cost per lead and profit; a report with a control character in a campaign
- * is refused with its line number and changes nothing; an analyst gets no upload form and a post of theirs is refused.
+ * is refused with its line number and changes nothing; a report writing its days day-first is
+ * refused read month-first, saying to choose day-first, and imported once that is chosen; an analyst gets no upload form and a post of theirs is refused.
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -52,6 +53,22 @@ test('an admin uploads a cost report; the overview shows the campaign’s cost p
   await upload.getByRole('button', { name: 'Upload costs' }).click();
   await expect(page.getByRole('alert')).toContainText('Cost report refused: nothing was imported');
   await expect(page.getByRole('alert')).toContainText('line 3: the campaign "spring\\x1b[2J" holds a control character');
+
+  // An Australian account's report writes the day first: read month-first (the form's default), its
+  // 25th is no month, and the refusal says to choose day-first; chosen, it is imported.
+  const auReport = { name: 'au.csv', mimeType: 'text/csv', buffer: Buffer.from(`Day,Campaign,Cost\n25/10/2025,${campaign}-au,2.00\n`) };
+  await expect(upload.getByLabel('Dates with slashes')).toHaveValue('month-first');
+  await upload.getByLabel('Platform').selectOption('google');
+  await upload.getByLabel('Cost report').setInputFiles(auReport);
+  await upload.getByRole('button', { name: 'Upload costs' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    'line 2: the day "25/10/2025" is not a date written month-first (M/D/YYYY); if this file writes the day first, choose day-first',
+  );
+  await upload.getByLabel('Platform').selectOption('google');
+  await upload.getByLabel('Dates with slashes').selectOption('day-first');
+  await upload.getByLabel('Cost report').setInputFiles(auReport);
+  await upload.getByRole('button', { name: 'Upload costs' }).click();
+  await expect(page.getByRole('status')).toContainText('1 day-campaign rows from google imported (2025-10-25 … 2025-10-25)');
 
   // A Google Ads report: $30.00 and 12 clicks for the campaign yesterday.
   await upload.getByLabel('Platform').selectOption('google');

@@ -2,7 +2,7 @@
  * The cost upload route as the Exports page posts to it, on SQLite: a report saved as UTF-16 (Google
  * Ads' "Excel .csv") is imported like its UTF-8 twin, and a file over the size cap is refused like
  * any other bad upload — audited and shown on the Exports page — rather than answered with a bare
- * error.
+ * error; the form's date order decides how a day with slashes is read.
  */
 import type { IncomingMessage } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,6 +107,25 @@ describe('the cost upload form', () => {
       ],
     });
     expect((await costCells(db, '2026-11-06', '2026-11-07')).map((c) => [c.campaign, c.costCents])).toEqual([[full.slice(0, 500), 200]]);
+  });
+
+  it('reads a report’s slash days in the order the form’s “Dates with slashes” says: month-first refuses a day-first report naming the line and suggesting day-first', async () => {
+    const report = Buffer.from('Day,Campaign,Cost\n02/10/2026,au-payday,3.00\n28/10/2026,au-payday,4.00\n');
+    const monthFirst = await costUploadRoute(db, upload(report, { source: 'google', currency: 'AUD', dayOrder: 'month-first' }));
+    expect(await costUploadResult(db, entryOf(monthFirst.headers?.Location), ADMIN)).toEqual({
+      ok: false,
+      lines: ['line 3: the day "28/10/2026" is not a date written month-first (M/D/YYYY); if this file writes the day first, choose day-first'],
+    });
+    expect(await costCells(db, '2026-02-10', '2026-02-11')).toEqual([]);
+    const dayFirst = await costUploadRoute(db, upload(report, { source: 'google', currency: 'AUD', dayOrder: 'day-first' }));
+    expect(await costUploadResult(db, entryOf(dayFirst.headers?.Location), ADMIN)).toEqual({
+      ok: true,
+      lines: ['2 day-campaign rows from google imported (2026-10-02 … 2026-10-28); 0 replaced earlier imports.'],
+    });
+    expect((await costCells(db, '2026-10-01', '2026-10-31')).map((c) => [c.day, c.campaign, c.currency, c.costCents]).sort()).toEqual([
+      ['2026-10-02', 'au-payday', 'AUD', 300],
+      ['2026-10-28', 'au-payday', 'AUD', 400],
+    ]);
   });
 
   it('refuses a file over the size cap on the Exports page, audited, storing nothing', async () => {

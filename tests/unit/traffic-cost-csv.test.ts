@@ -265,4 +265,13 @@ describe('cells', () => {
     ['31/12/2026', undefined],
     ['yesterday', undefined],
   ])('the day %s is %s', (raw, day) => expect(dayOf(raw)).toBe(day));
+
+  it.each([
+    ['2026-11-01', '2026-11-01'],
+    ['30/11/2026', '2026-11-30'],
+    ['03/04/2026', '2026-04-03'],
+    ['1/2/2026', '2026-02-01'],
+    ['11/30/2026', undefined],
+    ['29/02/2026', undefined],
+  ])('read day-first, the day %s is %s', (raw, day) => expect(dayOf(raw, 'day-first')).toBe(day));
 });

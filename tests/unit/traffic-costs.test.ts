@@ -238,13 +238,94 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     expect((await listLeadsPage(db(), 'admin', leads)).rows.map((r) => r.email)).toEqual(['emoji-campaign@example.org']);
   });
 
-  it('refuses, naming both lines, two campaigns of a report that a visit cannot tell apart because they differ only after their first 500 characters', async () => {
+  it('refuses, naming both lines and both campaigns, two campaigns of a report that a visit cannot tell apart because they differ only after their first 500 characters', async () => {
     const stem = 'payday-'.repeat(80).slice(0, 500);
     const report = `day,campaign,cost\n2026-11-02,${stem}-mobile,1.00\n2026-11-02,other,1.00\n2026-11-02,${stem}-desktop,2.00\n2026-11-02,${stem},3.00\n`;
     const refused = await importCostReport(db(), { text: report, source: 'tiktok', actor: 'cli' });
-    const why = (line: number, other: number) =>
-      `line ${line}: the campaigns of line ${other} and this line are the same in their first 500 characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first 500 characters`;
-    expect(refused).toEqual({ ok: false, errors: [why(4, 2), why(5, 2)] });
+    const why = (line: number, other: number, name: string) =>
+      `line ${line}: the campaigns of line ${other} ("${stem}-mobile") and this line ("${name}") are the same in their first 500 characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first 500 characters`;
+    expect(refused).toEqual({ ok: false, errors: [why(4, 2, `${stem}-desktop`), why(5, 2, stem)] });
     expect((await costCells(db(), '2026-11-02', '2026-11-03')).filter((c) => c.source === 'tiktok')).toEqual([]);
+  });
+  const clash = (line: number, mine: string, stored: string, source: string) =>
+    `line ${line}: the campaign "${mine}" and the campaign "${stored}", imported before from ${source}, are the same in their first 500 characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first 500 characters`;
+
+  it('refuses a report naming, under the first 500 characters of a campaign stored by an earlier import, another campaign, naming both in full; that campaign imported again replaces its days', async () => {
+    const stem = `${'loan-'.repeat(100)}`.slice(0, 500);
+    const mobile = `${stem}-mobile`;
+    const first = await importCostReport(db(), { text: `day,campaign,cost,clicks\n2026-11-01,${mobile},4.00,2\n`, source: 'meta', actor: 'cli' });
+    expect(first).toMatchObject({ ok: true, rows: 1, cut: 1 });
+    // another day, another report: a different campaign the platform tells apart by its end
+    const desktop = await importCostReport(db(), {
+      text: `day,campaign,cost,clicks\n2026-11-02,short-one,1.00,1\n2026-11-02,${stem}-desktop,9.00,3\n`,
+      source: 'meta',
+      actor: 'ops@example.com',
+    });
+    expect(desktop).toEqual({ ok: false, errors: [clash(3, `${stem}-desktop`, mobile, 'meta')] });
+    // its own first 500 characters, as a campaign of exactly that name, are another campaign too
+    const exact = await importCostReport(db(), { text: `day,campaign,cost\n2026-11-02,${stem},2.00\n`, source: 'meta', actor: 'cli' });
+    expect(exact).toEqual({ ok: false, errors: [clash(2, stem, mobile, 'meta')] });
+    const metaCosts = async () =>
+      (await costCells(db(), '2026-11-01', '2026-11-03'))
+        .filter((c) => c.source === 'meta' && c.campaign.startsWith('loan-'))
+        .map((c) => [c.day, c.costCents, c.clicks]);
+    expect(await metaCosts()).toEqual([['2026-11-01', 400, 2]]);
+    expect((await costCells(db(), '2026-11-02', '2026-11-03')).filter((c) => c.campaign === 'short-one')).toEqual([]);
+
+    // the same campaign again: its day replaced, a new day added, no row twice
+    const again = await importCostReport(db(), {
+      text: `day,campaign,cost,clicks\n2026-11-01,${mobile},5.00,3\n2026-11-02,${mobile},6.00,4\n`,
+      source: 'meta',
+      actor: 'cli',
+    });
+    expect(again).toMatchObject({ ok: true, rows: 2, replaced: 1, cut: 1 });
+    expect((await metaCosts()).sort()).toEqual([
+      ['2026-11-01', 500, 3],
+      ['2026-11-02', 600, 4],
+    ]);
+    // another platform's campaigns are its own: the same cut name there is another campaign
+    expect(await importCostReport(db(), { text: `day,campaign,cost\n2026-11-01,${stem}-desktop,1.00\n`, source: 'tiktok', actor: 'cli' })).toMatchObject({
+      ok: true,
+      rows: 1,
+    });
+  });
+
+  it('reads a report’s slash days day-first when told so, and month-first refuses it naming the line and the other order; YYYY-MM-DD days read the same either way', async () => {
+    const report = 'day,campaign,cost\n2026-11-01,au-dates,1.00\n03/11/2026,au-dates,2.00\n25/11/2026,au-dates,3.00\n';
+    const now = new Date('2026-11-30T00:00:00Z');
+    const monthFirst = await importCostReport(db(), { text: report, source: 'generic', actor: 'cli', now });
+    expect(monthFirst).toEqual({
+      ok: false,
+      errors: ['line 4: the day "25/11/2026" is not a date written month-first (M/D/YYYY); if this file writes the day first, choose day-first'],
+    });
+    expect((await costCells(db(), '2026-03-01', '2026-12-01')).filter((c) => c.campaign === 'au-dates')).toEqual([]);
+    const dayFirst = await importCostReport(db(), { text: report, source: 'generic', actor: 'cli', now, dayOrder: 'day-first' });
+    expect(dayFirst).toMatchObject({ ok: true, rows: 3, days: { from: '2026-11-01', to: '2026-11-25' } });
+    expect(
+      (await costCells(db(), '2026-03-01', '2026-12-01'))
+        .filter((c) => c.campaign === 'au-dates')
+        .map((c) => [c.day, c.costCents])
+        .sort(),
+    ).toEqual([
+      ['2026-11-01', 100],
+      ['2026-11-03', 200],
+      ['2026-11-25', 300],
+    ]);
+    // a US report read day-first: 11/25/2026 has no 25th month
+    expect(
+      await importCostReport(db(), { text: 'day,campaign,cost\n11/25/2026,us-dates,1\n', source: 'generic', actor: 'cli', now, dayOrder: 'day-first' }),
+    ).toEqual({
+      ok: false,
+      errors: ['line 2: the day "11/25/2026" is not a date written day-first (D/M/YYYY); if this file writes the month first, choose month-first'],
+    });
+    // neither order makes a date of it: no order to suggest
+    expect(await importCostReport(db(), { text: 'day,campaign,cost\n13/25/2026,us-dates,1\n', source: 'generic', actor: 'cli', now })).toEqual({
+      ok: false,
+      errors: ['line 2: the day "13/25/2026" is not a date (YYYY-MM-DD or M/D/YYYY)'],
+    });
+    expect(await importCostReport(db(), { text: report, source: 'generic', actor: 'cli', now, dayOrder: 'year-first' })).toEqual({
+      ok: false,
+      errors: ['Unknown date order "year-first"; use one of month-first, day-first'],
+    });
   });
 });
