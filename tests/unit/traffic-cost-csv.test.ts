@@ -194,6 +194,14 @@ describe('hostile cost reports are refused whole, with line numbers', () => {
     }
   });
 
+  it('names both campaigns that a visit cannot tell apart, a name of more than 1,000 characters quoted up to there', () => {
+    const stem = 'a'.repeat(1200);
+    const r = parseCostCsv(`day,campaign,cost\n2026-11-01,${stem}-one,1\n2026-11-01,${stem}-two,1\n`, 'generic');
+    expect(!r.ok && r.errors).toEqual([
+      `line 3: the campaigns of line 2 ("${'a'.repeat(1000)}…") and this line ("${'a'.repeat(1000)}…") are the same in their first 500 characters, all a visit keeps of a campaign, so neither their visits nor their costs can be told apart; rename one in the ad platform so that they differ within the first 500 characters`,
+    ]);
+  });
+
   it('takes a campaign starting with =, +, - or @ exactly as a visit from that landing URL keeps it', () => {
     const names = ['-brand-exact', '+broad', '=HYPERLINK("http://x")', '@home', "'quoted", 'rtl\u202ename'];
     const report = `day,campaign,cost\n${names.map((n, i) => `2026-11-01,"${n.replace(/"/g, '""')}",${i + 1}`).join('\n')}\n`;
