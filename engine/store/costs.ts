@@ -11,7 +11,9 @@
  * whole (CostCampaignClash: engine/traffic/costImport.ts names both). Rows stored before the full name was kept have null and
  * are not compared.
  */
+import { sql } from 'kysely';
 import type { Store } from './db';
+import { isPostgresStore } from './trafficPartitions';
 import { audit } from './console';
 
 export interface AdCostsTable {
@@ -83,6 +85,9 @@ export async function importCosts(
   const at = (meta.now ?? new Date()).toISOString();
   const days = rows.map((r) => r.day).sort();
   return db.transaction().execute(async (trx) => {
+    // Two imports from one source at once would each find no clash and both store: on PostgreSQL
+    // they take turns per source (SQLite's single writer already serialises them).
+    if (isPostgresStore(db)) await sql`select pg_advisory_xact_lock(hashtext(${`loansites ad costs ${source}`}))`.execute(trx);
     // each cut name's full name in the file (the parser refused two full names for one cut name) and its first line
     const named = new Map<string, { full: string; line?: number }>();
     for (const r of rows) if (!named.has(r.campaign)) named.set(r.campaign, { full: r.named ?? r.campaign, line: r.line });

@@ -290,6 +290,23 @@ describe.each(stores.kinds('costs.sqlite'))('%s', (_kind, options) => {
     });
   });
 
+  it('two imports naming different full campaigns under one cut name at once: exactly one is stored, the other refused naming both', async () => {
+    const stem = `${'race-'.repeat(100)}`.slice(0, 500);
+    for (const [round, source] of ['google', 'microsoft', 'tiktok', 'generic'].entries()) {
+      const day = `2026-10-0${round + 1}`;
+      const names = [`${stem}-a${round}`, `${stem}-b${round}`];
+      const tries = await Promise.all(names.map((name) => importCostReport(db(), { text: `day,campaign,cost\n${day},${name},1.00\n`, source, actor: 'cli' })));
+      expect(
+        tries.filter((t) => t.ok),
+        JSON.stringify(tries).slice(0, 400),
+      ).toHaveLength(1);
+      const refused = tries.find((t) => !t.ok) as { ok: false; errors: string[] };
+      expect(refused.errors).toHaveLength(1);
+      for (const name of names) expect(refused.errors[0]).toContain(`"${name}"`);
+      expect((await costCells(db(), '2026-10-01', '2026-10-31')).filter((c) => c.source === source && c.campaign === stem)).toHaveLength(1);
+    }
+  });
+
   it('reads a report’s slash days day-first when told so, and month-first refuses it naming the line and the other order; YYYY-MM-DD days read the same either way', async () => {
     const report = 'day,campaign,cost\n2026-11-01,au-dates,1.00\n03/11/2026,au-dates,2.00\n25/11/2026,au-dates,3.00\n';
     const now = new Date('2026-11-30T00:00:00Z');
