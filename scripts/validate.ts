@@ -3,7 +3,10 @@
  * LOANSITES_BUYERS_DIR); print each problem as
  * "file:line:col /pointer: message" and exit 1 when there is any.
  * With --allow-broken (used by the build) problems are printed but the exit is 0: the broken
- * brand is left out at run time and the others still build and serve.
+ * brand is left out at run time and the others still build and serve. A brand's telephone that
+ * is no number of its country, a premium-rate one or one with an extension
+ * (engine/site/brandChecks/telephone.ts) is printed the same way, but the brand is served: the
+ * server does not check telephones, so a deployment's build stops on one, --allow-broken or not.
  * With --production it also refuses what must not reach borrowers but is fine locally:
  * fictional phone numbers, example.com addresses, placeholder ids and logos
  * (engine/validate/placeholders.ts). A deployment (LOANSITES_DEPLOYMENT=production, as
@@ -18,6 +21,7 @@ import { buildCatalog, isPartFile, projectRoot, readSources } from '../engine/si
 import { isDeployment } from '../engine/keys/keyFormat.mjs';
 import { positionAt } from '../engine/validate/locate';
 import { isPlaceholderLogo, placeholdersInBrandText } from '../engine/validate/placeholders';
+import { telephoneProblemsIn } from '../engine/site/brandChecks/telephone';
 import { buildBuyerCatalog, readBuyerSources } from '../engine/sale/buyers';
 import { BLOCK_SPECS } from '../blocks/generated/specs';
 
@@ -52,6 +56,18 @@ console.log(
 );
 if (catalog.broken.size) console.log(`validate: left out: ${[...catalog.broken.keys()].join(', ')}`);
 
+// The brands' telephones, beside the catalog: the server does not check them (the phone metadata
+// stays out of its start-up), so a wrong number stops a deployment's build here, and the studio
+// refuses to publish one (engine/site/brandChecks/telephone.ts).
+let telephones = 0;
+for (const { file, text } of brands) {
+  for (const p of telephoneProblemsIn(file, text)) {
+    console.error(p.text);
+    telephones++;
+  }
+}
+if (telephones) console.log(`validate: ${telephones} brand telephone${telephones === 1 ? '' : 's'} to correct`);
+
 let placeholders = 0;
 if (production) {
   for (const { file, text } of [...brands, ...layouts]) {
@@ -77,4 +93,4 @@ const buyers = buildBuyerCatalog(readBuyerSources(), new Set([...catalog.brands.
 for (const line of buyers.problems) console.error(line);
 console.log(`validate: ${buyers.buyers.size} buyer${buyers.buyers.size === 1 ? '' : 's'} valid, ${buyers.broken.size} broken`);
 if (buyers.broken.size) console.log(`validate: buyers left out: ${[...buyers.broken.keys()].join(', ')}`);
-if (((catalog.problems.length || buyers.problems.length) && !allowBroken) || placeholders) process.exit(1);
+if (((catalog.problems.length || buyers.problems.length || telephones) && !allowBroken) || placeholders || (telephones && deployment)) process.exit(1);

@@ -16,6 +16,7 @@ import type { Brand } from '../../schemas/brand.types';
 import { ApiError, clientIp, parseJsonBody, readRawBody, requireJsonType, type ApiAnswer } from '../http/api';
 import { enforceRateLimit, type RateRule } from '../http/rateLimit';
 import { checkBrandDocument, CONSOLE_OWNER, type BrandProblem } from '../site/brandOverlay';
+import { telephoneProblemsOf } from '../site/brandChecks/telephone';
 import { consoleHostsOf } from '../site/hosts';
 import { hostsOfBrand } from '../validate/brandHosts';
 import { ANSWER_LIMIT, checkAnswer, newBrandDocument, QUESTIONS, readAnswers } from '../site/brandQuestions';
@@ -140,7 +141,8 @@ function problemsOf(id: string, document: unknown): BrandProblem[] {
   const key = `${id}\n${revisionText(document)}`;
   const known = checked.get(key);
   if (known?.catalog === catalog) return known.problems;
-  const { problems } = checkBrandDocument(id, document, { catalog });
+  // the telephone is checked beside the validator's checks, as `npm run validate` does (engine/site/brandChecks/telephone.ts)
+  const problems = [...checkBrandDocument(id, document, { catalog }).problems, ...telephoneProblemsOf(id, document)];
   checked.set(key, { catalog, problems });
   if (checked.size > 64) checked.delete(checked.keys().next().value!);
   return problems;

@@ -5,6 +5,7 @@
  */
 import { factsOf, type LayoutFacts } from '../browser/studio/layoutFacts';
 import { checkBrandDocument, isLayoutSource } from '../site/brandOverlay';
+import { telephoneProblemsOf } from '../site/brandChecks/telephone';
 import { getCatalog, isPartFile, readSources } from '../site/catalog';
 import { parseJson } from '../validate/locate';
 import type { Store } from '../store/db';
@@ -46,7 +47,12 @@ export async function studioBrand(db: Store, id: string): Promise<StudioBrand | 
 }
 
 export const studioProblems = (id: string, document: unknown): Problem[] =>
-  checkBrandDocument(id, document).problems.map((p) => ({ pointer: p.pointer, message: p.message, text: p.text, file: p.file }));
+  [...checkBrandDocument(id, document).problems, ...telephoneProblemsOf(id, document)].map((p) => ({
+    pointer: p.pointer,
+    message: p.message,
+    text: p.text,
+    file: p.file,
+  }));
 
 export interface StudioRefs {
   sharedLayouts: Record<string, LayoutFacts>;

@@ -3,12 +3,15 @@
  * understands: asked by `npm run brand:new` in a terminal and by the studio's wizard in the
  * browser, with the same words. Each answer is checked as it is given (the button colour's
  * contrast included), so nobody types everything again after a mistake at the end.
+ * The checks run on the server (the studio's API, its pages' data, brand:new), never in a browser:
+ * the phone's reads libphonenumber's full metadata (./brandPhone.ts).
  */
 import type { Brand } from '../../schemas/brand.types';
 import { whiteTextProblem } from '../browser/colors';
 import { directionControlProblem } from '../validate/unseenText';
 import { isCountry, type Country } from '../browser/regions';
 import { COUNTRIES, COUNTRY_NAMES, PRODUCTS, readAddress, scaffoldBrand, type Answers, type Product } from './brandScaffold';
+import { readBrandPhone } from './brandPhone';
 
 export interface Question {
   /** the answer's key in the wizard's answers (camelCase) */
@@ -19,6 +22,8 @@ export interface Question {
   label: string;
   /** why the answer cannot be used (with the answers so far), or undefined when it can */
   check: (value: string, answers: Partial<Record<string, string>>) => string | undefined;
+  /** the accepted answer as the brand is made with it, where that differs from what was typed (a phone number written the brand files' way) */
+  written?: (value: string, answers: Partial<Record<string, string>>) => string;
   /** the earlier question this one's check reads (the country, for the address): a changed answer there checks this one again */
   checkedWith?: Question['key'];
   /** the answer given when none is (from the answers so far), if there is one */
@@ -72,8 +77,8 @@ export const ANSWER_LIMIT = 500;
 /** The country answered so far (the US until one is: the answer given when none is). */
 const countryOf = (answers: Partial<Record<string, string>>): Country => (answers.country && isCountry(answers.country) ? answers.country : 'US');
 
-/** A phone number as the country writes it, for the phone question's message. */
-const PHONE_EXAMPLE: Record<Country, string> = { US: '+1-800-555-0100', CA: '+1-416-555-0187', AU: '+61 2 5550 0148' };
+/** The phone answer read as a number of the brand's country (engine/site/brandPhone.ts). */
+const phoneOf = (v: string, a: Partial<Record<string, string>>) => readBrandPhone(v, countryOf(a));
 
 export const QUESTIONS: readonly Question[] = [
   {
@@ -158,7 +163,15 @@ export const QUESTIONS: readonly Question[] = [
     key: 'phone',
     flag: 'phone',
     label: 'Contact phone',
-    check: (v, a) => (/^\+?[0-9 ()-]{7,20}$/.test(v) ? undefined : `write a phone number such as ${PHONE_EXAMPLE[countryOf(a)]}`),
+    check: (v, a) => {
+      const read = phoneOf(v, a);
+      return 'problem' in read ? read.problem : undefined;
+    },
+    // +1 (416) 555-0187 is made +1-416-555-0187, as every brand file writes it
+    written: (v, a) => {
+      const read = phoneOf(v, a);
+      return 'phone' in read ? read.phone : v;
+    },
     checkedWith: 'country',
   },
   {
@@ -222,7 +235,7 @@ export function checkAnswer(
   const given = (value ?? '').trim() || q.fallback?.(answers);
   if (given === undefined || given === '') return { ok: false, message: blankProblem(q) };
   const problem = q.check(given, answers);
-  return problem ? { ok: false, message: problem, value: given } : { ok: true, value: given };
+  return problem ? { ok: false, message: problem, value: given } : { ok: true, value: q.written ? q.written(given, answers) : given };
 }
 
 /** Every answer checked (blank ones given their fallback); the problems by question, or the answers ready for the scaffold. */

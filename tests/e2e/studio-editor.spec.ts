@@ -197,7 +197,12 @@ test('an editor launches a Canadian brand in the wizard: its address is checked 
     .getByLabel(/^Primary colour/)
     .first()
     .fill(a.primaryColor);
-  await page.getByLabel('Contact phone').fill('+1-416-555-0187');
+  // a Toronto number, written the local way, while the country is still the US: told it is Canadian
+  await page.getByLabel('Contact phone').fill('(416) 555-0187');
+  await expect(page.locator('#new-phone-problems')).toContainText(
+    '"(416) 555-0187" is a Canadian number (area code 416), but this brand is in the United States',
+    { timeout: ANSWER_MS },
+  );
   await page.getByLabel('Contact email').fill(a.email);
   // a Canadian address while the country is still the US: told which country it reads as
   await page.getByLabel(/^Postal address/).fill('240 Richmond St W, Suite 410, Toronto, ON M5V 1V6');
@@ -206,9 +211,10 @@ test('an editor launches a Canadian brand in the wizard: its address is checked 
     { timeout: ANSWER_MS },
   );
   await expectNoAxeViolations(page);
-  // Canada chosen: the address is checked again, and accepted
+  // Canada chosen: the phone and the address are checked again, and accepted
   await page.getByLabel(/^Country/).selectOption({ label: 'CA (Canada)' });
   await expect(page.locator('#new-address-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  await expect(page.locator('#new-phone-problems')).toHaveCount(0, { timeout: ANSWER_MS });
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Create the draft brand' }).click();
   await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });
@@ -218,6 +224,8 @@ test('an editor launches a Canadian brand in the wizard: its address is checked 
   // the brand answers in Canadian English, with Canada's privacy law and the province's postal code
   await expect.poll(async () => (await devPage(id)).body, { timeout: ANSWER_MS }).toContain('lang="en-CA"');
   expect((await devPage(id, '/privacy')).body).toContain('PIPEDA');
+  // the number as typed, (416) 555-0187, written the way the brand files write one
+  expect((await devPage(id)).body).toContain('"telephone":"+1-416-555-0187"');
   expect((await devPage(id, '/apply')).body).toContain('Postal code');
 });
 

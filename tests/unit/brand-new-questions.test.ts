@@ -143,7 +143,7 @@ describe('the wizard’s checks', () => {
     expect(checkAnswer('country', 'Canada').message).toBe('write the country as its code, CA');
     expect(checkAnswer('country', 'FR').message).toBe('use one of US, CA, AU (US for United States, CA for Canada, AU for Australia)');
     expect(checkAnswer('kind', 'title', ca).message).toBe('title loans are offered in the US only; choose another loan focus for a brand in Canada');
-    expect(checkAnswer('phone', 'call us', au).message).toBe('write a phone number such as +61 2 5550 0148');
+    expect(checkAnswer('phone', 'call us', au).message).toBe('"call us" is not a phone number; write one such as +61 2 5550 0148');
   });
 
   it.each([
