@@ -87,17 +87,26 @@ export async function costUploadRoute(db: Store, req: IncomingMessage): Promise<
         ...(currency ? { currency } : {}),
         ...(dayOrder ? { dayOrder } : {}),
       });
-  return shown(answer.ok ? answer.auditId : await refused(db, who.user.email, source, answer.errors, file?.filename));
+  const asked = { currency: currency.slice(0, 3), dayOrder: dayOrder.slice(0, 20) };
+  return shown(answer.ok ? answer.auditId : await refused(db, who.user.email, source, answer.errors, file?.filename, asked));
 }
 
-const refused = (db: Store, actor: string, source: string, errors: readonly string[], file?: string): Promise<string> =>
-  audit(db, { actor, action: 'cost_import', target: source.slice(0, 20), detail: { refused: errors, file: file?.slice(0, 200) } });
+/** A refused upload on record, with what its form chose (the Exports page chooses the same again, for the file corrected or read another way). */
+const refused = (db: Store, actor: string, source: string, errors: readonly string[], file?: string, asked: UploadChoices = {}): Promise<string> =>
+  audit(db, { actor, action: 'cost_import', target: source.slice(0, 20), detail: { refused: errors, file: file?.slice(0, 200), ...asked } });
+
+/** What the upload form chose besides the file, as its audit entry keeps it. */
+export interface UploadChoices {
+  source?: string;
+  currency?: string;
+  dayOrder?: string;
+}
 
 /** 303 to the Exports page, which shows the upload's audit entry. */
 const shown = (entry: string): ApiAnswer => ({ status: 303, body: { location: `/exports?costs=${entry}` }, headers: { Location: `/exports?costs=${entry}` } });
 
 /** An upload's result as the Exports page shows it: the audit entry the post named, if this user made it. */
-export async function costUploadResult(db: Store, id: string, email: string): Promise<{ ok: boolean; lines: string[] } | undefined> {
+export async function costUploadResult(db: Store, id: string, email: string): Promise<{ ok: boolean; lines: string[]; chose?: UploadChoices } | undefined> {
   if (id === COSTS_LIMITED)
     return { ok: false, lines: [`Too many uploads: at most ${RULE.limit} a minute each. Wait a minute, then choose the file and upload it again.`] };
   if (!/^au[0-9a-f]{24}$/.test(id)) return undefined;
@@ -109,10 +118,18 @@ export async function costUploadResult(db: Store, id: string, email: string): Pr
     .where('action', '=', 'cost_import')
     .executeTakeFirst();
   if (!row) return undefined;
-  const d = JSON.parse(row.detail) as { refused?: string[]; rows?: number; replaced?: number; days?: { from: string; to: string }; cut?: number };
-  if (d.refused) return { ok: false, lines: d.refused };
+  const d = JSON.parse(row.detail) as {
+    refused?: string[];
+    rows?: number;
+    replaced?: number;
+    days?: { from: string; to: string };
+    cut?: number;
+  } & UploadChoices;
+  const chose: UploadChoices = { source: row.target, ...(d.currency ? { currency: d.currency } : {}), ...(d.dayOrder ? { dayOrder: d.dayOrder } : {}) };
+  if (d.refused) return { ok: false, lines: d.refused, chose };
   return {
     ok: true,
+    chose,
     lines: [
       `${d.rows} day-campaign rows from ${row.target} imported (${d.days?.from} … ${d.days?.to}); ${d.replaced} replaced earlier imports${cutSummary(d.cut)}.`,
     ],

@@ -80,7 +80,7 @@ export async function importCosts(
   source: string,
   rows: readonly AdCostInput[],
   actor: string,
-  meta: { file?: string; now?: Date; cut?: number } = {},
+  meta: { file?: string; now?: Date; cut?: number; asked?: { currency?: string; dayOrder?: string } } = {},
 ): Promise<CostImportResult> {
   const at = (meta.now ?? new Date()).toISOString();
   const days = rows.map((r) => r.day).sort();
@@ -156,7 +156,7 @@ export async function importCosts(
       actor,
       action: 'cost_import',
       target: source,
-      detail: { ...result, ...(cut ? { cut } : {}), ...(meta.file ? { file: meta.file.slice(0, 200) } : {}) },
+      detail: { ...result, ...(cut ? { cut } : {}), ...(meta.file ? { file: meta.file.slice(0, 200) } : {}), ...meta.asked },
       now: meta.now,
     });
     return { auditId, ...result, cut };

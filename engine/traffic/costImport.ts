@@ -26,7 +26,9 @@ export async function importCostReport(
   // said in the summary: the operator finds these campaigns in the console under their cut names
   const cut = new Set(parsed.rows.filter((r) => r.named !== undefined).map((r) => r.campaign)).size;
   try {
-    const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now, cut });
+    // the audit entry says how the file was read: the currency a row without one was given, the slash days' order
+    const asked = { ...(opts.currency !== undefined ? { currency: opts.currency.toUpperCase() } : {}), dayOrder };
+    const done = await importCosts(db, opts.source, parsed.rows, opts.actor, { file: opts.file, now: opts.now, cut, asked });
     return { ok: true, ...done };
   } catch (err) {
     if (!(err instanceof CostCampaignClash)) throw err;

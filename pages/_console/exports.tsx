@@ -9,8 +9,8 @@ import { ConsoleLayout, DateRangeFields, buttonClass, inputClass } from '../../b
 import { getCatalog } from '../../engine/site/catalog';
 import { EXPORT_MAX } from '../../engine/console/adminQueries';
 import { consolePage, queryText, type ConsoleProps } from '../../engine/console/pages';
-import { costUploadResult } from '../../engine/console/costUpload';
-import { COST_SOURCES } from '../../engine/traffic/costCsv';
+import { costUploadResult, type UploadChoices } from '../../engine/console/costUpload';
+import { COST_SOURCES, DAY_ORDERS } from '../../engine/traffic/costCsv';
 import { visibleText } from '../../engine/browser/safeText';
 import { overviewQuery } from '../../engine/console/range';
 import { EXPORT_TOO_MANY, exportRangeProblem, type ExportForm } from '../../engine/console/exportRoute';
@@ -21,7 +21,7 @@ type Props = ConsoleProps<{
   from: string;
   to: string;
   brands: string[];
-  /** the result of the cost upload just made */ costs: { ok: boolean; lines: string[] } | null;
+  /** the result of the cost upload just made, and what its form chose */ costs: { ok: boolean; lines: string[]; chose?: UploadChoices } | null;
   /** an export refused for its range or brand, or for holding too many rows: which form, what it posted, and why */
   refused: (ExportForm & { problem: string }) | null;
 }>;
@@ -52,10 +52,21 @@ function Refused({ problem }: { problem: string }) {
   );
 }
 
+/** The cost form's choices: the last upload's where they are still choices the form offers, else its defaults. */
+function uploadChoices(last: UploadChoices | undefined): { source: string; currency: string; dayOrder: string } {
+  return {
+    source: last?.source && (COST_SOURCES as readonly string[]).includes(last.source) ? last.source : 'google',
+    currency: last?.currency && /^[A-Za-z]{3}$/.test(last.currency) ? last.currency.toUpperCase() : 'USD',
+    dayOrder: last?.dayOrder && (DAY_ORDERS as readonly string[]).includes(last.dayOrder) ? last.dayOrder : 'month-first',
+  };
+}
+
 export default function ExportsPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Exports" viewer={props.viewer} forbidden />;
   const refused = props.refused;
   const typed = (kind: ExportForm['kind']) => (refused?.kind === kind ? refused : { from: props.from, to: props.to, brand: '' });
+  // after an upload the form chooses what it chose then: a file refused for its slash days is sent again read the other way
+  const chose = uploadChoices(props.costs?.chose);
   return (
     <ConsoleLayout title="Exports" viewer={props.viewer} current="/exports">
       {props.costs && (
@@ -125,7 +136,7 @@ export default function ExportsPage(props: Props) {
         <input type="hidden" name="csrf" value={props.viewer.csrf} />
         <label className="flex flex-col text-sm">
           Platform
-          <select name="source" defaultValue="google" className={inputClass}>
+          <select name="source" defaultValue={chose.source} className={inputClass}>
             {COST_SOURCES.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -135,11 +146,11 @@ export default function ExportsPage(props: Props) {
         </label>
         <label className="flex flex-col text-sm">
           Currency, if the file has none
-          <input type="text" name="currency" defaultValue="USD" maxLength={3} pattern="[A-Za-z]{3}" className={inputClass} />
+          <input type="text" name="currency" defaultValue={chose.currency} maxLength={3} pattern="[A-Za-z]{3}" className={inputClass} />
         </label>
         <label className="flex flex-col text-sm">
           Dates with slashes
-          <select name="dayOrder" defaultValue="month-first" className={inputClass}>
+          <select name="dayOrder" defaultValue={chose.dayOrder} className={inputClass}>
             <option value="month-first">month-first: 03/04/2026 is March 4 (US)</option>
             <option value="day-first">day-first: 03/04/2026 is 3 April (AU, CA, UK)</option>
           </select>

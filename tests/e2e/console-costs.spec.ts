@@ -59,19 +59,24 @@ test('an admin uploads a cost report; the overview shows the campaign’s cost p
   const auReport = { name: 'au.csv', mimeType: 'text/csv', buffer: Buffer.from(`Day,Campaign,Cost\n25/10/2025,${campaign}-au,2.00\n`) };
   await expect(upload.getByLabel('Dates with slashes')).toHaveValue('month-first');
   await upload.getByLabel('Platform').selectOption('google');
+  await upload.getByLabel('Currency, if the file has none').fill('AUD');
   await upload.getByLabel('Cost report').setInputFiles(auReport);
   await upload.getByRole('button', { name: 'Upload costs' }).click();
   await expect(page.getByRole('alert')).toContainText(
     'line 2: the day "25/10/2025" is not a date written month-first (M/D/YYYY); if this file writes the day first, choose day-first',
   );
-  await upload.getByLabel('Platform').selectOption('google');
+  // the refused upload's choices are the form's again: only the date order is chosen anew
+  await expect(upload.getByLabel('Platform')).toHaveValue('google');
+  await expect(upload.getByLabel('Currency, if the file has none')).toHaveValue('AUD');
   await upload.getByLabel('Dates with slashes').selectOption('day-first');
   await upload.getByLabel('Cost report').setInputFiles(auReport);
   await upload.getByRole('button', { name: 'Upload costs' }).click();
   await expect(page.getByRole('status')).toContainText('1 day-campaign rows from google imported (2025-10-25 … 2025-10-25)');
+  await expect(upload.getByLabel('Dates with slashes')).toHaveValue('day-first');
 
-  // A Google Ads report: $30.00 and 12 clicks for the campaign yesterday.
+  // A Google Ads report in dollars: $30.00 and 12 clicks for the campaign yesterday.
   await upload.getByLabel('Platform').selectOption('google');
+  await upload.getByLabel('Currency, if the file has none').fill('USD');
   await upload.getByLabel('Cost report').setInputFiles({
     name: 'google.csv',
     mimeType: 'text/csv',

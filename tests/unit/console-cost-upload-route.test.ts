@@ -77,7 +77,7 @@ describe('the cost upload form', () => {
       upload(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), { source: 'google', currency: 'USD' }),
     );
     expect(r.status).toBe(303);
-    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toMatchObject({
       ok: true,
       lines: ['1 day-campaign rows from google imported (2026-11-01 … 2026-11-01); 0 replaced earlier imports.'],
     });
@@ -90,7 +90,7 @@ describe('the cost upload form', () => {
     const text = 'day,campaign,cost\r\n2026-11-07,tx-payday,1.00\r\n2026-11-07,préstamos,2.00\r\n';
     const r = await costUploadRoute(db, upload(Buffer.from(text, 'latin1'), { source: 'generic', currency: 'USD' }));
     expect(r.status).toBe(303);
-    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toMatchObject({
       ok: false,
       lines: ['line 3: the campaign "pr\uFFFDstamos" is not UTF-8 text; save the report as “CSV UTF-8” and upload it again'],
     });
@@ -100,7 +100,7 @@ describe('the cost upload form', () => {
   it('says on the Exports page that a campaign longer than a visit keeps was matched by its first 500 characters, and stores it so', async () => {
     const full = `brand-search-exact-${'texas-payday-'.repeat(50)}`;
     const r = await costUploadRoute(db, upload(Buffer.from(`day,campaign,cost\n2026-11-06,${full},2.00\n`), { source: 'generic', currency: 'USD' }));
-    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toMatchObject({
       ok: true,
       lines: [
         '1 day-campaign rows from generic imported (2026-11-06 … 2026-11-06); 0 replaced earlier imports; 1 campaign longer than 500 characters matched to its visits by its first 500, all a visit keeps.',
@@ -112,16 +112,22 @@ describe('the cost upload form', () => {
   it('reads a report’s slash days in the order the form’s “Dates with slashes” says: month-first refuses a day-first report naming the line and suggesting day-first', async () => {
     const report = Buffer.from('Day,Campaign,Cost\n02/10/2026,au-payday,3.00\n28/10/2026,au-payday,4.00\n');
     const monthFirst = await costUploadRoute(db, upload(report, { source: 'google', currency: 'AUD', dayOrder: 'month-first' }));
-    expect(await costUploadResult(db, entryOf(monthFirst.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(monthFirst.headers?.Location), ADMIN)).toMatchObject({
       ok: false,
       lines: ['line 3: the day "28/10/2026" is not a date written month-first (M/D/YYYY); if this file writes the day first, choose day-first'],
+      // what the form chose, for the Exports page to choose again: only the date order is to change
+      chose: { source: 'google', currency: 'AUD', dayOrder: 'month-first' },
     });
     expect(await costCells(db, '2026-02-10', '2026-02-11')).toEqual([]);
     const dayFirst = await costUploadRoute(db, upload(report, { source: 'google', currency: 'AUD', dayOrder: 'day-first' }));
-    expect(await costUploadResult(db, entryOf(dayFirst.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(dayFirst.headers?.Location), ADMIN)).toMatchObject({
       ok: true,
       lines: ['2 day-campaign rows from google imported (2026-10-02 … 2026-10-28); 0 replaced earlier imports.'],
+      chose: { source: 'google', currency: 'AUD', dayOrder: 'day-first' },
     });
+    // the audit log says how the file was read
+    const entry = await db.selectFrom('console_audit').select('detail').where('id', '=', entryOf(dayFirst.headers?.Location)).executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.detail)).toMatchObject({ rows: 2, currency: 'AUD', dayOrder: 'day-first' });
     expect((await costCells(db, '2026-10-01', '2026-10-31')).map((c) => [c.day, c.campaign, c.currency, c.costCents]).sort()).toEqual([
       ['2026-10-02', 'au-payday', 'AUD', 300],
       ['2026-10-28', 'au-payday', 'AUD', 400],
@@ -133,7 +139,7 @@ describe('the cost upload form', () => {
     const r = await costUploadRoute(db, upload(big, { source: 'generic', currency: 'USD' }));
     expect(r.status).toBe(303);
     expect(r.headers?.Location).toMatch(/^\/exports\?costs=au[0-9a-f]{24}$/);
-    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toEqual({
+    expect(await costUploadResult(db, entryOf(r.headers?.Location), ADMIN)).toMatchObject({
       ok: false,
       lines: ['The file is larger than 2 MB; split it by date range'],
     });
@@ -146,7 +152,7 @@ describe('the cost upload form', () => {
     for (let i = 0; i < 20 && entryOf(r.headers?.Location) !== 'limited'; i++)
       r = await costUploadRoute(db, upload(report, { source: 'generic', currency: 'USD' }));
     expect(r).toMatchObject({ status: 303, headers: { Location: '/exports?costs=limited' } });
-    expect(await costUploadResult(db, 'limited', ADMIN)).toEqual({
+    expect(await costUploadResult(db, 'limited', ADMIN)).toMatchObject({
       ok: false,
       lines: ['Too many uploads: at most 10 a minute each. Wait a minute, then choose the file and upload it again.'],
     });
