@@ -2,11 +2,15 @@
  * What the console's lead pages read: a page of leads (filtered and sorted as
  * engine/console/leadFilter.ts reads the query, by keyset), and one lead with its visit, consent snapshot, sale,
  * sale timeline and deliveries. Personal data leaves here only through leadForRole
- * (engine/console/masking.ts); a reveal counts for REVEAL_MS after its audit row.
+ * (engine/console/masking.ts); a reveal counts for REVEAL_MS after its audit row. A pending sale
+ * is read against the clock (saleProgress): a sale whose worker died mid-sale is still `pending` in
+ * the store until the sweep takes it up, and must not read as one being sold.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
+import { PING_INTERRUPTED } from '../store/sales';
+import { saleSweepIntervalMs } from '../sale/settings';
 import { leadForRole, maskPersonalText, maskUrl } from './masking';
 import type { Role } from './roles';
 import { cursorText, type LeadFilter, type LeadListQuery } from './leadFilter';
@@ -141,7 +145,40 @@ export async function revealedBy(db: Store, actor: string, leadId: string, now =
 
 export type LeadView = Omit<LeadsTable, 'sealed' | 'ip' | 'consent_hash'> & { masked: boolean };
 
-export async function leadDetail(db: Store, role: Role, id: string, revealed: boolean) {
+/**
+ * Where an undecided sale stands at `now`. selling: a worker holds its lease (it runs, or is
+ * between steps); interrupted: it had one and the lease ran out before a decision (its process
+ * died or stalled) -- the sale sweep takes it up again (engine/outbox/saleWorker.ts); waiting: no
+ * worker has taken it up yet (queued behind other sales, or its process died before starting it).
+ */
+export type SaleProgress = 'decided' | 'waiting' | 'selling' | 'interrupted';
+
+/** How long past its lease (or its creation, never taken up) a pending sale is before the page says no sweep has taken it up. */
+export const SALE_OVERDUE_MS = 60_000;
+
+/** What a 'sending' post's row says once its sale's lease ran out, before the row's own detail. */
+export const POST_INTERRUPTED =
+  "its answer was not recorded: the sale's worker stopped while the post was out; the sale's next run asks the buyer again with the same Idempotency-Key";
+
+export function saleProgress(
+  sale: { status: string; claimed_until: string | null; created_at: string },
+  now: Date,
+): { progress: SaleProgress; overdue: boolean } {
+  if (sale.status !== 'pending') return { progress: 'decided', overdue: false };
+  const until = sale.claimed_until === null ? undefined : Date.parse(sale.claimed_until);
+  if (until !== undefined && until > now.getTime()) return { progress: 'selling', overdue: false };
+  const since = until ?? Date.parse(sale.created_at);
+  return { progress: until === undefined ? 'waiting' : 'interrupted', overdue: now.getTime() - since > SALE_OVERDUE_MS };
+}
+
+/**
+ * One lead as its console page shows it, read at `now`: its sale's progress (saleProgress) and, on
+ * a sale no worker holds (its lease ran out, or decided), its pings and posts still recorded
+ * `sending` shown `interrupted` -- nobody awaits their answers. A ping's row then says what the run
+ * taking the sale up will write over it (settleInterruptedPings); a post's, that it will be asked again.
+ */
+export async function leadDetail(db: Store, role: Role, id: string, revealed: boolean, now: Date | number = new Date()) {
+  const at = new Date(now);
   const lead = await db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
   if (!lead) return undefined;
   const { sealed: _s, ip: _i, consent_hash: _h, ...shown } = lead;
@@ -149,7 +186,7 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
     lead.visit_id ? db.selectFrom('traffic_visits').selectAll().where('id', '=', lead.visit_id).executeTakeFirst() : undefined,
     db
       .selectFrom('lead_sales')
-      .select(['status', 'buyer_id', 'price_cents', 'redirect_url', 'reason', 'created_at', 'decided_at'])
+      .select(['status', 'buyer_id', 'price_cents', 'redirect_url', 'reason', 'created_at', 'decided_at', 'claimed_until', 'runs'])
       .where('lead_id', '=', id)
       .executeTakeFirst(),
     db
@@ -172,11 +209,27 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
   const sentTo = (url: string | null) => (url && masked ? maskUrl(url) : url);
   // what buyers and receivers said about the lead may quote the person back: masked with them
   const said = <T extends string | null>(text: T): T => (text && masked ? (maskPersonalText(text, lead) as T) : text);
+  const progress = sale ? saleProgress(sale, at) : undefined;
+  const dead = progress?.progress !== 'selling';
+  const shownEvent = (e: (typeof events)[number]) => {
+    if (e.outcome !== 'sending' || !dead || (e.step !== 'ping' && e.step !== 'post')) return e;
+    return { ...e, outcome: 'interrupted' as const, detail: `${e.step === 'ping' ? PING_INTERRUPTED : POST_INTERRUPTED} (${e.detail})` };
+  };
   return {
     lead: view,
     visit: visit ?? null,
-    sale: sale ? { ...sale, redirect_url: sentTo(sale.redirect_url), reason: said(sale.reason) } : null,
-    events: events.map((e) => (e.step === 'post' && e.outcome === 'accepted' ? { ...e, detail: sentTo(e.detail) ?? '' } : { ...e, detail: said(e.detail) })),
+    sale: sale
+      ? {
+          ...sale,
+          redirect_url: sentTo(sale.redirect_url),
+          reason: said(sale.reason),
+          ...progress!,
+          sweep_every_ms: saleSweepIntervalMs().value,
+        }
+      : null,
+    events: events
+      .map(shownEvent)
+      .map((e) => (e.step === 'post' && e.outcome === 'accepted' ? { ...e, detail: sentTo(e.detail) ?? '' } : { ...e, detail: said(e.detail) })),
     deliveries: deliveries.map((d) => ({ ...d, last_error: said(d.last_error) })),
   };
 }

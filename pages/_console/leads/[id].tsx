@@ -49,7 +49,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
   return consolePage(ctx, wantsTrace ? 'leads.trace' : 'leads.view', async (db, viewer) => {
     const id = queryText(ctx.query.id, 64);
     const revealed = viewer.role !== 'admin' && may(viewer.role, 'leads.reveal') && (await revealedBy(db, viewer.email, id));
-    const detail = (await leadDetail(db, viewer.role, id, revealed)) ?? null;
+    const detail = (await leadDetail(db, viewer.role, id, revealed, new Date())) ?? null;
     if (!detail) ctx.res.statusCode = 404;
     const lead = detail?.lead;
     const trace = wantsTrace && lead ? await openLeadFormTrace(db, viewer.email, lead) : 'closed';
@@ -82,6 +82,29 @@ const SCREENING_ROUTING: Record<string, string> = {
   released: 'held for review, then released for sale by an operator',
   rejected: 'held for review, then rejected by an operator',
 };
+
+/**
+ * A sale's status as the page states it. A pending one says whether a process is selling it now,
+ * or the one selling it stopped (its lease ran out: the sweep takes it up again), and when no
+ * sweep took it up for a while, that one may not be running.
+ */
+function saleStatusText(sale: NonNullable<Detail['sale']>): string {
+  const every = `every ${sale.sweep_every_ms % 1000 === 0 ? `${sale.sweep_every_ms / 1000} s` : `${sale.sweep_every_ms} ms`}`;
+  const noSweep = ` No sweep has taken it up in over a minute: check that a server runs the sale sweep (SALE_WORKER not off) and reaches the store.`;
+  switch (sale.progress) {
+    case 'selling':
+      return `pending: being sold now (the process selling it holds its lease until ${when(sale.claimed_until)})`;
+    case 'waiting':
+      return `pending: waiting to start (a server starts it as soon as it has a free sale slot; the sale sweep, ${every}, takes it up otherwise)${sale.overdue ? noSweep : ''}`;
+    case 'interrupted':
+      return (
+        `pending, interrupted: the process selling this lead stopped before deciding the sale (its lease on the sale ran out at ${when(sale.claimed_until)}). ` +
+        `The sale sweep, ${every} on each server running it, takes the sale up again and finishes it; the lead is never sold twice.${sale.overdue ? noSweep : ''}`
+      );
+    default:
+      return sale.status;
+  }
+}
 
 /** The form trace as the trace holds it: the request the apply form posted and the answer it got. */
 function FormTraceView({ trace }: { trace: ShownFormTrace | null }) {
@@ -236,7 +259,7 @@ export default function LeadPage(props: Props) {
         facts={
           sale
             ? [
-                ['Status', sale.status],
+                ['Status', saleStatusText(sale)],
                 ['Buyer', sale.buyer_id ?? ''],
                 ['Price', money(sale.price_cents)],
                 ['Borrower sent to', sale.redirect_url ?? ''],
