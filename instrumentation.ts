@@ -18,7 +18,7 @@ export async function register(): Promise<void> {
   const { getBuyers, requireBuyerSecrets } = await import('./engine/sale/buyers');
   requireBuyerSecrets(getBuyers());
   const { getStore, storeKindOf } = await import('./engine/store/db');
-  try {
+  const startWithStore = async (): Promise<void> => {
     const db = await getStore();
     console.log(`[store] ${storeKindOf()} store ready`);
     // Keys that cannot open the newest sealed row would fail every pending delivery, one retry at a time: say so, and do not start the worker.
@@ -41,8 +41,49 @@ export async function register(): Promise<void> {
     const { ensureAlertWorker } = await import('./engine/console/alerts');
     const { liveBuyers } = await import('./engine/sale/buyerRevisions');
     ensureAlertWorker(getStore, () => [...liveBuyers().buyers.values()].map((b) => b.buyer));
+  };
+  try {
+    await startWithStore();
   } catch (err) {
-    // The pages do not need the store; its API routes answer with an error and retry on the next request.
-    console.error('[store] not ready:', err instanceof Error ? err.message : err);
+    // The pages do not need the store; its API routes answer with an error and retry on the next
+    // request. The background work needs it too, and nothing else would start it: the sale sweep
+    // would never take up a sale whose process died, nor the lead worker send a delivery.
+    console.error(`[store] not ready: ${messageOf(err)}; the background work starts once it is (tried every ${STORE_RETRY_MS / 1000} s)`);
+    retryUntilReady(startWithStore, messageOf(err));
   }
+}
+
+/** How often a server that started without its store tries again to start the work that needs it. */
+const STORE_RETRY_MS = 5000;
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Runs `start` every STORE_RETRY_MS until it succeeds or the process stops; a new reason for failing is logged once. */
+function retryUntilReady(start: () => Promise<void>, first: string): void {
+  let last = first;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = () => {
+    timer = setTimeout(() => {
+      start().then(
+        () => console.log('[store] ready: the background work is started'),
+        (err: unknown) => {
+          const message = messageOf(err);
+          if (message !== last) console.error(`[store] still not ready: ${message}`);
+          last = message;
+          if (!stopped) attempt();
+        },
+      );
+    }, STORE_RETRY_MS);
+    timer.unref();
+  };
+  attempt();
+  import('./engine/process/shutdown.mjs')
+    .then(({ onShutdown }) =>
+      onShutdown('store start retry', 'work', () => {
+        stopped = true;
+        clearTimeout(timer);
+      }),
+    )
+    .catch(() => undefined);
 }
