@@ -9,8 +9,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Store } from '../store/db';
 import type { LeadsTable } from '../store/leads';
-import { PING_INTERRUPTED } from '../store/sales';
-import { saleSweepIntervalMs } from '../sale/settings';
+import { PING_INTERRUPTED } from '../store/saleTables';
 import { leadForRole, maskPersonalText, maskUrl } from './masking';
 import type { Role } from './roles';
 import { cursorText, type LeadFilter, type LeadListQuery } from './leadFilter';
@@ -224,7 +223,6 @@ export async function leadDetail(db: Store, role: Role, id: string, revealed: bo
           redirect_url: sentTo(sale.redirect_url),
           reason: said(sale.reason),
           ...progress!,
-          sweep_every_ms: saleSweepIntervalMs().value,
         }
       : null,
     events: events

@@ -38,6 +38,12 @@ export type SaleStep = 'eligibility' | 'ping' | 'post' | 'deliver' | 'decision' 
 export type SaleOutcome =
   'skipped' | 'bid' | 'no-bid' | 'sending' | 'interrupted' | 'accepted' | 'refused' | 'unconfirmed' | 'queued' | 'sold' | 'unsold' | 'returned';
 
+/**
+ * What an interrupted ping's row says (settleInterruptedPings, engine/store/sales.ts), before the
+ * ping's id. Kept here, in a module that imports nothing, so the console's pages may read it.
+ */
+export const PING_INTERRUPTED = "its answer was not recorded: the sale's worker stopped or lost the sale while the ping was out";
+
 export interface SaleEventsTable {
   id: string;
   lead_id: string;

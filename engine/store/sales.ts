@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Store, StoreKind } from './db';
 import { newId } from './leads';
 import { isPostgresStore } from './trafficPartitions';
-import type { LeadSalesTable, SaleEventsTable, SaleStatus } from './saleTables';
+import { PING_INTERRUPTED, type LeadSalesTable, type SaleEventsTable, type SaleStatus } from './saleTables';
 
 /** Creates the pending sale of a lead (nothing when it exists). */
 export async function ensureSale(db: Store, leadId: string, now: Date): Promise<void> {
@@ -125,8 +125,7 @@ export async function whileHeld<T>(db: Store, leadId: string, hold: SaleHold, wr
   return db.transaction().execute(async (trx) => ((await stillHeld(trx, leadId, hold)) ? { value: await write(trx) } : undefined));
 }
 
-/** What an interrupted ping's row says (settleInterruptedPings), before the ping's id. */
-export const PING_INTERRUPTED = "its answer was not recorded: the sale's worker stopped or lost the sale while the ping was out";
+export { PING_INTERRUPTED };
 
 /**
  * Settles `interrupted` the pings an earlier run of this sale left `sending`: that run's worker

@@ -23,6 +23,7 @@ import { REVIEW_NOTES, REVIEW_REFUSED } from '../../../engine/console/reviewRout
 import { REVEAL_LIMITED } from '../../../engine/console/formRoutes';
 import { consolePage, ownKey, queryText, type ConsoleProps } from '../../../engine/console/pages';
 import { may } from '../../../engine/console/roles';
+import { saleSweepIntervalMs } from '../../../engine/sale/settings';
 import { VISIT_CLICK_IDS, type VisitClickId } from '../../../engine/store/trafficRules';
 
 export const config = { unstable_runtimeJS: false };
@@ -42,6 +43,8 @@ type Props = ConsoleProps<{
   revealNote?: string;
   canTrace: boolean;
   trace: ShownFormTrace | null | 'closed';
+  /** how often the sale sweep runs (SALE_SWEEP_INTERVAL_MS), said with a sale whose process died */
+  sweepEveryMs?: number;
 }>;
 
 export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
@@ -70,6 +73,7 @@ export const getServerSideProps: GetServerSideProps<Props> = (ctx) => {
       revealNote,
       canTrace: may(viewer.role, 'leads.trace'),
       trace,
+      sweepEveryMs: saleSweepIntervalMs().value,
     };
   });
 };
@@ -88,8 +92,8 @@ const SCREENING_ROUTING: Record<string, string> = {
  * or the one selling it stopped (its lease ran out: the sweep takes it up again), and when no
  * sweep took it up for a while, that one may not be running.
  */
-function saleStatusText(sale: NonNullable<Detail['sale']>): string {
-  const every = `every ${sale.sweep_every_ms % 1000 === 0 ? `${sale.sweep_every_ms / 1000} s` : `${sale.sweep_every_ms} ms`}`;
+function saleStatusText(sale: NonNullable<Detail['sale']>, sweepEveryMs = 5000): string {
+  const every = `every ${sweepEveryMs % 1000 === 0 ? `${sweepEveryMs / 1000} s` : `${sweepEveryMs} ms`}`;
   const noSweep = ` No sweep has taken it up in over a minute: check that a server runs the sale sweep (SALE_WORKER not off) and reaches the store.`;
   switch (sale.progress) {
     case 'selling':
@@ -155,7 +159,7 @@ function Facts({ label, facts }: { label: string; facts: [string, string | React
 
 export default function LeadPage(props: Props) {
   if (props.forbidden) return <ConsoleLayout title="Lead" viewer={props.viewer} forbidden />;
-  const { detail, id, canReveal, canReview, reviewNote, reviewRefused, revealNote, canTrace, trace, viewer, screening, certificate } = props;
+  const { detail, id, canReveal, canReview, reviewNote, reviewRefused, revealNote, canTrace, trace, viewer, screening, certificate, sweepEveryMs } = props;
   if (!detail?.lead) return <ConsoleLayout title="No such lead" viewer={viewer} current="/leads">{`There is no lead ${id}.`}</ConsoleLayout>;
   const { lead, visit, sale, events, deliveries } = detail;
   return (
@@ -259,7 +263,7 @@ export default function LeadPage(props: Props) {
         facts={
           sale
             ? [
-                ['Status', saleStatusText(sale)],
+                ['Status', saleStatusText(sale, sweepEveryMs)],
                 ['Buyer', sale.buyer_id ?? ''],
                 ['Price', money(sale.price_cents)],
                 ['Borrower sent to', sale.redirect_url ?? ''],
