@@ -86,7 +86,7 @@ function checked<T>(schema: object, value: unknown): { ok: true; value: T } | { 
  * accept Secure cookies from http://localhost and http://*.localhost (trustworthy origins), so
  * `npm start` at http://console.localhost:3000 signs in like a deployment behind HTTPS.
  */
-export function sessionCookie(token: string, _host: string, maxAgeSeconds: number): string {
+export function sessionCookie(token: string, maxAgeSeconds: number): string {
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}; Secure`;
 }
 
@@ -274,7 +274,7 @@ export async function consoleLogin(db: Store, req: ConsoleRequest): Promise<Cons
   return answer(
     200,
     { email, role: user.role, csrf: csrfToken(token), ...(stage === 'full' ? {} : { stage }) },
-    { 'Set-Cookie': sessionCookie(token, req.headers.host ?? '', ttl / 1000) },
+    { 'Set-Cookie': sessionCookie(token, ttl / 1000) },
   );
 }
 
@@ -308,7 +308,7 @@ export async function consoleLogout(db: Store, req: ConsoleRequest): Promise<Con
   if (!csrfValid(who.token, req.headers['x-csrf-token'])) return refuse(403, 'The form is out of date; reload the page and try again');
   await endSession(db, who.token);
   await audit(db, { actor: who.user.email, action: 'sign_out', target: who.user.email, now: req.now });
-  return answer(200, { signedOut: true }, { 'Set-Cookie': sessionCookie('', req.headers.host ?? '', 0) });
+  return answer(200, { signedOut: true }, { 'Set-Cookie': sessionCookie('', 0) });
 }
 
 /** GET ?from&to[&brand&campaign&source&landing&device&by]: the funnel (and a breakdown), from the rollups. */

@@ -99,7 +99,7 @@ export function refusedAnswer(err: unknown, headers: Record<string, string | str
   return {
     status: 303,
     body: { location },
-    headers: { Location: location, ...(dead ? { 'Set-Cookie': sessionCookie('', String(headers.host ?? ''), 0) } : {}) },
+    headers: { Location: location, ...(dead ? { 'Set-Cookie': sessionCookie('', 0) } : {}) },
   };
 }
 

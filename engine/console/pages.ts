@@ -80,7 +80,7 @@ export async function consolePage<T extends object>(
  */
 function toSignIn(ctx: GetServerSidePropsContext): { redirect: { destination: string; permanent: false } } {
   if (!hasSessionCookie(consoleRequestOf(ctx))) return { redirect: { destination: signInAddress({}, pageAddress(ctx)), permanent: false } };
-  ctx.res.setHeader('Set-Cookie', sessionCookie('', ctx.req.headers.host ?? '', 0));
+  ctx.res.setHeader('Set-Cookie', sessionCookie('', 0));
   return { redirect: { destination: signInAddress({ error: 'expired' }, pageAddress(ctx)), permanent: false } };
 }
 

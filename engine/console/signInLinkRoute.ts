@@ -40,7 +40,7 @@ export async function signInLinkRoute(db: Store, req: IncomingMessage): Promise<
     if (!used.ok) return see(signInAddress({ error: 'link' }, form.next));
     // an admin who must first set up an authenticator goes to the account page whatever the address, as after a password
     const next = used.stage === 'code' ? signInAddress({}, form.next) : used.stage === 'enrol' ? '/account' : afterSignIn(form.next);
-    return see(next, { 'Set-Cookie': sessionCookie(used.token, req.headers.host ?? '', used.ttlMs / 1000) });
+    return see(next, { 'Set-Cookie': sessionCookie(used.token, used.ttlMs / 1000) });
   }
   const who = await requireUser(db, { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req) }, 'users.manage');
   if ('refused' in who) throw refusalError(who);

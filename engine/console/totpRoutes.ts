@@ -31,10 +31,10 @@ const see = (location: string, headers: Record<string, string> = {}): Answer => 
 });
 
 /** A full session in place of the one that led to it (a new token once the second factor is proven). */
-async function fullSession(db: Store, oldToken: string, userId: string, host: string, now: Date): Promise<string> {
+async function fullSession(db: Store, oldToken: string, userId: string, now: Date): Promise<string> {
   await endSession(db, oldToken);
   const token = await createSession(db, userId, now, SESSION_TTL_MS, 'full');
-  return sessionCookie(token, host, SESSION_TTL_MS / 1000);
+  return sessionCookie(token, SESSION_TTL_MS / 1000);
 }
 
 export async function totpRoute(db: Store, req: IncomingMessage, now = new Date()): Promise<Answer> {
@@ -50,7 +50,6 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
   }
   const input = fields as ConsoleTotp;
   const request = { method: 'POST', headers: req.headers as Record<string, string | undefined>, ip: clientIp(req), now };
-  const host = req.headers.host ?? '';
   const who = await requireUser(db, request, 'overview.view', input.action === 'code' ? ['code'] : ['full', 'enrol']);
   if ('refused' in who) {
     if (input.action === 'code') {
@@ -81,7 +80,7 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
     const step = matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep);
     if (step === undefined || !(await spendTotpStep(db, user.id, step, true))) return see('/account?error=code');
     await audit(db, { actor: user.email, action: 'totp_enrolled', target: user.email, now });
-    if (user.stage === 'enrol') return see('/?status=enrolled', { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
+    if (user.stage === 'enrol') return see('/?status=enrolled', { 'Set-Cookie': await fullSession(db, token, user.id, now) });
     return see('/account?status=enrolled');
   }
 
@@ -99,7 +98,7 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
     const blocked = reserved.blocked;
     await endSession(db, token);
     const minutes = String(Math.ceil(Number(blocked.headers['Retry-After'] ?? 60) / 60));
-    return see(signInAddress({ error: 'locked', minutes }, next), { 'Set-Cookie': sessionCookie('', host, 0) });
+    return see(signInAddress({ error: 'locked', minutes }, next), { 'Set-Cookie': sessionCookie('', 0) });
   }
   const step = totp.enabled && totp.secret ? matchTotp(totp.secret, input.code ?? '', now.getTime(), totp.lastStep) : undefined;
   const success = step !== undefined && (await spendTotpStep(db, user.id, step));
@@ -109,8 +108,8 @@ export async function totpRoute(db: Store, req: IncomingMessage, now = new Date(
     await audit(db, { actor: user.email, action: locked ? 'lockout' : 'totp_failed', target: user.email, now });
     if (!locked) return see(signInAddress({ error: 'code' }, next));
     await endSession(db, token);
-    return see(signInAddress({ error: 'locked' }, next), { 'Set-Cookie': sessionCookie('', host, 0) });
+    return see(signInAddress({ error: 'locked' }, next), { 'Set-Cookie': sessionCookie('', 0) });
   }
   await audit(db, { actor: user.email, action: 'sign_in', target: user.email, detail: { secondFactor: 'totp' }, now });
-  return see(afterSignIn(next), { 'Set-Cookie': await fullSession(db, token, user.id, host, now) });
+  return see(afterSignIn(next), { 'Set-Cookie': await fullSession(db, token, user.id, now) });
 }
