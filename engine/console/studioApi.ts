@@ -439,7 +439,11 @@ async function checkOne(ctx: Ctx): Promise<ApiAnswer> {
     const [claim] = await draftHostClaims(ctx.db, id, hostsOfBrand({ id, hosts: hosts.filter(Boolean) }));
     if (claim) return ok({ ok: true, warning: draftHostWarning(claim) });
   }
-  return ok(r.ok ? { ok: true } : { ok: false, message: r.message });
+  if (!r.ok) return ok({ ok: false, message: r.message });
+  // an answer the brand is made with as written another way (a phone number): the operator sees it before it is made
+  const typed = body.value.trim();
+  if (typed && r.value !== typed) return ok({ ok: true, warning: `the brand will show it as ${r.value}` });
+  return ok({ ok: true });
 }
 
 async function uploadLogo(ctx: Ctx, id: string): Promise<ApiAnswer> {

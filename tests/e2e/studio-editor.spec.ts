@@ -215,6 +215,8 @@ test('an editor launches a Canadian brand in the wizard: its address is checked 
   await page.getByLabel(/^Country/).selectOption({ label: 'CA (Canada)' });
   await expect(page.locator('#new-address-problems')).toHaveCount(0, { timeout: ANSWER_MS });
   await expect(page.locator('#new-phone-problems')).toHaveCount(0, { timeout: ANSWER_MS });
+  // accepted as typed, and told how the brand's pages will write it
+  await expect(page.locator('#new-phone-warning')).toHaveText('Note: the brand will show it as +1-416-555-0187', { timeout: ANSWER_MS });
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Create the draft brand' }).click();
   await expect(page).toHaveURL(`${CONSOLE}/studio/${id}`, { timeout: 30_000 });

@@ -160,6 +160,9 @@ describe('the studio, with a wrong telephone', () => {
       message: expect.stringMatching(/is a Canadian number \(area code 416\), but this brand is in Australia/),
     });
     expect((await check('1800 007 007', 'AU')).body).toEqual({ ok: true });
+    // a number typed another way is accepted, and the operator is told how the brand will show it
+    expect((await check('(416) 555-0187', 'CA')).body).toEqual({ ok: true, warning: 'the brand will show it as +1-416-555-0187' });
+    expect((await check('  +1-416-555-0187 ', 'CA')).body).toEqual({ ok: true });
 
     const made = await call('POST', 'brands', { answers: answers('phonepremium', 'AU', '1900 123 456', 'Level 8, 45 Clarence St, Sydney, NSW 2000') });
     expect(made).toEqual({
