@@ -116,7 +116,8 @@ async function firing(db: Store, rule: AlertRule, buyers: readonly Buyer[], now:
     .where('m.at', '>=', since)
     .where('m.at', '<', now.toISOString())
     .where('m.step', 'in', ['ping', 'post'])
-    .where((eb) => eb.or([eb('m.step', '=', 'ping'), eb('m.outcome', '<>', 'sending')]));
+    // offers the buyer answered: not a call still out, nor one whose answer our interrupted sale never recorded
+    .where('m.outcome', 'not in', ['sending', 'interrupted']);
   if (rule.subject) q = q.where('m.buyer_id', '=', rule.subject);
   const rows = await q
     .select((eb) => [

@@ -7,7 +7,9 @@
  * midnight to their midnight (read by UTC hour and grouped by the local day of each hour). Wins,
  * returns and revenue are the overview's money cells for this buyer (moneyCells), in the
  * operator's currency: converted sale by sale at the rates set, a currency without a rate left out
- * and named (engine/traffic/currency.ts).
+ * and named (engine/traffic/currency.ts). A ping or post whose answer we never recorded because our
+ * own sale stopped (`interrupted`, or `sending` on a sale no worker holds at `now`) is not the
+ * buyer's doing: it is counted apart (`interrupted`), in no rate.
  */
 import { sql } from 'kysely';
 import type { Store } from '../store/db';
@@ -32,9 +34,12 @@ export interface BuyerDay {
 
 export interface BuyerDetail {
   days: BuyerDay[];
+  /** posts answered (accepted, refused or unconfirmed) */
   posts: number;
   accepted: number;
   acceptRate: number;
+  /** pings and posts whose answer we never recorded: our sale stopped while they were out */
+  interrupted: number;
   wins: number;
   returns: number;
   returnRate: number;
@@ -78,6 +83,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
   for (const d of dayNames) days.set(d, { day: d, pings: 0, bids: 0, wins: 0, revenueCents: 0, returns: 0 });
   let posts = 0;
   let accepted = 0;
+  let interrupted = 0;
   for (const e of events) {
     const d = days.get(e.day);
     const n = Number(e.n);
@@ -85,11 +91,34 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
       if (d) d.pings += n;
       if (d && e.outcome === 'bid') d.bids += n;
     }
-    if (e.step === 'post' && e.outcome !== 'sending') {
+    if (e.step === 'post' && e.outcome !== 'sending' && e.outcome !== 'interrupted') {
       posts += n;
       if (e.outcome === 'accepted') accepted += n;
     }
+    if ((e.step === 'ping' || e.step === 'post') && e.outcome === 'interrupted') interrupted += n;
   }
+  // calls still `sending` whose sale no worker holds at `now`: nobody awaits their answers
+  const dead = await db
+    .selectFrom('sale_events as e')
+    .where('e.buyer_id', '=', buyer)
+    .where('e.at', '>=', from)
+    .where('e.step', 'in', ['ping', 'post'])
+    .where('e.outcome', '=', 'sending')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('lead_sales as s')
+            .select('s.lead_id')
+            .whereRef('s.lead_id', '=', 'e.lead_id')
+            .where('s.status', '=', 'pending')
+            .where('s.claimed_until', '>', now.toISOString()),
+        ),
+      ),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  interrupted += Number(dead?.n ?? 0);
   for (const [at, m] of byDay) {
     const d = days.get(at);
     if (!d) continue;
@@ -125,6 +154,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
     posts,
     accepted,
     acceptRate: posts ? accepted / posts : 0,
+    interrupted,
     wins: winCount,
     returns: returnCount,
     returnRate: winCount ? returnCount / winCount : 0,

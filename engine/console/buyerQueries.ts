@@ -4,7 +4,12 @@
  * last failed call (engine/console/callFailures.ts), and how much of today's and this month's caps it has used (in its time zone);
  * and an alert when a buyer has answered nothing but no-bids and refusals over its last
  * ALERT_AFTER calls. Counted from the sale's own record (sale_events, lead_sales, lead_returns);
- * the pivot is pure (tests/unit/console-pages.test.ts). Money as on the overview
+ * the pivot is pure (tests/unit/console-pages.test.ts). A ping or post whose answer we never
+ * recorded because our own sale stopped -- settled `interrupted`, or still `sending` on a sale no
+ * worker holds any more (engine/console/leadQueries.ts saleProgress) -- is not the buyer's doing:
+ * it counts among the pings and posts that went out and in its own `interrupted` column, but in
+ * no rate (bid rate: bids of the pings answered; accept rate: acceptances of the posts answered)
+ * and not among the last calls the alert reads. Money as on the overview
  * (engine/traffic/moneyQuery.ts): a sale is won on the day it was decided, at its price, even if
  * returned later; a return counts on its own day and its price comes off that day's revenue. The
  * money is the overview's own cells (moneyCells), so it is in the operator's currency, converted
@@ -32,8 +37,12 @@ export interface BuyerStats {
   revenueCents: number;
   averagePriceCents: number;
   averageLatencyMs: number;
+  /** bids ÷ pings answered (bid or no-bid) */
   bidRate: number;
+  /** acceptances ÷ posts answered (accepted, refused or unconfirmed) */
   acceptRate: number;
+  /** pings and posts whose answer we never recorded: our sale stopped while they were out */
+  interrupted: number;
   /** returns it made in the range, and their share of its sales */
   returned: number;
   returnedCents: number;
@@ -57,6 +66,11 @@ export interface EventCount {
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
 /** A post refused, or never confirmed (sold to nobody): counted in the refused column either way. */
 const failed = (outcome: string) => outcome === 'refused' || outcome === 'unconfirmed';
+/** Outcomes that are the buyer's answer: what the rates and the alert read. */
+const ANSWERED_PING = new Set(['bid', 'no-bid']);
+const ANSWERED_POST = new Set(['accepted', 'refused', 'unconfirmed']);
+/** A call still out or interrupted: no answer of the buyer's (yet, or ever). */
+export const UNANSWERED = ['sending', 'interrupted'] as const;
 
 /** Event counts by (buyer, step, outcome), sales won, each buyer's last calls and last error → one row a buyer, most revenue first. */
 export function buyerStats(
@@ -83,6 +97,7 @@ export function buyerStats(
         averageLatencyMs: 0,
         bidRate: 0,
         acceptRate: 0,
+        interrupted: 0,
         returned: 0,
         returnedCents: 0,
         returnRate: 0,
@@ -95,17 +110,23 @@ export function buyerStats(
     return r;
   };
   const latency = new Map<string, [sum: number, n: number]>();
+  const answered = new Map<string, { pings: number; posts: number }>();
   for (const c of counts) {
     const r = row(c.buyer_id);
+    const a = answered.get(c.buyer_id) ?? { pings: 0, posts: 0 };
+    answered.set(c.buyer_id, a);
     if (c.step === 'ping') {
       r.pings += c.n;
       if (c.outcome === 'bid') r.bids += c.n;
+      if (ANSWERED_PING.has(c.outcome)) a.pings += c.n;
     }
     if (c.step === 'post') {
       r.posts += c.n;
       if (c.outcome === 'accepted') r.accepted += c.n;
       if (failed(c.outcome)) r.refused += c.n;
+      if (ANSWERED_POST.has(c.outcome)) a.posts += c.n;
     }
+    if ((c.step === 'ping' || c.step === 'post') && c.outcome === 'interrupted') r.interrupted += c.n;
     const l = latency.get(c.buyer_id) ?? [0, 0];
     latency.set(c.buyer_id, [l[0] + c.latency, l[1] + c.latencyCount]);
   }
@@ -122,18 +143,34 @@ export function buyerStats(
     r.averageLatencyMs = Math.round(ratio(sum, n));
     r.averagePriceCents = Math.round(ratio(soldCents.get(r.buyer) ?? 0, r.wins));
     r.revenueCents -= r.returnedCents;
-    r.bidRate = ratio(r.bids, r.pings);
-    r.acceptRate = ratio(r.accepted, r.posts);
+    const a = answered.get(r.buyer) ?? { pings: 0, posts: 0 };
+    r.bidRate = ratio(r.bids, a.pings);
+    r.acceptRate = ratio(r.accepted, a.posts);
     r.returnRate = ratio(r.returned, r.wins);
     r.lastError = lastErrors.get(r.buyer) ?? '';
     const last = recent.get(r.buyer) ?? [];
+    // `recent` holds answered calls only (buyersOverview): an interrupted ping neither raises nor clears the alert
     r.alert = last.length >= ALERT_AFTER && last.every((o) => o === 'no-bid' || failed(o));
   }
   return [...rows.values()].sort((a, b) => b.revenueCents - a.revenueCents || b.pings - a.pings || (a.buyer < b.buyer ? -1 : 1));
 }
 
+/** Moves the `sending` calls of sales nobody holds (`dead`, per buyer and step) to `interrupted`. */
+export function withDeadSending(counts: EventCount[], dead: { buyer_id: string; step: string; n: number }[]): EventCount[] {
+  const out = counts.map((c) => ({ ...c }));
+  for (const d of dead) {
+    const sending = out.find((c) => c.buyer_id === d.buyer_id && c.step === d.step && c.outcome === 'sending');
+    if (sending) sending.n -= d.n;
+    const interrupted = out.find((c) => c.buyer_id === d.buyer_id && c.step === d.step && c.outcome === 'interrupted');
+    if (interrupted) interrupted.n += d.n;
+    else out.push({ buyer_id: d.buyer_id, step: d.step, outcome: 'interrupted', n: d.n, latency: 0, latencyCount: 0 });
+  }
+  return out.filter((c) => c.n > 0);
+}
+
 /**
- * The buyers' rows over [from, to); `capsUsed` from engine/console/buyerCaps.ts (kept apart: this module is also the page's, in the browser bundle);
+ * The buyers' rows over [from, to), read at `now` (a call still `sending` on a sale no worker
+ * holds at `now` counts as interrupted, as the lead's page shows it); `capsUsed` from engine/console/buyerCaps.ts (kept apart: this module is also the page's, in the browser bundle);
  * money in `money`'s currency (default: US dollars at the rates set), its `met` naming what was converted or left out.
  */
 export async function buyersOverview(
@@ -142,8 +179,9 @@ export async function buyersOverview(
   to: string,
   capsUsed: ReadonlyMap<string, string> = new Map(),
   money?: Converter,
+  now = new Date(),
 ): Promise<BuyerStats[]> {
-  const counts = await db
+  const counted = await db
     .selectFrom('sale_events')
     .where('at', '>=', from)
     .where('at', '<', to)
@@ -158,6 +196,33 @@ export async function buyersOverview(
     ])
     .groupBy(['buyer_id', 'step', 'outcome'])
     .execute();
+  // calls still `sending` whose sale no worker holds: nobody awaits their answers (leadQueries.ts saleProgress)
+  const dead = await db
+    .selectFrom('sale_events as e')
+    .where('e.at', '>=', from)
+    .where('e.at', '<', to)
+    .where('e.buyer_id', '!=', '')
+    .where('e.step', 'in', ['ping', 'post'])
+    .where('e.outcome', '=', 'sending')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('lead_sales as s')
+            .select('s.lead_id')
+            .whereRef('s.lead_id', '=', 'e.lead_id')
+            .where('s.status', '=', 'pending')
+            .where('s.claimed_until', '>', now.toISOString()),
+        ),
+      ),
+    )
+    .select((eb) => ['e.buyer_id', 'e.step', eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['e.buyer_id', 'e.step'])
+    .execute();
+  const counts = withDeadSending(
+    counted.map((c) => ({ ...c, n: Number(c.n), latency: Number(c.latency ?? 0), latencyCount: Number(c.latencyCount) })),
+    dead.map((d) => ({ buyer_id: d.buyer_id, step: d.step, n: Number(d.n) })),
+  );
   const cells = await moneyCells(db, { from, to }, 'day', money ?? converter(BASE_CURRENCY, await currencyRates(db)), { dims: ['buyer'] });
   const byBuyer = [...moneyBy(cells, (c) => c.buyer)].filter(([buyer]) => buyer !== '');
   const called = [...new Set(counts.map((c) => c.buyer_id))];
@@ -169,6 +234,7 @@ export async function buyersOverview(
       .select(['step', 'outcome', 'detail'])
       .where('buyer_id', '=', b)
       .where('step', 'in', ['ping', 'post'])
+      .where('outcome', 'not in', UNANSWERED)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(ALERT_AFTER)
@@ -181,7 +247,7 @@ export async function buyersOverview(
     if (err) lastErrors.set(b, err.detail.slice(0, 200));
   }
   return buyerStats(
-    counts.map((c) => ({ ...c, n: Number(c.n), latency: Number(c.latency ?? 0), latencyCount: Number(c.latencyCount) })),
+    counts,
     byBuyer.filter(([, m]) => m.sold > 0).map(([buyer, m]) => ({ buyer_id: buyer, n: m.sold, cents: m.soldCents })),
     recent,
     lastErrors,

@@ -26,5 +26,5 @@ export async function operatorBuyers(
   const { from, to, problem } = overviewQuery(asked, new Set(), now, zone);
   const money = converter(user?.currency || BASE_CURRENCY, await currencyRates(db));
   const range = zonedRange(from, to, zone);
-  return { from, to, problem, rows: await buyersOverview(db, range.from, range.to, capsUsed, money), zone, money };
+  return { from, to, problem, rows: await buyersOverview(db, range.from, range.to, capsUsed, money, now), zone, money };
 }

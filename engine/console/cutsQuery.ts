@@ -10,7 +10,8 @@
  * - A sub-id, landing page or loan kind's leads are the leads stored in the range (the lead's
  *   source2, its visit's landing page as the lead keeps it, its loan kind); "rejected" is the leads no buyer took,
  *   and acceptance % is sold ÷ (sold + rejected).
- * - A buyer's leads are the leads offered to it in the range (pinged, or posted without a ping),
+ * - A buyer's leads are the leads offered to it in the range (pinged, or posted without a ping) whose
+ *   offer it answered (a ping or post still out, or interrupted by our own sale stopping, is left out),
  *   "rejected" the offered leads it neither bid on nor accepted, acceptance % the rest ÷ offered,
  *   and p50/p95 over its answered pings and posts (exact: latencies are read as counts per
  *   millisecond value, the same SQL on both stores).
@@ -93,8 +94,12 @@ async function storedLeads(db: Store, f: FunnelFilter, landingsAsked?: Landings)
 
 const OFFER_LAG_MS = 7 * 86_400_000;
 
-/** A lead is offered to a buyer by a ping, or by a post that went out (a post's "sending" row is its reservation, not an answer). */
-const OFFERED = sql<boolean>`(m.step = 'ping' or m.outcome <> 'sending')`;
+/**
+ * A lead is offered to a buyer by a ping or a post it answered: not one still out (a post's
+ * "sending" row is its reservation), nor a ping whose answer our interrupted sale never recorded --
+ * that is not the buyer rejecting the lead.
+ */
+const OFFERED = sql<boolean>`(m.outcome not in ('sending', 'interrupted'))`;
 
 /**
  * Whether a buyer accepted a lead, over the lead's offers to it (1 or 0), grouped by buyer and lead: each buyer's

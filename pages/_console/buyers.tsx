@@ -79,7 +79,9 @@ export default function BuyersPage(props: Props) {
       )}
       <p className="mb-4">
         Won: sales decided in the range, at their price. Revenue: that, less the prices given back by the returns made in the range — as on the overview.
-        Amounts in {cur}.
+        Amounts in {cur}. Bid rate: bids of the pings the buyer answered; accept rate: acceptances of the posts it answered. Interrupted (ours): pings
+        and posts whose answer was never recorded because our sale stopped while they were out — counted in no rate and in no alert, as they are not
+        the buyer&apos;s doing.
       </p>
       {props.currencies.length > 0 && (
         <p className="mb-4" data-testid="rates">
@@ -96,6 +98,7 @@ export default function BuyersPage(props: Props) {
           'Posts',
           'Accepted',
           'Accept rate',
+          'Interrupted (ours)',
           'Won',
           'Revenue',
           'Average price',
@@ -104,7 +107,7 @@ export default function BuyersPage(props: Props) {
           'Latency',
           'Last error',
         ]}
-        numeric={[false, true, true, true, true, true, true, true, true, true, true, false, true, false]}
+        numeric={[false, true, true, true, true, true, true, true, true, true, true, true, false, true, false]}
         rows={props.rows.map((r) => [
           r.buyer,
           num(r.pings),
@@ -113,6 +116,7 @@ export default function BuyersPage(props: Props) {
           num(r.posts),
           num(r.accepted),
           pct(r.acceptRate),
+          num(r.interrupted),
           num(r.wins),
           money(r.revenueCents, cur),
           money(r.averagePriceCents, cur),

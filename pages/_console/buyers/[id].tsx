@@ -286,7 +286,8 @@ export default function BuyerPage(props: Props) {
         Last {props.daysShown} days ({d.zone})
       </h2>
       <ul className="mb-3">
-        <li>{`Acceptance rate: ${pct(d.acceptRate)} (${num(d.accepted)} of ${num(d.posts)} posts)`}</li>
+        <li>{`Acceptance rate: ${pct(d.acceptRate)} (${num(d.accepted)} of ${num(d.posts)} posts answered)`}</li>
+        <li>{`Interrupted (ours): ${num(d.interrupted)} pings and posts whose answer was never recorded because our sale stopped while they were out; counted in no rate`}</li>
         <li>{`Return rate: ${pct(d.returnRate)} (${num(d.returns)} of ${num(d.wins)} wins)`}</li>
         <li>{`Response time: p50 ${d.p50Ms === null ? '—' : `${num(d.p50Ms)} ms`}, p95 ${d.p95Ms === null ? '—' : `${num(d.p95Ms)} ms`}`}</li>
       </ul>
