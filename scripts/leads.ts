@@ -23,6 +23,7 @@ import { returnsOf } from '../engine/sale/returns';
 import type { LeadReturnsTable, LeadSalesTable } from '../engine/store/saleTables';
 import { currencyRates } from '../engine/store/currencyRates';
 import { CURRENCIES } from '../engine/console/settingsNotes';
+import { saleStatusAt } from '../engine/console/leadQueries';
 import { converter, convertedLines, plainMoney, ratesNote, ratesUsed, type ConvertedTotals } from '../engine/traffic/currency';
 import { requireKnownBrand } from './cliBrands';
 import { checkArgs, csv, listingOptions, option, textTable, type Column } from './cliFormat';
@@ -64,8 +65,15 @@ const converted = (l: Listed): string => {
   const back = l.converted.refundCents === null ? '' : ` -${cents(l.converted.refundCents)}`;
   return `${cents(l.converted.priceCents)}${back} ${l.converted.to}`;
 };
-/** sold, unsold, duplicate, suppressed; pending while the sale runs; "none" for a lead stored before the sale existed. */
-const saleStatus = (l: Listed) => (l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : l.sale.status) : 'none');
+/** When the listing was read: a pending sale's lease is read against it (saleStatusAt). */
+const readAt = new Date();
+/**
+ * sold, unsold, duplicate, suppressed; while undecided, `pending: selling` (a process holds it),
+ * `pending: interrupted` (its lease ran out: the process died or stalled mid-sale, the sweep takes
+ * it up again) or `pending` (not taken up yet); "none" for a lead stored before the sale existed.
+ */
+const saleStatus = (l: Listed) =>
+  l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : saleStatusAt(l.sale, readAt)) : 'none';
 
 const COLUMNS: Column<Listed>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],
@@ -77,7 +85,7 @@ const COLUMNS: Column<Listed>[] = [
   ['name', (l) => `${l.lead.first_name} ${l.lead.last_name}`, 24],
   ['phone', (l) => formatPhone(l.lead.phone, countryOf(l)), 14],
   ['source', (l) => [l.lead.source, l.lead.click_id].filter(Boolean).join(' / '), 28],
-  ['sale', saleStatus, 16],
+  ['sale', saleStatus, 20],
   ['buyer', (l) => l.sale?.buyer_id ?? '', 20],
   ['price', (l) => (price(l) ? `${price(l)} ${currencyOf(l)}` : ''), 14],
   ['returned', (l) => (l.returned ? `${l.returned.created_at.slice(0, 10)} -${refund(l)} ${currencyOf(l)}` : ''), 26],

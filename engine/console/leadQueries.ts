@@ -30,6 +30,7 @@ export interface LeadRow {
   email: string;
   phone: string;
   source: string;
+  /** the sale's status as saleStatusAt shows it ('none': the lead has no sale) */
   status: string;
   buyer_id: string | null;
   price_cents: number | null;
@@ -85,7 +86,12 @@ export interface LeadsPage {
  * lead stored meanwhile neither shifts a page nor appears twice, and a deep page costs what the
  * first does (an OFFSET would read and drop every row before it).
  */
-export async function listLeadsPage(db: Store, role: Role, q: Pick<LeadListQuery, 'filter' | 'sort' | 'dir' | 'size' | 'cursor'>): Promise<LeadsPage> {
+export async function listLeadsPage(
+  db: Store,
+  role: Role,
+  q: Pick<LeadListQuery, 'filter' | 'sort' | 'dir' | 'size' | 'cursor'>,
+  now: Date = new Date(),
+): Promise<LeadsPage> {
   const col = q.sort === 'amount' ? 'leads.amount' : 'leads.created_at';
   const back = q.cursor?.back === true;
   // Going back walks the other way and turns the page around afterwards.
@@ -110,6 +116,8 @@ export async function listLeadsPage(db: Store, role: Role, q: Pick<LeadListQuery
       'lead_sales.status',
       'lead_sales.buyer_id',
       'lead_sales.price_cents',
+      'lead_sales.claimed_until',
+      'lead_sales.created_at as sale_created_at',
     ])
     .where(leadFilterWhere(q.filter));
   const c = q.cursor;
@@ -122,7 +130,10 @@ export async function listLeadsPage(db: Store, role: Role, q: Pick<LeadListQuery
   const more = found.length > q.size;
   const page = found.slice(0, q.size);
   if (back) page.reverse();
-  const rows = page.map((r) => leadForRole({ ...r, status: r.status ?? 'none', price_cents: r.price_cents ?? null }, role, false)!);
+  const rows = page.map(({ claimed_until, sale_created_at, ...r }) => {
+    const status = r.status && sale_created_at ? saleStatusAt({ status: r.status, claimed_until, created_at: sale_created_at }, now) : 'none';
+    return leadForRole({ ...r, status, price_cents: r.price_cents ?? null }, role, false)!;
+  });
   const at = (r: LeadRow | undefined) => (r ? cursorText({ value: q.sort === 'amount' ? r.amount : r.created_at, id: r.id }) : undefined);
   const next = back ? (c ? at(rows.at(-1)) : undefined) : more ? at(rows.at(-1)) : undefined;
   const prev = back ? (more ? at(rows[0]) : undefined) : c ? at(rows[0]) : undefined;
@@ -168,6 +179,17 @@ export function saleProgress(
   if (until !== undefined && until > now.getTime()) return { progress: 'selling', overdue: false };
   const since = until ?? Date.parse(sale.created_at);
   return { progress: until === undefined ? 'waiting' : 'interrupted', overdue: now.getTime() - since > SALE_OVERDUE_MS };
+}
+
+/**
+ * A sale's status as the leads list and `npm run leads` show it at `now`: a pending sale says
+ * whether a process is selling it (`pending: selling`) or its lease ran out before a decision
+ * (`pending: interrupted`, the sweep takes it up again) -- a plain `pending` only while no worker
+ * has taken it up yet. A decided sale's status as stored.
+ */
+export function saleStatusAt(sale: { status: string; claimed_until: string | null; created_at: string }, now: Date): string {
+  const { progress } = saleProgress(sale, now);
+  return progress === 'selling' || progress === 'interrupted' ? `pending: ${progress}` : sale.status;
 }
 
 /**
