@@ -72,8 +72,7 @@ const readAt = new Date();
  * `pending: interrupted` (its lease ran out: the process died or stalled mid-sale, the sweep takes
  * it up again) or `pending` (not taken up yet); "none" for a lead stored before the sale existed.
  */
-const saleStatus = (l: Listed) =>
-  l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : saleStatusAt(l.sale, readAt)) : 'none';
+const saleStatus = (l: Listed) => (l.sale ? (l.sale.duplicate && l.sale.status === 'sold' ? 'sold (duplicate)' : saleStatusAt(l.sale, readAt)) : 'none');
 
 const COLUMNS: Column<Listed>[] = [
   ['time (UTC)', (l) => l.lead.created_at.replace('T', ' ').slice(0, 19), 19],

@@ -6,7 +6,8 @@
  *   counts them: sold leads in the buyer's own day and month). Each level is its own episode, so
  *   the operator hears "90 %" once and "100 %" once, and both resolve when the day or month turns.
  * - acceptance: over the last N hours, a buyer accepted (bid on, or took a post of) less than X %
- *   of the leads offered to it; at least MIN_OFFERED offers, so one refusal at night is no alert.
+ *   of the leads offered to it that it answered (an offer still out, or interrupted by our own
+ *   sale stopping, is not its refusal); at least MIN_OFFERED offers, so one refusal at night is no alert.
  * - failures: in the last hour, a buyer's pings and posts that failed (no answer in time, a broken
  *   connection, a status other than 200, an answer we could not read or refused as hostile — not
  *   a plain "no bid" or "refused") reached a threshold: a count of calls, or a percentage of its

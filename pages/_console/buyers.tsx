@@ -79,9 +79,9 @@ export default function BuyersPage(props: Props) {
       )}
       <p className="mb-4">
         Won: sales decided in the range, at their price. Revenue: that, less the prices given back by the returns made in the range — as on the overview.
-        Amounts in {cur}. Bid rate: bids of the pings the buyer answered; accept rate: acceptances of the posts it answered. Interrupted (ours): pings
-        and posts whose answer was never recorded because our sale stopped while they were out — counted in no rate and in no alert, as they are not
-        the buyer&apos;s doing.
+        Amounts in {cur}. Bid rate: bids of the pings the buyer answered; accept rate: acceptances of the posts it answered. Interrupted (ours): pings and posts
+        whose answer was never recorded because our sale stopped while they were out — counted in no rate and in no alert, as they are not the buyer&apos;s
+        doing.
       </p>
       {props.currencies.length > 0 && (
         <p className="mb-4" data-testid="rates">

@@ -10,7 +10,6 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Buyer } from '../../schemas/buyer.types';
 import BuyersPage from '../../pages/_console/buyers';
 import { addAlertRule, evaluateAlerts, openAlerts } from '../../engine/console/alerts';
 import { buyerDetail } from '../../engine/console/buyerDetail';
@@ -139,7 +138,8 @@ describe.each(stores.kinds('interrupted.sqlite'))('%s', (_kind, options) => {
     await callOut('alert-cut', 'ping', 30);
     await callOut('alert-cut', 'ping', 0.5);
     // 3 of 4 leads accepted: 75 %, over a 50 % rule; counting the 4 unanswered offers, 3 of 8 would be under it
-    for (const subject of ['alert-steady', 'alert-cut']) await addAlertRule(db(), { kind: 'acceptance', subject, threshold: 50, windowHours: 24 }, 'ops@example.com');
+    for (const subject of ['alert-steady', 'alert-cut'])
+      await addAlertRule(db(), { kind: 'acceptance', subject, threshold: 50, windowHours: 24 }, 'ops@example.com');
     await evaluateAlerts(db(), [], NOW);
     expect((await openAlerts(db())).filter((a) => a.subject.startsWith('alert-'))).toEqual([]);
 

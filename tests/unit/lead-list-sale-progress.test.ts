@@ -42,7 +42,12 @@ describe.each(stores.kinds('progress.sqlite'))('%s', (kind, options) => {
     const NOW = new Date(T0.getTime() + 10 * 60_000);
     const ids = await seed(db(), T0, { lapsed: new Date(NOW.getTime() - 1), live: new Date(NOW.getTime() + 1) }, 'list');
     const statusOf = async (at: Date) => {
-      const page = await listLeadsPage(db(), 'admin', leadListQuery({ size: '200', from: '2026-11-20', to: '2026-11-20' }, new Set(['ipaydayloans']), 'admin'), at);
+      const page = await listLeadsPage(
+        db(),
+        'admin',
+        leadListQuery({ size: '200', from: '2026-11-20', to: '2026-11-20' }, new Set(['ipaydayloans']), 'admin'),
+        at,
+      );
       return Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, page.rows.find((r) => r.id === id)?.status]));
     };
     expect(await statusOf(NOW)).toEqual({ lapsed: 'pending: interrupted', live: 'pending: selling', waiting: 'pending', sold: 'sold' });
@@ -58,7 +63,8 @@ describe.each(stores.kinds('progress.sqlite'))('%s', (kind, options) => {
       LEADS_ENCRYPTION_KEY: KEY,
       ...(kind === 'SQLite' ? { LOANSITES_DB_FILE: options().file!, DATABASE_URL: '' } : { DATABASE_URL: options().url! }),
     };
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', ...args], { encoding: 'utf8', timeout: 60_000, env });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/leads.ts', '--since', '1h', ...args], { encoding: 'utf8', timeout: 60_000, env });
 
     const json = run(['--json']);
     expect(json.stderr).toBe('');

@@ -226,10 +226,10 @@ describe.each(['SQLite', 'PostgreSQL'])('the sale on %s', (kind) => {
     expect(timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.latency_ms)).toEqual([null, null]);
     expect(timeline.filter((e) => e.step === 'decision').map((e) => `${e.buyer_id} ${e.outcome}`)).toEqual([`${winner.id} sold`]);
     expect(winner.posts).toHaveLength(1);
-    // the buyers page counts every ping that went out; an interrupted one is neither a bid nor a failure
+    // the buyers page counts every ping that went out; an interrupted one is neither a bid nor a failure, and in no rate
     const hour = 3_600_000;
     const rows = await buyersOverview(db, new Date(Date.now() - hour).toISOString(), new Date(Date.now() + 2 * SALE_LEASE_MS).toISOString());
-    expect(rows.find((r) => r.buyer === other.id)).toMatchObject({ pings: 2, bids: 1, lastError: '' });
+    expect(rows.find((r) => r.buyer === other.id)).toMatchObject({ pings: 2, bids: 1, bidRate: 1, interrupted: 1, lastError: '' });
   }, 30_000);
 
   it('a sale resumed after its worker died with a ping out settles that ping interrupted, even when the sale then ends at once', async () => {
