@@ -17,6 +17,7 @@ import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, ratesUsed, type Converter, type RateUsed } from '../traffic/currency';
 import { moneyBy, moneyCells } from '../traffic/moneyQuery';
 import { failedCall } from './alertQueries';
+import { saleNotHeld } from './buyerQueries';
 import { localHour, zonedRange } from './periods';
 import { localDay } from './range';
 
@@ -104,18 +105,7 @@ export async function buyerDetail(db: Store, buyer: string, now = new Date(), mo
     .where('e.at', '>=', from)
     .where('e.step', 'in', ['ping', 'post'])
     .where('e.outcome', '=', 'sending')
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('lead_sales as s')
-            .select('s.lead_id')
-            .whereRef('s.lead_id', '=', 'e.lead_id')
-            .where('s.status', '=', 'pending')
-            .where('s.claimed_until', '>', now.toISOString()),
-        ),
-      ),
-    )
+    .where(saleNotHeld(now))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirst();
   interrupted += Number(dead?.n ?? 0);

@@ -16,7 +16,8 @@
  * sale by sale at the rates an admin set, a currency without a rate left out and named
  * (engine/traffic/currency.ts).
  */
-import type { Store } from '../store/db';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Store } from '../store/db';
 import { currencyRates } from '../store/currencyRates';
 import { BASE_CURRENCY, converter, type Converter } from '../traffic/currency';
 import { moneyBy, moneyCells } from '../traffic/moneyQuery';
@@ -71,6 +72,22 @@ const ANSWERED_PING = new Set(['bid', 'no-bid']);
 const ANSWERED_POST = new Set(['accepted', 'refused', 'unconfirmed']);
 /** A call still out or interrupted: no answer of the buyer's (yet, or ever). */
 export const UNANSWERED = ['sending', 'interrupted'] as const;
+
+/**
+ * A sale event's sale no worker holds at `now` (decided, or its lease ran out): a call of it still
+ * `sending` has nobody awaiting its answer (engine/console/leadQueries.ts saleProgress).
+ */
+export const saleNotHeld = (now: Date) => (eb: ExpressionBuilder<Database & { e: Database['sale_events'] }, 'e'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('lead_sales as s')
+        .select('s.lead_id')
+        .whereRef('s.lead_id', '=', 'e.lead_id')
+        .where('s.status', '=', 'pending')
+        .where('s.claimed_until', '>', now.toISOString()),
+    ),
+  );
 
 /** Event counts by (buyer, step, outcome), sales won, each buyer's last calls and last error → one row a buyer, most revenue first. */
 export function buyerStats(
@@ -204,18 +221,7 @@ export async function buyersOverview(
     .where('e.buyer_id', '!=', '')
     .where('e.step', 'in', ['ping', 'post'])
     .where('e.outcome', '=', 'sending')
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('lead_sales as s')
-            .select('s.lead_id')
-            .whereRef('s.lead_id', '=', 'e.lead_id')
-            .where('s.status', '=', 'pending')
-            .where('s.claimed_until', '>', now.toISOString()),
-        ),
-      ),
-    )
+    .where(saleNotHeld(now))
     .select((eb) => ['e.buyer_id', 'e.step', eb.fn.countAll<number | string>().as('n')])
     .groupBy(['e.buyer_id', 'e.step'])
     .execute();
