@@ -16,9 +16,43 @@ const run = promisify(execFile);
 
 // Tools that read the project's files but run none of its code, so an older Node does them no harm.
 const TOOLS_ONLY = new Set(['lint', 'format', 'typecheck']);
-const scripts = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>).filter((s) => !TOOLS_ONLY.has(s));
+const commands = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
+const scripts = Object.keys(commands).filter((s) => !TOOLS_ONLY.has(s));
 
-// A few dozen Node starts, five at a time, on a loaded 2-core machine.
+/**
+ * How a script's command meets the check first, or why it does not. A command starts in one of
+ * a few ways, and each way is run under the old Node below (SHAPES); every script is read here,
+ * so a new one that starts some other way fails this test before anyone runs it on Node 20.
+ */
+function firstCheck(script: string, seen = new Set<string>()): string {
+  const command = commands[script];
+  if (command === undefined) return `no script named ${script}`;
+  if (seen.has(script)) return `a loop through ${script}`;
+  seen.add(script);
+  const first = command.split('&&')[0]!.trim();
+  if (first === 'node scripts/check-node.cjs') return 'check-node';
+  if (/^node server\.mjs( --dev)?$/.test(first))
+    return firstImport('server.mjs', './scripts/check-node.cjs') ? 'server' : 'server.mjs does not import the check first';
+  const tsx = /^tsx (scripts\/[\w-]+\.ts)\b/.exec(first);
+  if (tsx) return firstImport(tsx[1]!, './check-node.cjs') ? 'tsx' : `${tsx[1]} does not import the check first`;
+  const npm = /^npm run ([\w:-]+)$/.exec(first);
+  if (npm) {
+    const inner = firstCheck(npm[1]!, seen);
+    return ['check-node', 'server', 'tsx', 'npm run'].includes(inner) ? 'npm run' : `npm run ${npm[1]}: ${inner}`;
+  }
+  return `it starts with "${first}", which no check precedes`;
+}
+
+/** Whether the file's first import is `expected` (ES modules are evaluated in import order). */
+function firstImport(file: string, expected: string): boolean {
+  const first = /^import\s+(?:[^'"]*\sfrom\s+)?['"]([^'"]+)['"]/m.exec(readFileSync(join(root, file), 'utf8'));
+  return first?.[1] === expected;
+}
+
+/** One script of each way a command starts, run under the old Node. */
+const SHAPES: Record<string, string> = { 'check-node': 'test:unit', server: 'serve', tsx: 'leads', 'npm run': 'start' };
+
+// A dozen Node starts, five at a time, on a loaded 2-core machine.
 const SLOW = 90_000;
 let oldNodeBin = '';
 let oldVersion = '';
@@ -72,7 +106,14 @@ describe('an older Node is refused with one line and the command that fixes it',
     SLOW,
   );
 
-  it.concurrent.each(scripts)(
+  it('every npm script meets the check before any of its own code', () => {
+    const unchecked = scripts.map((script) => [script, firstCheck(script)]).filter(([, how]) => !(how! in SHAPES));
+    expect(unchecked).toEqual([]);
+    // and each way of starting is one that is run below
+    expect(new Set(scripts.map((script) => firstCheck(script)))).toEqual(new Set(Object.keys(SHAPES)));
+  });
+
+  it.concurrent.each([...new Set([...Object.values(SHAPES), 'preinstall', 'dev', 'build'])])(
     'npm run %s',
     async (script) => {
       expectRefused(await underOldNode('npm', ['run', '--silent', script]));
