@@ -70,6 +70,8 @@ for (const b of [general, title]) {
 test('ipaydayloans: every step by keyboard only, axe on each; one lead stored with the consent snapshot and the visit; its form trace decrypts to the post', async ({
   page,
 }) => {
+  // every step with axe and a stored lead read back: some 20 s alone, three times that on a loaded CI machine
+  test.slow();
   // ipaydayloans has a tag-manager container: answered in the browser, as third parties are offline here
   await fakeThirdParties(page.context());
   const errors: string[] = [];

@@ -61,7 +61,8 @@ async function seedDraft(heading: string) {
 }
 
 test('every studio page is axe-clean, fits a phone, runs under its own policy, and the editor is interactive', async ({ page }) => {
-  test.setTimeout(180_000);
+  // axe over the editor's long form at two widths: minutes on a loaded 2-core machine
+  test.setTimeout(300_000);
   const refusals = cspRefusals(page);
   await signIn(page, addUser('editor'));
   await openStudioPage(page, '/studio', 'Studio');

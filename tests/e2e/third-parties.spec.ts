@@ -150,6 +150,8 @@ test.describe('the Do Not Sell or Share page', () => {
     page,
     context,
   }) => {
+    // five page loads with axe twice: past a minute on a loaded CI machine
+    test.slow();
     const { requests } = await fakeThirdParties(context);
     await traced(context);
     await page.goto(brandUrl('acmeonline', '/'));
