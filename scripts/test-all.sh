@@ -3,7 +3,8 @@
 #
 #   validate                                  (seconds; a broken brand file stops everything early)
 #   lint ‖ typecheck ‖ build                  (the build skips its own type check: typecheck runs it)
-#   e2e (after the build)  ‖  unit            (the unit tests fill the gaps the browser tests leave)
+#   e2e (after the build)  ‖  unit            (the unit tests fill the gaps the browser tests leave;
+#                                               lint's and typecheck's output follow the e2e's)
 #
 # Each step's output is kept and printed whole when it ends (the e2e tests stream as they run),
 # so the logs read as if the steps had run one after another; each step's wall time is printed,
@@ -52,7 +53,9 @@ else
   run lint npm run --silent lint
   run typecheck npm run --silent typecheck
   run build env LOANSITES_BUILD_SKIP_TYPECHECK=1 npm run --silent build
-  for step in lint typecheck build; do finish "$step"; done
+  # The browser tests need only the build: they start when it is done, and lint and the type
+  # check (often still running on a loaded machine) are reported after them.
+  finish build
 fi
 
 if [[ " ${failed[*]} " == *" build "* ]]; then
@@ -66,7 +69,7 @@ else
   echo "━━ test:e2e: $([ "$rc" -eq 0 ] && echo ok || echo "FAILED (exit $rc)") in $(($(now) - e2e_start))s ━━"
   [ "$rc" -eq 0 ] || failed+=(test:e2e)
 fi
-[ -n "${TEST_SERIAL:-}" ] || finish test:unit
+[ -n "${TEST_SERIAL:-}" ] || for step in lint typecheck test:unit; do finish "$step"; done
 
 # The unit tests' output follows the browser tests', so a browser test's failure would be far up a
 # long log, out of sight of whoever reads its end: each failure's first lines (the assertion, the
