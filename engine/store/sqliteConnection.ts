@@ -12,7 +12,13 @@
  *   least recently used dropped): Kysely asks for a new one on every query, and each is a native
  *   SQLite program freed only when V8 collects its wrapper. Thousands a second of them (the sale:
  *   ~15 store writes a lead) left the C allocator's heap fragmented and resident: after 6,420
- *   sales in the sale bench its main heap held 72 MB resident, 36 MB with reuse.
+ *   sales in the sale bench its main heap held 72 MB resident, 36 MB with reuse;
+ * - a transaction takes the write lock when it begins (BEGIN IMMEDIATE, not Kysely's plain BEGIN):
+ *   a plain one that read first and wrote after another process (a second instance, a command
+ *   line tool) committed could not take the lock at all, and SQLite refuses that at once
+ *   ("database is locked"), without waiting out the busy timeout. Begun immediately, it waits its
+ *   turn as a single write does. Within one process nothing changes: Kysely runs one query at a
+ *   time on the connection.
  */
 import SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
@@ -51,7 +57,7 @@ export class ReopeningSqlite implements SqliteDatabase {
   prepare(sql: string): SqliteStatement {
     if (this.#stale && !this.#db.inTransaction) this.#reopen();
     if (/^\s*rollback\s*$/i.test(sql) && !this.#db.inTransaction) return NO_ROLLBACK;
-    const stmt = this.#statement(sql);
+    const stmt = this.#statement(/^\s*begin\s*$/i.test(sql) ? 'begin immediate' : sql);
     const guard =
       <A extends unknown[], R>(fn: (...args: A) => R) =>
       (...args: A): R => {
