@@ -8,8 +8,9 @@
 import { type Page } from '@playwright/test';
 import { expect, networkQuiet, test } from './network';
 import { request as httpRequest } from 'node:http';
-import { buildCatalog, readSources } from '../../engine/site/catalog';
+import { buildCatalog, readSources, type LoadedBrand } from '../../engine/site/catalog';
 import { matchPath } from '../../engine/site/pageMatch';
+import type { CompiledRoute } from '../../engine/site/routes';
 import { brandUrl, expectNoAxeViolations, PORT } from './helpers';
 import { cspViolations, dataLayerEvents, fakeThirdParties, isGtmScript, isPixelEvent, isPixelScript, pageviews } from './thirdParties';
 import { BLOCK_SPECS } from '../../blocks/generated/specs';
@@ -223,19 +224,39 @@ function get(host: string, path: string): Promise<{ status: number; body: string
   });
 }
 
-/** One page per layout the brand's links reach (breadth-first from /), and the 404 page. */
+/**
+ * What decides a page's scripts, styles, frames and images, so its policy: the block types its
+ * layout is made of, the loan type (which form and provider script an apply page loads) and the
+ * outside origins its layout names. Layouts alike in all three differ only in words and order, and
+ * the policy judges them alike (brands.spec.ts samples axe the same way).
+ */
+function structure(loaded: LoadedBrand, route: CompiledRoute, loanType: string | undefined): string {
+  const layout = loaded.layout(route.layout, route.layoutParams);
+  if (!layout) return `layout ${route.layout}`;
+  const types = [...new Set(layout.blocks.map((b) => b.type))].sort();
+  const origins = [...new Set(JSON.stringify(layout).match(/https?:\/\/[^/"\\]+/g) ?? [])].sort();
+  return JSON.stringify([types, loanType ?? null, origins]);
+}
+
+/** One page of each structure the brand's links reach (breadth-first from /), and the 404 page. */
 async function templatePages(id: string): Promise<string[]> {
   const loaded = catalog.brands.get(id)!;
-  const wanted = new Set(loaded.brand.routes.map((r) => r.layout));
+  const wanted = new Set(
+    loaded.routes.flatMap((route) => {
+      const types = route.path.includes('{loanType}') ? loaded.brand.loanTypes : [route.loanType];
+      return types.map((t) => structure(loaded, route, t));
+    }),
+  );
   const sample = new Map<string, string>();
   const queue = ['/'];
   const seen = new Set(queue);
   for (let fetched = 0; queue.length && fetched < 250 && sample.size < wanted.size; fetched++) {
     const path = queue.shift()!;
-    const layout = matchPath(loaded, path)?.route.layout;
+    const match = matchPath(loaded, path);
+    const key = match && structure(loaded, match.route, match.params.loanType ?? match.route.loanType);
     const { status, body } = await get(`${id}.localhost`, path);
     if (status !== 200) continue;
-    if (layout && !sample.has(layout)) sample.set(layout, path);
+    if (key && !sample.has(key)) sample.set(key, path);
     for (const m of body.matchAll(/<a\s[^>]*?href="(\/[^"#?]*)/g)) {
       const next = m[1]!;
       if (next.startsWith('//') || next.startsWith('/_next/') || next.startsWith('/api/') || seen.has(next)) continue;
