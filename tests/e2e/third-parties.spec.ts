@@ -2,7 +2,7 @@
  * Third parties under control (SPEC §2, §7), in Chromium against the production build, with the
  * third-party hosts intercepted (tests/e2e/thirdParties.ts): the tag manager after load with a
  * pageview per page, the pixel on general brands only, Global Privacy Control and the Do Not
- * Sell page honoured, and zero Content-Security-Policy violations on every template of every
+ * Sell page honoured, and zero Content-Security-Policy violations on every page structure of every
  * brand with everything on.
  */
 import { type Page } from '@playwright/test';
@@ -205,7 +205,7 @@ test.describe('the Do Not Sell or Share page', () => {
   });
 });
 
-// ---- Content-Security-Policy: every template (layout) of every brand, everything on ----
+// ---- Content-Security-Policy: every page structure of every brand, everything on ----
 
 const sources = readSources({ extraDir: 'tests/fixtures/brands' });
 const catalog = buildCatalog(sources.brands, sources.layouts, BLOCK_SPECS);
@@ -274,7 +274,7 @@ async function templatePages(id: string): Promise<string[]> {
 const TABS = 4;
 
 for (const id of catalog.brands.keys()) {
-  test(`CSP: zero violations on every template of ${id}, with the tag manager and (general brands) the pixel on`, async ({ page, context }) => {
+  test(`CSP: zero violations on every page structure of ${id}, with the tag manager and (general brands) the pixel on`, async ({ page, context }) => {
     test.setTimeout(240_000);
     const { requests } = await fakeThirdParties(context);
     const paths = await templatePages(id);
