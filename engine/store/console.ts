@@ -104,8 +104,21 @@ const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** Records an entry; its id (a page can show the entry a post made). */
+/*
+ * An audit entry's id sorts in the order the entries were written (within a process): the time in
+ * milliseconds (11 hex digits), a per-process count (3), then random bytes (10); 24 hex digits after
+ * "au", as before. The audit page lists entries by time, then id, newest first: entries written in
+ * the same millisecond (a script's, one action's several) come out in the order they were written,
+ * not in the order of random ids.
+ */
+let auditSeq = 0;
+const newAuditId = (): string => {
+  auditSeq = (auditSeq + 1) % 0x1000;
+  return `au${Date.now().toString(16).padStart(11, '0')}${auditSeq.toString(16).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
+};
+
 export async function audit(db: Store, entry: { actor: string; action: AuditAction; target?: string; detail?: object; now?: Date }): Promise<string> {
-  const id = newId('au');
+  const id = newAuditId();
   await db
     .insertInto('console_audit')
     .values({

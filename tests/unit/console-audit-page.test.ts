@@ -46,4 +46,13 @@ describe.each(stores.kinds('audit.sqlite'))('the audit page on %s', (_kind, opti
     // the page's details together: a page, not the documents of 200 publishes
     expect(entries.reduce((n, e) => n + e.detail.length, 0)).toBeLessThan(200 * (AUDIT_DETAIL_SHOWN + 100));
   });
+
+  it('lists entries written at the same time newest first, in the order they were written', async () => {
+    const db = store();
+    const now = new Date('2026-12-01T09:00:00.000Z');
+    for (let i = 0; i < 20; i++) await audit(db, { actor: 'ops@example.com', action: 'experiment_paused', target: `brand:b${i}`, detail: { step: i }, now });
+    const mine = (await auditPage(db)).filter((e) => e.at === now.toISOString());
+    expect(mine.map((e) => e.target)).toEqual(Array.from({ length: 20 }, (_, i) => `brand:b${19 - i}`));
+    expect(mine.every((e) => /^au[0-9a-f]{24}$/.test(e.id))).toBe(true);
+  });
 });
