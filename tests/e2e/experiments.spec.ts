@@ -45,7 +45,11 @@ test('each visitor sees their variant from the cache, keeps it on reload, and th
     expect(cached?.headers()['x-loansites-experiment']).toBe(`${EXPERIMENT}=${variant}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(HEADINGS[variant]);
     await hydrated(page);
-    expect(await layoutShifts(page), `${variant}: nothing shifts (${await layoutShiftSources(page)})`).toBe(0);
+    // A variant swapped in after the first paint moves the page by a line or more (0.05 and up at this
+    // size); under CI load the header once moved by 0.0023 at 147 ms (its nav and search link, before
+    // hydration, nothing to do with the experiment). Below 0.01 nothing a visitor can see moves, as
+    // in mobile.spec.ts.
+    expect(await layoutShifts(page), `${variant}: nothing shifts (${await layoutShiftSources(page)})`).toBeLessThan(0.01);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://ipaydayloans.com/payday-loans');
   }
 
