@@ -9,6 +9,7 @@
  * page's own render asks for them itself (Header.tsx), so here they are left out.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
+import { latin1Markup } from './latin1Markup';
 import type { RenderOnce } from './renderedOnce';
 
 const LEADING_LINKS = /^(?:<link [^>]*\/>)+/;
@@ -19,7 +20,8 @@ export function createRenderOnce(): RenderOnce {
     let parts = rendered.get(sameFor);
     if (!parts) rendered.set(sameFor, (parts = new Map()));
     let html = parts.get(part);
-    if (html === undefined) parts.set(part, (html = renderToStaticMarkup(<>{render()}</>).replace(LEADING_LINKS, '')));
+    // as Latin-1 markup: one character above U+00FF in a header or footer would make every page of the brand a two-byte string (latin1Markup.ts)
+    if (html === undefined) parts.set(part, (html = latin1Markup(renderToStaticMarkup(<>{render()}</>).replace(LEADING_LINKS, ''))));
     return html;
   };
 }

@@ -143,6 +143,19 @@ test('the logo-only brand has a header with just the logo and a footer with disc
   await expect(page.locator('footer')).toContainText(/not a lender/i);
 });
 
+test('a footer link with a character above Latin-1 (an en dash) is sent as a reference and reads as written, hydrated', async ({ page }) => {
+  // the server writes the header and footer as Latin-1 markup (blocks/chrome/latin1Markup.ts) so the page's HTML stays one byte a character
+  const { status, body } = await rawGet('/about', 'ipaydayloans.localhost');
+  expect(status).toBe(200);
+  expect(body).toContain('Store Directory A&#x2013;Z');
+  expect(body).not.toMatch(/<footer[\s\S]*\u2013[\s\S]*<\/footer>/);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await gotoHydrated(page, brandUrl('ipaydayloans', '/about'));
+  await expect(page.locator('footer').getByRole('link', { name: 'Store Directory A\u2013Z' })).toHaveAttribute('href', '/directory/a');
+  expect(errors, 'no hydration or script errors').toEqual([]);
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 800 } });
 

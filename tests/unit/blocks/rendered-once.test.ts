@@ -2,8 +2,8 @@
  * Issue 13, cold render: the server renders a brand's header and footer once per brand view
  * (blocks/chrome/renderedOnce.tsx, provided by pages/_document.tsx) and writes that HTML into
  * every page with the view. The HTML must be exactly what rendering them on each page gives —
- * the logo's preload included — and a change of view (another year, the apply page) must give
- * the header and footer of that view.
+ * the logo's preload included, a character above U+00FF written as its reference — and a change
+ * of view (another year, the apply page) must give the header and footer of that view.
  */
 import { createElement as h, type ReactElement } from 'react';
 import { renderToReadableStream } from 'react-dom/server.node';
@@ -12,6 +12,8 @@ import { Footer } from '../../../blocks/chrome/Footer';
 import { Header } from '../../../blocks/chrome/Header';
 import { RenderedOnceContext, type RenderOnce } from '../../../blocks/chrome/renderedOnce';
 import { createRenderOnce } from '../../../blocks/chrome/renderOnceOnServer';
+import { latin1Markup } from '../../../blocks/chrome/latin1Markup';
+import { serialize } from 'node:v8';
 import { buildCatalog, readSources } from '../../../engine/site/catalog';
 import type { BrandView } from '../../../engine/site/model';
 import { resolvePage } from '../../../engine/site/resolve';
@@ -51,12 +53,31 @@ describe('header and footer rendered once per brand view', () => {
         expect(header).toContain(`<link rel="preload" href="${brand.logo}" as="image"/>`);
         expect(header).toContain(`alt="${brand.name}"`);
         expect(footer).toContain(brand.footer.copyright);
-        // first from the render, then from what it kept
-        expect(await chrome(brand, renderOnce), `${id}${path}`).toEqual([header, footer]);
-        expect(await chrome(brand, renderOnce), `${id}${path}`).toEqual([header, footer]);
+        // first from the render, then from what it kept: the same markup, as Latin-1 (latin1Markup.ts)
+        const once = [latin1Markup(header), latin1Markup(footer)];
+        expect(await chrome(brand, renderOnce), `${id}${path}`).toEqual(once);
+        expect(await chrome(brand, renderOnce), `${id}${path}`).toEqual(once);
       }
     });
   }
+
+  it('the kept header and footer are one-byte strings, so a page built from them stays one (its characters above U+00FF as references)', () => {
+    const renderOnce = createRenderOnce();
+    const brand = resolvePage(catalog, 'ipaydayloans', '/', now)!.brand;
+    // the brand's footer links to "Store Directory A\u2013Z", with an en dash
+    expect(JSON.stringify(brand.footer)).toContain('A\u2013Z');
+    for (const [id] of catalog.brands) {
+      const view = resolvePage(catalog, id, '/', now)!.brand;
+      for (const [part, draw] of [
+        ['header', () => h(Header, { brand: view })],
+        ['footer', () => h(Footer, { brand: view })],
+      ] as const) {
+        const html = renderOnce(view, `${part} test`, draw);
+        expect(serialize(html)[2], `${id} ${part}: V8's serializer tags a one-byte string '"'`).toBe('"'.charCodeAt(0));
+        if (id === 'ipaydayloans' && part === 'footer') expect(html).toContain('Store Directory A&#x2013;Z');
+      }
+    }
+  });
 
   it('every page of a brand shares one frozen view, so the parts are rendered once for all of them', async () => {
     const paths = ['/', '/payday-loans', '/location/ca', '/location/ca/los-angeles', '/privacy'];
