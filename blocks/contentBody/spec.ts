@@ -18,11 +18,11 @@ export const contentBodySpec: BlockSpec<'contentBody', ContentBodyView, ContentB
       const author = authorHere ?? (authorSlug ? await one('author', authorSlug) : undefined);
       const tags = await Promise.all((a.extras?.tags ?? []).map((t) => one('tag', t)));
       const cat = a.category && collection === 'article' ? (category ?? (await one('category', a.category))) : undefined;
-      // loaded with the first content page: marked and sanitize-html (with postcss) are not held by a server that has rendered none
+      // marked and sanitize-html (with postcss) load with the first content page: a server that has rendered none holds neither
       const { markdownToSafeHtml } = await import('../../engine/content/markdown');
       return {
         collection: collection!,
-        html: markdownToSafeHtml(a.extras?.body ?? ''),
+        html: await markdownToSafeHtml(a.extras?.body ?? ''),
         h1: a.h1,
         url: a.url,
         publishedAt: a.publishedAt,

@@ -3,21 +3,15 @@
  * escaped (never rendered), then the result is passed through an allow-list sanitiser —
  * no <script>, no event handlers, links only to http(s)/mailto, and at most <h2> (a page has
  * one <h1>, the hero's).
+ *
+ * marked and sanitize-html (with postcss and htmlparser2) are imported on the first call, not
+ * with this module: the front door's bundle inlines this file, and a static import here would
+ * load them in every server at start, whether or not it ever renders a content page.
  */
-import { Marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import type { Marked } from 'marked';
+import type sanitizeHtml from 'sanitize-html';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-const marked = new Marked({
-  gfm: true,
-  async: false,
-  renderer: {
-    html(token) {
-      return escape(token.text);
-    },
-  },
-});
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ['h2', 'h3', 'h4', 'p', 'ul', 'ol', 'li', 'strong', 'em', 'a', 'blockquote', 'code', 'pre', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
@@ -33,7 +27,29 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-export function markdownToSafeHtml(markdown: string): string {
+type Libraries = { marked: Marked; sanitize: typeof sanitizeHtml };
+let libraries: Promise<Libraries> | undefined;
+
+function load(): Promise<Libraries> {
+  libraries ??= Promise.all([import('marked'), import('sanitize-html')]).then(([m, s]) => ({
+    marked: new m.Marked({
+      gfm: true,
+      async: false,
+      renderer: {
+        html(token) {
+          return escape(token.text);
+        },
+      },
+    }),
+    sanitize: s.default,
+  }));
+  // a failed import is not remembered: the next call tries again
+  libraries.catch(() => (libraries = undefined));
+  return libraries;
+}
+
+export async function markdownToSafeHtml(markdown: string): Promise<string> {
+  const { marked, sanitize } = await load();
   const raw = marked.parse(markdown) as string;
-  return sanitizeHtml(raw, OPTIONS);
+  return sanitize(raw, OPTIONS);
 }

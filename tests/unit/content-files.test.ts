@@ -23,11 +23,11 @@ describe('content/', () => {
     expect(live('article', market)).toBeGreaterThan(5);
     expect(live('hub', market)).toBeGreaterThan(0);
   });
-  it('authors have bios, and every body renders to safe HTML', () => {
+  it('authors have bios, and every body renders to safe HTML', async () => {
     for (const a of index.entries.get('author')!) expect(a.attributes.extras?.body?.length, a.attributes.slug).toBeGreaterThan(200);
     for (const c of ['article', 'answer', 'hub'] as const) {
       for (const e of index.entries.get(c)!) {
-        const html = markdownToSafeHtml(e.attributes.extras?.body ?? '');
+        const html = await markdownToSafeHtml(e.attributes.extras?.body ?? '');
         expect(html, e.attributes.slug).not.toMatch(/<script|<h1/i);
         expect(html.length, e.attributes.slug).toBeGreaterThan(200);
       }

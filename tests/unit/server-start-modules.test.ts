@@ -7,10 +7,12 @@
  * fresh process, as the server runs it, and Node's module cache read before and after.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { buildFrontDoor } from '../../scripts/build-front-door';
 
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
@@ -48,5 +50,46 @@ describe('modules a server holds before it reads content', () => {
     expect(steps.homesAnd404).toEqual([]);
     // the same check sees them once content is read: it would see them at start too
     expect(steps.article).toEqual(CONTENT_ONLY);
+  });
+});
+
+/** Content packages, as the directory under node_modules each module's file lives in. */
+const CONTENT_PACKAGES = ['gray-matter', 'js-yaml', 'esprima', 'marked', 'sanitize-html', 'htmlparser2', 'postcss'];
+
+// Records the package of every module file Node loads (import and require alike) while the compiled front door is imported.
+const packagesLoadedBy = (file: string) => `
+import { registerHooks } from 'node:module';
+const seen = new Set();
+registerHooks({
+  load(url, context, next) {
+    const m = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(url);
+    if (m) seen.add(m[1]);
+    return next(url, context);
+  },
+});
+await import(${url(file)});
+console.log(JSON.stringify([...seen].sort()));
+`;
+
+describe('packages the compiled front door loads at start', () => {
+  // The server runs one esbuild bundle, not the sources: a bundler that inlines a module behind a
+  // dynamic import lifts that module's package imports to the top of the bundle, loaded at start.
+  it('loads no content package until a content page is rendered', { timeout: 60_000 }, async () => {
+    // inside the repository, so that the bundle's package imports resolve to node_modules as the server's do
+    const dir = mkdtempSync(join(root, 'node_modules', '.front-door-test-'));
+    try {
+      const file = join(dir, 'front-door.mjs');
+      await buildFrontDoor(file);
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', packagesLoadedBy(file.slice(root.length + 1))], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      const loaded = JSON.parse(stdout.trim().split('\n').pop()!) as string[];
+      // the hook does see what the front door needs at start: the schema validator and SQLite
+      expect(loaded).toEqual(expect.arrayContaining(['ajv', 'better-sqlite3', 'kysely']));
+      expect(loaded.filter((p) => CONTENT_PACKAGES.includes(p))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
