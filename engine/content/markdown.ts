@@ -31,7 +31,8 @@ type Libraries = { marked: Marked; sanitize: typeof sanitizeHtml };
 let libraries: Promise<Libraries> | undefined;
 
 function load(): Promise<Libraries> {
-  libraries ??= Promise.all([import('marked'), import('sanitize-html')]).then(([m, s]) => ({
+  if (libraries) return libraries;
+  libraries = Promise.all([import('marked'), import('sanitize-html')]).then(([m, s]) => ({
     marked: new m.Marked({
       gfm: true,
       async: false,
