@@ -1,7 +1,8 @@
 /**
  * Derives the city table from the `zipcodes` package (US ZIP codes with their city and state),
- * reproducibly: same package version in → byte-identical data/generated/cities.json out.
- * Run at install (postinstall) and before dev; the build reads the result.
+ * reproducibly: same package version in → byte-identical data/generated/cities.json out, with
+ * each city's nearest cities in its state (engine/geo/cities.ts nearbyTableOf: a city page reads
+ * them instead of searching). Run at install (postinstall) and before dev; the build reads the result.
  */
 import './check-node.cjs';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { STATES, slugify } from '../engine/geo/states';
 import { displayPlaceName } from '../engine/geo/names';
+import { compareText, nearbyTableOf, type CitiesFile, type City, type Row } from '../engine/geo/cities';
 import { deriveGeocoder } from './derive-geocoder';
 
 const require = createRequire(import.meta.url);
@@ -33,16 +35,25 @@ for (const zip of Object.keys(zipcodes.codes).sort()) {
   else cities.set(slug, { name, slug, zips: [r.zip], lat: r.latitude, lon: r.longitude });
 }
 
-const out: Record<string, [name: string, slug: string, zip: string, zipCount: number, lat: number, lon: number][]> = {};
+const out: Record<string, Row[]> = {};
+const nearby: Record<string, number[]> = {};
+const started = performance.now();
 for (const s of STATES) {
-  const cities = [...(byState.get(s.code.toUpperCase())?.values() ?? [])].sort((a, b) => a.slug.localeCompare(b.slug));
+  // the order the engine's binary search by slug uses, so that a state's list is searched as it is
+  const cities = [...(byState.get(s.code.toUpperCase())?.values() ?? [])].sort((a, b) => compareText(a.slug, b.slug));
   out[s.code] = cities.map((c) => [c.name, c.slug, c.zips[0]!, c.zips.length, c.lat, c.lon]);
+  nearby[s.code] = nearbyTableOf(
+    cities.map((c): City => ({ name: c.name, slug: c.slug, stateCode: s.code, zip: c.zips[0]!, zipCount: c.zips.length, lat: c.lat, lon: c.lon })),
+  );
 }
+const nearbyMs = performance.now() - started;
 const file = join(process.cwd(), 'data/generated/cities.json');
 mkdirSync(dirname(file), { recursive: true });
-writeFileSync(file, JSON.stringify({ source: `zipcodes@${version}`, states: out }));
+writeFileSync(file, JSON.stringify({ source: `zipcodes@${version}`, states: out, nearby } satisfies CitiesFile));
 const total = Object.values(out).reduce((n, list) => n + list.length, 0);
-console.log(`derive-data: ${total} cities in ${Object.keys(out).length} states from zipcodes@${version} → data/generated/cities.json`);
+console.log(
+  `derive-data: ${total} cities in ${Object.keys(out).length} states from zipcodes@${version}, with their nearest cities (${nearbyMs.toFixed(0)} ms) → data/generated/cities.json`,
+);
 
 // The embedded geocoder's data (places, ZIP codes, state boundaries): scripts/derive-geocoder.ts.
 console.log(deriveGeocoder());

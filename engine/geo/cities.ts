@@ -1,6 +1,7 @@
 /**
  * US cities per state, derived from the `zipcodes` package by scripts/derive-data.ts into
- * data/generated/cities.json (server-side only; read once on first use).
+ * data/generated/cities.json (server-side only; read once on first use), with each city's nearest
+ * cities in its state worked out there too.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,14 +19,30 @@ export interface City {
   lon: number;
 }
 
-type Row = [name: string, slug: string, zip: string, zipCount: number, lat: number, lon: number];
+export type Row = [name: string, slug: string, zip: string, zipCount: number, lat: number, lon: number];
+
+/** cities.json: each state's cities by slug, and for each city the indices of its nearest ones (NEARBY_DERIVED of them, or every other city of a smaller state), flat. */
+export interface CitiesFile {
+  source: string;
+  states: Record<string, Row[]>;
+  nearby?: Record<string, number[]>;
+}
+
+/**
+ * How many nearest cities the derived data lists for each city: as many as a city page shows. A
+ * city page's nearby list is then a lookup; a longer one is searched for (nearbyCities).
+ */
+export const NEARBY_DERIVED = 6;
 
 interface Index {
+  /** each state's cities by slug (compareText), as cities.json lists them */
   byState: Map<string, City[]>;
-  /** each state's cities by slug, for a binary search (a Map per state cost ~1 MB more) */
+  /** each state's cities by slug, for a binary search: byState's own list when the file is in that order (a Map per state cost ~1 MB more) */
   bySlugInState: Map<string, City[]>;
   /** every city by slug, the largest of a slug first: a slug without a state is the first of its run */
   bySlug: City[];
+  /** each state's nearest-city table (indices into byState's list), when cities.json holds a valid one */
+  nearby: Map<string, Uint16Array | Uint32Array>;
 }
 
 /**
@@ -61,17 +78,41 @@ const holder = globalThis as { [SHARED]?: Index };
 
 export const CITIES_FILE = () => join(process.cwd(), 'data/generated/cities.json');
 
+/** How many neighbours the table lists for each of a state's `size` cities. */
+const nearbyStride = (size: number): number => Math.min(NEARBY_DERIVED, Math.max(0, size - 1));
+
+/**
+ * A state's nearest-city table as stored, or undefined when it does not fit the state's cities
+ * (a cities.json derived before the table existed, or from other data): the search then answers.
+ */
+function nearbyTable(list: unknown, size: number): Uint16Array | Uint32Array | undefined {
+  if (!Array.isArray(list) || list.length !== size * nearbyStride(size)) return undefined;
+  const table = size <= 0xffff ? new Uint16Array(list.length) : new Uint32Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const k = list[i] as unknown;
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= size) return undefined;
+    table[i] = k;
+  }
+  return table;
+}
+
+function inSlugOrder(list: readonly City[]): boolean {
+  for (let i = 1; i < list.length; i++) if (compareText(list[i - 1]!.slug, list[i]!.slug) > 0) return false;
+  return true;
+}
+
 function load(): Index {
   const shared = holder[SHARED];
   if (shared) return shared;
-  let raw: { states: Record<string, Row[]> };
+  let raw: CitiesFile;
   try {
-    raw = JSON.parse(readFileSync(CITIES_FILE(), 'utf8')) as { states: Record<string, Row[]> };
+    raw = JSON.parse(readFileSync(CITIES_FILE(), 'utf8')) as CitiesFile;
   } catch (err) {
     throw new Error(`City data is missing (${CITIES_FILE()}): run \`npm install\` or \`npx tsx scripts/derive-data.ts\`. ${(err as Error).message}`);
   }
   const byState = new Map<string, City[]>();
   const bySlugInState = new Map<string, City[]>();
+  const nearby = new Map<string, Uint16Array | Uint32Array>();
   for (const state of STATES) {
     const cities = (raw.states[state.code] ?? []).map(([name, slug, zip, zipCount, lat, lon]): City => ({
       name,
@@ -83,13 +124,12 @@ function load(): Index {
       lon,
     }));
     byState.set(state.code, cities);
-    bySlugInState.set(
-      state.code,
-      [...cities].sort((a, b) => compareText(a.slug, b.slug)),
-    );
+    bySlugInState.set(state.code, inSlugOrder(cities) ? cities : [...cities].sort((a, b) => compareText(a.slug, b.slug)));
+    const table = nearbyTable(raw.nearby?.[state.code], cities.length);
+    if (table) nearby.set(state.code, table);
   }
   const bySlug = [...byState.values()].flat().sort((a, b) => compareText(a.slug, b.slug) || bySize(a, b));
-  return (holder[SHARED] = { byState, bySlugInState, bySlug });
+  return (holder[SHARED] = { byState, bySlugInState, bySlug, nearby });
 }
 
 /** Larger first (more ZIP codes), then by name: a stable order for lists. */
@@ -138,16 +178,17 @@ interface StatePoints {
   /** the latitudes in radians, in byLat order */
   lats: Float64Array;
 }
+function pointsOf(cities: readonly City[]): StatePoints {
+  const xyz = new Float64Array(cities.length * 3);
+  cities.forEach((c, k) => xyz.set(unitPoint(c), k * 3));
+  const byLat = Int32Array.from(cities.keys()).sort((a, b) => cities[a]!.lat - cities[b]!.lat);
+  const lats = Float64Array.from(byLat, (k) => cities[k]!.lat * RAD);
+  return { xyz, byLat, lats };
+}
 const pointsByState = new Map<string, StatePoints>();
 function statePoints(stateCode: string, cities: readonly City[]): StatePoints {
   let points = pointsByState.get(stateCode);
-  if (!points || points.byLat.length !== cities.length) {
-    const xyz = new Float64Array(cities.length * 3);
-    cities.forEach((c, k) => xyz.set(unitPoint(c), k * 3));
-    const byLat = Int32Array.from(cities.keys()).sort((a, b) => cities[a]!.lat - cities[b]!.lat);
-    const lats = Float64Array.from(byLat, (k) => cities[k]!.lat * RAD);
-    pointsByState.set(stateCode, (points = { xyz, byLat, lats }));
-  }
+  if (!points || points.byLat.length !== cities.length) pointsByState.set(stateCode, (points = pointsOf(cities)));
   return points;
 }
 
@@ -170,18 +211,54 @@ function firstNotBelow(values: Float64Array, value: number): number {
 }
 
 /**
- * The `count` cities of the state nearest to `city` (not itself), nearest first, ties by slug; no
- * sort of the state. Cities are visited outward from the city's latitude, north and south in
- * turn; a direction ends at the first city whose latitude difference alone makes its haversine
- * term larger than the farthest kept city's (the term is at least sin²(Δlatitude / 2)), with a
- * margin far above rounding so that no city that could rank is left out.
+ * The `count` cities of the state nearest to `city` (not itself), nearest first, ties by slug. A
+ * city page asks for NEARBY_DERIVED of them: scripts/derive-data.ts has worked them out for every
+ * city (the same search, below), so a page reads them from the table and only works out their
+ * miles: searched on each page, with the state's points made by the first, they cost a
+ * just-started server's first pages ~4 % of their CPU (V8 had not compiled the search yet).
  */
 export function nearbyCities(city: City, count: number): { city: City; miles: number }[] {
-  const best: { city: City; h: number; miles: number }[] = [];
+  const index = load();
+  const cities = index.byState.get(city.stateCode) ?? [];
+  const table = index.nearby.get(city.stateCode);
+  const stride = nearbyStride(cities.length);
+  if (table && (count <= stride || stride === cities.length - 1)) {
+    const k = firstAtOrAfter(cities, city.slug);
+    // the table indexes the state's own City objects: another object of the same name is searched for
+    if (cities[k] === city) {
+      const out: { city: City; miles: number }[] = [];
+      for (let i = k * stride, end = i + Math.min(count, stride); i < end; i++) {
+        const c = cities[table[i]!]!;
+        out.push({ city: c, miles: milesBetween(city, c) });
+      }
+      return out;
+    }
+  }
+  return nearestBySearch(city, count, cities, statePoints(city.stateCode, cities)).map((n) => ({ city: cities[n.k]!, miles: n.miles }));
+}
+
+/**
+ * For each of `cities` (one state's, in its order), the indices of its `count` nearest others,
+ * nearest first, ties by slug, flat: what scripts/derive-data.ts stores for nearbyCities.
+ */
+export function nearbyTableOf(cities: readonly City[], count = NEARBY_DERIVED): number[] {
+  const points = pointsOf(cities);
+  const out: number[] = [];
+  for (const city of cities) for (const n of nearestBySearch(city, count, cities, points)) out.push(n.k);
+  return out;
+}
+
+/**
+ * The search: cities are visited outward from the city's latitude, north and south in turn; a
+ * direction ends at the first city whose latitude difference alone makes its haversine term larger
+ * than the farthest kept city's (the term is at least sin²(Δlatitude / 2)), with a margin far above
+ * rounding so that no city that could rank is left out. No sort of the state.
+ */
+function nearestBySearch(city: City, count: number, cities: readonly City[], points: StatePoints): { k: number; miles: number }[] {
+  const best: { city: City; k: number; h: number; miles: number }[] = [];
   const before = (miles: number, c: City, other: { city: City; miles: number }) =>
     miles < other.miles || (miles === other.miles && compareText(c.slug, other.city.slug) < 0);
-  const cities = citiesOf(city.stateCode);
-  const { xyz, byLat, lats } = statePoints(city.stateCode, cities);
+  const { xyz, byLat, lats } = points;
   const [x, y, z] = unitPoint(city);
   const lat = city.lat * RAD;
   /** Keeps city k if it ranks; whether a city this far in latitude could still rank. */
@@ -205,7 +282,7 @@ export function nearbyCities(city: City, count: number): { city: City; miles: nu
     if (full && !before(miles, c, best[count - 1]!)) return true;
     let j = Math.min(best.length, count - 1);
     while (j > 0 && before(miles, c, best[j - 1]!)) j--;
-    best.splice(j, 0, { city: c, h, miles });
+    best.splice(j, 0, { city: c, k, h, miles });
     if (best.length > count) best.pop();
     return true;
   };
@@ -217,7 +294,7 @@ export function nearbyCities(city: City, count: number): { city: City; miles: nu
       if (south >= 0 && !visit(south--)) south = -1;
     }
   }
-  return best.map(({ city: c, miles }) => ({ city: c, miles }));
+  return best.map(({ k, miles }) => ({ k, miles }));
 }
 
 const sortedLists = new Map<string, readonly City[]>();
