@@ -76,13 +76,21 @@ const urls = spread(all, 2800 + clientWarmUp);
 const logged = (from: number, to: number) => {
   const text = readFileSync(log).subarray(from, to).toString('utf8');
   const count = (re: RegExp) => (text.match(re) ?? []).length;
-  const compiled = [...text.matchAll(/\[completed compiling \S+ <JSFunction ([^ >]*)(?: \(sfi = \w+\))?> \(target (\w+)\)/g)];
+  const compiled = [
+    ...text.matchAll(/\[completed compiling \S+ <JSFunction ([^ >]*)(?: \(sfi = \w+\))?> \(target (\w+)\) - took ([\d.]+), ([\d.]+), ([\d.]+) ms/g),
+  ];
   const top = new Map<string, number>();
   for (const m of compiled) top.set(m[1] || '(anonymous)', (top.get(m[1] || '(anonymous)') ?? 0) + 1);
+  // V8's three phases of a compilation (prepare, execute, finalize), in ms: the time the tier cost in the span
+  const took = (tier: RegExp) =>
+    compiled
+      .filter((m) => tier.test(m[2]!))
+      .reduce((sum, m) => sum + Number(m[3]) + Number(m[4]) + Number(m[5]), 0)
+      .toFixed(0);
   return [
     `scavenges ${count(/Scavenge/g)}, full GCs ${count(/Mark-Compact|Mark-sweep/gi)}`,
     compiled.length
-      ? `compiled: Maglev ${compiled.filter((m) => m[2] === 'MAGLEV').length}, TurboFan ${compiled.filter((m) => m[2] === 'TURBOFAN_JS' || m[2] === 'TURBOFAN').length}`
+      ? `compiled: Maglev ${compiled.filter((m) => m[2] === 'MAGLEV').length} (${took(/^MAGLEV$/)} ms), TurboFan ${compiled.filter((m) => m[2] === 'TURBOFAN_JS' || m[2] === 'TURBOFAN').length} (${took(/^TURBOFAN/)} ms)`
       : '',
     count(/\[bailout|deoptimiz/gi) ? `deopts ${count(/\[bailout \(kind/g)}` : '',
     compiled.length
