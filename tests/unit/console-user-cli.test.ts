@@ -44,25 +44,42 @@ describe('npm run console:user', () => {
     expect(await verifyPassword('a long admin passphrase', user!.password_hash)).toBe(true);
   }, 60_000);
 
-  it.each([
-    ['the same email again', ['add', '--email', 'ops@example.com', '--role', 'viewer', '--password-stdin'], 'another passphrase', 1, 'has an account already'],
-    [
-      'an unknown role',
-      ['add', '--email', 'x@example.com', '--role', 'root', '--password-stdin'],
-      'another passphrase',
-      2,
-      '--role must be one of admin, analyst, viewer',
-    ],
-    ['no email', ['add', '--role', 'viewer', '--password-stdin'], 'another passphrase', 2, 'Give the account with --email'],
-    ['a password on the command line', ['add', '--email', 'x@example.com', '--role', 'viewer', '--password', 'pw'], '', 2, "Unknown option '--password'"],
-    ['no --password-stdin', ['add', '--email', 'x@example.com', '--role', 'viewer'], '', 2, 'with --password-stdin'],
-    ['a short password', ['add', '--email', 'x@example.com', '--role', 'viewer', '--password-stdin'], 'short', 1, 'at least 12 characters'],
-    ['an unknown command', ['promote', '--email', 'x@example.com'], '', 2, 'Unknown command "promote"'],
-    ['removing nobody', ['remove', '--email', 'nobody@example.com'], '', 1, 'nobody@example.com has no account'],
-    ['removing the last enabled admin', ['remove', '--email', 'ops@example.com'], '', 1, 'ops@example.com is the last enabled admin: add another admin first'],
-  ])(
-    'refuses %s (exit %i… with the reason)',
-    (_name, args, stdin, code, message) => {
+  it.each(
+    (
+      [
+        [
+          'the same email again',
+          ['add', '--email', 'ops@example.com', '--role', 'viewer', '--password-stdin'],
+          'another passphrase',
+          1,
+          'has an account already',
+        ],
+        [
+          'an unknown role',
+          ['add', '--email', 'x@example.com', '--role', 'root', '--password-stdin'],
+          'another passphrase',
+          2,
+          '--role must be one of admin, analyst, viewer',
+        ],
+        ['no email', ['add', '--role', 'viewer', '--password-stdin'], 'another passphrase', 2, 'Give the account with --email'],
+        ['a password on the command line', ['add', '--email', 'x@example.com', '--role', 'viewer', '--password', 'pw'], '', 2, "Unknown option '--password'"],
+        ['no --password-stdin', ['add', '--email', 'x@example.com', '--role', 'viewer'], '', 2, 'with --password-stdin'],
+        ['a short password', ['add', '--email', 'x@example.com', '--role', 'viewer', '--password-stdin'], 'short', 1, 'at least 12 characters'],
+        ['an unknown command', ['promote', '--email', 'x@example.com'], '', 2, 'Unknown command "promote"'],
+        ['removing nobody', ['remove', '--email', 'nobody@example.com'], '', 1, 'nobody@example.com has no account'],
+        [
+          'removing the last enabled admin',
+          ['remove', '--email', 'ops@example.com'],
+          '',
+          1,
+          'ops@example.com is the last enabled admin: add another admin first',
+        ],
+      ] as [string, string[], string, number, string][]
+    ).map(([name, args, stdin, code, message]) => [name, code, args, stdin, message] as const),
+  )(
+    // the exit status second: the title's %i takes the second value
+    'refuses %s (exit %i, with the reason)',
+    (_name, code, args, stdin, message) => {
       const r = cli(args, stdin);
       expect(r.code).toBe(code);
       expect(r.err).toContain(message);

@@ -40,17 +40,22 @@ function send(method: string, body: string, type = 'application/json'): Promise<
 }
 
 describe('readJsonBody and handleApi', () => {
-  it.each([
-    ['a valid body', 'POST', '{"name":"ann"}', 'application/json', 200, undefined],
-    ['charset in the type', 'POST', '{"name":"ann"}', 'application/json; charset=utf-8', 200, undefined],
-    ['wrong method', 'GET', '', 'application/json', 405, 'Use POST'],
-    ['a form post', 'POST', 'name=ann', 'application/x-www-form-urlencoded', 415, 'Send the body as application/json'],
-    ['text/plain (no preflight)', 'POST', '{"name":"ann"}', 'text/plain', 415, 'Send the body as application/json'],
-    ['broken JSON', 'POST', '{"name":', 'application/json', 400, 'The body is not valid JSON'],
-    ['an extra field', 'POST', '{"name":"ann","x":1}', 'application/json', 400, 'The body is not valid'],
-    ['a too long string', 'POST', '{"name":"abcdefghijklmnop"}', 'application/json', 400, 'The body is not valid'],
-    ['over the cap', 'POST', JSON.stringify({ name: 'x'.repeat(200) }), 'application/json', 413, 'The body is larger than 64 bytes'],
-  ])('%s → %i', async (_label, method, body, type, status, error) => {
+  // the status second: the title's %i takes the second value
+  it.each(
+    (
+      [
+        ['a valid body', 'POST', '{"name":"ann"}', 'application/json', 200, undefined],
+        ['charset in the type', 'POST', '{"name":"ann"}', 'application/json; charset=utf-8', 200, undefined],
+        ['wrong method', 'GET', '', 'application/json', 405, 'Use POST'],
+        ['a form post', 'POST', 'name=ann', 'application/x-www-form-urlencoded', 415, 'Send the body as application/json'],
+        ['text/plain (no preflight)', 'POST', '{"name":"ann"}', 'text/plain', 415, 'Send the body as application/json'],
+        ['broken JSON', 'POST', '{"name":', 'application/json', 400, 'The body is not valid JSON'],
+        ['an extra field', 'POST', '{"name":"ann","x":1}', 'application/json', 400, 'The body is not valid'],
+        ['a too long string', 'POST', '{"name":"abcdefghijklmnop"}', 'application/json', 400, 'The body is not valid'],
+        ['over the cap', 'POST', JSON.stringify({ name: 'x'.repeat(200) }), 'application/json', 413, 'The body is larger than 64 bytes'],
+      ] as [string, string, string, string, number, string | undefined][]
+    ).map(([label, method, body, type, status, error]) => [label, status, method, body, type, error] as const),
+  )('%s → %i', async (_label, status, method, body, type, error) => {
     const res = await send(method, body, type);
     expect(res.status).toBe(status);
     if (error) expect(String(res.json.error)).toContain(error);

@@ -235,11 +235,15 @@ describe('POST /api/leads refuses bad input with a reason and stores nothing', (
     ],
   ];
 
-  it.each(cases)('%s → %i', async (_label, body, status, reason, opts) => {
-    const res = await send(body, opts);
-    expect(res.status).toBe(status);
-    expect(JSON.stringify(res.json)).toContain(reason);
-  });
+  // the status second: the title's %i takes the second value
+  it.each(cases.map(([label, body, status, reason, opts]) => [label, status, body, reason, opts] as const))(
+    '%s → %i',
+    async (_label, status, body, reason, opts) => {
+      const res = await send(body, opts);
+      expect(res.status).toBe(status);
+      expect(JSON.stringify(res.json)).toContain(reason);
+    },
+  );
 
   it('none of them stored a lead', async () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
