@@ -420,6 +420,10 @@ test.describe('amount widgets on pages', () => {
       // runs: a slide that only stopped it is made again, as a visitor would, where the slider is then
       await expect(async () => {
         await expect.poll(() => pageAtRest(page)).toBe(true);
+        // on a loaded machine the fling can carry the slider off the screen (1,500 px, once in ten):
+        // the visitor scrolls back to it before sliding it
+        await slider.scrollIntoViewIfNeeded();
+        await expect.poll(() => pageAtRest(page)).toBe(true);
         const moved = (await slider.boundingBox())!;
         await touchSwipe(
           page,
